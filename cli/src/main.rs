@@ -1,0 +1,2 @@
+//! `hpccnic`: the command-line front end.
+fn main() {}

@@ -1,0 +1,67 @@
+//! Twin of `hdl/src/stream/axis_fifo.rs`: block-RAM stream FIFO with a
+//! skid buffer on its output. See the RTL's docs for ports and timing.
+
+use super::axis_skid::SkidState;
+use super::{Beat, In};
+use crate::Cycle;
+use std::collections::VecDeque;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Out {
+    pub s_tready: bool,
+    pub m_tdata: u128,
+    pub m_tkeep: u16,
+    pub m_tlast: bool,
+    pub m_tuser: u32,
+    pub m_tvalid: bool,
+    pub level: u16,
+}
+
+pub struct AxisFifo<const D: usize, const K: usize, const U: usize, const A: usize> {
+    ram: VecDeque<Beat>,
+    /// The beat read from the RAM last cycle, offered to the skid buffer now.
+    pending: Option<Beat>,
+    out: SkidState,
+}
+
+impl<const D: usize, const K: usize, const U: usize, const A: usize> Default
+    for AxisFifo<D, K, U, A>
+{
+    fn default() -> Self {
+        Self {
+            ram: VecDeque::new(),
+            pending: None,
+            out: SkidState::default(),
+        }
+    }
+}
+
+impl<const D: usize, const K: usize, const U: usize, const A: usize> Cycle
+    for AxisFifo<D, K, U, A>
+{
+    type In = In;
+    type Out = Out;
+    fn step(&mut self, i: &In) -> Out {
+        let depth = 1usize << A;
+        let fill = self.ram.len();
+        let out = Out {
+            s_tready: fill != depth,
+            m_tdata: self.out.main.tdata,
+            m_tkeep: self.out.main.tkeep,
+            m_tlast: self.out.main.tlast,
+            m_tuser: self.out.main.tuser,
+            m_tvalid: self.out.main_v,
+            level: fill as u16,
+        };
+        let push = i.s_tvalid && fill != depth;
+        // The skid buffer takes the pending beat; its ready_next decides
+        // whether a new read is issued this cycle.
+        let ready_next = self.out.step(self.pending, i.m_tready);
+        let pop = fill > 0 && ready_next;
+        self.pending = if pop { self.ram.pop_front() } else { None };
+        if push {
+            self.ram.push_back(i.beat().masked(D, K, U));
+        }
+        out
+    }
+}

@@ -1,0 +1,11 @@
+//! RTL blocks of the HPCC++ SmartNIC, written in rust-hdl 0.46.
+//!
+//! Each block has a golden twin at the same path in `nic-golden` and a
+//! co-simulation test at `testbench/tests/<area>/<block>.rs`. Inside
+//! `#[hdl_gen]`, every binary operation is parenthesised: rust-hdl prints
+//! operators without parentheses and Verilog's precedence differs from
+//! Rust's.
+
+pub mod arith;
+pub mod stream;
+pub mod top;

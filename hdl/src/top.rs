@@ -1,0 +1,76 @@
+//! The synthesisable tops: every block configuration that `make verilog`,
+//! `make lint` and `make synth` process, by name.
+//!
+//! The default configuration of each block is the one the NIC uses; the
+//! stream blocks are at the default 64-bit width.
+
+use crate::arith::{Divider, MinMax, Normalize, SatAddSub, WideMul};
+use crate::stream::{AxisFifo, AxisSkid};
+use rust_hdl::prelude::*;
+
+/// 32-bit saturating add/subtract.
+pub type SatAddSub32 = SatAddSub<32>;
+/// 32-bit min/max.
+pub type MinMax32 = MinMax<32>;
+/// 32-bit leading-zero count and normalisation.
+pub type Normalize32 = Normalize<32, 6>;
+/// 32-bit divider with 16 fraction bits: q = floor(a·2^16 / d).
+pub type Divider32 = Divider<32, 16>;
+/// 64-bit stream register slice, 1-bit tuser.
+pub type AxisSkid64 = AxisSkid<64, 8, 1>;
+/// 64-bit stream FIFO, 512 beats of block RAM, 1-bit tuser.
+pub type AxisFifo64 = AxisFifo<64, 8, 1, 74, 9>;
+
+fn verilog_of<B: Block + Default>() -> String {
+    let mut uut = B::default();
+    uut.connect_all();
+    generate_verilog(&uut)
+}
+
+/// A named top: its name and a function that emits its Verilog.
+pub struct Top {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub verilog: fn() -> String,
+}
+
+/// Every top, in the order `make synth` reports them.
+pub fn tops() -> Vec<Top> {
+    vec![
+        Top {
+            name: "wide_mul",
+            about: "32x32->64 multiplier, latency 4",
+            verilog: verilog_of::<WideMul>,
+        },
+        Top {
+            name: "divider32",
+            about: "32-bit divider, 16 fraction bits, latency 33",
+            verilog: verilog_of::<Divider32>,
+        },
+        Top {
+            name: "normalize32",
+            about: "32-bit leading-zero count + normalise, latency 2",
+            verilog: verilog_of::<Normalize32>,
+        },
+        Top {
+            name: "sat_add_sub32",
+            about: "32-bit saturating add/sub, latency 1",
+            verilog: verilog_of::<SatAddSub32>,
+        },
+        Top {
+            name: "min_max32",
+            about: "32-bit min/max, latency 1",
+            verilog: verilog_of::<MinMax32>,
+        },
+        Top {
+            name: "axis_skid64",
+            about: "64-bit AXI-stream register slice",
+            verilog: verilog_of::<AxisSkid64>,
+        },
+        Top {
+            name: "axis_fifo64",
+            about: "64-bit AXI-stream FIFO, 512 beats",
+            verilog: verilog_of::<AxisFifo64>,
+        },
+    ]
+}

@@ -1,0 +1,164 @@
+//! Mapping between a rust-hdl block's ports and its golden twin's port structs.
+
+use rust_hdl::prelude::*;
+
+/// A plain Rust value carried by a port of a golden model's port struct.
+pub trait PortValue: Copy {
+    fn to_u128(self) -> u128;
+    fn from_u128(v: u128) -> Self;
+}
+
+macro_rules! port_value_int {
+    ($($t:ty),*) => {$(
+        impl PortValue for $t {
+            #[inline]
+            fn to_u128(self) -> u128 { self as u128 }
+            #[inline]
+            fn from_u128(v: u128) -> Self { v as $t }
+        }
+    )*};
+}
+port_value_int!(u8, u16, u32, u64, u128);
+
+impl PortValue for bool {
+    #[inline]
+    fn to_u128(self) -> u128 {
+        self as u128
+    }
+    #[inline]
+    fn from_u128(v: u128) -> Self {
+        v & 1 != 0
+    }
+}
+
+/// A rust-hdl signal type that a harness can drive and sample.
+pub trait HdlValue: Copy {
+    fn to_u128(self) -> u128;
+    fn from_u128(v: u128) -> Self;
+}
+
+impl<const N: usize> HdlValue for Bits<N> {
+    #[inline]
+    fn to_u128(self) -> u128 {
+        assert!(N <= 128, "harness ports are limited to 128 bits");
+        self.to_u128()
+    }
+    #[inline]
+    fn from_u128(v: u128) -> Self {
+        assert!(N <= 128, "harness ports are limited to 128 bits");
+        let v = if N < 128 { v & ((1u128 << N) - 1) } else { v };
+        if N <= 64 {
+            Bits::<N>::from(v as u64)
+        } else {
+            Bits::<N>::from(num_bigint::BigUint::from(v))
+        }
+    }
+}
+
+impl HdlValue for bool {
+    #[inline]
+    fn to_u128(self) -> u128 {
+        self as u128
+    }
+    #[inline]
+    fn from_u128(v: u128) -> Self {
+        v & 1 != 0
+    }
+}
+
+/// A rust-hdl block wired to its golden twin's port structs.
+///
+/// Implement it with [`harness!`](crate::harness!).
+pub trait Harness: Block + Sized {
+    /// The golden model's input port struct (one cycle's inputs).
+    type In: Clone + std::fmt::Debug;
+    /// The golden model's output port struct (one cycle's outputs).
+    type Out: Clone + std::fmt::Debug + PartialEq;
+    /// Verilog names of the input ports, in the order of [`Harness::in_values`].
+    fn input_names() -> Vec<String>;
+    /// Verilog names of the output ports, in the order of [`Harness::out_from_values`].
+    fn output_names() -> Vec<String>;
+    /// The Verilog name of the clock input.
+    fn clock_name() -> String;
+    fn set_clock(&mut self, high: bool);
+    fn drive(&mut self, i: &Self::In);
+    fn sample(&self) -> Self::Out;
+    /// Input values, one per input port, appended to `v` (cleared first).
+    fn in_values(i: &Self::In, v: &mut Vec<u128>);
+    /// Output struct from values, one per output port.
+    fn out_from_values(v: &[u128]) -> Self::Out;
+}
+
+#[doc(hidden)]
+pub fn join_path(parts: &[&str]) -> String {
+    parts.join("$")
+}
+
+/// Implement [`Harness`] for a rust-hdl block.
+///
+/// ```ignore
+/// harness! {
+///     impl<const N: usize> SatAddSub<N> {
+///         type In = golden::sat_add_sub::In;
+///         type Out = golden::sat_add_sub::Out;
+///         clock = clock;
+///         inputs { a: a, b: b, sub: sub, in_valid: in_valid }
+///         outputs { y: y, sat: sat, out_valid: out_valid }
+///     }
+/// }
+/// ```
+/// Each entry is `golden_field: hdl.signal.path`. Dotted paths reach into
+/// rust-hdl interfaces; their Verilog names join the parts with `$`.
+#[macro_export]
+macro_rules! harness {
+    (impl<$($gp:ident $gn:ident : $gt:ty),*> $blk:ty {
+        type In = $in:ty;
+        type Out = $out:path;
+        clock = $($clk:ident).+;
+        inputs { $($if:ident : $($ip:ident).+),* $(,)? }
+        outputs { $($of:ident : $($op:ident).+),* $(,)? }
+    }) => {
+        impl<$($gp $gn: $gt),*> $crate::harness::Harness for $blk {
+            type In = $in;
+            type Out = $out;
+            fn input_names() -> Vec<String> {
+                vec![$($crate::harness::join_path(&[$(stringify!($ip)),+])),*]
+            }
+            fn output_names() -> Vec<String> {
+                vec![$($crate::harness::join_path(&[$(stringify!($op)),+])),*]
+            }
+            fn clock_name() -> String {
+                $crate::harness::join_path(&[$(stringify!($clk)),+])
+            }
+            #[inline]
+            fn set_clock(&mut self, high: bool) {
+                self.$($clk).+.next = rust_hdl::prelude::Clock { clk: high };
+            }
+            #[inline]
+            fn drive(&mut self, i: &Self::In) {
+                $(
+                    self.$($ip).+.next = $crate::harness::HdlValue::from_u128(
+                        $crate::harness::PortValue::to_u128(i.$if));
+                )*
+            }
+            #[inline]
+            fn sample(&self) -> Self::Out {
+                $out {
+                    $($of: $crate::harness::PortValue::from_u128(
+                        $crate::harness::HdlValue::to_u128(self.$($op).+.val())),)*
+                }
+            }
+            fn in_values(i: &Self::In, v: &mut Vec<u128>) {
+                v.clear();
+                $(v.push($crate::harness::PortValue::to_u128(i.$if));)*
+            }
+            #[allow(unused_assignments, unused_mut, unused_variables)]
+            fn out_from_values(v: &[u128]) -> Self::Out {
+                let mut k = 0usize;
+                $out {
+                    $($of: { let x = $crate::harness::PortValue::from_u128(v[k]); k += 1; x },)*
+                }
+            }
+        }
+    };
+}

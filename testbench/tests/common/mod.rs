@@ -1,0 +1,66 @@
+//! Shared test helpers.
+#![allow(dead_code)]
+
+use nic_golden::Cycle;
+use nic_testbench::{check, EngineKind, Harness};
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+
+/// Run `stimulus` through the golden model and the RTL on both engines,
+/// comparing every port every cycle. Returns the outputs (equal on both).
+pub fn both<H, G>(test: &str, stimulus: &[H::In]) -> Result<Vec<H::Out>, TestCaseError>
+where
+    H: Harness + Default + 'static,
+    G: Cycle<In = H::In, Out = H::Out> + Default,
+{
+    let mut outs = None;
+    for kind in EngineKind::ALL {
+        let o = check::<H, G>(test, kind, G::default(), stimulus)
+            .map_err(|m| TestCaseError::fail(m.to_string()))?;
+        outs = Some(o);
+    }
+    Ok(outs.unwrap())
+}
+
+/// Verilator only (for volume runs the rust-hdl simulator is too slow for).
+pub fn verilator<H, G>(test: &str, stimulus: &[H::In]) -> Result<Vec<H::Out>, TestCaseError>
+where
+    H: Harness + Default + 'static,
+    G: Cycle<In = H::In, Out = H::Out> + Default,
+{
+    check::<H, G>(test, EngineKind::Verilator, G::default(), stimulus)
+        .map_err(|m| TestCaseError::fail(m.to_string()))
+}
+
+/// An N-bit operand biased toward the edges of the domain: 0, 1, the
+/// maximum, powers of two and their neighbours, else uniform.
+pub fn operand(n: usize) -> BoxedStrategy<u64> {
+    let max = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    prop_oneof![
+        3 => 0..=max,
+        1 => Just(0u64),
+        1 => Just(1u64),
+        1 => Just(max),
+        1 => Just(max - 1),
+        2 => (0..n as u32).prop_map(|k| 1u64 << k),
+        2 => (1..n as u32).prop_map(move |k| ((1u64 << k) - 1) & max),
+        2 => (0..n as u32).prop_flat_map(move |k| 0..=((1u64 << k) - 1) & max),
+    ]
+    .boxed()
+}
+
+/// Valid with probability `p` in percent.
+pub fn chance(p: u32) -> impl Strategy<Value = bool> {
+    (0u32..100).prop_map(move |x| x < p)
+}
+
+pub fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases: std::env::var("NIC_PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(cases),
+        max_shrink_iters: 200,
+        ..ProptestConfig::default()
+    }
+}

@@ -1,0 +1,2 @@
+mod axis_fifo;
+mod axis_skid;
