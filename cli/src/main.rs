@@ -1,2 +1,89 @@
-//! `hpccnic`: the command-line front end.
-fn main() {}
+//! `hpccnic`: the command-line front end of the HPCC++ SmartNIC project.
+//!
+//! `cargo run --release -- <command>` from the repository root.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(
+    name = "hpccnic",
+    version,
+    about = "HPCC++ FPGA SmartNIC: Verilog, simulation, benchmarks"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// List the synthesisable tops.
+    Tops,
+    /// Write the Verilog of one top (or all) to a directory.
+    Verilog {
+        /// Top name (see `tops`); all tops when omitted.
+        #[arg(long)]
+        top: Option<String>,
+        /// Output directory: one `<top>.v` per top.
+        #[arg(long, default_value = "build/verilog")]
+        out_dir: PathBuf,
+    },
+    /// Run the benchmarks: print a table and write a flat JSON of figures.
+    Bench {
+        /// Where to write the figures (merged with what is already there,
+        /// e.g. the synthesis figures of `make synth`).
+        #[arg(long, default_value = "build/bench.json")]
+        json: PathBuf,
+    },
+}
+
+fn main() {
+    let cli = Cli::parse();
+    match cli.cmd {
+        Cmd::Tops => {
+            for t in nic_hdl::top::tops() {
+                println!("{:16} {}", t.name, t.about);
+            }
+        }
+        Cmd::Verilog { top, out_dir } => {
+            let tops = nic_hdl::top::tops();
+            let chosen: Vec<_> = match &top {
+                Some(n) => tops.into_iter().filter(|t| t.name == n).collect(),
+                None => tops,
+            };
+            if chosen.is_empty() {
+                eprintln!(
+                    "error: no top named `{}` (see `hpccnic tops`)",
+                    top.unwrap()
+                );
+                std::process::exit(2);
+            }
+            std::fs::create_dir_all(&out_dir).expect("create output directory");
+            for t in chosen {
+                let path = out_dir.join(format!("{}.v", t.name));
+                std::fs::write(&path, (t.verilog)()).expect("write Verilog");
+                println!("{}", path.display());
+            }
+        }
+        Cmd::Bench { json } => {
+            let figs = nic_testbench::bench::run_all();
+            let mut all: serde_json::Map<String, serde_json::Value> =
+                std::fs::read_to_string(&json)
+                    .ok()
+                    .and_then(|s| serde_json::from_str(&s).ok())
+                    .unwrap_or_default();
+            println!("{:44} {:>16}", "figure", "value");
+            for (k, v) in &figs {
+                println!("{:44} {:>16}", k, v);
+                all.insert(k.clone(), serde_json::json!(v));
+            }
+            if let Some(d) = json.parent() {
+                std::fs::create_dir_all(d).ok();
+            }
+            std::fs::write(&json, serde_json::to_string_pretty(&all).unwrap() + "\n")
+                .expect("write bench JSON");
+            println!("wrote {}", json.display());
+        }
+    }
+}

@@ -6,6 +6,9 @@
 //! operators without parentheses and Verilog's precedence differs from
 //! Rust's.
 
+// Parentheses around every binary operation are deliberate (see above).
+#![allow(unused_parens)]
+
 pub mod arith;
 pub mod stream;
 pub mod top;

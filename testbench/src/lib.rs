@@ -77,4 +77,5 @@ pub fn workspace_target() -> std::path::PathBuf {
         .join("target")
 }
 
+pub mod bench;
 pub mod blocks;

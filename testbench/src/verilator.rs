@@ -11,7 +11,7 @@
 //! least significant word first, masked to the port width in the shim.
 
 use crate::{Engine, Harness};
-use rust_hdl::prelude::{generate_verilog, Block};
+use rust_hdl::prelude::generate_verilog;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

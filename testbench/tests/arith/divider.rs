@@ -18,7 +18,7 @@ fn stim(n: usize, len: usize) -> impl Strategy<Value = Vec<In>> {
 }
 
 proptest! {
-    #![proptest_config(config(24))]
+    #![proptest_config(config(128))]
     #[test]
     fn divider32_matches_golden(s in stim(32, 100)) {
         both::<Div32, Gold32>("divider32", &s)?;
@@ -32,7 +32,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(16))]
+    #![proptest_config(config(48))]
     /// Long streams on Verilator alone.
     #[test]
     fn divider32_volume_verilator(s in stim(32, 4000)) {

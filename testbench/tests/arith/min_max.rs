@@ -6,7 +6,7 @@ use nic_hdl::arith::MinMax;
 use proptest::prelude::*;
 
 proptest! {
-    #![proptest_config(config(48))]
+    #![proptest_config(config(256))]
     #[test]
     fn min_max32_matches_golden(s in prop::collection::vec(
         (operand(32), operand(32), chance(80)).prop_map(|(a, b, v)| In { a, b, in_valid: v }),

@@ -6,7 +6,7 @@ use nic_hdl::arith::Normalize;
 use proptest::prelude::*;
 
 proptest! {
-    #![proptest_config(config(48))]
+    #![proptest_config(config(256))]
     #[test]
     fn normalize32_matches_golden(s in prop::collection::vec(
         (operand(32), chance(80)).prop_map(|(x, v)| In { x, in_valid: v }),

@@ -18,7 +18,7 @@ fn stim(n: usize) -> impl Strategy<Value = Vec<In>> {
 }
 
 proptest! {
-    #![proptest_config(config(48))]
+    #![proptest_config(config(256))]
     #[test]
     fn sat_add_sub32_matches_golden(s in stim(32)) {
         let outs = both::<SatAddSub<32>, Golden<32>>("sat_add_sub32", &s)?;

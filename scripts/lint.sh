@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Lint every emitted Verilog file: verilator --lint-only, then yosys
+# `hierarchy -check; proc; check -assert`. Fails on any error.
+set -euo pipefail
+dir=${1:-build/verilog}
+status=0
+for f in "$dir"/*.v; do
+  name=$(basename "$f" .v)
+  if ! out=$(verilator --lint-only -Wno-fatal -Wno-lint -Wno-style --top-module top "$f" 2>&1); then
+    echo "lint: verilator FAILED on $name"; echo "$out" | grep -E '^%Error' | head -20; status=1; continue
+  fi
+  if ! out=$(yosys -q -p "read_verilog $f; hierarchy -check -top top; proc; check -assert" 2>&1); then
+    echo "lint: yosys FAILED on $name"; echo "$out" | tail -20; status=1; continue
+  fi
+  echo "lint: $name clean (verilator --lint-only, yosys check -assert)"
+done
+exit $status
