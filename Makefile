@@ -36,9 +36,8 @@ synth: deps verilog
 	    --json-summary $(BUILD)/synth/summary.json --merge | grep -E "^$$t:" || exit 1; \
 	done
 
-test: deps-sim
+test: deps-sim lint
 	$(CARGO) test --workspace --release
-	@$(MAKE) --no-print-directory lint
 
 # Longer randomised runs: 20x the default proptest cases.
 test-long: deps-sim
