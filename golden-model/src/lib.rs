@@ -11,6 +11,7 @@
 //! across the rising clock edge.
 
 pub mod arith;
+pub mod cc;
 pub mod stream;
 
 /// A synchronous block, one clock cycle per call.

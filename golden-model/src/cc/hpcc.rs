@@ -1,0 +1,587 @@
+//! Twin of `hdl/src/cc/hpcc.rs`: the HPCC++ CC module, bit-exact and
+//! cycle-exact.
+//!
+//! [`HpccFixed`] is the transaction-level model: one call per event, the
+//! fixed-point arithmetic of the RTL written as plain integer Rust, step
+//! by step, with the pseudocode line each step implements. [`HpccCc`]
+//! wraps it in the RTL's timing (fixed latency, the per-flow hazard
+//! interlock on `in_ready`, the counters) and implements [`Cycle`].
+//!
+//! Formats (`docs/architecture.md` §4): U, u, u′ UQ8.24; tau/T UQ1.24;
+//! eta UQ0.16; eta/U UQ12.20; W, Wc, W_ai, W_min, W_init UQ24.8 bytes;
+//! R UQ8.16 bytes/ns.
+
+use super::int_ns3::{HopFields, QLEN_MAX};
+use super::params::CcRegs;
+use crate::arith::divider::divide;
+use crate::Cycle;
+use std::collections::VecDeque;
+
+/// Hops of telemetry at most.
+pub const HOPS: usize = 5;
+/// 1.0 in UQ8.24.
+pub const U_ONE: u32 = 1 << 24;
+
+/// Event operations (`in_op`).
+pub mod op {
+    /// A telemetry event (an ACK, or a data packet for the receiver).
+    pub const EVENT: u8 = 0;
+    /// Create (or re-initialise) a flow: W = Wc = W_init, U = 1.
+    pub const CREATE: u8 = 1;
+    /// Destroy a flow: later events for it are dropped.
+    pub const DESTROY: u8 = 2;
+}
+
+/// Output status (`out_status`).
+pub mod status {
+    /// W, U (and on a commit Wc, incStage) updated.
+    pub const UPDATE: u8 = 0;
+    /// First telemetry of the flow, or a hop count that differs from the
+    /// stored one: telemetry stored, lastUpdate set, W unchanged.
+    pub const INIT: u8 = 1;
+    pub const CREATED: u8 = 2;
+    pub const DESTROYED: u8 = 3;
+    /// Flow id ≥ flows, or a flow never created (or destroyed), or an
+    /// unknown op: dropped, counted, no state touched.
+    pub const DROP_FLOW: u8 = 4;
+    /// Hop count 0 or above 5: dropped, counted, no state touched.
+    pub const DROP_HOPS: u8 = 5;
+    /// A hop (of the first `nhops`) with an unknown line-rate code:
+    /// dropped, counted, no state touched.
+    pub const DROP_RATE: u8 = 6;
+
+    pub fn name(s: u8) -> &'static str {
+        match s {
+            UPDATE => "update",
+            INIT => "init",
+            CREATED => "created",
+            DESTROYED => "destroyed",
+            DROP_FLOW => "drop_flow",
+            DROP_HOPS => "drop_hops",
+            DROP_RATE => "drop_rate",
+            _ => "?",
+        }
+    }
+}
+
+/// Per-event flags (`out_flags`), set on UPDATE events.
+pub mod flag {
+    /// A hop's timestamp did not advance, or went back (Δts mod 2^24 = 0
+    /// or ≥ 2^23): that hop contributes its queue term only, with tau 0.
+    pub const TS_STALE: u8 = 1;
+    /// A hop's tx bytes went back (Δbytes mod 2^20 ≥ 2^19): its tx term
+    /// is 0.
+    pub const BYTES_BACK: u8 = 2;
+    /// A hop's qlen is at its maximum (the switch saturated it): used as
+    /// is, counted.
+    pub const QLEN_SAT: u8 = 4;
+}
+
+/// One event (an `in_*` transfer).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CcEvent {
+    pub op: u8,
+    pub flow: u16,
+    /// Sender: the ACK's sequence number (mod 2^32).
+    pub seq: u32,
+    /// Sender: snd_nxt when the ACK arrives (mod 2^32).
+    pub snd_nxt: u32,
+    /// Receiver: local time, ns mod 2^32.
+    pub now: u32,
+    /// Hop count, 4 bits (values above 5 are dropped).
+    pub nhops: u8,
+    /// Per-hop words in the ns-3 format (`int_ns3`).
+    pub hops: [u64; HOPS],
+}
+
+/// One result (an `out_*` transfer).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CcUpdate {
+    pub flow: u16,
+    pub status: u8,
+    pub flags: u8,
+    /// W, UQ24.8 bytes.
+    pub w: u32,
+    /// R = W/T, UQ8.16 bytes per ns.
+    pub r: u32,
+    /// U, UQ8.24.
+    pub u: u32,
+    pub inc_stage: u8,
+    /// Wc committed (sender: ack.seq > lastUpdateSeq; receiver: T has
+    /// passed since lastUpdateTime, and the window is to be sent back).
+    pub updated_wc: bool,
+}
+
+/// One flow's state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlowState {
+    pub created: bool,
+    /// Hop count of the stored telemetry; 0 = none stored.
+    pub nhops: u8,
+    /// lastUpdateSeq (sender) or lastUpdateTime (receiver).
+    pub last: u32,
+    /// L: the stored telemetry, raw words.
+    pub hops: [u64; HOPS],
+    pub u: u32,
+    pub w: u32,
+    pub wc: u32,
+    pub inc_stage: u8,
+}
+
+/// Drop and anomaly counters (`cnt_*`), 32-bit, wrapping.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// UPDATE and INIT events.
+    pub events: u32,
+    pub drop_flow: u32,
+    pub drop_hops: u32,
+    pub drop_rate: u32,
+    /// UPDATE events with the flag set.
+    pub ts_stale: u32,
+    pub bytes_back: u32,
+    pub qlen_sat: u32,
+}
+
+impl Counters {
+    pub fn count(&mut self, u: &CcUpdate) {
+        let c = match u.status {
+            status::UPDATE | status::INIT => &mut self.events,
+            status::DROP_FLOW => &mut self.drop_flow,
+            status::DROP_HOPS => &mut self.drop_hops,
+            status::DROP_RATE => &mut self.drop_rate,
+            _ => return,
+        };
+        *c = c.wrapping_add(1);
+        if u.flags & flag::TS_STALE != 0 {
+            self.ts_stale = self.ts_stale.wrapping_add(1);
+        }
+        if u.flags & flag::BYTES_BACK != 0 {
+            self.bytes_back = self.bytes_back.wrapping_add(1);
+        }
+        if u.flags & flag::QLEN_SAT != 0 {
+            self.qlen_sat = self.qlen_sat.wrapping_add(1);
+        }
+    }
+}
+
+// ---- The arithmetic, one function per RTL step ----------------------
+
+/// Per hop: (Δts mod 2^24, Δbytes mod 2^20, stale, back).
+pub fn hop_deltas(new: &HopFields, old: &HopFields) -> (u32, u32, bool, bool) {
+    let dts = new.ts.wrapping_sub(old.ts) & 0xFF_FFFF;
+    let db = new.bytes.wrapping_sub(old.bytes) & 0xF_FFFF;
+    (dts, db, dts == 0 || dts >= 1 << 23, db >= 1 << 19)
+}
+
+/// Line 4 and the second term of line 5: txRate / B, UQ8.24, saturating.
+/// txRate/B = Δbytes·128·multi / (3.125·2^code · Δts)
+///          = Δbytes · 2^(mlog − code + 4) · 2^30 / (25 · Δts) in UQ8.24.
+/// One `Divider<32, 30>`: a = Δbytes ≪ (mlog − code + 4) < 2^27,
+/// d = 25·Δts < 2^28. 0 for a stale hop or bytes going back.
+pub fn u_tx(db: u32, dts: u32, code: u8, mlog: u8, stale: bool, back: bool) -> u32 {
+    if stale || back {
+        return 0;
+    }
+    let a = (db as u64) << (mlog as u32 + 4 - code as u32);
+    let d = 25 * dts as u64;
+    divide(32, 30, a, d).0 as u32
+}
+
+/// First term of line 5: min(qlen) / (B·T), UQ8.24, saturating.
+/// = qmin · 25.6 · 2^(mlog − code) / T = (qmin · uq_m) ≫ (s − 29 − mlog + code).
+pub fn u_q(qmin: u32, code: u8, r: &CcRegs) -> u32 {
+    let p = qmin as u64 * r.uq_m as u64;
+    let sh = r.inv_t_s as u32 - 29 - r.mlog as u32 + code as u32;
+    sat32(p >> sh)
+}
+
+/// Lines 8–9, the weight: min(tau, T)/T, UQ1.24 (1.0 exactly when
+/// tau ≥ T) = (tau · inv_t_m) ≫ (s − 24).
+pub fn tau_weight(tau: u32, r: &CcRegs) -> u32 {
+    if tau >= r.t {
+        U_ONE
+    } else {
+        ((tau as u64 * r.inv_t_m as u64) >> (r.inv_t_s as u32 - 24)) as u32
+    }
+}
+
+/// Line 9: U + f·(u − U), the product truncated toward U.
+pub fn ewma(uu: u32, u: u32, f: u32) -> u32 {
+    if u >= uu {
+        uu + ((f as u64 * (u - uu) as u64) >> 24) as u32
+    } else {
+        uu - ((f as u64 * (uu - u) as u64) >> 24) as u32
+    }
+}
+
+/// Line 13's eta/U, UQ12.20: `Divider<32, 28>` on eta (UQ0.16) and U
+/// (UQ8.24); all ones when U = 0 or eta/U ≥ 4096.
+pub fn eta_over_u(eta: u16, uu: u32) -> u32 {
+    divide(32, 28, eta as u64, uu as u64).0 as u32
+}
+
+pub fn sat32(x: u64) -> u32 {
+    x.min(u32::MAX as u64) as u32
+}
+
+/// Lines 12–19 without the commit: (W, MD branch taken).
+pub fn compute_wind(uu: u32, wc: u32, inc_stage: u8, r: &CcRegs) -> (u32, bool) {
+    let md = uu >= (r.eta as u32) << 8 || inc_stage >= r.max_stage;
+    let w = if md {
+        // Line 13: Wc / (U/eta) + W_ai = (Wc · eta/U) ≫ 20 + W_ai.
+        let p = wc as u64 * eta_over_u(r.eta, uu) as u64;
+        sat32(sat32(p >> 20) as u64 + r.w_ai as u64)
+    } else {
+        // Line 17: Wc + W_ai.
+        sat32(wc as u64 + r.w_ai as u64)
+    };
+    (w.clamp(r.w_min, r.w_init), md)
+}
+
+/// Line 27: R = W/T, UQ8.16 bytes/ns = (W · inv_t_m) ≫ (s − 8), saturated
+/// to 24 bits.
+pub fn rate(w: u32, r: &CcRegs) -> u32 {
+    ((w as u64 * r.inv_t_m as u64) >> (r.inv_t_s as u32 - 8)).min(0xFF_FFFF) as u32
+}
+
+/// Serial-number comparison a > b (mod 2^32).
+pub fn serial_gt(a: u32, b: u32) -> bool {
+    (a.wrapping_sub(b) as i32) > 0
+}
+
+/// The transaction-level model: all flows' state, one event at a time.
+#[derive(Clone, Debug)]
+pub struct HpccFixed {
+    pub flows: usize,
+    pub state: Vec<FlowState>,
+}
+
+impl HpccFixed {
+    /// `flows_log2`: the module holds 2^flows_log2 flows.
+    pub fn new(flows_log2: u32) -> Self {
+        let flows = 1usize << flows_log2;
+        Self { flows, state: vec![FlowState::default(); flows] }
+    }
+
+    /// Process one event with registers `r`; returns the module's output.
+    pub fn process(&mut self, ev: &CcEvent, r: &CcRegs) -> CcUpdate {
+        let mut out = CcUpdate { flow: ev.flow, ..Default::default() };
+        let fi = ev.flow as usize;
+        if fi >= self.flows {
+            out.status = status::DROP_FLOW;
+            return out;
+        }
+        let st = &mut self.state[fi];
+        match ev.op {
+            op::CREATE => {
+                *st = FlowState {
+                    created: true,
+                    u: U_ONE,
+                    w: r.w_init,
+                    wc: r.w_init,
+                    ..Default::default()
+                };
+                out.status = status::CREATED;
+                out.w = st.w;
+                out.r = rate(st.w, r);
+                out.u = st.u;
+                return out;
+            }
+            op::DESTROY => {
+                st.created = false;
+                out.status = status::DESTROYED;
+                return out;
+            }
+            op::EVENT if st.created => {}
+            _ => {
+                out.status = status::DROP_FLOW;
+                return out;
+            }
+        }
+        let n = ev.nhops as usize;
+        if n == 0 || n > HOPS {
+            out.status = status::DROP_HOPS;
+            return out;
+        }
+        let new: Vec<HopFields> = ev.hops.iter().map(|&w| HopFields::decode(w)).collect();
+        if new[..n].iter().any(|h| !h.rate_ok()) {
+            out.status = status::DROP_RATE;
+            return out;
+        }
+        let stamp = if r.variant { ev.now } else { ev.snd_nxt };
+        if st.nhops as usize != n {
+            // First telemetry (or a new path length): store L, set
+            // lastUpdate, change nothing else.
+            st.nhops = n as u8;
+            st.hops = ev.hops;
+            st.last = stamp;
+            out.status = status::INIT;
+            out.w = st.w;
+            out.r = rate(st.w, r);
+            out.u = st.u;
+            out.inc_stage = st.inc_stage;
+            return out;
+        }
+        // Line 22 / 29: commit Wc this time?
+        let commit = if r.variant {
+            (ev.now.wrapping_sub(st.last) as i32) > r.t as i32
+        } else {
+            serial_gt(ev.seq, st.last)
+        };
+        // Lines 1–7: MeasureInflight, per hop.
+        let mut flags = 0u8;
+        let (mut u, mut tau) = (0u32, 0u32);
+        for i in 0..n {
+            let old = HopFields::decode(st.hops[i]);
+            let h = new[i];
+            let (dts, db, stale, back) = hop_deltas(&h, &old);
+            if stale {
+                flags |= flag::TS_STALE;
+            }
+            if back {
+                flags |= flag::BYTES_BACK;
+            }
+            if h.qlen == QLEN_MAX {
+                flags |= flag::QLEN_SAT;
+            }
+            let up = sat32(
+                u_tx(db, dts, h.rate, r.mlog, stale, back) as u64
+                    + u_q(h.qlen.min(old.qlen), h.rate, r) as u64,
+            );
+            // Line 6: strictly greater, so the first hop wins a tie.
+            if up > u {
+                u = up;
+                tau = if stale { 0 } else { dts };
+            }
+        }
+        // Lines 8–9.
+        st.u = ewma(st.u, u, tau_weight(tau, r));
+        // Lines 11–20.
+        let (w, md) = compute_wind(st.u, st.wc, st.inc_stage, r);
+        st.w = w;
+        if commit {
+            st.wc = w;
+            st.inc_stage = if md { 0 } else { st.inc_stage + 1 };
+            st.last = stamp;
+        }
+        // Line 27: L = ack.L.
+        st.hops = ev.hops;
+        out.status = status::UPDATE;
+        out.flags = flags;
+        out.w = w;
+        out.r = rate(w, r);
+        out.u = st.u;
+        out.inc_stage = st.inc_stage;
+        out.updated_wc = commit;
+        out
+    }
+}
+
+// ---- The cycle twin -------------------------------------------------
+
+/// Ports of the CC module, one cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct In {
+    // Configuration registers (quasi-static: change them only while no
+    // event is in flight).
+    pub cfg_variant: bool,
+    pub cfg_t: u32,
+    pub cfg_inv_t_m: u32,
+    pub cfg_inv_t_s: u8,
+    pub cfg_uq_m: u32,
+    pub cfg_eta: u16,
+    pub cfg_max_stage: u8,
+    pub cfg_w_ai: u32,
+    pub cfg_w_min: u32,
+    pub cfg_w_init: u32,
+    pub cfg_mlog: u8,
+    // The event stream.
+    pub in_valid: bool,
+    pub in_op: u8,
+    pub in_flow: u16,
+    pub in_seq: u32,
+    pub in_snd_nxt: u32,
+    pub in_now: u32,
+    pub in_nhops: u8,
+    pub in_hop0: u64,
+    pub in_hop1: u64,
+    pub in_hop2: u64,
+    pub in_hop3: u64,
+    pub in_hop4: u64,
+}
+
+impl In {
+    pub fn with_regs(r: &CcRegs) -> Self {
+        Self {
+            cfg_variant: r.variant,
+            cfg_t: r.t,
+            cfg_inv_t_m: r.inv_t_m,
+            cfg_inv_t_s: r.inv_t_s,
+            cfg_uq_m: r.uq_m,
+            cfg_eta: r.eta,
+            cfg_max_stage: r.max_stage,
+            cfg_w_ai: r.w_ai,
+            cfg_w_min: r.w_min,
+            cfg_w_init: r.w_init,
+            cfg_mlog: r.mlog,
+            ..Default::default()
+        }
+    }
+
+    pub fn regs(&self) -> CcRegs {
+        CcRegs {
+            variant: self.cfg_variant,
+            t: self.cfg_t,
+            inv_t_m: self.cfg_inv_t_m,
+            inv_t_s: self.cfg_inv_t_s,
+            uq_m: self.cfg_uq_m,
+            eta: self.cfg_eta,
+            max_stage: self.cfg_max_stage,
+            w_ai: self.cfg_w_ai,
+            w_min: self.cfg_w_min,
+            w_init: self.cfg_w_init,
+            mlog: self.cfg_mlog,
+        }
+    }
+
+    /// Drive `ev` (with `in_valid`).
+    pub fn set_event(&mut self, ev: &CcEvent) {
+        self.in_valid = true;
+        self.in_op = ev.op;
+        self.in_flow = ev.flow;
+        self.in_seq = ev.seq;
+        self.in_snd_nxt = ev.snd_nxt;
+        self.in_now = ev.now;
+        self.in_nhops = ev.nhops;
+        self.in_hop0 = ev.hops[0];
+        self.in_hop1 = ev.hops[1];
+        self.in_hop2 = ev.hops[2];
+        self.in_hop3 = ev.hops[3];
+        self.in_hop4 = ev.hops[4];
+    }
+
+    pub fn event(&self) -> CcEvent {
+        CcEvent {
+            op: self.in_op & 3,
+            flow: self.in_flow,
+            seq: self.in_seq,
+            snd_nxt: self.in_snd_nxt,
+            now: self.in_now,
+            nhops: self.in_nhops & 15,
+            hops: [self.in_hop0, self.in_hop1, self.in_hop2, self.in_hop3, self.in_hop4],
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Out {
+    pub in_ready: bool,
+    pub out_valid: bool,
+    pub out_flow: u16,
+    pub out_status: u8,
+    pub out_flags: u8,
+    pub out_w: u32,
+    pub out_r: u32,
+    pub out_u: u32,
+    pub out_inc_stage: u8,
+    pub out_updated_wc: bool,
+    pub cnt_events: u32,
+    pub cnt_drop_flow: u32,
+    pub cnt_drop_hops: u32,
+    pub cnt_drop_rate: u32,
+    pub cnt_ts_stale: u32,
+    pub cnt_bytes_back: u32,
+    pub cnt_qlen_sat: u32,
+}
+
+impl Out {
+    pub fn update(&self) -> CcUpdate {
+        CcUpdate {
+            flow: self.out_flow,
+            status: self.out_status,
+            flags: self.out_flags,
+            w: self.out_w,
+            r: self.out_r,
+            u: self.out_u,
+            inc_stage: self.out_inc_stage,
+            updated_wc: self.out_updated_wc,
+        }
+    }
+    pub fn counters(&self) -> Counters {
+        Counters {
+            events: self.cnt_events,
+            drop_flow: self.cnt_drop_flow,
+            drop_hops: self.cnt_drop_hops,
+            drop_rate: self.cnt_drop_rate,
+            ts_stale: self.cnt_ts_stale,
+            bytes_back: self.cnt_bytes_back,
+            qlen_sat: self.cnt_qlen_sat,
+        }
+    }
+}
+
+/// Cycle latency from an accepted event to its `out_valid`.
+pub const LATENCY: usize = 96;
+/// An event is held off (`in_ready` low) while an event of the same flow
+/// accepted in the last `HAZARD_WINDOW` cycles is still updating that
+/// flow's state: back-to-back events of one flow are spaced
+/// `HAZARD_WINDOW + 1` cycles, events of different flows go one a cycle.
+pub const HAZARD_WINDOW: usize = 9;
+
+/// The cycle twin. `A`: the module holds 2^A flows.
+pub struct HpccCc<const A: usize> {
+    pub model: HpccFixed,
+    pipe: VecDeque<Option<CcUpdate>>,
+    window: VecDeque<Option<u16>>,
+    counters: Counters,
+}
+
+impl<const A: usize> Default for HpccCc<A> {
+    fn default() -> Self {
+        Self {
+            model: HpccFixed::new(A as u32),
+            pipe: std::iter::repeat(None).take(LATENCY).collect(),
+            window: std::iter::repeat(None).take(HAZARD_WINDOW).collect(),
+            counters: Counters::default(),
+        }
+    }
+}
+
+impl<const A: usize> Cycle for HpccCc<A> {
+    type In = In;
+    type Out = Out;
+    fn step(&mut self, i: &In) -> Out {
+        let in_ready = !self.window.iter().any(|w| *w == Some(i.in_flow));
+        let accept = i.in_valid && in_ready;
+        let res = accept.then(|| self.model.process(&i.event(), &i.regs()));
+        self.window.push_back(accept.then_some(i.in_flow));
+        self.window.pop_front();
+        self.pipe.push_back(res);
+        let leaving = self.pipe.pop_front().unwrap();
+        let c = self.counters;
+        let mut o = Out {
+            in_ready,
+            cnt_events: c.events,
+            cnt_drop_flow: c.drop_flow,
+            cnt_drop_hops: c.drop_hops,
+            cnt_drop_rate: c.drop_rate,
+            cnt_ts_stale: c.ts_stale,
+            cnt_bytes_back: c.bytes_back,
+            cnt_qlen_sat: c.qlen_sat,
+            ..Default::default()
+        };
+        if let Some(u) = leaving {
+            self.counters.count(&u);
+            o.out_valid = true;
+            o.out_flow = u.flow;
+            o.out_status = u.status;
+            o.out_flags = u.flags;
+            o.out_w = u.w;
+            o.out_r = u.r;
+            o.out_u = u.u;
+            o.out_inc_stage = u.inc_stage;
+            o.out_updated_wc = u.updated_wc;
+        }
+        o
+    }
+}
