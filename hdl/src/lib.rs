@@ -10,5 +10,6 @@
 #![allow(unused_parens)]
 
 pub mod arith;
+pub mod cc;
 pub mod stream;
 pub mod top;

@@ -5,6 +5,7 @@
 //! stream blocks are at the default 64-bit width.
 
 use crate::arith::{Divider, MinMax, Normalize, SatAddSub, WideMul};
+use crate::cc::{HpccCc, Ns3HopParse};
 use crate::stream::{AxisFifo, AxisSkid};
 use rust_hdl::prelude::*;
 
@@ -20,6 +21,11 @@ pub type Divider32 = Divider<32, 16>;
 pub type AxisSkid64 = AxisSkid<64, 8, 1>;
 /// 64-bit stream FIFO, 512 beats of block RAM, 1-bit tuser.
 pub type AxisFifo64 = AxisFifo<64, 8, 1, 74, 9>;
+
+/// The HPCC++ CC module at its default size, 1024 flows.
+pub type HpccCc1024 = HpccCc<10>;
+/// The HPCC++ CC module at 4096 flows (must still fit an ECP5-85F).
+pub type HpccCc4096 = HpccCc<12>;
 
 fn verilog_of<B: Block + Default>() -> String {
     let mut uut = B::default();
@@ -71,6 +77,21 @@ pub fn tops() -> Vec<Top> {
             name: "axis_fifo64",
             about: "64-bit AXI-stream FIFO, 512 beats",
             verilog: verilog_of::<AxisFifo64>,
+        },
+        Top {
+            name: "ns3_hop_parse",
+            about: "ns-3 telemetry hop parser (combinational)",
+            verilog: verilog_of::<Ns3HopParse>,
+        },
+        Top {
+            name: "hpcc_cc",
+            about: "HPCC++ CC module, 1024 flows",
+            verilog: verilog_of::<HpccCc1024>,
+        },
+        Top {
+            name: "hpcc_cc_4096",
+            about: "HPCC++ CC module, 4096 flows",
+            verilog: verilog_of::<HpccCc4096>,
         },
     ]
 }

@@ -30,6 +30,7 @@
 //! the block hierarchy as VCD scopes. Time: 10 ps per cycle, rising edge
 //! at 5 ps.
 
+pub mod cc;
 pub mod cosim;
 pub mod harness;
 pub mod rusthdl_engine;

@@ -7,4 +7,5 @@
 mod common;
 
 mod arith;
+mod cc;
 mod stream;

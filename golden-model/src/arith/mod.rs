@@ -5,6 +5,7 @@
 //! Result ports hold their pipeline contents whatever `valid` says, so the
 //! twins model the data path even for invalid slots.
 
+pub mod delay;
 pub mod divider;
 pub mod min_max;
 pub mod normalize;

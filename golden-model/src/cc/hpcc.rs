@@ -182,7 +182,7 @@ pub fn u_tx(db: u32, dts: u32, code: u8, mlog: u8, stale: bool, back: bool) -> u
     if stale || back {
         return 0;
     }
-    let a = (db as u64) << (mlog as u32 + 4 - code as u32);
+    let a = shl32(db as u64, (mlog & 7).wrapping_add(4).wrapping_sub(code));
     let d = 25 * dts as u64;
     divide(32, 30, a, d).0 as u32
 }
@@ -191,8 +191,8 @@ pub fn u_tx(db: u32, dts: u32, code: u8, mlog: u8, stale: bool, back: bool) -> u
 /// = qmin · 25.6 · 2^(mlog − code) / T = (qmin · uq_m) ≫ (s − 29 − mlog + code).
 pub fn u_q(qmin: u32, code: u8, r: &CcRegs) -> u32 {
     let p = qmin as u64 * r.uq_m as u64;
-    let sh = r.inv_t_s as u32 - 29 - r.mlog as u32 + code as u32;
-    sat32(p >> sh)
+    let sh = r.inv_t_s.wrapping_sub(29).wrapping_sub(r.mlog & 7).wrapping_add(code);
+    sat32(shr(p, sh))
 }
 
 /// Lines 8–9, the weight: min(tau, T)/T, UQ1.24 (1.0 exactly when
@@ -201,7 +201,7 @@ pub fn tau_weight(tau: u32, r: &CcRegs) -> u32 {
     if tau >= r.t {
         U_ONE
     } else {
-        ((tau as u64 * r.inv_t_m as u64) >> (r.inv_t_s as u32 - 24)) as u32
+        shr(tau as u64 * r.inv_t_m as u64, r.inv_t_s.wrapping_sub(24)) as u32
     }
 }
 
@@ -220,6 +220,16 @@ pub fn eta_over_u(eta: u16, uu: u32) -> u32 {
     divide(32, 28, eta as u64, uu as u64).0 as u32
 }
 
+/// x ≫ sh as Verilog computes it for an 8-bit shift amount (0 from 64 on).
+pub fn shr(x: u64, sh: u8) -> u64 {
+    x.checked_shr(sh as u32).unwrap_or(0)
+}
+
+/// (x ≪ sh) mod 2^32, as Verilog computes it for an 8-bit shift amount.
+pub fn shl32(x: u64, sh: u8) -> u64 {
+    x.checked_shl(sh as u32).unwrap_or(0) & 0xFFFF_FFFF
+}
+
 pub fn sat32(x: u64) -> u32 {
     x.min(u32::MAX as u64) as u32
 }
@@ -235,13 +245,14 @@ pub fn compute_wind(uu: u32, wc: u32, inc_stage: u8, r: &CcRegs) -> (u32, bool) 
         // Line 17: Wc + W_ai.
         sat32(wc as u64 + r.w_ai as u64)
     };
-    (w.clamp(r.w_min, r.w_init), md)
+    // Clamp to [W_min, W_init], in the RTL's order (W_init first).
+    (w.min(r.w_init).max(r.w_min), md)
 }
 
 /// Line 27: R = W/T, UQ8.16 bytes/ns = (W · inv_t_m) ≫ (s − 8), saturated
 /// to 24 bits.
 pub fn rate(w: u32, r: &CcRegs) -> u32 {
-    ((w as u64 * r.inv_t_m as u64) >> (r.inv_t_s as u32 - 8)).min(0xFF_FFFF) as u32
+    shr(w as u64 * r.inv_t_m as u64, r.inv_t_s.wrapping_sub(8)).min(0xFF_FFFF) as u32
 }
 
 /// Serial-number comparison a > b (mod 2^32).
@@ -431,16 +442,16 @@ impl In {
     pub fn regs(&self) -> CcRegs {
         CcRegs {
             variant: self.cfg_variant,
-            t: self.cfg_t,
+            t: self.cfg_t & 0xFF_FFFF,
             inv_t_m: self.cfg_inv_t_m,
             inv_t_s: self.cfg_inv_t_s,
             uq_m: self.cfg_uq_m,
             eta: self.cfg_eta,
-            max_stage: self.cfg_max_stage,
+            max_stage: self.cfg_max_stage & 7,
             w_ai: self.cfg_w_ai,
             w_min: self.cfg_w_min,
             w_init: self.cfg_w_init,
-            mlog: self.cfg_mlog,
+            mlog: self.cfg_mlog & 7,
         }
     }
 
@@ -521,7 +532,7 @@ impl Out {
 }
 
 /// Cycle latency from an accepted event to its `out_valid`.
-pub const LATENCY: usize = 96;
+pub const LATENCY: usize = 99;
 /// An event is held off (`in_ready` low) while an event of the same flow
 /// accepted in the last `HAZARD_WINDOW` cycles is still updating that
 /// flow's state: back-to-back events of one flow are spaced

@@ -12,13 +12,16 @@
 //! | [`Normalize`] | leading zeros, x << lz | 2 |
 //! | [`WideMul`] | 32 × 32 → 64 | 4 |
 //! | [`Divider`] | floor(a·2^F / d), saturating | N + 1 |
+//! | [`Delay`] | d from L cycles ago | L |
 
+pub mod delay;
 pub mod divider;
 pub mod min_max;
 pub mod normalize;
 pub mod sat_add_sub;
 pub mod wide_mul;
 
+pub use delay::Delay;
 pub use divider::Divider;
 pub use min_max::MinMax;
 pub use normalize::Normalize;

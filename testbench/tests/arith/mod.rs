@@ -1,3 +1,4 @@
+mod delay;
 mod divider;
 mod min_max;
 mod normalize;

@@ -1,0 +1,1260 @@
+//! The HPCC++ congestion-control module: sender-based (NewAck) and
+//! receiver-based (NewINT), fixed point, one event per cycle across flows.
+//!
+//! # Ports (clock `clock`)
+//! Configuration (quasi-static; change only while no event is in flight;
+//! values from the driver, `nic_golden::cc::params::CcParams::regs`):
+//! `cfg_variant` (0 sender, 1 receiver), `cfg_t` (T, ns, 24 bits),
+//! `cfg_inv_t_m`/`cfg_inv_t_s` (floor(2^s/T) and s), `cfg_uq_m`
+//! (floor(2^(s+2)/(5T))), `cfg_eta` (UQ0.16), `cfg_max_stage` (3 bits),
+//! `cfg_w_ai`/`cfg_w_min`/`cfg_w_init` (UQ24.8 bytes), `cfg_mlog`
+//! (log2 of the telemetry multi).
+//!
+//! Event in (valid/ready): `in_op` (0 event, 1 create, 2 destroy),
+//! `in_flow` (16 bits), `in_seq`, `in_snd_nxt` (sender, 32 bits, serial
+//! arithmetic), `in_now` (receiver, ns mod 2^32), `in_nhops` (4 bits),
+//! `in_hop0..4` (ns-3 hop words, parsed by [`Ns3HopParse`]).
+//!
+//! Update out (valid only; the scheduler takes one per cycle):
+//! `out_flow`, `out_status` (see `nic_golden::cc::hpcc::status`),
+//! `out_flags` (ts stale, bytes back, qlen saturated), `out_w` (UQ24.8
+//! bytes), `out_r` (R = W/T, UQ8.16 bytes/ns), `out_u` (U, UQ8.24),
+//! `out_inc_stage`, `out_updated_wc` (Wc committed; for the receiver, the
+//! window is to be sent back). Counters `cnt_*` (32 bits, wrapping).
+//!
+//! # Timing
+//! Latency [`LATENCY`] cycles from acceptance to `out_valid`, II 1 for
+//! events of different flows. An event whose flow had an event accepted
+//! in the last [`HAZARD_WINDOW`] cycles waits (`in_ready` low): each state
+//! field's read-modify-write spans at most that many cycles, so events of
+//! one flow are processed exactly in order, with no forwarding.
+//!
+//! Stages (cycle after acceptance):
+//! - 0: parse, read the flow's meta (created, hop count, lastUpdate) and
+//!   stored hops; 1: RAM output registered.
+//! - 2: status, commit decision, per-hop deltas; write meta and hops.
+//! - 3–4: divider operands; 4–37: txRate/B per hop (`Divider<32,30>`),
+//!   33–37: queue term per hop (`WideMul`).
+//! - 38–42: u′ = sum, max over hops (first wins a tie), tau.
+//! - 42–47: tau/T (`WideMul` by 1/T). 46–54: U EWMA (read U at 46,
+//!   write at 54).
+//! - 54–87: eta/U (`Divider<32,28>`). 85–94: ComputeWind (read W, Wc,
+//!   incStage at 85, write at 94). 94–98: R = W/T (`WideMul`).
+//!
+//! # State
+//! Per flow, in block RAM (2^A flows): meta (36 bits), five hops of 61
+//! bits, U (32), W/Wc/incStage (67). The meta RAM starts at zero: no flow
+//! exists until created.
+//!
+//! # Bad input
+//! Flow id ≥ 2^A, a flow not created, or an unknown op: `DROP_FLOW`. Hop
+//! count 0 or > 5: `DROP_HOPS`. An unknown rate code in a used hop:
+//! `DROP_RATE`. Dropped events write no state and are counted. A hop
+//! whose timestamp did not advance or went back contributes its queue
+//! term only (tau 0); tx bytes going back count as 0; a saturated qlen is
+//! used as is; each is flagged and counted. Arithmetic saturates.
+//!
+//! Golden twin: `nic_golden::cc::hpcc` (its `HpccFixed` spells out each
+//! step's arithmetic).
+
+use super::int_ns3::Ns3HopParse;
+use crate::arith::{Delay, Divider, WideMul};
+use rust_hdl::prelude::*;
+
+/// Cycles from acceptance to `out_valid`.
+pub const LATENCY: usize = 99;
+/// Same-flow events are spaced at least `HAZARD_WINDOW + 1` cycles.
+pub const HAZARD_WINDOW: usize = 9;
+const HZ: usize = 9;
+/// Pipeline context registers, stages 3..=98.
+const CTX: usize = 96;
+
+#[derive(LogicBlock)]
+pub struct HpccCc<const A: usize> {
+    pub clock: Signal<In, Clock>,
+    pub cfg_variant: Signal<In, Bit>,
+    pub cfg_t: Signal<In, Bits<24>>,
+    pub cfg_inv_t_m: Signal<In, Bits<32>>,
+    pub cfg_inv_t_s: Signal<In, Bits<8>>,
+    pub cfg_uq_m: Signal<In, Bits<32>>,
+    pub cfg_eta: Signal<In, Bits<16>>,
+    pub cfg_max_stage: Signal<In, Bits<3>>,
+    pub cfg_w_ai: Signal<In, Bits<32>>,
+    pub cfg_w_min: Signal<In, Bits<32>>,
+    pub cfg_w_init: Signal<In, Bits<32>>,
+    pub cfg_mlog: Signal<In, Bits<3>>,
+    pub in_valid: Signal<In, Bit>,
+    pub in_ready: Signal<Out, Bit>,
+    pub in_op: Signal<In, Bits<2>>,
+    pub in_flow: Signal<In, Bits<16>>,
+    pub in_seq: Signal<In, Bits<32>>,
+    pub in_snd_nxt: Signal<In, Bits<32>>,
+    pub in_now: Signal<In, Bits<32>>,
+    pub in_nhops: Signal<In, Bits<4>>,
+    pub in_hop0: Signal<In, Bits<64>>,
+    pub in_hop1: Signal<In, Bits<64>>,
+    pub in_hop2: Signal<In, Bits<64>>,
+    pub in_hop3: Signal<In, Bits<64>>,
+    pub in_hop4: Signal<In, Bits<64>>,
+    pub out_valid: Signal<Out, Bit>,
+    pub out_flow: Signal<Out, Bits<16>>,
+    pub out_status: Signal<Out, Bits<3>>,
+    pub out_flags: Signal<Out, Bits<3>>,
+    pub out_w: Signal<Out, Bits<32>>,
+    pub out_r: Signal<Out, Bits<24>>,
+    pub out_u: Signal<Out, Bits<32>>,
+    pub out_inc_stage: Signal<Out, Bits<3>>,
+    pub out_updated_wc: Signal<Out, Bit>,
+    pub cnt_events: Signal<Out, Bits<32>>,
+    pub cnt_drop_flow: Signal<Out, Bits<32>>,
+    pub cnt_drop_hops: Signal<Out, Bits<32>>,
+    pub cnt_drop_rate: Signal<Out, Bits<32>>,
+    pub cnt_ts_stale: Signal<Out, Bits<32>>,
+    pub cnt_bytes_back: Signal<Out, Bits<32>>,
+    pub cnt_qlen_sat: Signal<Out, Bits<32>>,
+
+    // ---- constants
+    k_a: Constant<Bits<8>>,
+    /// sh[i] = i: shift amounts and bit offsets.
+    sh: [Constant<Bits<8>>; 100],
+    five: Constant<Bits<4>>,
+    idx: [Constant<Bits<4>>; 5],
+    u_one: Constant<Bits<32>>,
+    ones32: Constant<Bits<32>>,
+    r_max: Constant<Bits<24>>,
+    op_event: Constant<Bits<2>>,
+    op_create: Constant<Bits<2>>,
+    op_destroy: Constant<Bits<2>>,
+    st_update: Constant<Bits<3>>,
+    st_init: Constant<Bits<3>>,
+    st_created: Constant<Bits<3>>,
+    st_destroyed: Constant<Bits<3>>,
+    st_drop_flow: Constant<Bits<3>>,
+    st_drop_hops: Constant<Bits<3>>,
+    st_drop_rate: Constant<Bits<3>>,
+
+    // ---- hazard interlock
+    hz_v: [DFF<Bit>; HZ],
+    hz_f: [DFF<Bits<16>>; HZ],
+    hit: Signal<Local, Bit>,
+    accept: Signal<Local, Bit>,
+
+    // ---- stage 0..2
+    parse: [Ns3HopParse; 5],
+    meta_ram: RAM<Bits<36>, A>,
+    hop_ram: [RAM<Bits<61>, A>; 5],
+    v1: DFF<Bit>,
+    op1: DFF<Bits<2>>,
+    flow1: DFF<Bits<16>>,
+    seq1: DFF<Bits<32>>,
+    snd1: DFF<Bits<32>>,
+    now1: DFF<Bits<32>>,
+    nh1: DFF<Bits<4>>,
+    oor1: DFF<Bit>,
+    hw1: [DFF<Bits<64>>; 5],
+    rok1: [DFF<Bit>; 5],
+    qmx1: [DFF<Bit>; 5],
+    v2: DFF<Bit>,
+    op2: DFF<Bits<2>>,
+    flow2: DFF<Bits<16>>,
+    seq2: DFF<Bits<32>>,
+    snd2: DFF<Bits<32>>,
+    now2: DFF<Bits<32>>,
+    nh2: DFF<Bits<4>>,
+    oor2: DFF<Bit>,
+    hw2: [DFF<Bits<64>>; 5],
+    rok2: [DFF<Bit>; 5],
+    qmx2: [DFF<Bit>; 5],
+    meta2: DFF<Bits<36>>,
+    old2: [DFF<Bits<61>>; 5],
+    // stage-2 combinational
+    created2: Signal<Local, Bit>,
+    last2: Signal<Local, Bits<32>>,
+    active2: [Signal<Local, Bit>; 5],
+    n_ts: [Signal<Local, Bits<24>>; 5],
+    n_by: [Signal<Local, Bits<20>>; 5],
+    n_ql: [Signal<Local, Bits<17>>; 5],
+    o_ts: [Signal<Local, Bits<24>>; 5],
+    o_by: [Signal<Local, Bits<20>>; 5],
+    o_ql: [Signal<Local, Bits<17>>; 5],
+    dts2: [Signal<Local, Bits<24>>; 5],
+    db2: [Signal<Local, Bits<20>>; 5],
+    stale2: [Signal<Local, Bit>; 5],
+    back2: [Signal<Local, Bit>; 5],
+    bad_rate2: Signal<Local, Bit>,
+    flags2: Signal<Local, Bits<3>>,
+    status2: Signal<Local, Bits<3>>,
+    commit2: Signal<Local, Bit>,
+    dseq2: Signal<Local, Bits<32>>,
+    dnow2: Signal<Local, Bits<32>>,
+    stamp2: Signal<Local, Bits<32>>,
+    meta_new2: Signal<Local, Bits<36>>,
+    // ---- context, stages 3..=98: [23:8] flow, [7:5] status,
+    // [4:2] flags, [1] commit, [0] valid
+    ctx: [DFF<Bits<24>>; CTX],
+    // ---- stage 3..4: divider operands
+    db3: [DFF<Bits<20>>; 5],
+    dts3: [DFF<Bits<24>>; 5],
+    code3: [DFF<Bits<3>>; 5],
+    qmin3: [DFF<Bits<17>>; 5],
+    kill3: [DFF<Bit>; 5],
+    tau3: [DFF<Bits<24>>; 5],
+    sh3: [Signal<Local, Bits<8>>; 5],
+    d25: [Signal<Local, Bits<32>>; 5],
+    a4: [DFF<Bits<32>>; 5],
+    d4: [DFF<Bits<32>>; 5],
+    div: [Divider<32, 30>; 5],
+    qmin_d: [Delay<17, 30>; 5],
+    code_d: [Delay<3, 34>; 5],
+    tau_d: [Delay<24, 36>; 5],
+    uq_mul: [WideMul; 5],
+    // ---- stage 37..42
+    sh37: [Signal<Local, Bits<8>>; 5],
+    psh37: [Signal<Local, Bits<64>>; 5],
+    uq38: [DFF<Bits<32>>; 5],
+    utx38: [DFF<Bits<32>>; 5],
+    sum38: [Signal<Local, Bits<32>>; 5],
+    up39: [DFF<Bits<32>>; 5],
+    m01u: DFF<Bits<32>>,
+    m01t: DFF<Bits<24>>,
+    m23u: DFF<Bits<32>>,
+    m23t: DFF<Bits<24>>,
+    m4u40: DFF<Bits<32>>,
+    m4t40: DFF<Bits<24>>,
+    m03u: DFF<Bits<32>>,
+    m03t: DFF<Bits<24>>,
+    m4u41: DFF<Bits<32>>,
+    m4t41: DFF<Bits<24>>,
+    u42: DFF<Bits<32>>,
+    tau42: DFF<Bits<24>>,
+    // ---- stage 42..54: tau/T and the U EWMA
+    tau_mul: WideMul,
+    utge_d: Delay<33, 4>,
+    fsh46: Signal<Local, Bits<8>>,
+    fp46: Signal<Local, Bits<64>>,
+    f47: DFF<Bits<32>>,
+    u47: DFF<Bits<32>>,
+    u_ram: RAM<Bits<32>, A>,
+    f48: DFF<Bits<32>>,
+    u48: DFF<Bits<32>>,
+    uold48: DFF<Bits<32>>,
+    f49: DFF<Bits<32>>,
+    diff49: DFF<Bits<32>>,
+    geu_d: Delay<33, 5>,
+    uu_mul: WideMul,
+    delta53: Signal<Local, Bits<32>>,
+    unew53: Signal<Local, Bits<32>>,
+    u54: DFF<Bits<32>>,
+    eta32: Signal<Local, Bits<32>>,
+    eta_div: Divider<32, 28>,
+    mdu_d: Delay<1, 33>,
+    uout_d: Delay<32, 44>,
+    // ---- stage 85..98: ComputeWind and R
+    w_ram: RAM<Bits<67>, A>,
+    wold87: DFF<Bits<32>>,
+    wcold87: DFF<Bits<32>>,
+    inc87: DFF<Bits<3>>,
+    md87: Signal<Local, Bit>,
+    wai87: Signal<Local, Bits<32>>,
+    bundle87: Signal<Local, Bits<100>>,
+    wb: [DFF<Bits<100>>; 7],
+    w_mul: WideMul,
+    wmd92: DFF<Bits<32>>,
+    wsum92: Signal<Local, Bits<32>>,
+    wsel93: DFF<Bits<32>>,
+    wmin93: Signal<Local, Bits<32>>,
+    wnew94: DFF<Bits<32>>,
+    wout94: Signal<Local, Bits<32>>,
+    incout94: Signal<Local, Bits<3>>,
+    wc94: Signal<Local, Bits<32>>,
+    incnew94: Signal<Local, Bits<3>>,
+    r_mul: WideMul,
+    winc_d: Delay<35, 4>,
+    rsh98: Signal<Local, Bits<8>>,
+    rp98: Signal<Local, Bits<64>>,
+    // ---- output registers and counters
+    o_valid: DFF<Bit>,
+    o_flow: DFF<Bits<16>>,
+    o_status: DFF<Bits<3>>,
+    o_flags: DFF<Bits<3>>,
+    o_w: DFF<Bits<32>>,
+    o_r: DFF<Bits<24>>,
+    o_u: DFF<Bits<32>>,
+    o_inc: DFF<Bits<3>>,
+    o_upd: DFF<Bit>,
+    c_events: DFF<Bits<32>>,
+    c_drop_flow: DFF<Bits<32>>,
+    c_drop_hops: DFF<Bits<32>>,
+    c_drop_rate: DFF<Bits<32>>,
+    c_ts_stale: DFF<Bits<32>>,
+    c_bytes_back: DFF<Bits<32>>,
+    c_qlen_sat: DFF<Bits<32>>,
+}
+
+fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
+    Constant::new(v.to_bits())
+}
+
+impl<const A: usize> Default for HpccCc<A> {
+    fn default() -> Self {
+        assert!((2..=16).contains(&A), "HpccCc needs 2 <= A <= 16");
+        Self {
+            clock: Default::default(),
+            cfg_variant: Default::default(),
+            cfg_t: Default::default(),
+            cfg_inv_t_m: Default::default(),
+            cfg_inv_t_s: Default::default(),
+            cfg_uq_m: Default::default(),
+            cfg_eta: Default::default(),
+            cfg_max_stage: Default::default(),
+            cfg_w_ai: Default::default(),
+            cfg_w_min: Default::default(),
+            cfg_w_init: Default::default(),
+            cfg_mlog: Default::default(),
+            in_valid: Default::default(),
+            in_ready: Default::default(),
+            in_op: Default::default(),
+            in_flow: Default::default(),
+            in_seq: Default::default(),
+            in_snd_nxt: Default::default(),
+            in_now: Default::default(),
+            in_nhops: Default::default(),
+            in_hop0: Default::default(),
+            in_hop1: Default::default(),
+            in_hop2: Default::default(),
+            in_hop3: Default::default(),
+            in_hop4: Default::default(),
+            out_valid: Default::default(),
+            out_flow: Default::default(),
+            out_status: Default::default(),
+            out_flags: Default::default(),
+            out_w: Default::default(),
+            out_r: Default::default(),
+            out_u: Default::default(),
+            out_inc_stage: Default::default(),
+            out_updated_wc: Default::default(),
+            cnt_events: Default::default(),
+            cnt_drop_flow: Default::default(),
+            cnt_drop_hops: Default::default(),
+            cnt_drop_rate: Default::default(),
+            cnt_ts_stale: Default::default(),
+            cnt_bytes_back: Default::default(),
+            cnt_qlen_sat: Default::default(),
+            k_a: k(A as u64),
+            sh: std::array::from_fn(|i| k(i as u64)),
+            five: k(5),
+            idx: std::array::from_fn(|i| k(i as u64)),
+            u_one: k(1 << 24),
+            ones32: k(0xFFFF_FFFF),
+            r_max: k(0xFF_FFFF),
+            op_event: k(0),
+            op_create: k(1),
+            op_destroy: k(2),
+            st_update: k(0),
+            st_init: k(1),
+            st_created: k(2),
+            st_destroyed: k(3),
+            st_drop_flow: k(4),
+            st_drop_hops: k(5),
+            st_drop_rate: k(6),
+            hz_v: std::array::from_fn(|_| Default::default()),
+            hz_f: std::array::from_fn(|_| Default::default()),
+            hit: Default::default(),
+            accept: Default::default(),
+            parse: std::array::from_fn(|_| Default::default()),
+            // The meta RAM is initialised: no flow exists at power-up
+            // (and no X in a 4-state simulation).
+            meta_ram: RAM::new((0..(1u64 << A)).map(|a| (a.to_bits(), Bits::<36>::default())).collect()),
+            hop_ram: std::array::from_fn(|_| Default::default()),
+            v1: Default::default(),
+            op1: Default::default(),
+            flow1: Default::default(),
+            seq1: Default::default(),
+            snd1: Default::default(),
+            now1: Default::default(),
+            nh1: Default::default(),
+            oor1: Default::default(),
+            hw1: std::array::from_fn(|_| Default::default()),
+            rok1: std::array::from_fn(|_| Default::default()),
+            qmx1: std::array::from_fn(|_| Default::default()),
+            v2: Default::default(),
+            op2: Default::default(),
+            flow2: Default::default(),
+            seq2: Default::default(),
+            snd2: Default::default(),
+            now2: Default::default(),
+            nh2: Default::default(),
+            oor2: Default::default(),
+            hw2: std::array::from_fn(|_| Default::default()),
+            rok2: std::array::from_fn(|_| Default::default()),
+            qmx2: std::array::from_fn(|_| Default::default()),
+            meta2: Default::default(),
+            old2: std::array::from_fn(|_| Default::default()),
+            created2: Default::default(),
+            last2: Default::default(),
+            active2: std::array::from_fn(|_| Default::default()),
+            n_ts: std::array::from_fn(|_| Default::default()),
+            n_by: std::array::from_fn(|_| Default::default()),
+            n_ql: std::array::from_fn(|_| Default::default()),
+            o_ts: std::array::from_fn(|_| Default::default()),
+            o_by: std::array::from_fn(|_| Default::default()),
+            o_ql: std::array::from_fn(|_| Default::default()),
+            dts2: std::array::from_fn(|_| Default::default()),
+            db2: std::array::from_fn(|_| Default::default()),
+            stale2: std::array::from_fn(|_| Default::default()),
+            back2: std::array::from_fn(|_| Default::default()),
+            bad_rate2: Default::default(),
+            flags2: Default::default(),
+            status2: Default::default(),
+            commit2: Default::default(),
+            dseq2: Default::default(),
+            dnow2: Default::default(),
+            stamp2: Default::default(),
+            meta_new2: Default::default(),
+            ctx: std::array::from_fn(|_| Default::default()),
+            db3: std::array::from_fn(|_| Default::default()),
+            dts3: std::array::from_fn(|_| Default::default()),
+            code3: std::array::from_fn(|_| Default::default()),
+            qmin3: std::array::from_fn(|_| Default::default()),
+            kill3: std::array::from_fn(|_| Default::default()),
+            tau3: std::array::from_fn(|_| Default::default()),
+            sh3: std::array::from_fn(|_| Default::default()),
+            d25: std::array::from_fn(|_| Default::default()),
+            a4: std::array::from_fn(|_| Default::default()),
+            d4: std::array::from_fn(|_| Default::default()),
+            div: std::array::from_fn(|_| Default::default()),
+            qmin_d: std::array::from_fn(|_| Default::default()),
+            code_d: std::array::from_fn(|_| Default::default()),
+            tau_d: std::array::from_fn(|_| Default::default()),
+            uq_mul: std::array::from_fn(|_| Default::default()),
+            sh37: std::array::from_fn(|_| Default::default()),
+            psh37: std::array::from_fn(|_| Default::default()),
+            uq38: std::array::from_fn(|_| Default::default()),
+            utx38: std::array::from_fn(|_| Default::default()),
+            sum38: std::array::from_fn(|_| Default::default()),
+            up39: std::array::from_fn(|_| Default::default()),
+            m01u: Default::default(),
+            m01t: Default::default(),
+            m23u: Default::default(),
+            m23t: Default::default(),
+            m4u40: Default::default(),
+            m4t40: Default::default(),
+            m03u: Default::default(),
+            m03t: Default::default(),
+            m4u41: Default::default(),
+            m4t41: Default::default(),
+            u42: Default::default(),
+            tau42: Default::default(),
+            tau_mul: Default::default(),
+            utge_d: Default::default(),
+            fsh46: Default::default(),
+            fp46: Default::default(),
+            f47: Default::default(),
+            u47: Default::default(),
+            u_ram: Default::default(),
+            f48: Default::default(),
+            u48: Default::default(),
+            uold48: Default::default(),
+            f49: Default::default(),
+            diff49: Default::default(),
+            geu_d: Default::default(),
+            uu_mul: Default::default(),
+            delta53: Default::default(),
+            unew53: Default::default(),
+            u54: Default::default(),
+            eta32: Default::default(),
+            eta_div: Default::default(),
+            mdu_d: Default::default(),
+            uout_d: Default::default(),
+            w_ram: Default::default(),
+            wold87: Default::default(),
+            wcold87: Default::default(),
+            inc87: Default::default(),
+            md87: Default::default(),
+            wai87: Default::default(),
+            bundle87: Default::default(),
+            wb: std::array::from_fn(|_| Default::default()),
+            w_mul: Default::default(),
+            wmd92: Default::default(),
+            wsum92: Default::default(),
+            wsel93: Default::default(),
+            wmin93: Default::default(),
+            wnew94: Default::default(),
+            wout94: Default::default(),
+            incout94: Default::default(),
+            wc94: Default::default(),
+            incnew94: Default::default(),
+            r_mul: Default::default(),
+            winc_d: Default::default(),
+            rsh98: Default::default(),
+            rp98: Default::default(),
+            o_valid: Default::default(),
+            o_flow: Default::default(),
+            o_status: Default::default(),
+            o_flags: Default::default(),
+            o_w: Default::default(),
+            o_r: Default::default(),
+            o_u: Default::default(),
+            o_inc: Default::default(),
+            o_upd: Default::default(),
+            c_events: Default::default(),
+            c_drop_flow: Default::default(),
+            c_drop_hops: Default::default(),
+            c_drop_rate: Default::default(),
+            c_ts_stale: Default::default(),
+            c_bytes_back: Default::default(),
+            c_qlen_sat: Default::default(),
+        }
+    }
+}
+
+impl<const A: usize> Logic for HpccCc<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ---- clocks
+        dff_setup!(
+            self, clock, v1, op1, flow1, seq1, snd1, now1, nh1, oor1, v2, op2, flow2, seq2, snd2,
+            now2, nh2, oor2, meta2, m01u, m01t, m23u, m23t, m4u40, m4t40, m03u, m03t, m4u41,
+            m4t41, u42, tau42, f47, u47, f48, u48, uold48, f49, diff49, u54, wold87, wcold87,
+            inc87, wmd92, wsel93, wnew94, o_valid, o_flow, o_status, o_flags, o_w, o_r, o_u,
+            o_inc, o_upd, c_events, c_drop_flow, c_drop_hops, c_drop_rate, c_ts_stale,
+            c_bytes_back, c_qlen_sat
+        );
+        clock!(self, clock, tau_mul, utge_d, geu_d, uu_mul, eta_div, mdu_d, uout_d, w_mul, r_mul, winc_d);
+        self.meta_ram.read_clock.next = self.clock.val();
+        self.meta_ram.write_clock.next = self.clock.val();
+        self.u_ram.read_clock.next = self.clock.val();
+        self.u_ram.write_clock.next = self.clock.val();
+        self.w_ram.read_clock.next = self.clock.val();
+        self.w_ram.write_clock.next = self.clock.val();
+        for i in 0..9 {
+            self.hz_v[i].clock.next = self.clock.val();
+            self.hz_f[i].clock.next = self.clock.val();
+        }
+        for i in 0..96 {
+            self.ctx[i].clock.next = self.clock.val();
+        }
+        for i in 0..7 {
+            self.wb[i].clock.next = self.clock.val();
+        }
+        for i in 0..5 {
+            self.hop_ram[i].read_clock.next = self.clock.val();
+            self.hop_ram[i].write_clock.next = self.clock.val();
+            self.hw1[i].clock.next = self.clock.val();
+            self.rok1[i].clock.next = self.clock.val();
+            self.qmx1[i].clock.next = self.clock.val();
+            self.hw2[i].clock.next = self.clock.val();
+            self.rok2[i].clock.next = self.clock.val();
+            self.qmx2[i].clock.next = self.clock.val();
+            self.old2[i].clock.next = self.clock.val();
+            self.db3[i].clock.next = self.clock.val();
+            self.dts3[i].clock.next = self.clock.val();
+            self.code3[i].clock.next = self.clock.val();
+            self.qmin3[i].clock.next = self.clock.val();
+            self.kill3[i].clock.next = self.clock.val();
+            self.tau3[i].clock.next = self.clock.val();
+            self.a4[i].clock.next = self.clock.val();
+            self.d4[i].clock.next = self.clock.val();
+            self.div[i].clock.next = self.clock.val();
+            self.qmin_d[i].clock.next = self.clock.val();
+            self.code_d[i].clock.next = self.clock.val();
+            self.tau_d[i].clock.next = self.clock.val();
+            self.uq_mul[i].clock.next = self.clock.val();
+            self.uq38[i].clock.next = self.clock.val();
+            self.utx38[i].clock.next = self.clock.val();
+            self.up39[i].clock.next = self.clock.val();
+        }
+
+        // ---- stage 0: hazard interlock, accept, parse, read meta and hops
+        self.hit.next = false;
+        for i in 0..9 {
+            if (self.hz_v[i].q.val() && (self.hz_f[i].q.val() == self.in_flow.val())) {
+                self.hit.next = true;
+            }
+        }
+        self.in_ready.next = !self.hit.val();
+        self.accept.next = (self.in_valid.val() && !self.hit.val());
+        self.hz_v[0].d.next = self.accept.val();
+        self.hz_f[0].d.next = self.in_flow.val();
+        for i in 1..9 {
+            self.hz_v[i].d.next = self.hz_v[i - 1].q.val();
+            self.hz_f[i].d.next = self.hz_f[i - 1].q.val();
+        }
+        self.parse[0].word.next = self.in_hop0.val();
+        self.parse[1].word.next = self.in_hop1.val();
+        self.parse[2].word.next = self.in_hop2.val();
+        self.parse[3].word.next = self.in_hop3.val();
+        self.parse[4].word.next = self.in_hop4.val();
+        self.hw1[0].d.next = self.in_hop0.val();
+        self.hw1[1].d.next = self.in_hop1.val();
+        self.hw1[2].d.next = self.in_hop2.val();
+        self.hw1[3].d.next = self.in_hop3.val();
+        self.hw1[4].d.next = self.in_hop4.val();
+        self.rok1[0].d.next = self.parse[0].rate_ok.val();
+        self.qmx1[0].d.next = self.parse[0].qlen_max.val();
+        self.hop_ram[0].read_address.next = bit_cast::<A, 16>(self.in_flow.val());
+        
+        self.rok1[1].d.next = self.parse[1].rate_ok.val();
+        self.qmx1[1].d.next = self.parse[1].qlen_max.val();
+        self.hop_ram[1].read_address.next = bit_cast::<A, 16>(self.in_flow.val());
+        
+        self.rok1[2].d.next = self.parse[2].rate_ok.val();
+        self.qmx1[2].d.next = self.parse[2].qlen_max.val();
+        self.hop_ram[2].read_address.next = bit_cast::<A, 16>(self.in_flow.val());
+        
+        self.rok1[3].d.next = self.parse[3].rate_ok.val();
+        self.qmx1[3].d.next = self.parse[3].qlen_max.val();
+        self.hop_ram[3].read_address.next = bit_cast::<A, 16>(self.in_flow.val());
+        
+        self.rok1[4].d.next = self.parse[4].rate_ok.val();
+        self.qmx1[4].d.next = self.parse[4].qlen_max.val();
+        self.hop_ram[4].read_address.next = bit_cast::<A, 16>(self.in_flow.val());
+        
+        self.meta_ram.read_address.next = bit_cast::<A, 16>(self.in_flow.val());
+        self.v1.d.next = self.accept.val();
+        self.op1.d.next = self.in_op.val();
+        self.flow1.d.next = self.in_flow.val();
+        self.seq1.d.next = self.in_seq.val();
+        self.snd1.d.next = self.in_snd_nxt.val();
+        self.now1.d.next = self.in_now.val();
+        self.nh1.d.next = self.in_nhops.val();
+        self.oor1.d.next = (self.in_flow.val() >> self.k_a.val()).any();
+
+        // ---- stage 1: register the RAM outputs
+        self.v2.d.next = self.v1.q.val();
+        self.op2.d.next = self.op1.q.val();
+        self.flow2.d.next = self.flow1.q.val();
+        self.seq2.d.next = self.seq1.q.val();
+        self.snd2.d.next = self.snd1.q.val();
+        self.now2.d.next = self.now1.q.val();
+        self.nh2.d.next = self.nh1.q.val();
+        self.oor2.d.next = self.oor1.q.val();
+        self.meta2.d.next = self.meta_ram.read_data.val();
+        for i in 0..5 {
+            self.hw2[i].d.next = self.hw1[i].q.val();
+            self.rok2[i].d.next = self.rok1[i].q.val();
+            self.qmx2[i].d.next = self.qmx1[i].q.val();
+            self.old2[i].d.next = self.hop_ram[i].read_data.val();
+        }
+
+        // ---- stage 2: status, commit, deltas; write meta and hops
+        self.created2.next = self.meta2.q.val().get_bit(35);
+        self.last2.next = self.meta2.q.val().get_bits::<32>(0);
+        self.bad_rate2.next = false;
+        self.flags2.next = 0.into();
+        for i in 0..5 {
+            self.active2[i].next = (self.nh2.q.val() > self.idx[i].val());
+            self.n_ts[i].next = self.hw2[i].q.val().get_bits::<24>(3);
+            self.n_by[i].next = self.hw2[i].q.val().get_bits::<20>(27);
+            self.n_ql[i].next = self.hw2[i].q.val().get_bits::<17>(47);
+            self.o_ts[i].next = self.old2[i].q.val().get_bits::<24>(37);
+            self.o_by[i].next = self.old2[i].q.val().get_bits::<20>(17);
+            self.o_ql[i].next = self.old2[i].q.val().get_bits::<17>(0);
+            self.dts2[i].next = (self.n_ts[i].val() - self.o_ts[i].val());
+            self.db2[i].next = (self.n_by[i].val() - self.o_by[i].val());
+            self.stale2[i].next = ((!self.dts2[i].val().any()) || self.dts2[i].val().get_bit(23));
+            self.back2[i].next = self.db2[i].val().get_bit(19);
+            if (self.active2[i].val() && !self.rok2[i].q.val()) {
+                self.bad_rate2.next = true;
+            }
+            if (self.active2[i].val() && self.stale2[i].val()) {
+                self.flags2.next = self.flags2.val().replace_bit(0, true);
+            }
+            if (self.active2[i].val() && self.back2[i].val()) {
+                self.flags2.next = self.flags2.val().replace_bit(1, true);
+            }
+            if (self.active2[i].val() && self.qmx2[i].q.val()) {
+                self.flags2.next = self.flags2.val().replace_bit(2, true);
+            }
+        }
+        self.dseq2.next = (self.seq2.q.val() - self.last2.val());
+        self.dnow2.next = (self.now2.q.val() - self.last2.val());
+        self.commit2.next = (self.dseq2.val().any() && !self.dseq2.val().get_bit(31));
+        self.stamp2.next = self.snd2.q.val();
+        if self.cfg_variant.val() {
+            self.commit2.next = ((self.dnow2.val() > bit_cast::<32, 24>(self.cfg_t.val()))
+                && !self.dnow2.val().get_bit(31));
+            self.stamp2.next = self.now2.q.val();
+        }
+        // Status, in priority order.
+        if self.oor2.q.val() {
+            self.status2.next = self.st_drop_flow.val();
+        } else if (self.op2.q.val() == self.op_create.val()) {
+            self.status2.next = self.st_created.val();
+        } else if (self.op2.q.val() == self.op_destroy.val()) {
+            self.status2.next = self.st_destroyed.val();
+        } else if ((self.op2.q.val() != self.op_event.val()) || !self.created2.val()) {
+            self.status2.next = self.st_drop_flow.val();
+        } else if ((!self.nh2.q.val().any()) || (self.nh2.q.val() > self.five.val())) {
+            self.status2.next = self.st_drop_hops.val();
+        } else if self.bad_rate2.val() {
+            self.status2.next = self.st_drop_rate.val();
+        } else if (bit_cast::<4, 3>(self.meta2.q.val().get_bits::<3>(32)) != self.nh2.q.val()) {
+            self.status2.next = self.st_init.val();
+        } else {
+            self.status2.next = self.st_update.val();
+        }
+        if (self.status2.val() != self.st_update.val()) {
+            self.flags2.next = 0.into();
+        }
+        // Meta and hop writes.
+        self.meta_ram.write_address.next = bit_cast::<A, 16>(self.flow2.q.val());
+        self.meta_ram.write_enable.next = false;
+        self.meta_new2.next = self.meta2.q.val();
+        if (self.status2.val() == self.st_created.val()) {
+            self.meta_new2.next = (bit_cast::<36, 1>(1.into()) << self.sh[35].val());
+        }
+        if (self.status2.val() == self.st_destroyed.val()) {
+            self.meta_new2.next = self.meta2.q.val().replace_bit(35, false);
+        }
+        if ((self.status2.val() == self.st_init.val())
+            || ((self.status2.val() == self.st_update.val()) && self.commit2.val()))
+        {
+            self.meta_new2.next = ((bit_cast::<36, 1>(1.into()) << self.sh[35].val())
+                | ((bit_cast::<36, 4>(self.nh2.q.val()) << self.sh[32].val())
+                    | bit_cast::<36, 32>(self.stamp2.val())));
+        }
+        if (self.v2.q.val()
+            && ((self.status2.val() == self.st_created.val())
+                || ((self.status2.val() == self.st_destroyed.val())
+                    || ((self.status2.val() == self.st_init.val())
+                        || (self.status2.val() == self.st_update.val())))))
+        {
+            self.meta_ram.write_enable.next = true;
+        }
+        self.meta_ram.write_data.next = self.meta_new2.val();
+        self.hop_ram[0].write_address.next = bit_cast::<A, 16>(self.flow2.q.val());
+        self.hop_ram[0].write_data.next = ((bit_cast::<61, 24>(self.n_ts[0].val())
+            << self.sh[37].val())
+            | ((bit_cast::<61, 20>(self.n_by[0].val()) << self.sh[17].val())
+                | bit_cast::<61, 17>(self.n_ql[0].val())));
+        self.hop_ram[0].write_enable.next = (self.v2.q.val()
+            && ((self.status2.val() == self.st_init.val())
+                || (self.status2.val() == self.st_update.val())));
+        
+        self.hop_ram[1].write_address.next = bit_cast::<A, 16>(self.flow2.q.val());
+        self.hop_ram[1].write_data.next = ((bit_cast::<61, 24>(self.n_ts[1].val())
+            << self.sh[37].val())
+            | ((bit_cast::<61, 20>(self.n_by[1].val()) << self.sh[17].val())
+                | bit_cast::<61, 17>(self.n_ql[1].val())));
+        self.hop_ram[1].write_enable.next = (self.v2.q.val()
+            && ((self.status2.val() == self.st_init.val())
+                || (self.status2.val() == self.st_update.val())));
+        
+        self.hop_ram[2].write_address.next = bit_cast::<A, 16>(self.flow2.q.val());
+        self.hop_ram[2].write_data.next = ((bit_cast::<61, 24>(self.n_ts[2].val())
+            << self.sh[37].val())
+            | ((bit_cast::<61, 20>(self.n_by[2].val()) << self.sh[17].val())
+                | bit_cast::<61, 17>(self.n_ql[2].val())));
+        self.hop_ram[2].write_enable.next = (self.v2.q.val()
+            && ((self.status2.val() == self.st_init.val())
+                || (self.status2.val() == self.st_update.val())));
+        
+        self.hop_ram[3].write_address.next = bit_cast::<A, 16>(self.flow2.q.val());
+        self.hop_ram[3].write_data.next = ((bit_cast::<61, 24>(self.n_ts[3].val())
+            << self.sh[37].val())
+            | ((bit_cast::<61, 20>(self.n_by[3].val()) << self.sh[17].val())
+                | bit_cast::<61, 17>(self.n_ql[3].val())));
+        self.hop_ram[3].write_enable.next = (self.v2.q.val()
+            && ((self.status2.val() == self.st_init.val())
+                || (self.status2.val() == self.st_update.val())));
+        
+        self.hop_ram[4].write_address.next = bit_cast::<A, 16>(self.flow2.q.val());
+        self.hop_ram[4].write_data.next = ((bit_cast::<61, 24>(self.n_ts[4].val())
+            << self.sh[37].val())
+            | ((bit_cast::<61, 20>(self.n_by[4].val()) << self.sh[17].val())
+                | bit_cast::<61, 17>(self.n_ql[4].val())));
+        self.hop_ram[4].write_enable.next = (self.v2.q.val()
+            && ((self.status2.val() == self.st_init.val())
+                || (self.status2.val() == self.st_update.val())));
+        
+        // Context into the pipeline.
+        self.ctx[0].d.next = ((bit_cast::<24, 16>(self.flow2.q.val()) << self.sh[8].val())
+            | ((bit_cast::<24, 3>(self.status2.val()) << self.sh[5].val())
+                | ((bit_cast::<24, 3>(self.flags2.val()) << self.sh[2].val())
+                    | ((bit_cast::<24, 1>(self.commit2.val().into()) << self.sh[1].val())
+                        | bit_cast::<24, 1>(self.v2.q.val().into())))));
+        for i in 1..96 {
+            self.ctx[i].d.next = self.ctx[i - 1].q.val();
+        }
+        for i in 0..5 {
+            self.db3[i].d.next = self.db2[i].val();
+            self.dts3[i].d.next = self.dts2[i].val();
+            self.code3[i].d.next = self.hw2[i].q.val().get_bits::<3>(0);
+            self.kill3[i].d.next =
+                ((self.stale2[i].val() || self.back2[i].val()) || !self.active2[i].val());
+            // Line 5: min(ack.L[i].qlen, L[i].qlen); 0 for unused hops.
+            self.qmin3[i].d.next = 0.into();
+            if self.active2[i].val() {
+                self.qmin3[i].d.next = self.n_ql[i].val();
+                if (self.o_ql[i].val() < self.n_ql[i].val()) {
+                    self.qmin3[i].d.next = self.o_ql[i].val();
+                }
+            }
+            // Line 7's tau candidate: 0 for a stale or unused hop.
+            self.tau3[i].d.next = self.dts2[i].val();
+            if (self.stale2[i].val() || !self.active2[i].val()) {
+                self.tau3[i].d.next = 0.into();
+            }
+        }
+
+        // ---- stage 3: divider operands for txRate/B (line 4)
+        // a = Δbytes << (mlog + 4 − code), d = 25·Δts
+        self.sh3[0].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
+            - bit_cast::<8, 3>(self.code3[0].q.val()));
+        self.d25[0].next = (((bit_cast::<32, 24>(self.dts3[0].q.val()) << self.sh[4].val())
+            + (bit_cast::<32, 24>(self.dts3[0].q.val()) << self.sh[3].val()))
+            + bit_cast::<32, 24>(self.dts3[0].q.val()));
+        self.a4[0].d.next = (bit_cast::<32, 20>(self.db3[0].q.val()) << self.sh3[0].val());
+        self.d4[0].d.next = self.d25[0].val();
+        if self.kill3[0].q.val() {
+            self.a4[0].d.next = 0.into();
+            self.d4[0].d.next = 1.into();
+        }
+        self.qmin_d[0].d.next = self.qmin3[0].q.val();
+        self.code_d[0].d.next = self.code3[0].q.val();
+        self.tau_d[0].d.next = self.tau3[0].q.val();
+        
+        // a = Δbytes << (mlog + 4 − code), d = 25·Δts
+        self.sh3[1].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
+            - bit_cast::<8, 3>(self.code3[1].q.val()));
+        self.d25[1].next = (((bit_cast::<32, 24>(self.dts3[1].q.val()) << self.sh[4].val())
+            + (bit_cast::<32, 24>(self.dts3[1].q.val()) << self.sh[3].val()))
+            + bit_cast::<32, 24>(self.dts3[1].q.val()));
+        self.a4[1].d.next = (bit_cast::<32, 20>(self.db3[1].q.val()) << self.sh3[1].val());
+        self.d4[1].d.next = self.d25[1].val();
+        if self.kill3[1].q.val() {
+            self.a4[1].d.next = 0.into();
+            self.d4[1].d.next = 1.into();
+        }
+        self.qmin_d[1].d.next = self.qmin3[1].q.val();
+        self.code_d[1].d.next = self.code3[1].q.val();
+        self.tau_d[1].d.next = self.tau3[1].q.val();
+        
+        // a = Δbytes << (mlog + 4 − code), d = 25·Δts
+        self.sh3[2].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
+            - bit_cast::<8, 3>(self.code3[2].q.val()));
+        self.d25[2].next = (((bit_cast::<32, 24>(self.dts3[2].q.val()) << self.sh[4].val())
+            + (bit_cast::<32, 24>(self.dts3[2].q.val()) << self.sh[3].val()))
+            + bit_cast::<32, 24>(self.dts3[2].q.val()));
+        self.a4[2].d.next = (bit_cast::<32, 20>(self.db3[2].q.val()) << self.sh3[2].val());
+        self.d4[2].d.next = self.d25[2].val();
+        if self.kill3[2].q.val() {
+            self.a4[2].d.next = 0.into();
+            self.d4[2].d.next = 1.into();
+        }
+        self.qmin_d[2].d.next = self.qmin3[2].q.val();
+        self.code_d[2].d.next = self.code3[2].q.val();
+        self.tau_d[2].d.next = self.tau3[2].q.val();
+        
+        // a = Δbytes << (mlog + 4 − code), d = 25·Δts
+        self.sh3[3].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
+            - bit_cast::<8, 3>(self.code3[3].q.val()));
+        self.d25[3].next = (((bit_cast::<32, 24>(self.dts3[3].q.val()) << self.sh[4].val())
+            + (bit_cast::<32, 24>(self.dts3[3].q.val()) << self.sh[3].val()))
+            + bit_cast::<32, 24>(self.dts3[3].q.val()));
+        self.a4[3].d.next = (bit_cast::<32, 20>(self.db3[3].q.val()) << self.sh3[3].val());
+        self.d4[3].d.next = self.d25[3].val();
+        if self.kill3[3].q.val() {
+            self.a4[3].d.next = 0.into();
+            self.d4[3].d.next = 1.into();
+        }
+        self.qmin_d[3].d.next = self.qmin3[3].q.val();
+        self.code_d[3].d.next = self.code3[3].q.val();
+        self.tau_d[3].d.next = self.tau3[3].q.val();
+        
+        // a = Δbytes << (mlog + 4 − code), d = 25·Δts
+        self.sh3[4].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
+            - bit_cast::<8, 3>(self.code3[4].q.val()));
+        self.d25[4].next = (((bit_cast::<32, 24>(self.dts3[4].q.val()) << self.sh[4].val())
+            + (bit_cast::<32, 24>(self.dts3[4].q.val()) << self.sh[3].val()))
+            + bit_cast::<32, 24>(self.dts3[4].q.val()));
+        self.a4[4].d.next = (bit_cast::<32, 20>(self.db3[4].q.val()) << self.sh3[4].val());
+        self.d4[4].d.next = self.d25[4].val();
+        if self.kill3[4].q.val() {
+            self.a4[4].d.next = 0.into();
+            self.d4[4].d.next = 1.into();
+        }
+        self.qmin_d[4].d.next = self.qmin3[4].q.val();
+        self.code_d[4].d.next = self.code3[4].q.val();
+        self.tau_d[4].d.next = self.tau3[4].q.val();
+        
+
+        // ---- stage 4: into the dividers; stage 33: queue-term multiply
+        self.div[0].a.next = self.a4[0].q.val();
+        self.div[0].d.next = self.d4[0].q.val();
+        self.div[0].in_valid.next = self.ctx[1].q.val().get_bit(0);
+        self.uq_mul[0].a.next = bit_cast::<32, 17>(self.qmin_d[0].q.val());
+        self.uq_mul[0].b.next = self.cfg_uq_m.val();
+        self.uq_mul[0].in_valid.next = self.ctx[30].q.val().get_bit(0);
+        
+        self.div[1].a.next = self.a4[1].q.val();
+        self.div[1].d.next = self.d4[1].q.val();
+        self.div[1].in_valid.next = self.ctx[1].q.val().get_bit(0);
+        self.uq_mul[1].a.next = bit_cast::<32, 17>(self.qmin_d[1].q.val());
+        self.uq_mul[1].b.next = self.cfg_uq_m.val();
+        self.uq_mul[1].in_valid.next = self.ctx[30].q.val().get_bit(0);
+        
+        self.div[2].a.next = self.a4[2].q.val();
+        self.div[2].d.next = self.d4[2].q.val();
+        self.div[2].in_valid.next = self.ctx[1].q.val().get_bit(0);
+        self.uq_mul[2].a.next = bit_cast::<32, 17>(self.qmin_d[2].q.val());
+        self.uq_mul[2].b.next = self.cfg_uq_m.val();
+        self.uq_mul[2].in_valid.next = self.ctx[30].q.val().get_bit(0);
+        
+        self.div[3].a.next = self.a4[3].q.val();
+        self.div[3].d.next = self.d4[3].q.val();
+        self.div[3].in_valid.next = self.ctx[1].q.val().get_bit(0);
+        self.uq_mul[3].a.next = bit_cast::<32, 17>(self.qmin_d[3].q.val());
+        self.uq_mul[3].b.next = self.cfg_uq_m.val();
+        self.uq_mul[3].in_valid.next = self.ctx[30].q.val().get_bit(0);
+        
+        self.div[4].a.next = self.a4[4].q.val();
+        self.div[4].d.next = self.d4[4].q.val();
+        self.div[4].in_valid.next = self.ctx[1].q.val().get_bit(0);
+        self.uq_mul[4].a.next = bit_cast::<32, 17>(self.qmin_d[4].q.val());
+        self.uq_mul[4].b.next = self.cfg_uq_m.val();
+        self.uq_mul[4].in_valid.next = self.ctx[30].q.val().get_bit(0);
+        
+
+        // ---- stage 37: u_q = (qmin·uq_m) >> (s − 29 − mlog + code), saturated
+        self.sh37[0].next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
+            - bit_cast::<8, 3>(self.cfg_mlog.val()))
+            + bit_cast::<8, 3>(self.code_d[0].q.val()));
+        self.psh37[0].next = (self.uq_mul[0].p.val() >> self.sh37[0].val());
+        self.uq38[0].d.next = bit_cast::<32, 64>(self.psh37[0].val());
+        if (self.psh37[0].val() >> self.sh[32].val()).any() {
+            self.uq38[0].d.next = self.ones32.val();
+        }
+        self.utx38[0].d.next = self.div[0].q.val();
+        // ---- stage 38: u' = u_tx + u_q (line 5), saturated
+        self.sum38[0].next = (self.uq38[0].q.val() + self.utx38[0].q.val());
+        self.up39[0].d.next = self.sum38[0].val();
+        if (self.sum38[0].val() < self.uq38[0].q.val()) {
+            self.up39[0].d.next = self.ones32.val();
+        }
+        
+        self.sh37[1].next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
+            - bit_cast::<8, 3>(self.cfg_mlog.val()))
+            + bit_cast::<8, 3>(self.code_d[1].q.val()));
+        self.psh37[1].next = (self.uq_mul[1].p.val() >> self.sh37[1].val());
+        self.uq38[1].d.next = bit_cast::<32, 64>(self.psh37[1].val());
+        if (self.psh37[1].val() >> self.sh[32].val()).any() {
+            self.uq38[1].d.next = self.ones32.val();
+        }
+        self.utx38[1].d.next = self.div[1].q.val();
+        // ---- stage 38: u' = u_tx + u_q (line 5), saturated
+        self.sum38[1].next = (self.uq38[1].q.val() + self.utx38[1].q.val());
+        self.up39[1].d.next = self.sum38[1].val();
+        if (self.sum38[1].val() < self.uq38[1].q.val()) {
+            self.up39[1].d.next = self.ones32.val();
+        }
+        
+        self.sh37[2].next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
+            - bit_cast::<8, 3>(self.cfg_mlog.val()))
+            + bit_cast::<8, 3>(self.code_d[2].q.val()));
+        self.psh37[2].next = (self.uq_mul[2].p.val() >> self.sh37[2].val());
+        self.uq38[2].d.next = bit_cast::<32, 64>(self.psh37[2].val());
+        if (self.psh37[2].val() >> self.sh[32].val()).any() {
+            self.uq38[2].d.next = self.ones32.val();
+        }
+        self.utx38[2].d.next = self.div[2].q.val();
+        // ---- stage 38: u' = u_tx + u_q (line 5), saturated
+        self.sum38[2].next = (self.uq38[2].q.val() + self.utx38[2].q.val());
+        self.up39[2].d.next = self.sum38[2].val();
+        if (self.sum38[2].val() < self.uq38[2].q.val()) {
+            self.up39[2].d.next = self.ones32.val();
+        }
+        
+        self.sh37[3].next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
+            - bit_cast::<8, 3>(self.cfg_mlog.val()))
+            + bit_cast::<8, 3>(self.code_d[3].q.val()));
+        self.psh37[3].next = (self.uq_mul[3].p.val() >> self.sh37[3].val());
+        self.uq38[3].d.next = bit_cast::<32, 64>(self.psh37[3].val());
+        if (self.psh37[3].val() >> self.sh[32].val()).any() {
+            self.uq38[3].d.next = self.ones32.val();
+        }
+        self.utx38[3].d.next = self.div[3].q.val();
+        // ---- stage 38: u' = u_tx + u_q (line 5), saturated
+        self.sum38[3].next = (self.uq38[3].q.val() + self.utx38[3].q.val());
+        self.up39[3].d.next = self.sum38[3].val();
+        if (self.sum38[3].val() < self.uq38[3].q.val()) {
+            self.up39[3].d.next = self.ones32.val();
+        }
+        
+        self.sh37[4].next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
+            - bit_cast::<8, 3>(self.cfg_mlog.val()))
+            + bit_cast::<8, 3>(self.code_d[4].q.val()));
+        self.psh37[4].next = (self.uq_mul[4].p.val() >> self.sh37[4].val());
+        self.uq38[4].d.next = bit_cast::<32, 64>(self.psh37[4].val());
+        if (self.psh37[4].val() >> self.sh[32].val()).any() {
+            self.uq38[4].d.next = self.ones32.val();
+        }
+        self.utx38[4].d.next = self.div[4].q.val();
+        // ---- stage 38: u' = u_tx + u_q (line 5), saturated
+        self.sum38[4].next = (self.uq38[4].q.val() + self.utx38[4].q.val());
+        self.up39[4].d.next = self.sum38[4].val();
+        if (self.sum38[4].val() < self.uq38[4].q.val()) {
+            self.up39[4].d.next = self.ones32.val();
+        }
+        
+
+        // ---- stages 39–41: max over hops, the first wins a tie (line 6)
+        self.m01u.d.next = self.up39[0].q.val();
+        self.m01t.d.next = self.tau_d[0].q.val();
+        if (self.up39[1].q.val() > self.up39[0].q.val()) {
+            self.m01u.d.next = self.up39[1].q.val();
+            self.m01t.d.next = self.tau_d[1].q.val();
+        }
+        self.m23u.d.next = self.up39[2].q.val();
+        self.m23t.d.next = self.tau_d[2].q.val();
+        if (self.up39[3].q.val() > self.up39[2].q.val()) {
+            self.m23u.d.next = self.up39[3].q.val();
+            self.m23t.d.next = self.tau_d[3].q.val();
+        }
+        self.m4u40.d.next = self.up39[4].q.val();
+        self.m4t40.d.next = self.tau_d[4].q.val();
+        self.m03u.d.next = self.m01u.q.val();
+        self.m03t.d.next = self.m01t.q.val();
+        if (self.m23u.q.val() > self.m01u.q.val()) {
+            self.m03u.d.next = self.m23u.q.val();
+            self.m03t.d.next = self.m23t.q.val();
+        }
+        self.m4u41.d.next = self.m4u40.q.val();
+        self.m4t41.d.next = self.m4t40.q.val();
+        self.u42.d.next = self.m03u.q.val();
+        self.tau42.d.next = self.m03t.q.val();
+        if (self.m4u41.q.val() > self.m03u.q.val()) {
+            self.u42.d.next = self.m4u41.q.val();
+            self.tau42.d.next = self.m4t41.q.val();
+        }
+        // No hop with u' > 0: tau stays 0 (line 2).
+        if ((!self.m03u.q.val().any()) && (!self.m4u41.q.val().any())) {
+            self.tau42.d.next = 0.into();
+        }
+
+        // ---- stage 42: tau/T = tau · inv_t_m (lines 8–9)
+        self.tau_mul.a.next = bit_cast::<32, 24>(self.tau42.q.val());
+        self.tau_mul.b.next = self.cfg_inv_t_m.val();
+        self.tau_mul.in_valid.next = self.ctx[39].q.val().get_bit(0);
+        self.utge_d.d.next = ((bit_cast::<33, 32>(self.u42.q.val()) << self.sh[1].val())
+            | bit_cast::<33, 1>((self.tau42.q.val() >= self.cfg_t.val()).into()));
+
+        // ---- stage 46: f = min(tau, T)/T in UQ1.24; read U
+        self.fsh46.next = (self.cfg_inv_t_s.val() - self.sh[24].val());
+        self.fp46.next = (self.tau_mul.p.val() >> self.fsh46.val());
+        self.f47.d.next = bit_cast::<32, 64>(self.fp46.val());
+        if self.utge_d.q.val().get_bit(0) {
+            self.f47.d.next = self.u_one.val();
+        }
+        self.u47.d.next = self.utge_d.q.val().get_bits::<32>(1);
+        self.u_ram.read_address.next = bit_cast::<A, 16>(self.ctx[43].q.val().get_bits::<16>(8));
+
+        // ---- stage 47: register U_old
+        self.f48.d.next = self.f47.q.val();
+        self.u48.d.next = self.u47.q.val();
+        self.uold48.d.next = self.u_ram.read_data.val();
+
+        // ---- stage 48: |u − U| and its sign
+        self.f49.d.next = self.f48.q.val();
+        self.diff49.d.next = (self.uold48.q.val() - self.u48.q.val());
+        if (self.u48.q.val() >= self.uold48.q.val()) {
+            self.diff49.d.next = (self.u48.q.val() - self.uold48.q.val());
+        }
+        self.geu_d.d.next = ((bit_cast::<33, 32>(self.uold48.q.val()) << self.sh[1].val())
+            | bit_cast::<33, 1>((self.u48.q.val() >= self.uold48.q.val()).into()));
+
+        // ---- stage 49: f · |u − U|
+        self.uu_mul.a.next = self.f49.q.val();
+        self.uu_mul.b.next = self.diff49.q.val();
+        self.uu_mul.in_valid.next = self.ctx[46].q.val().get_bit(0);
+
+        // ---- stage 53: U = U ± (f·|u − U|) >> 24 (line 9)
+        self.delta53.next = bit_cast::<32, 64>(self.uu_mul.p.val() >> self.sh[24].val());
+        self.unew53.next = (self.geu_d.q.val().get_bits::<32>(1) - self.delta53.val());
+        if self.geu_d.q.val().get_bit(0) {
+            self.unew53.next = (self.geu_d.q.val().get_bits::<32>(1) + self.delta53.val());
+        }
+        self.u54.d.next = 0.into();
+        if (self.ctx[50].q.val().get_bits::<3>(5) == self.st_update.val()) {
+            self.u54.d.next = self.unew53.val();
+        }
+        if (self.ctx[50].q.val().get_bits::<3>(5) == self.st_init.val()) {
+            self.u54.d.next = self.geu_d.q.val().get_bits::<32>(1);
+        }
+        if (self.ctx[50].q.val().get_bits::<3>(5) == self.st_created.val()) {
+            self.u54.d.next = self.u_one.val();
+        }
+
+        // ---- stage 54: write U; eta/U; U >= eta
+        self.u_ram.write_address.next = bit_cast::<A, 16>(self.ctx[51].q.val().get_bits::<16>(8));
+        self.u_ram.write_data.next = self.u54.q.val();
+        self.u_ram.write_enable.next = (self.ctx[51].q.val().get_bit(0)
+            && ((self.ctx[51].q.val().get_bits::<3>(5) == self.st_update.val())
+                || (self.ctx[51].q.val().get_bits::<3>(5) == self.st_created.val())));
+        self.eta32.next = (bit_cast::<32, 16>(self.cfg_eta.val()) << self.sh[8].val());
+        self.eta_div.a.next = bit_cast::<32, 16>(self.cfg_eta.val());
+        self.eta_div.d.next = self.u54.q.val();
+        self.eta_div.in_valid.next = self.ctx[51].q.val().get_bit(0);
+        self.mdu_d.d.next = bit_cast::<1, 1>((self.u54.q.val() >= self.eta32.val()).into());
+        self.uout_d.d.next = self.u54.q.val();
+
+        // ---- stage 85: read W, Wc, incStage; stage 86: register them
+        self.w_ram.read_address.next = bit_cast::<A, 16>(self.ctx[82].q.val().get_bits::<16>(8));
+        self.wold87.d.next = self.w_ram.read_data.val().get_bits::<32>(35);
+        self.wcold87.d.next = self.w_ram.read_data.val().get_bits::<32>(3);
+        self.inc87.d.next = self.w_ram.read_data.val().get_bits::<3>(0);
+
+        // ---- stage 87: line 12's test; Wc · eta/U; Wc + W_ai (line 17)
+        self.md87.next = (self.mdu_d.q.val().any() || (self.inc87.q.val() >= self.cfg_max_stage.val()));
+        self.w_mul.a.next = self.wcold87.q.val();
+        self.w_mul.b.next = self.eta_div.q.val();
+        self.w_mul.in_valid.next = self.ctx[84].q.val().get_bit(0);
+        self.wai87.next = (self.wcold87.q.val() + self.cfg_w_ai.val());
+        if (self.wai87.val() < self.wcold87.q.val()) {
+            self.wai87.next = self.ones32.val();
+        }
+        self.bundle87.next = ((bit_cast::<100, 32>(self.wold87.q.val()) << self.sh[68].val())
+            | ((bit_cast::<100, 32>(self.wcold87.q.val()) << self.sh[36].val())
+                | ((bit_cast::<100, 32>(self.wai87.val()) << self.sh[4].val())
+                    | ((bit_cast::<100, 3>(self.inc87.q.val()) << self.sh[1].val())
+                        | bit_cast::<100, 1>(self.md87.val().into())))));
+        self.wb[0].d.next = self.bundle87.val();
+        for i in 1..7 {
+            self.wb[i].d.next = self.wb[i - 1].q.val();
+        }
+
+        // ---- stage 91: (Wc · eta/U) >> 20, saturated (line 13)
+        self.wmd92.d.next = bit_cast::<32, 64>(self.w_mul.p.val() >> self.sh[20].val());
+        if (self.w_mul.p.val() >> self.sh[52].val()).any() {
+            self.wmd92.d.next = self.ones32.val();
+        }
+        // ---- stage 92: + W_ai, saturated; pick the branch
+        self.wsum92.next = (self.wmd92.q.val() + self.cfg_w_ai.val());
+        if (self.wsum92.val() < self.wmd92.q.val()) {
+            self.wsum92.next = self.ones32.val();
+        }
+        self.wsel93.d.next = self.wb[4].q.val().get_bits::<32>(4);
+        if self.wb[4].q.val().get_bit(0) {
+            self.wsel93.d.next = self.wsum92.val();
+        }
+        // ---- stage 93: clamp to [W_min, W_init]
+        self.wmin93.next = self.wsel93.q.val();
+        if (self.wsel93.q.val() > self.cfg_w_init.val()) {
+            self.wmin93.next = self.cfg_w_init.val();
+        }
+        self.wnew94.d.next = self.wmin93.val();
+        if (self.wmin93.val() < self.cfg_w_min.val()) {
+            self.wnew94.d.next = self.cfg_w_min.val();
+        }
+
+        // ---- stage 94: commit (lines 14–15, 18–19); write W, Wc, incStage
+        self.wc94.next = self.wb[6].q.val().get_bits::<32>(36);
+        self.incnew94.next = self.wb[6].q.val().get_bits::<3>(1);
+        if self.ctx[91].q.val().get_bit(1) {
+            self.wc94.next = self.wnew94.q.val();
+            self.incnew94.next = (self.wb[6].q.val().get_bits::<3>(1) + 1);
+            if self.wb[6].q.val().get_bit(0) {
+                self.incnew94.next = 0.into();
+            }
+        }
+        self.wout94.next = 0.into();
+        self.incout94.next = 0.into();
+        if (self.ctx[91].q.val().get_bits::<3>(5) == self.st_update.val()) {
+            self.wout94.next = self.wnew94.q.val();
+            self.incout94.next = self.incnew94.val();
+        }
+        if (self.ctx[91].q.val().get_bits::<3>(5) == self.st_init.val()) {
+            self.wout94.next = self.wb[6].q.val().get_bits::<32>(68);
+            self.incout94.next = self.wb[6].q.val().get_bits::<3>(1);
+        }
+        if (self.ctx[91].q.val().get_bits::<3>(5) == self.st_created.val()) {
+            self.wout94.next = self.cfg_w_init.val();
+            self.wc94.next = self.cfg_w_init.val();
+            self.incnew94.next = 0.into();
+        }
+        self.w_ram.write_address.next = bit_cast::<A, 16>(self.ctx[91].q.val().get_bits::<16>(8));
+        self.w_ram.write_data.next = ((bit_cast::<67, 32>(self.wout94.val()) << self.sh[35].val())
+            | ((bit_cast::<67, 32>(self.wc94.val()) << self.sh[3].val())
+                | bit_cast::<67, 3>(self.incnew94.val())));
+        self.w_ram.write_enable.next = (self.ctx[91].q.val().get_bit(0)
+            && ((self.ctx[91].q.val().get_bits::<3>(5) == self.st_update.val())
+                || (self.ctx[91].q.val().get_bits::<3>(5) == self.st_created.val())));
+        // R = W/T = W · inv_t_m (line 27)
+        self.r_mul.a.next = self.wout94.val();
+        self.r_mul.b.next = self.cfg_inv_t_m.val();
+        self.r_mul.in_valid.next = self.ctx[91].q.val().get_bit(0);
+        self.winc_d.d.next = ((bit_cast::<35, 32>(self.wout94.val()) << self.sh[3].val())
+            | bit_cast::<35, 3>(self.incout94.val()));
+
+        // ---- stage 98: R >> (s − 8), saturated to 24 bits; output registers
+        self.rsh98.next = (self.cfg_inv_t_s.val() - self.sh[8].val());
+        self.rp98.next = (self.r_mul.p.val() >> self.rsh98.val());
+        self.o_r.d.next = bit_cast::<24, 64>(self.rp98.val());
+        if (self.rp98.val() >> self.sh[24].val()).any() {
+            self.o_r.d.next = self.r_max.val();
+        }
+        self.o_valid.d.next = self.ctx[95].q.val().get_bit(0);
+        self.o_flow.d.next = self.ctx[95].q.val().get_bits::<16>(8);
+        self.o_status.d.next = self.ctx[95].q.val().get_bits::<3>(5);
+        self.o_flags.d.next = self.ctx[95].q.val().get_bits::<3>(2);
+        self.o_upd.d.next = (self.ctx[95].q.val().get_bit(1)
+            && (self.ctx[95].q.val().get_bits::<3>(5) == self.st_update.val()));
+        self.o_w.d.next = self.winc_d.q.val().get_bits::<32>(3);
+        self.o_inc.d.next = self.winc_d.q.val().get_bits::<3>(0);
+        self.o_u.d.next = self.uout_d.q.val();
+        if !self.ctx[95].q.val().get_bit(0) {
+            self.o_flow.d.next = 0.into();
+            self.o_status.d.next = 0.into();
+            self.o_flags.d.next = 0.into();
+            self.o_upd.d.next = false;
+            self.o_w.d.next = 0.into();
+            self.o_inc.d.next = 0.into();
+            self.o_u.d.next = 0.into();
+            self.o_r.d.next = 0.into();
+        }
+        self.out_valid.next = self.o_valid.q.val();
+        self.out_flow.next = self.o_flow.q.val();
+        self.out_status.next = self.o_status.q.val();
+        self.out_flags.next = self.o_flags.q.val();
+        self.out_w.next = self.o_w.q.val();
+        self.out_r.next = self.o_r.q.val();
+        self.out_u.next = self.o_u.q.val();
+        self.out_inc_stage.next = self.o_inc.q.val();
+        self.out_updated_wc.next = self.o_upd.q.val();
+
+        // ---- counters, on the output register
+        if self.o_valid.q.val() {
+            if ((self.o_status.q.val() == self.st_update.val())
+                || (self.o_status.q.val() == self.st_init.val()))
+            {
+                self.c_events.d.next = (self.c_events.q.val() + 1);
+            }
+            if (self.o_status.q.val() == self.st_drop_flow.val()) {
+                self.c_drop_flow.d.next = (self.c_drop_flow.q.val() + 1);
+            }
+            if (self.o_status.q.val() == self.st_drop_hops.val()) {
+                self.c_drop_hops.d.next = (self.c_drop_hops.q.val() + 1);
+            }
+            if (self.o_status.q.val() == self.st_drop_rate.val()) {
+                self.c_drop_rate.d.next = (self.c_drop_rate.q.val() + 1);
+            }
+            if self.o_flags.q.val().get_bit(0) {
+                self.c_ts_stale.d.next = (self.c_ts_stale.q.val() + 1);
+            }
+            if self.o_flags.q.val().get_bit(1) {
+                self.c_bytes_back.d.next = (self.c_bytes_back.q.val() + 1);
+            }
+            if self.o_flags.q.val().get_bit(2) {
+                self.c_qlen_sat.d.next = (self.c_qlen_sat.q.val() + 1);
+            }
+        }
+        self.cnt_events.next = self.c_events.q.val();
+        self.cnt_drop_flow.next = self.c_drop_flow.q.val();
+        self.cnt_drop_hops.next = self.c_drop_hops.q.val();
+        self.cnt_drop_rate.next = self.c_drop_rate.q.val();
+        self.cnt_ts_stale.next = self.c_ts_stale.q.val();
+        self.cnt_bytes_back.next = self.c_bytes_back.q.val();
+        self.cnt_qlen_sat.next = self.c_qlen_sat.q.val();
+    }
+}

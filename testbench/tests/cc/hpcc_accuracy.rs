@@ -1,0 +1,1 @@
+//! Fixed point against the f64 reference.

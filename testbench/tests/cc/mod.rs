@@ -1,0 +1,37 @@
+//! Tests of the congestion-control blocks (`hdl/src/cc`).
+
+mod hpcc;
+mod hpcc_accuracy;
+mod int_ns3;
+
+use nic_golden::cc::params::{w_ai_rule_of_thumb, CcParams, Variant, RATE_GBPS};
+use proptest::prelude::*;
+
+/// Random HPCC++ parameters over the ranges a deployment uses.
+pub fn params() -> impl Strategy<Value = CcParams> {
+    (
+        any::<bool>(),
+        prop_oneof![Just(5000.0), 1000.0..100_000.0f64, 64.0..1000.0f64],
+        prop_oneof![Just(0.95), 0.5..0.999f64],
+        0u32..=7,
+        0usize..5,
+        0u32..5,
+        1u32..1000,
+    )
+        .prop_map(|(rx, t, eta, max_stage, rate, mlog, n)| {
+            let line = RATE_GBPS[rate];
+            let t = t.round();
+            let w_init = line / 8.0 * t;
+            CcParams {
+                variant: if rx { Variant::Receiver } else { Variant::Sender },
+                base_rtt_ns: t,
+                eta,
+                max_stage,
+                w_ai_bytes: w_ai_rule_of_thumb(w_init, eta, n),
+                w_min_bytes: (w_init / 100.0).max(1.0 / 256.0),
+                line_rate_gbps: line,
+                int_multi: 1 << mlog,
+                flows: 1024,
+            }
+        })
+}
