@@ -205,12 +205,14 @@ pub fn tau_weight(tau: u32, r: &CcRegs) -> u32 {
     }
 }
 
-/// Line 9: U + f·(u − U), the product truncated toward U.
+/// Line 9: U + f·(u − U), the product f·|u − U| rounded to nearest (a
+/// truncation would bias U toward its old value).
 pub fn ewma(uu: u32, u: u32, f: u32) -> u32 {
+    let mag = |d: u32| ((f as u64 * d as u64 + (1 << 23)) >> 24) as u32;
     if u >= uu {
-        uu + ((f as u64 * (u - uu) as u64) >> 24) as u32
+        uu + mag(u - uu)
     } else {
-        uu - ((f as u64 * (uu - u) as u64) >> 24) as u32
+        uu - mag(uu - u)
     }
 }
 
@@ -238,9 +240,14 @@ pub fn sat32(x: u64) -> u32 {
 pub fn compute_wind(uu: u32, wc: u32, inc_stage: u8, r: &CcRegs) -> (u32, bool) {
     let md = uu >= (r.eta as u32) << 8 || inc_stage >= r.max_stage;
     let w = if md {
-        // Line 13: Wc / (U/eta) + W_ai = (Wc · eta/U) ≫ 20 + W_ai.
-        let p = wc as u64 * eta_over_u(r.eta, uu) as u64;
-        sat32(sat32(p >> 20) as u64 + r.w_ai as u64)
+        // Line 13: Wc / (U/eta) + W_ai. eta/U (UQ12.20, floored by the
+        // divider, capped below 2048) gets half an LSB back, and the
+        // product is rounded to nearest: Wc · (2r + 1) / 2^21, rounded.
+        // Without this, every commit loses up to 1/256 byte and ~10^-6 of
+        // Wc, and the losses compound along Wc's recurrence.
+        let rr = eta_over_u(r.eta, uu).min(0x7FFF_FFFF) as u64;
+        let p = wc as u64 * (2 * rr + 1);
+        sat32(sat32((p + (1 << 20)) >> 21) as u64 + r.w_ai as u64)
     } else {
         // Line 17: Wc + W_ai.
         sat32(wc as u64 + r.w_ai as u64)

@@ -151,6 +151,23 @@ impl CcParams {
         }
     }
 
+    /// The parameters the hardware actually runs with: these, quantised
+    /// to their register formats (eta to 2^-16, W_ai and W_min to 1/256
+    /// byte, T to 1 ns). Give them to the f64 reference to measure the
+    /// fixed-point arithmetic alone.
+    pub fn effective(&self) -> Result<CcParams, String> {
+        let r = self.regs()?;
+        Ok(CcParams {
+            base_rtt_ns: r.t as f64,
+            eta: r.eta as f64 / 65536.0,
+            max_stage: r.max_stage as u32,
+            w_ai_bytes: r.w_ai as f64 / 256.0,
+            w_min_bytes: r.w_min as f64 / 256.0,
+            line_rate_gbps: r.w_init as f64 / 256.0 / r.t as f64 * 8.0,
+            ..self.clone()
+        })
+    }
+
     /// The driver: quantise the parameters into register values.
     pub fn regs(&self) -> Result<CcRegs, String> {
         if !self.int_multi.is_power_of_two() || self.int_multi > 16 {

@@ -121,6 +121,10 @@ pub struct HpccCc<const A: usize> {
     idx: [Constant<Bits<4>>; 5],
     u_one: Constant<Bits<32>>,
     ones32: Constant<Bits<32>>,
+    one32: Constant<Bits<32>>,
+    r_cap: Constant<Bits<32>>,
+    half20: Constant<Bits<64>>,
+    half24: Constant<Bits<64>>,
     r_max: Constant<Bits<24>>,
     op_event: Constant<Bits<2>>,
     op_create: Constant<Bits<2>>,
@@ -255,6 +259,8 @@ pub struct HpccCc<const A: usize> {
     wcold87: DFF<Bits<32>>,
     inc87: DFF<Bits<3>>,
     md87: Signal<Local, Bit>,
+    r87: Signal<Local, Bits<32>>,
+    wp91: Signal<Local, Bits<64>>,
     wai87: Signal<Local, Bits<32>>,
     bundle87: Signal<Local, Bits<100>>,
     wb: [DFF<Bits<100>>; 7],
@@ -346,6 +352,10 @@ impl<const A: usize> Default for HpccCc<A> {
             idx: std::array::from_fn(|i| k(i as u64)),
             u_one: k(1 << 24),
             ones32: k(0xFFFF_FFFF),
+            one32: k(1),
+            r_cap: k(0x7FFF_FFFF),
+            half20: k(1 << 20),
+            half24: k(1 << 23),
             r_max: k(0xFF_FFFF),
             op_event: k(0),
             op_create: k(1),
@@ -471,6 +481,8 @@ impl<const A: usize> Default for HpccCc<A> {
             wcold87: Default::default(),
             inc87: Default::default(),
             md87: Default::default(),
+            r87: Default::default(),
+            wp91: Default::default(),
             wai87: Default::default(),
             bundle87: Default::default(),
             wb: std::array::from_fn(|_| Default::default()),
@@ -1070,7 +1082,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.uu_mul.in_valid.next = self.ctx[46].q.val().get_bit(0);
 
         // ---- stage 53: U = U ± (f·|u − U|) >> 24 (line 9)
-        self.delta53.next = bit_cast::<32, 64>(self.uu_mul.p.val() >> self.sh[24].val());
+        self.delta53.next = bit_cast::<32, 64>((self.uu_mul.p.val() + self.half24.val()) >> self.sh[24].val());
         self.unew53.next = (self.geu_d.q.val().get_bits::<32>(1) - self.delta53.val());
         if self.geu_d.q.val().get_bit(0) {
             self.unew53.next = (self.geu_d.q.val().get_bits::<32>(1) + self.delta53.val());
@@ -1108,7 +1120,13 @@ impl<const A: usize> Logic for HpccCc<A> {
         // ---- stage 87: line 12's test; Wc · eta/U; Wc + W_ai (line 17)
         self.md87.next = (self.mdu_d.q.val().any() || (self.inc87.q.val() >= self.cfg_max_stage.val()));
         self.w_mul.a.next = self.wcold87.q.val();
-        self.w_mul.b.next = self.eta_div.q.val();
+        // b = 2·min(eta/U, 2^31 − 1) + 1: half an LSB back for the
+        // divider's floor.
+        self.r87.next = self.eta_div.q.val();
+        if self.eta_div.q.val().get_bit(31) {
+            self.r87.next = self.r_cap.val();
+        }
+        self.w_mul.b.next = ((self.r87.val() << self.sh[1].val()) | self.one32.val());
         self.w_mul.in_valid.next = self.ctx[84].q.val().get_bit(0);
         self.wai87.next = (self.wcold87.q.val() + self.cfg_w_ai.val());
         if (self.wai87.val() < self.wcold87.q.val()) {
@@ -1124,9 +1142,10 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.wb[i].d.next = self.wb[i - 1].q.val();
         }
 
-        // ---- stage 91: (Wc · eta/U) >> 20, saturated (line 13)
-        self.wmd92.d.next = bit_cast::<32, 64>(self.w_mul.p.val() >> self.sh[20].val());
-        if (self.w_mul.p.val() >> self.sh[52].val()).any() {
+        // ---- stage 91: Wc·(2r + 1) / 2^21 rounded, saturated (line 13)
+        self.wp91.next = (self.w_mul.p.val() + self.half20.val());
+        self.wmd92.d.next = bit_cast::<32, 64>(self.wp91.val() >> self.sh[21].val());
+        if (self.wp91.val() >> self.sh[53].val()).any() {
             self.wmd92.d.next = self.ones32.val();
         }
         // ---- stage 92: + W_ai, saturated; pick the branch

@@ -71,9 +71,19 @@ fn hpcc_throughput_and_hazard() {
     let regs = p.regs().unwrap();
     let mut one = scenario(7, &p, 200, GenCfg { flows: 1, burst_pct: 100, bad_pct: 0, gap_max: 0, max_hops: 5 });
     one.retain(|(_, e)| e.op == op::EVENT);
-    let mut many = scenario(8, &p, 400, GenCfg { flows: 16, burst_pct: 0, bad_pct: 0, gap_max: 0, max_hops: 5 });
-    // Different flows in turn: no two neighbours share a flow.
-    many.dedup_by_key(|(_, e)| e.flow);
+    // Sixteen flows in turn (each flow's events stay in order).
+    let mixed = scenario(8, &p, 800, GenCfg { flows: 16, burst_pct: 0, bad_pct: 0, gap_max: 0, max_hops: 5 });
+    let mut per_flow: std::collections::BTreeMap<u16, std::collections::VecDeque<_>> = Default::default();
+    for e in mixed.into_iter().filter(|(_, e)| e.op == op::EVENT) {
+        per_flow.entry(e.1.flow).or_default().push_back(e);
+    }
+    let mut many = Vec::new();
+    while per_flow.values().all(|q| !q.is_empty()) {
+        for q in per_flow.values_mut() {
+            many.push(q.pop_front().unwrap());
+        }
+    }
+    assert!(many.len() >= 160);
     let create: Vec<_> = (0..16u16)
         .map(|i| (0u32, CcEvent { op: op::CREATE, flow: ((i as u32 * 37) % 1024) as u16, ..Default::default() }))
         .collect();
