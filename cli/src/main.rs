@@ -3,6 +3,8 @@
 //! `cargo run --release -- <command>` from the repository root.
 
 use clap::{Parser, Subcommand};
+
+mod cc_replay;
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -36,11 +38,26 @@ enum Cmd {
         #[arg(long, default_value = "build/bench.json")]
         json: PathBuf,
     },
+    /// Replay telemetry events (JSON Lines on stdin) through an HPCC++
+    /// model; one JSON line per event on stdout.
+    CcReplay(cc_replay::ReplayArgs),
 }
 
 fn main() {
     let cli = Cli::parse();
+    // rust-hdl builds the CC module on the stack: run on a large one.
+    let code = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || run(cli))
+        .expect("spawn the main thread")
+        .join()
+        .unwrap_or(101);
+    std::process::exit(code);
+}
+
+fn run(cli: Cli) -> i32 {
     match cli.cmd {
+        Cmd::CcReplay(a) => return cc_replay::main(a),
         Cmd::Tops => {
             for t in nic_hdl::top::tops() {
                 println!("{:16} {}", t.name, t.about);
@@ -86,4 +103,5 @@ fn main() {
             println!("wrote {}", json.display());
         }
     }
+    0
 }
