@@ -28,12 +28,12 @@ fn gen_cfg() -> impl Strategy<Value = GenCfg> {
 }
 
 proptest! {
-    #![proptest_config(config(6))]
+    #![proptest_config(config(24))]
     /// Both engines, every port, every cycle.
     #[test]
     fn hpcc_matches_golden(seed in any::<u64>(), p in params(), g in gen_cfg()) {
         let regs = p.regs().unwrap();
-        let ev = scenario(seed, &p, 40, g);
+        let ev = scenario(seed, &p, 60, g);
         let stim = expand::<10>(&regs, &ev);
         let outs = both::<Rtl, Gold>("hpcc_cc", &stim)?;
         prop_assert_eq!(updates(&outs).len(), ev.len());
