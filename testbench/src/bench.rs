@@ -246,7 +246,7 @@ fn bench_cc(f: &mut Figures) {
             eta,
             max_stage: (r >> 32) as u32 % 8,
             w_ai_bytes: w_ai_rule_of_thumb(w_init, eta, 1 + (r >> 40) as u32 % 1000),
-            w_min_bytes: w_init / 100.0,
+            w_min_bytes: (w_init / 100.0).max(64.0).min(w_init),
             line_rate_gbps: line,
             int_multi: 1 << ((r >> 48) % 5),
             flows: 1024,

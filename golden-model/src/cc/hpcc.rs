@@ -267,6 +267,40 @@ pub fn serial_gt(a: u32, b: u32) -> bool {
     (a.wrapping_sub(b) as i32) > 0
 }
 
+/// What an event is, before any arithmetic: the checks of the RTL's
+/// stage 2, shared by the fixed-point and the f64 models.
+pub enum Gate {
+    Create,
+    Destroy,
+    /// Dropped with this status.
+    Drop(u8),
+    /// A telemetry event: its first `nhops` hops, decoded.
+    Telemetry(Vec<HopFields>),
+}
+
+/// Classify `ev` for a module of `flows` flows; `created` tells whether
+/// the event's flow exists (only asked for a flow id in range).
+pub fn gate(ev: &CcEvent, flows: usize, created: impl Fn() -> bool) -> Gate {
+    if ev.flow as usize >= flows {
+        return Gate::Drop(status::DROP_FLOW);
+    }
+    match ev.op {
+        op::CREATE => return Gate::Create,
+        op::DESTROY => return Gate::Destroy,
+        op::EVENT if created() => {}
+        _ => return Gate::Drop(status::DROP_FLOW),
+    }
+    let n = ev.nhops as usize;
+    if n == 0 || n > HOPS {
+        return Gate::Drop(status::DROP_HOPS);
+    }
+    let new: Vec<HopFields> = ev.hops[..n].iter().map(|&w| HopFields::decode(w)).collect();
+    if new.iter().any(|h| !h.rate_ok()) {
+        return Gate::Drop(status::DROP_RATE);
+    }
+    Gate::Telemetry(new)
+}
+
 /// The transaction-level model: all flows' state, one event at a time.
 #[derive(Clone, Debug)]
 pub struct HpccFixed {
@@ -285,13 +319,13 @@ impl HpccFixed {
     pub fn process(&mut self, ev: &CcEvent, r: &CcRegs) -> CcUpdate {
         let mut out = CcUpdate { flow: ev.flow, ..Default::default() };
         let fi = ev.flow as usize;
-        if fi >= self.flows {
-            out.status = status::DROP_FLOW;
-            return out;
-        }
-        let st = &mut self.state[fi];
-        match ev.op {
-            op::CREATE => {
+        let new = match gate(ev, self.flows, || self.state[fi].created) {
+            Gate::Drop(st) => {
+                out.status = st;
+                return out;
+            }
+            Gate::Create => {
+                let st = &mut self.state[fi];
                 *st = FlowState {
                     created: true,
                     u: U_ONE,
@@ -305,27 +339,15 @@ impl HpccFixed {
                 out.u = st.u;
                 return out;
             }
-            op::DESTROY => {
-                st.created = false;
+            Gate::Destroy => {
+                self.state[fi].created = false;
                 out.status = status::DESTROYED;
                 return out;
             }
-            op::EVENT if st.created => {}
-            _ => {
-                out.status = status::DROP_FLOW;
-                return out;
-            }
-        }
-        let n = ev.nhops as usize;
-        if n == 0 || n > HOPS {
-            out.status = status::DROP_HOPS;
-            return out;
-        }
-        let new: Vec<HopFields> = ev.hops.iter().map(|&w| HopFields::decode(w)).collect();
-        if new[..n].iter().any(|h| !h.rate_ok()) {
-            out.status = status::DROP_RATE;
-            return out;
-        }
+            Gate::Telemetry(new) => new,
+        };
+        let n = new.len();
+        let st = &mut self.state[fi];
         let stamp = if r.variant { ev.now } else { ev.snd_nxt };
         if st.nhops as usize != n {
             // First telemetry (or a new path length): store L, set

@@ -16,7 +16,7 @@
 //! Bad events (unknown flow, hop count, rate code) are dropped with the
 //! same statuses as the RTL.
 
-use super::hpcc::{flag, hop_deltas, op, status, CcEvent, HOPS};
+use super::hpcc::{flag, gate, hop_deltas, status, CcEvent, Gate, HOPS};
 use super::int_ns3::{HopFields, QLEN_MAX};
 use super::params::{rate_bytes_per_ns, CcParams, Variant};
 
@@ -131,14 +131,13 @@ impl HpccRef {
     pub fn process(&mut self, ev: &CcEvent) -> RefUpdate {
         let mut out = RefUpdate { flow: ev.flow, ..Default::default() };
         let fi = ev.flow as usize;
-        if fi >= self.state.len() {
-            out.status = status::DROP_FLOW;
-            return out;
-        }
-        let mut st = self.state[fi];
-        match ev.op {
-            op::CREATE => {
-                st = RefFlow { created: true, u: 1.0, w: self.w_init, wc: self.w_init, ..Default::default() };
+        let new = match gate(ev, self.state.len(), || self.state[fi].created) {
+            Gate::Drop(st) => {
+                out.status = st;
+                return out;
+            }
+            Gate::Create => {
+                let st = RefFlow { created: true, u: 1.0, w: self.w_init, wc: self.w_init, ..Default::default() };
                 self.state[fi] = st;
                 out.status = status::CREATED;
                 out.w = st.w;
@@ -146,27 +145,15 @@ impl HpccRef {
                 out.u = st.u;
                 return out;
             }
-            op::DESTROY => {
+            Gate::Destroy => {
                 self.state[fi].created = false;
                 out.status = status::DESTROYED;
                 return out;
             }
-            op::EVENT if st.created => {}
-            _ => {
-                out.status = status::DROP_FLOW;
-                return out;
-            }
-        }
-        let n = ev.nhops as usize;
-        if n == 0 || n > HOPS {
-            out.status = status::DROP_HOPS;
-            return out;
-        }
-        let new: Vec<HopFields> = ev.hops[..n].iter().map(|&w| HopFields::decode(w)).collect();
-        if new.iter().any(|h| !h.rate_ok()) {
-            out.status = status::DROP_RATE;
-            return out;
-        }
+            Gate::Telemetry(new) => new,
+        };
+        let n = new.len();
+        let mut st = self.state[fi];
         let receiver = self.p.variant == Variant::Receiver;
         let stamp = if receiver { ev.now } else { ev.snd_nxt };
         if st.nhops as usize != n {

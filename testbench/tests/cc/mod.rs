@@ -28,7 +28,9 @@ pub fn params() -> impl Strategy<Value = CcParams> {
                 eta,
                 max_stage,
                 w_ai_bytes: w_ai_rule_of_thumb(w_init, eta, n),
-                w_min_bytes: (w_init / 100.0).max(1.0 / 256.0),
+                // At least a minimum-size packet: W has 1/256-byte
+                // resolution, 0.1 % of W only from 4 bytes up.
+                w_min_bytes: (w_init / 100.0).max(64.0).min(w_init),
                 line_rate_gbps: line,
                 int_multi: 1 << mlog,
                 flows: 1024,
