@@ -561,7 +561,7 @@ impl Out {
 }
 
 /// Cycle latency from an accepted event to its `out_valid`.
-pub const LATENCY: usize = 99;
+pub const LATENCY: usize = 102;
 /// An event is held off (`in_ready` low) while an event of the same flow
 /// accepted in the last `HAZARD_WINDOW` cycles is still updating that
 /// flow's state: back-to-back events of one flow are spaced

@@ -62,12 +62,12 @@ use crate::arith::{Delay, Divider, WideMul};
 use rust_hdl::prelude::*;
 
 /// Cycles from acceptance to `out_valid`.
-pub const LATENCY: usize = 99;
+pub const LATENCY: usize = 102;
 /// Same-flow events are spaced at least `HAZARD_WINDOW + 1` cycles.
 pub const HAZARD_WINDOW: usize = 9;
 const HZ: usize = 9;
 /// Pipeline context registers, stages 3..=98.
-const CTX: usize = 96;
+const CTX: usize = 98;
 
 #[derive(LogicBlock)]
 pub struct HpccCc<const A: usize> {
@@ -146,6 +146,12 @@ pub struct HpccCc<const A: usize> {
     // ---- stage 0..2
     parse: [Ns3HopParse; 5],
     meta_ram: RAM<Bits<36>, A>,
+    meta_wa: DFF<Bits<A>>,
+    meta_we: DFF<Bit>,
+    meta_wd: DFF<Bits<36>>,
+    hop_wa: [DFF<Bits<A>>; 5],
+    hop_we: [DFF<Bit>; 5],
+    hop_wd: [DFF<Bits<61>>; 5],
     hop_ram: [RAM<Bits<61>, A>; 5],
     v1: DFF<Bit>,
     op1: DFF<Bits<2>>,
@@ -171,6 +177,23 @@ pub struct HpccCc<const A: usize> {
     qmx2: [DFF<Bit>; 5],
     meta2: DFF<Bits<36>>,
     old2: [DFF<Bits<61>>; 5],
+    // stage-3 registers: stage 2's subtractions and the event
+    v2b: DFF<Bit>,
+    op2b: DFF<Bits<2>>,
+    flow2b: DFF<Bits<16>>,
+    snd2b: DFF<Bits<32>>,
+    now2b: DFF<Bits<32>>,
+    nh2b: DFF<Bits<4>>,
+    oor2b: DFF<Bit>,
+    meta2b: DFF<Bits<36>>,
+    dseq2b: DFF<Bits<32>>,
+    dnow2b: DFF<Bits<32>>,
+    hw2b: [DFF<Bits<64>>; 5],
+    rok2b: [DFF<Bit>; 5],
+    qmx2b: [DFF<Bit>; 5],
+    dts2b: [DFF<Bits<24>>; 5],
+    db2b: [DFF<Bits<20>>; 5],
+    oql2b: [DFF<Bits<17>>; 5],
     // stage-2 combinational
     created2: Signal<Local, Bit>,
     last2: Signal<Local, Bits<32>>,
@@ -178,8 +201,6 @@ pub struct HpccCc<const A: usize> {
     n_ts: [Signal<Local, Bits<24>>; 5],
     n_by: [Signal<Local, Bits<20>>; 5],
     n_ql: [Signal<Local, Bits<17>>; 5],
-    o_ts: [Signal<Local, Bits<24>>; 5],
-    o_by: [Signal<Local, Bits<20>>; 5],
     o_ql: [Signal<Local, Bits<17>>; 5],
     dts2: [Signal<Local, Bits<24>>; 5],
     db2: [Signal<Local, Bits<20>>; 5],
@@ -203,21 +224,22 @@ pub struct HpccCc<const A: usize> {
     qmin3: [DFF<Bits<17>>; 5],
     kill3: [DFF<Bit>; 5],
     tau3: [DFF<Bits<24>>; 5],
+    d9_3: [DFF<Bits<32>>; 5],
     sh3: [Signal<Local, Bits<8>>; 5],
     d25: [Signal<Local, Bits<32>>; 5],
     a4: [DFF<Bits<32>>; 5],
     d4: [DFF<Bits<32>>; 5],
     div: [Divider<32, 30>; 5],
     qmin_d: [Delay<17, 30>; 5],
-    code_d: [Delay<3, 34>; 5],
+    code_d: [Delay<8, 34>; 5],
     tau_d: [Delay<24, 36>; 5],
     uq_mul: [WideMul; 5],
     // ---- stage 37..42
     sh37: [Signal<Local, Bits<8>>; 5],
     psh37: [Signal<Local, Bits<64>>; 5],
-    uq38: [DFF<Bits<32>>; 5],
+    uq38: [DFF<Bits<64>>; 5],
     utx38: [DFF<Bits<32>>; 5],
-    sum38: [Signal<Local, Bits<32>>; 5],
+    sum38: [Signal<Local, Bits<64>>; 5],
     up39: [DFF<Bits<32>>; 5],
     m01u: DFF<Bits<32>>,
     m01t: DFF<Bits<24>>,
@@ -244,15 +266,15 @@ pub struct HpccCc<const A: usize> {
     uold48: DFF<Bits<32>>,
     f49: DFF<Bits<32>>,
     diff49: DFF<Bits<32>>,
-    geu_d: Delay<33, 5>,
+    geu_d: Delay<33, 6>,
     uu_mul: WideMul,
-    delta53: Signal<Local, Bits<32>>,
+    delta54: DFF<Bits<32>>,
     unew53: Signal<Local, Bits<32>>,
     u54: DFF<Bits<32>>,
     eta32: Signal<Local, Bits<32>>,
     eta_div: Divider<32, 28>,
     mdu_d: Delay<1, 33>,
-    uout_d: Delay<32, 44>,
+    uout_d: Delay<32, 45>,
     // ---- stage 85..98: ComputeWind and R
     w_ram: RAM<Bits<67>, A>,
     wold87: DFF<Bits<32>>,
@@ -262,6 +284,8 @@ pub struct HpccCc<const A: usize> {
     r87: Signal<Local, Bits<32>>,
     wp91: Signal<Local, Bits<64>>,
     wai87: Signal<Local, Bits<32>>,
+    wai33: Signal<Local, Bits<33>>,
+    wsum33: Signal<Local, Bits<33>>,
     bundle87: Signal<Local, Bits<100>>,
     wb: [DFF<Bits<100>>; 7],
     w_mul: WideMul,
@@ -275,9 +299,9 @@ pub struct HpccCc<const A: usize> {
     wc94: Signal<Local, Bits<32>>,
     incnew94: Signal<Local, Bits<3>>,
     r_mul: WideMul,
-    winc_d: Delay<35, 4>,
+    winc_d: Delay<35, 5>,
     rsh98: Signal<Local, Bits<8>>,
-    rp98: Signal<Local, Bits<64>>,
+    rp99: DFF<Bits<64>>,
     // ---- output registers and counters
     o_valid: DFF<Bit>,
     o_flow: DFF<Bits<16>>,
@@ -376,6 +400,12 @@ impl<const A: usize> Default for HpccCc<A> {
             // (and no X in a 4-state simulation).
             meta_ram: RAM::new((0..(1u64 << A)).map(|a| (a.to_bits(), Bits::<36>::default())).collect()),
             hop_ram: std::array::from_fn(|_| Default::default()),
+            meta_wa: Default::default(),
+            meta_we: Default::default(),
+            meta_wd: Default::default(),
+            hop_wa: std::array::from_fn(|_| Default::default()),
+            hop_we: std::array::from_fn(|_| Default::default()),
+            hop_wd: std::array::from_fn(|_| Default::default()),
             v1: Default::default(),
             op1: Default::default(),
             flow1: Default::default(),
@@ -400,14 +430,28 @@ impl<const A: usize> Default for HpccCc<A> {
             qmx2: std::array::from_fn(|_| Default::default()),
             meta2: Default::default(),
             old2: std::array::from_fn(|_| Default::default()),
+            v2b: Default::default(),
+            op2b: Default::default(),
+            flow2b: Default::default(),
+            snd2b: Default::default(),
+            now2b: Default::default(),
+            nh2b: Default::default(),
+            oor2b: Default::default(),
+            meta2b: Default::default(),
+            dseq2b: Default::default(),
+            dnow2b: Default::default(),
+            hw2b: std::array::from_fn(|_| Default::default()),
+            rok2b: std::array::from_fn(|_| Default::default()),
+            qmx2b: std::array::from_fn(|_| Default::default()),
+            dts2b: std::array::from_fn(|_| Default::default()),
+            db2b: std::array::from_fn(|_| Default::default()),
+            oql2b: std::array::from_fn(|_| Default::default()),
             created2: Default::default(),
             last2: Default::default(),
             active2: std::array::from_fn(|_| Default::default()),
             n_ts: std::array::from_fn(|_| Default::default()),
             n_by: std::array::from_fn(|_| Default::default()),
             n_ql: std::array::from_fn(|_| Default::default()),
-            o_ts: std::array::from_fn(|_| Default::default()),
-            o_by: std::array::from_fn(|_| Default::default()),
             o_ql: std::array::from_fn(|_| Default::default()),
             dts2: std::array::from_fn(|_| Default::default()),
             db2: std::array::from_fn(|_| Default::default()),
@@ -428,6 +472,7 @@ impl<const A: usize> Default for HpccCc<A> {
             qmin3: std::array::from_fn(|_| Default::default()),
             kill3: std::array::from_fn(|_| Default::default()),
             tau3: std::array::from_fn(|_| Default::default()),
+            d9_3: std::array::from_fn(|_| Default::default()),
             sh3: std::array::from_fn(|_| Default::default()),
             d25: std::array::from_fn(|_| Default::default()),
             a4: std::array::from_fn(|_| Default::default()),
@@ -469,7 +514,7 @@ impl<const A: usize> Default for HpccCc<A> {
             diff49: Default::default(),
             geu_d: Default::default(),
             uu_mul: Default::default(),
-            delta53: Default::default(),
+            delta54: Default::default(),
             unew53: Default::default(),
             u54: Default::default(),
             eta32: Default::default(),
@@ -484,6 +529,8 @@ impl<const A: usize> Default for HpccCc<A> {
             r87: Default::default(),
             wp91: Default::default(),
             wai87: Default::default(),
+            wai33: Default::default(),
+            wsum33: Default::default(),
             bundle87: Default::default(),
             wb: std::array::from_fn(|_| Default::default()),
             w_mul: Default::default(),
@@ -499,7 +546,7 @@ impl<const A: usize> Default for HpccCc<A> {
             r_mul: Default::default(),
             winc_d: Default::default(),
             rsh98: Default::default(),
-            rp98: Default::default(),
+            rp99: Default::default(),
             o_valid: Default::default(),
             o_flow: Default::default(),
             o_status: Default::default(),
@@ -526,9 +573,10 @@ impl<const A: usize> Logic for HpccCc<A> {
         // ---- clocks
         dff_setup!(
             self, clock, v1, op1, flow1, seq1, snd1, now1, nh1, oor1, v2, op2, flow2, seq2, snd2,
-            now2, nh2, oor2, meta2, m01u, m01t, m23u, m23t, m4u40, m4t40, m03u, m03t, m4u41,
-            m4t41, u42, tau42, f47, u47, f48, u48, uold48, f49, diff49, u54, wold87, wcold87,
-            inc87, wmd92, wsel93, wnew94, o_valid, o_flow, o_status, o_flags, o_w, o_r, o_u,
+            now2, nh2, oor2, meta2, v2b, op2b, flow2b, snd2b, now2b, nh2b, oor2b, meta2b,
+            dseq2b, dnow2b, meta_wa, meta_we, meta_wd, m01u, m01t, m23u, m23t, m4u40, m4t40, m03u, m03t, m4u41,
+            m4t41, u42, tau42, f47, u47, f48, u48, uold48, f49, diff49, delta54, u54, wold87, wcold87,
+            inc87, wmd92, wsel93, wnew94, rp99, o_valid, o_flow, o_status, o_flags, o_w, o_r, o_u,
             o_inc, o_upd, c_events, c_drop_flow, c_drop_hops, c_drop_rate, c_ts_stale,
             c_bytes_back, c_qlen_sat
         );
@@ -543,7 +591,7 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.hz_v[i].clock.next = self.clock.val();
             self.hz_f[i].clock.next = self.clock.val();
         }
-        for i in 0..96 {
+        for i in 0..98 {
             self.ctx[i].clock.next = self.clock.val();
         }
         for i in 0..7 {
@@ -559,12 +607,22 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.rok2[i].clock.next = self.clock.val();
             self.qmx2[i].clock.next = self.clock.val();
             self.old2[i].clock.next = self.clock.val();
+            self.hw2b[i].clock.next = self.clock.val();
+            self.rok2b[i].clock.next = self.clock.val();
+            self.qmx2b[i].clock.next = self.clock.val();
+            self.dts2b[i].clock.next = self.clock.val();
+            self.db2b[i].clock.next = self.clock.val();
+            self.oql2b[i].clock.next = self.clock.val();
             self.db3[i].clock.next = self.clock.val();
             self.dts3[i].clock.next = self.clock.val();
             self.code3[i].clock.next = self.clock.val();
             self.qmin3[i].clock.next = self.clock.val();
             self.kill3[i].clock.next = self.clock.val();
             self.tau3[i].clock.next = self.clock.val();
+            self.d9_3[i].clock.next = self.clock.val();
+            self.hop_wa[i].clock.next = self.clock.val();
+            self.hop_we[i].clock.next = self.clock.val();
+            self.hop_wd[i].clock.next = self.clock.val();
             self.a4[i].clock.next = self.clock.val();
             self.d4[i].clock.next = self.clock.val();
             self.div[i].clock.next = self.clock.val();
@@ -649,24 +707,45 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.old2[i].d.next = self.hop_ram[i].read_data.val();
         }
 
-        // ---- stage 2: status, commit, deltas; write meta and hops
-        self.created2.next = self.meta2.q.val().get_bit(35);
+        // ---- stage 2: the subtractions (hop deltas, serial-number
+        // differences), registered
         self.last2.next = self.meta2.q.val().get_bits::<32>(0);
+        self.dseq2b.d.next = (self.seq2.q.val() - self.last2.val());
+        self.dnow2b.d.next = (self.now2.q.val() - self.last2.val());
+        self.v2b.d.next = self.v2.q.val();
+        self.op2b.d.next = self.op2.q.val();
+        self.flow2b.d.next = self.flow2.q.val();
+        self.snd2b.d.next = self.snd2.q.val();
+        self.now2b.d.next = self.now2.q.val();
+        self.nh2b.d.next = self.nh2.q.val();
+        self.oor2b.d.next = self.oor2.q.val();
+        self.meta2b.d.next = self.meta2.q.val();
+        for i in 0..5 {
+            self.dts2b[i].d.next = (self.hw2[i].q.val().get_bits::<24>(3)
+                - self.old2[i].q.val().get_bits::<24>(37));
+            self.db2b[i].d.next = (self.hw2[i].q.val().get_bits::<20>(27)
+                - self.old2[i].q.val().get_bits::<20>(17));
+            self.oql2b[i].d.next = self.old2[i].q.val().get_bits::<17>(0);
+            self.hw2b[i].d.next = self.hw2[i].q.val();
+            self.rok2b[i].d.next = self.rok2[i].q.val();
+            self.qmx2b[i].d.next = self.qmx2[i].q.val();
+        }
+
+        // ---- stage 3: status, commit; write meta and hops
+        self.created2.next = self.meta2b.q.val().get_bit(35);
         self.bad_rate2.next = false;
         self.flags2.next = 0.into();
         for i in 0..5 {
-            self.active2[i].next = (self.nh2.q.val() > self.idx[i].val());
-            self.n_ts[i].next = self.hw2[i].q.val().get_bits::<24>(3);
-            self.n_by[i].next = self.hw2[i].q.val().get_bits::<20>(27);
-            self.n_ql[i].next = self.hw2[i].q.val().get_bits::<17>(47);
-            self.o_ts[i].next = self.old2[i].q.val().get_bits::<24>(37);
-            self.o_by[i].next = self.old2[i].q.val().get_bits::<20>(17);
-            self.o_ql[i].next = self.old2[i].q.val().get_bits::<17>(0);
-            self.dts2[i].next = (self.n_ts[i].val() - self.o_ts[i].val());
-            self.db2[i].next = (self.n_by[i].val() - self.o_by[i].val());
+            self.active2[i].next = (self.nh2b.q.val() > self.idx[i].val());
+            self.n_ts[i].next = self.hw2b[i].q.val().get_bits::<24>(3);
+            self.n_by[i].next = self.hw2b[i].q.val().get_bits::<20>(27);
+            self.n_ql[i].next = self.hw2b[i].q.val().get_bits::<17>(47);
+            self.o_ql[i].next = self.oql2b[i].q.val();
+            self.dts2[i].next = self.dts2b[i].q.val();
+            self.db2[i].next = self.db2b[i].q.val();
             self.stale2[i].next = ((!self.dts2[i].val().any()) || self.dts2[i].val().get_bit(23));
             self.back2[i].next = self.db2[i].val().get_bit(19);
-            if (self.active2[i].val() && !self.rok2[i].q.val()) {
+            if (self.active2[i].val() && !self.rok2b[i].q.val()) {
                 self.bad_rate2.next = true;
             }
             if (self.active2[i].val() && self.stale2[i].val()) {
@@ -675,33 +754,33 @@ impl<const A: usize> Logic for HpccCc<A> {
             if (self.active2[i].val() && self.back2[i].val()) {
                 self.flags2.next = self.flags2.val().replace_bit(1, true);
             }
-            if (self.active2[i].val() && self.qmx2[i].q.val()) {
+            if (self.active2[i].val() && self.qmx2b[i].q.val()) {
                 self.flags2.next = self.flags2.val().replace_bit(2, true);
             }
         }
-        self.dseq2.next = (self.seq2.q.val() - self.last2.val());
-        self.dnow2.next = (self.now2.q.val() - self.last2.val());
+        self.dseq2.next = self.dseq2b.q.val();
+        self.dnow2.next = self.dnow2b.q.val();
         self.commit2.next = (self.dseq2.val().any() && !self.dseq2.val().get_bit(31));
-        self.stamp2.next = self.snd2.q.val();
+        self.stamp2.next = self.snd2b.q.val();
         if self.cfg_variant.val() {
             self.commit2.next = ((self.dnow2.val() > bit_cast::<32, 24>(self.cfg_t.val()))
                 && !self.dnow2.val().get_bit(31));
-            self.stamp2.next = self.now2.q.val();
+            self.stamp2.next = self.now2b.q.val();
         }
         // Status, in priority order.
-        if self.oor2.q.val() {
+        if self.oor2b.q.val() {
             self.status2.next = self.st_drop_flow.val();
-        } else if (self.op2.q.val() == self.op_create.val()) {
+        } else if (self.op2b.q.val() == self.op_create.val()) {
             self.status2.next = self.st_created.val();
-        } else if (self.op2.q.val() == self.op_destroy.val()) {
+        } else if (self.op2b.q.val() == self.op_destroy.val()) {
             self.status2.next = self.st_destroyed.val();
-        } else if ((self.op2.q.val() != self.op_event.val()) || !self.created2.val()) {
+        } else if ((self.op2b.q.val() != self.op_event.val()) || !self.created2.val()) {
             self.status2.next = self.st_drop_flow.val();
-        } else if ((!self.nh2.q.val().any()) || (self.nh2.q.val() > self.five.val())) {
+        } else if ((!self.nh2b.q.val().any()) || (self.nh2b.q.val() > self.five.val())) {
             self.status2.next = self.st_drop_hops.val();
         } else if self.bad_rate2.val() {
             self.status2.next = self.st_drop_rate.val();
-        } else if (bit_cast::<4, 3>(self.meta2.q.val().get_bits::<3>(32)) != self.nh2.q.val()) {
+        } else if (bit_cast::<4, 3>(self.meta2b.q.val().get_bits::<3>(32)) != self.nh2b.q.val()) {
             self.status2.next = self.st_init.val();
         } else {
             self.status2.next = self.st_update.val();
@@ -710,89 +789,109 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.flags2.next = 0.into();
         }
         // Meta and hop writes.
-        self.meta_ram.write_address.next = bit_cast::<A, 16>(self.flow2.q.val());
-        self.meta_ram.write_enable.next = false;
-        self.meta_new2.next = self.meta2.q.val();
+        self.meta_wa.d.next = bit_cast::<A, 16>(self.flow2b.q.val());
+        self.meta_we.d.next = false;
+        self.meta_new2.next = self.meta2b.q.val();
         if (self.status2.val() == self.st_created.val()) {
             self.meta_new2.next = (bit_cast::<36, 1>(1.into()) << self.sh[35].val());
         }
         if (self.status2.val() == self.st_destroyed.val()) {
-            self.meta_new2.next = self.meta2.q.val().replace_bit(35, false);
+            self.meta_new2.next = self.meta2b.q.val().replace_bit(35, false);
         }
         if ((self.status2.val() == self.st_init.val())
             || ((self.status2.val() == self.st_update.val()) && self.commit2.val()))
         {
             self.meta_new2.next = ((bit_cast::<36, 1>(1.into()) << self.sh[35].val())
-                | ((bit_cast::<36, 4>(self.nh2.q.val()) << self.sh[32].val())
+                | ((bit_cast::<36, 4>(self.nh2b.q.val()) << self.sh[32].val())
                     | bit_cast::<36, 32>(self.stamp2.val())));
         }
-        if (self.v2.q.val()
+        if (self.v2b.q.val()
             && ((self.status2.val() == self.st_created.val())
                 || ((self.status2.val() == self.st_destroyed.val())
                     || ((self.status2.val() == self.st_init.val())
                         || (self.status2.val() == self.st_update.val())))))
         {
-            self.meta_ram.write_enable.next = true;
+            self.meta_we.d.next = true;
         }
-        self.meta_ram.write_data.next = self.meta_new2.val();
-        self.hop_ram[0].write_address.next = bit_cast::<A, 16>(self.flow2.q.val());
-        self.hop_ram[0].write_data.next = ((bit_cast::<61, 24>(self.n_ts[0].val())
+        self.meta_wd.d.next = self.meta_new2.val();
+        self.hop_wa[0].d.next = bit_cast::<A, 16>(self.flow2b.q.val());
+        self.hop_wd[0].d.next = ((bit_cast::<61, 24>(self.n_ts[0].val())
             << self.sh[37].val())
             | ((bit_cast::<61, 20>(self.n_by[0].val()) << self.sh[17].val())
                 | bit_cast::<61, 17>(self.n_ql[0].val())));
-        self.hop_ram[0].write_enable.next = (self.v2.q.val()
+        self.hop_we[0].d.next = (self.v2b.q.val()
             && ((self.status2.val() == self.st_init.val())
                 || (self.status2.val() == self.st_update.val())));
         
-        self.hop_ram[1].write_address.next = bit_cast::<A, 16>(self.flow2.q.val());
-        self.hop_ram[1].write_data.next = ((bit_cast::<61, 24>(self.n_ts[1].val())
+        self.hop_wa[1].d.next = bit_cast::<A, 16>(self.flow2b.q.val());
+        self.hop_wd[1].d.next = ((bit_cast::<61, 24>(self.n_ts[1].val())
             << self.sh[37].val())
             | ((bit_cast::<61, 20>(self.n_by[1].val()) << self.sh[17].val())
                 | bit_cast::<61, 17>(self.n_ql[1].val())));
-        self.hop_ram[1].write_enable.next = (self.v2.q.val()
+        self.hop_we[1].d.next = (self.v2b.q.val()
             && ((self.status2.val() == self.st_init.val())
                 || (self.status2.val() == self.st_update.val())));
         
-        self.hop_ram[2].write_address.next = bit_cast::<A, 16>(self.flow2.q.val());
-        self.hop_ram[2].write_data.next = ((bit_cast::<61, 24>(self.n_ts[2].val())
+        self.hop_wa[2].d.next = bit_cast::<A, 16>(self.flow2b.q.val());
+        self.hop_wd[2].d.next = ((bit_cast::<61, 24>(self.n_ts[2].val())
             << self.sh[37].val())
             | ((bit_cast::<61, 20>(self.n_by[2].val()) << self.sh[17].val())
                 | bit_cast::<61, 17>(self.n_ql[2].val())));
-        self.hop_ram[2].write_enable.next = (self.v2.q.val()
+        self.hop_we[2].d.next = (self.v2b.q.val()
             && ((self.status2.val() == self.st_init.val())
                 || (self.status2.val() == self.st_update.val())));
         
-        self.hop_ram[3].write_address.next = bit_cast::<A, 16>(self.flow2.q.val());
-        self.hop_ram[3].write_data.next = ((bit_cast::<61, 24>(self.n_ts[3].val())
+        self.hop_wa[3].d.next = bit_cast::<A, 16>(self.flow2b.q.val());
+        self.hop_wd[3].d.next = ((bit_cast::<61, 24>(self.n_ts[3].val())
             << self.sh[37].val())
             | ((bit_cast::<61, 20>(self.n_by[3].val()) << self.sh[17].val())
                 | bit_cast::<61, 17>(self.n_ql[3].val())));
-        self.hop_ram[3].write_enable.next = (self.v2.q.val()
+        self.hop_we[3].d.next = (self.v2b.q.val()
             && ((self.status2.val() == self.st_init.val())
                 || (self.status2.val() == self.st_update.val())));
         
-        self.hop_ram[4].write_address.next = bit_cast::<A, 16>(self.flow2.q.val());
-        self.hop_ram[4].write_data.next = ((bit_cast::<61, 24>(self.n_ts[4].val())
+        self.hop_wa[4].d.next = bit_cast::<A, 16>(self.flow2b.q.val());
+        self.hop_wd[4].d.next = ((bit_cast::<61, 24>(self.n_ts[4].val())
             << self.sh[37].val())
             | ((bit_cast::<61, 20>(self.n_by[4].val()) << self.sh[17].val())
                 | bit_cast::<61, 17>(self.n_ql[4].val())));
-        self.hop_ram[4].write_enable.next = (self.v2.q.val()
+        self.hop_we[4].d.next = (self.v2b.q.val()
             && ((self.status2.val() == self.st_init.val())
                 || (self.status2.val() == self.st_update.val())));
         
+        // The meta and hop writes leave from registers (stage 4).
+        self.meta_ram.write_address.next = self.meta_wa.q.val();
+        self.meta_ram.write_enable.next = self.meta_we.q.val();
+        self.meta_ram.write_data.next = self.meta_wd.q.val();
+        for i in 0..5 {
+            self.hop_ram[i].write_address.next = self.hop_wa[i].q.val();
+            self.hop_ram[i].write_enable.next = self.hop_we[i].q.val();
+            self.hop_ram[i].write_data.next = self.hop_wd[i].q.val();
+        }
+        // 9·Δts, for 25·Δts next stage.
+        self.d9_3[0].d.next = ((bit_cast::<32, 24>(self.dts2[0].val()) << self.sh[3].val())
+            + bit_cast::<32, 24>(self.dts2[0].val()));
+        self.d9_3[1].d.next = ((bit_cast::<32, 24>(self.dts2[1].val()) << self.sh[3].val())
+            + bit_cast::<32, 24>(self.dts2[1].val()));
+        self.d9_3[2].d.next = ((bit_cast::<32, 24>(self.dts2[2].val()) << self.sh[3].val())
+            + bit_cast::<32, 24>(self.dts2[2].val()));
+        self.d9_3[3].d.next = ((bit_cast::<32, 24>(self.dts2[3].val()) << self.sh[3].val())
+            + bit_cast::<32, 24>(self.dts2[3].val()));
+        self.d9_3[4].d.next = ((bit_cast::<32, 24>(self.dts2[4].val()) << self.sh[3].val())
+            + bit_cast::<32, 24>(self.dts2[4].val()));
         // Context into the pipeline.
-        self.ctx[0].d.next = ((bit_cast::<24, 16>(self.flow2.q.val()) << self.sh[8].val())
+        self.ctx[0].d.next = ((bit_cast::<24, 16>(self.flow2b.q.val()) << self.sh[8].val())
             | ((bit_cast::<24, 3>(self.status2.val()) << self.sh[5].val())
                 | ((bit_cast::<24, 3>(self.flags2.val()) << self.sh[2].val())
                     | ((bit_cast::<24, 1>(self.commit2.val().into()) << self.sh[1].val())
-                        | bit_cast::<24, 1>(self.v2.q.val().into())))));
-        for i in 1..96 {
+                        | bit_cast::<24, 1>(self.v2b.q.val().into())))));
+        for i in 1..98 {
             self.ctx[i].d.next = self.ctx[i - 1].q.val();
         }
         for i in 0..5 {
             self.db3[i].d.next = self.db2[i].val();
             self.dts3[i].d.next = self.dts2[i].val();
-            self.code3[i].d.next = self.hw2[i].q.val().get_bits::<3>(0);
+            self.code3[i].d.next = self.hw2b[i].q.val().get_bits::<3>(0);
             self.kill3[i].d.next =
                 ((self.stale2[i].val() || self.back2[i].val()) || !self.active2[i].val());
             // Line 5: min(ack.L[i].qlen, L[i].qlen); 0 for unused hops.
@@ -814,9 +913,8 @@ impl<const A: usize> Logic for HpccCc<A> {
         // a = Δbytes << (mlog + 4 − code), d = 25·Δts
         self.sh3[0].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
             - bit_cast::<8, 3>(self.code3[0].q.val()));
-        self.d25[0].next = (((bit_cast::<32, 24>(self.dts3[0].q.val()) << self.sh[4].val())
-            + (bit_cast::<32, 24>(self.dts3[0].q.val()) << self.sh[3].val()))
-            + bit_cast::<32, 24>(self.dts3[0].q.val()));
+        self.d25[0].next = ((bit_cast::<32, 24>(self.dts3[0].q.val()) << self.sh[4].val())
+            + self.d9_3[0].q.val());
         self.a4[0].d.next = (bit_cast::<32, 20>(self.db3[0].q.val()) << self.sh3[0].val());
         self.d4[0].d.next = self.d25[0].val();
         if self.kill3[0].q.val() {
@@ -824,15 +922,17 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.d4[0].d.next = 1.into();
         }
         self.qmin_d[0].d.next = self.qmin3[0].q.val();
-        self.code_d[0].d.next = self.code3[0].q.val();
+        // The queue term's shift, s − 29 − mlog + code, used at stage 37.
+        self.code_d[0].d.next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
+            - bit_cast::<8, 3>(self.cfg_mlog.val()))
+            + bit_cast::<8, 3>(self.code3[0].q.val()));
         self.tau_d[0].d.next = self.tau3[0].q.val();
         
         // a = Δbytes << (mlog + 4 − code), d = 25·Δts
         self.sh3[1].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
             - bit_cast::<8, 3>(self.code3[1].q.val()));
-        self.d25[1].next = (((bit_cast::<32, 24>(self.dts3[1].q.val()) << self.sh[4].val())
-            + (bit_cast::<32, 24>(self.dts3[1].q.val()) << self.sh[3].val()))
-            + bit_cast::<32, 24>(self.dts3[1].q.val()));
+        self.d25[1].next = ((bit_cast::<32, 24>(self.dts3[1].q.val()) << self.sh[4].val())
+            + self.d9_3[1].q.val());
         self.a4[1].d.next = (bit_cast::<32, 20>(self.db3[1].q.val()) << self.sh3[1].val());
         self.d4[1].d.next = self.d25[1].val();
         if self.kill3[1].q.val() {
@@ -840,15 +940,17 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.d4[1].d.next = 1.into();
         }
         self.qmin_d[1].d.next = self.qmin3[1].q.val();
-        self.code_d[1].d.next = self.code3[1].q.val();
+        // The queue term's shift, s − 29 − mlog + code, used at stage 37.
+        self.code_d[1].d.next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
+            - bit_cast::<8, 3>(self.cfg_mlog.val()))
+            + bit_cast::<8, 3>(self.code3[1].q.val()));
         self.tau_d[1].d.next = self.tau3[1].q.val();
         
         // a = Δbytes << (mlog + 4 − code), d = 25·Δts
         self.sh3[2].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
             - bit_cast::<8, 3>(self.code3[2].q.val()));
-        self.d25[2].next = (((bit_cast::<32, 24>(self.dts3[2].q.val()) << self.sh[4].val())
-            + (bit_cast::<32, 24>(self.dts3[2].q.val()) << self.sh[3].val()))
-            + bit_cast::<32, 24>(self.dts3[2].q.val()));
+        self.d25[2].next = ((bit_cast::<32, 24>(self.dts3[2].q.val()) << self.sh[4].val())
+            + self.d9_3[2].q.val());
         self.a4[2].d.next = (bit_cast::<32, 20>(self.db3[2].q.val()) << self.sh3[2].val());
         self.d4[2].d.next = self.d25[2].val();
         if self.kill3[2].q.val() {
@@ -856,15 +958,17 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.d4[2].d.next = 1.into();
         }
         self.qmin_d[2].d.next = self.qmin3[2].q.val();
-        self.code_d[2].d.next = self.code3[2].q.val();
+        // The queue term's shift, s − 29 − mlog + code, used at stage 37.
+        self.code_d[2].d.next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
+            - bit_cast::<8, 3>(self.cfg_mlog.val()))
+            + bit_cast::<8, 3>(self.code3[2].q.val()));
         self.tau_d[2].d.next = self.tau3[2].q.val();
         
         // a = Δbytes << (mlog + 4 − code), d = 25·Δts
         self.sh3[3].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
             - bit_cast::<8, 3>(self.code3[3].q.val()));
-        self.d25[3].next = (((bit_cast::<32, 24>(self.dts3[3].q.val()) << self.sh[4].val())
-            + (bit_cast::<32, 24>(self.dts3[3].q.val()) << self.sh[3].val()))
-            + bit_cast::<32, 24>(self.dts3[3].q.val()));
+        self.d25[3].next = ((bit_cast::<32, 24>(self.dts3[3].q.val()) << self.sh[4].val())
+            + self.d9_3[3].q.val());
         self.a4[3].d.next = (bit_cast::<32, 20>(self.db3[3].q.val()) << self.sh3[3].val());
         self.d4[3].d.next = self.d25[3].val();
         if self.kill3[3].q.val() {
@@ -872,15 +976,17 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.d4[3].d.next = 1.into();
         }
         self.qmin_d[3].d.next = self.qmin3[3].q.val();
-        self.code_d[3].d.next = self.code3[3].q.val();
+        // The queue term's shift, s − 29 − mlog + code, used at stage 37.
+        self.code_d[3].d.next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
+            - bit_cast::<8, 3>(self.cfg_mlog.val()))
+            + bit_cast::<8, 3>(self.code3[3].q.val()));
         self.tau_d[3].d.next = self.tau3[3].q.val();
         
         // a = Δbytes << (mlog + 4 − code), d = 25·Δts
         self.sh3[4].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
             - bit_cast::<8, 3>(self.code3[4].q.val()));
-        self.d25[4].next = (((bit_cast::<32, 24>(self.dts3[4].q.val()) << self.sh[4].val())
-            + (bit_cast::<32, 24>(self.dts3[4].q.val()) << self.sh[3].val()))
-            + bit_cast::<32, 24>(self.dts3[4].q.val()));
+        self.d25[4].next = ((bit_cast::<32, 24>(self.dts3[4].q.val()) << self.sh[4].val())
+            + self.d9_3[4].q.val());
         self.a4[4].d.next = (bit_cast::<32, 20>(self.db3[4].q.val()) << self.sh3[4].val());
         self.d4[4].d.next = self.d25[4].val();
         if self.kill3[4].q.val() {
@@ -888,7 +994,10 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.d4[4].d.next = 1.into();
         }
         self.qmin_d[4].d.next = self.qmin3[4].q.val();
-        self.code_d[4].d.next = self.code3[4].q.val();
+        // The queue term's shift, s − 29 − mlog + code, used at stage 37.
+        self.code_d[4].d.next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
+            - bit_cast::<8, 3>(self.cfg_mlog.val()))
+            + bit_cast::<8, 3>(self.code3[4].q.val()));
         self.tau_d[4].d.next = self.tau3[4].q.val();
         
 
@@ -930,83 +1039,63 @@ impl<const A: usize> Logic for HpccCc<A> {
         
 
         // ---- stage 37: u_q = (qmin·uq_m) >> (s − 29 − mlog + code), saturated
-        self.sh37[0].next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
-            - bit_cast::<8, 3>(self.cfg_mlog.val()))
-            + bit_cast::<8, 3>(self.code_d[0].q.val()));
+        self.sh37[0].next = self.code_d[0].q.val();
         self.psh37[0].next = (self.uq_mul[0].p.val() >> self.sh37[0].val());
-        self.uq38[0].d.next = bit_cast::<32, 64>(self.psh37[0].val());
-        if (self.psh37[0].val() >> self.sh[32].val()).any() {
-            self.uq38[0].d.next = self.ones32.val();
-        }
+        self.uq38[0].d.next = self.psh37[0].val();
         self.utx38[0].d.next = self.div[0].q.val();
         // ---- stage 38: u' = u_tx + u_q (line 5), saturated
-        self.sum38[0].next = (self.uq38[0].q.val() + self.utx38[0].q.val());
-        self.up39[0].d.next = self.sum38[0].val();
-        if (self.sum38[0].val() < self.uq38[0].q.val()) {
+        // The queue term's saturation folds into the sum's: uq < 2^60.
+        self.sum38[0].next = (self.uq38[0].q.val() + bit_cast::<64, 32>(self.utx38[0].q.val()));
+        self.up39[0].d.next = bit_cast::<32, 64>(self.sum38[0].val());
+        if (self.sum38[0].val() >> self.sh[32].val()).any() {
             self.up39[0].d.next = self.ones32.val();
         }
         
-        self.sh37[1].next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
-            - bit_cast::<8, 3>(self.cfg_mlog.val()))
-            + bit_cast::<8, 3>(self.code_d[1].q.val()));
+        self.sh37[1].next = self.code_d[1].q.val();
         self.psh37[1].next = (self.uq_mul[1].p.val() >> self.sh37[1].val());
-        self.uq38[1].d.next = bit_cast::<32, 64>(self.psh37[1].val());
-        if (self.psh37[1].val() >> self.sh[32].val()).any() {
-            self.uq38[1].d.next = self.ones32.val();
-        }
+        self.uq38[1].d.next = self.psh37[1].val();
         self.utx38[1].d.next = self.div[1].q.val();
         // ---- stage 38: u' = u_tx + u_q (line 5), saturated
-        self.sum38[1].next = (self.uq38[1].q.val() + self.utx38[1].q.val());
-        self.up39[1].d.next = self.sum38[1].val();
-        if (self.sum38[1].val() < self.uq38[1].q.val()) {
+        // The queue term's saturation folds into the sum's: uq < 2^60.
+        self.sum38[1].next = (self.uq38[1].q.val() + bit_cast::<64, 32>(self.utx38[1].q.val()));
+        self.up39[1].d.next = bit_cast::<32, 64>(self.sum38[1].val());
+        if (self.sum38[1].val() >> self.sh[32].val()).any() {
             self.up39[1].d.next = self.ones32.val();
         }
         
-        self.sh37[2].next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
-            - bit_cast::<8, 3>(self.cfg_mlog.val()))
-            + bit_cast::<8, 3>(self.code_d[2].q.val()));
+        self.sh37[2].next = self.code_d[2].q.val();
         self.psh37[2].next = (self.uq_mul[2].p.val() >> self.sh37[2].val());
-        self.uq38[2].d.next = bit_cast::<32, 64>(self.psh37[2].val());
-        if (self.psh37[2].val() >> self.sh[32].val()).any() {
-            self.uq38[2].d.next = self.ones32.val();
-        }
+        self.uq38[2].d.next = self.psh37[2].val();
         self.utx38[2].d.next = self.div[2].q.val();
         // ---- stage 38: u' = u_tx + u_q (line 5), saturated
-        self.sum38[2].next = (self.uq38[2].q.val() + self.utx38[2].q.val());
-        self.up39[2].d.next = self.sum38[2].val();
-        if (self.sum38[2].val() < self.uq38[2].q.val()) {
+        // The queue term's saturation folds into the sum's: uq < 2^60.
+        self.sum38[2].next = (self.uq38[2].q.val() + bit_cast::<64, 32>(self.utx38[2].q.val()));
+        self.up39[2].d.next = bit_cast::<32, 64>(self.sum38[2].val());
+        if (self.sum38[2].val() >> self.sh[32].val()).any() {
             self.up39[2].d.next = self.ones32.val();
         }
         
-        self.sh37[3].next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
-            - bit_cast::<8, 3>(self.cfg_mlog.val()))
-            + bit_cast::<8, 3>(self.code_d[3].q.val()));
+        self.sh37[3].next = self.code_d[3].q.val();
         self.psh37[3].next = (self.uq_mul[3].p.val() >> self.sh37[3].val());
-        self.uq38[3].d.next = bit_cast::<32, 64>(self.psh37[3].val());
-        if (self.psh37[3].val() >> self.sh[32].val()).any() {
-            self.uq38[3].d.next = self.ones32.val();
-        }
+        self.uq38[3].d.next = self.psh37[3].val();
         self.utx38[3].d.next = self.div[3].q.val();
         // ---- stage 38: u' = u_tx + u_q (line 5), saturated
-        self.sum38[3].next = (self.uq38[3].q.val() + self.utx38[3].q.val());
-        self.up39[3].d.next = self.sum38[3].val();
-        if (self.sum38[3].val() < self.uq38[3].q.val()) {
+        // The queue term's saturation folds into the sum's: uq < 2^60.
+        self.sum38[3].next = (self.uq38[3].q.val() + bit_cast::<64, 32>(self.utx38[3].q.val()));
+        self.up39[3].d.next = bit_cast::<32, 64>(self.sum38[3].val());
+        if (self.sum38[3].val() >> self.sh[32].val()).any() {
             self.up39[3].d.next = self.ones32.val();
         }
         
-        self.sh37[4].next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
-            - bit_cast::<8, 3>(self.cfg_mlog.val()))
-            + bit_cast::<8, 3>(self.code_d[4].q.val()));
+        self.sh37[4].next = self.code_d[4].q.val();
         self.psh37[4].next = (self.uq_mul[4].p.val() >> self.sh37[4].val());
-        self.uq38[4].d.next = bit_cast::<32, 64>(self.psh37[4].val());
-        if (self.psh37[4].val() >> self.sh[32].val()).any() {
-            self.uq38[4].d.next = self.ones32.val();
-        }
+        self.uq38[4].d.next = self.psh37[4].val();
         self.utx38[4].d.next = self.div[4].q.val();
         // ---- stage 38: u' = u_tx + u_q (line 5), saturated
-        self.sum38[4].next = (self.uq38[4].q.val() + self.utx38[4].q.val());
-        self.up39[4].d.next = self.sum38[4].val();
-        if (self.sum38[4].val() < self.uq38[4].q.val()) {
+        // The queue term's saturation folds into the sum's: uq < 2^60.
+        self.sum38[4].next = (self.uq38[4].q.val() + bit_cast::<64, 32>(self.utx38[4].q.val()));
+        self.up39[4].d.next = bit_cast::<32, 64>(self.sum38[4].val());
+        if (self.sum38[4].val() >> self.sh[32].val()).any() {
             self.up39[4].d.next = self.ones32.val();
         }
         
@@ -1082,37 +1171,38 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.uu_mul.in_valid.next = self.ctx[46].q.val().get_bit(0);
 
         // ---- stage 53: U = U ± (f·|u − U|) >> 24 (line 9)
-        self.delta53.next = bit_cast::<32, 64>((self.uu_mul.p.val() + self.half24.val()) >> self.sh[24].val());
-        self.unew53.next = (self.geu_d.q.val().get_bits::<32>(1) - self.delta53.val());
+        self.delta54.d.next = bit_cast::<32, 64>((self.uu_mul.p.val() + self.half24.val()) >> self.sh[24].val());
+        // next stage: U ± delta
+        self.unew53.next = (self.geu_d.q.val().get_bits::<32>(1) - self.delta54.q.val());
         if self.geu_d.q.val().get_bit(0) {
-            self.unew53.next = (self.geu_d.q.val().get_bits::<32>(1) + self.delta53.val());
+            self.unew53.next = (self.geu_d.q.val().get_bits::<32>(1) + self.delta54.q.val());
         }
         self.u54.d.next = 0.into();
-        if (self.ctx[50].q.val().get_bits::<3>(5) == self.st_update.val()) {
+        if (self.ctx[51].q.val().get_bits::<3>(5) == self.st_update.val()) {
             self.u54.d.next = self.unew53.val();
         }
-        if (self.ctx[50].q.val().get_bits::<3>(5) == self.st_init.val()) {
+        if (self.ctx[51].q.val().get_bits::<3>(5) == self.st_init.val()) {
             self.u54.d.next = self.geu_d.q.val().get_bits::<32>(1);
         }
-        if (self.ctx[50].q.val().get_bits::<3>(5) == self.st_created.val()) {
+        if (self.ctx[51].q.val().get_bits::<3>(5) == self.st_created.val()) {
             self.u54.d.next = self.u_one.val();
         }
 
         // ---- stage 54: write U; eta/U; U >= eta
-        self.u_ram.write_address.next = bit_cast::<A, 16>(self.ctx[51].q.val().get_bits::<16>(8));
+        self.u_ram.write_address.next = bit_cast::<A, 16>(self.ctx[52].q.val().get_bits::<16>(8));
         self.u_ram.write_data.next = self.u54.q.val();
-        self.u_ram.write_enable.next = (self.ctx[51].q.val().get_bit(0)
-            && ((self.ctx[51].q.val().get_bits::<3>(5) == self.st_update.val())
-                || (self.ctx[51].q.val().get_bits::<3>(5) == self.st_created.val())));
+        self.u_ram.write_enable.next = (self.ctx[52].q.val().get_bit(0)
+            && ((self.ctx[52].q.val().get_bits::<3>(5) == self.st_update.val())
+                || (self.ctx[52].q.val().get_bits::<3>(5) == self.st_created.val())));
         self.eta32.next = (bit_cast::<32, 16>(self.cfg_eta.val()) << self.sh[8].val());
         self.eta_div.a.next = bit_cast::<32, 16>(self.cfg_eta.val());
         self.eta_div.d.next = self.u54.q.val();
-        self.eta_div.in_valid.next = self.ctx[51].q.val().get_bit(0);
+        self.eta_div.in_valid.next = self.ctx[52].q.val().get_bit(0);
         self.mdu_d.d.next = bit_cast::<1, 1>((self.u54.q.val() >= self.eta32.val()).into());
         self.uout_d.d.next = self.u54.q.val();
 
         // ---- stage 85: read W, Wc, incStage; stage 86: register them
-        self.w_ram.read_address.next = bit_cast::<A, 16>(self.ctx[82].q.val().get_bits::<16>(8));
+        self.w_ram.read_address.next = bit_cast::<A, 16>(self.ctx[83].q.val().get_bits::<16>(8));
         self.wold87.d.next = self.w_ram.read_data.val().get_bits::<32>(35);
         self.wcold87.d.next = self.w_ram.read_data.val().get_bits::<32>(3);
         self.inc87.d.next = self.w_ram.read_data.val().get_bits::<3>(0);
@@ -1127,9 +1217,10 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.r87.next = self.r_cap.val();
         }
         self.w_mul.b.next = ((self.r87.val() << self.sh[1].val()) | self.one32.val());
-        self.w_mul.in_valid.next = self.ctx[84].q.val().get_bit(0);
-        self.wai87.next = (self.wcold87.q.val() + self.cfg_w_ai.val());
-        if (self.wai87.val() < self.wcold87.q.val()) {
+        self.w_mul.in_valid.next = self.ctx[85].q.val().get_bit(0);
+        self.wai33.next = (bit_cast::<33, 32>(self.wcold87.q.val()) + bit_cast::<33, 32>(self.cfg_w_ai.val()));
+        self.wai87.next = self.wai33.val().get_bits::<32>(0);
+        if self.wai33.val().get_bit(32) {
             self.wai87.next = self.ones32.val();
         }
         self.bundle87.next = ((bit_cast::<100, 32>(self.wold87.q.val()) << self.sh[68].val())
@@ -1149,8 +1240,9 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.wmd92.d.next = self.ones32.val();
         }
         // ---- stage 92: + W_ai, saturated; pick the branch
-        self.wsum92.next = (self.wmd92.q.val() + self.cfg_w_ai.val());
-        if (self.wsum92.val() < self.wmd92.q.val()) {
+        self.wsum33.next = (bit_cast::<33, 32>(self.wmd92.q.val()) + bit_cast::<33, 32>(self.cfg_w_ai.val()));
+        self.wsum92.next = self.wsum33.val().get_bits::<32>(0);
+        if self.wsum33.val().get_bit(32) {
             self.wsum92.next = self.ones32.val();
         }
         self.wsel93.d.next = self.wb[4].q.val().get_bits::<32>(4);
@@ -1158,19 +1250,23 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.wsel93.d.next = self.wsum92.val();
         }
         // ---- stage 93: clamp to [W_min, W_init]
-        self.wmin93.next = self.wsel93.q.val();
-        if (self.wsel93.q.val() > self.cfg_w_init.val()) {
-            self.wmin93.next = self.cfg_w_init.val();
+        // max(min(w, W_init), W_min), both comparisons in parallel.
+        self.wmin93.next = self.cfg_w_init.val();
+        if (self.cfg_w_init.val() < self.cfg_w_min.val()) {
+            self.wmin93.next = self.cfg_w_min.val();
         }
-        self.wnew94.d.next = self.wmin93.val();
-        if (self.wmin93.val() < self.cfg_w_min.val()) {
+        self.wnew94.d.next = self.wsel93.q.val();
+        if (self.wsel93.q.val() < self.cfg_w_min.val()) {
             self.wnew94.d.next = self.cfg_w_min.val();
+        }
+        if (self.wsel93.q.val() > self.cfg_w_init.val()) {
+            self.wnew94.d.next = self.wmin93.val();
         }
 
         // ---- stage 94: commit (lines 14–15, 18–19); write W, Wc, incStage
         self.wc94.next = self.wb[6].q.val().get_bits::<32>(36);
         self.incnew94.next = self.wb[6].q.val().get_bits::<3>(1);
-        if self.ctx[91].q.val().get_bit(1) {
+        if self.ctx[92].q.val().get_bit(1) {
             self.wc94.next = self.wnew94.q.val();
             self.incnew94.next = (self.wb[6].q.val().get_bits::<3>(1) + 1);
             if self.wb[6].q.val().get_bit(0) {
@@ -1179,50 +1275,51 @@ impl<const A: usize> Logic for HpccCc<A> {
         }
         self.wout94.next = 0.into();
         self.incout94.next = 0.into();
-        if (self.ctx[91].q.val().get_bits::<3>(5) == self.st_update.val()) {
+        if (self.ctx[92].q.val().get_bits::<3>(5) == self.st_update.val()) {
             self.wout94.next = self.wnew94.q.val();
             self.incout94.next = self.incnew94.val();
         }
-        if (self.ctx[91].q.val().get_bits::<3>(5) == self.st_init.val()) {
+        if (self.ctx[92].q.val().get_bits::<3>(5) == self.st_init.val()) {
             self.wout94.next = self.wb[6].q.val().get_bits::<32>(68);
             self.incout94.next = self.wb[6].q.val().get_bits::<3>(1);
         }
-        if (self.ctx[91].q.val().get_bits::<3>(5) == self.st_created.val()) {
+        if (self.ctx[92].q.val().get_bits::<3>(5) == self.st_created.val()) {
             self.wout94.next = self.cfg_w_init.val();
             self.wc94.next = self.cfg_w_init.val();
             self.incnew94.next = 0.into();
         }
-        self.w_ram.write_address.next = bit_cast::<A, 16>(self.ctx[91].q.val().get_bits::<16>(8));
+        self.w_ram.write_address.next = bit_cast::<A, 16>(self.ctx[92].q.val().get_bits::<16>(8));
         self.w_ram.write_data.next = ((bit_cast::<67, 32>(self.wout94.val()) << self.sh[35].val())
             | ((bit_cast::<67, 32>(self.wc94.val()) << self.sh[3].val())
                 | bit_cast::<67, 3>(self.incnew94.val())));
-        self.w_ram.write_enable.next = (self.ctx[91].q.val().get_bit(0)
-            && ((self.ctx[91].q.val().get_bits::<3>(5) == self.st_update.val())
-                || (self.ctx[91].q.val().get_bits::<3>(5) == self.st_created.val())));
+        self.w_ram.write_enable.next = (self.ctx[92].q.val().get_bit(0)
+            && ((self.ctx[92].q.val().get_bits::<3>(5) == self.st_update.val())
+                || (self.ctx[92].q.val().get_bits::<3>(5) == self.st_created.val())));
         // R = W/T = W · inv_t_m (line 27)
         self.r_mul.a.next = self.wout94.val();
         self.r_mul.b.next = self.cfg_inv_t_m.val();
-        self.r_mul.in_valid.next = self.ctx[91].q.val().get_bit(0);
+        self.r_mul.in_valid.next = self.ctx[92].q.val().get_bit(0);
         self.winc_d.d.next = ((bit_cast::<35, 32>(self.wout94.val()) << self.sh[3].val())
             | bit_cast::<35, 3>(self.incout94.val()));
 
         // ---- stage 98: R >> (s − 8), saturated to 24 bits; output registers
         self.rsh98.next = (self.cfg_inv_t_s.val() - self.sh[8].val());
-        self.rp98.next = (self.r_mul.p.val() >> self.rsh98.val());
-        self.o_r.d.next = bit_cast::<24, 64>(self.rp98.val());
-        if (self.rp98.val() >> self.sh[24].val()).any() {
+        self.rp99.d.next = (self.r_mul.p.val() >> self.rsh98.val());
+        // next stage: saturate to 24 bits; output registers
+        self.o_r.d.next = bit_cast::<24, 64>(self.rp99.q.val());
+        if (self.rp99.q.val() >> self.sh[24].val()).any() {
             self.o_r.d.next = self.r_max.val();
         }
-        self.o_valid.d.next = self.ctx[95].q.val().get_bit(0);
-        self.o_flow.d.next = self.ctx[95].q.val().get_bits::<16>(8);
-        self.o_status.d.next = self.ctx[95].q.val().get_bits::<3>(5);
-        self.o_flags.d.next = self.ctx[95].q.val().get_bits::<3>(2);
-        self.o_upd.d.next = (self.ctx[95].q.val().get_bit(1)
-            && (self.ctx[95].q.val().get_bits::<3>(5) == self.st_update.val()));
+        self.o_valid.d.next = self.ctx[97].q.val().get_bit(0);
+        self.o_flow.d.next = self.ctx[97].q.val().get_bits::<16>(8);
+        self.o_status.d.next = self.ctx[97].q.val().get_bits::<3>(5);
+        self.o_flags.d.next = self.ctx[97].q.val().get_bits::<3>(2);
+        self.o_upd.d.next = (self.ctx[97].q.val().get_bit(1)
+            && (self.ctx[97].q.val().get_bits::<3>(5) == self.st_update.val()));
         self.o_w.d.next = self.winc_d.q.val().get_bits::<32>(3);
         self.o_inc.d.next = self.winc_d.q.val().get_bits::<3>(0);
         self.o_u.d.next = self.uout_d.q.val();
-        if !self.ctx[95].q.val().get_bit(0) {
+        if !self.ctx[97].q.val().get_bit(0) {
             self.o_flow.d.next = 0.into();
             self.o_status.d.next = 0.into();
             self.o_flags.d.next = 0.into();
