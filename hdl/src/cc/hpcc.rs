@@ -31,15 +31,18 @@
 //!
 //! Stages (cycle after acceptance):
 //! - 0: parse, read the flow's meta (created, hop count, lastUpdate) and
-//!   stored hops; 1: RAM output registered.
-//! - 2: status, commit decision, per-hop deltas; write meta and hops.
-//! - 3–4: divider operands; 4–37: txRate/B per hop (`Divider<32,30>`),
-//!   33–37: queue term per hop (`WideMul`).
-//! - 38–42: u′ = sum, max over hops (first wins a tie), tau.
-//! - 42–47: tau/T (`WideMul` by 1/T). 46–54: U EWMA (read U at 46,
-//!   write at 54).
-//! - 54–87: eta/U (`Divider<32,28>`). 85–94: ComputeWind (read W, Wc,
-//!   incStage at 85, write at 94). 94–98: R = W/T (`WideMul`).
+//!   stored hops; 1: RAM outputs registered; 2: the subtractions (hop
+//!   deltas, seq − lastUpdateSeq, now − lastUpdateTime).
+//! - 3: status, commit decision; meta and hop writes (registered, land at
+//!   the end of 4).
+//! - 4: divider operands; 5–38: txRate/B per hop (`Divider<32,30>`);
+//!   34–38: queue term per hop (`WideMul`).
+//! - 38–43: u′ = sum, max over hops (the first wins a tie), tau.
+//! - 43–47: tau/T (`WideMul` by 1/T). 47–56: U EWMA (read U at 47, write
+//!   at 56).
+//! - 56–89: eta/U (`Divider<32,28>`). 87–96: ComputeWind (read W, Wc,
+//!   incStage at 87, write at 96). 96–101: R = W/T (`WideMul`), saturated;
+//!   102: the output registers.
 //!
 //! # State
 //! Per flow, in block RAM (2^A flows): meta (36 bits), five hops of 61
@@ -217,7 +220,7 @@ pub struct HpccCc<const A: usize> {
     // ---- context, stages 3..=98: [23:8] flow, [7:5] status,
     // [4:2] flags, [1] commit, [0] valid
     ctx: [DFF<Bits<24>>; CTX],
-    // ---- stage 3..4: divider operands
+    // ---- stages 3..5: divider operands
     db3: [DFF<Bits<20>>; 5],
     dts3: [DFF<Bits<24>>; 5],
     code3: [DFF<Bits<3>>; 5],
@@ -234,7 +237,7 @@ pub struct HpccCc<const A: usize> {
     code_d: [Delay<8, 34>; 5],
     tau_d: [Delay<24, 36>; 5],
     uq_mul: [WideMul; 5],
-    // ---- stage 37..42
+    // ---- stages 38..43
     sh37: [Signal<Local, Bits<8>>; 5],
     psh37: [Signal<Local, Bits<64>>; 5],
     uq38: [DFF<Bits<64>>; 5],
@@ -253,7 +256,7 @@ pub struct HpccCc<const A: usize> {
     m4t41: DFF<Bits<24>>,
     u42: DFF<Bits<32>>,
     tau42: DFF<Bits<24>>,
-    // ---- stage 42..54: tau/T and the U EWMA
+    // ---- stages 43..56: tau/T and the U EWMA
     tau_mul: WideMul,
     utge_d: Delay<33, 4>,
     fsh46: Signal<Local, Bits<8>>,
@@ -275,7 +278,7 @@ pub struct HpccCc<const A: usize> {
     eta_div: Divider<32, 28>,
     mdu_d: Delay<1, 33>,
     uout_d: Delay<32, 45>,
-    // ---- stage 85..98: ComputeWind and R
+    // ---- stages 87..102: ComputeWind and R
     w_ram: RAM<Bits<67>, A>,
     wold87: DFF<Bits<32>>,
     wcold87: DFF<Bits<32>>,
@@ -909,7 +912,7 @@ impl<const A: usize> Logic for HpccCc<A> {
             }
         }
 
-        // ---- stage 3: divider operands for txRate/B (line 4)
+        // ---- stage 4: divider operands for txRate/B (line 4)
         // a = Δbytes << (mlog + 4 − code), d = 25·Δts
         self.sh3[0].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
             - bit_cast::<8, 3>(self.code3[0].q.val()));
@@ -1001,7 +1004,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.tau_d[4].d.next = self.tau3[4].q.val();
         
 
-        // ---- stage 4: into the dividers; stage 33: queue-term multiply
+        // ---- stage 5: into the dividers; stage 34: queue-term multiply
         self.div[0].a.next = self.a4[0].q.val();
         self.div[0].d.next = self.d4[0].q.val();
         self.div[0].in_valid.next = self.ctx[1].q.val().get_bit(0);
@@ -1038,12 +1041,12 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.uq_mul[4].in_valid.next = self.ctx[30].q.val().get_bit(0);
         
 
-        // ---- stage 37: u_q = (qmin·uq_m) >> (s − 29 − mlog + code), saturated
+        // ---- stage 38: u_q = (qmin·uq_m) >> (s − 29 − mlog + code), saturated
         self.sh37[0].next = self.code_d[0].q.val();
         self.psh37[0].next = (self.uq_mul[0].p.val() >> self.sh37[0].val());
         self.uq38[0].d.next = self.psh37[0].val();
         self.utx38[0].d.next = self.div[0].q.val();
-        // ---- stage 38: u' = u_tx + u_q (line 5), saturated
+        // ---- stage 39: u' = u_tx + u_q (line 5), saturated
         // The queue term's saturation folds into the sum's: uq < 2^60.
         self.sum38[0].next = (self.uq38[0].q.val() + bit_cast::<64, 32>(self.utx38[0].q.val()));
         self.up39[0].d.next = bit_cast::<32, 64>(self.sum38[0].val());
@@ -1055,7 +1058,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.psh37[1].next = (self.uq_mul[1].p.val() >> self.sh37[1].val());
         self.uq38[1].d.next = self.psh37[1].val();
         self.utx38[1].d.next = self.div[1].q.val();
-        // ---- stage 38: u' = u_tx + u_q (line 5), saturated
+        // ---- stage 39: u' = u_tx + u_q (line 5), saturated
         // The queue term's saturation folds into the sum's: uq < 2^60.
         self.sum38[1].next = (self.uq38[1].q.val() + bit_cast::<64, 32>(self.utx38[1].q.val()));
         self.up39[1].d.next = bit_cast::<32, 64>(self.sum38[1].val());
@@ -1067,7 +1070,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.psh37[2].next = (self.uq_mul[2].p.val() >> self.sh37[2].val());
         self.uq38[2].d.next = self.psh37[2].val();
         self.utx38[2].d.next = self.div[2].q.val();
-        // ---- stage 38: u' = u_tx + u_q (line 5), saturated
+        // ---- stage 39: u' = u_tx + u_q (line 5), saturated
         // The queue term's saturation folds into the sum's: uq < 2^60.
         self.sum38[2].next = (self.uq38[2].q.val() + bit_cast::<64, 32>(self.utx38[2].q.val()));
         self.up39[2].d.next = bit_cast::<32, 64>(self.sum38[2].val());
@@ -1079,7 +1082,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.psh37[3].next = (self.uq_mul[3].p.val() >> self.sh37[3].val());
         self.uq38[3].d.next = self.psh37[3].val();
         self.utx38[3].d.next = self.div[3].q.val();
-        // ---- stage 38: u' = u_tx + u_q (line 5), saturated
+        // ---- stage 39: u' = u_tx + u_q (line 5), saturated
         // The queue term's saturation folds into the sum's: uq < 2^60.
         self.sum38[3].next = (self.uq38[3].q.val() + bit_cast::<64, 32>(self.utx38[3].q.val()));
         self.up39[3].d.next = bit_cast::<32, 64>(self.sum38[3].val());
@@ -1091,7 +1094,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.psh37[4].next = (self.uq_mul[4].p.val() >> self.sh37[4].val());
         self.uq38[4].d.next = self.psh37[4].val();
         self.utx38[4].d.next = self.div[4].q.val();
-        // ---- stage 38: u' = u_tx + u_q (line 5), saturated
+        // ---- stage 39: u' = u_tx + u_q (line 5), saturated
         // The queue term's saturation folds into the sum's: uq < 2^60.
         self.sum38[4].next = (self.uq38[4].q.val() + bit_cast::<64, 32>(self.utx38[4].q.val()));
         self.up39[4].d.next = bit_cast::<32, 64>(self.sum38[4].val());
@@ -1100,7 +1103,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         }
         
 
-        // ---- stages 39–41: max over hops, the first wins a tie (line 6)
+        // ---- stages 40–42: max over hops, the first wins a tie (line 6)
         self.m01u.d.next = self.up39[0].q.val();
         self.m01t.d.next = self.tau_d[0].q.val();
         if (self.up39[1].q.val() > self.up39[0].q.val()) {
@@ -1134,14 +1137,14 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.tau42.d.next = 0.into();
         }
 
-        // ---- stage 42: tau/T = tau · inv_t_m (lines 8–9)
+        // ---- stage 43: tau/T = tau · inv_t_m (lines 8–9)
         self.tau_mul.a.next = bit_cast::<32, 24>(self.tau42.q.val());
         self.tau_mul.b.next = self.cfg_inv_t_m.val();
         self.tau_mul.in_valid.next = self.ctx[39].q.val().get_bit(0);
         self.utge_d.d.next = ((bit_cast::<33, 32>(self.u42.q.val()) << self.sh[1].val())
             | bit_cast::<33, 1>((self.tau42.q.val() >= self.cfg_t.val()).into()));
 
-        // ---- stage 46: f = min(tau, T)/T in UQ1.24; read U
+        // ---- stage 47: f = min(tau, T)/T in UQ1.24; read U
         self.fsh46.next = (self.cfg_inv_t_s.val() - self.sh[24].val());
         self.fp46.next = (self.tau_mul.p.val() >> self.fsh46.val());
         self.f47.d.next = bit_cast::<32, 64>(self.fp46.val());
@@ -1151,12 +1154,12 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.u47.d.next = self.utge_d.q.val().get_bits::<32>(1);
         self.u_ram.read_address.next = bit_cast::<A, 16>(self.ctx[43].q.val().get_bits::<16>(8));
 
-        // ---- stage 47: register U_old
+        // ---- stage 48: register U_old
         self.f48.d.next = self.f47.q.val();
         self.u48.d.next = self.u47.q.val();
         self.uold48.d.next = self.u_ram.read_data.val();
 
-        // ---- stage 48: |u − U| and its sign
+        // ---- stage 49: |u − U| and its sign
         self.f49.d.next = self.f48.q.val();
         self.diff49.d.next = (self.uold48.q.val() - self.u48.q.val());
         if (self.u48.q.val() >= self.uold48.q.val()) {
@@ -1165,12 +1168,12 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.geu_d.d.next = ((bit_cast::<33, 32>(self.uold48.q.val()) << self.sh[1].val())
             | bit_cast::<33, 1>((self.u48.q.val() >= self.uold48.q.val()).into()));
 
-        // ---- stage 49: f · |u − U|
+        // ---- stage 50: f · |u − U|
         self.uu_mul.a.next = self.f49.q.val();
         self.uu_mul.b.next = self.diff49.q.val();
         self.uu_mul.in_valid.next = self.ctx[46].q.val().get_bit(0);
 
-        // ---- stage 53: U = U ± (f·|u − U|) >> 24 (line 9)
+        // ---- stage 54: round (f·|u − U|) >> 24; stage 55: U ± it (line 9)
         self.delta54.d.next = bit_cast::<32, 64>((self.uu_mul.p.val() + self.half24.val()) >> self.sh[24].val());
         // next stage: U ± delta
         self.unew53.next = (self.geu_d.q.val().get_bits::<32>(1) - self.delta54.q.val());
@@ -1188,7 +1191,7 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.u54.d.next = self.u_one.val();
         }
 
-        // ---- stage 54: write U; eta/U; U >= eta
+        // ---- stage 56: write U; eta/U; U >= eta
         self.u_ram.write_address.next = bit_cast::<A, 16>(self.ctx[52].q.val().get_bits::<16>(8));
         self.u_ram.write_data.next = self.u54.q.val();
         self.u_ram.write_enable.next = (self.ctx[52].q.val().get_bit(0)
@@ -1201,13 +1204,13 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.mdu_d.d.next = bit_cast::<1, 1>((self.u54.q.val() >= self.eta32.val()).into());
         self.uout_d.d.next = self.u54.q.val();
 
-        // ---- stage 85: read W, Wc, incStage; stage 86: register them
+        // ---- stage 87: read W, Wc, incStage; stage 88: register them
         self.w_ram.read_address.next = bit_cast::<A, 16>(self.ctx[83].q.val().get_bits::<16>(8));
         self.wold87.d.next = self.w_ram.read_data.val().get_bits::<32>(35);
         self.wcold87.d.next = self.w_ram.read_data.val().get_bits::<32>(3);
         self.inc87.d.next = self.w_ram.read_data.val().get_bits::<3>(0);
 
-        // ---- stage 87: line 12's test; Wc · eta/U; Wc + W_ai (line 17)
+        // ---- stage 89: line 12's test; Wc · eta/U; Wc + W_ai (line 17)
         self.md87.next = (self.mdu_d.q.val().any() || (self.inc87.q.val() >= self.cfg_max_stage.val()));
         self.w_mul.a.next = self.wcold87.q.val();
         // b = 2·min(eta/U, 2^31 − 1) + 1: half an LSB back for the
@@ -1233,13 +1236,13 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.wb[i].d.next = self.wb[i - 1].q.val();
         }
 
-        // ---- stage 91: Wc·(2r + 1) / 2^21 rounded, saturated (line 13)
+        // ---- stage 93: Wc·(2r + 1) / 2^21 rounded, saturated (line 13)
         self.wp91.next = (self.w_mul.p.val() + self.half20.val());
         self.wmd92.d.next = bit_cast::<32, 64>(self.wp91.val() >> self.sh[21].val());
         if (self.wp91.val() >> self.sh[53].val()).any() {
             self.wmd92.d.next = self.ones32.val();
         }
-        // ---- stage 92: + W_ai, saturated; pick the branch
+        // ---- stage 94: + W_ai, saturated; pick the branch
         self.wsum33.next = (bit_cast::<33, 32>(self.wmd92.q.val()) + bit_cast::<33, 32>(self.cfg_w_ai.val()));
         self.wsum92.next = self.wsum33.val().get_bits::<32>(0);
         if self.wsum33.val().get_bit(32) {
@@ -1249,7 +1252,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         if self.wb[4].q.val().get_bit(0) {
             self.wsel93.d.next = self.wsum92.val();
         }
-        // ---- stage 93: clamp to [W_min, W_init]
+        // ---- stage 95: clamp to [W_min, W_init]
         // max(min(w, W_init), W_min), both comparisons in parallel.
         self.wmin93.next = self.cfg_w_init.val();
         if (self.cfg_w_init.val() < self.cfg_w_min.val()) {
@@ -1263,7 +1266,7 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.wnew94.d.next = self.wmin93.val();
         }
 
-        // ---- stage 94: commit (lines 14–15, 18–19); write W, Wc, incStage
+        // ---- stage 96: commit (lines 14–15, 18–19); write W, Wc, incStage
         self.wc94.next = self.wb[6].q.val().get_bits::<32>(36);
         self.incnew94.next = self.wb[6].q.val().get_bits::<3>(1);
         if self.ctx[92].q.val().get_bit(1) {
@@ -1302,7 +1305,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.winc_d.d.next = ((bit_cast::<35, 32>(self.wout94.val()) << self.sh[3].val())
             | bit_cast::<35, 3>(self.incout94.val()));
 
-        // ---- stage 98: R >> (s − 8), saturated to 24 bits; output registers
+        // ---- stage 100: R >> (s − 8); stage 101: saturated to 24 bits, output registers
         self.rsh98.next = (self.cfg_inv_t_s.val() - self.sh[8].val());
         self.rp99.d.next = (self.r_mul.p.val() >> self.rsh98.val());
         // next stage: saturate to 24 bits; output registers
