@@ -221,90 +221,90 @@ pub struct HpccCc<const A: usize> {
     // [4:2] flags, [1] commit, [0] valid
     ctx: [DFF<Bits<24>>; CTX],
     // ---- stages 3..5: divider operands
-    db3: [DFF<Bits<20>>; 5],
-    dts3: [DFF<Bits<24>>; 5],
-    code3: [DFF<Bits<3>>; 5],
-    qmin3: [DFF<Bits<17>>; 5],
-    kill3: [DFF<Bit>; 5],
-    tau3: [DFF<Bits<24>>; 5],
-    d9_3: [DFF<Bits<32>>; 5],
-    sh3: [Signal<Local, Bits<8>>; 5],
+    db4: [DFF<Bits<20>>; 5],
+    dts4: [DFF<Bits<24>>; 5],
+    code4: [DFF<Bits<3>>; 5],
+    qmin4: [DFF<Bits<17>>; 5],
+    kill4: [DFF<Bit>; 5],
+    tau4: [DFF<Bits<24>>; 5],
+    d9_4: [DFF<Bits<32>>; 5],
+    sh4: [Signal<Local, Bits<8>>; 5],
     d25: [Signal<Local, Bits<32>>; 5],
-    a4: [DFF<Bits<32>>; 5],
-    d4: [DFF<Bits<32>>; 5],
+    a5: [DFF<Bits<32>>; 5],
+    d5: [DFF<Bits<32>>; 5],
     div: [Divider<32, 30>; 5],
     qmin_d: [Delay<17, 30>; 5],
     code_d: [Delay<8, 34>; 5],
     tau_d: [Delay<24, 36>; 5],
     uq_mul: [WideMul; 5],
     // ---- stages 38..43
-    sh37: [Signal<Local, Bits<8>>; 5],
-    psh37: [Signal<Local, Bits<64>>; 5],
-    uq38: [DFF<Bits<64>>; 5],
-    utx38: [DFF<Bits<32>>; 5],
-    sum38: [Signal<Local, Bits<64>>; 5],
-    up39: [DFF<Bits<32>>; 5],
+    sh38: [Signal<Local, Bits<8>>; 5],
+    psh38: [Signal<Local, Bits<64>>; 5],
+    uq39: [DFF<Bits<64>>; 5],
+    utx39: [DFF<Bits<32>>; 5],
+    sum39: [Signal<Local, Bits<64>>; 5],
+    up40: [DFF<Bits<32>>; 5],
     m01u: DFF<Bits<32>>,
     m01t: DFF<Bits<24>>,
     m23u: DFF<Bits<32>>,
     m23t: DFF<Bits<24>>,
-    m4u40: DFF<Bits<32>>,
-    m4t40: DFF<Bits<24>>,
-    m03u: DFF<Bits<32>>,
-    m03t: DFF<Bits<24>>,
     m4u41: DFF<Bits<32>>,
     m4t41: DFF<Bits<24>>,
-    u42: DFF<Bits<32>>,
-    tau42: DFF<Bits<24>>,
+    m03u: DFF<Bits<32>>,
+    m03t: DFF<Bits<24>>,
+    m4u42: DFF<Bits<32>>,
+    m4t42: DFF<Bits<24>>,
+    u43: DFF<Bits<32>>,
+    tau43: DFF<Bits<24>>,
     // ---- stages 43..56: tau/T and the U EWMA
     tau_mul: WideMul,
     utge_d: Delay<33, 4>,
-    fsh46: Signal<Local, Bits<8>>,
-    fp46: Signal<Local, Bits<64>>,
-    f47: DFF<Bits<32>>,
-    u47: DFF<Bits<32>>,
-    u_ram: RAM<Bits<32>, A>,
+    fsh47: Signal<Local, Bits<8>>,
+    fp47: Signal<Local, Bits<64>>,
     f48: DFF<Bits<32>>,
     u48: DFF<Bits<32>>,
-    uold48: DFF<Bits<32>>,
+    u_ram: RAM<Bits<32>, A>,
     f49: DFF<Bits<32>>,
-    diff49: DFF<Bits<32>>,
+    u49: DFF<Bits<32>>,
+    uold49: DFF<Bits<32>>,
+    f50: DFF<Bits<32>>,
+    diff50: DFF<Bits<32>>,
     geu_d: Delay<33, 6>,
     uu_mul: WideMul,
-    delta54: DFF<Bits<32>>,
-    unew53: Signal<Local, Bits<32>>,
-    u54: DFF<Bits<32>>,
+    delta55: DFF<Bits<32>>,
+    unew55: Signal<Local, Bits<32>>,
+    u56: DFF<Bits<32>>,
     eta32: Signal<Local, Bits<32>>,
     eta_div: Divider<32, 28>,
     mdu_d: Delay<1, 33>,
     uout_d: Delay<32, 45>,
     // ---- stages 87..102: ComputeWind and R
     w_ram: RAM<Bits<67>, A>,
-    wold87: DFF<Bits<32>>,
-    wcold87: DFF<Bits<32>>,
-    inc87: DFF<Bits<3>>,
-    md87: Signal<Local, Bit>,
-    r87: Signal<Local, Bits<32>>,
-    wp91: Signal<Local, Bits<64>>,
-    wai87: Signal<Local, Bits<32>>,
+    wold89: DFF<Bits<32>>,
+    wcold89: DFF<Bits<32>>,
+    inc89: DFF<Bits<3>>,
+    md89: Signal<Local, Bit>,
+    r89: Signal<Local, Bits<32>>,
+    wp93: Signal<Local, Bits<64>>,
+    wai89: Signal<Local, Bits<32>>,
     wai33: Signal<Local, Bits<33>>,
     wsum33: Signal<Local, Bits<33>>,
-    bundle87: Signal<Local, Bits<100>>,
+    bundle89: Signal<Local, Bits<100>>,
     wb: [DFF<Bits<100>>; 7],
     w_mul: WideMul,
-    wmd92: DFF<Bits<32>>,
-    wsum92: Signal<Local, Bits<32>>,
-    wsel93: DFF<Bits<32>>,
-    wmin93: Signal<Local, Bits<32>>,
-    wnew94: DFF<Bits<32>>,
-    wout94: Signal<Local, Bits<32>>,
-    incout94: Signal<Local, Bits<3>>,
-    wc94: Signal<Local, Bits<32>>,
-    incnew94: Signal<Local, Bits<3>>,
+    wmd94: DFF<Bits<32>>,
+    wsum94: Signal<Local, Bits<32>>,
+    wsel95: DFF<Bits<32>>,
+    wmin95: Signal<Local, Bits<32>>,
+    wnew96: DFF<Bits<32>>,
+    wout96: Signal<Local, Bits<32>>,
+    incout96: Signal<Local, Bits<3>>,
+    wc96: Signal<Local, Bits<32>>,
+    incnew96: Signal<Local, Bits<3>>,
     r_mul: WideMul,
     winc_d: Delay<35, 5>,
-    rsh98: Signal<Local, Bits<8>>,
-    rp99: DFF<Bits<64>>,
+    rsh100: Signal<Local, Bits<8>>,
+    rp101: DFF<Bits<64>>,
     // ---- output registers and counters
     o_valid: DFF<Bit>,
     o_flow: DFF<Bits<16>>,
@@ -469,87 +469,87 @@ impl<const A: usize> Default for HpccCc<A> {
             stamp2: Default::default(),
             meta_new2: Default::default(),
             ctx: std::array::from_fn(|_| Default::default()),
-            db3: std::array::from_fn(|_| Default::default()),
-            dts3: std::array::from_fn(|_| Default::default()),
-            code3: std::array::from_fn(|_| Default::default()),
-            qmin3: std::array::from_fn(|_| Default::default()),
-            kill3: std::array::from_fn(|_| Default::default()),
-            tau3: std::array::from_fn(|_| Default::default()),
-            d9_3: std::array::from_fn(|_| Default::default()),
-            sh3: std::array::from_fn(|_| Default::default()),
+            db4: std::array::from_fn(|_| Default::default()),
+            dts4: std::array::from_fn(|_| Default::default()),
+            code4: std::array::from_fn(|_| Default::default()),
+            qmin4: std::array::from_fn(|_| Default::default()),
+            kill4: std::array::from_fn(|_| Default::default()),
+            tau4: std::array::from_fn(|_| Default::default()),
+            d9_4: std::array::from_fn(|_| Default::default()),
+            sh4: std::array::from_fn(|_| Default::default()),
             d25: std::array::from_fn(|_| Default::default()),
-            a4: std::array::from_fn(|_| Default::default()),
-            d4: std::array::from_fn(|_| Default::default()),
+            a5: std::array::from_fn(|_| Default::default()),
+            d5: std::array::from_fn(|_| Default::default()),
             div: std::array::from_fn(|_| Default::default()),
             qmin_d: std::array::from_fn(|_| Default::default()),
             code_d: std::array::from_fn(|_| Default::default()),
             tau_d: std::array::from_fn(|_| Default::default()),
             uq_mul: std::array::from_fn(|_| Default::default()),
-            sh37: std::array::from_fn(|_| Default::default()),
-            psh37: std::array::from_fn(|_| Default::default()),
-            uq38: std::array::from_fn(|_| Default::default()),
-            utx38: std::array::from_fn(|_| Default::default()),
-            sum38: std::array::from_fn(|_| Default::default()),
-            up39: std::array::from_fn(|_| Default::default()),
+            sh38: std::array::from_fn(|_| Default::default()),
+            psh38: std::array::from_fn(|_| Default::default()),
+            uq39: std::array::from_fn(|_| Default::default()),
+            utx39: std::array::from_fn(|_| Default::default()),
+            sum39: std::array::from_fn(|_| Default::default()),
+            up40: std::array::from_fn(|_| Default::default()),
             m01u: Default::default(),
             m01t: Default::default(),
             m23u: Default::default(),
             m23t: Default::default(),
-            m4u40: Default::default(),
-            m4t40: Default::default(),
-            m03u: Default::default(),
-            m03t: Default::default(),
             m4u41: Default::default(),
             m4t41: Default::default(),
-            u42: Default::default(),
-            tau42: Default::default(),
+            m03u: Default::default(),
+            m03t: Default::default(),
+            m4u42: Default::default(),
+            m4t42: Default::default(),
+            u43: Default::default(),
+            tau43: Default::default(),
             tau_mul: Default::default(),
             utge_d: Default::default(),
-            fsh46: Default::default(),
-            fp46: Default::default(),
-            f47: Default::default(),
-            u47: Default::default(),
-            u_ram: Default::default(),
+            fsh47: Default::default(),
+            fp47: Default::default(),
             f48: Default::default(),
             u48: Default::default(),
-            uold48: Default::default(),
+            u_ram: Default::default(),
             f49: Default::default(),
-            diff49: Default::default(),
+            u49: Default::default(),
+            uold49: Default::default(),
+            f50: Default::default(),
+            diff50: Default::default(),
             geu_d: Default::default(),
             uu_mul: Default::default(),
-            delta54: Default::default(),
-            unew53: Default::default(),
-            u54: Default::default(),
+            delta55: Default::default(),
+            unew55: Default::default(),
+            u56: Default::default(),
             eta32: Default::default(),
             eta_div: Default::default(),
             mdu_d: Default::default(),
             uout_d: Default::default(),
             w_ram: Default::default(),
-            wold87: Default::default(),
-            wcold87: Default::default(),
-            inc87: Default::default(),
-            md87: Default::default(),
-            r87: Default::default(),
-            wp91: Default::default(),
-            wai87: Default::default(),
+            wold89: Default::default(),
+            wcold89: Default::default(),
+            inc89: Default::default(),
+            md89: Default::default(),
+            r89: Default::default(),
+            wp93: Default::default(),
+            wai89: Default::default(),
             wai33: Default::default(),
             wsum33: Default::default(),
-            bundle87: Default::default(),
+            bundle89: Default::default(),
             wb: std::array::from_fn(|_| Default::default()),
             w_mul: Default::default(),
-            wmd92: Default::default(),
-            wsum92: Default::default(),
-            wsel93: Default::default(),
-            wmin93: Default::default(),
-            wnew94: Default::default(),
-            wout94: Default::default(),
-            incout94: Default::default(),
-            wc94: Default::default(),
-            incnew94: Default::default(),
+            wmd94: Default::default(),
+            wsum94: Default::default(),
+            wsel95: Default::default(),
+            wmin95: Default::default(),
+            wnew96: Default::default(),
+            wout96: Default::default(),
+            incout96: Default::default(),
+            wc96: Default::default(),
+            incnew96: Default::default(),
             r_mul: Default::default(),
             winc_d: Default::default(),
-            rsh98: Default::default(),
-            rp99: Default::default(),
+            rsh100: Default::default(),
+            rp101: Default::default(),
             o_valid: Default::default(),
             o_flow: Default::default(),
             o_status: Default::default(),
@@ -577,9 +577,9 @@ impl<const A: usize> Logic for HpccCc<A> {
         dff_setup!(
             self, clock, v1, op1, flow1, seq1, snd1, now1, nh1, oor1, v2, op2, flow2, seq2, snd2,
             now2, nh2, oor2, meta2, v2b, op2b, flow2b, snd2b, now2b, nh2b, oor2b, meta2b,
-            dseq2b, dnow2b, meta_wa, meta_we, meta_wd, m01u, m01t, m23u, m23t, m4u40, m4t40, m03u, m03t, m4u41,
-            m4t41, u42, tau42, f47, u47, f48, u48, uold48, f49, diff49, delta54, u54, wold87, wcold87,
-            inc87, wmd92, wsel93, wnew94, rp99, o_valid, o_flow, o_status, o_flags, o_w, o_r, o_u,
+            dseq2b, dnow2b, meta_wa, meta_we, meta_wd, m01u, m01t, m23u, m23t, m4u41, m4t41, m03u, m03t, m4u42,
+            m4t42, u43, tau43, f48, u48, f49, u49, uold49, f50, diff50, delta55, u56, wold89, wcold89,
+            inc89, wmd94, wsel95, wnew96, rp101, o_valid, o_flow, o_status, o_flags, o_w, o_r, o_u,
             o_inc, o_upd, c_events, c_drop_flow, c_drop_hops, c_drop_rate, c_ts_stale,
             c_bytes_back, c_qlen_sat
         );
@@ -616,26 +616,26 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.dts2b[i].clock.next = self.clock.val();
             self.db2b[i].clock.next = self.clock.val();
             self.oql2b[i].clock.next = self.clock.val();
-            self.db3[i].clock.next = self.clock.val();
-            self.dts3[i].clock.next = self.clock.val();
-            self.code3[i].clock.next = self.clock.val();
-            self.qmin3[i].clock.next = self.clock.val();
-            self.kill3[i].clock.next = self.clock.val();
-            self.tau3[i].clock.next = self.clock.val();
-            self.d9_3[i].clock.next = self.clock.val();
+            self.db4[i].clock.next = self.clock.val();
+            self.dts4[i].clock.next = self.clock.val();
+            self.code4[i].clock.next = self.clock.val();
+            self.qmin4[i].clock.next = self.clock.val();
+            self.kill4[i].clock.next = self.clock.val();
+            self.tau4[i].clock.next = self.clock.val();
+            self.d9_4[i].clock.next = self.clock.val();
             self.hop_wa[i].clock.next = self.clock.val();
             self.hop_we[i].clock.next = self.clock.val();
             self.hop_wd[i].clock.next = self.clock.val();
-            self.a4[i].clock.next = self.clock.val();
-            self.d4[i].clock.next = self.clock.val();
+            self.a5[i].clock.next = self.clock.val();
+            self.d5[i].clock.next = self.clock.val();
             self.div[i].clock.next = self.clock.val();
             self.qmin_d[i].clock.next = self.clock.val();
             self.code_d[i].clock.next = self.clock.val();
             self.tau_d[i].clock.next = self.clock.val();
             self.uq_mul[i].clock.next = self.clock.val();
-            self.uq38[i].clock.next = self.clock.val();
-            self.utx38[i].clock.next = self.clock.val();
-            self.up39[i].clock.next = self.clock.val();
+            self.uq39[i].clock.next = self.clock.val();
+            self.utx39[i].clock.next = self.clock.val();
+            self.up40[i].clock.next = self.clock.val();
         }
 
         // ---- stage 0: hazard interlock, accept, parse, read meta and hops
@@ -872,15 +872,15 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.hop_ram[i].write_data.next = self.hop_wd[i].q.val();
         }
         // 9·Δts, for 25·Δts next stage.
-        self.d9_3[0].d.next = ((bit_cast::<32, 24>(self.dts2[0].val()) << self.sh[3].val())
+        self.d9_4[0].d.next = ((bit_cast::<32, 24>(self.dts2[0].val()) << self.sh[3].val())
             + bit_cast::<32, 24>(self.dts2[0].val()));
-        self.d9_3[1].d.next = ((bit_cast::<32, 24>(self.dts2[1].val()) << self.sh[3].val())
+        self.d9_4[1].d.next = ((bit_cast::<32, 24>(self.dts2[1].val()) << self.sh[3].val())
             + bit_cast::<32, 24>(self.dts2[1].val()));
-        self.d9_3[2].d.next = ((bit_cast::<32, 24>(self.dts2[2].val()) << self.sh[3].val())
+        self.d9_4[2].d.next = ((bit_cast::<32, 24>(self.dts2[2].val()) << self.sh[3].val())
             + bit_cast::<32, 24>(self.dts2[2].val()));
-        self.d9_3[3].d.next = ((bit_cast::<32, 24>(self.dts2[3].val()) << self.sh[3].val())
+        self.d9_4[3].d.next = ((bit_cast::<32, 24>(self.dts2[3].val()) << self.sh[3].val())
             + bit_cast::<32, 24>(self.dts2[3].val()));
-        self.d9_3[4].d.next = ((bit_cast::<32, 24>(self.dts2[4].val()) << self.sh[3].val())
+        self.d9_4[4].d.next = ((bit_cast::<32, 24>(self.dts2[4].val()) << self.sh[3].val())
             + bit_cast::<32, 24>(self.dts2[4].val()));
         // Context into the pipeline.
         self.ctx[0].d.next = ((bit_cast::<24, 16>(self.flow2b.q.val()) << self.sh[8].val())
@@ -892,149 +892,149 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.ctx[i].d.next = self.ctx[i - 1].q.val();
         }
         for i in 0..5 {
-            self.db3[i].d.next = self.db2[i].val();
-            self.dts3[i].d.next = self.dts2[i].val();
-            self.code3[i].d.next = self.hw2b[i].q.val().get_bits::<3>(0);
-            self.kill3[i].d.next =
+            self.db4[i].d.next = self.db2[i].val();
+            self.dts4[i].d.next = self.dts2[i].val();
+            self.code4[i].d.next = self.hw2b[i].q.val().get_bits::<3>(0);
+            self.kill4[i].d.next =
                 ((self.stale2[i].val() || self.back2[i].val()) || !self.active2[i].val());
             // Line 5: min(ack.L[i].qlen, L[i].qlen); 0 for unused hops.
-            self.qmin3[i].d.next = 0.into();
+            self.qmin4[i].d.next = 0.into();
             if self.active2[i].val() {
-                self.qmin3[i].d.next = self.n_ql[i].val();
+                self.qmin4[i].d.next = self.n_ql[i].val();
                 if (self.o_ql[i].val() < self.n_ql[i].val()) {
-                    self.qmin3[i].d.next = self.o_ql[i].val();
+                    self.qmin4[i].d.next = self.o_ql[i].val();
                 }
             }
             // Line 7's tau candidate: 0 for a stale or unused hop.
-            self.tau3[i].d.next = self.dts2[i].val();
+            self.tau4[i].d.next = self.dts2[i].val();
             if (self.stale2[i].val() || !self.active2[i].val()) {
-                self.tau3[i].d.next = 0.into();
+                self.tau4[i].d.next = 0.into();
             }
         }
 
         // ---- stage 4: divider operands for txRate/B (line 4)
         // a = Δbytes << (mlog + 4 − code), d = 25·Δts
-        self.sh3[0].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
-            - bit_cast::<8, 3>(self.code3[0].q.val()));
-        self.d25[0].next = ((bit_cast::<32, 24>(self.dts3[0].q.val()) << self.sh[4].val())
-            + self.d9_3[0].q.val());
-        self.a4[0].d.next = (bit_cast::<32, 20>(self.db3[0].q.val()) << self.sh3[0].val());
-        self.d4[0].d.next = self.d25[0].val();
-        if self.kill3[0].q.val() {
-            self.a4[0].d.next = 0.into();
-            self.d4[0].d.next = 1.into();
+        self.sh4[0].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
+            - bit_cast::<8, 3>(self.code4[0].q.val()));
+        self.d25[0].next = ((bit_cast::<32, 24>(self.dts4[0].q.val()) << self.sh[4].val())
+            + self.d9_4[0].q.val());
+        self.a5[0].d.next = (bit_cast::<32, 20>(self.db4[0].q.val()) << self.sh4[0].val());
+        self.d5[0].d.next = self.d25[0].val();
+        if self.kill4[0].q.val() {
+            self.a5[0].d.next = 0.into();
+            self.d5[0].d.next = 1.into();
         }
-        self.qmin_d[0].d.next = self.qmin3[0].q.val();
+        self.qmin_d[0].d.next = self.qmin4[0].q.val();
         // The queue term's shift, s − 29 − mlog + code, used at stage 37.
         self.code_d[0].d.next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
             - bit_cast::<8, 3>(self.cfg_mlog.val()))
-            + bit_cast::<8, 3>(self.code3[0].q.val()));
-        self.tau_d[0].d.next = self.tau3[0].q.val();
+            + bit_cast::<8, 3>(self.code4[0].q.val()));
+        self.tau_d[0].d.next = self.tau4[0].q.val();
         
         // a = Δbytes << (mlog + 4 − code), d = 25·Δts
-        self.sh3[1].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
-            - bit_cast::<8, 3>(self.code3[1].q.val()));
-        self.d25[1].next = ((bit_cast::<32, 24>(self.dts3[1].q.val()) << self.sh[4].val())
-            + self.d9_3[1].q.val());
-        self.a4[1].d.next = (bit_cast::<32, 20>(self.db3[1].q.val()) << self.sh3[1].val());
-        self.d4[1].d.next = self.d25[1].val();
-        if self.kill3[1].q.val() {
-            self.a4[1].d.next = 0.into();
-            self.d4[1].d.next = 1.into();
+        self.sh4[1].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
+            - bit_cast::<8, 3>(self.code4[1].q.val()));
+        self.d25[1].next = ((bit_cast::<32, 24>(self.dts4[1].q.val()) << self.sh[4].val())
+            + self.d9_4[1].q.val());
+        self.a5[1].d.next = (bit_cast::<32, 20>(self.db4[1].q.val()) << self.sh4[1].val());
+        self.d5[1].d.next = self.d25[1].val();
+        if self.kill4[1].q.val() {
+            self.a5[1].d.next = 0.into();
+            self.d5[1].d.next = 1.into();
         }
-        self.qmin_d[1].d.next = self.qmin3[1].q.val();
+        self.qmin_d[1].d.next = self.qmin4[1].q.val();
         // The queue term's shift, s − 29 − mlog + code, used at stage 37.
         self.code_d[1].d.next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
             - bit_cast::<8, 3>(self.cfg_mlog.val()))
-            + bit_cast::<8, 3>(self.code3[1].q.val()));
-        self.tau_d[1].d.next = self.tau3[1].q.val();
+            + bit_cast::<8, 3>(self.code4[1].q.val()));
+        self.tau_d[1].d.next = self.tau4[1].q.val();
         
         // a = Δbytes << (mlog + 4 − code), d = 25·Δts
-        self.sh3[2].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
-            - bit_cast::<8, 3>(self.code3[2].q.val()));
-        self.d25[2].next = ((bit_cast::<32, 24>(self.dts3[2].q.val()) << self.sh[4].val())
-            + self.d9_3[2].q.val());
-        self.a4[2].d.next = (bit_cast::<32, 20>(self.db3[2].q.val()) << self.sh3[2].val());
-        self.d4[2].d.next = self.d25[2].val();
-        if self.kill3[2].q.val() {
-            self.a4[2].d.next = 0.into();
-            self.d4[2].d.next = 1.into();
+        self.sh4[2].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
+            - bit_cast::<8, 3>(self.code4[2].q.val()));
+        self.d25[2].next = ((bit_cast::<32, 24>(self.dts4[2].q.val()) << self.sh[4].val())
+            + self.d9_4[2].q.val());
+        self.a5[2].d.next = (bit_cast::<32, 20>(self.db4[2].q.val()) << self.sh4[2].val());
+        self.d5[2].d.next = self.d25[2].val();
+        if self.kill4[2].q.val() {
+            self.a5[2].d.next = 0.into();
+            self.d5[2].d.next = 1.into();
         }
-        self.qmin_d[2].d.next = self.qmin3[2].q.val();
+        self.qmin_d[2].d.next = self.qmin4[2].q.val();
         // The queue term's shift, s − 29 − mlog + code, used at stage 37.
         self.code_d[2].d.next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
             - bit_cast::<8, 3>(self.cfg_mlog.val()))
-            + bit_cast::<8, 3>(self.code3[2].q.val()));
-        self.tau_d[2].d.next = self.tau3[2].q.val();
+            + bit_cast::<8, 3>(self.code4[2].q.val()));
+        self.tau_d[2].d.next = self.tau4[2].q.val();
         
         // a = Δbytes << (mlog + 4 − code), d = 25·Δts
-        self.sh3[3].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
-            - bit_cast::<8, 3>(self.code3[3].q.val()));
-        self.d25[3].next = ((bit_cast::<32, 24>(self.dts3[3].q.val()) << self.sh[4].val())
-            + self.d9_3[3].q.val());
-        self.a4[3].d.next = (bit_cast::<32, 20>(self.db3[3].q.val()) << self.sh3[3].val());
-        self.d4[3].d.next = self.d25[3].val();
-        if self.kill3[3].q.val() {
-            self.a4[3].d.next = 0.into();
-            self.d4[3].d.next = 1.into();
+        self.sh4[3].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
+            - bit_cast::<8, 3>(self.code4[3].q.val()));
+        self.d25[3].next = ((bit_cast::<32, 24>(self.dts4[3].q.val()) << self.sh[4].val())
+            + self.d9_4[3].q.val());
+        self.a5[3].d.next = (bit_cast::<32, 20>(self.db4[3].q.val()) << self.sh4[3].val());
+        self.d5[3].d.next = self.d25[3].val();
+        if self.kill4[3].q.val() {
+            self.a5[3].d.next = 0.into();
+            self.d5[3].d.next = 1.into();
         }
-        self.qmin_d[3].d.next = self.qmin3[3].q.val();
+        self.qmin_d[3].d.next = self.qmin4[3].q.val();
         // The queue term's shift, s − 29 − mlog + code, used at stage 37.
         self.code_d[3].d.next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
             - bit_cast::<8, 3>(self.cfg_mlog.val()))
-            + bit_cast::<8, 3>(self.code3[3].q.val()));
-        self.tau_d[3].d.next = self.tau3[3].q.val();
+            + bit_cast::<8, 3>(self.code4[3].q.val()));
+        self.tau_d[3].d.next = self.tau4[3].q.val();
         
         // a = Δbytes << (mlog + 4 − code), d = 25·Δts
-        self.sh3[4].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
-            - bit_cast::<8, 3>(self.code3[4].q.val()));
-        self.d25[4].next = ((bit_cast::<32, 24>(self.dts3[4].q.val()) << self.sh[4].val())
-            + self.d9_3[4].q.val());
-        self.a4[4].d.next = (bit_cast::<32, 20>(self.db3[4].q.val()) << self.sh3[4].val());
-        self.d4[4].d.next = self.d25[4].val();
-        if self.kill3[4].q.val() {
-            self.a4[4].d.next = 0.into();
-            self.d4[4].d.next = 1.into();
+        self.sh4[4].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
+            - bit_cast::<8, 3>(self.code4[4].q.val()));
+        self.d25[4].next = ((bit_cast::<32, 24>(self.dts4[4].q.val()) << self.sh[4].val())
+            + self.d9_4[4].q.val());
+        self.a5[4].d.next = (bit_cast::<32, 20>(self.db4[4].q.val()) << self.sh4[4].val());
+        self.d5[4].d.next = self.d25[4].val();
+        if self.kill4[4].q.val() {
+            self.a5[4].d.next = 0.into();
+            self.d5[4].d.next = 1.into();
         }
-        self.qmin_d[4].d.next = self.qmin3[4].q.val();
+        self.qmin_d[4].d.next = self.qmin4[4].q.val();
         // The queue term's shift, s − 29 − mlog + code, used at stage 37.
         self.code_d[4].d.next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
             - bit_cast::<8, 3>(self.cfg_mlog.val()))
-            + bit_cast::<8, 3>(self.code3[4].q.val()));
-        self.tau_d[4].d.next = self.tau3[4].q.val();
+            + bit_cast::<8, 3>(self.code4[4].q.val()));
+        self.tau_d[4].d.next = self.tau4[4].q.val();
         
 
         // ---- stage 5: into the dividers; stage 34: queue-term multiply
-        self.div[0].a.next = self.a4[0].q.val();
-        self.div[0].d.next = self.d4[0].q.val();
+        self.div[0].a.next = self.a5[0].q.val();
+        self.div[0].d.next = self.d5[0].q.val();
         self.div[0].in_valid.next = self.ctx[1].q.val().get_bit(0);
         self.uq_mul[0].a.next = bit_cast::<32, 17>(self.qmin_d[0].q.val());
         self.uq_mul[0].b.next = self.cfg_uq_m.val();
         self.uq_mul[0].in_valid.next = self.ctx[30].q.val().get_bit(0);
         
-        self.div[1].a.next = self.a4[1].q.val();
-        self.div[1].d.next = self.d4[1].q.val();
+        self.div[1].a.next = self.a5[1].q.val();
+        self.div[1].d.next = self.d5[1].q.val();
         self.div[1].in_valid.next = self.ctx[1].q.val().get_bit(0);
         self.uq_mul[1].a.next = bit_cast::<32, 17>(self.qmin_d[1].q.val());
         self.uq_mul[1].b.next = self.cfg_uq_m.val();
         self.uq_mul[1].in_valid.next = self.ctx[30].q.val().get_bit(0);
         
-        self.div[2].a.next = self.a4[2].q.val();
-        self.div[2].d.next = self.d4[2].q.val();
+        self.div[2].a.next = self.a5[2].q.val();
+        self.div[2].d.next = self.d5[2].q.val();
         self.div[2].in_valid.next = self.ctx[1].q.val().get_bit(0);
         self.uq_mul[2].a.next = bit_cast::<32, 17>(self.qmin_d[2].q.val());
         self.uq_mul[2].b.next = self.cfg_uq_m.val();
         self.uq_mul[2].in_valid.next = self.ctx[30].q.val().get_bit(0);
         
-        self.div[3].a.next = self.a4[3].q.val();
-        self.div[3].d.next = self.d4[3].q.val();
+        self.div[3].a.next = self.a5[3].q.val();
+        self.div[3].d.next = self.d5[3].q.val();
         self.div[3].in_valid.next = self.ctx[1].q.val().get_bit(0);
         self.uq_mul[3].a.next = bit_cast::<32, 17>(self.qmin_d[3].q.val());
         self.uq_mul[3].b.next = self.cfg_uq_m.val();
         self.uq_mul[3].in_valid.next = self.ctx[30].q.val().get_bit(0);
         
-        self.div[4].a.next = self.a4[4].q.val();
-        self.div[4].d.next = self.d4[4].q.val();
+        self.div[4].a.next = self.a5[4].q.val();
+        self.div[4].d.next = self.d5[4].q.val();
         self.div[4].in_valid.next = self.ctx[1].q.val().get_bit(0);
         self.uq_mul[4].a.next = bit_cast::<32, 17>(self.qmin_d[4].q.val());
         self.uq_mul[4].b.next = self.cfg_uq_m.val();
@@ -1042,275 +1042,275 @@ impl<const A: usize> Logic for HpccCc<A> {
         
 
         // ---- stage 38: u_q = (qmin·uq_m) >> (s − 29 − mlog + code), saturated
-        self.sh37[0].next = self.code_d[0].q.val();
-        self.psh37[0].next = (self.uq_mul[0].p.val() >> self.sh37[0].val());
-        self.uq38[0].d.next = self.psh37[0].val();
-        self.utx38[0].d.next = self.div[0].q.val();
+        self.sh38[0].next = self.code_d[0].q.val();
+        self.psh38[0].next = (self.uq_mul[0].p.val() >> self.sh38[0].val());
+        self.uq39[0].d.next = self.psh38[0].val();
+        self.utx39[0].d.next = self.div[0].q.val();
         // ---- stage 39: u' = u_tx + u_q (line 5), saturated
         // The queue term's saturation folds into the sum's: uq < 2^60.
-        self.sum38[0].next = (self.uq38[0].q.val() + bit_cast::<64, 32>(self.utx38[0].q.val()));
-        self.up39[0].d.next = bit_cast::<32, 64>(self.sum38[0].val());
-        if (self.sum38[0].val() >> self.sh[32].val()).any() {
-            self.up39[0].d.next = self.ones32.val();
+        self.sum39[0].next = (self.uq39[0].q.val() + bit_cast::<64, 32>(self.utx39[0].q.val()));
+        self.up40[0].d.next = bit_cast::<32, 64>(self.sum39[0].val());
+        if (self.sum39[0].val() >> self.sh[32].val()).any() {
+            self.up40[0].d.next = self.ones32.val();
         }
         
-        self.sh37[1].next = self.code_d[1].q.val();
-        self.psh37[1].next = (self.uq_mul[1].p.val() >> self.sh37[1].val());
-        self.uq38[1].d.next = self.psh37[1].val();
-        self.utx38[1].d.next = self.div[1].q.val();
+        self.sh38[1].next = self.code_d[1].q.val();
+        self.psh38[1].next = (self.uq_mul[1].p.val() >> self.sh38[1].val());
+        self.uq39[1].d.next = self.psh38[1].val();
+        self.utx39[1].d.next = self.div[1].q.val();
         // ---- stage 39: u' = u_tx + u_q (line 5), saturated
         // The queue term's saturation folds into the sum's: uq < 2^60.
-        self.sum38[1].next = (self.uq38[1].q.val() + bit_cast::<64, 32>(self.utx38[1].q.val()));
-        self.up39[1].d.next = bit_cast::<32, 64>(self.sum38[1].val());
-        if (self.sum38[1].val() >> self.sh[32].val()).any() {
-            self.up39[1].d.next = self.ones32.val();
+        self.sum39[1].next = (self.uq39[1].q.val() + bit_cast::<64, 32>(self.utx39[1].q.val()));
+        self.up40[1].d.next = bit_cast::<32, 64>(self.sum39[1].val());
+        if (self.sum39[1].val() >> self.sh[32].val()).any() {
+            self.up40[1].d.next = self.ones32.val();
         }
         
-        self.sh37[2].next = self.code_d[2].q.val();
-        self.psh37[2].next = (self.uq_mul[2].p.val() >> self.sh37[2].val());
-        self.uq38[2].d.next = self.psh37[2].val();
-        self.utx38[2].d.next = self.div[2].q.val();
+        self.sh38[2].next = self.code_d[2].q.val();
+        self.psh38[2].next = (self.uq_mul[2].p.val() >> self.sh38[2].val());
+        self.uq39[2].d.next = self.psh38[2].val();
+        self.utx39[2].d.next = self.div[2].q.val();
         // ---- stage 39: u' = u_tx + u_q (line 5), saturated
         // The queue term's saturation folds into the sum's: uq < 2^60.
-        self.sum38[2].next = (self.uq38[2].q.val() + bit_cast::<64, 32>(self.utx38[2].q.val()));
-        self.up39[2].d.next = bit_cast::<32, 64>(self.sum38[2].val());
-        if (self.sum38[2].val() >> self.sh[32].val()).any() {
-            self.up39[2].d.next = self.ones32.val();
+        self.sum39[2].next = (self.uq39[2].q.val() + bit_cast::<64, 32>(self.utx39[2].q.val()));
+        self.up40[2].d.next = bit_cast::<32, 64>(self.sum39[2].val());
+        if (self.sum39[2].val() >> self.sh[32].val()).any() {
+            self.up40[2].d.next = self.ones32.val();
         }
         
-        self.sh37[3].next = self.code_d[3].q.val();
-        self.psh37[3].next = (self.uq_mul[3].p.val() >> self.sh37[3].val());
-        self.uq38[3].d.next = self.psh37[3].val();
-        self.utx38[3].d.next = self.div[3].q.val();
+        self.sh38[3].next = self.code_d[3].q.val();
+        self.psh38[3].next = (self.uq_mul[3].p.val() >> self.sh38[3].val());
+        self.uq39[3].d.next = self.psh38[3].val();
+        self.utx39[3].d.next = self.div[3].q.val();
         // ---- stage 39: u' = u_tx + u_q (line 5), saturated
         // The queue term's saturation folds into the sum's: uq < 2^60.
-        self.sum38[3].next = (self.uq38[3].q.val() + bit_cast::<64, 32>(self.utx38[3].q.val()));
-        self.up39[3].d.next = bit_cast::<32, 64>(self.sum38[3].val());
-        if (self.sum38[3].val() >> self.sh[32].val()).any() {
-            self.up39[3].d.next = self.ones32.val();
+        self.sum39[3].next = (self.uq39[3].q.val() + bit_cast::<64, 32>(self.utx39[3].q.val()));
+        self.up40[3].d.next = bit_cast::<32, 64>(self.sum39[3].val());
+        if (self.sum39[3].val() >> self.sh[32].val()).any() {
+            self.up40[3].d.next = self.ones32.val();
         }
         
-        self.sh37[4].next = self.code_d[4].q.val();
-        self.psh37[4].next = (self.uq_mul[4].p.val() >> self.sh37[4].val());
-        self.uq38[4].d.next = self.psh37[4].val();
-        self.utx38[4].d.next = self.div[4].q.val();
+        self.sh38[4].next = self.code_d[4].q.val();
+        self.psh38[4].next = (self.uq_mul[4].p.val() >> self.sh38[4].val());
+        self.uq39[4].d.next = self.psh38[4].val();
+        self.utx39[4].d.next = self.div[4].q.val();
         // ---- stage 39: u' = u_tx + u_q (line 5), saturated
         // The queue term's saturation folds into the sum's: uq < 2^60.
-        self.sum38[4].next = (self.uq38[4].q.val() + bit_cast::<64, 32>(self.utx38[4].q.val()));
-        self.up39[4].d.next = bit_cast::<32, 64>(self.sum38[4].val());
-        if (self.sum38[4].val() >> self.sh[32].val()).any() {
-            self.up39[4].d.next = self.ones32.val();
+        self.sum39[4].next = (self.uq39[4].q.val() + bit_cast::<64, 32>(self.utx39[4].q.val()));
+        self.up40[4].d.next = bit_cast::<32, 64>(self.sum39[4].val());
+        if (self.sum39[4].val() >> self.sh[32].val()).any() {
+            self.up40[4].d.next = self.ones32.val();
         }
         
 
         // ---- stages 40–42: max over hops, the first wins a tie (line 6)
-        self.m01u.d.next = self.up39[0].q.val();
+        self.m01u.d.next = self.up40[0].q.val();
         self.m01t.d.next = self.tau_d[0].q.val();
-        if (self.up39[1].q.val() > self.up39[0].q.val()) {
-            self.m01u.d.next = self.up39[1].q.val();
+        if (self.up40[1].q.val() > self.up40[0].q.val()) {
+            self.m01u.d.next = self.up40[1].q.val();
             self.m01t.d.next = self.tau_d[1].q.val();
         }
-        self.m23u.d.next = self.up39[2].q.val();
+        self.m23u.d.next = self.up40[2].q.val();
         self.m23t.d.next = self.tau_d[2].q.val();
-        if (self.up39[3].q.val() > self.up39[2].q.val()) {
-            self.m23u.d.next = self.up39[3].q.val();
+        if (self.up40[3].q.val() > self.up40[2].q.val()) {
+            self.m23u.d.next = self.up40[3].q.val();
             self.m23t.d.next = self.tau_d[3].q.val();
         }
-        self.m4u40.d.next = self.up39[4].q.val();
-        self.m4t40.d.next = self.tau_d[4].q.val();
+        self.m4u41.d.next = self.up40[4].q.val();
+        self.m4t41.d.next = self.tau_d[4].q.val();
         self.m03u.d.next = self.m01u.q.val();
         self.m03t.d.next = self.m01t.q.val();
         if (self.m23u.q.val() > self.m01u.q.val()) {
             self.m03u.d.next = self.m23u.q.val();
             self.m03t.d.next = self.m23t.q.val();
         }
-        self.m4u41.d.next = self.m4u40.q.val();
-        self.m4t41.d.next = self.m4t40.q.val();
-        self.u42.d.next = self.m03u.q.val();
-        self.tau42.d.next = self.m03t.q.val();
-        if (self.m4u41.q.val() > self.m03u.q.val()) {
-            self.u42.d.next = self.m4u41.q.val();
-            self.tau42.d.next = self.m4t41.q.val();
+        self.m4u42.d.next = self.m4u41.q.val();
+        self.m4t42.d.next = self.m4t41.q.val();
+        self.u43.d.next = self.m03u.q.val();
+        self.tau43.d.next = self.m03t.q.val();
+        if (self.m4u42.q.val() > self.m03u.q.val()) {
+            self.u43.d.next = self.m4u42.q.val();
+            self.tau43.d.next = self.m4t42.q.val();
         }
         // No hop with u' > 0: tau stays 0 (line 2).
-        if ((!self.m03u.q.val().any()) && (!self.m4u41.q.val().any())) {
-            self.tau42.d.next = 0.into();
+        if ((!self.m03u.q.val().any()) && (!self.m4u42.q.val().any())) {
+            self.tau43.d.next = 0.into();
         }
 
         // ---- stage 43: tau/T = tau · inv_t_m (lines 8–9)
-        self.tau_mul.a.next = bit_cast::<32, 24>(self.tau42.q.val());
+        self.tau_mul.a.next = bit_cast::<32, 24>(self.tau43.q.val());
         self.tau_mul.b.next = self.cfg_inv_t_m.val();
         self.tau_mul.in_valid.next = self.ctx[39].q.val().get_bit(0);
-        self.utge_d.d.next = ((bit_cast::<33, 32>(self.u42.q.val()) << self.sh[1].val())
-            | bit_cast::<33, 1>((self.tau42.q.val() >= self.cfg_t.val()).into()));
+        self.utge_d.d.next = ((bit_cast::<33, 32>(self.u43.q.val()) << self.sh[1].val())
+            | bit_cast::<33, 1>((self.tau43.q.val() >= self.cfg_t.val()).into()));
 
         // ---- stage 47: f = min(tau, T)/T in UQ1.24; read U
-        self.fsh46.next = (self.cfg_inv_t_s.val() - self.sh[24].val());
-        self.fp46.next = (self.tau_mul.p.val() >> self.fsh46.val());
-        self.f47.d.next = bit_cast::<32, 64>(self.fp46.val());
+        self.fsh47.next = (self.cfg_inv_t_s.val() - self.sh[24].val());
+        self.fp47.next = (self.tau_mul.p.val() >> self.fsh47.val());
+        self.f48.d.next = bit_cast::<32, 64>(self.fp47.val());
         if self.utge_d.q.val().get_bit(0) {
-            self.f47.d.next = self.u_one.val();
+            self.f48.d.next = self.u_one.val();
         }
-        self.u47.d.next = self.utge_d.q.val().get_bits::<32>(1);
+        self.u48.d.next = self.utge_d.q.val().get_bits::<32>(1);
         self.u_ram.read_address.next = bit_cast::<A, 16>(self.ctx[43].q.val().get_bits::<16>(8));
 
         // ---- stage 48: register U_old
-        self.f48.d.next = self.f47.q.val();
-        self.u48.d.next = self.u47.q.val();
-        self.uold48.d.next = self.u_ram.read_data.val();
+        self.f49.d.next = self.f48.q.val();
+        self.u49.d.next = self.u48.q.val();
+        self.uold49.d.next = self.u_ram.read_data.val();
 
         // ---- stage 49: |u − U| and its sign
-        self.f49.d.next = self.f48.q.val();
-        self.diff49.d.next = (self.uold48.q.val() - self.u48.q.val());
-        if (self.u48.q.val() >= self.uold48.q.val()) {
-            self.diff49.d.next = (self.u48.q.val() - self.uold48.q.val());
+        self.f50.d.next = self.f49.q.val();
+        self.diff50.d.next = (self.uold49.q.val() - self.u49.q.val());
+        if (self.u49.q.val() >= self.uold49.q.val()) {
+            self.diff50.d.next = (self.u49.q.val() - self.uold49.q.val());
         }
-        self.geu_d.d.next = ((bit_cast::<33, 32>(self.uold48.q.val()) << self.sh[1].val())
-            | bit_cast::<33, 1>((self.u48.q.val() >= self.uold48.q.val()).into()));
+        self.geu_d.d.next = ((bit_cast::<33, 32>(self.uold49.q.val()) << self.sh[1].val())
+            | bit_cast::<33, 1>((self.u49.q.val() >= self.uold49.q.val()).into()));
 
         // ---- stage 50: f · |u − U|
-        self.uu_mul.a.next = self.f49.q.val();
-        self.uu_mul.b.next = self.diff49.q.val();
+        self.uu_mul.a.next = self.f50.q.val();
+        self.uu_mul.b.next = self.diff50.q.val();
         self.uu_mul.in_valid.next = self.ctx[46].q.val().get_bit(0);
 
         // ---- stage 54: round (f·|u − U|) >> 24; stage 55: U ± it (line 9)
-        self.delta54.d.next = bit_cast::<32, 64>((self.uu_mul.p.val() + self.half24.val()) >> self.sh[24].val());
+        self.delta55.d.next = bit_cast::<32, 64>((self.uu_mul.p.val() + self.half24.val()) >> self.sh[24].val());
         // next stage: U ± delta
-        self.unew53.next = (self.geu_d.q.val().get_bits::<32>(1) - self.delta54.q.val());
+        self.unew55.next = (self.geu_d.q.val().get_bits::<32>(1) - self.delta55.q.val());
         if self.geu_d.q.val().get_bit(0) {
-            self.unew53.next = (self.geu_d.q.val().get_bits::<32>(1) + self.delta54.q.val());
+            self.unew55.next = (self.geu_d.q.val().get_bits::<32>(1) + self.delta55.q.val());
         }
-        self.u54.d.next = 0.into();
+        self.u56.d.next = 0.into();
         if (self.ctx[51].q.val().get_bits::<3>(5) == self.st_update.val()) {
-            self.u54.d.next = self.unew53.val();
+            self.u56.d.next = self.unew55.val();
         }
         if (self.ctx[51].q.val().get_bits::<3>(5) == self.st_init.val()) {
-            self.u54.d.next = self.geu_d.q.val().get_bits::<32>(1);
+            self.u56.d.next = self.geu_d.q.val().get_bits::<32>(1);
         }
         if (self.ctx[51].q.val().get_bits::<3>(5) == self.st_created.val()) {
-            self.u54.d.next = self.u_one.val();
+            self.u56.d.next = self.u_one.val();
         }
 
         // ---- stage 56: write U; eta/U; U >= eta
         self.u_ram.write_address.next = bit_cast::<A, 16>(self.ctx[52].q.val().get_bits::<16>(8));
-        self.u_ram.write_data.next = self.u54.q.val();
+        self.u_ram.write_data.next = self.u56.q.val();
         self.u_ram.write_enable.next = (self.ctx[52].q.val().get_bit(0)
             && ((self.ctx[52].q.val().get_bits::<3>(5) == self.st_update.val())
                 || (self.ctx[52].q.val().get_bits::<3>(5) == self.st_created.val())));
         self.eta32.next = (bit_cast::<32, 16>(self.cfg_eta.val()) << self.sh[8].val());
         self.eta_div.a.next = bit_cast::<32, 16>(self.cfg_eta.val());
-        self.eta_div.d.next = self.u54.q.val();
+        self.eta_div.d.next = self.u56.q.val();
         self.eta_div.in_valid.next = self.ctx[52].q.val().get_bit(0);
-        self.mdu_d.d.next = bit_cast::<1, 1>((self.u54.q.val() >= self.eta32.val()).into());
-        self.uout_d.d.next = self.u54.q.val();
+        self.mdu_d.d.next = bit_cast::<1, 1>((self.u56.q.val() >= self.eta32.val()).into());
+        self.uout_d.d.next = self.u56.q.val();
 
         // ---- stage 87: read W, Wc, incStage; stage 88: register them
         self.w_ram.read_address.next = bit_cast::<A, 16>(self.ctx[83].q.val().get_bits::<16>(8));
-        self.wold87.d.next = self.w_ram.read_data.val().get_bits::<32>(35);
-        self.wcold87.d.next = self.w_ram.read_data.val().get_bits::<32>(3);
-        self.inc87.d.next = self.w_ram.read_data.val().get_bits::<3>(0);
+        self.wold89.d.next = self.w_ram.read_data.val().get_bits::<32>(35);
+        self.wcold89.d.next = self.w_ram.read_data.val().get_bits::<32>(3);
+        self.inc89.d.next = self.w_ram.read_data.val().get_bits::<3>(0);
 
         // ---- stage 89: line 12's test; Wc · eta/U; Wc + W_ai (line 17)
-        self.md87.next = (self.mdu_d.q.val().any() || (self.inc87.q.val() >= self.cfg_max_stage.val()));
-        self.w_mul.a.next = self.wcold87.q.val();
+        self.md89.next = (self.mdu_d.q.val().any() || (self.inc89.q.val() >= self.cfg_max_stage.val()));
+        self.w_mul.a.next = self.wcold89.q.val();
         // b = 2·min(eta/U, 2^31 − 1) + 1: half an LSB back for the
         // divider's floor.
-        self.r87.next = self.eta_div.q.val();
+        self.r89.next = self.eta_div.q.val();
         if self.eta_div.q.val().get_bit(31) {
-            self.r87.next = self.r_cap.val();
+            self.r89.next = self.r_cap.val();
         }
-        self.w_mul.b.next = ((self.r87.val() << self.sh[1].val()) | self.one32.val());
+        self.w_mul.b.next = ((self.r89.val() << self.sh[1].val()) | self.one32.val());
         self.w_mul.in_valid.next = self.ctx[85].q.val().get_bit(0);
-        self.wai33.next = (bit_cast::<33, 32>(self.wcold87.q.val()) + bit_cast::<33, 32>(self.cfg_w_ai.val()));
-        self.wai87.next = self.wai33.val().get_bits::<32>(0);
+        self.wai33.next = (bit_cast::<33, 32>(self.wcold89.q.val()) + bit_cast::<33, 32>(self.cfg_w_ai.val()));
+        self.wai89.next = self.wai33.val().get_bits::<32>(0);
         if self.wai33.val().get_bit(32) {
-            self.wai87.next = self.ones32.val();
+            self.wai89.next = self.ones32.val();
         }
-        self.bundle87.next = ((bit_cast::<100, 32>(self.wold87.q.val()) << self.sh[68].val())
-            | ((bit_cast::<100, 32>(self.wcold87.q.val()) << self.sh[36].val())
-                | ((bit_cast::<100, 32>(self.wai87.val()) << self.sh[4].val())
-                    | ((bit_cast::<100, 3>(self.inc87.q.val()) << self.sh[1].val())
-                        | bit_cast::<100, 1>(self.md87.val().into())))));
-        self.wb[0].d.next = self.bundle87.val();
+        self.bundle89.next = ((bit_cast::<100, 32>(self.wold89.q.val()) << self.sh[68].val())
+            | ((bit_cast::<100, 32>(self.wcold89.q.val()) << self.sh[36].val())
+                | ((bit_cast::<100, 32>(self.wai89.val()) << self.sh[4].val())
+                    | ((bit_cast::<100, 3>(self.inc89.q.val()) << self.sh[1].val())
+                        | bit_cast::<100, 1>(self.md89.val().into())))));
+        self.wb[0].d.next = self.bundle89.val();
         for i in 1..7 {
             self.wb[i].d.next = self.wb[i - 1].q.val();
         }
 
         // ---- stage 93: Wc·(2r + 1) / 2^21 rounded, saturated (line 13)
-        self.wp91.next = (self.w_mul.p.val() + self.half20.val());
-        self.wmd92.d.next = bit_cast::<32, 64>(self.wp91.val() >> self.sh[21].val());
-        if (self.wp91.val() >> self.sh[53].val()).any() {
-            self.wmd92.d.next = self.ones32.val();
+        self.wp93.next = (self.w_mul.p.val() + self.half20.val());
+        self.wmd94.d.next = bit_cast::<32, 64>(self.wp93.val() >> self.sh[21].val());
+        if (self.wp93.val() >> self.sh[53].val()).any() {
+            self.wmd94.d.next = self.ones32.val();
         }
         // ---- stage 94: + W_ai, saturated; pick the branch
-        self.wsum33.next = (bit_cast::<33, 32>(self.wmd92.q.val()) + bit_cast::<33, 32>(self.cfg_w_ai.val()));
-        self.wsum92.next = self.wsum33.val().get_bits::<32>(0);
+        self.wsum33.next = (bit_cast::<33, 32>(self.wmd94.q.val()) + bit_cast::<33, 32>(self.cfg_w_ai.val()));
+        self.wsum94.next = self.wsum33.val().get_bits::<32>(0);
         if self.wsum33.val().get_bit(32) {
-            self.wsum92.next = self.ones32.val();
+            self.wsum94.next = self.ones32.val();
         }
-        self.wsel93.d.next = self.wb[4].q.val().get_bits::<32>(4);
+        self.wsel95.d.next = self.wb[4].q.val().get_bits::<32>(4);
         if self.wb[4].q.val().get_bit(0) {
-            self.wsel93.d.next = self.wsum92.val();
+            self.wsel95.d.next = self.wsum94.val();
         }
         // ---- stage 95: clamp to [W_min, W_init]
         // max(min(w, W_init), W_min), both comparisons in parallel.
-        self.wmin93.next = self.cfg_w_init.val();
+        self.wmin95.next = self.cfg_w_init.val();
         if (self.cfg_w_init.val() < self.cfg_w_min.val()) {
-            self.wmin93.next = self.cfg_w_min.val();
+            self.wmin95.next = self.cfg_w_min.val();
         }
-        self.wnew94.d.next = self.wsel93.q.val();
-        if (self.wsel93.q.val() < self.cfg_w_min.val()) {
-            self.wnew94.d.next = self.cfg_w_min.val();
+        self.wnew96.d.next = self.wsel95.q.val();
+        if (self.wsel95.q.val() < self.cfg_w_min.val()) {
+            self.wnew96.d.next = self.cfg_w_min.val();
         }
-        if (self.wsel93.q.val() > self.cfg_w_init.val()) {
-            self.wnew94.d.next = self.wmin93.val();
+        if (self.wsel95.q.val() > self.cfg_w_init.val()) {
+            self.wnew96.d.next = self.wmin95.val();
         }
 
         // ---- stage 96: commit (lines 14–15, 18–19); write W, Wc, incStage
-        self.wc94.next = self.wb[6].q.val().get_bits::<32>(36);
-        self.incnew94.next = self.wb[6].q.val().get_bits::<3>(1);
+        self.wc96.next = self.wb[6].q.val().get_bits::<32>(36);
+        self.incnew96.next = self.wb[6].q.val().get_bits::<3>(1);
         if self.ctx[92].q.val().get_bit(1) {
-            self.wc94.next = self.wnew94.q.val();
-            self.incnew94.next = (self.wb[6].q.val().get_bits::<3>(1) + 1);
+            self.wc96.next = self.wnew96.q.val();
+            self.incnew96.next = (self.wb[6].q.val().get_bits::<3>(1) + 1);
             if self.wb[6].q.val().get_bit(0) {
-                self.incnew94.next = 0.into();
+                self.incnew96.next = 0.into();
             }
         }
-        self.wout94.next = 0.into();
-        self.incout94.next = 0.into();
+        self.wout96.next = 0.into();
+        self.incout96.next = 0.into();
         if (self.ctx[92].q.val().get_bits::<3>(5) == self.st_update.val()) {
-            self.wout94.next = self.wnew94.q.val();
-            self.incout94.next = self.incnew94.val();
+            self.wout96.next = self.wnew96.q.val();
+            self.incout96.next = self.incnew96.val();
         }
         if (self.ctx[92].q.val().get_bits::<3>(5) == self.st_init.val()) {
-            self.wout94.next = self.wb[6].q.val().get_bits::<32>(68);
-            self.incout94.next = self.wb[6].q.val().get_bits::<3>(1);
+            self.wout96.next = self.wb[6].q.val().get_bits::<32>(68);
+            self.incout96.next = self.wb[6].q.val().get_bits::<3>(1);
         }
         if (self.ctx[92].q.val().get_bits::<3>(5) == self.st_created.val()) {
-            self.wout94.next = self.cfg_w_init.val();
-            self.wc94.next = self.cfg_w_init.val();
-            self.incnew94.next = 0.into();
+            self.wout96.next = self.cfg_w_init.val();
+            self.wc96.next = self.cfg_w_init.val();
+            self.incnew96.next = 0.into();
         }
         self.w_ram.write_address.next = bit_cast::<A, 16>(self.ctx[92].q.val().get_bits::<16>(8));
-        self.w_ram.write_data.next = ((bit_cast::<67, 32>(self.wout94.val()) << self.sh[35].val())
-            | ((bit_cast::<67, 32>(self.wc94.val()) << self.sh[3].val())
-                | bit_cast::<67, 3>(self.incnew94.val())));
+        self.w_ram.write_data.next = ((bit_cast::<67, 32>(self.wout96.val()) << self.sh[35].val())
+            | ((bit_cast::<67, 32>(self.wc96.val()) << self.sh[3].val())
+                | bit_cast::<67, 3>(self.incnew96.val())));
         self.w_ram.write_enable.next = (self.ctx[92].q.val().get_bit(0)
             && ((self.ctx[92].q.val().get_bits::<3>(5) == self.st_update.val())
                 || (self.ctx[92].q.val().get_bits::<3>(5) == self.st_created.val())));
         // R = W/T = W · inv_t_m (line 27)
-        self.r_mul.a.next = self.wout94.val();
+        self.r_mul.a.next = self.wout96.val();
         self.r_mul.b.next = self.cfg_inv_t_m.val();
         self.r_mul.in_valid.next = self.ctx[92].q.val().get_bit(0);
-        self.winc_d.d.next = ((bit_cast::<35, 32>(self.wout94.val()) << self.sh[3].val())
-            | bit_cast::<35, 3>(self.incout94.val()));
+        self.winc_d.d.next = ((bit_cast::<35, 32>(self.wout96.val()) << self.sh[3].val())
+            | bit_cast::<35, 3>(self.incout96.val()));
 
         // ---- stage 100: R >> (s − 8); stage 101: saturated to 24 bits, output registers
-        self.rsh98.next = (self.cfg_inv_t_s.val() - self.sh[8].val());
-        self.rp99.d.next = (self.r_mul.p.val() >> self.rsh98.val());
+        self.rsh100.next = (self.cfg_inv_t_s.val() - self.sh[8].val());
+        self.rp101.d.next = (self.r_mul.p.val() >> self.rsh100.val());
         // next stage: saturate to 24 bits; output registers
-        self.o_r.d.next = bit_cast::<24, 64>(self.rp99.q.val());
-        if (self.rp99.q.val() >> self.sh[24].val()).any() {
+        self.o_r.d.next = bit_cast::<24, 64>(self.rp101.q.val());
+        if (self.rp101.q.val() >> self.sh[24].val()).any() {
             self.o_r.d.next = self.r_max.val();
         }
         self.o_valid.d.next = self.ctx[97].q.val().get_bit(0);
