@@ -96,7 +96,8 @@ struct Hop {
 fn params(a: &ReplayArgs) -> Result<CcParams, String> {
     let mut p = match &a.config {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
             toml::from_str::<CcParams>(&text).map_err(|e| format!("{}: {e}", path.display()))?
         }
         None => CcParams::default(),
@@ -110,8 +111,19 @@ fn params(a: &ReplayArgs) -> Result<CcParams, String> {
     macro_rules! set {
         ($($f:ident),*) => {$( if let Some(v) = a.$f { p.$f = v; } )*};
     }
-    set!(base_rtt_ns, eta, max_stage, w_ai_bytes, w_min_bytes, line_rate_gbps, int_multi, flows);
-    if a.w_ai_bytes.is_none() && (a.line_rate_gbps.is_some() || a.base_rtt_ns.is_some() || a.eta.is_some()) {
+    set!(
+        base_rtt_ns,
+        eta,
+        max_stage,
+        w_ai_bytes,
+        w_min_bytes,
+        line_rate_gbps,
+        int_multi,
+        flows
+    );
+    if a.w_ai_bytes.is_none()
+        && (a.line_rate_gbps.is_some() || a.base_rtt_ns.is_some() || a.eta.is_some())
+    {
         // Keep the rule-of-thumb default consistent with the new W_init.
         let has_cfg_wai = a.config.as_ref().map_or(false, |c| {
             std::fs::read_to_string(c).map_or(false, |t| t.contains("w_ai_bytes"))
@@ -156,9 +168,20 @@ fn to_event(l: &Line, multi: u32) -> Result<CcEvent, String> {
     })
 }
 
-fn out_line(u: &CcUpdate, ref_u: Option<&nic_golden::cc::hpcc_ref::RefUpdate>) -> serde_json::Value {
+fn out_line(
+    u: &CcUpdate,
+    ref_u: Option<&nic_golden::cc::hpcc_ref::RefUpdate>,
+) -> serde_json::Value {
     let (uu, w, r, inc, upd, st, flags) = match ref_u {
-        Some(x) => (x.u, x.w, x.r * 8.0, x.inc_stage, x.updated_wc, x.status, x.flags),
+        Some(x) => (
+            x.u,
+            x.w,
+            x.r * 8.0,
+            x.inc_stage,
+            x.updated_wc,
+            x.status,
+            x.flags,
+        ),
         None => (
             u.u as f64 / 16777216.0,
             u.w as f64 / 256.0,
@@ -219,7 +242,14 @@ pub fn main(a: ReplayArgs) -> i32 {
         {
             Ok(ev) => {
                 if ev.op == op::EVENT && seen.insert(ev.flow) {
-                    events.push((0, CcEvent { op: op::CREATE, flow: ev.flow, ..Default::default() }));
+                    events.push((
+                        0,
+                        CcEvent {
+                            op: op::CREATE,
+                            flow: ev.flow,
+                            ..Default::default()
+                        },
+                    ));
                 }
                 if ev.op == op::CREATE {
                     seen.insert(ev.flow);
@@ -241,7 +271,10 @@ pub fn main(a: ReplayArgs) -> i32 {
             for (line, ev) in &events {
                 let r = m.process(ev);
                 if shown(*line, ev) {
-                    let u = CcUpdate { flow: r.flow, ..Default::default() };
+                    let u = CcUpdate {
+                        flow: r.flow,
+                        ..Default::default()
+                    };
                     writeln!(out, "{}", out_line(&u, Some(&r))).unwrap();
                 }
             }

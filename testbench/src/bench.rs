@@ -211,23 +211,59 @@ fn bench_cc(f: &mut Figures) {
     let p = CcParams::default();
     let regs = p.regs().unwrap();
     // Latency: one event into an idle module.
-    let stim = expand::<10>(&regs, &[(0, CcEvent { op: op::CREATE, flow: 1, ..Default::default() })]);
+    let stim = expand::<10>(
+        &regs,
+        &[(
+            0,
+            CcEvent {
+                op: op::CREATE,
+                flow: 1,
+                ..Default::default()
+            },
+        )],
+    );
     let mut e = engine::<H>(EngineKind::Verilator, "bench_cc");
     let lat = stim.iter().position(|i| e.step(i).out_valid).unwrap();
     f.insert("hpcc_cc_latency_cycles".into(), lat as f64);
     // II: events offered back to back, 16 flows in turn, then one flow.
-    for (name, flows) in [("hpcc_cc_ii_cycles", 16u16), ("hpcc_cc_same_flow_ii_cycles", 1)] {
+    for (name, flows) in [
+        ("hpcc_cc_ii_cycles", 16u16),
+        ("hpcc_cc_same_flow_ii_cycles", 1),
+    ] {
         let ev: Vec<(u32, CcEvent)> = (0..4000u32)
-            .map(|k| (0, CcEvent { op: op::CREATE, flow: (k % flows as u32) as u16, ..Default::default() }))
+            .map(|k| {
+                (
+                    0,
+                    CcEvent {
+                        op: op::CREATE,
+                        flow: (k % flows as u32) as u16,
+                        ..Default::default()
+                    },
+                )
+            })
             .collect();
         let stim = expand::<10>(&regs, &ev);
         let first = stim.iter().position(|i| i.in_valid).unwrap();
         let last = stim.iter().rposition(|i| i.in_valid).unwrap();
-        f.insert(name.into(), ((last - first + 1) as f64 / ev.len() as f64 * 100.0).round() / 100.0);
+        f.insert(
+            name.into(),
+            ((last - first + 1) as f64 / ev.len() as f64 * 100.0).round() / 100.0,
+        );
     }
     // Engine speed on a telemetry scenario (results per second follow
     // from the II: about one per cycle here).
-    let ev = scenario(11, &p, 3000, GenCfg { flows: 64, burst_pct: 5, bad_pct: 1, gap_max: 0, max_hops: 5 });
+    let ev = scenario(
+        11,
+        &p,
+        3000,
+        GenCfg {
+            flows: 64,
+            burst_pct: 5,
+            bad_pct: 1,
+            gap_max: 0,
+            max_hops: 5,
+        },
+    );
     let stim = expand::<10>(&regs, &ev);
     engine_speed::<H>("hpcc_cc", &stim, 3_000, 2_000_000, f);
 
@@ -241,7 +277,11 @@ fn bench_cc(f: &mut Figures) {
         let eta = [0.95, 0.9, 0.99, 0.8][(r >> 16) as usize % 4];
         let w_init = line / 8.0 * t;
         let p = CcParams {
-            variant: if r >> 24 & 1 == 0 { Variant::Sender } else { Variant::Receiver },
+            variant: if r >> 24 & 1 == 0 {
+                Variant::Sender
+            } else {
+                Variant::Receiver
+            },
             base_rtt_ns: t,
             eta,
             max_stage: (r >> 32) as u32 % 8,
@@ -252,7 +292,13 @@ fn bench_cc(f: &mut Figures) {
             flows: 1024,
         };
         let regs = p.regs().unwrap();
-        let g = GenCfg { flows: 1 + (r >> 56) as u16 % 8, burst_pct: 30, bad_pct: 0, gap_max: 0, max_hops: 5 };
+        let g = GenCfg {
+            flows: 1 + (r >> 56) as u16 % 8,
+            burst_pct: 30,
+            bad_pct: 0,
+            gap_max: 0,
+            max_hops: 5,
+        };
         let mut m_ref = HpccRef::new(&p.effective().unwrap());
         let mut m_fix = HpccFixed::new(10);
         for (_, e) in scenario(seed, &p, 2000, g) {
@@ -267,18 +313,29 @@ fn bench_cc(f: &mut Figures) {
         }
     }
     f.insert("hpcc_fixed_vs_f64_random_max_rel_err".into(), max);
-    f.insert("hpcc_fixed_vs_f64_random_mean_rel_err".into(), sum / n as f64);
+    f.insert(
+        "hpcc_fixed_vs_f64_random_mean_rel_err".into(),
+        sum / n as f64,
+    );
     f.insert("hpcc_fixed_vs_f64_random_events".into(), n as f64);
 
     // Closed loop (the draft's defaults, 100G, one bottleneck).
     for flows in [1usize, 4, 16] {
-        let cfg = FluidCfg { flows, duration_ns: 4.0e6, ..Default::default() };
+        let cfg = FluidCfg {
+            flows,
+            duration_ns: 4.0e6,
+            ..Default::default()
+        };
         let mut m_ref = HpccRef::new(&p.effective().unwrap());
         let ref_run = run(&p, &cfg, &mut m_ref);
         let mut shadow_ref = HpccRef::new(&p.effective().unwrap());
         let mut shadow_fix = HpccFixed::new(10);
         for k in 0..flows {
-            let c = CcEvent { op: op::CREATE, flow: k as u16, ..Default::default() };
+            let c = CcEvent {
+                op: op::CREATE,
+                flow: k as u16,
+                ..Default::default()
+            };
             shadow_ref.process(&c);
             shadow_fix.process(&c, &regs);
         }
@@ -288,17 +345,30 @@ fn bench_cc(f: &mut Figures) {
             let b = shadow_fix.process(e, &regs).w as f64 / 256.0;
             max = max.max(((b - a) / a).abs());
         }
-        f.insert(format!("hpcc_closed_loop_{flows}flows_shadow_max_rel_err"), max);
+        f.insert(
+            format!("hpcc_closed_loop_{flows}flows_shadow_max_rel_err"),
+            max,
+        );
         let mut fx = Fixed(HpccFixed::new(10), regs);
         let fix_run = run(&p, &cfg, &mut fx);
-        let total = |r: &nic_golden::cc::fluid::FluidRun| r.mean_w(flows, 2.0e6).iter().sum::<f64>();
+        let total =
+            |r: &nic_golden::cc::fluid::FluidRun| r.mean_w(flows, 2.0e6).iter().sum::<f64>();
         let (a, b) = (total(&ref_run), total(&fix_run));
-        f.insert(format!("hpcc_closed_loop_{flows}flows_mean_total_w_rel_err"), (b - a) / a);
+        f.insert(
+            format!("hpcc_closed_loop_{flows}flows_mean_total_w_rel_err"),
+            (b - a) / a,
+        );
         let util = |r: &nic_golden::cc::fluid::FluidRun| {
             (r.delivered as f64 / (cfg.link_gbps / 8.0 * cfg.duration_ns) * 1e4).round() / 1e4
         };
-        f.insert(format!("hpcc_closed_loop_{flows}flows_utilisation_f64"), util(&ref_run));
-        f.insert(format!("hpcc_closed_loop_{flows}flows_utilisation_fixed"), util(&fix_run));
+        f.insert(
+            format!("hpcc_closed_loop_{flows}flows_utilisation_f64"),
+            util(&ref_run),
+        );
+        f.insert(
+            format!("hpcc_closed_loop_{flows}flows_utilisation_fixed"),
+            util(&fix_run),
+        );
         // The same f64 model with eta changed by 1 part in 10^6 (the size
         // of one fixed-point rounding): how far the loop's own dynamics
         // move the mean (the noise floor of the comparison above).
@@ -306,6 +376,9 @@ fn bench_cc(f: &mut Figures) {
         p2.eta *= 1.0 + 1e-6;
         let mut m2 = HpccRef::new(&p2);
         let pert = run(&p, &cfg, &mut m2);
-        f.insert(format!("hpcc_closed_loop_{flows}flows_f64_perturbed_rel_diff"), (total(&pert) - a) / a);
+        f.insert(
+            format!("hpcc_closed_loop_{flows}flows_f64_perturbed_rel_diff"),
+            (total(&pert) - a) / a,
+        );
     }
 }

@@ -5,8 +5,8 @@ use crate::harness;
 use nic_golden as golden;
 use nic_hdl::arith::{Delay, Divider, MinMax, Normalize, SatAddSub, WideMul};
 use nic_hdl::cc::{HpccCc, Ns3HopParse};
-use rust_hdl::prelude::*;
 use nic_hdl::stream::{AxisFifo, AxisSkid};
+use rust_hdl::prelude::*;
 
 harness! {
     impl<const N: usize> SatAddSub<N> {

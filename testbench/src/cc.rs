@@ -28,7 +28,13 @@ pub struct GenCfg {
 
 impl Default for GenCfg {
     fn default() -> Self {
-        Self { flows: 8, burst_pct: 30, bad_pct: 2, gap_max: 2, max_hops: 5 }
+        Self {
+            flows: 8,
+            burst_pct: 30,
+            bad_pct: 2,
+            gap_max: 2,
+            max_hops: 5,
+        }
     }
 }
 
@@ -99,13 +105,27 @@ pub fn scenario(seed: u64, p: &CcParams, n: usize, g: GenCfg) -> Vec<(u32, CcEve
         if !path.created || bad(&mut rng) && rng.gen_bool(0.2) {
             // Create (or occasionally re-create) the flow.
             path.created = true;
-            out.push((gap, CcEvent { op: op::CREATE, flow: path.id, ..Default::default() }));
+            out.push((
+                gap,
+                CcEvent {
+                    op: op::CREATE,
+                    flow: path.id,
+                    ..Default::default()
+                },
+            ));
             continue;
         }
         if bad(&mut rng) {
             match rng.gen_range(0..4) {
                 0 => {
-                    out.push((gap, CcEvent { op: op::DESTROY, flow: path.id, ..Default::default() }));
+                    out.push((
+                        gap,
+                        CcEvent {
+                            op: op::DESTROY,
+                            flow: path.id,
+                            ..Default::default()
+                        },
+                    ));
                     path.created = false;
                     continue;
                 }
@@ -116,13 +136,27 @@ pub fn scenario(seed: u64, p: &CcParams, n: usize, g: GenCfg) -> Vec<(u32, CcEve
                     } else {
                         ((1u32 << flows_log2) - 1 - rng.gen_range(0..3)) as u16
                     };
-                    out.push((gap, CcEvent { op: rng.gen_range(0..4), flow, nhops: 1, ..Default::default() }));
+                    out.push((
+                        gap,
+                        CcEvent {
+                            op: rng.gen_range(0..4),
+                            flow,
+                            nhops: 1,
+                            ..Default::default()
+                        },
+                    ));
                     continue;
                 }
                 2 => {
                     // A new path length (re-initialises the telemetry).
                     let nh = rng.gen_range(1..=5usize);
-                    path.hops.resize(nh, Hop { code: 2, ..Default::default() });
+                    path.hops.resize(
+                        nh,
+                        Hop {
+                            code: 2,
+                            ..Default::default()
+                        },
+                    );
                 }
                 _ => {}
             }
@@ -137,7 +171,11 @@ pub fn scenario(seed: u64, p: &CcParams, n: usize, g: GenCfg) -> Vec<(u32, CcEve
         for h in path.hops.iter_mut() {
             let b = RATE_GBPS[h.code.min(4) as usize] / 8.0;
             let ts_step = if bad(&mut rng) {
-                if rng.gen_bool(0.5) { 0 } else { (1u64 << 24) - rng.gen_range(1..1000) }
+                if rng.gen_bool(0.5) {
+                    0
+                } else {
+                    (1u64 << 24) - rng.gen_range(1..1000)
+                }
             } else {
                 dt + rng.gen_range(0..=dt / 8 + 1)
             };
@@ -226,7 +264,10 @@ pub fn expand<const A: usize>(regs: &CcRegs, events: &[(u32, CcEvent)]) -> Vec<h
 
 /// The results (`out_valid` cycles) of a run, in order.
 pub fn updates(outs: &[hpcc::Out]) -> Vec<CcUpdate> {
-    outs.iter().filter(|o| o.out_valid).map(|o| o.update()).collect()
+    outs.iter()
+        .filter(|o| o.out_valid)
+        .map(|o| o.update())
+        .collect()
 }
 
 /// Run events through the RTL CC module (2^A flows) on one engine;

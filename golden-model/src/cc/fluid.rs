@@ -54,7 +54,14 @@ pub struct FluidCfg {
 
 impl Default for FluidCfg {
     fn default() -> Self {
-        Self { flows: 4, link_gbps: 100.0, prop_ns: 4000.0, pkt_bytes: 1000, duration_ns: 2.0e6, stagger_ns: 0.0 }
+        Self {
+            flows: 4,
+            link_gbps: 100.0,
+            prop_ns: 4000.0,
+            pkt_bytes: 1000,
+            duration_ns: 2.0e6,
+            stagger_ns: 0.0,
+        }
     }
 }
 
@@ -116,8 +123,18 @@ pub fn run(p: &CcParams, cfg: &FluidCfg, model: &mut dyn CcModel) -> FluidRun {
     let mut run = FluidRun::default();
     let mut flows: Vec<Flow> = (0..cfg.flows)
         .map(|k| {
-            let w = model.event(&CcEvent { op: op::CREATE, flow: k as u16, ..Default::default() });
-            Flow { w, snd_nxt: 0, acked: 0, next_send: ps(k as f64 * cfg.stagger_ns), blocked: false }
+            let w = model.event(&CcEvent {
+                op: op::CREATE,
+                flow: k as u16,
+                ..Default::default()
+            });
+            Flow {
+                w,
+                snd_nxt: 0,
+                acked: 0,
+                next_send: ps(k as f64 * cfg.stagger_ns),
+                blocked: false,
+            }
         })
         .collect();
     for (k, f) in flows.iter().enumerate() {
@@ -153,7 +170,11 @@ pub fn run(p: &CcParams, cfg: &FluidCfg, model: &mut dyn CcModel) -> FluidRun {
                 queued += cfg.pkt_bytes;
                 run.max_queue = run.max_queue.max(queued);
                 if fifo.len() == 1 {
-                    push(&mut heap, now + (cfg.pkt_bytes as f64 / link_bpps) as u64, Ev::Depart);
+                    push(
+                        &mut heap,
+                        now + (cfg.pkt_bytes as f64 / link_bpps) as u64,
+                        Ev::Depart,
+                    );
                 }
             }
             Ev::Depart => {
@@ -164,7 +185,11 @@ pub fn run(p: &CcParams, cfg: &FluidCfg, model: &mut dyn CcModel) -> FluidRun {
                 run.delivered += cfg.pkt_bytes;
                 push(&mut heap, now + half, Ev::Ack(k, seq, tel.0, tel.1, tel.2));
                 if !fifo.is_empty() {
-                    push(&mut heap, now + (cfg.pkt_bytes as f64 / link_bpps) as u64, Ev::Depart);
+                    push(
+                        &mut heap,
+                        now + (cfg.pkt_bytes as f64 / link_bpps) as u64,
+                        Ev::Depart,
+                    );
                 }
             }
             Ev::Ack(k, seq, ts, txb, q) => {

@@ -191,7 +191,11 @@ pub fn u_tx(db: u32, dts: u32, code: u8, mlog: u8, stale: bool, back: bool) -> u
 /// = qmin · 25.6 · 2^(mlog − code) / T = (qmin · uq_m) ≫ (s − 29 − mlog + code).
 pub fn u_q(qmin: u32, code: u8, r: &CcRegs) -> u32 {
     let p = qmin as u64 * r.uq_m as u64;
-    let sh = r.inv_t_s.wrapping_sub(29).wrapping_sub(r.mlog & 7).wrapping_add(code);
+    let sh = r
+        .inv_t_s
+        .wrapping_sub(29)
+        .wrapping_sub(r.mlog & 7)
+        .wrapping_add(code);
     sat32(shr(p, sh))
 }
 
@@ -312,12 +316,18 @@ impl HpccFixed {
     /// `flows_log2`: the module holds 2^flows_log2 flows.
     pub fn new(flows_log2: u32) -> Self {
         let flows = 1usize << flows_log2;
-        Self { flows, state: vec![FlowState::default(); flows] }
+        Self {
+            flows,
+            state: vec![FlowState::default(); flows],
+        }
     }
 
     /// Process one event with registers `r`; returns the module's output.
     pub fn process(&mut self, ev: &CcEvent, r: &CcRegs) -> CcUpdate {
-        let mut out = CcUpdate { flow: ev.flow, ..Default::default() };
+        let mut out = CcUpdate {
+            flow: ev.flow,
+            ..Default::default()
+        };
         let fi = ev.flow as usize;
         let new = match gate(ev, self.flows, || self.state[fi].created) {
             Gate::Drop(st) => {
@@ -508,7 +518,13 @@ impl In {
             snd_nxt: self.in_snd_nxt,
             now: self.in_now,
             nhops: self.in_nhops & 15,
-            hops: [self.in_hop0, self.in_hop1, self.in_hop2, self.in_hop3, self.in_hop4],
+            hops: [
+                self.in_hop0,
+                self.in_hop1,
+                self.in_hop2,
+                self.in_hop3,
+                self.in_hop4,
+            ],
         }
     }
 }

@@ -88,7 +88,11 @@ impl HpccRef {
                 *flags |= flag::QLEN_SAT;
             }
             let b = rate_bytes_per_ns(h.rate);
-            let dbytes = if back { 0.0 } else { db as f64 * 128.0 * self.multi };
+            let dbytes = if back {
+                0.0
+            } else {
+                db as f64 * 128.0 * self.multi
+            };
             let dt = if stale { 0.0 } else { dts as f64 };
             // line 4
             let tx_rate = if stale { 0.0 } else { dbytes / dt };
@@ -129,7 +133,10 @@ impl HpccRef {
 
     /// Procedure NewAck (lines 21–27) or NewINT (lines 28–34).
     pub fn process(&mut self, ev: &CcEvent) -> RefUpdate {
-        let mut out = RefUpdate { flow: ev.flow, ..Default::default() };
+        let mut out = RefUpdate {
+            flow: ev.flow,
+            ..Default::default()
+        };
         let fi = ev.flow as usize;
         let new = match gate(ev, self.state.len(), || self.state[fi].created) {
             Gate::Drop(st) => {
@@ -137,7 +144,13 @@ impl HpccRef {
                 return out;
             }
             Gate::Create => {
-                let st = RefFlow { created: true, u: 1.0, w: self.w_init, wc: self.w_init, ..Default::default() };
+                let st = RefFlow {
+                    created: true,
+                    u: 1.0,
+                    w: self.w_init,
+                    wc: self.w_init,
+                    ..Default::default()
+                };
                 self.state[fi] = st;
                 out.status = status::CREATED;
                 out.w = st.w;

@@ -108,7 +108,12 @@ mod tests {
 
     #[test]
     fn roundtrip_and_quantise() {
-        let h = HopFields { rate: 2, ts: 0xABCDEF, bytes: 0xFFFFF, qlen: 0x1FFFF };
+        let h = HopFields {
+            rate: 2,
+            ts: 0xABCDEF,
+            bytes: 0xFFFFF,
+            qlen: 0x1FFFF,
+        };
         assert_eq!(HopFields::decode(h.encode()), h);
         let q = HopFields::quantise(2, (1 << 24) + 5, 128 * 4 * 10 + 3, 80 * 4 * 1000000, 4);
         assert_eq!(q.ts, 5);

@@ -147,7 +147,10 @@ impl CcParams {
         if self.flows.is_power_of_two() && self.flows >= 2 {
             Ok(self.flows.trailing_zeros())
         } else {
-            Err(format!("flows = {}: must be a power of two ≥ 2", self.flows))
+            Err(format!(
+                "flows = {}: must be a power of two ≥ 2",
+                self.flows
+            ))
         }
     }
 
@@ -171,14 +174,20 @@ impl CcParams {
     /// The driver: quantise the parameters into register values.
     pub fn regs(&self) -> Result<CcRegs, String> {
         if !self.int_multi.is_power_of_two() || self.int_multi > 16 {
-            return Err(format!("int_multi = {}: must be 1, 2, 4, 8 or 16", self.int_multi));
+            return Err(format!(
+                "int_multi = {}: must be 1, 2, 4, 8 or 16",
+                self.int_multi
+            ));
         }
         if !(self.eta > 0.0 && self.eta < 1.0) {
             return Err(format!("eta = {}: must be in (0, 1)", self.eta));
         }
         let t = self.base_rtt_ns.round();
         if !(64.0..16777216.0).contains(&t) {
-            return Err(format!("base_rtt_ns = {}: must be in [64, 2^24)", self.base_rtt_ns));
+            return Err(format!(
+                "base_rtt_ns = {}: must be in [64, 2^24)",
+                self.base_rtt_ns
+            ));
         }
         let t = t as u32;
         let k = 31 - t.leading_zeros(); // floor(log2 T)
@@ -221,11 +230,20 @@ mod tests {
 
     #[test]
     fn rejects_bad_params() {
-        let p = CcParams { int_multi: 3, ..Default::default() };
+        let p = CcParams {
+            int_multi: 3,
+            ..Default::default()
+        };
         assert!(p.regs().is_err());
-        let p = CcParams { base_rtt_ns: 10.0, ..Default::default() };
+        let p = CcParams {
+            base_rtt_ns: 10.0,
+            ..Default::default()
+        };
         assert!(p.regs().is_err());
-        let p = CcParams { eta: 1.0, ..Default::default() };
+        let p = CcParams {
+            eta: 1.0,
+            ..Default::default()
+        };
         assert!(p.regs().is_err());
     }
 }

@@ -401,7 +401,11 @@ impl<const A: usize> Default for HpccCc<A> {
             parse: std::array::from_fn(|_| Default::default()),
             // The meta RAM is initialised: no flow exists at power-up
             // (and no X in a 4-state simulation).
-            meta_ram: RAM::new((0..(1u64 << A)).map(|a| (a.to_bits(), Bits::<36>::default())).collect()),
+            meta_ram: RAM::new(
+                (0..(1u64 << A))
+                    .map(|a| (a.to_bits(), Bits::<36>::default()))
+                    .collect(),
+            ),
             hop_ram: std::array::from_fn(|_| Default::default()),
             meta_wa: Default::default(),
             meta_we: Default::default(),
@@ -575,15 +579,87 @@ impl<const A: usize> Logic for HpccCc<A> {
     fn update(&mut self) {
         // ---- clocks
         dff_setup!(
-            self, clock, v1, op1, flow1, seq1, snd1, now1, nh1, oor1, v2, op2, flow2, seq2, snd2,
-            now2, nh2, oor2, meta2, v2b, op2b, flow2b, snd2b, now2b, nh2b, oor2b, meta2b,
-            dseq2b, dnow2b, meta_wa, meta_we, meta_wd, m01u, m01t, m23u, m23t, m4u41, m4t41, m03u, m03t, m4u42,
-            m4t42, u43, tau43, f48, u48, f49, u49, uold49, f50, diff50, delta55, u56, wold89, wcold89,
-            inc89, wmd94, wsel95, wnew96, rp101, o_valid, o_flow, o_status, o_flags, o_w, o_r, o_u,
-            o_inc, o_upd, c_events, c_drop_flow, c_drop_hops, c_drop_rate, c_ts_stale,
-            c_bytes_back, c_qlen_sat
+            self,
+            clock,
+            v1,
+            op1,
+            flow1,
+            seq1,
+            snd1,
+            now1,
+            nh1,
+            oor1,
+            v2,
+            op2,
+            flow2,
+            seq2,
+            snd2,
+            now2,
+            nh2,
+            oor2,
+            meta2,
+            v2b,
+            op2b,
+            flow2b,
+            snd2b,
+            now2b,
+            nh2b,
+            oor2b,
+            meta2b,
+            dseq2b,
+            dnow2b,
+            meta_wa,
+            meta_we,
+            meta_wd,
+            m01u,
+            m01t,
+            m23u,
+            m23t,
+            m4u41,
+            m4t41,
+            m03u,
+            m03t,
+            m4u42,
+            m4t42,
+            u43,
+            tau43,
+            f48,
+            u48,
+            f49,
+            u49,
+            uold49,
+            f50,
+            diff50,
+            delta55,
+            u56,
+            wold89,
+            wcold89,
+            inc89,
+            wmd94,
+            wsel95,
+            wnew96,
+            rp101,
+            o_valid,
+            o_flow,
+            o_status,
+            o_flags,
+            o_w,
+            o_r,
+            o_u,
+            o_inc,
+            o_upd,
+            c_events,
+            c_drop_flow,
+            c_drop_hops,
+            c_drop_rate,
+            c_ts_stale,
+            c_bytes_back,
+            c_qlen_sat
         );
-        clock!(self, clock, tau_mul, utge_d, geu_d, uu_mul, eta_div, mdu_d, uout_d, w_mul, r_mul, winc_d);
+        clock!(
+            self, clock, tau_mul, utge_d, geu_d, uu_mul, eta_div, mdu_d, uout_d, w_mul, r_mul,
+            winc_d
+        );
         self.meta_ram.read_clock.next = self.clock.val();
         self.meta_ram.write_clock.next = self.clock.val();
         self.u_ram.read_clock.next = self.clock.val();
@@ -666,23 +742,23 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.rok1[0].d.next = self.parse[0].rate_ok.val();
         self.qmx1[0].d.next = self.parse[0].qlen_max.val();
         self.hop_ram[0].read_address.next = bit_cast::<A, 16>(self.in_flow.val());
-        
+
         self.rok1[1].d.next = self.parse[1].rate_ok.val();
         self.qmx1[1].d.next = self.parse[1].qlen_max.val();
         self.hop_ram[1].read_address.next = bit_cast::<A, 16>(self.in_flow.val());
-        
+
         self.rok1[2].d.next = self.parse[2].rate_ok.val();
         self.qmx1[2].d.next = self.parse[2].qlen_max.val();
         self.hop_ram[2].read_address.next = bit_cast::<A, 16>(self.in_flow.val());
-        
+
         self.rok1[3].d.next = self.parse[3].rate_ok.val();
         self.qmx1[3].d.next = self.parse[3].qlen_max.val();
         self.hop_ram[3].read_address.next = bit_cast::<A, 16>(self.in_flow.val());
-        
+
         self.rok1[4].d.next = self.parse[4].rate_ok.val();
         self.qmx1[4].d.next = self.parse[4].qlen_max.val();
         self.hop_ram[4].read_address.next = bit_cast::<A, 16>(self.in_flow.val());
-        
+
         self.meta_ram.read_address.next = bit_cast::<A, 16>(self.in_flow.val());
         self.v1.d.next = self.accept.val();
         self.op1.d.next = self.in_op.val();
@@ -724,10 +800,10 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.oor2b.d.next = self.oor2.q.val();
         self.meta2b.d.next = self.meta2.q.val();
         for i in 0..5 {
-            self.dts2b[i].d.next = (self.hw2[i].q.val().get_bits::<24>(3)
-                - self.old2[i].q.val().get_bits::<24>(37));
-            self.db2b[i].d.next = (self.hw2[i].q.val().get_bits::<20>(27)
-                - self.old2[i].q.val().get_bits::<20>(17));
+            self.dts2b[i].d.next =
+                (self.hw2[i].q.val().get_bits::<24>(3) - self.old2[i].q.val().get_bits::<24>(37));
+            self.db2b[i].d.next =
+                (self.hw2[i].q.val().get_bits::<20>(27) - self.old2[i].q.val().get_bits::<20>(17));
             self.oql2b[i].d.next = self.old2[i].q.val().get_bits::<17>(0);
             self.hw2b[i].d.next = self.hw2[i].q.val();
             self.rok2b[i].d.next = self.rok2[i].q.val();
@@ -818,50 +894,45 @@ impl<const A: usize> Logic for HpccCc<A> {
         }
         self.meta_wd.d.next = self.meta_new2.val();
         self.hop_wa[0].d.next = bit_cast::<A, 16>(self.flow2b.q.val());
-        self.hop_wd[0].d.next = ((bit_cast::<61, 24>(self.n_ts[0].val())
-            << self.sh[37].val())
+        self.hop_wd[0].d.next = ((bit_cast::<61, 24>(self.n_ts[0].val()) << self.sh[37].val())
             | ((bit_cast::<61, 20>(self.n_by[0].val()) << self.sh[17].val())
                 | bit_cast::<61, 17>(self.n_ql[0].val())));
         self.hop_we[0].d.next = (self.v2b.q.val()
             && ((self.status2.val() == self.st_init.val())
                 || (self.status2.val() == self.st_update.val())));
-        
+
         self.hop_wa[1].d.next = bit_cast::<A, 16>(self.flow2b.q.val());
-        self.hop_wd[1].d.next = ((bit_cast::<61, 24>(self.n_ts[1].val())
-            << self.sh[37].val())
+        self.hop_wd[1].d.next = ((bit_cast::<61, 24>(self.n_ts[1].val()) << self.sh[37].val())
             | ((bit_cast::<61, 20>(self.n_by[1].val()) << self.sh[17].val())
                 | bit_cast::<61, 17>(self.n_ql[1].val())));
         self.hop_we[1].d.next = (self.v2b.q.val()
             && ((self.status2.val() == self.st_init.val())
                 || (self.status2.val() == self.st_update.val())));
-        
+
         self.hop_wa[2].d.next = bit_cast::<A, 16>(self.flow2b.q.val());
-        self.hop_wd[2].d.next = ((bit_cast::<61, 24>(self.n_ts[2].val())
-            << self.sh[37].val())
+        self.hop_wd[2].d.next = ((bit_cast::<61, 24>(self.n_ts[2].val()) << self.sh[37].val())
             | ((bit_cast::<61, 20>(self.n_by[2].val()) << self.sh[17].val())
                 | bit_cast::<61, 17>(self.n_ql[2].val())));
         self.hop_we[2].d.next = (self.v2b.q.val()
             && ((self.status2.val() == self.st_init.val())
                 || (self.status2.val() == self.st_update.val())));
-        
+
         self.hop_wa[3].d.next = bit_cast::<A, 16>(self.flow2b.q.val());
-        self.hop_wd[3].d.next = ((bit_cast::<61, 24>(self.n_ts[3].val())
-            << self.sh[37].val())
+        self.hop_wd[3].d.next = ((bit_cast::<61, 24>(self.n_ts[3].val()) << self.sh[37].val())
             | ((bit_cast::<61, 20>(self.n_by[3].val()) << self.sh[17].val())
                 | bit_cast::<61, 17>(self.n_ql[3].val())));
         self.hop_we[3].d.next = (self.v2b.q.val()
             && ((self.status2.val() == self.st_init.val())
                 || (self.status2.val() == self.st_update.val())));
-        
+
         self.hop_wa[4].d.next = bit_cast::<A, 16>(self.flow2b.q.val());
-        self.hop_wd[4].d.next = ((bit_cast::<61, 24>(self.n_ts[4].val())
-            << self.sh[37].val())
+        self.hop_wd[4].d.next = ((bit_cast::<61, 24>(self.n_ts[4].val()) << self.sh[37].val())
             | ((bit_cast::<61, 20>(self.n_by[4].val()) << self.sh[17].val())
                 | bit_cast::<61, 17>(self.n_ql[4].val())));
         self.hop_we[4].d.next = (self.v2b.q.val()
             && ((self.status2.val() == self.st_init.val())
                 || (self.status2.val() == self.st_update.val())));
-        
+
         // The meta and hop writes leave from registers (stage 4).
         self.meta_ram.write_address.next = self.meta_wa.q.val();
         self.meta_ram.write_enable.next = self.meta_we.q.val();
@@ -916,8 +987,8 @@ impl<const A: usize> Logic for HpccCc<A> {
         // a = Δbytes << (mlog + 4 − code), d = 25·Δts
         self.sh4[0].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
             - bit_cast::<8, 3>(self.code4[0].q.val()));
-        self.d25[0].next = ((bit_cast::<32, 24>(self.dts4[0].q.val()) << self.sh[4].val())
-            + self.d9_4[0].q.val());
+        self.d25[0].next =
+            ((bit_cast::<32, 24>(self.dts4[0].q.val()) << self.sh[4].val()) + self.d9_4[0].q.val());
         self.a5[0].d.next = (bit_cast::<32, 20>(self.db4[0].q.val()) << self.sh4[0].val());
         self.d5[0].d.next = self.d25[0].val();
         if self.kill4[0].q.val() {
@@ -930,12 +1001,12 @@ impl<const A: usize> Logic for HpccCc<A> {
             - bit_cast::<8, 3>(self.cfg_mlog.val()))
             + bit_cast::<8, 3>(self.code4[0].q.val()));
         self.tau_d[0].d.next = self.tau4[0].q.val();
-        
+
         // a = Δbytes << (mlog + 4 − code), d = 25·Δts
         self.sh4[1].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
             - bit_cast::<8, 3>(self.code4[1].q.val()));
-        self.d25[1].next = ((bit_cast::<32, 24>(self.dts4[1].q.val()) << self.sh[4].val())
-            + self.d9_4[1].q.val());
+        self.d25[1].next =
+            ((bit_cast::<32, 24>(self.dts4[1].q.val()) << self.sh[4].val()) + self.d9_4[1].q.val());
         self.a5[1].d.next = (bit_cast::<32, 20>(self.db4[1].q.val()) << self.sh4[1].val());
         self.d5[1].d.next = self.d25[1].val();
         if self.kill4[1].q.val() {
@@ -948,12 +1019,12 @@ impl<const A: usize> Logic for HpccCc<A> {
             - bit_cast::<8, 3>(self.cfg_mlog.val()))
             + bit_cast::<8, 3>(self.code4[1].q.val()));
         self.tau_d[1].d.next = self.tau4[1].q.val();
-        
+
         // a = Δbytes << (mlog + 4 − code), d = 25·Δts
         self.sh4[2].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
             - bit_cast::<8, 3>(self.code4[2].q.val()));
-        self.d25[2].next = ((bit_cast::<32, 24>(self.dts4[2].q.val()) << self.sh[4].val())
-            + self.d9_4[2].q.val());
+        self.d25[2].next =
+            ((bit_cast::<32, 24>(self.dts4[2].q.val()) << self.sh[4].val()) + self.d9_4[2].q.val());
         self.a5[2].d.next = (bit_cast::<32, 20>(self.db4[2].q.val()) << self.sh4[2].val());
         self.d5[2].d.next = self.d25[2].val();
         if self.kill4[2].q.val() {
@@ -966,12 +1037,12 @@ impl<const A: usize> Logic for HpccCc<A> {
             - bit_cast::<8, 3>(self.cfg_mlog.val()))
             + bit_cast::<8, 3>(self.code4[2].q.val()));
         self.tau_d[2].d.next = self.tau4[2].q.val();
-        
+
         // a = Δbytes << (mlog + 4 − code), d = 25·Δts
         self.sh4[3].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
             - bit_cast::<8, 3>(self.code4[3].q.val()));
-        self.d25[3].next = ((bit_cast::<32, 24>(self.dts4[3].q.val()) << self.sh[4].val())
-            + self.d9_4[3].q.val());
+        self.d25[3].next =
+            ((bit_cast::<32, 24>(self.dts4[3].q.val()) << self.sh[4].val()) + self.d9_4[3].q.val());
         self.a5[3].d.next = (bit_cast::<32, 20>(self.db4[3].q.val()) << self.sh4[3].val());
         self.d5[3].d.next = self.d25[3].val();
         if self.kill4[3].q.val() {
@@ -984,12 +1055,12 @@ impl<const A: usize> Logic for HpccCc<A> {
             - bit_cast::<8, 3>(self.cfg_mlog.val()))
             + bit_cast::<8, 3>(self.code4[3].q.val()));
         self.tau_d[3].d.next = self.tau4[3].q.val();
-        
+
         // a = Δbytes << (mlog + 4 − code), d = 25·Δts
         self.sh4[4].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
             - bit_cast::<8, 3>(self.code4[4].q.val()));
-        self.d25[4].next = ((bit_cast::<32, 24>(self.dts4[4].q.val()) << self.sh[4].val())
-            + self.d9_4[4].q.val());
+        self.d25[4].next =
+            ((bit_cast::<32, 24>(self.dts4[4].q.val()) << self.sh[4].val()) + self.d9_4[4].q.val());
         self.a5[4].d.next = (bit_cast::<32, 20>(self.db4[4].q.val()) << self.sh4[4].val());
         self.d5[4].d.next = self.d25[4].val();
         if self.kill4[4].q.val() {
@@ -1002,7 +1073,6 @@ impl<const A: usize> Logic for HpccCc<A> {
             - bit_cast::<8, 3>(self.cfg_mlog.val()))
             + bit_cast::<8, 3>(self.code4[4].q.val()));
         self.tau_d[4].d.next = self.tau4[4].q.val();
-        
 
         // ---- stage 5: into the dividers; stage 34: queue-term multiply
         self.div[0].a.next = self.a5[0].q.val();
@@ -1011,35 +1081,34 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.uq_mul[0].a.next = bit_cast::<32, 17>(self.qmin_d[0].q.val());
         self.uq_mul[0].b.next = self.cfg_uq_m.val();
         self.uq_mul[0].in_valid.next = self.ctx[30].q.val().get_bit(0);
-        
+
         self.div[1].a.next = self.a5[1].q.val();
         self.div[1].d.next = self.d5[1].q.val();
         self.div[1].in_valid.next = self.ctx[1].q.val().get_bit(0);
         self.uq_mul[1].a.next = bit_cast::<32, 17>(self.qmin_d[1].q.val());
         self.uq_mul[1].b.next = self.cfg_uq_m.val();
         self.uq_mul[1].in_valid.next = self.ctx[30].q.val().get_bit(0);
-        
+
         self.div[2].a.next = self.a5[2].q.val();
         self.div[2].d.next = self.d5[2].q.val();
         self.div[2].in_valid.next = self.ctx[1].q.val().get_bit(0);
         self.uq_mul[2].a.next = bit_cast::<32, 17>(self.qmin_d[2].q.val());
         self.uq_mul[2].b.next = self.cfg_uq_m.val();
         self.uq_mul[2].in_valid.next = self.ctx[30].q.val().get_bit(0);
-        
+
         self.div[3].a.next = self.a5[3].q.val();
         self.div[3].d.next = self.d5[3].q.val();
         self.div[3].in_valid.next = self.ctx[1].q.val().get_bit(0);
         self.uq_mul[3].a.next = bit_cast::<32, 17>(self.qmin_d[3].q.val());
         self.uq_mul[3].b.next = self.cfg_uq_m.val();
         self.uq_mul[3].in_valid.next = self.ctx[30].q.val().get_bit(0);
-        
+
         self.div[4].a.next = self.a5[4].q.val();
         self.div[4].d.next = self.d5[4].q.val();
         self.div[4].in_valid.next = self.ctx[1].q.val().get_bit(0);
         self.uq_mul[4].a.next = bit_cast::<32, 17>(self.qmin_d[4].q.val());
         self.uq_mul[4].b.next = self.cfg_uq_m.val();
         self.uq_mul[4].in_valid.next = self.ctx[30].q.val().get_bit(0);
-        
 
         // ---- stage 38: u_q = (qmin·uq_m) >> (s − 29 − mlog + code), saturated
         self.sh38[0].next = self.code_d[0].q.val();
@@ -1053,7 +1122,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         if (self.sum39[0].val() >> self.sh[32].val()).any() {
             self.up40[0].d.next = self.ones32.val();
         }
-        
+
         self.sh38[1].next = self.code_d[1].q.val();
         self.psh38[1].next = (self.uq_mul[1].p.val() >> self.sh38[1].val());
         self.uq39[1].d.next = self.psh38[1].val();
@@ -1065,7 +1134,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         if (self.sum39[1].val() >> self.sh[32].val()).any() {
             self.up40[1].d.next = self.ones32.val();
         }
-        
+
         self.sh38[2].next = self.code_d[2].q.val();
         self.psh38[2].next = (self.uq_mul[2].p.val() >> self.sh38[2].val());
         self.uq39[2].d.next = self.psh38[2].val();
@@ -1077,7 +1146,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         if (self.sum39[2].val() >> self.sh[32].val()).any() {
             self.up40[2].d.next = self.ones32.val();
         }
-        
+
         self.sh38[3].next = self.code_d[3].q.val();
         self.psh38[3].next = (self.uq_mul[3].p.val() >> self.sh38[3].val());
         self.uq39[3].d.next = self.psh38[3].val();
@@ -1089,7 +1158,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         if (self.sum39[3].val() >> self.sh[32].val()).any() {
             self.up40[3].d.next = self.ones32.val();
         }
-        
+
         self.sh38[4].next = self.code_d[4].q.val();
         self.psh38[4].next = (self.uq_mul[4].p.val() >> self.sh38[4].val());
         self.uq39[4].d.next = self.psh38[4].val();
@@ -1101,7 +1170,6 @@ impl<const A: usize> Logic for HpccCc<A> {
         if (self.sum39[4].val() >> self.sh[32].val()).any() {
             self.up40[4].d.next = self.ones32.val();
         }
-        
 
         // ---- stages 40–42: max over hops, the first wins a tie (line 6)
         self.m01u.d.next = self.up40[0].q.val();
@@ -1174,7 +1242,8 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.uu_mul.in_valid.next = self.ctx[46].q.val().get_bit(0);
 
         // ---- stage 54: round (f·|u − U|) >> 24; stage 55: U ± it (line 9)
-        self.delta55.d.next = bit_cast::<32, 64>((self.uu_mul.p.val() + self.half24.val()) >> self.sh[24].val());
+        self.delta55.d.next =
+            bit_cast::<32, 64>((self.uu_mul.p.val() + self.half24.val()) >> self.sh[24].val());
         // next stage: U ± delta
         self.unew55.next = (self.geu_d.q.val().get_bits::<32>(1) - self.delta55.q.val());
         if self.geu_d.q.val().get_bit(0) {
@@ -1211,7 +1280,8 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.inc89.d.next = self.w_ram.read_data.val().get_bits::<3>(0);
 
         // ---- stage 89: line 12's test; Wc · eta/U; Wc + W_ai (line 17)
-        self.md89.next = (self.mdu_d.q.val().any() || (self.inc89.q.val() >= self.cfg_max_stage.val()));
+        self.md89.next =
+            (self.mdu_d.q.val().any() || (self.inc89.q.val() >= self.cfg_max_stage.val()));
         self.w_mul.a.next = self.wcold89.q.val();
         // b = 2·min(eta/U, 2^31 − 1) + 1: half an LSB back for the
         // divider's floor.
@@ -1221,7 +1291,8 @@ impl<const A: usize> Logic for HpccCc<A> {
         }
         self.w_mul.b.next = ((self.r89.val() << self.sh[1].val()) | self.one32.val());
         self.w_mul.in_valid.next = self.ctx[85].q.val().get_bit(0);
-        self.wai33.next = (bit_cast::<33, 32>(self.wcold89.q.val()) + bit_cast::<33, 32>(self.cfg_w_ai.val()));
+        self.wai33.next =
+            (bit_cast::<33, 32>(self.wcold89.q.val()) + bit_cast::<33, 32>(self.cfg_w_ai.val()));
         self.wai89.next = self.wai33.val().get_bits::<32>(0);
         if self.wai33.val().get_bit(32) {
             self.wai89.next = self.ones32.val();
@@ -1243,7 +1314,8 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.wmd94.d.next = self.ones32.val();
         }
         // ---- stage 94: + W_ai, saturated; pick the branch
-        self.wsum33.next = (bit_cast::<33, 32>(self.wmd94.q.val()) + bit_cast::<33, 32>(self.cfg_w_ai.val()));
+        self.wsum33.next =
+            (bit_cast::<33, 32>(self.wmd94.q.val()) + bit_cast::<33, 32>(self.cfg_w_ai.val()));
         self.wsum94.next = self.wsum33.val().get_bits::<32>(0);
         if self.wsum33.val().get_bit(32) {
             self.wsum94.next = self.ones32.val();

@@ -17,7 +17,13 @@ type Rtl = HpccCc<10>;
 type Gold = Golden<10>;
 
 fn gen_cfg() -> impl Strategy<Value = GenCfg> {
-    (1u16..12, prop_oneof![Just(0u32), Just(30), Just(100)], prop_oneof![Just(0u32), Just(3), Just(15)], 0u32..4, 1u8..=5)
+    (
+        1u16..12,
+        prop_oneof![Just(0u32), Just(30), Just(100)],
+        prop_oneof![Just(0u32), Just(3), Just(15)],
+        0u32..4,
+        1u8..=5,
+    )
         .prop_map(|(flows, burst_pct, bad_pct, gap_max, max_hops)| GenCfg {
             flows,
             burst_pct,
@@ -53,8 +59,13 @@ fn hpcc_volume_verilator() {
         let regs = p.regs().unwrap();
         let ev = scenario(0xC0FFEE + k, &p, 10_000, g);
         let stim = expand::<10>(&regs, &ev);
-        let outs = check::<Rtl, Gold>("hpcc_cc_volume", EngineKind::Verilator, Gold::default(), &stim)
-            .unwrap_or_else(|m| panic!("scenario {k} ({p:?}, {g:?}): {m}"));
+        let outs = check::<Rtl, Gold>(
+            "hpcc_cc_volume",
+            EngineKind::Verilator,
+            Gold::default(),
+            &stim,
+        )
+        .unwrap_or_else(|m| panic!("scenario {k} ({p:?}, {g:?}): {m}"));
         let n = updates(&outs).len();
         assert_eq!(n, ev.len());
         total += n;
@@ -69,11 +80,34 @@ fn hpcc_volume_verilator() {
 fn hpcc_throughput_and_hazard() {
     let p = CcParams::default();
     let regs = p.regs().unwrap();
-    let mut one = scenario(7, &p, 200, GenCfg { flows: 1, burst_pct: 100, bad_pct: 0, gap_max: 0, max_hops: 5 });
+    let mut one = scenario(
+        7,
+        &p,
+        200,
+        GenCfg {
+            flows: 1,
+            burst_pct: 100,
+            bad_pct: 0,
+            gap_max: 0,
+            max_hops: 5,
+        },
+    );
     one.retain(|(_, e)| e.op == op::EVENT);
     // Sixteen flows in turn (each flow's events stay in order).
-    let mixed = scenario(8, &p, 800, GenCfg { flows: 16, burst_pct: 0, bad_pct: 0, gap_max: 0, max_hops: 5 });
-    let mut per_flow: std::collections::BTreeMap<u16, std::collections::VecDeque<_>> = Default::default();
+    let mixed = scenario(
+        8,
+        &p,
+        800,
+        GenCfg {
+            flows: 16,
+            burst_pct: 0,
+            bad_pct: 0,
+            gap_max: 0,
+            max_hops: 5,
+        },
+    );
+    let mut per_flow: std::collections::BTreeMap<u16, std::collections::VecDeque<_>> =
+        Default::default();
     for e in mixed.into_iter().filter(|(_, e)| e.op == op::EVENT) {
         per_flow.entry(e.1.flow).or_default().push_back(e);
     }
@@ -85,13 +119,26 @@ fn hpcc_throughput_and_hazard() {
     }
     assert!(many.len() >= 160);
     let create: Vec<_> = (0..16u16)
-        .map(|i| (0u32, CcEvent { op: op::CREATE, flow: ((i as u32 * 37) % 1024) as u16, ..Default::default() }))
+        .map(|i| {
+            (
+                0u32,
+                CcEvent {
+                    op: op::CREATE,
+                    flow: ((i as u32 * 37) % 1024) as u16,
+                    ..Default::default()
+                },
+            )
+        })
         .collect();
-    for (name, ev, ii) in [("one flow", &one, nic_hdl::cc::hpcc::HAZARD_WINDOW + 1), ("many flows", &many, 1)] {
+    for (name, ev, ii) in [
+        ("one flow", &one, nic_hdl::cc::hpcc::HAZARD_WINDOW + 1),
+        ("many flows", &many, 1),
+    ] {
         let mut all = create.clone();
         all.extend(ev.iter().cloned());
         let stim = expand::<10>(&regs, &all);
-        let outs = check::<Rtl, Gold>("hpcc_cc_ii", EngineKind::Verilator, Gold::default(), &stim).unwrap();
+        let outs = check::<Rtl, Gold>("hpcc_cc_ii", EngineKind::Verilator, Gold::default(), &stim)
+            .unwrap();
         // Transaction model in order gives the same results.
         let mut m = HpccFixed::new(10);
         let want: Vec<_> = all.iter().map(|(_, e)| m.process(e, &regs)).collect();
@@ -113,11 +160,25 @@ fn hpcc_throughput_and_hazard() {
 }
 
 fn hop(code: u8, ts: u32, bytes: u32, qlen: u32) -> u64 {
-    HopFields { rate: code, ts, bytes, qlen }.encode()
+    HopFields {
+        rate: code,
+        ts,
+        bytes,
+        qlen,
+    }
+    .encode()
 }
 
 fn ev(flow: u16, seq: u32, nhops: u8, hops: [u64; 5]) -> CcEvent {
-    CcEvent { op: op::EVENT, flow, seq, snd_nxt: seq + 5000, now: seq, nhops, hops }
+    CcEvent {
+        op: op::EVENT,
+        flow,
+        seq,
+        snd_nxt: seq + 5000,
+        now: seq,
+        nhops,
+        hops,
+    }
 }
 
 /// Every kind of bad telemetry gives its documented status and counter,
@@ -127,10 +188,26 @@ fn ev(flow: u16, seq: u32, nhops: u8, hops: [u64; 5]) -> CcEvent {
 fn hpcc_bad_input() {
     let p = CcParams::default();
     let regs = p.regs().unwrap();
-    let good_hops = |k: u32| [hop(2, 1000 * k, 40 * k, 100), hop(2, 1000 * k + 5, 39 * k, 50), 0, 0, 0];
+    let good_hops = |k: u32| {
+        [
+            hop(2, 1000 * k, 40 * k, 100),
+            hop(2, 1000 * k + 5, 39 * k, 50),
+            0,
+            0,
+            0,
+        ]
+    };
     let mut good = vec![
-        CcEvent { op: op::CREATE, flow: 1, ..Default::default() },
-        CcEvent { op: op::CREATE, flow: 2, ..Default::default() },
+        CcEvent {
+            op: op::CREATE,
+            flow: 1,
+            ..Default::default()
+        },
+        CcEvent {
+            op: op::CREATE,
+            flow: 2,
+            ..Default::default()
+        },
     ];
     for k in 1..8u32 {
         good.push(ev(1, 100 * k, 2, good_hops(k)));
@@ -140,13 +217,42 @@ fn hpcc_bad_input() {
         (ev(1, 150, 0, good_hops(3)), status::DROP_HOPS),
         (ev(1, 150, 6, good_hops(3)), status::DROP_HOPS),
         (ev(1, 150, 15, good_hops(3)), status::DROP_HOPS),
-        (ev(1, 150, 2, [hop(5, 3000, 120, 100), hop(2, 3005, 117, 50), 0, 0, 0]), status::DROP_RATE),
-        (ev(1, 150, 2, [hop(2, 3000, 120, 100), hop(7, 3005, 117, 50), 0, 0, 0]), status::DROP_RATE),
+        (
+            ev(
+                1,
+                150,
+                2,
+                [hop(5, 3000, 120, 100), hop(2, 3005, 117, 50), 0, 0, 0],
+            ),
+            status::DROP_RATE,
+        ),
+        (
+            ev(
+                1,
+                150,
+                2,
+                [hop(2, 3000, 120, 100), hop(7, 3005, 117, 50), 0, 0, 0],
+            ),
+            status::DROP_RATE,
+        ),
         (ev(1024, 150, 2, good_hops(3)), status::DROP_FLOW),
         (ev(0xFFFF, 150, 2, good_hops(3)), status::DROP_FLOW),
         (ev(3, 150, 2, good_hops(3)), status::DROP_FLOW),
-        (CcEvent { op: 3, ..ev(2, 150, 2, good_hops(3)) }, status::DROP_FLOW),
-        (CcEvent { op: op::DESTROY, flow: 5, ..Default::default() }, status::DESTROYED),
+        (
+            CcEvent {
+                op: 3,
+                ..ev(2, 150, 2, good_hops(3))
+            },
+            status::DROP_FLOW,
+        ),
+        (
+            CcEvent {
+                op: op::DESTROY,
+                flow: 5,
+                ..Default::default()
+            },
+            status::DESTROYED,
+        ),
         (ev(5, 150, 2, good_hops(3)), status::DROP_FLOW),
     ];
     let mut mixed = Vec::new();
@@ -161,15 +267,25 @@ fn hpcc_bad_input() {
         let (r_clean, _) = run_rtl::<10>(kind, "hpcc_cc_bad_clean", &regs, &clean);
         let (r_mixed, cnt) = run_rtl::<10>(kind, "hpcc_cc_bad_mixed", &regs, &mixed);
         // The dropped events, in order, with their statuses and zero results.
-        let dropped: Vec<_> = r_mixed.iter().filter(|u| !matches!(u.status, status::UPDATE | status::INIT | status::CREATED)).collect();
+        let dropped: Vec<_> = r_mixed
+            .iter()
+            .filter(|u| !matches!(u.status, status::UPDATE | status::INIT | status::CREATED))
+            .collect();
         assert_eq!(dropped.len(), bad.len(), "{kind:?}");
         for (u, (e, st)) in dropped.iter().zip(bad.iter()) {
             assert_eq!((u.flow, u.status), (e.flow, *st), "{kind:?}");
             assert_eq!((u.w, u.r, u.u, u.updated_wc), (0, 0, 0, false));
         }
         // The good events: identical results with or without the bad ones.
-        let kept: Vec<_> = r_mixed.iter().filter(|u| matches!(u.status, status::UPDATE | status::INIT | status::CREATED)).cloned().collect();
-        assert_eq!(kept, r_clean, "{kind:?}: a bad event changed a flow's state");
+        let kept: Vec<_> = r_mixed
+            .iter()
+            .filter(|u| matches!(u.status, status::UPDATE | status::INIT | status::CREATED))
+            .cloned()
+            .collect();
+        assert_eq!(
+            kept, r_clean,
+            "{kind:?}: a bad event changed a flow's state"
+        );
         assert_eq!(cnt.drop_hops, 3);
         assert_eq!(cnt.drop_rate, 2);
         assert_eq!(cnt.drop_flow, 5);
@@ -184,17 +300,37 @@ fn hpcc_bad_input() {
 fn hpcc_telemetry_anomalies_and_wrap() {
     let p = CcParams::default();
     let regs = p.regs().unwrap();
-    let create = CcEvent { op: op::CREATE, flow: 9, ..Default::default() };
+    let create = CcEvent {
+        op: op::CREATE,
+        flow: 9,
+        ..Default::default()
+    };
     let base = [hop(2, 0xFF_FF00, 0xF_FFF0, 100), 0, 0, 0, 0];
     let cases = [
-        ([hop(2, 0xFF_FF00, 0xF_FFF8, 100), 0, 0, 0, 0], hpcc::flag::TS_STALE),
-        ([hop(2, 0xFF_0000, 0xF_FFF8, 100), 0, 0, 0, 0], hpcc::flag::TS_STALE),
-        ([hop(2, 0x00_0100, 0xF_FF00, 100), 0, 0, 0, 0], hpcc::flag::BYTES_BACK),
-        ([hop(2, 0x00_0100, 0x0_0004, 0x1FFFF), 0, 0, 0, 0], hpcc::flag::QLEN_SAT),
+        (
+            [hop(2, 0xFF_FF00, 0xF_FFF8, 100), 0, 0, 0, 0],
+            hpcc::flag::TS_STALE,
+        ),
+        (
+            [hop(2, 0xFF_0000, 0xF_FFF8, 100), 0, 0, 0, 0],
+            hpcc::flag::TS_STALE,
+        ),
+        (
+            [hop(2, 0x00_0100, 0xF_FF00, 100), 0, 0, 0, 0],
+            hpcc::flag::BYTES_BACK,
+        ),
+        (
+            [hop(2, 0x00_0100, 0x0_0004, 0x1FFFF), 0, 0, 0, 0],
+            hpcc::flag::QLEN_SAT,
+        ),
         ([hop(2, 0x00_0100, 0x0_0004, 100), 0, 0, 0, 0], 0),
     ];
     for (hops, flag) in cases {
-        let evs = vec![(0, create), (0, ev(9, 10, 1, base)), (0, ev(9, 20, 1, hops))];
+        let evs = vec![
+            (0, create),
+            (0, ev(9, 10, 1, base)),
+            (0, ev(9, 20, 1, hops)),
+        ];
         let mut m = HpccFixed::new(10);
         let want: Vec<_> = evs.iter().map(|(_, e)| m.process(e, &regs)).collect();
         assert_eq!(want[2].status, status::UPDATE);
@@ -212,11 +348,20 @@ fn hpcc_telemetry_anomalies_and_wrap() {
     let mut m = HpccFixed::new(10);
     m.process(&create, &regs);
     m.process(&ev(9, 10, 1, base), &regs);
-    let wrapped = m.process(&ev(9, 20, 1, [hop(2, 0x00_0100, 0x0_0004, 100), 0, 0, 0, 0]), &regs);
+    let wrapped = m.process(
+        &ev(9, 20, 1, [hop(2, 0x00_0100, 0x0_0004, 100), 0, 0, 0, 0]),
+        &regs,
+    );
     let mut m = HpccFixed::new(10);
     m.process(&create, &regs);
-    m.process(&ev(9, 10, 1, [hop(2, 0x10_0000, 0x1_0000, 100), 0, 0, 0, 0]), &regs);
-    let plain = m.process(&ev(9, 20, 1, [hop(2, 0x10_0200, 0x1_0014, 100), 0, 0, 0, 0]), &regs);
+    m.process(
+        &ev(9, 10, 1, [hop(2, 0x10_0000, 0x1_0000, 100), 0, 0, 0, 0]),
+        &regs,
+    );
+    let plain = m.process(
+        &ev(9, 20, 1, [hop(2, 0x10_0200, 0x1_0014, 100), 0, 0, 0, 0]),
+        &regs,
+    );
     assert_eq!(wrapped, plain);
 }
 
@@ -228,8 +373,17 @@ fn hpcc_idle_outputs_are_zero() {
     let regs = p.regs().unwrap();
     let ev = scenario(3, &p, 30, GenCfg::default());
     let stim = expand::<10>(&regs, &ev);
-    let outs = check::<Rtl, Gold>("hpcc_cc_idle", EngineKind::Verilator, Gold::default(), &stim).unwrap();
+    let outs = check::<Rtl, Gold>(
+        "hpcc_cc_idle",
+        EngineKind::Verilator,
+        Gold::default(),
+        &stim,
+    )
+    .unwrap();
     for o in outs.iter().filter(|o| !o.out_valid) {
-        assert_eq!((o.out_w, o.out_r, o.out_u, o.out_flow, o.out_status), (0, 0, 0, 0, 0));
+        assert_eq!(
+            (o.out_w, o.out_r, o.out_u, o.out_flow, o.out_status),
+            (0, 0, 0, 0, 0)
+        );
     }
 }

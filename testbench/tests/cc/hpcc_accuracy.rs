@@ -54,16 +54,28 @@ proptest! {
 fn fixed_tracks_f64_closed_loop() {
     let p = CcParams::default();
     for flows in [1usize, 4] {
-        let cfg = FluidCfg { flows, duration_ns: 2.0e6, ..Default::default() };
+        let cfg = FluidCfg {
+            flows,
+            duration_ns: 2.0e6,
+            ..Default::default()
+        };
         let mut r = HpccRef::new(&p.effective().unwrap());
         let ref_run = run(&p, &cfg, &mut r);
-        let mut ev: Vec<CcEvent> =
-            (0..flows).map(|k| CcEvent { op: op::CREATE, flow: k as u16, ..Default::default() }).collect();
+        let mut ev: Vec<CcEvent> = (0..flows)
+            .map(|k| CcEvent {
+                op: op::CREATE,
+                flow: k as u16,
+                ..Default::default()
+            })
+            .collect();
         ev.extend(ref_run.events.iter().cloned());
         let err = w_errors(&p, &ev);
         let max = err.iter().cloned().fold(0.0, f64::max);
         assert!(err.len() > 10_000);
-        assert!(max < 1e-4, "{flows} flows: shadow max relative W error {max:.3e}");
+        assert!(
+            max < 1e-4,
+            "{flows} flows: shadow max relative W error {max:.3e}"
+        );
         if flows == 1 {
             let mut fx = Fixed(HpccFixed::new(10), p.regs().unwrap());
             let fix_run = run(&p, &cfg, &mut fx);

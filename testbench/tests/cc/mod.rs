@@ -23,7 +23,11 @@ pub fn params() -> impl Strategy<Value = CcParams> {
             let t = t.round();
             let w_init = line / 8.0 * t;
             CcParams {
-                variant: if rx { Variant::Receiver } else { Variant::Sender },
+                variant: if rx {
+                    Variant::Receiver
+                } else {
+                    Variant::Sender
+                },
                 base_rtt_ns: t,
                 eta,
                 max_stage,
