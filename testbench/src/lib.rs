@@ -33,6 +33,7 @@
 pub mod cc;
 pub mod cosim;
 pub mod harness;
+pub mod iverilog;
 pub mod rusthdl_engine;
 pub mod verilator;
 
