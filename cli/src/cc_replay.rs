@@ -6,7 +6,7 @@ use clap::{Args, ValueEnum};
 use nic_golden::cc::hpcc::{op, status, CcEvent, CcUpdate, HpccFixed, HOPS};
 use nic_golden::cc::hpcc_ref::HpccRef;
 use nic_golden::cc::int_ns3::HopFields;
-use nic_golden::cc::params::{rate_code, CcParams, Variant};
+use nic_golden::cc::params::{rate_code, w_ai_rule_of_thumb, CcParams, Variant};
 use nic_testbench::EngineKind;
 use serde::Deserialize;
 use std::io::{BufRead, Write};
@@ -49,10 +49,10 @@ pub struct ReplayArgs {
     /// maxStage (default 5).
     #[arg(long)]
     max_stage: Option<u32>,
-    /// W_ai, bytes (default W_init·(1−eta)/100).
+    /// W_ai, bytes (default W_init·(1 − eta)/100, from the other parameters).
     #[arg(long)]
     w_ai_bytes: Option<f64>,
-    /// W_min, bytes (default 1 Gb/s × T).
+    /// W_min, bytes (default 1 Gb/s × T, from T).
     #[arg(long)]
     w_min_bytes: Option<f64>,
     /// The NIC's line rate, Gb/s (default 100): W_init = rate × T.
@@ -93,45 +93,59 @@ struct Hop {
     rate_gbps: f64,
 }
 
+/// The parameter file: every key optional.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ParamFile {
+    variant: Option<Variant>,
+    base_rtt_ns: Option<f64>,
+    eta: Option<f64>,
+    max_stage: Option<u32>,
+    w_ai_bytes: Option<f64>,
+    w_min_bytes: Option<f64>,
+    line_rate_gbps: Option<f64>,
+    int_multi: Option<u32>,
+    flows: Option<u32>,
+}
+
+/// Defaults, then the file, then the flags. W_ai and W_min, unless given,
+/// follow the other parameters: W_ai = W_init·(1 − eta)/100 (the draft's
+/// rule of thumb for 100 flows), W_min = 1 Gb/s × T.
 fn params(a: &ReplayArgs) -> Result<CcParams, String> {
-    let mut p = match &a.config {
+    let f: ParamFile = match &a.config {
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            toml::from_str::<CcParams>(&text).map_err(|e| format!("{}: {e}", path.display()))?
+            toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?
         }
-        None => CcParams::default(),
+        None => ParamFile::default(),
     };
-    if let Some(v) = a.variant {
-        p.variant = match v {
-            VariantArg::Sender => Variant::Sender,
-            VariantArg::Receiver => Variant::Receiver,
-        };
-    }
-    macro_rules! set {
-        ($($f:ident),*) => {$( if let Some(v) = a.$f { p.$f = v; } )*};
-    }
-    set!(
-        base_rtt_ns,
-        eta,
-        max_stage,
-        w_ai_bytes,
-        w_min_bytes,
-        line_rate_gbps,
-        int_multi,
-        flows
-    );
-    if a.w_ai_bytes.is_none()
-        && (a.line_rate_gbps.is_some() || a.base_rtt_ns.is_some() || a.eta.is_some())
-    {
-        // Keep the rule-of-thumb default consistent with the new W_init.
-        let has_cfg_wai = a.config.as_ref().map_or(false, |c| {
-            std::fs::read_to_string(c).map_or(false, |t| t.contains("w_ai_bytes"))
-        });
-        if !has_cfg_wai {
-            p.w_ai_bytes = nic_golden::cc::params::w_ai_rule_of_thumb(p.w_init_bytes(), p.eta, 100);
-        }
-    }
+    let d = CcParams::default();
+    let variant = a.variant.map(|v| match v {
+        VariantArg::Sender => Variant::Sender,
+        VariantArg::Receiver => Variant::Receiver,
+    });
+    let mut p = CcParams {
+        variant: variant.or(f.variant).unwrap_or(d.variant),
+        base_rtt_ns: a.base_rtt_ns.or(f.base_rtt_ns).unwrap_or(d.base_rtt_ns),
+        eta: a.eta.or(f.eta).unwrap_or(d.eta),
+        max_stage: a.max_stage.or(f.max_stage).unwrap_or(d.max_stage),
+        line_rate_gbps: a
+            .line_rate_gbps
+            .or(f.line_rate_gbps)
+            .unwrap_or(d.line_rate_gbps),
+        int_multi: a.int_multi.or(f.int_multi).unwrap_or(d.int_multi),
+        flows: a.flows.or(f.flows).unwrap_or(d.flows),
+        ..d
+    };
+    p.w_ai_bytes = a
+        .w_ai_bytes
+        .or(f.w_ai_bytes)
+        .unwrap_or_else(|| w_ai_rule_of_thumb(p.w_init_bytes(), p.eta, 100));
+    p.w_min_bytes = a
+        .w_min_bytes
+        .or(f.w_min_bytes)
+        .unwrap_or(1.0 / 8.0 * p.base_rtt_ns);
     p.regs()?;
     p.flows_log2()?;
     Ok(p)
