@@ -189,11 +189,15 @@ pub struct HpccCc<const A: usize> {
     nh2b: DFF<Bits<4>>,
     oor2b: DFF<Bit>,
     meta2b: DFF<Bits<36>>,
-    dseq2b: DFF<Bits<32>>,
-    dnow2b: DFF<Bits<32>>,
+    commit2b: DFF<Bit>,
+    nhbad2b: DFF<Bit>,
+    nhmis2b: DFF<Bit>,
+    bad_rate2b: DFF<Bit>,
+    flags2b: DFF<Bits<3>>,
+    stale2b: [DFF<Bit>; 5],
+    back2b: [DFF<Bit>; 5],
+    active2b: [DFF<Bit>; 5],
     hw2b: [DFF<Bits<64>>; 5],
-    rok2b: [DFF<Bit>; 5],
-    qmx2b: [DFF<Bit>; 5],
     dts2b: [DFF<Bits<24>>; 5],
     db2b: [DFF<Bits<20>>; 5],
     oql2b: [DFF<Bits<17>>; 5],
@@ -445,11 +449,15 @@ impl<const A: usize> Default for HpccCc<A> {
             nh2b: Default::default(),
             oor2b: Default::default(),
             meta2b: Default::default(),
-            dseq2b: Default::default(),
-            dnow2b: Default::default(),
+            commit2b: Default::default(),
+            nhbad2b: Default::default(),
+            nhmis2b: Default::default(),
+            bad_rate2b: Default::default(),
+            flags2b: Default::default(),
+            stale2b: std::array::from_fn(|_| Default::default()),
+            back2b: std::array::from_fn(|_| Default::default()),
+            active2b: std::array::from_fn(|_| Default::default()),
             hw2b: std::array::from_fn(|_| Default::default()),
-            rok2b: std::array::from_fn(|_| Default::default()),
-            qmx2b: std::array::from_fn(|_| Default::default()),
             dts2b: std::array::from_fn(|_| Default::default()),
             db2b: std::array::from_fn(|_| Default::default()),
             oql2b: std::array::from_fn(|_| Default::default()),
@@ -606,8 +614,11 @@ impl<const A: usize> Logic for HpccCc<A> {
             nh2b,
             oor2b,
             meta2b,
-            dseq2b,
-            dnow2b,
+            commit2b,
+            nhbad2b,
+            nhmis2b,
+            bad_rate2b,
+            flags2b,
             meta_wa,
             meta_we,
             meta_wd,
@@ -687,8 +698,9 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.qmx2[i].clock.next = self.clock.val();
             self.old2[i].clock.next = self.clock.val();
             self.hw2b[i].clock.next = self.clock.val();
-            self.rok2b[i].clock.next = self.clock.val();
-            self.qmx2b[i].clock.next = self.clock.val();
+            self.stale2b[i].clock.next = self.clock.val();
+            self.back2b[i].clock.next = self.clock.val();
+            self.active2b[i].clock.next = self.clock.val();
             self.dts2b[i].clock.next = self.clock.val();
             self.db2b[i].clock.next = self.clock.val();
             self.oql2b[i].clock.next = self.clock.val();
@@ -787,10 +799,16 @@ impl<const A: usize> Logic for HpccCc<A> {
         }
 
         // ---- stage 2: the subtractions (hop deltas, serial-number
-        // differences), registered
+        // differences) and every test on them, registered
         self.last2.next = self.meta2.q.val().get_bits::<32>(0);
-        self.dseq2b.d.next = (self.seq2.q.val() - self.last2.val());
-        self.dnow2b.d.next = (self.now2.q.val() - self.last2.val());
+        self.dseq2.next = (self.seq2.q.val() - self.last2.val());
+        self.dnow2.next = (self.now2.q.val() - self.last2.val());
+        // Line 22 (sender) / 29 (receiver): commit Wc this time?
+        self.commit2b.d.next = (self.dseq2.val().any() && !self.dseq2.val().get_bit(31));
+        if self.cfg_variant.val() {
+            self.commit2b.d.next = ((self.dnow2.val() > bit_cast::<32, 24>(self.cfg_t.val()))
+                && !self.dnow2.val().get_bit(31));
+        }
         self.v2b.d.next = self.v2.q.val();
         self.op2b.d.next = self.op2.q.val();
         self.flow2b.d.next = self.flow2.q.val();
@@ -799,32 +817,20 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.nh2b.d.next = self.nh2.q.val();
         self.oor2b.d.next = self.oor2.q.val();
         self.meta2b.d.next = self.meta2.q.val();
-        for i in 0..5 {
-            self.dts2b[i].d.next =
-                (self.hw2[i].q.val().get_bits::<24>(3) - self.old2[i].q.val().get_bits::<24>(37));
-            self.db2b[i].d.next =
-                (self.hw2[i].q.val().get_bits::<20>(27) - self.old2[i].q.val().get_bits::<20>(17));
-            self.oql2b[i].d.next = self.old2[i].q.val().get_bits::<17>(0);
-            self.hw2b[i].d.next = self.hw2[i].q.val();
-            self.rok2b[i].d.next = self.rok2[i].q.val();
-            self.qmx2b[i].d.next = self.qmx2[i].q.val();
-        }
-
-        // ---- stage 3: status, commit; write meta and hops
-        self.created2.next = self.meta2b.q.val().get_bit(35);
+        self.nhbad2b.d.next = ((!self.nh2.q.val().any()) || (self.nh2.q.val() > self.five.val()));
+        self.nhmis2b.d.next =
+            (bit_cast::<4, 3>(self.meta2.q.val().get_bits::<3>(32)) != self.nh2.q.val());
         self.bad_rate2.next = false;
         self.flags2.next = 0.into();
         for i in 0..5 {
-            self.active2[i].next = (self.nh2b.q.val() > self.idx[i].val());
-            self.n_ts[i].next = self.hw2b[i].q.val().get_bits::<24>(3);
-            self.n_by[i].next = self.hw2b[i].q.val().get_bits::<20>(27);
-            self.n_ql[i].next = self.hw2b[i].q.val().get_bits::<17>(47);
-            self.o_ql[i].next = self.oql2b[i].q.val();
-            self.dts2[i].next = self.dts2b[i].q.val();
-            self.db2[i].next = self.db2b[i].q.val();
+            self.active2[i].next = (self.nh2.q.val() > self.idx[i].val());
+            self.dts2[i].next =
+                (self.hw2[i].q.val().get_bits::<24>(3) - self.old2[i].q.val().get_bits::<24>(37));
+            self.db2[i].next =
+                (self.hw2[i].q.val().get_bits::<20>(27) - self.old2[i].q.val().get_bits::<20>(17));
             self.stale2[i].next = ((!self.dts2[i].val().any()) || self.dts2[i].val().get_bit(23));
             self.back2[i].next = self.db2[i].val().get_bit(19);
-            if (self.active2[i].val() && !self.rok2b[i].q.val()) {
+            if (self.active2[i].val() && !self.rok2[i].q.val()) {
                 self.bad_rate2.next = true;
             }
             if (self.active2[i].val() && self.stale2[i].val()) {
@@ -833,18 +839,33 @@ impl<const A: usize> Logic for HpccCc<A> {
             if (self.active2[i].val() && self.back2[i].val()) {
                 self.flags2.next = self.flags2.val().replace_bit(1, true);
             }
-            if (self.active2[i].val() && self.qmx2b[i].q.val()) {
+            if (self.active2[i].val() && self.qmx2[i].q.val()) {
                 self.flags2.next = self.flags2.val().replace_bit(2, true);
             }
+            self.dts2b[i].d.next = self.dts2[i].val();
+            self.db2b[i].d.next = self.db2[i].val();
+            self.stale2b[i].d.next = self.stale2[i].val();
+            self.back2b[i].d.next = self.back2[i].val();
+            self.active2b[i].d.next = self.active2[i].val();
+            self.oql2b[i].d.next = self.old2[i].q.val().get_bits::<17>(0);
+            self.hw2b[i].d.next = self.hw2[i].q.val();
         }
-        self.dseq2.next = self.dseq2b.q.val();
-        self.dnow2.next = self.dnow2b.q.val();
-        self.commit2.next = (self.dseq2.val().any() && !self.dseq2.val().get_bit(31));
+        self.bad_rate2b.d.next = self.bad_rate2.val();
+        self.flags2b.d.next = self.flags2.val();
+
+        // ---- stage 3: status, meta and hop writes
+        self.created2.next = self.meta2b.q.val().get_bit(35);
+        self.flags2.next = self.flags2b.q.val();
+        self.commit2.next = self.commit2b.q.val();
         self.stamp2.next = self.snd2b.q.val();
         if self.cfg_variant.val() {
-            self.commit2.next = ((self.dnow2.val() > bit_cast::<32, 24>(self.cfg_t.val()))
-                && !self.dnow2.val().get_bit(31));
             self.stamp2.next = self.now2b.q.val();
+        }
+        for i in 0..5 {
+            self.n_ts[i].next = self.hw2b[i].q.val().get_bits::<24>(3);
+            self.n_by[i].next = self.hw2b[i].q.val().get_bits::<20>(27);
+            self.n_ql[i].next = self.hw2b[i].q.val().get_bits::<17>(47);
+            self.o_ql[i].next = self.oql2b[i].q.val();
         }
         // Status, in priority order.
         if self.oor2b.q.val() {
@@ -855,11 +876,11 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.status2.next = self.st_destroyed.val();
         } else if ((self.op2b.q.val() != self.op_event.val()) || !self.created2.val()) {
             self.status2.next = self.st_drop_flow.val();
-        } else if ((!self.nh2b.q.val().any()) || (self.nh2b.q.val() > self.five.val())) {
+        } else if self.nhbad2b.q.val() {
             self.status2.next = self.st_drop_hops.val();
-        } else if self.bad_rate2.val() {
+        } else if self.bad_rate2b.q.val() {
             self.status2.next = self.st_drop_rate.val();
-        } else if (bit_cast::<4, 3>(self.meta2b.q.val().get_bits::<3>(32)) != self.nh2b.q.val()) {
+        } else if self.nhmis2b.q.val() {
             self.status2.next = self.st_init.val();
         } else {
             self.status2.next = self.st_update.val();
@@ -943,16 +964,16 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.hop_ram[i].write_data.next = self.hop_wd[i].q.val();
         }
         // 9·Δts, for 25·Δts next stage.
-        self.d9_4[0].d.next = ((bit_cast::<32, 24>(self.dts2[0].val()) << self.sh[3].val())
-            + bit_cast::<32, 24>(self.dts2[0].val()));
-        self.d9_4[1].d.next = ((bit_cast::<32, 24>(self.dts2[1].val()) << self.sh[3].val())
-            + bit_cast::<32, 24>(self.dts2[1].val()));
-        self.d9_4[2].d.next = ((bit_cast::<32, 24>(self.dts2[2].val()) << self.sh[3].val())
-            + bit_cast::<32, 24>(self.dts2[2].val()));
-        self.d9_4[3].d.next = ((bit_cast::<32, 24>(self.dts2[3].val()) << self.sh[3].val())
-            + bit_cast::<32, 24>(self.dts2[3].val()));
-        self.d9_4[4].d.next = ((bit_cast::<32, 24>(self.dts2[4].val()) << self.sh[3].val())
-            + bit_cast::<32, 24>(self.dts2[4].val()));
+        self.d9_4[0].d.next = ((bit_cast::<32, 24>(self.dts2b[0].q.val()) << self.sh[3].val())
+            + bit_cast::<32, 24>(self.dts2b[0].q.val()));
+        self.d9_4[1].d.next = ((bit_cast::<32, 24>(self.dts2b[1].q.val()) << self.sh[3].val())
+            + bit_cast::<32, 24>(self.dts2b[1].q.val()));
+        self.d9_4[2].d.next = ((bit_cast::<32, 24>(self.dts2b[2].q.val()) << self.sh[3].val())
+            + bit_cast::<32, 24>(self.dts2b[2].q.val()));
+        self.d9_4[3].d.next = ((bit_cast::<32, 24>(self.dts2b[3].q.val()) << self.sh[3].val())
+            + bit_cast::<32, 24>(self.dts2b[3].q.val()));
+        self.d9_4[4].d.next = ((bit_cast::<32, 24>(self.dts2b[4].q.val()) << self.sh[3].val())
+            + bit_cast::<32, 24>(self.dts2b[4].q.val()));
         // Context into the pipeline.
         self.ctx[0].d.next = ((bit_cast::<24, 16>(self.flow2b.q.val()) << self.sh[8].val())
             | ((bit_cast::<24, 3>(self.status2.val()) << self.sh[5].val())
@@ -963,22 +984,22 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.ctx[i].d.next = self.ctx[i - 1].q.val();
         }
         for i in 0..5 {
-            self.db4[i].d.next = self.db2[i].val();
-            self.dts4[i].d.next = self.dts2[i].val();
+            self.db4[i].d.next = self.db2b[i].q.val();
+            self.dts4[i].d.next = self.dts2b[i].q.val();
             self.code4[i].d.next = self.hw2b[i].q.val().get_bits::<3>(0);
             self.kill4[i].d.next =
-                ((self.stale2[i].val() || self.back2[i].val()) || !self.active2[i].val());
+                ((self.stale2b[i].q.val() || self.back2b[i].q.val()) || !self.active2b[i].q.val());
             // Line 5: min(ack.L[i].qlen, L[i].qlen); 0 for unused hops.
             self.qmin4[i].d.next = 0.into();
-            if self.active2[i].val() {
+            if self.active2b[i].q.val() {
                 self.qmin4[i].d.next = self.n_ql[i].val();
                 if (self.o_ql[i].val() < self.n_ql[i].val()) {
                     self.qmin4[i].d.next = self.o_ql[i].val();
                 }
             }
             // Line 7's tau candidate: 0 for a stale or unused hop.
-            self.tau4[i].d.next = self.dts2[i].val();
-            if (self.stale2[i].val() || !self.active2[i].val()) {
+            self.tau4[i].d.next = self.dts2b[i].q.val();
+            if (self.stale2b[i].q.val() || !self.active2b[i].q.val()) {
                 self.tau4[i].d.next = 0.into();
             }
         }
