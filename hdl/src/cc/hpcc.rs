@@ -239,7 +239,7 @@ pub struct HpccCc<const A: usize> {
     div: [Divider<32, 30>; 5],
     qmin_d: [Delay<17, 30>; 5],
     code_d: [Delay<8, 34>; 5],
-    tau_d: [Delay<24, 36>; 5],
+    tau_d: [Delay<24, 38>; 5],
     uq_mul: [WideMul; 5],
     // ---- stages 38..43
     sh38: [Signal<Local, Bits<8>>; 5],
@@ -248,16 +248,12 @@ pub struct HpccCc<const A: usize> {
     utx39: [DFF<Bits<32>>; 5],
     sum39: [Signal<Local, Bits<64>>; 5],
     up40: [DFF<Bits<32>>; 5],
-    m01u: DFF<Bits<32>>,
-    m01t: DFF<Bits<24>>,
-    m23u: DFF<Bits<32>>,
-    m23t: DFF<Bits<24>>,
-    m4u41: DFF<Bits<32>>,
-    m4t41: DFF<Bits<24>>,
-    m03u: DFF<Bits<32>>,
-    m03t: DFF<Bits<24>>,
-    m4u42: DFF<Bits<32>>,
-    m4t42: DFF<Bits<24>>,
+    c41: [DFF<Bit>; 10],
+    z41: DFF<Bit>,
+    up41: [DFF<Bits<32>>; 5],
+    win42: [DFF<Bit>; 5],
+    z42: DFF<Bit>,
+    up42: [DFF<Bits<32>>; 5],
     u43: DFF<Bits<32>>,
     tau43: DFF<Bits<24>>,
     // ---- stages 43..56: tau/T and the U EWMA
@@ -272,7 +268,9 @@ pub struct HpccCc<const A: usize> {
     u49: DFF<Bits<32>>,
     uold49: DFF<Bits<32>>,
     f50: DFF<Bits<32>>,
-    diff50: DFF<Bits<32>>,
+    diffa50: DFF<Bits<32>>,
+    diffb50: DFF<Bits<32>>,
+    ge50: DFF<Bit>,
     geu_d: Delay<33, 6>,
     uu_mul: WideMul,
     delta55: DFF<Bits<32>>,
@@ -290,17 +288,17 @@ pub struct HpccCc<const A: usize> {
     md89: Signal<Local, Bit>,
     r89: Signal<Local, Bits<32>>,
     wp93: Signal<Local, Bits<64>>,
-    wai89: Signal<Local, Bits<32>>,
     wai33: Signal<Local, Bits<33>>,
-    wsum33: Signal<Local, Bits<33>>,
-    bundle89: Signal<Local, Bits<100>>,
-    wb: [DFF<Bits<100>>; 7],
+    bundle89: Signal<Local, Bits<101>>,
+    wb: [DFF<Bits<101>>; 7],
     w_mul: WideMul,
-    wmd94: DFF<Bits<32>>,
-    wsum94: Signal<Local, Bits<32>>,
-    wsel95: DFF<Bits<32>>,
+    wmd94: DFF<Bits<43>>,
+    wsel95: DFF<Bits<44>>,
+    chi96: DFF<Bit>,
+    clo96: DFF<Bit>,
+    wsel96: DFF<Bits<32>>,
     wmin95: Signal<Local, Bits<32>>,
-    wnew96: DFF<Bits<32>>,
+    wnew96: Signal<Local, Bits<32>>,
     wout96: Signal<Local, Bits<32>>,
     incout96: Signal<Local, Bits<3>>,
     wc96: Signal<Local, Bits<32>>,
@@ -503,16 +501,12 @@ impl<const A: usize> Default for HpccCc<A> {
             utx39: std::array::from_fn(|_| Default::default()),
             sum39: std::array::from_fn(|_| Default::default()),
             up40: std::array::from_fn(|_| Default::default()),
-            m01u: Default::default(),
-            m01t: Default::default(),
-            m23u: Default::default(),
-            m23t: Default::default(),
-            m4u41: Default::default(),
-            m4t41: Default::default(),
-            m03u: Default::default(),
-            m03t: Default::default(),
-            m4u42: Default::default(),
-            m4t42: Default::default(),
+            c41: std::array::from_fn(|_| Default::default()),
+            z41: Default::default(),
+            up41: std::array::from_fn(|_| Default::default()),
+            win42: std::array::from_fn(|_| Default::default()),
+            z42: Default::default(),
+            up42: std::array::from_fn(|_| Default::default()),
             u43: Default::default(),
             tau43: Default::default(),
             tau_mul: Default::default(),
@@ -526,7 +520,9 @@ impl<const A: usize> Default for HpccCc<A> {
             u49: Default::default(),
             uold49: Default::default(),
             f50: Default::default(),
-            diff50: Default::default(),
+            diffa50: Default::default(),
+            diffb50: Default::default(),
+            ge50: Default::default(),
             geu_d: Default::default(),
             uu_mul: Default::default(),
             delta55: Default::default(),
@@ -543,15 +539,15 @@ impl<const A: usize> Default for HpccCc<A> {
             md89: Default::default(),
             r89: Default::default(),
             wp93: Default::default(),
-            wai89: Default::default(),
             wai33: Default::default(),
-            wsum33: Default::default(),
             bundle89: Default::default(),
             wb: std::array::from_fn(|_| Default::default()),
             w_mul: Default::default(),
             wmd94: Default::default(),
-            wsum94: Default::default(),
             wsel95: Default::default(),
+            chi96: Default::default(),
+            clo96: Default::default(),
+            wsel96: Default::default(),
             wmin95: Default::default(),
             wnew96: Default::default(),
             wout96: Default::default(),
@@ -622,16 +618,6 @@ impl<const A: usize> Logic for HpccCc<A> {
             meta_wa,
             meta_we,
             meta_wd,
-            m01u,
-            m01t,
-            m23u,
-            m23t,
-            m4u41,
-            m4t41,
-            m03u,
-            m03t,
-            m4u42,
-            m4t42,
             u43,
             tau43,
             f48,
@@ -640,7 +626,9 @@ impl<const A: usize> Logic for HpccCc<A> {
             u49,
             uold49,
             f50,
-            diff50,
+            diffa50,
+            diffb50,
+            ge50,
             delta55,
             u56,
             wold89,
@@ -648,7 +636,9 @@ impl<const A: usize> Logic for HpccCc<A> {
             inc89,
             wmd94,
             wsel95,
-            wnew96,
+            chi96,
+            clo96,
+            wsel96,
             rp101,
             o_valid,
             o_flow,
@@ -687,6 +677,11 @@ impl<const A: usize> Logic for HpccCc<A> {
         for i in 0..7 {
             self.wb[i].clock.next = self.clock.val();
         }
+        for i in 0..10 {
+            self.c41[i].clock.next = self.clock.val();
+        }
+        self.z41.clock.next = self.clock.val();
+        self.z42.clock.next = self.clock.val();
         for i in 0..5 {
             self.hop_ram[i].read_clock.next = self.clock.val();
             self.hop_ram[i].write_clock.next = self.clock.val();
@@ -724,6 +719,9 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.uq39[i].clock.next = self.clock.val();
             self.utx39[i].clock.next = self.clock.val();
             self.up40[i].clock.next = self.clock.val();
+            self.up41[i].clock.next = self.clock.val();
+            self.up42[i].clock.next = self.clock.val();
+            self.win42[i].clock.next = self.clock.val();
         }
 
         // ---- stage 0: hazard interlock, accept, parse, read meta and hops
@@ -1192,37 +1190,53 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.up40[4].d.next = self.ones32.val();
         }
 
-        // ---- stages 40–42: max over hops, the first wins a tie (line 6)
-        self.m01u.d.next = self.up40[0].q.val();
-        self.m01t.d.next = self.tau_d[0].q.val();
-        if (self.up40[1].q.val() > self.up40[0].q.val()) {
-            self.m01u.d.next = self.up40[1].q.val();
-            self.m01t.d.next = self.tau_d[1].q.val();
+        // ---- stages 40–42: max over hops, the first wins a tie (line 6).
+        // Stage 40: every comparison u'_j > u'_i (j > i); stage 41: the
+        // winner, one-hot (i wins if it beats every earlier hop and no
+        // later hop beats it); stage 42: select.
+        self.c41[0].d.next = (self.up40[1].q.val() > self.up40[0].q.val());
+        self.c41[1].d.next = (self.up40[2].q.val() > self.up40[0].q.val());
+        self.c41[2].d.next = (self.up40[3].q.val() > self.up40[0].q.val());
+        self.c41[3].d.next = (self.up40[4].q.val() > self.up40[0].q.val());
+        self.c41[4].d.next = (self.up40[2].q.val() > self.up40[1].q.val());
+        self.c41[5].d.next = (self.up40[3].q.val() > self.up40[1].q.val());
+        self.c41[6].d.next = (self.up40[4].q.val() > self.up40[1].q.val());
+        self.c41[7].d.next = (self.up40[3].q.val() > self.up40[2].q.val());
+        self.c41[8].d.next = (self.up40[4].q.val() > self.up40[2].q.val());
+        self.c41[9].d.next = (self.up40[4].q.val() > self.up40[3].q.val());
+        self.z41.d.next = (((!self.up40[0].q.val().any()) && (!self.up40[1].q.val().any()))
+            && (((!self.up40[2].q.val().any()) && (!self.up40[3].q.val().any()))
+                && (!self.up40[4].q.val().any())));
+        for i in 0..5 {
+            self.up41[i].d.next = self.up40[i].q.val();
+            self.up42[i].d.next = self.up41[i].q.val();
         }
-        self.m23u.d.next = self.up40[2].q.val();
-        self.m23t.d.next = self.tau_d[2].q.val();
-        if (self.up40[3].q.val() > self.up40[2].q.val()) {
-            self.m23u.d.next = self.up40[3].q.val();
-            self.m23t.d.next = self.tau_d[3].q.val();
-        }
-        self.m4u41.d.next = self.up40[4].q.val();
-        self.m4t41.d.next = self.tau_d[4].q.val();
-        self.m03u.d.next = self.m01u.q.val();
-        self.m03t.d.next = self.m01t.q.val();
-        if (self.m23u.q.val() > self.m01u.q.val()) {
-            self.m03u.d.next = self.m23u.q.val();
-            self.m03t.d.next = self.m23t.q.val();
-        }
-        self.m4u42.d.next = self.m4u41.q.val();
-        self.m4t42.d.next = self.m4t41.q.val();
-        self.u43.d.next = self.m03u.q.val();
-        self.tau43.d.next = self.m03t.q.val();
-        if (self.m4u42.q.val() > self.m03u.q.val()) {
-            self.u43.d.next = self.m4u42.q.val();
-            self.tau43.d.next = self.m4t42.q.val();
+        self.win42[0].d.next = (((!self.c41[0].q.val() && !self.c41[1].q.val())
+            && !self.c41[2].q.val())
+            && !self.c41[3].q.val());
+        self.win42[1].d.next = (((self.c41[0].q.val() && !self.c41[4].q.val())
+            && !self.c41[5].q.val())
+            && !self.c41[6].q.val());
+        self.win42[2].d.next = (((self.c41[1].q.val() && self.c41[4].q.val())
+            && !self.c41[7].q.val())
+            && !self.c41[8].q.val());
+        self.win42[3].d.next = (((self.c41[2].q.val() && self.c41[5].q.val())
+            && self.c41[7].q.val())
+            && !self.c41[9].q.val());
+        self.win42[4].d.next = (((self.c41[3].q.val() && self.c41[6].q.val())
+            && self.c41[8].q.val())
+            && self.c41[9].q.val());
+        self.z42.d.next = self.z41.q.val();
+        self.u43.d.next = 0.into();
+        self.tau43.d.next = 0.into();
+        for i in 0..5 {
+            if self.win42[i].q.val() {
+                self.u43.d.next = self.up42[i].q.val();
+                self.tau43.d.next = self.tau_d[i].q.val();
+            }
         }
         // No hop with u' > 0: tau stays 0 (line 2).
-        if ((!self.m03u.q.val().any()) && (!self.m4u42.q.val().any())) {
+        if self.z42.q.val() {
             self.tau43.d.next = 0.into();
         }
 
@@ -1250,16 +1264,20 @@ impl<const A: usize> Logic for HpccCc<A> {
 
         // ---- stage 49: |u − U| and its sign
         self.f50.d.next = self.f49.q.val();
-        self.diff50.d.next = (self.uold49.q.val() - self.u49.q.val());
-        if (self.u49.q.val() >= self.uold49.q.val()) {
-            self.diff50.d.next = (self.u49.q.val() - self.uold49.q.val());
-        }
+        // Both differences and the comparison in parallel; the choice is
+        // made next stage, in front of the multiplier.
+        self.diffa50.d.next = (self.u49.q.val() - self.uold49.q.val());
+        self.diffb50.d.next = (self.uold49.q.val() - self.u49.q.val());
+        self.ge50.d.next = (self.u49.q.val() >= self.uold49.q.val());
         self.geu_d.d.next = ((bit_cast::<33, 32>(self.uold49.q.val()) << self.sh[1].val())
             | bit_cast::<33, 1>((self.u49.q.val() >= self.uold49.q.val()).into()));
 
         // ---- stage 50: f · |u − U|
         self.uu_mul.a.next = self.f50.q.val();
-        self.uu_mul.b.next = self.diff50.q.val();
+        self.uu_mul.b.next = self.diffb50.q.val();
+        if self.ge50.q.val() {
+            self.uu_mul.b.next = self.diffa50.q.val();
+        }
         self.uu_mul.in_valid.next = self.ctx[46].q.val().get_bit(0);
 
         // ---- stage 54: round (f·|u − U|) >> 24; stage 55: U ± it (line 9)
@@ -1314,56 +1332,50 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.w_mul.in_valid.next = self.ctx[85].q.val().get_bit(0);
         self.wai33.next =
             (bit_cast::<33, 32>(self.wcold89.q.val()) + bit_cast::<33, 32>(self.cfg_w_ai.val()));
-        self.wai89.next = self.wai33.val().get_bits::<32>(0);
-        if self.wai33.val().get_bit(32) {
-            self.wai89.next = self.ones32.val();
-        }
-        self.bundle89.next = ((bit_cast::<100, 32>(self.wold89.q.val()) << self.sh[68].val())
-            | ((bit_cast::<100, 32>(self.wcold89.q.val()) << self.sh[36].val())
-                | ((bit_cast::<100, 32>(self.wai89.val()) << self.sh[4].val())
-                    | ((bit_cast::<100, 3>(self.inc89.q.val()) << self.sh[1].val())
-                        | bit_cast::<100, 1>(self.md89.val().into())))));
+
+        self.bundle89.next = ((bit_cast::<101, 32>(self.wold89.q.val()) << self.sh[69].val())
+            | ((bit_cast::<101, 32>(self.wcold89.q.val()) << self.sh[37].val())
+                | ((bit_cast::<101, 33>(self.wai33.val()) << self.sh[4].val())
+                    | ((bit_cast::<101, 3>(self.inc89.q.val()) << self.sh[1].val())
+                        | bit_cast::<101, 1>(self.md89.val().into())))));
         self.wb[0].d.next = self.bundle89.val();
         for i in 1..7 {
             self.wb[i].d.next = self.wb[i - 1].q.val();
         }
 
-        // ---- stage 93: Wc·(2r + 1) / 2^21 rounded, saturated (line 13)
+        // ---- stage 93: Wc·(2r + 1) / 2^21 rounded (line 13), 43 bits. No
+        // saturation here or below: the clamp to W_init < 2^32 gives the
+        // same result as saturating first, and wide values save the muxes.
         self.wp93.next = (self.w_mul.p.val() + self.half20.val());
-        self.wmd94.d.next = bit_cast::<32, 64>(self.wp93.val() >> self.sh[21].val());
-        if (self.wp93.val() >> self.sh[53].val()).any() {
-            self.wmd94.d.next = self.ones32.val();
-        }
-        // ---- stage 94: + W_ai, saturated; pick the branch
-        self.wsum33.next =
-            (bit_cast::<33, 32>(self.wmd94.q.val()) + bit_cast::<33, 32>(self.cfg_w_ai.val()));
-        self.wsum94.next = self.wsum33.val().get_bits::<32>(0);
-        if self.wsum33.val().get_bit(32) {
-            self.wsum94.next = self.ones32.val();
-        }
-        self.wsel95.d.next = self.wb[4].q.val().get_bits::<32>(4);
+        self.wmd94.d.next = bit_cast::<43, 64>(self.wp93.val() >> self.sh[21].val());
+        // ---- stage 94: + W_ai (44 bits); pick the branch (line 13 or 17)
+        self.wsel95.d.next = bit_cast::<44, 33>(self.wb[4].q.val().get_bits::<33>(4));
         if self.wb[4].q.val().get_bit(0) {
-            self.wsel95.d.next = self.wsum94.val();
+            self.wsel95.d.next =
+                (bit_cast::<44, 43>(self.wmd94.q.val()) + bit_cast::<44, 32>(self.cfg_w_ai.val()));
         }
-        // ---- stage 95: clamp to [W_min, W_init]
-        // max(min(w, W_init), W_min), both comparisons in parallel.
+        // ---- stage 95: the clamp's two comparisons, registered
+        self.chi96.d.next = (self.wsel95.q.val() > bit_cast::<44, 32>(self.cfg_w_init.val()));
+        self.clo96.d.next = (self.wsel95.q.val() < bit_cast::<44, 32>(self.cfg_w_min.val()));
+        self.wsel96.d.next = bit_cast::<32, 44>(self.wsel95.q.val());
+        // ---- stage 96: max(min(w, W_init), W_min)
         self.wmin95.next = self.cfg_w_init.val();
         if (self.cfg_w_init.val() < self.cfg_w_min.val()) {
             self.wmin95.next = self.cfg_w_min.val();
         }
-        self.wnew96.d.next = self.wsel95.q.val();
-        if (self.wsel95.q.val() < self.cfg_w_min.val()) {
-            self.wnew96.d.next = self.cfg_w_min.val();
+        self.wnew96.next = self.wsel96.q.val();
+        if self.clo96.q.val() {
+            self.wnew96.next = self.cfg_w_min.val();
         }
-        if (self.wsel95.q.val() > self.cfg_w_init.val()) {
-            self.wnew96.d.next = self.wmin95.val();
+        if self.chi96.q.val() {
+            self.wnew96.next = self.wmin95.val();
         }
 
         // ---- stage 96: commit (lines 14–15, 18–19); write W, Wc, incStage
-        self.wc96.next = self.wb[6].q.val().get_bits::<32>(36);
+        self.wc96.next = self.wb[6].q.val().get_bits::<32>(37);
         self.incnew96.next = self.wb[6].q.val().get_bits::<3>(1);
         if self.ctx[92].q.val().get_bit(1) {
-            self.wc96.next = self.wnew96.q.val();
+            self.wc96.next = self.wnew96.val();
             self.incnew96.next = (self.wb[6].q.val().get_bits::<3>(1) + 1);
             if self.wb[6].q.val().get_bit(0) {
                 self.incnew96.next = 0.into();
@@ -1372,11 +1384,11 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.wout96.next = 0.into();
         self.incout96.next = 0.into();
         if (self.ctx[92].q.val().get_bits::<3>(5) == self.st_update.val()) {
-            self.wout96.next = self.wnew96.q.val();
+            self.wout96.next = self.wnew96.val();
             self.incout96.next = self.incnew96.val();
         }
         if (self.ctx[92].q.val().get_bits::<3>(5) == self.st_init.val()) {
-            self.wout96.next = self.wb[6].q.val().get_bits::<32>(68);
+            self.wout96.next = self.wb[6].q.val().get_bits::<32>(69);
             self.incout96.next = self.wb[6].q.val().get_bits::<3>(1);
         }
         if (self.ctx[92].q.val().get_bits::<3>(5) == self.st_created.val()) {
