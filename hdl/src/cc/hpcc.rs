@@ -193,7 +193,7 @@ pub struct HpccCc<const A: usize> {
     nhbad2b: DFF<Bit>,
     nhmis2b: DFF<Bit>,
     bad_rate2b: DFF<Bit>,
-    flags2b: DFF<Bits<3>>,
+    qmx2b: [DFF<Bit>; 5],
     stale2b: [DFF<Bit>; 5],
     back2b: [DFF<Bit>; 5],
     active2b: [DFF<Bit>; 5],
@@ -451,7 +451,7 @@ impl<const A: usize> Default for HpccCc<A> {
             nhbad2b: Default::default(),
             nhmis2b: Default::default(),
             bad_rate2b: Default::default(),
-            flags2b: Default::default(),
+            qmx2b: std::array::from_fn(|_| Default::default()),
             stale2b: std::array::from_fn(|_| Default::default()),
             back2b: std::array::from_fn(|_| Default::default()),
             active2b: std::array::from_fn(|_| Default::default()),
@@ -614,7 +614,6 @@ impl<const A: usize> Logic for HpccCc<A> {
             nhbad2b,
             nhmis2b,
             bad_rate2b,
-            flags2b,
             meta_wa,
             meta_we,
             meta_wd,
@@ -696,6 +695,7 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.stale2b[i].clock.next = self.clock.val();
             self.back2b[i].clock.next = self.clock.val();
             self.active2b[i].clock.next = self.clock.val();
+            self.qmx2b[i].clock.next = self.clock.val();
             self.dts2b[i].clock.next = self.clock.val();
             self.db2b[i].clock.next = self.clock.val();
             self.oql2b[i].clock.next = self.clock.val();
@@ -819,7 +819,6 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.nhmis2b.d.next =
             (bit_cast::<4, 3>(self.meta2.q.val().get_bits::<3>(32)) != self.nh2.q.val());
         self.bad_rate2.next = false;
-        self.flags2.next = 0.into();
         for i in 0..5 {
             self.active2[i].next = (self.nh2.q.val() > self.idx[i].val());
             self.dts2[i].next =
@@ -831,15 +830,7 @@ impl<const A: usize> Logic for HpccCc<A> {
             if (self.active2[i].val() && !self.rok2[i].q.val()) {
                 self.bad_rate2.next = true;
             }
-            if (self.active2[i].val() && self.stale2[i].val()) {
-                self.flags2.next = self.flags2.val().replace_bit(0, true);
-            }
-            if (self.active2[i].val() && self.back2[i].val()) {
-                self.flags2.next = self.flags2.val().replace_bit(1, true);
-            }
-            if (self.active2[i].val() && self.qmx2[i].q.val()) {
-                self.flags2.next = self.flags2.val().replace_bit(2, true);
-            }
+            self.qmx2b[i].d.next = self.qmx2[i].q.val();
             self.dts2b[i].d.next = self.dts2[i].val();
             self.db2b[i].d.next = self.db2[i].val();
             self.stale2b[i].d.next = self.stale2[i].val();
@@ -849,11 +840,23 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.hw2b[i].d.next = self.hw2[i].q.val();
         }
         self.bad_rate2b.d.next = self.bad_rate2.val();
-        self.flags2b.d.next = self.flags2.val();
 
         // ---- stage 3: status, meta and hop writes
         self.created2.next = self.meta2b.q.val().get_bit(35);
-        self.flags2.next = self.flags2b.q.val();
+        // The anomaly flags of the used hops (stage 3, from registered
+        // per-hop tests).
+        self.flags2.next = 0.into();
+        for i in 0..5 {
+            if (self.active2b[i].q.val() && self.stale2b[i].q.val()) {
+                self.flags2.next = self.flags2.val().replace_bit(0, true);
+            }
+            if (self.active2b[i].q.val() && self.back2b[i].q.val()) {
+                self.flags2.next = self.flags2.val().replace_bit(1, true);
+            }
+            if (self.active2b[i].q.val() && self.qmx2b[i].q.val()) {
+                self.flags2.next = self.flags2.val().replace_bit(2, true);
+            }
+        }
         self.commit2.next = self.commit2b.q.val();
         self.stamp2.next = self.snd2b.q.val();
         if self.cfg_variant.val() {
