@@ -12,6 +12,7 @@
 
 pub mod arith;
 pub mod cc;
+pub mod mem;
 pub mod stream;
 
 /// A synchronous block, one clock cycle per call.

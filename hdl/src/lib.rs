@@ -11,5 +11,6 @@
 
 pub mod arith;
 pub mod cc;
+pub mod mem;
 pub mod stream;
 pub mod top;

@@ -5,6 +5,7 @@ use crate::harness;
 use nic_golden as golden;
 use nic_hdl::arith::{Delay, Divider, MinMax, Normalize, SatAddSub, WideMul};
 use nic_hdl::cc::{HpccCc, Ns3HopParse};
+use nic_hdl::mem::Ram;
 use nic_hdl::stream::{AxisFifo, AxisSkid};
 use rust_hdl::prelude::*;
 
@@ -167,5 +168,18 @@ harness! {
         clock = clock;
         inputs { d: d }
         outputs { q: q }
+    }
+}
+
+harness! {
+    impl<const N: usize> Ram<Bits<40>, N> {
+        type In = golden::mem::ram::In;
+        type Out = golden::mem::ram::Out;
+        clock = clock;
+        inputs {
+            read_address: read_address, write_address: write_address,
+            write_data: write_data, write_enable: write_enable
+        }
+        outputs { read_data: read_data }
     }
 }

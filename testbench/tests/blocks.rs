@@ -8,4 +8,5 @@ mod common;
 
 mod arith;
 mod cc;
+mod mem;
 mod stream;

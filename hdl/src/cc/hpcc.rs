@@ -62,6 +62,7 @@
 
 use super::int_ns3::Ns3HopParse;
 use crate::arith::{Delay, Divider, WideMul};
+use crate::mem::Ram;
 use rust_hdl::prelude::*;
 
 /// Cycles from acceptance to `out_valid`.
@@ -148,14 +149,14 @@ pub struct HpccCc<const A: usize> {
 
     // ---- stage 0..2
     parse: [Ns3HopParse; 5],
-    meta_ram: RAM<Bits<36>, A>,
+    meta_ram: Ram<Bits<36>, A>,
     meta_wa: DFF<Bits<A>>,
     meta_we: DFF<Bit>,
     meta_wd: DFF<Bits<36>>,
     hop_wa: [DFF<Bits<A>>; 5],
     hop_we: [DFF<Bit>; 5],
     hop_wd: [DFF<Bits<61>>; 5],
-    hop_ram: [RAM<Bits<61>, A>; 5],
+    hop_ram: [Ram<Bits<61>, A>; 5],
     v1: DFF<Bit>,
     op1: DFF<Bits<2>>,
     flow1: DFF<Bits<16>>,
@@ -263,7 +264,7 @@ pub struct HpccCc<const A: usize> {
     fp47: Signal<Local, Bits<64>>,
     f48: DFF<Bits<32>>,
     u48: DFF<Bits<32>>,
-    u_ram: RAM<Bits<32>, A>,
+    u_ram: Ram<Bits<32>, A>,
     f49: DFF<Bits<32>>,
     u49: DFF<Bits<32>>,
     uold49: DFF<Bits<32>>,
@@ -281,7 +282,7 @@ pub struct HpccCc<const A: usize> {
     mdu_d: Delay<1, 33>,
     uout_d: Delay<32, 45>,
     // ---- stages 87..102: ComputeWind and R
-    w_ram: RAM<Bits<67>, A>,
+    w_ram: Ram<Bits<67>, A>,
     wold89: DFF<Bits<32>>,
     wcold89: DFF<Bits<32>>,
     inc89: DFF<Bits<3>>,
@@ -401,13 +402,9 @@ impl<const A: usize> Default for HpccCc<A> {
             hit: Default::default(),
             accept: Default::default(),
             parse: std::array::from_fn(|_| Default::default()),
-            // The meta RAM is initialised: no flow exists at power-up
+            // Every RAM (`Ram`) starts at zero: no flow exists at power-up
             // (and no X in a 4-state simulation).
-            meta_ram: RAM::new(
-                (0..(1u64 << A))
-                    .map(|a| (a.to_bits(), Bits::<36>::default()))
-                    .collect(),
-            ),
+            meta_ram: Default::default(),
             hop_ram: std::array::from_fn(|_| Default::default()),
             meta_wa: Default::default(),
             meta_we: Default::default(),
@@ -660,12 +657,9 @@ impl<const A: usize> Logic for HpccCc<A> {
             self, clock, tau_mul, utge_d, geu_d, uu_mul, eta_div, mdu_d, uout_d, w_mul, r_mul,
             winc_d
         );
-        self.meta_ram.read_clock.next = self.clock.val();
-        self.meta_ram.write_clock.next = self.clock.val();
-        self.u_ram.read_clock.next = self.clock.val();
-        self.u_ram.write_clock.next = self.clock.val();
-        self.w_ram.read_clock.next = self.clock.val();
-        self.w_ram.write_clock.next = self.clock.val();
+        self.meta_ram.clock.next = self.clock.val();
+        self.u_ram.clock.next = self.clock.val();
+        self.w_ram.clock.next = self.clock.val();
         for i in 0..9 {
             self.hz_v[i].clock.next = self.clock.val();
             self.hz_f[i].clock.next = self.clock.val();
@@ -682,8 +676,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.z41.clock.next = self.clock.val();
         self.z42.clock.next = self.clock.val();
         for i in 0..5 {
-            self.hop_ram[i].read_clock.next = self.clock.val();
-            self.hop_ram[i].write_clock.next = self.clock.val();
+            self.hop_ram[i].clock.next = self.clock.val();
             self.hw1[i].clock.next = self.clock.val();
             self.rok1[i].clock.next = self.clock.val();
             self.qmx1[i].clock.next = self.clock.val();

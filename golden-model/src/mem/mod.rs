@@ -1,0 +1,3 @@
+//! Twins of the memories (`hdl/src/mem`).
+
+pub mod ram;

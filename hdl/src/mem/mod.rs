@@ -1,0 +1,5 @@
+//! Memories.
+
+pub mod ram;
+
+pub use ram::Ram;

@@ -1,0 +1,80 @@
+//! Simple dual-port RAM, one clock, synchronous read, for block RAM.
+//!
+//! Ports (clock `clock`): `read_address` (`Bits<N>`) → `read_data` (`D`)
+//! one cycle later; `write_address`, `write_data`, `write_enable`.
+//!
+//! Like rust-hdl's `RAM` widget, with one clock and the yosys attribute
+//! `no_rw_check` on the array: a read and a write of the same address in
+//! the same cycle are the caller's to avoid, so yosys adds no
+//! collision-bypass logic around the block RAM (that logic was a critical
+//! path of the CC module at 4096 flows). In simulation (rust-hdl,
+//! Verilator, iverilog) such a read returns the old word; on the FPGA it
+//! is undefined. Every word starts at zero (an `initial` block: FPGA
+//! configuration, and no X in a 4-state simulation).
+//!
+//! Latency 1, one read and one write per cycle. Golden twin:
+//! `nic_golden::mem::ram`.
+
+use rust_hdl::prelude::*;
+use std::collections::BTreeMap;
+
+#[derive(LogicBlock)]
+pub struct Ram<D: Synth, const N: usize> {
+    pub clock: Signal<In, Clock>,
+    pub read_address: Signal<In, Bits<N>>,
+    pub read_data: Signal<Out, D>,
+    pub write_address: Signal<In, Bits<N>>,
+    pub write_data: Signal<In, D>,
+    pub write_enable: Signal<In, Bit>,
+    _sim: Box<BTreeMap<Bits<N>, D>>,
+}
+
+impl<D: Synth, const N: usize> Default for Ram<D, N> {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            read_address: Default::default(),
+            read_data: Default::default(),
+            write_address: Default::default(),
+            write_data: Default::default(),
+            write_enable: Default::default(),
+            _sim: Box::default(),
+        }
+    }
+}
+
+impl<D: Synth, const N: usize> Logic for Ram<D, N> {
+    fn update(&mut self) {
+        if self.clock.pos_edge() {
+            self.read_data.next = *self
+                ._sim
+                .get(&self.read_address.val())
+                .unwrap_or(&D::default());
+            if self.write_enable.val() {
+                self._sim
+                    .insert(self.write_address.val(), self.write_data.val());
+            }
+        }
+    }
+
+    fn connect(&mut self) {
+        self.read_data.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        // Every word starts at zero: FPGA configuration, and no X in a
+        // 4-state simulation.
+        let init = format!(
+            "integer i;\ninitial begin\n  read_data = 0;\n  for (i = 0; i < {n}; i = i + 1) mem[i] = 0;\nend\n",
+            n = 1usize << N
+        );
+        Verilog::Custom(format!(
+            "(* no_rw_check *)\nreg[{d}:0] mem[{a}:0];\n{init}\n\
+             always @(posedge clock) begin\n   read_data <= mem[read_address];\n   \
+             if (write_enable) begin\n      mem[write_address] <= write_data;\n   end\nend\n",
+            d = D::BITS - 1,
+            a = (1usize << N) - 1,
+            init = init
+        ))
+    }
+}
