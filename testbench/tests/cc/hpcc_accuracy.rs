@@ -35,7 +35,7 @@ fn w_errors(p: &CcParams, events: &[CcEvent]) -> Vec<f64> {
 proptest! {
     #![proptest_config(crate::common::config(64))]
     /// Random traces: every W within 0.1 % of the f64 reference (`make
-    /// bench` measures the worst case over 400 k events: about 0.05 %).
+    /// bench` measures the worst case over 400 k events: about 0.01 %).
     #[test]
     fn fixed_tracks_f64_on_random_traces(seed in any::<u64>(), p in params(), flows in 1u16..8) {
         let ev: Vec<CcEvent> = scenario(seed, &p, 2000, GenCfg { flows, burst_pct: 30, bad_pct: 0, gap_max: 0, max_hops: 5 })
