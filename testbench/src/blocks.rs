@@ -5,7 +5,7 @@ use crate::harness;
 use nic_golden as golden;
 use nic_hdl::arith::{Delay, Divider, MinMax, Normalize, SatAddSub, WideMul};
 use nic_hdl::cc::{HpccCc, Ns3HopParse};
-use nic_hdl::mem::Ram;
+use nic_hdl::mem::{Fifo, Ram};
 use nic_hdl::stream::{AxisFifo, AxisSkid};
 use rust_hdl::prelude::*;
 
@@ -181,5 +181,15 @@ harness! {
             write_data: write_data, write_enable: write_enable
         }
         outputs { read_data: read_data }
+    }
+}
+
+harness! {
+    impl<const D: usize, const A: usize> Fifo<D, A> {
+        type In = golden::mem::fifo::In;
+        type Out = golden::mem::fifo::Out;
+        clock = clock;
+        inputs { push: push, push_data: push_data, pop: pop }
+        outputs { head_valid: head_valid, head_data: head_data }
     }
 }

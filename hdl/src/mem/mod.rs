@@ -1,5 +1,7 @@
 //! Memories.
 
+pub mod fifo;
 pub mod ram;
 
+pub use fifo::Fifo;
 pub use ram::Ram;

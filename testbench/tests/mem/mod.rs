@@ -1,1 +1,2 @@
+mod fifo;
 mod ram;

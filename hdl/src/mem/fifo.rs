@@ -1,0 +1,134 @@
+//! Block-RAM FIFO with a first-word-fall-through head: the queue of the
+//! flow scheduler's active list and probe timers, and its PktSend queue.
+//!
+//! Ports (clock `clock`):
+//! - in: `push`, `push_data` (`Bits<D>`); `pop` (takes the head if
+//!   `head_valid`; ignored otherwise).
+//! - out: `head_valid`, `head_data` (registered; zero while not valid).
+//!
+//! Structure: 2^A words in a [`Ram`] (one clock, synchronous read), a
+//! head register and a one-word skid register. A read is issued only when
+//! head and skid can take the word the cycle after, so the RAM output is
+//! never held and never lost.
+//!
+//! Timing: a word pushed into an empty FIFO in cycle t is at the head in
+//! cycle t + 3; a pop every cycle is sustained (II 1). Capacity 2^A + 2
+//! words (RAM plus head and skid; one more is in the RAM read register in
+//! flight). A push while the RAM holds 2^A words is ignored: the users
+//! bound their occupancy (each flow is queued at most once), so it does
+//! not happen in the NIC. `A` ≤ 15.
+//!
+//! Golden twin: `nic_golden::mem::fifo`.
+
+use crate::mem::Ram;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct Fifo<const D: usize, const A: usize> {
+    pub clock: Signal<In, Clock>,
+    pub push: Signal<In, Bit>,
+    pub push_data: Signal<In, Bits<D>>,
+    pub pop: Signal<In, Bit>,
+    pub head_valid: Signal<Out, Bit>,
+    pub head_data: Signal<Out, Bits<D>>,
+    ram: Ram<Bits<D>, A>,
+    wr: DFF<Bits<16>>,
+    rd: DFF<Bits<16>>,
+    rv: DFF<Bit>,
+    h_v: DFF<Bit>,
+    h_d: DFF<Bits<D>>,
+    s_v: DFF<Bit>,
+    s_d: DFF<Bits<D>>,
+    k_cap: Constant<Bits<16>>,
+    consume: Signal<Local, Bit>,
+    a_v: Signal<Local, Bit>,
+    issue: Signal<Local, Bit>,
+    used: Signal<Local, Bits<16>>,
+}
+
+impl<const D: usize, const A: usize> Default for Fifo<D, A> {
+    fn default() -> Self {
+        assert!(A <= 15, "Fifo: A <= 15");
+        Self {
+            clock: Default::default(),
+            push: Default::default(),
+            push_data: Default::default(),
+            pop: Default::default(),
+            head_valid: Default::default(),
+            head_data: Default::default(),
+            ram: Default::default(),
+            wr: Default::default(),
+            rd: Default::default(),
+            rv: Default::default(),
+            h_v: Default::default(),
+            h_d: Default::default(),
+            s_v: Default::default(),
+            s_d: Default::default(),
+            k_cap: Constant::new(Bits::<16>::from(1u64 << A)),
+            consume: Default::default(),
+            a_v: Default::default(),
+            issue: Default::default(),
+            used: Default::default(),
+        }
+    }
+}
+
+impl<const D: usize, const A: usize> Logic for Fifo<D, A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, wr, rd, rv, h_v, h_d, s_v, s_d);
+        self.ram.clock.next = self.clock.val();
+        self.head_valid.next = self.h_v.q.val();
+        // Zero while empty: no stale word on the ports or in a waveform.
+        self.head_data.next = 0.into();
+        if self.h_v.q.val() {
+            self.head_data.next = self.h_d.q.val();
+        }
+
+        self.consume.next = (self.pop.val() && self.h_v.q.val());
+        // The head stays unless it is popped.
+        self.a_v.next = (self.h_v.q.val() && !self.consume.val());
+        self.used.next = (self.wr.q.val() - self.rd.q.val());
+        // At most one of (kept head, skid, RAM output) is left: room for a read.
+        self.issue.next = (self.used.val().any()
+            && !(self.a_v.val() && self.s_v.q.val())
+            && !(self.a_v.val() && self.rv.q.val())
+            && !(self.s_v.q.val() && self.rv.q.val()));
+
+        // Oldest first: kept head, skid, RAM output.
+        if self.a_v.val() {
+            self.h_v.d.next = true;
+            self.h_d.d.next = self.h_d.q.val();
+            if self.s_v.q.val() {
+                self.s_v.d.next = true;
+                self.s_d.d.next = self.s_d.q.val();
+            } else {
+                self.s_v.d.next = self.rv.q.val();
+                self.s_d.d.next = self.ram.read_data.val();
+            }
+        } else if self.s_v.q.val() {
+            self.h_v.d.next = true;
+            self.h_d.d.next = self.s_d.q.val();
+            self.s_v.d.next = self.rv.q.val();
+            self.s_d.d.next = self.ram.read_data.val();
+        } else {
+            self.h_v.d.next = self.rv.q.val();
+            self.h_d.d.next = self.ram.read_data.val();
+            self.s_v.d.next = false;
+            self.s_d.d.next = self.s_d.q.val();
+        }
+
+        self.ram.read_address.next = bit_cast::<A, 16>(self.rd.q.val());
+        self.rv.d.next = self.issue.val();
+        if self.issue.val() {
+            self.rd.d.next = (self.rd.q.val() + 1);
+        }
+        self.ram.write_address.next = bit_cast::<A, 16>(self.wr.q.val());
+        self.ram.write_data.next = self.push_data.val();
+        self.ram.write_enable.next = false;
+        if (self.push.val() && (self.used.val() != self.k_cap.val())) {
+            self.ram.write_enable.next = true;
+            self.wr.d.next = (self.wr.q.val() + 1);
+        }
+    }
+}
