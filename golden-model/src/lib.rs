@@ -13,6 +13,7 @@
 pub mod arith;
 pub mod cc;
 pub mod mem;
+pub mod sched;
 pub mod stream;
 
 /// A synchronous block, one clock cycle per call.

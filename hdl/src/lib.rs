@@ -12,5 +12,6 @@
 pub mod arith;
 pub mod cc;
 pub mod mem;
+pub mod sched;
 pub mod stream;
 pub mod top;

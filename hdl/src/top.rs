@@ -6,6 +6,7 @@
 
 use crate::arith::{Divider, MinMax, Normalize, SatAddSub, WideMul};
 use crate::cc::{HpccCc, Ns3HopParse};
+use crate::sched::FlowSched;
 use crate::stream::{AxisFifo, AxisSkid};
 use rust_hdl::prelude::*;
 
@@ -26,6 +27,9 @@ pub type AxisFifo64 = AxisFifo<64, 8, 1, 74, 9>;
 pub type HpccCc1024 = HpccCc<10>;
 /// The HPCC++ CC module at 4096 flows (must still fit an ECP5-85F).
 pub type HpccCc4096 = HpccCc<12>;
+
+/// The flow scheduler at its default size, 1024 flows.
+pub type FlowSched1024 = FlowSched<10>;
 
 fn verilog_of<B: Block + Default>() -> String {
     let mut uut = B::default();
@@ -92,6 +96,11 @@ pub fn tops() -> Vec<Top> {
             name: "hpcc_cc_4096",
             about: "HPCC++ CC module, 4096 flows",
             verilog: verilog_of::<HpccCc4096>,
+        },
+        Top {
+            name: "flow_sched",
+            about: "credit-based flow scheduler, 1024 flows",
+            verilog: verilog_of::<FlowSched1024>,
         },
     ]
 }

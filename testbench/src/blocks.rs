@@ -6,6 +6,7 @@ use nic_golden as golden;
 use nic_hdl::arith::{Delay, Divider, MinMax, Normalize, SatAddSub, WideMul};
 use nic_hdl::cc::{HpccCc, Ns3HopParse};
 use nic_hdl::mem::{Fifo, Ram};
+use nic_hdl::sched::FlowSched;
 use nic_hdl::stream::{AxisFifo, AxisSkid};
 use rust_hdl::prelude::*;
 
@@ -191,5 +192,26 @@ harness! {
         clock = clock;
         inputs { push: push, push_data: push_data, pop: pop }
         outputs { head_valid: head_valid, head_data: head_data }
+    }
+}
+
+harness! {
+    impl<const A: usize> FlowSched<A> {
+        type In = golden::sched::flow_sched::In;
+        type Out = golden::sched::flow_sched::Out;
+        clock = clock;
+        inputs {
+            cfg_mtu: cfg_mtu, cfg_cap: cfg_cap, cfg_probe_t: cfg_probe_t,
+            ev_valid: ev_valid, ev_op: ev_op, ev_flow: ev_flow, ev_a: ev_a, ev_b: ev_b,
+            send_ready: send_ready
+        }
+        outputs {
+            ev_ready: ev_ready, send_valid: send_valid, send_flow: send_flow,
+            send_seq: send_seq, send_len: send_len, send_probe: send_probe,
+            cnt_events: cnt_events, cnt_sends: cnt_sends, cnt_probes: cnt_probes,
+            cnt_bad_flow: cnt_bad_flow, cnt_bad_op: cnt_bad_op,
+            cnt_bad_update: cnt_bad_update, cnt_bad_ack: cnt_bad_ack,
+            cnt_bad_rewind: cnt_bad_rewind, cnt_bad_doorbell: cnt_bad_doorbell
+        }
     }
 }

@@ -35,6 +35,7 @@ pub mod cosim;
 pub mod harness;
 pub mod iverilog;
 pub mod rusthdl_engine;
+pub mod sched;
 pub mod verilator;
 
 pub use cosim::{check, EngineKind};

@@ -9,4 +9,5 @@ mod common;
 mod arith;
 mod cc;
 mod mem;
+mod sched;
 mod stream;

@@ -1,0 +1,3 @@
+//! Twins of the flow scheduler (`hdl/src/sched`).
+
+pub mod flow_sched;

@@ -1,0 +1,974 @@
+//! Credit-based flow scheduler: rate pacing and window enforcement for
+//! 2^A flows ([000] §7.2 "Flow Scheduler"), with probe timers.
+//!
+//! # What it does
+//! Each flow has a rate R and window W (from CC updates), a byte stream
+//! with snd_una ≤ snd_nxt ≤ end (doorbells extend `end`, ACKs advance
+//! snd_una, a go-back-N rewind moves snd_nxt back), and a credit. Credit
+//! accrues at R, capped at max(`cfg_cap`, `cfg_mtu`) bytes, so an idle
+//! flow cannot save up a larger burst. A flow sends PktSend(flow, seq,
+//! len), len = min(MTU, end − snd_nxt), when credit ≥ len and
+//! (snd_nxt − snd_una) + len ≤ W.
+//!
+//! # Design: active list plus lazy credit
+//! - **Active list**: a FIFO of flow ids ([`Fifo`], one block RAM). A flow
+//!   is in it iff it has a rate, data, and window room for its next
+//!   packet (the `queued` bit); the scheduler visits its head, sends if
+//!   the credit allows, and puts the flow back at the tail if it is still
+//!   active. Idle flows (nothing pending, window full, no rate) are not in
+//!   the list and cost no cycles; an event that makes a flow active
+//!   appends it. A flow waiting for credit stays in the list (round
+//!   robin, Corundum-style), so a flow is visited at most once per
+//!   max(active flows, 13) cycles: its rate ceiling is MTU per round.
+//! - **Lazy credit**: no per-cycle accrual loop over the flows. Each
+//!   operation on a flow computes credit ← min(cap, credit + R·(now −
+//!   last)) with a 32 × 32 multiplier and stores `last` = now. Exact, so
+//!   the achieved rate does not depend on how often a flow is visited.
+//! - **Probe timers**: a second FIFO of (flow, time). A flow joins it at
+//!   its first send; when the head's time is `cfg_probe_t` old, the flow
+//!   is probed (PktSend with `send_probe`, len 0) and re-queued if it
+//!   still has data in flight, else it leaves. One interval for all flows
+//!   makes a FIFO a timer queue: no scan.
+//! - **One read-modify-write pipeline**: one operation issues per cycle
+//!   (S0): an event, else an expired probe timer, else the active list's
+//!   head. It reads the flow's state (eight RAMs, one word per flow), and
+//!   writes it back in S9. A flow with an operation in S1..S9 is not
+//!   issued (interlock: `ev_ready` low for that flow's events, the list
+//!   heads wait), so no forwarding is needed.
+//!
+//! # Ports (clock `clock`)
+//! - config (hold constant while flows are active): `cfg_mtu` (bytes;
+//!   0 sends nothing), `cfg_cap` (bytes, 20 bits), `cfg_probe_t` (cycles,
+//!   24 bits; 0 stops probing).
+//! - event in, valid/ready: `ev_valid`, `ev_ready`, `ev_op`, `ev_flow`
+//!   (16 bits), `ev_a`, `ev_b`:
+//!
+//!   | op | name | a | b | effect |
+//!   |---|---|---|---|---|
+//!   | 0 | INIT | start seq | – | una = nxt = end = a, R = W = 0, credit 0 |
+//!   | 1 | DOORBELL | bytes | – | end += a |
+//!   | 2 | UPDATE | R, UQ8.24 B/cycle | W, UQ24.8 B | R, W (fraction of W dropped) |
+//!   | 3 | ACK | seq | – | una = a (cumulative) |
+//!   | 4 | REWIND | seq | – | una = nxt = a (NAK: go-back-N from a) |
+//!
+//! - PktSend out, valid/ready: `send_valid`, `send_ready` (Tx
+//!   back-pressure), `send_flow`, `send_seq` (byte sequence number of the
+//!   first byte), `send_len`, `send_probe` (a probe request, len 0).
+//! - counters (32 bits, wrapping): `cnt_events` (accepted), `cnt_sends`,
+//!   `cnt_probes`, and the drops below.
+//!
+//! # Timing
+//! - Throughput: one operation per cycle; one PktSend per cycle while 13
+//!   or more flows are eligible and Tx accepts (the PktSend queue holds 32,
+//!   reserved at issue, so back-pressure never stalls the pipeline).
+//! - Latency: visit to PktSend 12 cycles (S9 plus the queue's 3).
+//! - Reaction: an event is accepted at most 9 cycles after it is offered
+//!   (events have priority; only the interlock delays them), and every
+//!   operation issued from 10 cycles after its acceptance sees it.
+//!
+//! # Bad input (dropped, counted, nothing written)
+//! - `ev_flow` ≥ 2^A: `cnt_bad_flow` (accepted at once, no state read).
+//! - `ev_op` 5..7: `cnt_bad_op`.
+//! - UPDATE with R = 0 or W < 1 byte: `cnt_bad_update`; R and W keep
+//!   their values.
+//! - ACK or REWIND outside [snd_una, snd_nxt]: `cnt_bad_ack`,
+//!   `cnt_bad_rewind`.
+//! - DOORBELL that would make end − snd_una ≥ 2^31: `cnt_bad_doorbell`.
+//! A dropped event writes nothing, so no flow's state changes.
+//!
+//! Limits: `last` is 32 bits, so a flow untouched for 2^32 cycles (27 s at
+//! 156.25 MHz) accrues credit modulo that time (less burst, never more
+//! than the cap).
+//!
+//! Golden twin: `nic_golden::sched::flow_sched`.
+
+use crate::arith::WideMul;
+use crate::mem::{Fifo, Ram};
+use rust_hdl::prelude::*;
+
+/// log2 of the PktSend queue's RAM words.
+pub const OUT_A: usize = 5;
+/// PktSend slots reserved by visits in flight or queued.
+pub const OUT_CAP: u64 = 1 << OUT_A;
+
+#[derive(LogicBlock)]
+pub struct FlowSched<const A: usize> {
+    pub clock: Signal<In, Clock>,
+    pub cfg_mtu: Signal<In, Bits<16>>,
+    pub cfg_cap: Signal<In, Bits<20>>,
+    pub cfg_probe_t: Signal<In, Bits<24>>,
+    pub ev_valid: Signal<In, Bit>,
+    pub ev_op: Signal<In, Bits<3>>,
+    pub ev_flow: Signal<In, Bits<16>>,
+    pub ev_a: Signal<In, Bits<32>>,
+    pub ev_b: Signal<In, Bits<32>>,
+    pub send_ready: Signal<In, Bit>,
+    pub ev_ready: Signal<Out, Bit>,
+    pub send_valid: Signal<Out, Bit>,
+    pub send_flow: Signal<Out, Bits<16>>,
+    pub send_seq: Signal<Out, Bits<32>>,
+    pub send_len: Signal<Out, Bits<16>>,
+    pub send_probe: Signal<Out, Bit>,
+    pub cnt_events: Signal<Out, Bits<32>>,
+    pub cnt_sends: Signal<Out, Bits<32>>,
+    pub cnt_probes: Signal<Out, Bits<32>>,
+    pub cnt_bad_flow: Signal<Out, Bits<32>>,
+    pub cnt_bad_op: Signal<Out, Bits<32>>,
+    pub cnt_bad_update: Signal<Out, Bits<32>>,
+    pub cnt_bad_ack: Signal<Out, Bits<32>>,
+    pub cnt_bad_rewind: Signal<Out, Bits<32>>,
+    pub cnt_bad_doorbell: Signal<Out, Bits<32>>,
+    active: Fifo<16, A>,
+    probes: Fifo<48, A>,
+    out: Fifo<64, OUT_A>,
+    mul: WideMul,
+    ram_r: Ram<Bits<32>, A>,
+    ram_w: Ram<Bits<24>, A>,
+    ram_una: Ram<Bits<32>, A>,
+    ram_nxt: Ram<Bits<32>, A>,
+    ram_end: Ram<Bits<32>, A>,
+    ram_cr: Ram<Bits<44>, A>,
+    ram_last: Ram<Bits<32>, A>,
+    ram_fl: Ram<Bits<2>, A>,
+    now: DFF<Bits<32>>,
+    used: DFF<Bits<8>>,
+    cap: DFF<Bits<44>>,
+    last2: DFF<Bits<32>>,
+    c_events: DFF<Bits<32>>,
+    c_sends: DFF<Bits<32>>,
+    c_probes: DFF<Bits<32>>,
+    c_bad_flow: DFF<Bits<32>>,
+    c_bad_op: DFF<Bits<32>>,
+    c_bad_update: DFF<Bits<32>>,
+    c_bad_ack: DFF<Bits<32>>,
+    c_bad_rewind: DFF<Bits<32>>,
+    c_bad_doorbell: DFF<Bits<32>>,
+    // Stage registers: index k holds the value registered into stage k.
+    v: [DFF<Bit>; 10],
+    kind: [DFF<Bits<2>>; 10],
+    flow: [DFF<Bits<16>>; 10],
+    tnow: [DFF<Bits<32>>; 10],
+    op: [DFF<Bits<3>>; 10],
+    a: [DFF<Bits<32>>; 10],
+    b: [DFF<Bits<32>>; 10],
+    r: [DFF<Bits<32>>; 10],
+    w: [DFF<Bits<24>>; 10],
+    una: [DFF<Bits<32>>; 10],
+    nxt: [DFF<Bits<32>>; 10],
+    endq: [DFF<Bits<32>>; 10],
+    cr: [DFF<Bits<44>>; 10],
+    queued: [DFF<Bit>; 10],
+    probing: [DFF<Bit>; 10],
+    inflight: [DFF<Bits<32>>; 10],
+    pending: [DFF<Bits<32>>; 10],
+    dack: [DFF<Bits<32>>; 10],
+    dtot: [DFF<Bits<33>>; 10],
+    len: [DFF<Bits<16>>; 10],
+    ack_ok: [DFF<Bit>; 10],
+    db_ok: [DFF<Bit>; 10],
+    upd_ok: [DFF<Bit>; 10],
+    ev_ok: [DFF<Bit>; 10],
+    una_e: [DFF<Bits<32>>; 10],
+    nxt_e: [DFF<Bits<32>>; 10],
+    end_e: [DFF<Bits<32>>; 10],
+    r_e: [DFF<Bits<32>>; 10],
+    w_e: [DFF<Bits<24>>; 10],
+    inflight_s: [DFF<Bits<33>>; 10],
+    pending_s: [DFF<Bits<32>>; 10],
+    nxt_s: [DFF<Bits<32>>; 10],
+    fit: [DFF<Bit>; 10],
+    inflight_e: [DFF<Bits<32>>; 10],
+    pending_e: [DFF<Bits<32>>; 10],
+    len_s: [DFF<Bits<16>>; 10],
+    sum: [DFF<Bits<45>>; 10],
+    len_e: [DFF<Bits<16>>; 10],
+    tot_s: [DFF<Bits<33>>; 10],
+    cracc: [DFF<Bits<44>>; 10],
+    tot_e: [DFF<Bits<33>>; 10],
+    fit_s2: [DFF<Bit>; 10],
+    diff: [DFF<Bits<45>>; 10],
+    act_e: [DFF<Bit>; 10],
+    act_s: [DFF<Bit>; 10],
+    act_ns: [DFF<Bit>; 10],
+    k_a: Constant<Bits<8>>,
+    k_cap: Constant<Bits<8>>,
+    k24: Constant<Bits<8>>,
+    op_init: Constant<Bits<3>>,
+    op_db: Constant<Bits<3>>,
+    op_upd: Constant<Bits<3>>,
+    op_ack: Constant<Bits<3>>,
+    op_rew: Constant<Bits<3>>,
+    k_ev: Constant<Bits<2>>,
+    k_sched: Constant<Bits<2>>,
+    k_probe: Constant<Bits<2>>,
+    k_kill: Constant<Bits<2>>,
+    ones44: Constant<Bits<44>>,
+    k32: Constant<Bits<8>>,
+    k48: Constant<Bits<8>>,
+    fl1: Constant<Bits<2>>,
+    fl2: Constant<Bits<2>>,
+    fl3: Constant<Bits<2>>,
+    k_probe_bit: Constant<Bits<64>>,
+    in_range: Signal<Local, Bit>,
+    hit_ev: Signal<Local, Bit>,
+    hit_p: Signal<Local, Bit>,
+    hit_s: Signal<Local, Bit>,
+    accept: Signal<Local, Bit>,
+    room: Signal<Local, Bit>,
+    probe_go: Signal<Local, Bit>,
+    sched_go: Signal<Local, Bit>,
+    pop_go: Signal<Local, Bit>,
+    p_flow: Signal<Local, Bits<16>>,
+    p_t0: Signal<Local, Bits<32>>,
+    s_flow: Signal<Local, Bits<16>>,
+    iss_flow: Signal<Local, Bits<16>>,
+    can_send: Signal<Local, Bit>,
+    no_send: Signal<Local, Bit>,
+    handshake: Signal<Local, Bit>,
+    act: Signal<Local, Bit>,
+    probe_t_on: Signal<Local, Bit>,
+    dt: Signal<Local, Bits<32>>,
+    psat: Signal<Local, Bits<44>>,
+    pr_live: Signal<Local, Bit>,
+    q_new: Signal<Local, Bit>,
+    p_new: Signal<Local, Bit>,
+    wen: Signal<Local, Bit>,
+    u1: Signal<Local, Bits<8>>,
+    u2: Signal<Local, Bits<8>>,
+}
+
+impl<const A: usize> Default for FlowSched<A> {
+    fn default() -> Self {
+        assert!(A <= 15, "FlowSched: A <= 15");
+        Self {
+            clock: Default::default(),
+            cfg_mtu: Default::default(),
+            cfg_cap: Default::default(),
+            cfg_probe_t: Default::default(),
+            ev_valid: Default::default(),
+            ev_op: Default::default(),
+            ev_flow: Default::default(),
+            ev_a: Default::default(),
+            ev_b: Default::default(),
+            send_ready: Default::default(),
+            ev_ready: Default::default(),
+            send_valid: Default::default(),
+            send_flow: Default::default(),
+            send_seq: Default::default(),
+            send_len: Default::default(),
+            send_probe: Default::default(),
+            cnt_events: Default::default(),
+            cnt_sends: Default::default(),
+            cnt_probes: Default::default(),
+            cnt_bad_flow: Default::default(),
+            cnt_bad_op: Default::default(),
+            cnt_bad_update: Default::default(),
+            cnt_bad_ack: Default::default(),
+            cnt_bad_rewind: Default::default(),
+            cnt_bad_doorbell: Default::default(),
+            active: Default::default(),
+            probes: Default::default(),
+            out: Default::default(),
+            mul: Default::default(),
+            ram_r: Default::default(),
+            ram_w: Default::default(),
+            ram_una: Default::default(),
+            ram_nxt: Default::default(),
+            ram_end: Default::default(),
+            ram_cr: Default::default(),
+            ram_last: Default::default(),
+            ram_fl: Default::default(),
+            now: Default::default(),
+            used: Default::default(),
+            cap: Default::default(),
+            last2: Default::default(),
+            c_events: Default::default(),
+            c_sends: Default::default(),
+            c_probes: Default::default(),
+            c_bad_flow: Default::default(),
+            c_bad_op: Default::default(),
+            c_bad_update: Default::default(),
+            c_bad_ack: Default::default(),
+            c_bad_rewind: Default::default(),
+            c_bad_doorbell: Default::default(),
+            v: Default::default(),
+            kind: Default::default(),
+            flow: Default::default(),
+            tnow: Default::default(),
+            op: Default::default(),
+            a: Default::default(),
+            b: Default::default(),
+            r: Default::default(),
+            w: Default::default(),
+            una: Default::default(),
+            nxt: Default::default(),
+            endq: Default::default(),
+            cr: Default::default(),
+            queued: Default::default(),
+            probing: Default::default(),
+            inflight: Default::default(),
+            pending: Default::default(),
+            dack: Default::default(),
+            dtot: Default::default(),
+            len: Default::default(),
+            ack_ok: Default::default(),
+            db_ok: Default::default(),
+            upd_ok: Default::default(),
+            ev_ok: Default::default(),
+            una_e: Default::default(),
+            nxt_e: Default::default(),
+            end_e: Default::default(),
+            r_e: Default::default(),
+            w_e: Default::default(),
+            inflight_s: Default::default(),
+            pending_s: Default::default(),
+            nxt_s: Default::default(),
+            fit: Default::default(),
+            inflight_e: Default::default(),
+            pending_e: Default::default(),
+            len_s: Default::default(),
+            sum: Default::default(),
+            len_e: Default::default(),
+            tot_s: Default::default(),
+            cracc: Default::default(),
+            tot_e: Default::default(),
+            fit_s2: Default::default(),
+            diff: Default::default(),
+            act_e: Default::default(),
+            act_s: Default::default(),
+            act_ns: Default::default(),
+            in_range: Default::default(),
+            hit_ev: Default::default(),
+            hit_p: Default::default(),
+            hit_s: Default::default(),
+            accept: Default::default(),
+            room: Default::default(),
+            probe_go: Default::default(),
+            sched_go: Default::default(),
+            pop_go: Default::default(),
+            p_flow: Default::default(),
+            p_t0: Default::default(),
+            s_flow: Default::default(),
+            iss_flow: Default::default(),
+            can_send: Default::default(),
+            no_send: Default::default(),
+            handshake: Default::default(),
+            act: Default::default(),
+            probe_t_on: Default::default(),
+            dt: Default::default(),
+            psat: Default::default(),
+            pr_live: Default::default(),
+            q_new: Default::default(),
+            p_new: Default::default(),
+            wen: Default::default(),
+            u1: Default::default(),
+            u2: Default::default(),
+            k_a: Constant::new(Bits::<8>::from((A as u64) as u64)),
+            k_cap: Constant::new(Bits::<8>::from((OUT_CAP) as u64)),
+            k24: Constant::new(Bits::<8>::from((24) as u64)),
+            op_init: Constant::new(Bits::<3>::from((0) as u64)),
+            op_db: Constant::new(Bits::<3>::from((1) as u64)),
+            op_upd: Constant::new(Bits::<3>::from((2) as u64)),
+            op_ack: Constant::new(Bits::<3>::from((3) as u64)),
+            op_rew: Constant::new(Bits::<3>::from((4) as u64)),
+            k_ev: Constant::new(Bits::<2>::from((0) as u64)),
+            k_sched: Constant::new(Bits::<2>::from((1) as u64)),
+            k_probe: Constant::new(Bits::<2>::from((2) as u64)),
+            k_kill: Constant::new(Bits::<2>::from((3) as u64)),
+            ones44: Constant::new(Bits::<44>::from(((1u64 << 44) - 1) as u64)),
+            k32: Constant::new(Bits::<8>::from((32) as u64)),
+            k48: Constant::new(Bits::<8>::from((48) as u64)),
+            fl1: Constant::new(Bits::<2>::from((1) as u64)),
+            fl2: Constant::new(Bits::<2>::from((2) as u64)),
+            fl3: Constant::new(Bits::<2>::from((3) as u64)),
+            k_probe_bit: Constant::new(Bits::<64>::from((1u64 << 63) as u64)),
+        }
+    }
+}
+
+impl<const A: usize> Logic for FlowSched<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, now, used, cap, last2, c_events, c_sends, c_probes, c_bad_flow, c_bad_op, c_bad_update, c_bad_ack, c_bad_rewind, c_bad_doorbell);
+        self.active.clock.next = self.clock.val();
+        self.probes.clock.next = self.clock.val();
+        self.out.clock.next = self.clock.val();
+        self.mul.clock.next = self.clock.val();
+        self.ram_r.clock.next = self.clock.val();
+        self.ram_w.clock.next = self.clock.val();
+        self.ram_una.clock.next = self.clock.val();
+        self.ram_nxt.clock.next = self.clock.val();
+        self.ram_end.clock.next = self.clock.val();
+        self.ram_cr.clock.next = self.clock.val();
+        self.ram_last.clock.next = self.clock.val();
+        self.ram_fl.clock.next = self.clock.val();
+        for i in 0..10 {
+            self.v[i].clock.next = self.clock.val();
+            self.v[i].d.next = self.v[i].q.val();
+            self.kind[i].clock.next = self.clock.val();
+            self.kind[i].d.next = self.kind[i].q.val();
+            self.flow[i].clock.next = self.clock.val();
+            self.flow[i].d.next = self.flow[i].q.val();
+            self.tnow[i].clock.next = self.clock.val();
+            self.tnow[i].d.next = self.tnow[i].q.val();
+            self.op[i].clock.next = self.clock.val();
+            self.op[i].d.next = self.op[i].q.val();
+            self.a[i].clock.next = self.clock.val();
+            self.a[i].d.next = self.a[i].q.val();
+            self.b[i].clock.next = self.clock.val();
+            self.b[i].d.next = self.b[i].q.val();
+            self.r[i].clock.next = self.clock.val();
+            self.r[i].d.next = self.r[i].q.val();
+            self.w[i].clock.next = self.clock.val();
+            self.w[i].d.next = self.w[i].q.val();
+            self.una[i].clock.next = self.clock.val();
+            self.una[i].d.next = self.una[i].q.val();
+            self.nxt[i].clock.next = self.clock.val();
+            self.nxt[i].d.next = self.nxt[i].q.val();
+            self.endq[i].clock.next = self.clock.val();
+            self.endq[i].d.next = self.endq[i].q.val();
+            self.cr[i].clock.next = self.clock.val();
+            self.cr[i].d.next = self.cr[i].q.val();
+            self.queued[i].clock.next = self.clock.val();
+            self.queued[i].d.next = self.queued[i].q.val();
+            self.probing[i].clock.next = self.clock.val();
+            self.probing[i].d.next = self.probing[i].q.val();
+            self.inflight[i].clock.next = self.clock.val();
+            self.inflight[i].d.next = self.inflight[i].q.val();
+            self.pending[i].clock.next = self.clock.val();
+            self.pending[i].d.next = self.pending[i].q.val();
+            self.dack[i].clock.next = self.clock.val();
+            self.dack[i].d.next = self.dack[i].q.val();
+            self.dtot[i].clock.next = self.clock.val();
+            self.dtot[i].d.next = self.dtot[i].q.val();
+            self.len[i].clock.next = self.clock.val();
+            self.len[i].d.next = self.len[i].q.val();
+            self.ack_ok[i].clock.next = self.clock.val();
+            self.ack_ok[i].d.next = self.ack_ok[i].q.val();
+            self.db_ok[i].clock.next = self.clock.val();
+            self.db_ok[i].d.next = self.db_ok[i].q.val();
+            self.upd_ok[i].clock.next = self.clock.val();
+            self.upd_ok[i].d.next = self.upd_ok[i].q.val();
+            self.ev_ok[i].clock.next = self.clock.val();
+            self.ev_ok[i].d.next = self.ev_ok[i].q.val();
+            self.una_e[i].clock.next = self.clock.val();
+            self.una_e[i].d.next = self.una_e[i].q.val();
+            self.nxt_e[i].clock.next = self.clock.val();
+            self.nxt_e[i].d.next = self.nxt_e[i].q.val();
+            self.end_e[i].clock.next = self.clock.val();
+            self.end_e[i].d.next = self.end_e[i].q.val();
+            self.r_e[i].clock.next = self.clock.val();
+            self.r_e[i].d.next = self.r_e[i].q.val();
+            self.w_e[i].clock.next = self.clock.val();
+            self.w_e[i].d.next = self.w_e[i].q.val();
+            self.inflight_s[i].clock.next = self.clock.val();
+            self.inflight_s[i].d.next = self.inflight_s[i].q.val();
+            self.pending_s[i].clock.next = self.clock.val();
+            self.pending_s[i].d.next = self.pending_s[i].q.val();
+            self.nxt_s[i].clock.next = self.clock.val();
+            self.nxt_s[i].d.next = self.nxt_s[i].q.val();
+            self.fit[i].clock.next = self.clock.val();
+            self.fit[i].d.next = self.fit[i].q.val();
+            self.inflight_e[i].clock.next = self.clock.val();
+            self.inflight_e[i].d.next = self.inflight_e[i].q.val();
+            self.pending_e[i].clock.next = self.clock.val();
+            self.pending_e[i].d.next = self.pending_e[i].q.val();
+            self.len_s[i].clock.next = self.clock.val();
+            self.len_s[i].d.next = self.len_s[i].q.val();
+            self.sum[i].clock.next = self.clock.val();
+            self.sum[i].d.next = self.sum[i].q.val();
+            self.len_e[i].clock.next = self.clock.val();
+            self.len_e[i].d.next = self.len_e[i].q.val();
+            self.tot_s[i].clock.next = self.clock.val();
+            self.tot_s[i].d.next = self.tot_s[i].q.val();
+            self.cracc[i].clock.next = self.clock.val();
+            self.cracc[i].d.next = self.cracc[i].q.val();
+            self.tot_e[i].clock.next = self.clock.val();
+            self.tot_e[i].d.next = self.tot_e[i].q.val();
+            self.fit_s2[i].clock.next = self.clock.val();
+            self.fit_s2[i].d.next = self.fit_s2[i].q.val();
+            self.diff[i].clock.next = self.clock.val();
+            self.diff[i].d.next = self.diff[i].q.val();
+            self.act_e[i].clock.next = self.clock.val();
+            self.act_e[i].d.next = self.act_e[i].q.val();
+            self.act_s[i].clock.next = self.clock.val();
+            self.act_s[i].d.next = self.act_s[i].q.val();
+            self.act_ns[i].clock.next = self.clock.val();
+            self.act_ns[i].d.next = self.act_ns[i].q.val();
+        }
+        // Carry every stage value to the next stage.
+        for i in 2..10 {
+            self.v[i].d.next = self.v[i - 1].q.val();
+        }
+        for i in 2..10 {
+            self.kind[i].d.next = self.kind[i - 1].q.val();
+        }
+        for i in 2..10 {
+            self.flow[i].d.next = self.flow[i - 1].q.val();
+        }
+        for i in 2..10 {
+            self.tnow[i].d.next = self.tnow[i - 1].q.val();
+        }
+        for i in 2..10 {
+            self.op[i].d.next = self.op[i - 1].q.val();
+        }
+        for i in 2..10 {
+            self.a[i].d.next = self.a[i - 1].q.val();
+        }
+        for i in 2..10 {
+            self.b[i].d.next = self.b[i - 1].q.val();
+        }
+        for i in 3..10 {
+            self.r[i].d.next = self.r[i - 1].q.val();
+        }
+        for i in 3..10 {
+            self.w[i].d.next = self.w[i - 1].q.val();
+        }
+        for i in 3..10 {
+            self.una[i].d.next = self.una[i - 1].q.val();
+        }
+        for i in 3..10 {
+            self.nxt[i].d.next = self.nxt[i - 1].q.val();
+        }
+        for i in 3..10 {
+            self.endq[i].d.next = self.endq[i - 1].q.val();
+        }
+        for i in 3..10 {
+            self.cr[i].d.next = self.cr[i - 1].q.val();
+        }
+        for i in 3..10 {
+            self.queued[i].d.next = self.queued[i - 1].q.val();
+        }
+        for i in 3..10 {
+            self.probing[i].d.next = self.probing[i - 1].q.val();
+        }
+        for i in 4..10 {
+            self.inflight[i].d.next = self.inflight[i - 1].q.val();
+        }
+        for i in 4..10 {
+            self.pending[i].d.next = self.pending[i - 1].q.val();
+        }
+        for i in 4..10 {
+            self.dack[i].d.next = self.dack[i - 1].q.val();
+        }
+        for i in 4..10 {
+            self.dtot[i].d.next = self.dtot[i - 1].q.val();
+        }
+        for i in 5..10 {
+            self.len[i].d.next = self.len[i - 1].q.val();
+        }
+        for i in 5..10 {
+            self.ack_ok[i].d.next = self.ack_ok[i - 1].q.val();
+        }
+        for i in 5..10 {
+            self.db_ok[i].d.next = self.db_ok[i - 1].q.val();
+        }
+        for i in 5..10 {
+            self.upd_ok[i].d.next = self.upd_ok[i - 1].q.val();
+        }
+        for i in 6..10 {
+            self.ev_ok[i].d.next = self.ev_ok[i - 1].q.val();
+        }
+        for i in 6..10 {
+            self.una_e[i].d.next = self.una_e[i - 1].q.val();
+        }
+        for i in 6..10 {
+            self.nxt_e[i].d.next = self.nxt_e[i - 1].q.val();
+        }
+        for i in 6..10 {
+            self.end_e[i].d.next = self.end_e[i - 1].q.val();
+        }
+        for i in 6..10 {
+            self.r_e[i].d.next = self.r_e[i - 1].q.val();
+        }
+        for i in 6..10 {
+            self.w_e[i].d.next = self.w_e[i - 1].q.val();
+        }
+        for i in 6..10 {
+            self.inflight_s[i].d.next = self.inflight_s[i - 1].q.val();
+        }
+        for i in 6..10 {
+            self.pending_s[i].d.next = self.pending_s[i - 1].q.val();
+        }
+        for i in 6..10 {
+            self.nxt_s[i].d.next = self.nxt_s[i - 1].q.val();
+        }
+        for i in 7..10 {
+            self.fit[i].d.next = self.fit[i - 1].q.val();
+        }
+        for i in 7..10 {
+            self.inflight_e[i].d.next = self.inflight_e[i - 1].q.val();
+        }
+        for i in 7..10 {
+            self.pending_e[i].d.next = self.pending_e[i - 1].q.val();
+        }
+        for i in 7..10 {
+            self.len_s[i].d.next = self.len_s[i - 1].q.val();
+        }
+        for i in 8..10 {
+            self.sum[i].d.next = self.sum[i - 1].q.val();
+        }
+        for i in 8..10 {
+            self.len_e[i].d.next = self.len_e[i - 1].q.val();
+        }
+        for i in 8..10 {
+            self.tot_s[i].d.next = self.tot_s[i - 1].q.val();
+        }
+        for i in 9..10 {
+            self.cracc[i].d.next = self.cracc[i - 1].q.val();
+        }
+        for i in 9..10 {
+            self.tot_e[i].d.next = self.tot_e[i - 1].q.val();
+        }
+        for i in 9..10 {
+            self.fit_s2[i].d.next = self.fit_s2[i - 1].q.val();
+        }
+
+        // ---- outputs
+        self.send_valid.next = self.out.head_valid.val();
+        self.send_flow.next = bit_cast::<16, 15>(self.out.head_data.val().get_bits::<15>(48));
+        self.send_seq.next = self.out.head_data.val().get_bits::<32>(0);
+        self.send_len.next = self.out.head_data.val().get_bits::<16>(32);
+        self.send_probe.next = self.out.head_data.val().get_bit(63);
+        self.cnt_events.next = self.c_events.q.val();
+        self.cnt_sends.next = self.c_sends.q.val();
+        self.cnt_probes.next = self.c_probes.q.val();
+        self.cnt_bad_flow.next = self.c_bad_flow.q.val();
+        self.cnt_bad_op.next = self.c_bad_op.q.val();
+        self.cnt_bad_update.next = self.c_bad_update.q.val();
+        self.cnt_bad_ack.next = self.c_bad_ack.q.val();
+        self.cnt_bad_rewind.next = self.c_bad_rewind.q.val();
+        self.cnt_bad_doorbell.next = self.c_bad_doorbell.q.val();
+        self.now.d.next = (self.now.q.val() + 1);
+        // Effective cap, UQ20.24: max(cap, mtu) bytes.
+        if (bit_cast::<20, 16>(self.cfg_mtu.val()) > self.cfg_cap.val()) {
+            self.cap.d.next = (bit_cast::<44, 16>(self.cfg_mtu.val()) << self.k24.val());
+        } else {
+            self.cap.d.next = (bit_cast::<44, 20>(self.cfg_cap.val()) << self.k24.val());
+        }
+
+        // ---- S0: interlock and issue
+        self.in_range.next = !(self.ev_flow.val() >> self.k_a.val()).any();
+        self.p_flow.next = self.probes.head_data.val().get_bits::<16>(32);
+        self.p_t0.next = self.probes.head_data.val().get_bits::<32>(0);
+        self.s_flow.next = self.active.head_data.val().get_bits::<16>(0);
+        self.hit_ev.next = false;
+        self.hit_p.next = false;
+        self.hit_s.next = false;
+        for i in 1..10 {
+            if (self.v[i].q.val() && (self.kind[i].q.val() != self.k_kill.val())) {
+                if (self.flow[i].q.val() == self.ev_flow.val()) {
+                    self.hit_ev.next = true;
+                }
+                if (self.flow[i].q.val() == self.p_flow.val()) {
+                    self.hit_p.next = true;
+                }
+                if (self.flow[i].q.val() == self.s_flow.val()) {
+                    self.hit_s.next = true;
+                }
+            }
+        }
+        self.ev_ready.next = !(self.in_range.val() && self.hit_ev.val());
+        self.accept.next = (self.ev_valid.val() && !(self.in_range.val() && self.hit_ev.val()));
+        self.room.next = (self.used.q.val() < self.k_cap.val());
+        self.probe_t_on.next = self.cfg_probe_t.val().any();
+        self.probe_go.next = (!self.accept.val()
+            && self.room.val()
+            && self.probe_t_on.val()
+            && self.probes.head_valid.val()
+            && ((self.now.q.val() - self.p_t0.val()) >= bit_cast::<32, 24>(self.cfg_probe_t.val()))
+            && !self.hit_p.val());
+        self.sched_go.next = (!self.accept.val()
+            && !self.probe_go.val()
+            && self.room.val()
+            && self.active.head_valid.val()
+            && !self.hit_s.val());
+        self.pop_go.next = (self.probe_go.val() || self.sched_go.val());
+        self.active.pop.next = self.sched_go.val();
+        self.probes.pop.next = self.probe_go.val();
+        self.iss_flow.next = self.s_flow.val();
+        self.kind[1].d.next = self.k_sched.val();
+        if self.accept.val() {
+            self.iss_flow.next = self.ev_flow.val();
+            if self.in_range.val() {
+                self.kind[1].d.next = self.k_ev.val();
+            } else {
+                self.kind[1].d.next = self.k_kill.val();
+            }
+        } else if self.probe_go.val() {
+            self.iss_flow.next = self.p_flow.val();
+            self.kind[1].d.next = self.k_probe.val();
+        }
+        self.v[1].d.next = (self.accept.val() || self.pop_go.val());
+        self.flow[1].d.next = self.iss_flow.val();
+        self.tnow[1].d.next = self.now.q.val();
+        self.op[1].d.next = self.ev_op.val();
+        self.a[1].d.next = self.ev_a.val();
+        self.b[1].d.next = self.ev_b.val();
+        self.ram_r.read_address.next = bit_cast::<A, 16>(self.iss_flow.val());
+        self.ram_w.read_address.next = bit_cast::<A, 16>(self.iss_flow.val());
+        self.ram_una.read_address.next = bit_cast::<A, 16>(self.iss_flow.val());
+        self.ram_nxt.read_address.next = bit_cast::<A, 16>(self.iss_flow.val());
+        self.ram_end.read_address.next = bit_cast::<A, 16>(self.iss_flow.val());
+        self.ram_cr.read_address.next = bit_cast::<A, 16>(self.iss_flow.val());
+        self.ram_last.read_address.next = bit_cast::<A, 16>(self.iss_flow.val());
+        self.ram_fl.read_address.next = bit_cast::<A, 16>(self.iss_flow.val());
+
+        // ---- S1: register the state words
+        self.r[2].d.next = self.ram_r.read_data.val();
+        self.w[2].d.next = self.ram_w.read_data.val();
+        self.una[2].d.next = self.ram_una.read_data.val();
+        self.nxt[2].d.next = self.ram_nxt.read_data.val();
+        self.endq[2].d.next = self.ram_end.read_data.val();
+        self.cr[2].d.next = self.ram_cr.read_data.val();
+        self.last2.d.next = self.ram_last.read_data.val();
+        self.queued[2].d.next = self.ram_fl.read_data.val().get_bit(0);
+        self.probing[2].d.next = self.ram_fl.read_data.val().get_bit(1);
+
+        // ---- S2: accrual product R·(now − last) (4 cycles), differences
+        self.dt.next = (self.tnow[2].q.val() - self.last2.q.val());
+        self.mul.a.next = self.r[2].q.val();
+        self.mul.b.next = self.dt.val();
+        self.mul.in_valid.next = true;
+        self.inflight[3].d.next = (self.nxt[2].q.val() - self.una[2].q.val());
+        self.pending[3].d.next = (self.endq[2].q.val() - self.nxt[2].q.val());
+        self.dack[3].d.next = (self.a[2].q.val() - self.una[2].q.val());
+        self.dtot[3].d.next = (bit_cast::<33, 32>((self.endq[2].q.val() - self.una[2].q.val()))
+            + bit_cast::<33, 32>(self.a[2].q.val()));
+
+        // ---- S3: packet length, event checks
+        if (self.pending[3].q.val() < bit_cast::<32, 16>(self.cfg_mtu.val())) {
+            self.len[4].d.next = self.pending[3].q.val().get_bits::<16>(0);
+        } else {
+            self.len[4].d.next = self.cfg_mtu.val();
+        }
+        self.ack_ok[4].d.next = (self.dack[3].q.val() <= self.inflight[3].q.val());
+        self.db_ok[4].d.next = !(self.dtot[3].q.val().get_bit(32) || self.dtot[3].q.val().get_bit(31));
+        self.upd_ok[4].d.next = (self.a[3].q.val().any() && self.b[3].q.val().get_bits::<24>(8).any());
+
+        // ---- S4: the event's new state; the send's new state
+        self.una_e[5].d.next = self.una[4].q.val();
+        self.nxt_e[5].d.next = self.nxt[4].q.val();
+        self.end_e[5].d.next = self.endq[4].q.val();
+        self.r_e[5].d.next = self.r[4].q.val();
+        self.w_e[5].d.next = self.w[4].q.val();
+        self.ev_ok[5].d.next = false;
+        if (self.op[4].q.val() == self.op_init.val()) {
+            self.ev_ok[5].d.next = true;
+            self.una_e[5].d.next = self.a[4].q.val();
+            self.nxt_e[5].d.next = self.a[4].q.val();
+            self.end_e[5].d.next = self.a[4].q.val();
+            self.r_e[5].d.next = 0.into();
+            self.w_e[5].d.next = 0.into();
+        } else if (self.op[4].q.val() == self.op_db.val()) {
+            self.ev_ok[5].d.next = self.db_ok[4].q.val();
+            self.end_e[5].d.next = (self.endq[4].q.val() + self.a[4].q.val());
+        } else if (self.op[4].q.val() == self.op_upd.val()) {
+            self.ev_ok[5].d.next = self.upd_ok[4].q.val();
+            self.r_e[5].d.next = self.a[4].q.val();
+            self.w_e[5].d.next = self.b[4].q.val().get_bits::<24>(8);
+        } else if (self.op[4].q.val() == self.op_ack.val()) {
+            self.ev_ok[5].d.next = self.ack_ok[4].q.val();
+            self.una_e[5].d.next = self.a[4].q.val();
+        } else if (self.op[4].q.val() == self.op_rew.val()) {
+            self.ev_ok[5].d.next = self.ack_ok[4].q.val();
+            self.una_e[5].d.next = self.a[4].q.val();
+            self.nxt_e[5].d.next = self.a[4].q.val();
+        }
+        self.inflight_s[5].d.next = (bit_cast::<33, 32>(self.inflight[4].q.val())
+            + bit_cast::<33, 16>(self.len[4].q.val()));
+        self.pending_s[5].d.next = (self.pending[4].q.val() - bit_cast::<32, 16>(self.len[4].q.val()));
+        self.nxt_s[5].d.next = (self.nxt[4].q.val() + bit_cast::<32, 16>(self.len[4].q.val()));
+
+        // ---- S5: window fit of this packet; the event's in-flight and pending
+        self.fit[6].d.next = (self.inflight_s[5].q.val() <= bit_cast::<33, 24>(self.w[5].q.val()));
+        self.inflight_e[6].d.next = (self.nxt_e[5].q.val() - self.una_e[5].q.val());
+        self.pending_e[6].d.next = (self.end_e[5].q.val() - self.nxt_e[5].q.val());
+        if (self.pending_s[5].q.val() < bit_cast::<32, 16>(self.cfg_mtu.val())) {
+            self.len_s[6].d.next = self.pending_s[5].q.val().get_bits::<16>(0);
+        } else {
+            self.len_s[6].d.next = self.cfg_mtu.val();
+        }
+
+        // ---- S6: credit + product (saturated to 44 bits)
+        self.psat.next = self.mul.p.val().get_bits::<44>(0);
+        if self.mul.p.val().get_bits::<20>(44).any() {
+            self.psat.next = self.ones44.val();
+        }
+        self.sum[7].d.next = (bit_cast::<45, 44>(self.cr[6].q.val()) + bit_cast::<45, 44>(self.psat.val()));
+        if (self.pending_e[6].q.val() < bit_cast::<32, 16>(self.cfg_mtu.val())) {
+            self.len_e[7].d.next = self.pending_e[6].q.val().get_bits::<16>(0);
+        } else {
+            self.len_e[7].d.next = self.cfg_mtu.val();
+        }
+        self.tot_s[7].d.next = (self.inflight_s[6].q.val() + bit_cast::<33, 16>(self.len_s[6].q.val()));
+
+        // ---- S7: cap; the next packet's fit
+        if (self.sum[7].q.val() > bit_cast::<45, 44>(self.cap.q.val())) {
+            self.cracc[8].d.next = self.cap.q.val();
+        } else {
+            self.cracc[8].d.next = self.sum[7].q.val().get_bits::<44>(0);
+        }
+        self.tot_e[8].d.next = (bit_cast::<33, 32>(self.inflight_e[7].q.val())
+            + bit_cast::<33, 16>(self.len_e[7].q.val()));
+        self.fit_s2[8].d.next = (self.tot_s[7].q.val() <= bit_cast::<33, 24>(self.w[7].q.val()));
+
+        // ---- S8: credit after the send (borrow = not enough); activity
+        self.diff[9].d.next = (bit_cast::<45, 44>(self.cracc[8].q.val())
+            - (bit_cast::<45, 16>(self.len[8].q.val()) << self.k24.val()));
+        self.act_e[9].d.next = (self.r_e[8].q.val().any()
+            && self.len_e[8].q.val().any()
+            && (self.tot_e[8].q.val() <= bit_cast::<33, 24>(self.w_e[8].q.val())));
+        self.act_s[9].d.next = (self.r[8].q.val().any() && self.len_s[8].q.val().any() && self.fit_s2[8].q.val());
+        self.act_ns[9].d.next = (self.r[8].q.val().any() && self.len[8].q.val().any() && self.fit[8].q.val());
+
+        // ---- S9: decide, write back, queue
+        self.can_send.next = (self.v[9].q.val()
+            && (self.kind[9].q.val() == self.k_sched.val())
+            && self.len[9].q.val().any()
+            && self.fit[9].q.val()
+            && !self.diff[9].q.val().get_bit(44));
+        self.pr_live.next = self.inflight[9].q.val().any();
+        self.handshake.next = (self.out.head_valid.val() && self.send_ready.val());
+        self.out.pop.next = self.send_ready.val();
+        self.no_send.next = false;
+        self.act.next = self.act_ns[9].q.val();
+        if self.can_send.val() {
+            self.act.next = self.act_s[9].q.val();
+        }
+        // Defaults: write the state as read, with the accrued credit.
+        self.ram_r.write_data.next = self.r[9].q.val();
+        self.ram_w.write_data.next = self.w[9].q.val();
+        self.ram_una.write_data.next = self.una[9].q.val();
+        self.ram_nxt.write_data.next = self.nxt[9].q.val();
+        self.ram_end.write_data.next = self.endq[9].q.val();
+        self.ram_cr.write_data.next = self.cracc[9].q.val();
+        self.ram_last.write_data.next = self.tnow[9].q.val();
+        self.q_new.next = self.queued[9].q.val();
+        self.p_new.next = self.probing[9].q.val();
+        self.wen.next = false;
+        self.active.push.next = false;
+        self.active.push_data.next = self.flow[9].q.val();
+        self.probes.push.next = false;
+        self.probes.push_data.next = ((bit_cast::<48, 16>(self.flow[9].q.val()) << self.k32.val())
+            | bit_cast::<48, 32>(self.tnow[9].q.val()));
+        self.out.push.next = false;
+        self.out.push_data.next = ((bit_cast::<64, 16>(self.flow[9].q.val()) << self.k48.val())
+            | (bit_cast::<64, 16>(self.len[9].q.val()) << self.k32.val())
+            | bit_cast::<64, 32>(self.nxt[9].q.val()));
+        if self.v[9].q.val() {
+            if (self.kind[9].q.val() == self.k_ev.val()) {
+                if self.ev_ok[9].q.val() {
+                    self.wen.next = true;
+                    self.ram_r.write_data.next = self.r_e[9].q.val();
+                    self.ram_w.write_data.next = self.w_e[9].q.val();
+                    self.ram_una.write_data.next = self.una_e[9].q.val();
+                    self.ram_nxt.write_data.next = self.nxt_e[9].q.val();
+                    self.ram_end.write_data.next = self.end_e[9].q.val();
+                    if (self.op[9].q.val() == self.op_init.val()) {
+                        self.ram_cr.write_data.next = 0.into();
+                    }
+                    if (!self.queued[9].q.val() && self.act_e[9].q.val()) {
+                        self.q_new.next = true;
+                        self.active.push.next = true;
+                    }
+                }
+            } else if (self.kind[9].q.val() == self.k_sched.val()) {
+                self.wen.next = true;
+                self.q_new.next = self.act.val();
+                self.active.push.next = self.act.val();
+                if self.can_send.val() {
+                    self.ram_nxt.write_data.next = self.nxt_s[9].q.val();
+                    self.ram_cr.write_data.next = self.diff[9].q.val().get_bits::<44>(0);
+                    self.out.push.next = true;
+                    if (self.probe_t_on.val() && !self.probing[9].q.val()) {
+                        self.p_new.next = true;
+                        self.probes.push.next = true;
+                    }
+                } else {
+                    self.no_send.next = true;
+                }
+            } else if (self.kind[9].q.val() == self.k_probe.val()) {
+                self.wen.next = true;
+                if self.pr_live.val() {
+                    self.out.push.next = true;
+                    self.out.push_data.next = (self.k_probe_bit.val()
+                        | (bit_cast::<64, 16>(self.flow[9].q.val()) << self.k48.val())
+                        | bit_cast::<64, 32>(self.nxt[9].q.val()));
+                    self.probes.push.next = true;
+                } else {
+                    self.p_new.next = false;
+                    self.no_send.next = true;
+                }
+            }
+        }
+        if (self.q_new.val() && self.p_new.val()) {
+            self.ram_fl.write_data.next = self.fl3.val();
+        } else if self.q_new.val() {
+            self.ram_fl.write_data.next = self.fl1.val();
+        } else if self.p_new.val() {
+            self.ram_fl.write_data.next = self.fl2.val();
+        } else {
+            self.ram_fl.write_data.next = 0.into();
+        }
+        self.ram_r.write_enable.next = self.wen.val();
+        self.ram_w.write_enable.next = self.wen.val();
+        self.ram_una.write_enable.next = self.wen.val();
+        self.ram_nxt.write_enable.next = self.wen.val();
+        self.ram_end.write_enable.next = self.wen.val();
+        self.ram_cr.write_enable.next = self.wen.val();
+        self.ram_last.write_enable.next = self.wen.val();
+        self.ram_fl.write_enable.next = self.wen.val();
+        self.ram_r.write_address.next = bit_cast::<A, 16>(self.flow[9].q.val());
+        self.ram_w.write_address.next = bit_cast::<A, 16>(self.flow[9].q.val());
+        self.ram_una.write_address.next = bit_cast::<A, 16>(self.flow[9].q.val());
+        self.ram_nxt.write_address.next = bit_cast::<A, 16>(self.flow[9].q.val());
+        self.ram_end.write_address.next = bit_cast::<A, 16>(self.flow[9].q.val());
+        self.ram_cr.write_address.next = bit_cast::<A, 16>(self.flow[9].q.val());
+        self.ram_last.write_address.next = bit_cast::<A, 16>(self.flow[9].q.val());
+        self.ram_fl.write_address.next = bit_cast::<A, 16>(self.flow[9].q.val());
+
+        // Reserved PktSend slots: + a visit issued, − a visit that sent
+        // nothing, − a PktSend taken by Tx.
+        self.u1.next = self.used.q.val();
+        if self.pop_go.val() {
+            self.u1.next = (self.used.q.val() + 1);
+        }
+        self.u2.next = self.u1.val();
+        if self.no_send.val() {
+            self.u2.next = (self.u1.val() - 1);
+        }
+        self.used.d.next = self.u2.val();
+        if self.handshake.val() {
+            self.used.d.next = (self.u2.val() - 1);
+        }
+
+        // ---- counters
+        if (self.v[9].q.val() && ((self.kind[9].q.val() == self.k_ev.val()) || (self.kind[9].q.val() == self.k_kill.val()))) {
+            self.c_events.d.next = (self.c_events.q.val() + 1);
+        }
+        if (self.v[9].q.val() && (self.kind[9].q.val() == self.k_kill.val())) {
+            self.c_bad_flow.d.next = (self.c_bad_flow.q.val() + 1);
+        }
+        if (self.v[9].q.val() && (self.kind[9].q.val() == self.k_ev.val()) && !self.ev_ok[9].q.val()) {
+            if (self.op[9].q.val() == self.op_db.val()) {
+                self.c_bad_doorbell.d.next = (self.c_bad_doorbell.q.val() + 1);
+            } else if (self.op[9].q.val() == self.op_upd.val()) {
+                self.c_bad_update.d.next = (self.c_bad_update.q.val() + 1);
+            } else if (self.op[9].q.val() == self.op_ack.val()) {
+                self.c_bad_ack.d.next = (self.c_bad_ack.q.val() + 1);
+            } else if (self.op[9].q.val() == self.op_rew.val()) {
+                self.c_bad_rewind.d.next = (self.c_bad_rewind.q.val() + 1);
+            } else {
+                self.c_bad_op.d.next = (self.c_bad_op.q.val() + 1);
+            }
+        }
+        if self.can_send.val() {
+            self.c_sends.d.next = (self.c_sends.q.val() + 1);
+        }
+        if (self.v[9].q.val() && (self.kind[9].q.val() == self.k_probe.val()) && self.pr_live.val()) {
+            self.c_probes.d.next = (self.c_probes.q.val() + 1);
+        }
+
+    }
+}

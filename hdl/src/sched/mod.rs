@@ -1,0 +1,5 @@
+//! The flow scheduler.
+
+pub mod flow_sched;
+
+pub use flow_sched::FlowSched;

@@ -1,0 +1,1 @@
+mod flow_sched;
