@@ -50,6 +50,9 @@ pub struct EnvCfg {
     pub loss_pct: u32,
     /// Tx ready probability (percent) when not busy.
     pub tx_ready_pct: u32,
+    /// Tx is busy one cycle per 8 bytes after a PktSend (the line); if
+    /// false, Tx takes a PktSend in every ready cycle (a command queue).
+    pub tx_beats: bool,
     /// Random extra events per cycle, percent: doorbell, update, bad.
     pub doorbell_pct: u32,
     pub update_pct: u32,
@@ -73,6 +76,7 @@ impl EnvCfg {
             ack_delay: 1000,
             loss_pct: 0,
             tx_ready_pct: 100,
+            tx_beats: true,
             doorbell_pct: 0,
             update_pct: 0,
             bad_pct: 0,
@@ -85,7 +89,9 @@ impl EnvCfg {
 /// One PktSend taken by Tx.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sent {
+    /// Cycle taken by Tx, and cycle the scheduler decided it (issue).
     pub cycle: u64,
+    pub issue: u64,
     pub flow: u32,
     pub seq: u32,
     pub len: u32,
@@ -204,9 +210,24 @@ impl Env {
                 1 => (OP_DOORBELL, 0xffff, 100, 0),
                 2 => (OP_UPDATE, f, 0, 5000 << 8),
                 3 => (OP_UPDATE, f, rate_q(1.0), self.rng.gen_range(0..256)),
-                4 => (OP_ACK, f, sent.wrapping_add(self.rng.gen_range(1..1 << 20)), 0),
-                5 => (OP_ACK, f, acked.wrapping_sub(self.rng.gen_range(1..1 << 20)), 0),
-                6 => (OP_REWIND, f, sent.wrapping_add(self.rng.gen_range(1..1 << 20)), 0),
+                4 => (
+                    OP_ACK,
+                    f,
+                    sent.wrapping_add(self.rng.gen_range(1..1 << 20)),
+                    0,
+                ),
+                5 => (
+                    OP_ACK,
+                    f,
+                    acked.wrapping_sub(self.rng.gen_range(1..1 << 20)),
+                    0,
+                ),
+                6 => (
+                    OP_REWIND,
+                    f,
+                    sent.wrapping_add(self.rng.gen_range(1..1 << 20)),
+                    0,
+                ),
                 _ => (self.rng.gen_range(5..8), f, 0, 0),
             };
             self.evq.push_back((ev.0, ev.1, ev.2, ev.3, false));
@@ -234,7 +255,8 @@ impl Env {
             if fl.lost_at.is_some() {
                 continue;
             }
-            let wild = self.cfg.wild_ack_pct > 0 && self.rng.gen_range(0..100) < self.cfg.wild_ack_pct;
+            let wild =
+                self.cfg.wild_ack_pct > 0 && self.rng.gen_range(0..100) < self.cfg.wild_ack_pct;
             let a = if wild {
                 let span = fl.sent.wrapping_sub(fl.acked);
                 fl.acked.wrapping_add(self.rng.gen_range(0..=span))
@@ -264,7 +286,14 @@ impl Env {
 
     /// Observe cycle `cycle`'s outputs for inputs `i`; `issue` is the
     /// golden model's issue cycle of the PktSend at the head (monitor).
-    fn observe(&mut self, cycle: u64, i: &In, o: &Out, issue: Option<u64>, st: &mut RunStats) -> Result<(), String> {
+    fn observe(
+        &mut self,
+        cycle: u64,
+        i: &In,
+        o: &Out,
+        issue: Option<u64>,
+        st: &mut RunStats,
+    ) -> Result<(), String> {
         if self.tx_busy > 0 {
             self.tx_busy -= 1;
         }
@@ -292,13 +321,16 @@ impl Env {
             st.handshakes += 1;
             let s = Sent {
                 cycle,
+                issue: issue.unwrap_or(0),
                 flow: o.send_flow,
                 seq: o.send_seq,
                 len: o.send_len,
                 probe: o.send_probe,
             };
             st.sent.push(s);
-            self.tx_busy = if s.probe { 8 } else { s.len.div_ceil(8).max(1) } - 1;
+            if self.cfg.tx_beats {
+                self.tx_busy = if s.probe { 8 } else { s.len.div_ceil(8).max(1) } - 1;
+            }
             if !s.probe && (s.flow as usize) < self.flows.len() {
                 let fl = &mut self.flows[s.flow as usize];
                 let end = s.seq.wrapping_add(s.len);
@@ -318,14 +350,19 @@ impl Env {
                 if end.wrapping_sub(fl.acked) > fl.sent.wrapping_sub(fl.acked) {
                     fl.sent = end;
                 }
-                if fl.lost_at.is_none() && self.cfg.loss_pct > 0 && self.rng.gen_range(0..100) < self.cfg.loss_pct {
+                if fl.lost_at.is_none()
+                    && self.cfg.loss_pct > 0
+                    && self.rng.gen_range(0..100) < self.cfg.loss_pct
+                {
                     // Lost: the receiver NAKs it after the ACK delay.
                     // Lost: the receiver drops what follows and NAKs it
                     // after the ACK delay (go-back-N).
                     fl.lost_at = Some(s.seq);
-                    self.acks.push_back((cycle + self.cfg.ack_delay, s.flow, s.seq, true));
+                    self.acks
+                        .push_back((cycle + self.cfg.ack_delay, s.flow, s.seq, true));
                 } else if fl.lost_at.is_none() {
-                    self.acks.push_back((cycle + self.cfg.ack_delay, s.flow, end, false));
+                    self.acks
+                        .push_back((cycle + self.cfg.ack_delay, s.flow, end, false));
                 }
             }
         }
@@ -382,5 +419,7 @@ pub fn random_rates(n: usize, frac: f64, seed: u64) -> Vec<f64> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let w: Vec<f64> = (0..n).map(|_| rng.gen_range(0.5..1.5)).collect();
     let s: f64 = w.iter().sum();
-    w.iter().map(|x| x / s * frac * LINE_BYTES_PER_CYCLE).collect()
+    w.iter()
+        .map(|x| x / s * frac * LINE_BYTES_PER_CYCLE)
+        .collect()
 }

@@ -1,4 +1,4 @@
 //! Twins of the memories (`hdl/src/mem`).
 
-pub mod ram;
 pub mod fifo;
+pub mod ram;

@@ -2,13 +2,13 @@
 //! cycle-exact at the ports.
 //!
 //! The RTL is a single read-modify-write pipeline over the per-flow state:
-//! one operation issues per cycle (stage S0), reads the state, and writes
-//! it back at stage S9. An operation is an event from the event port
+//! one operation issues per cycle (stage S0), reads the state (S1), and
+//! writes it back at stage S10. An operation is an event from the event port
 //! (INIT, DOORBELL, UPDATE, ACK, REWIND), a visit of the flow at the head
 //! of the active list (SCHED), or a probe timer that expired (PROBE).
-//! A flow with an operation in S1..S9 is not issued again (the interlock),
+//! A flow with an operation in S1..S10 is not issued again (the interlock),
 //! so each operation sees the state its predecessors left, in issue order.
-//! This model therefore applies an operation's whole effect at S9, from
+//! This model therefore applies an operation's whole effect at S10, from
 //! the state and the cycle number (`now`) at its issue.
 //!
 //! Units and formats:
@@ -36,9 +36,9 @@ pub const OP_ACK: u8 = 3;
 pub const OP_REWIND: u8 = 4;
 
 /// Stages after issue; an operation's effects happen in the last one.
-pub const STAGES: usize = 9;
+pub const STAGES: usize = 10;
 /// Cycles from an operation's issue to its PktSend at the ports, when the
-/// PktSend queue is empty: S9 plus the queue's three.
+/// PktSend queue is empty: S10 plus the queue's three.
 pub const SEND_LATENCY: usize = STAGES + 3;
 /// log2 of the PktSend queue's RAM words; `OUT_CAP` slots are reserved
 /// by issued visits, so the queue never overflows.
@@ -123,7 +123,10 @@ struct Op {
 
 /// Pack a PktSend for the queue: probe [63], flow [62:48], len [47:32], seq [31:0].
 pub fn pack_send(flow: u32, seq: u32, len: u32, probe: bool) -> u128 {
-    ((probe as u128) << 63) | ((flow as u128 & 0x7fff) << 48) | ((len as u128 & 0xffff) << 32) | seq as u128
+    ((probe as u128) << 63)
+        | ((flow as u128 & 0x7fff) << 48)
+        | ((len as u128 & 0xffff) << 32)
+        | seq as u128
 }
 
 /// The scheduler for 2^A flows.
@@ -136,6 +139,8 @@ pub struct FlowSched<const A: usize> {
     /// Issue cycle of each queued PktSend (for monitors; not a port).
     out_issue: VecDeque<u64>,
     used: u32,
+    /// The probe head was `cfg_probe_t` old last cycle (registered).
+    p_exp: bool,
     now: u32,
     cycle: u64,
     cnt: Counters,
@@ -164,6 +169,7 @@ impl<const A: usize> Default for FlowSched<A> {
             out: Fifo::default(),
             out_issue: VecDeque::new(),
             used: 0,
+            p_exp: false,
             now: 0,
             cycle: 0,
             cnt: Counters::default(),
@@ -171,7 +177,7 @@ impl<const A: usize> Default for FlowSched<A> {
     }
 }
 
-/// What an operation at S9 does besides writing the state.
+/// What an operation at S10 does besides writing the state.
 #[derive(Default)]
 struct Effects {
     active_push: Option<u32>,
@@ -196,7 +202,7 @@ impl<const A: usize> FlowSched<A> {
         flow >> A == 0
     }
 
-    /// A flow has an operation in S1..S9.
+    /// A flow has an operation in S1..S10.
     fn busy(&self, flow: u32) -> bool {
         self.pipe
             .iter()
@@ -372,10 +378,13 @@ impl<const A: usize> Cycle for FlowSched<A> {
         let probe_go = !accept
             && room
             && probe_t != 0
-            && self.probes.head().is_some_and(|h| {
-                let (f, t0) = ((h >> 32) as u32 & 0xffff, h as u32);
-                now.wrapping_sub(t0) >= probe_t && !self.busy(f)
-            });
+            && self.p_exp
+            && !self.busy((self.probes.head().unwrap() >> 32) as u32 & 0xffff);
+        self.p_exp = !probe_go
+            && self
+                .probes
+                .head()
+                .is_some_and(|h| now.wrapping_sub(h as u32) >= probe_t);
         let sched_go = !accept
             && !probe_go
             && room
@@ -417,7 +426,7 @@ impl<const A: usize> Cycle for FlowSched<A> {
             None
         };
 
-        // ---- S9: the oldest operation takes effect.
+        // ---- S10: the oldest operation takes effect.
         let last = self.pipe.pop_back().flatten();
         let e = match last {
             Some(op) => self.apply(&op, i),
@@ -430,8 +439,7 @@ impl<const A: usize> Cycle for FlowSched<A> {
             self.out_issue.pop_front();
         }
         if e.send.is_some() {
-            self.out_issue
-                .push_back(self.cycle - STAGES as u64);
+            self.out_issue.push_back(self.cycle - STAGES as u64);
         }
         self.used = self.used + (probe_go || sched_go) as u32 - e.release as u32 - handshake as u32;
 
@@ -442,7 +450,9 @@ impl<const A: usize> Cycle for FlowSched<A> {
         });
         self.probes.step(&fifo::In {
             push: e.probe_push.is_some(),
-            push_data: e.probe_push.map_or(0, |(f, t)| ((f as u128) << 32) | t as u128),
+            push_data: e
+                .probe_push
+                .map_or(0, |(f, t)| ((f as u128) << 32) | t as u128),
             pop: probe_go,
         });
         self.out.step(&fifo::In {

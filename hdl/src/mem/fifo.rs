@@ -80,9 +80,14 @@ impl<const D: usize, const A: usize> Logic for Fifo<D, A> {
         self.ram.clock.next = self.clock.val();
         self.head_valid.next = self.h_v.q.val();
         // Zero while empty: no stale word on the ports or in a waveform.
-        self.head_data.next = 0.into();
+        // (One assignment on each branch: a default-then-override would
+        // glitch the port within a delta cycle, and a parent that feeds
+        // `pop`/`push` back combinationally would then never settle in an
+        // event-driven 4-state simulator.)
         if self.h_v.q.val() {
             self.head_data.next = self.h_d.q.val();
+        } else {
+            self.head_data.next = 0.into();
         }
 
         self.consume.next = (self.pop.val() && self.h_v.q.val());

@@ -19,7 +19,7 @@
 //!   the list and cost no cycles; an event that makes a flow active
 //!   appends it. A flow waiting for credit stays in the list (round
 //!   robin, Corundum-style), so a flow is visited at most once per
-//!   max(active flows, 13) cycles: its rate ceiling is MTU per round.
+//!   max(active flows, 14) cycles: its rate ceiling is MTU per round.
 //! - **Lazy credit**: no per-cycle accrual loop over the flows. Each
 //!   operation on a flow computes credit ← min(cap, credit + R·(now −
 //!   last)) with a 32 × 32 multiplier and stores `last` = now. Exact, so
@@ -31,8 +31,8 @@
 //!   makes a FIFO a timer queue: no scan.
 //! - **One read-modify-write pipeline**: one operation issues per cycle
 //!   (S0): an event, else an expired probe timer, else the active list's
-//!   head. It reads the flow's state (eight RAMs, one word per flow), and
-//!   writes it back in S9. A flow with an operation in S1..S9 is not
+//!   head. It reads the flow's state (eight RAMs, one word per flow) in
+//!   S1, and writes it back in S10. A flow with an operation in S1..S10 is not
 //!   issued (interlock: `ev_ready` low for that flow's events, the list
 //!   heads wait), so no forwarding is needed.
 //!
@@ -58,13 +58,19 @@
 //!   `cnt_probes`, and the drops below.
 //!
 //! # Timing
-//! - Throughput: one operation per cycle; one PktSend per cycle while 13
+//! - Throughput: one operation per cycle; one PktSend per cycle while 14
 //!   or more flows are eligible and Tx accepts (the PktSend queue holds 32,
 //!   reserved at issue, so back-pressure never stalls the pipeline).
-//! - Latency: visit to PktSend 12 cycles (S9 plus the queue's 3).
-//! - Reaction: an event is accepted at most 9 cycles after it is offered
+//! - Latency: visit to PktSend 13 cycles (S10 plus the queue's 3).
+//! - Events and visits share the issue slot: each accepted event (an ACK,
+//!   say) costs one visit. At line rate an ACK per minimum-size packet is
+//!   one event per 8 cycles on the 64-bit datapath.
+//! - Reaction: an event is accepted at most 10 cycles after it is offered
 //!   (events have priority; only the interlock delays them), and every
-//!   operation issued from 10 cycles after its acceptance sees it.
+//!   operation issued from 11 cycles after its acceptance sees it. An
+//!   UPDATE that opens a parked flow's window gives its first PktSend 26
+//!   cycles after acceptance (idle scheduler; `update_takes_effect_in_
+//!   bounded_cycles`).
 //!
 //! # Bad input (dropped, counted, nothing written)
 //! - `ev_flow` ≥ 2^A: `cnt_bad_flow` (accepted at once, no state read).
@@ -133,7 +139,8 @@ pub struct FlowSched<const A: usize> {
     now: DFF<Bits<32>>,
     used: DFF<Bits<8>>,
     cap: DFF<Bits<44>>,
-    last2: DFF<Bits<32>>,
+    last3: DFF<Bits<32>>,
+    p_exp: DFF<Bit>,
     c_events: DFF<Bits<32>>,
     c_sends: DFF<Bits<32>>,
     c_probes: DFF<Bits<32>>,
@@ -144,52 +151,52 @@ pub struct FlowSched<const A: usize> {
     c_bad_rewind: DFF<Bits<32>>,
     c_bad_doorbell: DFF<Bits<32>>,
     // Stage registers: index k holds the value registered into stage k.
-    v: [DFF<Bit>; 10],
-    kind: [DFF<Bits<2>>; 10],
-    flow: [DFF<Bits<16>>; 10],
-    tnow: [DFF<Bits<32>>; 10],
-    op: [DFF<Bits<3>>; 10],
-    a: [DFF<Bits<32>>; 10],
-    b: [DFF<Bits<32>>; 10],
-    r: [DFF<Bits<32>>; 10],
-    w: [DFF<Bits<24>>; 10],
-    una: [DFF<Bits<32>>; 10],
-    nxt: [DFF<Bits<32>>; 10],
-    endq: [DFF<Bits<32>>; 10],
-    cr: [DFF<Bits<44>>; 10],
-    queued: [DFF<Bit>; 10],
-    probing: [DFF<Bit>; 10],
-    inflight: [DFF<Bits<32>>; 10],
-    pending: [DFF<Bits<32>>; 10],
-    dack: [DFF<Bits<32>>; 10],
-    dtot: [DFF<Bits<33>>; 10],
-    len: [DFF<Bits<16>>; 10],
-    ack_ok: [DFF<Bit>; 10],
-    db_ok: [DFF<Bit>; 10],
-    upd_ok: [DFF<Bit>; 10],
-    ev_ok: [DFF<Bit>; 10],
-    una_e: [DFF<Bits<32>>; 10],
-    nxt_e: [DFF<Bits<32>>; 10],
-    end_e: [DFF<Bits<32>>; 10],
-    r_e: [DFF<Bits<32>>; 10],
-    w_e: [DFF<Bits<24>>; 10],
-    inflight_s: [DFF<Bits<33>>; 10],
-    pending_s: [DFF<Bits<32>>; 10],
-    nxt_s: [DFF<Bits<32>>; 10],
-    fit: [DFF<Bit>; 10],
-    inflight_e: [DFF<Bits<32>>; 10],
-    pending_e: [DFF<Bits<32>>; 10],
-    len_s: [DFF<Bits<16>>; 10],
-    sum: [DFF<Bits<45>>; 10],
-    len_e: [DFF<Bits<16>>; 10],
-    tot_s: [DFF<Bits<33>>; 10],
-    cracc: [DFF<Bits<44>>; 10],
-    tot_e: [DFF<Bits<33>>; 10],
-    fit_s2: [DFF<Bit>; 10],
-    diff: [DFF<Bits<45>>; 10],
-    act_e: [DFF<Bit>; 10],
-    act_s: [DFF<Bit>; 10],
-    act_ns: [DFF<Bit>; 10],
+    v: [DFF<Bit>; 11],
+    kind: [DFF<Bits<2>>; 11],
+    flow: [DFF<Bits<16>>; 11],
+    tnow: [DFF<Bits<32>>; 11],
+    op: [DFF<Bits<3>>; 11],
+    a: [DFF<Bits<32>>; 11],
+    b: [DFF<Bits<32>>; 11],
+    r: [DFF<Bits<32>>; 11],
+    w: [DFF<Bits<24>>; 11],
+    una: [DFF<Bits<32>>; 11],
+    nxt: [DFF<Bits<32>>; 11],
+    endq: [DFF<Bits<32>>; 11],
+    cr: [DFF<Bits<44>>; 11],
+    queued: [DFF<Bit>; 11],
+    probing: [DFF<Bit>; 11],
+    inflight: [DFF<Bits<32>>; 11],
+    pending: [DFF<Bits<32>>; 11],
+    dack: [DFF<Bits<32>>; 11],
+    dtot: [DFF<Bits<33>>; 11],
+    len: [DFF<Bits<16>>; 11],
+    ack_ok: [DFF<Bit>; 11],
+    db_ok: [DFF<Bit>; 11],
+    upd_ok: [DFF<Bit>; 11],
+    ev_ok: [DFF<Bit>; 11],
+    una_e: [DFF<Bits<32>>; 11],
+    nxt_e: [DFF<Bits<32>>; 11],
+    end_e: [DFF<Bits<32>>; 11],
+    r_e: [DFF<Bits<32>>; 11],
+    w_e: [DFF<Bits<24>>; 11],
+    inflight_s: [DFF<Bits<33>>; 11],
+    pending_s: [DFF<Bits<32>>; 11],
+    nxt_s: [DFF<Bits<32>>; 11],
+    fit: [DFF<Bit>; 11],
+    inflight_e: [DFF<Bits<32>>; 11],
+    pending_e: [DFF<Bits<32>>; 11],
+    len_s: [DFF<Bits<16>>; 11],
+    sum: [DFF<Bits<45>>; 11],
+    len_e: [DFF<Bits<16>>; 11],
+    tot_s: [DFF<Bits<33>>; 11],
+    cracc: [DFF<Bits<44>>; 11],
+    tot_e: [DFF<Bits<33>>; 11],
+    fit_s2: [DFF<Bit>; 11],
+    diff: [DFF<Bits<45>>; 11],
+    act_e: [DFF<Bit>; 11],
+    act_s: [DFF<Bit>; 11],
+    act_ns: [DFF<Bit>; 11],
     k_a: Constant<Bits<8>>,
     k_cap: Constant<Bits<8>>,
     k24: Constant<Bits<8>>,
@@ -235,6 +242,7 @@ pub struct FlowSched<const A: usize> {
     wen: Signal<Local, Bit>,
     u1: Signal<Local, Bits<8>>,
     u2: Signal<Local, Bits<8>>,
+    span: Signal<Local, Bits<32>>,
 }
 
 impl<const A: usize> Default for FlowSched<A> {
@@ -281,7 +289,8 @@ impl<const A: usize> Default for FlowSched<A> {
             now: Default::default(),
             used: Default::default(),
             cap: Default::default(),
-            last2: Default::default(),
+            last3: Default::default(),
+            p_exp: Default::default(),
             c_events: Default::default(),
             c_sends: Default::default(),
             c_probes: Default::default(),
@@ -363,6 +372,7 @@ impl<const A: usize> Default for FlowSched<A> {
             wen: Default::default(),
             u1: Default::default(),
             u2: Default::default(),
+            span: Default::default(),
             k_a: Constant::new(Bits::<8>::from((A as u64) as u64)),
             k_cap: Constant::new(Bits::<8>::from((OUT_CAP) as u64)),
             k24: Constant::new(Bits::<8>::from((24) as u64)),
@@ -389,7 +399,24 @@ impl<const A: usize> Default for FlowSched<A> {
 impl<const A: usize> Logic for FlowSched<A> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, now, used, cap, last2, c_events, c_sends, c_probes, c_bad_flow, c_bad_op, c_bad_update, c_bad_ack, c_bad_rewind, c_bad_doorbell);
+        dff_setup!(
+            self,
+            clock,
+            now,
+            used,
+            cap,
+            last3,
+            p_exp,
+            c_events,
+            c_sends,
+            c_probes,
+            c_bad_flow,
+            c_bad_op,
+            c_bad_update,
+            c_bad_ack,
+            c_bad_rewind,
+            c_bad_doorbell
+        );
         self.active.clock.next = self.clock.val();
         self.probes.clock.next = self.clock.val();
         self.out.clock.next = self.clock.val();
@@ -402,7 +429,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.ram_cr.clock.next = self.clock.val();
         self.ram_last.clock.next = self.clock.val();
         self.ram_fl.clock.next = self.clock.val();
-        for i in 0..10 {
+        for i in 0..11 {
             self.v[i].clock.next = self.clock.val();
             self.v[i].d.next = self.v[i].q.val();
             self.kind[i].clock.next = self.clock.val();
@@ -497,130 +524,130 @@ impl<const A: usize> Logic for FlowSched<A> {
             self.act_ns[i].d.next = self.act_ns[i].q.val();
         }
         // Carry every stage value to the next stage.
-        for i in 2..10 {
+        for i in 2..11 {
             self.v[i].d.next = self.v[i - 1].q.val();
         }
-        for i in 2..10 {
+        for i in 2..11 {
             self.kind[i].d.next = self.kind[i - 1].q.val();
         }
-        for i in 2..10 {
+        for i in 2..11 {
             self.flow[i].d.next = self.flow[i - 1].q.val();
         }
-        for i in 2..10 {
+        for i in 2..11 {
             self.tnow[i].d.next = self.tnow[i - 1].q.val();
         }
-        for i in 2..10 {
+        for i in 2..11 {
             self.op[i].d.next = self.op[i - 1].q.val();
         }
-        for i in 2..10 {
+        for i in 2..11 {
             self.a[i].d.next = self.a[i - 1].q.val();
         }
-        for i in 2..10 {
+        for i in 2..11 {
             self.b[i].d.next = self.b[i - 1].q.val();
         }
-        for i in 3..10 {
+        for i in 4..11 {
             self.r[i].d.next = self.r[i - 1].q.val();
         }
-        for i in 3..10 {
+        for i in 4..11 {
             self.w[i].d.next = self.w[i - 1].q.val();
         }
-        for i in 3..10 {
+        for i in 4..11 {
             self.una[i].d.next = self.una[i - 1].q.val();
         }
-        for i in 3..10 {
+        for i in 4..11 {
             self.nxt[i].d.next = self.nxt[i - 1].q.val();
         }
-        for i in 3..10 {
+        for i in 4..11 {
             self.endq[i].d.next = self.endq[i - 1].q.val();
         }
-        for i in 3..10 {
+        for i in 4..11 {
             self.cr[i].d.next = self.cr[i - 1].q.val();
         }
-        for i in 3..10 {
+        for i in 4..11 {
             self.queued[i].d.next = self.queued[i - 1].q.val();
         }
-        for i in 3..10 {
+        for i in 4..11 {
             self.probing[i].d.next = self.probing[i - 1].q.val();
         }
-        for i in 4..10 {
+        for i in 5..11 {
             self.inflight[i].d.next = self.inflight[i - 1].q.val();
         }
-        for i in 4..10 {
+        for i in 5..11 {
             self.pending[i].d.next = self.pending[i - 1].q.val();
         }
-        for i in 4..10 {
+        for i in 5..11 {
             self.dack[i].d.next = self.dack[i - 1].q.val();
         }
-        for i in 4..10 {
+        for i in 5..11 {
             self.dtot[i].d.next = self.dtot[i - 1].q.val();
         }
-        for i in 5..10 {
+        for i in 6..11 {
             self.len[i].d.next = self.len[i - 1].q.val();
         }
-        for i in 5..10 {
+        for i in 6..11 {
             self.ack_ok[i].d.next = self.ack_ok[i - 1].q.val();
         }
-        for i in 5..10 {
+        for i in 6..11 {
             self.db_ok[i].d.next = self.db_ok[i - 1].q.val();
         }
-        for i in 5..10 {
+        for i in 6..11 {
             self.upd_ok[i].d.next = self.upd_ok[i - 1].q.val();
         }
-        for i in 6..10 {
+        for i in 7..11 {
             self.ev_ok[i].d.next = self.ev_ok[i - 1].q.val();
         }
-        for i in 6..10 {
+        for i in 7..11 {
             self.una_e[i].d.next = self.una_e[i - 1].q.val();
         }
-        for i in 6..10 {
+        for i in 7..11 {
             self.nxt_e[i].d.next = self.nxt_e[i - 1].q.val();
         }
-        for i in 6..10 {
+        for i in 7..11 {
             self.end_e[i].d.next = self.end_e[i - 1].q.val();
         }
-        for i in 6..10 {
+        for i in 7..11 {
             self.r_e[i].d.next = self.r_e[i - 1].q.val();
         }
-        for i in 6..10 {
+        for i in 7..11 {
             self.w_e[i].d.next = self.w_e[i - 1].q.val();
         }
-        for i in 6..10 {
+        for i in 7..11 {
             self.inflight_s[i].d.next = self.inflight_s[i - 1].q.val();
         }
-        for i in 6..10 {
+        for i in 7..11 {
             self.pending_s[i].d.next = self.pending_s[i - 1].q.val();
         }
-        for i in 6..10 {
+        for i in 7..11 {
             self.nxt_s[i].d.next = self.nxt_s[i - 1].q.val();
         }
-        for i in 7..10 {
+        for i in 8..11 {
             self.fit[i].d.next = self.fit[i - 1].q.val();
         }
-        for i in 7..10 {
+        for i in 8..11 {
             self.inflight_e[i].d.next = self.inflight_e[i - 1].q.val();
         }
-        for i in 7..10 {
+        for i in 8..11 {
             self.pending_e[i].d.next = self.pending_e[i - 1].q.val();
         }
-        for i in 7..10 {
+        for i in 8..11 {
             self.len_s[i].d.next = self.len_s[i - 1].q.val();
         }
-        for i in 8..10 {
+        for i in 9..11 {
             self.sum[i].d.next = self.sum[i - 1].q.val();
         }
-        for i in 8..10 {
+        for i in 9..11 {
             self.len_e[i].d.next = self.len_e[i - 1].q.val();
         }
-        for i in 8..10 {
+        for i in 9..11 {
             self.tot_s[i].d.next = self.tot_s[i - 1].q.val();
         }
-        for i in 9..10 {
+        for i in 10..11 {
             self.cracc[i].d.next = self.cracc[i - 1].q.val();
         }
-        for i in 9..10 {
+        for i in 10..11 {
             self.tot_e[i].d.next = self.tot_e[i - 1].q.val();
         }
-        for i in 9..10 {
+        for i in 10..11 {
             self.fit_s2[i].d.next = self.fit_s2[i - 1].q.val();
         }
 
@@ -655,7 +682,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.hit_ev.next = false;
         self.hit_p.next = false;
         self.hit_s.next = false;
-        for i in 1..10 {
+        for i in 1..11 {
             if (self.v[i].q.val() && (self.kind[i].q.val() != self.k_kill.val())) {
                 if (self.flow[i].q.val() == self.ev_flow.val()) {
                     self.hit_ev.next = true;
@@ -672,12 +699,19 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.accept.next = (self.ev_valid.val() && !(self.in_range.val() && self.hit_ev.val()));
         self.room.next = (self.used.q.val() < self.k_cap.val());
         self.probe_t_on.next = self.cfg_probe_t.val().any();
+        // The probe head's expiry is registered (p_exp: the head was
+        // already there last cycle and was `cfg_probe_t` old then), off
+        // the issue path; a probe goes at least T + 1 cycles after its
+        // time stamp.
         self.probe_go.next = (!self.accept.val()
             && self.room.val()
             && self.probe_t_on.val()
-            && self.probes.head_valid.val()
-            && ((self.now.q.val() - self.p_t0.val()) >= bit_cast::<32, 24>(self.cfg_probe_t.val()))
+            && self.p_exp.q.val()
             && !self.hit_p.val());
+        self.p_exp.d.next = (self.probes.head_valid.val()
+            && !self.probe_go.val()
+            && ((self.now.q.val() - self.p_t0.val())
+                >= bit_cast::<32, 24>(self.cfg_probe_t.val())));
         self.sched_go.next = (!self.accept.val()
             && !self.probe_go.val()
             && self.room.val()
@@ -705,196 +739,209 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.op[1].d.next = self.ev_op.val();
         self.a[1].d.next = self.ev_a.val();
         self.b[1].d.next = self.ev_b.val();
-        self.ram_r.read_address.next = bit_cast::<A, 16>(self.iss_flow.val());
-        self.ram_w.read_address.next = bit_cast::<A, 16>(self.iss_flow.val());
-        self.ram_una.read_address.next = bit_cast::<A, 16>(self.iss_flow.val());
-        self.ram_nxt.read_address.next = bit_cast::<A, 16>(self.iss_flow.val());
-        self.ram_end.read_address.next = bit_cast::<A, 16>(self.iss_flow.val());
-        self.ram_cr.read_address.next = bit_cast::<A, 16>(self.iss_flow.val());
-        self.ram_last.read_address.next = bit_cast::<A, 16>(self.iss_flow.val());
-        self.ram_fl.read_address.next = bit_cast::<A, 16>(self.iss_flow.val());
+        // ---- S1: read the state (the address comes from a register: eight
+        // RAMs hang on it)
+        self.ram_r.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
+        self.ram_w.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
+        self.ram_una.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
+        self.ram_nxt.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
+        self.ram_end.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
+        self.ram_cr.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
+        self.ram_last.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
+        self.ram_fl.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
 
-        // ---- S1: register the state words
-        self.r[2].d.next = self.ram_r.read_data.val();
-        self.w[2].d.next = self.ram_w.read_data.val();
-        self.una[2].d.next = self.ram_una.read_data.val();
-        self.nxt[2].d.next = self.ram_nxt.read_data.val();
-        self.endq[2].d.next = self.ram_end.read_data.val();
-        self.cr[2].d.next = self.ram_cr.read_data.val();
-        self.last2.d.next = self.ram_last.read_data.val();
-        self.queued[2].d.next = self.ram_fl.read_data.val().get_bit(0);
-        self.probing[2].d.next = self.ram_fl.read_data.val().get_bit(1);
+        // ---- S2: register the state words
+        self.r[3].d.next = self.ram_r.read_data.val();
+        self.w[3].d.next = self.ram_w.read_data.val();
+        self.una[3].d.next = self.ram_una.read_data.val();
+        self.nxt[3].d.next = self.ram_nxt.read_data.val();
+        self.endq[3].d.next = self.ram_end.read_data.val();
+        self.cr[3].d.next = self.ram_cr.read_data.val();
+        self.last3.d.next = self.ram_last.read_data.val();
+        self.queued[3].d.next = self.ram_fl.read_data.val().get_bit(0);
+        self.probing[3].d.next = self.ram_fl.read_data.val().get_bit(1);
 
-        // ---- S2: accrual product R·(now − last) (4 cycles), differences
-        self.dt.next = (self.tnow[2].q.val() - self.last2.q.val());
-        self.mul.a.next = self.r[2].q.val();
+        // ---- S3: accrual product R·(now − last) (4 cycles), differences
+        self.dt.next = (self.tnow[3].q.val() - self.last3.q.val());
+        self.mul.a.next = self.r[3].q.val();
         self.mul.b.next = self.dt.val();
         self.mul.in_valid.next = true;
-        self.inflight[3].d.next = (self.nxt[2].q.val() - self.una[2].q.val());
-        self.pending[3].d.next = (self.endq[2].q.val() - self.nxt[2].q.val());
-        self.dack[3].d.next = (self.a[2].q.val() - self.una[2].q.val());
-        self.dtot[3].d.next = (bit_cast::<33, 32>((self.endq[2].q.val() - self.una[2].q.val()))
-            + bit_cast::<33, 32>(self.a[2].q.val()));
+        self.inflight[4].d.next = (self.nxt[3].q.val() - self.una[3].q.val());
+        self.pending[4].d.next = (self.endq[3].q.val() - self.nxt[3].q.val());
+        self.dack[4].d.next = (self.a[3].q.val() - self.una[3].q.val());
+        // The 32-bit difference goes through a local: inside a wider
+        // expression Verilog would evaluate it at 33 bits (no wrap).
+        self.span.next = (self.endq[3].q.val() - self.una[3].q.val());
+        self.dtot[4].d.next =
+            (bit_cast::<33, 32>(self.span.val()) + bit_cast::<33, 32>(self.a[3].q.val()));
 
-        // ---- S3: packet length, event checks
-        if (self.pending[3].q.val() < bit_cast::<32, 16>(self.cfg_mtu.val())) {
-            self.len[4].d.next = self.pending[3].q.val().get_bits::<16>(0);
+        // ---- S4: packet length, event checks
+        if (self.pending[4].q.val() < bit_cast::<32, 16>(self.cfg_mtu.val())) {
+            self.len[5].d.next = self.pending[4].q.val().get_bits::<16>(0);
         } else {
-            self.len[4].d.next = self.cfg_mtu.val();
+            self.len[5].d.next = self.cfg_mtu.val();
         }
-        self.ack_ok[4].d.next = (self.dack[3].q.val() <= self.inflight[3].q.val());
-        self.db_ok[4].d.next = !(self.dtot[3].q.val().get_bit(32) || self.dtot[3].q.val().get_bit(31));
-        self.upd_ok[4].d.next = (self.a[3].q.val().any() && self.b[3].q.val().get_bits::<24>(8).any());
+        self.ack_ok[5].d.next = (self.dack[4].q.val() <= self.inflight[4].q.val());
+        self.db_ok[5].d.next =
+            !(self.dtot[4].q.val().get_bit(32) || self.dtot[4].q.val().get_bit(31));
+        self.upd_ok[5].d.next =
+            (self.a[4].q.val().any() && self.b[4].q.val().get_bits::<24>(8).any());
 
-        // ---- S4: the event's new state; the send's new state
-        self.una_e[5].d.next = self.una[4].q.val();
-        self.nxt_e[5].d.next = self.nxt[4].q.val();
-        self.end_e[5].d.next = self.endq[4].q.val();
-        self.r_e[5].d.next = self.r[4].q.val();
-        self.w_e[5].d.next = self.w[4].q.val();
-        self.ev_ok[5].d.next = false;
-        if (self.op[4].q.val() == self.op_init.val()) {
-            self.ev_ok[5].d.next = true;
-            self.una_e[5].d.next = self.a[4].q.val();
-            self.nxt_e[5].d.next = self.a[4].q.val();
-            self.end_e[5].d.next = self.a[4].q.val();
-            self.r_e[5].d.next = 0.into();
-            self.w_e[5].d.next = 0.into();
-        } else if (self.op[4].q.val() == self.op_db.val()) {
-            self.ev_ok[5].d.next = self.db_ok[4].q.val();
-            self.end_e[5].d.next = (self.endq[4].q.val() + self.a[4].q.val());
-        } else if (self.op[4].q.val() == self.op_upd.val()) {
-            self.ev_ok[5].d.next = self.upd_ok[4].q.val();
-            self.r_e[5].d.next = self.a[4].q.val();
-            self.w_e[5].d.next = self.b[4].q.val().get_bits::<24>(8);
-        } else if (self.op[4].q.val() == self.op_ack.val()) {
-            self.ev_ok[5].d.next = self.ack_ok[4].q.val();
-            self.una_e[5].d.next = self.a[4].q.val();
-        } else if (self.op[4].q.val() == self.op_rew.val()) {
-            self.ev_ok[5].d.next = self.ack_ok[4].q.val();
-            self.una_e[5].d.next = self.a[4].q.val();
-            self.nxt_e[5].d.next = self.a[4].q.val();
+        // ---- S5: the event's new state; the send's new state
+        self.una_e[6].d.next = self.una[5].q.val();
+        self.nxt_e[6].d.next = self.nxt[5].q.val();
+        self.end_e[6].d.next = self.endq[5].q.val();
+        self.r_e[6].d.next = self.r[5].q.val();
+        self.w_e[6].d.next = self.w[5].q.val();
+        self.ev_ok[6].d.next = false;
+        if (self.op[5].q.val() == self.op_init.val()) {
+            self.ev_ok[6].d.next = true;
+            self.una_e[6].d.next = self.a[5].q.val();
+            self.nxt_e[6].d.next = self.a[5].q.val();
+            self.end_e[6].d.next = self.a[5].q.val();
+            self.r_e[6].d.next = 0.into();
+            self.w_e[6].d.next = 0.into();
+        } else if (self.op[5].q.val() == self.op_db.val()) {
+            self.ev_ok[6].d.next = self.db_ok[5].q.val();
+            self.end_e[6].d.next = (self.endq[5].q.val() + self.a[5].q.val());
+        } else if (self.op[5].q.val() == self.op_upd.val()) {
+            self.ev_ok[6].d.next = self.upd_ok[5].q.val();
+            self.r_e[6].d.next = self.a[5].q.val();
+            self.w_e[6].d.next = self.b[5].q.val().get_bits::<24>(8);
+        } else if (self.op[5].q.val() == self.op_ack.val()) {
+            self.ev_ok[6].d.next = self.ack_ok[5].q.val();
+            self.una_e[6].d.next = self.a[5].q.val();
+        } else if (self.op[5].q.val() == self.op_rew.val()) {
+            self.ev_ok[6].d.next = self.ack_ok[5].q.val();
+            self.una_e[6].d.next = self.a[5].q.val();
+            self.nxt_e[6].d.next = self.a[5].q.val();
         }
-        self.inflight_s[5].d.next = (bit_cast::<33, 32>(self.inflight[4].q.val())
-            + bit_cast::<33, 16>(self.len[4].q.val()));
-        self.pending_s[5].d.next = (self.pending[4].q.val() - bit_cast::<32, 16>(self.len[4].q.val()));
-        self.nxt_s[5].d.next = (self.nxt[4].q.val() + bit_cast::<32, 16>(self.len[4].q.val()));
+        self.inflight_s[6].d.next = (bit_cast::<33, 32>(self.inflight[5].q.val())
+            + bit_cast::<33, 16>(self.len[5].q.val()));
+        self.pending_s[6].d.next =
+            (self.pending[5].q.val() - bit_cast::<32, 16>(self.len[5].q.val()));
+        self.nxt_s[6].d.next = (self.nxt[5].q.val() + bit_cast::<32, 16>(self.len[5].q.val()));
 
-        // ---- S5: window fit of this packet; the event's in-flight and pending
-        self.fit[6].d.next = (self.inflight_s[5].q.val() <= bit_cast::<33, 24>(self.w[5].q.val()));
-        self.inflight_e[6].d.next = (self.nxt_e[5].q.val() - self.una_e[5].q.val());
-        self.pending_e[6].d.next = (self.end_e[5].q.val() - self.nxt_e[5].q.val());
-        if (self.pending_s[5].q.val() < bit_cast::<32, 16>(self.cfg_mtu.val())) {
-            self.len_s[6].d.next = self.pending_s[5].q.val().get_bits::<16>(0);
+        // ---- S6: window fit of this packet; the event's in-flight and pending
+        self.fit[7].d.next = (self.inflight_s[6].q.val() <= bit_cast::<33, 24>(self.w[6].q.val()));
+        self.inflight_e[7].d.next = (self.nxt_e[6].q.val() - self.una_e[6].q.val());
+        self.pending_e[7].d.next = (self.end_e[6].q.val() - self.nxt_e[6].q.val());
+        if (self.pending_s[6].q.val() < bit_cast::<32, 16>(self.cfg_mtu.val())) {
+            self.len_s[7].d.next = self.pending_s[6].q.val().get_bits::<16>(0);
         } else {
-            self.len_s[6].d.next = self.cfg_mtu.val();
+            self.len_s[7].d.next = self.cfg_mtu.val();
         }
 
-        // ---- S6: credit + product (saturated to 44 bits)
+        // ---- S7: credit + product (saturated to 44 bits)
         self.psat.next = self.mul.p.val().get_bits::<44>(0);
         if self.mul.p.val().get_bits::<20>(44).any() {
             self.psat.next = self.ones44.val();
         }
-        self.sum[7].d.next = (bit_cast::<45, 44>(self.cr[6].q.val()) + bit_cast::<45, 44>(self.psat.val()));
-        if (self.pending_e[6].q.val() < bit_cast::<32, 16>(self.cfg_mtu.val())) {
-            self.len_e[7].d.next = self.pending_e[6].q.val().get_bits::<16>(0);
+        self.sum[8].d.next =
+            (bit_cast::<45, 44>(self.cr[7].q.val()) + bit_cast::<45, 44>(self.psat.val()));
+        if (self.pending_e[7].q.val() < bit_cast::<32, 16>(self.cfg_mtu.val())) {
+            self.len_e[8].d.next = self.pending_e[7].q.val().get_bits::<16>(0);
         } else {
-            self.len_e[7].d.next = self.cfg_mtu.val();
+            self.len_e[8].d.next = self.cfg_mtu.val();
         }
-        self.tot_s[7].d.next = (self.inflight_s[6].q.val() + bit_cast::<33, 16>(self.len_s[6].q.val()));
+        self.tot_s[8].d.next =
+            (self.inflight_s[7].q.val() + bit_cast::<33, 16>(self.len_s[7].q.val()));
 
-        // ---- S7: cap; the next packet's fit
-        if (self.sum[7].q.val() > bit_cast::<45, 44>(self.cap.q.val())) {
-            self.cracc[8].d.next = self.cap.q.val();
+        // ---- S8: cap; the next packet's fit
+        if (self.sum[8].q.val() > bit_cast::<45, 44>(self.cap.q.val())) {
+            self.cracc[9].d.next = self.cap.q.val();
         } else {
-            self.cracc[8].d.next = self.sum[7].q.val().get_bits::<44>(0);
+            self.cracc[9].d.next = self.sum[8].q.val().get_bits::<44>(0);
         }
-        self.tot_e[8].d.next = (bit_cast::<33, 32>(self.inflight_e[7].q.val())
-            + bit_cast::<33, 16>(self.len_e[7].q.val()));
-        self.fit_s2[8].d.next = (self.tot_s[7].q.val() <= bit_cast::<33, 24>(self.w[7].q.val()));
+        self.tot_e[9].d.next = (bit_cast::<33, 32>(self.inflight_e[8].q.val())
+            + bit_cast::<33, 16>(self.len_e[8].q.val()));
+        self.fit_s2[9].d.next = (self.tot_s[8].q.val() <= bit_cast::<33, 24>(self.w[8].q.val()));
 
-        // ---- S8: credit after the send (borrow = not enough); activity
-        self.diff[9].d.next = (bit_cast::<45, 44>(self.cracc[8].q.val())
-            - (bit_cast::<45, 16>(self.len[8].q.val()) << self.k24.val()));
-        self.act_e[9].d.next = (self.r_e[8].q.val().any()
-            && self.len_e[8].q.val().any()
-            && (self.tot_e[8].q.val() <= bit_cast::<33, 24>(self.w_e[8].q.val())));
-        self.act_s[9].d.next = (self.r[8].q.val().any() && self.len_s[8].q.val().any() && self.fit_s2[8].q.val());
-        self.act_ns[9].d.next = (self.r[8].q.val().any() && self.len[8].q.val().any() && self.fit[8].q.val());
+        // ---- S9: credit after the send (borrow = not enough); activity
+        self.diff[10].d.next = (bit_cast::<45, 44>(self.cracc[9].q.val())
+            - (bit_cast::<45, 16>(self.len[9].q.val()) << self.k24.val()));
+        self.act_e[10].d.next = (self.r_e[9].q.val().any()
+            && self.len_e[9].q.val().any()
+            && (self.tot_e[9].q.val() <= bit_cast::<33, 24>(self.w_e[9].q.val())));
+        self.act_s[10].d.next =
+            (self.r[9].q.val().any() && self.len_s[9].q.val().any() && self.fit_s2[9].q.val());
+        self.act_ns[10].d.next =
+            (self.r[9].q.val().any() && self.len[9].q.val().any() && self.fit[9].q.val());
 
-        // ---- S9: decide, write back, queue
-        self.can_send.next = (self.v[9].q.val()
-            && (self.kind[9].q.val() == self.k_sched.val())
-            && self.len[9].q.val().any()
-            && self.fit[9].q.val()
-            && !self.diff[9].q.val().get_bit(44));
-        self.pr_live.next = self.inflight[9].q.val().any();
+        // ---- S10: decide, write back, queue
+        self.can_send.next = (self.v[10].q.val()
+            && (self.kind[10].q.val() == self.k_sched.val())
+            && self.len[10].q.val().any()
+            && self.fit[10].q.val()
+            && !self.diff[10].q.val().get_bit(44));
+        self.pr_live.next = self.inflight[10].q.val().any();
         self.handshake.next = (self.out.head_valid.val() && self.send_ready.val());
         self.out.pop.next = self.send_ready.val();
         self.no_send.next = false;
-        self.act.next = self.act_ns[9].q.val();
+        self.act.next = self.act_ns[10].q.val();
         if self.can_send.val() {
-            self.act.next = self.act_s[9].q.val();
+            self.act.next = self.act_s[10].q.val();
         }
         // Defaults: write the state as read, with the accrued credit.
-        self.ram_r.write_data.next = self.r[9].q.val();
-        self.ram_w.write_data.next = self.w[9].q.val();
-        self.ram_una.write_data.next = self.una[9].q.val();
-        self.ram_nxt.write_data.next = self.nxt[9].q.val();
-        self.ram_end.write_data.next = self.endq[9].q.val();
-        self.ram_cr.write_data.next = self.cracc[9].q.val();
-        self.ram_last.write_data.next = self.tnow[9].q.val();
-        self.q_new.next = self.queued[9].q.val();
-        self.p_new.next = self.probing[9].q.val();
+        self.ram_r.write_data.next = self.r[10].q.val();
+        self.ram_w.write_data.next = self.w[10].q.val();
+        self.ram_una.write_data.next = self.una[10].q.val();
+        self.ram_nxt.write_data.next = self.nxt[10].q.val();
+        self.ram_end.write_data.next = self.endq[10].q.val();
+        self.ram_cr.write_data.next = self.cracc[10].q.val();
+        self.ram_last.write_data.next = self.tnow[10].q.val();
+        self.q_new.next = self.queued[10].q.val();
+        self.p_new.next = self.probing[10].q.val();
         self.wen.next = false;
         self.active.push.next = false;
-        self.active.push_data.next = self.flow[9].q.val();
+        self.active.push_data.next = self.flow[10].q.val();
         self.probes.push.next = false;
-        self.probes.push_data.next = ((bit_cast::<48, 16>(self.flow[9].q.val()) << self.k32.val())
-            | bit_cast::<48, 32>(self.tnow[9].q.val()));
+        self.probes.push_data.next = ((bit_cast::<48, 16>(self.flow[10].q.val())
+            << self.k32.val())
+            | bit_cast::<48, 32>(self.tnow[10].q.val()));
         self.out.push.next = false;
-        self.out.push_data.next = ((bit_cast::<64, 16>(self.flow[9].q.val()) << self.k48.val())
-            | (bit_cast::<64, 16>(self.len[9].q.val()) << self.k32.val())
-            | bit_cast::<64, 32>(self.nxt[9].q.val()));
-        if self.v[9].q.val() {
-            if (self.kind[9].q.val() == self.k_ev.val()) {
-                if self.ev_ok[9].q.val() {
+        self.out.push_data.next = ((bit_cast::<64, 16>(self.flow[10].q.val()) << self.k48.val())
+            | (bit_cast::<64, 16>(self.len[10].q.val()) << self.k32.val())
+            | bit_cast::<64, 32>(self.nxt[10].q.val()));
+        if self.v[10].q.val() {
+            if (self.kind[10].q.val() == self.k_ev.val()) {
+                if self.ev_ok[10].q.val() {
                     self.wen.next = true;
-                    self.ram_r.write_data.next = self.r_e[9].q.val();
-                    self.ram_w.write_data.next = self.w_e[9].q.val();
-                    self.ram_una.write_data.next = self.una_e[9].q.val();
-                    self.ram_nxt.write_data.next = self.nxt_e[9].q.val();
-                    self.ram_end.write_data.next = self.end_e[9].q.val();
-                    if (self.op[9].q.val() == self.op_init.val()) {
+                    self.ram_r.write_data.next = self.r_e[10].q.val();
+                    self.ram_w.write_data.next = self.w_e[10].q.val();
+                    self.ram_una.write_data.next = self.una_e[10].q.val();
+                    self.ram_nxt.write_data.next = self.nxt_e[10].q.val();
+                    self.ram_end.write_data.next = self.end_e[10].q.val();
+                    if (self.op[10].q.val() == self.op_init.val()) {
                         self.ram_cr.write_data.next = 0.into();
                     }
-                    if (!self.queued[9].q.val() && self.act_e[9].q.val()) {
+                    if (!self.queued[10].q.val() && self.act_e[10].q.val()) {
                         self.q_new.next = true;
                         self.active.push.next = true;
                     }
                 }
-            } else if (self.kind[9].q.val() == self.k_sched.val()) {
+            } else if (self.kind[10].q.val() == self.k_sched.val()) {
                 self.wen.next = true;
                 self.q_new.next = self.act.val();
                 self.active.push.next = self.act.val();
                 if self.can_send.val() {
-                    self.ram_nxt.write_data.next = self.nxt_s[9].q.val();
-                    self.ram_cr.write_data.next = self.diff[9].q.val().get_bits::<44>(0);
+                    self.ram_nxt.write_data.next = self.nxt_s[10].q.val();
+                    self.ram_cr.write_data.next = self.diff[10].q.val().get_bits::<44>(0);
                     self.out.push.next = true;
-                    if (self.probe_t_on.val() && !self.probing[9].q.val()) {
+                    if (self.probe_t_on.val() && !self.probing[10].q.val()) {
                         self.p_new.next = true;
                         self.probes.push.next = true;
                     }
                 } else {
                     self.no_send.next = true;
                 }
-            } else if (self.kind[9].q.val() == self.k_probe.val()) {
+            } else if (self.kind[10].q.val() == self.k_probe.val()) {
                 self.wen.next = true;
                 if self.pr_live.val() {
                     self.out.push.next = true;
                     self.out.push_data.next = (self.k_probe_bit.val()
-                        | (bit_cast::<64, 16>(self.flow[9].q.val()) << self.k48.val())
-                        | bit_cast::<64, 32>(self.nxt[9].q.val()));
+                        | (bit_cast::<64, 16>(self.flow[10].q.val()) << self.k48.val())
+                        | bit_cast::<64, 32>(self.nxt[10].q.val()));
                     self.probes.push.next = true;
                 } else {
                     self.p_new.next = false;
@@ -919,45 +966,53 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.ram_cr.write_enable.next = self.wen.val();
         self.ram_last.write_enable.next = self.wen.val();
         self.ram_fl.write_enable.next = self.wen.val();
-        self.ram_r.write_address.next = bit_cast::<A, 16>(self.flow[9].q.val());
-        self.ram_w.write_address.next = bit_cast::<A, 16>(self.flow[9].q.val());
-        self.ram_una.write_address.next = bit_cast::<A, 16>(self.flow[9].q.val());
-        self.ram_nxt.write_address.next = bit_cast::<A, 16>(self.flow[9].q.val());
-        self.ram_end.write_address.next = bit_cast::<A, 16>(self.flow[9].q.val());
-        self.ram_cr.write_address.next = bit_cast::<A, 16>(self.flow[9].q.val());
-        self.ram_last.write_address.next = bit_cast::<A, 16>(self.flow[9].q.val());
-        self.ram_fl.write_address.next = bit_cast::<A, 16>(self.flow[9].q.val());
+        self.ram_r.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
+        self.ram_w.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
+        self.ram_una.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
+        self.ram_nxt.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
+        self.ram_end.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
+        self.ram_cr.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
+        self.ram_last.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
+        self.ram_fl.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
 
         // Reserved PktSend slots: + a visit issued, − a visit that sent
         // nothing, − a PktSend taken by Tx.
-        self.u1.next = self.used.q.val();
+        // (The decrements are known early; the issue decision only muxes.)
+        if (self.no_send.val() && self.handshake.val()) {
+            self.u1.next = (self.used.q.val() - 2);
+        } else if (self.no_send.val() || self.handshake.val()) {
+            self.u1.next = (self.used.q.val() - 1);
+        } else {
+            self.u1.next = self.used.q.val();
+        }
+        self.u2.next = (self.u1.val() + 1);
         if self.pop_go.val() {
-            self.u1.next = (self.used.q.val() + 1);
-        }
-        self.u2.next = self.u1.val();
-        if self.no_send.val() {
-            self.u2.next = (self.u1.val() - 1);
-        }
-        self.used.d.next = self.u2.val();
-        if self.handshake.val() {
-            self.used.d.next = (self.u2.val() - 1);
+            self.used.d.next = self.u2.val();
+        } else {
+            self.used.d.next = self.u1.val();
         }
 
         // ---- counters
-        if (self.v[9].q.val() && ((self.kind[9].q.val() == self.k_ev.val()) || (self.kind[9].q.val() == self.k_kill.val()))) {
+        if (self.v[10].q.val()
+            && ((self.kind[10].q.val() == self.k_ev.val())
+                || (self.kind[10].q.val() == self.k_kill.val())))
+        {
             self.c_events.d.next = (self.c_events.q.val() + 1);
         }
-        if (self.v[9].q.val() && (self.kind[9].q.val() == self.k_kill.val())) {
+        if (self.v[10].q.val() && (self.kind[10].q.val() == self.k_kill.val())) {
             self.c_bad_flow.d.next = (self.c_bad_flow.q.val() + 1);
         }
-        if (self.v[9].q.val() && (self.kind[9].q.val() == self.k_ev.val()) && !self.ev_ok[9].q.val()) {
-            if (self.op[9].q.val() == self.op_db.val()) {
+        if (self.v[10].q.val()
+            && (self.kind[10].q.val() == self.k_ev.val())
+            && !self.ev_ok[10].q.val())
+        {
+            if (self.op[10].q.val() == self.op_db.val()) {
                 self.c_bad_doorbell.d.next = (self.c_bad_doorbell.q.val() + 1);
-            } else if (self.op[9].q.val() == self.op_upd.val()) {
+            } else if (self.op[10].q.val() == self.op_upd.val()) {
                 self.c_bad_update.d.next = (self.c_bad_update.q.val() + 1);
-            } else if (self.op[9].q.val() == self.op_ack.val()) {
+            } else if (self.op[10].q.val() == self.op_ack.val()) {
                 self.c_bad_ack.d.next = (self.c_bad_ack.q.val() + 1);
-            } else if (self.op[9].q.val() == self.op_rew.val()) {
+            } else if (self.op[10].q.val() == self.op_rew.val()) {
                 self.c_bad_rewind.d.next = (self.c_bad_rewind.q.val() + 1);
             } else {
                 self.c_bad_op.d.next = (self.c_bad_op.q.val() + 1);
@@ -966,9 +1021,11 @@ impl<const A: usize> Logic for FlowSched<A> {
         if self.can_send.val() {
             self.c_sends.d.next = (self.c_sends.q.val() + 1);
         }
-        if (self.v[9].q.val() && (self.kind[9].q.val() == self.k_probe.val()) && self.pr_live.val()) {
+        if (self.v[10].q.val()
+            && (self.kind[10].q.val() == self.k_probe.val())
+            && self.pr_live.val())
+        {
             self.c_probes.d.next = (self.c_probes.q.val() + 1);
         }
-
     }
 }
