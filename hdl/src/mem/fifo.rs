@@ -43,7 +43,10 @@ pub struct Fifo<const D: usize, const A: usize> {
     consume: Signal<Local, Bit>,
     a_v: Signal<Local, Bit>,
     issue: Signal<Local, Bit>,
-    used: Signal<Local, Bits<16>>,
+    /// Words in the RAM (= wr − rd), kept as a register: its compares
+    /// are off the read/write-enable paths.
+    used: DFF<Bits<16>>,
+    push_ok: Signal<Local, Bit>,
 }
 
 impl<const D: usize, const A: usize> Default for Fifo<D, A> {
@@ -69,6 +72,7 @@ impl<const D: usize, const A: usize> Default for Fifo<D, A> {
             a_v: Default::default(),
             issue: Default::default(),
             used: Default::default(),
+            push_ok: Default::default(),
         }
     }
 }
@@ -76,7 +80,7 @@ impl<const D: usize, const A: usize> Default for Fifo<D, A> {
 impl<const D: usize, const A: usize> Logic for Fifo<D, A> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, wr, rd, rv, h_v, h_d, s_v, s_d);
+        dff_setup!(self, clock, wr, rd, rv, h_v, h_d, s_v, s_d, used);
         self.ram.clock.next = self.clock.val();
         self.head_valid.next = self.h_v.q.val();
         // Zero while empty: no stale word on the ports or in a waveform.
@@ -93,9 +97,8 @@ impl<const D: usize, const A: usize> Logic for Fifo<D, A> {
         self.consume.next = (self.pop.val() && self.h_v.q.val());
         // The head stays unless it is popped.
         self.a_v.next = (self.h_v.q.val() && !self.consume.val());
-        self.used.next = (self.wr.q.val() - self.rd.q.val());
         // At most one of (kept head, skid, RAM output) is left: room for a read.
-        self.issue.next = (self.used.val().any()
+        self.issue.next = (self.used.q.val().any()
             && !(self.a_v.val() && self.s_v.q.val())
             && !(self.a_v.val() && self.rv.q.val())
             && !(self.s_v.q.val() && self.rv.q.val()));
@@ -131,9 +134,15 @@ impl<const D: usize, const A: usize> Logic for Fifo<D, A> {
         self.ram.write_address.next = bit_cast::<A, 16>(self.wr.q.val());
         self.ram.write_data.next = self.push_data.val();
         self.ram.write_enable.next = false;
-        if (self.push.val() && (self.used.val() != self.k_cap.val())) {
+        self.push_ok.next = (self.push.val() && (self.used.q.val() != self.k_cap.val()));
+        if self.push_ok.val() {
             self.ram.write_enable.next = true;
             self.wr.d.next = (self.wr.q.val() + 1);
+        }
+        if (self.push_ok.val() && !self.issue.val()) {
+            self.used.d.next = (self.used.q.val() + 1);
+        } else if (!self.push_ok.val() && self.issue.val()) {
+            self.used.d.next = (self.used.q.val() - 1);
         }
     }
 }
