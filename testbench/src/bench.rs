@@ -193,6 +193,7 @@ pub fn run_all() -> Figures {
         &mut f,
     );
     bench_cc(&mut f);
+    bench_sched(&mut f);
     f
 }
 
@@ -380,5 +381,162 @@ fn bench_cc(f: &mut Figures) {
             format!("hpcc_closed_loop_{flows}flows_f64_perturbed_rel_diff"),
             (total(&pert) - a) / a,
         );
+    }
+}
+
+/// The flow scheduler at 1024 flows, on Verilator, compared with the
+/// golden model in lockstep on every cycle of every run (a mismatch
+/// aborts the benchmark): rate accuracy, throughput, fairness, reaction,
+/// and engine speed.
+pub fn bench_sched(f: &mut Figures) {
+    use crate::sched::{jain, random_rates, rate_q, run, Env, EnvCfg, RunStats, Sent};
+    use nic_golden::sched::flow_sched::{self as fs, In, OP_DOORBELL, OP_INIT, OP_UPDATE};
+    use nic_hdl::top::FlowSched1024;
+    type H = FlowSched1024;
+    let go = |cfg: EnvCfg, cycles: u64| -> RunStats {
+        let mut env = Env::new(cfg);
+        let mut e = engine::<H>(EngineKind::Verilator, "bench_sched");
+        run::<10, H>(&mut env, Some(e.as_mut()), cycles)
+            .expect("RTL != golden")
+            .1
+    };
+    // Rate accuracy: N flows at random rates summing to 95 % of line rate,
+    // each backlogged; a flow's achieved rate is the bytes of its packets
+    // after the first over the time from its first to its last decision.
+    for (n, mtu, cycles) in [
+        (4usize, 1024u32, 1_000_000u64),
+        (64, 1024, 2_000_000),
+        (1024, 256, 6_000_000),
+    ] {
+        let mut cfg = EnvCfg::new(n, 0.0);
+        cfg.rates = random_rates(n, 0.95, n as u64);
+        cfg.mtu = mtu;
+        cfg.cap = 4 * mtu;
+        cfg.ack_delay = 2000;
+        let programmed: Vec<f64> = cfg
+            .rates
+            .iter()
+            .map(|&r| rate_q(r) as f64 / (1u64 << 24) as f64)
+            .collect();
+        let st = go(cfg, cycles);
+        let mut worst = 0.0f64;
+        let mut min_pkts = usize::MAX;
+        for (k, &r) in programmed.iter().enumerate() {
+            let s: Vec<&Sent> = st
+                .sent
+                .iter()
+                .filter(|s| !s.probe && s.flow as usize == k)
+                .collect();
+            assert!(s.len() >= 3, "flow {k}: {} packets", s.len());
+            min_pkts = min_pkts.min(s.len());
+            let bytes: u64 = s[1..].iter().map(|x| x.len as u64).sum();
+            let span = (s[s.len() - 1].issue - s[0].issue) as f64;
+            worst = worst.max((bytes as f64 / span - r).abs() / r);
+        }
+        f.insert(format!("sched_rate_worst_rel_err_{n}flows"), worst);
+        f.insert(
+            format!("sched_rate_min_packets_per_flow_{n}flows"),
+            min_pkts as f64,
+        );
+    }
+    // Throughput: 32 eligible flows, Tx takes a PktSend per ready cycle.
+    for ready in [100u32, 50] {
+        let mut cfg = EnvCfg::new(32, 100.0);
+        cfg.mtu = 64;
+        cfg.cap = 1 << 19;
+        cfg.tx_beats = false;
+        cfg.tx_ready_pct = ready;
+        cfg.ack_delay = 1 << 40;
+        cfg.seed = ready as u64;
+        let st = go(cfg, 100_000);
+        // Ready cycles and sends after start-up (cycle 2000).
+        let sends = st.sent.iter().filter(|s| s.cycle >= 2000).count() as f64;
+        let ready_cycles = st.ready[2000..].iter().filter(|&&r| r).count() as f64;
+        f.insert(
+            format!("sched_sends_per_cycle_tx_ready_{ready}pct"),
+            sends / 98_000.0,
+        );
+        f.insert(
+            format!("sched_sends_per_ready_cycle_tx_ready_{ready}pct"),
+            (sends / ready_cycles * 1e4).round() / 1e4,
+        );
+    }
+    // Fairness: 64 equal-rate flows asking twice the line rate.
+    let mut cfg = EnvCfg::new(64, 2.0 * 8.0 / 64.0);
+    cfg.mtu = 512;
+    cfg.cap = 2048;
+    let st = go(cfg, 1_000_000);
+    let b: Vec<f64> = st
+        .bytes_per_flow(64, 100_000, 1_000_000)
+        .iter()
+        .map(|&x| x as f64)
+        .collect();
+    f.insert(
+        "sched_jain_64flows_oversubscribed".into(),
+        (jain(&b) * 1e5).round() / 1e5,
+    );
+    // Reaction: an UPDATE that opens a parked flow's window, to its first
+    // PktSend (idle scheduler).
+    let base = In {
+        cfg_mtu: 256,
+        cfg_cap: 4096,
+        send_ready: true,
+        ..In::default()
+    };
+    let ev = |op, a, b| In {
+        ev_valid: true,
+        ev_op: op,
+        ev_flow: 3,
+        ev_a: a,
+        ev_b: b,
+        ..base
+    };
+    let mut s = Vec::new();
+    for e in [
+        ev(OP_INIT, 100, 0),
+        ev(OP_DOORBELL, 10_000, 0),
+        ev(OP_UPDATE, rate_q(8.0), 100 << 8),
+    ] {
+        s.push(e);
+        s.extend(std::iter::repeat(base).take(11));
+    }
+    s.extend(std::iter::repeat(base).take(200));
+    let t = s.len();
+    s.push(ev(OP_UPDATE, rate_q(8.0), 5000 << 8));
+    s.extend(std::iter::repeat(base).take(100));
+    let mut e = engine::<H>(EngineKind::Verilator, "bench_sched_reaction");
+    let first = s.iter().position(|i| e.step(i).send_valid).unwrap();
+    f.insert("sched_update_to_pktsend_cycles".into(), (first - t) as f64);
+    f.insert(
+        "sched_visit_to_pktsend_cycles".into(),
+        fs::SEND_LATENCY as f64,
+    );
+    // Engine speed on a recorded closed-loop stimulus (64 flows).
+    let mut cfg = EnvCfg::new(64, 0.1);
+    cfg.mtu = 512;
+    cfg.ack_delay = 500;
+    cfg.tx_ready_pct = 80;
+    let mut env = Env::new(cfg);
+    let mut rec = Recorder(Vec::new(), fs::FlowSched::<10>::default());
+    run::<10, H>(&mut env, Some(&mut rec), 20_000).unwrap();
+    engine_speed::<H>("flow_sched", &rec.0, 5_000, 2_000_000, f);
+}
+
+/// Records the inputs of a closed-loop run (answers with the golden model).
+struct Recorder<G>(Vec<nic_golden::sched::flow_sched::In>, G);
+impl<H, G> Engine<H> for Recorder<G>
+where
+    H: Harness<In = nic_golden::sched::flow_sched::In, Out = nic_golden::sched::flow_sched::Out>,
+    G: nic_golden::Cycle<In = H::In, Out = H::Out>,
+{
+    fn step(&mut self, i: &H::In) -> H::Out {
+        self.0.push(*i);
+        self.1.step(i)
+    }
+    fn cycles(&self) -> u64 {
+        self.0.len() as u64
+    }
+    fn name(&self) -> &'static str {
+        "recorder"
     }
 }

@@ -118,6 +118,8 @@ pub struct RunStats {
     /// Cycles in which Tx was ready, and in which a PktSend was taken.
     pub ready_cycles: u64,
     pub handshakes: u64,
+    /// Tx ready, per cycle.
+    pub ready: Vec<bool>,
     pub last_out: Out,
     /// Window checks done by the monitor.
     pub window_checks: u64,
@@ -317,6 +319,7 @@ impl Env {
         if i.send_ready {
             st.ready_cycles += 1;
         }
+        st.ready.push(i.send_ready);
         if o.send_valid && i.send_ready {
             st.handshakes += 1;
             let s = Sent {

@@ -418,3 +418,14 @@ impl nic_testbench::Engine<FlowSched<4>> for Recorder {
         "recorder"
     }
 }
+
+/// `make bench`'s scheduler benchmark, run alone (ignored by default).
+#[test]
+#[ignore]
+fn bench_sched_alone() {
+    let mut f = nic_testbench::bench::Figures::new();
+    nic_testbench::bench::bench_sched(&mut f);
+    for (k, v) in f {
+        println!("{k} {v}");
+    }
+}
