@@ -389,8 +389,10 @@ fn bench_cc(f: &mut Figures) {
 /// aborts the benchmark): rate accuracy, throughput, fairness, reaction,
 /// and engine speed.
 pub fn bench_sched(f: &mut Figures) {
-    use crate::sched::{jain, random_rates, rate_q, run, Env, EnvCfg, RunStats, Sent};
-    use nic_golden::sched::flow_sched::{self as fs, In, OP_DOORBELL, OP_INIT, OP_UPDATE};
+    use crate::sched::{
+        jain, random_rates, rate_q, reaction_stimulus, run, Env, EnvCfg, Recorder, RunStats, Sent,
+    };
+    use nic_golden::sched::flow_sched as fs;
     use nic_hdl::top::FlowSched1024;
     type H = FlowSched1024;
     let go = |cfg: EnvCfg, cycles: u64| -> RunStats {
@@ -477,33 +479,7 @@ pub fn bench_sched(f: &mut Figures) {
     );
     // Reaction: an UPDATE that opens a parked flow's window, to its first
     // PktSend (idle scheduler).
-    let base = In {
-        cfg_mtu: 256,
-        cfg_cap: 4096,
-        send_ready: true,
-        ..In::default()
-    };
-    let ev = |op, a, b| In {
-        ev_valid: true,
-        ev_op: op,
-        ev_flow: 3,
-        ev_a: a,
-        ev_b: b,
-        ..base
-    };
-    let mut s = Vec::new();
-    for e in [
-        ev(OP_INIT, 100, 0),
-        ev(OP_DOORBELL, 10_000, 0),
-        ev(OP_UPDATE, rate_q(8.0), 100 << 8),
-    ] {
-        s.push(e);
-        s.extend(std::iter::repeat(base).take(11));
-    }
-    s.extend(std::iter::repeat(base).take(200));
-    let t = s.len();
-    s.push(ev(OP_UPDATE, rate_q(8.0), 5000 << 8));
-    s.extend(std::iter::repeat(base).take(100));
+    let (s, t) = reaction_stimulus();
     let mut e = engine::<H>(EngineKind::Verilator, "bench_sched_reaction");
     let first = s.iter().position(|i| e.step(i).send_valid).unwrap();
     f.insert("sched_update_to_pktsend_cycles".into(), (first - t) as f64);
@@ -517,26 +493,7 @@ pub fn bench_sched(f: &mut Figures) {
     cfg.ack_delay = 500;
     cfg.tx_ready_pct = 80;
     let mut env = Env::new(cfg);
-    let mut rec = Recorder(Vec::new(), fs::FlowSched::<10>::default());
+    let mut rec = Recorder::<10>::default();
     run::<10, H>(&mut env, Some(&mut rec), 20_000).unwrap();
-    engine_speed::<H>("flow_sched", &rec.0, 5_000, 2_000_000, f);
-}
-
-/// Records the inputs of a closed-loop run (answers with the golden model).
-struct Recorder<G>(Vec<nic_golden::sched::flow_sched::In>, G);
-impl<H, G> Engine<H> for Recorder<G>
-where
-    H: Harness<In = nic_golden::sched::flow_sched::In, Out = nic_golden::sched::flow_sched::Out>,
-    G: nic_golden::Cycle<In = H::In, Out = H::Out>,
-{
-    fn step(&mut self, i: &H::In) -> H::Out {
-        self.0.push(*i);
-        self.1.step(i)
-    }
-    fn cycles(&self) -> u64 {
-        self.0.len() as u64
-    }
-    fn name(&self) -> &'static str {
-        "recorder"
-    }
+    engine_speed::<H>("flow_sched", &rec.inputs, 5_000, 2_000_000, f);
 }

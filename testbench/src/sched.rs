@@ -426,3 +426,68 @@ pub fn random_rates(n: usize, frac: f64, seed: u64) -> Vec<f64> {
         .map(|x| x / s * frac * LINE_BYTES_PER_CYCLE)
         .collect()
 }
+
+/// Directed stimulus for the reaction figure: flow 3 gets data and a rate
+/// but a window under one packet (parked); then an UPDATE opens the
+/// window. Returns the stimulus and the index of that UPDATE. Events of
+/// the flow are 12 cycles apart (the interlock would hold them).
+pub fn reaction_stimulus() -> (Vec<In>, usize) {
+    let base = In {
+        cfg_mtu: 256,
+        cfg_cap: 4096,
+        send_ready: true,
+        ..In::default()
+    };
+    let ev = |op, a, b| In {
+        ev_valid: true,
+        ev_op: op,
+        ev_flow: 3,
+        ev_a: a,
+        ev_b: b,
+        ..base
+    };
+    let mut s = Vec::new();
+    for e in [
+        ev(OP_INIT, 100, 0),
+        ev(OP_DOORBELL, 10_000, 0),
+        ev(OP_UPDATE, rate_q(8.0), 100 << 8),
+    ] {
+        s.push(e);
+        s.extend(std::iter::repeat(base).take(11));
+    }
+    s.extend(std::iter::repeat(base).take(2000));
+    let t = s.len();
+    s.push(ev(OP_UPDATE, rate_q(8.0), 5000 << 8));
+    s.extend(std::iter::repeat(base).take(100));
+    (s, t)
+}
+
+/// An "engine" that records a closed loop's inputs and answers with the
+/// golden model: a fixed stimulus for the four-state run and the speed
+/// benchmark.
+pub struct Recorder<const A: usize> {
+    pub inputs: Vec<In>,
+    g: FlowSched<A>,
+}
+
+impl<const A: usize> Default for Recorder<A> {
+    fn default() -> Self {
+        Self {
+            inputs: Vec::new(),
+            g: FlowSched::default(),
+        }
+    }
+}
+
+impl<const A: usize, H: Harness<In = In, Out = Out>> Engine<H> for Recorder<A> {
+    fn step(&mut self, i: &In) -> Out {
+        self.inputs.push(*i);
+        self.g.step(i)
+    }
+    fn cycles(&self) -> u64 {
+        self.inputs.len() as u64
+    }
+    fn name(&self) -> &'static str {
+        "recorder"
+    }
+}
