@@ -389,9 +389,7 @@ fn bench_cc(f: &mut Figures) {
 /// aborts the benchmark): rate accuracy, throughput, fairness, reaction,
 /// and engine speed.
 pub fn bench_sched(f: &mut Figures) {
-    use crate::sched::{
-        jain, random_rates, rate_q, reaction_stimulus, run, Env, EnvCfg, Recorder, RunStats, Sent,
-    };
+    use crate::sched::{reaction_stimulus, run, Env, EnvCfg, Recorder, RunStats};
     use nic_golden::sched::flow_sched as fs;
     use nic_hdl::top::FlowSched1024;
     type H = FlowSched1024;
@@ -402,80 +400,40 @@ pub fn bench_sched(f: &mut Figures) {
             .expect("RTL != golden")
             .1
     };
-    // Rate accuracy: N flows at random rates summing to 95 % of line rate,
-    // each backlogged; a flow's achieved rate is the bytes of its packets
-    // after the first over the time from its first to its last decision.
+    // Rate accuracy: N backlogged flows at random rates summing to 95 % of
+    // line rate.
     for (n, mtu, cycles) in [
         (4usize, 1024u32, 1_000_000u64),
         (64, 1024, 2_000_000),
         (1024, 256, 6_000_000),
     ] {
-        let mut cfg = EnvCfg::new(n, 0.0);
-        cfg.rates = random_rates(n, 0.95, n as u64);
-        cfg.mtu = mtu;
-        cfg.cap = 4 * mtu;
-        cfg.ack_delay = 2000;
-        let programmed: Vec<f64> = cfg
-            .rates
-            .iter()
-            .map(|&r| rate_q(r) as f64 / (1u64 << 24) as f64)
-            .collect();
-        let st = go(cfg, cycles);
-        let mut worst = 0.0f64;
-        let mut min_pkts = usize::MAX;
-        for (k, &r) in programmed.iter().enumerate() {
-            let s: Vec<&Sent> = st
-                .sent
-                .iter()
-                .filter(|s| !s.probe && s.flow as usize == k)
-                .collect();
-            assert!(s.len() >= 3, "flow {k}: {} packets", s.len());
-            min_pkts = min_pkts.min(s.len());
-            let bytes: u64 = s[1..].iter().map(|x| x.len as u64).sum();
-            let span = (s[s.len() - 1].issue - s[0].issue) as f64;
-            worst = worst.max((bytes as f64 / span - r).abs() / r);
-        }
+        let cfg = EnvCfg::rate_scenario(n, 0.95, mtu, n as u64);
+        let programmed = cfg.programmed_rates();
+        let (worst, min_pkts) = go(cfg, cycles).worst_rate_error(&programmed);
         f.insert(format!("sched_rate_worst_rel_err_{n}flows"), worst);
         f.insert(
             format!("sched_rate_min_packets_per_flow_{n}flows"),
             min_pkts as f64,
         );
     }
-    // Throughput: 32 eligible flows, Tx takes a PktSend per ready cycle.
+    // Throughput, after start-up (cycle 2000).
     for ready in [100u32, 50] {
-        let mut cfg = EnvCfg::new(32, 100.0);
-        cfg.mtu = 64;
-        cfg.cap = 1 << 19;
-        cfg.tx_beats = false;
-        cfg.tx_ready_pct = ready;
-        cfg.ack_delay = 1 << 40;
-        cfg.seed = ready as u64;
-        let st = go(cfg, 100_000);
-        // Ready cycles and sends after start-up (cycle 2000).
-        let sends = st.sent.iter().filter(|s| s.cycle >= 2000).count() as f64;
-        let ready_cycles = st.ready[2000..].iter().filter(|&&r| r).count() as f64;
+        let st = go(EnvCfg::throughput_scenario(ready), 100_000);
+        let (sends, ready_cycles) = st.sends_and_ready_from(2000);
         f.insert(
             format!("sched_sends_per_cycle_tx_ready_{ready}pct"),
-            sends / 98_000.0,
+            sends as f64 / 98_000.0,
         );
         f.insert(
             format!("sched_sends_per_ready_cycle_tx_ready_{ready}pct"),
-            (sends / ready_cycles * 1e4).round() / 1e4,
+            (sends as f64 / ready_cycles as f64 * 1e4).round() / 1e4,
         );
     }
     // Fairness: 64 equal-rate flows asking twice the line rate.
-    let mut cfg = EnvCfg::new(64, 2.0 * 8.0 / 64.0);
-    cfg.mtu = 512;
-    cfg.cap = 2048;
-    let st = go(cfg, 1_000_000);
-    let b: Vec<f64> = st
-        .bytes_per_flow(64, 100_000, 1_000_000)
-        .iter()
-        .map(|&x| x as f64)
-        .collect();
+    let st = go(EnvCfg::fairness_scenario(2.0), 1_000_000);
     f.insert(
         "sched_jain_64flows_oversubscribed".into(),
-        (jain(&b) * 1e5).round() / 1e5,
+        (st.jain(64, 100_000, 1_000_000) * 1e5).round() / 1e5,
     );
     // Reaction: an UPDATE that opens a parked flow's window, to its first
     // PktSend (idle scheduler).

@@ -86,6 +86,51 @@ impl EnvCfg {
     }
 }
 
+/// The measurement scenarios, shared by the tests and `make bench`.
+impl EnvCfg {
+    /// Rate accuracy: `n` backlogged flows at random rates summing to
+    /// `frac` of line rate; cap 4 MTU.
+    pub fn rate_scenario(n: usize, frac: f64, mtu: u32, seed: u64) -> Self {
+        let mut c = Self::new(n, 0.0);
+        c.rates = random_rates(n, frac, seed);
+        c.mtu = mtu;
+        c.cap = 4 * mtu;
+        c.ack_delay = 2000;
+        c.seed = seed;
+        c
+    }
+
+    /// The rates as programmed (quantised to UQ8.24), bytes/cycle.
+    pub fn programmed_rates(&self) -> Vec<f64> {
+        self.rates
+            .iter()
+            .map(|&r| rate_q(r) as f64 / (1u64 << 24) as f64)
+            .collect()
+    }
+
+    /// Throughput: 32 flows with ample rate and window, 64-byte packets, a
+    /// Tx that takes one PktSend per ready cycle (ready `ready_pct` %), and
+    /// no ACKs during the run (they would share the issue slot).
+    pub fn throughput_scenario(ready_pct: u32) -> Self {
+        let mut c = Self::new(32, 100.0);
+        c.mtu = 64;
+        c.cap = 1 << 19;
+        c.tx_beats = false;
+        c.tx_ready_pct = ready_pct;
+        c.ack_delay = 1 << 40;
+        c.seed = ready_pct as u64;
+        c
+    }
+
+    /// Fairness: 64 equal-rate flows asking `total` × line rate.
+    pub fn fairness_scenario(total: f64) -> Self {
+        let mut c = Self::new(64, total * LINE_BYTES_PER_CYCLE / 64.0);
+        c.mtu = 512;
+        c.cap = 2048;
+        c
+    }
+}
+
 /// One PktSend taken by Tx.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sent {
@@ -115,9 +160,6 @@ struct EnvFlow {
 pub struct RunStats {
     pub cycles: u64,
     pub sent: Vec<Sent>,
-    /// Cycles in which Tx was ready, and in which a PktSend was taken.
-    pub ready_cycles: u64,
-    pub handshakes: u64,
     /// Tx ready, per cycle.
     pub ready: Vec<bool>,
     pub last_out: Out,
@@ -126,6 +168,45 @@ pub struct RunStats {
 }
 
 impl RunStats {
+    /// Worst flow's |achieved − programmed| / programmed, `programmed` in
+    /// bytes/cycle per flow. A flow's achieved rate is the bytes of its
+    /// packets after the first over the time from its first to its last
+    /// send decision. Also returns the fewest packets any flow sent.
+    pub fn worst_rate_error(&self, programmed: &[f64]) -> (f64, usize) {
+        let mut worst = 0.0f64;
+        let mut min_pkts = usize::MAX;
+        for (k, &r) in programmed.iter().enumerate() {
+            let s: Vec<&Sent> = self
+                .sent
+                .iter()
+                .filter(|s| !s.probe && s.flow as usize == k)
+                .collect();
+            assert!(s.len() >= 3, "flow {k}: {} packets", s.len());
+            min_pkts = min_pkts.min(s.len());
+            let bytes: u64 = s[1..].iter().map(|x| x.len as u64).sum();
+            let span = (s[s.len() - 1].issue - s[0].issue) as f64;
+            worst = worst.max((bytes as f64 / span - r).abs() / r);
+        }
+        (worst, min_pkts)
+    }
+
+    /// PktSends taken and Tx-ready cycles from cycle `from` on.
+    pub fn sends_and_ready_from(&self, from: u64) -> (usize, usize) {
+        let sends = self.sent.iter().filter(|s| s.cycle >= from).count();
+        let ready = self.ready[from as usize..].iter().filter(|&&r| r).count();
+        (sends, ready)
+    }
+
+    /// Jain's index of the data bytes of flows 0..flows in [from, to).
+    pub fn jain(&self, flows: usize, from: u64, to: u64) -> f64 {
+        let b: Vec<f64> = self
+            .bytes_per_flow(flows, from, to)
+            .iter()
+            .map(|&x| x as f64)
+            .collect();
+        jain(&b)
+    }
+
     /// Data bytes per flow taken by Tx in cycles [from, to).
     pub fn bytes_per_flow(&self, flows: usize, from: u64, to: u64) -> Vec<u64> {
         let mut b = vec![0u64; flows];
@@ -316,12 +397,8 @@ impl Env {
                 }
             }
         }
-        if i.send_ready {
-            st.ready_cycles += 1;
-        }
         st.ready.push(i.send_ready);
         if o.send_valid && i.send_ready {
-            st.handshakes += 1;
             let s = Sent {
                 cycle,
                 issue: issue.unwrap_or(0),

@@ -9,7 +9,7 @@ use nic_golden::sched::flow_sched::{
 use nic_hdl::sched::FlowSched;
 use nic_testbench::cosim::engine;
 use nic_testbench::sched::{
-    jain, random_rates, rate_q, reaction_stimulus, run, Env, EnvCfg, Recorder, RunStats,
+    random_rates, rate_q, reaction_stimulus, run, Env, EnvCfg, Recorder, RunStats,
 };
 use nic_testbench::EngineKind;
 use proptest::prelude::*;
@@ -132,28 +132,13 @@ fn window_never_exceeded() {
     }
 }
 
-/// The worst flow's |achieved − programmed| / programmed over cycles
-/// [from, cycles), N flows at random rates summing to `frac` of line rate.
+/// The worst flow's relative rate error, N backlogged flows at random
+/// rates summing to `frac` of line rate (golden model).
 fn rate_error(n: usize, frac: f64, mtu: u32, cycles: u64, seed: u64) -> f64 {
-    let mut cfg = EnvCfg::new(n, 0.0);
-    cfg.rates = random_rates(n, frac, seed);
-    cfg.mtu = mtu;
-    cfg.cap = 4 * mtu;
-    cfg.seed = seed;
-    let rates: Vec<f64> = cfg
-        .rates
-        .iter()
-        .map(|&r| rate_q(r) as f64 / (1u64 << 24) as f64)
-        .collect();
-    let from = cycles / 10;
+    let cfg = EnvCfg::rate_scenario(n, frac, mtu, seed);
+    let programmed = cfg.programmed_rates();
     let (_, st) = go::<10>("rate", None, cfg, cycles, false).unwrap();
-    let b = st.bytes_per_flow(n, from, cycles);
-    let span = (cycles - from) as f64;
-    rates
-        .iter()
-        .zip(&b)
-        .map(|(&r, &x)| (x as f64 / span - r).abs() / r)
-        .fold(0.0, f64::max)
+    st.worst_rate_error(&programmed).0
 }
 
 /// Rate accuracy (golden model; `make bench` measures the RTL on
@@ -175,39 +160,23 @@ fn rate_accuracy_within_one_percent() {
 #[test]
 fn one_send_per_ready_cycle() {
     for ready in [100u32, 50] {
-        let mut cfg = EnvCfg::new(32, 100.0);
-        cfg.mtu = 64;
-        cfg.cap = 1 << 19;
-        cfg.tx_beats = false;
-        cfg.tx_ready_pct = ready;
-        // No ACKs in the run (they would share the issue slot; the window
-        // covers the run).
-        cfg.ack_delay = 1 << 40;
+        let cfg = EnvCfg::throughput_scenario(ready);
         let (_, st) = go::<10>("tput", Some(EngineKind::Verilator), cfg, 20_000, false).unwrap();
         // After start-up (events, first credit), every ready cycle sends.
-        let sends = st.sent.iter().filter(|s| s.cycle >= 2000).count();
-        let ready_cycles = st.ready[2000..].iter().filter(|&&r| r).count();
+        let (sends, ready_cycles) = st.sends_and_ready_from(2000);
         assert_eq!(sends, ready_cycles, "Tx ready {ready} %");
-        assert_eq!(st.handshakes as usize, st.sent.len());
     }
 }
 
-/// Fairness: 64 equal-rate flows asking twice the line rate in total share
-/// the line equally (Jain's index ≥ 0.99), and 64 equal-rate flows under
-/// the line rate each get their rate.
+/// Fairness: 64 equal-rate flows share the line equally (Jain's index
+/// ≥ 0.99), both when they ask twice the line rate in total and when they
+/// ask 90 % of it.
 #[test]
 fn equal_rates_equal_shares() {
     for total in [2.0, 0.9] {
-        let mut cfg = EnvCfg::new(64, total * 8.0 / 64.0);
-        cfg.mtu = 512;
-        cfg.cap = 2048;
+        let cfg = EnvCfg::fairness_scenario(total);
         let (_, st) = go::<10>("fair", None, cfg, 1_000_000, false).unwrap();
-        let b: Vec<f64> = st
-            .bytes_per_flow(64, 100_000, 1_000_000)
-            .iter()
-            .map(|&x| x as f64)
-            .collect();
-        let j = jain(&b);
+        let j = st.jain(64, 100_000, 1_000_000);
         assert!(j >= 0.99, "total {total}: Jain {j}");
     }
 }
@@ -361,4 +330,16 @@ fn flow_sched_no_x_in_four_state_simulation() {
     let mut rec = Recorder::<4>::default();
     run::<4, FlowSched<4>>(&mut env, Some(&mut rec), 1500).unwrap();
     four_state::<FlowSched<4>, G<4>>("flow_sched16", &rec.inputs);
+}
+
+/// `make bench`'s scheduler benchmark, run alone (ignored by default):
+/// `cargo test --release -p nic-testbench --test blocks bench_sched_alone -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn bench_sched_alone() {
+    let mut f = nic_testbench::bench::Figures::new();
+    nic_testbench::bench::bench_sched(&mut f);
+    for (k, v) in f {
+        println!("{k} {v}");
+    }
 }
