@@ -34,6 +34,7 @@ pub mod cc;
 pub mod cosim;
 pub mod harness;
 pub mod iverilog;
+pub mod roce;
 pub mod rusthdl_engine;
 pub mod sched;
 pub mod verilator;

@@ -9,5 +9,6 @@ mod common;
 mod arith;
 mod cc;
 mod mem;
+mod roce;
 mod sched;
 mod stream;

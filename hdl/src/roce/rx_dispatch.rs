@@ -1,0 +1,1 @@
+//! See docs/roce.md (work in progress).

@@ -1,0 +1,1 @@
+//! Harness (work in progress).

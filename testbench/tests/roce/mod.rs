@@ -1,0 +1,4 @@
+mod crc32;
+mod rx_dispatch;
+mod rx_parse;
+mod tx;

@@ -1,0 +1,1 @@
+//! Tests (work in progress).
