@@ -6,6 +6,7 @@
 
 use crate::arith::{Divider, MinMax, Normalize, SatAddSub, WideMul};
 use crate::cc::{HpccCc, Ns3HopParse};
+use crate::roce::tx::RoceTx;
 use crate::sched::FlowSched;
 use crate::stream::{AxisFifo, AxisSkid};
 use rust_hdl::prelude::*;
@@ -30,6 +31,9 @@ pub type HpccCc4096 = HpccCc<12>;
 
 /// The flow scheduler at its default size, 1024 flows.
 pub type FlowSched1024 = FlowSched<10>;
+
+/// The RoCEv2 Tx frame builder, 1024 flows.
+pub type RoceTx1024 = RoceTx<10>;
 
 fn verilog_of<B: Block + Default>() -> String {
     let mut uut = B::default();
@@ -101,6 +105,21 @@ pub fn tops() -> Vec<Top> {
             name: "flow_sched",
             about: "credit-based flow scheduler, 1024 flows",
             verilog: verilog_of::<FlowSched1024>,
+        },
+        Top {
+            name: "roce_rx_parse",
+            about: "RoCEv2 Rx parser/checker, 2048-word frame buffer, latency 5",
+            verilog: verilog_of::<crate::roce::rx_parse::RoceRxParse<11>>,
+        },
+        Top {
+            name: "roce_tx",
+            about: "RoCEv2 Tx frame builder, 1024 flows, line rate",
+            verilog: verilog_of::<RoceTx1024>,
+        },
+        Top {
+            name: "roce_rx_dispatch",
+            about: "RoCEv2 Rx dispatcher (per-flow PSN state, events), 1024 flows",
+            verilog: verilog_of::<crate::roce::rx_dispatch::RoceRxDispatch<10>>,
         },
     ]
 }

@@ -1,1 +1,689 @@
-//! See docs/roce.md (work in progress).
+//! Twin of `hdl/src/roce/tx.rs` (`RoceTx<A>`): the RoCEv2 frame builder,
+//! cycle-exact (`docs/roce.md` §1–§4, §6).
+//!
+//! One descriptor in, one frame out. The model keeps the RTL's registers
+//! (prep stages P1–P4 and the waiting frame, the word generator, stage A
+//! and stage B with the CRC register) so that every port matches on every
+//! cycle; see the RTL's doc comment for the structure, the timing and the
+//! descriptor checks ([`RoceTx::check`] here).
+//!
+//! Also here, for tests and stimulus generators: [`host_word`], a host
+//! memory whose contents are a pure function of the address.
+
+use crate::roce::crc32;
+use crate::Cycle;
+
+/// One cycle's inputs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct In {
+    pub reset: bool,
+    pub ctx_we: bool,
+    pub ctx_flow: u32,
+    pub ctx_dmac: u64,
+    pub ctx_smac: u64,
+    pub ctx_sip: u32,
+    pub ctx_dip: u32,
+    pub ctx_sport: u16,
+    pub ctx_dqp: u32,
+    pub ctx_pkey: u16,
+    pub ctx_tos: u8,
+    pub req_valid: bool,
+    pub req_flow: u32,
+    pub req_opcode: u8,
+    pub req_psn: u32,
+    pub req_ackreq: bool,
+    pub req_len: u16,
+    pub req_addr: u64,
+    pub req_va: u64,
+    pub req_rkey: u32,
+    pub req_dlen: u32,
+    pub req_aeth: u32,
+    pub req_tlm: bool,
+    pub req_tlm_hdr: u64,
+    pub req_tlm_hop0: u64,
+    pub req_tlm_hop1: u64,
+    pub req_tlm_hop2: u64,
+    pub req_tlm_hop3: u64,
+    pub req_tlm_hop4: u64,
+    pub rd_tdata: u64,
+    pub rd_tlast: bool,
+    pub rd_tvalid: bool,
+    pub rdq_ready: bool,
+    pub out_tready: bool,
+}
+
+/// One cycle's outputs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Out {
+    pub req_ready: bool,
+    pub rd_tready: bool,
+    pub rdq_valid: bool,
+    pub rdq_addr: u64,
+    pub rdq_len: u16,
+    pub out_tdata: u64,
+    pub out_tkeep: u8,
+    pub out_tlast: bool,
+    pub out_tvalid: bool,
+    pub cnt_frames: u32,
+    pub cnt_bad_req: u32,
+}
+
+/// A flow's context (the context RAM's word).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ctx {
+    pub dmac: u64,
+    pub smac: u64,
+    pub sip: u32,
+    pub dip: u32,
+    pub sport: u16,
+    pub dqp: u32,
+    pub pkey: u16,
+    pub tos: u8,
+}
+
+/// The host memory of tests: the 8-byte word at `addr` (8-aligned).
+pub fn host_word(addr: u64) -> u64 {
+    let mut z = addr.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Byte `i` of the host memory of [`host_word`].
+pub fn host_byte(i: u64) -> u8 {
+    (host_word(i & !7) >> (8 * (i & 7))) as u8
+}
+
+/// Opcode classes of a descriptor.
+#[derive(Clone, Copy, Debug, Default)]
+struct Op {
+    known: bool,
+    pay: bool,
+    need1: bool,
+    reth: bool,
+    aeth: bool,
+    wreth: bool,
+    rraeth: bool,
+    ack: bool,
+    probe: bool,
+}
+
+fn classify(op: u8) -> Op {
+    let wreth = op == 0x06 || op == 0x0A;
+    let rraeth = matches!(op, 0x0D | 0x0F | 0x10);
+    let ack = op == 0x11;
+    let probe = op == 0xC0 || op == 0xC1;
+    let need1 = matches!(op, 0x06 | 0x07 | 0x08 | 0x0D | 0x0E | 0x0F);
+    let pay = need1 || op == 0x0A || op == 0x10;
+    let reth = wreth || op == 0x0C;
+    let aeth = rraeth || ack;
+    Op {
+        known: pay || reth || aeth || probe,
+        pay,
+        need1,
+        reth,
+        aeth,
+        wreth,
+        rraeth,
+        ack,
+        probe,
+    }
+}
+
+/// The RoCEv2 Tx frame builder with 2^A flows.
+#[derive(Clone, Debug)]
+pub struct RoceTx<const A: usize> {
+    ctx: Vec<Ctx>,
+    ram_out: Ctx,
+    // Prep.
+    p1v: bool,
+    p2v: bool,
+    p3v: bool,
+    p4v: bool,
+    sv: bool,
+    d_opcode: u8,
+    d_psn: u32,
+    d_ack: bool,
+    d_tlm: bool,
+    d_s6: bool,
+    d_reth: bool,
+    d_n: u32,
+    d_n4: u32,
+    d_nw: u32,
+    d_pad: u32,
+    d_e44: u32,
+    d_e54: u32,
+    d_hi: u32,
+    d_item1: u64,
+    d_rd: u64,
+    x: [u64; 6],
+    n_b0: u64,
+    n_b1: u64,
+    n_b3: u64,
+    n_b4: u64,
+    n_b5: u64,
+    n_item0: u64,
+    ck_a: u32,
+    ck_b: u32,
+    ck_c: u32,
+    iplen: u32,
+    tprime: u32,
+    hn: u32,
+    ck_ab: u32,
+    ck_ci: u32,
+    udplen: u32,
+    ck_x: u32,
+    ck_f: u32,
+    rdq_v: bool,
+    rdq_a: u64,
+    rdq_l: u16,
+    // Generator.
+    g_act: bool,
+    base: [u64; 6],
+    item: [u64; 9],
+    g_j: u32,
+    g_hl: u32,
+    g_pl: u32,
+    g_rdat: u32,
+    g_rcrc: u32,
+    g_s6: bool,
+    g_tlm: bool,
+    g_i0: bool,
+    carry: u64,
+    cmask: u8,
+    // Stage A.
+    a_v: bool,
+    a_data: u64,
+    a_crcd: u64,
+    a_crcn: u32,
+    a_first: bool,
+    a_kind: u8,
+    // Stage B.
+    b_v: bool,
+    b_data: u64,
+    b_kind: u8,
+    crc: u32,
+    c_frames: u32,
+    c_bad: u32,
+}
+
+impl<const A: usize> Default for RoceTx<A> {
+    fn default() -> Self {
+        Self {
+            ctx: vec![Ctx::default(); 1 << A],
+            ram_out: Ctx::default(),
+            p1v: false,
+            p2v: false,
+            p3v: false,
+            p4v: false,
+            sv: false,
+            d_opcode: 0,
+            d_psn: 0,
+            d_ack: false,
+            d_tlm: false,
+            d_s6: false,
+            d_reth: false,
+            d_n: 0,
+            d_n4: 0,
+            d_nw: 0,
+            d_pad: 0,
+            d_e44: 0,
+            d_e54: 0,
+            d_hi: 0,
+            d_item1: 0,
+            d_rd: 0,
+            x: [0; 6],
+            n_b0: 0,
+            n_b1: 0,
+            n_b3: 0,
+            n_b4: 0,
+            n_b5: 0,
+            n_item0: 0,
+            ck_a: 0,
+            ck_b: 0,
+            ck_c: 0,
+            iplen: 0,
+            tprime: 0,
+            hn: 0,
+            ck_ab: 0,
+            ck_ci: 0,
+            udplen: 0,
+            ck_x: 0,
+            ck_f: 0,
+            rdq_v: false,
+            rdq_a: 0,
+            rdq_l: 0,
+            g_act: false,
+            base: [0; 6],
+            item: [0; 9],
+            g_j: 0,
+            g_hl: 0,
+            g_pl: 0,
+            g_rdat: 0,
+            g_rcrc: 0,
+            g_s6: false,
+            g_tlm: false,
+            g_i0: false,
+            carry: 0,
+            cmask: 0,
+            a_v: false,
+            a_data: 0,
+            a_crcd: 0,
+            a_crcn: 0,
+            a_first: false,
+            a_kind: 0,
+            b_v: false,
+            b_data: 0,
+            b_kind: 0,
+            crc: 0,
+            c_frames: 0,
+            c_bad: 0,
+        }
+    }
+}
+
+const M14: u32 = 0x3FFF;
+
+/// Byte mask to a 64-bit lane mask.
+fn expand(m: u8) -> u64 {
+    (0..8).fold(0u64, |y, k| {
+        if (m >> k) & 1 != 0 {
+            y | 0xFF << (8 * k)
+        } else {
+            y
+        }
+    })
+}
+
+impl<const A: usize> RoceTx<A> {
+    /// Whether the descriptor in `i` is dropped (`cnt_bad_req`).
+    pub fn check(i: &In) -> bool {
+        let o = classify(i.req_opcode);
+        let len = (i.req_len & 0x1FFF) as u32;
+        let len0 = len == 0;
+        let syn = (i.req_aeth >> 24) as u8;
+        !o.known
+            || len > 4096
+            || (!o.pay && !len0)
+            || (o.need1 && len0)
+            || (!len0 && i.req_addr & 7 != 0)
+            || (o.wreth && i.req_dlen < len)
+            || (o.ack && !matches!(syn, 0x1F | 0x60 | 0x61))
+            || (o.rraeth && syn != 0x1F)
+            || (o.probe && !i.req_tlm)
+    }
+
+    /// The context of `flow` as stored.
+    pub fn context(&self, flow: usize) -> Ctx {
+        self.ctx[flow]
+    }
+}
+
+impl<const A: usize> Cycle for RoceTx<A> {
+    type In = In;
+    type Out = Out;
+
+    fn step(&mut self, i: &In) -> Out {
+        let amask = ((1u64 << A) - 1) as u32;
+        // ---- P0 ----
+        let busy = self.p1v || self.p2v || self.p3v || self.p4v || self.sv || self.rdq_v;
+        let rdy = !busy && !i.reset;
+        let accept = rdy && i.req_valid;
+        let bad = Self::check(i);
+        let len = (i.req_len & 0x1FFF) as u32;
+        let op = classify(i.req_opcode);
+        let ram_read = self.ctx[(i.req_flow & amask) as usize];
+
+        // ---- Generator (combinational) ----
+        let adv = i.out_tready || !self.b_v;
+        let g_last = self.g_rcrc == 2 || self.g_rcrc == 0x3FFE;
+        let in_items = self.g_j >= 5;
+        let cons_h = in_items && self.g_hl != 0;
+        let need_rd = self.g_act && in_items && self.g_hl == 0 && self.g_pl != 0;
+        let produce = self.g_act && (!need_rd || i.rd_tvalid);
+        let take = self.sv && (!self.g_act || (adv && produce && g_last));
+        let rd_tready = adv && need_rd;
+        let (item_le, imask) = if cons_h {
+            let m = if self.g_i0 {
+                if self.g_s6 {
+                    0x01
+                } else {
+                    0x10
+                }
+            } else if self.g_tlm && self.g_hl <= 6 {
+                0xFF
+            } else {
+                0
+            };
+            (self.item[0].swap_bytes(), m)
+        } else if need_rd {
+            (i.rd_tdata, 0)
+        } else {
+            (0, 0)
+        };
+        let bmask: u8 = match self.g_j {
+            1 => 0x80,
+            2 => 0x40,
+            3 | 5 => 0x03,
+            _ => 0,
+        };
+        let keep8: u8 = if self.g_rdat & 0x2000 != 0 {
+            0
+        } else if self.g_rdat >> 3 != 0 {
+            0xFF
+        } else {
+            !(0xFFu8 << (self.g_rdat & 7))
+        };
+        let (raw, mask8) = if self.g_s6 {
+            (
+                self.base[0].swap_bytes() | self.carry | (item_le << 48),
+                bmask | self.cmask | (imask << 6),
+            )
+        } else {
+            (
+                self.base[0].swap_bytes() | self.carry | (item_le << 16),
+                bmask | self.cmask | (imask << 2),
+            )
+        };
+        let word = raw & expand(keep8);
+        let crcm = word | expand(mask8);
+
+        // ---- Outputs ----
+        let icrc = !self.crc;
+        let (tdata, tkeep, tlast) = if !self.b_v {
+            (0, 0, false)
+        } else {
+            match self.b_kind {
+                1 => (self.b_data | ((icrc as u64) << 16), 0x3F, true),
+                2 => (self.b_data | (((icrc & 0xFFFF) as u64) << 48), 0xFF, false),
+                3 => (self.b_data | (icrc >> 16) as u64, 0x03, true),
+                _ => (self.b_data, 0xFF, false),
+            }
+        };
+        let out = Out {
+            req_ready: rdy,
+            rd_tready,
+            rdq_valid: self.rdq_v,
+            rdq_addr: self.rdq_a,
+            rdq_len: self.rdq_l,
+            out_tdata: tdata,
+            out_tkeep: tkeep,
+            out_tlast: tlast,
+            out_tvalid: self.b_v,
+            cnt_frames: self.c_frames,
+            cnt_bad_req: self.c_bad,
+        };
+
+        // ---- Clock edge: compute every next value from the current state ----
+        let ctx = std::mem::take(&mut self.ctx);
+        let mut n = self.clone();
+        n.ctx = ctx;
+        // Context RAM (read-old on a same-cycle collision).
+        n.ram_out = ram_read;
+        if i.ctx_we {
+            n.ctx[(i.ctx_flow & amask) as usize] = Ctx {
+                dmac: i.ctx_dmac & 0xFFFF_FFFF_FFFF,
+                smac: i.ctx_smac & 0xFFFF_FFFF_FFFF,
+                sip: i.ctx_sip,
+                dip: i.ctx_dip,
+                sport: i.ctx_sport,
+                dqp: i.ctx_dqp & 0xFF_FFFF,
+                pkey: i.ctx_pkey,
+                tos: i.ctx_tos,
+            };
+        }
+        // P0.
+        if accept && !bad {
+            n.d_opcode = i.req_opcode;
+            n.d_psn = i.req_psn & 0xFF_FFFF;
+            n.d_ack = i.req_ackreq;
+            n.d_tlm = i.req_tlm;
+            n.d_s6 = !op.aeth;
+            n.d_reth = op.reth;
+            n.d_n = len;
+            n.d_n4 = (len + 3) & 0x1FFC;
+            n.d_nw = ((len + 7) & 0x1FFF) >> 3;
+            n.d_pad = len.wrapping_neg() & 3;
+            let ext = if op.reth {
+                16
+            } else if op.aeth {
+                4
+            } else {
+                0
+            };
+            let t = if i.req_tlm { 48 } else { 0 };
+            n.d_e44 = ext + t + 44;
+            n.d_e54 = ext + t + 54;
+            n.d_hi = if op.aeth {
+                2
+            } else if op.reth {
+                3
+            } else {
+                1
+            } + if i.req_tlm { 6 } else { 0 };
+            n.d_item1 = if op.reth {
+                i.req_va
+            } else {
+                ((i.req_ackreq as u64) << 63)
+                    | (((i.req_psn & 0xFF_FFFF) as u64) << 32)
+                    | i.req_aeth as u64
+            };
+            n.d_rd = ((i.req_rkey as u64) << 32) | i.req_dlen as u64;
+            n.x = [
+                i.req_tlm_hdr,
+                i.req_tlm_hop0,
+                i.req_tlm_hop1,
+                i.req_tlm_hop2,
+                i.req_tlm_hop3,
+                i.req_tlm_hop4,
+            ];
+        }
+        if accept && bad {
+            n.c_bad = self.c_bad.wrapping_add(1);
+        }
+        if accept && !bad && len != 0 {
+            n.rdq_v = true;
+            n.rdq_a = i.req_addr;
+            n.rdq_l = len as u16;
+        } else if i.rdq_ready {
+            n.rdq_v = false;
+        }
+        // P1.
+        if self.p1v {
+            let c = self.ram_out;
+            let flags = (self.d_pad << 4) as u64;
+            n.n_b0 = (c.dmac << 16) | (c.smac >> 32);
+            n.n_b1 = ((c.smac & 0xFFFF_FFFF) << 32) | 0x0800_4500 | c.tos as u64;
+            n.n_b3 = ((c.sip as u64) << 16) | (c.dip >> 16) as u64;
+            n.n_b4 = (((c.dip & 0xFFFF) as u64) << 48) | ((c.sport as u64) << 32) | 0x12B7_0000;
+            if self.d_s6 {
+                n.n_b5 = ((self.d_opcode as u64) << 40) | (flags << 32) | ((c.pkey as u64) << 16);
+                n.n_item0 = ((self.d_tlm as u64) << 56)
+                    | ((c.dqp as u64) << 32)
+                    | ((self.d_ack as u64) << 31)
+                    | self.d_psn as u64;
+            } else {
+                n.n_b5 = 0;
+                n.n_item0 = ((self.d_opcode as u64) << 56)
+                    | (flags << 48)
+                    | ((c.pkey as u64) << 32)
+                    | ((self.d_tlm as u64) << 24)
+                    | c.dqp as u64;
+            }
+            n.ck_a = (c.sip >> 16) + (c.sip & 0xFFFF);
+            n.ck_b = (c.dip >> 16) + (c.dip & 0xFFFF);
+            n.ck_c = c.tos as u32 + 0xC511;
+            n.iplen = (self.d_n4 + self.d_e44) & 0xFFFF;
+            n.tprime = (self.d_n4 + self.d_e54) & M14;
+            n.hn = (self.d_n + self.d_e54) & M14;
+        }
+        // P2..P4.
+        if self.p2v {
+            n.ck_ab = self.ck_a + self.ck_b;
+            n.ck_ci = self.ck_c + self.iplen;
+            n.udplen = self.iplen.wrapping_sub(20) & 0xFFFF;
+        }
+        if self.p3v {
+            n.ck_x = (self.ck_ab + self.ck_ci) & 0x7FFFF;
+        }
+        if self.p4v {
+            n.ck_f = (self.ck_x & 0xFFFF) + (self.ck_x >> 16);
+        }
+        let f2 = ((self.ck_f & 0xFFFF) + (self.ck_f >> 16)) & 0xFFFF;
+
+        // Generator.
+        if i.reset {
+            n.g_act = false;
+        } else if take {
+            n.g_act = true;
+            n.base = [
+                self.n_b0,
+                self.n_b1,
+                ((self.iplen as u64) << 48) | 0x4000_4011,
+                self.n_b3 | (((!f2 & 0xFFFF) as u64) << 48),
+                self.n_b4 | self.udplen as u64,
+                self.n_b5,
+            ];
+            let x = self.x;
+            n.item = if !self.d_s6 {
+                [
+                    self.n_item0,
+                    self.d_item1,
+                    x[0],
+                    x[1],
+                    x[2],
+                    x[3],
+                    x[4],
+                    x[5],
+                    0,
+                ]
+            } else if self.d_reth {
+                [
+                    self.n_item0,
+                    self.d_item1,
+                    self.d_rd,
+                    x[0],
+                    x[1],
+                    x[2],
+                    x[3],
+                    x[4],
+                    x[5],
+                ]
+            } else {
+                [self.n_item0, x[0], x[1], x[2], x[3], x[4], x[5], 0, 0]
+            };
+            n.g_j = 0;
+            n.g_hl = self.d_hi;
+            n.g_pl = self.d_nw;
+            n.g_rdat = self.hn;
+            n.g_rcrc = self.tprime;
+            n.g_s6 = self.d_s6;
+            n.g_tlm = self.d_tlm;
+            n.g_i0 = true;
+            n.carry = 0;
+            n.cmask = 0;
+        } else if adv && produce {
+            if g_last {
+                n.g_act = false;
+            }
+            n.g_j = if in_items { 6 } else { self.g_j + 1 };
+            n.base = [
+                self.base[1],
+                self.base[2],
+                self.base[3],
+                self.base[4],
+                self.base[5],
+                0,
+            ];
+            if cons_h {
+                for k in 0..8 {
+                    n.item[k] = self.item[k + 1];
+                }
+                n.item[8] = 0;
+                n.g_hl = self.g_hl - 1;
+                n.g_i0 = false;
+            } else if need_rd {
+                n.g_pl = self.g_pl - 1;
+            }
+            n.g_rdat = self.g_rdat.wrapping_sub(8) & M14;
+            n.g_rcrc = self.g_rcrc.wrapping_sub(8) & M14;
+            if self.g_s6 {
+                n.carry = item_le >> 16;
+                n.cmask = imask >> 2;
+            } else {
+                n.carry = item_le >> 48;
+                n.cmask = imask >> 6;
+            }
+        }
+
+        // Stage A.
+        if adv {
+            n.a_v = produce && !i.reset;
+            n.a_data = word;
+            n.a_crcd = if self.g_j == 1 { crcm >> 48 } else { crcm };
+            n.a_crcn = if self.g_j == 0 {
+                0
+            } else if self.g_j == 1 {
+                2
+            } else if self.g_rcrc & 0x2000 != 0 {
+                0
+            } else if self.g_rcrc >> 3 != 0 {
+                8
+            } else {
+                self.g_rcrc & 0xF
+            };
+            n.a_first = self.g_j == 0;
+            n.a_kind = match self.g_rcrc {
+                2 => 1,
+                6 => 2,
+                0x3FFE => 3,
+                _ => 0,
+            };
+        } else if i.reset {
+            n.a_v = false;
+        }
+
+        // Stage B.
+        if adv {
+            n.b_v = self.a_v && !i.reset;
+            n.b_data = self.a_data;
+            n.b_kind = self.a_kind;
+            if self.a_v {
+                n.crc = if self.a_first {
+                    crc32::step(crc32::INIT, u64::MAX, 8)
+                } else {
+                    crc32::step(self.crc, self.a_crcd, self.a_crcn)
+                };
+            }
+        } else if i.reset {
+            n.b_v = false;
+        }
+        if self.b_v && i.out_tready && (self.b_kind == 1 || self.b_kind == 3) {
+            n.c_frames = self.c_frames.wrapping_add(1);
+        }
+
+        // Prep flags, reset.
+        if i.reset {
+            n.p1v = false;
+            n.p2v = false;
+            n.p3v = false;
+            n.p4v = false;
+            n.sv = false;
+            n.rdq_v = false;
+            n.c_frames = 0;
+            n.c_bad = 0;
+        } else {
+            n.p1v = accept && !bad;
+            n.p2v = self.p1v;
+            n.p3v = self.p2v;
+            n.p4v = self.p3v;
+            if self.p4v {
+                n.sv = true;
+            } else if take {
+                n.sv = false;
+            }
+        }
+        *self = n;
+        out
+    }
+}

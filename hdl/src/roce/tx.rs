@@ -1,1 +1,1006 @@
-//! See docs/roce.md (work in progress).
+//! RoCEv2 Tx pipeline: the frame builder (`docs/roce.md` §1–§4, §6).
+//! One descriptor in, one frame out: Ethernet II, IPv4, UDP, BTH
+//! [+ RETH] [+ AETH] [+ TLM], the payload read from host memory, the zero
+//! pad and the ICRC.
+//!
+//! # Ports (clock `clock`)
+//! - `reset` (synchronous): empties the pipeline (a frame being sent is cut
+//!   short), clears `rdq_valid` and the counters. The context RAM keeps its
+//!   contents. Reset the host read-data source with it.
+//! - Context write (one cycle): `ctx_we`, `ctx_flow: A`, `ctx_dmac: 48`,
+//!   `ctx_smac: 48`, `ctx_sip: 32`, `ctx_dip: 32`, `ctx_sport: 16`,
+//!   `ctx_dqp: 24`, `ctx_pkey: 16`, `ctx_tos: 8`. MACs and IPs as numbers
+//!   whose most significant byte goes first on the wire. A descriptor of
+//!   the same flow accepted in the same cycle reads the old context in
+//!   simulation; on the FPGA that read is undefined (the RAM has no
+//!   collision bypass).
+//! - Descriptor in, valid/ready: `req_valid`, `req_ready`, `req_flow: A`,
+//!   `req_opcode: 8`, `req_psn: 24`, `req_ackreq`, `req_len: 13` (payload
+//!   bytes), `req_addr: 64` (host address, 8-aligned), `req_va: 64`,
+//!   `req_rkey: 32`, `req_dlen: 32` (RETH), `req_aeth: 32` (syndrome << 24 |
+//!   MSN), `req_tlm`, `req_tlm_hdr: 64`, `req_tlm_hop0..4: 64` (the
+//!   telemetry area's six words as on the wire, first byte most significant).
+//! - Host read request out, valid/ready: `rdq_valid`, `rdq_ready`,
+//!   `rdq_addr: 64`, `rdq_len: 13`; one per descriptor with a payload
+//!   (len > 0).
+//! - Host read data in: `rd_tdata: 64` (lane k = byte k), `rd_tvalid`,
+//!   `rd_tready`, `rd_tlast`: the ceil(len/8) words of each request, in
+//!   request order. The block counts words itself; `rd_tlast` is not used.
+//!   Bytes of the last word past `len` are ignored (sent as pad zeros).
+//! - Frame out (§4): `out_tdata: 64`, `out_tkeep: 8`, `out_tlast`,
+//!   `out_tvalid`, `out_tready`. Zero while `out_tvalid` is low.
+//! - Counters (32 bits, wrapping): `cnt_frames` (frames whose last word was
+//!   taken), `cnt_bad_req` (descriptors dropped).
+//!
+//! # Bad descriptors (accepted, dropped, counted in `cnt_bad_req`)
+//! Unknown opcode; `len` > 4096; `len` > 0 on an opcode without payload
+//! (READ REQUEST, ACK, PROBE, NOTIFY); `len` = 0 on WRITE/READ RESPONSE
+//! FIRST, MIDDLE, LAST; `len` > 0 with `req_addr` not 8-aligned; WRITE
+//! FIRST/ONLY with RETH DMA length < `len`; ACK with an AETH syndrome other
+//! than 0x1F, 0x60, 0x61; READ RESPONSE FIRST/LAST/ONLY with a syndrome
+//! other than 0x1F; PROBE/NOTIFY with `req_tlm` = 0. A bad descriptor costs
+//! one accept cycle and nothing else. The MTU is not known here: lengths up
+//! to 4096 are accepted on every payload opcode.
+//!
+//! # Structure
+//! - Prep (one descriptor at a time; `req_ready` = nothing in prep or
+//!   waiting, and no read request pending): accept (P0: checks, decodes,
+//!   descriptor fields registered, context RAM read, host read request
+//!   registered), P1 (context: header words, item words, lengths), P2–P4
+//!   (IPv4 header checksum), then the frame waits, complete, until the
+//!   generator takes it.
+//! - Generator: the frame as 64-bit words. Words 0–4 (bytes 0–39) come from
+//!   a shift register of header words; from word 5 on, a stream of 8-byte
+//!   "items" (the rest of the header, then the payload words) is realigned
+//!   by s = 6 lanes (frames without AETH: the items start at byte 46) or
+//!   2 lanes (with AETH: they start at byte 42), the previous item's high
+//!   bytes carried over. Bytes after the payload are zeroed (pad). Per
+//!   word it also forms the ICRC's masked copy (TOS, TTL, IP and UDP
+//!   checksums, BTH byte 4 and the telemetry area as 0xFF; word 0 and the
+//!   Ethernet bytes of word 1 left out).
+//! - Stage A (registered word, its masked copy and byte count) feeds the
+//!   [`Crc32x64`] block, whose output is registered (the CRC register) with
+//!   stage B, the output word. The ICRC (complemented CRC register) is
+//!   merged into stage B's word on the way out: lanes 2–5 of the last word,
+//!   or lanes 6–7 and lanes 0–1 of one more word.
+//! - One enable for generator, A and B: `out_tready` or B empty. A payload
+//!   word is taken (`rd_tready`) only in a cycle that also sends; without
+//!   `rd_tvalid` the generator inserts a gap (tvalid low) into the frame.
+//!
+//! # Timing
+//! - Throughput: frames back to back, ceil(frame bytes / 8) cycles each,
+//!   while `out_tready` is high and host data keeps up (a 62-byte ACK: 8
+//!   cycles). The next descriptor is accepted the cycle after the generator
+//!   took the previous frame and is complete 5 cycles later, so frames of 8
+//!   or more cycles follow each other without an idle cycle.
+//! - Latency (idle block): descriptor accepted in cycle t, `rdq_valid` from
+//!   t + 1, first frame word on `out_*` in cycle t + 8.
+//!
+//! Golden twin: `nic_golden::roce::tx`.
+
+use crate::mem::Ram;
+use crate::roce::crc32::Crc32x64;
+use rust_hdl::prelude::*;
+
+/// CRC register after the pseudo-LRH (8 bytes of 0xFF) from 0xFFFFFFFF.
+pub fn crc_after_lrh() -> u32 {
+    crate::roce::crc32::step(0xFFFF_FFFF, u64::MAX, 8)
+}
+
+/// 64-bit byte swap (combinational wiring).
+#[derive(LogicBlock, Default)]
+pub struct Bswap64 {
+    pub x: Signal<In, Bits<64>>,
+    pub y: Signal<Out, Bits<64>>,
+}
+
+impl Logic for Bswap64 {
+    fn update(&mut self) {
+        self.y.next = Bits::<64>::from(self.x.val().to_u64().swap_bytes());
+    }
+    fn connect(&mut self) {
+        self.y.connect();
+    }
+    fn hdl(&self) -> Verilog {
+        let parts: Vec<String> = (0..8)
+            .map(|k| format!("x[{}:{}]", 8 * k + 7, 8 * k))
+            .collect();
+        Verilog::Custom(format!("always @(*) y = {{{}}};\n", parts.join(", ")))
+    }
+}
+
+/// Byte mask: lane k of `y` is 0xFF if bit k of `m` is set, else 0.
+#[derive(LogicBlock, Default)]
+pub struct ByteExpand {
+    pub m: Signal<In, Bits<8>>,
+    pub y: Signal<Out, Bits<64>>,
+}
+
+impl Logic for ByteExpand {
+    fn update(&mut self) {
+        let m = self.m.val().to_u64();
+        let mut y = 0u64;
+        for k in 0..8 {
+            if (m >> k) & 1 != 0 {
+                y |= 0xFFu64 << (8 * k);
+            }
+        }
+        self.y.next = Bits::<64>::from(y);
+    }
+    fn connect(&mut self) {
+        self.y.connect();
+    }
+    fn hdl(&self) -> Verilog {
+        let parts: Vec<String> = (0..8).rev().map(|k| format!("{{8{{m[{k}]}}}}")).collect();
+        Verilog::Custom(format!("always @(*) y = {{{}}};\n", parts.join(", ")))
+    }
+}
+
+#[derive(LogicBlock)]
+pub struct RoceTx<const A: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub ctx_we: Signal<In, Bit>,
+    pub ctx_flow: Signal<In, Bits<A>>,
+    pub ctx_dmac: Signal<In, Bits<48>>,
+    pub ctx_smac: Signal<In, Bits<48>>,
+    pub ctx_sip: Signal<In, Bits<32>>,
+    pub ctx_dip: Signal<In, Bits<32>>,
+    pub ctx_sport: Signal<In, Bits<16>>,
+    pub ctx_dqp: Signal<In, Bits<24>>,
+    pub ctx_pkey: Signal<In, Bits<16>>,
+    pub ctx_tos: Signal<In, Bits<8>>,
+    pub req_valid: Signal<In, Bit>,
+    pub req_ready: Signal<Out, Bit>,
+    pub req_flow: Signal<In, Bits<A>>,
+    pub req_opcode: Signal<In, Bits<8>>,
+    pub req_psn: Signal<In, Bits<24>>,
+    pub req_ackreq: Signal<In, Bit>,
+    pub req_len: Signal<In, Bits<13>>,
+    pub req_addr: Signal<In, Bits<64>>,
+    pub req_va: Signal<In, Bits<64>>,
+    pub req_rkey: Signal<In, Bits<32>>,
+    pub req_dlen: Signal<In, Bits<32>>,
+    pub req_aeth: Signal<In, Bits<32>>,
+    pub req_tlm: Signal<In, Bit>,
+    pub req_tlm_hdr: Signal<In, Bits<64>>,
+    pub req_tlm_hop0: Signal<In, Bits<64>>,
+    pub req_tlm_hop1: Signal<In, Bits<64>>,
+    pub req_tlm_hop2: Signal<In, Bits<64>>,
+    pub req_tlm_hop3: Signal<In, Bits<64>>,
+    pub req_tlm_hop4: Signal<In, Bits<64>>,
+    pub rd_tdata: Signal<In, Bits<64>>,
+    pub rd_tlast: Signal<In, Bit>,
+    pub rd_tvalid: Signal<In, Bit>,
+    pub rd_tready: Signal<Out, Bit>,
+    pub rdq_valid: Signal<Out, Bit>,
+    pub rdq_ready: Signal<In, Bit>,
+    pub rdq_addr: Signal<Out, Bits<64>>,
+    pub rdq_len: Signal<Out, Bits<13>>,
+    pub out_tdata: Signal<Out, Bits<64>>,
+    pub out_tkeep: Signal<Out, Bits<8>>,
+    pub out_tlast: Signal<Out, Bit>,
+    pub out_tvalid: Signal<Out, Bit>,
+    pub out_tready: Signal<In, Bit>,
+    pub cnt_frames: Signal<Out, Bits<32>>,
+    pub cnt_bad_req: Signal<Out, Bits<32>>,
+    // Context RAM: {dmac, sport}, {smac, pkey}, {sip, dip}, {dqp, tos}.
+    ram0: Ram<Bits<64>, A>,
+    ram1: Ram<Bits<64>, A>,
+    ram2: Ram<Bits<64>, A>,
+    ram3: Ram<Bits<32>, A>,
+    crc32: Crc32x64,
+    bs_base: Bswap64,
+    bs_item: Bswap64,
+    ex_keep: ByteExpand,
+    ex_mask: ByteExpand,
+    // Prep: stage flags (one descriptor in flight), descriptor registers.
+    p1v: DFF<Bit>,
+    p2v: DFF<Bit>,
+    p3v: DFF<Bit>,
+    p4v: DFF<Bit>,
+    sv: DFF<Bit>,
+    d_opcode: DFF<Bits<8>>,
+    d_psn: DFF<Bits<24>>,
+    d_ack: DFF<Bit>,
+    d_tlm: DFF<Bit>,
+    d_s6: DFF<Bit>,
+    d_reth: DFF<Bit>,
+    d_n: DFF<Bits<13>>,
+    d_n4: DFF<Bits<13>>,
+    d_nw: DFF<Bits<10>>,
+    d_pad: DFF<Bits<2>>,
+    d_e44: DFF<Bits<8>>,
+    d_e54: DFF<Bits<8>>,
+    d_hi: DFF<Bits<4>>,
+    d_item1: DFF<Bits<64>>,
+    d_rd: DFF<Bits<64>>,
+    x: [DFF<Bits<64>>; 6],
+    // P1 results.
+    n_b0: DFF<Bits<64>>,
+    n_b1: DFF<Bits<64>>,
+    n_b3: DFF<Bits<64>>,
+    n_b4: DFF<Bits<64>>,
+    n_b5: DFF<Bits<64>>,
+    n_item0: DFF<Bits<64>>,
+    ck_a: DFF<Bits<17>>,
+    ck_b: DFF<Bits<17>>,
+    ck_c: DFF<Bits<17>>,
+    iplen: DFF<Bits<16>>,
+    tprime: DFF<Bits<14>>,
+    hn: DFF<Bits<14>>,
+    // P2..P4.
+    ck_ab: DFF<Bits<18>>,
+    ck_ci: DFF<Bits<18>>,
+    udplen: DFF<Bits<16>>,
+    ck_x: DFF<Bits<19>>,
+    ck_f: DFF<Bits<17>>,
+    // Host read request.
+    rdq_v: DFF<Bit>,
+    rdq_a: DFF<Bits<64>>,
+    rdq_l: DFF<Bits<13>>,
+    // Generator.
+    g_act: DFF<Bit>,
+    base: [DFF<Bits<64>>; 6],
+    item: [DFF<Bits<64>>; 9],
+    g_j: DFF<Bits<3>>,
+    g_hl: DFF<Bits<4>>,
+    g_pl: DFF<Bits<10>>,
+    g_rdat: DFF<Bits<14>>,
+    g_rcrc: DFF<Bits<14>>,
+    g_s6: DFF<Bit>,
+    g_tlm: DFF<Bit>,
+    g_i0: DFF<Bit>,
+    carry: DFF<Bits<64>>,
+    cmask: DFF<Bits<8>>,
+    // Stage A.
+    a_v: DFF<Bit>,
+    a_data: DFF<Bits<64>>,
+    a_crcd: DFF<Bits<64>>,
+    a_crcn: DFF<Bits<4>>,
+    a_first: DFF<Bit>,
+    a_kind: DFF<Bits<2>>,
+    // Stage B.
+    b_v: DFF<Bit>,
+    b_data: DFF<Bits<64>>,
+    b_kind: DFF<Bits<2>>,
+    crc: DFF<Bits<32>>,
+    c_frames: DFF<Bits<32>>,
+    c_bad: DFF<Bits<32>>,
+    k_crc0: Constant<Bits<32>>,
+    k_ff: Constant<Bits<8>>,
+    // Locals.
+    busy: Signal<Local, Bit>,
+    rdy: Signal<Local, Bit>,
+    accept: Signal<Local, Bit>,
+    o_known: Signal<Local, Bit>,
+    o_pay: Signal<Local, Bit>,
+    o_need1: Signal<Local, Bit>,
+    o_reth: Signal<Local, Bit>,
+    o_aeth: Signal<Local, Bit>,
+    o_wreth: Signal<Local, Bit>,
+    o_rraeth: Signal<Local, Bit>,
+    o_ack: Signal<Local, Bit>,
+    o_probe: Signal<Local, Bit>,
+    len0: Signal<Local, Bit>,
+    len_big: Signal<Local, Bit>,
+    syn: Signal<Local, Bits<8>>,
+    dlen_lt: Signal<Local, Bit>,
+    bad: Signal<Local, Bit>,
+    l7: Signal<Local, Bits<13>>,
+    l3: Signal<Local, Bits<13>>,
+    ext: Signal<Local, Bits<8>>,
+    c_dmac: Signal<Local, Bits<48>>,
+    c_smac: Signal<Local, Bits<48>>,
+    c_sip: Signal<Local, Bits<32>>,
+    c_dip: Signal<Local, Bits<32>>,
+    c_sport: Signal<Local, Bits<16>>,
+    c_pkey: Signal<Local, Bits<16>>,
+    c_dqp: Signal<Local, Bits<24>>,
+    c_tos: Signal<Local, Bits<8>>,
+    flags: Signal<Local, Bits<8>>,
+    f2: Signal<Local, Bits<16>>,
+    adv: Signal<Local, Bit>,
+    g_last: Signal<Local, Bit>,
+    in_items: Signal<Local, Bit>,
+    cons_h: Signal<Local, Bit>,
+    need_rd: Signal<Local, Bit>,
+    produce: Signal<Local, Bit>,
+    take: Signal<Local, Bit>,
+    item_le: Signal<Local, Bits<64>>,
+    imask: Signal<Local, Bits<8>>,
+    bmask: Signal<Local, Bits<8>>,
+    keep8: Signal<Local, Bits<8>>,
+    rneg: Signal<Local, Bit>,
+    raw: Signal<Local, Bits<64>>,
+    word: Signal<Local, Bits<64>>,
+    crcm: Signal<Local, Bits<64>>,
+    cneg: Signal<Local, Bit>,
+    icrc: Signal<Local, Bits<32>>,
+}
+
+impl<const A: usize> Default for RoceTx<A> {
+    fn default() -> Self {
+        assert!((1..=16).contains(&A), "RoceTx: 1 <= A <= 16");
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            ctx_we: Default::default(),
+            ctx_flow: Default::default(),
+            ctx_dmac: Default::default(),
+            ctx_smac: Default::default(),
+            ctx_sip: Default::default(),
+            ctx_dip: Default::default(),
+            ctx_sport: Default::default(),
+            ctx_dqp: Default::default(),
+            ctx_pkey: Default::default(),
+            ctx_tos: Default::default(),
+            req_valid: Default::default(),
+            req_ready: Default::default(),
+            req_flow: Default::default(),
+            req_opcode: Default::default(),
+            req_psn: Default::default(),
+            req_ackreq: Default::default(),
+            req_len: Default::default(),
+            req_addr: Default::default(),
+            req_va: Default::default(),
+            req_rkey: Default::default(),
+            req_dlen: Default::default(),
+            req_aeth: Default::default(),
+            req_tlm: Default::default(),
+            req_tlm_hdr: Default::default(),
+            req_tlm_hop0: Default::default(),
+            req_tlm_hop1: Default::default(),
+            req_tlm_hop2: Default::default(),
+            req_tlm_hop3: Default::default(),
+            req_tlm_hop4: Default::default(),
+            rd_tdata: Default::default(),
+            rd_tlast: Default::default(),
+            rd_tvalid: Default::default(),
+            rd_tready: Default::default(),
+            rdq_valid: Default::default(),
+            rdq_ready: Default::default(),
+            rdq_addr: Default::default(),
+            rdq_len: Default::default(),
+            out_tdata: Default::default(),
+            out_tkeep: Default::default(),
+            out_tlast: Default::default(),
+            out_tvalid: Default::default(),
+            out_tready: Default::default(),
+            cnt_frames: Default::default(),
+            cnt_bad_req: Default::default(),
+            ram0: Default::default(),
+            ram1: Default::default(),
+            ram2: Default::default(),
+            ram3: Default::default(),
+            crc32: Default::default(),
+            bs_base: Default::default(),
+            bs_item: Default::default(),
+            ex_keep: Default::default(),
+            ex_mask: Default::default(),
+            p1v: Default::default(),
+            p2v: Default::default(),
+            p3v: Default::default(),
+            p4v: Default::default(),
+            sv: Default::default(),
+            d_opcode: Default::default(),
+            d_psn: Default::default(),
+            d_ack: Default::default(),
+            d_tlm: Default::default(),
+            d_s6: Default::default(),
+            d_reth: Default::default(),
+            d_n: Default::default(),
+            d_n4: Default::default(),
+            d_nw: Default::default(),
+            d_pad: Default::default(),
+            d_e44: Default::default(),
+            d_e54: Default::default(),
+            d_hi: Default::default(),
+            d_item1: Default::default(),
+            d_rd: Default::default(),
+            x: Default::default(),
+            n_b0: Default::default(),
+            n_b1: Default::default(),
+            n_b3: Default::default(),
+            n_b4: Default::default(),
+            n_b5: Default::default(),
+            n_item0: Default::default(),
+            ck_a: Default::default(),
+            ck_b: Default::default(),
+            ck_c: Default::default(),
+            iplen: Default::default(),
+            tprime: Default::default(),
+            hn: Default::default(),
+            ck_ab: Default::default(),
+            ck_ci: Default::default(),
+            udplen: Default::default(),
+            ck_x: Default::default(),
+            ck_f: Default::default(),
+            rdq_v: Default::default(),
+            rdq_a: Default::default(),
+            rdq_l: Default::default(),
+            g_act: Default::default(),
+            base: Default::default(),
+            item: Default::default(),
+            g_j: Default::default(),
+            g_hl: Default::default(),
+            g_pl: Default::default(),
+            g_rdat: Default::default(),
+            g_rcrc: Default::default(),
+            g_s6: Default::default(),
+            g_tlm: Default::default(),
+            g_i0: Default::default(),
+            carry: Default::default(),
+            cmask: Default::default(),
+            a_v: Default::default(),
+            a_data: Default::default(),
+            a_crcd: Default::default(),
+            a_crcn: Default::default(),
+            a_first: Default::default(),
+            a_kind: Default::default(),
+            b_v: Default::default(),
+            b_data: Default::default(),
+            b_kind: Default::default(),
+            crc: Default::default(),
+            c_frames: Default::default(),
+            c_bad: Default::default(),
+            k_crc0: Constant::new(Bits::<32>::from(crc_after_lrh() as u64)),
+            k_ff: Constant::new(Bits::<8>::from(0xFFu64)),
+            busy: Default::default(),
+            rdy: Default::default(),
+            accept: Default::default(),
+            o_known: Default::default(),
+            o_pay: Default::default(),
+            o_need1: Default::default(),
+            o_reth: Default::default(),
+            o_aeth: Default::default(),
+            o_wreth: Default::default(),
+            o_rraeth: Default::default(),
+            o_ack: Default::default(),
+            o_probe: Default::default(),
+            len0: Default::default(),
+            len_big: Default::default(),
+            syn: Default::default(),
+            dlen_lt: Default::default(),
+            bad: Default::default(),
+            l7: Default::default(),
+            l3: Default::default(),
+            ext: Default::default(),
+            c_dmac: Default::default(),
+            c_smac: Default::default(),
+            c_sip: Default::default(),
+            c_dip: Default::default(),
+            c_sport: Default::default(),
+            c_pkey: Default::default(),
+            c_dqp: Default::default(),
+            c_tos: Default::default(),
+            flags: Default::default(),
+            f2: Default::default(),
+            adv: Default::default(),
+            g_last: Default::default(),
+            in_items: Default::default(),
+            cons_h: Default::default(),
+            need_rd: Default::default(),
+            produce: Default::default(),
+            take: Default::default(),
+            item_le: Default::default(),
+            imask: Default::default(),
+            bmask: Default::default(),
+            keep8: Default::default(),
+            rneg: Default::default(),
+            raw: Default::default(),
+            word: Default::default(),
+            crcm: Default::default(),
+            cneg: Default::default(),
+            icrc: Default::default(),
+        }
+    }
+}
+
+impl<const A: usize> Logic for RoceTx<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, p1v, p2v, p3v, p4v, sv, d_opcode, d_psn, d_ack, d_tlm, d_s6, d_reth, d_n,
+            d_n4, d_nw, d_pad, d_e44, d_e54, d_hi, d_item1, d_rd, n_b0, n_b1, n_b3, n_b4, n_b5,
+            n_item0, ck_a, ck_b, ck_c, iplen, tprime, hn, ck_ab, ck_ci, udplen, ck_x, ck_f, rdq_v,
+            rdq_a, rdq_l, g_act, g_j, g_hl, g_pl, g_rdat, g_rcrc, g_s6, g_tlm, g_i0, carry, cmask,
+            a_v, a_data, a_crcd, a_crcn, a_first, a_kind, b_v, b_data, b_kind, crc, c_frames,
+            c_bad
+        );
+        for i in 0..6 {
+            self.x[i].clock.next = self.clock.val();
+            self.x[i].d.next = self.x[i].q.val();
+            self.base[i].clock.next = self.clock.val();
+            self.base[i].d.next = self.base[i].q.val();
+        }
+        for i in 0..9 {
+            self.item[i].clock.next = self.clock.val();
+            self.item[i].d.next = self.item[i].q.val();
+        }
+        self.ram0.clock.next = self.clock.val();
+        self.ram1.clock.next = self.clock.val();
+        self.ram2.clock.next = self.clock.val();
+        self.ram3.clock.next = self.clock.val();
+
+        // ---- Context writes -------------------------------------------------
+        self.ram0.write_enable.next = self.ctx_we.val();
+        self.ram1.write_enable.next = self.ctx_we.val();
+        self.ram2.write_enable.next = self.ctx_we.val();
+        self.ram3.write_enable.next = self.ctx_we.val();
+        self.ram0.write_address.next = self.ctx_flow.val();
+        self.ram1.write_address.next = self.ctx_flow.val();
+        self.ram2.write_address.next = self.ctx_flow.val();
+        self.ram3.write_address.next = self.ctx_flow.val();
+        self.ram0.write_data.next = ((bit_cast::<64, 48>(self.ctx_dmac.val()) << 16)
+            | bit_cast::<64, 16>(self.ctx_sport.val()));
+        self.ram1.write_data.next = ((bit_cast::<64, 48>(self.ctx_smac.val()) << 16)
+            | bit_cast::<64, 16>(self.ctx_pkey.val()));
+        self.ram2.write_data.next = ((bit_cast::<64, 32>(self.ctx_sip.val()) << 32)
+            | bit_cast::<64, 32>(self.ctx_dip.val()));
+        self.ram3.write_data.next =
+            ((bit_cast::<32, 24>(self.ctx_dqp.val()) << 8) | bit_cast::<32, 8>(self.ctx_tos.val()));
+        self.ram0.read_address.next = self.req_flow.val();
+        self.ram1.read_address.next = self.req_flow.val();
+        self.ram2.read_address.next = self.req_flow.val();
+        self.ram3.read_address.next = self.req_flow.val();
+
+        // ---- P0: accept and check a descriptor ------------------------------
+        self.busy.next = (self.p1v.q.val()
+            || self.p2v.q.val()
+            || self.p3v.q.val()
+            || self.p4v.q.val()
+            || self.sv.q.val()
+            || self.rdq_v.q.val());
+        self.rdy.next = (!self.busy.val() && !self.reset.val());
+        self.req_ready.next = self.rdy.val();
+        self.accept.next = (self.rdy.val() && self.req_valid.val());
+
+        self.o_wreth.next = ((self.req_opcode.val() == 0x06) || (self.req_opcode.val() == 0x0A));
+        self.o_rraeth.next = ((self.req_opcode.val() == 0x0D)
+            || (self.req_opcode.val() == 0x0F)
+            || (self.req_opcode.val() == 0x10));
+        self.o_ack.next = (self.req_opcode.val() == 0x11);
+        self.o_probe.next = ((self.req_opcode.val() == 0xC0) || (self.req_opcode.val() == 0xC1));
+        self.o_need1.next = ((self.req_opcode.val() == 0x06)
+            || (self.req_opcode.val() == 0x07)
+            || (self.req_opcode.val() == 0x08)
+            || (self.req_opcode.val() == 0x0D)
+            || (self.req_opcode.val() == 0x0E)
+            || (self.req_opcode.val() == 0x0F));
+        self.o_pay.next = (self.o_need1.val()
+            || (self.req_opcode.val() == 0x0A)
+            || (self.req_opcode.val() == 0x10));
+        self.o_reth.next = (self.o_wreth.val() || (self.req_opcode.val() == 0x0C));
+        self.o_aeth.next = (self.o_rraeth.val() || self.o_ack.val());
+        self.o_known.next =
+            (self.o_pay.val() || self.o_reth.val() || self.o_aeth.val() || self.o_probe.val());
+        self.len0.next = !self.req_len.val().any();
+        self.len_big.next =
+            (self.req_len.val().get_bit(12) && self.req_len.val().get_bits::<12>(0).any());
+        self.syn.next = self.req_aeth.val().get_bits::<8>(24);
+        self.dlen_lt.next = (self.req_dlen.val() < bit_cast::<32, 13>(self.req_len.val()));
+        self.bad.next = (!self.o_known.val()
+            || self.len_big.val()
+            || (!self.o_pay.val() && !self.len0.val())
+            || (self.o_need1.val() && self.len0.val())
+            || (!self.len0.val() && self.req_addr.val().get_bits::<3>(0).any())
+            || (self.o_wreth.val() && self.dlen_lt.val())
+            || (self.o_ack.val()
+                && !((self.syn.val() == 0x1F)
+                    || (self.syn.val() == 0x60)
+                    || (self.syn.val() == 0x61)))
+            || (self.o_rraeth.val() && (self.syn.val() != 0x1F))
+            || (self.o_probe.val() && !self.req_tlm.val()));
+
+        self.l7.next = (self.req_len.val() + 7);
+        self.l3.next = (self.req_len.val() + 3);
+        if self.o_reth.val() {
+            self.ext.next = 16.into();
+        } else if self.o_aeth.val() {
+            self.ext.next = 4.into();
+        } else {
+            self.ext.next = 0.into();
+        }
+        if (self.accept.val() && !self.bad.val()) {
+            self.d_opcode.d.next = self.req_opcode.val();
+            self.d_psn.d.next = self.req_psn.val();
+            self.d_ack.d.next = self.req_ackreq.val();
+            self.d_tlm.d.next = self.req_tlm.val();
+            self.d_s6.d.next = !self.o_aeth.val();
+            self.d_reth.d.next = self.o_reth.val();
+            self.d_n.d.next = self.req_len.val();
+            self.d_n4.d.next = (self.l3.val() & 0x1FFC);
+            self.d_nw.d.next = self.l7.val().get_bits::<10>(3);
+            self.d_pad.d.next = (0 - self.req_len.val().get_bits::<2>(0));
+            if self.req_tlm.val() {
+                self.d_e44.d.next = (self.ext.val() + 92);
+                self.d_e54.d.next = (self.ext.val() + 102);
+            } else {
+                self.d_e44.d.next = (self.ext.val() + 44);
+                self.d_e54.d.next = (self.ext.val() + 54);
+            }
+            // Header items: Y or Z, then VA+RD (RETH) or PA (AETH), then TLM.
+            if self.o_aeth.val() {
+                if self.req_tlm.val() {
+                    self.d_hi.d.next = 8.into();
+                } else {
+                    self.d_hi.d.next = 2.into();
+                }
+            } else if self.o_reth.val() {
+                if self.req_tlm.val() {
+                    self.d_hi.d.next = 9.into();
+                } else {
+                    self.d_hi.d.next = 3.into();
+                }
+            } else if self.req_tlm.val() {
+                self.d_hi.d.next = 7.into();
+            } else {
+                self.d_hi.d.next = 1.into();
+            }
+            if self.o_reth.val() {
+                self.d_item1.d.next = self.req_va.val();
+            } else {
+                self.d_item1.d.next = ((bit_cast::<64, 1>(self.req_ackreq.val().into()) << 63)
+                    | (bit_cast::<64, 24>(self.req_psn.val()) << 32)
+                    | bit_cast::<64, 32>(self.req_aeth.val()));
+            }
+            self.d_rd.d.next = ((bit_cast::<64, 32>(self.req_rkey.val()) << 32)
+                | bit_cast::<64, 32>(self.req_dlen.val()));
+            self.x[0].d.next = self.req_tlm_hdr.val();
+            self.x[1].d.next = self.req_tlm_hop0.val();
+            self.x[2].d.next = self.req_tlm_hop1.val();
+            self.x[3].d.next = self.req_tlm_hop2.val();
+            self.x[4].d.next = self.req_tlm_hop3.val();
+            self.x[5].d.next = self.req_tlm_hop4.val();
+        }
+        if (self.accept.val() && self.bad.val()) {
+            self.c_bad.d.next = (self.c_bad.q.val() + 1);
+        }
+        // Host read request (one per descriptor with payload).
+        self.rdq_valid.next = self.rdq_v.q.val();
+        self.rdq_addr.next = self.rdq_a.q.val();
+        self.rdq_len.next = self.rdq_l.q.val();
+        if (self.accept.val() && !self.bad.val() && !self.len0.val()) {
+            self.rdq_v.d.next = true;
+            self.rdq_a.d.next = self.req_addr.val();
+            self.rdq_l.d.next = self.req_len.val();
+        } else if self.rdq_ready.val() {
+            self.rdq_v.d.next = false;
+        }
+
+        // ---- P1: context read; header words, lengths ------------------------
+        self.c_dmac.next = self.ram0.read_data.val().get_bits::<48>(16);
+        self.c_sport.next = self.ram0.read_data.val().get_bits::<16>(0);
+        self.c_smac.next = self.ram1.read_data.val().get_bits::<48>(16);
+        self.c_pkey.next = self.ram1.read_data.val().get_bits::<16>(0);
+        self.c_sip.next = self.ram2.read_data.val().get_bits::<32>(32);
+        self.c_dip.next = self.ram2.read_data.val().get_bits::<32>(0);
+        self.c_dqp.next = self.ram3.read_data.val().get_bits::<24>(8);
+        self.c_tos.next = self.ram3.read_data.val().get_bits::<8>(0);
+        self.flags.next = (bit_cast::<8, 2>(self.d_pad.q.val()) << 4);
+        if self.p1v.q.val() {
+            self.n_b0.d.next = ((bit_cast::<64, 48>(self.c_dmac.val()) << 16)
+                | bit_cast::<64, 16>(self.c_smac.val().get_bits::<16>(32)));
+            self.n_b1.d.next = ((bit_cast::<64, 32>(self.c_smac.val().get_bits::<32>(0)) << 32)
+                | 0x0800_4500
+                | bit_cast::<64, 8>(self.c_tos.val()));
+            self.n_b3.d.next = ((bit_cast::<64, 32>(self.c_sip.val()) << 16)
+                | bit_cast::<64, 16>(self.c_dip.val().get_bits::<16>(16)));
+            self.n_b4.d.next = ((bit_cast::<64, 16>(self.c_dip.val().get_bits::<16>(0)) << 48)
+                | (bit_cast::<64, 16>(self.c_sport.val()) << 32)
+                | 0x12B7_0000);
+            if self.d_s6.q.val() {
+                self.n_b5.d.next = ((bit_cast::<64, 8>(self.d_opcode.q.val()) << 40)
+                    | (bit_cast::<64, 8>(self.flags.val()) << 32)
+                    | (bit_cast::<64, 16>(self.c_pkey.val()) << 16));
+                self.n_item0.d.next = ((bit_cast::<64, 1>(self.d_tlm.q.val().into()) << 56)
+                    | (bit_cast::<64, 24>(self.c_dqp.val()) << 32)
+                    | (bit_cast::<64, 1>(self.d_ack.q.val().into()) << 31)
+                    | bit_cast::<64, 24>(self.d_psn.q.val()));
+            } else {
+                self.n_b5.d.next = 0.into();
+                self.n_item0.d.next = ((bit_cast::<64, 8>(self.d_opcode.q.val()) << 56)
+                    | (bit_cast::<64, 8>(self.flags.val()) << 48)
+                    | (bit_cast::<64, 16>(self.c_pkey.val()) << 32)
+                    | (bit_cast::<64, 1>(self.d_tlm.q.val().into()) << 24)
+                    | bit_cast::<64, 24>(self.c_dqp.val()));
+            }
+            self.ck_a.d.next = (bit_cast::<17, 16>(self.c_sip.val().get_bits::<16>(16))
+                + bit_cast::<17, 16>(self.c_sip.val().get_bits::<16>(0)));
+            self.ck_b.d.next = (bit_cast::<17, 16>(self.c_dip.val().get_bits::<16>(16))
+                + bit_cast::<17, 16>(self.c_dip.val().get_bits::<16>(0)));
+            self.ck_c.d.next = (bit_cast::<17, 8>(self.c_tos.val()) + 0xC511);
+            self.iplen.d.next =
+                (bit_cast::<16, 13>(self.d_n4.q.val()) + bit_cast::<16, 8>(self.d_e44.q.val()));
+            self.tprime.d.next =
+                (bit_cast::<14, 13>(self.d_n4.q.val()) + bit_cast::<14, 8>(self.d_e54.q.val()));
+            self.hn.d.next =
+                (bit_cast::<14, 13>(self.d_n.q.val()) + bit_cast::<14, 8>(self.d_e54.q.val()));
+        }
+        // ---- P2..P4: IPv4 header checksum (ones' complement sum) ------------
+        if self.p2v.q.val() {
+            self.ck_ab.d.next =
+                (bit_cast::<18, 17>(self.ck_a.q.val()) + bit_cast::<18, 17>(self.ck_b.q.val()));
+            self.ck_ci.d.next =
+                (bit_cast::<18, 17>(self.ck_c.q.val()) + bit_cast::<18, 16>(self.iplen.q.val()));
+            self.udplen.d.next = (self.iplen.q.val() - 20);
+        }
+        if self.p3v.q.val() {
+            self.ck_x.d.next =
+                (bit_cast::<19, 18>(self.ck_ab.q.val()) + bit_cast::<19, 18>(self.ck_ci.q.val()));
+        }
+        if self.p4v.q.val() {
+            self.ck_f.d.next = (bit_cast::<17, 16>(self.ck_x.q.val().get_bits::<16>(0))
+                + bit_cast::<17, 3>(self.ck_x.q.val().get_bits::<3>(16)));
+        }
+        self.f2.next = (self.ck_f.q.val().get_bits::<16>(0)
+            + bit_cast::<16, 1>(self.ck_f.q.val().get_bits::<1>(16)));
+
+        // ---- Generator -------------------------------------------------------
+        self.adv.next = (self.out_tready.val() || !self.b_v.q.val());
+        self.g_last.next = ((self.g_rcrc.q.val() == 2) || (self.g_rcrc.q.val() == 0x3FFE));
+        self.in_items.next = (self.g_j.q.val() >= 5);
+        self.cons_h.next = (self.in_items.val() && self.g_hl.q.val().any());
+        self.need_rd.next = (self.g_act.q.val()
+            && self.in_items.val()
+            && !self.g_hl.q.val().any()
+            && self.g_pl.q.val().any());
+        self.produce.next = (self.g_act.q.val() && (!self.need_rd.val() || self.rd_tvalid.val()));
+        self.take.next = (self.sv.q.val()
+            && (!self.g_act.q.val()
+                || (self.adv.val() && self.produce.val() && self.g_last.val())));
+        self.rd_tready.next = (self.adv.val() && self.need_rd.val());
+
+        // The item of this word (lane order) and its ICRC mask.
+        self.bs_item.x.next = self.item[0].q.val();
+        self.bs_base.x.next = self.base[0].q.val();
+        if self.cons_h.val() {
+            self.item_le.next = self.bs_item.y.val();
+            if self.g_i0.q.val() {
+                if self.g_s6.q.val() {
+                    self.imask.next = 0x01.into();
+                } else {
+                    self.imask.next = 0x10.into();
+                }
+            } else if (self.g_tlm.q.val() && (self.g_hl.q.val() <= 6)) {
+                self.imask.next = 0xFF.into();
+            } else {
+                self.imask.next = 0.into();
+            }
+        } else if self.need_rd.val() {
+            self.item_le.next = self.rd_tdata.val();
+            self.imask.next = 0.into();
+        } else {
+            self.item_le.next = 0.into();
+            self.imask.next = 0.into();
+        }
+        // Fixed masks of words 1, 2, 3, 5: TOS, TTL, IP checksum, UDP checksum.
+        if (self.g_j.q.val() == 1) {
+            self.bmask.next = 0x80.into();
+        } else if (self.g_j.q.val() == 2) {
+            self.bmask.next = 0x40.into();
+        } else if ((self.g_j.q.val() == 3) || (self.g_j.q.val() == 5)) {
+            self.bmask.next = 0x03.into();
+        } else {
+            self.bmask.next = 0.into();
+        }
+        // Lanes before the end of the payload are kept; later ones are pad.
+        self.rneg.next = self.g_rdat.q.val().get_bit(13);
+        if self.rneg.val() {
+            self.keep8.next = 0.into();
+        } else if self.g_rdat.q.val().get_bits::<10>(3).any() {
+            self.keep8.next = 0xFF.into();
+        } else {
+            self.keep8.next = !(self.k_ff.val() << self.g_rdat.q.val().get_bits::<3>(0));
+        }
+        self.ex_keep.m.next = self.keep8.val();
+        if self.g_s6.q.val() {
+            self.raw.next =
+                (self.bs_base.y.val() | self.carry.q.val() | (self.item_le.val() << 48));
+            self.ex_mask.m.next = (self.bmask.val() | self.cmask.q.val() | (self.imask.val() << 6));
+        } else {
+            self.raw.next =
+                (self.bs_base.y.val() | self.carry.q.val() | (self.item_le.val() << 16));
+            self.ex_mask.m.next = (self.bmask.val() | self.cmask.q.val() | (self.imask.val() << 2));
+        }
+        self.word.next = (self.raw.val() & self.ex_keep.y.val());
+        self.crcm.next = (self.word.val() | self.ex_mask.y.val());
+        self.cneg.next = self.g_rcrc.q.val().get_bit(13);
+
+        if self.reset.val() {
+            self.g_act.d.next = false;
+        } else if self.take.val() {
+            self.g_act.d.next = true;
+            self.base[0].d.next = self.n_b0.q.val();
+            self.base[1].d.next = self.n_b1.q.val();
+            self.base[2].d.next = ((bit_cast::<64, 16>(self.iplen.q.val()) << 48) | 0x4000_4011);
+            self.base[3].d.next = (self.n_b3.q.val() | (bit_cast::<64, 16>(!self.f2.val()) << 48));
+            self.base[4].d.next = (self.n_b4.q.val() | bit_cast::<64, 16>(self.udplen.q.val()));
+            self.base[5].d.next = self.n_b5.q.val();
+            self.item[0].d.next = self.n_item0.q.val();
+            if !self.d_s6.q.val() {
+                // AETH: Z, PA, X0..X5.
+                self.item[1].d.next = self.d_item1.q.val();
+                self.item[2].d.next = self.x[0].q.val();
+                self.item[3].d.next = self.x[1].q.val();
+                self.item[4].d.next = self.x[2].q.val();
+                self.item[5].d.next = self.x[3].q.val();
+                self.item[6].d.next = self.x[4].q.val();
+                self.item[7].d.next = self.x[5].q.val();
+                self.item[8].d.next = 0.into();
+            } else if self.d_reth.q.val() {
+                // RETH: Y, VA, RD, X0..X5.
+                self.item[1].d.next = self.d_item1.q.val();
+                self.item[2].d.next = self.d_rd.q.val();
+                self.item[3].d.next = self.x[0].q.val();
+                self.item[4].d.next = self.x[1].q.val();
+                self.item[5].d.next = self.x[2].q.val();
+                self.item[6].d.next = self.x[3].q.val();
+                self.item[7].d.next = self.x[4].q.val();
+                self.item[8].d.next = self.x[5].q.val();
+            } else {
+                // Y, X0..X5.
+                self.item[1].d.next = self.x[0].q.val();
+                self.item[2].d.next = self.x[1].q.val();
+                self.item[3].d.next = self.x[2].q.val();
+                self.item[4].d.next = self.x[3].q.val();
+                self.item[5].d.next = self.x[4].q.val();
+                self.item[6].d.next = self.x[5].q.val();
+                self.item[7].d.next = 0.into();
+                self.item[8].d.next = 0.into();
+            }
+            self.g_j.d.next = 0.into();
+            self.g_hl.d.next = self.d_hi.q.val();
+            self.g_pl.d.next = self.d_nw.q.val();
+            self.g_rdat.d.next = self.hn.q.val();
+            self.g_rcrc.d.next = self.tprime.q.val();
+            self.g_s6.d.next = self.d_s6.q.val();
+            self.g_tlm.d.next = self.d_tlm.q.val();
+            self.g_i0.d.next = true;
+            self.carry.d.next = 0.into();
+            self.cmask.d.next = 0.into();
+        } else if (self.adv.val() && self.produce.val()) {
+            if self.g_last.val() {
+                self.g_act.d.next = false;
+            }
+            if !self.in_items.val() {
+                self.g_j.d.next = (self.g_j.q.val() + 1);
+            } else {
+                self.g_j.d.next = 6.into();
+            }
+            for i in 0..5 {
+                self.base[i].d.next = self.base[i + 1].q.val();
+            }
+            self.base[5].d.next = 0.into();
+            if self.cons_h.val() {
+                for i in 0..8 {
+                    self.item[i].d.next = self.item[i + 1].q.val();
+                }
+                self.item[8].d.next = 0.into();
+                self.g_hl.d.next = (self.g_hl.q.val() - 1);
+                self.g_i0.d.next = false;
+            } else if self.need_rd.val() {
+                self.g_pl.d.next = (self.g_pl.q.val() - 1);
+            }
+            self.g_rdat.d.next = (self.g_rdat.q.val() - 8);
+            self.g_rcrc.d.next = (self.g_rcrc.q.val() - 8);
+            if self.g_s6.q.val() {
+                self.carry.d.next = (self.item_le.val() >> 16);
+                self.cmask.d.next = (self.imask.val() >> 2);
+            } else {
+                self.carry.d.next = (self.item_le.val() >> 48);
+                self.cmask.d.next = (self.imask.val() >> 6);
+            }
+        }
+
+        // ---- Stage A: the word, its masked copy for the ICRC ---------------
+        if self.adv.val() {
+            self.a_v.d.next = (self.produce.val() && !self.reset.val());
+            self.a_data.d.next = self.word.val();
+            if (self.g_j.q.val() == 1) {
+                self.a_crcd.d.next = (self.crcm.val() >> 48);
+            } else {
+                self.a_crcd.d.next = self.crcm.val();
+            }
+            if (self.g_j.q.val() == 0) {
+                self.a_crcn.d.next = 0.into();
+            } else if (self.g_j.q.val() == 1) {
+                self.a_crcn.d.next = 2.into();
+            } else if self.cneg.val() {
+                self.a_crcn.d.next = 0.into();
+            } else if self.g_rcrc.q.val().get_bits::<10>(3).any() {
+                self.a_crcn.d.next = 8.into();
+            } else {
+                self.a_crcn.d.next = self.g_rcrc.q.val().get_bits::<4>(0);
+            }
+            self.a_first.d.next = (self.g_j.q.val() == 0);
+            if (self.g_rcrc.q.val() == 2) {
+                self.a_kind.d.next = 1.into();
+            } else if (self.g_rcrc.q.val() == 6) {
+                self.a_kind.d.next = 2.into();
+            } else if (self.g_rcrc.q.val() == 0x3FFE) {
+                self.a_kind.d.next = 3.into();
+            } else {
+                self.a_kind.d.next = 0.into();
+            }
+        } else if self.reset.val() {
+            self.a_v.d.next = false;
+        }
+
+        // ---- Stage B: CRC register and the output word ---------------------
+        self.crc32.crc_in.next = self.crc.q.val();
+        self.crc32.data.next = self.a_crcd.q.val();
+        self.crc32.nbytes.next = self.a_crcn.q.val();
+        if self.adv.val() {
+            self.b_v.d.next = (self.a_v.q.val() && !self.reset.val());
+            self.b_data.d.next = self.a_data.q.val();
+            self.b_kind.d.next = self.a_kind.q.val();
+            if self.a_v.q.val() {
+                if self.a_first.q.val() {
+                    self.crc.d.next = self.k_crc0.val();
+                } else {
+                    self.crc.d.next = self.crc32.crc_out.val();
+                }
+            }
+        } else if self.reset.val() {
+            self.b_v.d.next = false;
+        }
+        self.icrc.next = !self.crc.q.val();
+        self.out_tvalid.next = self.b_v.q.val();
+        if !self.b_v.q.val() {
+            self.out_tdata.next = 0.into();
+            self.out_tkeep.next = 0.into();
+            self.out_tlast.next = false;
+        } else if (self.b_kind.q.val() == 1) {
+            self.out_tdata.next =
+                (self.b_data.q.val() | (bit_cast::<64, 32>(self.icrc.val()) << 16));
+            self.out_tkeep.next = 0x3F.into();
+            self.out_tlast.next = true;
+        } else if (self.b_kind.q.val() == 2) {
+            self.out_tdata.next = (self.b_data.q.val()
+                | (bit_cast::<64, 16>(self.icrc.val().get_bits::<16>(0)) << 48));
+            self.out_tkeep.next = 0xFF.into();
+            self.out_tlast.next = false;
+        } else if (self.b_kind.q.val() == 3) {
+            self.out_tdata.next =
+                (self.b_data.q.val() | bit_cast::<64, 16>(self.icrc.val().get_bits::<16>(16)));
+            self.out_tkeep.next = 0x03.into();
+            self.out_tlast.next = true;
+        } else {
+            self.out_tdata.next = self.b_data.q.val();
+            self.out_tkeep.next = 0xFF.into();
+            self.out_tlast.next = false;
+        }
+        if (self.b_v.q.val()
+            && self.out_tready.val()
+            && ((self.b_kind.q.val() == 1) || (self.b_kind.q.val() == 3)))
+        {
+            self.c_frames.d.next = (self.c_frames.q.val() + 1);
+        }
+        self.cnt_frames.next = self.c_frames.q.val();
+        self.cnt_bad_req.next = self.c_bad.q.val();
+
+        // ---- Prep stage flags and reset --------------------------------------
+        if self.reset.val() {
+            self.p1v.d.next = false;
+            self.p2v.d.next = false;
+            self.p3v.d.next = false;
+            self.p4v.d.next = false;
+            self.sv.d.next = false;
+            self.rdq_v.d.next = false;
+            self.c_frames.d.next = 0.into();
+            self.c_bad.d.next = 0.into();
+        } else {
+            self.p1v.d.next = (self.accept.val() && !self.bad.val());
+            self.p2v.d.next = self.p1v.q.val();
+            self.p3v.d.next = self.p2v.q.val();
+            self.p4v.d.next = self.p3v.q.val();
+            if self.p4v.q.val() {
+                self.sv.d.next = true;
+            } else if self.take.val() {
+                self.sv.d.next = false;
+            }
+        }
+    }
+}
