@@ -1,1 +1,1215 @@
-//! See docs/roce.md (work in progress).
+//! RoCEv2 Rx, part 1: the store-and-forward parser/checker
+//! (`docs/roce.md` §1–§4, §7).
+//!
+//! # What it does
+//! Takes the MAC's 64-bit frame stream (no back-pressure: one word per
+//! cycle forever, frames back to back), stores every frame's words in a
+//! block-RAM ring buffer while checking the frame in stream, and at the end
+//! of the frame either commits it (a metadata record into a 16-entry
+//! metadata FIFO; the words stay in the buffer) or rolls the buffer's write
+//! pointer back and counts the first failing reason. Committed frames come
+//! out in order as a metadata record (`meta_*`) followed by the payload
+//! words (`pay_*`), realigned so that payload byte 0 is in lane 0; pad and
+//! ICRC are not output.
+//!
+//! # Ports (clock `clock`)
+//! - `reset` (synchronous): clears the pointers, the pipeline, the FIFO and
+//!   the counters (RAM contents are kept, and never read before rewritten).
+//! - in: `in_tdata: 64`, `in_tkeep: 8`, `in_tlast`, `in_tvalid`, `in_tuser`
+//!   (1 = bad FCS, sampled with `in_tlast`). No `in_tready`.
+//! - `meta_valid`, `meta_ready` (in), `meta_opcode: 8`, `meta_qp: 24`,
+//!   `meta_psn: 24`, `meta_ackreq`, `meta_len: 13` (payload bytes, pad
+//!   removed), `meta_va: 64`, `meta_rkey: 32`, `meta_dlen: 32` (RETH,
+//!   else 0), `meta_aeth: 32` (else 0), `meta_tlm` (the T bit),
+//!   `meta_tlm_hdr: 64`, `meta_tlm_hop0..4: 64` (the TLM area's words
+//!   big-endian as on the wire, else 0). All fields are 0 while
+//!   `meta_valid` is low.
+//! - `pay_tdata: 64`, `pay_tkeep: 8`, `pay_tlast`, `pay_tvalid`,
+//!   `pay_tready` (in): the payload of the packet whose record was taken
+//!   last, ceil(len/8) words, none when `meta_len` is 0; lanes beyond
+//!   `pay_tkeep` are 0; all 0 while not valid. The next record is offered
+//!   only after the last payload word was taken.
+//! - counters (32 bits, wrapping): `cnt_ok`, `cnt_bad_fcs`, `cnt_trunc`,
+//!   `cnt_bad_eth`, `cnt_bad_ip`, `cnt_bad_port`, `cnt_bad_opcode`,
+//!   `cnt_bad_len`, `cnt_bad_tlm`, `cnt_bad_icrc`, `cnt_drop_full`.
+//!
+//! # Checks (first failing reason is counted, in this order)
+//! With `flen` the frame's byte count (8 per word, the last word's count is
+//! its highest set `tkeep` lane + 1; `tkeep` of other words is ignored) and
+//! `iptot` the IPv4 total length:
+//! 1. `bad_fcs`: `in_tuser` with the last word.
+//! 2. `trunc`: `flen < 54` (Ethernet + IPv4 + UDP + BTH) or
+//!    `flen < 14 + iptot`. Bytes after `14 + iptot` (Ethernet padding) are
+//!    ignored.
+//! 3. `bad_eth`: EtherType ≠ 0x0800.
+//! 4. `bad_ip`: ver/IHL ≠ 0x45, MF or fragment offset ≠ 0, protocol ≠ 17,
+//!    header checksum wrong.
+//! 5. `bad_port`: UDP destination port ≠ 4791.
+//! 6. `bad_opcode`: opcode not in §1's table, or TVer ≠ 0.
+//! 7. `bad_len`: UDP length ≠ `iptot − 20` (mod 2^16); `iptot` not a
+//!    multiple of 4; `iptot < 44 + E` (E = RETH 16, AETH 4, TLM 48 bytes
+//!    present by opcode and T); payload + pad < PadCnt; an opcode without
+//!    payload carrying payload or pad; payload > 4096.
+//! 8. `bad_tlm` (T = 1): TLM `ver` ≠ 1, `nhop` > 5, `maxhop` ≠ 5; also
+//!    PROBE/NOTIFY (0xC0/0xC1) without T.
+//! 9. `bad_icrc`: §3 (checked as the CRC residue over the IP packet
+//!    including the ICRC).
+//! 10. `drop_full`: the buffer had no room for a word of the frame, or the
+//!    metadata FIFO was full at the decision.
+//!
+//! # Structure
+//! - In stream: header words 1..14 captured into registers; IPv4 checksum
+//!   (3-stage adder pipeline); ICRC: a prep register (masked data, byte
+//!   count) feeding [`Crc32x64`] whose output is registered.
+//! - The buffer write is delayed 3 cycles, so the verdict of a frame whose
+//!   last word arrived in cycle T is ready (T + 3) when that word is
+//!   written: the write pointer is committed or rolled back before the
+//!   next frame's first word is written. A word that finds the buffer full
+//!   is not written, and the frame is dropped (`drop_full`).
+//! - Buffer: 2^B 64-bit words (B is a const generic; the NIC uses 11 =
+//!   2048 words, two maximum frames and more). Metadata: 16 entries.
+//! - Output: the metadata RAMs and the buffer are read with the next
+//!   pointer as address, so their outputs show the current entry / word.
+//!
+//! # Timing
+//! - Input: one word per cycle, always accepted.
+//! - Latency: last input word in cycle T → `meta_valid` in cycle T + 5
+//!   (output idle); the first payload word 2 cycles after the record is
+//!   taken; then one word per cycle.
+//! - Throughput: a record with no payload per cycle; a packet of n payload
+//!   words per n + 2 cycles, more than line rate for every frame size.
+//!
+//! Golden twin: `nic_golden::roce::rx_parse`.
+
+use crate::mem::Ram;
+use crate::roce::crc32::{step, Crc32x64};
+use rust_hdl::prelude::*;
+
+/// log2 of the metadata FIFO's entries.
+pub const META_A: usize = 4;
+/// The CRC register after a frame and its own (correct) ICRC.
+pub const RESIDUE: u32 = 0xDEBB_20E3;
+
+/// Byte reversal of a 64-bit word (a wire permutation).
+#[derive(LogicBlock, Default)]
+pub struct Bswap64 {
+    pub x: Signal<In, Bits<64>>,
+    pub y: Signal<Out, Bits<64>>,
+}
+
+impl Logic for Bswap64 {
+    fn update(&mut self) {
+        self.y.next = Bits::<64>::from(self.x.val().to_u64().swap_bytes());
+    }
+    fn connect(&mut self) {
+        self.y.connect();
+    }
+    fn hdl(&self) -> Verilog {
+        let parts: Vec<String> = (0..8)
+            .map(|k| format!("x[{}:{}]", 8 * k + 7, 8 * k))
+            .collect();
+        Verilog::Custom(format!("always @(*) y = {{{}}};\n", parts.join(", ")))
+    }
+}
+
+/// The opcode table of §1: known, has RETH, has AETH, carries payload,
+/// is PROBE/NOTIFY.
+#[derive(LogicBlock)]
+pub struct OpDecode {
+    pub op: Signal<In, Bits<8>>,
+    pub known: Signal<Out, Bit>,
+    pub r: Signal<Out, Bit>,
+    pub a: Signal<Out, Bit>,
+    pub pay: Signal<Out, Bit>,
+    pub hpcc: Signal<Out, Bit>,
+    k: [Constant<Bits<8>>; 12],
+    eq: [Signal<Local, Bit>; 12],
+}
+
+/// 06 07 08 0A 0C 0D 0E 0F 10 11 C0 C1.
+const OPCODES: [u64; 12] = [
+    0x06, 0x07, 0x08, 0x0A, 0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0x11, 0xC0, 0xC1,
+];
+
+impl Default for OpDecode {
+    fn default() -> Self {
+        Self {
+            op: Default::default(),
+            known: Default::default(),
+            r: Default::default(),
+            a: Default::default(),
+            pay: Default::default(),
+            hpcc: Default::default(),
+            k: std::array::from_fn(|i| Constant::new(Bits::<8>::from(OPCODES[i]))),
+            eq: Default::default(),
+        }
+    }
+}
+
+impl Logic for OpDecode {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for i in 0..12 {
+            self.eq[i].next = (self.op.val() == self.k[i].val());
+        }
+        self.known.next = (self.eq[0].val()
+            || self.eq[1].val()
+            || self.eq[2].val()
+            || self.eq[3].val()
+            || self.eq[4].val()
+            || self.eq[5].val()
+            || self.eq[6].val()
+            || self.eq[7].val()
+            || self.eq[8].val()
+            || self.eq[9].val()
+            || self.eq[10].val()
+            || self.eq[11].val());
+        self.r.next = (self.eq[0].val() || self.eq[3].val() || self.eq[4].val());
+        self.a.next =
+            (self.eq[5].val() || self.eq[7].val() || self.eq[8].val() || self.eq[9].val());
+        self.pay.next = (self.eq[0].val()
+            || self.eq[1].val()
+            || self.eq[2].val()
+            || self.eq[3].val()
+            || self.eq[5].val()
+            || self.eq[6].val()
+            || self.eq[7].val()
+            || self.eq[8].val());
+        self.hpcc.next = (self.eq[10].val() || self.eq[11].val());
+    }
+}
+
+fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
+    Constant::new(Bits::<N>::from(v))
+}
+
+#[derive(LogicBlock)]
+pub struct RoceRxParse<const B: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub in_tdata: Signal<In, Bits<64>>,
+    pub in_tkeep: Signal<In, Bits<8>>,
+    pub in_tlast: Signal<In, Bit>,
+    pub in_tvalid: Signal<In, Bit>,
+    pub in_tuser: Signal<In, Bit>,
+    pub meta_ready: Signal<In, Bit>,
+    pub pay_tready: Signal<In, Bit>,
+    pub meta_valid: Signal<Out, Bit>,
+    pub meta_opcode: Signal<Out, Bits<8>>,
+    pub meta_qp: Signal<Out, Bits<24>>,
+    pub meta_psn: Signal<Out, Bits<24>>,
+    pub meta_ackreq: Signal<Out, Bit>,
+    pub meta_len: Signal<Out, Bits<13>>,
+    pub meta_va: Signal<Out, Bits<64>>,
+    pub meta_rkey: Signal<Out, Bits<32>>,
+    pub meta_dlen: Signal<Out, Bits<32>>,
+    pub meta_aeth: Signal<Out, Bits<32>>,
+    pub meta_tlm: Signal<Out, Bit>,
+    pub meta_tlm_hdr: Signal<Out, Bits<64>>,
+    pub meta_tlm_hop0: Signal<Out, Bits<64>>,
+    pub meta_tlm_hop1: Signal<Out, Bits<64>>,
+    pub meta_tlm_hop2: Signal<Out, Bits<64>>,
+    pub meta_tlm_hop3: Signal<Out, Bits<64>>,
+    pub meta_tlm_hop4: Signal<Out, Bits<64>>,
+    pub pay_tdata: Signal<Out, Bits<64>>,
+    pub pay_tkeep: Signal<Out, Bits<8>>,
+    pub pay_tlast: Signal<Out, Bit>,
+    pub pay_tvalid: Signal<Out, Bit>,
+    pub cnt_ok: Signal<Out, Bits<32>>,
+    pub cnt_bad_fcs: Signal<Out, Bits<32>>,
+    pub cnt_trunc: Signal<Out, Bits<32>>,
+    pub cnt_bad_eth: Signal<Out, Bits<32>>,
+    pub cnt_bad_ip: Signal<Out, Bits<32>>,
+    pub cnt_bad_port: Signal<Out, Bits<32>>,
+    pub cnt_bad_opcode: Signal<Out, Bits<32>>,
+    pub cnt_bad_len: Signal<Out, Bits<32>>,
+    pub cnt_bad_tlm: Signal<Out, Bits<32>>,
+    pub cnt_bad_icrc: Signal<Out, Bits<32>>,
+    pub cnt_drop_full: Signal<Out, Bits<32>>,
+    // Sub-blocks.
+    crc: Crc32x64,
+    dec_in: OpDecode,
+    dec_a: OpDecode,
+    bs5: Bswap64,
+    bs6: Bswap64,
+    bs7: Bswap64,
+    bst: [Bswap64; 6],
+    bram: Ram<Bits<64>, B>,
+    ram_op: Ram<Bits<8>, META_A>,
+    ram_a: Ram<Bits<64>, META_A>,
+    ram_va: Ram<Bits<64>, META_A>,
+    ram_rd: Ram<Bits<64>, META_A>,
+    ram_aeth: Ram<Bits<32>, META_A>,
+    ram_tlm: [Ram<Bits<64>, META_A>; 6],
+    ram_len: Ram<Bits<13>, META_A>,
+    ram_ps: Ram<Bits<16>, META_A>,
+    ram_end: Ram<Bits<16>, META_A>,
+    ram_sh: Ram<Bit, META_A>,
+    // Input side.
+    wcnt: DFF<Bits<16>>,
+    hw: [DFF<Bits<64>>; 15],
+    e_flen: DFF<Bits<20>>,
+    e_fcs: DFF<Bit>,
+    ck01: DFF<Bits<17>>,
+    ck23: DFF<Bits<17>>,
+    ck_first: DFF<Bit>,
+    ck_v: DFF<Bit>,
+    cks: DFF<Bits<18>>,
+    cks_first: DFF<Bit>,
+    cks_v: DFF<Bit>,
+    ipacc: DFF<Bits<20>>,
+    c_d: DFF<Bits<64>>,
+    c_n: DFF<Bits<4>>,
+    c_first: DFF<Bit>,
+    crem: DFF<Bits<16>>,
+    crc_q: DFF<Bits<32>>,
+    tl_on: DFF<Bit>,
+    tl_lo: DFF<Bits<8>>,
+    tl_hi: DFF<Bits<8>>,
+    // Verdict stage A (cycle T+1 computes, T+2 holds).
+    a_fcs: DFF<Bit>,
+    a_trunc: DFF<Bit>,
+    a_eth: DFF<Bit>,
+    a_ip: DFF<Bit>,
+    a_port: DFF<Bit>,
+    a_opc: DFF<Bit>,
+    a_lena: DFF<Bit>,
+    a_tlm: DFF<Bit>,
+    a_pp: DFF<Bits<16>>,
+    a_pad: DFF<Bits<16>>,
+    a_pay: DFF<Bit>,
+    a_r: DFF<Bit>,
+    a_a: DFF<Bit>,
+    a_t: DFF<Bit>,
+    a_p: DFF<Bits<8>>,
+    // Verdict stage B (cycle T+2 computes, T+3 holds).
+    why: DFF<Bits<4>>,
+    b_len: DFF<Bits<13>>,
+    b_w0: DFF<Bits<16>>,
+    b_sh: DFF<Bit>,
+    b_r: DFF<Bit>,
+    b_a: DFF<Bit>,
+    b_t: DFF<Bit>,
+    // Buffer write, 3 cycles behind the input.
+    dl_v: [DFF<Bit>; 3],
+    dl_l: [DFF<Bit>; 3],
+    dl_d: [DFF<Bits<64>>; 3],
+    wp: DFF<Bits<16>>,
+    fstart: DFF<Bits<16>>,
+    rp: DFF<Bits<16>>,
+    ovf: DFF<Bit>,
+    // Metadata FIFO and output.
+    mw: DFF<Bits<8>>,
+    mr: DFF<Bits<8>>,
+    mv: DFF<Bit>,
+    busy: DFF<Bit>,
+    primed: DFF<Bit>,
+    rd: DFF<Bits<16>>,
+    hold: DFF<Bits<64>>,
+    pcnt: DFF<Bits<10>>,
+    psh: DFF<Bit>,
+    pkeep: DFF<Bits<8>>,
+    pmask: DFF<Bits<64>>,
+    pend: DFF<Bits<16>>,
+    cnt: [DFF<Bits<32>>; 11],
+    // Constants.
+    k_cap: Constant<Bits<16>>,
+    k_mcap: Constant<Bits<8>>,
+    k_w: [Constant<Bits<16>>; 16],
+    k_rsn: [Constant<Bits<4>>; 11],
+    k_cs: [Constant<Bits<20>>; 10],
+    k_lane: [Constant<Bits<64>>; 8],
+    k_pos: [Constant<Bits<8>>; 8],
+    k_f01: [Constant<Bit>; 8],
+    k_f6: [Constant<Bit>; 8],
+    k_keep: [Constant<Bits<8>>; 8],
+    k_mask: [Constant<Bits<64>>; 8],
+    k_l3: [Constant<Bits<3>>; 8],
+    k_tos: Constant<Bits<64>>,
+    k_init: Constant<Bits<32>>,
+    k_res: Constant<Bits<32>>,
+    k_n2: Constant<Bits<4>>,
+    k_n8: Constant<Bits<4>>,
+    k_r8: Constant<Bits<16>>,
+    k_r10: Constant<Bits<16>>,
+    k_lo_r: Constant<Bits<8>>,
+    k_hi_r: Constant<Bits<8>>,
+    k_lo_a: Constant<Bits<8>>,
+    k_hi_a: Constant<Bits<8>>,
+    k_lo_n: Constant<Bits<8>>,
+    k_hi_n: Constant<Bits<8>>,
+    k_54: Constant<Bits<20>>,
+    k_14: Constant<Bits<20>>,
+    k_eth: Constant<Bits<16>>,
+    k_45: Constant<Bits<8>>,
+    k_3f: Constant<Bits<8>>,
+    k_17: Constant<Bits<8>>,
+    k_port: Constant<Bits<16>>,
+    k_20: Constant<Bits<16>>,
+    k_3: Constant<Bits<16>>,
+    k_h_r: Constant<Bits<16>>,
+    k_h_a: Constant<Bits<16>>,
+    k_h_n: Constant<Bits<16>>,
+    k_48: Constant<Bits<16>>,
+    k_10: Constant<Bits<16>>,
+    k_4096: Constant<Bits<16>>,
+    k_5: Constant<Bits<8>>,
+    k_1: Constant<Bits<4>>,
+    k_7: Constant<Bits<13>>,
+    k_ff: Constant<Bits<8>>,
+    // Locals.
+    acc: Signal<Local, Bit>,
+    wc: [Signal<Local, Bit>; 16],
+    nb: Signal<Local, Bits<4>>,
+    q: [Signal<Local, Bits<17>>; 4],
+    iptot_live: Signal<Local, Bits<16>>,
+    wsmall: Signal<Local, Bit>,
+    base: Signal<Local, Bits<8>>,
+    pos: [Signal<Local, Bits<8>>; 8],
+    lmw: [Signal<Local, Bits<64>>; 8],
+    m64: Signal<Local, Bits<64>>,
+    ipsum_ok: Signal<Local, Bit>,
+    iptot: Signal<Local, Bits<16>>,
+    ipend: Signal<Local, Bits<20>>,
+    udpl: Signal<Local, Bits<16>>,
+    ipm20: Signal<Local, Bits<16>>,
+    hdr1: Signal<Local, Bits<16>>,
+    hdrs: Signal<Local, Bits<16>>,
+    pp: Signal<Local, Bits<17>>,
+    t_bit: Signal<Local, Bit>,
+    tb0: Signal<Local, Bits<8>>,
+    tb1: Signal<Local, Bits<8>>,
+    tb2: Signal<Local, Bits<8>>,
+    plen: Signal<Local, Bits<16>>,
+    lenb: Signal<Local, Bit>,
+    icrc_bad: Signal<Local, Bit>,
+    room: Signal<Local, Bit>,
+    wen: Signal<Local, Bit>,
+    dec: Signal<Local, Bit>,
+    mfull: Signal<Local, Bit>,
+    rsn: Signal<Local, Bits<4>>,
+    commit: Signal<Local, Bit>,
+    wp1: Signal<Local, Bits<16>>,
+    rr: [Signal<Local, Bits<64>>; 14],
+    mval: Signal<Local, Bit>,
+    mhs: Signal<Local, Bit>,
+    mrn: Signal<Local, Bits<8>>,
+    m_len: Signal<Local, Bits<13>>,
+    pval: Signal<Local, Bit>,
+    phs: Signal<Local, Bit>,
+    plast: Signal<Local, Bit>,
+    adv: Signal<Local, Bit>,
+    word: Signal<Local, Bits<64>>,
+    pbyte: Signal<Local, Bits<16>>,
+}
+
+impl<const B: usize> Default for RoceRxParse<B> {
+    fn default() -> Self {
+        assert!((4..=15).contains(&B), "RoceRxParse: 4 <= B <= 15");
+        let init = step(0xFFFF_FFFF, u64::MAX, 8);
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            in_tdata: Default::default(),
+            in_tkeep: Default::default(),
+            in_tlast: Default::default(),
+            in_tvalid: Default::default(),
+            in_tuser: Default::default(),
+            meta_ready: Default::default(),
+            pay_tready: Default::default(),
+            meta_valid: Default::default(),
+            meta_opcode: Default::default(),
+            meta_qp: Default::default(),
+            meta_psn: Default::default(),
+            meta_ackreq: Default::default(),
+            meta_len: Default::default(),
+            meta_va: Default::default(),
+            meta_rkey: Default::default(),
+            meta_dlen: Default::default(),
+            meta_aeth: Default::default(),
+            meta_tlm: Default::default(),
+            meta_tlm_hdr: Default::default(),
+            meta_tlm_hop0: Default::default(),
+            meta_tlm_hop1: Default::default(),
+            meta_tlm_hop2: Default::default(),
+            meta_tlm_hop3: Default::default(),
+            meta_tlm_hop4: Default::default(),
+            pay_tdata: Default::default(),
+            pay_tkeep: Default::default(),
+            pay_tlast: Default::default(),
+            pay_tvalid: Default::default(),
+            cnt_ok: Default::default(),
+            cnt_bad_fcs: Default::default(),
+            cnt_trunc: Default::default(),
+            cnt_bad_eth: Default::default(),
+            cnt_bad_ip: Default::default(),
+            cnt_bad_port: Default::default(),
+            cnt_bad_opcode: Default::default(),
+            cnt_bad_len: Default::default(),
+            cnt_bad_tlm: Default::default(),
+            cnt_bad_icrc: Default::default(),
+            cnt_drop_full: Default::default(),
+            crc: Default::default(),
+            dec_in: Default::default(),
+            dec_a: Default::default(),
+            bs5: Default::default(),
+            bs6: Default::default(),
+            bs7: Default::default(),
+            bst: Default::default(),
+            bram: Default::default(),
+            ram_op: Default::default(),
+            ram_a: Default::default(),
+            ram_va: Default::default(),
+            ram_rd: Default::default(),
+            ram_aeth: Default::default(),
+            ram_tlm: Default::default(),
+            ram_len: Default::default(),
+            ram_ps: Default::default(),
+            ram_end: Default::default(),
+            ram_sh: Default::default(),
+            wcnt: Default::default(),
+            hw: Default::default(),
+            e_flen: Default::default(),
+            e_fcs: Default::default(),
+            ck01: Default::default(),
+            ck23: Default::default(),
+            ck_first: Default::default(),
+            ck_v: Default::default(),
+            cks: Default::default(),
+            cks_first: Default::default(),
+            cks_v: Default::default(),
+            ipacc: Default::default(),
+            c_d: Default::default(),
+            c_n: Default::default(),
+            c_first: Default::default(),
+            crem: Default::default(),
+            crc_q: Default::default(),
+            tl_on: Default::default(),
+            tl_lo: Default::default(),
+            tl_hi: Default::default(),
+            a_fcs: Default::default(),
+            a_trunc: Default::default(),
+            a_eth: Default::default(),
+            a_ip: Default::default(),
+            a_port: Default::default(),
+            a_opc: Default::default(),
+            a_lena: Default::default(),
+            a_tlm: Default::default(),
+            a_pp: Default::default(),
+            a_pad: Default::default(),
+            a_pay: Default::default(),
+            a_r: Default::default(),
+            a_a: Default::default(),
+            a_t: Default::default(),
+            a_p: Default::default(),
+            why: Default::default(),
+            b_len: Default::default(),
+            b_w0: Default::default(),
+            b_sh: Default::default(),
+            b_r: Default::default(),
+            b_a: Default::default(),
+            b_t: Default::default(),
+            dl_v: Default::default(),
+            dl_l: Default::default(),
+            dl_d: Default::default(),
+            wp: Default::default(),
+            fstart: Default::default(),
+            rp: Default::default(),
+            ovf: Default::default(),
+            mw: Default::default(),
+            mr: Default::default(),
+            mv: Default::default(),
+            busy: Default::default(),
+            primed: Default::default(),
+            rd: Default::default(),
+            hold: Default::default(),
+            pcnt: Default::default(),
+            psh: Default::default(),
+            pkeep: Default::default(),
+            pmask: Default::default(),
+            pend: Default::default(),
+            cnt: Default::default(),
+            k_cap: k(1u64 << B),
+            k_mcap: k(1u64 << META_A),
+            k_w: std::array::from_fn(|i| k(i as u64)),
+            k_rsn: std::array::from_fn(|i| k(i as u64)),
+            k_cs: std::array::from_fn(|i| k(0xFFFF * (i as u64 + 1))),
+            k_lane: std::array::from_fn(|i| k(0xFFu64 << (8 * i))),
+            k_pos: std::array::from_fn(|i| k(i as u64)),
+            k_f01: std::array::from_fn(|i| Constant::new(i < 2)),
+            k_f6: std::array::from_fn(|i| Constant::new(i == 6)),
+            k_keep: std::array::from_fn(|i| k(if i == 0 { 0xFF } else { (1u64 << i) - 1 })),
+            k_mask: std::array::from_fn(|i| {
+                k(if i == 0 {
+                    u64::MAX
+                } else {
+                    (1u64 << (8 * i)) - 1
+                })
+            }),
+            k_l3: std::array::from_fn(|i| k(i as u64)),
+            k_tos: k(0xFF00),
+            k_init: k(init as u64),
+            k_res: k(RESIDUE as u64),
+            k_n2: k(2),
+            k_n8: k(8),
+            k_r8: k(8),
+            k_r10: k(10),
+            k_lo_r: k(70),
+            k_hi_r: k(118),
+            k_lo_a: k(58),
+            k_hi_a: k(106),
+            k_lo_n: k(54),
+            k_hi_n: k(102),
+            k_54: k(54),
+            k_14: k(14),
+            k_eth: k(0x0008),
+            k_45: k(0x45),
+            k_3f: k(0x3F),
+            k_17: k(17),
+            k_port: k(0xB712),
+            k_20: k(20),
+            k_3: k(3),
+            k_h_r: k(60),
+            k_h_a: k(48),
+            k_h_n: k(44),
+            k_48: k(48),
+            k_10: k(10),
+            k_4096: k(4096),
+            k_5: k(5),
+            k_1: k(1),
+            k_7: k(7),
+            k_ff: k(0xFF),
+            acc: Default::default(),
+            wc: Default::default(),
+            nb: Default::default(),
+            q: Default::default(),
+            iptot_live: Default::default(),
+            wsmall: Default::default(),
+            base: Default::default(),
+            pos: Default::default(),
+            lmw: Default::default(),
+            m64: Default::default(),
+            ipsum_ok: Default::default(),
+            iptot: Default::default(),
+            ipend: Default::default(),
+            udpl: Default::default(),
+            ipm20: Default::default(),
+            hdr1: Default::default(),
+            hdrs: Default::default(),
+            pp: Default::default(),
+            t_bit: Default::default(),
+            tb0: Default::default(),
+            tb1: Default::default(),
+            tb2: Default::default(),
+            plen: Default::default(),
+            lenb: Default::default(),
+            icrc_bad: Default::default(),
+            room: Default::default(),
+            wen: Default::default(),
+            dec: Default::default(),
+            mfull: Default::default(),
+            rsn: Default::default(),
+            commit: Default::default(),
+            wp1: Default::default(),
+            rr: Default::default(),
+            mval: Default::default(),
+            mhs: Default::default(),
+            mrn: Default::default(),
+            m_len: Default::default(),
+            pval: Default::default(),
+            phs: Default::default(),
+            plast: Default::default(),
+            adv: Default::default(),
+            word: Default::default(),
+            pbyte: Default::default(),
+        }
+    }
+}
+
+impl<const B: usize> Logic for RoceRxParse<B> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, wcnt, e_flen, e_fcs, ck01, ck23, ck_first, ck_v, cks, cks_first, cks_v,
+            ipacc, c_d, c_n, c_first, crem, crc_q, tl_on, tl_lo, tl_hi, a_fcs, a_trunc, a_eth,
+            a_ip, a_port, a_opc, a_lena, a_tlm, a_pp, a_pad, a_pay, a_r, a_a, a_t, a_p, why, b_len,
+            b_w0, b_sh, b_r, b_a, b_t, wp, fstart, rp, ovf, mw, mr, mv, busy, primed, rd, hold,
+            pcnt, psh, pkeep, pmask, pend
+        );
+        for i in 0..15 {
+            self.hw[i].clock.next = self.clock.val();
+        }
+        for i in 0..3 {
+            self.dl_v[i].clock.next = self.clock.val();
+            self.dl_l[i].clock.next = self.clock.val();
+            self.dl_d[i].clock.next = self.clock.val();
+        }
+        for i in 0..11 {
+            self.cnt[i].clock.next = self.clock.val();
+        }
+        self.bram.clock.next = self.clock.val();
+        self.ram_op.clock.next = self.clock.val();
+        self.ram_a.clock.next = self.clock.val();
+        self.ram_va.clock.next = self.clock.val();
+        self.ram_rd.clock.next = self.clock.val();
+        self.ram_aeth.clock.next = self.clock.val();
+        for i in 0..6 {
+            self.ram_tlm[i].clock.next = self.clock.val();
+        }
+        self.ram_len.clock.next = self.clock.val();
+        self.ram_ps.clock.next = self.clock.val();
+        self.ram_end.clock.next = self.clock.val();
+        self.ram_sh.clock.next = self.clock.val();
+
+        // ---------------- Input side ----------------
+        self.acc.next = self.in_tvalid.val();
+        for i in 0..16 {
+            self.wc[i].next = (self.wcnt.q.val() == self.k_w[i].val());
+        }
+        if self.acc.val() {
+            if self.in_tlast.val() {
+                self.wcnt.d.next = 0.into();
+            } else if self.wcnt.q.val().all() {
+                self.wcnt.d.next = self.wcnt.q.val();
+            } else {
+                self.wcnt.d.next = (self.wcnt.q.val() + 1);
+            }
+        }
+        for i in 0..15 {
+            if (self.acc.val() && self.wc[i].val()) {
+                self.hw[i].d.next = self.in_tdata.val();
+            } else {
+                self.hw[i].d.next = self.hw[i].q.val();
+            }
+        }
+        // Bytes in the last word: highest kept lane + 1.
+        if self.in_tkeep.val().get_bit(7) {
+            self.nb.next = 8.into();
+        } else if self.in_tkeep.val().get_bit(6) {
+            self.nb.next = 7.into();
+        } else if self.in_tkeep.val().get_bit(5) {
+            self.nb.next = 6.into();
+        } else if self.in_tkeep.val().get_bit(4) {
+            self.nb.next = 5.into();
+        } else if self.in_tkeep.val().get_bit(3) {
+            self.nb.next = 4.into();
+        } else if self.in_tkeep.val().get_bit(2) {
+            self.nb.next = 3.into();
+        } else if self.in_tkeep.val().get_bit(1) {
+            self.nb.next = 2.into();
+        } else if self.in_tkeep.val().get_bit(0) {
+            self.nb.next = 1.into();
+        } else {
+            self.nb.next = 0.into();
+        }
+        if (self.acc.val() && self.in_tlast.val()) {
+            self.e_flen.d.next =
+                ((bit_cast::<20, 16>(self.wcnt.q.val()) << 3) + bit_cast::<20, 4>(self.nb.val()));
+            self.e_fcs.d.next = self.in_tuser.val();
+        }
+
+        // IPv4 header checksum: 16-bit lane pairs of bytes 14..33 (words 1..4),
+        // summed little-endian (the ones' complement sum is byte-order free).
+        if (self.wc[2].val() || self.wc[3].val() || self.wc[4].val()) {
+            self.q[0].next = bit_cast::<17, 16>(self.in_tdata.val().get_bits::<16>(0));
+        } else {
+            self.q[0].next = 0.into();
+        }
+        if (self.wc[2].val() || self.wc[3].val()) {
+            self.q[1].next = bit_cast::<17, 16>(self.in_tdata.val().get_bits::<16>(16));
+            self.q[2].next = bit_cast::<17, 16>(self.in_tdata.val().get_bits::<16>(32));
+        } else {
+            self.q[1].next = 0.into();
+            self.q[2].next = 0.into();
+        }
+        if (self.wc[1].val() || self.wc[2].val() || self.wc[3].val()) {
+            self.q[3].next = bit_cast::<17, 16>(self.in_tdata.val().get_bits::<16>(48));
+        } else {
+            self.q[3].next = 0.into();
+        }
+        self.ck01.d.next = (self.q[0].val() + self.q[1].val());
+        self.ck23.d.next = (self.q[2].val() + self.q[3].val());
+        self.ck_first.d.next = (self.acc.val() && self.wc[1].val());
+        self.ck_v.d.next = (self.acc.val()
+            && (self.wc[1].val() || self.wc[2].val() || self.wc[3].val() || self.wc[4].val()));
+        self.cks.d.next =
+            (bit_cast::<18, 17>(self.ck01.q.val()) + bit_cast::<18, 17>(self.ck23.q.val()));
+        self.cks_first.d.next = self.ck_first.q.val();
+        self.cks_v.d.next = self.ck_v.q.val();
+        if self.cks_v.q.val() {
+            if self.cks_first.q.val() {
+                self.ipacc.d.next = bit_cast::<20, 18>(self.cks.q.val());
+            } else {
+                self.ipacc.d.next = (self.ipacc.q.val() + bit_cast::<20, 18>(self.cks.q.val()));
+            }
+        }
+
+        // ICRC prep: masked bytes of the IP packet (bytes 14 .. 14 + iptot),
+        // the ICRC included (checked as the CRC residue).
+        self.iptot_live.next = ((bit_cast::<16, 8>(self.in_tdata.val().get_bits::<8>(0)) << 8)
+            | bit_cast::<16, 8>(self.in_tdata.val().get_bits::<8>(8)));
+        self.wsmall.next = ((self.wcnt.q.val() < self.k_w[15].val()) || self.wc[15].val());
+        self.base.next = (bit_cast::<8, 4>(self.wcnt.q.val().get_bits::<4>(0)) << 3);
+        for j in 0..8 {
+            self.pos[j].next = (self.base.val() + self.k_pos[j].val());
+            if ((self.tl_on.q.val()
+                && self.wsmall.val()
+                && (self.pos[j].val() >= self.tl_lo.q.val())
+                && (self.pos[j].val() < self.tl_hi.q.val()))
+                || ((self.wc[3].val() || self.wc[5].val()) && self.k_f01[j].val())
+                || ((self.wc[2].val() || self.wc[5].val()) && self.k_f6[j].val()))
+            {
+                self.lmw[j].next = self.k_lane[j].val();
+            } else {
+                self.lmw[j].next = 0.into();
+            }
+        }
+        self.m64.next = (self.lmw[0].val()
+            | self.lmw[1].val()
+            | self.lmw[2].val()
+            | self.lmw[3].val()
+            | self.lmw[4].val()
+            | self.lmw[5].val()
+            | self.lmw[6].val()
+            | self.lmw[7].val());
+        if self.acc.val() {
+            if self.wc[0].val() {
+                self.c_n.d.next = 0.into();
+                self.c_first.d.next = false;
+            } else if self.wc[1].val() {
+                self.c_d.d.next = ((self.in_tdata.val() >> 48) | self.k_tos.val());
+                self.c_n.d.next = self.k_n2.val();
+                self.c_first.d.next = true;
+            } else if self.wc[2].val() {
+                self.c_d.d.next = (self.in_tdata.val() | self.m64.val());
+                self.c_n.d.next = self.k_n8.val();
+                self.c_first.d.next = false;
+                if (self.iptot_live.val() >= self.k_r10.val()) {
+                    self.crem.d.next = (self.iptot_live.val() - self.k_r10.val());
+                } else {
+                    self.crem.d.next = 0.into();
+                }
+            } else {
+                self.c_d.d.next = (self.in_tdata.val() | self.m64.val());
+                self.c_first.d.next = false;
+                if (self.crem.q.val() >= self.k_r8.val()) {
+                    self.c_n.d.next = self.k_n8.val();
+                    self.crem.d.next = (self.crem.q.val() - self.k_r8.val());
+                } else {
+                    self.c_n.d.next = self.crem.q.val().get_bits::<4>(0);
+                    self.crem.d.next = 0.into();
+                }
+            }
+        } else {
+            self.c_n.d.next = 0.into();
+            self.c_first.d.next = false;
+        }
+        if self.c_first.q.val() {
+            self.crc.crc_in.next = self.k_init.val();
+        } else {
+            self.crc.crc_in.next = self.crc_q.q.val();
+        }
+        self.crc.data.next = self.c_d.q.val();
+        self.crc.nbytes.next = self.c_n.q.val();
+        self.crc_q.d.next = self.crc.crc_out.val();
+
+        // TLM area position, from the live BTH word (word 5).
+        self.dec_in.op.next = self.in_tdata.val().get_bits::<8>(16);
+        if (self.acc.val() && self.wc[5].val()) {
+            self.tl_on.d.next = self.in_tdata.val().get_bit(48);
+            if self.dec_in.r.val() {
+                self.tl_lo.d.next = self.k_lo_r.val();
+                self.tl_hi.d.next = self.k_hi_r.val();
+            } else if self.dec_in.a.val() {
+                self.tl_lo.d.next = self.k_lo_a.val();
+                self.tl_hi.d.next = self.k_hi_a.val();
+            } else {
+                self.tl_lo.d.next = self.k_lo_n.val();
+                self.tl_hi.d.next = self.k_hi_n.val();
+            }
+        }
+
+        // ---------------- Verdict stage A (cycle T+1) ----------------
+        self.ipsum_ok.next = ((self.ipacc.q.val() == self.k_cs[0].val())
+            || (self.ipacc.q.val() == self.k_cs[1].val())
+            || (self.ipacc.q.val() == self.k_cs[2].val())
+            || (self.ipacc.q.val() == self.k_cs[3].val())
+            || (self.ipacc.q.val() == self.k_cs[4].val())
+            || (self.ipacc.q.val() == self.k_cs[5].val())
+            || (self.ipacc.q.val() == self.k_cs[6].val())
+            || (self.ipacc.q.val() == self.k_cs[7].val())
+            || (self.ipacc.q.val() == self.k_cs[8].val())
+            || (self.ipacc.q.val() == self.k_cs[9].val()));
+        self.iptot.next = ((bit_cast::<16, 8>(self.hw[2].q.val().get_bits::<8>(0)) << 8)
+            | bit_cast::<16, 8>(self.hw[2].q.val().get_bits::<8>(8)));
+        self.udpl.next = ((bit_cast::<16, 8>(self.hw[4].q.val().get_bits::<8>(48)) << 8)
+            | bit_cast::<16, 8>(self.hw[4].q.val().get_bits::<8>(56)));
+        self.ipend.next = (bit_cast::<20, 16>(self.iptot.val()) + self.k_14.val());
+        self.ipm20.next = (self.iptot.val() - self.k_20.val());
+        self.a_fcs.d.next = self.e_fcs.q.val();
+        self.a_trunc.d.next =
+            ((self.e_flen.q.val() < self.k_54.val()) || (self.e_flen.q.val() < self.ipend.val()));
+        self.a_eth.d.next = (self.hw[1].q.val().get_bits::<16>(32) != self.k_eth.val());
+        self.a_ip.d.next = ((self.hw[1].q.val().get_bits::<8>(48) != self.k_45.val())
+            || ((self.hw[2].q.val().get_bits::<8>(32) & self.k_3f.val()).any())
+            || self.hw[2].q.val().get_bits::<8>(40).any()
+            || (self.hw[2].q.val().get_bits::<8>(56) != self.k_17.val())
+            || !self.ipsum_ok.val());
+        self.a_port.d.next = (self.hw[4].q.val().get_bits::<16>(32) != self.k_port.val());
+        self.dec_a.op.next = self.hw[5].q.val().get_bits::<8>(16);
+        self.a_opc.d.next = (!self.dec_a.known.val() || self.hw[5].q.val().get_bits::<4>(24).any());
+        self.t_bit.next = self.hw[5].q.val().get_bit(48);
+        if self.dec_a.r.val() {
+            self.hdr1.next = self.k_h_r.val();
+        } else if self.dec_a.a.val() {
+            self.hdr1.next = self.k_h_a.val();
+        } else {
+            self.hdr1.next = self.k_h_n.val();
+        }
+        if self.t_bit.val() {
+            self.hdrs.next = (self.hdr1.val() + self.k_48.val());
+        } else {
+            self.hdrs.next = self.hdr1.val();
+        }
+        self.pp.next = (bit_cast::<17, 16>(self.iptot.val()) - bit_cast::<17, 16>(self.hdrs.val()));
+        self.a_lena.d.next = ((self.udpl.val() != self.ipm20.val())
+            || ((self.iptot.val() & self.k_3.val()).any())
+            || self.pp.val().get_bit(16));
+        self.a_pp.d.next = self.pp.val().get_bits::<16>(0);
+        self.a_pad.d.next = bit_cast::<16, 2>(self.hw[5].q.val().get_bits::<2>(28));
+        self.a_pay.d.next = self.dec_a.pay.val();
+        self.a_r.d.next = self.dec_a.r.val();
+        self.a_a.d.next = self.dec_a.a.val();
+        self.a_t.d.next = self.t_bit.val();
+        self.pbyte.next = (self.hdrs.val() + self.k_10.val());
+        self.a_p.d.next = self.pbyte.val().get_bits::<8>(0);
+        if self.dec_a.r.val() {
+            self.tb0.next = self.hw[8].q.val().get_bits::<8>(48);
+            self.tb1.next = self.hw[8].q.val().get_bits::<8>(56);
+            self.tb2.next = self.hw[9].q.val().get_bits::<8>(0);
+        } else if self.dec_a.a.val() {
+            self.tb0.next = self.hw[7].q.val().get_bits::<8>(16);
+            self.tb1.next = self.hw[7].q.val().get_bits::<8>(24);
+            self.tb2.next = self.hw[7].q.val().get_bits::<8>(32);
+        } else {
+            self.tb0.next = self.hw[6].q.val().get_bits::<8>(48);
+            self.tb1.next = self.hw[6].q.val().get_bits::<8>(56);
+            self.tb2.next = self.hw[7].q.val().get_bits::<8>(0);
+        }
+        self.a_tlm.d.next = ((self.t_bit.val()
+            && ((self.tb0.val().get_bits::<4>(4) != self.k_1.val())
+                || (self.tb1.val() > self.k_5.val())
+                || (self.tb2.val() != self.k_5.val())))
+            || (self.dec_a.hpcc.val() && !self.t_bit.val()));
+
+        // ---------------- Verdict stage B (cycle T+2) ----------------
+        self.plen.next = (self.a_pp.q.val() - self.a_pad.q.val());
+        if self.a_pay.q.val() {
+            self.lenb.next = (self.a_lena.q.val()
+                || (self.a_pp.q.val() < self.a_pad.q.val())
+                || (self.plen.val() > self.k_4096.val()));
+        } else {
+            self.lenb.next = (self.a_lena.q.val() || self.a_pp.q.val().any());
+        }
+        self.icrc_bad.next = (self.crc_q.q.val() != self.k_res.val());
+        if self.a_fcs.q.val() {
+            self.why.d.next = self.k_rsn[1].val();
+        } else if self.a_trunc.q.val() {
+            self.why.d.next = self.k_rsn[2].val();
+        } else if self.a_eth.q.val() {
+            self.why.d.next = self.k_rsn[3].val();
+        } else if self.a_ip.q.val() {
+            self.why.d.next = self.k_rsn[4].val();
+        } else if self.a_port.q.val() {
+            self.why.d.next = self.k_rsn[5].val();
+        } else if self.a_opc.q.val() {
+            self.why.d.next = self.k_rsn[6].val();
+        } else if self.lenb.val() {
+            self.why.d.next = self.k_rsn[7].val();
+        } else if self.a_tlm.q.val() {
+            self.why.d.next = self.k_rsn[8].val();
+        } else if self.icrc_bad.val() {
+            self.why.d.next = self.k_rsn[9].val();
+        } else {
+            self.why.d.next = self.k_rsn[0].val();
+        }
+        self.b_len.d.next = self.plen.val().get_bits::<13>(0);
+        self.b_w0.d.next = bit_cast::<16, 5>(self.a_p.q.val().get_bits::<5>(3));
+        self.b_sh.d.next = self.a_p.q.val().get_bit(2);
+        self.b_r.d.next = self.a_r.q.val();
+        self.b_a.d.next = self.a_a.q.val();
+        self.b_t.d.next = self.a_t.q.val();
+
+        // ---------------- Buffer write and decision (cycle T+3) ----------------
+        self.dl_v[0].d.next = (self.acc.val() && !self.reset.val());
+        self.dl_l[0].d.next = self.in_tlast.val();
+        self.dl_d[0].d.next = self.in_tdata.val();
+        for i in 1..3 {
+            self.dl_v[i].d.next = (self.dl_v[i - 1].q.val() && !self.reset.val());
+            self.dl_l[i].d.next = self.dl_l[i - 1].q.val();
+            self.dl_d[i].d.next = self.dl_d[i - 1].q.val();
+        }
+        self.room.next = ((self.wp.q.val() - self.rp.q.val()) != self.k_cap.val());
+        self.wen.next = (self.dl_v[2].q.val() && self.room.val() && !self.ovf.q.val());
+        self.dec.next = (self.dl_v[2].q.val() && self.dl_l[2].q.val());
+        self.mfull.next = ((self.mw.q.val() - self.mr.q.val()) == self.k_mcap.val());
+        if self.why.q.val().any() {
+            self.rsn.next = self.why.q.val();
+        } else if (self.ovf.q.val() || !self.room.val() || self.mfull.val()) {
+            self.rsn.next = self.k_rsn[10].val();
+        } else {
+            self.rsn.next = self.k_rsn[0].val();
+        }
+        self.commit.next = (self.dec.val() && !self.rsn.val().any());
+        self.wp1.next = (self.wp.q.val() + 1);
+        self.bram.write_address.next = bit_cast::<B, 16>(self.wp.q.val());
+        self.bram.write_data.next = self.dl_d[2].q.val();
+        self.bram.write_enable.next = self.wen.val();
+        if self.dec.val() {
+            if self.commit.val() {
+                self.wp.d.next = self.wp1.val();
+                self.fstart.d.next = self.wp1.val();
+            } else {
+                self.wp.d.next = self.fstart.q.val();
+            }
+        } else if self.wen.val() {
+            self.wp.d.next = self.wp1.val();
+        }
+        if self.dl_v[2].q.val() {
+            if self.dl_l[2].q.val() {
+                self.ovf.d.next = false;
+            } else {
+                self.ovf.d.next = (self.ovf.q.val() || !self.room.val());
+            }
+        }
+        for i in 0..11 {
+            if (self.dec.val() && (self.rsn.val() == self.k_rsn[i].val())) {
+                self.cnt[i].d.next = (self.cnt[i].q.val() + 1);
+            } else {
+                self.cnt[i].d.next = self.cnt[i].q.val();
+            }
+        }
+        // The metadata record, from the captured header words.
+        for k in 5..14 {
+            self.rr[k].next = ((self.hw[k].q.val() >> 48) | (self.hw[k + 1].q.val() << 16));
+        }
+        for k in 0..5 {
+            self.rr[k].next = 0.into();
+        }
+        self.bs5.x.next = self.rr[5].val();
+        self.bs6.x.next = self.rr[6].val();
+        self.bs7.x.next = self.rr[7].val();
+        for i in 0..6 {
+            if self.b_r.q.val() {
+                self.bst[i].x.next = self.rr[i + 8].val();
+            } else if self.b_a.q.val() {
+                self.bst[i].x.next =
+                    ((self.hw[i + 7].q.val() >> 16) | (self.hw[i + 8].q.val() << 48));
+            } else {
+                self.bst[i].x.next = self.rr[i + 6].val();
+            }
+        }
+        self.ram_op.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
+        self.ram_a.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
+        self.ram_va.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
+        self.ram_rd.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
+        self.ram_aeth.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
+        self.ram_len.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
+        self.ram_ps.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
+        self.ram_end.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
+        self.ram_sh.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
+        self.ram_op.write_enable.next = self.commit.val();
+        self.ram_a.write_enable.next = self.commit.val();
+        self.ram_va.write_enable.next = self.commit.val();
+        self.ram_rd.write_enable.next = self.commit.val();
+        self.ram_aeth.write_enable.next = self.commit.val();
+        self.ram_len.write_enable.next = self.commit.val();
+        self.ram_ps.write_enable.next = self.commit.val();
+        self.ram_end.write_enable.next = self.commit.val();
+        self.ram_sh.write_enable.next = self.commit.val();
+        self.ram_op.write_data.next = self.hw[5].q.val().get_bits::<8>(16);
+        self.ram_a.write_data.next = self.bs5.y.val();
+        if self.b_r.q.val() {
+            self.ram_va.write_data.next = self.bs6.y.val();
+            self.ram_rd.write_data.next = self.bs7.y.val();
+        } else {
+            self.ram_va.write_data.next = 0.into();
+            self.ram_rd.write_data.next = 0.into();
+        }
+        if self.b_a.q.val() {
+            self.ram_aeth.write_data.next = self.bs6.y.val().get_bits::<32>(32);
+        } else {
+            self.ram_aeth.write_data.next = 0.into();
+        }
+        self.ram_len.write_data.next = self.b_len.q.val();
+        self.ram_ps.write_data.next = (self.fstart.q.val() + self.b_w0.q.val());
+        self.ram_end.write_data.next = self.wp1.val();
+        self.ram_sh.write_data.next = self.b_sh.q.val();
+        for i in 0..6 {
+            self.ram_tlm[i].write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
+            self.ram_tlm[i].write_enable.next = self.commit.val();
+            if self.b_t.q.val() {
+                self.ram_tlm[i].write_data.next = self.bst[i].y.val();
+            } else {
+                self.ram_tlm[i].write_data.next = 0.into();
+            }
+        }
+        if self.commit.val() {
+            self.mw.d.next = (self.mw.q.val() + 1);
+        }
+
+        // ---------------- Output: metadata record, then payload ----------------
+        self.mval.next = (self.mv.q.val() && !self.busy.q.val());
+        self.mhs.next = (self.mval.val() && self.meta_ready.val());
+        if self.mhs.val() {
+            self.mrn.next = (self.mr.q.val() + 1);
+        } else {
+            self.mrn.next = self.mr.q.val();
+        }
+        self.mr.d.next = self.mrn.val();
+        self.mv.d.next = (self.mw.q.val() != self.mrn.val());
+        self.ram_op.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
+        self.ram_a.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
+        self.ram_va.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
+        self.ram_rd.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
+        self.ram_aeth.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
+        self.ram_len.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
+        self.ram_ps.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
+        self.ram_end.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
+        self.ram_sh.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
+        for i in 0..6 {
+            self.ram_tlm[i].read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
+        }
+        self.m_len.next = self.ram_len.read_data.val();
+        self.meta_valid.next = self.mval.val();
+        if self.mval.val() {
+            self.meta_opcode.next = self.ram_op.read_data.val();
+            self.meta_qp.next = self.ram_a.read_data.val().get_bits::<24>(32);
+            self.meta_psn.next = self.ram_a.read_data.val().get_bits::<24>(0);
+            self.meta_ackreq.next = self.ram_a.read_data.val().get_bit(31);
+            self.meta_tlm.next = self.ram_a.read_data.val().get_bit(56);
+            self.meta_len.next = self.m_len.val();
+            self.meta_va.next = self.ram_va.read_data.val();
+            self.meta_rkey.next = self.ram_rd.read_data.val().get_bits::<32>(32);
+            self.meta_dlen.next = self.ram_rd.read_data.val().get_bits::<32>(0);
+            self.meta_aeth.next = self.ram_aeth.read_data.val();
+            self.meta_tlm_hdr.next = self.ram_tlm[0].read_data.val();
+            self.meta_tlm_hop0.next = self.ram_tlm[1].read_data.val();
+            self.meta_tlm_hop1.next = self.ram_tlm[2].read_data.val();
+            self.meta_tlm_hop2.next = self.ram_tlm[3].read_data.val();
+            self.meta_tlm_hop3.next = self.ram_tlm[4].read_data.val();
+            self.meta_tlm_hop4.next = self.ram_tlm[5].read_data.val();
+        } else {
+            self.meta_opcode.next = 0.into();
+            self.meta_qp.next = 0.into();
+            self.meta_psn.next = 0.into();
+            self.meta_ackreq.next = false;
+            self.meta_tlm.next = false;
+            self.meta_len.next = 0.into();
+            self.meta_va.next = 0.into();
+            self.meta_rkey.next = 0.into();
+            self.meta_dlen.next = 0.into();
+            self.meta_aeth.next = 0.into();
+            self.meta_tlm_hdr.next = 0.into();
+            self.meta_tlm_hop0.next = 0.into();
+            self.meta_tlm_hop1.next = 0.into();
+            self.meta_tlm_hop2.next = 0.into();
+            self.meta_tlm_hop3.next = 0.into();
+            self.meta_tlm_hop4.next = 0.into();
+        }
+
+        self.pval.next = (self.busy.q.val() && self.primed.q.val());
+        self.phs.next = (self.pval.val() && self.pay_tready.val());
+        self.plast.next = (self.pcnt.q.val() == bit_cast::<10, 4>(self.k_1.val()));
+        self.adv.next = (self.busy.q.val() && (!self.primed.q.val() || self.phs.val()));
+        if (self.mhs.val() && self.m_len.val().any()) {
+            self.bram.read_address.next = bit_cast::<B, 16>(self.ram_ps.read_data.val());
+            self.rd.d.next = self.ram_ps.read_data.val();
+        } else if self.adv.val() {
+            self.bram.read_address.next = bit_cast::<B, 16>(self.rd.q.val() + 1);
+            self.rd.d.next = (self.rd.q.val() + 1);
+        } else {
+            self.bram.read_address.next = bit_cast::<B, 16>(self.rd.q.val());
+            self.rd.d.next = self.rd.q.val();
+        }
+        if self.adv.val() {
+            self.hold.d.next = self.bram.read_data.val();
+        }
+        if (self.busy.q.val() && !self.primed.q.val()) {
+            self.primed.d.next = true;
+        }
+        if self.psh.q.val() {
+            self.word.next = ((self.hold.q.val() >> 48) | (self.bram.read_data.val() << 16));
+        } else {
+            self.word.next = ((self.hold.q.val() >> 16) | (self.bram.read_data.val() << 48));
+        }
+        self.pay_tvalid.next = self.pval.val();
+        if self.pval.val() {
+            self.pay_tlast.next = self.plast.val();
+            if self.plast.val() {
+                self.pay_tdata.next = (self.word.val() & self.pmask.q.val());
+                self.pay_tkeep.next = self.pkeep.q.val();
+            } else {
+                self.pay_tdata.next = self.word.val();
+                self.pay_tkeep.next = self.k_ff.val();
+            }
+        } else {
+            self.pay_tlast.next = false;
+            self.pay_tdata.next = 0.into();
+            self.pay_tkeep.next = 0.into();
+        }
+        if self.mhs.val() {
+            if self.m_len.val().any() {
+                self.busy.d.next = true;
+                self.primed.d.next = false;
+                self.pcnt.d.next = bit_cast::<10, 13>((self.m_len.val() + self.k_7.val()) >> 3);
+                self.psh.d.next = self.ram_sh.read_data.val();
+                self.pend.d.next = self.ram_end.read_data.val();
+            } else {
+                self.rp.d.next = self.ram_end.read_data.val();
+            }
+        }
+        for i in 0..8 {
+            if (self.mhs.val() && (self.m_len.val().get_bits::<3>(0) == self.k_l3[i].val())) {
+                self.pkeep.d.next = self.k_keep[i].val();
+                self.pmask.d.next = self.k_mask[i].val();
+            }
+        }
+        if self.phs.val() {
+            self.pcnt.d.next = (self.pcnt.q.val() - 1);
+            if self.plast.val() {
+                self.busy.d.next = false;
+                self.rp.d.next = self.pend.q.val();
+            }
+        }
+
+        self.cnt_ok.next = self.cnt[0].q.val();
+        self.cnt_bad_fcs.next = self.cnt[1].q.val();
+        self.cnt_trunc.next = self.cnt[2].q.val();
+        self.cnt_bad_eth.next = self.cnt[3].q.val();
+        self.cnt_bad_ip.next = self.cnt[4].q.val();
+        self.cnt_bad_port.next = self.cnt[5].q.val();
+        self.cnt_bad_opcode.next = self.cnt[6].q.val();
+        self.cnt_bad_len.next = self.cnt[7].q.val();
+        self.cnt_bad_tlm.next = self.cnt[8].q.val();
+        self.cnt_bad_icrc.next = self.cnt[9].q.val();
+        self.cnt_drop_full.next = self.cnt[10].q.val();
+
+        // Synchronous reset (after everything else: last assignment wins).
+        if self.reset.val() {
+            self.wcnt.d.next = 0.into();
+            self.wp.d.next = 0.into();
+            self.fstart.d.next = 0.into();
+            self.rp.d.next = 0.into();
+            self.ovf.d.next = false;
+            self.mw.d.next = 0.into();
+            self.mr.d.next = 0.into();
+            self.mv.d.next = false;
+            self.busy.d.next = false;
+            self.primed.d.next = false;
+            for i in 0..11 {
+                self.cnt[i].d.next = 0.into();
+            }
+        }
+    }
+}
