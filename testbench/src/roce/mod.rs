@@ -5,6 +5,8 @@ use nic_golden as golden;
 use nic_hdl::roce::crc32::Crc32x64;
 use rust_hdl::prelude::*;
 
+pub mod bench;
+pub mod pipes;
 pub mod rx_dispatch;
 pub mod rx_parse;
 pub mod tx;

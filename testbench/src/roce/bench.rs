@@ -1,0 +1,105 @@
+//! RoCE pipeline figures for `make bench`: cycles per frame of each
+//! pipeline for back-to-back frames (minimum-size and MTU), on Verilator,
+//! with the golden twins in lockstep (every port, every cycle).
+
+use super::pipes::{engine_for, Lockstep};
+use crate::bench::Figures;
+use crate::cosim::EngineKind;
+use nic_golden::roce::tx::{host_word, In as TxIn, RoceTx as TxGolden};
+use nic_hdl::roce::tx::RoceTx;
+
+/// Flow-id bits of the benchmarked tops (the NIC's 1024 flows).
+const A: usize = 10;
+
+/// Back-to-back Tx frames for one descriptor kind: the descriptor is
+/// always valid, the host data always ready, `out_tready` always high.
+/// Returns (cycles per frame in the steady state, bytes per frame).
+fn tx_back_to_back(opcode: u8, len: u16, frames: usize) -> (f64, usize) {
+    let mut e = Lockstep::new(
+        engine_for::<RoceTx<A>>(EngineKind::Verilator, None),
+        TxGolden::<A>::default(),
+        "roce_tx",
+    );
+    e.step(&TxIn { reset: true, ..Default::default() });
+    e.step(&TxIn {
+        ctx_we: true,
+        ctx_flow: 3,
+        ctx_dmac: 0x02_00_00_00_00_02,
+        ctx_smac: 0x02_00_00_00_00_01,
+        ctx_sip: 0x0A00_0001,
+        ctx_dip: 0x0A00_0002,
+        ctx_sport: 0xC000,
+        ctx_dqp: 3,
+        ctx_pkey: 0xFFFF,
+        ctx_tos: 2,
+        ..Default::default()
+    });
+    // Host reads requested and not yet delivered: (address, words left).
+    let mut reads = std::collections::VecDeque::<(u64, u64)>::new();
+    let mut tlasts = Vec::new();
+    let mut bytes = 0usize;
+    let mut cur = 0usize;
+    let mut psn = 0u32;
+    let mut cycle = 0u64;
+    while tlasts.len() < frames {
+        assert!(cycle < 200 * frames as u64 + 10_000, "roce_tx bench: stuck");
+        let i = TxIn {
+            req_valid: true,
+            req_flow: 3,
+            req_opcode: opcode,
+            req_psn: psn,
+            req_len: len,
+            req_aeth: 0x1F00_0000,
+            req_addr: 0x1000,
+            req_va: 0x8000,
+            req_rkey: 0x1234,
+            req_dlen: len as u32,
+            rd_tvalid: !reads.is_empty(),
+            rd_tdata: reads.front().map_or(0, |r| host_word(r.0)),
+            rd_tlast: reads.front().is_some_and(|r| r.1 == 1),
+            rdq_ready: true,
+            out_tready: true,
+            ..Default::default()
+        };
+        let o = e.step(&i);
+        if o.req_ready {
+            psn = (psn + 1) & 0xFF_FFFF;
+        }
+        if i.rd_tvalid && o.rd_tready {
+            let r = reads.front_mut().unwrap();
+            r.0 += 8;
+            r.1 -= 1;
+            if r.1 == 0 {
+                reads.pop_front();
+            }
+        }
+        if o.rdq_valid {
+            reads.push_back((o.rdq_addr, (o.rdq_len as u64).div_ceil(8)));
+        }
+        if o.out_tvalid {
+            cur += o.out_tkeep.count_ones() as usize;
+            if o.out_tlast {
+                tlasts.push(cycle);
+                bytes = cur;
+                cur = 0;
+            }
+        }
+        cycle += 1;
+    }
+    // Steady state: skip the first frames (pipeline fill).
+    let skip = frames / 4;
+    let cpf = (tlasts[frames - 1] - tlasts[skip - 1]) as f64 / (frames - skip) as f64;
+    (cpf, bytes)
+}
+
+/// Tx figures into `f`.
+pub fn bench_tx(f: &mut Figures) {
+    for (name, opcode, len) in [("ack", 0x11u8, 0u16), ("write_only_1024", 0x0A, 1024), ("write_middle_4096", 0x07, 4096)] {
+        let (cpf, bytes) = tx_back_to_back(opcode, len, 64);
+        let ideal = bytes.div_ceil(8) as f64;
+        f.insert(format!("roce_tx.{name}.frame_bytes"), bytes as f64);
+        f.insert(format!("roce_tx.{name}.cycles_per_frame"), cpf);
+        f.insert(format!("roce_tx.{name}.ideal_cycles_per_frame"), ideal);
+        f.insert(format!("roce_tx.{name}.mpps_at_156mhz"), 156.25 / cpf);
+    }
+}
