@@ -1,1 +1,1170 @@
-//! See docs/roce.md (work in progress).
+//! RoCEv2 Rx pipeline, part 2: the dispatcher (docs/roce.md §8). The
+//! per-flow transport state of the receiving side (responder: expected
+//! PSN, NAK-sent flag, WRITE address, MSN; requester: READ response
+//! landing address and PSN) and the events it produces.
+//!
+//! # What it does, per packet (flow = `meta_qp`)
+//! - opcode outside docs/roce.md §1, or an ACKNOWLEDGE whose syndrome is
+//!   neither an ACK (0x00..=0x1F) nor a NAK (0x60..=0x7F): dropped,
+//!   `cnt_bad_op`.
+//! - unknown flow (`meta_qp` ≥ 2^A or context not valid): dropped,
+//!   `cnt_unknown_flow`.
+//! - WRITE FIRST/MIDDLE/LAST/ONLY, READ REQUEST: d = (psn − epsn) mod 2^24.
+//!   - d = 0, address 8-aligned (RETH VA for FIRST/ONLY/READ REQUEST,
+//!     else the context's `wr_va`): accepted (`cnt_accepted`), `nak_sent`
+//!     cleared. WRITE: payload to `wr_*` from that address, `wr_va` =
+//!     address + len, epsn += 1, LAST/ONLY: msn += 1; if A or T, an `ack_*`
+//!     (psn, AETH 0x1F<<24 | msn after the update, TLM echoed if T).
+//!     READ REQUEST: `rdreq_*` (flow, psn, RETH VA, R_Key, DMA length),
+//!     epsn += ceil(dlen/MTU) mod 2^24 (1 if that is 0), msn += 1, no ACK.
+//!   - d = 0 with an unaligned address and data to move (len > 0; for a
+//!     READ REQUEST, dlen > 0): `cnt_bad_va`, NAK `ack_*` (psn,
+//!     AETH 0x61<<24 | msn), `nak_sent` set, nothing else changes, the
+//!     payload is discarded. (The host write port and the Tx read port
+//!     take 8-aligned addresses only; an MTU is a multiple of 8, so only
+//!     a sender that sends a bad VA, or a FIRST/MIDDLE shorter than a
+//!     multiple of 8, hits this.)
+//!   - 1 ≤ d < 2^12: `cnt_oos`; if `nak_sent` is clear, a NAK `ack_*` with
+//!     BTH PSN = epsn (the PSN to resend from), AETH 0x60<<24 | msn, and
+//!     `nak_sent` set: exactly one NAK per loss until epsn arrives.
+//!   - d ≥ 2^24 − 2^12: `cnt_dup`, `ack_*` with psn epsn − 1, AETH
+//!     0x1F<<24 | msn (re-acknowledge).
+//!   - else `cnt_bad_psn`, nothing requested.
+//! - ACKNOWLEDGE: `cc_*` (flow, psn, aeth, opcode, TLM) for an ACK, `nak_*`
+//!   (flow, psn) for a NAK; `cnt_accepted`. NOTIFY: `cc_*`. PROBE: `ack_*`
+//!   with psn epsn − 1, AETH 0x1F<<24 | msn, TLM echoed.
+//! - READ RESPONSE: psn = `rd_psn` and `rd_addr` 8-aligned: payload to
+//!   `wr_*` from `rd_addr`, `rd_addr` += len, `rd_psn` += 1, FIRST/LAST/ONLY
+//!   also a `cc_*`; `cnt_accepted`. psn ≠ `rd_psn`: `cnt_oos`; unaligned
+//!   `rd_addr` and len > 0: `cnt_bad_va`; both dropped, nothing changes.
+//! Every packet increments exactly one counter. Every `ack_*` carries the
+//! TLM area iff the packet that caused it had T = 1 (ACK, NAK, re-ACK,
+//! probe echo alike). PSNs are mod 2^24, addresses mod 2^64.
+//!
+//! # Ports (clock `clock`)
+//! - `reset` (synchronous: state machine, events, host write register,
+//!   counters; not the context RAM).
+//! - `cfg_mtu_log2: 4` (8..=12, clamped; hold constant).
+//! - Context write `cfg_we`, `cfg_flow: A`, `cfg_valid`, `cfg_epsn: 24`,
+//!   `cfg_rd_addr: 64`, `cfg_rd_psn: 24`: writes the whole context in one
+//!   cycle (`nak_sent`, `msn`, `wr_va` become 0). It always goes to the
+//!   RAM at once (priority); a cfg write while a packet is between its
+//!   acceptance and its decision makes the packet re-read its context
+//!   (3 cycles), so no write is lost and a packet sees every cfg write made
+//!   before its decision. A cfg write during a packet's payload does not
+//!   change where that payload lands.
+//! - In, from `RoceRxParse`: `meta_valid`/`meta_ready`, `meta_opcode: 8`,
+//!   `meta_qp: 24`, `meta_psn: 24`, `meta_ackreq`, `meta_len: 13`,
+//!   `meta_va: 64`, `meta_rkey: 32`, `meta_dlen: 32`, `meta_aeth: 32`,
+//!   `meta_tlm`, `meta_tlm_hdr: 64`, `meta_tlm_hop0..4: 64`; then, if
+//!   `meta_len` > 0, the payload `pay_tdata: 64` (byte 0 in lane 0),
+//!   `pay_tkeep: 8`, `pay_tlast`, `pay_tvalid`, `pay_tready` (out). The
+//!   payload is framed by `pay_tlast`.
+//! - Out, valid/ready each, fields zero while not valid:
+//!   - host write `wr_valid`, `wr_ready`, `wr_addr: 64` (8-aligned),
+//!     `wr_data: 64`, `wr_strb: 8` (= `pay_tkeep`);
+//!   - `ack_*` to Tx: `ack_flow: A`, `ack_psn: 24`, `ack_aeth: 32`,
+//!     `ack_tlm`, `ack_tlm_hdr: 64`, `ack_tlm_hop0..4: 64`;
+//!   - `cc_*`: `cc_flow: A`, `cc_psn: 24`, `cc_aeth: 32`, `cc_opcode: 8`,
+//!     `cc_tlm`, `cc_tlm_hdr`, `cc_tlm_hop0..4`;
+//!   - `nak_*`: `nak_flow: A`, `nak_psn: 24`;
+//!   - `rdreq_*`: `rdreq_flow: A`, `rdreq_psn: 24`, `rdreq_va: 64`,
+//!     `rdreq_rkey: 32`, `rdreq_len: 32`.
+//! - Counters (32 bits, wrapping): `cnt_unknown_flow`, `cnt_oos`,
+//!   `cnt_dup`, `cnt_bad_psn`, `cnt_accepted`, `cnt_bad_va`, `cnt_bad_op`.
+//!
+//! # Timing
+//! One packet at a time: `Idle` (record accepted, context read issued),
+//! `Look` (context words registered, opcode decoded, ceil(dlen/MTU)),
+//! `Exec` (decision, context written back), then one cycle per payload
+//! word (written or discarded). With every ready high a packet takes
+//! 3 cycles plus one per payload word: 62-byte minimum frames (8 cycles
+//! on the 64-bit wire) are sustained with room to spare.
+//! - `meta_ready` = idle and every event register free or taken this
+//!   cycle (combinational from the `*_ready` inputs); `pay_tready` =
+//!   `wr` register free or taken (combinational from `wr_ready`) while
+//!   writing, 1 while discarding.
+//! - An event appears in the cycle after `Exec` (3 cycles after the
+//!   record's acceptance), except the event of a packet whose payload goes
+//!   to the host (ACK of a WRITE, `cc` of a READ RESPONSE), which appears
+//!   with its last payload word on `wr_*`. The first payload word is on
+//!   `wr_*` 4 cycles after the record's acceptance when the payload is
+//!   there.
+//! - Back-pressure: the dispatcher waits while an event or the host write
+//!   is not taken (which reaches the parser's buffer).
+//!
+//! Golden twin: `nic_golden::roce::rx_dispatch`.
+
+use crate::mem::Ram;
+use rust_hdl::prelude::*;
+
+#[derive(Copy, Clone, PartialEq, Debug, LogicState)]
+pub enum RxdState {
+    Idle,
+    Look,
+    Exec,
+    Retry,
+    PayWr,
+    PayDrop,
+}
+
+#[derive(LogicBlock)]
+pub struct RoceRxDispatch<const A: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub cfg_mtu_log2: Signal<In, Bits<4>>,
+    pub cfg_we: Signal<In, Bit>,
+    pub cfg_flow: Signal<In, Bits<A>>,
+    pub cfg_valid: Signal<In, Bit>,
+    pub cfg_epsn: Signal<In, Bits<24>>,
+    pub cfg_rd_addr: Signal<In, Bits<64>>,
+    pub cfg_rd_psn: Signal<In, Bits<24>>,
+    pub meta_valid: Signal<In, Bit>,
+    pub meta_ready: Signal<Out, Bit>,
+    pub meta_opcode: Signal<In, Bits<8>>,
+    pub meta_qp: Signal<In, Bits<24>>,
+    pub meta_psn: Signal<In, Bits<24>>,
+    pub meta_ackreq: Signal<In, Bit>,
+    pub meta_len: Signal<In, Bits<13>>,
+    pub meta_va: Signal<In, Bits<64>>,
+    pub meta_rkey: Signal<In, Bits<32>>,
+    pub meta_dlen: Signal<In, Bits<32>>,
+    pub meta_aeth: Signal<In, Bits<32>>,
+    pub meta_tlm: Signal<In, Bit>,
+    pub meta_tlm_hdr: Signal<In, Bits<64>>,
+    pub meta_tlm_hop0: Signal<In, Bits<64>>,
+    pub meta_tlm_hop1: Signal<In, Bits<64>>,
+    pub meta_tlm_hop2: Signal<In, Bits<64>>,
+    pub meta_tlm_hop3: Signal<In, Bits<64>>,
+    pub meta_tlm_hop4: Signal<In, Bits<64>>,
+    pub pay_tdata: Signal<In, Bits<64>>,
+    pub pay_tkeep: Signal<In, Bits<8>>,
+    pub pay_tlast: Signal<In, Bit>,
+    pub pay_tvalid: Signal<In, Bit>,
+    pub pay_tready: Signal<Out, Bit>,
+    pub wr_valid: Signal<Out, Bit>,
+    pub wr_ready: Signal<In, Bit>,
+    pub wr_addr: Signal<Out, Bits<64>>,
+    pub wr_data: Signal<Out, Bits<64>>,
+    pub wr_strb: Signal<Out, Bits<8>>,
+    pub ack_valid: Signal<Out, Bit>,
+    pub ack_ready: Signal<In, Bit>,
+    pub ack_flow: Signal<Out, Bits<A>>,
+    pub ack_psn: Signal<Out, Bits<24>>,
+    pub ack_aeth: Signal<Out, Bits<32>>,
+    pub ack_tlm: Signal<Out, Bit>,
+    pub ack_tlm_hdr: Signal<Out, Bits<64>>,
+    pub ack_tlm_hop0: Signal<Out, Bits<64>>,
+    pub ack_tlm_hop1: Signal<Out, Bits<64>>,
+    pub ack_tlm_hop2: Signal<Out, Bits<64>>,
+    pub ack_tlm_hop3: Signal<Out, Bits<64>>,
+    pub ack_tlm_hop4: Signal<Out, Bits<64>>,
+    pub cc_valid: Signal<Out, Bit>,
+    pub cc_ready: Signal<In, Bit>,
+    pub cc_flow: Signal<Out, Bits<A>>,
+    pub cc_psn: Signal<Out, Bits<24>>,
+    pub cc_aeth: Signal<Out, Bits<32>>,
+    pub cc_opcode: Signal<Out, Bits<8>>,
+    pub cc_tlm: Signal<Out, Bit>,
+    pub cc_tlm_hdr: Signal<Out, Bits<64>>,
+    pub cc_tlm_hop0: Signal<Out, Bits<64>>,
+    pub cc_tlm_hop1: Signal<Out, Bits<64>>,
+    pub cc_tlm_hop2: Signal<Out, Bits<64>>,
+    pub cc_tlm_hop3: Signal<Out, Bits<64>>,
+    pub cc_tlm_hop4: Signal<Out, Bits<64>>,
+    pub nak_valid: Signal<Out, Bit>,
+    pub nak_ready: Signal<In, Bit>,
+    pub nak_flow: Signal<Out, Bits<A>>,
+    pub nak_psn: Signal<Out, Bits<24>>,
+    pub rdreq_valid: Signal<Out, Bit>,
+    pub rdreq_ready: Signal<In, Bit>,
+    pub rdreq_flow: Signal<Out, Bits<A>>,
+    pub rdreq_psn: Signal<Out, Bits<24>>,
+    pub rdreq_va: Signal<Out, Bits<64>>,
+    pub rdreq_rkey: Signal<Out, Bits<32>>,
+    pub rdreq_len: Signal<Out, Bits<32>>,
+    pub cnt_unknown_flow: Signal<Out, Bits<32>>,
+    pub cnt_oos: Signal<Out, Bits<32>>,
+    pub cnt_dup: Signal<Out, Bits<32>>,
+    pub cnt_bad_psn: Signal<Out, Bits<32>>,
+    pub cnt_accepted: Signal<Out, Bits<32>>,
+    pub cnt_bad_va: Signal<Out, Bits<32>>,
+    pub cnt_bad_op: Signal<Out, Bits<32>>,
+    // Context RAMs: flags (bit 0 valid, bit 1 nak_sent), epsn, msn,
+    // wr_va, rd_addr, rd_psn.
+    ram_fl: Ram<Bits<2>, A>,
+    ram_epsn: Ram<Bits<24>, A>,
+    ram_msn: Ram<Bits<24>, A>,
+    ram_wva: Ram<Bits<64>, A>,
+    ram_radr: Ram<Bits<64>, A>,
+    ram_rpsn: Ram<Bits<24>, A>,
+    st: DFF<RxdState>,
+    stale: DFF<Bit>,
+    // The latched record.
+    m_opcode: DFF<Bits<8>>,
+    m_qp: DFF<Bits<24>>,
+    m_psn: DFF<Bits<24>>,
+    m_ackreq: DFF<Bit>,
+    m_len: DFF<Bits<13>>,
+    m_va: DFF<Bits<64>>,
+    m_rkey: DFF<Bits<32>>,
+    m_dlen: DFF<Bits<32>>,
+    m_aeth: DFF<Bits<32>>,
+    m_tlm: DFF<Bit>,
+    m_hdr: DFF<Bits<64>>,
+    m_hop0: DFF<Bits<64>>,
+    m_hop1: DFF<Bits<64>>,
+    m_hop2: DFF<Bits<64>>,
+    m_hop3: DFF<Bits<64>>,
+    m_hop4: DFF<Bits<64>>,
+    // The context as read (registered RAM outputs, valid in `Exec`).
+    c_fl: DFF<Bits<2>>,
+    c_epsn: DFF<Bits<24>>,
+    c_msn: DFF<Bits<24>>,
+    c_wva: DFF<Bits<64>>,
+    c_radr: DFF<Bits<64>>,
+    c_rpsn: DFF<Bits<24>>,
+    // Decoded opcode and ceil(dlen/MTU), registered in `Look`.
+    o_bad: DFF<Bit>,
+    o_resp: DFF<Bit>,
+    o_wr: DFF<Bit>,
+    o_reth: DFF<Bit>,
+    o_msn: DFF<Bit>,
+    o_rreq: DFF<Bit>,
+    o_rresp: DFF<Bit>,
+    o_rrcc: DFF<Bit>,
+    o_ack: DFF<Bit>,
+    o_akcc: DFF<Bit>,
+    o_probe: DFF<Bit>,
+    o_notify: DFF<Bit>,
+    inc: DFF<Bits<24>>,
+    // Events.
+    ack_v: DFF<Bit>,
+    ack_psn_r: DFF<Bits<24>>,
+    ack_aeth_r: DFF<Bits<32>>,
+    arm_ack: DFF<Bit>,
+    cc_v: DFF<Bit>,
+    arm_cc: DFF<Bit>,
+    nak_v: DFF<Bit>,
+    rdreq_v: DFF<Bit>,
+    // Host write register and the next payload address.
+    wr_v: DFF<Bit>,
+    wr_addr_r: DFF<Bits<64>>,
+    wr_data_r: DFF<Bits<64>>,
+    wr_strb_r: DFF<Bits<8>>,
+    pa: DFF<Bits<64>>,
+    c_unknown: DFF<Bits<32>>,
+    c_oos: DFF<Bits<32>>,
+    c_dup: DFF<Bits<32>>,
+    c_bad_psn: DFF<Bits<32>>,
+    c_accepted: DFF<Bits<32>>,
+    c_bad_va: DFF<Bits<32>>,
+    c_bad_op: DFF<Bits<32>>,
+    k_nflows: Constant<Bits<24>>,
+    k_op06: Constant<Bits<8>>,
+    k_op07: Constant<Bits<8>>,
+    k_op08: Constant<Bits<8>>,
+    k_op0a: Constant<Bits<8>>,
+    k_op0c: Constant<Bits<8>>,
+    k_op0d: Constant<Bits<8>>,
+    k_op0e: Constant<Bits<8>>,
+    k_op0f: Constant<Bits<8>>,
+    k_op10: Constant<Bits<8>>,
+    k_op11: Constant<Bits<8>>,
+    k_opc0: Constant<Bits<8>>,
+    k_opc1: Constant<Bits<8>>,
+    k_syn_ack: Constant<Bits<32>>,
+    k_syn_nak: Constant<Bits<32>>,
+    k_syn_inv: Constant<Bits<32>>,
+    k_win: Constant<Bits<24>>,
+    k_dup: Constant<Bits<24>>,
+    k_m8: Constant<Bits<4>>,
+    k_m9: Constant<Bits<4>>,
+    k_m10: Constant<Bits<4>>,
+    k_m11: Constant<Bits<4>>,
+    k_m12: Constant<Bits<4>>,
+    k_msk8: Constant<Bits<33>>,
+    k_msk9: Constant<Bits<33>>,
+    k_msk10: Constant<Bits<33>>,
+    k_msk11: Constant<Bits<33>>,
+    k_msk12: Constant<Bits<33>>,
+    k_syn_nak3: Constant<Bits<3>>,
+    k_fl_valid: Constant<Bits<2>>,
+    k_fl_nak: Constant<Bits<2>>,
+    k_eight: Constant<Bits<64>>,
+    // Combinational.
+    is_idle: Signal<Local, Bit>,
+    is_look: Signal<Local, Bit>,
+    is_exec: Signal<Local, Bit>,
+    is_paywr: Signal<Local, Bit>,
+    is_paydrop: Signal<Local, Bit>,
+    ev_free: Signal<Local, Bit>,
+    mready: Signal<Local, Bit>,
+    accept: Signal<Local, Bit>,
+    ptready: Signal<Local, Bit>,
+    pay_hs: Signal<Local, Bit>,
+    pay_end: Signal<Local, Bit>,
+    flow: Signal<Local, Bits<A>>,
+    syn3: Signal<Local, Bits<3>>,
+    mlog: Signal<Local, Bits<4>>,
+    msk: Signal<Local, Bits<33>>,
+    sum33: Signal<Local, Bits<33>>,
+    q33: Signal<Local, Bits<33>>,
+    q24: Signal<Local, Bits<24>>,
+    go: Signal<Local, Bit>,
+    unk: Signal<Local, Bit>,
+    okp: Signal<Local, Bit>,
+    dd: Signal<Local, Bits<24>>,
+    d_zero: Signal<Local, Bit>,
+    d_ahead: Signal<Local, Bit>,
+    d_dup: Signal<Local, Bit>,
+    va_eff: Signal<Local, Bits<64>>,
+    va_bad: Signal<Local, Bit>,
+    dat_nz: Signal<Local, Bit>,
+    ra_bad: Signal<Local, Bit>,
+    r_acc: Signal<Local, Bit>,
+    r_badva: Signal<Local, Bit>,
+    r_oos: Signal<Local, Bit>,
+    r_dup: Signal<Local, Bit>,
+    r_far: Signal<Local, Bit>,
+    rr_match: Signal<Local, Bit>,
+    rr_acc: Signal<Local, Bit>,
+    rr_badva: Signal<Local, Bit>,
+    rr_oos: Signal<Local, Bit>,
+    r_other: Signal<Local, Bit>,
+    ev_ack: Signal<Local, Bit>,
+    ev_cc: Signal<Local, Bit>,
+    ev_nak: Signal<Local, Bit>,
+    ev_rdreq: Signal<Local, Bit>,
+    len_nz: Signal<Local, Bit>,
+    pay_write: Signal<Local, Bit>,
+    len64: Signal<Local, Bits<64>>,
+    va_new: Signal<Local, Bits<64>>,
+    radr_new: Signal<Local, Bits<64>>,
+    rpsn_new: Signal<Local, Bits<24>>,
+    epsn_inc: Signal<Local, Bits<24>>,
+    epsn_new: Signal<Local, Bits<24>>,
+    epsn_m1: Signal<Local, Bits<24>>,
+    msn_new: Signal<Local, Bits<24>>,
+    msn_sel: Signal<Local, Bits<24>>,
+    syn_sel: Signal<Local, Bits<32>>,
+    psn_sel: Signal<Local, Bits<24>>,
+    nak_new: Signal<Local, Bit>,
+    n_fl: Signal<Local, Bits<2>>,
+    n_epsn: Signal<Local, Bits<24>>,
+    n_msn: Signal<Local, Bits<24>>,
+    n_wva: Signal<Local, Bits<64>>,
+    n_radr: Signal<Local, Bits<64>>,
+    n_rpsn: Signal<Local, Bits<24>>,
+    wen: Signal<Local, Bit>,
+    cfg_fl: Signal<Local, Bits<2>>,
+    tlm_ack: Signal<Local, Bit>,
+    tlm_cc: Signal<Local, Bit>,
+}
+
+impl<const A: usize> Default for RoceRxDispatch<A> {
+    fn default() -> Self {
+        assert!((1..=23).contains(&A), "RoceRxDispatch: 1 <= A <= 23");
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            cfg_mtu_log2: Default::default(),
+            cfg_we: Default::default(),
+            cfg_flow: Default::default(),
+            cfg_valid: Default::default(),
+            cfg_epsn: Default::default(),
+            cfg_rd_addr: Default::default(),
+            cfg_rd_psn: Default::default(),
+            meta_valid: Default::default(),
+            meta_ready: Default::default(),
+            meta_opcode: Default::default(),
+            meta_qp: Default::default(),
+            meta_psn: Default::default(),
+            meta_ackreq: Default::default(),
+            meta_len: Default::default(),
+            meta_va: Default::default(),
+            meta_rkey: Default::default(),
+            meta_dlen: Default::default(),
+            meta_aeth: Default::default(),
+            meta_tlm: Default::default(),
+            meta_tlm_hdr: Default::default(),
+            meta_tlm_hop0: Default::default(),
+            meta_tlm_hop1: Default::default(),
+            meta_tlm_hop2: Default::default(),
+            meta_tlm_hop3: Default::default(),
+            meta_tlm_hop4: Default::default(),
+            pay_tdata: Default::default(),
+            pay_tkeep: Default::default(),
+            pay_tlast: Default::default(),
+            pay_tvalid: Default::default(),
+            pay_tready: Default::default(),
+            wr_valid: Default::default(),
+            wr_ready: Default::default(),
+            wr_addr: Default::default(),
+            wr_data: Default::default(),
+            wr_strb: Default::default(),
+            ack_valid: Default::default(),
+            ack_ready: Default::default(),
+            ack_flow: Default::default(),
+            ack_psn: Default::default(),
+            ack_aeth: Default::default(),
+            ack_tlm: Default::default(),
+            ack_tlm_hdr: Default::default(),
+            ack_tlm_hop0: Default::default(),
+            ack_tlm_hop1: Default::default(),
+            ack_tlm_hop2: Default::default(),
+            ack_tlm_hop3: Default::default(),
+            ack_tlm_hop4: Default::default(),
+            cc_valid: Default::default(),
+            cc_ready: Default::default(),
+            cc_flow: Default::default(),
+            cc_psn: Default::default(),
+            cc_aeth: Default::default(),
+            cc_opcode: Default::default(),
+            cc_tlm: Default::default(),
+            cc_tlm_hdr: Default::default(),
+            cc_tlm_hop0: Default::default(),
+            cc_tlm_hop1: Default::default(),
+            cc_tlm_hop2: Default::default(),
+            cc_tlm_hop3: Default::default(),
+            cc_tlm_hop4: Default::default(),
+            nak_valid: Default::default(),
+            nak_ready: Default::default(),
+            nak_flow: Default::default(),
+            nak_psn: Default::default(),
+            rdreq_valid: Default::default(),
+            rdreq_ready: Default::default(),
+            rdreq_flow: Default::default(),
+            rdreq_psn: Default::default(),
+            rdreq_va: Default::default(),
+            rdreq_rkey: Default::default(),
+            rdreq_len: Default::default(),
+            cnt_unknown_flow: Default::default(),
+            cnt_oos: Default::default(),
+            cnt_dup: Default::default(),
+            cnt_bad_psn: Default::default(),
+            cnt_accepted: Default::default(),
+            cnt_bad_va: Default::default(),
+            cnt_bad_op: Default::default(),
+            ram_fl: Default::default(),
+            ram_epsn: Default::default(),
+            ram_msn: Default::default(),
+            ram_wva: Default::default(),
+            ram_radr: Default::default(),
+            ram_rpsn: Default::default(),
+            st: Default::default(),
+            stale: Default::default(),
+            m_opcode: Default::default(),
+            m_qp: Default::default(),
+            m_psn: Default::default(),
+            m_ackreq: Default::default(),
+            m_len: Default::default(),
+            m_va: Default::default(),
+            m_rkey: Default::default(),
+            m_dlen: Default::default(),
+            m_aeth: Default::default(),
+            m_tlm: Default::default(),
+            m_hdr: Default::default(),
+            m_hop0: Default::default(),
+            m_hop1: Default::default(),
+            m_hop2: Default::default(),
+            m_hop3: Default::default(),
+            m_hop4: Default::default(),
+            c_fl: Default::default(),
+            c_epsn: Default::default(),
+            c_msn: Default::default(),
+            c_wva: Default::default(),
+            c_radr: Default::default(),
+            c_rpsn: Default::default(),
+            o_bad: Default::default(),
+            o_resp: Default::default(),
+            o_wr: Default::default(),
+            o_reth: Default::default(),
+            o_msn: Default::default(),
+            o_rreq: Default::default(),
+            o_rresp: Default::default(),
+            o_rrcc: Default::default(),
+            o_ack: Default::default(),
+            o_akcc: Default::default(),
+            o_probe: Default::default(),
+            o_notify: Default::default(),
+            inc: Default::default(),
+            ack_v: Default::default(),
+            ack_psn_r: Default::default(),
+            ack_aeth_r: Default::default(),
+            arm_ack: Default::default(),
+            cc_v: Default::default(),
+            arm_cc: Default::default(),
+            nak_v: Default::default(),
+            rdreq_v: Default::default(),
+            wr_v: Default::default(),
+            wr_addr_r: Default::default(),
+            wr_data_r: Default::default(),
+            wr_strb_r: Default::default(),
+            pa: Default::default(),
+            c_unknown: Default::default(),
+            c_oos: Default::default(),
+            c_dup: Default::default(),
+            c_bad_psn: Default::default(),
+            c_accepted: Default::default(),
+            c_bad_va: Default::default(),
+            c_bad_op: Default::default(),
+            k_nflows: Constant::new(Bits::<24>::from(1u64 << A)),
+            k_op06: Constant::new(Bits::<8>::from(0x06u64)),
+            k_op07: Constant::new(Bits::<8>::from(0x07u64)),
+            k_op08: Constant::new(Bits::<8>::from(0x08u64)),
+            k_op0a: Constant::new(Bits::<8>::from(0x0Au64)),
+            k_op0c: Constant::new(Bits::<8>::from(0x0Cu64)),
+            k_op0d: Constant::new(Bits::<8>::from(0x0Du64)),
+            k_op0e: Constant::new(Bits::<8>::from(0x0Eu64)),
+            k_op0f: Constant::new(Bits::<8>::from(0x0Fu64)),
+            k_op10: Constant::new(Bits::<8>::from(0x10u64)),
+            k_op11: Constant::new(Bits::<8>::from(0x11u64)),
+            k_opc0: Constant::new(Bits::<8>::from(0xC0u64)),
+            k_opc1: Constant::new(Bits::<8>::from(0xC1u64)),
+            k_syn_ack: Constant::new(Bits::<32>::from(0x1Fu64 << 24)),
+            k_syn_nak: Constant::new(Bits::<32>::from(0x60u64 << 24)),
+            k_syn_inv: Constant::new(Bits::<32>::from(0x61u64 << 24)),
+            k_win: Constant::new(Bits::<24>::from(1u64 << 12)),
+            k_dup: Constant::new(Bits::<24>::from((1u64 << 24) - (1u64 << 12))),
+            k_m8: Constant::new(Bits::<4>::from(8u64)),
+            k_m9: Constant::new(Bits::<4>::from(9u64)),
+            k_m10: Constant::new(Bits::<4>::from(10u64)),
+            k_m11: Constant::new(Bits::<4>::from(11u64)),
+            k_m12: Constant::new(Bits::<4>::from(12u64)),
+            k_msk8: Constant::new(Bits::<33>::from(255u64)),
+            k_msk9: Constant::new(Bits::<33>::from(511u64)),
+            k_msk10: Constant::new(Bits::<33>::from(1023u64)),
+            k_msk11: Constant::new(Bits::<33>::from(2047u64)),
+            k_msk12: Constant::new(Bits::<33>::from(4095u64)),
+            k_syn_nak3: Constant::new(Bits::<3>::from(3u64)),
+            k_fl_valid: Constant::new(Bits::<2>::from(1u64)),
+            k_fl_nak: Constant::new(Bits::<2>::from(2u64)),
+            k_eight: Constant::new(Bits::<64>::from(8u64)),
+            is_idle: Default::default(),
+            is_look: Default::default(),
+            is_exec: Default::default(),
+            is_paywr: Default::default(),
+            is_paydrop: Default::default(),
+            ev_free: Default::default(),
+            mready: Default::default(),
+            accept: Default::default(),
+            ptready: Default::default(),
+            pay_hs: Default::default(),
+            pay_end: Default::default(),
+            flow: Default::default(),
+            syn3: Default::default(),
+            mlog: Default::default(),
+            msk: Default::default(),
+            sum33: Default::default(),
+            q33: Default::default(),
+            q24: Default::default(),
+            go: Default::default(),
+            unk: Default::default(),
+            okp: Default::default(),
+            dd: Default::default(),
+            d_zero: Default::default(),
+            d_ahead: Default::default(),
+            d_dup: Default::default(),
+            va_eff: Default::default(),
+            va_bad: Default::default(),
+            dat_nz: Default::default(),
+            ra_bad: Default::default(),
+            r_acc: Default::default(),
+            r_badva: Default::default(),
+            r_oos: Default::default(),
+            r_dup: Default::default(),
+            r_far: Default::default(),
+            rr_match: Default::default(),
+            rr_acc: Default::default(),
+            rr_badva: Default::default(),
+            rr_oos: Default::default(),
+            r_other: Default::default(),
+            ev_ack: Default::default(),
+            ev_cc: Default::default(),
+            ev_nak: Default::default(),
+            ev_rdreq: Default::default(),
+            len_nz: Default::default(),
+            pay_write: Default::default(),
+            len64: Default::default(),
+            va_new: Default::default(),
+            radr_new: Default::default(),
+            rpsn_new: Default::default(),
+            epsn_inc: Default::default(),
+            epsn_new: Default::default(),
+            epsn_m1: Default::default(),
+            msn_new: Default::default(),
+            msn_sel: Default::default(),
+            syn_sel: Default::default(),
+            psn_sel: Default::default(),
+            nak_new: Default::default(),
+            n_fl: Default::default(),
+            n_epsn: Default::default(),
+            n_msn: Default::default(),
+            n_wva: Default::default(),
+            n_radr: Default::default(),
+            n_rpsn: Default::default(),
+            wen: Default::default(),
+            cfg_fl: Default::default(),
+            tlm_ack: Default::default(),
+            tlm_cc: Default::default(),
+        }
+    }
+}
+
+impl<const A: usize> Logic for RoceRxDispatch<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, st, stale, m_opcode, m_qp, m_psn, m_ackreq, m_len, m_va, m_rkey, m_dlen,
+            m_aeth, m_tlm, m_hdr, m_hop0, m_hop1, m_hop2, m_hop3, m_hop4, c_fl, c_epsn, c_msn,
+            c_wva, c_radr, c_rpsn, o_bad, o_resp, o_wr, o_reth, o_msn, o_rreq, o_rresp, o_rrcc,
+            o_ack, o_akcc, o_probe, o_notify, inc, ack_v, ack_psn_r, ack_aeth_r, arm_ack, cc_v,
+            arm_cc, nak_v, rdreq_v, wr_v, wr_addr_r, wr_data_r, wr_strb_r, pa, c_unknown, c_oos,
+            c_dup, c_bad_psn, c_accepted, c_bad_va, c_bad_op
+        );
+        clock!(self, clock, ram_fl, ram_epsn, ram_msn, ram_wva, ram_radr, ram_rpsn);
+
+        // ---- state decode, handshakes
+        self.is_idle.next = (self.st.q.val() == RxdState::Idle);
+        self.is_look.next = (self.st.q.val() == RxdState::Look);
+        self.is_exec.next = (self.st.q.val() == RxdState::Exec);
+        self.is_paywr.next = (self.st.q.val() == RxdState::PayWr);
+        self.is_paydrop.next = (self.st.q.val() == RxdState::PayDrop);
+        self.ev_free.next = ((!self.ack_v.q.val() || self.ack_ready.val())
+            && (!self.cc_v.q.val() || self.cc_ready.val())
+            && (!self.nak_v.q.val() || self.nak_ready.val())
+            && (!self.rdreq_v.q.val() || self.rdreq_ready.val()));
+        self.mready.next = (!self.reset.val() && self.is_idle.val() && self.ev_free.val());
+        self.accept.next = (self.mready.val() && self.meta_valid.val());
+        self.ptready.next = (!self.reset.val()
+            && (self.is_paydrop.val()
+                || (self.is_paywr.val() && (!self.wr_v.q.val() || self.wr_ready.val()))));
+        self.pay_hs.next = (self.ptready.val() && self.pay_tvalid.val());
+        self.pay_end.next = (self.pay_hs.val() && self.pay_tlast.val());
+        self.meta_ready.next = self.mready.val();
+        self.pay_tready.next = self.ptready.val();
+        self.flow.next = self.m_qp.q.val().get_bits::<A>(0);
+
+        // ---- Idle: latch the record
+        if self.accept.val() {
+            self.m_opcode.d.next = self.meta_opcode.val();
+            self.m_qp.d.next = self.meta_qp.val();
+            self.m_psn.d.next = self.meta_psn.val();
+            self.m_ackreq.d.next = self.meta_ackreq.val();
+            self.m_len.d.next = self.meta_len.val();
+            self.m_va.d.next = self.meta_va.val();
+            self.m_rkey.d.next = self.meta_rkey.val();
+            self.m_dlen.d.next = self.meta_dlen.val();
+            self.m_aeth.d.next = self.meta_aeth.val();
+            self.m_tlm.d.next = self.meta_tlm.val();
+            self.m_hdr.d.next = self.meta_tlm_hdr.val();
+            self.m_hop0.d.next = self.meta_tlm_hop0.val();
+            self.m_hop1.d.next = self.meta_tlm_hop1.val();
+            self.m_hop2.d.next = self.meta_tlm_hop2.val();
+            self.m_hop3.d.next = self.meta_tlm_hop3.val();
+            self.m_hop4.d.next = self.meta_tlm_hop4.val();
+        }
+        // A cfg write at or after the context read makes it stale.
+        self.stale.d.next = (self.cfg_we.val() || (self.is_look.val() && self.stale.q.val()));
+
+        // ---- context RAMs: read the incoming record's flow when idle,
+        // else the latched one; cfg writes have priority.
+        if self.is_idle.val() {
+            self.ram_fl.read_address.next = self.meta_qp.val().get_bits::<A>(0);
+            self.ram_epsn.read_address.next = self.meta_qp.val().get_bits::<A>(0);
+            self.ram_msn.read_address.next = self.meta_qp.val().get_bits::<A>(0);
+            self.ram_wva.read_address.next = self.meta_qp.val().get_bits::<A>(0);
+            self.ram_radr.read_address.next = self.meta_qp.val().get_bits::<A>(0);
+            self.ram_rpsn.read_address.next = self.meta_qp.val().get_bits::<A>(0);
+        } else {
+            self.ram_fl.read_address.next = self.flow.val();
+            self.ram_epsn.read_address.next = self.flow.val();
+            self.ram_msn.read_address.next = self.flow.val();
+            self.ram_wva.read_address.next = self.flow.val();
+            self.ram_radr.read_address.next = self.flow.val();
+            self.ram_rpsn.read_address.next = self.flow.val();
+        }
+        self.c_fl.d.next = self.ram_fl.read_data.val();
+        self.c_epsn.d.next = self.ram_epsn.read_data.val();
+        self.c_msn.d.next = self.ram_msn.read_data.val();
+        self.c_wva.d.next = self.ram_wva.read_data.val();
+        self.c_radr.d.next = self.ram_radr.read_data.val();
+        self.c_rpsn.d.next = self.ram_rpsn.read_data.val();
+
+        // ---- Look: decode the opcode, ceil(dlen / MTU)
+        self.syn3.next = self.m_aeth.q.val().get_bits::<3>(29);
+        self.o_wr.d.next = ((self.m_opcode.q.val() == self.k_op06.val())
+            || (self.m_opcode.q.val() == self.k_op07.val())
+            || (self.m_opcode.q.val() == self.k_op08.val())
+            || (self.m_opcode.q.val() == self.k_op0a.val()));
+        self.o_rreq.d.next = (self.m_opcode.q.val() == self.k_op0c.val());
+        self.o_resp.d.next = ((self.m_opcode.q.val() == self.k_op06.val())
+            || (self.m_opcode.q.val() == self.k_op07.val())
+            || (self.m_opcode.q.val() == self.k_op08.val())
+            || (self.m_opcode.q.val() == self.k_op0a.val())
+            || (self.m_opcode.q.val() == self.k_op0c.val()));
+        self.o_reth.d.next = ((self.m_opcode.q.val() == self.k_op06.val())
+            || (self.m_opcode.q.val() == self.k_op0a.val())
+            || (self.m_opcode.q.val() == self.k_op0c.val()));
+        self.o_msn.d.next = ((self.m_opcode.q.val() == self.k_op08.val())
+            || (self.m_opcode.q.val() == self.k_op0a.val())
+            || (self.m_opcode.q.val() == self.k_op0c.val()));
+        self.o_rresp.d.next = ((self.m_opcode.q.val() == self.k_op0d.val())
+            || (self.m_opcode.q.val() == self.k_op0e.val())
+            || (self.m_opcode.q.val() == self.k_op0f.val())
+            || (self.m_opcode.q.val() == self.k_op10.val()));
+        self.o_rrcc.d.next = ((self.m_opcode.q.val() == self.k_op0d.val())
+            || (self.m_opcode.q.val() == self.k_op0f.val())
+            || (self.m_opcode.q.val() == self.k_op10.val()));
+        self.o_ack.d.next = (self.m_opcode.q.val() == self.k_op11.val());
+        self.o_akcc.d.next = !self.syn3.val().any();
+        self.o_probe.d.next = (self.m_opcode.q.val() == self.k_opc0.val());
+        self.o_notify.d.next = (self.m_opcode.q.val() == self.k_opc1.val());
+        self.o_bad.d.next = !((self.m_opcode.q.val() == self.k_op06.val())
+            || (self.m_opcode.q.val() == self.k_op07.val())
+            || (self.m_opcode.q.val() == self.k_op08.val())
+            || (self.m_opcode.q.val() == self.k_op0a.val())
+            || (self.m_opcode.q.val() == self.k_op0c.val())
+            || (self.m_opcode.q.val() == self.k_op0d.val())
+            || (self.m_opcode.q.val() == self.k_op0e.val())
+            || (self.m_opcode.q.val() == self.k_op0f.val())
+            || (self.m_opcode.q.val() == self.k_op10.val())
+            || (self.m_opcode.q.val() == self.k_opc0.val())
+            || (self.m_opcode.q.val() == self.k_opc1.val())
+            || ((self.m_opcode.q.val() == self.k_op11.val())
+                && (!self.syn3.val().any() || (self.syn3.val() == self.k_syn_nak3.val()))));
+        if (self.cfg_mtu_log2.val() < self.k_m8.val()) {
+            self.mlog.next = self.k_m8.val();
+        } else if (self.cfg_mtu_log2.val() > self.k_m12.val()) {
+            self.mlog.next = self.k_m12.val();
+        } else {
+            self.mlog.next = self.cfg_mtu_log2.val();
+        }
+        if (self.mlog.val() == self.k_m8.val()) {
+            self.msk.next = self.k_msk8.val();
+        } else if (self.mlog.val() == self.k_m9.val()) {
+            self.msk.next = self.k_msk9.val();
+        } else if (self.mlog.val() == self.k_m10.val()) {
+            self.msk.next = self.k_msk10.val();
+        } else if (self.mlog.val() == self.k_m11.val()) {
+            self.msk.next = self.k_msk11.val();
+        } else {
+            self.msk.next = self.k_msk12.val();
+        }
+        self.sum33.next = (bit_cast::<33, 32>(self.m_dlen.q.val()) + self.msk.val());
+        self.q33.next = (self.sum33.val() >> self.mlog.val());
+        self.q24.next = self.q33.val().get_bits::<24>(0);
+        if self.q24.val().any() {
+            self.inc.d.next = self.q24.val();
+        } else {
+            self.inc.d.next = 1.into();
+        }
+
+        // ---- Exec: the decision
+        self.go.next = (self.is_exec.val() && !self.stale.q.val() && !self.cfg_we.val());
+        self.unk.next =
+            ((self.m_qp.q.val() >= self.k_nflows.val()) || !self.c_fl.q.val().get_bit(0));
+        self.okp.next = (!self.o_bad.q.val() && !self.unk.val());
+        self.dd.next = (self.m_psn.q.val() - self.c_epsn.q.val());
+        self.d_zero.next = !self.dd.val().any();
+        self.d_ahead.next = (!self.d_zero.val() && (self.dd.val() < self.k_win.val()));
+        self.d_dup.next = (self.dd.val() >= self.k_dup.val());
+        if self.o_reth.q.val() {
+            self.va_eff.next = self.m_va.q.val();
+        } else {
+            self.va_eff.next = self.c_wva.q.val();
+        }
+        // The address matters only if data moves (READ REQUEST: dlen).
+        self.len_nz.next = self.m_len.q.val().any();
+        if self.o_rreq.q.val() {
+            self.dat_nz.next = self.m_dlen.q.val().any();
+        } else {
+            self.dat_nz.next = self.len_nz.val();
+        }
+        self.va_bad.next = (self.va_eff.val().get_bits::<3>(0).any() && self.dat_nz.val());
+        self.ra_bad.next = (self.c_radr.q.val().get_bits::<3>(0).any() && self.len_nz.val());
+        self.r_acc.next =
+            (self.okp.val() && self.o_resp.q.val() && self.d_zero.val() && !self.va_bad.val());
+        self.r_badva.next =
+            (self.okp.val() && self.o_resp.q.val() && self.d_zero.val() && self.va_bad.val());
+        self.r_oos.next = (self.okp.val() && self.o_resp.q.val() && self.d_ahead.val());
+        self.r_dup.next = (self.okp.val() && self.o_resp.q.val() && self.d_dup.val());
+        self.r_far.next = (self.okp.val()
+            && self.o_resp.q.val()
+            && !self.d_zero.val()
+            && !self.d_ahead.val()
+            && !self.d_dup.val());
+        self.rr_match.next = (self.m_psn.q.val() == self.c_rpsn.q.val());
+        self.rr_acc.next =
+            (self.okp.val() && self.o_rresp.q.val() && self.rr_match.val() && !self.ra_bad.val());
+        self.rr_badva.next =
+            (self.okp.val() && self.o_rresp.q.val() && self.rr_match.val() && self.ra_bad.val());
+        self.rr_oos.next = (self.okp.val() && self.o_rresp.q.val() && !self.rr_match.val());
+        self.r_other.next = (self.okp.val()
+            && (self.o_ack.q.val() || self.o_notify.q.val() || self.o_probe.q.val()));
+        self.ev_ack.next = ((self.r_acc.val()
+            && self.o_wr.q.val()
+            && (self.m_ackreq.q.val() || self.m_tlm.q.val()))
+            || self.r_badva.val()
+            || (self.r_oos.val() && !self.c_fl.q.val().get_bit(1))
+            || self.r_dup.val()
+            || (self.okp.val() && self.o_probe.q.val()));
+        self.ev_cc.next = ((self.rr_acc.val() && self.o_rrcc.q.val())
+            || (self.okp.val() && self.o_ack.q.val() && self.o_akcc.q.val())
+            || (self.okp.val() && self.o_notify.q.val()));
+        self.ev_nak.next = (self.okp.val() && self.o_ack.q.val() && !self.o_akcc.q.val());
+        self.ev_rdreq.next = (self.r_acc.val() && self.o_rreq.q.val());
+        self.pay_write.next =
+            (((self.r_acc.val() && self.o_wr.q.val()) || self.rr_acc.val()) && self.len_nz.val());
+        // New context values.
+        self.len64.next = bit_cast::<64, 13>(self.m_len.q.val());
+        self.va_new.next = (self.va_eff.val() + self.len64.val());
+        self.radr_new.next = (self.c_radr.q.val() + self.len64.val());
+        self.rpsn_new.next = (self.c_rpsn.q.val() + 1);
+        if self.o_rreq.q.val() {
+            self.epsn_inc.next = self.inc.q.val();
+        } else {
+            self.epsn_inc.next = 1.into();
+        }
+        self.epsn_new.next = (self.c_epsn.q.val() + self.epsn_inc.val());
+        self.epsn_m1.next = (self.c_epsn.q.val() - 1);
+        if self.o_msn.q.val() {
+            self.msn_new.next = (self.c_msn.q.val() + 1);
+        } else {
+            self.msn_new.next = self.c_msn.q.val();
+        }
+        // The ack request: psn and AETH.
+        if self.r_acc.val() {
+            self.syn_sel.next = self.k_syn_ack.val();
+            self.msn_sel.next = self.msn_new.val();
+            self.psn_sel.next = self.m_psn.q.val();
+        } else if self.r_badva.val() {
+            self.syn_sel.next = self.k_syn_inv.val();
+            self.msn_sel.next = self.c_msn.q.val();
+            self.psn_sel.next = self.m_psn.q.val();
+        } else if self.r_oos.val() {
+            self.syn_sel.next = self.k_syn_nak.val();
+            self.msn_sel.next = self.c_msn.q.val();
+            self.psn_sel.next = self.c_epsn.q.val();
+        } else {
+            self.syn_sel.next = self.k_syn_ack.val();
+            self.msn_sel.next = self.c_msn.q.val();
+            self.psn_sel.next = self.epsn_m1.val();
+        }
+        if self.r_acc.val() {
+            self.nak_new.next = false;
+        } else if (self.r_badva.val() || self.r_oos.val()) {
+            self.nak_new.next = true;
+        } else {
+            self.nak_new.next = self.c_fl.q.val().get_bit(1);
+        }
+        if self.nak_new.val() {
+            self.n_fl.next = (self.c_fl.q.val() | self.k_fl_nak.val());
+        } else {
+            self.n_fl.next = (self.c_fl.q.val() & self.k_fl_valid.val());
+        }
+        if self.r_acc.val() {
+            self.n_epsn.next = self.epsn_new.val();
+            self.n_msn.next = self.msn_new.val();
+        } else {
+            self.n_epsn.next = self.c_epsn.q.val();
+            self.n_msn.next = self.c_msn.q.val();
+        }
+        if (self.r_acc.val() && self.o_wr.q.val()) {
+            self.n_wva.next = self.va_new.val();
+        } else {
+            self.n_wva.next = self.c_wva.q.val();
+        }
+        if self.rr_acc.val() {
+            self.n_radr.next = self.radr_new.val();
+            self.n_rpsn.next = self.rpsn_new.val();
+        } else {
+            self.n_radr.next = self.c_radr.q.val();
+            self.n_rpsn.next = self.c_rpsn.q.val();
+        }
+        self.wen.next = (self.go.val() && self.okp.val());
+        if self.cfg_valid.val() {
+            self.cfg_fl.next = self.k_fl_valid.val();
+        } else {
+            self.cfg_fl.next = 0.into();
+        }
+        if self.cfg_we.val() {
+            self.ram_fl.write_enable.next = true;
+            self.ram_fl.write_address.next = self.cfg_flow.val();
+            self.ram_fl.write_data.next = self.cfg_fl.val();
+            self.ram_epsn.write_enable.next = true;
+            self.ram_epsn.write_address.next = self.cfg_flow.val();
+            self.ram_epsn.write_data.next = self.cfg_epsn.val();
+            self.ram_msn.write_enable.next = true;
+            self.ram_msn.write_address.next = self.cfg_flow.val();
+            self.ram_msn.write_data.next = 0.into();
+            self.ram_wva.write_enable.next = true;
+            self.ram_wva.write_address.next = self.cfg_flow.val();
+            self.ram_wva.write_data.next = 0.into();
+            self.ram_radr.write_enable.next = true;
+            self.ram_radr.write_address.next = self.cfg_flow.val();
+            self.ram_radr.write_data.next = self.cfg_rd_addr.val();
+            self.ram_rpsn.write_enable.next = true;
+            self.ram_rpsn.write_address.next = self.cfg_flow.val();
+            self.ram_rpsn.write_data.next = self.cfg_rd_psn.val();
+        } else {
+            self.ram_fl.write_enable.next = self.wen.val();
+            self.ram_fl.write_address.next = self.flow.val();
+            self.ram_fl.write_data.next = self.n_fl.val();
+            self.ram_epsn.write_enable.next = self.wen.val();
+            self.ram_epsn.write_address.next = self.flow.val();
+            self.ram_epsn.write_data.next = self.n_epsn.val();
+            self.ram_msn.write_enable.next = self.wen.val();
+            self.ram_msn.write_address.next = self.flow.val();
+            self.ram_msn.write_data.next = self.n_msn.val();
+            self.ram_wva.write_enable.next = self.wen.val();
+            self.ram_wva.write_address.next = self.flow.val();
+            self.ram_wva.write_data.next = self.n_wva.val();
+            self.ram_radr.write_enable.next = self.wen.val();
+            self.ram_radr.write_address.next = self.flow.val();
+            self.ram_radr.write_data.next = self.n_radr.val();
+            self.ram_rpsn.write_enable.next = self.wen.val();
+            self.ram_rpsn.write_address.next = self.flow.val();
+            self.ram_rpsn.write_data.next = self.n_rpsn.val();
+        }
+
+        // ---- state machine
+        if self.reset.val() {
+            self.st.d.next = RxdState::Idle;
+        } else {
+            match self.st.q.val() {
+                RxdState::Idle => {
+                    if self.accept.val() {
+                        self.st.d.next = RxdState::Look;
+                    }
+                }
+                RxdState::Look => {
+                    self.st.d.next = RxdState::Exec;
+                }
+                RxdState::Retry => {
+                    self.st.d.next = RxdState::Look;
+                }
+                RxdState::Exec => {
+                    if !self.go.val() {
+                        self.st.d.next = RxdState::Retry;
+                    } else if !self.len_nz.val() {
+                        self.st.d.next = RxdState::Idle;
+                    } else if self.pay_write.val() {
+                        self.st.d.next = RxdState::PayWr;
+                    } else {
+                        self.st.d.next = RxdState::PayDrop;
+                    }
+                }
+                RxdState::PayWr => {
+                    if self.pay_end.val() {
+                        self.st.d.next = RxdState::Idle;
+                    }
+                }
+                RxdState::PayDrop => {
+                    if self.pay_end.val() {
+                        self.st.d.next = RxdState::Idle;
+                    }
+                }
+            }
+        }
+
+        // ---- events (every event register is free at Exec: the record
+        // was accepted only when each was free or being taken)
+        if self.go.val() {
+            self.ack_psn_r.d.next = self.psn_sel.val();
+            self.ack_aeth_r.d.next = (self.syn_sel.val() | bit_cast::<32, 24>(self.msn_sel.val()));
+            if self.o_rresp.q.val() {
+                self.pa.d.next = self.c_radr.q.val();
+            } else {
+                self.pa.d.next = self.va_eff.val();
+            }
+        } else if (self.is_paywr.val() && self.pay_hs.val()) {
+            self.pa.d.next = (self.pa.q.val() + self.k_eight.val());
+        }
+        if self.reset.val() {
+            self.ack_v.d.next = false;
+            self.arm_ack.d.next = false;
+            self.cc_v.d.next = false;
+            self.arm_cc.d.next = false;
+            self.nak_v.d.next = false;
+            self.rdreq_v.d.next = false;
+        } else {
+            if ((self.go.val() && self.ev_ack.val() && !self.pay_write.val())
+                || (self.is_paywr.val() && self.pay_end.val() && self.arm_ack.q.val()))
+            {
+                self.ack_v.d.next = true;
+            } else if self.ack_ready.val() {
+                self.ack_v.d.next = false;
+            }
+            if ((self.go.val() && self.ev_cc.val() && !self.pay_write.val())
+                || (self.is_paywr.val() && self.pay_end.val() && self.arm_cc.q.val()))
+            {
+                self.cc_v.d.next = true;
+            } else if self.cc_ready.val() {
+                self.cc_v.d.next = false;
+            }
+            if (self.go.val() && self.ev_nak.val()) {
+                self.nak_v.d.next = true;
+            } else if self.nak_ready.val() {
+                self.nak_v.d.next = false;
+            }
+            if (self.go.val() && self.ev_rdreq.val()) {
+                self.rdreq_v.d.next = true;
+            } else if self.rdreq_ready.val() {
+                self.rdreq_v.d.next = false;
+            }
+            if self.go.val() {
+                self.arm_ack.d.next = (self.ev_ack.val() && self.pay_write.val());
+                self.arm_cc.d.next = (self.ev_cc.val() && self.pay_write.val());
+            } else if (self.is_paywr.val() && self.pay_end.val()) {
+                self.arm_ack.d.next = false;
+                self.arm_cc.d.next = false;
+            }
+        }
+
+        // ---- host write register
+        if self.reset.val() {
+            self.wr_v.d.next = false;
+        } else if (self.is_paywr.val() && self.pay_hs.val()) {
+            self.wr_v.d.next = true;
+        } else if self.wr_ready.val() {
+            self.wr_v.d.next = false;
+        }
+        if (self.is_paywr.val() && self.pay_hs.val()) {
+            self.wr_addr_r.d.next = self.pa.q.val();
+            self.wr_data_r.d.next = self.pay_tdata.val();
+            self.wr_strb_r.d.next = self.pay_tkeep.val();
+        }
+
+        // ---- counters
+        if self.reset.val() {
+            self.c_unknown.d.next = 0.into();
+            self.c_oos.d.next = 0.into();
+            self.c_dup.d.next = 0.into();
+            self.c_bad_psn.d.next = 0.into();
+            self.c_accepted.d.next = 0.into();
+            self.c_bad_va.d.next = 0.into();
+            self.c_bad_op.d.next = 0.into();
+        } else if self.go.val() {
+            if self.o_bad.q.val() {
+                self.c_bad_op.d.next = (self.c_bad_op.q.val() + 1);
+            }
+            if (!self.o_bad.q.val() && self.unk.val()) {
+                self.c_unknown.d.next = (self.c_unknown.q.val() + 1);
+            }
+            if (self.r_oos.val() || self.rr_oos.val()) {
+                self.c_oos.d.next = (self.c_oos.q.val() + 1);
+            }
+            if self.r_dup.val() {
+                self.c_dup.d.next = (self.c_dup.q.val() + 1);
+            }
+            if self.r_far.val() {
+                self.c_bad_psn.d.next = (self.c_bad_psn.q.val() + 1);
+            }
+            if (self.r_badva.val() || self.rr_badva.val()) {
+                self.c_bad_va.d.next = (self.c_bad_va.q.val() + 1);
+            }
+            if (self.r_acc.val() || self.rr_acc.val() || self.r_other.val()) {
+                self.c_accepted.d.next = (self.c_accepted.q.val() + 1);
+            }
+        }
+
+        // ---- outputs (fields zero while not valid)
+        self.wr_valid.next = self.wr_v.q.val();
+        if self.wr_v.q.val() {
+            self.wr_addr.next = self.wr_addr_r.q.val();
+            self.wr_data.next = self.wr_data_r.q.val();
+            self.wr_strb.next = self.wr_strb_r.q.val();
+        } else {
+            self.wr_addr.next = 0.into();
+            self.wr_data.next = 0.into();
+            self.wr_strb.next = 0.into();
+        }
+        self.ack_valid.next = self.ack_v.q.val();
+        if self.ack_v.q.val() {
+            self.ack_flow.next = self.flow.val();
+            self.ack_psn.next = self.ack_psn_r.q.val();
+            self.ack_aeth.next = self.ack_aeth_r.q.val();
+        } else {
+            self.ack_flow.next = 0.into();
+            self.ack_psn.next = 0.into();
+            self.ack_aeth.next = 0.into();
+        }
+        self.tlm_ack.next = (self.ack_v.q.val() && self.m_tlm.q.val());
+        self.ack_tlm.next = self.tlm_ack.val();
+        if self.tlm_ack.val() {
+            self.ack_tlm_hdr.next = self.m_hdr.q.val();
+            self.ack_tlm_hop0.next = self.m_hop0.q.val();
+            self.ack_tlm_hop1.next = self.m_hop1.q.val();
+            self.ack_tlm_hop2.next = self.m_hop2.q.val();
+            self.ack_tlm_hop3.next = self.m_hop3.q.val();
+            self.ack_tlm_hop4.next = self.m_hop4.q.val();
+        } else {
+            self.ack_tlm_hdr.next = 0.into();
+            self.ack_tlm_hop0.next = 0.into();
+            self.ack_tlm_hop1.next = 0.into();
+            self.ack_tlm_hop2.next = 0.into();
+            self.ack_tlm_hop3.next = 0.into();
+            self.ack_tlm_hop4.next = 0.into();
+        }
+        self.cc_valid.next = self.cc_v.q.val();
+        if self.cc_v.q.val() {
+            self.cc_flow.next = self.flow.val();
+            self.cc_psn.next = self.m_psn.q.val();
+            self.cc_aeth.next = self.m_aeth.q.val();
+            self.cc_opcode.next = self.m_opcode.q.val();
+        } else {
+            self.cc_flow.next = 0.into();
+            self.cc_psn.next = 0.into();
+            self.cc_aeth.next = 0.into();
+            self.cc_opcode.next = 0.into();
+        }
+        self.tlm_cc.next = (self.cc_v.q.val() && self.m_tlm.q.val());
+        self.cc_tlm.next = self.tlm_cc.val();
+        if self.tlm_cc.val() {
+            self.cc_tlm_hdr.next = self.m_hdr.q.val();
+            self.cc_tlm_hop0.next = self.m_hop0.q.val();
+            self.cc_tlm_hop1.next = self.m_hop1.q.val();
+            self.cc_tlm_hop2.next = self.m_hop2.q.val();
+            self.cc_tlm_hop3.next = self.m_hop3.q.val();
+            self.cc_tlm_hop4.next = self.m_hop4.q.val();
+        } else {
+            self.cc_tlm_hdr.next = 0.into();
+            self.cc_tlm_hop0.next = 0.into();
+            self.cc_tlm_hop1.next = 0.into();
+            self.cc_tlm_hop2.next = 0.into();
+            self.cc_tlm_hop3.next = 0.into();
+            self.cc_tlm_hop4.next = 0.into();
+        }
+        self.nak_valid.next = self.nak_v.q.val();
+        if self.nak_v.q.val() {
+            self.nak_flow.next = self.flow.val();
+            self.nak_psn.next = self.m_psn.q.val();
+        } else {
+            self.nak_flow.next = 0.into();
+            self.nak_psn.next = 0.into();
+        }
+        self.rdreq_valid.next = self.rdreq_v.q.val();
+        if self.rdreq_v.q.val() {
+            self.rdreq_flow.next = self.flow.val();
+            self.rdreq_psn.next = self.m_psn.q.val();
+            self.rdreq_va.next = self.m_va.q.val();
+            self.rdreq_rkey.next = self.m_rkey.q.val();
+            self.rdreq_len.next = self.m_dlen.q.val();
+        } else {
+            self.rdreq_flow.next = 0.into();
+            self.rdreq_psn.next = 0.into();
+            self.rdreq_va.next = 0.into();
+            self.rdreq_rkey.next = 0.into();
+            self.rdreq_len.next = 0.into();
+        }
+        self.cnt_unknown_flow.next = self.c_unknown.q.val();
+        self.cnt_oos.next = self.c_oos.q.val();
+        self.cnt_dup.next = self.c_dup.q.val();
+        self.cnt_bad_psn.next = self.c_bad_psn.q.val();
+        self.cnt_accepted.next = self.c_accepted.q.val();
+        self.cnt_bad_va.next = self.c_bad_va.q.val();
+        self.cnt_bad_op.next = self.c_bad_op.q.val();
+    }
+}
