@@ -329,6 +329,14 @@ pub struct RoceRxParse<const B: usize> {
     fstart: u16,
     rp: u16,
     ovf: bool,
+    /// Room in the buffer and record FIFO full, as registers (computed
+    /// from the previous cycle's pointers).
+    room_q: bool,
+    mfull_q: bool,
+    /// The decision of the previous cycle: the record to write and the
+    /// reason to count (cycle T+4).
+    pending: Option<Rec>,
+    pending_cnt: Option<usize>,
     meta_mem: Vec<Rec>,
     mw: u8,
     mr: u8,
@@ -358,6 +366,10 @@ impl<const B: usize> Default for RoceRxParse<B> {
             fstart: 0,
             rp: 0,
             ovf: false,
+            room_q: false,
+            mfull_q: false,
+            pending: None,
+            pending_cnt: None,
             meta_mem: vec![Rec::default(); 1 << META_A],
             mw: 0,
             mr: 0,
@@ -508,10 +520,20 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
         // ---- Buffer write and decision (the word that arrived 3 cycles ago).
         let w = self.dl[2];
         let cap = 1u16 << B;
-        let room = self.wp.wrapping_sub(old_rp) != cap;
+        let room = self.room_q;
+        let mfull = self.mfull_q;
+        let new_room_q = self.wp.wrapping_sub(old_rp) < cap - 1;
+        let new_mfull_q = self.mw.wrapping_sub(old_mr) as usize == 1 << META_A;
+        // Last cycle's decision: the record written, the reason counted.
+        if let Some(rec) = self.pending.take() {
+            self.meta_mem[self.mw as usize & mmask] = rec;
+            self.mw = self.mw.wrapping_add(1);
+        }
+        if let Some(r) = self.pending_cnt.take() {
+            self.cnt[r] = self.cnt[r].wrapping_add(1);
+        }
         let wen = w.v && room && !self.ovf;
         let dec = w.v && w.last;
-        let mfull = self.mw.wrapping_sub(old_mr) as usize == 1 << META_A;
         if wen {
             self.mem[self.wp as usize & bmask] = w.d;
         }
@@ -523,16 +545,15 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
                 Ok(_) if self.ovf || !room || mfull => DROP_FULL,
                 Ok(_) => OK,
             };
-            self.cnt[rsn] = self.cnt[rsn].wrapping_add(1);
+            self.pending_cnt = Some(rsn);
             if rsn == OK {
                 let (meta, p) = verdict.unwrap();
-                self.meta_mem[self.mw as usize & mmask] = Rec {
+                self.pending = Some(Rec {
                     meta,
                     ps: self.fstart.wrapping_add((p >> 3) as u16),
                     end: wp1,
                     sh6: p & 7 == 6,
-                };
-                self.mw = self.mw.wrapping_add(1);
+                });
                 self.wp = wp1;
                 self.fstart = wp1;
             } else {
@@ -544,6 +565,8 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
         if w.v {
             self.ovf = if w.last { false } else { self.ovf || !room };
         }
+        self.room_q = new_room_q;
+        self.mfull_q = new_mfull_q;
 
         // ---- Input side.
         self.dl[2] = self.dl[1];
@@ -580,6 +603,10 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
             self.fstart = 0;
             self.rp = 0;
             self.ovf = false;
+            self.room_q = true;
+            self.mfull_q = false;
+            self.pending = None;
+            self.pending_cnt = None;
             self.mw = 0;
             self.mr = 0;
             self.mv = false;

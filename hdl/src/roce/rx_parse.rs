@@ -65,7 +65,10 @@
 //!   last word arrived in cycle T is ready (T + 3) when that word is
 //!   written: the write pointer is committed or rolled back before the
 //!   next frame's first word is written. A word that finds the buffer full
-//!   is not written, and the frame is dropped (`drop_full`).
+//!   is not written, and the frame is dropped (`drop_full`). "Full" is
+//!   judged from the previous cycle's pointers (a register, off the
+//!   critical path), so the buffer holds at most 2^B − 1 words; the record
+//!   FIFO's "full" likewise.
 //! - Buffer: 2^B 64-bit words (B is a const generic; the NIC uses 11 =
 //!   2048 words, two maximum frames and more). Metadata: 16 entries.
 //! - Output: the metadata RAMs and the buffer are read with the next
@@ -73,7 +76,9 @@
 //!
 //! # Timing
 //! - Input: one word per cycle, always accepted.
-//! - Latency: last input word in cycle T → `meta_valid` in cycle T + 5
+//! - Latency: last input word in cycle T → verdict in T + 3 (buffer
+//!   pointer committed or rolled back), record written and counter
+//!   incremented in T + 4 (visible T + 5), `meta_valid` in cycle T + 6
 //!   (output idle); the first payload word 2 cycles after the record is
 //!   taken; then one word per cycle.
 //! - Throughput: a record with no payload per cycle; a packet of n payload
@@ -298,6 +303,18 @@ pub struct RoceRxParse<const B: usize> {
     fstart: DFF<Bits<16>>,
     rp: DFF<Bits<16>>,
     ovf: DFF<Bit>,
+    room_q: DFF<Bit>,
+    mfull_q: DFF<Bit>,
+    commit_q: DFF<Bit>,
+    dec_q: DFF<Bit>,
+    rsn_q: DFF<Bits<4>>,
+    q_len: DFF<Bits<13>>,
+    q_ps: DFF<Bits<16>>,
+    q_end: DFF<Bits<16>>,
+    q_sh: DFF<Bit>,
+    q_r: DFF<Bit>,
+    q_a: DFF<Bit>,
+    q_t: DFF<Bit>,
     // Metadata FIFO and output.
     mw: DFF<Bits<8>>,
     mr: DFF<Bits<8>>,
@@ -313,7 +330,7 @@ pub struct RoceRxParse<const B: usize> {
     pend: DFF<Bits<16>>,
     cnt: [DFF<Bits<32>>; 11],
     // Constants.
-    k_cap: Constant<Bits<16>>,
+    k_cap1: Constant<Bits<16>>,
     k_mcap: Constant<Bits<8>>,
     k_w: [Constant<Bits<16>>; 16],
     k_rsn: [Constant<Bits<4>>; 11],
@@ -516,6 +533,18 @@ impl<const B: usize> Default for RoceRxParse<B> {
             fstart: Default::default(),
             rp: Default::default(),
             ovf: Default::default(),
+            room_q: Default::default(),
+            mfull_q: Default::default(),
+            commit_q: Default::default(),
+            dec_q: Default::default(),
+            rsn_q: Default::default(),
+            q_len: Default::default(),
+            q_ps: Default::default(),
+            q_end: Default::default(),
+            q_sh: Default::default(),
+            q_r: Default::default(),
+            q_a: Default::default(),
+            q_t: Default::default(),
             mw: Default::default(),
             mr: Default::default(),
             mv: Default::default(),
@@ -529,7 +558,7 @@ impl<const B: usize> Default for RoceRxParse<B> {
             pmask: Default::default(),
             pend: Default::default(),
             cnt: Default::default(),
-            k_cap: k(1u64 << B),
+            k_cap1: k((1u64 << B) - 1),
             k_mcap: k(1u64 << META_A),
             k_w: std::array::from_fn(|i| k(i as u64)),
             k_rsn: std::array::from_fn(|i| k(i as u64)),
@@ -634,7 +663,8 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             ipacc, c_d, c_n, c_first, crem, crc_q, tl_on, tl_lo, tl_hi, a_fcs, a_trunc, a_eth,
             a_ip, a_port, a_opc, a_lena, a_tlm, a_pp, a_pad, a_pay, a_r, a_a, a_t, a_p, why, b_len,
             b_w0, b_sh, b_r, b_a, b_t, wp, fstart, rp, ovf, mw, mr, mv, busy, primed, rd, hold,
-            pcnt, psh, pkeep, pmask, pend
+            pcnt, psh, pkeep, pmask, pend, room_q, mfull_q, commit_q, dec_q, rsn_q, q_len, q_ps,
+            q_end, q_sh, q_r, q_a, q_t
         );
         for i in 0..15 {
             self.hw[i].clock.next = self.clock.val();
@@ -949,10 +979,14 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             self.dl_l[i].d.next = self.dl_l[i - 1].q.val();
             self.dl_d[i].d.next = self.dl_d[i - 1].q.val();
         }
-        self.room.next = ((self.wp.q.val() - self.rp.q.val()) != self.k_cap.val());
+        // Room and FIFO-full as registers (one cycle old, hence conservative:
+        // the buffer holds at most 2^B − 1 words, wp grows by ≤ 1 a cycle).
+        self.room.next = self.room_q.q.val();
+        self.room_q.d.next = ((self.wp.q.val() - self.rp.q.val()) < self.k_cap1.val());
         self.wen.next = (self.dl_v[2].q.val() && self.room.val() && !self.ovf.q.val());
         self.dec.next = (self.dl_v[2].q.val() && self.dl_l[2].q.val());
-        self.mfull.next = ((self.mw.q.val() - self.mr.q.val()) == self.k_mcap.val());
+        self.mfull.next = self.mfull_q.q.val();
+        self.mfull_q.d.next = ((self.mw.q.val() - self.mr.q.val()) == self.k_mcap.val());
         if self.why.q.val().any() {
             self.rsn.next = self.why.q.val();
         } else if (self.ovf.q.val() || !self.room.val() || self.mfull.val()) {
@@ -983,7 +1017,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             }
         }
         for i in 0..11 {
-            if (self.dec.val() && (self.rsn.val() == self.k_rsn[i].val())) {
+            if (self.dec_q.q.val() && (self.rsn_q.q.val() == self.k_rsn[i].val())) {
                 self.cnt[i].d.next = (self.cnt[i].q.val() + 1);
             } else {
                 self.cnt[i].d.next = self.cnt[i].q.val();
@@ -1000,9 +1034,9 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.bs6.x.next = self.rr[6].val();
         self.bs7.x.next = self.rr[7].val();
         for i in 0..6 {
-            if self.b_r.q.val() {
+            if self.q_r.q.val() {
                 self.bst[i].x.next = self.rr[i + 8].val();
-            } else if self.b_a.q.val() {
+            } else if self.q_a.q.val() {
                 self.bst[i].x.next =
                     ((self.hw[i + 7].q.val() >> 16) | (self.hw[i + 8].q.val() << 48));
             } else {
@@ -1018,45 +1052,57 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.ram_ps.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
         self.ram_end.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
         self.ram_sh.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
-        self.ram_op.write_enable.next = self.commit.val();
-        self.ram_a.write_enable.next = self.commit.val();
-        self.ram_va.write_enable.next = self.commit.val();
-        self.ram_rd.write_enable.next = self.commit.val();
-        self.ram_aeth.write_enable.next = self.commit.val();
-        self.ram_len.write_enable.next = self.commit.val();
-        self.ram_ps.write_enable.next = self.commit.val();
-        self.ram_end.write_enable.next = self.commit.val();
-        self.ram_sh.write_enable.next = self.commit.val();
+        self.ram_op.write_enable.next = self.commit_q.q.val();
+        self.ram_a.write_enable.next = self.commit_q.q.val();
+        self.ram_va.write_enable.next = self.commit_q.q.val();
+        self.ram_rd.write_enable.next = self.commit_q.q.val();
+        self.ram_aeth.write_enable.next = self.commit_q.q.val();
+        self.ram_len.write_enable.next = self.commit_q.q.val();
+        self.ram_ps.write_enable.next = self.commit_q.q.val();
+        self.ram_end.write_enable.next = self.commit_q.q.val();
+        self.ram_sh.write_enable.next = self.commit_q.q.val();
         self.ram_op.write_data.next = self.hw[5].q.val().get_bits::<8>(16);
         self.ram_a.write_data.next = self.bs5.y.val();
-        if self.b_r.q.val() {
+        if self.q_r.q.val() {
             self.ram_va.write_data.next = self.bs6.y.val();
             self.ram_rd.write_data.next = self.bs7.y.val();
         } else {
             self.ram_va.write_data.next = 0.into();
             self.ram_rd.write_data.next = 0.into();
         }
-        if self.b_a.q.val() {
+        if self.q_a.q.val() {
             self.ram_aeth.write_data.next = self.bs6.y.val().get_bits::<32>(32);
         } else {
             self.ram_aeth.write_data.next = 0.into();
         }
-        self.ram_len.write_data.next = self.b_len.q.val();
-        self.ram_ps.write_data.next = (self.fstart.q.val() + self.b_w0.q.val());
-        self.ram_end.write_data.next = self.wp1.val();
-        self.ram_sh.write_data.next = self.b_sh.q.val();
+        self.ram_len.write_data.next = self.q_len.q.val();
+        self.ram_ps.write_data.next = self.q_ps.q.val();
+        self.ram_end.write_data.next = self.q_end.q.val();
+        self.ram_sh.write_data.next = self.q_sh.q.val();
         for i in 0..6 {
             self.ram_tlm[i].write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
-            self.ram_tlm[i].write_enable.next = self.commit.val();
-            if self.b_t.q.val() {
+            self.ram_tlm[i].write_enable.next = self.commit_q.q.val();
+            if self.q_t.q.val() {
                 self.ram_tlm[i].write_data.next = self.bst[i].y.val();
             } else {
                 self.ram_tlm[i].write_data.next = 0.into();
             }
         }
-        if self.commit.val() {
+        if self.commit_q.q.val() {
             self.mw.d.next = (self.mw.q.val() + 1);
         }
+        // The decision, registered: the record is written (and counted) in
+        // cycle T+4.
+        self.commit_q.d.next = (self.commit.val() && !self.reset.val());
+        self.dec_q.d.next = (self.dec.val() && !self.reset.val());
+        self.rsn_q.d.next = self.rsn.val();
+        self.q_len.d.next = self.b_len.q.val();
+        self.q_ps.d.next = (self.fstart.q.val() + self.b_w0.q.val());
+        self.q_end.d.next = self.wp1.val();
+        self.q_sh.d.next = self.b_sh.q.val();
+        self.q_r.d.next = self.b_r.q.val();
+        self.q_a.d.next = self.b_a.q.val();
+        self.q_t.d.next = self.b_t.q.val();
 
         // ---------------- Output: metadata record, then payload ----------------
         self.mval.next = (self.mv.q.val() && !self.busy.q.val());
@@ -1198,6 +1244,8 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         // Synchronous reset (after everything else: last assignment wins).
         if self.reset.val() {
             self.wcnt.d.next = 0.into();
+            self.room_q.d.next = true;
+            self.mfull_q.d.next = false;
             self.wp.d.next = 0.into();
             self.fstart.d.next = 0.into();
             self.rp.d.next = 0.into();
