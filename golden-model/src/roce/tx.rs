@@ -2,7 +2,7 @@
 //! cycle-exact (`docs/roce.md` §1–§4, §6).
 //!
 //! One descriptor in, one frame out. The model keeps the RTL's registers
-//! (prep stages P1–P4 and the waiting frame, the word generator, stage A
+//! (prep stages P1–P5 and the waiting frame, the word generator, stage A
 //! and stage B with the CRC register) so that every port matches on every
 //! cycle; see the RTL's doc comment for the structure, the timing and the
 //! descriptor checks ([`RoceTx::check`] here).
@@ -140,7 +140,9 @@ pub struct RoceTx<const A: usize> {
     p2v: bool,
     p3v: bool,
     p4v: bool,
+    p5v: bool,
     sv: bool,
+    r_ctx: Ctx,
     d_opcode: u8,
     d_psn: u32,
     d_ack: bool,
@@ -216,7 +218,9 @@ impl<const A: usize> Default for RoceTx<A> {
             p2v: false,
             p3v: false,
             p4v: false,
+            p5v: false,
             sv: false,
+            r_ctx: Ctx::default(),
             d_opcode: 0,
             d_psn: 0,
             d_ack: false,
@@ -326,7 +330,8 @@ impl<const A: usize> Cycle for RoceTx<A> {
     fn step(&mut self, i: &In) -> Out {
         let amask = ((1u64 << A) - 1) as u32;
         // ---- P0 ----
-        let busy = self.p1v || self.p2v || self.p3v || self.p4v || self.sv || self.rdq_v;
+        let busy =
+            self.p1v || self.p2v || self.p3v || self.p4v || self.p5v || self.sv || self.rdq_v;
         let rdy = !busy && !i.reset;
         let accept = rdy && i.req_valid;
         let bad = Self::check(i);
@@ -488,9 +493,12 @@ impl<const A: usize> Cycle for RoceTx<A> {
         } else if i.rdq_ready {
             n.rdq_v = false;
         }
-        // P1.
+        // P1: the context registered; P2: header words, lengths.
         if self.p1v {
-            let c = self.ram_out;
+            n.r_ctx = self.ram_out;
+        }
+        if self.p2v {
+            let c = self.r_ctx;
             let flags = (self.d_pad << 4) as u64;
             n.n_b0 = (c.dmac << 16) | (c.smac >> 32);
             n.n_b1 = ((c.smac & 0xFFFF_FFFF) << 32) | 0x0800_4500 | c.tos as u64;
@@ -517,16 +525,16 @@ impl<const A: usize> Cycle for RoceTx<A> {
             n.tprime = (self.d_n4 + self.d_e54) & M14;
             n.hn = (self.d_n + self.d_e54) & M14;
         }
-        // P2..P4.
-        if self.p2v {
+        // P3..P5.
+        if self.p3v {
             n.ck_ab = self.ck_a + self.ck_b;
             n.ck_ci = self.ck_c + self.iplen;
             n.udplen = self.iplen.wrapping_sub(20) & 0xFFFF;
         }
-        if self.p3v {
+        if self.p4v {
             n.ck_x = (self.ck_ab + self.ck_ci) & 0x7FFFF;
         }
-        if self.p4v {
+        if self.p5v {
             n.ck_f = (self.ck_x & 0xFFFF) + (self.ck_x >> 16);
         }
         let f2 = ((self.ck_f & 0xFFFF) + (self.ck_f >> 16)) & 0xFFFF;
@@ -668,6 +676,7 @@ impl<const A: usize> Cycle for RoceTx<A> {
             n.p2v = false;
             n.p3v = false;
             n.p4v = false;
+            n.p5v = false;
             n.sv = false;
             n.rdq_v = false;
             n.c_frames = 0;
@@ -677,7 +686,8 @@ impl<const A: usize> Cycle for RoceTx<A> {
             n.p2v = self.p1v;
             n.p3v = self.p2v;
             n.p4v = self.p3v;
-            if self.p4v {
+            n.p5v = self.p4v;
+            if self.p5v {
                 n.sv = true;
             } else if take {
                 n.sv = false;

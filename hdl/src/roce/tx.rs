@@ -46,8 +46,8 @@
 //! - Prep (one descriptor at a time; `req_ready` = nothing in prep or
 //!   waiting, and no read request pending): accept (P0: checks, decodes,
 //!   descriptor fields registered, context RAM read, host read request
-//!   registered), P1 (context: header words, item words, lengths), P2–P4
-//!   (IPv4 header checksum), then the frame waits, complete, until the
+//!   registered), P1 (the context word registered out of the block RAM),
+//!   P2 (header words, item words, lengths), P3–P5 (IPv4 header checksum), then the frame waits, complete, until the
 //!   generator takes it.
 //! - Generator: the frame as 64-bit words. Words 0–4 (bytes 0–39) come from
 //!   a shift register of header words; from word 5 on, a stream of 8-byte
@@ -71,10 +71,10 @@
 //! - Throughput: frames back to back, ceil(frame bytes / 8) cycles each,
 //!   while `out_tready` is high and host data keeps up (a 62-byte ACK: 8
 //!   cycles). The next descriptor is accepted the cycle after the generator
-//!   took the previous frame and is complete 5 cycles later, so frames of 8
+//!   took the previous frame and is complete 6 cycles later, so frames of 8
 //!   or more cycles follow each other without an idle cycle.
 //! - Latency (idle block): descriptor accepted in cycle t, `rdq_valid` from
-//!   t + 1, first frame word on `out_*` in cycle t + 8.
+//!   t + 1, first frame word on `out_*` in cycle t + 9.
 //!
 //! Golden twin: `nic_golden::roce::tx`.
 
@@ -199,7 +199,13 @@ pub struct RoceTx<const A: usize> {
     p2v: DFF<Bit>,
     p3v: DFF<Bit>,
     p4v: DFF<Bit>,
+    p5v: DFF<Bit>,
     sv: DFF<Bit>,
+    // The context words, registered out of the block RAM.
+    r_ctx0: DFF<Bits<64>>,
+    r_ctx1: DFF<Bits<64>>,
+    r_ctx2: DFF<Bits<64>>,
+    r_ctx3: DFF<Bits<32>>,
     d_opcode: DFF<Bits<8>>,
     d_psn: DFF<Bits<24>>,
     d_ack: DFF<Bit>,
@@ -216,7 +222,7 @@ pub struct RoceTx<const A: usize> {
     d_item1: DFF<Bits<64>>,
     d_rd: DFF<Bits<64>>,
     x: [DFF<Bits<64>>; 6],
-    // P1 results.
+    // P2 results.
     n_b0: DFF<Bits<64>>,
     n_b1: DFF<Bits<64>>,
     n_b3: DFF<Bits<64>>,
@@ -229,7 +235,7 @@ pub struct RoceTx<const A: usize> {
     iplen: DFF<Bits<16>>,
     tprime: DFF<Bits<14>>,
     hn: DFF<Bits<14>>,
-    // P2..P4.
+    // P3..P5.
     ck_ab: DFF<Bits<18>>,
     ck_ci: DFF<Bits<18>>,
     udplen: DFF<Bits<16>>,
@@ -253,6 +259,13 @@ pub struct RoceTx<const A: usize> {
     g_i0: DFF<Bit>,
     carry: DFF<Bits<64>>,
     cmask: DFF<Bits<8>>,
+    // Registered tests of the counters (the generator's enables start
+    // from these): g_j >= 5, g_hl == 0, g_pl == 0, g_pl == 1, last word.
+    f_ge5: DFF<Bit>,
+    f_hl0: DFF<Bit>,
+    f_pl0: DFF<Bit>,
+    f_pl1: DFF<Bit>,
+    f_last: DFF<Bit>,
     // Stage A.
     a_v: DFF<Bit>,
     a_data: DFF<Bits<64>>,
@@ -382,7 +395,12 @@ impl<const A: usize> Default for RoceTx<A> {
             p2v: Default::default(),
             p3v: Default::default(),
             p4v: Default::default(),
+            p5v: Default::default(),
             sv: Default::default(),
+            r_ctx0: Default::default(),
+            r_ctx1: Default::default(),
+            r_ctx2: Default::default(),
+            r_ctx3: Default::default(),
             d_opcode: Default::default(),
             d_psn: Default::default(),
             d_ack: Default::default(),
@@ -432,6 +450,11 @@ impl<const A: usize> Default for RoceTx<A> {
             g_i0: Default::default(),
             carry: Default::default(),
             cmask: Default::default(),
+            f_ge5: Default::default(),
+            f_hl0: Default::default(),
+            f_pl0: Default::default(),
+            f_pl1: Default::default(),
+            f_last: Default::default(),
             a_v: Default::default(),
             a_data: Default::default(),
             a_crcd: Default::default(),
@@ -501,12 +524,12 @@ impl<const A: usize> Logic for RoceTx<A> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, p1v, p2v, p3v, p4v, sv, d_opcode, d_psn, d_ack, d_tlm, d_s6, d_reth, d_n,
-            d_n4, d_nw, d_pad, d_e44, d_e54, d_hi, d_item1, d_rd, n_b0, n_b1, n_b3, n_b4, n_b5,
-            n_item0, ck_a, ck_b, ck_c, iplen, tprime, hn, ck_ab, ck_ci, udplen, ck_x, ck_f, rdq_v,
-            rdq_a, rdq_l, g_act, g_j, g_hl, g_pl, g_rdat, g_rcrc, g_s6, g_tlm, g_i0, carry, cmask,
-            a_v, a_data, a_crcd, a_crcn, a_first, a_kind, b_v, b_data, b_kind, crc, c_frames,
-            c_bad
+            self, clock, p1v, p2v, p3v, p4v, p5v, sv, r_ctx0, r_ctx1, r_ctx2, r_ctx3, d_opcode,
+            d_psn, d_ack, d_tlm, d_s6, d_reth, d_n, d_n4, d_nw, d_pad, d_e44, d_e54, d_hi, d_item1,
+            d_rd, n_b0, n_b1, n_b3, n_b4, n_b5, n_item0, ck_a, ck_b, ck_c, iplen, tprime, hn,
+            ck_ab, ck_ci, udplen, ck_x, ck_f, rdq_v, rdq_a, rdq_l, g_act, g_j, g_hl, g_pl, g_rdat,
+            g_rcrc, g_s6, g_tlm, g_i0, carry, cmask, f_ge5, f_hl0, f_pl0, f_pl1, f_last, a_v,
+            a_data, a_crcd, a_crcn, a_first, a_kind, b_v, b_data, b_kind, crc, c_frames, c_bad
         );
         for i in 0..6 {
             self.x[i].clock.next = self.clock.val();
@@ -550,6 +573,7 @@ impl<const A: usize> Logic for RoceTx<A> {
             || self.p2v.q.val()
             || self.p3v.q.val()
             || self.p4v.q.val()
+            || self.p5v.q.val()
             || self.sv.q.val()
             || self.rdq_v.q.val());
         self.rdy.next = (!self.busy.val() && !self.reset.val());
@@ -669,17 +693,24 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.rdq_v.d.next = false;
         }
 
-        // ---- P1: context read; header words, lengths ------------------------
-        self.c_dmac.next = self.ram0.read_data.val().get_bits::<48>(16);
-        self.c_sport.next = self.ram0.read_data.val().get_bits::<16>(0);
-        self.c_smac.next = self.ram1.read_data.val().get_bits::<48>(16);
-        self.c_pkey.next = self.ram1.read_data.val().get_bits::<16>(0);
-        self.c_sip.next = self.ram2.read_data.val().get_bits::<32>(32);
-        self.c_dip.next = self.ram2.read_data.val().get_bits::<32>(0);
-        self.c_dqp.next = self.ram3.read_data.val().get_bits::<24>(8);
-        self.c_tos.next = self.ram3.read_data.val().get_bits::<8>(0);
-        self.flags.next = (bit_cast::<8, 2>(self.d_pad.q.val()) << 4);
+        // ---- P1: the context read, registered --------------------------------
         if self.p1v.q.val() {
+            self.r_ctx0.d.next = self.ram0.read_data.val();
+            self.r_ctx1.d.next = self.ram1.read_data.val();
+            self.r_ctx2.d.next = self.ram2.read_data.val();
+            self.r_ctx3.d.next = self.ram3.read_data.val();
+        }
+        // ---- P2: context fields; header words, lengths ----------------------
+        self.c_dmac.next = self.r_ctx0.q.val().get_bits::<48>(16);
+        self.c_sport.next = self.r_ctx0.q.val().get_bits::<16>(0);
+        self.c_smac.next = self.r_ctx1.q.val().get_bits::<48>(16);
+        self.c_pkey.next = self.r_ctx1.q.val().get_bits::<16>(0);
+        self.c_sip.next = self.r_ctx2.q.val().get_bits::<32>(32);
+        self.c_dip.next = self.r_ctx2.q.val().get_bits::<32>(0);
+        self.c_dqp.next = self.r_ctx3.q.val().get_bits::<24>(8);
+        self.c_tos.next = self.r_ctx3.q.val().get_bits::<8>(0);
+        self.flags.next = (bit_cast::<8, 2>(self.d_pad.q.val()) << 4);
+        if self.p2v.q.val() {
             self.n_b0.d.next = ((bit_cast::<64, 48>(self.c_dmac.val()) << 16)
                 | bit_cast::<64, 16>(self.c_smac.val().get_bits::<16>(32)));
             self.n_b1.d.next = ((bit_cast::<64, 32>(self.c_smac.val().get_bits::<32>(0)) << 32)
@@ -718,19 +749,19 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.hn.d.next =
                 (bit_cast::<14, 13>(self.d_n.q.val()) + bit_cast::<14, 8>(self.d_e54.q.val()));
         }
-        // ---- P2..P4: IPv4 header checksum (ones' complement sum) ------------
-        if self.p2v.q.val() {
+        // ---- P3..P5: IPv4 header checksum (ones' complement sum) ------------
+        if self.p3v.q.val() {
             self.ck_ab.d.next =
                 (bit_cast::<18, 17>(self.ck_a.q.val()) + bit_cast::<18, 17>(self.ck_b.q.val()));
             self.ck_ci.d.next =
                 (bit_cast::<18, 17>(self.ck_c.q.val()) + bit_cast::<18, 16>(self.iplen.q.val()));
             self.udplen.d.next = (self.iplen.q.val() - 20);
         }
-        if self.p3v.q.val() {
+        if self.p4v.q.val() {
             self.ck_x.d.next =
                 (bit_cast::<19, 18>(self.ck_ab.q.val()) + bit_cast::<19, 18>(self.ck_ci.q.val()));
         }
-        if self.p4v.q.val() {
+        if self.p5v.q.val() {
             self.ck_f.d.next = (bit_cast::<17, 16>(self.ck_x.q.val().get_bits::<16>(0))
                 + bit_cast::<17, 3>(self.ck_x.q.val().get_bits::<3>(16)));
         }
@@ -739,13 +770,13 @@ impl<const A: usize> Logic for RoceTx<A> {
 
         // ---- Generator -------------------------------------------------------
         self.adv.next = (self.out_tready.val() || !self.b_v.q.val());
-        self.g_last.next = ((self.g_rcrc.q.val() == 2) || (self.g_rcrc.q.val() == 0x3FFE));
-        self.in_items.next = (self.g_j.q.val() >= 5);
-        self.cons_h.next = (self.in_items.val() && self.g_hl.q.val().any());
+        self.g_last.next = self.f_last.q.val();
+        self.in_items.next = self.f_ge5.q.val();
+        self.cons_h.next = (self.in_items.val() && !self.f_hl0.q.val());
         self.need_rd.next = (self.g_act.q.val()
             && self.in_items.val()
-            && !self.g_hl.q.val().any()
-            && self.g_pl.q.val().any());
+            && self.f_hl0.q.val()
+            && !self.f_pl0.q.val());
         self.produce.next = (self.g_act.q.val() && (!self.need_rd.val() || self.rd_tvalid.val()));
         self.take.next = (self.sv.q.val()
             && (!self.g_act.q.val()
@@ -858,6 +889,11 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.g_s6.d.next = self.d_s6.q.val();
             self.g_tlm.d.next = self.d_tlm.q.val();
             self.g_i0.d.next = true;
+            self.f_ge5.d.next = false;
+            self.f_hl0.d.next = !self.d_hi.q.val().any();
+            self.f_pl0.d.next = !self.d_nw.q.val().any();
+            self.f_pl1.d.next = (self.d_nw.q.val() == 1);
+            self.f_last.d.next = ((self.tprime.q.val() == 2) || (self.tprime.q.val() == 0x3FFE));
             self.carry.d.next = 0.into();
             self.cmask.d.next = 0.into();
         } else if (self.adv.val() && self.produce.val()) {
@@ -869,6 +905,8 @@ impl<const A: usize> Logic for RoceTx<A> {
             } else {
                 self.g_j.d.next = 6.into();
             }
+            self.f_ge5.d.next = (self.g_j.q.val() >= 4);
+            self.f_last.d.next = ((self.g_rcrc.q.val() == 10) || (self.g_rcrc.q.val() == 6));
             for i in 0..5 {
                 self.base[i].d.next = self.base[i + 1].q.val();
             }
@@ -879,9 +917,12 @@ impl<const A: usize> Logic for RoceTx<A> {
                 }
                 self.item[8].d.next = 0.into();
                 self.g_hl.d.next = (self.g_hl.q.val() - 1);
+                self.f_hl0.d.next = (self.g_hl.q.val() == 1);
                 self.g_i0.d.next = false;
             } else if self.need_rd.val() {
                 self.g_pl.d.next = (self.g_pl.q.val() - 1);
+                self.f_pl0.d.next = self.f_pl1.q.val();
+                self.f_pl1.d.next = (self.g_pl.q.val() == 2);
             }
             self.g_rdat.d.next = (self.g_rdat.q.val() - 8);
             self.g_rcrc.d.next = (self.g_rcrc.q.val() - 8);
@@ -987,6 +1028,7 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.p2v.d.next = false;
             self.p3v.d.next = false;
             self.p4v.d.next = false;
+            self.p5v.d.next = false;
             self.sv.d.next = false;
             self.rdq_v.d.next = false;
             self.c_frames.d.next = 0.into();
@@ -996,7 +1038,8 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.p2v.d.next = self.p1v.q.val();
             self.p3v.d.next = self.p2v.q.val();
             self.p4v.d.next = self.p3v.q.val();
-            if self.p4v.q.val() {
+            self.p5v.d.next = self.p4v.q.val();
+            if self.p5v.q.val() {
                 self.sv.d.next = true;
             } else if self.take.val() {
                 self.sv.d.next = false;

@@ -574,12 +574,12 @@ fn check_plan_frames(log: &Log, outs: &[Out]) {
 }
 
 proptest! {
-    #![proptest_config(config(12))]
+    #![proptest_config(config(16))]
     /// Both engines, every port every cycle: random descriptors (good and
     /// bad, every opcode), contexts, back-pressure, host stalls, resets;
     /// the frames are then checked against the reference encoder.
     #[test]
-    fn tx_matches_golden(plan in plan_strategy(1200, 24, 300)) {
+    fn tx_matches_golden(plan in plan_strategy(3000, 40, 600)) {
         let (stim, log) = run(&plan);
         let outs = both::<Dut, Gold>("roce_tx", &stim)?;
         check_plan_frames(&log, &outs);
@@ -587,10 +587,10 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(24))]
+    #![proptest_config(config(32))]
     /// Verilator only: longer runs, payloads up to 4096 bytes.
     #[test]
-    fn tx_matches_golden_volume(plan in plan_strategy(20_000, 120, 4096)) {
+    fn tx_matches_golden_volume(plan in plan_strategy(30_000, 160, 4096)) {
         let (stim, log) = run(&plan);
         let outs = verilator::<Dut, Gold>("roce_tx", &stim)?;
         check_plan_frames(&log, &outs);
@@ -671,6 +671,8 @@ fn line_rate(name: &str, descs: Vec<Desc>) -> Vec<usize> {
         }
         per.push(e - s + 1);
     }
+    // Latency: accepted in cycle t (idle block), first word in t + 9.
+    assert_eq!(log.frames[0].1, log.accepted[0].0 + 9, "{name}: latency");
     let first = log.frames[0].1;
     let last = log.frames[n - 1].2;
     assert_eq!(log.sent.len(), last - first + 1, "{name}: a gap inside");
