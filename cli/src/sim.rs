@@ -4,7 +4,9 @@
 //! as a pcap, and exits non-zero if the data did not arrive byte-exact.
 
 use clap::{Args, ValueEnum};
-use nic_golden::roce::transport::{run, Scenario, SimConfig, SimResult};
+use nic_golden::roce::transport::{run, run_with, Scenario, SimConfig, SimResult};
+use nic_testbench::roce::pipes::{RtlRx, RtlTx};
+use nic_testbench::EngineKind;
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapWriter};
 use pcap_file::{DataLink, TsResolution};
 use std::path::PathBuf;
@@ -17,9 +19,11 @@ pub const NS_PER_CYCLE: u64 = 4;
 pub enum SimEngine {
     /// The pure-Rust transaction-level models.
     Golden,
-    /// The RTL Tx/Rx pipelines on Verilator (not wired yet).
+    /// The RTL Tx/Rx pipelines on Verilator (the emitted Verilog), with
+    /// the golden twins in lockstep.
     Verilator,
-    /// The RTL Tx/Rx pipelines on rust-hdl's simulator (not wired yet).
+    /// The RTL Tx/Rx pipelines on rust-hdl's simulator, with the golden
+    /// twins in lockstep (slow: keep the scenario small).
     RustHdl,
 }
 
@@ -75,13 +79,7 @@ pub fn main(a: SimArgs) -> i32 {
                 return 2;
             }
         }
-        e => {
-            eprintln!(
-                "error: engine `{}` is not wired to the sim yet (only `golden` is)",
-                e.to_possible_value().unwrap().get_name()
-            );
-            return 2;
-        }
+        SimEngine::Verilator | SimEngine::RustHdl => {}
     }
     let cfg = SimConfig {
         seed: a.seed,
@@ -98,8 +96,12 @@ pub fn main(a: SimArgs) -> i32 {
         eprintln!("error: {e}");
         return 2;
     }
-    let r = run(&cfg);
-    summary(&cfg, &r);
+    let r = match a.engine {
+        SimEngine::Golden => run(&cfg),
+        SimEngine::Verilator => run_rtl(&cfg, EngineKind::Verilator, a.vcd.as_deref()),
+        SimEngine::RustHdl => run_rtl(&cfg, EngineKind::RustHdl, a.vcd.as_deref()),
+    };
+    summary(&cfg, a.engine, &r);
     if let Some(p) = &a.pcap {
         if let Err(e) = write_pcap(p, &r) {
             eprintln!("error: writing {}: {e}", p.display());
@@ -117,11 +119,41 @@ pub fn main(a: SimArgs) -> i32 {
     }
 }
 
-fn summary(cfg: &SimConfig, r: &SimResult) {
+/// Flow-id bits of the RTL pipelines the sim instantiates (the sim's
+/// default `flow_bits`).
+const RTL_FLOW_BITS: usize = 4;
+/// Frame-buffer address bits of the RTL parser (as the `roce_rx_parse` top).
+const RTL_RX_BUF: usize = 11;
+
+/// The run with both NICs' Tx and Rx pipelines on an RTL engine. With
+/// `vcd` = `dir/name.vcd`, the waveforms go to `dir/name.<nic>.<block>.vcd`
+/// (nic `a` or `b`; block `tx`, `rx_parse`, `rx_dispatch`).
+fn run_rtl(cfg: &SimConfig, kind: EngineKind, vcd: Option<&std::path::Path>) -> SimResult {
+    assert_eq!(cfg.flow_bits as usize, RTL_FLOW_BITS, "the RTL sim is built for 16 flows");
+    let name = |nic: usize, block: &str| {
+        vcd.map(|p| {
+            let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or("sim");
+            p.with_file_name(format!("{stem}.{}.{block}.vcd", ["a", "b"][nic]))
+        })
+    };
+    let mtu_log2 = cfg.mtu.trailing_zeros();
+    run_with(
+        cfg,
+        |nic| Box::new(RtlTx::<RTL_FLOW_BITS>::new(kind, name(nic, "tx").as_deref())),
+        |nic| {
+            let (p, d) = (name(nic, "rx_parse"), name(nic, "rx_dispatch"));
+            let v = p.as_deref().zip(d.as_deref());
+            Box::new(RtlRx::<RTL_RX_BUF, RTL_FLOW_BITS>::new(kind, mtu_log2, v))
+        },
+    )
+}
+
+fn summary(cfg: &SimConfig, engine: SimEngine, r: &SimResult) {
     let [a, b] = &r.nic;
     println!(
-        "sim {}: engine golden, seed {}, loss {}, {} messages per NIC, max size {}, MTU {}, {} flows, delay {}",
+        "sim {}: engine {}, seed {}, loss {}, {} messages per NIC, max size {}, MTU {}, {} flows, delay {}",
         cfg.scenario.name(),
+        engine.to_possible_value().unwrap().get_name(),
         cfg.seed,
         cfg.loss,
         cfg.messages,

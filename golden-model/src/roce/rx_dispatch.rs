@@ -313,6 +313,11 @@ struct Decision {
 }
 
 impl<const A: usize> RoceRxDispatch<A> {
+    /// A flow's context as the RAM holds it (flows ≥ 2^A: the default).
+    pub fn context(&self, flow: usize) -> Ctx {
+        self.mem.get(flow).copied().unwrap_or_default()
+    }
+
     fn flow(&self) -> usize {
         (self.m.qp as usize) & ((1usize << A) - 1)
     }

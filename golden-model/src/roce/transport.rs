@@ -29,4 +29,4 @@ pub use dispatch::{
 };
 pub use link::{Link, LinkCfg};
 pub use pipes::{GoldenRx, GoldenTx, HostMem, RxPipe, TxContext, TxDesc, TxPipe};
-pub use sim::{run, Scenario, SimConfig, SimResult, WireFrame};
+pub use sim::{run, run_with, Scenario, SimConfig, SimResult, WireFrame};

@@ -201,3 +201,292 @@ impl<const A: usize> RtlTx<A> {
             .cnt_bad_req as u64
     }
 }
+
+use nic_golden::roce::packet::{Drop, Tlm};
+use nic_golden::roce::transport::{AckReq, CcEvent, FlowCfg, ReadReq, RxDrop, RxEvent, RxPipe};
+use nic_hdl::roce::rx_dispatch::RoceRxDispatch;
+use nic_hdl::roce::rx_parse::RoceRxParse;
+use std::collections::VecDeque;
+
+type PIn = nic_golden::roce::rx_parse::In;
+type POut = nic_golden::roce::rx_parse::Out;
+type DIn = nic_golden::roce::rx_dispatch::In;
+type DOut = nic_golden::roce::rx_dispatch::Out;
+
+/// A packet between the two Rx stages: the parser's record and payload.
+struct Pending {
+    meta: POut,
+    words: Vec<(u64, u8, bool)>,
+    complete: bool,
+    meta_sent: bool,
+    next_word: usize,
+}
+
+/// The RTL Rx pipeline (`RoceRxParse<B>` then `RoceRxDispatch<A>`) as an
+/// [`RxPipe`]. The two stages run on the same engine kind, each with its
+/// golden twin in lockstep; between them the adapter keeps the parser's
+/// records and payload words in a queue (a FIFO in place of the NIC top's
+/// wiring, which is not built yet). The MAC side is fed one word per
+/// cycle, like a MAC does.
+pub struct RtlRx<const B: usize, const A: usize> {
+    parse: Lockstep<RoceRxParse<B>, nic_golden::roce::rx_parse::RoceRxParse<B>>,
+    disp: Lockstep<RoceRxDispatch<A>, nic_golden::roce::rx_dispatch::RoceRxDispatch<A>>,
+    mtu_log2: u8,
+    queue: VecDeque<Pending>,
+    last_p: POut,
+    last_d: DOut,
+}
+
+fn tlm_of(on: bool, hdr: u64, hops: [u64; 5]) -> Option<Tlm> {
+    on.then_some(Tlm { hdr, hops })
+}
+
+impl<const B: usize, const A: usize> RtlRx<B, A> {
+    /// `vcd`: (parser file, dispatcher file).
+    pub fn new(kind: EngineKind, mtu_log2: u32, vcd: Option<(&Path, &Path)>) -> Self {
+        let mut r = Self {
+            parse: Lockstep::new(
+                engine_for::<RoceRxParse<B>>(kind, vcd.map(|v| v.0)),
+                Default::default(),
+                "roce_rx_parse",
+            ),
+            disp: Lockstep::new(
+                engine_for::<RoceRxDispatch<A>>(kind, vcd.map(|v| v.1)),
+                Default::default(),
+                "roce_rx_dispatch",
+            ),
+            mtu_log2: mtu_log2 as u8,
+            queue: VecDeque::new(),
+            last_p: POut::default(),
+            last_d: DOut::default(),
+        };
+        r.last_p = r.parse.step(&PIn { reset: true, ..Default::default() });
+        r.last_d = r.disp.step(&DIn { reset: true, cfg_mtu_log2: r.mtu_log2, ..Default::default() });
+        r
+    }
+
+    /// Clock cycles run so far (the parser's; both stages run together).
+    pub fn cycles(&self) -> u64 {
+        self.parse.cycles()
+    }
+
+    /// One cycle of both stages; events appended to `ev`.
+    fn cycle(&mut self, word: Option<(u64, u8, bool, bool)>, cfg: Option<(u32, FlowCfg)>, ev: &mut Vec<RxEvent>) {
+        let (d, k, l, u) = word.unwrap_or_default();
+        let p0 = self.last_p;
+        let po = self.parse.step(&PIn {
+            in_tdata: d,
+            in_tkeep: k,
+            in_tlast: l,
+            in_tvalid: word.is_some(),
+            in_tuser: u,
+            meta_ready: true,
+            pay_tready: true,
+            ..Default::default()
+        });
+        // Drops by the parser, from its counters.
+        let (c0, c1) = (p0.cnt(), po.cnt());
+        for (r, drop) in Drop::ALL.iter().enumerate() {
+            for _ in c0[r + 1]..c1[r + 1] {
+                ev.push(RxEvent::Drop(RxDrop::Parse(*drop)));
+            }
+        }
+        self.last_p = po;
+
+        // Dispatcher inputs from the head of the queue.
+        let mut di = DIn {
+            cfg_mtu_log2: self.mtu_log2,
+            wr_ready: true,
+            ack_ready: true,
+            cc_ready: true,
+            nak_ready: true,
+            rdreq_ready: true,
+            ..Default::default()
+        };
+        if let Some((flow, c)) = cfg {
+            di.cfg_we = true;
+            di.cfg_flow = flow;
+            di.cfg_valid = c.valid;
+            di.cfg_epsn = c.epsn;
+            di.cfg_rd_addr = c.rd_addr;
+            di.cfg_rd_psn = c.rd_psn;
+        }
+        if let Some(h) = self.queue.front() {
+            let m = &h.meta;
+            if !h.meta_sent {
+                di.meta_valid = true;
+                di.meta_opcode = m.meta_opcode;
+                di.meta_qp = m.meta_qp;
+                di.meta_psn = m.meta_psn;
+                di.meta_ackreq = m.meta_ackreq;
+                di.meta_len = m.meta_len as u32;
+                di.meta_va = m.meta_va;
+                di.meta_rkey = m.meta_rkey;
+                di.meta_dlen = m.meta_dlen;
+                di.meta_aeth = m.meta_aeth;
+                di.meta_tlm = m.meta_tlm;
+                di.meta_tlm_hdr = m.meta_tlm_hdr;
+                di.meta_tlm_hop0 = m.meta_tlm_hop0;
+                di.meta_tlm_hop1 = m.meta_tlm_hop1;
+                di.meta_tlm_hop2 = m.meta_tlm_hop2;
+                di.meta_tlm_hop3 = m.meta_tlm_hop3;
+                di.meta_tlm_hop4 = m.meta_tlm_hop4;
+            } else if let Some(&(wd, wk, wl)) = h.words.get(h.next_word) {
+                di.pay_tvalid = true;
+                di.pay_tdata = wd;
+                di.pay_tkeep = wk;
+                di.pay_tlast = wl;
+            }
+        }
+        let d0 = self.last_d;
+        let o = self.disp.step(&di);
+        self.last_d = o;
+        if let Some(h) = self.queue.front_mut() {
+            if di.meta_valid && o.meta_ready {
+                h.meta_sent = true;
+            } else if di.pay_tvalid && o.pay_tready {
+                h.next_word += 1;
+            }
+            if h.meta_sent && h.complete && h.next_word == h.words.len() {
+                self.queue.pop_front();
+            }
+        }
+        // The parser's outputs go into the queue (after the dispatcher
+        // took this cycle's head, as a FIFO would).
+        if po.meta_valid {
+            let complete = po.meta_len == 0;
+            self.queue.push_back(Pending { meta: po, words: Vec::new(), complete, meta_sent: false, next_word: 0 });
+        }
+        if po.pay_tvalid {
+            let h = self.queue.iter_mut().rev().find(|p| !p.complete).expect("payload without a record");
+            h.words.push((po.pay_tdata, po.pay_tkeep, po.pay_tlast));
+            h.complete = po.pay_tlast;
+        }
+        // Events.
+        if o.wr_valid {
+            let lanes: Vec<usize> = (0..8).filter(|k| o.wr_strb >> k & 1 != 0).collect();
+            if let (Some(&lo), Some(&hi)) = (lanes.first(), lanes.last()) {
+                let bytes = o.wr_data.to_le_bytes();
+                let addr = o.wr_addr + lo as u64;
+                // Merge with the previous write when contiguous.
+                match ev.last_mut() {
+                    Some(RxEvent::HostWrite { addr: a, data }) if *a + data.len() as u64 == addr => {
+                        data.extend_from_slice(&bytes[lo..=hi])
+                    }
+                    _ => ev.push(RxEvent::HostWrite { addr, data: bytes[lo..=hi].to_vec() }),
+                }
+            }
+        }
+        if o.ack_valid {
+            ev.push(RxEvent::Ack(AckReq {
+                flow: o.ack_flow,
+                psn: o.ack_psn,
+                aeth: o.ack_aeth,
+                tlm: tlm_of(o.ack_tlm, o.ack_tlm_hdr, [o.ack_tlm_hop0, o.ack_tlm_hop1, o.ack_tlm_hop2, o.ack_tlm_hop3, o.ack_tlm_hop4]),
+            }));
+        }
+        if o.cc_valid {
+            ev.push(RxEvent::Cc(CcEvent {
+                flow: o.cc_flow,
+                psn: o.cc_psn,
+                aeth: o.cc_aeth,
+                opcode: o.cc_opcode,
+                tlm: tlm_of(o.cc_tlm, o.cc_tlm_hdr, [o.cc_tlm_hop0, o.cc_tlm_hop1, o.cc_tlm_hop2, o.cc_tlm_hop3, o.cc_tlm_hop4]),
+            }));
+        }
+        if o.nak_valid {
+            ev.push(RxEvent::Nak { flow: o.nak_flow, psn: o.nak_psn });
+        }
+        if o.rdreq_valid {
+            ev.push(RxEvent::ReadReq(ReadReq {
+                flow: o.rdreq_flow,
+                psn: o.rdreq_psn,
+                va: o.rdreq_va,
+                rkey: o.rdreq_rkey,
+                len: o.rdreq_len,
+                // The RTL's rdreq record carries no MSN (see RxPipe docs).
+                msn: 0,
+            }));
+        }
+        for (n0, n1, r) in [
+            (d0.cnt_unknown_flow, o.cnt_unknown_flow, RxDrop::UnknownFlow),
+            (d0.cnt_oos, o.cnt_oos, RxDrop::Oos),
+            (d0.cnt_dup, o.cnt_dup, RxDrop::Dup),
+            (d0.cnt_bad_psn, o.cnt_bad_psn, RxDrop::BadPsn),
+        ] {
+            for _ in n0..n1 {
+                ev.push(RxEvent::Drop(r));
+            }
+        }
+    }
+
+    /// True when nothing is in flight in either stage (as seen at the
+    /// ports: no packet queued between them and no output this cycle).
+    fn idle(&self) -> bool {
+        let o = &self.last_d;
+        self.queue.is_empty()
+            && !self.last_p.meta_valid
+            && !self.last_p.pay_tvalid
+            && !(o.wr_valid || o.ack_valid || o.cc_valid || o.nak_valid || o.rdreq_valid)
+    }
+}
+
+impl<const B: usize, const A: usize> RxPipe for RtlRx<B, A> {
+    fn configure(&mut self, flow: u32, cfg: &FlowCfg) {
+        let mut ev = Vec::new();
+        self.cycle(None, Some((flow, *cfg)), &mut ev);
+        assert!(ev.is_empty(), "roce_rx: events while configuring: {ev:?}");
+    }
+
+    fn set_read(&mut self, flow: u32, rd_addr: u64, rd_psn: u32) {
+        // The control port writes a whole context: keep the responder's
+        // fields by writing what the golden twin holds for the flow.
+        let c = self.disp.golden.context(flow as usize);
+        let cfg = FlowCfg { valid: c.valid, epsn: c.epsn, rd_addr, rd_psn };
+        self.configure(flow, &cfg);
+    }
+
+    fn receive(&mut self, frame: &[u8], bad_fcs: bool) -> Vec<RxEvent> {
+        let mut ev = Vec::new();
+        let n = frame.len().div_ceil(8).max(1);
+        for k in 0..n {
+            let chunk = frame.get(8 * k..(8 * k + 8).min(frame.len())).unwrap_or(&[]);
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            let keep = if chunk.is_empty() { 1 } else { ((1u16 << chunk.len()) - 1) as u8 };
+            let last = k == n - 1;
+            self.cycle(Some((u64::from_le_bytes(w), keep, last, last && bad_fcs)), None, &mut ev);
+        }
+        // Until the verdict and the dispatch are through: a few idle cycles
+        // in a row with nothing in flight.
+        let mut quiet = 0;
+        let mut guard = 0;
+        while quiet < 12 {
+            self.cycle(None, None, &mut ev);
+            quiet = if self.idle() { quiet + 1 } else { 0 };
+            guard += 1;
+            assert!(guard < STUCK, "roce_rx: not idle after {STUCK} cycles");
+        }
+        ev
+    }
+
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        let p = self.last_p.cnt();
+        let mut v: Vec<(&'static str, u64)> = nic_golden::roce::rx_parse::REASONS
+            .iter()
+            .zip(p.iter())
+            .map(|(n, &c)| (*n, c as u64))
+            .collect();
+        let o = &self.last_d;
+        v.extend([
+            ("unknown_flow", o.cnt_unknown_flow as u64),
+            ("oos", o.cnt_oos as u64),
+            ("dup", o.cnt_dup as u64),
+            ("bad_psn", o.cnt_bad_psn as u64),
+            ("accepted", o.cnt_accepted as u64),
+            ("bad_va", o.cnt_bad_va as u64),
+            ("bad_op", o.cnt_bad_op as u64),
+        ]);
+        v
+    }
+}
