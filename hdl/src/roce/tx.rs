@@ -266,6 +266,9 @@ pub struct RoceTx<const A: usize> {
     f_pl0: DFF<Bit>,
     f_pl1: DFF<Bit>,
     f_last: DFF<Bit>,
+    // need_rd and cons_h of the next cycle, registered.
+    f_nrd: DFF<Bit>,
+    f_ch: DFF<Bit>,
     // Stage A.
     a_v: DFF<Bit>,
     a_data: DFF<Bits<64>>,
@@ -330,6 +333,10 @@ pub struct RoceTx<const A: usize> {
     crcm: Signal<Local, Bits<64>>,
     cneg: Signal<Local, Bit>,
     icrc: Signal<Local, Bits<32>>,
+    n_act: Signal<Local, Bit>,
+    n_ge5: Signal<Local, Bit>,
+    n_hl0: Signal<Local, Bit>,
+    n_pl0: Signal<Local, Bit>,
 }
 
 impl<const A: usize> Default for RoceTx<A> {
@@ -455,6 +462,12 @@ impl<const A: usize> Default for RoceTx<A> {
             f_pl0: Default::default(),
             f_pl1: Default::default(),
             f_last: Default::default(),
+            f_nrd: Default::default(),
+            f_ch: Default::default(),
+            n_act: Default::default(),
+            n_ge5: Default::default(),
+            n_hl0: Default::default(),
+            n_pl0: Default::default(),
             a_v: Default::default(),
             a_data: Default::default(),
             a_crcd: Default::default(),
@@ -528,8 +541,9 @@ impl<const A: usize> Logic for RoceTx<A> {
             d_psn, d_ack, d_tlm, d_s6, d_reth, d_n, d_n4, d_nw, d_pad, d_e44, d_e54, d_hi, d_item1,
             d_rd, n_b0, n_b1, n_b3, n_b4, n_b5, n_item0, ck_a, ck_b, ck_c, iplen, tprime, hn,
             ck_ab, ck_ci, udplen, ck_x, ck_f, rdq_v, rdq_a, rdq_l, g_act, g_j, g_hl, g_pl, g_rdat,
-            g_rcrc, g_s6, g_tlm, g_i0, carry, cmask, f_ge5, f_hl0, f_pl0, f_pl1, f_last, a_v,
-            a_data, a_crcd, a_crcn, a_first, a_kind, b_v, b_data, b_kind, crc, c_frames, c_bad
+            g_rcrc, g_s6, g_tlm, g_i0, carry, cmask, f_ge5, f_hl0, f_pl0, f_pl1, f_last, f_nrd,
+            f_ch, a_v, a_data, a_crcd, a_crcn, a_first, a_kind, b_v, b_data, b_kind, crc, c_frames,
+            c_bad
         );
         for i in 0..6 {
             self.x[i].clock.next = self.clock.val();
@@ -772,11 +786,8 @@ impl<const A: usize> Logic for RoceTx<A> {
         self.adv.next = (self.out_tready.val() || !self.b_v.q.val());
         self.g_last.next = self.f_last.q.val();
         self.in_items.next = self.f_ge5.q.val();
-        self.cons_h.next = (self.in_items.val() && !self.f_hl0.q.val());
-        self.need_rd.next = (self.g_act.q.val()
-            && self.in_items.val()
-            && self.f_hl0.q.val()
-            && !self.f_pl0.q.val());
+        self.cons_h.next = self.f_ch.q.val();
+        self.need_rd.next = self.f_nrd.q.val();
         self.produce.next = (self.g_act.q.val() && (!self.need_rd.val() || self.rd_tvalid.val()));
         self.take.next = (self.sv.q.val()
             && (!self.g_act.q.val()
@@ -934,6 +945,40 @@ impl<const A: usize> Logic for RoceTx<A> {
                 self.cmask.d.next = (self.imask.val() >> 6);
             }
         }
+
+        // The next cycle's need_rd and cons_h, from the next flag values.
+        if self.reset.val() {
+            self.n_act.next = false;
+            self.n_ge5.next = self.f_ge5.q.val();
+            self.n_hl0.next = self.f_hl0.q.val();
+            self.n_pl0.next = self.f_pl0.q.val();
+        } else if self.take.val() {
+            self.n_act.next = true;
+            self.n_ge5.next = false;
+            self.n_hl0.next = !self.d_hi.q.val().any();
+            self.n_pl0.next = !self.d_nw.q.val().any();
+        } else if (self.adv.val() && self.produce.val()) {
+            self.n_act.next = !self.g_last.val();
+            self.n_ge5.next = (self.g_j.q.val() >= 4);
+            if self.cons_h.val() {
+                self.n_hl0.next = (self.g_hl.q.val() == 1);
+            } else {
+                self.n_hl0.next = self.f_hl0.q.val();
+            }
+            if self.need_rd.val() {
+                self.n_pl0.next = self.f_pl1.q.val();
+            } else {
+                self.n_pl0.next = self.f_pl0.q.val();
+            }
+        } else {
+            self.n_act.next = self.g_act.q.val();
+            self.n_ge5.next = self.f_ge5.q.val();
+            self.n_hl0.next = self.f_hl0.q.val();
+            self.n_pl0.next = self.f_pl0.q.val();
+        }
+        self.f_nrd.d.next =
+            (self.n_act.val() && self.n_ge5.val() && self.n_hl0.val() && !self.n_pl0.val());
+        self.f_ch.d.next = (self.n_ge5.val() && !self.n_hl0.val());
 
         // ---- Stage A: the word, its masked copy for the ICRC ---------------
         if self.adv.val() {
