@@ -250,6 +250,7 @@ pub struct RoceRxParse<const B: usize> {
     ram_ps: Ram<Bits<16>, META_A>,
     ram_end: Ram<Bits<16>, META_A>,
     ram_sh: Ram<Bit, META_A>,
+    ram_nz: Ram<Bit, META_A>,
     // Input side.
     wcnt: DFF<Bits<16>>,
     hw: [DFF<Bits<64>>; 15],
@@ -312,6 +313,9 @@ pub struct RoceRxParse<const B: usize> {
     q_ps: DFF<Bits<16>>,
     q_end: DFF<Bits<16>>,
     q_sh: DFF<Bit>,
+    q_nz: DFF<Bit>,
+    rd1: DFF<Bits<16>>,
+    mr1: DFF<Bits<8>>,
     q_r: DFF<Bit>,
     q_a: DFF<Bit>,
     q_t: DFF<Bit>,
@@ -417,6 +421,7 @@ pub struct RoceRxParse<const B: usize> {
     plast: Signal<Local, Bit>,
     adv: Signal<Local, Bit>,
     word: Signal<Local, Bits<64>>,
+    rdn: Signal<Local, Bits<16>>,
     pbyte: Signal<Local, Bits<16>>,
 }
 
@@ -484,6 +489,7 @@ impl<const B: usize> Default for RoceRxParse<B> {
             ram_ps: Default::default(),
             ram_end: Default::default(),
             ram_sh: Default::default(),
+            ram_nz: Default::default(),
             wcnt: Default::default(),
             hw: Default::default(),
             e_flen: Default::default(),
@@ -542,6 +548,9 @@ impl<const B: usize> Default for RoceRxParse<B> {
             q_ps: Default::default(),
             q_end: Default::default(),
             q_sh: Default::default(),
+            q_nz: Default::default(),
+            rd1: Default::default(),
+            mr1: Default::default(),
             q_r: Default::default(),
             q_a: Default::default(),
             q_t: Default::default(),
@@ -650,6 +659,7 @@ impl<const B: usize> Default for RoceRxParse<B> {
             plast: Default::default(),
             adv: Default::default(),
             word: Default::default(),
+            rdn: Default::default(),
             pbyte: Default::default(),
         }
     }
@@ -664,7 +674,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             a_ip, a_port, a_opc, a_lena, a_tlm, a_pp, a_pad, a_pay, a_r, a_a, a_t, a_p, why, b_len,
             b_w0, b_sh, b_r, b_a, b_t, wp, fstart, rp, ovf, mw, mr, mv, busy, primed, rd, hold,
             pcnt, psh, pkeep, pmask, pend, room_q, mfull_q, commit_q, dec_q, rsn_q, q_len, q_ps,
-            q_end, q_sh, q_r, q_a, q_t
+            q_end, q_sh, q_r, q_a, q_t, q_nz, rd1, mr1
         );
         for i in 0..15 {
             self.hw[i].clock.next = self.clock.val();
@@ -690,6 +700,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.ram_ps.clock.next = self.clock.val();
         self.ram_end.clock.next = self.clock.val();
         self.ram_sh.clock.next = self.clock.val();
+        self.ram_nz.clock.next = self.clock.val();
 
         // ---------------- Input side ----------------
         self.acc.next = self.in_tvalid.val();
@@ -1052,6 +1063,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.ram_ps.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
         self.ram_end.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
         self.ram_sh.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
+        self.ram_nz.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
         self.ram_op.write_enable.next = self.commit_q.q.val();
         self.ram_a.write_enable.next = self.commit_q.q.val();
         self.ram_va.write_enable.next = self.commit_q.q.val();
@@ -1061,6 +1073,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.ram_ps.write_enable.next = self.commit_q.q.val();
         self.ram_end.write_enable.next = self.commit_q.q.val();
         self.ram_sh.write_enable.next = self.commit_q.q.val();
+        self.ram_nz.write_enable.next = self.commit_q.q.val();
         self.ram_op.write_data.next = self.hw[5].q.val().get_bits::<8>(16);
         self.ram_a.write_data.next = self.bs5.y.val();
         if self.q_r.q.val() {
@@ -1079,6 +1092,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.ram_ps.write_data.next = self.q_ps.q.val();
         self.ram_end.write_data.next = self.q_end.q.val();
         self.ram_sh.write_data.next = self.q_sh.q.val();
+        self.ram_nz.write_data.next = self.q_nz.q.val();
         for i in 0..6 {
             self.ram_tlm[i].write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
             self.ram_tlm[i].write_enable.next = self.commit_q.q.val();
@@ -1100,6 +1114,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.q_ps.d.next = (self.fstart.q.val() + self.b_w0.q.val());
         self.q_end.d.next = self.wp1.val();
         self.q_sh.d.next = self.b_sh.q.val();
+        self.q_nz.d.next = self.b_len.q.val().any();
         self.q_r.d.next = self.b_r.q.val();
         self.q_a.d.next = self.b_a.q.val();
         self.q_t.d.next = self.b_t.q.val();
@@ -1108,11 +1123,12 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.mval.next = (self.mv.q.val() && !self.busy.q.val());
         self.mhs.next = (self.mval.val() && self.meta_ready.val());
         if self.mhs.val() {
-            self.mrn.next = (self.mr.q.val() + 1);
+            self.mrn.next = self.mr1.q.val();
         } else {
             self.mrn.next = self.mr.q.val();
         }
         self.mr.d.next = self.mrn.val();
+        self.mr1.d.next = (self.mrn.val() + 1);
         self.mv.d.next = (self.mw.q.val() != self.mrn.val());
         self.ram_op.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
         self.ram_a.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
@@ -1123,6 +1139,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.ram_ps.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
         self.ram_end.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
         self.ram_sh.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
+        self.ram_nz.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
         for i in 0..6 {
             self.ram_tlm[i].read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
         }
@@ -1168,16 +1185,18 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.phs.next = (self.pval.val() && self.pay_tready.val());
         self.plast.next = (self.pcnt.q.val() == bit_cast::<10, 4>(self.k_1.val()));
         self.adv.next = (self.busy.q.val() && (!self.primed.q.val() || self.phs.val()));
-        if (self.mhs.val() && self.m_len.val().any()) {
-            self.bram.read_address.next = bit_cast::<B, 16>(self.ram_ps.read_data.val());
-            self.rd.d.next = self.ram_ps.read_data.val();
+        // Buffer read address: few logic levels from the ready inputs (the
+        // "has payload" bit comes from its own RAM, rd + 1 from a register).
+        if (self.mhs.val() && self.ram_nz.read_data.val()) {
+            self.rdn.next = self.ram_ps.read_data.val();
         } else if self.adv.val() {
-            self.bram.read_address.next = bit_cast::<B, 16>(self.rd.q.val() + 1);
-            self.rd.d.next = (self.rd.q.val() + 1);
+            self.rdn.next = self.rd1.q.val();
         } else {
-            self.bram.read_address.next = bit_cast::<B, 16>(self.rd.q.val());
-            self.rd.d.next = self.rd.q.val();
+            self.rdn.next = self.rd.q.val();
         }
+        self.bram.read_address.next = bit_cast::<B, 16>(self.rdn.val());
+        self.rd.d.next = self.rdn.val();
+        self.rd1.d.next = (self.rdn.val() + 1);
         if self.adv.val() {
             self.hold.d.next = self.bram.read_data.val();
         }
@@ -1205,7 +1224,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             self.pay_tkeep.next = 0.into();
         }
         if self.mhs.val() {
-            if self.m_len.val().any() {
+            if self.ram_nz.read_data.val() {
                 self.busy.d.next = true;
                 self.primed.d.next = false;
                 self.pcnt.d.next = bit_cast::<10, 13>((self.m_len.val() + self.k_7.val()) >> 3);
@@ -1252,6 +1271,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             self.ovf.d.next = false;
             self.mw.d.next = 0.into();
             self.mr.d.next = 0.into();
+            self.mr1.d.next = 1.into();
             self.mv.d.next = false;
             self.busy.d.next = false;
             self.primed.d.next = false;
