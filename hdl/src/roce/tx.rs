@@ -337,6 +337,7 @@ pub struct RoceTx<const A: usize> {
     n_ge5: Signal<Local, Bit>,
     n_hl0: Signal<Local, Bit>,
     n_pl0: Signal<Local, Bit>,
+    base_le: Signal<Local, Bits<64>>,
 }
 
 impl<const A: usize> Default for RoceTx<A> {
@@ -468,6 +469,7 @@ impl<const A: usize> Default for RoceTx<A> {
             n_ge5: Default::default(),
             n_hl0: Default::default(),
             n_pl0: Default::default(),
+            base_le: Default::default(),
             a_v: Default::default(),
             a_data: Default::default(),
             a_crcd: Default::default(),
@@ -837,13 +839,16 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.keep8.next = !(self.k_ff.val() << self.g_rdat.q.val().get_bits::<3>(0));
         }
         self.ex_keep.m.next = self.keep8.val();
+        if (self.g_j.q.val() <= 5) {
+            self.base_le.next = self.bs_base.y.val();
+        } else {
+            self.base_le.next = 0.into();
+        }
         if self.g_s6.q.val() {
-            self.raw.next =
-                (self.bs_base.y.val() | self.carry.q.val() | (self.item_le.val() << 48));
+            self.raw.next = (self.base_le.val() | self.carry.q.val() | (self.item_le.val() << 48));
             self.ex_mask.m.next = (self.bmask.val() | self.cmask.q.val() | (self.imask.val() << 6));
         } else {
-            self.raw.next =
-                (self.bs_base.y.val() | self.carry.q.val() | (self.item_le.val() << 16));
+            self.raw.next = (self.base_le.val() | self.carry.q.val() | (self.item_le.val() << 16));
             self.ex_mask.m.next = (self.bmask.val() | self.cmask.q.val() | (self.imask.val() << 2));
         }
         self.word.next = (self.raw.val() & self.ex_keep.y.val());
@@ -918,15 +923,15 @@ impl<const A: usize> Logic for RoceTx<A> {
             }
             self.f_ge5.d.next = (self.g_j.q.val() >= 4);
             self.f_last.d.next = ((self.g_rcrc.q.val() == 10) || (self.g_rcrc.q.val() == 6));
+            // (The last words shift in their own values: base words are
+            // not used from word 6 on, items only while some are left.)
             for i in 0..5 {
                 self.base[i].d.next = self.base[i + 1].q.val();
             }
-            self.base[5].d.next = 0.into();
             if self.cons_h.val() {
                 for i in 0..8 {
                     self.item[i].d.next = self.item[i + 1].q.val();
                 }
-                self.item[8].d.next = 0.into();
                 self.g_hl.d.next = (self.g_hl.q.val() - 1);
                 self.f_hl0.d.next = (self.g_hl.q.val() == 1);
                 self.g_i0.d.next = false;
