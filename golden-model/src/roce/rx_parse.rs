@@ -5,9 +5,10 @@
 //! whole frame when its last word arrives), independently of the RTL's
 //! in-stream implementation (header word registers, a pipelined IPv4
 //! checksum, the ICRC checked as a CRC residue). What is cycle-exact is
-//! what the ports show: the buffer (written 3 cycles after a word arrives;
-//! the verdict of the frame applies in that same cycle, T + 3), its
-//! pointers, the 16-entry metadata FIFO and the output engine.
+//! what the ports show: the buffer, its pointers, the 16-entry metadata FIFO and the output engine.
+//! The buffer write is 4 cycles behind the input: the verdict of a frame
+//! whose last word arrived in cycle T applies in T + 4; its record is
+//! written and its reason counted in T + 5.
 
 use crate::roce::crc32::crc32;
 use crate::Cycle;
@@ -308,7 +309,7 @@ struct Rec {
     sh6: bool,
 }
 
-/// A word in the 3-cycle write delay line; the last word of a frame
+/// A word in the 4-cycle write delay line; the last word of a frame
 /// carries the frame's verdict.
 #[derive(Clone, Copy, Debug, Default)]
 struct Dl {
@@ -323,7 +324,7 @@ struct Dl {
 pub struct RoceRxParse<const B: usize> {
     wcnt: u16,
     cur: Vec<u8>,
-    dl: [Dl; 3],
+    dl: [Dl; 4],
     mem: Vec<u64>,
     wp: u16,
     fstart: u16,
@@ -517,8 +518,8 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
         self.mv = self.mw != mrn;
         self.mr = mrn;
 
-        // ---- Buffer write and decision (the word that arrived 3 cycles ago).
-        let w = self.dl[2];
+        // ---- Buffer write and decision (the word that arrived 4 cycles ago).
+        let w = self.dl[3];
         let cap = 1u16 << B;
         let room = self.room_q;
         let mfull = self.mfull_q;
@@ -569,9 +570,9 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
         self.mfull_q = new_mfull_q;
 
         // ---- Input side.
+        self.dl[3] = self.dl[2];
         self.dl[2] = self.dl[1];
         self.dl[1] = self.dl[0];
-        self.dl[1].v &= !i.reset;
         self.dl[0] = Dl {
             v: i.in_tvalid && !i.reset,
             last: i.in_tlast,

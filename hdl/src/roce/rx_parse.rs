@@ -60,9 +60,13 @@
 //! # Structure
 //! - In stream: header words 1..14 captured into registers; IPv4 checksum
 //!   (3-stage adder pipeline); ICRC: a prep register (masked data, byte
-//!   count) feeding [`Crc32x64`] whose output is registered.
-//! - The buffer write is delayed 3 cycles, so the verdict of a frame whose
-//!   last word arrived in cycle T is ready (T + 3) when that word is
+//!   count), then the CRC split by linearity: the data part
+//!   (`step(0, d, n)`, one [`Crc32x64`]) into a register, and the loop
+//!   register advanced over n zero bytes (a second one) XOR that part.
+//! - Verdict: flags from the header registers in T + 1, the priority of
+//!   the header checks in T + 2, the ICRC in T + 3.
+//! - The buffer write is delayed 4 cycles, so the verdict of a frame whose
+//!   last word arrived in cycle T is ready (T + 4) when that word is
 //!   written: the write pointer is committed or rolled back before the
 //!   next frame's first word is written. A word that finds the buffer full
 //!   is not written, and the frame is dropped (`drop_full`). "Full" is
@@ -76,9 +80,9 @@
 //!
 //! # Timing
 //! - Input: one word per cycle, always accepted.
-//! - Latency: last input word in cycle T → verdict in T + 3 (buffer
+//! - Latency: last input word in cycle T → verdict in T + 4 (buffer
 //!   pointer committed or rolled back), record written and counter
-//!   incremented in T + 4 (visible T + 5), `meta_valid` in cycle T + 6
+//!   incremented in T + 5 (visible T + 6), `meta_valid` in cycle T + 7
 //!   (output idle); the first payload word 2 cycles after the record is
 //!   taken; then one word per cycle.
 //! - Throughput: a record with no payload per cycle; a packet of n payload
@@ -233,6 +237,7 @@ pub struct RoceRxParse<const B: usize> {
     pub cnt_drop_full: Signal<Out, Bits<32>>,
     // Sub-blocks.
     crc: Crc32x64,
+    crc_dp: Crc32x64,
     dec_in: OpDecode,
     dec_a: OpDecode,
     bs5: Bswap64,
@@ -297,9 +302,9 @@ pub struct RoceRxParse<const B: usize> {
     b_a: DFF<Bit>,
     b_t: DFF<Bit>,
     // Buffer write, 3 cycles behind the input.
-    dl_v: [DFF<Bit>; 3],
-    dl_l: [DFF<Bit>; 3],
-    dl_d: [DFF<Bits<64>>; 3],
+    dl_v: [DFF<Bit>; 4],
+    dl_l: [DFF<Bit>; 4],
+    dl_d: [DFF<Bits<64>>; 4],
     wp: DFF<Bits<16>>,
     fstart: DFF<Bits<16>>,
     rp: DFF<Bits<16>>,
@@ -316,6 +321,16 @@ pub struct RoceRxParse<const B: usize> {
     q_nz: DFF<Bit>,
     rd1: DFF<Bits<16>>,
     mr1: DFF<Bits<8>>,
+    dpart: DFF<Bits<32>>,
+    n2: DFF<Bits<4>>,
+    f2: DFF<Bit>,
+    why_c: DFF<Bits<4>>,
+    c_len: DFF<Bits<13>>,
+    c_w0: DFF<Bits<16>>,
+    c_sh: DFF<Bit>,
+    c_r: DFF<Bit>,
+    c_a: DFF<Bit>,
+    c_t: DFF<Bit>,
     q_r: DFF<Bit>,
     q_a: DFF<Bit>,
     q_t: DFF<Bit>,
@@ -472,6 +487,7 @@ impl<const B: usize> Default for RoceRxParse<B> {
             cnt_bad_icrc: Default::default(),
             cnt_drop_full: Default::default(),
             crc: Default::default(),
+            crc_dp: Default::default(),
             dec_in: Default::default(),
             dec_a: Default::default(),
             bs5: Default::default(),
@@ -551,6 +567,16 @@ impl<const B: usize> Default for RoceRxParse<B> {
             q_nz: Default::default(),
             rd1: Default::default(),
             mr1: Default::default(),
+            dpart: Default::default(),
+            n2: Default::default(),
+            f2: Default::default(),
+            why_c: Default::default(),
+            c_len: Default::default(),
+            c_w0: Default::default(),
+            c_sh: Default::default(),
+            c_r: Default::default(),
+            c_a: Default::default(),
+            c_t: Default::default(),
             q_r: Default::default(),
             q_a: Default::default(),
             q_t: Default::default(),
@@ -674,12 +700,13 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             a_ip, a_port, a_opc, a_lena, a_tlm, a_pp, a_pad, a_pay, a_r, a_a, a_t, a_p, why, b_len,
             b_w0, b_sh, b_r, b_a, b_t, wp, fstart, rp, ovf, mw, mr, mv, busy, primed, rd, hold,
             pcnt, psh, pkeep, pmask, pend, room_q, mfull_q, commit_q, dec_q, rsn_q, q_len, q_ps,
-            q_end, q_sh, q_r, q_a, q_t, q_nz, rd1, mr1
+            q_end, q_sh, q_r, q_a, q_t, q_nz, rd1, mr1, dpart, n2, f2, why_c, c_len, c_w0, c_sh,
+            c_r, c_a, c_t
         );
         for i in 0..15 {
             self.hw[i].clock.next = self.clock.val();
         }
-        for i in 0..3 {
+        for i in 0..4 {
             self.dl_v[i].clock.next = self.clock.val();
             self.dl_l[i].clock.next = self.clock.val();
             self.dl_d[i].clock.next = self.clock.val();
@@ -845,14 +872,23 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             self.c_n.d.next = 0.into();
             self.c_first.d.next = false;
         }
-        if self.c_first.q.val() {
+        if self.f2.q.val() {
             self.crc.crc_in.next = self.k_init.val();
         } else {
             self.crc.crc_in.next = self.crc_q.q.val();
         }
-        self.crc.data.next = self.c_d.q.val();
-        self.crc.nbytes.next = self.c_n.q.val();
-        self.crc_q.d.next = self.crc.crc_out.val();
+        // The CRC is linear: step(c, d, n) = step(c, 0, n) ^ step(0, d, n).
+        // The data part is computed a cycle ahead into a register; the
+        // loop only advances the register over n zero bytes.
+        self.crc_dp.crc_in.next = 0.into();
+        self.crc_dp.data.next = self.c_d.q.val();
+        self.crc_dp.nbytes.next = self.c_n.q.val();
+        self.dpart.d.next = self.crc_dp.crc_out.val();
+        self.n2.d.next = self.c_n.q.val();
+        self.f2.d.next = self.c_first.q.val();
+        self.crc.data.next = 0.into();
+        self.crc.nbytes.next = self.n2.q.val();
+        self.crc_q.d.next = (self.crc.crc_out.val() ^ self.dpart.q.val());
 
         // TLM area position, from the live BTH word (word 5).
         self.dec_in.op.next = self.in_tdata.val().get_bits::<8>(16);
@@ -969,11 +1005,23 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             self.why.d.next = self.k_rsn[7].val();
         } else if self.a_tlm.q.val() {
             self.why.d.next = self.k_rsn[8].val();
-        } else if self.icrc_bad.val() {
-            self.why.d.next = self.k_rsn[9].val();
         } else {
             self.why.d.next = self.k_rsn[0].val();
         }
+        // Stage C (cycle T+3): the ICRC (the CRC register is final now).
+        if self.why.q.val().any() {
+            self.why_c.d.next = self.why.q.val();
+        } else if self.icrc_bad.val() {
+            self.why_c.d.next = self.k_rsn[9].val();
+        } else {
+            self.why_c.d.next = self.k_rsn[0].val();
+        }
+        self.c_len.d.next = self.b_len.q.val();
+        self.c_w0.d.next = self.b_w0.q.val();
+        self.c_sh.d.next = self.b_sh.q.val();
+        self.c_r.d.next = self.b_r.q.val();
+        self.c_a.d.next = self.b_a.q.val();
+        self.c_t.d.next = self.b_t.q.val();
         self.b_len.d.next = self.plen.val().get_bits::<13>(0);
         self.b_w0.d.next = bit_cast::<16, 5>(self.a_p.q.val().get_bits::<5>(3));
         self.b_sh.d.next = self.a_p.q.val().get_bit(2);
@@ -981,11 +1029,11 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.b_a.d.next = self.a_a.q.val();
         self.b_t.d.next = self.a_t.q.val();
 
-        // ---------------- Buffer write and decision (cycle T+3) ----------------
+        // ---------------- Buffer write and decision (cycle T+4) ----------------
         self.dl_v[0].d.next = (self.acc.val() && !self.reset.val());
         self.dl_l[0].d.next = self.in_tlast.val();
         self.dl_d[0].d.next = self.in_tdata.val();
-        for i in 1..3 {
+        for i in 1..4 {
             self.dl_v[i].d.next = (self.dl_v[i - 1].q.val() && !self.reset.val());
             self.dl_l[i].d.next = self.dl_l[i - 1].q.val();
             self.dl_d[i].d.next = self.dl_d[i - 1].q.val();
@@ -994,12 +1042,12 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         // the buffer holds at most 2^B − 1 words, wp grows by ≤ 1 a cycle).
         self.room.next = self.room_q.q.val();
         self.room_q.d.next = ((self.wp.q.val() - self.rp.q.val()) < self.k_cap1.val());
-        self.wen.next = (self.dl_v[2].q.val() && self.room.val() && !self.ovf.q.val());
-        self.dec.next = (self.dl_v[2].q.val() && self.dl_l[2].q.val());
+        self.wen.next = (self.dl_v[3].q.val() && self.room.val() && !self.ovf.q.val());
+        self.dec.next = (self.dl_v[3].q.val() && self.dl_l[3].q.val());
         self.mfull.next = self.mfull_q.q.val();
         self.mfull_q.d.next = ((self.mw.q.val() - self.mr.q.val()) == self.k_mcap.val());
-        if self.why.q.val().any() {
-            self.rsn.next = self.why.q.val();
+        if self.why_c.q.val().any() {
+            self.rsn.next = self.why_c.q.val();
         } else if (self.ovf.q.val() || !self.room.val() || self.mfull.val()) {
             self.rsn.next = self.k_rsn[10].val();
         } else {
@@ -1008,7 +1056,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.commit.next = (self.dec.val() && !self.rsn.val().any());
         self.wp1.next = (self.wp.q.val() + 1);
         self.bram.write_address.next = bit_cast::<B, 16>(self.wp.q.val());
-        self.bram.write_data.next = self.dl_d[2].q.val();
+        self.bram.write_data.next = self.dl_d[3].q.val();
         self.bram.write_enable.next = self.wen.val();
         if self.dec.val() {
             if self.commit.val() {
@@ -1020,8 +1068,8 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         } else if self.wen.val() {
             self.wp.d.next = self.wp1.val();
         }
-        if self.dl_v[2].q.val() {
-            if self.dl_l[2].q.val() {
+        if self.dl_v[3].q.val() {
+            if self.dl_l[3].q.val() {
                 self.ovf.d.next = false;
             } else {
                 self.ovf.d.next = (self.ovf.q.val() || !self.room.val());
@@ -1106,18 +1154,18 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             self.mw.d.next = (self.mw.q.val() + 1);
         }
         // The decision, registered: the record is written (and counted) in
-        // cycle T+4.
+        // cycle T+5.
         self.commit_q.d.next = (self.commit.val() && !self.reset.val());
         self.dec_q.d.next = (self.dec.val() && !self.reset.val());
         self.rsn_q.d.next = self.rsn.val();
-        self.q_len.d.next = self.b_len.q.val();
-        self.q_ps.d.next = (self.fstart.q.val() + self.b_w0.q.val());
+        self.q_len.d.next = self.c_len.q.val();
+        self.q_ps.d.next = (self.fstart.q.val() + self.c_w0.q.val());
         self.q_end.d.next = self.wp1.val();
-        self.q_sh.d.next = self.b_sh.q.val();
-        self.q_nz.d.next = self.b_len.q.val().any();
-        self.q_r.d.next = self.b_r.q.val();
-        self.q_a.d.next = self.b_a.q.val();
-        self.q_t.d.next = self.b_t.q.val();
+        self.q_sh.d.next = self.c_sh.q.val();
+        self.q_nz.d.next = self.c_len.q.val().any();
+        self.q_r.d.next = self.c_r.q.val();
+        self.q_a.d.next = self.c_a.q.val();
+        self.q_t.d.next = self.c_t.q.val();
 
         // ---------------- Output: metadata record, then payload ----------------
         self.mval.next = (self.mv.q.val() && !self.busy.q.val());

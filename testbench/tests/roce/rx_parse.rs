@@ -765,13 +765,13 @@ fn rx_parse_line_rate() {
             .unwrap_or_else(|e| panic!("{e}"));
         check(&fr, &s, &outs, false);
         assert_eq!(outs.last().unwrap().cnt_ok as usize, n);
-        // Latency: last word of the first frame in cycle T → record in T + 6.
+        // Latency: last word of the first frame in cycle T → record in T + 7.
         let words = fr[0].bytes.len().div_ceil(8);
         let first = outs.iter().position(|o| o.meta_valid).unwrap();
-        assert_eq!(first, words - 1 + 6, "latency");
-        // Counted in T + 5.
+        assert_eq!(first, words - 1 + 7, "latency");
+        // Counted in T + 6.
         let counted = outs.iter().position(|o| o.cnt_ok > 0).unwrap();
-        assert_eq!(counted, words - 1 + 5, "counter latency");
+        assert_eq!(counted, words - 1 + 6, "counter latency");
     }
 }
 
