@@ -28,6 +28,10 @@
 //! FIRST/LAST/ONLY) is raised in the cycle its last payload word appears
 //! on `wr_*`; the others in the cycle after `Exec`.
 //!
+//! `reset` returns to `Idle` and clears the events, the host write
+//! register and the counters; a packet in flight is abandoned without
+//! writing its context (the RAM is not cleared).
+//!
 //! This model reads the context at `Exec` from its memory: with the
 //! interlock above, that is the word the RTL read.
 

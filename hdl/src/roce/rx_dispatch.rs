@@ -37,13 +37,16 @@
 //!   `wr_*` from `rd_addr`, `rd_addr` += len, `rd_psn` += 1, FIRST/LAST/ONLY
 //!   also a `cc_*`; `cnt_accepted`. psn ≠ `rd_psn`: `cnt_oos`; unaligned
 //!   `rd_addr` and len > 0: `cnt_bad_va`; both dropped, nothing changes.
-//! Every packet increments exactly one counter. Every `ack_*` carries the
+//! Every packet increments exactly one counter (none if a reset aborts
+//! it before its decision). Every `ack_*` carries the
 //! TLM area iff the packet that caused it had T = 1 (ACK, NAK, re-ACK,
 //! probe echo alike). PSNs are mod 2^24, addresses mod 2^64.
 //!
 //! # Ports (clock `clock`)
 //! - `reset` (synchronous: state machine, events, host write register,
-//!   counters; not the context RAM).
+//!   counters; not the context RAM). A packet in flight is abandoned
+//!   without touching its context; the source (the parser) must be reset
+//!   with it, so the next record starts a packet.
 //! - `cfg_mtu_log2: 4` (8..=12, clamped; hold constant).
 //! - Context write `cfg_we`, `cfg_flow: A`, `cfg_valid`, `cfg_epsn: 24`,
 //!   `cfg_rd_addr: 64`, `cfg_rd_psn: 24`: writes the whole context in one
@@ -762,7 +765,9 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         }
 
         // ---- Exec: the decision
-        self.go.next = (self.is_exec.val() && !self.stale.q.val() && !self.cfg_we.val());
+        // A reset aborts the packet: nothing is written.
+        self.go.next =
+            (self.is_exec.val() && !self.stale.q.val() && !self.cfg_we.val() && !self.reset.val());
         self.unk.next =
             ((self.m_qp.q.val() >= self.k_nflows.val()) || !self.c_fl.q.val().get_bit(0));
         self.okp.next = (!self.o_bad.q.val() && !self.unk.val());
