@@ -194,6 +194,7 @@ pub fn run_all() -> Figures {
     );
     bench_cc(&mut f);
     bench_sched(&mut f);
+    crate::roce::bench::bench_roce(&mut f);
     f
 }
 

@@ -2,7 +2,9 @@
 //! pipeline for back-to-back frames (minimum-size and MTU), on Verilator,
 //! with the golden twins in lockstep (every port, every cycle).
 
-use super::pipes::{engine_for, Lockstep};
+use super::pipes::{engine_for, Lockstep, RtlRx};
+use nic_golden::roce::packet::{op, Packet, Reth};
+use nic_golden::roce::transport::{FlowCfg, RxEvent, RxPipe};
 use crate::bench::Figures;
 use crate::cosim::EngineKind;
 use nic_golden::roce::tx::{host_word, In as TxIn, RoceTx as TxGolden};
@@ -42,7 +44,7 @@ fn tx_back_to_back(opcode: u8, len: u16, frames: usize) -> (f64, usize) {
     let mut psn = 0u32;
     let mut cycle = 0u64;
     while tlasts.len() < frames {
-        assert!(cycle < 200 * frames as u64 + 10_000, "roce_tx bench: stuck");
+        assert!(cycle < (len as u64 / 8 + 200) * frames as u64 + 10_000, "roce_tx bench: stuck after {} frames", tlasts.len());
         let i = TxIn {
             req_valid: true,
             req_flow: 3,
@@ -102,4 +104,60 @@ pub fn bench_tx(f: &mut Figures) {
         f.insert(format!("roce_tx.{name}.ideal_cycles_per_frame"), ideal);
         f.insert(format!("roce_tx.{name}.mpps_at_156mhz"), 156.25 / cpf);
     }
+}
+
+/// Back-to-back Rx frames through the parser and the dispatcher (Verilator,
+/// twins in lockstep), all readies high: (cycles per frame over the burst
+/// including the drain, frame bytes, CC events, host bytes written, drops).
+fn rx_back_to_back(make: impl Fn(u32) -> Packet, frames: usize) -> (f64, usize, usize, usize, usize) {
+    let mut rx = RtlRx::<11, A>::new(EngineKind::Verilator, 10, None);
+    rx.configure(2, &FlowCfg { valid: true, epsn: 0, rd_addr: 0, rd_psn: 0 });
+    let burst: Vec<Vec<u8>> = (0..frames as u32).map(|k| make(k).encode()).collect();
+    let bytes = burst[0].len();
+    let (ev, cycles) = rx.receive_burst(&burst);
+    let count = |f: fn(&RxEvent) -> usize| ev.iter().map(f).sum::<usize>();
+    let cc = count(|e| matches!(e, RxEvent::Cc(_)) as usize);
+    let written = count(|e| match e {
+        RxEvent::HostWrite { data, .. } => data.len(),
+        _ => 0,
+    });
+    let drops = count(|e| matches!(e, RxEvent::Drop(_)) as usize);
+    (cycles as f64 / frames as f64, bytes, cc, written, drops)
+}
+
+/// Rx figures into `f`.
+pub fn bench_rx(f: &mut Figures) {
+    let ack = |k: u32| Packet {
+        opcode: op::ACK,
+        dqp: 2,
+        psn: k,
+        aeth: Some(0x1F00_0000 | k),
+        ..Packet::default()
+    };
+    let write = |k: u32| Packet {
+        opcode: op::WRITE_ONLY,
+        dqp: 2,
+        psn: k,
+        reth: Some(Reth { va: 0x10000 + 1024 * k as u64, rkey: 1, dlen: 1024 }),
+        payload: (0..1024).map(|i| (i * 7 + k as usize) as u8).collect(),
+        ..Packet::default()
+    };
+    let n = 256;
+    for (name, (cpf, bytes, cc, written, drops)) in
+        [("ack", rx_back_to_back(ack, n)), ("write_only_1024", rx_back_to_back(write, n))]
+    {
+        f.insert(format!("roce_rx.{name}.frame_bytes"), bytes as f64);
+        f.insert(format!("roce_rx.{name}.cycles_per_frame"), cpf);
+        f.insert(format!("roce_rx.{name}.wire_cycles_per_frame"), bytes.div_ceil(8) as f64);
+        f.insert(format!("roce_rx.{name}.frames"), n as f64);
+        f.insert(format!("roce_rx.{name}.cc_events"), cc as f64);
+        f.insert(format!("roce_rx.{name}.host_bytes_written"), written as f64);
+        f.insert(format!("roce_rx.{name}.drops"), drops as f64);
+    }
+}
+
+/// Every RoCE figure.
+pub fn bench_roce(f: &mut Figures) {
+    bench_tx(f);
+    bench_rx(f);
 }

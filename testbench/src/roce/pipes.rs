@@ -431,6 +431,37 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
     }
 }
 
+impl<const B: usize, const A: usize> RtlRx<B, A> {
+    /// `frames` back to back (one word per cycle, no gap between frames,
+    /// as a MAC delivers them at line rate), then until idle. Returns the
+    /// events and the cycles from the first word to idle.
+    pub fn receive_burst(&mut self, frames: &[Vec<u8>]) -> (Vec<RxEvent>, u64) {
+        let start = self.cycles();
+        let mut ev = Vec::new();
+        for frame in frames {
+            let n = frame.len().div_ceil(8).max(1);
+            for k in 0..n {
+                let chunk = &frame[(8 * k).min(frame.len())..(8 * k + 8).min(frame.len())];
+                let mut w = [0u8; 8];
+                w[..chunk.len()].copy_from_slice(chunk);
+                let keep = if chunk.is_empty() { 1 } else { ((1u16 << chunk.len()) - 1) as u8 };
+                self.cycle(Some((u64::from_le_bytes(w), keep, k == n - 1, false)), None, &mut ev);
+            }
+        }
+        // Drained: nothing in flight for 12 cycles in a row (as `receive`);
+        // those 12 cycles are not counted.
+        let mut quiet = 0;
+        let mut guard = 0;
+        while quiet < 12 {
+            self.cycle(None, None, &mut ev);
+            quiet = if self.idle() { quiet + 1 } else { 0 };
+            guard += 1;
+            assert!(guard < STUCK, "roce_rx: not idle after {STUCK} cycles");
+        }
+        (ev, self.cycles() - start - 12)
+    }
+}
+
 impl<const B: usize, const A: usize> RxPipe for RtlRx<B, A> {
     fn configure(&mut self, flow: u32, cfg: &FlowCfg) {
         let mut ev = Vec::new();

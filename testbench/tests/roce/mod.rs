@@ -1,3 +1,4 @@
+mod bench;
 mod crc32;
 mod rx_dispatch;
 mod rx_parse;

@@ -1,0 +1,12 @@
+//! `make bench`'s RoCE part alone (ignored by default):
+//! `cargo test --release -p nic-testbench --test blocks bench_roce_alone -- --ignored --nocapture`
+
+#[test]
+#[ignore]
+fn bench_roce_alone() {
+    let mut f = nic_testbench::bench::Figures::new();
+    nic_testbench::roce::bench::bench_roce(&mut f);
+    for (k, v) in &f {
+        println!("{k:50} {v:.3}");
+    }
+}
