@@ -229,6 +229,7 @@ pub struct RoceRxDispatch<const A: usize> {
     c_rpsn: DFF<Bits<24>>,
     // Decoded opcode and ceil(dlen/MTU), registered in `Look`.
     o_bad: DFF<Bit>,
+    o_qphi: DFF<Bit>,
     o_resp: DFF<Bit>,
     o_wr: DFF<Bit>,
     o_reth: DFF<Bit>,
@@ -480,6 +481,7 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             c_radr: Default::default(),
             c_rpsn: Default::default(),
             o_bad: Default::default(),
+            o_qphi: Default::default(),
             o_resp: Default::default(),
             o_wr: Default::default(),
             o_reth: Default::default(),
@@ -621,10 +623,10 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         dff_setup!(
             self, clock, st, stale, m_opcode, m_qp, m_psn, m_ackreq, m_len, m_va, m_rkey, m_dlen,
             m_aeth, m_tlm, m_hdr, m_hop0, m_hop1, m_hop2, m_hop3, m_hop4, c_fl, c_epsn, c_msn,
-            c_wva, c_radr, c_rpsn, o_bad, o_resp, o_wr, o_reth, o_msn, o_rreq, o_rresp, o_rrcc,
-            o_ack, o_akcc, o_probe, o_notify, inc, ack_v, ack_psn_r, ack_aeth_r, arm_ack, cc_v,
-            arm_cc, nak_v, rdreq_v, wr_v, wr_addr_r, wr_data_r, wr_strb_r, pa, c_unknown, c_oos,
-            c_dup, c_bad_psn, c_accepted, c_bad_va, c_bad_op
+            c_wva, c_radr, c_rpsn, o_bad, o_qphi, o_resp, o_wr, o_reth, o_msn, o_rreq, o_rresp,
+            o_rrcc, o_ack, o_akcc, o_probe, o_notify, inc, ack_v, ack_psn_r, ack_aeth_r, arm_ack,
+            cc_v, arm_cc, nak_v, rdreq_v, wr_v, wr_addr_r, wr_data_r, wr_strb_r, pa, c_unknown,
+            c_oos, c_dup, c_bad_psn, c_accepted, c_bad_va, c_bad_op
         );
         clock!(self, clock, ram_fl, ram_epsn, ram_msn, ram_wva, ram_radr, ram_rpsn);
 
@@ -721,6 +723,8 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             || (self.m_opcode.q.val() == self.k_op0f.val())
             || (self.m_opcode.q.val() == self.k_op10.val()));
         self.o_ack.d.next = (self.m_opcode.q.val() == self.k_op11.val());
+        // qp ≥ 2^A, registered here (off the decision path).
+        self.o_qphi.d.next = (self.m_qp.q.val() >= self.k_nflows.val());
         self.o_akcc.d.next = !self.syn3.val().any();
         self.o_probe.d.next = (self.m_opcode.q.val() == self.k_opc0.val());
         self.o_notify.d.next = (self.m_opcode.q.val() == self.k_opc1.val());
@@ -768,8 +772,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         // A reset aborts the packet: nothing is written.
         self.go.next =
             (self.is_exec.val() && !self.stale.q.val() && !self.cfg_we.val() && !self.reset.val());
-        self.unk.next =
-            ((self.m_qp.q.val() >= self.k_nflows.val()) || !self.c_fl.q.val().get_bit(0));
+        self.unk.next = (self.o_qphi.q.val() || !self.c_fl.q.val().get_bit(0));
         self.okp.next = (!self.o_bad.q.val() && !self.unk.val());
         self.dd.next = (self.m_psn.q.val() - self.c_epsn.q.val());
         self.d_zero.next = !self.dd.val().any();
