@@ -235,6 +235,23 @@ pub struct RtlRx<const B: usize, const A: usize> {
     queue: VecDeque<Pending>,
     last_p: POut,
     last_d: DOut,
+    xcheck: Option<nic_golden::roce::transport::GoldenRx>,
+}
+
+/// Events in a comparable form: drops after the other events (the RTL
+/// counts a drop after it emitted the packet's events, the model before),
+/// and, for the model, no READ MSN (the RTL's `rdreq` record has none).
+fn normalise(ev: Vec<RxEvent>, model: bool) -> Vec<RxEvent> {
+    let (mut keep, drops): (Vec<_>, Vec<_>) = ev.into_iter().partition(|e| !matches!(e, RxEvent::Drop(_)));
+    if model {
+        for e in keep.iter_mut() {
+            if let RxEvent::ReadReq(r) = e {
+                r.msn = 0;
+            }
+        }
+    }
+    keep.extend(drops);
+    keep
 }
 
 fn tlm_of(on: bool, hdr: u64, hops: [u64; 5]) -> Option<Tlm> {
@@ -259,6 +276,7 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
             queue: VecDeque::new(),
             last_p: POut::default(),
             last_d: DOut::default(),
+            xcheck: Some(nic_golden::roce::transport::GoldenRx::new(A as u32, mtu_log2)),
         };
         r.last_p = r.parse.step(&PIn { reset: true, ..Default::default() });
         r.last_d = r.disp.step(&DIn { reset: true, cfg_mtu_log2: r.mtu_log2, ..Default::default() });
@@ -464,6 +482,9 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
 
 impl<const B: usize, const A: usize> RxPipe for RtlRx<B, A> {
     fn configure(&mut self, flow: u32, cfg: &FlowCfg) {
+        if let Some(x) = self.xcheck.as_mut() {
+            x.configure(flow, cfg);
+        }
         let mut ev = Vec::new();
         self.cycle(None, Some((flow, *cfg)), &mut ev);
         assert!(ev.is_empty(), "roce_rx: events while configuring: {ev:?}");
@@ -478,6 +499,25 @@ impl<const B: usize, const A: usize> RxPipe for RtlRx<B, A> {
     }
 
     fn receive(&mut self, frame: &[u8], bad_fcs: bool) -> Vec<RxEvent> {
+        let ev = self.receive_rtl(frame, bad_fcs);
+        if let Some(x) = self.xcheck.as_mut() {
+            let want = normalise(x.receive(frame, bad_fcs), true);
+            let got = normalise(ev.clone(), false);
+            assert_eq!(
+                want, got,
+                "roce_rx: the RTL's events differ from the transaction-level model's (nic_golden::roce::transport::GoldenRx) for frame {frame:02x?}"
+            );
+        }
+        ev
+    }
+
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        self.counters_rtl()
+    }
+}
+
+impl<const B: usize, const A: usize> RtlRx<B, A> {
+    fn receive_rtl(&mut self, frame: &[u8], bad_fcs: bool) -> Vec<RxEvent> {
         let mut ev = Vec::new();
         let n = frame.len().div_ceil(8).max(1);
         for k in 0..n {
@@ -501,7 +541,7 @@ impl<const B: usize, const A: usize> RxPipe for RtlRx<B, A> {
         ev
     }
 
-    fn counters(&self) -> Vec<(&'static str, u64)> {
+    fn counters_rtl(&self) -> Vec<(&'static str, u64)> {
         let p = self.last_p.cnt();
         let mut v: Vec<(&'static str, u64)> = nic_golden::roce::rx_parse::REASONS
             .iter()

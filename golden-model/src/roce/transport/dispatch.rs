@@ -20,8 +20,9 @@
 //!   requester-only write (e.g. a `cfg_rd_only` bit).
 //! - ACK syndromes: bits 7..5 = 000 is an ACK (`cc`), 011 a NAK (`nak`);
 //!   other classes (RNR, reserved) are counted in `accepted` and ignored.
-//! - A NAK request carries no telemetry; an ACK carries the echo of the
-//!   packet it answers if that packet had T = 1 (also for duplicates).
+//! - An ACK or NAK request carries the echo of the packet it answers if
+//!   that packet had T = 1 (also for duplicates and for the packet that
+//!   triggered a NAK), as the RTL dispatcher does.
 //! - `accepted` counts every packet of a known flow that was not dropped
 //!   (responder and requester side, ACKs and probes included).
 
@@ -256,7 +257,7 @@ impl RxDispatchModel {
                     ev.push(RxEvent::Drop(RxDrop::Oos));
                     if !f.nak_sent {
                         f.nak_sent = true;
-                        ev.push(ack(f.epsn, syndrome::NAK_SEQ, f.msn, None));
+                        ev.push(ack(f.epsn, syndrome::NAK_SEQ, f.msn, p.tlm));
                     }
                 } else if d >= (1 << 24) - OOS_WINDOW {
                     c.dup += 1;
