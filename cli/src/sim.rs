@@ -129,17 +129,31 @@ const RTL_RX_BUF: usize = 11;
 /// `vcd` = `dir/name.vcd`, the waveforms go to `dir/name.<nic>.<block>.vcd`
 /// (nic `a` or `b`; block `tx`, `rx_parse`, `rx_dispatch`).
 fn run_rtl(cfg: &SimConfig, kind: EngineKind, vcd: Option<&std::path::Path>) -> SimResult {
-    assert_eq!(cfg.flow_bits as usize, RTL_FLOW_BITS, "the RTL sim is built for 16 flows");
+    assert_eq!(
+        cfg.flow_bits as usize, RTL_FLOW_BITS,
+        "the RTL sim is built for 16 flows"
+    );
     let name = |nic: usize, block: &str| {
         vcd.map(|p| {
             let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or("sim");
             p.with_file_name(format!("{stem}.{}.{block}.vcd", ["a", "b"][nic]))
         })
     };
+    if let Some(dir) = vcd
+        .and_then(|p| p.parent())
+        .filter(|d| !d.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(dir).expect("create the VCD directory");
+    }
     let mtu_log2 = cfg.mtu.trailing_zeros();
     run_with(
         cfg,
-        |nic| Box::new(RtlTx::<RTL_FLOW_BITS>::new(kind, name(nic, "tx").as_deref())),
+        |nic| {
+            Box::new(RtlTx::<RTL_FLOW_BITS>::new(
+                kind,
+                name(nic, "tx").as_deref(),
+            ))
+        },
         |nic| {
             let (p, d) = (name(nic, "rx_parse"), name(nic, "rx_dispatch"));
             let v = p.as_deref().zip(d.as_deref());
