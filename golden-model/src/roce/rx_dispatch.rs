@@ -16,7 +16,8 @@
 //! the last payload word).
 //!
 //! `cfg_*` writes go to the context RAM at once (priority over the state
-//! machine). A cfg write in the cycle a packet is accepted, in its `Look`
+//! machine); with `cfg_rd_only` only `rd_addr` and `rd_psn` are written.
+//! A cfg write in the cycle a packet is accepted, in its `Look`
 //! cycle or in its `Exec` cycle makes the packet's context read stale: the
 //! packet does nothing in `Exec` and goes through `Retry`, `Look`, `Exec`
 //! again (3 cycles). So a packet always sees every cfg write made before
@@ -76,6 +77,8 @@ pub struct In {
     pub cfg_epsn: u32,
     pub cfg_rd_addr: u64,
     pub cfg_rd_psn: u32,
+    /// With `cfg_we`: write only `rd_addr` and `rd_psn` of the flow.
+    pub cfg_rd_only: bool,
     pub meta_valid: bool,
     pub meta_opcode: u8,
     pub meta_qp: u32,
@@ -144,6 +147,9 @@ pub struct Out {
     pub rdreq_va: u64,
     pub rdreq_rkey: u32,
     pub rdreq_len: u32,
+    /// The responder's MSN for the READ RESPONSEs' AETH: after the
+    /// increment for a new READ REQUEST, the current one for a duplicate.
+    pub rdreq_msn: u32,
     pub cnt_unknown_flow: u32,
     pub cnt_oos: u32,
     pub cnt_dup: u32,
@@ -268,6 +274,7 @@ pub struct RoceRxDispatch<const A: usize> {
     arm_cc: bool,
     nak_v: bool,
     rdreq_v: bool,
+    rdreq_msn: u32,
     wr_v: bool,
     wr_addr: u64,
     wr_data: u64,
@@ -293,6 +300,7 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             arm_cc: false,
             nak_v: false,
             rdreq_v: false,
+            rdreq_msn: 0,
             wr_v: false,
             wr_addr: 0,
             wr_data: 0,
@@ -312,6 +320,7 @@ struct Decision {
     cc: bool,
     nak: bool,
     rdreq: bool,
+    rdreq_msn: u32,
     /// Payload to the host from this address.
     pay_to: Option<u64>,
 }
@@ -370,6 +379,7 @@ impl<const A: usize> RoceRxDispatch<A> {
                     if op == OP_READ_REQUEST {
                         d.ctx.epsn = (c.epsn + self.inc) & PSN_MASK;
                         d.rdreq = true;
+                        d.rdreq_msn = d.ctx.msn;
                     } else {
                         d.ctx.epsn = (c.epsn + 1) & PSN_MASK;
                         d.ctx.wr_va = va.wrapping_add(m.len as u64);
@@ -388,7 +398,14 @@ impl<const A: usize> RoceRxDispatch<A> {
                     }
                 } else if dist >= (1 << 24) - PSN_WINDOW {
                     cnt.dup = cnt.dup.wrapping_add(1);
-                    d.ack = Some(((c.epsn.wrapping_sub(1)) & PSN_MASK, aeth(SYN_ACK, c.msn)));
+                    if op == OP_READ_REQUEST {
+                        // Executed again (its responses may have been
+                        // lost), unless the VA is unaligned.
+                        d.rdreq = m.va & 7 == 0 || m.dlen == 0;
+                        d.rdreq_msn = c.msn;
+                    } else {
+                        d.ack = Some(((c.epsn.wrapping_sub(1)) & PSN_MASK, aeth(SYN_ACK, c.msn)));
+                    }
                 } else {
                     cnt.bad_psn = cnt.bad_psn.wrapping_add(1);
                 }
@@ -489,6 +506,7 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
             rdreq_va: if self.rdreq_v { m.va } else { 0 },
             rdreq_rkey: if self.rdreq_v { m.rkey } else { 0 },
             rdreq_len: if self.rdreq_v { m.dlen } else { 0 },
+            rdreq_msn: if self.rdreq_v { self.rdreq_msn } else { 0 },
             cnt_unknown_flow: self.cnt.unknown_flow,
             cnt_oos: self.cnt.oos,
             cnt_dup: self.cnt.dup,
@@ -563,6 +581,9 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                         self.arm_cc = d.cc && defer;
                         self.nak_v |= d.nak;
                         self.rdreq_v |= d.rdreq;
+                        if d.rdreq {
+                            self.rdreq_msn = d.rdreq_msn;
+                        }
                         self.pa = d.pay_to.unwrap_or(0);
                         self.st = if m.len == 0 {
                             State::Idle
@@ -596,7 +617,11 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                 }
             }
         }
-        if i.cfg_we {
+        if i.cfg_we && i.cfg_rd_only {
+            let c = &mut self.mem[(i.cfg_flow & fm) as usize];
+            c.rd_addr = i.cfg_rd_addr;
+            c.rd_psn = i.cfg_rd_psn & PSN_MASK;
+        } else if i.cfg_we {
             self.mem[(i.cfg_flow & fm) as usize] = Ctx {
                 valid: i.cfg_valid,
                 nak_sent: false,

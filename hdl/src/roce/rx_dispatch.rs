@@ -15,8 +15,9 @@
 //!     cleared. WRITE: payload to `wr_*` from that address, `wr_va` =
 //!     address + len, epsn += 1, LAST/ONLY: msn += 1; if A or T, an `ack_*`
 //!     (psn, AETH 0x1F<<24 | msn after the update, TLM echoed if T).
-//!     READ REQUEST: `rdreq_*` (flow, psn, RETH VA, R_Key, DMA length),
-//!     epsn += ceil(dlen/MTU) mod 2^24 (1 if that is 0), msn += 1, no ACK.
+//!     READ REQUEST: msn += 1, `rdreq_*` (flow, psn, RETH VA, R_Key, DMA
+//!     length, msn after the increment), epsn += ceil(dlen/MTU) mod 2^24
+//!     (1 if that is 0), no ACK.
 //!   - d = 0 with an unaligned address and data to move (len > 0; for a
 //!     READ REQUEST, dlen > 0): `cnt_bad_va`, NAK `ack_*` (psn,
 //!     AETH 0x61<<24 | msn), `nak_sent` set, nothing else changes, the
@@ -27,8 +28,13 @@
 //!   - 1 ≤ d < 2^12: `cnt_oos`; if `nak_sent` is clear, a NAK `ack_*` with
 //!     BTH PSN = epsn (the PSN to resend from), AETH 0x60<<24 | msn, and
 //!     `nak_sent` set: exactly one NAK per loss until epsn arrives.
-//!   - d ≥ 2^24 − 2^12: `cnt_dup`, `ack_*` with psn epsn − 1, AETH
-//!     0x1F<<24 | msn (re-acknowledge).
+//!   - d ≥ 2^24 − 2^12: `cnt_dup`, nothing changes. WRITE: `ack_*` with
+//!     psn epsn − 1, AETH 0x1F<<24 | msn (re-acknowledge). READ REQUEST:
+//!     executed again (its responses may have been lost; InfiniBand does
+//!     the same): `rdreq_*` with the request's own psn, VA, R_Key, DMA
+//!     length and the current msn, no ACK; with an unaligned VA and
+//!     dlen > 0, no event at all (the Tx read port takes 8-aligned
+//!     addresses only).
 //!   - else `cnt_bad_psn`, nothing requested.
 //! - ACKNOWLEDGE: `cc_*` (flow, psn, aeth, opcode, TLM) for an ACK, `nak_*`
 //!   (flow, psn) for a NAK; `cnt_accepted`. NOTIFY: `cc_*`. PROBE: `ack_*`
@@ -49,8 +55,10 @@
 //!   with it, so the next record starts a packet.
 //! - `cfg_mtu_log2: 4` (8..=12, clamped; hold constant).
 //! - Context write `cfg_we`, `cfg_flow: A`, `cfg_valid`, `cfg_epsn: 24`,
-//!   `cfg_rd_addr: 64`, `cfg_rd_psn: 24`: writes the whole context in one
-//!   cycle (`nak_sent`, `msn`, `wr_va` become 0). It always goes to the
+//!   `cfg_rd_addr: 64`, `cfg_rd_psn: 24`, `cfg_rd_only`: writes the whole
+//!   context in one cycle (`nak_sent`, `msn`, `wr_va` become 0); with
+//!   `cfg_rd_only` = 1 only the requester fields `rd_addr` and `rd_psn`
+//!   (the responder state of the flow lives on). It always goes to the
 //!   RAM at once (priority); a cfg write while a packet is between its
 //!   acceptance and its decision makes the packet re-read its context
 //!   (3 cycles), so no write is lost and a packet sees every cfg write made
@@ -72,7 +80,8 @@
 //!     `cc_tlm`, `cc_tlm_hdr`, `cc_tlm_hop0..4`;
 //!   - `nak_*`: `nak_flow: A`, `nak_psn: 24`;
 //!   - `rdreq_*`: `rdreq_flow: A`, `rdreq_psn: 24`, `rdreq_va: 64`,
-//!     `rdreq_rkey: 32`, `rdreq_len: 32`.
+//!     `rdreq_rkey: 32`, `rdreq_len: 32`, `rdreq_msn: 24` (the
+//!     responder's MSN for the responses' AETH).
 //! - Counters (32 bits, wrapping): `cnt_unknown_flow`, `cnt_oos`,
 //!   `cnt_dup`, `cnt_bad_psn`, `cnt_accepted`, `cnt_bad_va`, `cnt_bad_op`.
 //!
@@ -122,6 +131,7 @@ pub struct RoceRxDispatch<const A: usize> {
     pub cfg_epsn: Signal<In, Bits<24>>,
     pub cfg_rd_addr: Signal<In, Bits<64>>,
     pub cfg_rd_psn: Signal<In, Bits<24>>,
+    pub cfg_rd_only: Signal<In, Bit>,
     pub meta_valid: Signal<In, Bit>,
     pub meta_ready: Signal<Out, Bit>,
     pub meta_opcode: Signal<In, Bits<8>>,
@@ -186,6 +196,7 @@ pub struct RoceRxDispatch<const A: usize> {
     pub rdreq_va: Signal<Out, Bits<64>>,
     pub rdreq_rkey: Signal<Out, Bits<32>>,
     pub rdreq_len: Signal<Out, Bits<32>>,
+    pub rdreq_msn: Signal<Out, Bits<24>>,
     pub cnt_unknown_flow: Signal<Out, Bits<32>>,
     pub cnt_oos: Signal<Out, Bits<32>>,
     pub cnt_dup: Signal<Out, Bits<32>>,
@@ -251,6 +262,7 @@ pub struct RoceRxDispatch<const A: usize> {
     arm_cc: DFF<Bit>,
     nak_v: DFF<Bit>,
     rdreq_v: DFF<Bit>,
+    rdreq_msn_r: DFF<Bits<24>>,
     // Host write register and the next payload address.
     wr_v: DFF<Bit>,
     wr_addr_r: DFF<Bits<64>>,
@@ -379,6 +391,7 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             cfg_epsn: Default::default(),
             cfg_rd_addr: Default::default(),
             cfg_rd_psn: Default::default(),
+            cfg_rd_only: Default::default(),
             meta_valid: Default::default(),
             meta_ready: Default::default(),
             meta_opcode: Default::default(),
@@ -443,6 +456,7 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             rdreq_va: Default::default(),
             rdreq_rkey: Default::default(),
             rdreq_len: Default::default(),
+            rdreq_msn: Default::default(),
             cnt_unknown_flow: Default::default(),
             cnt_oos: Default::default(),
             cnt_dup: Default::default(),
@@ -502,6 +516,7 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             arm_cc: Default::default(),
             nak_v: Default::default(),
             rdreq_v: Default::default(),
+            rdreq_msn_r: Default::default(),
             wr_v: Default::default(),
             wr_addr_r: Default::default(),
             wr_data_r: Default::default(),
@@ -625,8 +640,8 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             m_aeth, m_tlm, m_hdr, m_hop0, m_hop1, m_hop2, m_hop3, m_hop4, c_fl, c_epsn, c_msn,
             c_wva, c_radr, c_rpsn, o_bad, o_qphi, o_resp, o_wr, o_reth, o_msn, o_rreq, o_rresp,
             o_rrcc, o_ack, o_akcc, o_probe, o_notify, inc, ack_v, ack_psn_r, ack_aeth_r, arm_ack,
-            cc_v, arm_cc, nak_v, rdreq_v, wr_v, wr_addr_r, wr_data_r, wr_strb_r, pa, c_unknown,
-            c_oos, c_dup, c_bad_psn, c_accepted, c_bad_va, c_bad_op
+            cc_v, arm_cc, nak_v, rdreq_v, rdreq_msn_r, wr_v, wr_addr_r, wr_data_r, wr_strb_r, pa,
+            c_unknown, c_oos, c_dup, c_bad_psn, c_accepted, c_bad_va, c_bad_op
         );
         clock!(self, clock, ram_fl, ram_epsn, ram_msn, ram_wva, ram_radr, ram_rpsn);
 
@@ -816,13 +831,16 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             && (self.m_ackreq.q.val() || self.m_tlm.q.val()))
             || self.r_badva.val()
             || (self.r_oos.val() && !self.c_fl.q.val().get_bit(1))
-            || self.r_dup.val()
+            || (self.r_dup.val() && !self.o_rreq.q.val())
             || (self.okp.val() && self.o_probe.q.val()));
         self.ev_cc.next = ((self.rr_acc.val() && self.o_rrcc.q.val())
             || (self.okp.val() && self.o_ack.q.val() && self.o_akcc.q.val())
             || (self.okp.val() && self.o_notify.q.val()));
         self.ev_nak.next = (self.okp.val() && self.o_ack.q.val() && !self.o_akcc.q.val());
-        self.ev_rdreq.next = (self.r_acc.val() && self.o_rreq.q.val());
+        // A duplicate READ REQUEST is executed again (its responses may
+        // have been lost), unless its VA is unaligned.
+        self.ev_rdreq.next = ((self.r_acc.val() && self.o_rreq.q.val())
+            || (self.r_dup.val() && self.o_rreq.q.val() && !self.va_bad.val()));
         self.pay_write.next =
             (((self.r_acc.val() && self.o_wr.q.val()) || self.rr_acc.val()) && self.len_nz.val());
         // New context values.
@@ -898,16 +916,16 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.cfg_fl.next = 0.into();
         }
         if self.cfg_we.val() {
-            self.ram_fl.write_enable.next = true;
+            self.ram_fl.write_enable.next = !self.cfg_rd_only.val();
             self.ram_fl.write_address.next = self.cfg_flow.val();
             self.ram_fl.write_data.next = self.cfg_fl.val();
-            self.ram_epsn.write_enable.next = true;
+            self.ram_epsn.write_enable.next = !self.cfg_rd_only.val();
             self.ram_epsn.write_address.next = self.cfg_flow.val();
             self.ram_epsn.write_data.next = self.cfg_epsn.val();
-            self.ram_msn.write_enable.next = true;
+            self.ram_msn.write_enable.next = !self.cfg_rd_only.val();
             self.ram_msn.write_address.next = self.cfg_flow.val();
             self.ram_msn.write_data.next = 0.into();
-            self.ram_wva.write_enable.next = true;
+            self.ram_wva.write_enable.next = !self.cfg_rd_only.val();
             self.ram_wva.write_address.next = self.cfg_flow.val();
             self.ram_wva.write_data.next = 0.into();
             self.ram_radr.write_enable.next = true;
@@ -982,6 +1000,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         if self.go.val() {
             self.ack_psn_r.d.next = self.psn_sel.val();
             self.ack_aeth_r.d.next = (self.syn_sel.val() | bit_cast::<32, 24>(self.msn_sel.val()));
+            self.rdreq_msn_r.d.next = self.msn_sel.val();
             if self.o_rresp.q.val() {
                 self.pa.d.next = self.c_radr.q.val();
             } else {
@@ -1160,12 +1179,14 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.rdreq_va.next = self.m_va.q.val();
             self.rdreq_rkey.next = self.m_rkey.q.val();
             self.rdreq_len.next = self.m_dlen.q.val();
+            self.rdreq_msn.next = self.rdreq_msn_r.q.val();
         } else {
             self.rdreq_flow.next = 0.into();
             self.rdreq_psn.next = 0.into();
             self.rdreq_va.next = 0.into();
             self.rdreq_rkey.next = 0.into();
             self.rdreq_len.next = 0.into();
+            self.rdreq_msn.next = 0.into();
         }
         self.cnt_unknown_flow.next = self.c_unknown.q.val();
         self.cnt_oos.next = self.c_oos.q.val();

@@ -239,17 +239,9 @@ pub struct RtlRx<const B: usize, const A: usize> {
 }
 
 /// Events in a comparable form: drops after the other events (the RTL
-/// counts a drop after it emitted the packet's events, the model before),
-/// and, for the model, no READ MSN (the RTL's `rdreq` record has none).
-fn normalise(ev: Vec<RxEvent>, model: bool) -> Vec<RxEvent> {
+/// counts a drop after it emitted the packet's events, the model before).
+fn normalise(ev: Vec<RxEvent>) -> Vec<RxEvent> {
     let (mut keep, drops): (Vec<_>, Vec<_>) = ev.into_iter().partition(|e| !matches!(e, RxEvent::Drop(_)));
-    if model {
-        for e in keep.iter_mut() {
-            if let RxEvent::ReadReq(r) = e {
-                r.msn = 0;
-            }
-        }
-    }
     keep.extend(drops);
     keep
 }
@@ -289,7 +281,7 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
     }
 
     /// One cycle of both stages; events appended to `ev`.
-    fn cycle(&mut self, word: Option<(u64, u8, bool, bool)>, cfg: Option<(u32, FlowCfg)>, ev: &mut Vec<RxEvent>) {
+    fn cycle(&mut self, word: Option<(u64, u8, bool, bool)>, cfg: Option<(u32, FlowCfg, bool)>, ev: &mut Vec<RxEvent>) {
         let (d, k, l, u) = word.unwrap_or_default();
         let p0 = self.last_p;
         let po = self.parse.step(&PIn {
@@ -321,8 +313,9 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
             rdreq_ready: true,
             ..Default::default()
         };
-        if let Some((flow, c)) = cfg {
+        if let Some((flow, c, rd_only)) = cfg {
             di.cfg_we = true;
+            di.cfg_rd_only = rd_only;
             di.cfg_flow = flow;
             di.cfg_valid = c.valid;
             di.cfg_epsn = c.epsn;
@@ -422,8 +415,7 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
                 va: o.rdreq_va,
                 rkey: o.rdreq_rkey,
                 len: o.rdreq_len,
-                // The RTL's rdreq record carries no MSN (see RxPipe docs).
-                msn: 0,
+                msn: o.rdreq_msn,
             }));
         }
         for (n0, n1, r) in [
@@ -486,23 +478,27 @@ impl<const B: usize, const A: usize> RxPipe for RtlRx<B, A> {
             x.configure(flow, cfg);
         }
         let mut ev = Vec::new();
-        self.cycle(None, Some((flow, *cfg)), &mut ev);
+        self.cycle(None, Some((flow, *cfg, false)), &mut ev);
         assert!(ev.is_empty(), "roce_rx: events while configuring: {ev:?}");
     }
 
     fn set_read(&mut self, flow: u32, rd_addr: u64, rd_psn: u32) {
-        // The control port writes a whole context: keep the responder's
-        // fields by writing what the golden twin holds for the flow.
-        let c = self.disp.golden.context(flow as usize);
-        let cfg = FlowCfg { valid: c.valid, epsn: c.epsn, rd_addr, rd_psn };
-        self.configure(flow, &cfg);
+        // A requester-only control write (`cfg_rd_only`): the responder's
+        // fields of the flow live on.
+        if let Some(x) = self.xcheck.as_mut() {
+            x.set_read(flow, rd_addr, rd_psn);
+        }
+        let cfg = FlowCfg { valid: false, epsn: 0, rd_addr, rd_psn };
+        let mut ev = Vec::new();
+        self.cycle(None, Some((flow, cfg, true)), &mut ev);
+        assert!(ev.is_empty(), "roce_rx: events while configuring: {ev:?}");
     }
 
     fn receive(&mut self, frame: &[u8], bad_fcs: bool) -> Vec<RxEvent> {
         let ev = self.receive_rtl(frame, bad_fcs);
         if let Some(x) = self.xcheck.as_mut() {
-            let want = normalise(x.receive(frame, bad_fcs), true);
-            let got = normalise(ev.clone(), false);
+            let want = normalise(x.receive(frame, bad_fcs));
+            let got = normalise(ev.clone());
             assert_eq!(
                 want, got,
                 "roce_rx: the RTL's events differ from the transaction-level model's (nic_golden::roce::transport::GoldenRx) for frame {frame:02x?}"

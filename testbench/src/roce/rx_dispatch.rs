@@ -12,7 +12,7 @@ harness! {
         inputs {
             reset: reset, cfg_mtu_log2: cfg_mtu_log2, cfg_we: cfg_we, cfg_flow: cfg_flow,
             cfg_valid: cfg_valid, cfg_epsn: cfg_epsn, cfg_rd_addr: cfg_rd_addr,
-            cfg_rd_psn: cfg_rd_psn,
+            cfg_rd_psn: cfg_rd_psn, cfg_rd_only: cfg_rd_only,
             meta_valid: meta_valid, meta_opcode: meta_opcode, meta_qp: meta_qp,
             meta_psn: meta_psn, meta_ackreq: meta_ackreq, meta_len: meta_len, meta_va: meta_va,
             meta_rkey: meta_rkey, meta_dlen: meta_dlen, meta_aeth: meta_aeth,
@@ -37,7 +37,7 @@ harness! {
             cc_tlm_hop3: cc_tlm_hop3, cc_tlm_hop4: cc_tlm_hop4,
             nak_valid: nak_valid, nak_flow: nak_flow, nak_psn: nak_psn,
             rdreq_valid: rdreq_valid, rdreq_flow: rdreq_flow, rdreq_psn: rdreq_psn,
-            rdreq_va: rdreq_va, rdreq_rkey: rdreq_rkey, rdreq_len: rdreq_len,
+            rdreq_va: rdreq_va, rdreq_rkey: rdreq_rkey, rdreq_len: rdreq_len, rdreq_msn: rdreq_msn,
             cnt_unknown_flow: cnt_unknown_flow, cnt_oos: cnt_oos, cnt_dup: cnt_dup,
             cnt_bad_psn: cnt_bad_psn, cnt_accepted: cnt_accepted, cnt_bad_va: cnt_bad_va,
             cnt_bad_op: cnt_bad_op

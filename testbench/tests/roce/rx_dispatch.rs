@@ -48,6 +48,8 @@ struct Spec {
     dlen: u32,
     aeth: u32,
     payload: Vec<u8>,
+    /// Not a packet: a cfg write made when this spec's turn comes.
+    cfg: Option<CfgW>,
 }
 
 impl Spec {
@@ -64,6 +66,7 @@ impl Spec {
             dlen: 0,
             aeth: 0,
             payload: vec![],
+            cfg: None,
         }
     }
 }
@@ -75,6 +78,8 @@ struct CfgW {
     epsn: u32,
     rd_addr: u64,
     rd_psn: u32,
+    /// `cfg_rd_only`: only rd_addr and rd_psn are written.
+    rd_only: bool,
 }
 
 /// Per-cycle behaviour of the environment (percentages).
@@ -140,6 +145,7 @@ enum Ev {
         va: u64,
         rkey: u32,
         len: u32,
+        msn: u32,
     },
 }
 
@@ -218,7 +224,10 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
             i.cfg_epsn = c.epsn & M24;
             i.cfg_rd_addr = c.rd_addr;
             i.cfg_rd_psn = c.rd_psn & M24;
-            next_psn[(c.flow % nfl) as usize] = c.epsn & M24;
+            i.cfg_rd_only = c.rd_only;
+            if !c.rd_only {
+                next_psn[(c.flow % nfl) as usize] = c.epsn & M24;
+            }
             next_rpsn[(c.flow % nfl) as usize] = c.rd_psn & M24;
         } else if rng.gen_range(0..1000) < k.p_cfg_milli {
             let f = rng.gen_range(0..nfl);
@@ -238,13 +247,18 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
             } else {
                 rng.gen()
             };
+            // A third are requester-only writes (rd_addr, rd_psn).
+            let rd_only = coin(&mut rng, 33);
             i.cfg_we = true;
             i.cfg_flow = f;
             i.cfg_valid = coin(&mut rng, 85);
             i.cfg_epsn = epsn;
             i.cfg_rd_addr = rd_addr;
             i.cfg_rd_psn = rpsn;
-            next_psn[f as usize] = epsn;
+            i.cfg_rd_only = rd_only;
+            if !rd_only {
+                next_psn[f as usize] = epsn;
+            }
             next_rpsn[f as usize] = rpsn;
         }
         let in_cfg = cyc < cfg0.len();
@@ -254,8 +268,29 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
             payq.clear();
             pay_offer = false;
         }
+        // A cfg write among the specs (when no other cfg write is made).
+        if !in_cfg && !i.reset && !i.cfg_we && cur.is_none() && spec_i < specs.len() {
+            if let Some(c) = specs[spec_i].cfg {
+                spec_i += 1;
+                i.cfg_we = true;
+                i.cfg_flow = c.flow;
+                i.cfg_valid = c.valid;
+                i.cfg_epsn = c.epsn & M24;
+                i.cfg_rd_addr = c.rd_addr;
+                i.cfg_rd_psn = c.rd_psn & M24;
+                i.cfg_rd_only = c.rd_only;
+                if !c.rd_only {
+                    next_psn[(c.flow % nfl) as usize] = c.epsn & M24;
+                }
+                next_rpsn[(c.flow % nfl) as usize] = c.rd_psn & M24;
+            }
+        }
         // The next record, resolved when first offered.
-        if !in_cfg && !i.reset && cur.is_none() && spec_i < specs.len() && coin(&mut rng, k.p_meta)
+        if !in_cfg
+            && !i.reset
+            && cur.is_none()
+            && specs.get(spec_i).is_some_and(|s| s.cfg.is_none())
+            && coin(&mut rng, k.p_meta)
         {
             let s = &specs[spec_i];
             spec_i += 1;
@@ -424,6 +459,7 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
                     va: o.rdreq_va,
                     rkey: o.rdreq_rkey,
                     len: o.rdreq_len,
+                    msn: o.rdreq_msn,
                 },
             ));
         }
@@ -546,6 +582,7 @@ fn spec_strategy(a: usize) -> impl Strategy<Value = Spec> {
                     dlen,
                     aeth: (syn << 24) | (msn & M24),
                     payload,
+                    cfg: None,
                 }
             },
         )
@@ -560,6 +597,7 @@ fn cfg0_for(a: usize) -> Vec<CfgW> {
             epsn: if f == 1 { M24 - 3 } else { f * 1000 },
             rd_addr: 0x1_0000_0000 * (f as u64 + 1),
             rd_psn: if f == 2 { M24 - 1 } else { f * 77 },
+            rd_only: false,
         })
         .collect()
 }
@@ -644,6 +682,7 @@ fn flows(a: usize, epsn: u32) -> Vec<CfgW> {
             epsn,
             rd_addr: 0x8000 * (f as u64 + 1),
             rd_psn: 500,
+            rd_only: false,
         })
         .collect()
 }
@@ -851,7 +890,8 @@ fn read_request_consumes_psns() {
                     psn: 100,
                     va: 0xABC0,
                     rkey: 0x1234,
-                    len: dlen
+                    len: dlen,
+                    msn: 1
                 },
                 Ev::Ack {
                     flow: 0,
@@ -874,6 +914,181 @@ fn read_request_consumes_psns() {
         1,
         "2^24 PSNs wrap to 0, taken as 1"
     );
+}
+
+fn read(qp: u32, psn: u32, va: u64, rkey: u32, dlen: u32) -> Spec {
+    Spec {
+        va,
+        rkey,
+        dlen,
+        ..Spec::new(0x0C, qp, PsnMode::Exact(psn))
+    }
+}
+
+fn rdreq(flow: u32, psn: u32, va: u64, rkey: u32, len: u32, msn: u32) -> Ev {
+    Ev::Rdreq {
+        flow,
+        psn,
+        va,
+        rkey,
+        len,
+        msn,
+    }
+}
+
+fn ack(flow: u32, psn: u32, syn: u32, msn: u32) -> Ev {
+    Ev::Ack {
+        flow,
+        psn,
+        aeth: ack_aeth(syn, msn),
+        tlm: None,
+    }
+}
+
+/// A duplicate READ REQUEST is executed again: an rdreq with its own
+/// PSN, VA, R_Key and length and the current MSN, no ACK (not even with
+/// A or T set), cnt_dup, no state change (the next WRITE sees the same
+/// epsn and MSN). With an unaligned VA and data: no event at all.
+#[test]
+fn duplicate_read_request_is_executed_again() {
+    let mut dup = read(0, 100, 0x1000, 0xAA, 1000);
+    dup.ackreq = true;
+    dup.tlm = true;
+    dup.tlm_words = [9, 8, 7, 6, 5, 4];
+    let specs = vec![
+        read(0, 100, 0x1000, 0xAA, 1000), // PSNs 100..=103
+        write(0x0A, 0, 104, 0x40, vec![], true),
+        dup,
+        read(0, 103, 0x2008, 5, 8),
+        read(0, 101, 0x2001, 6, 8), // unaligned: dropped
+        read(0, 102, 0x2001, 7, 0), // no data: executed
+        write(0x0A, 0, 105, 0x40, vec![], true),
+        write(0x0A, 0, 104, 0x40, vec![], true), // duplicate WRITE: re-ACK
+    ];
+    let run = checked::<3>("rxd_dup_read", &flows(3, 100), &specs, &Knobs::all_ready(8));
+    let evs: Vec<Ev> = run.events.iter().map(|e| e.1.clone()).collect();
+    assert_eq!(
+        evs,
+        vec![
+            rdreq(0, 100, 0x1000, 0xAA, 1000, 1),
+            ack(0, 104, 0x1F, 2),
+            rdreq(0, 100, 0x1000, 0xAA, 1000, 2),
+            rdreq(0, 103, 0x2008, 5, 8, 2),
+            rdreq(0, 102, 0x2001, 7, 0, 2),
+            ack(0, 105, 0x1F, 3),
+            ack(0, 105, 0x1F, 3),
+        ]
+    );
+    let o = run.outs.last().unwrap();
+    assert_eq!(
+        (o.cnt_dup, o.cnt_accepted, o.cnt_bad_va, o.cnt_oos),
+        (5, 3, 0, 0)
+    );
+}
+
+/// `rdreq_msn` is the responder's MSN after the READ REQUEST counted
+/// itself: WRITE LAST/ONLY and READ REQUEST each count one message, per
+/// flow; a full cfg write clears it.
+#[test]
+fn rdreq_msn_counts_messages() {
+    let specs = vec![
+        write(0x0A, 0, 0, 0x100, bytes(8, 0), false), // msn 1
+        write(0x06, 0, 1, 0x200, bytes(256, 1), false),
+        write(0x08, 0, 2, 0, bytes(8, 2), false), // msn 2
+        read(0, 3, 0x3000, 1, 300),               // msn 3, PSNs 3, 4
+        read(0, 5, 0x3100, 2, 0),                 // msn 4
+        read(1, 0, 0x3200, 3, 8),                 // flow 1: msn 1
+        Spec {
+            cfg: Some(CfgW {
+                flow: 0,
+                valid: true,
+                epsn: 50,
+                rd_addr: 0,
+                rd_psn: 0,
+                rd_only: false,
+            }),
+            ..Spec::new(0, 0, PsnMode::InSeq)
+        },
+        read(0, 50, 0x3300, 4, 8), // msn cleared: 1
+    ];
+    let run = checked::<3>("rxd_rdreq_msn", &flows(3, 0), &specs, &Knobs::all_ready(8));
+    let evs: Vec<Ev> = run.events.iter().map(|e| e.1.clone()).collect();
+    assert_eq!(
+        evs,
+        vec![
+            rdreq(0, 3, 0x3000, 1, 300, 3),
+            rdreq(0, 5, 0x3100, 2, 0, 4),
+            rdreq(1, 0, 0x3200, 3, 8, 1),
+            rdreq(0, 50, 0x3300, 4, 8, 1),
+        ]
+    );
+    assert_eq!(run.outs.last().unwrap().cnt_accepted, 7);
+}
+
+/// A requester-only cfg write (`cfg_rd_only`) sets rd_addr and rd_psn and
+/// leaves the responder's fields alone: valid, epsn, nak_sent (no second
+/// NAK), wr_va (a WRITE LAST continues where the FIRST ended) and msn,
+/// even though its cfg_valid / cfg_epsn say otherwise.
+#[test]
+fn rd_only_cfg_write_keeps_responder_state() {
+    let rresp = |psn: u32, salt: u8| Spec {
+        payload: bytes(8, salt),
+        aeth: ack_aeth(0x1F, 9),
+        ..Spec::new(0x10, 1, PsnMode::Exact(psn))
+    };
+    let specs = vec![
+        write(0x0A, 1, 10, 0x100, bytes(16, 0), true), // msn 1
+        write(0x06, 1, 11, 0x200, bytes(8, 1), false), // wr_va 0x208
+        write(0x07, 1, 13, 0, bytes(8, 9), false),     // ahead: NAK for 12
+        Spec::new(0xC0, 2, PsnMode::Exact(0)),         // probe of flow 2
+        Spec {
+            cfg: Some(CfgW {
+                flow: 1,
+                valid: false,
+                epsn: 0,
+                rd_addr: 0x7000,
+                rd_psn: 900,
+                rd_only: true,
+            }),
+            ..Spec::new(0, 0, PsnMode::InSeq)
+        },
+        write(0x07, 1, 14, 0, bytes(8, 9), false), // ahead, nak_sent: silent
+        write(0x08, 1, 12, 0, bytes(8, 2), true),  // lands at 0x208, msn 2
+        rresp(900, 3),                             // lands at 0x7000
+        rresp(500, 4),                             // the old rd_psn: oos
+    ];
+    let run = checked::<3>("rxd_rd_only", &flows(3, 10), &specs, &Knobs::all_ready(8));
+    let evs: Vec<Ev> = run.events.iter().map(|e| e.1.clone()).collect();
+    assert_eq!(
+        evs,
+        vec![
+            ack(1, 10, 0x1F, 1),
+            ack(1, 12, 0x60, 1),
+            ack(2, 9, 0x1F, 0),
+            ack(1, 12, 0x1F, 2),
+            Ev::Cc {
+                flow: 1,
+                psn: 900,
+                aeth: ack_aeth(0x1F, 9),
+                opcode: 0x10,
+                tlm: None
+            },
+        ]
+    );
+    let o = run.outs.last().unwrap();
+    assert_eq!((o.cnt_oos, o.cnt_accepted, o.cnt_unknown_flow), (3, 5, 0));
+    let mut expect = BTreeMap::new();
+    for (base, data) in [
+        (0x100u64, bytes(16, 0)),
+        (0x200, bytes(8, 1)),
+        (0x208, bytes(8, 2)),
+        (0x7000, bytes(8, 3)),
+    ] {
+        for (k, b) in data.into_iter().enumerate() {
+            expect.insert(base + k as u64, b);
+        }
+    }
+    assert_eq!(run.host, expect);
 }
 
 /// Requester side: ACK → cc (with the TLM area), NAK → nak (psn = BTH
@@ -1025,7 +1240,8 @@ fn unaligned_va_is_naked() {
                 psn: 9,
                 va: 0x33,
                 rkey: 0,
-                len: 0
+                len: 0,
+                msn: 2
             },
             Ev::Ack {
                 flow: 0,
@@ -1249,7 +1465,7 @@ fn random_stimulus_covers_every_outcome() {
     use proptest::strategy::ValueTree;
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let strat = stim::<3>(400, 4000);
-    let mut seen = [0u64; 17];
+    let mut seen = [0u64; 19];
     let mut cycles = 0;
     for _ in 0..16 {
         let s = strat.new_tree(&mut runner).unwrap().current();
@@ -1276,6 +1492,9 @@ fn random_stimulus_covers_every_outcome() {
                 i.reset,
                 o.ack_valid && o.ack_tlm && i.ack_ready,
                 i.reset && matches!(st, g::State::Exec | g::State::PayWr),
+                // A duplicate READ REQUEST executed again.
+                o.cnt_dup > last.cnt_dup && o.rdreq_valid,
+                i.cfg_we && i.cfg_rd_only,
             ];
             for (k, h) in hit.iter().enumerate() {
                 seen[k] += *h as u64;
