@@ -372,3 +372,25 @@ fn write_on_rust_hdl_with_waveforms() {
         }
     }
 }
+
+/// READs under loss on the RTL: lost READ responses are re-read, and a
+/// duplicate READ REQUEST is executed again by the RTL dispatcher.
+#[test]
+fn lossy_read_on_verilator() {
+    scenario(
+        "lossy-read-verilator",
+        "read",
+        &[
+            "--engine",
+            "verilator",
+            "--loss",
+            "0.1",
+            "--seed",
+            "2",
+            "--mtu",
+            "256",
+            "--messages",
+            "12",
+        ],
+    );
+}

@@ -78,12 +78,19 @@ pub struct RtlTx<const A: usize> {
 impl<const A: usize> RtlTx<A> {
     pub fn new(kind: EngineKind, vcd: Option<&Path>) -> Self {
         let mut t = Self {
-            eng: Lockstep::new(engine_for::<RoceTx<A>>(kind, vcd), TxGolden::<A>::default(), "roce_tx"),
+            eng: Lockstep::new(
+                engine_for::<RoceTx<A>>(kind, vcd),
+                TxGolden::<A>::default(),
+                "roce_tx",
+            ),
             frames: 0,
             bad_req: 0,
         };
         // Reset for a cycle: the pipeline starts idle.
-        t.eng.step(&TxIn { reset: true, ..Default::default() });
+        t.eng.step(&TxIn {
+            reset: true,
+            ..Default::default()
+        });
         t
     }
     /// Clock cycles run so far.
@@ -197,7 +204,10 @@ impl<const A: usize> RtlTx<A> {
     /// The RTL's drop counter as last seen (read with an idle cycle).
     fn bad_req_count(&mut self) -> u64 {
         self.eng
-            .step(&TxIn { out_tready: true, ..Default::default() })
+            .step(&TxIn {
+                out_tready: true,
+                ..Default::default()
+            })
             .cnt_bad_req as u64
     }
 }
@@ -241,7 +251,8 @@ pub struct RtlRx<const B: usize, const A: usize> {
 /// Events in a comparable form: drops after the other events (the RTL
 /// counts a drop after it emitted the packet's events, the model before).
 fn normalise(ev: Vec<RxEvent>) -> Vec<RxEvent> {
-    let (mut keep, drops): (Vec<_>, Vec<_>) = ev.into_iter().partition(|e| !matches!(e, RxEvent::Drop(_)));
+    let (mut keep, drops): (Vec<_>, Vec<_>) =
+        ev.into_iter().partition(|e| !matches!(e, RxEvent::Drop(_)));
     keep.extend(drops);
     keep
 }
@@ -268,10 +279,19 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
             queue: VecDeque::new(),
             last_p: POut::default(),
             last_d: DOut::default(),
-            xcheck: Some(nic_golden::roce::transport::GoldenRx::new(A as u32, mtu_log2)),
+            xcheck: Some(nic_golden::roce::transport::GoldenRx::new(
+                A as u32, mtu_log2,
+            )),
         };
-        r.last_p = r.parse.step(&PIn { reset: true, ..Default::default() });
-        r.last_d = r.disp.step(&DIn { reset: true, cfg_mtu_log2: r.mtu_log2, ..Default::default() });
+        r.last_p = r.parse.step(&PIn {
+            reset: true,
+            ..Default::default()
+        });
+        r.last_d = r.disp.step(&DIn {
+            reset: true,
+            cfg_mtu_log2: r.mtu_log2,
+            ..Default::default()
+        });
         r
     }
 
@@ -281,7 +301,12 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
     }
 
     /// One cycle of both stages; events appended to `ev`.
-    fn cycle(&mut self, word: Option<(u64, u8, bool, bool)>, cfg: Option<(u32, FlowCfg, bool)>, ev: &mut Vec<RxEvent>) {
+    fn cycle(
+        &mut self,
+        word: Option<(u64, u8, bool, bool)>,
+        cfg: Option<(u32, FlowCfg, bool)>,
+        ev: &mut Vec<RxEvent>,
+    ) {
         let (d, k, l, u) = word.unwrap_or_default();
         let p0 = self.last_p;
         let po = self.parse.step(&PIn {
@@ -366,10 +391,21 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
         // took this cycle's head, as a FIFO would).
         if po.meta_valid {
             let complete = po.meta_len == 0;
-            self.queue.push_back(Pending { meta: po, words: Vec::new(), complete, meta_sent: false, next_word: 0 });
+            self.queue.push_back(Pending {
+                meta: po,
+                words: Vec::new(),
+                complete,
+                meta_sent: false,
+                next_word: 0,
+            });
         }
         if po.pay_tvalid {
-            let h = self.queue.iter_mut().rev().find(|p| !p.complete).expect("payload without a record");
+            let h = self
+                .queue
+                .iter_mut()
+                .rev()
+                .find(|p| !p.complete)
+                .expect("payload without a record");
             h.words.push((po.pay_tdata, po.pay_tkeep, po.pay_tlast));
             h.complete = po.pay_tlast;
         }
@@ -381,10 +417,15 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
                 let addr = o.wr_addr + lo as u64;
                 // Merge with the previous write when contiguous.
                 match ev.last_mut() {
-                    Some(RxEvent::HostWrite { addr: a, data }) if *a + data.len() as u64 == addr => {
+                    Some(RxEvent::HostWrite { addr: a, data })
+                        if *a + data.len() as u64 == addr =>
+                    {
                         data.extend_from_slice(&bytes[lo..=hi])
                     }
-                    _ => ev.push(RxEvent::HostWrite { addr, data: bytes[lo..=hi].to_vec() }),
+                    _ => ev.push(RxEvent::HostWrite {
+                        addr,
+                        data: bytes[lo..=hi].to_vec(),
+                    }),
                 }
             }
         }
@@ -393,7 +434,17 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
                 flow: o.ack_flow,
                 psn: o.ack_psn,
                 aeth: o.ack_aeth,
-                tlm: tlm_of(o.ack_tlm, o.ack_tlm_hdr, [o.ack_tlm_hop0, o.ack_tlm_hop1, o.ack_tlm_hop2, o.ack_tlm_hop3, o.ack_tlm_hop4]),
+                tlm: tlm_of(
+                    o.ack_tlm,
+                    o.ack_tlm_hdr,
+                    [
+                        o.ack_tlm_hop0,
+                        o.ack_tlm_hop1,
+                        o.ack_tlm_hop2,
+                        o.ack_tlm_hop3,
+                        o.ack_tlm_hop4,
+                    ],
+                ),
             }));
         }
         if o.cc_valid {
@@ -402,11 +453,24 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
                 psn: o.cc_psn,
                 aeth: o.cc_aeth,
                 opcode: o.cc_opcode,
-                tlm: tlm_of(o.cc_tlm, o.cc_tlm_hdr, [o.cc_tlm_hop0, o.cc_tlm_hop1, o.cc_tlm_hop2, o.cc_tlm_hop3, o.cc_tlm_hop4]),
+                tlm: tlm_of(
+                    o.cc_tlm,
+                    o.cc_tlm_hdr,
+                    [
+                        o.cc_tlm_hop0,
+                        o.cc_tlm_hop1,
+                        o.cc_tlm_hop2,
+                        o.cc_tlm_hop3,
+                        o.cc_tlm_hop4,
+                    ],
+                ),
             }));
         }
         if o.nak_valid {
-            ev.push(RxEvent::Nak { flow: o.nak_flow, psn: o.nak_psn });
+            ev.push(RxEvent::Nak {
+                flow: o.nak_flow,
+                psn: o.nak_psn,
+            });
         }
         if o.rdreq_valid {
             ev.push(RxEvent::ReadReq(ReadReq {
@@ -454,8 +518,16 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
                 let chunk = &frame[(8 * k).min(frame.len())..(8 * k + 8).min(frame.len())];
                 let mut w = [0u8; 8];
                 w[..chunk.len()].copy_from_slice(chunk);
-                let keep = if chunk.is_empty() { 1 } else { ((1u16 << chunk.len()) - 1) as u8 };
-                self.cycle(Some((u64::from_le_bytes(w), keep, k == n - 1, false)), None, &mut ev);
+                let keep = if chunk.is_empty() {
+                    1
+                } else {
+                    ((1u16 << chunk.len()) - 1) as u8
+                };
+                self.cycle(
+                    Some((u64::from_le_bytes(w), keep, k == n - 1, false)),
+                    None,
+                    &mut ev,
+                );
             }
         }
         // Drained: nothing in flight for 12 cycles in a row (as `receive`);
@@ -488,7 +560,12 @@ impl<const B: usize, const A: usize> RxPipe for RtlRx<B, A> {
         if let Some(x) = self.xcheck.as_mut() {
             x.set_read(flow, rd_addr, rd_psn);
         }
-        let cfg = FlowCfg { valid: false, epsn: 0, rd_addr, rd_psn };
+        let cfg = FlowCfg {
+            valid: false,
+            epsn: 0,
+            rd_addr,
+            rd_psn,
+        };
         let mut ev = Vec::new();
         self.cycle(None, Some((flow, cfg, true)), &mut ev);
         assert!(ev.is_empty(), "roce_rx: events while configuring: {ev:?}");
@@ -517,12 +594,22 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
         let mut ev = Vec::new();
         let n = frame.len().div_ceil(8).max(1);
         for k in 0..n {
-            let chunk = frame.get(8 * k..(8 * k + 8).min(frame.len())).unwrap_or(&[]);
+            let chunk = frame
+                .get(8 * k..(8 * k + 8).min(frame.len()))
+                .unwrap_or(&[]);
             let mut w = [0u8; 8];
             w[..chunk.len()].copy_from_slice(chunk);
-            let keep = if chunk.is_empty() { 1 } else { ((1u16 << chunk.len()) - 1) as u8 };
+            let keep = if chunk.is_empty() {
+                1
+            } else {
+                ((1u16 << chunk.len()) - 1) as u8
+            };
             let last = k == n - 1;
-            self.cycle(Some((u64::from_le_bytes(w), keep, last, last && bad_fcs)), None, &mut ev);
+            self.cycle(
+                Some((u64::from_le_bytes(w), keep, last, last && bad_fcs)),
+                None,
+                &mut ev,
+            );
         }
         // Until the verdict and the dispatch are through: a few idle cycles
         // in a row with nothing in flight.
