@@ -91,6 +91,7 @@
 //! Golden twin: `nic_golden::roce::rx_parse`.
 
 use crate::mem::Ram;
+pub use crate::roce::bswap::Bswap64;
 use crate::roce::crc32::{step, Crc32x64};
 use rust_hdl::prelude::*;
 
@@ -98,28 +99,6 @@ use rust_hdl::prelude::*;
 pub const META_A: usize = 4;
 /// The CRC register after a frame and its own (correct) ICRC.
 pub const RESIDUE: u32 = 0xDEBB_20E3;
-
-/// Byte reversal of a 64-bit word (a wire permutation).
-#[derive(LogicBlock, Default)]
-pub struct Bswap64 {
-    pub x: Signal<In, Bits<64>>,
-    pub y: Signal<Out, Bits<64>>,
-}
-
-impl Logic for Bswap64 {
-    fn update(&mut self) {
-        self.y.next = Bits::<64>::from(self.x.val().to_u64().swap_bytes());
-    }
-    fn connect(&mut self) {
-        self.y.connect();
-    }
-    fn hdl(&self) -> Verilog {
-        let parts: Vec<String> = (0..8)
-            .map(|k| format!("x[{}:{}]", 8 * k + 7, 8 * k))
-            .collect();
-        Verilog::Custom(format!("always @(*) y = {{{}}};\n", parts.join(", ")))
-    }
-}
 
 /// The opcode table of §1: known, has RETH, has AETH, carries payload,
 /// is PROBE/NOTIFY.

@@ -79,34 +79,13 @@
 //! Golden twin: `nic_golden::roce::tx`.
 
 use crate::mem::Ram;
+pub use crate::roce::bswap::Bswap64;
 use crate::roce::crc32::Crc32x64;
 use rust_hdl::prelude::*;
 
 /// CRC register after the pseudo-LRH (8 bytes of 0xFF) from 0xFFFFFFFF.
 pub fn crc_after_lrh() -> u32 {
     crate::roce::crc32::step(0xFFFF_FFFF, u64::MAX, 8)
-}
-
-/// 64-bit byte swap (combinational wiring).
-#[derive(LogicBlock, Default)]
-pub struct Bswap64 {
-    pub x: Signal<In, Bits<64>>,
-    pub y: Signal<Out, Bits<64>>,
-}
-
-impl Logic for Bswap64 {
-    fn update(&mut self) {
-        self.y.next = Bits::<64>::from(self.x.val().to_u64().swap_bytes());
-    }
-    fn connect(&mut self) {
-        self.y.connect();
-    }
-    fn hdl(&self) -> Verilog {
-        let parts: Vec<String> = (0..8)
-            .map(|k| format!("x[{}:{}]", 8 * k + 7, 8 * k))
-            .collect();
-        Verilog::Custom(format!("always @(*) y = {{{}}};\n", parts.join(", ")))
-    }
 }
 
 /// Byte mask: lane k of `y` is 0xFF if bit k of `m` is set, else 0.

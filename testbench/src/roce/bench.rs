@@ -3,10 +3,10 @@
 //! with the golden twins in lockstep (every port, every cycle).
 
 use super::pipes::{engine_for, Lockstep, RtlRx};
-use nic_golden::roce::packet::{op, Packet, Reth};
-use nic_golden::roce::transport::{FlowCfg, RxEvent, RxPipe};
 use crate::bench::Figures;
 use crate::cosim::EngineKind;
+use nic_golden::roce::packet::{op, Packet, Reth};
+use nic_golden::roce::transport::{FlowCfg, RxEvent, RxPipe};
 use nic_golden::roce::tx::{host_word, In as TxIn, RoceTx as TxGolden};
 use nic_hdl::roce::tx::RoceTx;
 
@@ -22,7 +22,10 @@ fn tx_back_to_back(opcode: u8, len: u16, frames: usize) -> (f64, usize) {
         TxGolden::<A>::default(),
         "roce_tx",
     );
-    e.step(&TxIn { reset: true, ..Default::default() });
+    e.step(&TxIn {
+        reset: true,
+        ..Default::default()
+    });
     e.step(&TxIn {
         ctx_we: true,
         ctx_flow: 3,
@@ -44,7 +47,11 @@ fn tx_back_to_back(opcode: u8, len: u16, frames: usize) -> (f64, usize) {
     let mut psn = 0u32;
     let mut cycle = 0u64;
     while tlasts.len() < frames {
-        assert!(cycle < (len as u64 / 8 + 200) * frames as u64 + 10_000, "roce_tx bench: stuck after {} frames", tlasts.len());
+        assert!(
+            cycle < (len as u64 / 8 + 200) * frames as u64 + 10_000,
+            "roce_tx bench: stuck after {} frames",
+            tlasts.len()
+        );
         let i = TxIn {
             req_valid: true,
             req_flow: 3,
@@ -96,7 +103,11 @@ fn tx_back_to_back(opcode: u8, len: u16, frames: usize) -> (f64, usize) {
 
 /// Tx figures into `f`.
 pub fn bench_tx(f: &mut Figures) {
-    for (name, opcode, len) in [("ack", 0x11u8, 0u16), ("write_only_1024", 0x0A, 1024), ("write_middle_4096", 0x07, 4096)] {
+    for (name, opcode, len) in [
+        ("ack", 0x11u8, 0u16),
+        ("write_only_1024", 0x0A, 1024),
+        ("write_middle_4096", 0x07, 4096),
+    ] {
         let (cpf, bytes) = tx_back_to_back(opcode, len, 64);
         let ideal = bytes.div_ceil(8) as f64;
         f.insert(format!("roce_tx.{name}.frame_bytes"), bytes as f64);
@@ -109,9 +120,20 @@ pub fn bench_tx(f: &mut Figures) {
 /// Back-to-back Rx frames through the parser and the dispatcher (Verilator,
 /// twins in lockstep), all readies high: (cycles per frame over the burst
 /// including the drain, frame bytes, CC events, host bytes written, drops).
-fn rx_back_to_back(make: impl Fn(u32) -> Packet, frames: usize) -> (f64, usize, usize, usize, usize) {
+fn rx_back_to_back(
+    make: impl Fn(u32) -> Packet,
+    frames: usize,
+) -> (f64, usize, usize, usize, usize) {
     let mut rx = RtlRx::<11, A>::new(EngineKind::Verilator, 10, None);
-    rx.configure(2, &FlowCfg { valid: true, epsn: 0, rd_addr: 0, rd_psn: 0 });
+    rx.configure(
+        2,
+        &FlowCfg {
+            valid: true,
+            epsn: 0,
+            rd_addr: 0,
+            rd_psn: 0,
+        },
+    );
     let burst: Vec<Vec<u8>> = (0..frames as u32).map(|k| make(k).encode()).collect();
     let bytes = burst[0].len();
     let (ev, cycles) = rx.receive_burst(&burst);
@@ -138,17 +160,25 @@ pub fn bench_rx(f: &mut Figures) {
         opcode: op::WRITE_ONLY,
         dqp: 2,
         psn: k,
-        reth: Some(Reth { va: 0x10000 + 1024 * k as u64, rkey: 1, dlen: 1024 }),
+        reth: Some(Reth {
+            va: 0x10000 + 1024 * k as u64,
+            rkey: 1,
+            dlen: 1024,
+        }),
         payload: (0..1024).map(|i| (i * 7 + k as usize) as u8).collect(),
         ..Packet::default()
     };
     let n = 256;
-    for (name, (cpf, bytes, cc, written, drops)) in
-        [("ack", rx_back_to_back(ack, n)), ("write_only_1024", rx_back_to_back(write, n))]
-    {
+    for (name, (cpf, bytes, cc, written, drops)) in [
+        ("ack", rx_back_to_back(ack, n)),
+        ("write_only_1024", rx_back_to_back(write, n)),
+    ] {
         f.insert(format!("roce_rx.{name}.frame_bytes"), bytes as f64);
         f.insert(format!("roce_rx.{name}.cycles_per_frame"), cpf);
-        f.insert(format!("roce_rx.{name}.wire_cycles_per_frame"), bytes.div_ceil(8) as f64);
+        f.insert(
+            format!("roce_rx.{name}.wire_cycles_per_frame"),
+            bytes.div_ceil(8) as f64,
+        );
         f.insert(format!("roce_rx.{name}.frames"), n as f64);
         f.insert(format!("roce_rx.{name}.cc_events"), cc as f64);
         f.insert(format!("roce_rx.{name}.host_bytes_written"), written as f64);
