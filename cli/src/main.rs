@@ -90,7 +90,8 @@ fn run(cli: Cli) -> i32 {
             }
         }
         Cmd::Bench { json } => {
-            let figs = nic_testbench::bench::run_all();
+            let mut figs = nic_testbench::bench::run_all();
+            figs.extend(nic_netsim::bench::run_all());
             let mut all: serde_json::Map<String, serde_json::Value> =
                 std::fs::read_to_string(&json)
                     .ok()

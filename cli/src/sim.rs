@@ -4,7 +4,7 @@
 //! as a pcap, and exits non-zero if the data did not arrive byte-exact.
 
 use clap::{Args, ValueEnum};
-use nic_golden::roce::transport::{run, run_with, Scenario, SimConfig, SimResult};
+use nic_netsim::{run, run_with, Scenario, SimConfig, SimResult};
 use nic_testbench::roce::pipes::{RtlRx, RtlTx};
 use nic_testbench::EngineKind;
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapWriter};

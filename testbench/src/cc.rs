@@ -287,3 +287,21 @@ where
     let last = outs.last().map(|o| o.counters()).unwrap_or_default();
     (updates(&outs), last)
 }
+
+/// Relative error of W of the fixed-point model against the f64 reference
+/// (given the same quantised parameters), per UPDATE event of `events`.
+pub fn w_errors(p: &CcParams, events: &[CcEvent]) -> Vec<f64> {
+    let regs = p.regs().unwrap();
+    let mut r = nic_golden::cc::hpcc_ref::HpccRef::new(&p.effective().unwrap());
+    let mut f = nic_golden::cc::hpcc::HpccFixed::new(p.flows_log2().unwrap());
+    events
+        .iter()
+        .filter_map(|e| {
+            let a = r.process(e);
+            let b = f.process(e, &regs);
+            assert_eq!(a.status, b.status);
+            (a.status == nic_golden::cc::hpcc::status::UPDATE)
+                .then(|| ((b.w as f64 / 256.0 - a.w) / a.w).abs())
+        })
+        .collect()
+}

@@ -2,7 +2,6 @@
 //! reference (`hpcc_ref`, line for line with the draft's pseudocode) and
 //! the bit-exact, cycle-exact twin of the RTL CC module (`hpcc`).
 
-pub mod fluid;
 pub mod hpcc;
 pub mod hpcc_ref;
 pub mod int_ns3;

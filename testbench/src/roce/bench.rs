@@ -6,8 +6,8 @@ use super::pipes::{engine_for, Lockstep, RtlRx};
 use crate::bench::Figures;
 use crate::cosim::EngineKind;
 use nic_golden::roce::packet::{op, Packet, Reth};
-use nic_golden::roce::transport::{FlowCfg, RxEvent, RxPipe};
 use nic_golden::roce::tx::{host_word, In as TxIn, RoceTx as TxGolden};
+use nic_golden::roce::txn::{FlowCfg, RxEvent, RxPipe};
 use nic_hdl::roce::tx::RoceTx;
 
 /// Flow-id bits of the benchmarked tops (the NIC's 1024 flows).

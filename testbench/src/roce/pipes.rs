@@ -7,7 +7,7 @@
 
 use crate::cosim::EngineKind;
 use crate::{Engine, Harness, RustHdlEngine, VerilatorEngine};
-use nic_golden::roce::transport::{HostMem, TxContext, TxDesc, TxPipe};
+use nic_golden::roce::txn::{HostRead, TxContext, TxDesc, TxPipe};
 use nic_golden::Cycle;
 use nic_hdl::roce::tx::RoceTx;
 use std::path::Path;
@@ -121,7 +121,7 @@ impl<const A: usize> TxPipe for RtlTx<A> {
         });
     }
 
-    fn build(&mut self, d: &TxDesc, host: &HostMem) -> Option<Vec<u8>> {
+    fn build(&mut self, d: &TxDesc, host: &dyn HostRead) -> Option<Vec<u8>> {
         let start = self.eng.cycles();
         let bad0 = self.bad_req_count();
         let mut req_pending = true;
@@ -213,7 +213,7 @@ impl<const A: usize> RtlTx<A> {
 }
 
 use nic_golden::roce::packet::{Drop, Tlm};
-use nic_golden::roce::transport::{AckReq, CcEvent, FlowCfg, ReadReq, RxDrop, RxEvent, RxPipe};
+use nic_golden::roce::txn::{AckReq, CcEvent, FlowCfg, ReadReq, RxDrop, RxEvent, RxPipe};
 use nic_hdl::roce::rx_dispatch::RoceRxDispatch;
 use nic_hdl::roce::rx_parse::RoceRxParse;
 use std::collections::VecDeque;
@@ -245,7 +245,7 @@ pub struct RtlRx<const B: usize, const A: usize> {
     queue: VecDeque<Pending>,
     last_p: POut,
     last_d: DOut,
-    xcheck: Option<nic_golden::roce::transport::GoldenRx>,
+    xcheck: Option<nic_golden::roce::txn::GoldenRx>,
 }
 
 /// Events in a comparable form: drops after the other events (the RTL
@@ -279,9 +279,7 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
             queue: VecDeque::new(),
             last_p: POut::default(),
             last_d: DOut::default(),
-            xcheck: Some(nic_golden::roce::transport::GoldenRx::new(
-                A as u32, mtu_log2,
-            )),
+            xcheck: Some(nic_golden::roce::txn::GoldenRx::new(A as u32, mtu_log2)),
         };
         r.last_p = r.parse.step(&PIn {
             reset: true,
@@ -578,7 +576,7 @@ impl<const B: usize, const A: usize> RxPipe for RtlRx<B, A> {
             let got = normalise(ev.clone());
             assert_eq!(
                 want, got,
-                "roce_rx: the RTL's events differ from the transaction-level model's (nic_golden::roce::transport::GoldenRx) for frame {frame:02x?}"
+                "roce_rx: the RTL's events differ from the transaction-level model's (nic_golden::roce::txn::GoldenRx) for frame {frame:02x?}"
             );
         }
         ev

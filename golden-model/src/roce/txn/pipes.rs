@@ -1,46 +1,15 @@
 //! A NIC's Tx and Rx pipelines behind traits ([`TxPipe`], [`RxPipe`]), so
-//! that the transport can run the golden models ([`GoldenTx`], [`GoldenRx`])
-//! or, later, an RTL engine; and the host memory they read and write.
+//! that an environment can run the golden models ([`GoldenTx`], [`GoldenRx`])
+//! or the RTL on an engine (`nic_testbench::roce::pipes`).
 
 use super::dispatch::{FlowCfg, RxDispatchModel, RxDrop, RxEvent};
 use crate::roce::packet::{self, decode, op, Drop, Packet, Reth, Tlm, MAX_PAYLOAD};
 
-/// Host memory: a byte array, host address = index. Reads past the end
-/// give zeros, writes past the end are dropped and counted.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HostMem {
-    pub bytes: Vec<u8>,
-    pub bad_writes: u64,
-}
-
-impl HostMem {
-    pub fn new(bytes: Vec<u8>) -> Self {
-        HostMem {
-            bytes,
-            bad_writes: 0,
-        }
-    }
-    pub fn read(&self, addr: u64, len: usize) -> Vec<u8> {
-        (0..len as u64)
-            .map(|i| {
-                addr.checked_add(i)
-                    .and_then(|a| self.bytes.get(a as usize).copied())
-                    .unwrap_or(0)
-            })
-            .collect()
-    }
-    /// Returns whether the write was inside the memory.
-    pub fn write(&mut self, addr: u64, data: &[u8]) -> bool {
-        let ok = addr
-            .checked_add(data.len() as u64)
-            .is_some_and(|end| end <= self.bytes.len() as u64);
-        if ok {
-            self.bytes[addr as usize..addr as usize + data.len()].copy_from_slice(data);
-        } else {
-            self.bad_writes += 1;
-        }
-        ok
-    }
+/// What a Tx pipeline reads its payload from: host memory, byte-addressed.
+/// (The environment's host memory implements it: `nic_netsim::HostMem`.)
+pub trait HostRead {
+    /// `len` bytes from `addr`; bytes outside the memory read as zeros.
+    fn read(&self, addr: u64, len: usize) -> Vec<u8>;
 }
 
 /// A flow's Tx context (§6 `ctx_*`).
@@ -105,7 +74,7 @@ pub trait TxPipe {
     fn set_context(&mut self, flow: u32, ctx: &TxContext);
     /// The frame for `desc`, its payload read from `host`; `None` when the
     /// descriptor is dropped (`cnt_bad_req`).
-    fn build(&mut self, desc: &TxDesc, host: &HostMem) -> Option<Vec<u8>>;
+    fn build(&mut self, desc: &TxDesc, host: &dyn HostRead) -> Option<Vec<u8>>;
     /// Counters by name (`frames`, `bad_req`).
     fn counters(&self) -> Vec<(&'static str, u64)>;
 }
@@ -158,7 +127,7 @@ impl TxPipe for GoldenTx {
         }
     }
 
-    fn build(&mut self, d: &TxDesc, host: &HostMem) -> Option<Vec<u8>> {
+    fn build(&mut self, d: &TxDesc, host: &dyn HostRead) -> Option<Vec<u8>> {
         if self.bad(d) {
             self.bad_req += 1;
             return None;

@@ -12,10 +12,10 @@
 //!
 //! Times are integer picoseconds, so runs are exactly reproducible.
 
-use super::hpcc::{op, CcEvent, HpccFixed, HOPS};
-use super::hpcc_ref::HpccRef;
-use super::int_ns3::HopFields;
-use super::params::{rate_code, CcParams, CcRegs};
+use nic_golden::cc::hpcc::{op, CcEvent, HpccFixed, HOPS};
+use nic_golden::cc::hpcc_ref::HpccRef;
+use nic_golden::cc::int_ns3::HopFields;
+use nic_golden::cc::params::{rate_code, CcParams, CcRegs};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 

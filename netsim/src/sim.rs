@@ -51,10 +51,13 @@
 //! them), no unknown-flow / bad-PSN packet, no Tx descriptor dropped, no
 //! host write outside the memory.
 
-use super::dispatch::{FlowCfg, RxDrop, RxEvent, PSN_MASK};
-use super::link::{ser_cycles, Link, LinkCfg};
-use super::pipes::{GoldenRx, GoldenTx, HostMem, RxPipe, TxContext, TxDesc, TxPipe};
-use crate::roce::packet::{op, Drop};
+use crate::host::HostMem;
+use crate::link::{ser_cycles, Link, LinkCfg};
+use nic_golden::roce::packet::{op, Drop};
+use nic_golden::roce::txn::dispatch::PSN_MASK;
+use nic_golden::roce::txn::{
+    FlowCfg, GoldenRx, GoldenTx, RxDrop, RxEvent, RxPipe, TxContext, TxDesc, TxPipe,
+};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
@@ -648,7 +651,7 @@ impl Nic {
             psn: (j.psn + j.i) & PSN_MASK,
             len,
             addr: j.va + off,
-            aeth: (crate::roce::packet::syndrome::ACK as u32) << 24 | j.msn,
+            aeth: (nic_golden::roce::packet::syndrome::ACK as u32) << 24 | j.msn,
             ..Default::default()
         };
         j.i += 1;
@@ -1042,7 +1045,7 @@ pub fn run_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::roce::packet::decode;
+    use nic_golden::roce::packet::decode;
 
     fn small(s: Scenario) -> SimConfig {
         SimConfig {
