@@ -27,11 +27,18 @@
 //! ## Waveforms
 //! With `NIC_VCD=1` (or `NIC_VCD=<dir>`) in the environment, each engine
 //! writes `<dir>/<test name>.<engine>.vcd` (default dir `target/vcd`), with
-//! the block hierarchy as VCD scopes. Time: 10 ps per cycle, rising edge
-//! at 5 ps.
+//! the block hierarchy as VCD scopes, and next to it a GTKWave save file
+//! `<test name>.<engine>.gtkw` ([`gtkw`]) that opens it with the ports
+//! grouped by bundle.
+//!
+//! Time is real time at the design clock ([`CLOCK_PERIOD_PS`], 156.25 MHz,
+//! or `NIC_CLOCK_MHZ`): timescale 1 ps; cycle `n` starts with the clock
+//! low at `n * 6400` ps (inputs applied), and its rising edge is at
+//! `n * 6400 + 3200` ps.
 
 pub mod cc;
 pub mod cosim;
+pub mod gtkw;
 pub mod harness;
 pub mod iverilog;
 pub mod roce;
@@ -52,6 +59,23 @@ pub trait Engine<H: Harness> {
     fn cycles(&self) -> u64;
     /// The engine's name, as used in VCD file names and reports.
     fn name(&self) -> &'static str;
+}
+
+/// The design clock period, ps: 156.25 MHz (6.4 ns), the clock of the
+/// 64-bit datapath at 10 Gb/s. The time axis of every VCD the engines write
+/// is real time at this clock (see [`clock_period_ps`]).
+pub const CLOCK_PERIOD_PS: u64 = 6400;
+
+/// The clock period used for waveforms: [`CLOCK_PERIOD_PS`], unless
+/// `NIC_CLOCK_MHZ` (a positive number of MHz, e.g. `125`) overrides it for
+/// the run. Only the time axis changes; the simulation is cycle-based.
+pub fn clock_period_ps() -> u64 {
+    std::env::var("NIC_CLOCK_MHZ")
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|mhz| mhz.is_finite() && *mhz > 0.0)
+        .map(|mhz| ((1e6 / mhz).round() as u64).max(2))
+        .unwrap_or(CLOCK_PERIOD_PS)
 }
 
 /// Where VCD files go, if waveforms were requested (`NIC_VCD`).
