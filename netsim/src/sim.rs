@@ -717,6 +717,11 @@ pub fn run(cfg: &SimConfig) -> SimResult {
 
 /// Run with the pipelines `tx(nic)`, `rx(nic)` (nic 0 = A, 1 = B).
 /// Panics if `cfg` does not [`SimConfig::validate`].
+///
+/// The steps, in order (the seeded draws happen in this order, so a seed
+/// names one run): [`plan_work`], [`initial_memory`], [`new_nic`] for
+/// both NICs, [`connect_flows`], [`post_work`], [`event_loop`], then
+/// [`check_nic`] on each NIC and [`finish_stats`].
 pub fn run_with(
     cfg: &SimConfig,
     mut tx: impl FnMut(usize) -> Box<dyn TxPipe>,
@@ -724,26 +729,85 @@ pub fn run_with(
 ) -> SimResult {
     cfg.validate().expect("valid configuration");
     let mut rng = StdRng::seed_from_u64(cfg.seed);
-    let mtu = cfg.mtu;
+    let plan = plan_work(cfg, &mut rng);
+    let initial = initial_memory(cfg, &plan);
+    let mut nics: Vec<Nic> = (0..2)
+        .map(|n| new_nic(cfg, n, initial[n].clone(), tx(n), rx(n)))
+        .collect();
+    connect_flows(cfg, &mut rng, &mut nics);
+    post_work(cfg, &plan, &mut nics);
+    let mut links = [cfg.seed ^ 0xA, cfg.seed ^ 0xB].map(|seed| {
+        Link::new(
+            LinkCfg {
+                delay: cfg.delay,
+                loss: cfg.loss,
+            },
+            seed,
+        )
+    });
+    let (now, wire, mut errors) = event_loop(cfg, &mut nics, &mut links);
+    let finished = all_done(&nics);
+    if !finished {
+        for (n, nic) in nics.iter().enumerate() {
+            errors.push(format!(
+                "NIC {n}: {} of {} work requests completed",
+                nic.st.wrs_done, nic.st.wrs_posted
+            ));
+        }
+    }
+    for n in 0..2 {
+        errors.extend(check_nic(n, &nics, &initial));
+    }
+    SimResult {
+        cycles: now,
+        finished,
+        nic: finish_stats(nics, &links),
+        wire,
+        errors,
+    }
+}
+
+/// One work request as planned: its flow, its local and remote address as
+/// offsets into the source or destination region of each NIC's memory,
+/// and its length.
+#[derive(Clone, Copy, Debug)]
+struct PlannedWr {
+    flow: u32,
+    local: u64,
+    local_in_dst: bool,
+    remote: u64,
+    remote_in_dst: bool,
+    len: u32,
+}
+
+/// The work both NICs post and the memory it needs. Each NIC's memory is
+/// a source region (`src_size` bytes) then a destination region; regions
+/// hold the messages 8-aligned, 8 bytes apart.
+struct WorkPlan {
+    kind: Kind,
+    wrs: [Vec<PlannedWr>; 2],
+    src_size: [u64; 2],
+    mem_size: [u64; 2],
+}
+
+/// Step 1: `cfg.messages` work requests per NIC (random sizes and flows).
+fn plan_work(cfg: &SimConfig, rng: &mut StdRng) -> WorkPlan {
     let kind = if cfg.scenario.reads() {
         Kind::Read
     } else {
         Kind::Write
     };
-
-    // Work requests, addresses as offsets in each NIC's source / destination
-    // region (8-aligned, 8 bytes apart).
     let mut src_cur = [0u64; 2];
     let mut dst_cur = [0u64; 2];
-    // (kind, flow, local, local in dst region?, remote, remote in dst?, len)
-    let mut plan: [Vec<(u32, u64, bool, u64, bool, u32)>; 2] = [Vec::new(), Vec::new()];
+    let mut wrs: [Vec<PlannedWr>; 2] = [Vec::new(), Vec::new()];
     for n in 0..2 {
         let peer = 1 - n;
         for _ in 0..cfg.messages {
-            let len = pick_size(&mut rng, cfg.max_size, mtu);
+            let len = pick_size(rng, cfg.max_size, cfg.mtu);
             let flow = rng.gen_range(0..cfg.flows);
             let sz = align8(len as u64) + 8;
-            let (local, ldst, remote, rdst) = match kind {
+            // WRITE: local source, remote destination; READ: the reverse.
+            let (local, local_in_dst, remote, remote_in_dst) = match kind {
                 Kind::Write => {
                     let l = src_cur[n];
                     src_cur[n] += sz;
@@ -759,43 +823,67 @@ pub fn run_with(
                     (l, true, r, false)
                 }
             };
-            plan[n].push((flow, local, ldst, remote, rdst, len));
+            wrs[n].push(PlannedWr {
+                flow,
+                local,
+                local_in_dst,
+                remote,
+                remote_in_dst,
+                len,
+            });
         }
     }
     let src_size = [align8(src_cur[0]) + 8, align8(src_cur[1]) + 8];
-    let mem_size = [src_size[0] + dst_cur[0] + 8, src_size[1] + dst_cur[1] + 8];
+    WorkPlan {
+        kind,
+        wrs,
+        src_size,
+        mem_size: [src_size[0] + dst_cur[0] + 8, src_size[1] + dst_cur[1] + 8],
+    }
+}
+
+/// Step 2: each NIC's memory before the run, seeded random bytes
+/// (destinations too, so a missing write shows).
+fn initial_memory(cfg: &SimConfig, plan: &WorkPlan) -> [Vec<u8>; 2] {
     let mut fill = StdRng::seed_from_u64(cfg.seed ^ 0x5EED_F111);
-    let initial: Vec<Vec<u8>> = (0..2)
-        .map(|n| (0..mem_size[n]).map(|_| fill.gen()).collect())
-        .collect();
+    plan.mem_size
+        .map(|size| (0..size).map(|_| fill.gen()).collect())
+}
 
-    let rto = cfg.rto();
-    let probe_interval = cfg.probe_interval();
-    let mut nics: Vec<Nic> = (0..2)
-        .map(|n| Nic {
-            id: n,
-            mem: HostMem::new(initial[n].clone()),
-            cover: vec![0; mem_size[n] as usize],
-            tx: tx(n),
-            rx: rx(n),
-            wrs: Vec::new(),
-            flows: vec![ReqFlow::default(); cfg.flows as usize],
-            acks: VecDeque::new(),
-            reads: VecDeque::new(),
-            rr: 0,
-            toggle: false,
-            mtu,
-            window: cfg.window as u64,
-            tlm_every: cfg.tlm_every,
-            rto,
-            probe_interval,
-            st: NicStats::default(),
-            errors: Vec::new(),
-        })
-        .collect();
+/// Step 3: NIC `id` with its memory and pipelines, no flows yet.
+fn new_nic(
+    cfg: &SimConfig,
+    id: usize,
+    memory: Vec<u8>,
+    tx: Box<dyn TxPipe>,
+    rx: Box<dyn RxPipe>,
+) -> Nic {
+    Nic {
+        id,
+        cover: vec![0; memory.len()],
+        mem: HostMem::new(memory),
+        tx,
+        rx,
+        wrs: Vec::new(),
+        flows: vec![ReqFlow::default(); cfg.flows as usize],
+        acks: VecDeque::new(),
+        reads: VecDeque::new(),
+        rr: 0,
+        toggle: false,
+        mtu: cfg.mtu,
+        window: cfg.window as u64,
+        tlm_every: cfg.tlm_every,
+        rto: cfg.rto(),
+        probe_interval: cfg.probe_interval(),
+        st: NicStats::default(),
+        errors: Vec::new(),
+    }
+}
 
-    // Flow contexts and initial PSNs: NIC n's flow f (QP FIRST_QP + f)
-    // talks to the peer's flow f.
+/// Step 4: flow contexts and initial PSNs. NIC n's flow f (QP
+/// [`FIRST_QP`] + f) talks to the peer's flow f; even flows start within
+/// 64 of the 2^24 PSN wrap.
+fn connect_flows(cfg: &SimConfig, rng: &mut StdRng, nics: &mut [Nic]) {
     let mac = |n: usize| [0x02, 0, 0, 0, 0, n as u8 + 1];
     let ip = |n: usize| [10, 0, 0, n as u8 + 1];
     let mut base = [
@@ -839,22 +927,27 @@ pub fn run_with(
             nics[n].flows[f as usize].base = base[n][f as usize];
         }
     }
+}
+
+/// Step 5: post the planned work requests, with absolute addresses and
+/// their PSN ranges (one PSN per MTU, at least one).
+fn post_work(cfg: &SimConfig, plan: &WorkPlan, nics: &mut [Nic]) {
+    let mtu = cfg.mtu as u64;
     for n in 0..2 {
         let peer = 1 - n;
-        for &(flow, local, ldst, remote, rdst, len) in &plan[n] {
-            let local = local + if ldst { src_size[n] } else { 0 };
-            let remote = remote + if rdst { src_size[peer] } else { 0 };
-            let npsn = (len as u64).div_ceil(mtu as u64).max(1);
-            let w = nics[n].wrs.len();
-            let fl = &mut nics[n].flows[flow as usize];
-            fl.wrs.push(w);
+        let region = |nic: usize, in_dst: bool| if in_dst { plan.src_size[nic] } else { 0 };
+        for w in &plan.wrs[n] {
+            let npsn = (w.len as u64).div_ceil(mtu).max(1);
+            let index = nics[n].wrs.len();
+            let fl = &mut nics[n].flows[w.flow as usize];
+            fl.wrs.push(index);
             let first = fl.end;
             fl.end += npsn;
             nics[n].wrs.push(Wr {
-                kind,
-                local,
-                remote,
-                len,
+                kind: plan.kind,
+                local: w.local + region(n, w.local_in_dst),
+                remote: w.remote + region(peer, w.remote_in_dst),
+                len: w.len,
                 first,
                 npsn,
                 done: false,
@@ -863,183 +956,185 @@ pub fn run_with(
             nics[n].st.wrs_posted += 1;
         }
     }
+}
 
-    // The event loop.
-    let mut links = [
-        Link::new(
-            LinkCfg {
-                delay: cfg.delay,
-                loss: cfg.loss,
-            },
-            cfg.seed ^ 0xA,
-        ),
-        Link::new(
-            LinkCfg {
-                delay: cfg.delay,
-                loss: cfg.loss,
-            },
-            cfg.seed ^ 0xB,
-        ),
-    ];
+fn all_done(nics: &[Nic]) -> bool {
+    nics.iter().all(|n| n.st.wrs_done == n.st.wrs_posted)
+}
+
+/// Step 6: the event loop, until every work request is complete and the
+/// links and queues are empty, or nothing can happen any more, or the
+/// time bound passes. Returns the end time, the frames put on the wire
+/// (if `cfg.record`) and what went wrong.
+fn event_loop(
+    cfg: &SimConfig,
+    nics: &mut [Nic],
+    links: &mut [Link; 2],
+) -> (u64, Vec<WireFrame>, Vec<String>) {
     let total_psns: u64 = nics.iter().flat_map(|n| &n.flows).map(|f| f.end).sum();
-    let bound = (total_psns + 16) * (rto + probe_interval) * 4;
+    let bound = (total_psns + 16) * (cfg.rto() + cfg.probe_interval()) * 4;
     let mut wire = Vec::new();
     let mut now = 0u64;
     let mut errors = Vec::new();
-    let all_done = |nics: &[Nic]| nics.iter().all(|n| n.st.wrs_done == n.st.wrs_posted);
     loop {
-        for d in 0..2 {
-            while let Some(f) = links[d].pop_arrived(now) {
-                nics[1 - d].receive(&f, now);
-            }
-        }
+        deliver_arrivals(now, nics, links);
         for n in nics.iter_mut() {
             n.check_timers(now);
         }
-        for (n, nic) in nics.iter_mut().enumerate() {
-            if links[n].free(now) {
-                if let Some(f) = nic.next_frame(now) {
-                    if cfg.record {
-                        let lost = links[n].send(now, f.clone());
-                        wire.push(WireFrame {
-                            time: now,
-                            from: n,
-                            lost,
-                            frame: f,
-                        });
-                    } else {
-                        links[n].send(now, f);
-                    }
-                }
-            }
-        }
+        send_frames(cfg, now, nics, links, &mut wire);
         let quiet = links.iter().all(|l| l.is_empty())
             && nics.iter().all(|n| n.acks.is_empty() && n.reads.is_empty());
-        if all_done(&nics) && quiet {
+        if all_done(nics) && quiet {
             break;
         }
-        let mut t = u64::MAX;
-        for l in &links {
-            if let Some(a) = l.next_arrival() {
-                t = t.min(a);
-            }
-        }
-        for (n, nic) in nics.iter().enumerate() {
-            if nic.has_work(now) {
-                t = t.min(links[n].busy_until.max(now + 1));
-            }
-            if let Some(d) = nic.next_deadline(now) {
-                t = t.min(d);
-            }
-        }
-        if t == u64::MAX {
+        let Some(t) = next_event(now, nics, links) else {
             errors.push(format!(
                 "stalled at cycle {now}: nothing in flight, work left"
             ));
             break;
-        }
+        };
         if t > bound {
             errors.push(format!("not finished within {bound} cycles"));
             break;
         }
         now = t.max(now + 1);
     }
-    let finished = all_done(&nics);
-    if !finished {
-        for (n, nic) in nics.iter().enumerate() {
-            errors.push(format!(
-                "NIC {n}: {} of {} work requests completed",
-                nic.st.wrs_done, nic.st.wrs_posted
-            ));
+    (now, wire, errors)
+}
+
+/// Every frame that has arrived by `now` goes into its receiver.
+fn deliver_arrivals(now: u64, nics: &mut [Nic], links: &mut [Link; 2]) {
+    for d in 0..2 {
+        while let Some(f) = links[d].pop_arrived(now) {
+            nics[1 - d].receive(&f, now);
         }
     }
+}
 
-    // The data check.
-    for n in 0..2 {
-        let peer = 1 - n;
-        let mut want = initial[n].clone();
-        let mut cover_want = vec![0u8; mem_size[n] as usize];
-        let mut apply = |at: u64, from: &[u8]| {
-            let r = at as usize..at as usize + from.len();
-            want[r.clone()].copy_from_slice(from);
-            cover_want[r].fill(1);
-        };
-        for w in &nics[peer].wrs {
-            if w.kind == Kind::Write {
-                let src = &initial[peer][w.local as usize..(w.local + w.len as u64) as usize];
-                apply(w.remote, src);
+/// Each NIC whose port is free puts its next frame on its link.
+fn send_frames(
+    cfg: &SimConfig,
+    now: u64,
+    nics: &mut [Nic],
+    links: &mut [Link; 2],
+    wire: &mut Vec<WireFrame>,
+) {
+    for (n, nic) in nics.iter_mut().enumerate() {
+        if !links[n].free(now) {
+            continue;
+        }
+        if let Some(f) = nic.next_frame(now) {
+            if cfg.record {
+                let lost = links[n].send(now, f.clone());
+                wire.push(WireFrame {
+                    time: now,
+                    from: n,
+                    lost,
+                    frame: f,
+                });
+            } else {
+                links[n].send(now, f);
             }
         }
-        for w in &nics[n].wrs {
-            if w.kind == Kind::Read {
-                let src = &initial[peer][w.remote as usize..(w.remote + w.len as u64) as usize];
-                apply(w.local, src);
-            }
-        }
-        let nic = &nics[n];
-        let name = ["A", "B"][n];
-        let bad: Vec<usize> = (0..want.len())
-            .filter(|&i| nic.mem.bytes[i] != want[i])
-            .collect();
-        if let Some(&i) = bad.first() {
-            errors.push(format!(
-                "NIC {name}: {} bytes differ from the expected memory, first at {i:#x}",
-                bad.len()
-            ));
-        }
-        let miscount: Vec<usize> = (0..want.len())
-            .filter(|&i| nic.cover[i] != cover_want[i])
-            .collect();
-        if let Some(&i) = miscount.first() {
-            errors.push(format!(
-                "NIC {name}: {} bytes written a wrong number of times, first at {i:#x} ({} times, expected {})",
-                miscount.len(),
-                nic.cover[i],
-                cover_want[i]
-            ));
-        }
-        if nic.mem.bad_writes > 0 {
-            errors.push(format!(
-                "NIC {name}: {} host writes outside memory",
-                nic.mem.bad_writes
-            ));
-        }
-        for c in Drop::ALL
-            .iter()
-            .map(|&d| RxDrop::Parse(d))
-            .chain([RxDrop::UnknownFlow, RxDrop::BadPsn])
-        {
-            let v = nic
-                .rx
-                .counters()
-                .iter()
-                .find(|x| x.0 == c.name())
-                .map_or(0, |x| x.1);
-            if v > 0 {
-                errors.push(format!("NIC {name}: {v} frames dropped as {}", c.name()));
-            }
-        }
-        errors.extend(nic.errors.iter().cloned());
     }
+}
 
-    let mut stats: Vec<NicStats> = Vec::new();
-    for (n, mut nic) in nics.into_iter().enumerate() {
-        nic.st.frames = links[n].frames;
-        nic.st.bytes = links[n].bytes;
-        nic.st.lost = links[n].lost;
+/// The next time something can happen: an arrival, a free port for a NIC
+/// with work, or a timer; `None` when nothing is pending.
+fn next_event(now: u64, nics: &[Nic], links: &[Link; 2]) -> Option<u64> {
+    let arrivals = links.iter().filter_map(|l| l.next_arrival());
+    let sends = nics
+        .iter()
+        .enumerate()
+        .filter(|(_, nic)| nic.has_work(now))
+        .map(|(n, _)| links[n].busy_until.max(now + 1));
+    let timers = nics.iter().filter_map(|nic| nic.next_deadline(now));
+    arrivals.chain(sends).chain(timers).min()
+}
+
+/// Step 7: NIC `n`'s checks. Its memory equals its initial contents with
+/// the peer's WRITEs and its own READs applied, every destination byte
+/// written exactly once and none outside, no frame dropped by the parser
+/// or as unknown-flow / bad-PSN, no host write outside memory; plus what
+/// the NIC noted during the run.
+fn check_nic(n: usize, nics: &[Nic], initial: &[Vec<u8>; 2]) -> Vec<String> {
+    let peer = 1 - n;
+    let mut errors = Vec::new();
+    let mut want = initial[n].clone();
+    let mut cover_want = vec![0u8; want.len()];
+    let mut apply = |at: u64, from: &[u8]| {
+        let r = at as usize..at as usize + from.len();
+        want[r.clone()].copy_from_slice(from);
+        cover_want[r].fill(1);
+    };
+    for w in &nics[peer].wrs {
+        if w.kind == Kind::Write {
+            let src = &initial[peer][w.local as usize..(w.local + w.len as u64) as usize];
+            apply(w.remote, src);
+        }
+    }
+    for w in &nics[n].wrs {
+        if w.kind == Kind::Read {
+            let src = &initial[peer][w.remote as usize..(w.remote + w.len as u64) as usize];
+            apply(w.local, src);
+        }
+    }
+    let nic = &nics[n];
+    let name = ["A", "B"][n];
+    let bad: Vec<usize> = (0..want.len())
+        .filter(|&i| nic.mem.bytes[i] != want[i])
+        .collect();
+    if let Some(&i) = bad.first() {
+        errors.push(format!(
+            "NIC {name}: {} bytes differ from the expected memory, first at {i:#x}",
+            bad.len()
+        ));
+    }
+    let miscount: Vec<usize> = (0..want.len())
+        .filter(|&i| nic.cover[i] != cover_want[i])
+        .collect();
+    if let Some(&i) = miscount.first() {
+        errors.push(format!(
+            "NIC {name}: {} bytes written a wrong number of times, first at {i:#x} ({} times, expected {})",
+            miscount.len(),
+            nic.cover[i],
+            cover_want[i]
+        ));
+    }
+    if nic.mem.bad_writes > 0 {
+        errors.push(format!(
+            "NIC {name}: {} host writes outside memory",
+            nic.mem.bad_writes
+        ));
+    }
+    let counters = nic.rx.counters();
+    for c in Drop::ALL
+        .iter()
+        .map(|&d| RxDrop::Parse(d))
+        .chain([RxDrop::UnknownFlow, RxDrop::BadPsn])
+    {
+        let v = counters.iter().find(|x| x.0 == c.name()).map_or(0, |x| x.1);
+        if v > 0 {
+            errors.push(format!("NIC {name}: {v} frames dropped as {}", c.name()));
+        }
+    }
+    errors.extend(nic.errors.iter().cloned());
+    errors
+}
+
+/// Step 8: each NIC's statistics, with its link's and pipelines' counters.
+fn finish_stats(nics: Vec<Nic>, links: &[Link; 2]) -> [NicStats; 2] {
+    let mut stats = nics.into_iter().zip(links).map(|(mut nic, link)| {
+        nic.st.frames = link.frames;
+        nic.st.bytes = link.bytes;
+        nic.st.lost = link.lost;
         nic.st.tx_counters = nic.tx.counters();
         nic.st.rx_counters = nic.rx.counters();
-        stats.push(nic.st);
-    }
-    let b = stats.pop().unwrap();
-    let a = stats.pop().unwrap();
-    SimResult {
-        cycles: now,
-        finished,
-        nic: [a, b],
-        wire,
-        errors,
-    }
+        nic.st
+    });
+    let a = stats.next().expect("NIC A");
+    let b = stats.next().expect("NIC B");
+    [a, b]
 }
 
 #[cfg(test)]
