@@ -7,8 +7,9 @@
 //!   `s_axis$tdata` → `s_axis`) or, for loose ports, by the prefix before
 //!   the first `_` (`req_*`, `out_*`, `cnt_*`); groups are open, a prefix
 //!   shared by one port only is not a group;
-//! - then, collapsed, the top module's own signals (`locals`) and one group
-//!   per sub-block instance with every signal below it;
+//! - then one collapsed group `internals` holding collapsed groups: the top
+//!   module's own signals (`locals`), and one group per sub-block instance
+//!   (or array of instances) with every signal below it but the clock;
 //! - 1-bit signals in binary (`@28`), vectors in hex (`@22`);
 //! - a zoom that shows the whole run, or its first 40 cycles if longer.
 //!
@@ -202,19 +203,22 @@ impl Writer {
         self.out.push_str(&v.gtkwave_name());
         self.out.push('\n');
     }
-    fn group(&mut self, name: &str, vars: &[&VcdVar], open: bool) {
-        let (begin, end) = if open {
-            ("@800200", "@1000200")
-        } else {
-            ("@c00200", "@1401200")
-        };
-        let _ = writeln!(self.out, "{begin}\n-{name}");
+    fn begin(&mut self, name: &str, open: bool) {
+        let f = if open { "@800200" } else { "@c00200" };
+        let _ = writeln!(self.out, "{f}\n-{name}");
         self.flags = "";
+    }
+    fn end(&mut self, name: &str, open: bool) {
+        let f = if open { "@1000200" } else { "@1401200" };
+        let _ = writeln!(self.out, "{f}\n-{name}");
+        self.flags = "";
+    }
+    fn group(&mut self, name: &str, vars: &[&VcdVar], open: bool) {
+        self.begin(name, open);
         for v in vars {
             self.signal(v);
         }
-        let _ = writeln!(self.out, "{end}\n-{name}");
-        self.flags = "";
+        self.end(name, open);
     }
 }
 
@@ -292,39 +296,41 @@ pub fn write_gtkw(spec: &GtkwSpec) -> std::io::Result<PathBuf> {
         }
         None => false,
     };
+    // Every sub-block's copy of the clock is the clock: not repeated.
+    let clock_leaf = spec.clock.rsplit('$').next().unwrap_or(&spec.clock);
+    let internal = |v: &VcdVar| !alias(v) && !shown.contains(v) && v.reference != clock_leaf;
     let d = design_scope.len();
+    let mut internals: Vec<(String, Vec<&VcdVar>)> = Vec::new();
     let locals: Vec<&VcdVar> = vars
         .iter()
         .filter(|v| {
-            v.scope == design_scope
-                && !port_names.contains(v.reference.as_str())
-                && !alias(v)
-                && !shown.contains(v)
+            v.scope == design_scope && !port_names.contains(v.reference.as_str()) && internal(v)
         })
         .collect();
     if !locals.is_empty() {
-        w.group("locals", &locals, false);
+        internals.push(("locals".into(), locals));
     }
-    let mut instances: Vec<&str> = Vec::new();
+    // One group per instance; an array of instances (`stage$0`, `stage$1`,
+    // ...) is one group.
     for v in &vars {
-        if v.scope.len() > d && v.scope[..d] == design_scope[..] {
+        if v.scope.len() > d && v.scope[..d] == design_scope[..] && internal(v) {
             let inst = v.scope[d].as_str();
-            if !bundles.contains(inst) && !instances.contains(&inst) {
-                instances.push(inst);
+            if bundles.contains(inst) {
+                continue;
+            }
+            let key = inst.split('$').next().unwrap_or(inst);
+            match internals.iter_mut().find(|(n, _)| n == key) {
+                Some((_, list)) => list.push(v),
+                None => internals.push((key.to_string(), vec![v])),
             }
         }
     }
-    for inst in instances {
-        let vs: Vec<&VcdVar> = vars
-            .iter()
-            .filter(|v| {
-                v.scope.len() > d
-                    && v.scope[..d] == design_scope[..]
-                    && v.scope[d] == inst
-                    && !alias(v)
-            })
-            .collect();
-        w.group(inst, &vs, false);
+    if !internals.is_empty() {
+        w.begin("internals", false);
+        for (name, vs) in &internals {
+            w.group(name, vs, false);
+        }
+        w.end("internals", false);
     }
 
     let path = gtkw_path(spec.vcd);
