@@ -58,7 +58,9 @@ bench: synth
 	@cp $(BUILD)/synth/summary.json $(BUILD)/bench.json
 	@$(CLI) bench --json $(BUILD)/bench.json
 
-# Waveforms of every co-simulation test, both engines, in target/vcd/.
+# Waveforms of every co-simulation test, both engines, in target/vcd/:
+# <test>.<engine>.vcd (time in ns of the 156.25 MHz clock) and its GTKWave
+# save file <test>.<engine>.gtkw (open with `gtkwave target/vcd/<x>.gtkw`).
 vcd: deps-sim
 	NIC_VCD=1 NIC_PROPTEST_CASES=1 $(CARGO) test --workspace --release
 	@ls target/vcd | head

@@ -1,12 +1,18 @@
-//! `hpccnic cc-replay` end to end: the sample trace through every model.
+//! `hpccnic cc-replay` end to end: the sample trace through every model,
+//! and the bad-input example.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn replay(args: &[&str], input: &str) -> (i32, String, String) {
+    replay_env(args, input, &[])
+}
+
+fn replay_env(args: &[&str], input: &str, env: &[(&str, &str)]) -> (i32, String, String) {
     let mut c = Command::new(env!("CARGO_BIN_EXE_hpccnic"))
         .arg("cc-replay")
         .args(args)
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -21,12 +27,16 @@ fn replay(args: &[&str], input: &str) -> (i32, String, String) {
     )
 }
 
-fn sample() -> String {
-    std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../examples/cc-replay/two-hops.jsonl"
+fn example(name: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/../examples/cc-replay/{name}",
+        env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap()
+}
+
+fn sample() -> String {
+    example("two-hops.jsonl")
 }
 
 const CONFIG: &str = concat!(
@@ -34,17 +44,19 @@ const CONFIG: &str = concat!(
     "/../examples/cc-replay/params.toml"
 );
 
+/// The README's first example: clean input, exit status 0, one output line
+/// per input line, the same on every model and engine.
 #[test]
-fn models_agree_and_bad_lines_are_named() {
+fn models_agree() {
     let input = sample();
     let (code_g, golden, err) = replay(&["--model", "golden", "--config", CONFIG], &input);
-    assert_eq!(code_g, 1, "a rejected line makes the exit status 1");
-    assert!(err.contains("line 7: rejected"), "{err}");
+    assert_eq!(code_g, 0, "the example input is clean: {err}");
+    assert!(err.is_empty(), "{err}");
     let lines: Vec<serde_json::Value> = golden
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), input.lines().count() - 1);
+    assert_eq!(lines.len(), input.lines().count());
     assert!(lines.iter().any(|l| l["status"] == "drop_rate"));
     assert!(lines.iter().any(|l| l["updated_wc"] == true));
     for k in [
@@ -57,15 +69,27 @@ fn models_agree_and_bad_lines_are_named() {
     ] {
         assert!(lines[1].get(k).is_some(), "missing {k}");
     }
-    // The RTL on both engines prints exactly what the golden model prints.
-    for engine in ["verilator", "rust-hdl"] {
-        let (code, rtl, _) = replay(
+    // The RTL on both engines prints exactly what the golden model prints,
+    // and with NIC_VCD writes its waveforms and their GTKWave save file.
+    let vcd_dir = std::env::temp_dir().join(format!("cc-replay-vcd-{}", std::process::id()));
+    for (engine, file) in [("verilator", "verilator"), ("rust-hdl", "rusthdl")] {
+        let (code, rtl, err) = replay_env(
             &["--model", "rtl", "--engine", engine, "--config", CONFIG],
             &input,
+            &[("NIC_VCD", vcd_dir.to_str().unwrap())],
         );
-        assert_eq!(code, 1);
+        assert_eq!(code, 0, "{err}");
         assert_eq!(rtl, golden, "{engine}");
+        let vcd = vcd_dir.join(format!("cc_replay.{file}.vcd"));
+        let gtkw = std::fs::read_to_string(vcd.with_extension("gtkw"))
+            .unwrap_or_else(|e| panic!("{engine}: no .gtkw next to the VCD: {e}"));
+        let abs = std::fs::canonicalize(&vcd).unwrap();
+        assert!(
+            gtkw.contains(&format!("[dumpfile] \"{}\"", abs.display())),
+            "{gtkw}"
+        );
     }
+    std::fs::remove_dir_all(&vcd_dir).ok();
     // The f64 reference is within 0.1 % on every window.
     let (_, f64_out, _) = replay(&["--model", "f64", "--config", CONFIG], &input);
     for (a, b) in f64_out.lines().zip(golden.lines()) {
@@ -80,6 +104,35 @@ fn models_agree_and_bad_lines_are_named() {
             assert!(((wb - wa) / wa).abs() < 1e-3, "{a} vs {b}");
         }
     }
+}
+
+/// The README's bad-input example: each malformed line is named on stderr
+/// and skipped, the others are replayed, and the exit status is 1.
+#[test]
+fn bad_lines_are_named_and_skipped() {
+    let input = example("bad-lines.jsonl");
+    let (code, out, err) = replay(&["--model", "golden", "--config", CONFIG], &input);
+    assert_eq!(code, 1, "a rejected line makes the exit status 1");
+    for l in [
+        "cc-replay: line 2: rejected: missing field `tx_bytes`",
+        "cc-replay: line 4: rejected: unknown op `reset`",
+        "cc-replay: line 5: rejected: EOF while parsing",
+        "cc-replay: 3 line(s) rejected",
+    ] {
+        assert!(err.contains(l), "{l}\n{err}");
+    }
+    assert_eq!(err.lines().count(), 4, "{err}");
+    // The good lines (1 and 3) give what they give on their own.
+    let good: String = input
+        .lines()
+        .enumerate()
+        .filter(|(n, _)| [0, 2].contains(n))
+        .map(|(_, l)| format!("{l}\n"))
+        .collect();
+    let (code_good, alone, _) = replay(&["--model", "golden", "--config", CONFIG], &good);
+    assert_eq!(code_good, 0);
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert_eq!(out, alone);
 }
 
 #[test]
