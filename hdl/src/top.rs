@@ -108,7 +108,8 @@ pub fn tops() -> Vec<Top> {
         },
         Top {
             name: "roce_rx_parse",
-            about: "RoCEv2 Rx parser/checker, 2048-word frame buffer, latency 7 (last word -> record)",
+            about:
+                "RoCEv2 Rx parser/checker, 2048-word frame buffer, latency 7 (last word -> record)",
             verilog: verilog_of::<crate::roce::rx_parse::RoceRxParse<11>>,
         },
         Top {

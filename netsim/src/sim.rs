@@ -54,10 +54,10 @@
 use crate::host::HostMem;
 use crate::link::{ser_cycles, Link, LinkCfg};
 use nic_golden::roce::packet::{op, Drop};
-use nic_golden::roce::txn::dispatch::PSN_MASK;
 use nic_golden::roce::txn::{
     FlowCfg, GoldenRx, GoldenTx, RxDrop, RxEvent, RxPipe, TxContext, TxDesc, TxPipe,
 };
+use nic_spec::roce::PSN_MASK;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;

@@ -3,6 +3,7 @@
 //! models (`txn`: the receive rules, the Tx and Rx paths frame by frame). See `docs/roce.md`.
 
 pub mod crc32;
+pub mod op_decode;
 pub mod packet;
 pub mod rx_dispatch;
 pub mod rx_parse;

@@ -38,28 +38,9 @@
 
 use crate::Cycle;
 
-pub const OP_WRITE_FIRST: u8 = 0x06;
-pub const OP_WRITE_MIDDLE: u8 = 0x07;
-pub const OP_WRITE_LAST: u8 = 0x08;
-pub const OP_WRITE_ONLY: u8 = 0x0A;
-pub const OP_READ_REQUEST: u8 = 0x0C;
-pub const OP_READ_RESP_FIRST: u8 = 0x0D;
-pub const OP_READ_RESP_MIDDLE: u8 = 0x0E;
-pub const OP_READ_RESP_LAST: u8 = 0x0F;
-pub const OP_READ_RESP_ONLY: u8 = 0x10;
-pub const OP_ACK: u8 = 0x11;
-pub const OP_PROBE: u8 = 0xC0;
-pub const OP_NOTIFY: u8 = 0xC1;
-
-/// AETH syndromes.
-pub const SYN_ACK: u32 = 0x1F;
-pub const SYN_NAK_PSN: u32 = 0x60;
-pub const SYN_NAK_INV: u32 = 0x61;
-
-/// A PSN at distance 1 ≤ d < `PSN_WINDOW` ahead of the expected one is
-/// out of sequence (a loss); at distance ≥ 2^24 − `PSN_WINDOW`, a duplicate.
-pub const PSN_WINDOW: u32 = 1 << 12;
-const PSN_MASK: u32 = 0xFF_FFFF;
+use super::txn::dispatch::{decide, Decision, RxHeader};
+pub use super::txn::dispatch::{op_ok, read_psns, Ctx, DispatchCounters as Counters};
+use nic_spec::roce::PSN_MASK;
 
 /// Packets take `OVERHEAD` cycles plus one per payload word.
 pub const OVERHEAD: u64 = 3;
@@ -159,18 +140,6 @@ pub struct Out {
     pub cnt_bad_op: u32,
 }
 
-/// One flow's context (the RTL's six RAMs at one address).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Ctx {
-    pub valid: bool,
-    pub nak_sent: bool,
-    pub epsn: u32,
-    pub msn: u32,
-    pub wr_va: u64,
-    pub rd_addr: u64,
-    pub rd_psn: u32,
-}
-
 /// The latched metadata record.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Meta {
@@ -223,40 +192,6 @@ pub enum State {
     PayDrop,
 }
 
-/// Counters, as on the ports.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counters {
-    pub unknown_flow: u32,
-    pub oos: u32,
-    pub dup: u32,
-    pub bad_psn: u32,
-    pub accepted: u32,
-    pub bad_va: u32,
-    pub bad_op: u32,
-}
-
-/// Opcode in the table of docs/roce.md §1 (and, for an ACKNOWLEDGE, a
-/// syndrome that is an ACK, 0x00..=0x1F, or a NAK, 0x60..=0x7F).
-pub fn op_ok(opcode: u8, aeth: u32) -> bool {
-    match opcode {
-        0x06 | 0x07 | 0x08 | 0x0A | 0x0C | 0x0D..=0x10 | 0xC0 | 0xC1 => true,
-        0x11 => matches!(aeth >> 29, 0 | 3),
-        _ => false,
-    }
-}
-
-/// PSNs a READ REQUEST of `dlen` bytes consumes: ceil(dlen / MTU) mod
-/// 2^24, and 1 if that is 0. `mtu_log2` is clamped to 8..=12.
-pub fn read_psns(dlen: u32, mtu_log2: u8) -> u32 {
-    let m = mtu_log2.clamp(8, 12) as u32;
-    let n = ((dlen as u64 + (1u64 << m) - 1) >> m) as u32 & PSN_MASK;
-    if n == 0 {
-        1
-    } else {
-        n
-    }
-}
-
 /// The dispatcher for 2^A flows.
 #[derive(Clone, Debug)]
 pub struct RoceRxDispatch<const A: usize> {
@@ -264,8 +199,8 @@ pub struct RoceRxDispatch<const A: usize> {
     pub st: State,
     pub m: Meta,
     stale: bool,
-    /// ceil(dlen/MTU) computed in `Look`.
-    inc: u32,
+    /// log2 MTU latched in `Look` (the RTL computes ceil(dlen/MTU) there).
+    mtu_log2: u8,
     ack_v: bool,
     ack_psn: u32,
     ack_aeth: u32,
@@ -291,7 +226,7 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             st: State::Idle,
             m: Meta::default(),
             stale: false,
-            inc: 0,
+            mtu_log2: 0,
             ack_v: false,
             ack_psn: 0,
             ack_aeth: 0,
@@ -311,20 +246,6 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
     }
 }
 
-/// What `Exec` decided for one packet.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Decision {
-    ctx: Ctx,
-    write: bool,
-    ack: Option<(u32, u32)>,
-    cc: bool,
-    nak: bool,
-    rdreq: bool,
-    rdreq_msn: u32,
-    /// Payload to the host from this address.
-    pay_to: Option<u64>,
-}
-
 impl<const A: usize> RoceRxDispatch<A> {
     /// A flow's context as the RAM holds it (flows ≥ 2^A: the default).
     pub fn context(&self, flow: usize) -> Ctx {
@@ -335,114 +256,24 @@ impl<const A: usize> RoceRxDispatch<A> {
         (self.m.qp as usize) & ((1usize << A) - 1)
     }
 
+    /// `Exec`: the transaction-level rules ([`decide`]) on the latched
+    /// record and the flow's context word, counted.
     fn exec(&mut self) -> Decision {
         let m = self.m;
-        let c = self.mem[self.flow()];
-        let mut d = Decision {
-            ctx: c,
-            ..Decision::default()
+        let h = RxHeader {
+            opcode: m.opcode,
+            qp: m.qp,
+            psn: m.psn,
+            ackreq: m.ackreq,
+            len: m.len,
+            va: m.va,
+            rkey: m.rkey,
+            dlen: m.dlen,
+            aeth: m.aeth,
+            tlm: m.tlm,
         };
-        let cnt = &mut self.cnt;
-        if !op_ok(m.opcode, m.aeth) {
-            cnt.bad_op = cnt.bad_op.wrapping_add(1);
-            return d;
-        }
-        if (m.qp >> A) != 0 || !c.valid {
-            cnt.unknown_flow = cnt.unknown_flow.wrapping_add(1);
-            return d;
-        }
-        d.write = true;
-        let aeth = |syn: u32, msn: u32| (syn << 24) | (msn & PSN_MASK);
-        let op = m.opcode;
-        match op {
-            OP_WRITE_FIRST | OP_WRITE_MIDDLE | OP_WRITE_LAST | OP_WRITE_ONLY | OP_READ_REQUEST => {
-                let dist = m.psn.wrapping_sub(c.epsn) & PSN_MASK;
-                if dist == 0 {
-                    let va = if matches!(op, OP_WRITE_FIRST | OP_WRITE_ONLY | OP_READ_REQUEST) {
-                        m.va
-                    } else {
-                        c.wr_va
-                    };
-                    // The address matters only if data moves.
-                    let dlen = if op == OP_READ_REQUEST { m.dlen } else { m.len };
-                    if va & 7 != 0 && dlen != 0 {
-                        cnt.bad_va = cnt.bad_va.wrapping_add(1);
-                        d.ack = Some((m.psn, aeth(SYN_NAK_INV, c.msn)));
-                        d.ctx.nak_sent = true;
-                        return d;
-                    }
-                    cnt.accepted = cnt.accepted.wrapping_add(1);
-                    d.ctx.nak_sent = false;
-                    if matches!(op, OP_WRITE_LAST | OP_WRITE_ONLY | OP_READ_REQUEST) {
-                        d.ctx.msn = (c.msn + 1) & PSN_MASK;
-                    }
-                    if op == OP_READ_REQUEST {
-                        d.ctx.epsn = (c.epsn + self.inc) & PSN_MASK;
-                        d.rdreq = true;
-                        d.rdreq_msn = d.ctx.msn;
-                    } else {
-                        d.ctx.epsn = (c.epsn + 1) & PSN_MASK;
-                        d.ctx.wr_va = va.wrapping_add(m.len as u64);
-                        if m.ackreq || m.tlm {
-                            d.ack = Some((m.psn, aeth(SYN_ACK, d.ctx.msn)));
-                        }
-                        if m.len != 0 {
-                            d.pay_to = Some(va);
-                        }
-                    }
-                } else if dist < PSN_WINDOW {
-                    cnt.oos = cnt.oos.wrapping_add(1);
-                    if !c.nak_sent {
-                        d.ack = Some((c.epsn, aeth(SYN_NAK_PSN, c.msn)));
-                        d.ctx.nak_sent = true;
-                    }
-                } else if dist >= (1 << 24) - PSN_WINDOW {
-                    cnt.dup = cnt.dup.wrapping_add(1);
-                    if op == OP_READ_REQUEST {
-                        // Executed again (its responses may have been
-                        // lost), unless the VA is unaligned.
-                        d.rdreq = m.va & 7 == 0 || m.dlen == 0;
-                        d.rdreq_msn = c.msn;
-                    } else {
-                        d.ack = Some(((c.epsn.wrapping_sub(1)) & PSN_MASK, aeth(SYN_ACK, c.msn)));
-                    }
-                } else {
-                    cnt.bad_psn = cnt.bad_psn.wrapping_add(1);
-                }
-            }
-            OP_READ_RESP_FIRST | OP_READ_RESP_MIDDLE | OP_READ_RESP_LAST | OP_READ_RESP_ONLY => {
-                if m.psn != c.rd_psn {
-                    cnt.oos = cnt.oos.wrapping_add(1);
-                } else if c.rd_addr & 7 != 0 && m.len != 0 {
-                    cnt.bad_va = cnt.bad_va.wrapping_add(1);
-                } else {
-                    cnt.accepted = cnt.accepted.wrapping_add(1);
-                    d.ctx.rd_addr = c.rd_addr.wrapping_add(m.len as u64);
-                    d.ctx.rd_psn = (c.rd_psn + 1) & PSN_MASK;
-                    d.cc = op != OP_READ_RESP_MIDDLE;
-                    if m.len != 0 {
-                        d.pay_to = Some(c.rd_addr);
-                    }
-                }
-            }
-            OP_ACK => {
-                cnt.accepted = cnt.accepted.wrapping_add(1);
-                if m.aeth >> 29 == 0 {
-                    d.cc = true;
-                } else {
-                    d.nak = true;
-                }
-            }
-            OP_NOTIFY => {
-                cnt.accepted = cnt.accepted.wrapping_add(1);
-                d.cc = true;
-            }
-            OP_PROBE => {
-                cnt.accepted = cnt.accepted.wrapping_add(1);
-                d.ack = Some(((c.epsn.wrapping_sub(1)) & PSN_MASK, aeth(SYN_ACK, c.msn)));
-            }
-            _ => unreachable!(),
-        }
+        let d = decide(A as u32, self.mtu_log2, &self.mem[self.flow()], &h);
+        self.cnt.count(d.drop);
         d
     }
 }
@@ -507,13 +338,13 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
             rdreq_rkey: if self.rdreq_v { m.rkey } else { 0 },
             rdreq_len: if self.rdreq_v { m.dlen } else { 0 },
             rdreq_msn: if self.rdreq_v { self.rdreq_msn } else { 0 },
-            cnt_unknown_flow: self.cnt.unknown_flow,
-            cnt_oos: self.cnt.oos,
-            cnt_dup: self.cnt.dup,
-            cnt_bad_psn: self.cnt.bad_psn,
-            cnt_accepted: self.cnt.accepted,
-            cnt_bad_va: self.cnt.bad_va,
-            cnt_bad_op: self.cnt.bad_op,
+            cnt_unknown_flow: self.cnt.unknown_flow as u32,
+            cnt_oos: self.cnt.oos as u32,
+            cnt_dup: self.cnt.dup as u32,
+            cnt_bad_psn: self.cnt.bad_psn as u32,
+            cnt_accepted: self.cnt.accepted as u32,
+            cnt_bad_va: self.cnt.bad_va as u32,
+            cnt_bad_op: self.cnt.bad_op as u32,
         };
 
         // The next state (every register, from this cycle's values).
@@ -556,7 +387,7 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                 }
                 State::Retry => self.st = State::Look,
                 State::Look => {
-                    self.inc = read_psns(m.dlen, i.cfg_mtu_log2 & 0xF);
+                    self.mtu_log2 = i.cfg_mtu_log2 & 0xF;
                     self.st = State::Exec;
                 }
                 State::Exec => {
@@ -580,9 +411,9 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                         self.cc_v |= d.cc && !defer;
                         self.arm_cc = d.cc && defer;
                         self.nak_v |= d.nak;
-                        self.rdreq_v |= d.rdreq;
-                        if d.rdreq {
-                            self.rdreq_msn = d.rdreq_msn;
+                        self.rdreq_v |= d.rdreq.is_some();
+                        if let Some(msn) = d.rdreq {
+                            self.rdreq_msn = msn;
                         }
                         self.pa = d.pay_to.unwrap_or(0);
                         self.st = if m.len == 0 {

@@ -43,10 +43,7 @@ pub const REASONS: [&str; 11] = [
     "drop_full",
 ];
 
-/// The UDP destination port of RoCEv2.
-pub const ROCE_PORT: u16 = 4791;
-/// Largest payload accepted.
-pub const MAX_PAYLOAD: usize = 4096;
+pub use nic_spec::roce::{MAX_PAYLOAD, ROCE_PORT};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
@@ -159,17 +156,8 @@ pub struct Meta {
 /// What §1's opcode table says of an opcode: (has RETH, has AETH,
 /// carries payload); `None` if unknown.
 pub fn opcode_info(op: u8) -> Option<(bool, bool, bool)> {
-    Some(match op {
-        0x06 => (true, false, true),
-        0x07 | 0x08 => (false, false, true),
-        0x0A => (true, false, true),
-        0x0C => (true, false, false),
-        0x0D | 0x0F | 0x10 => (false, true, true),
-        0x0E => (false, false, true),
-        0x11 => (false, true, false),
-        0xC0 | 0xC1 => (false, false, false),
-        _ => return None,
-    })
+    let c = crate::roce::op_decode::decode(op);
+    c.known.then_some((c.reth, c.aeth, c.pay))
 }
 
 fn be16(b: &[u8]) -> u16 {
@@ -267,7 +255,7 @@ pub fn check_frame(frame: &[u8], flen: usize, bad_fcs: bool) -> Result<(Meta, us
         if f[off] >> 4 != 1 || f[off + 1] > 5 || f[off + 2] != 5 {
             return Err(BAD_TLM);
         }
-    } else if op == 0xC0 || op == 0xC1 {
+    } else if nic_spec::roce::is_hpcc(op) {
         return Err(BAD_TLM);
     }
     let want = icrc_of(&f[14..10 + iptot], t.then_some(off));

@@ -109,24 +109,17 @@ struct Op {
 }
 
 fn classify(op: u8) -> Op {
-    let wreth = op == 0x06 || op == 0x0A;
-    let rraeth = matches!(op, 0x0D | 0x0F | 0x10);
-    let ack = op == 0x11;
-    let probe = op == 0xC0 || op == 0xC1;
-    let need1 = matches!(op, 0x06 | 0x07 | 0x08 | 0x0D | 0x0E | 0x0F);
-    let pay = need1 || op == 0x0A || op == 0x10;
-    let reth = wreth || op == 0x0C;
-    let aeth = rraeth || ack;
+    let c = crate::roce::op_decode::decode(op);
     Op {
-        known: pay || reth || aeth || probe,
-        pay,
-        need1,
-        reth,
-        aeth,
-        wreth,
-        rraeth,
-        ack,
-        probe,
+        known: c.known,
+        pay: c.pay,
+        need1: c.pay && !c.only,
+        reth: c.reth,
+        aeth: c.aeth,
+        wreth: c.reth && !c.read_req,
+        rraeth: c.read_resp && c.aeth,
+        ack: c.ack,
+        probe: c.hpcc,
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod bswap;
 pub mod crc32;
+pub mod op_decode;
 pub mod rx_dispatch;
 pub mod rx_parse;
 pub mod tx;

@@ -108,6 +108,8 @@
 //! Golden twin: `nic_golden::roce::rx_dispatch`.
 
 use crate::mem::Ram;
+use crate::roce::op_decode::OpDecode;
+use nic_spec::roce::{syndrome, AETH_CLASS_NAK};
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
@@ -277,18 +279,8 @@ pub struct RoceRxDispatch<const A: usize> {
     c_bad_va: DFF<Bits<32>>,
     c_bad_op: DFF<Bits<32>>,
     k_nflows: Constant<Bits<24>>,
-    k_op06: Constant<Bits<8>>,
-    k_op07: Constant<Bits<8>>,
-    k_op08: Constant<Bits<8>>,
-    k_op0a: Constant<Bits<8>>,
-    k_op0c: Constant<Bits<8>>,
-    k_op0d: Constant<Bits<8>>,
-    k_op0e: Constant<Bits<8>>,
-    k_op0f: Constant<Bits<8>>,
-    k_op10: Constant<Bits<8>>,
-    k_op11: Constant<Bits<8>>,
-    k_opc0: Constant<Bits<8>>,
-    k_opc1: Constant<Bits<8>>,
+    /// The opcode table's classes of the latched opcode.
+    op_class: OpDecode,
     k_syn_ack: Constant<Bits<32>>,
     k_syn_nak: Constant<Bits<32>>,
     k_syn_inv: Constant<Bits<32>>,
@@ -530,21 +522,10 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             c_bad_va: Default::default(),
             c_bad_op: Default::default(),
             k_nflows: Constant::new(Bits::<24>::from(1u64 << A)),
-            k_op06: Constant::new(Bits::<8>::from(0x06u64)),
-            k_op07: Constant::new(Bits::<8>::from(0x07u64)),
-            k_op08: Constant::new(Bits::<8>::from(0x08u64)),
-            k_op0a: Constant::new(Bits::<8>::from(0x0Au64)),
-            k_op0c: Constant::new(Bits::<8>::from(0x0Cu64)),
-            k_op0d: Constant::new(Bits::<8>::from(0x0Du64)),
-            k_op0e: Constant::new(Bits::<8>::from(0x0Eu64)),
-            k_op0f: Constant::new(Bits::<8>::from(0x0Fu64)),
-            k_op10: Constant::new(Bits::<8>::from(0x10u64)),
-            k_op11: Constant::new(Bits::<8>::from(0x11u64)),
-            k_opc0: Constant::new(Bits::<8>::from(0xC0u64)),
-            k_opc1: Constant::new(Bits::<8>::from(0xC1u64)),
-            k_syn_ack: Constant::new(Bits::<32>::from(0x1Fu64 << 24)),
-            k_syn_nak: Constant::new(Bits::<32>::from(0x60u64 << 24)),
-            k_syn_inv: Constant::new(Bits::<32>::from(0x61u64 << 24)),
+            op_class: Default::default(),
+            k_syn_ack: Constant::new(Bits::<32>::from((syndrome::ACK as u64) << 24)),
+            k_syn_nak: Constant::new(Bits::<32>::from((syndrome::NAK_SEQ as u64) << 24)),
+            k_syn_inv: Constant::new(Bits::<32>::from((syndrome::NAK_INVALID as u64) << 24)),
             k_win: Constant::new(Bits::<24>::from(1u64 << 12)),
             k_dup: Constant::new(Bits::<24>::from((1u64 << 24) - (1u64 << 12))),
             k_m8: Constant::new(Bits::<4>::from(8u64)),
@@ -557,7 +538,7 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             k_msk10: Constant::new(Bits::<33>::from(1023u64)),
             k_msk11: Constant::new(Bits::<33>::from(2047u64)),
             k_msk12: Constant::new(Bits::<33>::from(4095u64)),
-            k_syn_nak3: Constant::new(Bits::<3>::from(3u64)),
+            k_syn_nak3: Constant::new(Bits::<3>::from(AETH_CLASS_NAK as u64)),
             k_fl_valid: Constant::new(Bits::<2>::from(1u64)),
             k_fl_nak: Constant::new(Bits::<2>::from(2u64)),
             k_eight: Constant::new(Bits::<64>::from(8u64)),
@@ -769,47 +750,25 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
 
         // ---- Look: decode the opcode, ceil(dlen / MTU)
         self.syn3.next = self.m_aeth.q.val().get_bits::<3>(29);
-        self.o_wr.d.next = ((self.m_opcode.q.val() == self.k_op06.val())
-            || (self.m_opcode.q.val() == self.k_op07.val())
-            || (self.m_opcode.q.val() == self.k_op08.val())
-            || (self.m_opcode.q.val() == self.k_op0a.val()));
-        self.o_rreq.d.next = (self.m_opcode.q.val() == self.k_op0c.val());
-        self.o_resp.d.next = ((self.m_opcode.q.val() == self.k_op06.val())
-            || (self.m_opcode.q.val() == self.k_op07.val())
-            || (self.m_opcode.q.val() == self.k_op08.val())
-            || (self.m_opcode.q.val() == self.k_op0a.val())
-            || (self.m_opcode.q.val() == self.k_op0c.val()));
-        self.o_reth.d.next = ((self.m_opcode.q.val() == self.k_op06.val())
-            || (self.m_opcode.q.val() == self.k_op0a.val())
-            || (self.m_opcode.q.val() == self.k_op0c.val()));
-        self.o_msn.d.next = ((self.m_opcode.q.val() == self.k_op08.val())
-            || (self.m_opcode.q.val() == self.k_op0a.val())
-            || (self.m_opcode.q.val() == self.k_op0c.val()));
-        self.o_rresp.d.next = ((self.m_opcode.q.val() == self.k_op0d.val())
-            || (self.m_opcode.q.val() == self.k_op0e.val())
-            || (self.m_opcode.q.val() == self.k_op0f.val())
-            || (self.m_opcode.q.val() == self.k_op10.val()));
-        self.o_rrcc.d.next = ((self.m_opcode.q.val() == self.k_op0d.val())
-            || (self.m_opcode.q.val() == self.k_op0f.val())
-            || (self.m_opcode.q.val() == self.k_op10.val()));
-        self.o_ack.d.next = (self.m_opcode.q.val() == self.k_op11.val());
+        self.op_class.op.next = self.m_opcode.q.val();
+        self.o_wr.d.next = self.op_class.write.val();
+        self.o_rreq.d.next = self.op_class.read_req.val();
+        self.o_resp.d.next = (self.op_class.write.val() || self.op_class.read_req.val());
+        self.o_reth.d.next = self.op_class.reth.val();
+        self.o_msn.d.next = self.op_class.ends_msg.val();
+        self.o_rresp.d.next = self.op_class.read_resp.val();
+        self.o_rrcc.d.next = (self.op_class.read_resp.val() && self.op_class.aeth.val());
+        self.o_ack.d.next = self.op_class.ack.val();
         // qp ≥ 2^A, registered here (off the decision path).
         self.o_qphi.d.next = (self.m_qp.q.val() >= self.k_nflows.val());
         self.o_akcc.d.next = !self.syn3.val().any();
-        self.o_probe.d.next = (self.m_opcode.q.val() == self.k_opc0.val());
-        self.o_notify.d.next = (self.m_opcode.q.val() == self.k_opc1.val());
-        self.o_bad.d.next = !((self.m_opcode.q.val() == self.k_op06.val())
-            || (self.m_opcode.q.val() == self.k_op07.val())
-            || (self.m_opcode.q.val() == self.k_op08.val())
-            || (self.m_opcode.q.val() == self.k_op0a.val())
-            || (self.m_opcode.q.val() == self.k_op0c.val())
-            || (self.m_opcode.q.val() == self.k_op0d.val())
-            || (self.m_opcode.q.val() == self.k_op0e.val())
-            || (self.m_opcode.q.val() == self.k_op0f.val())
-            || (self.m_opcode.q.val() == self.k_op10.val())
-            || (self.m_opcode.q.val() == self.k_opc0.val())
-            || (self.m_opcode.q.val() == self.k_opc1.val())
-            || ((self.m_opcode.q.val() == self.k_op11.val())
+        self.o_probe.d.next = self.op_class.probe.val();
+        self.o_notify.d.next = self.op_class.notify.val();
+        // The dispatcher's opcode rule (`nic_golden::roce::txn::dispatch::op_ok`):
+        // any opcode of the table but ACKNOWLEDGE, or an ACKNOWLEDGE whose
+        // syndrome class is ACK or NAK.
+        self.o_bad.d.next = !((self.op_class.known.val() && !self.op_class.ack.val())
+            || (self.op_class.ack.val()
                 && (!self.syn3.val().any() || (self.syn3.val() == self.k_syn_nak3.val()))));
         if (self.cfg_mtu_log2.val() < self.k_m8.val()) {
             self.mlog.next = self.k_m8.val();

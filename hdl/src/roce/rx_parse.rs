@@ -93,79 +93,13 @@
 use crate::mem::Ram;
 pub use crate::roce::bswap::Bswap64;
 use crate::roce::crc32::{step, Crc32x64};
+use crate::roce::op_decode::OpDecode;
 use rust_hdl::prelude::*;
 
 /// log2 of the metadata FIFO's entries.
 pub const META_A: usize = 4;
 /// The CRC register after a frame and its own (correct) ICRC.
 pub const RESIDUE: u32 = 0xDEBB_20E3;
-
-/// The opcode table of §1: known, has RETH, has AETH, carries payload,
-/// is PROBE/NOTIFY.
-#[derive(LogicBlock)]
-pub struct OpDecode {
-    pub op: Signal<In, Bits<8>>,
-    pub known: Signal<Out, Bit>,
-    pub r: Signal<Out, Bit>,
-    pub a: Signal<Out, Bit>,
-    pub pay: Signal<Out, Bit>,
-    pub hpcc: Signal<Out, Bit>,
-    k: [Constant<Bits<8>>; 12],
-    eq: [Signal<Local, Bit>; 12],
-}
-
-/// 06 07 08 0A 0C 0D 0E 0F 10 11 C0 C1.
-const OPCODES: [u64; 12] = [
-    0x06, 0x07, 0x08, 0x0A, 0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0x11, 0xC0, 0xC1,
-];
-
-impl Default for OpDecode {
-    fn default() -> Self {
-        Self {
-            op: Default::default(),
-            known: Default::default(),
-            r: Default::default(),
-            a: Default::default(),
-            pay: Default::default(),
-            hpcc: Default::default(),
-            k: std::array::from_fn(|i| Constant::new(Bits::<8>::from(OPCODES[i]))),
-            eq: Default::default(),
-        }
-    }
-}
-
-impl Logic for OpDecode {
-    #[hdl_gen]
-    fn update(&mut self) {
-        for i in 0..12 {
-            self.eq[i].next = (self.op.val() == self.k[i].val());
-        }
-        self.known.next = (self.eq[0].val()
-            || self.eq[1].val()
-            || self.eq[2].val()
-            || self.eq[3].val()
-            || self.eq[4].val()
-            || self.eq[5].val()
-            || self.eq[6].val()
-            || self.eq[7].val()
-            || self.eq[8].val()
-            || self.eq[9].val()
-            || self.eq[10].val()
-            || self.eq[11].val());
-        self.r.next = (self.eq[0].val() || self.eq[3].val() || self.eq[4].val());
-        self.a.next =
-            (self.eq[5].val() || self.eq[7].val() || self.eq[8].val() || self.eq[9].val());
-        self.pay.next = (self.eq[0].val()
-            || self.eq[1].val()
-            || self.eq[2].val()
-            || self.eq[3].val()
-            || self.eq[5].val()
-            || self.eq[6].val()
-            || self.eq[7].val()
-            || self.eq[8].val());
-        self.hpcc.next = (self.eq[10].val() || self.eq[11].val());
-    }
-}
 
 fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
     Constant::new(Bits::<N>::from(v))
@@ -609,7 +543,7 @@ impl<const B: usize> Default for RoceRxParse<B> {
             k_45: k(0x45),
             k_3f: k(0x3F),
             k_17: k(17),
-            k_port: k(0xB712),
+            k_port: k(nic_spec::roce::ROCE_PORT.swap_bytes() as u64),
             k_20: k(20),
             k_3: k(3),
             k_h_r: k(60),
@@ -873,10 +807,10 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.dec_in.op.next = self.in_tdata.val().get_bits::<8>(16);
         if (self.acc.val() && self.wc[5].val()) {
             self.tl_on.d.next = self.in_tdata.val().get_bit(48);
-            if self.dec_in.r.val() {
+            if self.dec_in.reth.val() {
                 self.tl_lo.d.next = self.k_lo_r.val();
                 self.tl_hi.d.next = self.k_hi_r.val();
-            } else if self.dec_in.a.val() {
+            } else if self.dec_in.aeth.val() {
                 self.tl_lo.d.next = self.k_lo_a.val();
                 self.tl_hi.d.next = self.k_hi_a.val();
             } else {
@@ -915,9 +849,9 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.dec_a.op.next = self.hw[5].q.val().get_bits::<8>(16);
         self.a_opc.d.next = (!self.dec_a.known.val() || self.hw[5].q.val().get_bits::<4>(24).any());
         self.t_bit.next = self.hw[5].q.val().get_bit(48);
-        if self.dec_a.r.val() {
+        if self.dec_a.reth.val() {
             self.hdr1.next = self.k_h_r.val();
-        } else if self.dec_a.a.val() {
+        } else if self.dec_a.aeth.val() {
             self.hdr1.next = self.k_h_a.val();
         } else {
             self.hdr1.next = self.k_h_n.val();
@@ -934,16 +868,16 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.a_pp.d.next = self.pp.val().get_bits::<16>(0);
         self.a_pad.d.next = bit_cast::<16, 2>(self.hw[5].q.val().get_bits::<2>(28));
         self.a_pay.d.next = self.dec_a.pay.val();
-        self.a_r.d.next = self.dec_a.r.val();
-        self.a_a.d.next = self.dec_a.a.val();
+        self.a_r.d.next = self.dec_a.reth.val();
+        self.a_a.d.next = self.dec_a.aeth.val();
         self.a_t.d.next = self.t_bit.val();
         self.pbyte.next = (self.hdrs.val() + self.k_10.val());
         self.a_p.d.next = self.pbyte.val().get_bits::<8>(0);
-        if self.dec_a.r.val() {
+        if self.dec_a.reth.val() {
             self.tb0.next = self.hw[8].q.val().get_bits::<8>(48);
             self.tb1.next = self.hw[8].q.val().get_bits::<8>(56);
             self.tb2.next = self.hw[9].q.val().get_bits::<8>(0);
-        } else if self.dec_a.a.val() {
+        } else if self.dec_a.aeth.val() {
             self.tb0.next = self.hw[7].q.val().get_bits::<8>(16);
             self.tb1.next = self.hw[7].q.val().get_bits::<8>(24);
             self.tb2.next = self.hw[7].q.val().get_bits::<8>(32);

@@ -81,6 +81,8 @@
 use crate::mem::Ram;
 pub use crate::roce::bswap::Bswap64;
 use crate::roce::crc32::Crc32x64;
+use crate::roce::op_decode::OpDecode;
+use nic_spec::roce::{syndrome, ROCE_PORT};
 use rust_hdl::prelude::*;
 
 /// CRC register after the pseudo-LRH (8 bytes of 0xFF) from 0xFFFFFFFF.
@@ -264,6 +266,13 @@ pub struct RoceTx<const A: usize> {
     c_bad: DFF<Bits<32>>,
     k_crc0: Constant<Bits<32>>,
     k_ff: Constant<Bits<8>>,
+    /// The opcode table's classes of `req_opcode`.
+    req_class: OpDecode,
+    k_syn_ack: Constant<Bits<8>>,
+    k_syn_nak_seq: Constant<Bits<8>>,
+    k_syn_nak_invalid: Constant<Bits<8>>,
+    /// The UDP destination port (4791) where it sits in header word 4.
+    k_dport_word: Constant<Bits<64>>,
     // Locals.
     busy: Signal<Local, Bit>,
     rdy: Signal<Local, Bit>,
@@ -463,6 +472,11 @@ impl<const A: usize> Default for RoceTx<A> {
             c_bad: Default::default(),
             k_crc0: Constant::new(Bits::<32>::from(crc_after_lrh() as u64)),
             k_ff: Constant::new(Bits::<8>::from(0xFFu64)),
+            req_class: Default::default(),
+            k_syn_ack: Constant::new(Bits::<8>::from(syndrome::ACK as u64)),
+            k_syn_nak_seq: Constant::new(Bits::<8>::from(syndrome::NAK_SEQ as u64)),
+            k_syn_nak_invalid: Constant::new(Bits::<8>::from(syndrome::NAK_INVALID as u64)),
+            k_dport_word: Constant::new(Bits::<64>::from((ROCE_PORT as u64) << 16)),
             busy: Default::default(),
             rdy: Default::default(),
             accept: Default::default(),
@@ -575,25 +589,16 @@ impl<const A: usize> Logic for RoceTx<A> {
         self.req_ready.next = self.rdy.val();
         self.accept.next = (self.rdy.val() && self.req_valid.val());
 
-        self.o_wreth.next = ((self.req_opcode.val() == 0x06) || (self.req_opcode.val() == 0x0A));
-        self.o_rraeth.next = ((self.req_opcode.val() == 0x0D)
-            || (self.req_opcode.val() == 0x0F)
-            || (self.req_opcode.val() == 0x10));
-        self.o_ack.next = (self.req_opcode.val() == 0x11);
-        self.o_probe.next = ((self.req_opcode.val() == 0xC0) || (self.req_opcode.val() == 0xC1));
-        self.o_need1.next = ((self.req_opcode.val() == 0x06)
-            || (self.req_opcode.val() == 0x07)
-            || (self.req_opcode.val() == 0x08)
-            || (self.req_opcode.val() == 0x0D)
-            || (self.req_opcode.val() == 0x0E)
-            || (self.req_opcode.val() == 0x0F));
-        self.o_pay.next = (self.o_need1.val()
-            || (self.req_opcode.val() == 0x0A)
-            || (self.req_opcode.val() == 0x10));
-        self.o_reth.next = (self.o_wreth.val() || (self.req_opcode.val() == 0x0C));
-        self.o_aeth.next = (self.o_rraeth.val() || self.o_ack.val());
-        self.o_known.next =
-            (self.o_pay.val() || self.o_reth.val() || self.o_aeth.val() || self.o_probe.val());
+        self.req_class.op.next = self.req_opcode.val();
+        self.o_wreth.next = (self.req_class.reth.val() && !self.req_class.read_req.val());
+        self.o_rraeth.next = (self.req_class.read_resp.val() && self.req_class.aeth.val());
+        self.o_ack.next = self.req_class.ack.val();
+        self.o_probe.next = self.req_class.hpcc.val();
+        self.o_need1.next = (self.req_class.pay.val() && !self.req_class.only.val());
+        self.o_pay.next = self.req_class.pay.val();
+        self.o_reth.next = self.req_class.reth.val();
+        self.o_aeth.next = self.req_class.aeth.val();
+        self.o_known.next = self.req_class.known.val();
         self.len0.next = !self.req_len.val().any();
         self.len_big.next =
             (self.req_len.val().get_bit(12) && self.req_len.val().get_bits::<12>(0).any());
@@ -606,10 +611,10 @@ impl<const A: usize> Logic for RoceTx<A> {
             || (!self.len0.val() && self.req_addr.val().get_bits::<3>(0).any())
             || (self.o_wreth.val() && self.dlen_lt.val())
             || (self.o_ack.val()
-                && !((self.syn.val() == 0x1F)
-                    || (self.syn.val() == 0x60)
-                    || (self.syn.val() == 0x61)))
-            || (self.o_rraeth.val() && (self.syn.val() != 0x1F))
+                && !((self.syn.val() == self.k_syn_ack.val())
+                    || (self.syn.val() == self.k_syn_nak_seq.val())
+                    || (self.syn.val() == self.k_syn_nak_invalid.val())))
+            || (self.o_rraeth.val() && (self.syn.val() != self.k_syn_ack.val()))
             || (self.o_probe.val() && !self.req_tlm.val()));
 
         self.l7.next = (self.req_len.val() + 7);
@@ -715,7 +720,7 @@ impl<const A: usize> Logic for RoceTx<A> {
                 | bit_cast::<64, 16>(self.c_dip.val().get_bits::<16>(16)));
             self.n_b4.d.next = ((bit_cast::<64, 16>(self.c_dip.val().get_bits::<16>(0)) << 48)
                 | (bit_cast::<64, 16>(self.c_sport.val()) << 32)
-                | 0x12B7_0000);
+                | self.k_dport_word.val());
             if self.d_s6.q.val() {
                 self.n_b5.d.next = ((bit_cast::<64, 8>(self.d_opcode.q.val()) << 40)
                     | (bit_cast::<64, 8>(self.flags.val()) << 32)

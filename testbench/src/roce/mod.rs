@@ -3,6 +3,7 @@
 use crate::harness;
 use nic_golden as golden;
 use nic_hdl::roce::crc32::Crc32x64;
+use nic_hdl::roce::op_decode::OpDecode;
 use rust_hdl::prelude::*;
 
 pub mod bench;
@@ -44,5 +45,74 @@ harness! {
         clock = clock;
         inputs { crc_in: crc_in, data: data, nbytes: nbytes }
         outputs { crc_out: crc_out }
+    }
+}
+
+/// [`OpDecode`] (combinational) behind one register per output, as
+/// [`Crc32Tb`] does for the CRC (latency 1).
+#[derive(LogicBlock, Default)]
+pub struct OpDecodeTb {
+    pub clock: Signal<In, Clock>,
+    pub op: Signal<In, Bits<8>>,
+    pub known: Signal<Out, Bit>,
+    pub reth: Signal<Out, Bit>,
+    pub aeth: Signal<Out, Bit>,
+    pub pay: Signal<Out, Bit>,
+    pub only: Signal<Out, Bit>,
+    pub write: Signal<Out, Bit>,
+    pub read_req: Signal<Out, Bit>,
+    pub read_resp: Signal<Out, Bit>,
+    pub ends_msg: Signal<Out, Bit>,
+    pub ack: Signal<Out, Bit>,
+    pub probe: Signal<Out, Bit>,
+    pub notify: Signal<Out, Bit>,
+    pub hpcc: Signal<Out, Bit>,
+    dec: OpDecode,
+    out_reg: [DFF<Bit>; 13],
+}
+
+impl Logic for OpDecodeTb {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for i in 0..13 {
+            self.out_reg[i].clock.next = self.clock.val();
+        }
+        self.dec.op.next = self.op.val();
+        self.out_reg[0].d.next = self.dec.known.val();
+        self.out_reg[1].d.next = self.dec.reth.val();
+        self.out_reg[2].d.next = self.dec.aeth.val();
+        self.out_reg[3].d.next = self.dec.pay.val();
+        self.out_reg[4].d.next = self.dec.only.val();
+        self.out_reg[5].d.next = self.dec.write.val();
+        self.out_reg[6].d.next = self.dec.read_req.val();
+        self.out_reg[7].d.next = self.dec.read_resp.val();
+        self.out_reg[8].d.next = self.dec.ends_msg.val();
+        self.out_reg[9].d.next = self.dec.ack.val();
+        self.out_reg[10].d.next = self.dec.probe.val();
+        self.out_reg[11].d.next = self.dec.notify.val();
+        self.out_reg[12].d.next = self.dec.hpcc.val();
+        self.known.next = self.out_reg[0].q.val();
+        self.reth.next = self.out_reg[1].q.val();
+        self.aeth.next = self.out_reg[2].q.val();
+        self.pay.next = self.out_reg[3].q.val();
+        self.only.next = self.out_reg[4].q.val();
+        self.write.next = self.out_reg[5].q.val();
+        self.read_req.next = self.out_reg[6].q.val();
+        self.read_resp.next = self.out_reg[7].q.val();
+        self.ends_msg.next = self.out_reg[8].q.val();
+        self.ack.next = self.out_reg[9].q.val();
+        self.probe.next = self.out_reg[10].q.val();
+        self.notify.next = self.out_reg[11].q.val();
+        self.hpcc.next = self.out_reg[12].q.val();
+    }
+}
+
+harness! {
+    impl<> OpDecodeTb {
+        type In = golden::roce::op_decode::In;
+        type Out = golden::roce::op_decode::Out;
+        clock = clock;
+        inputs { op: op }
+        outputs { known: known, reth: reth, aeth: aeth, pay: pay, only: only, write: write, read_req: read_req, read_resp: read_resp, ends_msg: ends_msg, ack: ack, probe: probe, notify: notify, hpcc: hpcc }
     }
 }

@@ -485,6 +485,8 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
             (d0.cnt_oos, o.cnt_oos, RxDrop::Oos),
             (d0.cnt_dup, o.cnt_dup, RxDrop::Dup),
             (d0.cnt_bad_psn, o.cnt_bad_psn, RxDrop::BadPsn),
+            (d0.cnt_bad_va, o.cnt_bad_va, RxDrop::BadVa),
+            (d0.cnt_bad_op, o.cnt_bad_op, RxDrop::BadOp),
         ] {
             for _ in n0..n1 {
                 ev.push(RxEvent::Drop(r));

@@ -1,5 +1,6 @@
 mod bench;
 mod crc32;
+mod op_decode;
 mod rx_dispatch;
 mod rx_parse;
 mod tx;

@@ -19,18 +19,18 @@
 //!   The §8 control port writes all fields at once; the RTL needs a
 //!   requester-only write (e.g. a `cfg_rd_only` bit).
 //! - ACK syndromes: bits 7..5 = 000 is an ACK (`cc`), 011 a NAK (`nak`);
-//!   other classes (RNR, reserved) are counted in `accepted` and ignored.
+//!   other classes (RNR, reserved) are dropped as `bad_op`, as the RTL does.
 //! - An ACK or NAK request carries the echo of the packet it answers if
 //!   that packet had T = 1 (also for duplicates and for the packet that
 //!   triggered a NAK), as the RTL dispatcher does.
 //! - `accepted` counts every packet of a known flow that was not dropped
 //!   (responder and requester side, ACKs and probes included).
+//! - The rules are [`decide`], written once: this model and the RTL
+//!   dispatcher's cycle twin both call it.
 
-use crate::roce::packet::{self, op, syndrome, Drop, Packet, Tlm};
-
-pub const PSN_MASK: u32 = 0xFF_FFFF;
-/// The out-of-sequence window: 1 ≤ d < 2^12 is "ahead".
-pub const OOS_WINDOW: u32 = 1 << 12;
+use crate::roce::packet::{op, syndrome, Packet, Tlm};
+use nic_spec::roce::{aeth, aeth_class, AETH_CLASS_ACK, AETH_CLASS_NAK};
+pub use nic_spec::roce::{RxDrop, PSN_MASK, PSN_WINDOW};
 
 /// An ACK or NAK the Tx side is asked to send (`ack_*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,29 +67,6 @@ pub struct ReadReq {
     pub msn: u32,
 }
 
-/// Why the receive side dropped a frame or packet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum RxDrop {
-    /// By the parser (§7).
-    Parse(Drop),
-    UnknownFlow,
-    Oos,
-    Dup,
-    BadPsn,
-}
-
-impl RxDrop {
-    pub fn name(self) -> &'static str {
-        match self {
-            RxDrop::Parse(d) => d.name(),
-            RxDrop::UnknownFlow => "unknown_flow",
-            RxDrop::Oos => "oos",
-            RxDrop::Dup => "dup",
-            RxDrop::BadPsn => "bad_psn",
-        }
-    }
-}
-
 /// What the receive side produces for one frame.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RxEvent {
@@ -121,15 +98,197 @@ pub struct FlowCfg {
     pub rd_psn: u32,
 }
 
-#[derive(Clone, Copy, Debug, Default)]
-struct Flow {
-    valid: bool,
-    epsn: u32,
-    nak_sent: bool,
-    wr_va: u64,
-    msn: u32,
-    rd_addr: u64,
-    rd_psn: u32,
+/// One flow's receive context: what the RTL's context RAM holds at the
+/// flow's address.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ctx {
+    /// The flow exists (created by a control write).
+    pub valid: bool,
+    /// A NAK (sequence error) was sent and no packet accepted since.
+    pub nak_sent: bool,
+    /// Expected PSN.
+    pub epsn: u32,
+    /// Message sequence number (24 bits).
+    pub msn: u32,
+    /// Host address of the next WRITE MIDDLE/LAST payload.
+    pub wr_va: u64,
+    /// Requester side: where the next READ RESPONSE payload lands.
+    pub rd_addr: u64,
+    /// Requester side: the PSN of the next READ RESPONSE expected.
+    pub rd_psn: u32,
+}
+
+/// The header fields of one checked packet that the rules read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RxHeader {
+    pub opcode: u8,
+    /// Destination QP = flow id (24 bits).
+    pub qp: u32,
+    pub psn: u32,
+    pub ackreq: bool,
+    /// Payload bytes.
+    pub len: u32,
+    /// RETH fields (0 without a RETH).
+    pub va: u64,
+    pub rkey: u32,
+    pub dlen: u32,
+    /// The AETH word (0 without an AETH).
+    pub aeth: u32,
+    /// The packet carries a telemetry area (T = 1).
+    pub tlm: bool,
+}
+
+/// What the rules decide for one packet: the verdict, the context to
+/// write back, at most one event, and where the payload goes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Decision {
+    /// `None`: accepted; otherwise the counted reason.
+    pub drop: Option<RxDrop>,
+    /// Write `ctx` back (the flow is known and the opcode handled).
+    pub write: bool,
+    pub ctx: Ctx,
+    /// An ACK or NAK to send: (BTH PSN, AETH).
+    pub ack: Option<(u32, u32)>,
+    /// A CC event (ACK, READ RESPONSE FIRST/LAST/ONLY, NOTIFY).
+    pub cc: bool,
+    /// A NAK received: go back to the packet's PSN.
+    pub nak: bool,
+    /// A READ to execute, with the responder's MSN for its responses.
+    pub rdreq: Option<u32>,
+    /// The payload goes to host memory from this address.
+    pub pay_to: Option<u64>,
+}
+
+/// The dispatcher's opcode rule: a WRITE, READ REQUEST, READ RESPONSE,
+/// PROBE or NOTIFY; or an ACKNOWLEDGE whose syndrome is an ACK or a NAK.
+pub fn op_ok(opcode: u8, aeth: u32) -> bool {
+    match opcode {
+        op::ACK => matches!(aeth_class(aeth), AETH_CLASS_ACK | AETH_CLASS_NAK),
+        _ => nic_spec::roce::known_opcode(opcode),
+    }
+}
+
+/// PSNs a READ REQUEST of `dlen` bytes consumes: ceil(dlen / MTU) mod
+/// 2^24, and 1 if that is 0. `mtu_log2` is clamped to 8..=12.
+pub fn read_psns(dlen: u32, mtu_log2: u8) -> u32 {
+    let m = mtu_log2.clamp(8, 12) as u32;
+    let n = ((dlen as u64 + (1u64 << m) - 1) >> m) as u32 & PSN_MASK;
+    if n == 0 {
+        1
+    } else {
+        n
+    }
+}
+
+/// The receive rules of §8 for one packet of flow context `c` (the word
+/// at `h.qp`'s address; `flow_bits` = A, the flows being 0..2^A): the
+/// one place they are written. [`RxDispatchModel`] applies them to
+/// decoded packets, and the cycle twin of the RTL dispatcher
+/// (`crate::roce::rx_dispatch`) to its latched record.
+pub fn decide(flow_bits: u32, mtu_log2: u8, c: &Ctx, h: &RxHeader) -> Decision {
+    let mut d = Decision {
+        ctx: *c,
+        ..Decision::default()
+    };
+    if !op_ok(h.opcode, h.aeth) {
+        d.drop = Some(RxDrop::BadOp);
+        return d;
+    }
+    if (h.qp >> flow_bits) != 0 || !c.valid {
+        d.drop = Some(RxDrop::UnknownFlow);
+        return d;
+    }
+    d.write = true;
+    let opc = h.opcode;
+    match opc {
+        op::WRITE_FIRST | op::WRITE_MIDDLE | op::WRITE_LAST | op::WRITE_ONLY | op::READ_REQ => {
+            let dist = h.psn.wrapping_sub(c.epsn) & PSN_MASK;
+            if dist == 0 {
+                let va = if nic_spec::roce::has_reth(opc) {
+                    h.va
+                } else {
+                    c.wr_va
+                };
+                // The address matters only if data moves.
+                let dlen = if opc == op::READ_REQ { h.dlen } else { h.len };
+                if va & 7 != 0 && dlen != 0 {
+                    d.drop = Some(RxDrop::BadVa);
+                    d.ack = Some((h.psn, aeth(syndrome::NAK_INVALID, c.msn)));
+                    d.ctx.nak_sent = true;
+                    return d;
+                }
+                d.ctx.nak_sent = false;
+                if matches!(opc, op::WRITE_LAST | op::WRITE_ONLY | op::READ_REQ) {
+                    d.ctx.msn = (c.msn + 1) & PSN_MASK;
+                }
+                if opc == op::READ_REQ {
+                    d.ctx.epsn = (c.epsn + read_psns(h.dlen, mtu_log2)) & PSN_MASK;
+                    d.rdreq = Some(d.ctx.msn);
+                } else {
+                    d.ctx.epsn = (c.epsn + 1) & PSN_MASK;
+                    d.ctx.wr_va = va.wrapping_add(h.len as u64);
+                    if h.ackreq || h.tlm {
+                        d.ack = Some((h.psn, aeth(syndrome::ACK, d.ctx.msn)));
+                    }
+                    if h.len != 0 {
+                        d.pay_to = Some(va);
+                    }
+                }
+            } else if dist < PSN_WINDOW {
+                d.drop = Some(RxDrop::Oos);
+                if !c.nak_sent {
+                    d.ack = Some((c.epsn, aeth(syndrome::NAK_SEQ, c.msn)));
+                    d.ctx.nak_sent = true;
+                }
+            } else if dist >= (1 << 24) - PSN_WINDOW {
+                d.drop = Some(RxDrop::Dup);
+                if opc == op::READ_REQ {
+                    // Executed again (its responses may have been lost),
+                    // unless the VA is unaligned.
+                    if h.va & 7 == 0 || h.dlen == 0 {
+                        d.rdreq = Some(c.msn);
+                    }
+                } else {
+                    d.ack = Some((
+                        c.epsn.wrapping_sub(1) & PSN_MASK,
+                        aeth(syndrome::ACK, c.msn),
+                    ));
+                }
+            } else {
+                d.drop = Some(RxDrop::BadPsn);
+            }
+        }
+        op::READ_RESP_FIRST | op::READ_RESP_MIDDLE | op::READ_RESP_LAST | op::READ_RESP_ONLY => {
+            if h.psn != c.rd_psn {
+                d.drop = Some(RxDrop::Oos);
+            } else if c.rd_addr & 7 != 0 && h.len != 0 {
+                d.drop = Some(RxDrop::BadVa);
+            } else {
+                d.ctx.rd_addr = c.rd_addr.wrapping_add(h.len as u64);
+                d.ctx.rd_psn = (c.rd_psn + 1) & PSN_MASK;
+                d.cc = opc != op::READ_RESP_MIDDLE;
+                if h.len != 0 {
+                    d.pay_to = Some(c.rd_addr);
+                }
+            }
+        }
+        op::ACK => {
+            if aeth_class(h.aeth) == AETH_CLASS_ACK {
+                d.cc = true;
+            } else {
+                d.nak = true;
+            }
+        }
+        op::NOTIFY => d.cc = true,
+        op::PROBE => {
+            d.ack = Some((
+                c.epsn.wrapping_sub(1) & PSN_MASK,
+                aeth(syndrome::ACK, c.msn),
+            ));
+        }
+        _ => unreachable!("op_ok passed only the opcodes above"),
+    }
+    d
 }
 
 /// §8's counters.
@@ -140,12 +299,31 @@ pub struct DispatchCounters {
     pub dup: u64,
     pub bad_psn: u64,
     pub accepted: u64,
+    pub bad_va: u64,
+    pub bad_op: u64,
+}
+
+impl DispatchCounters {
+    /// Count one decision.
+    pub fn count(&mut self, drop: Option<RxDrop>) {
+        let c = match drop {
+            None => &mut self.accepted,
+            Some(RxDrop::UnknownFlow) => &mut self.unknown_flow,
+            Some(RxDrop::Oos) => &mut self.oos,
+            Some(RxDrop::Dup) => &mut self.dup,
+            Some(RxDrop::BadPsn) => &mut self.bad_psn,
+            Some(RxDrop::BadVa) => &mut self.bad_va,
+            Some(RxDrop::BadOp) | Some(RxDrop::Parse(_)) => &mut self.bad_op,
+        };
+        *c += 1;
+    }
 }
 
 /// The dispatcher: `2^flow_bits` flows, MTU `2^mtu_log2`.
 #[derive(Clone, Debug)]
 pub struct RxDispatchModel {
-    flows: Vec<Flow>,
+    flows: Vec<Ctx>,
+    flow_bits: u32,
     mtu_log2: u32,
     pub counters: DispatchCounters,
 }
@@ -153,8 +331,10 @@ pub struct RxDispatchModel {
 impl RxDispatchModel {
     /// `flow_bits` ≤ 16, `mtu_log2` in 8..=12 (clamped).
     pub fn new(flow_bits: u32, mtu_log2: u32) -> Self {
+        let flow_bits = flow_bits.min(16);
         RxDispatchModel {
-            flows: vec![Flow::default(); 1 << flow_bits.min(16)],
+            flows: vec![Ctx::default(); 1 << flow_bits],
+            flow_bits,
             mtu_log2: mtu_log2.clamp(8, 12),
             counters: DispatchCounters::default(),
         }
@@ -164,7 +344,7 @@ impl RxDispatchModel {
     /// `nak_sent`, `wr_va` and `msn` are cleared. Flows out of range ignored.
     pub fn configure(&mut self, flow: u32, c: &FlowCfg) {
         if let Some(f) = self.flows.get_mut(flow as usize) {
-            *f = Flow {
+            *f = Ctx {
                 valid: c.valid,
                 epsn: c.epsn & PSN_MASK,
                 nak_sent: false,
@@ -190,155 +370,69 @@ impl RxDispatchModel {
         self.flows.get(flow as usize).map(|f| f.epsn)
     }
 
-    /// One packet that passed the parser.
+    /// One packet that passed the parser: [`decide`], then its events in
+    /// this order: the drop (if any), the host write, the ACK/NAK request,
+    /// the CC event, the NAK received, the READ to execute.
     pub fn dispatch(&mut self, p: &Packet) -> Vec<RxEvent> {
-        let mut ev = Vec::new();
-        let mtu_log2 = self.mtu_log2;
-        let c = &mut self.counters;
+        let reth = p.reth.unwrap_or_default();
+        let h = RxHeader {
+            opcode: p.opcode,
+            qp: p.dqp,
+            psn: p.psn & PSN_MASK,
+            ackreq: p.ackreq,
+            len: p.payload.len() as u32,
+            va: reth.va,
+            rkey: reth.rkey,
+            dlen: reth.dlen,
+            aeth: p.aeth.unwrap_or(0),
+            tlm: p.tlm.is_some(),
+        };
         let flow = p.dqp;
-        let f = match self.flows.get_mut(flow as usize) {
-            Some(f) if f.valid => f,
-            _ => {
-                c.unknown_flow += 1;
-                ev.push(RxEvent::Drop(RxDrop::UnknownFlow));
-                return ev;
-            }
-        };
-        let psn = p.psn & PSN_MASK;
-        let ack = |psn: u32, syn: u8, msn: u32, tlm: Option<Tlm>| {
-            RxEvent::Ack(AckReq {
+        let c = self.flows.get(flow as usize).copied().unwrap_or_default();
+        let d = decide(self.flow_bits, self.mtu_log2 as u8, &c, &h);
+        self.counters.count(d.drop);
+        if d.write {
+            self.flows[flow as usize] = d.ctx;
+        }
+        let mut ev = Vec::new();
+        if let Some(r) = d.drop {
+            ev.push(RxEvent::Drop(r));
+        }
+        if let Some(addr) = d.pay_to {
+            ev.push(RxEvent::HostWrite {
+                addr,
+                data: p.payload.clone(),
+            });
+        }
+        if let Some((psn, aeth)) = d.ack {
+            ev.push(RxEvent::Ack(AckReq {
                 flow,
-                psn: psn & PSN_MASK,
-                aeth: (syn as u32) << 24 | (msn & PSN_MASK),
-                tlm,
-            })
-        };
-        match p.opcode {
-            op::WRITE_FIRST | op::WRITE_MIDDLE | op::WRITE_LAST | op::WRITE_ONLY | op::READ_REQ => {
-                let d = psn.wrapping_sub(f.epsn) & PSN_MASK;
-                if d == 0 {
-                    c.accepted += 1;
-                    f.nak_sent = false;
-                    if p.opcode == op::READ_REQ {
-                        let r = p.reth.unwrap_or_default();
-                        f.msn = (f.msn + 1) & PSN_MASK;
-                        ev.push(RxEvent::ReadReq(ReadReq {
-                            flow,
-                            psn,
-                            va: r.va,
-                            rkey: r.rkey,
-                            len: r.dlen,
-                            msn: f.msn,
-                        }));
-                        let span = packet::psn_span(op::READ_REQ, r.dlen, 1 << mtu_log2);
-                        f.epsn = (f.epsn + span) & PSN_MASK;
-                    } else {
-                        let va = match p.reth {
-                            Some(r) if packet::has_reth(p.opcode) => r.va,
-                            _ => f.wr_va,
-                        };
-                        if !p.payload.is_empty() {
-                            ev.push(RxEvent::HostWrite {
-                                addr: va,
-                                data: p.payload.clone(),
-                            });
-                        }
-                        f.wr_va = va.wrapping_add(p.payload.len() as u64);
-                        f.epsn = (f.epsn + 1) & PSN_MASK;
-                        if matches!(p.opcode, op::WRITE_LAST | op::WRITE_ONLY) {
-                            f.msn = (f.msn + 1) & PSN_MASK;
-                        }
-                        if p.ackreq || p.tlm.is_some() {
-                            ev.push(ack(psn, syndrome::ACK, f.msn, p.tlm));
-                        }
-                    }
-                } else if d < OOS_WINDOW {
-                    c.oos += 1;
-                    ev.push(RxEvent::Drop(RxDrop::Oos));
-                    if !f.nak_sent {
-                        f.nak_sent = true;
-                        ev.push(ack(f.epsn, syndrome::NAK_SEQ, f.msn, p.tlm));
-                    }
-                } else if d >= (1 << 24) - OOS_WINDOW {
-                    c.dup += 1;
-                    ev.push(RxEvent::Drop(RxDrop::Dup));
-                    if p.opcode == op::READ_REQ {
-                        let r = p.reth.unwrap_or_default();
-                        ev.push(RxEvent::ReadReq(ReadReq {
-                            flow,
-                            psn,
-                            va: r.va,
-                            rkey: r.rkey,
-                            len: r.dlen,
-                            msn: f.msn,
-                        }));
-                    } else {
-                        ev.push(ack(f.epsn.wrapping_sub(1), syndrome::ACK, f.msn, p.tlm));
-                    }
-                } else {
-                    c.bad_psn += 1;
-                    ev.push(RxEvent::Drop(RxDrop::BadPsn));
-                }
-            }
-            op::ACK => {
-                c.accepted += 1;
-                let aeth = p.aeth.unwrap_or(0);
-                match aeth >> 29 {
-                    0 => ev.push(RxEvent::Cc(CcEvent {
-                        flow,
-                        psn,
-                        aeth,
-                        opcode: p.opcode,
-                        tlm: p.tlm,
-                    })),
-                    3 => ev.push(RxEvent::Nak { flow, psn }),
-                    _ => {}
-                }
-            }
-            op::NOTIFY => {
-                c.accepted += 1;
-                ev.push(RxEvent::Cc(CcEvent {
-                    flow,
-                    psn,
-                    aeth: p.aeth.unwrap_or(0),
-                    opcode: p.opcode,
-                    tlm: p.tlm,
-                }));
-            }
-            op::PROBE => {
-                c.accepted += 1;
-                ev.push(ack(f.epsn.wrapping_sub(1), syndrome::ACK, f.msn, p.tlm));
-            }
-            op::READ_RESP_FIRST
-            | op::READ_RESP_MIDDLE
-            | op::READ_RESP_LAST
-            | op::READ_RESP_ONLY => {
-                if psn == f.rd_psn {
-                    c.accepted += 1;
-                    if !p.payload.is_empty() {
-                        ev.push(RxEvent::HostWrite {
-                            addr: f.rd_addr,
-                            data: p.payload.clone(),
-                        });
-                    }
-                    f.rd_addr = f.rd_addr.wrapping_add(p.payload.len() as u64);
-                    f.rd_psn = (f.rd_psn + 1) & PSN_MASK;
-                    if p.opcode != op::READ_RESP_MIDDLE {
-                        ev.push(RxEvent::Cc(CcEvent {
-                            flow,
-                            psn,
-                            aeth: p.aeth.unwrap_or(0),
-                            opcode: p.opcode,
-                            tlm: p.tlm,
-                        }));
-                    }
-                } else {
-                    c.oos += 1;
-                    ev.push(RxEvent::Drop(RxDrop::Oos));
-                }
-            }
-            // The parser passes only the opcodes above.
-            _ => {}
+                psn,
+                aeth,
+                tlm: p.tlm,
+            }));
+        }
+        if d.cc {
+            ev.push(RxEvent::Cc(CcEvent {
+                flow,
+                psn: h.psn,
+                aeth: h.aeth,
+                opcode: p.opcode,
+                tlm: p.tlm,
+            }));
+        }
+        if d.nak {
+            ev.push(RxEvent::Nak { flow, psn: h.psn });
+        }
+        if let Some(msn) = d.rdreq {
+            ev.push(RxEvent::ReadReq(ReadReq {
+                flow,
+                psn: h.psn,
+                va: h.va,
+                rkey: h.rkey,
+                len: h.dlen,
+                msn,
+            }));
         }
         ev
     }
@@ -347,7 +441,7 @@ impl RxDispatchModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::roce::packet::Reth;
+    use crate::roce::packet::{self, Reth};
 
     fn pkt(opcode: u8, psn: u32, len: usize) -> Packet {
         Packet {
@@ -469,7 +563,9 @@ mod tests {
                 oos: 2,
                 dup: 1,
                 bad_psn: 1,
-                accepted: 3
+                accepted: 3,
+                bad_va: 0,
+                bad_op: 0,
             }
         );
     }

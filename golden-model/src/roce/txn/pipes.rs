@@ -225,6 +225,8 @@ impl RxPipe for GoldenRx {
             ("dup", c.dup),
             ("bad_psn", c.bad_psn),
             ("accepted", c.accepted),
+            ("bad_va", c.bad_va),
+            ("bad_op", c.bad_op),
         ]);
         v
     }

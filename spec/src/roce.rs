@@ -1,0 +1,256 @@
+//! RoCEv2 as this NIC puts it on the wire (`docs/roce.md` §1–§3, §7, §8):
+//! header lengths and offsets, the opcode table and its classes, AETH
+//! syndromes, PSN arithmetic, and the receive path's drop reasons.
+//!
+//! The RTL (`nic-hdl`, as constants in its blocks), the golden models
+//! (`nic-golden`), the environment and the docs all take these from here.
+
+/// UDP destination port of RoCEv2.
+pub const ROCE_PORT: u16 = 4791;
+/// Largest payload of one packet (the largest MTU).
+pub const MAX_PAYLOAD: usize = 4096;
+pub const ETH_LEN: usize = 14;
+pub const IP_LEN: usize = 20;
+pub const UDP_LEN: usize = 8;
+pub const BTH_LEN: usize = 12;
+pub const RETH_LEN: usize = 16;
+pub const AETH_LEN: usize = 4;
+pub const TLM_LEN: usize = 48;
+pub const ICRC_LEN: usize = 4;
+/// Offset of the IPv4 header, the UDP header and the BTH in a frame.
+pub const IP_OFF: usize = ETH_LEN;
+pub const UDP_OFF: usize = IP_OFF + IP_LEN;
+pub const BTH_OFF: usize = UDP_OFF + UDP_LEN;
+/// The shortest frame: Ethernet, IPv4, UDP, BTH, ICRC.
+pub const MIN_FRAME: usize = BTH_OFF + BTH_LEN + ICRC_LEN;
+
+/// Opcodes of §1.
+pub mod op {
+    pub const WRITE_FIRST: u8 = 0x06;
+    pub const WRITE_MIDDLE: u8 = 0x07;
+    pub const WRITE_LAST: u8 = 0x08;
+    pub const WRITE_ONLY: u8 = 0x0A;
+    pub const READ_REQ: u8 = 0x0C;
+    pub const READ_RESP_FIRST: u8 = 0x0D;
+    pub const READ_RESP_MIDDLE: u8 = 0x0E;
+    pub const READ_RESP_LAST: u8 = 0x0F;
+    pub const READ_RESP_ONLY: u8 = 0x10;
+    pub const ACK: u8 = 0x11;
+    pub const PROBE: u8 = 0xC0;
+    pub const NOTIFY: u8 = 0xC1;
+    /// All of them.
+    pub const ALL: [u8; 12] = [
+        WRITE_FIRST,
+        WRITE_MIDDLE,
+        WRITE_LAST,
+        WRITE_ONLY,
+        READ_REQ,
+        READ_RESP_FIRST,
+        READ_RESP_MIDDLE,
+        READ_RESP_LAST,
+        READ_RESP_ONLY,
+        ACK,
+        PROBE,
+        NOTIFY,
+    ];
+}
+
+/// AETH syndromes (bits 31..24 of the AETH word).
+pub mod syndrome {
+    /// ACK, credit field "invalid".
+    pub const ACK: u8 = 0x1F;
+    /// NAK, PSN sequence error.
+    pub const NAK_SEQ: u8 = 0x60;
+    /// NAK, invalid request.
+    pub const NAK_INVALID: u8 = 0x61;
+}
+
+/// The opcode is in §1's table.
+pub const fn known_opcode(opcode: u8) -> bool {
+    let mut i = 0;
+    while i < op::ALL.len() {
+        if op::ALL[i] == opcode {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// The opcode carries a RETH (WRITE FIRST/ONLY, READ REQUEST).
+pub const fn has_reth(opcode: u8) -> bool {
+    matches!(opcode, op::WRITE_FIRST | op::WRITE_ONLY | op::READ_REQ)
+}
+
+/// The opcode carries an AETH (ACK, READ RESPONSE FIRST/LAST/ONLY).
+pub const fn has_aeth(opcode: u8) -> bool {
+    matches!(
+        opcode,
+        op::ACK | op::READ_RESP_FIRST | op::READ_RESP_LAST | op::READ_RESP_ONLY
+    )
+}
+
+/// The opcode may carry a payload (WRITE and READ RESPONSE).
+pub const fn carries_payload(opcode: u8) -> bool {
+    is_write(opcode) || is_read_resp(opcode)
+}
+
+/// The opcode is a WRITE (any of the four).
+pub const fn is_write(opcode: u8) -> bool {
+    matches!(
+        opcode,
+        op::WRITE_FIRST | op::WRITE_MIDDLE | op::WRITE_LAST | op::WRITE_ONLY
+    )
+}
+
+/// The opcode is a READ RESPONSE (any of the four).
+pub const fn is_read_resp(opcode: u8) -> bool {
+    matches!(
+        opcode,
+        op::READ_RESP_FIRST | op::READ_RESP_MIDDLE | op::READ_RESP_LAST | op::READ_RESP_ONLY
+    )
+}
+
+/// A message in one packet (WRITE ONLY, READ RESPONSE ONLY): a payload
+/// opcode whose payload may be empty. The other payload opcodes
+/// (FIRST/MIDDLE/LAST) carry at least one byte.
+pub const fn is_only(opcode: u8) -> bool {
+    matches!(opcode, op::WRITE_ONLY | op::READ_RESP_ONLY)
+}
+
+/// The packet ends a message at the responder (WRITE LAST/ONLY, READ
+/// REQUEST): the MSN advances.
+pub const fn ends_message(opcode: u8) -> bool {
+    matches!(opcode, op::WRITE_LAST | op::WRITE_ONLY | op::READ_REQ)
+}
+
+/// HPCC++'s own opcodes (PROBE, NOTIFY): they always carry telemetry.
+pub const fn is_hpcc(opcode: u8) -> bool {
+    matches!(opcode, op::PROBE | op::NOTIFY)
+}
+
+/// PSNs a packet uses (§1): READ REQUEST ceil(dlen/MTU), at least 1; ACK,
+/// PROBE, NOTIFY 0; the others 1. `mtu` ≥ 1.
+pub fn psn_span(opcode: u8, dlen: u32, mtu: u32) -> u32 {
+    match opcode {
+        op::READ_REQ => (dlen as u64).div_ceil(mtu.max(1) as u64).max(1) as u32,
+        op::ACK | op::PROBE | op::NOTIFY => 0,
+        _ => 1,
+    }
+}
+
+/// Pad bytes after a payload of `n` bytes (BTH PadCnt).
+pub fn pad_count(n: usize) -> usize {
+    (4 - n % 4) % 4
+}
+
+/// PSNs are 24 bits.
+pub const PSN_MASK: u32 = 0xFF_FFFF;
+/// The dispatcher's out-of-sequence window (§8): a PSN at distance
+/// 1 ≤ d < `PSN_WINDOW` ahead of the expected one is out of sequence (a
+/// loss: NAK); at distance ≥ 2^24 − `PSN_WINDOW` behind, a duplicate
+/// (re-ACK, or a READ executed again); anything else is a bad PSN.
+pub const PSN_WINDOW: u32 = 1 << 12;
+
+/// AETH bits 31..29: the syndrome's class (§8). 0 = ACK, 3 = NAK; the
+/// others (RNR, reserved) are not handled.
+pub const fn aeth_class(aeth: u32) -> u32 {
+    aeth >> 29
+}
+pub const AETH_CLASS_ACK: u32 = 0;
+pub const AETH_CLASS_NAK: u32 = 3;
+
+/// The AETH word: syndrome << 24 | MSN.
+pub const fn aeth(syndrome: u8, msn: u32) -> u32 {
+    ((syndrome as u32) << 24) | (msn & PSN_MASK)
+}
+
+/// Why the Rx parser drops a frame (`nic_golden::roce::packet::decode`,
+/// `hdl/src/roce/rx_parse.rs`), in the order the checks are made
+/// (§7; `drop_full` is a property of the RTL's buffer, not of the frame).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Drop {
+    BadFcs,
+    Trunc,
+    BadEth,
+    BadIp,
+    BadPort,
+    BadOpcode,
+    BadLen,
+    BadTlm,
+    BadIcrc,
+}
+
+impl Drop {
+    pub const ALL: [Drop; 9] = [
+        Drop::BadFcs,
+        Drop::Trunc,
+        Drop::BadEth,
+        Drop::BadIp,
+        Drop::BadPort,
+        Drop::BadOpcode,
+        Drop::BadLen,
+        Drop::BadTlm,
+        Drop::BadIcrc,
+    ];
+    /// The counter's name in §7 (`cnt_<name>`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Drop::BadFcs => "bad_fcs",
+            Drop::Trunc => "trunc",
+            Drop::BadEth => "bad_eth",
+            Drop::BadIp => "bad_ip",
+            Drop::BadPort => "bad_port",
+            Drop::BadOpcode => "bad_opcode",
+            Drop::BadLen => "bad_len",
+            Drop::BadTlm => "bad_tlm",
+            Drop::BadIcrc => "bad_icrc",
+        }
+    }
+}
+
+/// Why the receive path dropped a frame or a packet: the parser's reason
+/// ([`Drop`]), or the dispatcher's (§8). Each is counted (`cnt_<name>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RxDrop {
+    /// By the parser (§7).
+    Parse(Drop),
+    /// The opcode is not the dispatcher's, or an ACKNOWLEDGE's syndrome
+    /// is neither an ACK nor a NAK.
+    BadOp,
+    /// QP ≥ 2^A, or a flow not created.
+    UnknownFlow,
+    /// Ahead of the expected PSN (a loss), or a READ RESPONSE whose PSN is
+    /// not the one expected.
+    Oos,
+    /// Behind the expected PSN, within the window.
+    Dup,
+    /// Neither ahead nor behind within the window.
+    BadPsn,
+    /// Data would move to an address that is not 8-aligned.
+    BadVa,
+}
+
+impl RxDrop {
+    /// The dispatcher's reasons, in the order of its counters.
+    pub const DISPATCH: [RxDrop; 6] = [
+        RxDrop::BadOp,
+        RxDrop::UnknownFlow,
+        RxDrop::Oos,
+        RxDrop::Dup,
+        RxDrop::BadPsn,
+        RxDrop::BadVa,
+    ];
+    /// The counter's name (`cnt_<name>`).
+    pub fn name(self) -> &'static str {
+        match self {
+            RxDrop::Parse(d) => d.name(),
+            RxDrop::BadOp => "bad_op",
+            RxDrop::UnknownFlow => "unknown_flow",
+            RxDrop::Oos => "oos",
+            RxDrop::Dup => "dup",
+            RxDrop::BadPsn => "bad_psn",
+            RxDrop::BadVa => "bad_va",
+        }
+    }
+}
