@@ -2,8 +2,11 @@
 //! cycle-exact.
 //!
 //! [`HpccFixed`] is the transaction-level model: one call per event, the
-//! fixed-point arithmetic of the RTL written as plain integer Rust, step
-//! by step, with the pseudocode line each step implements. [`HpccCc`]
+//! fixed-point arithmetic of the RTL as plain integer Rust, step by step,
+//! with the pseudocode line each step implements. The arithmetic itself
+//! is in the pure functions of the blocks' twins (`measure_inflight`,
+//! `hop_max`, `ewma`, `compute_wind`, `rate`), which their cycle twins
+//! use too: it is written once. [`HpccCc`]
 //! wraps it in the RTL's timing (fixed latency, the per-flow hazard
 //! interlock on `in_ready`, the counters) and implements [`Cycle`].
 //!
@@ -13,14 +16,11 @@
 
 use super::int_ns3::{HopFields, QLEN_MAX};
 use super::params::CcRegs;
-use crate::arith::divider::divide;
 use crate::Cycle;
 use std::collections::VecDeque;
 
 /// Hops of telemetry at most.
 pub const HOPS: usize = 5;
-/// 1.0 in UQ8.24.
-pub const U_ONE: u32 = 1 << 24;
 
 /// Event operations (`in_op`).
 pub mod op {
@@ -164,111 +164,35 @@ impl Counters {
     }
 }
 
-// ---- The arithmetic, one function per RTL step ----------------------
+// ---- The arithmetic -------------------------------------------------
+//
+// Each block of the RTL has its pure functions in its own module, the
+// same ones its cycle twin uses (the pseudocode lines they implement in
+// brackets): `measure_inflight` (4–5), `hop_max` (2, 6–7), `ewma` (8–9),
+// `compute_wind` (11–20), `rate` (27). The commit decisions (lines 22,
+// 29) are here.
 
-/// Per hop: (Δts mod 2^24, Δbytes mod 2^20, stale, back).
-pub fn hop_deltas(new: &HopFields, old: &HopFields) -> (u32, u32, bool, bool) {
-    let dts = new.ts.wrapping_sub(old.ts) & 0xFF_FFFF;
-    let db = new.bytes.wrapping_sub(old.bytes) & 0xF_FFFF;
-    (dts, db, dts == 0 || dts >= 1 << 23, db >= 1 << 19)
-}
-
-/// Line 4 and the second term of line 5: txRate / B, UQ8.24, saturating.
-/// txRate/B = Δbytes·128·multi / (3.125·2^code · Δts)
-///          = Δbytes · 2^(mlog − code + 4) · 2^30 / (25 · Δts) in UQ8.24.
-/// One `Divider<32, 30>`: a = Δbytes ≪ (mlog − code + 4) < 2^27,
-/// d = 25·Δts < 2^28. 0 for a stale hop or bytes going back.
-pub fn u_tx(db: u32, dts: u32, code: u8, mlog: u8, stale: bool, back: bool) -> u32 {
-    if stale || back {
-        return 0;
-    }
-    let a = shl32(db as u64, (mlog & 7).wrapping_add(4).wrapping_sub(code));
-    let d = 25 * dts as u64;
-    divide(32, 30, a, d).0 as u32
-}
-
-/// First term of line 5: min(qlen) / (B·T), UQ8.24, saturating.
-/// = qmin · 25.6 · 2^(mlog − code) / T = (qmin · uq_m) ≫ (s − 29 − mlog + code).
-pub fn u_q(qmin: u32, code: u8, r: &CcRegs) -> u32 {
-    let p = qmin as u64 * r.uq_m as u64;
-    let sh = r
-        .inv_t_s
-        .wrapping_sub(29)
-        .wrapping_sub(r.mlog & 7)
-        .wrapping_add(code);
-    sat32(shr(p, sh))
-}
-
-/// Lines 8–9, the weight: min(tau, T)/T, UQ1.24 (1.0 exactly when
-/// tau ≥ T) = (tau · inv_t_m) ≫ (s − 24).
-pub fn tau_weight(tau: u32, r: &CcRegs) -> u32 {
-    if tau >= r.t {
-        U_ONE
-    } else {
-        shr(tau as u64 * r.inv_t_m as u64, r.inv_t_s.wrapping_sub(24)) as u32
-    }
-}
-
-/// Line 9: U + f·(u − U), the product f·|u − U| rounded to nearest (a
-/// truncation would bias U toward its old value).
-pub fn ewma(uu: u32, u: u32, f: u32) -> u32 {
-    let mag = |d: u32| ((f as u64 * d as u64 + (1 << 23)) >> 24) as u32;
-    if u >= uu {
-        uu + mag(u - uu)
-    } else {
-        uu - mag(uu - u)
-    }
-}
-
-/// Line 13's eta/U, UQ12.20: `Divider<32, 28>` on eta (UQ0.16) and U
-/// (UQ8.24); all ones when U = 0 or eta/U ≥ 4096.
-pub fn eta_over_u(eta: u16, uu: u32) -> u32 {
-    divide(32, 28, eta as u64, uu as u64).0 as u32
-}
-
-/// x ≫ sh as Verilog computes it for an 8-bit shift amount (0 from 64 on).
-pub fn shr(x: u64, sh: u8) -> u64 {
-    x.checked_shr(sh as u32).unwrap_or(0)
-}
-
-/// (x ≪ sh) mod 2^32, as Verilog computes it for an 8-bit shift amount.
-pub fn shl32(x: u64, sh: u8) -> u64 {
-    x.checked_shl(sh as u32).unwrap_or(0) & 0xFFFF_FFFF
-}
-
-pub fn sat32(x: u64) -> u32 {
-    x.min(u32::MAX as u64) as u32
-}
-
-/// Lines 12–19 without the commit: (W, MD branch taken).
-pub fn compute_wind(uu: u32, wc: u32, inc_stage: u8, r: &CcRegs) -> (u32, bool) {
-    let md = uu >= (r.eta as u32) << 8 || inc_stage >= r.max_stage;
-    let w = if md {
-        // Line 13: Wc / (U/eta) + W_ai. eta/U (UQ12.20, floored by the
-        // divider, capped below 2048) gets half an LSB back, and the
-        // product is rounded to nearest: Wc · (2r + 1) / 2^21, rounded.
-        // Without this, every commit loses up to 1/256 byte and ~10^-6 of
-        // Wc, and the losses compound along Wc's recurrence.
-        let rr = eta_over_u(r.eta, uu).min(0x7FFF_FFFF) as u64;
-        let p = wc as u64 * (2 * rr + 1);
-        sat32(sat32((p + (1 << 20)) >> 21) as u64 + r.w_ai as u64)
-    } else {
-        // Line 17: Wc + W_ai.
-        sat32(wc as u64 + r.w_ai as u64)
-    };
-    // Clamp to [W_min, W_init], in the RTL's order (W_init first).
-    (w.min(r.w_init).max(r.w_min), md)
-}
-
-/// Line 27: R = W/T, UQ8.16 bytes/ns = (W · inv_t_m) ≫ (s − 8), saturated
-/// to 24 bits.
-pub fn rate(w: u32, r: &CcRegs) -> u32 {
-    shr(w as u64 * r.inv_t_m as u64, r.inv_t_s.wrapping_sub(8)).min(0xFF_FFFF) as u32
-}
+pub use super::compute_wind::{compute_wind, eta_over_u, update_wc};
+pub use super::ewma::{ewma, tau_weight, U_ONE};
+pub use super::fixed::{sat32, shl32, shr};
+pub use super::hop_max::hop_max;
+pub use super::measure_inflight::{hop_deltas, hop_term, u_q, u_tx};
+pub use super::rate::rate;
 
 /// Serial-number comparison a > b (mod 2^32).
 pub fn serial_gt(a: u32, b: u32) -> bool {
     (a.wrapping_sub(b) as i32) > 0
+}
+
+/// Line 22 (NewAck): ack.seq > lastUpdateSeq, in serial 32-bit arithmetic.
+pub fn sender_commit(seq: u32, last_update_seq: u32) -> bool {
+    serial_gt(seq, last_update_seq)
+}
+
+/// Line 29 (NewINT): now > lastUpdateTime + T, i.e. now − lastUpdateTime
+/// > T in signed 32-bit ns.
+pub fn receiver_commit(now: u32, last_update_time: u32, t: u32) -> bool {
+    (now.wrapping_sub(last_update_time) as i32) > t as i32
 }
 
 /// What an event is, before any arithmetic: the checks of the RTL's
@@ -374,44 +298,39 @@ impl HpccFixed {
         }
         // Line 22 / 29: commit Wc this time?
         let commit = if r.variant {
-            (ev.now.wrapping_sub(st.last) as i32) > r.t as i32
+            receiver_commit(ev.now, st.last, r.t)
         } else {
-            serial_gt(ev.seq, st.last)
+            sender_commit(ev.seq, st.last)
         };
-        // Lines 1–7: MeasureInflight, per hop.
+        // Lines 1–7: MeasureInflight, per hop (lines 4–5), then the
+        // maximum over the hops (lines 6–7).
         let mut flags = 0u8;
-        let (mut u, mut tau) = (0u32, 0u32);
+        let mut terms = [(0u32, 0u32); HOPS];
         for i in 0..n {
             let old = HopFields::decode(st.hops[i]);
             let h = new[i];
-            let (dts, db, stale, back) = hop_deltas(&h, &old);
-            if stale {
+            let t = hop_term(&h, &old, true, r);
+            if t.stale {
                 flags |= flag::TS_STALE;
             }
-            if back {
+            if t.back {
                 flags |= flag::BYTES_BACK;
             }
             if h.qlen == QLEN_MAX {
                 flags |= flag::QLEN_SAT;
             }
-            let up = sat32(
-                u_tx(db, dts, h.rate, r.mlog, stale, back) as u64
-                    + u_q(h.qlen.min(old.qlen), h.rate, r) as u64,
-            );
-            // Line 6: strictly greater, so the first hop wins a tie.
-            if up > u {
-                u = up;
-                tau = if stale { 0 } else { dts };
-            }
+            terms[i] = (t.u_prime, t.tau);
         }
+        let (u, tau) = hop_max(&terms[..n]);
         // Lines 8–9.
         st.u = ewma(st.u, u, tau_weight(tau, r));
-        // Lines 11–20.
+        // Lines 11–20 (ComputeWind); lines 23 / 26 and 30 / 34 call it
+        // with updateWc = commit.
         let (w, md) = compute_wind(st.u, st.wc, st.inc_stage, r);
         st.w = w;
+        (st.wc, st.inc_stage) = update_wc(commit, w, md, st.wc, st.inc_stage);
         if commit {
-            st.wc = w;
-            st.inc_stage = if md { 0 } else { st.inc_stage + 1 };
+            // Line 24 / 32: lastUpdateSeq = snd_nxt, lastUpdateTime = now.
             st.last = stamp;
         }
         // Line 27: L = ack.L.

@@ -1,8 +1,17 @@
 //! HPCC++ congestion control: parameters, the telemetry format, the f64
 //! reference (`hpcc_ref`, line for line with the draft's pseudocode) and
-//! the bit-exact, cycle-exact twin of the RTL CC module (`hpcc`).
+//! the bit-exact, cycle-exact twin of the RTL CC module (`hpcc`) and of
+//! each of its blocks (`measure_inflight`, `hop_max`, `ewma`,
+//! `compute_wind`, `rate`). `nic_hdl::cc` has the table from pseudocode
+//! line to block and function.
 
+pub mod compute_wind;
+pub mod ewma;
+pub mod fixed;
+pub mod hop_max;
 pub mod hpcc;
 pub mod hpcc_ref;
 pub mod int_ns3;
+pub mod measure_inflight;
 pub mod params;
+pub mod rate;

@@ -1,6 +1,13 @@
 //! The HPCC++ congestion-control module: sender-based (NewAck) and
 //! receiver-based (NewINT), fixed point, one event per cycle across flows.
 //!
+//! This file holds the per-flow state RAMs, the hazard interlock, the
+//! event's checks and commit decision (pseudocode lines 21–26, 28–34) and
+//! the plumbing between the arithmetic blocks, each in its own file with
+//! its pseudocode lines: [`MeasureInflight`] (lines 4–5, five of them),
+//! [`HopMax`] (6–7), [`Ewma`] (8–9), [`ComputeWind`] (11–20), [`Rate`]
+//! (27). `super` (`mod.rs`) has the table from pseudocode line to code.
+//!
 //! # Ports (clock `clock`)
 //! Configuration (quasi-static; change only while no event is in flight;
 //! values from the driver, `nic_golden::cc::params::CcParams::regs`):
@@ -29,20 +36,21 @@
 //! field's read-modify-write spans at most that many cycles, so events of
 //! one flow are processed exactly in order, with no forwarding.
 //!
-//! Stages (cycle after acceptance):
-//! - 0: parse, read the flow's meta (created, hop count, lastUpdate) and
-//!   stored hops; 1: RAM outputs registered; 2: the subtractions (hop
-//!   deltas, seq − lastUpdateSeq, now − lastUpdateTime).
-//! - 3: status, commit decision; meta and hop writes (registered, land at
-//!   the end of 4).
-//! - 4: divider operands; 5–38: txRate/B per hop (`Divider<32,30>`);
-//!   34–38: queue term per hop (`WideMul`).
-//! - 38–43: u′ = sum, max over hops (the first wins a tie), tau.
-//! - 43–47: tau/T (`WideMul` by 1/T). 47–56: U EWMA (read U at 47, write
-//!   at 56).
-//! - 56–89: eta/U (`Divider<32,28>`). 87–96: ComputeWind (read W, Wc,
-//!   incStage at 87, write at 96). 96–101: R = W/T (`WideMul`), saturated;
-//!   102: the output registers.
+//! Stages (cycle after acceptance; a register named `x_sN` holds x at
+//! stage N):
+//! - 0: interlock, parse, read the flow's meta (created, hop count,
+//!   lastUpdate) and stored hops; 1: RAM outputs registered; 2: the
+//!   commit decision (seq − lastUpdateSeq, now − lastUpdateTime), the hop
+//!   count tests, and the hops into [`MeasureInflight`] (its deltas).
+//! - 3: status, flags; meta and hop writes (registered, land at the end
+//!   of 4).
+//! - 2–40: u′ per hop (lines 4–5; the dividers run 5–38).
+//! - 40–43: the maximum over the hops and its tau (lines 6–7).
+//! - 43–55: the U EWMA (lines 8–9; read U at 47); 55: U chosen by
+//!   status; 56: U written.
+//! - 56–96: ComputeWind (lines 11–20; eta/U 56–89, read W, Wc, incStage
+//!   at 87); 96: W chosen by status, W, Wc, incStage written.
+//! - 96–101: R = W/T (line 27); 101: the output registers (out at 102).
 //!
 //! # State
 //! Per flow, in block RAM (2^A flows): meta (36 bits), five hops of 61
@@ -58,10 +66,15 @@
 //! used as is; each is flagged and counted. Arithmetic saturates.
 //!
 //! Golden twin: `nic_golden::cc::hpcc` (its `HpccFixed` spells out each
-//! step's arithmetic).
+//! step, calling the blocks' pure functions).
 
+use super::compute_wind::ComputeWind;
+use super::ewma::Ewma;
+use super::hop_max::HopMax;
 use super::int_ns3::Ns3HopParse;
-use crate::arith::{Delay, Divider, WideMul};
+use super::measure_inflight::MeasureInflight;
+use super::rate::Rate;
+use crate::arith::Delay;
 use crate::mem::Ram;
 use rust_hdl::prelude::*;
 
@@ -70,8 +83,6 @@ pub const LATENCY: usize = 102;
 /// Same-flow events are spaced at least `HAZARD_WINDOW + 1` cycles.
 pub const HAZARD_WINDOW: usize = 9;
 const HZ: usize = 9;
-/// Pipeline context registers, stages 3..=98.
-const CTX: usize = 98;
 
 #[derive(LogicBlock)]
 pub struct HpccCc<const A: usize> {
@@ -118,18 +129,13 @@ pub struct HpccCc<const A: usize> {
     pub cnt_qlen_sat: Signal<Out, Bits<32>>,
 
     // ---- constants
+    /// A, the flow id's width (a flow id ≥ 2^A has a bit set from A on;
+    /// hdl_gen cannot print the const generic itself).
     k_a: Constant<Bits<8>>,
-    /// sh[i] = i: shift amounts and bit offsets.
-    sh: [Constant<Bits<8>>; 100],
-    five: Constant<Bits<4>>,
-    idx: [Constant<Bits<4>>; 5],
+    /// i, for hop i's test nhops > i.
+    hop_index: [Constant<Bits<4>>; 5],
+    /// 1.0 in UQ8.24.
     u_one: Constant<Bits<32>>,
-    ones32: Constant<Bits<32>>,
-    one32: Constant<Bits<32>>,
-    r_cap: Constant<Bits<32>>,
-    half20: Constant<Bits<64>>,
-    half24: Constant<Bits<64>>,
-    r_max: Constant<Bits<24>>,
     op_event: Constant<Bits<2>>,
     op_create: Constant<Bits<2>>,
     op_destroy: Constant<Bits<2>>,
@@ -141,173 +147,117 @@ pub struct HpccCc<const A: usize> {
     st_drop_hops: Constant<Bits<3>>,
     st_drop_rate: Constant<Bits<3>>,
 
-    // ---- hazard interlock
-    hz_v: [DFF<Bit>; HZ],
-    hz_f: [DFF<Bits<16>>; HZ],
+    // ---- stage 0: hazard interlock (the flows accepted in the last HZ
+    // cycles)
+    recent_valid: [DFF<Bit>; HZ],
+    recent_flow: [DFF<Bits<16>>; HZ],
     hit: Signal<Local, Bit>,
     accept: Signal<Local, Bit>,
 
-    // ---- stage 0..2
+    // ---- stage 0: parse; the event, to stages 2 and 3
     parse: [Ns3HopParse; 5],
+    valid_s2: Delay<1, 2>,
+    valid_s3: Delay<1, 1>,
+    op_s3: Delay<2, 3>,
+    flow_s3: Delay<16, 3>,
+    /// The flow id is ≥ 2^A.
+    flow_oor_s3: Delay<1, 3>,
+    seq_s2: Delay<32, 2>,
+    snd_nxt_s3: Delay<32, 3>,
+    now_s2: Delay<32, 2>,
+    now_s3: Delay<32, 1>,
+    nhops_s2: Delay<4, 2>,
+    nhops_s3: Delay<4, 1>,
+    /// The ack's hops (ack.L), parsed.
+    new_ts_s2: [Delay<24, 2>; 5],
+    new_bytes_s2: [Delay<20, 2>; 5],
+    new_qlen_s2: [Delay<17, 2>; 5],
+    new_code_s2: [Delay<3, 2>; 5],
+    rate_ok_s2: [Delay<1, 2>; 5],
+    qlen_max_s3: [Delay<1, 3>; 5],
+
+    // ---- per-flow state. Meta word: created [35], hop count [34:32]
+    // (written as 4 bits at [35:32], OR created), lastUpdateSeq or
+    // lastUpdateTime [31:0]. Hop word (L[i]): ts [60:37], bytes [36:17],
+    // qlen [16:0]. W word: W [66:35], Wc [34:3], incStage [2:0].
     meta_ram: Ram<Bits<36>, A>,
-    meta_wa: DFF<Bits<A>>,
-    meta_we: DFF<Bit>,
-    meta_wd: DFF<Bits<36>>,
-    hop_wa: [DFF<Bits<A>>; 5],
-    hop_we: [DFF<Bit>; 5],
-    hop_wd: [DFF<Bits<61>>; 5],
     hop_ram: [Ram<Bits<61>, A>; 5],
-    v1: DFF<Bit>,
-    op1: DFF<Bits<2>>,
-    flow1: DFF<Bits<16>>,
-    seq1: DFF<Bits<32>>,
-    snd1: DFF<Bits<32>>,
-    now1: DFF<Bits<32>>,
-    nh1: DFF<Bits<4>>,
-    oor1: DFF<Bit>,
-    hw1: [DFF<Bits<64>>; 5],
-    rok1: [DFF<Bit>; 5],
-    qmx1: [DFF<Bit>; 5],
-    v2: DFF<Bit>,
-    op2: DFF<Bits<2>>,
-    flow2: DFF<Bits<16>>,
-    seq2: DFF<Bits<32>>,
-    snd2: DFF<Bits<32>>,
-    now2: DFF<Bits<32>>,
-    nh2: DFF<Bits<4>>,
-    oor2: DFF<Bit>,
-    hw2: [DFF<Bits<64>>; 5],
-    rok2: [DFF<Bit>; 5],
-    qmx2: [DFF<Bit>; 5],
-    meta2: DFF<Bits<36>>,
-    old2: [DFF<Bits<61>>; 5],
-    // stage-3 registers: stage 2's subtractions and the event
-    v2b: DFF<Bit>,
-    op2b: DFF<Bits<2>>,
-    flow2b: DFF<Bits<16>>,
-    snd2b: DFF<Bits<32>>,
-    now2b: DFF<Bits<32>>,
-    nh2b: DFF<Bits<4>>,
-    oor2b: DFF<Bit>,
-    meta2b: DFF<Bits<36>>,
-    commit2b: DFF<Bit>,
-    nhbad2b: DFF<Bit>,
-    nhmis2b: DFF<Bit>,
-    bad_rate2b: DFF<Bit>,
-    qmx2b: [DFF<Bit>; 5],
-    stale2b: [DFF<Bit>; 5],
-    back2b: [DFF<Bit>; 5],
-    active2b: [DFF<Bit>; 5],
-    hw2b: [DFF<Bits<64>>; 5],
-    dts2b: [DFF<Bits<24>>; 5],
-    db2b: [DFF<Bits<20>>; 5],
-    oql2b: [DFF<Bits<17>>; 5],
-    // stage-2 combinational
-    created2: Signal<Local, Bit>,
-    last2: Signal<Local, Bits<32>>,
-    active2: [Signal<Local, Bit>; 5],
-    n_ts: [Signal<Local, Bits<24>>; 5],
-    n_by: [Signal<Local, Bits<20>>; 5],
-    n_ql: [Signal<Local, Bits<17>>; 5],
-    o_ql: [Signal<Local, Bits<17>>; 5],
-    dts2: [Signal<Local, Bits<24>>; 5],
-    db2: [Signal<Local, Bits<20>>; 5],
-    stale2: [Signal<Local, Bit>; 5],
-    back2: [Signal<Local, Bit>; 5],
-    bad_rate2: Signal<Local, Bit>,
-    flags2: Signal<Local, Bits<3>>,
-    status2: Signal<Local, Bits<3>>,
-    commit2: Signal<Local, Bit>,
-    dseq2: Signal<Local, Bits<32>>,
-    dnow2: Signal<Local, Bits<32>>,
-    stamp2: Signal<Local, Bits<32>>,
-    meta_new2: Signal<Local, Bits<36>>,
-    // ---- context, stages 3..=98: [23:8] flow, [7:5] status,
-    // [4:2] flags, [1] commit, [0] valid
-    ctx: [DFF<Bits<24>>; CTX],
-    // ---- stages 3..5: divider operands
-    db4: [DFF<Bits<20>>; 5],
-    dts4: [DFF<Bits<24>>; 5],
-    code4: [DFF<Bits<3>>; 5],
-    qmin4: [DFF<Bits<17>>; 5],
-    kill4: [DFF<Bit>; 5],
-    tau4: [DFF<Bits<24>>; 5],
-    d9_4: [DFF<Bits<32>>; 5],
-    sh4: [Signal<Local, Bits<8>>; 5],
-    d25: [Signal<Local, Bits<32>>; 5],
-    a5: [DFF<Bits<32>>; 5],
-    d5: [DFF<Bits<32>>; 5],
-    div: [Divider<32, 30>; 5],
-    qmin_d: [Delay<17, 30>; 5],
-    code_d: [Delay<8, 34>; 5],
-    tau_d: [Delay<24, 38>; 5],
-    uq_mul: [WideMul; 5],
-    // ---- stages 38..43
-    sh38: [Signal<Local, Bits<8>>; 5],
-    psh38: [Signal<Local, Bits<64>>; 5],
-    uq39: [DFF<Bits<64>>; 5],
-    utx39: [DFF<Bits<32>>; 5],
-    sum39: [Signal<Local, Bits<64>>; 5],
-    up40: [DFF<Bits<32>>; 5],
-    c41: [DFF<Bit>; 10],
-    z41: DFF<Bit>,
-    up41: [DFF<Bits<32>>; 5],
-    win42: [DFF<Bit>; 5],
-    z42: DFF<Bit>,
-    up42: [DFF<Bits<32>>; 5],
-    u43: DFF<Bits<32>>,
-    tau43: DFF<Bits<24>>,
-    // ---- stages 43..56: tau/T and the U EWMA
-    tau_mul: WideMul,
-    utge_d: Delay<33, 4>,
-    fsh47: Signal<Local, Bits<8>>,
-    fp47: Signal<Local, Bits<64>>,
-    f48: DFF<Bits<32>>,
-    u48: DFF<Bits<32>>,
     u_ram: Ram<Bits<32>, A>,
-    f49: DFF<Bits<32>>,
-    u49: DFF<Bits<32>>,
-    uold49: DFF<Bits<32>>,
-    f50: DFF<Bits<32>>,
-    diffa50: DFF<Bits<32>>,
-    diffb50: DFF<Bits<32>>,
-    ge50: DFF<Bit>,
-    geu_d: Delay<33, 6>,
-    uu_mul: WideMul,
-    delta55: DFF<Bits<32>>,
-    unew55: Signal<Local, Bits<32>>,
-    u56: DFF<Bits<32>>,
-    eta32: Signal<Local, Bits<32>>,
-    eta_div: Divider<32, 28>,
-    mdu_d: Delay<1, 33>,
-    uout_d: Delay<32, 45>,
-    // ---- stages 87..102: ComputeWind and R
     w_ram: Ram<Bits<67>, A>,
-    wold89: DFF<Bits<32>>,
-    wcold89: DFF<Bits<32>>,
-    inc89: DFF<Bits<3>>,
-    md89: Signal<Local, Bit>,
-    r89: Signal<Local, Bits<32>>,
-    wp93: Signal<Local, Bits<64>>,
-    wai33: Signal<Local, Bits<33>>,
-    bundle89: Signal<Local, Bits<101>>,
-    wb: [DFF<Bits<101>>; 7],
-    w_mul: WideMul,
-    wmd94: DFF<Bits<43>>,
-    wsel95: DFF<Bits<44>>,
-    chi96: DFF<Bit>,
-    clo96: DFF<Bit>,
-    wsel96: DFF<Bits<32>>,
-    wmin95: Signal<Local, Bits<32>>,
-    wnew96: Signal<Local, Bits<32>>,
-    wout96: Signal<Local, Bits<32>>,
-    incout96: Signal<Local, Bits<3>>,
-    wc96: Signal<Local, Bits<32>>,
-    incnew96: Signal<Local, Bits<3>>,
-    r_mul: WideMul,
-    winc_d: Delay<35, 5>,
-    rsh100: Signal<Local, Bits<8>>,
-    rp101: DFF<Bits<64>>,
+
+    // ---- stage 1: the RAM outputs, registered
+    meta_s2: DFF<Bits<36>>,
+    old_hop_s2: [DFF<Bits<61>>; 5],
+
+    // ---- stage 2: the commit decision and the hop count tests
+    last_update: Signal<Local, Bits<32>>,
+    seq_delta: Signal<Local, Bits<32>>,
+    now_delta: Signal<Local, Bits<32>>,
+    active: [Signal<Local, Bit>; 5],
+    bad_rate: Signal<Local, Bit>,
+    meta_s3: DFF<Bits<36>>,
+    /// Line 22 / 29: commit Wc this time.
+    commit_s3: DFF<Bit>,
+    /// Hop count 0 or > 5.
+    nhops_bad_s3: DFF<Bit>,
+    /// Hop count differs from the stored one (or none stored).
+    nhops_changed_s3: DFF<Bit>,
+    bad_rate_s3: DFF<Bit>,
+    active_s3: [DFF<Bit>; 5],
+    /// The ack's hops as hop words, for the write.
+    new_hop_s3: [DFF<Bits<61>>; 5],
+
+    // ---- stages 2..40: lines 4–5, one block per hop
+    measure: [MeasureInflight; 5],
+
+    // ---- stage 3: status, flags; meta and hop writes (registered)
+    created: Signal<Local, Bit>,
+    flags: Signal<Local, Bits<3>>,
+    status: Signal<Local, Bits<3>>,
+    stamp: Signal<Local, Bits<32>>,
+    meta_new: Signal<Local, Bits<36>>,
+    wr_flow_s4: DFF<Bits<A>>,
+    meta_we_s4: DFF<Bit>,
+    meta_wd_s4: DFF<Bits<36>>,
+    hop_we_s4: DFF<Bit>,
+    hop_wd_s4: [DFF<Bits<61>>; 5],
+
+    // ---- the event's context, from stage 3, at the stages that use it
+    flow_s47: Delay<16, 44>,
+    flow_s56: Delay<16, 9>,
+    flow_s87: Delay<16, 31>,
+    flow_s96: Delay<16, 9>,
+    flow_s101: Delay<16, 5>,
+    valid_s56: Delay<1, 53>,
+    valid_s96: Delay<1, 40>,
+    valid_s101: Delay<1, 5>,
+    status_s55: Delay<3, 52>,
+    status_s56: Delay<3, 1>,
+    status_s96: Delay<3, 40>,
+    status_s101: Delay<3, 5>,
+    commit_s96: Delay<1, 93>,
+    commit_s101: Delay<1, 5>,
+    flags_s101: Delay<3, 98>,
+
+    // ---- stages 40..56: lines 6–7, lines 8–9; U by status, written at 56
+    hop_max: HopMax,
+    ewma: Ewma,
+    u_s56: DFF<Bits<32>>,
+    u_out_s101: Delay<32, 45>,
+
+    // ---- stages 56..96: lines 11–20; W, Wc, incStage by status, written
+    // at 96
+    compute_wind: ComputeWind,
+    w_out: Signal<Local, Bits<32>>,
+    inc_out: Signal<Local, Bits<3>>,
+    wc_write: Signal<Local, Bits<32>>,
+    inc_write: Signal<Local, Bits<3>>,
+    w_out_s101: Delay<32, 5>,
+    inc_out_s101: Delay<3, 5>,
+
+    // ---- stages 96..101: line 27
+    rate: Rate,
+
     // ---- output registers and counters
     o_valid: DFF<Bit>,
     o_flow: DFF<Bits<16>>,
@@ -377,16 +327,8 @@ impl<const A: usize> Default for HpccCc<A> {
             cnt_bytes_back: Default::default(),
             cnt_qlen_sat: Default::default(),
             k_a: k(A as u64),
-            sh: std::array::from_fn(|i| k(i as u64)),
-            five: k(5),
-            idx: std::array::from_fn(|i| k(i as u64)),
+            hop_index: std::array::from_fn(|i| k(i as u64)),
             u_one: k(1 << 24),
-            ones32: k(0xFFFF_FFFF),
-            one32: k(1),
-            r_cap: k(0x7FFF_FFFF),
-            half20: k(1 << 20),
-            half24: k(1 << 23),
-            r_max: k(0xFF_FFFF),
             op_event: k(0),
             op_create: k(1),
             op_destroy: k(2),
@@ -397,164 +339,86 @@ impl<const A: usize> Default for HpccCc<A> {
             st_drop_flow: k(4),
             st_drop_hops: k(5),
             st_drop_rate: k(6),
-            hz_v: std::array::from_fn(|_| Default::default()),
-            hz_f: std::array::from_fn(|_| Default::default()),
+            recent_valid: Default::default(),
+            recent_flow: Default::default(),
             hit: Default::default(),
             accept: Default::default(),
-            parse: std::array::from_fn(|_| Default::default()),
+            parse: Default::default(),
+            valid_s2: Default::default(),
+            valid_s3: Default::default(),
+            op_s3: Default::default(),
+            flow_s3: Default::default(),
+            flow_oor_s3: Default::default(),
+            seq_s2: Default::default(),
+            snd_nxt_s3: Default::default(),
+            now_s2: Default::default(),
+            now_s3: Default::default(),
+            nhops_s2: Default::default(),
+            nhops_s3: Default::default(),
+            new_ts_s2: Default::default(),
+            new_bytes_s2: Default::default(),
+            new_qlen_s2: Default::default(),
+            new_code_s2: Default::default(),
+            rate_ok_s2: Default::default(),
+            qlen_max_s3: Default::default(),
             // Every RAM (`Ram`) starts at zero: no flow exists at power-up
             // (and no X in a 4-state simulation).
             meta_ram: Default::default(),
             hop_ram: std::array::from_fn(|_| Default::default()),
-            meta_wa: Default::default(),
-            meta_we: Default::default(),
-            meta_wd: Default::default(),
-            hop_wa: std::array::from_fn(|_| Default::default()),
-            hop_we: std::array::from_fn(|_| Default::default()),
-            hop_wd: std::array::from_fn(|_| Default::default()),
-            v1: Default::default(),
-            op1: Default::default(),
-            flow1: Default::default(),
-            seq1: Default::default(),
-            snd1: Default::default(),
-            now1: Default::default(),
-            nh1: Default::default(),
-            oor1: Default::default(),
-            hw1: std::array::from_fn(|_| Default::default()),
-            rok1: std::array::from_fn(|_| Default::default()),
-            qmx1: std::array::from_fn(|_| Default::default()),
-            v2: Default::default(),
-            op2: Default::default(),
-            flow2: Default::default(),
-            seq2: Default::default(),
-            snd2: Default::default(),
-            now2: Default::default(),
-            nh2: Default::default(),
-            oor2: Default::default(),
-            hw2: std::array::from_fn(|_| Default::default()),
-            rok2: std::array::from_fn(|_| Default::default()),
-            qmx2: std::array::from_fn(|_| Default::default()),
-            meta2: Default::default(),
-            old2: std::array::from_fn(|_| Default::default()),
-            v2b: Default::default(),
-            op2b: Default::default(),
-            flow2b: Default::default(),
-            snd2b: Default::default(),
-            now2b: Default::default(),
-            nh2b: Default::default(),
-            oor2b: Default::default(),
-            meta2b: Default::default(),
-            commit2b: Default::default(),
-            nhbad2b: Default::default(),
-            nhmis2b: Default::default(),
-            bad_rate2b: Default::default(),
-            qmx2b: std::array::from_fn(|_| Default::default()),
-            stale2b: std::array::from_fn(|_| Default::default()),
-            back2b: std::array::from_fn(|_| Default::default()),
-            active2b: std::array::from_fn(|_| Default::default()),
-            hw2b: std::array::from_fn(|_| Default::default()),
-            dts2b: std::array::from_fn(|_| Default::default()),
-            db2b: std::array::from_fn(|_| Default::default()),
-            oql2b: std::array::from_fn(|_| Default::default()),
-            created2: Default::default(),
-            last2: Default::default(),
-            active2: std::array::from_fn(|_| Default::default()),
-            n_ts: std::array::from_fn(|_| Default::default()),
-            n_by: std::array::from_fn(|_| Default::default()),
-            n_ql: std::array::from_fn(|_| Default::default()),
-            o_ql: std::array::from_fn(|_| Default::default()),
-            dts2: std::array::from_fn(|_| Default::default()),
-            db2: std::array::from_fn(|_| Default::default()),
-            stale2: std::array::from_fn(|_| Default::default()),
-            back2: std::array::from_fn(|_| Default::default()),
-            bad_rate2: Default::default(),
-            flags2: Default::default(),
-            status2: Default::default(),
-            commit2: Default::default(),
-            dseq2: Default::default(),
-            dnow2: Default::default(),
-            stamp2: Default::default(),
-            meta_new2: Default::default(),
-            ctx: std::array::from_fn(|_| Default::default()),
-            db4: std::array::from_fn(|_| Default::default()),
-            dts4: std::array::from_fn(|_| Default::default()),
-            code4: std::array::from_fn(|_| Default::default()),
-            qmin4: std::array::from_fn(|_| Default::default()),
-            kill4: std::array::from_fn(|_| Default::default()),
-            tau4: std::array::from_fn(|_| Default::default()),
-            d9_4: std::array::from_fn(|_| Default::default()),
-            sh4: std::array::from_fn(|_| Default::default()),
-            d25: std::array::from_fn(|_| Default::default()),
-            a5: std::array::from_fn(|_| Default::default()),
-            d5: std::array::from_fn(|_| Default::default()),
-            div: std::array::from_fn(|_| Default::default()),
-            qmin_d: std::array::from_fn(|_| Default::default()),
-            code_d: std::array::from_fn(|_| Default::default()),
-            tau_d: std::array::from_fn(|_| Default::default()),
-            uq_mul: std::array::from_fn(|_| Default::default()),
-            sh38: std::array::from_fn(|_| Default::default()),
-            psh38: std::array::from_fn(|_| Default::default()),
-            uq39: std::array::from_fn(|_| Default::default()),
-            utx39: std::array::from_fn(|_| Default::default()),
-            sum39: std::array::from_fn(|_| Default::default()),
-            up40: std::array::from_fn(|_| Default::default()),
-            c41: std::array::from_fn(|_| Default::default()),
-            z41: Default::default(),
-            up41: std::array::from_fn(|_| Default::default()),
-            win42: std::array::from_fn(|_| Default::default()),
-            z42: Default::default(),
-            up42: std::array::from_fn(|_| Default::default()),
-            u43: Default::default(),
-            tau43: Default::default(),
-            tau_mul: Default::default(),
-            utge_d: Default::default(),
-            fsh47: Default::default(),
-            fp47: Default::default(),
-            f48: Default::default(),
-            u48: Default::default(),
             u_ram: Default::default(),
-            f49: Default::default(),
-            u49: Default::default(),
-            uold49: Default::default(),
-            f50: Default::default(),
-            diffa50: Default::default(),
-            diffb50: Default::default(),
-            ge50: Default::default(),
-            geu_d: Default::default(),
-            uu_mul: Default::default(),
-            delta55: Default::default(),
-            unew55: Default::default(),
-            u56: Default::default(),
-            eta32: Default::default(),
-            eta_div: Default::default(),
-            mdu_d: Default::default(),
-            uout_d: Default::default(),
             w_ram: Default::default(),
-            wold89: Default::default(),
-            wcold89: Default::default(),
-            inc89: Default::default(),
-            md89: Default::default(),
-            r89: Default::default(),
-            wp93: Default::default(),
-            wai33: Default::default(),
-            bundle89: Default::default(),
-            wb: std::array::from_fn(|_| Default::default()),
-            w_mul: Default::default(),
-            wmd94: Default::default(),
-            wsel95: Default::default(),
-            chi96: Default::default(),
-            clo96: Default::default(),
-            wsel96: Default::default(),
-            wmin95: Default::default(),
-            wnew96: Default::default(),
-            wout96: Default::default(),
-            incout96: Default::default(),
-            wc96: Default::default(),
-            incnew96: Default::default(),
-            r_mul: Default::default(),
-            winc_d: Default::default(),
-            rsh100: Default::default(),
-            rp101: Default::default(),
+            meta_s2: Default::default(),
+            old_hop_s2: Default::default(),
+            last_update: Default::default(),
+            seq_delta: Default::default(),
+            now_delta: Default::default(),
+            active: Default::default(),
+            bad_rate: Default::default(),
+            meta_s3: Default::default(),
+            commit_s3: Default::default(),
+            nhops_bad_s3: Default::default(),
+            nhops_changed_s3: Default::default(),
+            bad_rate_s3: Default::default(),
+            active_s3: Default::default(),
+            new_hop_s3: Default::default(),
+            measure: Default::default(),
+            created: Default::default(),
+            flags: Default::default(),
+            status: Default::default(),
+            stamp: Default::default(),
+            meta_new: Default::default(),
+            wr_flow_s4: Default::default(),
+            meta_we_s4: Default::default(),
+            meta_wd_s4: Default::default(),
+            hop_we_s4: Default::default(),
+            hop_wd_s4: Default::default(),
+            flow_s47: Default::default(),
+            flow_s56: Default::default(),
+            flow_s87: Default::default(),
+            flow_s96: Default::default(),
+            flow_s101: Default::default(),
+            valid_s56: Default::default(),
+            valid_s96: Default::default(),
+            valid_s101: Default::default(),
+            status_s55: Default::default(),
+            status_s56: Default::default(),
+            status_s96: Default::default(),
+            status_s101: Default::default(),
+            commit_s96: Default::default(),
+            commit_s101: Default::default(),
+            flags_s101: Default::default(),
+            hop_max: Default::default(),
+            ewma: Default::default(),
+            u_s56: Default::default(),
+            u_out_s101: Default::default(),
+            compute_wind: Default::default(),
+            w_out: Default::default(),
+            inc_out: Default::default(),
+            wc_write: Default::default(),
+            inc_write: Default::default(),
+            w_out_s101: Default::default(),
+            inc_out_s101: Default::default(),
+            rate: Default::default(),
             o_valid: Default::default(),
             o_flow: Default::default(),
             o_status: Default::default(),
@@ -582,60 +446,17 @@ impl<const A: usize> Logic for HpccCc<A> {
         dff_setup!(
             self,
             clock,
-            v1,
-            op1,
-            flow1,
-            seq1,
-            snd1,
-            now1,
-            nh1,
-            oor1,
-            v2,
-            op2,
-            flow2,
-            seq2,
-            snd2,
-            now2,
-            nh2,
-            oor2,
-            meta2,
-            v2b,
-            op2b,
-            flow2b,
-            snd2b,
-            now2b,
-            nh2b,
-            oor2b,
-            meta2b,
-            commit2b,
-            nhbad2b,
-            nhmis2b,
-            bad_rate2b,
-            meta_wa,
-            meta_we,
-            meta_wd,
-            u43,
-            tau43,
-            f48,
-            u48,
-            f49,
-            u49,
-            uold49,
-            f50,
-            diffa50,
-            diffb50,
-            ge50,
-            delta55,
-            u56,
-            wold89,
-            wcold89,
-            inc89,
-            wmd94,
-            wsel95,
-            chi96,
-            clo96,
-            wsel96,
-            rp101,
+            meta_s2,
+            meta_s3,
+            commit_s3,
+            nhops_bad_s3,
+            nhops_changed_s3,
+            bad_rate_s3,
+            wr_flow_s4,
+            meta_we_s4,
+            meta_wd_s4,
+            hop_we_s4,
+            u_s56,
             o_valid,
             o_flow,
             o_status,
@@ -654,776 +475,372 @@ impl<const A: usize> Logic for HpccCc<A> {
             c_qlen_sat
         );
         clock!(
-            self, clock, tau_mul, utge_d, geu_d, uu_mul, eta_div, mdu_d, uout_d, w_mul, r_mul,
-            winc_d
+            self,
+            clock,
+            meta_ram,
+            u_ram,
+            w_ram,
+            valid_s2,
+            valid_s3,
+            op_s3,
+            flow_s3,
+            flow_oor_s3,
+            seq_s2,
+            snd_nxt_s3,
+            now_s2,
+            now_s3,
+            nhops_s2,
+            nhops_s3,
+            flow_s47,
+            flow_s56,
+            flow_s87,
+            flow_s96,
+            flow_s101,
+            valid_s56,
+            valid_s96,
+            valid_s101,
+            status_s55,
+            status_s56,
+            status_s96,
+            status_s101,
+            commit_s96,
+            commit_s101,
+            flags_s101,
+            hop_max,
+            ewma,
+            u_out_s101,
+            compute_wind,
+            w_out_s101,
+            inc_out_s101,
+            rate
         );
-        self.meta_ram.clock.next = self.clock.val();
-        self.u_ram.clock.next = self.clock.val();
-        self.w_ram.clock.next = self.clock.val();
-        for i in 0..9 {
-            self.hz_v[i].clock.next = self.clock.val();
-            self.hz_f[i].clock.next = self.clock.val();
+        for i in 0..HZ {
+            self.recent_valid[i].clock.next = self.clock.val();
+            self.recent_flow[i].clock.next = self.clock.val();
         }
-        for i in 0..98 {
-            self.ctx[i].clock.next = self.clock.val();
-        }
-        for i in 0..7 {
-            self.wb[i].clock.next = self.clock.val();
-        }
-        for i in 0..10 {
-            self.c41[i].clock.next = self.clock.val();
-        }
-        self.z41.clock.next = self.clock.val();
-        self.z42.clock.next = self.clock.val();
         for i in 0..5 {
             self.hop_ram[i].clock.next = self.clock.val();
-            self.hw1[i].clock.next = self.clock.val();
-            self.rok1[i].clock.next = self.clock.val();
-            self.qmx1[i].clock.next = self.clock.val();
-            self.hw2[i].clock.next = self.clock.val();
-            self.rok2[i].clock.next = self.clock.val();
-            self.qmx2[i].clock.next = self.clock.val();
-            self.old2[i].clock.next = self.clock.val();
-            self.hw2b[i].clock.next = self.clock.val();
-            self.stale2b[i].clock.next = self.clock.val();
-            self.back2b[i].clock.next = self.clock.val();
-            self.active2b[i].clock.next = self.clock.val();
-            self.qmx2b[i].clock.next = self.clock.val();
-            self.dts2b[i].clock.next = self.clock.val();
-            self.db2b[i].clock.next = self.clock.val();
-            self.oql2b[i].clock.next = self.clock.val();
-            self.db4[i].clock.next = self.clock.val();
-            self.dts4[i].clock.next = self.clock.val();
-            self.code4[i].clock.next = self.clock.val();
-            self.qmin4[i].clock.next = self.clock.val();
-            self.kill4[i].clock.next = self.clock.val();
-            self.tau4[i].clock.next = self.clock.val();
-            self.d9_4[i].clock.next = self.clock.val();
-            self.hop_wa[i].clock.next = self.clock.val();
-            self.hop_we[i].clock.next = self.clock.val();
-            self.hop_wd[i].clock.next = self.clock.val();
-            self.a5[i].clock.next = self.clock.val();
-            self.d5[i].clock.next = self.clock.val();
-            self.div[i].clock.next = self.clock.val();
-            self.qmin_d[i].clock.next = self.clock.val();
-            self.code_d[i].clock.next = self.clock.val();
-            self.tau_d[i].clock.next = self.clock.val();
-            self.uq_mul[i].clock.next = self.clock.val();
-            self.uq39[i].clock.next = self.clock.val();
-            self.utx39[i].clock.next = self.clock.val();
-            self.up40[i].clock.next = self.clock.val();
-            self.up41[i].clock.next = self.clock.val();
-            self.up42[i].clock.next = self.clock.val();
-            self.win42[i].clock.next = self.clock.val();
+            self.new_ts_s2[i].clock.next = self.clock.val();
+            self.new_bytes_s2[i].clock.next = self.clock.val();
+            self.new_qlen_s2[i].clock.next = self.clock.val();
+            self.new_code_s2[i].clock.next = self.clock.val();
+            self.rate_ok_s2[i].clock.next = self.clock.val();
+            self.qlen_max_s3[i].clock.next = self.clock.val();
+            self.old_hop_s2[i].clock.next = self.clock.val();
+            self.active_s3[i].clock.next = self.clock.val();
+            self.new_hop_s3[i].clock.next = self.clock.val();
+            self.hop_wd_s4[i].clock.next = self.clock.val();
+            self.measure[i].clock.next = self.clock.val();
         }
 
-        // ---- stage 0: hazard interlock, accept, parse, read meta and hops
+        // ---- stage 0: hazard interlock, accept
         self.hit.next = false;
-        for i in 0..9 {
-            if (self.hz_v[i].q.val() && (self.hz_f[i].q.val() == self.in_flow.val())) {
+        for i in 0..HZ {
+            if (self.recent_valid[i].q.val() && (self.recent_flow[i].q.val() == self.in_flow.val()))
+            {
                 self.hit.next = true;
             }
         }
         self.in_ready.next = !self.hit.val();
         self.accept.next = (self.in_valid.val() && !self.hit.val());
-        self.hz_v[0].d.next = self.accept.val();
-        self.hz_f[0].d.next = self.in_flow.val();
-        for i in 1..9 {
-            self.hz_v[i].d.next = self.hz_v[i - 1].q.val();
-            self.hz_f[i].d.next = self.hz_f[i - 1].q.val();
+        self.recent_valid[0].d.next = self.accept.val();
+        self.recent_flow[0].d.next = self.in_flow.val();
+        for i in 1..HZ {
+            self.recent_valid[i].d.next = self.recent_valid[i - 1].q.val();
+            self.recent_flow[i].d.next = self.recent_flow[i - 1].q.val();
         }
+
+        // ---- stage 0: parse the hops; read the flow's meta and stored hops
         self.parse[0].word.next = self.in_hop0.val();
         self.parse[1].word.next = self.in_hop1.val();
         self.parse[2].word.next = self.in_hop2.val();
         self.parse[3].word.next = self.in_hop3.val();
         self.parse[4].word.next = self.in_hop4.val();
-        self.hw1[0].d.next = self.in_hop0.val();
-        self.hw1[1].d.next = self.in_hop1.val();
-        self.hw1[2].d.next = self.in_hop2.val();
-        self.hw1[3].d.next = self.in_hop3.val();
-        self.hw1[4].d.next = self.in_hop4.val();
-        self.rok1[0].d.next = self.parse[0].rate_ok.val();
-        self.qmx1[0].d.next = self.parse[0].qlen_max.val();
-        self.hop_ram[0].read_address.next = bit_cast::<A, 16>(self.in_flow.val());
-
-        self.rok1[1].d.next = self.parse[1].rate_ok.val();
-        self.qmx1[1].d.next = self.parse[1].qlen_max.val();
-        self.hop_ram[1].read_address.next = bit_cast::<A, 16>(self.in_flow.val());
-
-        self.rok1[2].d.next = self.parse[2].rate_ok.val();
-        self.qmx1[2].d.next = self.parse[2].qlen_max.val();
-        self.hop_ram[2].read_address.next = bit_cast::<A, 16>(self.in_flow.val());
-
-        self.rok1[3].d.next = self.parse[3].rate_ok.val();
-        self.qmx1[3].d.next = self.parse[3].qlen_max.val();
-        self.hop_ram[3].read_address.next = bit_cast::<A, 16>(self.in_flow.val());
-
-        self.rok1[4].d.next = self.parse[4].rate_ok.val();
-        self.qmx1[4].d.next = self.parse[4].qlen_max.val();
-        self.hop_ram[4].read_address.next = bit_cast::<A, 16>(self.in_flow.val());
-
+        for i in 0..5 {
+            self.new_ts_s2[i].d.next = self.parse[i].ts.val();
+            self.new_bytes_s2[i].d.next = self.parse[i].bytes.val();
+            self.new_qlen_s2[i].d.next = self.parse[i].qlen.val();
+            self.new_code_s2[i].d.next = self.parse[i].rate.val();
+            self.rate_ok_s2[i].d.next = self.parse[i].rate_ok.val().into();
+            self.qlen_max_s3[i].d.next = self.parse[i].qlen_max.val().into();
+            self.hop_ram[i].read_address.next = bit_cast::<A, 16>(self.in_flow.val());
+        }
         self.meta_ram.read_address.next = bit_cast::<A, 16>(self.in_flow.val());
-        self.v1.d.next = self.accept.val();
-        self.op1.d.next = self.in_op.val();
-        self.flow1.d.next = self.in_flow.val();
-        self.seq1.d.next = self.in_seq.val();
-        self.snd1.d.next = self.in_snd_nxt.val();
-        self.now1.d.next = self.in_now.val();
-        self.nh1.d.next = self.in_nhops.val();
-        self.oor1.d.next = (self.in_flow.val() >> self.k_a.val()).any();
+        self.valid_s2.d.next = self.accept.val().into();
+        self.op_s3.d.next = self.in_op.val();
+        self.flow_s3.d.next = self.in_flow.val();
+        self.flow_oor_s3.d.next = (self.in_flow.val() >> self.k_a.val()).any().into();
+        self.seq_s2.d.next = self.in_seq.val();
+        self.snd_nxt_s3.d.next = self.in_snd_nxt.val();
+        self.now_s2.d.next = self.in_now.val();
+        self.nhops_s2.d.next = self.in_nhops.val();
 
         // ---- stage 1: register the RAM outputs
-        self.v2.d.next = self.v1.q.val();
-        self.op2.d.next = self.op1.q.val();
-        self.flow2.d.next = self.flow1.q.val();
-        self.seq2.d.next = self.seq1.q.val();
-        self.snd2.d.next = self.snd1.q.val();
-        self.now2.d.next = self.now1.q.val();
-        self.nh2.d.next = self.nh1.q.val();
-        self.oor2.d.next = self.oor1.q.val();
-        self.meta2.d.next = self.meta_ram.read_data.val();
+        self.meta_s2.d.next = self.meta_ram.read_data.val();
         for i in 0..5 {
-            self.hw2[i].d.next = self.hw1[i].q.val();
-            self.rok2[i].d.next = self.rok1[i].q.val();
-            self.qmx2[i].d.next = self.qmx1[i].q.val();
-            self.old2[i].d.next = self.hop_ram[i].read_data.val();
+            self.old_hop_s2[i].d.next = self.hop_ram[i].read_data.val();
         }
 
-        // ---- stage 2: the subtractions (hop deltas, serial-number
-        // differences) and every test on them, registered
-        self.last2.next = self.meta2.q.val().get_bits::<32>(0);
-        self.dseq2.next = (self.seq2.q.val() - self.last2.val());
-        self.dnow2.next = (self.now2.q.val() - self.last2.val());
-        // Line 22 (sender) / 29 (receiver): commit Wc this time?
-        self.commit2b.d.next = (self.dseq2.val().any() && !self.dseq2.val().get_bit(31));
+        // ---- stage 2: the commit decision, the hop count tests, registered
+        self.last_update.next = self.meta_s2.q.val().get_bits::<32>(0);
+        self.seq_delta.next = (self.seq_s2.q.val() - self.last_update.val());
+        self.now_delta.next = (self.now_s2.q.val() - self.last_update.val());
+        // Line 22 (sender): ack.seq > lastUpdateSeq, serial arithmetic.
+        self.commit_s3.d.next = (self.seq_delta.val().any() && !self.seq_delta.val().get_bit(31));
+        // Line 29 (receiver): now > lastUpdateTime + T.
         if self.cfg_variant.val() {
-            self.commit2b.d.next = ((self.dnow2.val() > bit_cast::<32, 24>(self.cfg_t.val()))
-                && !self.dnow2.val().get_bit(31));
+            self.commit_s3.d.next = ((self.now_delta.val() > bit_cast::<32, 24>(self.cfg_t.val()))
+                && !self.now_delta.val().get_bit(31));
         }
-        self.v2b.d.next = self.v2.q.val();
-        self.op2b.d.next = self.op2.q.val();
-        self.flow2b.d.next = self.flow2.q.val();
-        self.snd2b.d.next = self.snd2.q.val();
-        self.now2b.d.next = self.now2.q.val();
-        self.nh2b.d.next = self.nh2.q.val();
-        self.oor2b.d.next = self.oor2.q.val();
-        self.meta2b.d.next = self.meta2.q.val();
-        self.nhbad2b.d.next = ((!self.nh2.q.val().any()) || (self.nh2.q.val() > self.five.val()));
-        self.nhmis2b.d.next =
-            (bit_cast::<4, 3>(self.meta2.q.val().get_bits::<3>(32)) != self.nh2.q.val());
-        self.bad_rate2.next = false;
+        self.valid_s3.d.next = self.valid_s2.q.val();
+        self.now_s3.d.next = self.now_s2.q.val();
+        self.nhops_s3.d.next = self.nhops_s2.q.val();
+        self.meta_s3.d.next = self.meta_s2.q.val();
+        self.nhops_bad_s3.d.next = ((!self.nhops_s2.q.val().any()) || (self.nhops_s2.q.val() > 5));
+        self.nhops_changed_s3.d.next =
+            (bit_cast::<4, 3>(self.meta_s2.q.val().get_bits::<3>(32)) != self.nhops_s2.q.val());
+        self.bad_rate.next = false;
         for i in 0..5 {
-            self.active2[i].next = (self.nh2.q.val() > self.idx[i].val());
-            self.dts2[i].next =
-                (self.hw2[i].q.val().get_bits::<24>(3) - self.old2[i].q.val().get_bits::<24>(37));
-            self.db2[i].next =
-                (self.hw2[i].q.val().get_bits::<20>(27) - self.old2[i].q.val().get_bits::<20>(17));
-            self.stale2[i].next = ((!self.dts2[i].val().any()) || self.dts2[i].val().get_bit(23));
-            self.back2[i].next = self.db2[i].val().get_bit(19);
-            if (self.active2[i].val() && !self.rok2[i].q.val()) {
-                self.bad_rate2.next = true;
+            self.active[i].next = (self.nhops_s2.q.val() > self.hop_index[i].val());
+            if (self.active[i].val() && !self.rate_ok_s2[i].q.val().any()) {
+                self.bad_rate.next = true;
             }
-            self.qmx2b[i].d.next = self.qmx2[i].q.val();
-            self.dts2b[i].d.next = self.dts2[i].val();
-            self.db2b[i].d.next = self.db2[i].val();
-            self.stale2b[i].d.next = self.stale2[i].val();
-            self.back2b[i].d.next = self.back2[i].val();
-            self.active2b[i].d.next = self.active2[i].val();
-            self.oql2b[i].d.next = self.old2[i].q.val().get_bits::<17>(0);
-            self.hw2b[i].d.next = self.hw2[i].q.val();
+            self.active_s3[i].d.next = self.active[i].val();
         }
-        self.bad_rate2b.d.next = self.bad_rate2.val();
+        self.bad_rate_s3.d.next = self.bad_rate.val();
+        // The ack's hops as hop words, for the write (one statement per
+        // hop: hdl_gen evaluates a `bit_cast`'s argument outside the loop,
+        // where `i` does not exist).
+        self.new_hop_s3[0].d.next = ((bit_cast::<61, 24>(self.new_ts_s2[0].q.val()) << 37)
+            | ((bit_cast::<61, 20>(self.new_bytes_s2[0].q.val()) << 17)
+                | bit_cast::<61, 17>(self.new_qlen_s2[0].q.val())));
+        self.new_hop_s3[1].d.next = ((bit_cast::<61, 24>(self.new_ts_s2[1].q.val()) << 37)
+            | ((bit_cast::<61, 20>(self.new_bytes_s2[1].q.val()) << 17)
+                | bit_cast::<61, 17>(self.new_qlen_s2[1].q.val())));
+        self.new_hop_s3[2].d.next = ((bit_cast::<61, 24>(self.new_ts_s2[2].q.val()) << 37)
+            | ((bit_cast::<61, 20>(self.new_bytes_s2[2].q.val()) << 17)
+                | bit_cast::<61, 17>(self.new_qlen_s2[2].q.val())));
+        self.new_hop_s3[3].d.next = ((bit_cast::<61, 24>(self.new_ts_s2[3].q.val()) << 37)
+            | ((bit_cast::<61, 20>(self.new_bytes_s2[3].q.val()) << 17)
+                | bit_cast::<61, 17>(self.new_qlen_s2[3].q.val())));
+        self.new_hop_s3[4].d.next = ((bit_cast::<61, 24>(self.new_ts_s2[4].q.val()) << 37)
+            | ((bit_cast::<61, 20>(self.new_bytes_s2[4].q.val()) << 17)
+                | bit_cast::<61, 17>(self.new_qlen_s2[4].q.val())));
 
-        // ---- stage 3: status, meta and hop writes
-        self.created2.next = self.meta2b.q.val().get_bit(35);
-        // The anomaly flags of the used hops (stage 3, from registered
-        // per-hop tests).
-        self.flags2.next = 0.into();
+        // ---- stages 2..40: lines 4–5 per hop: ack.L[i] against L[i]
         for i in 0..5 {
-            if (self.active2b[i].q.val() && self.stale2b[i].q.val()) {
-                self.flags2.next = self.flags2.val().replace_bit(0, true);
+            self.measure[i].in_valid.next = self.valid_s2.q.val().any();
+            self.measure[i].new_ts.next = self.new_ts_s2[i].q.val();
+            self.measure[i].new_bytes.next = self.new_bytes_s2[i].q.val();
+            self.measure[i].new_qlen.next = self.new_qlen_s2[i].q.val();
+            self.measure[i].code.next = self.new_code_s2[i].q.val();
+            self.measure[i].old_ts.next = self.old_hop_s2[i].q.val().get_bits::<24>(37);
+            self.measure[i].old_bytes.next = self.old_hop_s2[i].q.val().get_bits::<20>(17);
+            self.measure[i].old_qlen.next = self.old_hop_s2[i].q.val().get_bits::<17>(0);
+            self.measure[i].active.next = self.active[i].val();
+            self.measure[i].cfg_mlog.next = self.cfg_mlog.val();
+            self.measure[i].cfg_inv_t_s.next = self.cfg_inv_t_s.val();
+            self.measure[i].cfg_uq_m.next = self.cfg_uq_m.val();
+        }
+
+        // ---- stage 3: flags, status; meta and hop writes
+        self.created.next = self.meta_s3.q.val().get_bit(35);
+        // The anomaly flags of the used hops.
+        self.flags.next = 0.into();
+        for i in 0..5 {
+            if self.measure[i].stale.val() {
+                self.flags.next = self.flags.val().replace_bit(0, true);
             }
-            if (self.active2b[i].q.val() && self.back2b[i].q.val()) {
-                self.flags2.next = self.flags2.val().replace_bit(1, true);
+            if self.measure[i].back.val() {
+                self.flags.next = self.flags.val().replace_bit(1, true);
             }
-            if (self.active2b[i].q.val() && self.qmx2b[i].q.val()) {
-                self.flags2.next = self.flags2.val().replace_bit(2, true);
+            if (self.active_s3[i].q.val() && self.qlen_max_s3[i].q.val().any()) {
+                self.flags.next = self.flags.val().replace_bit(2, true);
             }
         }
-        self.commit2.next = self.commit2b.q.val();
-        self.stamp2.next = self.snd2b.q.val();
+        // Line 24 / 32: lastUpdateSeq = snd_nxt, lastUpdateTime = now.
+        self.stamp.next = self.snd_nxt_s3.q.val();
         if self.cfg_variant.val() {
-            self.stamp2.next = self.now2b.q.val();
-        }
-        for i in 0..5 {
-            self.n_ts[i].next = self.hw2b[i].q.val().get_bits::<24>(3);
-            self.n_by[i].next = self.hw2b[i].q.val().get_bits::<20>(27);
-            self.n_ql[i].next = self.hw2b[i].q.val().get_bits::<17>(47);
-            self.o_ql[i].next = self.oql2b[i].q.val();
+            self.stamp.next = self.now_s3.q.val();
         }
         // Status, in priority order.
-        if self.oor2b.q.val() {
-            self.status2.next = self.st_drop_flow.val();
-        } else if (self.op2b.q.val() == self.op_create.val()) {
-            self.status2.next = self.st_created.val();
-        } else if (self.op2b.q.val() == self.op_destroy.val()) {
-            self.status2.next = self.st_destroyed.val();
-        } else if ((self.op2b.q.val() != self.op_event.val()) || !self.created2.val()) {
-            self.status2.next = self.st_drop_flow.val();
-        } else if self.nhbad2b.q.val() {
-            self.status2.next = self.st_drop_hops.val();
-        } else if self.bad_rate2b.q.val() {
-            self.status2.next = self.st_drop_rate.val();
-        } else if self.nhmis2b.q.val() {
-            self.status2.next = self.st_init.val();
+        if self.flow_oor_s3.q.val().any() {
+            self.status.next = self.st_drop_flow.val();
+        } else if (self.op_s3.q.val() == self.op_create.val()) {
+            self.status.next = self.st_created.val();
+        } else if (self.op_s3.q.val() == self.op_destroy.val()) {
+            self.status.next = self.st_destroyed.val();
+        } else if ((self.op_s3.q.val() != self.op_event.val()) || !self.created.val()) {
+            self.status.next = self.st_drop_flow.val();
+        } else if self.nhops_bad_s3.q.val() {
+            self.status.next = self.st_drop_hops.val();
+        } else if self.bad_rate_s3.q.val() {
+            self.status.next = self.st_drop_rate.val();
+        } else if self.nhops_changed_s3.q.val() {
+            self.status.next = self.st_init.val();
         } else {
-            self.status2.next = self.st_update.val();
+            self.status.next = self.st_update.val();
         }
-        if (self.status2.val() != self.st_update.val()) {
-            self.flags2.next = 0.into();
+        if (self.status.val() != self.st_update.val()) {
+            self.flags.next = 0.into();
         }
-        // Meta and hop writes.
-        self.meta_wa.d.next = bit_cast::<A, 16>(self.flow2b.q.val());
-        self.meta_we.d.next = false;
-        self.meta_new2.next = self.meta2b.q.val();
-        if (self.status2.val() == self.st_created.val()) {
-            self.meta_new2.next = (bit_cast::<36, 1>(1.into()) << self.sh[35].val());
+        // Meta and hop writes (line 27: L = ack.L), registered.
+        self.wr_flow_s4.d.next = bit_cast::<A, 16>(self.flow_s3.q.val());
+        self.meta_new.next = self.meta_s3.q.val();
+        if (self.status.val() == self.st_created.val()) {
+            self.meta_new.next = (bit_cast::<36, 1>(1.into()) << 35);
         }
-        if (self.status2.val() == self.st_destroyed.val()) {
-            self.meta_new2.next = self.meta2b.q.val().replace_bit(35, false);
+        if (self.status.val() == self.st_destroyed.val()) {
+            self.meta_new.next = self.meta_s3.q.val().replace_bit(35, false);
         }
-        if ((self.status2.val() == self.st_init.val())
-            || ((self.status2.val() == self.st_update.val()) && self.commit2.val()))
+        if ((self.status.val() == self.st_init.val())
+            || ((self.status.val() == self.st_update.val()) && self.commit_s3.q.val()))
         {
-            self.meta_new2.next = ((bit_cast::<36, 1>(1.into()) << self.sh[35].val())
-                | ((bit_cast::<36, 4>(self.nh2b.q.val()) << self.sh[32].val())
-                    | bit_cast::<36, 32>(self.stamp2.val())));
+            self.meta_new.next = ((bit_cast::<36, 1>(1.into()) << 35)
+                | ((bit_cast::<36, 4>(self.nhops_s3.q.val()) << 32)
+                    | bit_cast::<36, 32>(self.stamp.val())));
         }
-        if (self.v2b.q.val()
-            && ((self.status2.val() == self.st_created.val())
-                || ((self.status2.val() == self.st_destroyed.val())
-                    || ((self.status2.val() == self.st_init.val())
-                        || (self.status2.val() == self.st_update.val())))))
+        self.meta_we_s4.d.next = false;
+        if (self.valid_s3.q.val().any()
+            && ((self.status.val() == self.st_created.val())
+                || ((self.status.val() == self.st_destroyed.val())
+                    || ((self.status.val() == self.st_init.val())
+                        || (self.status.val() == self.st_update.val())))))
         {
-            self.meta_we.d.next = true;
+            self.meta_we_s4.d.next = true;
         }
-        self.meta_wd.d.next = self.meta_new2.val();
-        self.hop_wa[0].d.next = bit_cast::<A, 16>(self.flow2b.q.val());
-        self.hop_wd[0].d.next = ((bit_cast::<61, 24>(self.n_ts[0].val()) << self.sh[37].val())
-            | ((bit_cast::<61, 20>(self.n_by[0].val()) << self.sh[17].val())
-                | bit_cast::<61, 17>(self.n_ql[0].val())));
-        self.hop_we[0].d.next = (self.v2b.q.val()
-            && ((self.status2.val() == self.st_init.val())
-                || (self.status2.val() == self.st_update.val())));
-
-        self.hop_wa[1].d.next = bit_cast::<A, 16>(self.flow2b.q.val());
-        self.hop_wd[1].d.next = ((bit_cast::<61, 24>(self.n_ts[1].val()) << self.sh[37].val())
-            | ((bit_cast::<61, 20>(self.n_by[1].val()) << self.sh[17].val())
-                | bit_cast::<61, 17>(self.n_ql[1].val())));
-        self.hop_we[1].d.next = (self.v2b.q.val()
-            && ((self.status2.val() == self.st_init.val())
-                || (self.status2.val() == self.st_update.val())));
-
-        self.hop_wa[2].d.next = bit_cast::<A, 16>(self.flow2b.q.val());
-        self.hop_wd[2].d.next = ((bit_cast::<61, 24>(self.n_ts[2].val()) << self.sh[37].val())
-            | ((bit_cast::<61, 20>(self.n_by[2].val()) << self.sh[17].val())
-                | bit_cast::<61, 17>(self.n_ql[2].val())));
-        self.hop_we[2].d.next = (self.v2b.q.val()
-            && ((self.status2.val() == self.st_init.val())
-                || (self.status2.val() == self.st_update.val())));
-
-        self.hop_wa[3].d.next = bit_cast::<A, 16>(self.flow2b.q.val());
-        self.hop_wd[3].d.next = ((bit_cast::<61, 24>(self.n_ts[3].val()) << self.sh[37].val())
-            | ((bit_cast::<61, 20>(self.n_by[3].val()) << self.sh[17].val())
-                | bit_cast::<61, 17>(self.n_ql[3].val())));
-        self.hop_we[3].d.next = (self.v2b.q.val()
-            && ((self.status2.val() == self.st_init.val())
-                || (self.status2.val() == self.st_update.val())));
-
-        self.hop_wa[4].d.next = bit_cast::<A, 16>(self.flow2b.q.val());
-        self.hop_wd[4].d.next = ((bit_cast::<61, 24>(self.n_ts[4].val()) << self.sh[37].val())
-            | ((bit_cast::<61, 20>(self.n_by[4].val()) << self.sh[17].val())
-                | bit_cast::<61, 17>(self.n_ql[4].val())));
-        self.hop_we[4].d.next = (self.v2b.q.val()
-            && ((self.status2.val() == self.st_init.val())
-                || (self.status2.val() == self.st_update.val())));
-
-        // The meta and hop writes leave from registers (stage 4).
-        self.meta_ram.write_address.next = self.meta_wa.q.val();
-        self.meta_ram.write_enable.next = self.meta_we.q.val();
-        self.meta_ram.write_data.next = self.meta_wd.q.val();
+        self.meta_wd_s4.d.next = self.meta_new.val();
+        self.hop_we_s4.d.next = (self.valid_s3.q.val().any()
+            && ((self.status.val() == self.st_init.val())
+                || (self.status.val() == self.st_update.val())));
         for i in 0..5 {
-            self.hop_ram[i].write_address.next = self.hop_wa[i].q.val();
-            self.hop_ram[i].write_enable.next = self.hop_we[i].q.val();
-            self.hop_ram[i].write_data.next = self.hop_wd[i].q.val();
+            self.hop_wd_s4[i].d.next = self.new_hop_s3[i].q.val();
         }
-        // 9·Δts, for 25·Δts next stage.
-        self.d9_4[0].d.next = ((bit_cast::<32, 24>(self.dts2b[0].q.val()) << self.sh[3].val())
-            + bit_cast::<32, 24>(self.dts2b[0].q.val()));
-        self.d9_4[1].d.next = ((bit_cast::<32, 24>(self.dts2b[1].q.val()) << self.sh[3].val())
-            + bit_cast::<32, 24>(self.dts2b[1].q.val()));
-        self.d9_4[2].d.next = ((bit_cast::<32, 24>(self.dts2b[2].q.val()) << self.sh[3].val())
-            + bit_cast::<32, 24>(self.dts2b[2].q.val()));
-        self.d9_4[3].d.next = ((bit_cast::<32, 24>(self.dts2b[3].q.val()) << self.sh[3].val())
-            + bit_cast::<32, 24>(self.dts2b[3].q.val()));
-        self.d9_4[4].d.next = ((bit_cast::<32, 24>(self.dts2b[4].q.val()) << self.sh[3].val())
-            + bit_cast::<32, 24>(self.dts2b[4].q.val()));
-        // Context into the pipeline.
-        self.ctx[0].d.next = ((bit_cast::<24, 16>(self.flow2b.q.val()) << self.sh[8].val())
-            | ((bit_cast::<24, 3>(self.status2.val()) << self.sh[5].val())
-                | ((bit_cast::<24, 3>(self.flags2.val()) << self.sh[2].val())
-                    | ((bit_cast::<24, 1>(self.commit2.val().into()) << self.sh[1].val())
-                        | bit_cast::<24, 1>(self.v2b.q.val().into())))));
-        for i in 1..98 {
-            self.ctx[i].d.next = self.ctx[i - 1].q.val();
-        }
+        // The event's context, on to the stages that use it.
+        self.flow_s47.d.next = self.flow_s3.q.val();
+        self.valid_s56.d.next = self.valid_s3.q.val();
+        self.status_s55.d.next = self.status.val();
+        self.commit_s96.d.next = self.commit_s3.q.val().into();
+        self.flags_s101.d.next = self.flags.val();
+
+        // ---- stage 4: the meta and hop writes land
+        self.meta_ram.write_address.next = self.wr_flow_s4.q.val();
+        self.meta_ram.write_enable.next = self.meta_we_s4.q.val();
+        self.meta_ram.write_data.next = self.meta_wd_s4.q.val();
         for i in 0..5 {
-            self.db4[i].d.next = self.db2b[i].q.val();
-            self.dts4[i].d.next = self.dts2b[i].q.val();
-            self.code4[i].d.next = self.hw2b[i].q.val().get_bits::<3>(0);
-            self.kill4[i].d.next =
-                ((self.stale2b[i].q.val() || self.back2b[i].q.val()) || !self.active2b[i].q.val());
-            // Line 5: min(ack.L[i].qlen, L[i].qlen); 0 for unused hops.
-            self.qmin4[i].d.next = 0.into();
-            if self.active2b[i].q.val() {
-                self.qmin4[i].d.next = self.n_ql[i].val();
-                if (self.o_ql[i].val() < self.n_ql[i].val()) {
-                    self.qmin4[i].d.next = self.o_ql[i].val();
-                }
-            }
-            // Line 7's tau candidate: 0 for a stale or unused hop.
-            self.tau4[i].d.next = self.dts2b[i].q.val();
-            if (self.stale2b[i].q.val() || !self.active2b[i].q.val()) {
-                self.tau4[i].d.next = 0.into();
-            }
+            self.hop_ram[i].write_address.next = self.wr_flow_s4.q.val();
+            self.hop_ram[i].write_enable.next = self.hop_we_s4.q.val();
+            self.hop_ram[i].write_data.next = self.hop_wd_s4[i].q.val();
         }
 
-        // ---- stage 4: divider operands for txRate/B (line 4)
-        // a = Δbytes << (mlog + 4 − code), d = 25·Δts
-        self.sh4[0].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
-            - bit_cast::<8, 3>(self.code4[0].q.val()));
-        self.d25[0].next =
-            ((bit_cast::<32, 24>(self.dts4[0].q.val()) << self.sh[4].val()) + self.d9_4[0].q.val());
-        self.a5[0].d.next = (bit_cast::<32, 20>(self.db4[0].q.val()) << self.sh4[0].val());
-        self.d5[0].d.next = self.d25[0].val();
-        if self.kill4[0].q.val() {
-            self.a5[0].d.next = 0.into();
-            self.d5[0].d.next = 1.into();
-        }
-        self.qmin_d[0].d.next = self.qmin4[0].q.val();
-        // The queue term's shift, s − 29 − mlog + code, used at stage 37.
-        self.code_d[0].d.next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
-            - bit_cast::<8, 3>(self.cfg_mlog.val()))
-            + bit_cast::<8, 3>(self.code4[0].q.val()));
-        self.tau_d[0].d.next = self.tau4[0].q.val();
-
-        // a = Δbytes << (mlog + 4 − code), d = 25·Δts
-        self.sh4[1].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
-            - bit_cast::<8, 3>(self.code4[1].q.val()));
-        self.d25[1].next =
-            ((bit_cast::<32, 24>(self.dts4[1].q.val()) << self.sh[4].val()) + self.d9_4[1].q.val());
-        self.a5[1].d.next = (bit_cast::<32, 20>(self.db4[1].q.val()) << self.sh4[1].val());
-        self.d5[1].d.next = self.d25[1].val();
-        if self.kill4[1].q.val() {
-            self.a5[1].d.next = 0.into();
-            self.d5[1].d.next = 1.into();
-        }
-        self.qmin_d[1].d.next = self.qmin4[1].q.val();
-        // The queue term's shift, s − 29 − mlog + code, used at stage 37.
-        self.code_d[1].d.next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
-            - bit_cast::<8, 3>(self.cfg_mlog.val()))
-            + bit_cast::<8, 3>(self.code4[1].q.val()));
-        self.tau_d[1].d.next = self.tau4[1].q.val();
-
-        // a = Δbytes << (mlog + 4 − code), d = 25·Δts
-        self.sh4[2].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
-            - bit_cast::<8, 3>(self.code4[2].q.val()));
-        self.d25[2].next =
-            ((bit_cast::<32, 24>(self.dts4[2].q.val()) << self.sh[4].val()) + self.d9_4[2].q.val());
-        self.a5[2].d.next = (bit_cast::<32, 20>(self.db4[2].q.val()) << self.sh4[2].val());
-        self.d5[2].d.next = self.d25[2].val();
-        if self.kill4[2].q.val() {
-            self.a5[2].d.next = 0.into();
-            self.d5[2].d.next = 1.into();
-        }
-        self.qmin_d[2].d.next = self.qmin4[2].q.val();
-        // The queue term's shift, s − 29 − mlog + code, used at stage 37.
-        self.code_d[2].d.next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
-            - bit_cast::<8, 3>(self.cfg_mlog.val()))
-            + bit_cast::<8, 3>(self.code4[2].q.val()));
-        self.tau_d[2].d.next = self.tau4[2].q.val();
-
-        // a = Δbytes << (mlog + 4 − code), d = 25·Δts
-        self.sh4[3].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
-            - bit_cast::<8, 3>(self.code4[3].q.val()));
-        self.d25[3].next =
-            ((bit_cast::<32, 24>(self.dts4[3].q.val()) << self.sh[4].val()) + self.d9_4[3].q.val());
-        self.a5[3].d.next = (bit_cast::<32, 20>(self.db4[3].q.val()) << self.sh4[3].val());
-        self.d5[3].d.next = self.d25[3].val();
-        if self.kill4[3].q.val() {
-            self.a5[3].d.next = 0.into();
-            self.d5[3].d.next = 1.into();
-        }
-        self.qmin_d[3].d.next = self.qmin4[3].q.val();
-        // The queue term's shift, s − 29 − mlog + code, used at stage 37.
-        self.code_d[3].d.next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
-            - bit_cast::<8, 3>(self.cfg_mlog.val()))
-            + bit_cast::<8, 3>(self.code4[3].q.val()));
-        self.tau_d[3].d.next = self.tau4[3].q.val();
-
-        // a = Δbytes << (mlog + 4 − code), d = 25·Δts
-        self.sh4[4].next = ((bit_cast::<8, 3>(self.cfg_mlog.val()) + self.sh[4].val())
-            - bit_cast::<8, 3>(self.code4[4].q.val()));
-        self.d25[4].next =
-            ((bit_cast::<32, 24>(self.dts4[4].q.val()) << self.sh[4].val()) + self.d9_4[4].q.val());
-        self.a5[4].d.next = (bit_cast::<32, 20>(self.db4[4].q.val()) << self.sh4[4].val());
-        self.d5[4].d.next = self.d25[4].val();
-        if self.kill4[4].q.val() {
-            self.a5[4].d.next = 0.into();
-            self.d5[4].d.next = 1.into();
-        }
-        self.qmin_d[4].d.next = self.qmin4[4].q.val();
-        // The queue term's shift, s − 29 − mlog + code, used at stage 37.
-        self.code_d[4].d.next = (((self.cfg_inv_t_s.val() - self.sh[29].val())
-            - bit_cast::<8, 3>(self.cfg_mlog.val()))
-            + bit_cast::<8, 3>(self.code4[4].q.val()));
-        self.tau_d[4].d.next = self.tau4[4].q.val();
-
-        // ---- stage 5: into the dividers; stage 34: queue-term multiply
-        self.div[0].a.next = self.a5[0].q.val();
-        self.div[0].d.next = self.d5[0].q.val();
-        self.div[0].in_valid.next = self.ctx[1].q.val().get_bit(0);
-        self.uq_mul[0].a.next = bit_cast::<32, 17>(self.qmin_d[0].q.val());
-        self.uq_mul[0].b.next = self.cfg_uq_m.val();
-        self.uq_mul[0].in_valid.next = self.ctx[30].q.val().get_bit(0);
-
-        self.div[1].a.next = self.a5[1].q.val();
-        self.div[1].d.next = self.d5[1].q.val();
-        self.div[1].in_valid.next = self.ctx[1].q.val().get_bit(0);
-        self.uq_mul[1].a.next = bit_cast::<32, 17>(self.qmin_d[1].q.val());
-        self.uq_mul[1].b.next = self.cfg_uq_m.val();
-        self.uq_mul[1].in_valid.next = self.ctx[30].q.val().get_bit(0);
-
-        self.div[2].a.next = self.a5[2].q.val();
-        self.div[2].d.next = self.d5[2].q.val();
-        self.div[2].in_valid.next = self.ctx[1].q.val().get_bit(0);
-        self.uq_mul[2].a.next = bit_cast::<32, 17>(self.qmin_d[2].q.val());
-        self.uq_mul[2].b.next = self.cfg_uq_m.val();
-        self.uq_mul[2].in_valid.next = self.ctx[30].q.val().get_bit(0);
-
-        self.div[3].a.next = self.a5[3].q.val();
-        self.div[3].d.next = self.d5[3].q.val();
-        self.div[3].in_valid.next = self.ctx[1].q.val().get_bit(0);
-        self.uq_mul[3].a.next = bit_cast::<32, 17>(self.qmin_d[3].q.val());
-        self.uq_mul[3].b.next = self.cfg_uq_m.val();
-        self.uq_mul[3].in_valid.next = self.ctx[30].q.val().get_bit(0);
-
-        self.div[4].a.next = self.a5[4].q.val();
-        self.div[4].d.next = self.d5[4].q.val();
-        self.div[4].in_valid.next = self.ctx[1].q.val().get_bit(0);
-        self.uq_mul[4].a.next = bit_cast::<32, 17>(self.qmin_d[4].q.val());
-        self.uq_mul[4].b.next = self.cfg_uq_m.val();
-        self.uq_mul[4].in_valid.next = self.ctx[30].q.val().get_bit(0);
-
-        // ---- stage 38: u_q = (qmin·uq_m) >> (s − 29 − mlog + code), saturated
-        self.sh38[0].next = self.code_d[0].q.val();
-        self.psh38[0].next = (self.uq_mul[0].p.val() >> self.sh38[0].val());
-        self.uq39[0].d.next = self.psh38[0].val();
-        self.utx39[0].d.next = self.div[0].q.val();
-        // ---- stage 39: u' = u_tx + u_q (line 5), saturated
-        // The queue term's saturation folds into the sum's: uq < 2^60.
-        self.sum39[0].next = (self.uq39[0].q.val() + bit_cast::<64, 32>(self.utx39[0].q.val()));
-        self.up40[0].d.next = bit_cast::<32, 64>(self.sum39[0].val());
-        if (self.sum39[0].val() >> self.sh[32].val()).any() {
-            self.up40[0].d.next = self.ones32.val();
-        }
-
-        self.sh38[1].next = self.code_d[1].q.val();
-        self.psh38[1].next = (self.uq_mul[1].p.val() >> self.sh38[1].val());
-        self.uq39[1].d.next = self.psh38[1].val();
-        self.utx39[1].d.next = self.div[1].q.val();
-        // ---- stage 39: u' = u_tx + u_q (line 5), saturated
-        // The queue term's saturation folds into the sum's: uq < 2^60.
-        self.sum39[1].next = (self.uq39[1].q.val() + bit_cast::<64, 32>(self.utx39[1].q.val()));
-        self.up40[1].d.next = bit_cast::<32, 64>(self.sum39[1].val());
-        if (self.sum39[1].val() >> self.sh[32].val()).any() {
-            self.up40[1].d.next = self.ones32.val();
-        }
-
-        self.sh38[2].next = self.code_d[2].q.val();
-        self.psh38[2].next = (self.uq_mul[2].p.val() >> self.sh38[2].val());
-        self.uq39[2].d.next = self.psh38[2].val();
-        self.utx39[2].d.next = self.div[2].q.val();
-        // ---- stage 39: u' = u_tx + u_q (line 5), saturated
-        // The queue term's saturation folds into the sum's: uq < 2^60.
-        self.sum39[2].next = (self.uq39[2].q.val() + bit_cast::<64, 32>(self.utx39[2].q.val()));
-        self.up40[2].d.next = bit_cast::<32, 64>(self.sum39[2].val());
-        if (self.sum39[2].val() >> self.sh[32].val()).any() {
-            self.up40[2].d.next = self.ones32.val();
-        }
-
-        self.sh38[3].next = self.code_d[3].q.val();
-        self.psh38[3].next = (self.uq_mul[3].p.val() >> self.sh38[3].val());
-        self.uq39[3].d.next = self.psh38[3].val();
-        self.utx39[3].d.next = self.div[3].q.val();
-        // ---- stage 39: u' = u_tx + u_q (line 5), saturated
-        // The queue term's saturation folds into the sum's: uq < 2^60.
-        self.sum39[3].next = (self.uq39[3].q.val() + bit_cast::<64, 32>(self.utx39[3].q.val()));
-        self.up40[3].d.next = bit_cast::<32, 64>(self.sum39[3].val());
-        if (self.sum39[3].val() >> self.sh[32].val()).any() {
-            self.up40[3].d.next = self.ones32.val();
-        }
-
-        self.sh38[4].next = self.code_d[4].q.val();
-        self.psh38[4].next = (self.uq_mul[4].p.val() >> self.sh38[4].val());
-        self.uq39[4].d.next = self.psh38[4].val();
-        self.utx39[4].d.next = self.div[4].q.val();
-        // ---- stage 39: u' = u_tx + u_q (line 5), saturated
-        // The queue term's saturation folds into the sum's: uq < 2^60.
-        self.sum39[4].next = (self.uq39[4].q.val() + bit_cast::<64, 32>(self.utx39[4].q.val()));
-        self.up40[4].d.next = bit_cast::<32, 64>(self.sum39[4].val());
-        if (self.sum39[4].val() >> self.sh[32].val()).any() {
-            self.up40[4].d.next = self.ones32.val();
-        }
-
-        // ---- stages 40–42: max over hops, the first wins a tie (line 6).
-        // Stage 40: every comparison u'_j > u'_i (j > i); stage 41: the
-        // winner, one-hot (i wins if it beats every earlier hop and no
-        // later hop beats it); stage 42: select.
-        self.c41[0].d.next = (self.up40[1].q.val() > self.up40[0].q.val());
-        self.c41[1].d.next = (self.up40[2].q.val() > self.up40[0].q.val());
-        self.c41[2].d.next = (self.up40[3].q.val() > self.up40[0].q.val());
-        self.c41[3].d.next = (self.up40[4].q.val() > self.up40[0].q.val());
-        self.c41[4].d.next = (self.up40[2].q.val() > self.up40[1].q.val());
-        self.c41[5].d.next = (self.up40[3].q.val() > self.up40[1].q.val());
-        self.c41[6].d.next = (self.up40[4].q.val() > self.up40[1].q.val());
-        self.c41[7].d.next = (self.up40[3].q.val() > self.up40[2].q.val());
-        self.c41[8].d.next = (self.up40[4].q.val() > self.up40[2].q.val());
-        self.c41[9].d.next = (self.up40[4].q.val() > self.up40[3].q.val());
-        self.z41.d.next = (((!self.up40[0].q.val().any()) && (!self.up40[1].q.val().any()))
-            && (((!self.up40[2].q.val().any()) && (!self.up40[3].q.val().any()))
-                && (!self.up40[4].q.val().any())));
+        // ---- stages 40..43: lines 6–7, the hop maximum and its tau
+        self.hop_max.in_valid.next = self.measure[0].out_valid.val();
         for i in 0..5 {
-            self.up41[i].d.next = self.up40[i].q.val();
-            self.up42[i].d.next = self.up41[i].q.val();
-        }
-        self.win42[0].d.next = (((!self.c41[0].q.val() && !self.c41[1].q.val())
-            && !self.c41[2].q.val())
-            && !self.c41[3].q.val());
-        self.win42[1].d.next = (((self.c41[0].q.val() && !self.c41[4].q.val())
-            && !self.c41[5].q.val())
-            && !self.c41[6].q.val());
-        self.win42[2].d.next = (((self.c41[1].q.val() && self.c41[4].q.val())
-            && !self.c41[7].q.val())
-            && !self.c41[8].q.val());
-        self.win42[3].d.next = (((self.c41[2].q.val() && self.c41[5].q.val())
-            && self.c41[7].q.val())
-            && !self.c41[9].q.val());
-        self.win42[4].d.next = (((self.c41[3].q.val() && self.c41[6].q.val())
-            && self.c41[8].q.val())
-            && self.c41[9].q.val());
-        self.z42.d.next = self.z41.q.val();
-        self.u43.d.next = 0.into();
-        self.tau43.d.next = 0.into();
-        for i in 0..5 {
-            if self.win42[i].q.val() {
-                self.u43.d.next = self.up42[i].q.val();
-                self.tau43.d.next = self.tau_d[i].q.val();
-            }
-        }
-        // No hop with u' > 0: tau stays 0 (line 2).
-        if self.z42.q.val() {
-            self.tau43.d.next = 0.into();
+            self.hop_max.u_hop[i].next = self.measure[i].u_prime.val();
+            self.hop_max.tau_hop[i].next = self.measure[i].tau.val();
         }
 
-        // ---- stage 43: tau/T = tau · inv_t_m (lines 8–9)
-        self.tau_mul.a.next = bit_cast::<32, 24>(self.tau43.q.val());
-        self.tau_mul.b.next = self.cfg_inv_t_m.val();
-        self.tau_mul.in_valid.next = self.ctx[39].q.val().get_bit(0);
-        self.utge_d.d.next = ((bit_cast::<33, 32>(self.u43.q.val()) << self.sh[1].val())
-            | bit_cast::<33, 1>((self.tau43.q.val() >= self.cfg_t.val()).into()));
+        // ---- stages 43..55: lines 8–9 (U read at 47, in at 48)
+        self.ewma.in_valid.next = self.hop_max.out_valid.val();
+        self.ewma.u.next = self.hop_max.u.val();
+        self.ewma.tau.next = self.hop_max.tau.val();
+        self.ewma.cfg_t.next = self.cfg_t.val();
+        self.ewma.cfg_inv_t_m.next = self.cfg_inv_t_m.val();
+        self.ewma.cfg_inv_t_s.next = self.cfg_inv_t_s.val();
+        self.u_ram.read_address.next = bit_cast::<A, 16>(self.flow_s47.q.val());
+        self.ewma.u_old.next = self.u_ram.read_data.val();
+        self.flow_s56.d.next = self.flow_s47.q.val();
+        self.status_s56.d.next = self.status_s55.q.val();
 
-        // ---- stage 47: f = min(tau, T)/T in UQ1.24; read U
-        self.fsh47.next = (self.cfg_inv_t_s.val() - self.sh[24].val());
-        self.fp47.next = (self.tau_mul.p.val() >> self.fsh47.val());
-        self.f48.d.next = bit_cast::<32, 64>(self.fp47.val());
-        if self.utge_d.q.val().get_bit(0) {
-            self.f48.d.next = self.u_one.val();
+        // ---- stage 55: U by status: the EWMA (UPDATE), unchanged (INIT),
+        // 1.0 (CREATED), 0 (dropped)
+        self.u_s56.d.next = 0.into();
+        if (self.status_s55.q.val() == self.st_update.val()) {
+            self.u_s56.d.next = self.ewma.u_new.val();
         }
-        self.u48.d.next = self.utge_d.q.val().get_bits::<32>(1);
-        self.u_ram.read_address.next = bit_cast::<A, 16>(self.ctx[43].q.val().get_bits::<16>(8));
-
-        // ---- stage 48: register U_old
-        self.f49.d.next = self.f48.q.val();
-        self.u49.d.next = self.u48.q.val();
-        self.uold49.d.next = self.u_ram.read_data.val();
-
-        // ---- stage 49: |u − U| and its sign
-        self.f50.d.next = self.f49.q.val();
-        // Both differences and the comparison in parallel; the choice is
-        // made next stage, in front of the multiplier.
-        self.diffa50.d.next = (self.u49.q.val() - self.uold49.q.val());
-        self.diffb50.d.next = (self.uold49.q.val() - self.u49.q.val());
-        self.ge50.d.next = (self.u49.q.val() >= self.uold49.q.val());
-        self.geu_d.d.next = ((bit_cast::<33, 32>(self.uold49.q.val()) << self.sh[1].val())
-            | bit_cast::<33, 1>((self.u49.q.val() >= self.uold49.q.val()).into()));
-
-        // ---- stage 50: f · |u − U|
-        self.uu_mul.a.next = self.f50.q.val();
-        self.uu_mul.b.next = self.diffb50.q.val();
-        if self.ge50.q.val() {
-            self.uu_mul.b.next = self.diffa50.q.val();
+        if (self.status_s55.q.val() == self.st_init.val()) {
+            self.u_s56.d.next = self.ewma.u_prev.val();
         }
-        self.uu_mul.in_valid.next = self.ctx[46].q.val().get_bit(0);
-
-        // ---- stage 54: round (f·|u − U|) >> 24; stage 55: U ± it (line 9)
-        self.delta55.d.next =
-            bit_cast::<32, 64>((self.uu_mul.p.val() + self.half24.val()) >> self.sh[24].val());
-        // next stage: U ± delta
-        self.unew55.next = (self.geu_d.q.val().get_bits::<32>(1) - self.delta55.q.val());
-        if self.geu_d.q.val().get_bit(0) {
-            self.unew55.next = (self.geu_d.q.val().get_bits::<32>(1) + self.delta55.q.val());
-        }
-        self.u56.d.next = 0.into();
-        if (self.ctx[51].q.val().get_bits::<3>(5) == self.st_update.val()) {
-            self.u56.d.next = self.unew55.val();
-        }
-        if (self.ctx[51].q.val().get_bits::<3>(5) == self.st_init.val()) {
-            self.u56.d.next = self.geu_d.q.val().get_bits::<32>(1);
-        }
-        if (self.ctx[51].q.val().get_bits::<3>(5) == self.st_created.val()) {
-            self.u56.d.next = self.u_one.val();
+        if (self.status_s55.q.val() == self.st_created.val()) {
+            self.u_s56.d.next = self.u_one.val();
         }
 
-        // ---- stage 56: write U; eta/U; U >= eta
-        self.u_ram.write_address.next = bit_cast::<A, 16>(self.ctx[52].q.val().get_bits::<16>(8));
-        self.u_ram.write_data.next = self.u56.q.val();
-        self.u_ram.write_enable.next = (self.ctx[52].q.val().get_bit(0)
-            && ((self.ctx[52].q.val().get_bits::<3>(5) == self.st_update.val())
-                || (self.ctx[52].q.val().get_bits::<3>(5) == self.st_created.val())));
-        self.eta32.next = (bit_cast::<32, 16>(self.cfg_eta.val()) << self.sh[8].val());
-        self.eta_div.a.next = bit_cast::<32, 16>(self.cfg_eta.val());
-        self.eta_div.d.next = self.u56.q.val();
-        self.eta_div.in_valid.next = self.ctx[52].q.val().get_bit(0);
-        self.mdu_d.d.next = bit_cast::<1, 1>((self.u56.q.val() >= self.eta32.val()).into());
-        self.uout_d.d.next = self.u56.q.val();
+        // ---- stage 56: write U; into ComputeWind (lines 11–20)
+        self.u_ram.write_address.next = bit_cast::<A, 16>(self.flow_s56.q.val());
+        self.u_ram.write_data.next = self.u_s56.q.val();
+        self.u_ram.write_enable.next = (self.valid_s56.q.val().any()
+            && ((self.status_s56.q.val() == self.st_update.val())
+                || (self.status_s56.q.val() == self.st_created.val())));
+        self.compute_wind.in_valid.next = self.valid_s56.q.val().any();
+        self.compute_wind.u.next = self.u_s56.q.val();
+        self.compute_wind.cfg_eta.next = self.cfg_eta.val();
+        self.compute_wind.cfg_max_stage.next = self.cfg_max_stage.val();
+        self.compute_wind.cfg_w_ai.next = self.cfg_w_ai.val();
+        self.compute_wind.cfg_w_min.next = self.cfg_w_min.val();
+        self.compute_wind.cfg_w_init.next = self.cfg_w_init.val();
+        self.u_out_s101.d.next = self.u_s56.q.val();
+        self.flow_s87.d.next = self.flow_s56.q.val();
+        self.valid_s96.d.next = self.valid_s56.q.val();
+        self.status_s96.d.next = self.status_s56.q.val();
 
-        // ---- stage 87: read W, Wc, incStage; stage 88: register them
-        self.w_ram.read_address.next = bit_cast::<A, 16>(self.ctx[83].q.val().get_bits::<16>(8));
-        self.wold89.d.next = self.w_ram.read_data.val().get_bits::<32>(35);
-        self.wcold89.d.next = self.w_ram.read_data.val().get_bits::<32>(3);
-        self.inc89.d.next = self.w_ram.read_data.val().get_bits::<3>(0);
+        // ---- stage 87: read W, Wc, incStage; in at 88
+        self.w_ram.read_address.next = bit_cast::<A, 16>(self.flow_s87.q.val());
+        self.compute_wind.w_old.next = self.w_ram.read_data.val().get_bits::<32>(35);
+        self.compute_wind.wc_old.next = self.w_ram.read_data.val().get_bits::<32>(3);
+        self.compute_wind.inc_old.next = self.w_ram.read_data.val().get_bits::<3>(0);
+        self.flow_s96.d.next = self.flow_s87.q.val();
 
-        // ---- stage 89: line 12's test; Wc · eta/U; Wc + W_ai (line 17)
-        self.md89.next =
-            (self.mdu_d.q.val().any() || (self.inc89.q.val() >= self.cfg_max_stage.val()));
-        self.w_mul.a.next = self.wcold89.q.val();
-        // b = 2·min(eta/U, 2^31 − 1) + 1: half an LSB back for the
-        // divider's floor.
-        self.r89.next = self.eta_div.q.val();
-        if self.eta_div.q.val().get_bit(31) {
-            self.r89.next = self.r_cap.val();
+        // ---- stage 96: updateWc (lines 23, 26 / 30, 34); W by status;
+        // write W, Wc, incStage
+        self.compute_wind.update_wc.next = self.commit_s96.q.val().any();
+        self.w_out.next = 0.into();
+        self.inc_out.next = 0.into();
+        self.wc_write.next = self.compute_wind.wc.val();
+        self.inc_write.next = self.compute_wind.inc_stage.val();
+        if (self.status_s96.q.val() == self.st_update.val()) {
+            self.w_out.next = self.compute_wind.w.val();
+            self.inc_out.next = self.compute_wind.inc_stage.val();
         }
-        self.w_mul.b.next = ((self.r89.val() << self.sh[1].val()) | self.one32.val());
-        self.w_mul.in_valid.next = self.ctx[85].q.val().get_bit(0);
-        self.wai33.next =
-            (bit_cast::<33, 32>(self.wcold89.q.val()) + bit_cast::<33, 32>(self.cfg_w_ai.val()));
+        if (self.status_s96.q.val() == self.st_init.val()) {
+            self.w_out.next = self.compute_wind.w_prev.val();
+            self.inc_out.next = self.compute_wind.inc_prev.val();
+        }
+        if (self.status_s96.q.val() == self.st_created.val()) {
+            self.w_out.next = self.cfg_w_init.val();
+            self.wc_write.next = self.cfg_w_init.val();
+            self.inc_write.next = 0.into();
+        }
+        self.w_ram.write_address.next = bit_cast::<A, 16>(self.flow_s96.q.val());
+        self.w_ram.write_data.next = ((bit_cast::<67, 32>(self.w_out.val()) << 35)
+            | ((bit_cast::<67, 32>(self.wc_write.val()) << 3)
+                | bit_cast::<67, 3>(self.inc_write.val())));
+        self.w_ram.write_enable.next = (self.valid_s96.q.val().any()
+            && ((self.status_s96.q.val() == self.st_update.val())
+                || (self.status_s96.q.val() == self.st_created.val())));
+        // Line 27: R = W/T, out at 101.
+        self.rate.in_valid.next = self.valid_s96.q.val().any();
+        self.rate.w.next = self.w_out.val();
+        self.rate.cfg_inv_t_m.next = self.cfg_inv_t_m.val();
+        self.rate.cfg_inv_t_s.next = self.cfg_inv_t_s.val();
+        self.w_out_s101.d.next = self.w_out.val();
+        self.inc_out_s101.d.next = self.inc_out.val();
+        self.flow_s101.d.next = self.flow_s96.q.val();
+        self.valid_s101.d.next = self.valid_s96.q.val();
+        self.status_s101.d.next = self.status_s96.q.val();
+        self.commit_s101.d.next = self.commit_s96.q.val();
 
-        self.bundle89.next = ((bit_cast::<101, 32>(self.wold89.q.val()) << self.sh[69].val())
-            | ((bit_cast::<101, 32>(self.wcold89.q.val()) << self.sh[37].val())
-                | ((bit_cast::<101, 33>(self.wai33.val()) << self.sh[4].val())
-                    | ((bit_cast::<101, 3>(self.inc89.q.val()) << self.sh[1].val())
-                        | bit_cast::<101, 1>(self.md89.val().into())))));
-        self.wb[0].d.next = self.bundle89.val();
-        for i in 1..7 {
-            self.wb[i].d.next = self.wb[i - 1].q.val();
-        }
-
-        // ---- stage 93: Wc·(2r + 1) / 2^21 rounded (line 13), 43 bits. No
-        // saturation here or below: the clamp to W_init < 2^32 gives the
-        // same result as saturating first, and wide values save the muxes.
-        self.wp93.next = (self.w_mul.p.val() + self.half20.val());
-        self.wmd94.d.next = bit_cast::<43, 64>(self.wp93.val() >> self.sh[21].val());
-        // ---- stage 94: + W_ai (44 bits); pick the branch (line 13 or 17)
-        self.wsel95.d.next = bit_cast::<44, 33>(self.wb[4].q.val().get_bits::<33>(4));
-        if self.wb[4].q.val().get_bit(0) {
-            self.wsel95.d.next =
-                (bit_cast::<44, 43>(self.wmd94.q.val()) + bit_cast::<44, 32>(self.cfg_w_ai.val()));
-        }
-        // ---- stage 95: the clamp's two comparisons, registered
-        self.chi96.d.next = (self.wsel95.q.val() > bit_cast::<44, 32>(self.cfg_w_init.val()));
-        self.clo96.d.next = (self.wsel95.q.val() < bit_cast::<44, 32>(self.cfg_w_min.val()));
-        self.wsel96.d.next = bit_cast::<32, 44>(self.wsel95.q.val());
-        // ---- stage 96: max(min(w, W_init), W_min)
-        self.wmin95.next = self.cfg_w_init.val();
-        if (self.cfg_w_init.val() < self.cfg_w_min.val()) {
-            self.wmin95.next = self.cfg_w_min.val();
-        }
-        self.wnew96.next = self.wsel96.q.val();
-        if self.clo96.q.val() {
-            self.wnew96.next = self.cfg_w_min.val();
-        }
-        if self.chi96.q.val() {
-            self.wnew96.next = self.wmin95.val();
-        }
-
-        // ---- stage 96: commit (lines 14–15, 18–19); write W, Wc, incStage
-        self.wc96.next = self.wb[6].q.val().get_bits::<32>(37);
-        self.incnew96.next = self.wb[6].q.val().get_bits::<3>(1);
-        if self.ctx[92].q.val().get_bit(1) {
-            self.wc96.next = self.wnew96.val();
-            self.incnew96.next = (self.wb[6].q.val().get_bits::<3>(1) + 1);
-            if self.wb[6].q.val().get_bit(0) {
-                self.incnew96.next = 0.into();
-            }
-        }
-        self.wout96.next = 0.into();
-        self.incout96.next = 0.into();
-        if (self.ctx[92].q.val().get_bits::<3>(5) == self.st_update.val()) {
-            self.wout96.next = self.wnew96.val();
-            self.incout96.next = self.incnew96.val();
-        }
-        if (self.ctx[92].q.val().get_bits::<3>(5) == self.st_init.val()) {
-            self.wout96.next = self.wb[6].q.val().get_bits::<32>(69);
-            self.incout96.next = self.wb[6].q.val().get_bits::<3>(1);
-        }
-        if (self.ctx[92].q.val().get_bits::<3>(5) == self.st_created.val()) {
-            self.wout96.next = self.cfg_w_init.val();
-            self.wc96.next = self.cfg_w_init.val();
-            self.incnew96.next = 0.into();
-        }
-        self.w_ram.write_address.next = bit_cast::<A, 16>(self.ctx[92].q.val().get_bits::<16>(8));
-        self.w_ram.write_data.next = ((bit_cast::<67, 32>(self.wout96.val()) << self.sh[35].val())
-            | ((bit_cast::<67, 32>(self.wc96.val()) << self.sh[3].val())
-                | bit_cast::<67, 3>(self.incnew96.val())));
-        self.w_ram.write_enable.next = (self.ctx[92].q.val().get_bit(0)
-            && ((self.ctx[92].q.val().get_bits::<3>(5) == self.st_update.val())
-                || (self.ctx[92].q.val().get_bits::<3>(5) == self.st_created.val())));
-        // R = W/T = W · inv_t_m (line 27)
-        self.r_mul.a.next = self.wout96.val();
-        self.r_mul.b.next = self.cfg_inv_t_m.val();
-        self.r_mul.in_valid.next = self.ctx[92].q.val().get_bit(0);
-        self.winc_d.d.next = ((bit_cast::<35, 32>(self.wout96.val()) << self.sh[3].val())
-            | bit_cast::<35, 3>(self.incout96.val()));
-
-        // ---- stage 100: R >> (s − 8); stage 101: saturated to 24 bits, output registers
-        self.rsh100.next = (self.cfg_inv_t_s.val() - self.sh[8].val());
-        self.rp101.d.next = (self.r_mul.p.val() >> self.rsh100.val());
-        // next stage: saturate to 24 bits; output registers
-        self.o_r.d.next = bit_cast::<24, 64>(self.rp101.q.val());
-        if (self.rp101.q.val() >> self.sh[24].val()).any() {
-            self.o_r.d.next = self.r_max.val();
-        }
-        self.o_valid.d.next = self.ctx[97].q.val().get_bit(0);
-        self.o_flow.d.next = self.ctx[97].q.val().get_bits::<16>(8);
-        self.o_status.d.next = self.ctx[97].q.val().get_bits::<3>(5);
-        self.o_flags.d.next = self.ctx[97].q.val().get_bits::<3>(2);
-        self.o_upd.d.next = (self.ctx[97].q.val().get_bit(1)
-            && (self.ctx[97].q.val().get_bits::<3>(5) == self.st_update.val()));
-        self.o_w.d.next = self.winc_d.q.val().get_bits::<32>(3);
-        self.o_inc.d.next = self.winc_d.q.val().get_bits::<3>(0);
-        self.o_u.d.next = self.uout_d.q.val();
-        if !self.ctx[97].q.val().get_bit(0) {
+        // ---- stage 101: the output registers (zero between updates)
+        self.o_valid.d.next = self.valid_s101.q.val().any();
+        self.o_flow.d.next = self.flow_s101.q.val();
+        self.o_status.d.next = self.status_s101.q.val();
+        self.o_flags.d.next = self.flags_s101.q.val();
+        self.o_upd.d.next =
+            (self.commit_s101.q.val().any() && (self.status_s101.q.val() == self.st_update.val()));
+        self.o_w.d.next = self.w_out_s101.q.val();
+        self.o_inc.d.next = self.inc_out_s101.q.val();
+        self.o_u.d.next = self.u_out_s101.q.val();
+        self.o_r.d.next = self.rate.r.val();
+        if !self.valid_s101.q.val().any() {
             self.o_flow.d.next = 0.into();
             self.o_status.d.next = 0.into();
             self.o_flags.d.next = 0.into();

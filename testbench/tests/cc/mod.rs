@@ -1,10 +1,16 @@
 //! Tests of the congestion-control blocks (`hdl/src/cc`).
 
+mod compute_wind;
+mod ewma;
+mod hop_max;
 mod hpcc;
 mod hpcc_accuracy;
 mod int_ns3;
+mod measure_inflight;
+mod rate;
 
-use nic_golden::cc::params::{w_ai_rule_of_thumb, CcParams, Variant, RATE_GBPS};
+use crate::common::operand;
+use nic_golden::cc::params::{w_ai_rule_of_thumb, CcParams, CcRegs, Variant, RATE_GBPS};
 use proptest::prelude::*;
 
 /// Random HPCC++ parameters over the ranges a deployment uses.
@@ -40,4 +46,51 @@ pub fn params() -> impl Strategy<Value = CcParams> {
                 flows: 1024,
             }
         })
+}
+
+/// Configuration registers for the blocks' tests: mostly those of random
+/// deployments ([`params`]), sometimes any bit pattern (outside the
+/// driver's ranges: the blocks must still match their twins).
+pub fn regs() -> impl Strategy<Value = CcRegs> {
+    let any_regs = (
+        (
+            any::<bool>(),
+            operand(24),
+            operand(32),
+            any::<u8>(),
+            operand(32),
+        ),
+        (
+            operand(16),
+            0u8..8,
+            operand(32),
+            operand(32),
+            operand(32),
+            0u8..8,
+        ),
+    )
+        .prop_map(
+            |(
+                (variant, t, inv_t_m, inv_t_s, uq_m),
+                (eta, max_stage, w_ai, w_min, w_init, mlog),
+            )| {
+                CcRegs {
+                    variant,
+                    t: t as u32,
+                    inv_t_m: inv_t_m as u32,
+                    inv_t_s,
+                    uq_m: uq_m as u32,
+                    eta: eta as u16,
+                    max_stage,
+                    w_ai: w_ai as u32,
+                    w_min: w_min as u32,
+                    w_init: w_init as u32,
+                    mlog,
+                }
+            },
+        );
+    prop_oneof![
+        3 => params().prop_map(|p| p.regs().unwrap()),
+        1 => any_regs,
+    ]
 }
