@@ -37,7 +37,8 @@
 //! one flow are processed exactly in order, with no forwarding.
 //!
 //! Stages (cycle after acceptance; a register named `x_sN` holds x at
-//! stage N):
+//! stage N; the event's context, [`EventCtx`], travels beside the
+//! arithmetic in `ctx_sN`):
 //! - 0: interlock, parse, read the flow's meta (created, hop count,
 //!   lastUpdate) and stored hops; 1: RAM outputs registered; 2: the
 //!   commit decision (seq − lastUpdateSeq, now − lastUpdateTime), the hop
@@ -83,6 +84,59 @@ pub const LATENCY: usize = 102;
 /// Same-flow events are spaced at least `HAZARD_WINDOW + 1` cycles.
 pub const HAZARD_WINDOW: usize = 9;
 const HZ: usize = 9;
+
+/// The event's context, carried beside the arithmetic from stage 3 to
+/// the output registers.
+#[derive(Clone, Copy, Debug, PartialEq, Default, LogicStruct)]
+pub struct EventCtx {
+    /// An accepted event (not a bubble).
+    pub valid: Bit,
+    pub flow: Bits<16>,
+    /// `nic_golden::cc::hpcc::status`.
+    pub status: Bits<3>,
+    /// `out_flags`: ts stale, bytes back, qlen saturated.
+    pub flags: Bits<3>,
+    /// Line 22 / 29: commit Wc (updateWc) this time.
+    pub commit: Bit,
+}
+
+/// [`EventCtx`] from L cycles ago (L ≥ 1 registers, starting at zero):
+/// `Delay` for the context.
+#[derive(LogicBlock)]
+pub struct CtxDelay<const L: usize> {
+    pub clock: Signal<In, Clock>,
+    pub d: Signal<In, EventCtx>,
+    pub q: Signal<Out, EventCtx>,
+    r: [DFF<EventCtx>; L],
+}
+
+impl<const L: usize> Default for CtxDelay<L> {
+    fn default() -> Self {
+        assert!(L >= 1, "CtxDelay needs L >= 1");
+        Self {
+            clock: Default::default(),
+            d: Default::default(),
+            q: Default::default(),
+            r: std::array::from_fn(|_| Default::default()),
+        }
+    }
+}
+
+impl<const L: usize> Logic for CtxDelay<L> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for i in 0..L {
+            self.r[i].clock.next = self.clock.val();
+        }
+        self.r[0].d.next = self.d.val();
+        for i in 1..L {
+            self.r[i].d.next = self.r[i - 1].q.val();
+        }
+        for i in (L - 1)..L {
+            self.q.next = self.r[i].q.val();
+        }
+    }
+}
 
 #[derive(LogicBlock)]
 pub struct HpccCc<const A: usize> {
@@ -223,21 +277,13 @@ pub struct HpccCc<const A: usize> {
     hop_wd_s4: [DFF<Bits<61>>; 5],
 
     // ---- the event's context, from stage 3, at the stages that use it
-    flow_s47: Delay<16, 44>,
-    flow_s56: Delay<16, 9>,
-    flow_s87: Delay<16, 31>,
-    flow_s96: Delay<16, 9>,
-    flow_s101: Delay<16, 5>,
-    valid_s56: Delay<1, 53>,
-    valid_s96: Delay<1, 40>,
-    valid_s101: Delay<1, 5>,
-    status_s55: Delay<3, 52>,
-    status_s56: Delay<3, 1>,
-    status_s96: Delay<3, 40>,
-    status_s101: Delay<3, 5>,
-    commit_s96: Delay<1, 93>,
-    commit_s101: Delay<1, 5>,
-    flags_s101: Delay<3, 98>,
+    ctx: Signal<Local, EventCtx>,
+    ctx_s47: CtxDelay<44>,
+    ctx_s55: CtxDelay<8>,
+    ctx_s56: CtxDelay<1>,
+    ctx_s87: CtxDelay<31>,
+    ctx_s96: CtxDelay<9>,
+    ctx_s101: CtxDelay<5>,
 
     // ---- stages 40..56: lines 6–7, lines 8–9; U by status, written at 56
     hop_max: HopMax,
@@ -392,21 +438,13 @@ impl<const A: usize> Default for HpccCc<A> {
             meta_wd_s4: Default::default(),
             hop_we_s4: Default::default(),
             hop_wd_s4: Default::default(),
-            flow_s47: Default::default(),
-            flow_s56: Default::default(),
-            flow_s87: Default::default(),
-            flow_s96: Default::default(),
-            flow_s101: Default::default(),
-            valid_s56: Default::default(),
-            valid_s96: Default::default(),
-            valid_s101: Default::default(),
-            status_s55: Default::default(),
-            status_s56: Default::default(),
-            status_s96: Default::default(),
-            status_s101: Default::default(),
-            commit_s96: Default::default(),
-            commit_s101: Default::default(),
-            flags_s101: Default::default(),
+            ctx: Default::default(),
+            ctx_s47: Default::default(),
+            ctx_s55: Default::default(),
+            ctx_s56: Default::default(),
+            ctx_s87: Default::default(),
+            ctx_s96: Default::default(),
+            ctx_s101: Default::default(),
             hop_max: Default::default(),
             ewma: Default::default(),
             u_s56: Default::default(),
@@ -491,21 +529,12 @@ impl<const A: usize> Logic for HpccCc<A> {
             now_s3,
             nhops_s2,
             nhops_s3,
-            flow_s47,
-            flow_s56,
-            flow_s87,
-            flow_s96,
-            flow_s101,
-            valid_s56,
-            valid_s96,
-            valid_s101,
-            status_s55,
-            status_s56,
-            status_s96,
-            status_s101,
-            commit_s96,
-            commit_s101,
-            flags_s101,
+            ctx_s47,
+            ctx_s55,
+            ctx_s56,
+            ctx_s87,
+            ctx_s96,
+            ctx_s101,
             hop_max,
             ewma,
             u_out_s101,
@@ -717,11 +746,12 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.hop_wd_s4[i].d.next = self.new_hop_s3[i].q.val();
         }
         // The event's context, on to the stages that use it.
-        self.flow_s47.d.next = self.flow_s3.q.val();
-        self.valid_s56.d.next = self.valid_s3.q.val();
-        self.status_s55.d.next = self.status.val();
-        self.commit_s96.d.next = self.commit_s3.q.val().into();
-        self.flags_s101.d.next = self.flags.val();
+        self.ctx.next.valid = self.valid_s3.q.val().any();
+        self.ctx.next.flow = self.flow_s3.q.val();
+        self.ctx.next.status = self.status.val();
+        self.ctx.next.flags = self.flags.val();
+        self.ctx.next.commit = self.commit_s3.q.val();
+        self.ctx_s47.d.next = self.ctx.val();
 
         // ---- stage 4: the meta and hop writes land
         self.meta_ram.write_address.next = self.wr_flow_s4.q.val();
@@ -747,31 +777,31 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.ewma.cfg_t.next = self.cfg_t.val();
         self.ewma.cfg_inv_t_m.next = self.cfg_inv_t_m.val();
         self.ewma.cfg_inv_t_s.next = self.cfg_inv_t_s.val();
-        self.u_ram.read_address.next = bit_cast::<A, 16>(self.flow_s47.q.val());
+        self.u_ram.read_address.next = bit_cast::<A, 16>(self.ctx_s47.q.val().flow);
         self.ewma.u_old.next = self.u_ram.read_data.val();
-        self.flow_s56.d.next = self.flow_s47.q.val();
-        self.status_s56.d.next = self.status_s55.q.val();
+        self.ctx_s55.d.next = self.ctx_s47.q.val();
 
+        self.ctx_s56.d.next = self.ctx_s55.q.val();
         // ---- stage 55: U by status: the EWMA (UPDATE), unchanged (INIT),
         // 1.0 (CREATED), 0 (dropped)
         self.u_s56.d.next = 0.into();
-        if (self.status_s55.q.val() == self.st_update.val()) {
+        if (self.ctx_s55.q.val().status == self.st_update.val()) {
             self.u_s56.d.next = self.ewma.u_new.val();
         }
-        if (self.status_s55.q.val() == self.st_init.val()) {
+        if (self.ctx_s55.q.val().status == self.st_init.val()) {
             self.u_s56.d.next = self.ewma.u_prev.val();
         }
-        if (self.status_s55.q.val() == self.st_created.val()) {
+        if (self.ctx_s55.q.val().status == self.st_created.val()) {
             self.u_s56.d.next = self.u_one.val();
         }
 
         // ---- stage 56: write U; into ComputeWind (lines 11–20)
-        self.u_ram.write_address.next = bit_cast::<A, 16>(self.flow_s56.q.val());
+        self.u_ram.write_address.next = bit_cast::<A, 16>(self.ctx_s56.q.val().flow);
         self.u_ram.write_data.next = self.u_s56.q.val();
-        self.u_ram.write_enable.next = (self.valid_s56.q.val().any()
-            && ((self.status_s56.q.val() == self.st_update.val())
-                || (self.status_s56.q.val() == self.st_created.val())));
-        self.compute_wind.in_valid.next = self.valid_s56.q.val().any();
+        self.u_ram.write_enable.next = (self.ctx_s56.q.val().valid
+            && ((self.ctx_s56.q.val().status == self.st_update.val())
+                || (self.ctx_s56.q.val().status == self.st_created.val())));
+        self.compute_wind.in_valid.next = self.ctx_s56.q.val().valid;
         self.compute_wind.u.next = self.u_s56.q.val();
         self.compute_wind.cfg_eta.next = self.cfg_eta.val();
         self.compute_wind.cfg_max_stage.next = self.cfg_max_stage.val();
@@ -779,68 +809,63 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.compute_wind.cfg_w_min.next = self.cfg_w_min.val();
         self.compute_wind.cfg_w_init.next = self.cfg_w_init.val();
         self.u_out_s101.d.next = self.u_s56.q.val();
-        self.flow_s87.d.next = self.flow_s56.q.val();
-        self.valid_s96.d.next = self.valid_s56.q.val();
-        self.status_s96.d.next = self.status_s56.q.val();
+        self.ctx_s87.d.next = self.ctx_s56.q.val();
 
         // ---- stage 87: read W, Wc, incStage; in at 88
-        self.w_ram.read_address.next = bit_cast::<A, 16>(self.flow_s87.q.val());
+        self.w_ram.read_address.next = bit_cast::<A, 16>(self.ctx_s87.q.val().flow);
         self.compute_wind.w_old.next = self.w_ram.read_data.val().get_bits::<32>(35);
         self.compute_wind.wc_old.next = self.w_ram.read_data.val().get_bits::<32>(3);
         self.compute_wind.inc_old.next = self.w_ram.read_data.val().get_bits::<3>(0);
-        self.flow_s96.d.next = self.flow_s87.q.val();
+        self.ctx_s96.d.next = self.ctx_s87.q.val();
 
         // ---- stage 96: updateWc (lines 23, 26 / 30, 34); W by status;
         // write W, Wc, incStage
-        self.compute_wind.update_wc.next = self.commit_s96.q.val().any();
+        self.compute_wind.update_wc.next = self.ctx_s96.q.val().commit;
         self.w_out.next = 0.into();
         self.inc_out.next = 0.into();
         self.wc_write.next = self.compute_wind.wc.val();
         self.inc_write.next = self.compute_wind.inc_stage.val();
-        if (self.status_s96.q.val() == self.st_update.val()) {
+        if (self.ctx_s96.q.val().status == self.st_update.val()) {
             self.w_out.next = self.compute_wind.w.val();
             self.inc_out.next = self.compute_wind.inc_stage.val();
         }
-        if (self.status_s96.q.val() == self.st_init.val()) {
+        if (self.ctx_s96.q.val().status == self.st_init.val()) {
             self.w_out.next = self.compute_wind.w_prev.val();
             self.inc_out.next = self.compute_wind.inc_prev.val();
         }
-        if (self.status_s96.q.val() == self.st_created.val()) {
+        if (self.ctx_s96.q.val().status == self.st_created.val()) {
             self.w_out.next = self.cfg_w_init.val();
             self.wc_write.next = self.cfg_w_init.val();
             self.inc_write.next = 0.into();
         }
-        self.w_ram.write_address.next = bit_cast::<A, 16>(self.flow_s96.q.val());
+        self.w_ram.write_address.next = bit_cast::<A, 16>(self.ctx_s96.q.val().flow);
         self.w_ram.write_data.next = ((bit_cast::<67, 32>(self.w_out.val()) << 35)
             | ((bit_cast::<67, 32>(self.wc_write.val()) << 3)
                 | bit_cast::<67, 3>(self.inc_write.val())));
-        self.w_ram.write_enable.next = (self.valid_s96.q.val().any()
-            && ((self.status_s96.q.val() == self.st_update.val())
-                || (self.status_s96.q.val() == self.st_created.val())));
+        self.w_ram.write_enable.next = (self.ctx_s96.q.val().valid
+            && ((self.ctx_s96.q.val().status == self.st_update.val())
+                || (self.ctx_s96.q.val().status == self.st_created.val())));
         // Line 27: R = W/T, out at 101.
-        self.rate.in_valid.next = self.valid_s96.q.val().any();
+        self.rate.in_valid.next = self.ctx_s96.q.val().valid;
         self.rate.w.next = self.w_out.val();
         self.rate.cfg_inv_t_m.next = self.cfg_inv_t_m.val();
         self.rate.cfg_inv_t_s.next = self.cfg_inv_t_s.val();
         self.w_out_s101.d.next = self.w_out.val();
         self.inc_out_s101.d.next = self.inc_out.val();
-        self.flow_s101.d.next = self.flow_s96.q.val();
-        self.valid_s101.d.next = self.valid_s96.q.val();
-        self.status_s101.d.next = self.status_s96.q.val();
-        self.commit_s101.d.next = self.commit_s96.q.val();
+        self.ctx_s101.d.next = self.ctx_s96.q.val();
 
         // ---- stage 101: the output registers (zero between updates)
-        self.o_valid.d.next = self.valid_s101.q.val().any();
-        self.o_flow.d.next = self.flow_s101.q.val();
-        self.o_status.d.next = self.status_s101.q.val();
-        self.o_flags.d.next = self.flags_s101.q.val();
-        self.o_upd.d.next =
-            (self.commit_s101.q.val().any() && (self.status_s101.q.val() == self.st_update.val()));
+        self.o_valid.d.next = self.ctx_s101.q.val().valid;
+        self.o_flow.d.next = self.ctx_s101.q.val().flow;
+        self.o_status.d.next = self.ctx_s101.q.val().status;
+        self.o_flags.d.next = self.ctx_s101.q.val().flags;
+        self.o_upd.d.next = (self.ctx_s101.q.val().commit
+            && (self.ctx_s101.q.val().status == self.st_update.val()));
         self.o_w.d.next = self.w_out_s101.q.val();
         self.o_inc.d.next = self.inc_out_s101.q.val();
         self.o_u.d.next = self.u_out_s101.q.val();
         self.o_r.d.next = self.rate.r.val();
-        if !self.valid_s101.q.val().any() {
+        if !self.ctx_s101.q.val().valid {
             self.o_flow.d.next = 0.into();
             self.o_status.d.next = 0.into();
             self.o_flags.d.next = 0.into();

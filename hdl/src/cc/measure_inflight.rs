@@ -106,7 +106,6 @@ pub struct MeasureInflight {
     div: Divider<32, 30>,
     // ---- alongside: the queue term (line 5), multiply at 32
     qmin_s32: Delay<17, 30>,
-    valid_s32: Delay<1, 29>,
     q_mul: WideMul,
     /// s − 29 − mlog + code, the queue term's shift, for stage 36.
     q_shift_s36: Delay<8, 34>,
@@ -156,7 +155,6 @@ impl Logic for MeasureInflight {
             valid_s3,
             div,
             qmin_s32,
-            valid_s32,
             q_mul,
             q_shift_s36,
             tau_s38
@@ -220,12 +218,14 @@ impl Logic for MeasureInflight {
         self.div.a.next = self.div_a_s3.q.val();
         self.div.d.next = self.div_d_s3.q.val();
         self.div.in_valid.next = self.valid_s3.q.val().any();
-        self.valid_s32.d.next = self.valid_s3.q.val();
 
         // ---- stage 32: qmin · uq_m, out at 36
         self.q_mul.a.next = bit_cast::<32, 17>(self.qmin_s32.q.val());
         self.q_mul.b.next = self.cfg_uq_m.val();
-        self.q_mul.in_valid.next = self.valid_s32.q.val().any();
+        // The product is taken every cycle, beside the divider's quotient,
+        // whose valid is the one that counts: the multiplier's own valid
+        // flag is not used.
+        self.q_mul.in_valid.next = true;
 
         // ---- stage 36: the queue term (qmin · uq_m) ≫ (s − 29 − mlog + code)
         self.u_q.next = (self.q_mul.p.val() >> self.q_shift_s36.q.val());
