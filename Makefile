@@ -36,14 +36,14 @@ lint: deps-sim verilog
 synth: deps verilog
 	@rm -f $(BUILD)/synth/summary.json
 	@for t in $(SYNTH_TOPS); do \
-	  python3 boards/ecp5-85f/synth.py --verilog $(VDIR)/$$t.v --name $$t --freq $(FREQ_MHZ) \
+	  python3 boards/ecp5-85f/synth.py --verilog $(VDIR)/$$t.v --name $$t --top $$t --freq $(FREQ_MHZ) \
 	    --json-summary $(BUILD)/synth/summary.json --merge | grep -E "^$$t:" || exit 1; \
 	done
 
 # The big tops (the CC module at 4096 flows), merged into the same summary.
 synth-big: deps verilog
 	@for t in $(BIG_TOPS); do \
-	  python3 boards/ecp5-85f/synth.py --verilog $(VDIR)/$$t.v --name $$t --freq $(FREQ_MHZ) \
+	  python3 boards/ecp5-85f/synth.py --verilog $(VDIR)/$$t.v --name $$t --top $$t --freq $(FREQ_MHZ) \
 	    --json-summary $(BUILD)/synth/summary.json --merge | grep -E "^$$t:" || exit 1; \
 	done
 

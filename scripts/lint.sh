@@ -6,10 +6,10 @@ dir=${1:-build/verilog}
 status=0
 for f in "$dir"/*.v; do
   name=$(basename "$f" .v)
-  if ! out=$(verilator --lint-only -Wno-fatal -Wno-lint -Wno-style --top-module top "$f" 2>&1); then
+  if ! out=$(verilator --lint-only -Wno-fatal -Wno-lint -Wno-style --top-module "$name" "$f" 2>&1); then
     echo "lint: verilator FAILED on $name"; echo "$out" | grep -E '^%Error' | head -20; status=1; continue
   fi
-  if ! out=$(yosys -q -p "read_verilog $f; hierarchy -check -top top; proc; check -assert" 2>&1); then
+  if ! out=$(yosys -q -p "read_verilog $f; hierarchy -check -top $name; proc; check -assert" 2>&1); then
     echo "lint: yosys FAILED on $name"; echo "$out" | tail -20; status=1; continue
   fi
   echo "lint: $name clean (verilator --lint-only, yosys check -assert)"

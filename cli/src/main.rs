@@ -85,7 +85,7 @@ fn run(cli: Cli) -> i32 {
             std::fs::create_dir_all(&out_dir).expect("create output directory");
             for t in chosen {
                 let path = out_dir.join(format!("{}.v", t.name));
-                std::fs::write(&path, (t.verilog)()).expect("write Verilog");
+                std::fs::write(&path, t.verilog_flat()).expect("write Verilog");
                 println!("{}", path.display());
             }
         }

@@ -81,6 +81,8 @@ pub struct In {
     pub pay_tkeep: u8,
     pub pay_tlast: bool,
     pub pay_tvalid: bool,
+    /// Ignored: the parser releases only checked frames.
+    pub pay_tuser: bool,
     pub wr_ready: bool,
     pub ack_ready: bool,
     pub cc_ready: bool,

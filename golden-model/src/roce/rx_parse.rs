@@ -80,6 +80,10 @@ pub struct Out {
     pub pay_tkeep: u8,
     pub pay_tlast: bool,
     pub pay_tvalid: bool,
+    /// Always 0: only checked frames are released.
+    pub pay_tuser: bool,
+    /// Always 1: the parser never back-pressures the MAC.
+    pub in_tready: bool,
     pub cnt_ok: u32,
     pub cnt_bad_fcs: u32,
     pub cnt_trunc: u32,
@@ -407,6 +411,8 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
             (self.hold >> 16) | (self.bram_out << 48)
         };
         let mut o = Out {
+            in_tready: true,
+            pay_tuser: false,
             meta_valid: mval,
             pay_tvalid: pval,
             pay_tlast: pval && plast,

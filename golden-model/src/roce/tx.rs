@@ -48,6 +48,9 @@ pub struct In {
     pub rd_tdata: u64,
     pub rd_tlast: bool,
     pub rd_tvalid: bool,
+    /// Ignored (the block counts words; the DMA side defines them).
+    pub rd_tkeep: u8,
+    pub rd_tuser: bool,
     pub rdq_ready: bool,
     pub out_tready: bool,
 }
@@ -64,6 +67,8 @@ pub struct Out {
     pub out_tkeep: u8,
     pub out_tlast: bool,
     pub out_tvalid: bool,
+    /// Always 0: a frame once started is always completed (no abort).
+    pub out_tuser: bool,
     pub cnt_frames: u32,
     pub cnt_bad_req: u32,
 }
@@ -408,6 +413,7 @@ impl<const A: usize> Cycle for RoceTx<A> {
             out_tkeep: tkeep,
             out_tlast: tlast,
             out_tvalid: self.b_v,
+            out_tuser: false,
             cnt_frames: self.c_frames,
             cnt_bad_req: self.c_bad,
         };

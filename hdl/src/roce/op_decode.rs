@@ -39,32 +39,26 @@ pub struct OpDecode {
     pub probe: Signal<Out, Bit>,
     pub notify: Signal<Out, Bit>,
     pub hpcc: Signal<Out, Bit>,
-    /// One-hot: which opcode of the table `op` is (0 if none).
-    hit: Signal<Local, Bits<N>>,
+    /// `op` equals the table's opcode i.
+    eq: [Signal<Local, Bit>; N],
     k_opcode: [Constant<Bits<8>>; N],
-    k_onehot: [Constant<Bits<N>>; N],
-    k_reth: Constant<Bits<N>>,
-    k_aeth: Constant<Bits<N>>,
-    k_pay: Constant<Bits<N>>,
-    k_only: Constant<Bits<N>>,
-    k_write: Constant<Bits<N>>,
-    k_read_req: Constant<Bits<N>>,
-    k_read_resp: Constant<Bits<N>>,
-    k_ends_msg: Constant<Bits<N>>,
-    k_ack: Constant<Bits<N>>,
-    k_probe: Constant<Bits<N>>,
-    k_notify: Constant<Bits<N>>,
-    k_hpcc: Constant<Bits<N>>,
+    m_reth: [Constant<Bit>; N],
+    m_aeth: [Constant<Bit>; N],
+    m_pay: [Constant<Bit>; N],
+    m_only: [Constant<Bit>; N],
+    m_write: [Constant<Bit>; N],
+    m_read_req: [Constant<Bit>; N],
+    m_read_resp: [Constant<Bit>; N],
+    m_ends_msg: [Constant<Bit>; N],
+    m_ack: [Constant<Bit>; N],
+    m_probe: [Constant<Bit>; N],
+    m_notify: [Constant<Bit>; N],
+    m_hpcc: [Constant<Bit>; N],
 }
 
-/// The table positions whose opcode is in the class `f`, as a mask.
-fn class(f: fn(u8) -> bool) -> Constant<Bits<N>> {
-    let m = op::ALL
-        .iter()
-        .enumerate()
-        .filter(|(_, &o)| f(o))
-        .fold(0u64, |m, (i, _)| m | (1 << i));
-    Constant::new(Bits::<N>::from(m))
+/// For each opcode of the table, whether it is in the class `f`.
+fn class(f: fn(u8) -> bool) -> [Constant<Bit>; N] {
+    std::array::from_fn(|i| Constant::new(f(op::ALL[i])))
 }
 
 impl Default for OpDecode {
@@ -84,21 +78,20 @@ impl Default for OpDecode {
             probe: Default::default(),
             notify: Default::default(),
             hpcc: Default::default(),
-            hit: Default::default(),
+            eq: Default::default(),
             k_opcode: std::array::from_fn(|i| Constant::new(Bits::<8>::from(op::ALL[i] as u64))),
-            k_onehot: std::array::from_fn(|i| Constant::new(Bits::<N>::from(1u64 << i))),
-            k_reth: class(spec::has_reth),
-            k_aeth: class(spec::has_aeth),
-            k_pay: class(spec::carries_payload),
-            k_only: class(spec::is_only),
-            k_write: class(spec::is_write),
-            k_read_req: class(|o| o == op::READ_REQ),
-            k_read_resp: class(spec::is_read_resp),
-            k_ends_msg: class(spec::ends_message),
-            k_ack: class(|o| o == op::ACK),
-            k_probe: class(|o| o == op::PROBE),
-            k_notify: class(|o| o == op::NOTIFY),
-            k_hpcc: class(spec::is_hpcc),
+            m_reth: class(spec::has_reth),
+            m_aeth: class(spec::has_aeth),
+            m_pay: class(spec::carries_payload),
+            m_only: class(spec::is_only),
+            m_write: class(spec::is_write),
+            m_read_req: class(|o| o == op::READ_REQ),
+            m_read_resp: class(spec::is_read_resp),
+            m_ends_msg: class(spec::ends_message),
+            m_ack: class(|o| o == op::ACK),
+            m_probe: class(|o| o == op::PROBE),
+            m_notify: class(|o| o == op::NOTIFY),
+            m_hpcc: class(spec::is_hpcc),
         }
     }
 }
@@ -106,24 +99,62 @@ impl Default for OpDecode {
 impl Logic for OpDecode {
     #[hdl_gen]
     fn update(&mut self) {
-        self.hit.next = 0.into();
+        // Each class is the OR of the equalities of its opcodes (the
+        // masks are constants, so only those equalities remain).
+        self.known.next = false;
+        self.reth.next = false;
+        self.aeth.next = false;
+        self.pay.next = false;
+        self.only.next = false;
+        self.write.next = false;
+        self.read_req.next = false;
+        self.read_resp.next = false;
+        self.ends_msg.next = false;
+        self.ack.next = false;
+        self.probe.next = false;
+        self.notify.next = false;
+        self.hpcc.next = false;
         for i in 0..N {
-            if (self.op.val() == self.k_opcode[i].val()) {
-                self.hit.next = self.k_onehot[i].val();
+            self.eq[i].next = (self.op.val() == self.k_opcode[i].val());
+            if self.eq[i].val() {
+                self.known.next = true;
+            }
+            if (self.eq[i].val() && self.m_reth[i].val()) {
+                self.reth.next = true;
+            }
+            if (self.eq[i].val() && self.m_aeth[i].val()) {
+                self.aeth.next = true;
+            }
+            if (self.eq[i].val() && self.m_pay[i].val()) {
+                self.pay.next = true;
+            }
+            if (self.eq[i].val() && self.m_only[i].val()) {
+                self.only.next = true;
+            }
+            if (self.eq[i].val() && self.m_write[i].val()) {
+                self.write.next = true;
+            }
+            if (self.eq[i].val() && self.m_read_req[i].val()) {
+                self.read_req.next = true;
+            }
+            if (self.eq[i].val() && self.m_read_resp[i].val()) {
+                self.read_resp.next = true;
+            }
+            if (self.eq[i].val() && self.m_ends_msg[i].val()) {
+                self.ends_msg.next = true;
+            }
+            if (self.eq[i].val() && self.m_ack[i].val()) {
+                self.ack.next = true;
+            }
+            if (self.eq[i].val() && self.m_probe[i].val()) {
+                self.probe.next = true;
+            }
+            if (self.eq[i].val() && self.m_notify[i].val()) {
+                self.notify.next = true;
+            }
+            if (self.eq[i].val() && self.m_hpcc[i].val()) {
+                self.hpcc.next = true;
             }
         }
-        self.known.next = self.hit.val().any();
-        self.reth.next = (self.hit.val() & self.k_reth.val()).any();
-        self.aeth.next = (self.hit.val() & self.k_aeth.val()).any();
-        self.pay.next = (self.hit.val() & self.k_pay.val()).any();
-        self.only.next = (self.hit.val() & self.k_only.val()).any();
-        self.write.next = (self.hit.val() & self.k_write.val()).any();
-        self.read_req.next = (self.hit.val() & self.k_read_req.val()).any();
-        self.read_resp.next = (self.hit.val() & self.k_read_resp.val()).any();
-        self.ends_msg.next = (self.hit.val() & self.k_ends_msg.val()).any();
-        self.ack.next = (self.hit.val() & self.k_ack.val()).any();
-        self.probe.next = (self.hit.val() & self.k_probe.val()).any();
-        self.notify.next = (self.hit.val() & self.k_notify.val()).any();
-        self.hpcc.next = (self.hit.val() & self.k_hpcc.val()).any();
     }
 }

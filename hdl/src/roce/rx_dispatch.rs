@@ -68,9 +68,9 @@
 //!   `meta_qp: 24`, `meta_psn: 24`, `meta_ackreq`, `meta_len: 13`,
 //!   `meta_va: 64`, `meta_rkey: 32`, `meta_dlen: 32`, `meta_aeth: 32`,
 //!   `meta_tlm`, `meta_tlm_hdr: 64`, `meta_tlm_hop0..4: 64`; then, if
-//!   `meta_len` > 0, the payload `pay_tdata: 64` (byte 0 in lane 0),
-//!   `pay_tkeep: 8`, `pay_tlast`, `pay_tvalid`, `pay_tready` (out). The
-//!   payload is framed by `pay_tlast`.
+//!   `meta_len` > 0, the payload on `s_axis_pay` ([`AxisSink`]`<64, 8, 1>`,
+//!   byte 0 in lane 0; `tuser` ignored: the parser releases only checked
+//!   frames). The payload is framed by `tlast`.
 //! - Out, valid/ready each, fields zero while not valid:
 //!   - host write `wr_valid`, `wr_ready`, `wr_addr: 64` (8-aligned),
 //!     `wr_data: 64`, `wr_strb: 8` (= `pay_tkeep`);
@@ -109,6 +109,7 @@
 
 use crate::mem::Ram;
 use crate::roce::op_decode::OpDecode;
+use crate::stream::AxisSink;
 use nic_spec::roce::{syndrome, AETH_CLASS_NAK};
 use rust_hdl::prelude::*;
 
@@ -152,11 +153,7 @@ pub struct RoceRxDispatch<const A: usize> {
     pub meta_tlm_hop2: Signal<In, Bits<64>>,
     pub meta_tlm_hop3: Signal<In, Bits<64>>,
     pub meta_tlm_hop4: Signal<In, Bits<64>>,
-    pub pay_tdata: Signal<In, Bits<64>>,
-    pub pay_tkeep: Signal<In, Bits<8>>,
-    pub pay_tlast: Signal<In, Bit>,
-    pub pay_tvalid: Signal<In, Bit>,
-    pub pay_tready: Signal<Out, Bit>,
+    pub s_axis_pay: AxisSink<64, 8, 1>,
     pub wr_valid: Signal<Out, Bit>,
     pub wr_ready: Signal<In, Bit>,
     pub wr_addr: Signal<Out, Bits<64>>,
@@ -402,11 +399,7 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             meta_tlm_hop2: Default::default(),
             meta_tlm_hop3: Default::default(),
             meta_tlm_hop4: Default::default(),
-            pay_tdata: Default::default(),
-            pay_tkeep: Default::default(),
-            pay_tlast: Default::default(),
-            pay_tvalid: Default::default(),
-            pay_tready: Default::default(),
+            s_axis_pay: Default::default(),
             wr_valid: Default::default(),
             wr_ready: Default::default(),
             wr_addr: Default::default(),
@@ -696,10 +689,10 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.ptready.next = (!self.reset.val()
             && (self.is_paydrop.val()
                 || (self.is_paywr.val() && (!self.wr_v.q.val() || self.wr_ready.val()))));
-        self.pay_hs.next = (self.ptready.val() && self.pay_tvalid.val());
-        self.pay_end.next = (self.pay_hs.val() && self.pay_tlast.val());
+        self.pay_hs.next = (self.ptready.val() && self.s_axis_pay.tvalid.val());
+        self.pay_end.next = (self.pay_hs.val() && self.s_axis_pay.tlast.val());
         self.meta_ready.next = self.mready.val();
-        self.pay_tready.next = self.ptready.val();
+        self.s_axis_pay.tready.next = self.ptready.val();
         self.flow.next = self.m_qp.q.val().get_bits::<A>(0);
 
         // ---- Idle: latch the record
@@ -1074,8 +1067,8 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         }
         if (self.is_paywr.val() && self.pay_hs.val()) {
             self.wr_addr_r.d.next = self.pa.q.val();
-            self.wr_data_r.d.next = self.pay_tdata.val();
-            self.wr_strb_r.d.next = self.pay_tkeep.val();
+            self.wr_data_r.d.next = self.s_axis_pay.tdata.val();
+            self.wr_strb_r.d.next = self.s_axis_pay.tkeep.val();
         }
 
         // ---- counters

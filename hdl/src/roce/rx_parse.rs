@@ -15,8 +15,9 @@
 //! # Ports (clock `clock`)
 //! - `reset` (synchronous): clears the pointers, the pipeline, the FIFO and
 //!   the counters (RAM contents are kept, and never read before rewritten).
-//! - in: `in_tdata: 64`, `in_tkeep: 8`, `in_tlast`, `in_tvalid`, `in_tuser`
-//!   (1 = bad FCS, sampled with `in_tlast`). No `in_tready`.
+//! - in: `s_axis_rx` ([`AxisSink`]`<64, 8, 1>`: `tdata`, `tkeep`, `tlast`,
+//!   `tvalid`, `tuser` = 1: bad FCS, sampled with `tlast`); `tready` is
+//!   always 1: the parser never back-pressures the MAC.
 //! - `meta_valid`, `meta_ready` (in), `meta_opcode: 8`, `meta_qp: 24`,
 //!   `meta_psn: 24`, `meta_ackreq`, `meta_len: 13` (payload bytes, pad
 //!   removed), `meta_va: 64`, `meta_rkey: 32`, `meta_dlen: 32` (RETH,
@@ -24,8 +25,8 @@
 //!   `meta_tlm_hdr: 64`, `meta_tlm_hop0..4: 64` (the TLM area's words
 //!   big-endian as on the wire, else 0). All fields are 0 while
 //!   `meta_valid` is low.
-//! - `pay_tdata: 64`, `pay_tkeep: 8`, `pay_tlast`, `pay_tvalid`,
-//!   `pay_tready` (in): the payload of the packet whose record was taken
+//! - `m_axis_pay` ([`AxisSource`]`<64, 8, 1>`; `tuser` always 0, only
+//!   checked frames are released): the payload of the packet whose record was taken
 //!   last, ceil(len/8) words, none when `meta_len` is 0; lanes beyond
 //!   `pay_tkeep` are 0; all 0 while not valid. The next record is offered
 //!   only after the last payload word was taken.
@@ -94,6 +95,7 @@ use crate::mem::Ram;
 pub use crate::roce::bswap::Bswap64;
 use crate::roce::crc32::{step, Crc32x64};
 use crate::roce::op_decode::OpDecode;
+use crate::stream::{AxisSink, AxisSource};
 use rust_hdl::prelude::*;
 
 /// log2 of the metadata FIFO's entries.
@@ -109,13 +111,9 @@ fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
 pub struct RoceRxParse<const B: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    pub in_tdata: Signal<In, Bits<64>>,
-    pub in_tkeep: Signal<In, Bits<8>>,
-    pub in_tlast: Signal<In, Bit>,
-    pub in_tvalid: Signal<In, Bit>,
-    pub in_tuser: Signal<In, Bit>,
+    pub s_axis_rx: AxisSink<64, 8, 1>,
     pub meta_ready: Signal<In, Bit>,
-    pub pay_tready: Signal<In, Bit>,
+    pub m_axis_pay: AxisSource<64, 8, 1>,
     pub meta_valid: Signal<Out, Bit>,
     pub meta_opcode: Signal<Out, Bits<8>>,
     pub meta_qp: Signal<Out, Bits<24>>,
@@ -133,10 +131,6 @@ pub struct RoceRxParse<const B: usize> {
     pub meta_tlm_hop2: Signal<Out, Bits<64>>,
     pub meta_tlm_hop3: Signal<Out, Bits<64>>,
     pub meta_tlm_hop4: Signal<Out, Bits<64>>,
-    pub pay_tdata: Signal<Out, Bits<64>>,
-    pub pay_tkeep: Signal<Out, Bits<8>>,
-    pub pay_tlast: Signal<Out, Bit>,
-    pub pay_tvalid: Signal<Out, Bit>,
     pub cnt_ok: Signal<Out, Bits<32>>,
     pub cnt_bad_fcs: Signal<Out, Bits<32>>,
     pub cnt_trunc: Signal<Out, Bits<32>>,
@@ -360,13 +354,9 @@ impl<const B: usize> Default for RoceRxParse<B> {
         Self {
             clock: Default::default(),
             reset: Default::default(),
-            in_tdata: Default::default(),
-            in_tkeep: Default::default(),
-            in_tlast: Default::default(),
-            in_tvalid: Default::default(),
-            in_tuser: Default::default(),
+            s_axis_rx: Default::default(),
             meta_ready: Default::default(),
-            pay_tready: Default::default(),
+            m_axis_pay: Default::default(),
             meta_valid: Default::default(),
             meta_opcode: Default::default(),
             meta_qp: Default::default(),
@@ -384,10 +374,6 @@ impl<const B: usize> Default for RoceRxParse<B> {
             meta_tlm_hop2: Default::default(),
             meta_tlm_hop3: Default::default(),
             meta_tlm_hop4: Default::default(),
-            pay_tdata: Default::default(),
-            pay_tkeep: Default::default(),
-            pay_tlast: Default::default(),
-            pay_tvalid: Default::default(),
             cnt_ok: Default::default(),
             cnt_bad_fcs: Default::default(),
             cnt_trunc: Default::default(),
@@ -607,6 +593,11 @@ impl<const B: usize> Default for RoceRxParse<B> {
 impl<const B: usize> Logic for RoceRxParse<B> {
     #[hdl_gen]
     fn update(&mut self) {
+        // Only checked frames are released: no drop flag on the payload.
+        self.m_axis_pay.tuser.next = 0.into();
+        // Never back-pressures the MAC (store and forward; a frame that does
+        // not fit is dropped and counted as `drop_full`).
+        self.s_axis_rx.tready.next = true;
         dff_setup!(
             self, clock, wcnt, e_flen, e_fcs, ck01, ck23, ck_first, ck_v, cks, cks_first, cks_v,
             ipacc, c_d, c_n, c_first, crem, crc_q, tl_on, tl_lo, tl_hi, a_fcs, a_trunc, a_eth,
@@ -643,12 +634,12 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.ram_nz.clock.next = self.clock.val();
 
         // ---------------- Input side ----------------
-        self.acc.next = self.in_tvalid.val();
+        self.acc.next = self.s_axis_rx.tvalid.val();
         for i in 0..16 {
             self.wc[i].next = (self.wcnt.q.val() == self.k_w[i].val());
         }
         if self.acc.val() {
-            if self.in_tlast.val() {
+            if self.s_axis_rx.tlast.val() {
                 self.wcnt.d.next = 0.into();
             } else if self.wcnt.q.val().all() {
                 self.wcnt.d.next = self.wcnt.q.val();
@@ -658,53 +649,55 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         }
         for i in 0..15 {
             if (self.acc.val() && self.wc[i].val()) {
-                self.hw[i].d.next = self.in_tdata.val();
+                self.hw[i].d.next = self.s_axis_rx.tdata.val();
             } else {
                 self.hw[i].d.next = self.hw[i].q.val();
             }
         }
         // Bytes in the last word: highest kept lane + 1.
-        if self.in_tkeep.val().get_bit(7) {
+        if self.s_axis_rx.tkeep.val().get_bit(7) {
             self.nb.next = 8.into();
-        } else if self.in_tkeep.val().get_bit(6) {
+        } else if self.s_axis_rx.tkeep.val().get_bit(6) {
             self.nb.next = 7.into();
-        } else if self.in_tkeep.val().get_bit(5) {
+        } else if self.s_axis_rx.tkeep.val().get_bit(5) {
             self.nb.next = 6.into();
-        } else if self.in_tkeep.val().get_bit(4) {
+        } else if self.s_axis_rx.tkeep.val().get_bit(4) {
             self.nb.next = 5.into();
-        } else if self.in_tkeep.val().get_bit(3) {
+        } else if self.s_axis_rx.tkeep.val().get_bit(3) {
             self.nb.next = 4.into();
-        } else if self.in_tkeep.val().get_bit(2) {
+        } else if self.s_axis_rx.tkeep.val().get_bit(2) {
             self.nb.next = 3.into();
-        } else if self.in_tkeep.val().get_bit(1) {
+        } else if self.s_axis_rx.tkeep.val().get_bit(1) {
             self.nb.next = 2.into();
-        } else if self.in_tkeep.val().get_bit(0) {
+        } else if self.s_axis_rx.tkeep.val().get_bit(0) {
             self.nb.next = 1.into();
         } else {
             self.nb.next = 0.into();
         }
-        if (self.acc.val() && self.in_tlast.val()) {
+        if (self.acc.val() && self.s_axis_rx.tlast.val()) {
             self.e_flen.d.next =
                 ((bit_cast::<20, 16>(self.wcnt.q.val()) << 3) + bit_cast::<20, 4>(self.nb.val()));
-            self.e_fcs.d.next = self.in_tuser.val();
+            // `.any()`, not `.get_bit(0)`: rust-hdl declares a 1-bit `Bits` as a
+            // Verilog scalar, where `[0]` is illegal.
+            self.e_fcs.d.next = self.s_axis_rx.tuser.val().any();
         }
 
         // IPv4 header checksum: 16-bit lane pairs of bytes 14..33 (words 1..4),
         // summed little-endian (the ones' complement sum is byte-order free).
         if (self.wc[2].val() || self.wc[3].val() || self.wc[4].val()) {
-            self.q[0].next = bit_cast::<17, 16>(self.in_tdata.val().get_bits::<16>(0));
+            self.q[0].next = bit_cast::<17, 16>(self.s_axis_rx.tdata.val().get_bits::<16>(0));
         } else {
             self.q[0].next = 0.into();
         }
         if (self.wc[2].val() || self.wc[3].val()) {
-            self.q[1].next = bit_cast::<17, 16>(self.in_tdata.val().get_bits::<16>(16));
-            self.q[2].next = bit_cast::<17, 16>(self.in_tdata.val().get_bits::<16>(32));
+            self.q[1].next = bit_cast::<17, 16>(self.s_axis_rx.tdata.val().get_bits::<16>(16));
+            self.q[2].next = bit_cast::<17, 16>(self.s_axis_rx.tdata.val().get_bits::<16>(32));
         } else {
             self.q[1].next = 0.into();
             self.q[2].next = 0.into();
         }
         if (self.wc[1].val() || self.wc[2].val() || self.wc[3].val()) {
-            self.q[3].next = bit_cast::<17, 16>(self.in_tdata.val().get_bits::<16>(48));
+            self.q[3].next = bit_cast::<17, 16>(self.s_axis_rx.tdata.val().get_bits::<16>(48));
         } else {
             self.q[3].next = 0.into();
         }
@@ -727,8 +720,9 @@ impl<const B: usize> Logic for RoceRxParse<B> {
 
         // ICRC prep: masked bytes of the IP packet (bytes 14 .. 14 + iptot),
         // the ICRC included (checked as the CRC residue).
-        self.iptot_live.next = ((bit_cast::<16, 8>(self.in_tdata.val().get_bits::<8>(0)) << 8)
-            | bit_cast::<16, 8>(self.in_tdata.val().get_bits::<8>(8)));
+        self.iptot_live.next = ((bit_cast::<16, 8>(self.s_axis_rx.tdata.val().get_bits::<8>(0))
+            << 8)
+            | bit_cast::<16, 8>(self.s_axis_rx.tdata.val().get_bits::<8>(8)));
         self.wsmall.next = ((self.wcnt.q.val() < self.k_w[15].val()) || self.wc[15].val());
         self.base.next = (bit_cast::<8, 4>(self.wcnt.q.val().get_bits::<4>(0)) << 3);
         for j in 0..8 {
@@ -758,11 +752,11 @@ impl<const B: usize> Logic for RoceRxParse<B> {
                 self.c_n.d.next = 0.into();
                 self.c_first.d.next = false;
             } else if self.wc[1].val() {
-                self.c_d.d.next = ((self.in_tdata.val() >> 48) | self.k_tos.val());
+                self.c_d.d.next = ((self.s_axis_rx.tdata.val() >> 48) | self.k_tos.val());
                 self.c_n.d.next = self.k_n2.val();
                 self.c_first.d.next = true;
             } else if self.wc[2].val() {
-                self.c_d.d.next = (self.in_tdata.val() | self.m64.val());
+                self.c_d.d.next = (self.s_axis_rx.tdata.val() | self.m64.val());
                 self.c_n.d.next = self.k_n8.val();
                 self.c_first.d.next = false;
                 if (self.iptot_live.val() >= self.k_r10.val()) {
@@ -771,7 +765,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
                     self.crem.d.next = 0.into();
                 }
             } else {
-                self.c_d.d.next = (self.in_tdata.val() | self.m64.val());
+                self.c_d.d.next = (self.s_axis_rx.tdata.val() | self.m64.val());
                 self.c_first.d.next = false;
                 if (self.crem.q.val() >= self.k_r8.val()) {
                     self.c_n.d.next = self.k_n8.val();
@@ -804,9 +798,9 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.crc_q.d.next = (self.crc.crc_out.val() ^ self.dpart.q.val());
 
         // TLM area position, from the live BTH word (word 5).
-        self.dec_in.op.next = self.in_tdata.val().get_bits::<8>(16);
+        self.dec_in.op.next = self.s_axis_rx.tdata.val().get_bits::<8>(16);
         if (self.acc.val() && self.wc[5].val()) {
-            self.tl_on.d.next = self.in_tdata.val().get_bit(48);
+            self.tl_on.d.next = self.s_axis_rx.tdata.val().get_bit(48);
             if self.dec_in.reth.val() {
                 self.tl_lo.d.next = self.k_lo_r.val();
                 self.tl_hi.d.next = self.k_hi_r.val();
@@ -944,8 +938,8 @@ impl<const B: usize> Logic for RoceRxParse<B> {
 
         // ---------------- Buffer write and decision (cycle T+4) ----------------
         self.dl_v[0].d.next = (self.acc.val() && !self.reset.val());
-        self.dl_l[0].d.next = self.in_tlast.val();
-        self.dl_d[0].d.next = self.in_tdata.val();
+        self.dl_l[0].d.next = self.s_axis_rx.tlast.val();
+        self.dl_d[0].d.next = self.s_axis_rx.tdata.val();
         for i in 1..4 {
             self.dl_v[i].d.next = (self.dl_v[i - 1].q.val() && !self.reset.val());
             self.dl_l[i].d.next = self.dl_l[i - 1].q.val();
@@ -1143,7 +1137,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         }
 
         self.pval.next = (self.busy.q.val() && self.primed.q.val());
-        self.phs.next = (self.pval.val() && self.pay_tready.val());
+        self.phs.next = (self.pval.val() && self.m_axis_pay.tready.val());
         self.plast.next = (self.pcnt.q.val() == bit_cast::<10, 4>(self.k_1.val()));
         self.adv.next = (self.busy.q.val() && (!self.primed.q.val() || self.phs.val()));
         // Buffer read address: few logic levels from the ready inputs (the
@@ -1169,20 +1163,20 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         } else {
             self.word.next = ((self.hold.q.val() >> 16) | (self.bram.read_data.val() << 48));
         }
-        self.pay_tvalid.next = self.pval.val();
+        self.m_axis_pay.tvalid.next = self.pval.val();
         if self.pval.val() {
-            self.pay_tlast.next = self.plast.val();
+            self.m_axis_pay.tlast.next = self.plast.val();
             if self.plast.val() {
-                self.pay_tdata.next = (self.word.val() & self.pmask.q.val());
-                self.pay_tkeep.next = self.pkeep.q.val();
+                self.m_axis_pay.tdata.next = (self.word.val() & self.pmask.q.val());
+                self.m_axis_pay.tkeep.next = self.pkeep.q.val();
             } else {
-                self.pay_tdata.next = self.word.val();
-                self.pay_tkeep.next = self.k_ff.val();
+                self.m_axis_pay.tdata.next = self.word.val();
+                self.m_axis_pay.tkeep.next = self.k_ff.val();
             }
         } else {
-            self.pay_tlast.next = false;
-            self.pay_tdata.next = 0.into();
-            self.pay_tkeep.next = 0.into();
+            self.m_axis_pay.tlast.next = false;
+            self.m_axis_pay.tdata.next = 0.into();
+            self.m_axis_pay.tkeep.next = 0.into();
         }
         if self.mhs.val() {
             if self.ram_nz.read_data.val() {

@@ -23,12 +23,13 @@
 //! - Host read request out, valid/ready: `rdq_valid`, `rdq_ready`,
 //!   `rdq_addr: 64`, `rdq_len: 13`; one per descriptor with a payload
 //!   (len > 0).
-//! - Host read data in: `rd_tdata: 64` (lane k = byte k), `rd_tvalid`,
-//!   `rd_tready`, `rd_tlast`: the ceil(len/8) words of each request, in
-//!   request order. The block counts words itself; `rd_tlast` is not used.
+//! - Host read data in: `s_axis_rd` ([`AxisSink`]`<64, 8, 1>`, lane k = byte
+//!   k): the ceil(len/8) words of each request, in request order. The block
+//!   counts words itself; `tlast`, `tkeep` and `tuser` are not used.
 //!   Bytes of the last word past `len` are ignored (sent as pad zeros).
-//! - Frame out (§4): `out_tdata: 64`, `out_tkeep: 8`, `out_tlast`,
-//!   `out_tvalid`, `out_tready`. Zero while `out_tvalid` is low.
+//! - Frame out (§4): `m_axis_tx` ([`AxisSource`]`<64, 8, 1>`; `tuser`
+//!   always 0: a frame once started is always completed). Zero while
+//!   `tvalid` is low.
 //! - Counters (32 bits, wrapping): `cnt_frames` (frames whose last word was
 //!   taken), `cnt_bad_req` (descriptors dropped).
 //!
@@ -82,6 +83,7 @@ use crate::mem::Ram;
 pub use crate::roce::bswap::Bswap64;
 use crate::roce::crc32::Crc32x64;
 use crate::roce::op_decode::OpDecode;
+use crate::stream::{AxisSink, AxisSource};
 use nic_spec::roce::{syndrome, ROCE_PORT};
 use rust_hdl::prelude::*;
 
@@ -150,19 +152,12 @@ pub struct RoceTx<const A: usize> {
     pub req_tlm_hop2: Signal<In, Bits<64>>,
     pub req_tlm_hop3: Signal<In, Bits<64>>,
     pub req_tlm_hop4: Signal<In, Bits<64>>,
-    pub rd_tdata: Signal<In, Bits<64>>,
-    pub rd_tlast: Signal<In, Bit>,
-    pub rd_tvalid: Signal<In, Bit>,
-    pub rd_tready: Signal<Out, Bit>,
+    pub s_axis_rd: AxisSink<64, 8, 1>,
     pub rdq_valid: Signal<Out, Bit>,
     pub rdq_ready: Signal<In, Bit>,
     pub rdq_addr: Signal<Out, Bits<64>>,
     pub rdq_len: Signal<Out, Bits<13>>,
-    pub out_tdata: Signal<Out, Bits<64>>,
-    pub out_tkeep: Signal<Out, Bits<8>>,
-    pub out_tlast: Signal<Out, Bit>,
-    pub out_tvalid: Signal<Out, Bit>,
-    pub out_tready: Signal<In, Bit>,
+    pub m_axis_tx: AxisSource<64, 8, 1>,
     pub cnt_frames: Signal<Out, Bits<32>>,
     pub cnt_bad_req: Signal<Out, Bits<32>>,
     // Context RAM: {dmac, sport}, {smac, pkey}, {sip, dip}, {dqp, tos}.
@@ -363,19 +358,12 @@ impl<const A: usize> Default for RoceTx<A> {
             req_tlm_hop2: Default::default(),
             req_tlm_hop3: Default::default(),
             req_tlm_hop4: Default::default(),
-            rd_tdata: Default::default(),
-            rd_tlast: Default::default(),
-            rd_tvalid: Default::default(),
-            rd_tready: Default::default(),
+            s_axis_rd: Default::default(),
             rdq_valid: Default::default(),
             rdq_ready: Default::default(),
             rdq_addr: Default::default(),
             rdq_len: Default::default(),
-            out_tdata: Default::default(),
-            out_tkeep: Default::default(),
-            out_tlast: Default::default(),
-            out_tvalid: Default::default(),
-            out_tready: Default::default(),
+            m_axis_tx: Default::default(),
             cnt_frames: Default::default(),
             cnt_bad_req: Default::default(),
             ram0: Default::default(),
@@ -531,6 +519,8 @@ impl<const A: usize> Default for RoceTx<A> {
 impl<const A: usize> Logic for RoceTx<A> {
     #[hdl_gen]
     fn update(&mut self) {
+        // No abort: a frame once started is always completed.
+        self.m_axis_tx.tuser.next = 0.into();
         dff_setup!(
             self, clock, p1v, p2v, p3v, p4v, p5v, sv, r_ctx0, r_ctx1, r_ctx2, r_ctx3, d_opcode,
             d_psn, d_ack, d_tlm, d_s6, d_reth, d_n, d_n4, d_nw, d_pad, d_e44, d_e54, d_hi, d_item1,
@@ -769,16 +759,17 @@ impl<const A: usize> Logic for RoceTx<A> {
             + bit_cast::<16, 1>(self.ck_f.q.val().get_bits::<1>(16)));
 
         // ---- Generator -------------------------------------------------------
-        self.adv.next = (self.out_tready.val() || !self.b_v.q.val());
+        self.adv.next = (self.m_axis_tx.tready.val() || !self.b_v.q.val());
         self.g_last.next = self.f_last.q.val();
         self.in_items.next = self.f_ge5.q.val();
         self.cons_h.next = self.f_ch.q.val();
         self.need_rd.next = self.f_nrd.q.val();
-        self.produce.next = (self.g_act.q.val() && (!self.need_rd.val() || self.rd_tvalid.val()));
+        self.produce.next =
+            (self.g_act.q.val() && (!self.need_rd.val() || self.s_axis_rd.tvalid.val()));
         self.take.next = (self.sv.q.val()
             && (!self.g_act.q.val()
                 || (self.adv.val() && self.produce.val() && self.g_last.val())));
-        self.rd_tready.next = (self.adv.val() && self.need_rd.val());
+        self.s_axis_rd.tready.next = (self.adv.val() && self.need_rd.val());
 
         // The item of this word (lane order) and its ICRC mask.
         self.bs_item.x.next = self.item[0].q.val();
@@ -797,7 +788,7 @@ impl<const A: usize> Logic for RoceTx<A> {
                 self.imask.next = 0.into();
             }
         } else if self.need_rd.val() {
-            self.item_le.next = self.rd_tdata.val();
+            self.item_le.next = self.s_axis_rd.tdata.val();
             self.imask.next = 0.into();
         } else {
             self.item_le.next = 0.into();
@@ -1022,33 +1013,33 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.b_v.d.next = false;
         }
         self.icrc.next = !self.crc.q.val();
-        self.out_tvalid.next = self.b_v.q.val();
+        self.m_axis_tx.tvalid.next = self.b_v.q.val();
         if !self.b_v.q.val() {
-            self.out_tdata.next = 0.into();
-            self.out_tkeep.next = 0.into();
-            self.out_tlast.next = false;
+            self.m_axis_tx.tdata.next = 0.into();
+            self.m_axis_tx.tkeep.next = 0.into();
+            self.m_axis_tx.tlast.next = false;
         } else if (self.b_kind.q.val() == 1) {
-            self.out_tdata.next =
+            self.m_axis_tx.tdata.next =
                 (self.b_data.q.val() | (bit_cast::<64, 32>(self.icrc.val()) << 16));
-            self.out_tkeep.next = 0x3F.into();
-            self.out_tlast.next = true;
+            self.m_axis_tx.tkeep.next = 0x3F.into();
+            self.m_axis_tx.tlast.next = true;
         } else if (self.b_kind.q.val() == 2) {
-            self.out_tdata.next = (self.b_data.q.val()
+            self.m_axis_tx.tdata.next = (self.b_data.q.val()
                 | (bit_cast::<64, 16>(self.icrc.val().get_bits::<16>(0)) << 48));
-            self.out_tkeep.next = 0xFF.into();
-            self.out_tlast.next = false;
+            self.m_axis_tx.tkeep.next = 0xFF.into();
+            self.m_axis_tx.tlast.next = false;
         } else if (self.b_kind.q.val() == 3) {
-            self.out_tdata.next =
+            self.m_axis_tx.tdata.next =
                 (self.b_data.q.val() | bit_cast::<64, 16>(self.icrc.val().get_bits::<16>(16)));
-            self.out_tkeep.next = 0x03.into();
-            self.out_tlast.next = true;
+            self.m_axis_tx.tkeep.next = 0x03.into();
+            self.m_axis_tx.tlast.next = true;
         } else {
-            self.out_tdata.next = self.b_data.q.val();
-            self.out_tkeep.next = 0xFF.into();
-            self.out_tlast.next = false;
+            self.m_axis_tx.tdata.next = self.b_data.q.val();
+            self.m_axis_tx.tkeep.next = 0xFF.into();
+            self.m_axis_tx.tlast.next = false;
         }
         if (self.b_v.q.val()
-            && self.out_tready.val()
+            && self.m_axis_tx.tready.val()
             && ((self.b_kind.q.val() == 1) || (self.b_kind.q.val() == 3)))
         {
             self.c_frames.d.next = (self.c_frames.q.val() + 1);

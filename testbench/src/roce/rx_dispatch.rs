@@ -19,13 +19,14 @@ harness! {
             meta_tlm: meta_tlm, meta_tlm_hdr: meta_tlm_hdr, meta_tlm_hop0: meta_tlm_hop0,
             meta_tlm_hop1: meta_tlm_hop1, meta_tlm_hop2: meta_tlm_hop2,
             meta_tlm_hop3: meta_tlm_hop3, meta_tlm_hop4: meta_tlm_hop4,
-            pay_tdata: pay_tdata, pay_tkeep: pay_tkeep, pay_tlast: pay_tlast,
-            pay_tvalid: pay_tvalid,
+            pay_tdata: s_axis_pay.tdata, pay_tkeep: s_axis_pay.tkeep,
+            pay_tlast: s_axis_pay.tlast, pay_tvalid: s_axis_pay.tvalid,
+            pay_tuser: s_axis_pay.tuser,
             wr_ready: wr_ready, ack_ready: ack_ready, cc_ready: cc_ready,
             nak_ready: nak_ready, rdreq_ready: rdreq_ready
         }
         outputs {
-            meta_ready: meta_ready, pay_tready: pay_tready,
+            meta_ready: meta_ready, pay_tready: s_axis_pay.tready,
             wr_valid: wr_valid, wr_addr: wr_addr, wr_data: wr_data, wr_strb: wr_strb,
             ack_valid: ack_valid, ack_flow: ack_flow, ack_psn: ack_psn, ack_aeth: ack_aeth,
             ack_tlm: ack_tlm, ack_tlm_hdr: ack_tlm_hdr, ack_tlm_hop0: ack_tlm_hop0,

@@ -21,13 +21,15 @@ harness! {
             req_tlm: req_tlm, req_tlm_hdr: req_tlm_hdr, req_tlm_hop0: req_tlm_hop0,
             req_tlm_hop1: req_tlm_hop1, req_tlm_hop2: req_tlm_hop2,
             req_tlm_hop3: req_tlm_hop3, req_tlm_hop4: req_tlm_hop4,
-            rd_tdata: rd_tdata, rd_tlast: rd_tlast, rd_tvalid: rd_tvalid,
-            rdq_ready: rdq_ready, out_tready: out_tready
+            rd_tdata: s_axis_rd.tdata, rd_tkeep: s_axis_rd.tkeep, rd_tlast: s_axis_rd.tlast,
+            rd_tuser: s_axis_rd.tuser, rd_tvalid: s_axis_rd.tvalid,
+            rdq_ready: rdq_ready, out_tready: m_axis_tx.tready
         }
         outputs {
-            req_ready: req_ready, rd_tready: rd_tready, rdq_valid: rdq_valid,
-            rdq_addr: rdq_addr, rdq_len: rdq_len, out_tdata: out_tdata,
-            out_tkeep: out_tkeep, out_tlast: out_tlast, out_tvalid: out_tvalid,
+            req_ready: req_ready, rd_tready: s_axis_rd.tready, rdq_valid: rdq_valid,
+            rdq_addr: rdq_addr, rdq_len: rdq_len, out_tdata: m_axis_tx.tdata,
+            out_tkeep: m_axis_tx.tkeep, out_tlast: m_axis_tx.tlast, out_tvalid: m_axis_tx.tvalid,
+            out_tuser: m_axis_tx.tuser,
             cnt_frames: cnt_frames, cnt_bad_req: cnt_bad_req
         }
     }
