@@ -2,6 +2,7 @@
 //! pipelines (`tx`, `rx_parse`, `rx_dispatch`) and their transaction-level
 //! models (`txn`: the receive rules, the Tx and Rx paths frame by frame). See `docs/roce.md`.
 
+pub mod bswap;
 pub mod crc32;
 pub mod op_decode;
 pub mod packet;

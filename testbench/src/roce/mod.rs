@@ -2,6 +2,7 @@
 
 use crate::harness;
 use nic_golden as golden;
+use nic_hdl::roce::bswap::Bswap64;
 use nic_hdl::roce::crc32::Crc32x64;
 use nic_hdl::roce::op_decode::OpDecode;
 use rust_hdl::prelude::*;
@@ -114,5 +115,36 @@ harness! {
         clock = clock;
         inputs { op: op }
         outputs { known: known, reth: reth, aeth: aeth, pay: pay, only: only, write: write, read_req: read_req, read_resp: read_resp, ends_msg: ends_msg, ack: ack, probe: probe, notify: notify, hpcc: hpcc }
+    }
+}
+
+/// [`Bswap64`] (combinational, its Verilog body written by hand) behind
+/// one output register, as [`Crc32Tb`] does for the CRC (latency 1).
+#[derive(LogicBlock, Default)]
+pub struct Bswap64Tb {
+    pub clock: Signal<In, Clock>,
+    pub x: Signal<In, Bits<64>>,
+    pub y: Signal<Out, Bits<64>>,
+    swap: Bswap64,
+    out: DFF<Bits<64>>,
+}
+
+impl Logic for Bswap64Tb {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, out);
+        self.swap.x.next = self.x.val();
+        self.out.d.next = self.swap.y.val();
+        self.y.next = self.out.q.val();
+    }
+}
+
+harness! {
+    impl<> Bswap64Tb {
+        type In = golden::roce::bswap::In;
+        type Out = golden::roce::bswap::Out;
+        clock = clock;
+        inputs { x: x }
+        outputs { y: y }
     }
 }

@@ -1,4 +1,5 @@
 mod bench;
+mod bswap;
 mod crc32;
 mod op_decode;
 mod rx_dispatch;
