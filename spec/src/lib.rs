@@ -6,3 +6,4 @@
 //! the workspace (`nic-hdl` included) can use it.
 
 pub mod roce;
+pub mod records;

@@ -40,6 +40,7 @@ pub mod cc;
 pub mod cosim;
 pub mod gtkw;
 pub mod harness;
+pub mod record;
 pub mod iverilog;
 pub mod roce;
 pub mod rusthdl_engine;

@@ -15,3 +15,10 @@ pub mod int_ns3;
 pub mod measure_inflight;
 pub mod params;
 pub mod rate;
+
+// The records this area's blocks exchange, generated from their one
+// declaration in `nic_spec::records` (see `crate::record`).
+use crate::golden_record;
+nic_spec::cc_event_record!(golden_record! {});
+nic_spec::cc_update_record!(golden_record! {});
+nic_spec::cc_stats_record!(golden_record! {});

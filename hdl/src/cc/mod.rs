@@ -77,3 +77,11 @@ pub use hpcc::HpccCc;
 pub use int_ns3::Ns3HopParse;
 pub use measure_inflight::MeasureInflight;
 pub use rate::Rate;
+
+// The records this area's blocks exchange, generated from their one
+// declaration in `nic_spec::records` (see `crate::record`).
+use crate::hdl_record;
+use rust_hdl::prelude::*;
+nic_spec::cc_event_record!(hdl_record! {});
+nic_spec::cc_update_record!(hdl_record! {});
+nic_spec::cc_stats_record!(hdl_record! {});

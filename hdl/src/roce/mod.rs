@@ -7,3 +7,22 @@ pub mod op_decode;
 pub mod rx_dispatch;
 pub mod rx_parse;
 pub mod tx;
+
+// The records this area's blocks exchange, generated from their one
+// declaration in `nic_spec::records` (see `crate::record`).
+use crate::hdl_record;
+use rust_hdl::prelude::*;
+nic_spec::telemetry_record!(hdl_record! {});
+nic_spec::rx_meta_record!(hdl_record! {});
+nic_spec::ack_record!(hdl_record! {});
+nic_spec::cc_feedback_record!(hdl_record! {});
+nic_spec::nak_record!(hdl_record! {});
+nic_spec::read_req_record!(hdl_record! {});
+nic_spec::host_write_record!(hdl_record! {});
+nic_spec::host_read_record!(hdl_record! {});
+nic_spec::tx_desc_record!(hdl_record! {});
+nic_spec::tx_flow_ctx_record!(hdl_record! {});
+nic_spec::rx_flow_ctx_record!(hdl_record! {});
+nic_spec::rx_parse_stats_record!(hdl_record! {});
+nic_spec::rx_dispatch_stats_record!(hdl_record! {});
+nic_spec::tx_stats_record!(hdl_record! {});

@@ -1,0 +1,467 @@
+//! The record interfaces between the NIC's blocks, each declared once.
+//!
+//! A record is a set of named fields that moves between two blocks as one
+//! transfer (the Rx meta record, a CC event, a Tx descriptor, …) or, for
+//! the counters, a set of values a block holds. Each record below is a
+//! macro that hands its field list to a generator chosen by the caller, so
+//! the list is written here and nowhere else:
+//!
+//! - `nic-hdl` generates the rust-hdl bundles `<Name>Sink` / `<Name>Source`
+//!   (a `LogicInterface` pair joined to each other), with the handshake of
+//!   the record's kind;
+//! - `nic-golden` generates the golden twin: a plain struct `<Name>` with
+//!   the same field names;
+//! - `nic-testbench` generates the mapping between the two, so a harness
+//!   maps a bundle by its prefix;
+//! - the docs generator and the host interface read the same list.
+//!
+//! # The generator's input
+//! ```text
+//! $gen! { <caller's tokens>
+//!     name = RxMeta, sink = RxMetaSink, source = RxMetaSource,
+//!     kind = ready,            // ready: valid + ready; strobe: valid only;
+//!                              // level: no handshake (counters, nested records)
+//!     generics = [A],          // const generics the widths use
+//!     fields = [ opcode: 8 u8, …, ackreq: 1 bool, flow: A u32 ],
+//!     records = [ tlm: Telemetry TelemetrySink TelemetrySource ],
+//! }
+//! ```
+//! Each field is `name: width golden_type`; a width of 1 is a `Bit` in the
+//! RTL (never `Bits<1>`, which rust-hdl emits as a scalar that cannot be
+//! indexed) and a `bool` in the model. `records` nests another record
+//! (of kind `level`) under a field name.
+//!
+//! # Naming in the emitted Verilog
+//! A block's port holding a record is named `s_<name>` when the block
+//! consumes it and `m_<name>` when it produces it; rust-hdl joins the
+//! parts with `$` (`s_meta$tlm$hop0`), and the flat wrapper
+//! (`hdl::top::with_flat_wrapper`) with `_` (`s_meta_tlm_hop0`).
+
+/// Telemetry carried by a packet (`docs/roce.md` §5): whether the TLM area
+/// is present (the BTH T bit) and its words, big-endian as on the wire: the
+/// header word and five hop words. All 0 when `present` is 0.
+#[macro_export]
+macro_rules! telemetry_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = Telemetry, sink = TelemetrySink, source = TelemetrySource,
+            kind = level, generics = [],
+            fields = [
+                present: 1 bool, hdr: 64 u64,
+                hop0: 64 u64, hop1: 64 u64, hop2: 64 u64, hop3: 64 u64, hop4: 64 u64
+            ],
+            records = [],
+        }
+    };
+}
+
+/// The Rx meta record, parser → dispatcher (`docs/roce.md` §7): one per
+/// accepted packet, ahead of its payload words.
+/// `len` is the payload's byte count (pad removed); `va`, `rkey`, `dlen`
+/// the RETH (else 0); `aeth` the AETH (else 0).
+#[macro_export]
+macro_rules! rx_meta_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = RxMeta, sink = RxMetaSink, source = RxMetaSource,
+            kind = ready, generics = [],
+            fields = [
+                opcode: 8 u8, qp: 24 u32, psn: 24 u32, ackreq: 1 bool, len: 13 u16,
+                va: 64 u64, rkey: 32 u32, dlen: 32 u32, aeth: 32 u32
+            ],
+            records = [ tlm: Telemetry TelemetrySink TelemetrySource ],
+        }
+    };
+}
+
+/// An ACK, NAK or READ response header seen by the responder side,
+/// dispatcher → requester (`docs/roce.md` §8): the flow it belongs to, its
+/// PSN and AETH, and its telemetry.
+#[macro_export]
+macro_rules! ack_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = AckInfo, sink = AckInfoSink, source = AckInfoSource,
+            kind = ready, generics = [A],
+            fields = [ flow: A u32, psn: 24 u32, aeth: 32 u32 ],
+            records = [ tlm: Telemetry TelemetrySink TelemetrySource ],
+        }
+    };
+}
+
+/// Feedback for the CC module, dispatcher → CC glue (`docs/roce.md` §8):
+/// every accepted packet that carries telemetry or acknowledges data.
+#[macro_export]
+macro_rules! cc_feedback_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = CcFeedback, sink = CcFeedbackSink, source = CcFeedbackSource,
+            kind = ready, generics = [A],
+            fields = [ flow: A u32, psn: 24 u32, aeth: 32 u32, opcode: 8 u8 ],
+            records = [ tlm: Telemetry TelemetrySink TelemetrySource ],
+        }
+    };
+}
+
+/// A NAK to send, dispatcher → requester of the same NIC: the flow and
+/// the expected PSN.
+#[macro_export]
+macro_rules! nak_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = NakReq, sink = NakReqSink, source = NakReqSource,
+            kind = ready, generics = [A],
+            fields = [ flow: A u32, psn: 24 u32 ],
+            records = [],
+        }
+    };
+}
+
+/// A READ request received from the peer, dispatcher → responder: what to
+/// read (`va`, `rkey`, `len`) and where the response goes (`psn`, `msn`).
+#[macro_export]
+macro_rules! read_req_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = ReadReq, sink = ReadReqSink, source = ReadReqSource,
+            kind = ready, generics = [A],
+            fields = [ flow: A u32, psn: 24 u32, va: 64 u64, rkey: 32 u32, len: 32 u32, msn: 24 u32 ],
+            records = [],
+        }
+    };
+}
+
+/// A write into host memory: one 64-bit word at `addr` (8-byte aligned)
+/// with a byte-lane strobe.
+#[macro_export]
+macro_rules! host_write_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = HostWrite, sink = HostWriteSink, source = HostWriteSource,
+            kind = ready, generics = [],
+            fields = [ addr: 64 u64, data: 64 u64, strb: 8 u8 ],
+            records = [],
+        }
+    };
+}
+
+/// A read request to host memory: `len` bytes from `addr`; the words come
+/// back on a packet stream.
+#[macro_export]
+macro_rules! host_read_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = HostRead, sink = HostReadSink, source = HostReadSource,
+            kind = ready, generics = [],
+            fields = [ addr: 64 u64, len: 13 u16 ],
+            records = [],
+        }
+    };
+}
+
+/// A Tx descriptor, requester/responder → Tx builder (`docs/roce.md` §4):
+/// one packet to build. `addr` is the payload's host address, `len` its
+/// byte count; `va`, `rkey`, `dlen` fill a RETH, `aeth` an AETH, when the
+/// opcode has one.
+#[macro_export]
+macro_rules! tx_desc_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = TxDesc, sink = TxDescSink, source = TxDescSource,
+            kind = ready, generics = [A],
+            fields = [
+                flow: A u32, opcode: 8 u8, psn: 24 u32, ackreq: 1 bool, len: 13 u16,
+                addr: 64 u64, va: 64 u64, rkey: 32 u32, dlen: 32 u32, aeth: 32 u32
+            ],
+            records = [ tlm: Telemetry TelemetrySink TelemetrySource ],
+        }
+    };
+}
+
+/// A write of a flow's Tx context (its headers), host → Tx builder.
+#[macro_export]
+macro_rules! tx_flow_ctx_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = TxFlowCtx, sink = TxFlowCtxSink, source = TxFlowCtxSource,
+            kind = strobe, generics = [A],
+            fields = [
+                flow: A u32, dmac: 48 u64, smac: 48 u64, sip: 32 u32, dip: 32 u32,
+                sport: 16 u16, dqp: 24 u32, pkey: 16 u16, tos: 8 u8
+            ],
+            records = [],
+        }
+    };
+}
+
+/// A write of a flow's Rx context, host → dispatcher: `active` and the
+/// expected PSN, and the READ tracking (`rd_addr`, `rd_psn`); with
+/// `rd_only` only the READ tracking is written.
+#[macro_export]
+macro_rules! rx_flow_ctx_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = RxFlowCtx, sink = RxFlowCtxSink, source = RxFlowCtxSource,
+            kind = strobe, generics = [A],
+            fields = [
+                flow: A u32, active: 1 bool, epsn: 24 u32, rd_addr: 64 u64,
+                rd_psn: 24 u32, rd_only: 1 bool
+            ],
+            records = [],
+        }
+    };
+}
+
+/// A scheduler event (`docs/architecture.md` §5): `op` (INIT, DOORBELL,
+/// UPDATE, ACK, REWIND) on `flow` with two operands.
+#[macro_export]
+macro_rules! sched_event_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = SchedEvent, sink = SchedEventSink, source = SchedEventSource,
+            kind = ready, generics = [],
+            fields = [ op: 3 u8, flow: 16 u32, a: 32 u32, b: 32 u32 ],
+            records = [],
+        }
+    };
+}
+
+/// PktSend(flow, seq, len), scheduler → requester: the next `len` bytes of
+/// the flow's byte stream from `seq`, or a probe.
+#[macro_export]
+macro_rules! pkt_send_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = PktSend, sink = PktSendSink, source = PktSendSource,
+            kind = ready, generics = [],
+            fields = [ flow: 16 u32, seq: 32 u32, len: 16 u32, probe: 1 bool ],
+            records = [],
+        }
+    };
+}
+
+/// A CC event, into the CC module (draft -00 §7.2): `op` (EVENT, CREATE,
+/// DESTROY), the ACK's `seq`, the flow's `snd_nxt`, the time `now`, and
+/// the INT hops (`nhops` of them valid).
+#[macro_export]
+macro_rules! cc_event_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = CcEvent, sink = CcEventSink, source = CcEventSource,
+            kind = ready, generics = [],
+            fields = [
+                op: 2 u8, flow: 16 u16, seq: 32 u32, snd_nxt: 32 u32, now: 32 u32, nhops: 4 u8,
+                hop0: 64 u64, hop1: 64 u64, hop2: 64 u64, hop3: 64 u64, hop4: 64 u64
+            ],
+            records = [],
+        }
+    };
+}
+
+/// A CC update, out of the CC module: the flow's new window `w`, rate
+/// `r`, utilisation `u` and `inc_stage`, with what happened (`status`,
+/// `flags`, `updated_wc`).
+#[macro_export]
+macro_rules! cc_update_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = CcUpdate, sink = CcUpdateSink, source = CcUpdateSource,
+            kind = strobe, generics = [],
+            fields = [
+                flow: 16 u16, status: 3 u8, flags: 3 u8, w: 32 u32, r: 24 u32, u: 32 u32,
+                inc_stage: 3 u8, updated_wc: 1 bool
+            ],
+            records = [],
+        }
+    };
+}
+
+/// The Rx parser's counters (32 bits, wrapping): accepted frames, then one
+/// per drop reason, in the order of [`crate::roce::Drop`].
+#[macro_export]
+macro_rules! rx_parse_stats_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = RxParseStats, sink = RxParseStatsSink, source = RxParseStatsSource,
+            kind = level, generics = [],
+            fields = [
+                ok: 32 u32, bad_fcs: 32 u32, trunc: 32 u32, bad_eth: 32 u32, bad_ip: 32 u32,
+                bad_port: 32 u32, bad_opcode: 32 u32, bad_len: 32 u32, bad_tlm: 32 u32,
+                bad_icrc: 32 u32, drop_full: 32 u32
+            ],
+            records = [],
+        }
+    };
+}
+
+/// The Rx dispatcher's counters (32 bits, wrapping): accepted packets and
+/// one per receive drop reason.
+#[macro_export]
+macro_rules! rx_dispatch_stats_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = RxDispatchStats, sink = RxDispatchStatsSink, source = RxDispatchStatsSource,
+            kind = level, generics = [],
+            fields = [
+                unknown_flow: 32 u32, oos: 32 u32, dup: 32 u32, bad_psn: 32 u32,
+                accepted: 32 u32, bad_va: 32 u32, bad_op: 32 u32
+            ],
+            records = [],
+        }
+    };
+}
+
+/// The Tx builder's counters (32 bits, wrapping).
+#[macro_export]
+macro_rules! tx_stats_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = TxStats, sink = TxStatsSink, source = TxStatsSource,
+            kind = level, generics = [],
+            fields = [ frames: 32 u32, bad_req: 32 u32 ],
+            records = [],
+        }
+    };
+}
+
+/// The flow scheduler's counters (32 bits, wrapping).
+#[macro_export]
+macro_rules! sched_stats_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = SchedStats, sink = SchedStatsSink, source = SchedStatsSource,
+            kind = level, generics = [],
+            fields = [
+                events: 32 u32, sends: 32 u32, probes: 32 u32, bad_flow: 32 u32, bad_op: 32 u32,
+                bad_update: 32 u32, bad_ack: 32 u32, bad_rewind: 32 u32, bad_doorbell: 32 u32
+            ],
+            records = [],
+        }
+    };
+}
+
+/// The CC module's counters (32 bits, wrapping).
+#[macro_export]
+macro_rules! cc_stats_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = CcStats, sink = CcStatsSink, source = CcStatsSource,
+            kind = level, generics = [],
+            fields = [
+                events: 32 u32, drop_flow: 32 u32, drop_hops: 32 u32, drop_rate: 32 u32,
+                ts_stale: 32 u32, bytes_back: 32 u32, qlen_sat: 32 u32
+            ],
+            records = [],
+        }
+    };
+}
+
+/// Every record, for generators that want them all: calls
+/// `$gen! { <ctx> <record> }` once per record, nested ones first.
+#[macro_export]
+macro_rules! all_records {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $crate::telemetry_record!($gen! { $($ctx)* });
+        $crate::rx_meta_record!($gen! { $($ctx)* });
+        $crate::ack_record!($gen! { $($ctx)* });
+        $crate::cc_feedback_record!($gen! { $($ctx)* });
+        $crate::nak_record!($gen! { $($ctx)* });
+        $crate::read_req_record!($gen! { $($ctx)* });
+        $crate::host_write_record!($gen! { $($ctx)* });
+        $crate::host_read_record!($gen! { $($ctx)* });
+        $crate::tx_desc_record!($gen! { $($ctx)* });
+        $crate::tx_flow_ctx_record!($gen! { $($ctx)* });
+        $crate::rx_flow_ctx_record!($gen! { $($ctx)* });
+        $crate::sched_event_record!($gen! { $($ctx)* });
+        $crate::pkt_send_record!($gen! { $($ctx)* });
+        $crate::cc_event_record!($gen! { $($ctx)* });
+        $crate::cc_update_record!($gen! { $($ctx)* });
+        $crate::rx_parse_stats_record!($gen! { $($ctx)* });
+        $crate::rx_dispatch_stats_record!($gen! { $($ctx)* });
+        $crate::tx_stats_record!($gen! { $($ctx)* });
+        $crate::sched_stats_record!($gen! { $($ctx)* });
+        $crate::cc_stats_record!($gen! { $($ctx)* });
+    };
+}
+
+/// One field of a record as plain data: for docs, register maps and
+/// tests of the lists themselves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldInfo {
+    pub name: &'static str,
+    /// Width in bits; 0 for a field whose width is a const generic.
+    pub width: usize,
+}
+
+/// A record as plain data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordInfo {
+    pub name: &'static str,
+    /// `ready`, `strobe` or `level`.
+    pub kind: &'static str,
+    pub fields: &'static [FieldInfo],
+    /// Nested records: (field name, record name).
+    pub records: &'static [(&'static str, &'static str)],
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __width_of {
+    ($w:literal) => {
+        $w
+    };
+    ($w:ident) => {
+        0
+    };
+}
+
+macro_rules! record_info {
+    ($v:ident;
+     name = $name:ident, sink = $sink:ident, source = $source:ident,
+     kind = $kind:ident, generics = [$($g:ident),*],
+     fields = [ $($f:ident : $w:tt $t:ty),* $(,)? ],
+     records = [ $($rf:ident : $rn:ident $rs:ident $rsrc:ident),* $(,)? ],
+    ) => {
+        $v.push(RecordInfo {
+            name: stringify!($name),
+            kind: stringify!($kind),
+            fields: &[$(FieldInfo { name: stringify!($f), width: $crate::__width_of!($w) }),*],
+            records: &[$((stringify!($rf), stringify!($rn))),*],
+        });
+    };
+}
+
+/// Every record as plain data, in [`all_records!`] order.
+pub fn all() -> Vec<RecordInfo> {
+    let mut v = Vec::new();
+    all_records!(record_info! { v; });
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_nested_records_exist() {
+        let all = all();
+        for (i, r) in all.iter().enumerate() {
+            assert!(all[..i].iter().all(|o| o.name != r.name), "{} twice", r.name);
+            for (f, n) in r.records {
+                let nested = all[..i].iter().find(|o| o.name == *n).expect("nested record declared first");
+                assert_eq!(nested.kind, "level", "{}.{}", r.name, f);
+            }
+            for (j, f) in r.fields.iter().enumerate() {
+                assert!(r.fields[..j].iter().all(|o| o.name != f.name), "{}.{} twice", r.name, f.name);
+                assert!(!["valid", "ready"].contains(&f.name), "{}.{} is a handshake name", r.name, f.name);
+                assert!(f.width <= 64);
+            }
+        }
+    }
+
+    #[test]
+    fn stats_have_36_counters() {
+        let n: usize = all().iter().filter(|r| r.name.ends_with("Stats")).map(|r| r.fields.len()).sum();
+        assert_eq!(n, 11 + 7 + 2 + 9 + 7);
+    }
+}

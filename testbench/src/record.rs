@@ -1,0 +1,127 @@
+//! The harness side of the record bundles: how a golden record struct
+//! (`nic_golden::record`) drives or samples its rust-hdl bundle
+//! (`nic_hdl::record`) and lists its Verilog port names, generated from
+//! the one field list in `nic_spec::records`. [`harness!`](crate::harness!)
+//! uses it to map a bundle by its prefix (`records_in { meta: s_meta }`).
+
+use crate::harness::{HdlValue, PortValue};
+
+/// A golden record's ports, flattened in declaration order (scalar fields,
+/// then nested records).
+pub trait Record: Copy + Default + std::fmt::Debug + PartialEq {
+    /// Verilog names of the fields under `prefix` (`s_meta$opcode`, …).
+    fn names(prefix: &str, v: &mut Vec<String>);
+    /// Field values, appended in [`Record::names`] order.
+    fn push_values(&self, v: &mut Vec<u128>);
+    /// The record from values in [`Record::names`] order, from `v[*k]` on.
+    fn from_values(v: &[u128], k: &mut usize) -> Self;
+}
+
+/// A golden record that drives the fields of its rust-hdl sink bundle.
+pub trait DriveRecord<H> {
+    fn drive(&self, h: &mut H);
+}
+
+/// A golden record sampled from the fields of its rust-hdl source bundle.
+pub trait SampleRecord<H>: Sized {
+    fn sample(h: &H) -> Self;
+}
+
+/// The Verilog names of the record a closure selects from a port struct
+/// (the closure only names the type).
+pub fn record_names<S, R: Record>(_select: impl Fn(&S) -> &R, prefix: &str) -> Vec<String> {
+    let mut v = Vec::new();
+    R::names(prefix, &mut v);
+    v
+}
+
+#[doc(hidden)]
+#[inline]
+pub fn to_hdl<P: PortValue, H: HdlValue>(p: P) -> H {
+    H::from_u128(p.to_u128())
+}
+
+#[doc(hidden)]
+#[inline]
+pub fn from_hdl<H: HdlValue, P: PortValue>(h: H) -> P {
+    P::from_u128(h.to_u128())
+}
+
+macro_rules! tb_record {
+    (name = $name:ident, sink = $sink:ident, source = $source:ident,
+     kind = $kind:ident, generics = [$($g:ident),*],
+     fields = [ $($f:ident : $w:tt $t:ty),* $(,)? ],
+     records = [ $($rf:ident : $rn:ident $rs:ident $rsrc:ident),* $(,)? ],
+    ) => {
+        impl $crate::record::Record for $name {
+            fn names(prefix: &str, v: &mut Vec<String>) {
+                $(v.push(format!("{}${}", prefix, stringify!($f)));)*
+                $(<$rn as $crate::record::Record>::names(&format!("{}${}", prefix, stringify!($rf)), v);)*
+            }
+            fn push_values(&self, v: &mut Vec<u128>) {
+                $(v.push($crate::harness::PortValue::to_u128(self.$f));)*
+                $($crate::record::Record::push_values(&self.$rf, v);)*
+            }
+            #[allow(unused_variables)]
+            fn from_values(v: &[u128], k: &mut usize) -> Self {
+                Self {
+                    $($f: { let x = $crate::harness::PortValue::from_u128(v[*k]); *k += 1; x },)*
+                    $($rf: <$rn as $crate::record::Record>::from_values(v, k),)*
+                }
+            }
+        }
+
+        impl<$(const $g: usize),*> $crate::record::DriveRecord<$sink<$($g),*>> for $name {
+            #[inline]
+            fn drive(&self, h: &mut $sink<$($g),*>) {
+                $(h.$f.next = $crate::record::to_hdl(self.$f);)*
+                $($crate::record::DriveRecord::drive(&self.$rf, &mut h.$rf);)*
+            }
+        }
+
+        impl<$(const $g: usize),*> $crate::record::SampleRecord<$source<$($g),*>> for $name {
+            #[inline]
+            fn sample(h: &$source<$($g),*>) -> Self {
+                Self {
+                    $($f: $crate::record::from_hdl(h.$f.val()),)*
+                    $($rf: $crate::record::SampleRecord::sample(&h.$rf),)*
+                }
+            }
+        }
+    };
+}
+
+mod roce {
+    use nic_golden::roce::*;
+    use nic_hdl::roce::*;
+    nic_spec::telemetry_record!(tb_record! {});
+    nic_spec::rx_meta_record!(tb_record! {});
+    nic_spec::ack_record!(tb_record! {});
+    nic_spec::cc_feedback_record!(tb_record! {});
+    nic_spec::nak_record!(tb_record! {});
+    nic_spec::read_req_record!(tb_record! {});
+    nic_spec::host_write_record!(tb_record! {});
+    nic_spec::host_read_record!(tb_record! {});
+    nic_spec::tx_desc_record!(tb_record! {});
+    nic_spec::tx_flow_ctx_record!(tb_record! {});
+    nic_spec::rx_flow_ctx_record!(tb_record! {});
+    nic_spec::rx_parse_stats_record!(tb_record! {});
+    nic_spec::rx_dispatch_stats_record!(tb_record! {});
+    nic_spec::tx_stats_record!(tb_record! {});
+}
+
+mod sched {
+    use nic_golden::sched::*;
+    use nic_hdl::sched::*;
+    nic_spec::sched_event_record!(tb_record! {});
+    nic_spec::pkt_send_record!(tb_record! {});
+    nic_spec::sched_stats_record!(tb_record! {});
+}
+
+mod cc {
+    use nic_golden::cc::*;
+    use nic_hdl::cc::*;
+    nic_spec::cc_event_record!(tb_record! {});
+    nic_spec::cc_update_record!(tb_record! {});
+    nic_spec::cc_stats_record!(tb_record! {});
+}
