@@ -28,3 +28,30 @@ nic_spec::rx_flow_ctx_record!(golden_record! {});
 nic_spec::rx_parse_stats_record!(golden_record! {});
 nic_spec::rx_dispatch_stats_record!(golden_record! {});
 nic_spec::tx_stats_record!(golden_record! {});
+
+impl Telemetry {
+    /// Telemetry from the T bit and the TLM area's six words (header, hops
+    /// 0..4); all 0 when `present` is false.
+    pub fn from_words(present: bool, words: [u64; 6]) -> Self {
+        if !present {
+            return Self::default();
+        }
+        let [hdr, hop0, hop1, hop2, hop3, hop4] = words;
+        Self { present, hdr, hop0, hop1, hop2, hop3, hop4 }
+    }
+    /// The six words: header, hops 0..4.
+    pub fn words(&self) -> [u64; 6] {
+        [self.hdr, self.hop0, self.hop1, self.hop2, self.hop3, self.hop4]
+    }
+    /// Word `k` (0 = header, 1..=5 = hops 0..4).
+    pub fn word_mut(&mut self, k: usize) -> &mut u64 {
+        match k {
+            0 => &mut self.hdr,
+            1 => &mut self.hop0,
+            2 => &mut self.hop1,
+            3 => &mut self.hop2,
+            4 => &mut self.hop3,
+            _ => &mut self.hop4,
+        }
+    }
+}

@@ -38,7 +38,8 @@
 
 use crate::Cycle;
 
-use super::txn::dispatch::{decide, Decision, RxHeader};
+use super::txn::dispatch::{decide, Decision};
+use crate::roce::{AckInfo, CcFeedback, HostWrite, NakReq, ReadReq, RxDispatchStats, RxFlowCtx, RxMeta};
 pub use super::txn::dispatch::{op_ok, read_psns, Ctx, DispatchCounters as Counters};
 use nic_spec::roce::PSN_MASK;
 
@@ -52,31 +53,13 @@ pub struct In {
     pub reset: bool,
     /// log2 MTU, 8..=12 (clamped into that range); hold constant.
     pub cfg_mtu_log2: u8,
-    pub cfg_we: bool,
-    pub cfg_flow: u32,
-    pub cfg_valid: bool,
-    pub cfg_epsn: u32,
-    pub cfg_rd_addr: u64,
-    pub cfg_rd_psn: u32,
-    /// With `cfg_we`: write only `rd_addr` and `rd_psn` of the flow.
-    pub cfg_rd_only: bool,
+    /// A flow context write (`RxFlowCtx`): taken in every cycle where
+    /// `ctx_valid` is high. With `ctx.rd_only`, only `rd_addr` and `rd_psn`
+    /// of the flow are written.
+    pub ctx_valid: bool,
+    pub ctx: RxFlowCtx,
     pub meta_valid: bool,
-    pub meta_opcode: u8,
-    pub meta_qp: u32,
-    pub meta_psn: u32,
-    pub meta_ackreq: bool,
-    pub meta_len: u32,
-    pub meta_va: u64,
-    pub meta_rkey: u32,
-    pub meta_dlen: u32,
-    pub meta_aeth: u32,
-    pub meta_tlm: bool,
-    pub meta_tlm_hdr: u64,
-    pub meta_tlm_hop0: u64,
-    pub meta_tlm_hop1: u64,
-    pub meta_tlm_hop2: u64,
-    pub meta_tlm_hop3: u64,
-    pub meta_tlm_hop4: u64,
+    pub meta: RxMeta,
     pub pay_tdata: u64,
     pub pay_tkeep: u8,
     pub pay_tlast: bool,
@@ -95,92 +78,26 @@ pub struct Out {
     pub meta_ready: bool,
     pub pay_tready: bool,
     pub wr_valid: bool,
-    pub wr_addr: u64,
-    pub wr_data: u64,
-    pub wr_strb: u8,
+    pub wr: HostWrite,
     pub ack_valid: bool,
-    pub ack_flow: u32,
-    pub ack_psn: u32,
-    pub ack_aeth: u32,
-    pub ack_tlm: bool,
-    pub ack_tlm_hdr: u64,
-    pub ack_tlm_hop0: u64,
-    pub ack_tlm_hop1: u64,
-    pub ack_tlm_hop2: u64,
-    pub ack_tlm_hop3: u64,
-    pub ack_tlm_hop4: u64,
+    pub ack: AckInfo,
     pub cc_valid: bool,
-    pub cc_flow: u32,
-    pub cc_psn: u32,
-    pub cc_aeth: u32,
-    pub cc_opcode: u8,
-    pub cc_tlm: bool,
-    pub cc_tlm_hdr: u64,
-    pub cc_tlm_hop0: u64,
-    pub cc_tlm_hop1: u64,
-    pub cc_tlm_hop2: u64,
-    pub cc_tlm_hop3: u64,
-    pub cc_tlm_hop4: u64,
+    pub cc: CcFeedback,
     pub nak_valid: bool,
-    pub nak_flow: u32,
-    pub nak_psn: u32,
+    pub nak: NakReq,
     pub rdreq_valid: bool,
-    pub rdreq_flow: u32,
-    pub rdreq_psn: u32,
-    pub rdreq_va: u64,
-    pub rdreq_rkey: u32,
-    pub rdreq_len: u32,
-    /// The responder's MSN for the READ RESPONSEs' AETH: after the
-    /// increment for a new READ REQUEST, the current one for a duplicate.
-    pub rdreq_msn: u32,
-    pub cnt_unknown_flow: u32,
-    pub cnt_oos: u32,
-    pub cnt_dup: u32,
-    pub cnt_bad_psn: u32,
-    pub cnt_accepted: u32,
-    pub cnt_bad_va: u32,
-    pub cnt_bad_op: u32,
+    pub rdreq: ReadReq,
+    pub stats: RxDispatchStats,
 }
 
-/// The latched metadata record.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Meta {
-    pub opcode: u8,
-    pub qp: u32,
-    pub psn: u32,
-    pub ackreq: bool,
-    pub len: u32,
-    pub va: u64,
-    pub rkey: u32,
-    pub dlen: u32,
-    pub aeth: u32,
-    pub tlm: bool,
-    pub tlm_words: [u64; 6],
-}
-
-impl Meta {
-    pub fn of(i: &In) -> Self {
-        Meta {
-            opcode: i.meta_opcode,
-            qp: i.meta_qp & 0xFF_FFFF,
-            psn: i.meta_psn & PSN_MASK,
-            ackreq: i.meta_ackreq,
-            len: i.meta_len & 0x1FFF,
-            va: i.meta_va,
-            rkey: i.meta_rkey,
-            dlen: i.meta_dlen,
-            aeth: i.meta_aeth,
-            tlm: i.meta_tlm,
-            tlm_words: [
-                i.meta_tlm_hdr,
-                i.meta_tlm_hop0,
-                i.meta_tlm_hop1,
-                i.meta_tlm_hop2,
-                i.meta_tlm_hop3,
-                i.meta_tlm_hop4,
-            ],
-        }
-    }
+/// The latched metadata record: the input record with its fields
+/// masked to their port widths.
+fn latch(i: &In) -> RxMeta {
+    let mut m = i.meta;
+    m.qp &= 0xFF_FFFF;
+    m.psn &= PSN_MASK;
+    m.len &= 0x1FFF;
+    m
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -199,7 +116,7 @@ pub enum State {
 pub struct RoceRxDispatch<const A: usize> {
     pub mem: Vec<Ctx>,
     pub st: State,
-    pub m: Meta,
+    pub m: RxMeta,
     stale: bool,
     /// log2 MTU latched in `Look` (the RTL computes ceil(dlen/MTU) there).
     mtu_log2: u8,
@@ -226,7 +143,7 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
         Self {
             mem: vec![Ctx::default(); 1 << A],
             st: State::Idle,
-            m: Meta::default(),
+            m: RxMeta::default(),
             stale: false,
             mtu_log2: 0,
             ack_v: false,
@@ -261,20 +178,7 @@ impl<const A: usize> RoceRxDispatch<A> {
     /// `Exec`: the transaction-level rules ([`decide`]) on the latched
     /// record and the flow's context word, counted.
     fn exec(&mut self) -> Decision {
-        let m = self.m;
-        let h = RxHeader {
-            opcode: m.opcode,
-            qp: m.qp,
-            psn: m.psn,
-            ackreq: m.ackreq,
-            len: m.len,
-            va: m.va,
-            rkey: m.rkey,
-            dlen: m.dlen,
-            aeth: m.aeth,
-            tlm: m.tlm,
-        };
-        let d = decide(A as u32, self.mtu_log2, &self.mem[self.flow()], &h);
+        let d = decide(A as u32, self.mtu_log2, &self.mem[self.flow()], &self.m);
         self.cnt.count(d.drop);
         d
     }
@@ -298,60 +202,51 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                 State::PayWr => !self.wr_v || i.wr_ready,
                 _ => false,
             };
-        let tlm = |v: bool, k: usize| if v && m.tlm { m.tlm_words[k] } else { 0 };
+        let tlm = |v: bool| if v && m.tlm.present { m.tlm } else { Default::default() };
         let (av, cv) = (self.ack_v, self.cc_v);
         let o = Out {
             meta_ready,
             pay_tready,
             wr_valid: self.wr_v,
-            wr_addr: if self.wr_v { self.wr_addr } else { 0 },
-            wr_data: if self.wr_v { self.wr_data } else { 0 },
-            wr_strb: if self.wr_v { self.wr_strb } else { 0 },
+            wr: if self.wr_v {
+                HostWrite { addr: self.wr_addr, data: self.wr_data, strb: self.wr_strb }
+            } else {
+                HostWrite::default()
+            },
             ack_valid: av,
-            ack_flow: if av { flow } else { 0 },
-            ack_psn: if av { self.ack_psn } else { 0 },
-            ack_aeth: if av { self.ack_aeth } else { 0 },
-            ack_tlm: av && m.tlm,
-            ack_tlm_hdr: tlm(av, 0),
-            ack_tlm_hop0: tlm(av, 1),
-            ack_tlm_hop1: tlm(av, 2),
-            ack_tlm_hop2: tlm(av, 3),
-            ack_tlm_hop3: tlm(av, 4),
-            ack_tlm_hop4: tlm(av, 5),
+            ack: if av {
+                AckInfo { flow, psn: self.ack_psn, aeth: self.ack_aeth, tlm: tlm(av) }
+            } else {
+                AckInfo::default()
+            },
             cc_valid: cv,
-            cc_flow: if cv { flow } else { 0 },
-            cc_psn: if cv { m.psn } else { 0 },
-            cc_aeth: if cv { m.aeth } else { 0 },
-            cc_opcode: if cv { m.opcode } else { 0 },
-            cc_tlm: cv && m.tlm,
-            cc_tlm_hdr: tlm(cv, 0),
-            cc_tlm_hop0: tlm(cv, 1),
-            cc_tlm_hop1: tlm(cv, 2),
-            cc_tlm_hop2: tlm(cv, 3),
-            cc_tlm_hop3: tlm(cv, 4),
-            cc_tlm_hop4: tlm(cv, 5),
+            cc: if cv {
+                CcFeedback { flow, psn: m.psn, aeth: m.aeth, opcode: m.opcode, tlm: tlm(cv) }
+            } else {
+                CcFeedback::default()
+            },
             nak_valid: self.nak_v,
-            nak_flow: if self.nak_v { flow } else { 0 },
-            nak_psn: if self.nak_v { m.psn } else { 0 },
+            nak: if self.nak_v { NakReq { flow, psn: m.psn } } else { NakReq::default() },
             rdreq_valid: self.rdreq_v,
-            rdreq_flow: if self.rdreq_v { flow } else { 0 },
-            rdreq_psn: if self.rdreq_v { m.psn } else { 0 },
-            rdreq_va: if self.rdreq_v { m.va } else { 0 },
-            rdreq_rkey: if self.rdreq_v { m.rkey } else { 0 },
-            rdreq_len: if self.rdreq_v { m.dlen } else { 0 },
-            rdreq_msn: if self.rdreq_v { self.rdreq_msn } else { 0 },
-            cnt_unknown_flow: self.cnt.unknown_flow as u32,
-            cnt_oos: self.cnt.oos as u32,
-            cnt_dup: self.cnt.dup as u32,
-            cnt_bad_psn: self.cnt.bad_psn as u32,
-            cnt_accepted: self.cnt.accepted as u32,
-            cnt_bad_va: self.cnt.bad_va as u32,
-            cnt_bad_op: self.cnt.bad_op as u32,
+            rdreq: if self.rdreq_v {
+                ReadReq { flow, psn: m.psn, va: m.va, rkey: m.rkey, len: m.dlen, msn: self.rdreq_msn }
+            } else {
+                ReadReq::default()
+            },
+            stats: RxDispatchStats {
+                unknown_flow: self.cnt.unknown_flow as u32,
+                oos: self.cnt.oos as u32,
+                dup: self.cnt.dup as u32,
+                bad_psn: self.cnt.bad_psn as u32,
+                accepted: self.cnt.accepted as u32,
+                bad_va: self.cnt.bad_va as u32,
+                bad_op: self.cnt.bad_op as u32,
+            },
         };
 
         // The next state (every register, from this cycle's values).
         let stale_in = self.stale;
-        self.stale = i.cfg_we || (self.st == State::Look && stale_in);
+        self.stale = i.ctx_valid || (self.st == State::Look && stale_in);
         if i.reset {
             self.st = State::Idle;
             self.ack_v = false;
@@ -383,7 +278,7 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
             match self.st {
                 State::Idle => {
                     if meta_ready && i.meta_valid {
-                        self.m = Meta::of(i);
+                        self.m = latch(i);
                         self.st = State::Look;
                     }
                 }
@@ -393,7 +288,7 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                     self.st = State::Exec;
                 }
                 State::Exec => {
-                    if stale_in || i.cfg_we {
+                    if stale_in || i.ctx_valid {
                         self.st = State::Retry;
                     } else {
                         let d = self.exec();
@@ -450,19 +345,19 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                 }
             }
         }
-        if i.cfg_we && i.cfg_rd_only {
-            let c = &mut self.mem[(i.cfg_flow & fm) as usize];
-            c.rd_addr = i.cfg_rd_addr;
-            c.rd_psn = i.cfg_rd_psn & PSN_MASK;
-        } else if i.cfg_we {
-            self.mem[(i.cfg_flow & fm) as usize] = Ctx {
-                valid: i.cfg_valid,
+        if i.ctx_valid && i.ctx.rd_only {
+            let c = &mut self.mem[(i.ctx.flow & fm) as usize];
+            c.rd_addr = i.ctx.rd_addr;
+            c.rd_psn = i.ctx.rd_psn & PSN_MASK;
+        } else if i.ctx_valid {
+            self.mem[(i.ctx.flow & fm) as usize] = Ctx {
+                valid: i.ctx.active,
                 nak_sent: false,
-                epsn: i.cfg_epsn & PSN_MASK,
+                epsn: i.ctx.epsn & PSN_MASK,
                 msn: 0,
                 wr_va: 0,
-                rd_addr: i.cfg_rd_addr,
-                rd_psn: i.cfg_rd_psn & PSN_MASK,
+                rd_addr: i.ctx.rd_addr,
+                rd_psn: i.ctx.rd_psn & PSN_MASK,
             };
         }
         o

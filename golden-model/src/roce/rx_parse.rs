@@ -12,6 +12,7 @@
 
 use crate::roce::crc32::crc32;
 use crate::Cycle;
+use crate::roce::{RxMeta, RxParseStats, Telemetry};
 
 /// log2 of the metadata FIFO's entries.
 pub const META_A: usize = 4;
@@ -60,22 +61,8 @@ pub struct In {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Out {
     pub meta_valid: bool,
-    pub meta_opcode: u8,
-    pub meta_qp: u32,
-    pub meta_psn: u32,
-    pub meta_ackreq: bool,
-    pub meta_len: u16,
-    pub meta_va: u64,
-    pub meta_rkey: u32,
-    pub meta_dlen: u32,
-    pub meta_aeth: u32,
-    pub meta_tlm: bool,
-    pub meta_tlm_hdr: u64,
-    pub meta_tlm_hop0: u64,
-    pub meta_tlm_hop1: u64,
-    pub meta_tlm_hop2: u64,
-    pub meta_tlm_hop3: u64,
-    pub meta_tlm_hop4: u64,
+    /// The record; all fields 0 while `meta_valid` is low.
+    pub meta: RxMeta,
     pub pay_tdata: u64,
     pub pay_tkeep: u8,
     pub pay_tlast: bool,
@@ -84,77 +71,18 @@ pub struct Out {
     pub pay_tuser: bool,
     /// Always 1: the parser never back-pressures the MAC.
     pub in_tready: bool,
-    pub cnt_ok: u32,
-    pub cnt_bad_fcs: u32,
-    pub cnt_trunc: u32,
-    pub cnt_bad_eth: u32,
-    pub cnt_bad_ip: u32,
-    pub cnt_bad_port: u32,
-    pub cnt_bad_opcode: u32,
-    pub cnt_bad_len: u32,
-    pub cnt_bad_tlm: u32,
-    pub cnt_bad_icrc: u32,
-    pub cnt_drop_full: u32,
+    pub stats: RxParseStats,
 }
 
 impl Out {
     /// The counters in reason order ([`REASONS`]).
     pub fn cnt(&self) -> [u32; 11] {
+        let s = &self.stats;
         [
-            self.cnt_ok,
-            self.cnt_bad_fcs,
-            self.cnt_trunc,
-            self.cnt_bad_eth,
-            self.cnt_bad_ip,
-            self.cnt_bad_port,
-            self.cnt_bad_opcode,
-            self.cnt_bad_len,
-            self.cnt_bad_tlm,
-            self.cnt_bad_icrc,
-            self.cnt_drop_full,
+            s.ok, s.bad_fcs, s.trunc, s.bad_eth, s.bad_ip, s.bad_port, s.bad_opcode, s.bad_len,
+            s.bad_tlm, s.bad_icrc, s.drop_full,
         ]
     }
-    /// The metadata record on the ports.
-    pub fn meta(&self) -> Meta {
-        Meta {
-            opcode: self.meta_opcode,
-            qp: self.meta_qp,
-            psn: self.meta_psn,
-            ackreq: self.meta_ackreq,
-            len: self.meta_len,
-            va: self.meta_va,
-            rkey: self.meta_rkey,
-            dlen: self.meta_dlen,
-            aeth: self.meta_aeth,
-            tlm: self.meta_tlm,
-            tlm_words: [
-                self.meta_tlm_hdr,
-                self.meta_tlm_hop0,
-                self.meta_tlm_hop1,
-                self.meta_tlm_hop2,
-                self.meta_tlm_hop3,
-                self.meta_tlm_hop4,
-            ],
-        }
-    }
-}
-
-/// A packet's metadata record (`meta_*`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Meta {
-    pub opcode: u8,
-    pub qp: u32,
-    pub psn: u32,
-    pub ackreq: bool,
-    /// Payload bytes, pad removed.
-    pub len: u16,
-    pub va: u64,
-    pub rkey: u32,
-    pub dlen: u32,
-    pub aeth: u32,
-    pub tlm: bool,
-    /// TLM header and hops 0..4, big-endian words as on the wire.
-    pub tlm_words: [u64; 6],
 }
 
 /// What §1's opcode table says of an opcode: (has RETH, has AETH,
@@ -207,7 +135,7 @@ pub fn icrc_of(ip: &[u8], tlm: Option<usize>) -> u32 {
 /// Checks 1..9 of §7 on a whole frame (`flen` its length as counted by
 /// the block; `frame` holds at least `min(flen, …)` bytes). `Ok` gives the
 /// metadata record and the payload's byte offset in the frame.
-pub fn check_frame(frame: &[u8], flen: usize, bad_fcs: bool) -> Result<(Meta, usize), usize> {
+pub fn check_frame(frame: &[u8], flen: usize, bad_fcs: bool) -> Result<(RxMeta, usize), usize> {
     if bad_fcs {
         return Err(BAD_FCS);
     }
@@ -273,7 +201,7 @@ pub fn check_frame(frame: &[u8], flen: usize, bad_fcs: bool) -> Result<(Meta, us
             *w = be64(&f[off + 8 * i..]);
         }
     }
-    let meta = Meta {
+    let meta = RxMeta {
         opcode: op,
         qp: be24(&f[47..]),
         psn: be24(&f[51..]),
@@ -283,8 +211,7 @@ pub fn check_frame(frame: &[u8], flen: usize, bad_fcs: bool) -> Result<(Meta, us
         rkey: if r { be32(&f[62..]) } else { 0 },
         dlen: if r { be32(&f[66..]) } else { 0 },
         aeth: if a { be32(&f[54..]) } else { 0 },
-        tlm: t,
-        tlm_words,
+        tlm: Telemetry::from_words(t, tlm_words),
     };
     Ok((meta, 54 + e))
 }
@@ -292,7 +219,7 @@ pub fn check_frame(frame: &[u8], flen: usize, bad_fcs: bool) -> Result<(Meta, us
 /// A committed packet in the metadata FIFO.
 #[derive(Clone, Copy, Debug, Default)]
 struct Rec {
-    meta: Meta,
+    meta: RxMeta,
     /// Buffer address of the word holding payload byte 0.
     ps: u16,
     /// Buffer address after the frame's last word.
@@ -308,7 +235,7 @@ struct Dl {
     v: bool,
     last: bool,
     d: u64,
-    verdict: Option<Result<(Meta, usize), usize>>,
+    verdict: Option<Result<(RxMeta, usize), usize>>,
 }
 
 /// The parser with a buffer of 2^B words.
@@ -426,37 +353,23 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
                 (true, true) => self.pkeep,
                 (true, false) => 0xFF,
             },
-            cnt_ok: self.cnt[0],
-            cnt_bad_fcs: self.cnt[1],
-            cnt_trunc: self.cnt[2],
-            cnt_bad_eth: self.cnt[3],
-            cnt_bad_ip: self.cnt[4],
-            cnt_bad_port: self.cnt[5],
-            cnt_bad_opcode: self.cnt[6],
-            cnt_bad_len: self.cnt[7],
-            cnt_bad_tlm: self.cnt[8],
-            cnt_bad_icrc: self.cnt[9],
-            cnt_drop_full: self.cnt[10],
+            stats: RxParseStats {
+                ok: self.cnt[0],
+                bad_fcs: self.cnt[1],
+                trunc: self.cnt[2],
+                bad_eth: self.cnt[3],
+                bad_ip: self.cnt[4],
+                bad_port: self.cnt[5],
+                bad_opcode: self.cnt[6],
+                bad_len: self.cnt[7],
+                bad_tlm: self.cnt[8],
+                bad_icrc: self.cnt[9],
+                drop_full: self.cnt[10],
+            },
             ..Default::default()
         };
         if mval {
-            let m = rec.meta;
-            o.meta_opcode = m.opcode;
-            o.meta_qp = m.qp;
-            o.meta_psn = m.psn;
-            o.meta_ackreq = m.ackreq;
-            o.meta_len = m.len;
-            o.meta_va = m.va;
-            o.meta_rkey = m.rkey;
-            o.meta_dlen = m.dlen;
-            o.meta_aeth = m.aeth;
-            o.meta_tlm = m.tlm;
-            o.meta_tlm_hdr = m.tlm_words[0];
-            o.meta_tlm_hop0 = m.tlm_words[1];
-            o.meta_tlm_hop1 = m.tlm_words[2];
-            o.meta_tlm_hop2 = m.tlm_words[3];
-            o.meta_tlm_hop3 = m.tlm_words[4];
-            o.meta_tlm_hop4 = m.tlm_words[5];
+            o.meta = rec.meta;
         }
 
         // ---- Output side.

@@ -3,15 +3,15 @@
 //! PSN, NAK-sent flag, WRITE address, MSN; requester: READ response
 //! landing address and PSN) and the events it produces.
 //!
-//! # What it does, per packet (flow = `meta_qp`)
+//! # What it does, per packet (flow = `s_meta.qp`)
 //! - opcode outside docs/roce.md §1, or an ACKNOWLEDGE whose syndrome is
 //!   neither an ACK (0x00..=0x1F) nor a NAK (0x60..=0x7F): dropped,
-//!   `cnt_bad_op`.
-//! - unknown flow (`meta_qp` ≥ 2^A or context not valid): dropped,
-//!   `cnt_unknown_flow`.
+//!   `m_stats.bad_op`.
+//! - unknown flow (`s_meta.qp` ≥ 2^A or context not valid): dropped,
+//!   `m_stats.unknown_flow`.
 //! - WRITE FIRST/MIDDLE/LAST/ONLY, READ REQUEST: d = (psn − epsn) mod 2^24.
 //!   - d = 0, address 8-aligned (RETH VA for FIRST/ONLY/READ REQUEST,
-//!     else the context's `wr_va`): accepted (`cnt_accepted`), `nak_sent`
+//!     else the context's `wr_va`): accepted (`m_stats.accepted`), `nak_sent`
 //!     cleared. WRITE: payload to `wr_*` from that address, `wr_va` =
 //!     address + len, epsn += 1, LAST/ONLY: msn += 1; if A or T, an `ack_*`
 //!     (psn, AETH 0x1F<<24 | msn after the update, TLM echoed if T).
@@ -19,30 +19,30 @@
 //!     length, msn after the increment), epsn += ceil(dlen/MTU) mod 2^24
 //!     (1 if that is 0), no ACK.
 //!   - d = 0 with an unaligned address and data to move (len > 0; for a
-//!     READ REQUEST, dlen > 0): `cnt_bad_va`, NAK `ack_*` (psn,
+//!     READ REQUEST, dlen > 0): `m_stats.bad_va`, NAK `ack_*` (psn,
 //!     AETH 0x61<<24 | msn), `nak_sent` set, nothing else changes, the
 //!     payload is discarded. (The host write port and the Tx read port
 //!     take 8-aligned addresses only; an MTU is a multiple of 8, so only
 //!     a sender that sends a bad VA, or a FIRST/MIDDLE shorter than a
 //!     multiple of 8, hits this.)
-//!   - 1 ≤ d < 2^12: `cnt_oos`; if `nak_sent` is clear, a NAK `ack_*` with
+//!   - 1 ≤ d < 2^12: `m_stats.oos`; if `nak_sent` is clear, a NAK `ack_*` with
 //!     BTH PSN = epsn (the PSN to resend from), AETH 0x60<<24 | msn, and
 //!     `nak_sent` set: exactly one NAK per loss until epsn arrives.
-//!   - d ≥ 2^24 − 2^12: `cnt_dup`, nothing changes. WRITE: `ack_*` with
+//!   - d ≥ 2^24 − 2^12: `m_stats.dup`, nothing changes. WRITE: `ack_*` with
 //!     psn epsn − 1, AETH 0x1F<<24 | msn (re-acknowledge). READ REQUEST:
 //!     executed again (its responses may have been lost; InfiniBand does
 //!     the same): `rdreq_*` with the request's own psn, VA, R_Key, DMA
 //!     length and the current msn, no ACK; with an unaligned VA and
 //!     dlen > 0, no event at all (the Tx read port takes 8-aligned
 //!     addresses only).
-//!   - else `cnt_bad_psn`, nothing requested.
+//!   - else `m_stats.bad_psn`, nothing requested.
 //! - ACKNOWLEDGE: `cc_*` (flow, psn, aeth, opcode, TLM) for an ACK, `nak_*`
-//!   (flow, psn) for a NAK; `cnt_accepted`. NOTIFY: `cc_*`. PROBE: `ack_*`
+//!   (flow, psn) for a NAK; `m_stats.accepted`. NOTIFY: `cc_*`. PROBE: `ack_*`
 //!   with psn epsn − 1, AETH 0x1F<<24 | msn, TLM echoed.
 //! - READ RESPONSE: psn = `rd_psn` and `rd_addr` 8-aligned: payload to
 //!   `wr_*` from `rd_addr`, `rd_addr` += len, `rd_psn` += 1, FIRST/LAST/ONLY
-//!   also a `cc_*`; `cnt_accepted`. psn ≠ `rd_psn`: `cnt_oos`; unaligned
-//!   `rd_addr` and len > 0: `cnt_bad_va`; both dropped, nothing changes.
+//!   also a `cc_*`; `m_stats.accepted`. psn ≠ `rd_psn`: `m_stats.oos`; unaligned
+//!   `rd_addr` and len > 0: `m_stats.bad_va`; both dropped, nothing changes.
 //! Every packet increments exactly one counter (none if a reset aborts
 //! it before its decision). Every `ack_*` carries the
 //! TLM area iff the packet that caused it had T = 1 (ACK, NAK, re-ACK,
@@ -54,36 +54,36 @@
 //!   without touching its context; the source (the parser) must be reset
 //!   with it, so the next record starts a packet.
 //! - `cfg_mtu_log2: 4` (8..=12, clamped; hold constant).
-//! - Context write `cfg_we`, `cfg_flow: A`, `cfg_valid`, `cfg_epsn: 24`,
-//!   `cfg_rd_addr: 64`, `cfg_rd_psn: 24`, `cfg_rd_only`: writes the whole
+//! - Context write `s_ctx.valid`, `s_ctx.flow: A`, `s_ctx.active`, `s_ctx.epsn: 24`,
+//!   `s_ctx.rd_addr: 64`, `s_ctx.rd_psn: 24`, `s_ctx.rd_only`: writes the whole
 //!   context in one cycle (`nak_sent`, `msn`, `wr_va` become 0); with
-//!   `cfg_rd_only` = 1 only the requester fields `rd_addr` and `rd_psn`
+//!   `s_ctx.rd_only` = 1 only the requester fields `rd_addr` and `rd_psn`
 //!   (the responder state of the flow lives on). It always goes to the
 //!   RAM at once (priority); a cfg write while a packet is between its
 //!   acceptance and its decision makes the packet re-read its context
 //!   (3 cycles), so no write is lost and a packet sees every cfg write made
 //!   before its decision. A cfg write during a packet's payload does not
 //!   change where that payload lands.
-//! - In, from `RoceRxParse`: `meta_valid`/`meta_ready`, `meta_opcode: 8`,
-//!   `meta_qp: 24`, `meta_psn: 24`, `meta_ackreq`, `meta_len: 13`,
-//!   `meta_va: 64`, `meta_rkey: 32`, `meta_dlen: 32`, `meta_aeth: 32`,
-//!   `meta_tlm`, `meta_tlm_hdr: 64`, `meta_tlm_hop0..4: 64`; then, if
-//!   `meta_len` > 0, the payload on `s_axis_pay` ([`AxisSink`]`<64, 8, 1>`,
+//! - In, from `RoceRxParse`: `s_meta.valid`/`s_meta.ready`, `s_meta.opcode: 8`,
+//!   `s_meta.qp: 24`, `s_meta.psn: 24`, `s_meta.ackreq`, `s_meta.len: 13`,
+//!   `s_meta.va: 64`, `s_meta.rkey: 32`, `s_meta.dlen: 32`, `s_meta.aeth: 32`,
+//!   `s_meta.tlm.present`, `s_meta.tlm.hdr: 64`, `s_meta.tlm.hop0..4: 64`; then, if
+//!   `s_meta.len` > 0, the payload on `s_axis_pay` ([`AxisSink`]`<64, 8, 1>`,
 //!   byte 0 in lane 0; `tuser` ignored: the parser releases only checked
 //!   frames). The payload is framed by `tlast`.
 //! - Out, valid/ready each, fields zero while not valid:
-//!   - host write `wr_valid`, `wr_ready`, `wr_addr: 64` (8-aligned),
-//!     `wr_data: 64`, `wr_strb: 8` (= `pay_tkeep`);
-//!   - `ack_*` to Tx: `ack_flow: A`, `ack_psn: 24`, `ack_aeth: 32`,
-//!     `ack_tlm`, `ack_tlm_hdr: 64`, `ack_tlm_hop0..4: 64`;
-//!   - `cc_*`: `cc_flow: A`, `cc_psn: 24`, `cc_aeth: 32`, `cc_opcode: 8`,
-//!     `cc_tlm`, `cc_tlm_hdr`, `cc_tlm_hop0..4`;
-//!   - `nak_*`: `nak_flow: A`, `nak_psn: 24`;
-//!   - `rdreq_*`: `rdreq_flow: A`, `rdreq_psn: 24`, `rdreq_va: 64`,
-//!     `rdreq_rkey: 32`, `rdreq_len: 32`, `rdreq_msn: 24` (the
+//!   - host write `m_wr.valid`, `m_wr.ready`, `m_wr.addr: 64` (8-aligned),
+//!     `m_wr.data: 64`, `m_wr.strb: 8` (= `pay_tkeep`);
+//!   - `ack_*` to Tx: `m_ack.flow: A`, `m_ack.psn: 24`, `m_ack.aeth: 32`,
+//!     `m_ack.tlm.present`, `m_ack.tlm.hdr: 64`, `m_ack.tlm.hop0..4: 64`;
+//!   - `cc_*`: `m_cc.flow: A`, `m_cc.psn: 24`, `m_cc.aeth: 32`, `m_cc.opcode: 8`,
+//!     `m_cc.tlm.present`, `m_cc.tlm.hdr`, `m_cc.tlm.hop0..4`;
+//!   - `nak_*`: `m_nak.flow: A`, `m_nak.psn: 24`;
+//!   - `rdreq_*`: `m_rdreq.flow: A`, `m_rdreq.psn: 24`, `m_rdreq.va: 64`,
+//!     `m_rdreq.rkey: 32`, `m_rdreq.len: 32`, `m_rdreq.msn: 24` (the
 //!     responder's MSN for the responses' AETH).
-//! - Counters (32 bits, wrapping): `cnt_unknown_flow`, `cnt_oos`,
-//!   `cnt_dup`, `cnt_bad_psn`, `cnt_accepted`, `cnt_bad_va`, `cnt_bad_op`.
+//! - Counters (32 bits, wrapping): `m_stats.unknown_flow`, `m_stats.oos`,
+//!   `m_stats.dup`, `m_stats.bad_psn`, `m_stats.accepted`, `m_stats.bad_va`, `m_stats.bad_op`.
 //!
 //! # Timing
 //! One packet at a time: `Idle` (record accepted, context read issued),
@@ -92,9 +92,9 @@
 //! word (written or discarded). With every ready high a packet takes
 //! 3 cycles plus one per payload word: 62-byte minimum frames (8 cycles
 //! on the 64-bit wire) are sustained with room to spare.
-//! - `meta_ready` = idle and every event register free or taken this
+//! - `s_meta.ready` = idle and every event register free or taken this
 //!   cycle (combinational from the `*_ready` inputs); `pay_tready` =
-//!   `wr` register free or taken (combinational from `wr_ready`) while
+//!   `wr` register free or taken (combinational from `m_wr.ready`) while
 //!   writing, 1 while discarding.
 //! - An event appears in the cycle after `Exec` (3 cycles after the
 //!   record's acceptance), except the event of a packet whose payload goes
@@ -109,6 +109,7 @@
 
 use crate::mem::Ram;
 use crate::roce::op_decode::OpDecode;
+use crate::roce::{AckInfoSource, CcFeedbackSource, HostWriteSource, NakReqSource, ReadReqSource, RxDispatchStatsSource, RxFlowCtxSink, RxMetaSink};
 use crate::stream::AxisSink;
 use nic_spec::roce::{syndrome, AETH_CLASS_NAK};
 use rust_hdl::prelude::*;
@@ -128,81 +129,15 @@ pub struct RoceRxDispatch<const A: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub cfg_mtu_log2: Signal<In, Bits<4>>,
-    pub cfg_we: Signal<In, Bit>,
-    pub cfg_flow: Signal<In, Bits<A>>,
-    pub cfg_valid: Signal<In, Bit>,
-    pub cfg_epsn: Signal<In, Bits<24>>,
-    pub cfg_rd_addr: Signal<In, Bits<64>>,
-    pub cfg_rd_psn: Signal<In, Bits<24>>,
-    pub cfg_rd_only: Signal<In, Bit>,
-    pub meta_valid: Signal<In, Bit>,
-    pub meta_ready: Signal<Out, Bit>,
-    pub meta_opcode: Signal<In, Bits<8>>,
-    pub meta_qp: Signal<In, Bits<24>>,
-    pub meta_psn: Signal<In, Bits<24>>,
-    pub meta_ackreq: Signal<In, Bit>,
-    pub meta_len: Signal<In, Bits<13>>,
-    pub meta_va: Signal<In, Bits<64>>,
-    pub meta_rkey: Signal<In, Bits<32>>,
-    pub meta_dlen: Signal<In, Bits<32>>,
-    pub meta_aeth: Signal<In, Bits<32>>,
-    pub meta_tlm: Signal<In, Bit>,
-    pub meta_tlm_hdr: Signal<In, Bits<64>>,
-    pub meta_tlm_hop0: Signal<In, Bits<64>>,
-    pub meta_tlm_hop1: Signal<In, Bits<64>>,
-    pub meta_tlm_hop2: Signal<In, Bits<64>>,
-    pub meta_tlm_hop3: Signal<In, Bits<64>>,
-    pub meta_tlm_hop4: Signal<In, Bits<64>>,
+    pub s_ctx: RxFlowCtxSink<A>,
+    pub s_meta: RxMetaSink,
     pub s_axis_pay: AxisSink<64, 8, 1>,
-    pub wr_valid: Signal<Out, Bit>,
-    pub wr_ready: Signal<In, Bit>,
-    pub wr_addr: Signal<Out, Bits<64>>,
-    pub wr_data: Signal<Out, Bits<64>>,
-    pub wr_strb: Signal<Out, Bits<8>>,
-    pub ack_valid: Signal<Out, Bit>,
-    pub ack_ready: Signal<In, Bit>,
-    pub ack_flow: Signal<Out, Bits<A>>,
-    pub ack_psn: Signal<Out, Bits<24>>,
-    pub ack_aeth: Signal<Out, Bits<32>>,
-    pub ack_tlm: Signal<Out, Bit>,
-    pub ack_tlm_hdr: Signal<Out, Bits<64>>,
-    pub ack_tlm_hop0: Signal<Out, Bits<64>>,
-    pub ack_tlm_hop1: Signal<Out, Bits<64>>,
-    pub ack_tlm_hop2: Signal<Out, Bits<64>>,
-    pub ack_tlm_hop3: Signal<Out, Bits<64>>,
-    pub ack_tlm_hop4: Signal<Out, Bits<64>>,
-    pub cc_valid: Signal<Out, Bit>,
-    pub cc_ready: Signal<In, Bit>,
-    pub cc_flow: Signal<Out, Bits<A>>,
-    pub cc_psn: Signal<Out, Bits<24>>,
-    pub cc_aeth: Signal<Out, Bits<32>>,
-    pub cc_opcode: Signal<Out, Bits<8>>,
-    pub cc_tlm: Signal<Out, Bit>,
-    pub cc_tlm_hdr: Signal<Out, Bits<64>>,
-    pub cc_tlm_hop0: Signal<Out, Bits<64>>,
-    pub cc_tlm_hop1: Signal<Out, Bits<64>>,
-    pub cc_tlm_hop2: Signal<Out, Bits<64>>,
-    pub cc_tlm_hop3: Signal<Out, Bits<64>>,
-    pub cc_tlm_hop4: Signal<Out, Bits<64>>,
-    pub nak_valid: Signal<Out, Bit>,
-    pub nak_ready: Signal<In, Bit>,
-    pub nak_flow: Signal<Out, Bits<A>>,
-    pub nak_psn: Signal<Out, Bits<24>>,
-    pub rdreq_valid: Signal<Out, Bit>,
-    pub rdreq_ready: Signal<In, Bit>,
-    pub rdreq_flow: Signal<Out, Bits<A>>,
-    pub rdreq_psn: Signal<Out, Bits<24>>,
-    pub rdreq_va: Signal<Out, Bits<64>>,
-    pub rdreq_rkey: Signal<Out, Bits<32>>,
-    pub rdreq_len: Signal<Out, Bits<32>>,
-    pub rdreq_msn: Signal<Out, Bits<24>>,
-    pub cnt_unknown_flow: Signal<Out, Bits<32>>,
-    pub cnt_oos: Signal<Out, Bits<32>>,
-    pub cnt_dup: Signal<Out, Bits<32>>,
-    pub cnt_bad_psn: Signal<Out, Bits<32>>,
-    pub cnt_accepted: Signal<Out, Bits<32>>,
-    pub cnt_bad_va: Signal<Out, Bits<32>>,
-    pub cnt_bad_op: Signal<Out, Bits<32>>,
+    pub m_wr: HostWriteSource,
+    pub m_ack: AckInfoSource<A>,
+    pub m_cc: CcFeedbackSource<A>,
+    pub m_nak: NakReqSource<A>,
+    pub m_rdreq: ReadReqSource<A>,
+    pub m_stats: RxDispatchStatsSource,
     // Context RAMs: flags (bit 0 valid, bit 1 nak_sent), epsn, msn,
     // wr_va, rd_addr, rd_psn.
     ram_fl: Ram<Bits<2>, A>,
@@ -374,81 +309,15 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             clock: Default::default(),
             reset: Default::default(),
             cfg_mtu_log2: Default::default(),
-            cfg_we: Default::default(),
-            cfg_flow: Default::default(),
-            cfg_valid: Default::default(),
-            cfg_epsn: Default::default(),
-            cfg_rd_addr: Default::default(),
-            cfg_rd_psn: Default::default(),
-            cfg_rd_only: Default::default(),
-            meta_valid: Default::default(),
-            meta_ready: Default::default(),
-            meta_opcode: Default::default(),
-            meta_qp: Default::default(),
-            meta_psn: Default::default(),
-            meta_ackreq: Default::default(),
-            meta_len: Default::default(),
-            meta_va: Default::default(),
-            meta_rkey: Default::default(),
-            meta_dlen: Default::default(),
-            meta_aeth: Default::default(),
-            meta_tlm: Default::default(),
-            meta_tlm_hdr: Default::default(),
-            meta_tlm_hop0: Default::default(),
-            meta_tlm_hop1: Default::default(),
-            meta_tlm_hop2: Default::default(),
-            meta_tlm_hop3: Default::default(),
-            meta_tlm_hop4: Default::default(),
+            s_ctx: Default::default(),
+            s_meta: Default::default(),
             s_axis_pay: Default::default(),
-            wr_valid: Default::default(),
-            wr_ready: Default::default(),
-            wr_addr: Default::default(),
-            wr_data: Default::default(),
-            wr_strb: Default::default(),
-            ack_valid: Default::default(),
-            ack_ready: Default::default(),
-            ack_flow: Default::default(),
-            ack_psn: Default::default(),
-            ack_aeth: Default::default(),
-            ack_tlm: Default::default(),
-            ack_tlm_hdr: Default::default(),
-            ack_tlm_hop0: Default::default(),
-            ack_tlm_hop1: Default::default(),
-            ack_tlm_hop2: Default::default(),
-            ack_tlm_hop3: Default::default(),
-            ack_tlm_hop4: Default::default(),
-            cc_valid: Default::default(),
-            cc_ready: Default::default(),
-            cc_flow: Default::default(),
-            cc_psn: Default::default(),
-            cc_aeth: Default::default(),
-            cc_opcode: Default::default(),
-            cc_tlm: Default::default(),
-            cc_tlm_hdr: Default::default(),
-            cc_tlm_hop0: Default::default(),
-            cc_tlm_hop1: Default::default(),
-            cc_tlm_hop2: Default::default(),
-            cc_tlm_hop3: Default::default(),
-            cc_tlm_hop4: Default::default(),
-            nak_valid: Default::default(),
-            nak_ready: Default::default(),
-            nak_flow: Default::default(),
-            nak_psn: Default::default(),
-            rdreq_valid: Default::default(),
-            rdreq_ready: Default::default(),
-            rdreq_flow: Default::default(),
-            rdreq_psn: Default::default(),
-            rdreq_va: Default::default(),
-            rdreq_rkey: Default::default(),
-            rdreq_len: Default::default(),
-            rdreq_msn: Default::default(),
-            cnt_unknown_flow: Default::default(),
-            cnt_oos: Default::default(),
-            cnt_dup: Default::default(),
-            cnt_bad_psn: Default::default(),
-            cnt_accepted: Default::default(),
-            cnt_bad_va: Default::default(),
-            cnt_bad_op: Default::default(),
+            m_wr: Default::default(),
+            m_ack: Default::default(),
+            m_cc: Default::default(),
+            m_nak: Default::default(),
+            m_rdreq: Default::default(),
+            m_stats: Default::default(),
             ram_fl: Default::default(),
             ram_epsn: Default::default(),
             ram_msn: Default::default(),
@@ -680,52 +549,52 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.is_exec.next = (self.st.q.val() == RxdState::Exec);
         self.is_paywr.next = (self.st.q.val() == RxdState::PayWr);
         self.is_paydrop.next = (self.st.q.val() == RxdState::PayDrop);
-        self.ev_free.next = ((!self.ack_v.q.val() || self.ack_ready.val())
-            && (!self.cc_v.q.val() || self.cc_ready.val())
-            && (!self.nak_v.q.val() || self.nak_ready.val())
-            && (!self.rdreq_v.q.val() || self.rdreq_ready.val()));
+        self.ev_free.next = ((!self.ack_v.q.val() || self.m_ack.ready.val())
+            && (!self.cc_v.q.val() || self.m_cc.ready.val())
+            && (!self.nak_v.q.val() || self.m_nak.ready.val())
+            && (!self.rdreq_v.q.val() || self.m_rdreq.ready.val()));
         self.mready.next = (!self.reset.val() && self.is_idle.val() && self.ev_free.val());
-        self.accept.next = (self.mready.val() && self.meta_valid.val());
+        self.accept.next = (self.mready.val() && self.s_meta.valid.val());
         self.ptready.next = (!self.reset.val()
             && (self.is_paydrop.val()
-                || (self.is_paywr.val() && (!self.wr_v.q.val() || self.wr_ready.val()))));
+                || (self.is_paywr.val() && (!self.wr_v.q.val() || self.m_wr.ready.val()))));
         self.pay_hs.next = (self.ptready.val() && self.s_axis_pay.tvalid.val());
         self.pay_end.next = (self.pay_hs.val() && self.s_axis_pay.tlast.val());
-        self.meta_ready.next = self.mready.val();
+        self.s_meta.ready.next = self.mready.val();
         self.s_axis_pay.tready.next = self.ptready.val();
         self.flow.next = self.m_qp.q.val().get_bits::<A>(0);
 
         // ---- Idle: latch the record
         if self.accept.val() {
-            self.m_opcode.d.next = self.meta_opcode.val();
-            self.m_qp.d.next = self.meta_qp.val();
-            self.m_psn.d.next = self.meta_psn.val();
-            self.m_ackreq.d.next = self.meta_ackreq.val();
-            self.m_len.d.next = self.meta_len.val();
-            self.m_va.d.next = self.meta_va.val();
-            self.m_rkey.d.next = self.meta_rkey.val();
-            self.m_dlen.d.next = self.meta_dlen.val();
-            self.m_aeth.d.next = self.meta_aeth.val();
-            self.m_tlm.d.next = self.meta_tlm.val();
-            self.m_hdr.d.next = self.meta_tlm_hdr.val();
-            self.m_hop0.d.next = self.meta_tlm_hop0.val();
-            self.m_hop1.d.next = self.meta_tlm_hop1.val();
-            self.m_hop2.d.next = self.meta_tlm_hop2.val();
-            self.m_hop3.d.next = self.meta_tlm_hop3.val();
-            self.m_hop4.d.next = self.meta_tlm_hop4.val();
+            self.m_opcode.d.next = self.s_meta.opcode.val();
+            self.m_qp.d.next = self.s_meta.qp.val();
+            self.m_psn.d.next = self.s_meta.psn.val();
+            self.m_ackreq.d.next = self.s_meta.ackreq.val();
+            self.m_len.d.next = self.s_meta.len.val();
+            self.m_va.d.next = self.s_meta.va.val();
+            self.m_rkey.d.next = self.s_meta.rkey.val();
+            self.m_dlen.d.next = self.s_meta.dlen.val();
+            self.m_aeth.d.next = self.s_meta.aeth.val();
+            self.m_tlm.d.next = self.s_meta.tlm.present.val();
+            self.m_hdr.d.next = self.s_meta.tlm.hdr.val();
+            self.m_hop0.d.next = self.s_meta.tlm.hop0.val();
+            self.m_hop1.d.next = self.s_meta.tlm.hop1.val();
+            self.m_hop2.d.next = self.s_meta.tlm.hop2.val();
+            self.m_hop3.d.next = self.s_meta.tlm.hop3.val();
+            self.m_hop4.d.next = self.s_meta.tlm.hop4.val();
         }
         // A cfg write at or after the context read makes it stale.
-        self.stale.d.next = (self.cfg_we.val() || (self.is_look.val() && self.stale.q.val()));
+        self.stale.d.next = (self.s_ctx.valid.val() || (self.is_look.val() && self.stale.q.val()));
 
         // ---- context RAMs: read the incoming record's flow when idle,
         // else the latched one; cfg writes have priority.
         if self.is_idle.val() {
-            self.ram_fl.read_address.next = self.meta_qp.val().get_bits::<A>(0);
-            self.ram_epsn.read_address.next = self.meta_qp.val().get_bits::<A>(0);
-            self.ram_msn.read_address.next = self.meta_qp.val().get_bits::<A>(0);
-            self.ram_wva.read_address.next = self.meta_qp.val().get_bits::<A>(0);
-            self.ram_radr.read_address.next = self.meta_qp.val().get_bits::<A>(0);
-            self.ram_rpsn.read_address.next = self.meta_qp.val().get_bits::<A>(0);
+            self.ram_fl.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
+            self.ram_epsn.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
+            self.ram_msn.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
+            self.ram_wva.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
+            self.ram_radr.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
+            self.ram_rpsn.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
         } else {
             self.ram_fl.read_address.next = self.flow.val();
             self.ram_epsn.read_address.next = self.flow.val();
@@ -793,7 +662,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         // ---- Exec: the decision
         // A reset aborts the packet: nothing is written.
         self.go.next =
-            (self.is_exec.val() && !self.stale.q.val() && !self.cfg_we.val() && !self.reset.val());
+            (self.is_exec.val() && !self.stale.q.val() && !self.s_ctx.valid.val() && !self.reset.val());
         self.unk.next = (self.o_qphi.q.val() || !self.c_fl.q.val().get_bit(0));
         self.okp.next = (!self.o_bad.q.val() && !self.unk.val());
         self.dd.next = (self.m_psn.q.val() - self.c_epsn.q.val());
@@ -917,30 +786,30 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.n_rpsn.next = self.c_rpsn.q.val();
         }
         self.wen.next = (self.go.val() && self.okp.val());
-        if self.cfg_valid.val() {
+        if self.s_ctx.active.val() {
             self.cfg_fl.next = self.k_fl_valid.val();
         } else {
             self.cfg_fl.next = 0.into();
         }
-        if self.cfg_we.val() {
-            self.ram_fl.write_enable.next = !self.cfg_rd_only.val();
-            self.ram_fl.write_address.next = self.cfg_flow.val();
+        if self.s_ctx.valid.val() {
+            self.ram_fl.write_enable.next = !self.s_ctx.rd_only.val();
+            self.ram_fl.write_address.next = self.s_ctx.flow.val();
             self.ram_fl.write_data.next = self.cfg_fl.val();
-            self.ram_epsn.write_enable.next = !self.cfg_rd_only.val();
-            self.ram_epsn.write_address.next = self.cfg_flow.val();
-            self.ram_epsn.write_data.next = self.cfg_epsn.val();
-            self.ram_msn.write_enable.next = !self.cfg_rd_only.val();
-            self.ram_msn.write_address.next = self.cfg_flow.val();
+            self.ram_epsn.write_enable.next = !self.s_ctx.rd_only.val();
+            self.ram_epsn.write_address.next = self.s_ctx.flow.val();
+            self.ram_epsn.write_data.next = self.s_ctx.epsn.val();
+            self.ram_msn.write_enable.next = !self.s_ctx.rd_only.val();
+            self.ram_msn.write_address.next = self.s_ctx.flow.val();
             self.ram_msn.write_data.next = 0.into();
-            self.ram_wva.write_enable.next = !self.cfg_rd_only.val();
-            self.ram_wva.write_address.next = self.cfg_flow.val();
+            self.ram_wva.write_enable.next = !self.s_ctx.rd_only.val();
+            self.ram_wva.write_address.next = self.s_ctx.flow.val();
             self.ram_wva.write_data.next = 0.into();
             self.ram_radr.write_enable.next = true;
-            self.ram_radr.write_address.next = self.cfg_flow.val();
-            self.ram_radr.write_data.next = self.cfg_rd_addr.val();
+            self.ram_radr.write_address.next = self.s_ctx.flow.val();
+            self.ram_radr.write_data.next = self.s_ctx.rd_addr.val();
             self.ram_rpsn.write_enable.next = true;
-            self.ram_rpsn.write_address.next = self.cfg_flow.val();
-            self.ram_rpsn.write_data.next = self.cfg_rd_psn.val();
+            self.ram_rpsn.write_address.next = self.s_ctx.flow.val();
+            self.ram_rpsn.write_data.next = self.s_ctx.rd_psn.val();
         } else {
             self.ram_fl.write_enable.next = self.wen.val();
             self.ram_fl.write_address.next = self.flow.val();
@@ -1028,24 +897,24 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
                 || (self.is_paywr.val() && self.pay_end.val() && self.arm_ack.q.val()))
             {
                 self.ack_v.d.next = true;
-            } else if self.ack_ready.val() {
+            } else if self.m_ack.ready.val() {
                 self.ack_v.d.next = false;
             }
             if ((self.go.val() && self.ev_cc.val() && !self.pay_write.val())
                 || (self.is_paywr.val() && self.pay_end.val() && self.arm_cc.q.val()))
             {
                 self.cc_v.d.next = true;
-            } else if self.cc_ready.val() {
+            } else if self.m_cc.ready.val() {
                 self.cc_v.d.next = false;
             }
             if (self.go.val() && self.ev_nak.val()) {
                 self.nak_v.d.next = true;
-            } else if self.nak_ready.val() {
+            } else if self.m_nak.ready.val() {
                 self.nak_v.d.next = false;
             }
             if (self.go.val() && self.ev_rdreq.val()) {
                 self.rdreq_v.d.next = true;
-            } else if self.rdreq_ready.val() {
+            } else if self.m_rdreq.ready.val() {
                 self.rdreq_v.d.next = false;
             }
             if self.go.val() {
@@ -1062,7 +931,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.wr_v.d.next = false;
         } else if (self.is_paywr.val() && self.pay_hs.val()) {
             self.wr_v.d.next = true;
-        } else if self.wr_ready.val() {
+        } else if self.m_wr.ready.val() {
             self.wr_v.d.next = false;
         }
         if (self.is_paywr.val() && self.pay_hs.val()) {
@@ -1105,102 +974,102 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         }
 
         // ---- outputs (fields zero while not valid)
-        self.wr_valid.next = self.wr_v.q.val();
+        self.m_wr.valid.next = self.wr_v.q.val();
         if self.wr_v.q.val() {
-            self.wr_addr.next = self.wr_addr_r.q.val();
-            self.wr_data.next = self.wr_data_r.q.val();
-            self.wr_strb.next = self.wr_strb_r.q.val();
+            self.m_wr.addr.next = self.wr_addr_r.q.val();
+            self.m_wr.data.next = self.wr_data_r.q.val();
+            self.m_wr.strb.next = self.wr_strb_r.q.val();
         } else {
-            self.wr_addr.next = 0.into();
-            self.wr_data.next = 0.into();
-            self.wr_strb.next = 0.into();
+            self.m_wr.addr.next = 0.into();
+            self.m_wr.data.next = 0.into();
+            self.m_wr.strb.next = 0.into();
         }
-        self.ack_valid.next = self.ack_v.q.val();
+        self.m_ack.valid.next = self.ack_v.q.val();
         if self.ack_v.q.val() {
-            self.ack_flow.next = self.flow.val();
-            self.ack_psn.next = self.ack_psn_r.q.val();
-            self.ack_aeth.next = self.ack_aeth_r.q.val();
+            self.m_ack.flow.next = self.flow.val();
+            self.m_ack.psn.next = self.ack_psn_r.q.val();
+            self.m_ack.aeth.next = self.ack_aeth_r.q.val();
         } else {
-            self.ack_flow.next = 0.into();
-            self.ack_psn.next = 0.into();
-            self.ack_aeth.next = 0.into();
+            self.m_ack.flow.next = 0.into();
+            self.m_ack.psn.next = 0.into();
+            self.m_ack.aeth.next = 0.into();
         }
         self.tlm_ack.next = (self.ack_v.q.val() && self.m_tlm.q.val());
-        self.ack_tlm.next = self.tlm_ack.val();
+        self.m_ack.tlm.present.next = self.tlm_ack.val();
         if self.tlm_ack.val() {
-            self.ack_tlm_hdr.next = self.m_hdr.q.val();
-            self.ack_tlm_hop0.next = self.m_hop0.q.val();
-            self.ack_tlm_hop1.next = self.m_hop1.q.val();
-            self.ack_tlm_hop2.next = self.m_hop2.q.val();
-            self.ack_tlm_hop3.next = self.m_hop3.q.val();
-            self.ack_tlm_hop4.next = self.m_hop4.q.val();
+            self.m_ack.tlm.hdr.next = self.m_hdr.q.val();
+            self.m_ack.tlm.hop0.next = self.m_hop0.q.val();
+            self.m_ack.tlm.hop1.next = self.m_hop1.q.val();
+            self.m_ack.tlm.hop2.next = self.m_hop2.q.val();
+            self.m_ack.tlm.hop3.next = self.m_hop3.q.val();
+            self.m_ack.tlm.hop4.next = self.m_hop4.q.val();
         } else {
-            self.ack_tlm_hdr.next = 0.into();
-            self.ack_tlm_hop0.next = 0.into();
-            self.ack_tlm_hop1.next = 0.into();
-            self.ack_tlm_hop2.next = 0.into();
-            self.ack_tlm_hop3.next = 0.into();
-            self.ack_tlm_hop4.next = 0.into();
+            self.m_ack.tlm.hdr.next = 0.into();
+            self.m_ack.tlm.hop0.next = 0.into();
+            self.m_ack.tlm.hop1.next = 0.into();
+            self.m_ack.tlm.hop2.next = 0.into();
+            self.m_ack.tlm.hop3.next = 0.into();
+            self.m_ack.tlm.hop4.next = 0.into();
         }
-        self.cc_valid.next = self.cc_v.q.val();
+        self.m_cc.valid.next = self.cc_v.q.val();
         if self.cc_v.q.val() {
-            self.cc_flow.next = self.flow.val();
-            self.cc_psn.next = self.m_psn.q.val();
-            self.cc_aeth.next = self.m_aeth.q.val();
-            self.cc_opcode.next = self.m_opcode.q.val();
+            self.m_cc.flow.next = self.flow.val();
+            self.m_cc.psn.next = self.m_psn.q.val();
+            self.m_cc.aeth.next = self.m_aeth.q.val();
+            self.m_cc.opcode.next = self.m_opcode.q.val();
         } else {
-            self.cc_flow.next = 0.into();
-            self.cc_psn.next = 0.into();
-            self.cc_aeth.next = 0.into();
-            self.cc_opcode.next = 0.into();
+            self.m_cc.flow.next = 0.into();
+            self.m_cc.psn.next = 0.into();
+            self.m_cc.aeth.next = 0.into();
+            self.m_cc.opcode.next = 0.into();
         }
         self.tlm_cc.next = (self.cc_v.q.val() && self.m_tlm.q.val());
-        self.cc_tlm.next = self.tlm_cc.val();
+        self.m_cc.tlm.present.next = self.tlm_cc.val();
         if self.tlm_cc.val() {
-            self.cc_tlm_hdr.next = self.m_hdr.q.val();
-            self.cc_tlm_hop0.next = self.m_hop0.q.val();
-            self.cc_tlm_hop1.next = self.m_hop1.q.val();
-            self.cc_tlm_hop2.next = self.m_hop2.q.val();
-            self.cc_tlm_hop3.next = self.m_hop3.q.val();
-            self.cc_tlm_hop4.next = self.m_hop4.q.val();
+            self.m_cc.tlm.hdr.next = self.m_hdr.q.val();
+            self.m_cc.tlm.hop0.next = self.m_hop0.q.val();
+            self.m_cc.tlm.hop1.next = self.m_hop1.q.val();
+            self.m_cc.tlm.hop2.next = self.m_hop2.q.val();
+            self.m_cc.tlm.hop3.next = self.m_hop3.q.val();
+            self.m_cc.tlm.hop4.next = self.m_hop4.q.val();
         } else {
-            self.cc_tlm_hdr.next = 0.into();
-            self.cc_tlm_hop0.next = 0.into();
-            self.cc_tlm_hop1.next = 0.into();
-            self.cc_tlm_hop2.next = 0.into();
-            self.cc_tlm_hop3.next = 0.into();
-            self.cc_tlm_hop4.next = 0.into();
+            self.m_cc.tlm.hdr.next = 0.into();
+            self.m_cc.tlm.hop0.next = 0.into();
+            self.m_cc.tlm.hop1.next = 0.into();
+            self.m_cc.tlm.hop2.next = 0.into();
+            self.m_cc.tlm.hop3.next = 0.into();
+            self.m_cc.tlm.hop4.next = 0.into();
         }
-        self.nak_valid.next = self.nak_v.q.val();
+        self.m_nak.valid.next = self.nak_v.q.val();
         if self.nak_v.q.val() {
-            self.nak_flow.next = self.flow.val();
-            self.nak_psn.next = self.m_psn.q.val();
+            self.m_nak.flow.next = self.flow.val();
+            self.m_nak.psn.next = self.m_psn.q.val();
         } else {
-            self.nak_flow.next = 0.into();
-            self.nak_psn.next = 0.into();
+            self.m_nak.flow.next = 0.into();
+            self.m_nak.psn.next = 0.into();
         }
-        self.rdreq_valid.next = self.rdreq_v.q.val();
+        self.m_rdreq.valid.next = self.rdreq_v.q.val();
         if self.rdreq_v.q.val() {
-            self.rdreq_flow.next = self.flow.val();
-            self.rdreq_psn.next = self.m_psn.q.val();
-            self.rdreq_va.next = self.m_va.q.val();
-            self.rdreq_rkey.next = self.m_rkey.q.val();
-            self.rdreq_len.next = self.m_dlen.q.val();
-            self.rdreq_msn.next = self.rdreq_msn_r.q.val();
+            self.m_rdreq.flow.next = self.flow.val();
+            self.m_rdreq.psn.next = self.m_psn.q.val();
+            self.m_rdreq.va.next = self.m_va.q.val();
+            self.m_rdreq.rkey.next = self.m_rkey.q.val();
+            self.m_rdreq.len.next = self.m_dlen.q.val();
+            self.m_rdreq.msn.next = self.rdreq_msn_r.q.val();
         } else {
-            self.rdreq_flow.next = 0.into();
-            self.rdreq_psn.next = 0.into();
-            self.rdreq_va.next = 0.into();
-            self.rdreq_rkey.next = 0.into();
-            self.rdreq_len.next = 0.into();
-            self.rdreq_msn.next = 0.into();
+            self.m_rdreq.flow.next = 0.into();
+            self.m_rdreq.psn.next = 0.into();
+            self.m_rdreq.va.next = 0.into();
+            self.m_rdreq.rkey.next = 0.into();
+            self.m_rdreq.len.next = 0.into();
+            self.m_rdreq.msn.next = 0.into();
         }
-        self.cnt_unknown_flow.next = self.c_unknown.q.val();
-        self.cnt_oos.next = self.c_oos.q.val();
-        self.cnt_dup.next = self.c_dup.q.val();
-        self.cnt_bad_psn.next = self.c_bad_psn.q.val();
-        self.cnt_accepted.next = self.c_accepted.q.val();
-        self.cnt_bad_va.next = self.c_bad_va.q.val();
-        self.cnt_bad_op.next = self.c_bad_op.q.val();
+        self.m_stats.unknown_flow.next = self.c_unknown.q.val();
+        self.m_stats.oos.next = self.c_oos.q.val();
+        self.m_stats.dup.next = self.c_dup.q.val();
+        self.m_stats.bad_psn.next = self.c_bad_psn.q.val();
+        self.m_stats.accepted.next = self.c_accepted.q.val();
+        self.m_stats.bad_va.next = self.c_bad_va.q.val();
+        self.m_stats.bad_op.next = self.c_bad_op.q.val();
     }
 }

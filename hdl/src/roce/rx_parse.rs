@@ -18,21 +18,21 @@
 //! - in: `s_axis_rx` ([`AxisSink`]`<64, 8, 1>`: `tdata`, `tkeep`, `tlast`,
 //!   `tvalid`, `tuser` = 1: bad FCS, sampled with `tlast`); `tready` is
 //!   always 1: the parser never back-pressures the MAC.
-//! - `meta_valid`, `meta_ready` (in), `meta_opcode: 8`, `meta_qp: 24`,
-//!   `meta_psn: 24`, `meta_ackreq`, `meta_len: 13` (payload bytes, pad
-//!   removed), `meta_va: 64`, `meta_rkey: 32`, `meta_dlen: 32` (RETH,
-//!   else 0), `meta_aeth: 32` (else 0), `meta_tlm` (the T bit),
-//!   `meta_tlm_hdr: 64`, `meta_tlm_hop0..4: 64` (the TLM area's words
+//! - `m_meta.valid`, `m_meta.ready` (in), `m_meta.opcode: 8`, `m_meta.qp: 24`,
+//!   `m_meta.psn: 24`, `m_meta.ackreq`, `m_meta.len: 13` (payload bytes, pad
+//!   removed), `m_meta.va: 64`, `m_meta.rkey: 32`, `m_meta.dlen: 32` (RETH,
+//!   else 0), `m_meta.aeth: 32` (else 0), `m_meta.tlm.present` (the T bit),
+//!   `m_meta.tlm.hdr: 64`, `m_meta.tlm.hop0..4: 64` (the TLM area's words
 //!   big-endian as on the wire, else 0). All fields are 0 while
-//!   `meta_valid` is low.
+//!   `m_meta.valid` is low.
 //! - `m_axis_pay` ([`AxisSource`]`<64, 8, 1>`; `tuser` always 0, only
 //!   checked frames are released): the payload of the packet whose record was taken
-//!   last, ceil(len/8) words, none when `meta_len` is 0; lanes beyond
+//!   last, ceil(len/8) words, none when `m_meta.len` is 0; lanes beyond
 //!   `pay_tkeep` are 0; all 0 while not valid. The next record is offered
 //!   only after the last payload word was taken.
-//! - counters (32 bits, wrapping): `cnt_ok`, `cnt_bad_fcs`, `cnt_trunc`,
-//!   `cnt_bad_eth`, `cnt_bad_ip`, `cnt_bad_port`, `cnt_bad_opcode`,
-//!   `cnt_bad_len`, `cnt_bad_tlm`, `cnt_bad_icrc`, `cnt_drop_full`.
+//! - counters (32 bits, wrapping): `m_stats.ok`, `m_stats.bad_fcs`, `m_stats.trunc`,
+//!   `m_stats.bad_eth`, `m_stats.bad_ip`, `m_stats.bad_port`, `m_stats.bad_opcode`,
+//!   `m_stats.bad_len`, `m_stats.bad_tlm`, `m_stats.bad_icrc`, `m_stats.drop_full`.
 //!
 //! # Checks (first failing reason is counted, in this order)
 //! With `flen` the frame's byte count (8 per word, the last word's count is
@@ -83,7 +83,7 @@
 //! - Input: one word per cycle, always accepted.
 //! - Latency: last input word in cycle T → verdict in T + 4 (buffer
 //!   pointer committed or rolled back), record written and counter
-//!   incremented in T + 5 (visible T + 6), `meta_valid` in cycle T + 7
+//!   incremented in T + 5 (visible T + 6), `m_meta.valid` in cycle T + 7
 //!   (output idle); the first payload word 2 cycles after the record is
 //!   taken; then one word per cycle.
 //! - Throughput: a record with no payload per cycle; a packet of n payload
@@ -93,6 +93,7 @@
 
 use crate::mem::Ram;
 pub use crate::roce::bswap::Bswap64;
+use crate::roce::{RxMetaSource, RxParseStatsSource};
 use crate::roce::crc32::{step, Crc32x64};
 use crate::roce::op_decode::OpDecode;
 use crate::stream::{AxisSink, AxisSource};
@@ -112,36 +113,9 @@ pub struct RoceRxParse<const B: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub s_axis_rx: AxisSink<64, 8, 1>,
-    pub meta_ready: Signal<In, Bit>,
+    pub m_meta: RxMetaSource,
     pub m_axis_pay: AxisSource<64, 8, 1>,
-    pub meta_valid: Signal<Out, Bit>,
-    pub meta_opcode: Signal<Out, Bits<8>>,
-    pub meta_qp: Signal<Out, Bits<24>>,
-    pub meta_psn: Signal<Out, Bits<24>>,
-    pub meta_ackreq: Signal<Out, Bit>,
-    pub meta_len: Signal<Out, Bits<13>>,
-    pub meta_va: Signal<Out, Bits<64>>,
-    pub meta_rkey: Signal<Out, Bits<32>>,
-    pub meta_dlen: Signal<Out, Bits<32>>,
-    pub meta_aeth: Signal<Out, Bits<32>>,
-    pub meta_tlm: Signal<Out, Bit>,
-    pub meta_tlm_hdr: Signal<Out, Bits<64>>,
-    pub meta_tlm_hop0: Signal<Out, Bits<64>>,
-    pub meta_tlm_hop1: Signal<Out, Bits<64>>,
-    pub meta_tlm_hop2: Signal<Out, Bits<64>>,
-    pub meta_tlm_hop3: Signal<Out, Bits<64>>,
-    pub meta_tlm_hop4: Signal<Out, Bits<64>>,
-    pub cnt_ok: Signal<Out, Bits<32>>,
-    pub cnt_bad_fcs: Signal<Out, Bits<32>>,
-    pub cnt_trunc: Signal<Out, Bits<32>>,
-    pub cnt_bad_eth: Signal<Out, Bits<32>>,
-    pub cnt_bad_ip: Signal<Out, Bits<32>>,
-    pub cnt_bad_port: Signal<Out, Bits<32>>,
-    pub cnt_bad_opcode: Signal<Out, Bits<32>>,
-    pub cnt_bad_len: Signal<Out, Bits<32>>,
-    pub cnt_bad_tlm: Signal<Out, Bits<32>>,
-    pub cnt_bad_icrc: Signal<Out, Bits<32>>,
-    pub cnt_drop_full: Signal<Out, Bits<32>>,
+    pub m_stats: RxParseStatsSource,
     // Sub-blocks.
     crc: Crc32x64,
     crc_dp: Crc32x64,
@@ -355,36 +329,9 @@ impl<const B: usize> Default for RoceRxParse<B> {
             clock: Default::default(),
             reset: Default::default(),
             s_axis_rx: Default::default(),
-            meta_ready: Default::default(),
+            m_meta: Default::default(),
             m_axis_pay: Default::default(),
-            meta_valid: Default::default(),
-            meta_opcode: Default::default(),
-            meta_qp: Default::default(),
-            meta_psn: Default::default(),
-            meta_ackreq: Default::default(),
-            meta_len: Default::default(),
-            meta_va: Default::default(),
-            meta_rkey: Default::default(),
-            meta_dlen: Default::default(),
-            meta_aeth: Default::default(),
-            meta_tlm: Default::default(),
-            meta_tlm_hdr: Default::default(),
-            meta_tlm_hop0: Default::default(),
-            meta_tlm_hop1: Default::default(),
-            meta_tlm_hop2: Default::default(),
-            meta_tlm_hop3: Default::default(),
-            meta_tlm_hop4: Default::default(),
-            cnt_ok: Default::default(),
-            cnt_bad_fcs: Default::default(),
-            cnt_trunc: Default::default(),
-            cnt_bad_eth: Default::default(),
-            cnt_bad_ip: Default::default(),
-            cnt_bad_port: Default::default(),
-            cnt_bad_opcode: Default::default(),
-            cnt_bad_len: Default::default(),
-            cnt_bad_tlm: Default::default(),
-            cnt_bad_icrc: Default::default(),
-            cnt_drop_full: Default::default(),
+            m_stats: Default::default(),
             crc: Default::default(),
             crc_dp: Default::default(),
             dec_in: Default::default(),
@@ -1076,7 +1023,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
 
         // ---------------- Output: metadata record, then payload ----------------
         self.mval.next = (self.mv.q.val() && !self.busy.q.val());
-        self.mhs.next = (self.mval.val() && self.meta_ready.val());
+        self.mhs.next = (self.mval.val() && self.m_meta.ready.val());
         if self.mhs.val() {
             self.mrn.next = self.mr1.q.val();
         } else {
@@ -1099,41 +1046,41 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             self.ram_tlm[i].read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
         }
         self.m_len.next = self.ram_len.read_data.val();
-        self.meta_valid.next = self.mval.val();
+        self.m_meta.valid.next = self.mval.val();
         if self.mval.val() {
-            self.meta_opcode.next = self.ram_op.read_data.val();
-            self.meta_qp.next = self.ram_a.read_data.val().get_bits::<24>(32);
-            self.meta_psn.next = self.ram_a.read_data.val().get_bits::<24>(0);
-            self.meta_ackreq.next = self.ram_a.read_data.val().get_bit(31);
-            self.meta_tlm.next = self.ram_a.read_data.val().get_bit(56);
-            self.meta_len.next = self.m_len.val();
-            self.meta_va.next = self.ram_va.read_data.val();
-            self.meta_rkey.next = self.ram_rd.read_data.val().get_bits::<32>(32);
-            self.meta_dlen.next = self.ram_rd.read_data.val().get_bits::<32>(0);
-            self.meta_aeth.next = self.ram_aeth.read_data.val();
-            self.meta_tlm_hdr.next = self.ram_tlm[0].read_data.val();
-            self.meta_tlm_hop0.next = self.ram_tlm[1].read_data.val();
-            self.meta_tlm_hop1.next = self.ram_tlm[2].read_data.val();
-            self.meta_tlm_hop2.next = self.ram_tlm[3].read_data.val();
-            self.meta_tlm_hop3.next = self.ram_tlm[4].read_data.val();
-            self.meta_tlm_hop4.next = self.ram_tlm[5].read_data.val();
+            self.m_meta.opcode.next = self.ram_op.read_data.val();
+            self.m_meta.qp.next = self.ram_a.read_data.val().get_bits::<24>(32);
+            self.m_meta.psn.next = self.ram_a.read_data.val().get_bits::<24>(0);
+            self.m_meta.ackreq.next = self.ram_a.read_data.val().get_bit(31);
+            self.m_meta.tlm.present.next = self.ram_a.read_data.val().get_bit(56);
+            self.m_meta.len.next = self.m_len.val();
+            self.m_meta.va.next = self.ram_va.read_data.val();
+            self.m_meta.rkey.next = self.ram_rd.read_data.val().get_bits::<32>(32);
+            self.m_meta.dlen.next = self.ram_rd.read_data.val().get_bits::<32>(0);
+            self.m_meta.aeth.next = self.ram_aeth.read_data.val();
+            self.m_meta.tlm.hdr.next = self.ram_tlm[0].read_data.val();
+            self.m_meta.tlm.hop0.next = self.ram_tlm[1].read_data.val();
+            self.m_meta.tlm.hop1.next = self.ram_tlm[2].read_data.val();
+            self.m_meta.tlm.hop2.next = self.ram_tlm[3].read_data.val();
+            self.m_meta.tlm.hop3.next = self.ram_tlm[4].read_data.val();
+            self.m_meta.tlm.hop4.next = self.ram_tlm[5].read_data.val();
         } else {
-            self.meta_opcode.next = 0.into();
-            self.meta_qp.next = 0.into();
-            self.meta_psn.next = 0.into();
-            self.meta_ackreq.next = false;
-            self.meta_tlm.next = false;
-            self.meta_len.next = 0.into();
-            self.meta_va.next = 0.into();
-            self.meta_rkey.next = 0.into();
-            self.meta_dlen.next = 0.into();
-            self.meta_aeth.next = 0.into();
-            self.meta_tlm_hdr.next = 0.into();
-            self.meta_tlm_hop0.next = 0.into();
-            self.meta_tlm_hop1.next = 0.into();
-            self.meta_tlm_hop2.next = 0.into();
-            self.meta_tlm_hop3.next = 0.into();
-            self.meta_tlm_hop4.next = 0.into();
+            self.m_meta.opcode.next = 0.into();
+            self.m_meta.qp.next = 0.into();
+            self.m_meta.psn.next = 0.into();
+            self.m_meta.ackreq.next = false;
+            self.m_meta.tlm.present.next = false;
+            self.m_meta.len.next = 0.into();
+            self.m_meta.va.next = 0.into();
+            self.m_meta.rkey.next = 0.into();
+            self.m_meta.dlen.next = 0.into();
+            self.m_meta.aeth.next = 0.into();
+            self.m_meta.tlm.hdr.next = 0.into();
+            self.m_meta.tlm.hop0.next = 0.into();
+            self.m_meta.tlm.hop1.next = 0.into();
+            self.m_meta.tlm.hop2.next = 0.into();
+            self.m_meta.tlm.hop3.next = 0.into();
+            self.m_meta.tlm.hop4.next = 0.into();
         }
 
         self.pval.next = (self.busy.q.val() && self.primed.q.val());
@@ -1203,17 +1150,17 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             }
         }
 
-        self.cnt_ok.next = self.cnt[0].q.val();
-        self.cnt_bad_fcs.next = self.cnt[1].q.val();
-        self.cnt_trunc.next = self.cnt[2].q.val();
-        self.cnt_bad_eth.next = self.cnt[3].q.val();
-        self.cnt_bad_ip.next = self.cnt[4].q.val();
-        self.cnt_bad_port.next = self.cnt[5].q.val();
-        self.cnt_bad_opcode.next = self.cnt[6].q.val();
-        self.cnt_bad_len.next = self.cnt[7].q.val();
-        self.cnt_bad_tlm.next = self.cnt[8].q.val();
-        self.cnt_bad_icrc.next = self.cnt[9].q.val();
-        self.cnt_drop_full.next = self.cnt[10].q.val();
+        self.m_stats.ok.next = self.cnt[0].q.val();
+        self.m_stats.bad_fcs.next = self.cnt[1].q.val();
+        self.m_stats.trunc.next = self.cnt[2].q.val();
+        self.m_stats.bad_eth.next = self.cnt[3].q.val();
+        self.m_stats.bad_ip.next = self.cnt[4].q.val();
+        self.m_stats.bad_port.next = self.cnt[5].q.val();
+        self.m_stats.bad_opcode.next = self.cnt[6].q.val();
+        self.m_stats.bad_len.next = self.cnt[7].q.val();
+        self.m_stats.bad_tlm.next = self.cnt[8].q.val();
+        self.m_stats.bad_icrc.next = self.cnt[9].q.val();
+        self.m_stats.drop_full.next = self.cnt[10].q.val();
 
         // Synchronous reset (after everything else: last assignment wins).
         if self.reset.val() {

@@ -337,34 +337,19 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
             ..Default::default()
         };
         if let Some((flow, c, rd_only)) = cfg {
-            di.cfg_we = true;
-            di.cfg_rd_only = rd_only;
-            di.cfg_flow = flow;
-            di.cfg_valid = c.valid;
-            di.cfg_epsn = c.epsn;
-            di.cfg_rd_addr = c.rd_addr;
-            di.cfg_rd_psn = c.rd_psn;
+            di.ctx_valid = true;
+            di.ctx.rd_only = rd_only;
+            di.ctx.flow = flow;
+            di.ctx.active = c.valid;
+            di.ctx.epsn = c.epsn;
+            di.ctx.rd_addr = c.rd_addr;
+            di.ctx.rd_psn = c.rd_psn;
         }
         if let Some(h) = self.queue.front() {
             let m = &h.meta;
             if !h.meta_sent {
                 di.meta_valid = true;
-                di.meta_opcode = m.meta_opcode;
-                di.meta_qp = m.meta_qp;
-                di.meta_psn = m.meta_psn;
-                di.meta_ackreq = m.meta_ackreq;
-                di.meta_len = m.meta_len as u32;
-                di.meta_va = m.meta_va;
-                di.meta_rkey = m.meta_rkey;
-                di.meta_dlen = m.meta_dlen;
-                di.meta_aeth = m.meta_aeth;
-                di.meta_tlm = m.meta_tlm;
-                di.meta_tlm_hdr = m.meta_tlm_hdr;
-                di.meta_tlm_hop0 = m.meta_tlm_hop0;
-                di.meta_tlm_hop1 = m.meta_tlm_hop1;
-                di.meta_tlm_hop2 = m.meta_tlm_hop2;
-                di.meta_tlm_hop3 = m.meta_tlm_hop3;
-                di.meta_tlm_hop4 = m.meta_tlm_hop4;
+                di.meta = m.meta;
             } else if let Some(&(wd, wk, wl)) = h.words.get(h.next_word) {
                 di.pay_tvalid = true;
                 di.pay_tdata = wd;
@@ -388,7 +373,7 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
         // The parser's outputs go into the queue (after the dispatcher
         // took this cycle's head, as a FIFO would).
         if po.meta_valid {
-            let complete = po.meta_len == 0;
+            let complete = po.meta.len == 0;
             self.queue.push_back(Pending {
                 meta: po,
                 words: Vec::new(),
@@ -409,10 +394,10 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
         }
         // Events.
         if o.wr_valid {
-            let lanes: Vec<usize> = (0..8).filter(|k| o.wr_strb >> k & 1 != 0).collect();
+            let lanes: Vec<usize> = (0..8).filter(|k| o.wr.strb >> k & 1 != 0).collect();
             if let (Some(&lo), Some(&hi)) = (lanes.first(), lanes.last()) {
-                let bytes = o.wr_data.to_le_bytes();
-                let addr = o.wr_addr + lo as u64;
+                let bytes = o.wr.data.to_le_bytes();
+                let addr = o.wr.addr + lo as u64;
                 // Merge with the previous write when contiguous.
                 match ev.last_mut() {
                     Some(RxEvent::HostWrite { addr: a, data })
@@ -429,64 +414,64 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
         }
         if o.ack_valid {
             ev.push(RxEvent::Ack(AckReq {
-                flow: o.ack_flow,
-                psn: o.ack_psn,
-                aeth: o.ack_aeth,
+                flow: o.ack.flow,
+                psn: o.ack.psn,
+                aeth: o.ack.aeth,
                 tlm: tlm_of(
-                    o.ack_tlm,
-                    o.ack_tlm_hdr,
+                    o.ack.tlm.present,
+                    o.ack.tlm.hdr,
                     [
-                        o.ack_tlm_hop0,
-                        o.ack_tlm_hop1,
-                        o.ack_tlm_hop2,
-                        o.ack_tlm_hop3,
-                        o.ack_tlm_hop4,
+                        o.ack.tlm.hop0,
+                        o.ack.tlm.hop1,
+                        o.ack.tlm.hop2,
+                        o.ack.tlm.hop3,
+                        o.ack.tlm.hop4,
                     ],
                 ),
             }));
         }
         if o.cc_valid {
             ev.push(RxEvent::Cc(CcEvent {
-                flow: o.cc_flow,
-                psn: o.cc_psn,
-                aeth: o.cc_aeth,
-                opcode: o.cc_opcode,
+                flow: o.cc.flow,
+                psn: o.cc.psn,
+                aeth: o.cc.aeth,
+                opcode: o.cc.opcode,
                 tlm: tlm_of(
-                    o.cc_tlm,
-                    o.cc_tlm_hdr,
+                    o.cc.tlm.present,
+                    o.cc.tlm.hdr,
                     [
-                        o.cc_tlm_hop0,
-                        o.cc_tlm_hop1,
-                        o.cc_tlm_hop2,
-                        o.cc_tlm_hop3,
-                        o.cc_tlm_hop4,
+                        o.cc.tlm.hop0,
+                        o.cc.tlm.hop1,
+                        o.cc.tlm.hop2,
+                        o.cc.tlm.hop3,
+                        o.cc.tlm.hop4,
                     ],
                 ),
             }));
         }
         if o.nak_valid {
             ev.push(RxEvent::Nak {
-                flow: o.nak_flow,
-                psn: o.nak_psn,
+                flow: o.nak.flow,
+                psn: o.nak.psn,
             });
         }
         if o.rdreq_valid {
             ev.push(RxEvent::ReadReq(ReadReq {
-                flow: o.rdreq_flow,
-                psn: o.rdreq_psn,
-                va: o.rdreq_va,
-                rkey: o.rdreq_rkey,
-                len: o.rdreq_len,
-                msn: o.rdreq_msn,
+                flow: o.rdreq.flow,
+                psn: o.rdreq.psn,
+                va: o.rdreq.va,
+                rkey: o.rdreq.rkey,
+                len: o.rdreq.len,
+                msn: o.rdreq.msn,
             }));
         }
         for (n0, n1, r) in [
-            (d0.cnt_unknown_flow, o.cnt_unknown_flow, RxDrop::UnknownFlow),
-            (d0.cnt_oos, o.cnt_oos, RxDrop::Oos),
-            (d0.cnt_dup, o.cnt_dup, RxDrop::Dup),
-            (d0.cnt_bad_psn, o.cnt_bad_psn, RxDrop::BadPsn),
-            (d0.cnt_bad_va, o.cnt_bad_va, RxDrop::BadVa),
-            (d0.cnt_bad_op, o.cnt_bad_op, RxDrop::BadOp),
+            (d0.stats.unknown_flow, o.stats.unknown_flow, RxDrop::UnknownFlow),
+            (d0.stats.oos, o.stats.oos, RxDrop::Oos),
+            (d0.stats.dup, o.stats.dup, RxDrop::Dup),
+            (d0.stats.bad_psn, o.stats.bad_psn, RxDrop::BadPsn),
+            (d0.stats.bad_va, o.stats.bad_va, RxDrop::BadVa),
+            (d0.stats.bad_op, o.stats.bad_op, RxDrop::BadOp),
         ] {
             for _ in n0..n1 {
                 ev.push(RxEvent::Drop(r));
@@ -633,13 +618,13 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
             .collect();
         let o = &self.last_d;
         v.extend([
-            ("unknown_flow", o.cnt_unknown_flow as u64),
-            ("oos", o.cnt_oos as u64),
-            ("dup", o.cnt_dup as u64),
-            ("bad_psn", o.cnt_bad_psn as u64),
-            ("accepted", o.cnt_accepted as u64),
-            ("bad_va", o.cnt_bad_va as u64),
-            ("bad_op", o.cnt_bad_op as u64),
+            ("unknown_flow", o.stats.unknown_flow as u64),
+            ("oos", o.stats.oos as u64),
+            ("dup", o.stats.dup as u64),
+            ("bad_psn", o.stats.bad_psn as u64),
+            ("accepted", o.stats.accepted as u64),
+            ("bad_va", o.stats.bad_va as u64),
+            ("bad_op", o.stats.bad_op as u64),
         ]);
         v
     }

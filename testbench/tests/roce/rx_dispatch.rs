@@ -9,6 +9,7 @@
 
 use crate::common::*;
 use nic_golden::roce::rx_dispatch::{self as g, In, Out, RoceRxDispatch as Golden};
+use nic_golden::roce::{RxFlowCtx, RxMeta, Telemetry};
 use nic_golden::Cycle;
 use nic_hdl::roce::rx_dispatch::RoceRxDispatch;
 use proptest::prelude::*;
@@ -218,13 +219,13 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
         // cfg: the initial writes, then random ones.
         if cyc < cfg0.len() {
             let c = cfg0[cyc];
-            i.cfg_we = true;
-            i.cfg_flow = c.flow;
-            i.cfg_valid = c.valid;
-            i.cfg_epsn = c.epsn & M24;
-            i.cfg_rd_addr = c.rd_addr;
-            i.cfg_rd_psn = c.rd_psn & M24;
-            i.cfg_rd_only = c.rd_only;
+            i.ctx_valid = true;
+            i.ctx.flow = c.flow;
+            i.ctx.active = c.valid;
+            i.ctx.epsn = c.epsn & M24;
+            i.ctx.rd_addr = c.rd_addr;
+            i.ctx.rd_psn = c.rd_psn & M24;
+            i.ctx.rd_only = c.rd_only;
             if !c.rd_only {
                 next_psn[(c.flow % nfl) as usize] = c.epsn & M24;
             }
@@ -249,13 +250,13 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
             };
             // A third are requester-only writes (rd_addr, rd_psn).
             let rd_only = coin(&mut rng, 33);
-            i.cfg_we = true;
-            i.cfg_flow = f;
-            i.cfg_valid = coin(&mut rng, 85);
-            i.cfg_epsn = epsn;
-            i.cfg_rd_addr = rd_addr;
-            i.cfg_rd_psn = rpsn;
-            i.cfg_rd_only = rd_only;
+            i.ctx_valid = true;
+            i.ctx.flow = f;
+            i.ctx.active = coin(&mut rng, 85);
+            i.ctx.epsn = epsn;
+            i.ctx.rd_addr = rd_addr;
+            i.ctx.rd_psn = rpsn;
+            i.ctx.rd_only = rd_only;
             if !rd_only {
                 next_psn[f as usize] = epsn;
             }
@@ -269,16 +270,16 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
             pay_offer = false;
         }
         // A cfg write among the specs (when no other cfg write is made).
-        if !in_cfg && !i.reset && !i.cfg_we && cur.is_none() && spec_i < specs.len() {
+        if !in_cfg && !i.reset && !i.ctx_valid && cur.is_none() && spec_i < specs.len() {
             if let Some(c) = specs[spec_i].cfg {
                 spec_i += 1;
-                i.cfg_we = true;
-                i.cfg_flow = c.flow;
-                i.cfg_valid = c.valid;
-                i.cfg_epsn = c.epsn & M24;
-                i.cfg_rd_addr = c.rd_addr;
-                i.cfg_rd_psn = c.rd_psn & M24;
-                i.cfg_rd_only = c.rd_only;
+                i.ctx_valid = true;
+                i.ctx.flow = c.flow;
+                i.ctx.active = c.valid;
+                i.ctx.epsn = c.epsn & M24;
+                i.ctx.rd_addr = c.rd_addr;
+                i.ctx.rd_psn = c.rd_psn & M24;
+                i.ctx.rd_only = c.rd_only;
                 if !c.rd_only {
                     next_psn[(c.flow % nfl) as usize] = c.epsn & M24;
                 }
@@ -330,44 +331,33 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
             let [h, h0, h1, h2, h3, h4] = s.tlm_words;
             cur = Some(In {
                 meta_valid: true,
-                meta_opcode: s.opcode,
-                meta_qp: s.qp & M24,
-                meta_psn: psn,
-                meta_ackreq: s.ackreq,
-                meta_len: s.payload.len() as u32,
-                meta_va: s.va,
-                meta_rkey: s.rkey,
-                meta_dlen: s.dlen,
-                meta_aeth: s.aeth,
-                meta_tlm: s.tlm,
-                meta_tlm_hdr: h,
-                meta_tlm_hop0: h0,
-                meta_tlm_hop1: h1,
-                meta_tlm_hop2: h2,
-                meta_tlm_hop3: h3,
-                meta_tlm_hop4: h4,
+                meta: RxMeta {
+                    opcode: s.opcode,
+                    qp: s.qp & M24,
+                    psn: psn,
+                    ackreq: s.ackreq,
+                    len: s.payload.len() as u16,
+                    va: s.va,
+                    rkey: s.rkey,
+                    dlen: s.dlen,
+                    aeth: s.aeth,
+                    tlm: Telemetry {
+                        present: s.tlm,
+                        hdr: h,
+                        hop0: h0,
+                        hop1: h1,
+                        hop2: h2,
+                        hop3: h3,
+                        hop4: h4,
+                    },
+                },
                 ..In::default()
             });
             payq.extend(words_of(&s.payload));
         }
         if let Some(m) = &cur {
             i.meta_valid = true;
-            i.meta_opcode = m.meta_opcode;
-            i.meta_qp = m.meta_qp;
-            i.meta_psn = m.meta_psn;
-            i.meta_ackreq = m.meta_ackreq;
-            i.meta_len = m.meta_len;
-            i.meta_va = m.meta_va;
-            i.meta_rkey = m.meta_rkey;
-            i.meta_dlen = m.meta_dlen;
-            i.meta_aeth = m.meta_aeth;
-            i.meta_tlm = m.meta_tlm;
-            i.meta_tlm_hdr = m.meta_tlm_hdr;
-            i.meta_tlm_hop0 = m.meta_tlm_hop0;
-            i.meta_tlm_hop1 = m.meta_tlm_hop1;
-            i.meta_tlm_hop2 = m.meta_tlm_hop2;
-            i.meta_tlm_hop3 = m.meta_tlm_hop3;
-            i.meta_tlm_hop4 = m.meta_tlm_hop4;
+            i.meta = m.meta;
         }
         if !payq.is_empty() && (pay_offer || coin(&mut rng, k.p_pay)) {
             let (d, kp, l) = payq[0];
@@ -393,51 +383,51 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
             pay_offer = false;
         }
         if o.wr_valid && i.wr_ready {
-            run.writes.push((cyc, o.wr_addr, o.wr_data, o.wr_strb));
+            run.writes.push((cyc, o.wr.addr, o.wr.data, o.wr.strb));
             for b in 0..8 {
-                if o.wr_strb >> b & 1 != 0 {
+                if o.wr.strb >> b & 1 != 0 {
                     run.host
-                        .insert(o.wr_addr.wrapping_add(b), (o.wr_data >> (8 * b)) as u8);
+                        .insert(o.wr.addr.wrapping_add(b), (o.wr.data >> (8 * b)) as u8);
                 }
             }
         }
         let tl = |t: bool, w: [u64; 6]| if t { Some(w) } else { None };
         if o.ack_valid && i.ack_ready {
             let w = [
-                o.ack_tlm_hdr,
-                o.ack_tlm_hop0,
-                o.ack_tlm_hop1,
-                o.ack_tlm_hop2,
-                o.ack_tlm_hop3,
-                o.ack_tlm_hop4,
+                o.ack.tlm.hdr,
+                o.ack.tlm.hop0,
+                o.ack.tlm.hop1,
+                o.ack.tlm.hop2,
+                o.ack.tlm.hop3,
+                o.ack.tlm.hop4,
             ];
             run.events.push((
                 cyc,
                 Ev::Ack {
-                    flow: o.ack_flow,
-                    psn: o.ack_psn,
-                    aeth: o.ack_aeth,
-                    tlm: tl(o.ack_tlm, w),
+                    flow: o.ack.flow,
+                    psn: o.ack.psn,
+                    aeth: o.ack.aeth,
+                    tlm: tl(o.ack.tlm.present, w),
                 },
             ));
         }
         if o.cc_valid && i.cc_ready {
             let w = [
-                o.cc_tlm_hdr,
-                o.cc_tlm_hop0,
-                o.cc_tlm_hop1,
-                o.cc_tlm_hop2,
-                o.cc_tlm_hop3,
-                o.cc_tlm_hop4,
+                o.cc.tlm.hdr,
+                o.cc.tlm.hop0,
+                o.cc.tlm.hop1,
+                o.cc.tlm.hop2,
+                o.cc.tlm.hop3,
+                o.cc.tlm.hop4,
             ];
             run.events.push((
                 cyc,
                 Ev::Cc {
-                    flow: o.cc_flow,
-                    psn: o.cc_psn,
-                    aeth: o.cc_aeth,
-                    opcode: o.cc_opcode,
-                    tlm: tl(o.cc_tlm, w),
+                    flow: o.cc.flow,
+                    psn: o.cc.psn,
+                    aeth: o.cc.aeth,
+                    opcode: o.cc.opcode,
+                    tlm: tl(o.cc.tlm.present, w),
                 },
             ));
         }
@@ -445,8 +435,8 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
             run.events.push((
                 cyc,
                 Ev::Nak {
-                    flow: o.nak_flow,
-                    psn: o.nak_psn,
+                    flow: o.nak.flow,
+                    psn: o.nak.psn,
                 },
             ));
         }
@@ -454,12 +444,12 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
             run.events.push((
                 cyc,
                 Ev::Rdreq {
-                    flow: o.rdreq_flow,
-                    psn: o.rdreq_psn,
-                    va: o.rdreq_va,
-                    rkey: o.rdreq_rkey,
-                    len: o.rdreq_len,
-                    msn: o.rdreq_msn,
+                    flow: o.rdreq.flow,
+                    psn: o.rdreq.psn,
+                    va: o.rdreq.va,
+                    rkey: o.rdreq.rkey,
+                    len: o.rdreq.len,
+                    msn: o.rdreq.msn,
                 },
             ));
         }
@@ -767,7 +757,7 @@ fn write_message_lands_byte_exact() {
         ]
     );
     let o = run.outs.last().unwrap();
-    assert_eq!(o.cnt_accepted, 5);
+    assert_eq!(o.stats.accepted, 5);
     // With every ready high, an ACK is taken in the cycle the packet's
     // last word is on the write port.
     for (c, e) in &run.events {
@@ -853,7 +843,7 @@ fn loss_gives_one_nak_and_duplicates_reack() {
         ]
     );
     let o = run.outs.last().unwrap();
-    assert_eq!((o.cnt_oos, o.cnt_dup, o.cnt_accepted), (5, 2, 4));
+    assert_eq!((o.stats.oos, o.stats.dup, o.stats.accepted), (5, 2, 4));
 }
 
 /// READ REQUEST: an rdreq event, epsn advances by ceil(len / MTU) (min 1);
@@ -981,7 +971,7 @@ fn duplicate_read_request_is_executed_again() {
     );
     let o = run.outs.last().unwrap();
     assert_eq!(
-        (o.cnt_dup, o.cnt_accepted, o.cnt_bad_va, o.cnt_oos),
+        (o.stats.dup, o.stats.accepted, o.stats.bad_va, o.stats.oos),
         (5, 3, 0, 0)
     );
 }
@@ -1022,7 +1012,7 @@ fn rdreq_msn_counts_messages() {
             rdreq(0, 50, 0x3300, 4, 8, 1),
         ]
     );
-    assert_eq!(run.outs.last().unwrap().cnt_accepted, 7);
+    assert_eq!(run.outs.last().unwrap().stats.accepted, 7);
 }
 
 /// A requester-only cfg write (`cfg_rd_only`) sets rd_addr and rd_psn and
@@ -1076,7 +1066,7 @@ fn rd_only_cfg_write_keeps_responder_state() {
         ]
     );
     let o = run.outs.last().unwrap();
-    assert_eq!((o.cnt_oos, o.cnt_accepted, o.cnt_unknown_flow), (3, 5, 0));
+    assert_eq!((o.stats.oos, o.stats.accepted, o.stats.unknown_flow), (3, 5, 0));
     let mut expect = BTreeMap::new();
     for (base, data) in [
         (0x100u64, bytes(16, 0)),
@@ -1178,7 +1168,7 @@ fn requester_events_and_read_responses() {
     assert_eq!(run.host, expect);
     let o = run.outs.last().unwrap();
     assert_eq!(
-        (o.cnt_bad_op, o.cnt_oos, o.cnt_bad_va, o.cnt_accepted),
+        (o.stats.bad_op, o.stats.oos, o.stats.bad_va, o.stats.accepted),
         (1, 1, 1, 7)
     );
 }
@@ -1252,7 +1242,7 @@ fn unaligned_va_is_naked() {
         ]
     );
     let o = run.outs.last().unwrap();
-    assert_eq!((o.cnt_bad_va, o.cnt_oos, o.cnt_accepted), (4, 1, 3));
+    assert_eq!((o.stats.bad_va, o.stats.oos, o.stats.accepted), (4, 1, 3));
     let expect: BTreeMap<u64, u8> = bytes(12, 1)
         .into_iter()
         .enumerate()
@@ -1312,11 +1302,11 @@ fn bad_input_is_isolated() {
     let o = dirty.outs.last().unwrap();
     assert_eq!(
         (
-            o.cnt_unknown_flow,
-            o.cnt_bad_op,
-            o.cnt_bad_va,
-            o.cnt_bad_psn,
-            o.cnt_accepted
+            o.stats.unknown_flow,
+            o.stats.bad_op,
+            o.stats.bad_va,
+            o.stats.bad_psn,
+            o.stats.accepted
         ),
         (6, 2, 2, 2, 12)
     );
@@ -1335,10 +1325,13 @@ fn cfg_write_races_packet() {
         let mut ins = vec![];
         for c in &cfg {
             ins.push(In {
-                cfg_we: true,
-                cfg_flow: c.flow,
-                cfg_valid: true,
-                cfg_epsn: c.epsn,
+                ctx_valid: true,
+                ctx: RxFlowCtx {
+                    flow: c.flow,
+                    active: true,
+                    epsn: c.epsn,
+                    ..Default::default()
+                },
                 ..In::default()
             });
         }
@@ -1349,10 +1342,13 @@ fn cfg_write_races_packet() {
         };
         let pkt = In {
             meta_valid: true,
-            meta_opcode: 0x0A,
-            meta_qp: 6,
-            meta_psn: 5,
-            meta_ackreq: true,
+            meta: RxMeta {
+                opcode: 0x0A,
+                qp: 6,
+                psn: 5,
+                ackreq: true,
+                ..Default::default()
+            },
             ..base
         };
         let t0 = ins.len();
@@ -1361,9 +1357,9 @@ fn cfg_write_races_packet() {
             ins.push(base);
         }
         // Invalidate flow 6 `delay` cycles after the acceptance.
-        ins[t0 + delay].cfg_we = true;
-        ins[t0 + delay].cfg_flow = 6;
-        ins[t0 + delay].cfg_valid = false;
+        ins[t0 + delay].ctx_valid = true;
+        ins[t0 + delay].ctx.flow = 6;
+        ins[t0 + delay].ctx.active = false;
         for i in &ins {
             outs.push(gm.step(i));
         }
@@ -1372,7 +1368,7 @@ fn cfg_write_races_packet() {
         if delay <= 2 {
             // Accept, Look or Exec cycle: re-read, dropped as unknown, 3 cycles later.
             assert_eq!(
-                (o.cnt_unknown_flow, o.cnt_accepted),
+                (o.stats.unknown_flow, o.stats.accepted),
                 (1, 0),
                 "delay {delay}"
             );
@@ -1383,7 +1379,7 @@ fn cfg_write_races_packet() {
         } else {
             // After Exec: the packet was accepted, the flow is invalid now.
             assert_eq!(
-                (o.cnt_unknown_flow, o.cnt_accepted),
+                (o.stats.unknown_flow, o.stats.accepted),
                 (0, 1),
                 "delay {delay}"
             );
@@ -1436,7 +1432,7 @@ fn throughput_back_to_back() {
     );
     assert_eq!(run.accepts.len(), specs.len());
     let o = run.outs.last().unwrap();
-    assert_eq!(o.cnt_accepted, 40);
+    assert_eq!(o.stats.accepted, 40);
     let mut worst = 0;
     for (k, w) in run.accepts.windows(2).enumerate() {
         let cycles = (w[1] - w[0]) as u64;
@@ -1475,13 +1471,13 @@ fn random_stimulus_covers_every_outcome() {
             let st = gm.st;
             let o = gm.step(i);
             let hit = [
-                o.cnt_unknown_flow > last.cnt_unknown_flow,
-                o.cnt_oos > last.cnt_oos,
-                o.cnt_dup > last.cnt_dup,
-                o.cnt_bad_psn > last.cnt_bad_psn,
-                o.cnt_accepted > last.cnt_accepted,
-                o.cnt_bad_va > last.cnt_bad_va,
-                o.cnt_bad_op > last.cnt_bad_op,
+                o.stats.unknown_flow > last.stats.unknown_flow,
+                o.stats.oos > last.stats.oos,
+                o.stats.dup > last.stats.dup,
+                o.stats.bad_psn > last.stats.bad_psn,
+                o.stats.accepted > last.stats.accepted,
+                o.stats.bad_va > last.stats.bad_va,
+                o.stats.bad_op > last.stats.bad_op,
                 o.ack_valid && !i.ack_ready,
                 o.cc_valid && !i.cc_ready,
                 o.nak_valid && !i.nak_ready,
@@ -1490,11 +1486,11 @@ fn random_stimulus_covers_every_outcome() {
                 st == g::State::PayDrop && i.pay_tvalid,
                 st == g::State::Retry,
                 i.reset,
-                o.ack_valid && o.ack_tlm && i.ack_ready,
+                o.ack_valid && o.ack.tlm.present && i.ack_ready,
                 i.reset && matches!(st, g::State::Exec | g::State::PayWr),
                 // A duplicate READ REQUEST executed again.
-                o.cnt_dup > last.cnt_dup && o.rdreq_valid,
-                i.cfg_we && i.cfg_rd_only,
+                o.stats.dup > last.stats.dup && o.rdreq_valid,
+                i.ctx_valid && i.ctx.rd_only,
             ];
             for (k, h) in hit.iter().enumerate() {
                 seen[k] += *h as u64;

@@ -5,7 +5,8 @@
 //! frame is counted under the reason its mutation was built to trigger.
 
 use crate::common::*;
-use nic_golden::roce::rx_parse::{self as g, In, Meta, Out, RoceRxParse as Golden, REASONS};
+use nic_golden::roce::rx_parse::{self as g, In, Out, RoceRxParse as Golden, REASONS};
+use nic_golden::roce::{RxMeta as Meta, Telemetry};
 use nic_golden::Cycle;
 use nic_hdl::roce::rx_parse::RoceRxParse;
 use proptest::prelude::*;
@@ -240,8 +241,7 @@ impl Pkt {
             rkey: if r { self.rkey } else { 0 },
             dlen: if r { self.dlen } else { 0 },
             aeth: if a { self.aeth } else { 0 },
-            tlm: self.t,
-            tlm_words: if self.t { self.tlm } else { [0; 6] },
+            tlm: Telemetry::from_words(self.t, self.tlm),
         }
     }
 }
@@ -415,7 +415,7 @@ fn frame_with(rng: &mut SmallRng, max_pay: usize, mutation: usize) -> Frame {
                 }
                 b[24..26].copy_from_slice(&(!(s as u16)).to_be_bytes());
                 let mut m = p.meta();
-                m.tlm_words[i] = v;
+                *m.tlm.word_mut(i) = v;
                 return Frame {
                     bytes: b,
                     fcs,
@@ -571,12 +571,12 @@ fn delivered(stim: &[In], outs: &[Out]) -> Vec<(Meta, Vec<u8>)> {
         }
         if o.meta_valid && i.meta_ready {
             assert!(!open, "record before the previous payload ended");
-            let m = o.meta();
+            let m = o.meta;
             open = m.len > 0;
             v.push((m, Vec::new()));
         }
         if !o.meta_valid {
-            assert_eq!(o.meta(), Meta::default(), "record fields 0 while not valid");
+            assert_eq!(o.meta, Meta::default(), "record fields 0 while not valid");
         }
     }
     assert!(!open, "payload not finished at the end of the run");
@@ -764,13 +764,13 @@ fn rx_parse_line_rate() {
         let outs = verilator::<RoceRxParse<BN>, Golden<BN>>("roce_rx_parse_rate", &s)
             .unwrap_or_else(|e| panic!("{e}"));
         check(&fr, &s, &outs, false);
-        assert_eq!(outs.last().unwrap().cnt_ok as usize, n);
+        assert_eq!(outs.last().unwrap().stats.ok as usize, n);
         // Latency: last word of the first frame in cycle T → record in T + 7.
         let words = fr[0].bytes.len().div_ceil(8);
         let first = outs.iter().position(|o| o.meta_valid).unwrap();
         assert_eq!(first, words - 1 + 7, "latency");
         // Counted in T + 6.
-        let counted = outs.iter().position(|o| o.cnt_ok > 0).unwrap();
+        let counted = outs.iter().position(|o| o.stats.ok > 0).unwrap();
         assert_eq!(counted, words - 1 + 6, "counter latency");
     }
 }
@@ -792,7 +792,7 @@ fn rx_parse_drop_full() {
     let s = stimulus(&mut rng, &fr, &plan);
     let outs = both::<RoceRxParse<BS>, Golden<BS>>("roce_rx_parse_full", &s).unwrap();
     check(&fr, &s, &outs, true);
-    assert!(outs.last().unwrap().cnt_drop_full > 0);
+    assert!(outs.last().unwrap().stats.drop_full > 0);
     // 40 ACKs while meta_ready is low: 16 are kept, 24 dropped, 16 delivered.
     let fr: Vec<Frame> = (0..40)
         .map(|_| {
@@ -818,7 +818,7 @@ fn rx_parse_drop_full() {
     let outs = run_golden::<BN>(&s);
     check(&fr, &s, &outs, true);
     let c = outs.last().unwrap();
-    assert_eq!((c.cnt_ok, c.cnt_drop_full), (16, 24));
+    assert_eq!((c.stats.ok, c.stats.drop_full), (16, 24));
     verilator::<RoceRxParse<BN>, Golden<BN>>("roce_rx_parse_full2", &s).unwrap();
 }
 

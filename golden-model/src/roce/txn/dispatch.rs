@@ -30,6 +30,7 @@
 
 use crate::roce::packet::{op, syndrome, Packet, Tlm};
 use nic_spec::roce::{aeth, aeth_class, AETH_CLASS_ACK, AETH_CLASS_NAK};
+use crate::roce::{RxMeta, Telemetry};
 pub use nic_spec::roce::{RxDrop, PSN_MASK, PSN_WINDOW};
 
 /// An ACK or NAK the Tx side is asked to send (`ack_*`).
@@ -118,25 +119,6 @@ pub struct Ctx {
     pub rd_psn: u32,
 }
 
-/// The header fields of one checked packet that the rules read.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RxHeader {
-    pub opcode: u8,
-    /// Destination QP = flow id (24 bits).
-    pub qp: u32,
-    pub psn: u32,
-    pub ackreq: bool,
-    /// Payload bytes.
-    pub len: u32,
-    /// RETH fields (0 without a RETH).
-    pub va: u64,
-    pub rkey: u32,
-    pub dlen: u32,
-    /// The AETH word (0 without an AETH).
-    pub aeth: u32,
-    /// The packet carries a telemetry area (T = 1).
-    pub tlm: bool,
-}
 
 /// What the rules decide for one packet: the verdict, the context to
 /// write back, at most one event, and where the payload goes.
@@ -185,7 +167,7 @@ pub fn read_psns(dlen: u32, mtu_log2: u8) -> u32 {
 /// one place they are written. [`RxDispatchModel`] applies them to
 /// decoded packets, and the cycle twin of the RTL dispatcher
 /// (`crate::roce::rx_dispatch`) to its latched record.
-pub fn decide(flow_bits: u32, mtu_log2: u8, c: &Ctx, h: &RxHeader) -> Decision {
+pub fn decide(flow_bits: u32, mtu_log2: u8, c: &Ctx, h: &RxMeta) -> Decision {
     let mut d = Decision {
         ctx: *c,
         ..Decision::default()
@@ -210,7 +192,7 @@ pub fn decide(flow_bits: u32, mtu_log2: u8, c: &Ctx, h: &RxHeader) -> Decision {
                     c.wr_va
                 };
                 // The address matters only if data moves.
-                let dlen = if opc == op::READ_REQ { h.dlen } else { h.len };
+                let dlen = if opc == op::READ_REQ { h.dlen } else { u32::from(h.len) };
                 if va & 7 != 0 && dlen != 0 {
                     d.drop = Some(RxDrop::BadVa);
                     d.ack = Some((h.psn, aeth(syndrome::NAK_INVALID, c.msn)));
@@ -226,11 +208,11 @@ pub fn decide(flow_bits: u32, mtu_log2: u8, c: &Ctx, h: &RxHeader) -> Decision {
                     d.rdreq = Some(d.ctx.msn);
                 } else {
                     d.ctx.epsn = (c.epsn + 1) & PSN_MASK;
-                    d.ctx.wr_va = va.wrapping_add(h.len as u64);
-                    if h.ackreq || h.tlm {
+                    d.ctx.wr_va = va.wrapping_add(u32::from(h.len) as u64);
+                    if h.ackreq || h.tlm.present {
                         d.ack = Some((h.psn, aeth(syndrome::ACK, d.ctx.msn)));
                     }
-                    if h.len != 0 {
+                    if u32::from(h.len) != 0 {
                         d.pay_to = Some(va);
                     }
                 }
@@ -261,13 +243,13 @@ pub fn decide(flow_bits: u32, mtu_log2: u8, c: &Ctx, h: &RxHeader) -> Decision {
         op::READ_RESP_FIRST | op::READ_RESP_MIDDLE | op::READ_RESP_LAST | op::READ_RESP_ONLY => {
             if h.psn != c.rd_psn {
                 d.drop = Some(RxDrop::Oos);
-            } else if c.rd_addr & 7 != 0 && h.len != 0 {
+            } else if c.rd_addr & 7 != 0 && u32::from(h.len) != 0 {
                 d.drop = Some(RxDrop::BadVa);
             } else {
-                d.ctx.rd_addr = c.rd_addr.wrapping_add(h.len as u64);
+                d.ctx.rd_addr = c.rd_addr.wrapping_add(u32::from(h.len) as u64);
                 d.ctx.rd_psn = (c.rd_psn + 1) & PSN_MASK;
                 d.cc = opc != op::READ_RESP_MIDDLE;
-                if h.len != 0 {
+                if u32::from(h.len) != 0 {
                     d.pay_to = Some(c.rd_addr);
                 }
             }
@@ -375,17 +357,18 @@ impl RxDispatchModel {
     /// the CC event, the NAK received, the READ to execute.
     pub fn dispatch(&mut self, p: &Packet) -> Vec<RxEvent> {
         let reth = p.reth.unwrap_or_default();
-        let h = RxHeader {
+        let h = RxMeta {
             opcode: p.opcode,
             qp: p.dqp,
             psn: p.psn & PSN_MASK,
             ackreq: p.ackreq,
-            len: p.payload.len() as u32,
+            len: p.payload.len() as u16,
             va: reth.va,
             rkey: reth.rkey,
             dlen: reth.dlen,
             aeth: p.aeth.unwrap_or(0),
-            tlm: p.tlm.is_some(),
+            // Only the T bit is read by the rules.
+            tlm: Telemetry { present: p.tlm.is_some(), ..Default::default() },
         };
         let flow = p.dqp;
         let c = self.flows.get(flow as usize).copied().unwrap_or_default();
