@@ -601,7 +601,7 @@ impl Nic {
             Kind::Write => {
                 let i = k - wr.first;
                 let off = i * mtu;
-                let len = (wr.len as u64).saturating_sub(off).min(mtu) as u32;
+                let len = (wr.len as u64).saturating_sub(off).min(mtu) as u16;
                 let last = i + 1 == wr.npsn;
                 let opcode = match (i == 0, last) {
                     (true, true) => op::WRITE_ONLY,
@@ -638,7 +638,7 @@ impl Nic {
         let mut j = self.reads.pop_front()?;
         let mtu = self.mtu as u64;
         let off = j.i as u64 * mtu;
-        let len = (j.len as u64).saturating_sub(off).min(mtu) as u32;
+        let len = (j.len as u64).saturating_sub(off).min(mtu) as u16;
         let opcode = match (j.i == 0, j.i + 1 == j.n) {
             (true, true) => op::READ_RESP_ONLY,
             (true, false) => op::READ_RESP_FIRST,

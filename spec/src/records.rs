@@ -151,7 +151,7 @@ macro_rules! host_write_record {
 macro_rules! host_read_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
         $gen! { $($ctx)*
-            name = HostRead, sink = HostReadSink, source = HostReadSource,
+            name = HostReadReq, sink = HostReadReqSink, source = HostReadReqSource,
             kind = ready, generics = [],
             fields = [ addr: 64 u64, len: 13 u16 ],
             records = [],

@@ -55,3 +55,21 @@ impl Telemetry {
         }
     }
 }
+
+impl From<packet::Tlm> for Telemetry {
+    /// A packet's TLM area as a present telemetry record.
+    fn from(t: packet::Tlm) -> Self {
+        let [hop0, hop1, hop2, hop3, hop4] = t.hops;
+        Self { present: true, hdr: t.hdr, hop0, hop1, hop2, hop3, hop4 }
+    }
+}
+
+impl Telemetry {
+    /// The packet's TLM area, if present.
+    pub fn to_tlm(&self) -> Option<packet::Tlm> {
+        self.present.then_some(packet::Tlm {
+            hdr: self.hdr,
+            hops: [self.hop0, self.hop1, self.hop2, self.hop3, self.hop4],
+        })
+    }
+}

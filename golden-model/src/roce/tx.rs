@@ -11,40 +11,18 @@
 //! memory whose contents are a pure function of the address.
 
 use crate::roce::crc32;
+use crate::roce::{HostReadReq, TxDesc, TxFlowCtx, TxStats};
 use crate::Cycle;
 
 /// One cycle's inputs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
     pub reset: bool,
-    pub ctx_we: bool,
-    pub ctx_flow: u32,
-    pub ctx_dmac: u64,
-    pub ctx_smac: u64,
-    pub ctx_sip: u32,
-    pub ctx_dip: u32,
-    pub ctx_sport: u16,
-    pub ctx_dqp: u32,
-    pub ctx_pkey: u16,
-    pub ctx_tos: u8,
+    /// A flow context write, taken in every cycle where `ctx_valid` is high.
+    pub ctx_valid: bool,
+    pub ctx: TxFlowCtx,
     pub req_valid: bool,
-    pub req_flow: u32,
-    pub req_opcode: u8,
-    pub req_psn: u32,
-    pub req_ackreq: bool,
-    pub req_len: u16,
-    pub req_addr: u64,
-    pub req_va: u64,
-    pub req_rkey: u32,
-    pub req_dlen: u32,
-    pub req_aeth: u32,
-    pub req_tlm: bool,
-    pub req_tlm_hdr: u64,
-    pub req_tlm_hop0: u64,
-    pub req_tlm_hop1: u64,
-    pub req_tlm_hop2: u64,
-    pub req_tlm_hop3: u64,
-    pub req_tlm_hop4: u64,
+    pub req: TxDesc,
     pub rd_tdata: u64,
     pub rd_tlast: bool,
     pub rd_tvalid: bool,
@@ -61,16 +39,14 @@ pub struct Out {
     pub req_ready: bool,
     pub rd_tready: bool,
     pub rdq_valid: bool,
-    pub rdq_addr: u64,
-    pub rdq_len: u16,
+    pub rdq: HostReadReq,
     pub out_tdata: u64,
     pub out_tkeep: u8,
     pub out_tlast: bool,
     pub out_tvalid: bool,
     /// Always 0: a frame once started is always completed (no abort).
     pub out_tuser: bool,
-    pub cnt_frames: u32,
-    pub cnt_bad_req: u32,
+    pub stats: TxStats,
 }
 
 /// A flow's context (the context RAM's word).
@@ -300,19 +276,19 @@ fn expand(m: u8) -> u64 {
 impl<const A: usize> RoceTx<A> {
     /// Whether the descriptor in `i` is dropped (`cnt_bad_req`).
     pub fn check(i: &In) -> bool {
-        let o = classify(i.req_opcode);
-        let len = (i.req_len & 0x1FFF) as u32;
+        let o = classify(i.req.opcode);
+        let len = (i.req.len & 0x1FFF) as u32;
         let len0 = len == 0;
-        let syn = (i.req_aeth >> 24) as u8;
+        let syn = (i.req.aeth >> 24) as u8;
         !o.known
             || len > 4096
             || (!o.pay && !len0)
             || (o.need1 && len0)
-            || (!len0 && i.req_addr & 7 != 0)
-            || (o.wreth && i.req_dlen < len)
+            || (!len0 && i.req.addr & 7 != 0)
+            || (o.wreth && i.req.dlen < len)
             || (o.ack && !matches!(syn, 0x1F | 0x60 | 0x61))
             || (o.rraeth && syn != 0x1F)
-            || (o.probe && !i.req_tlm)
+            || (o.probe && !i.req.tlm.present)
     }
 
     /// The context of `flow` as stored.
@@ -333,9 +309,9 @@ impl<const A: usize> Cycle for RoceTx<A> {
         let rdy = !busy && !i.reset;
         let accept = rdy && i.req_valid;
         let bad = Self::check(i);
-        let len = (i.req_len & 0x1FFF) as u32;
-        let op = classify(i.req_opcode);
-        let ram_read = self.ctx[(i.req_flow & amask) as usize];
+        let len = (i.req.len & 0x1FFF) as u32;
+        let op = classify(i.req.opcode);
+        let ram_read = self.ctx[(i.req.flow & amask) as usize];
 
         // ---- Generator (combinational) ----
         let adv = i.out_tready || !self.b_v;
@@ -407,15 +383,13 @@ impl<const A: usize> Cycle for RoceTx<A> {
             req_ready: rdy,
             rd_tready,
             rdq_valid: self.rdq_v,
-            rdq_addr: self.rdq_a,
-            rdq_len: self.rdq_l,
+            rdq: HostReadReq { addr: self.rdq_a, len: self.rdq_l },
             out_tdata: tdata,
             out_tkeep: tkeep,
             out_tlast: tlast,
             out_tvalid: self.b_v,
             out_tuser: false,
-            cnt_frames: self.c_frames,
-            cnt_bad_req: self.c_bad,
+            stats: TxStats { frames: self.c_frames, bad_req: self.c_bad },
         };
 
         // ---- Clock edge: compute every next value from the current state ----
@@ -424,24 +398,24 @@ impl<const A: usize> Cycle for RoceTx<A> {
         n.ctx = ctx;
         // Context RAM (read-old on a same-cycle collision).
         n.ram_out = ram_read;
-        if i.ctx_we {
-            n.ctx[(i.ctx_flow & amask) as usize] = Ctx {
-                dmac: i.ctx_dmac & 0xFFFF_FFFF_FFFF,
-                smac: i.ctx_smac & 0xFFFF_FFFF_FFFF,
-                sip: i.ctx_sip,
-                dip: i.ctx_dip,
-                sport: i.ctx_sport,
-                dqp: i.ctx_dqp & 0xFF_FFFF,
-                pkey: i.ctx_pkey,
-                tos: i.ctx_tos,
+        if i.ctx_valid {
+            n.ctx[(i.ctx.flow & amask) as usize] = Ctx {
+                dmac: i.ctx.dmac & 0xFFFF_FFFF_FFFF,
+                smac: i.ctx.smac & 0xFFFF_FFFF_FFFF,
+                sip: i.ctx.sip,
+                dip: i.ctx.dip,
+                sport: i.ctx.sport,
+                dqp: i.ctx.dqp & 0xFF_FFFF,
+                pkey: i.ctx.pkey,
+                tos: i.ctx.tos,
             };
         }
         // P0.
         if accept && !bad {
-            n.d_opcode = i.req_opcode;
-            n.d_psn = i.req_psn & 0xFF_FFFF;
-            n.d_ack = i.req_ackreq;
-            n.d_tlm = i.req_tlm;
+            n.d_opcode = i.req.opcode;
+            n.d_psn = i.req.psn & 0xFF_FFFF;
+            n.d_ack = i.req.ackreq;
+            n.d_tlm = i.req.tlm.present;
             n.d_s6 = !op.aeth;
             n.d_reth = op.reth;
             n.d_n = len;
@@ -455,7 +429,7 @@ impl<const A: usize> Cycle for RoceTx<A> {
             } else {
                 0
             };
-            let t = if i.req_tlm { 48 } else { 0 };
+            let t = if i.req.tlm.present { 48 } else { 0 };
             n.d_e44 = ext + t + 44;
             n.d_e54 = ext + t + 54;
             n.d_hi = if op.aeth {
@@ -464,30 +438,23 @@ impl<const A: usize> Cycle for RoceTx<A> {
                 3
             } else {
                 1
-            } + if i.req_tlm { 6 } else { 0 };
+            } + if i.req.tlm.present { 6 } else { 0 };
             n.d_item1 = if op.reth {
-                i.req_va
+                i.req.va
             } else {
-                ((i.req_ackreq as u64) << 63)
-                    | (((i.req_psn & 0xFF_FFFF) as u64) << 32)
-                    | i.req_aeth as u64
+                ((i.req.ackreq as u64) << 63)
+                    | (((i.req.psn & 0xFF_FFFF) as u64) << 32)
+                    | i.req.aeth as u64
             };
-            n.d_rd = ((i.req_rkey as u64) << 32) | i.req_dlen as u64;
-            n.x = [
-                i.req_tlm_hdr,
-                i.req_tlm_hop0,
-                i.req_tlm_hop1,
-                i.req_tlm_hop2,
-                i.req_tlm_hop3,
-                i.req_tlm_hop4,
-            ];
+            n.d_rd = ((i.req.rkey as u64) << 32) | i.req.dlen as u64;
+            n.x = i.req.tlm.words();
         }
         if accept && bad {
             n.c_bad = self.c_bad.wrapping_add(1);
         }
         if accept && !bad && len != 0 {
             n.rdq_v = true;
-            n.rdq_a = i.req_addr;
+            n.rdq_a = i.req.addr;
             n.rdq_l = len as u16;
         } else if i.rdq_ready {
             n.rdq_v = false;

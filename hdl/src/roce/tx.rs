@@ -5,23 +5,23 @@
 //!
 //! # Ports (clock `clock`)
 //! - `reset` (synchronous): empties the pipeline (a frame being sent is cut
-//!   short), clears `rdq_valid` and the counters. The context RAM keeps its
+//!   short), clears `m_rdq.valid` and the counters. The context RAM keeps its
 //!   contents. Reset the host read-data source with it.
-//! - Context write (one cycle): `ctx_we`, `ctx_flow: A`, `ctx_dmac: 48`,
-//!   `ctx_smac: 48`, `ctx_sip: 32`, `ctx_dip: 32`, `ctx_sport: 16`,
-//!   `ctx_dqp: 24`, `ctx_pkey: 16`, `ctx_tos: 8`. MACs and IPs as numbers
+//! - Context write (one cycle): `s_ctx.valid`, `s_ctx.flow: A`, `s_ctx.dmac: 48`,
+//!   `s_ctx.smac: 48`, `s_ctx.sip: 32`, `s_ctx.dip: 32`, `s_ctx.sport: 16`,
+//!   `s_ctx.dqp: 24`, `s_ctx.pkey: 16`, `s_ctx.tos: 8`. MACs and IPs as numbers
 //!   whose most significant byte goes first on the wire. A descriptor of
 //!   the same flow accepted in the same cycle reads the old context in
 //!   simulation; on the FPGA that read is undefined (the RAM has no
 //!   collision bypass).
-//! - Descriptor in, valid/ready: `req_valid`, `req_ready`, `req_flow: A`,
-//!   `req_opcode: 8`, `req_psn: 24`, `req_ackreq`, `req_len: 13` (payload
-//!   bytes), `req_addr: 64` (host address, 8-aligned), `req_va: 64`,
-//!   `req_rkey: 32`, `req_dlen: 32` (RETH), `req_aeth: 32` (syndrome << 24 |
-//!   MSN), `req_tlm`, `req_tlm_hdr: 64`, `req_tlm_hop0..4: 64` (the
+//! - Descriptor in, valid/ready: `s_req.valid`, `s_req.ready`, `s_req.flow: A`,
+//!   `s_req.opcode: 8`, `s_req.psn: 24`, `s_req.ackreq`, `s_req.len: 13` (payload
+//!   bytes), `s_req.addr: 64` (host address, 8-aligned), `s_req.va: 64`,
+//!   `s_req.rkey: 32`, `s_req.dlen: 32` (RETH), `s_req.aeth: 32` (syndrome << 24 |
+//!   MSN), `s_req.tlm.present`, `s_req.tlm.hdr: 64`, `s_req.tlm.hop0..4: 64` (the
 //!   telemetry area's six words as on the wire, first byte most significant).
-//! - Host read request out, valid/ready: `rdq_valid`, `rdq_ready`,
-//!   `rdq_addr: 64`, `rdq_len: 13`; one per descriptor with a payload
+//! - Host read request out, valid/ready: `m_rdq.valid`, `m_rdq.ready`,
+//!   `m_rdq.addr: 64`, `m_rdq.len: 13`; one per descriptor with a payload
 //!   (len > 0).
 //! - Host read data in: `s_axis_rd` ([`AxisSink`]`<64, 8, 1>`, lane k = byte
 //!   k): the ceil(len/8) words of each request, in request order. The block
@@ -30,21 +30,21 @@
 //! - Frame out (§4): `m_axis_tx` ([`AxisSource`]`<64, 8, 1>`; `tuser`
 //!   always 0: a frame once started is always completed). Zero while
 //!   `tvalid` is low.
-//! - Counters (32 bits, wrapping): `cnt_frames` (frames whose last word was
-//!   taken), `cnt_bad_req` (descriptors dropped).
+//! - Counters (32 bits, wrapping): `m_stats.frames` (frames whose last word was
+//!   taken), `m_stats.bad_req` (descriptors dropped).
 //!
-//! # Bad descriptors (accepted, dropped, counted in `cnt_bad_req`)
+//! # Bad descriptors (accepted, dropped, counted in `m_stats.bad_req`)
 //! Unknown opcode; `len` > 4096; `len` > 0 on an opcode without payload
 //! (READ REQUEST, ACK, PROBE, NOTIFY); `len` = 0 on WRITE/READ RESPONSE
-//! FIRST, MIDDLE, LAST; `len` > 0 with `req_addr` not 8-aligned; WRITE
+//! FIRST, MIDDLE, LAST; `len` > 0 with `s_req.addr` not 8-aligned; WRITE
 //! FIRST/ONLY with RETH DMA length < `len`; ACK with an AETH syndrome other
 //! than 0x1F, 0x60, 0x61; READ RESPONSE FIRST/LAST/ONLY with a syndrome
-//! other than 0x1F; PROBE/NOTIFY with `req_tlm` = 0. A bad descriptor costs
+//! other than 0x1F; PROBE/NOTIFY with `s_req.tlm.present` = 0. A bad descriptor costs
 //! one accept cycle and nothing else. The MTU is not known here: lengths up
 //! to 4096 are accepted on every payload opcode.
 //!
 //! # Structure
-//! - Prep (one descriptor at a time; `req_ready` = nothing in prep or
+//! - Prep (one descriptor at a time; `s_req.ready` = nothing in prep or
 //!   waiting, and no read request pending): accept (P0: checks, decodes,
 //!   descriptor fields registered, context RAM read, host read request
 //!   registered), P1 (the context word registered out of the block RAM),
@@ -74,7 +74,7 @@
 //!   cycles). The next descriptor is accepted the cycle after the generator
 //!   took the previous frame and is complete 6 cycles later, so frames of 8
 //!   or more cycles follow each other without an idle cycle.
-//! - Latency (idle block): descriptor accepted in cycle t, `rdq_valid` from
+//! - Latency (idle block): descriptor accepted in cycle t, `m_rdq.valid` from
 //!   t + 1, first frame word on `out_*` in cycle t + 9.
 //!
 //! Golden twin: `nic_golden::roce::tx`.
@@ -83,6 +83,7 @@ use crate::mem::Ram;
 pub use crate::roce::bswap::Bswap64;
 use crate::roce::crc32::Crc32x64;
 use crate::roce::op_decode::OpDecode;
+use crate::roce::{HostReadReqSource, TxDescSink, TxFlowCtxSink, TxStatsSource};
 use crate::stream::{AxisSink, AxisSource};
 use nic_spec::roce::{syndrome, ROCE_PORT};
 use rust_hdl::prelude::*;
@@ -123,43 +124,12 @@ impl Logic for ByteExpand {
 pub struct RoceTx<const A: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    pub ctx_we: Signal<In, Bit>,
-    pub ctx_flow: Signal<In, Bits<A>>,
-    pub ctx_dmac: Signal<In, Bits<48>>,
-    pub ctx_smac: Signal<In, Bits<48>>,
-    pub ctx_sip: Signal<In, Bits<32>>,
-    pub ctx_dip: Signal<In, Bits<32>>,
-    pub ctx_sport: Signal<In, Bits<16>>,
-    pub ctx_dqp: Signal<In, Bits<24>>,
-    pub ctx_pkey: Signal<In, Bits<16>>,
-    pub ctx_tos: Signal<In, Bits<8>>,
-    pub req_valid: Signal<In, Bit>,
-    pub req_ready: Signal<Out, Bit>,
-    pub req_flow: Signal<In, Bits<A>>,
-    pub req_opcode: Signal<In, Bits<8>>,
-    pub req_psn: Signal<In, Bits<24>>,
-    pub req_ackreq: Signal<In, Bit>,
-    pub req_len: Signal<In, Bits<13>>,
-    pub req_addr: Signal<In, Bits<64>>,
-    pub req_va: Signal<In, Bits<64>>,
-    pub req_rkey: Signal<In, Bits<32>>,
-    pub req_dlen: Signal<In, Bits<32>>,
-    pub req_aeth: Signal<In, Bits<32>>,
-    pub req_tlm: Signal<In, Bit>,
-    pub req_tlm_hdr: Signal<In, Bits<64>>,
-    pub req_tlm_hop0: Signal<In, Bits<64>>,
-    pub req_tlm_hop1: Signal<In, Bits<64>>,
-    pub req_tlm_hop2: Signal<In, Bits<64>>,
-    pub req_tlm_hop3: Signal<In, Bits<64>>,
-    pub req_tlm_hop4: Signal<In, Bits<64>>,
+    pub s_ctx: TxFlowCtxSink<A>,
+    pub s_req: TxDescSink<A>,
     pub s_axis_rd: AxisSink<64, 8, 1>,
-    pub rdq_valid: Signal<Out, Bit>,
-    pub rdq_ready: Signal<In, Bit>,
-    pub rdq_addr: Signal<Out, Bits<64>>,
-    pub rdq_len: Signal<Out, Bits<13>>,
+    pub m_rdq: HostReadReqSource,
     pub m_axis_tx: AxisSource<64, 8, 1>,
-    pub cnt_frames: Signal<Out, Bits<32>>,
-    pub cnt_bad_req: Signal<Out, Bits<32>>,
+    pub m_stats: TxStatsSource,
     // Context RAM: {dmac, sport}, {smac, pkey}, {sip, dip}, {dqp, tos}.
     ram0: Ram<Bits<64>, A>,
     ram1: Ram<Bits<64>, A>,
@@ -261,7 +231,7 @@ pub struct RoceTx<const A: usize> {
     c_bad: DFF<Bits<32>>,
     k_crc0: Constant<Bits<32>>,
     k_ff: Constant<Bits<8>>,
-    /// The opcode table's classes of `req_opcode`.
+    /// The opcode table's classes of `s_req.opcode`.
     req_class: OpDecode,
     k_syn_ack: Constant<Bits<8>>,
     k_syn_nak_seq: Constant<Bits<8>>,
@@ -329,43 +299,12 @@ impl<const A: usize> Default for RoceTx<A> {
         Self {
             clock: Default::default(),
             reset: Default::default(),
-            ctx_we: Default::default(),
-            ctx_flow: Default::default(),
-            ctx_dmac: Default::default(),
-            ctx_smac: Default::default(),
-            ctx_sip: Default::default(),
-            ctx_dip: Default::default(),
-            ctx_sport: Default::default(),
-            ctx_dqp: Default::default(),
-            ctx_pkey: Default::default(),
-            ctx_tos: Default::default(),
-            req_valid: Default::default(),
-            req_ready: Default::default(),
-            req_flow: Default::default(),
-            req_opcode: Default::default(),
-            req_psn: Default::default(),
-            req_ackreq: Default::default(),
-            req_len: Default::default(),
-            req_addr: Default::default(),
-            req_va: Default::default(),
-            req_rkey: Default::default(),
-            req_dlen: Default::default(),
-            req_aeth: Default::default(),
-            req_tlm: Default::default(),
-            req_tlm_hdr: Default::default(),
-            req_tlm_hop0: Default::default(),
-            req_tlm_hop1: Default::default(),
-            req_tlm_hop2: Default::default(),
-            req_tlm_hop3: Default::default(),
-            req_tlm_hop4: Default::default(),
+            s_ctx: Default::default(),
+            s_req: Default::default(),
             s_axis_rd: Default::default(),
-            rdq_valid: Default::default(),
-            rdq_ready: Default::default(),
-            rdq_addr: Default::default(),
-            rdq_len: Default::default(),
+            m_rdq: Default::default(),
             m_axis_tx: Default::default(),
-            cnt_frames: Default::default(),
-            cnt_bad_req: Default::default(),
+            m_stats: Default::default(),
             ram0: Default::default(),
             ram1: Default::default(),
             ram2: Default::default(),
@@ -546,26 +485,26 @@ impl<const A: usize> Logic for RoceTx<A> {
         self.ram3.clock.next = self.clock.val();
 
         // ---- Context writes -------------------------------------------------
-        self.ram0.write_enable.next = self.ctx_we.val();
-        self.ram1.write_enable.next = self.ctx_we.val();
-        self.ram2.write_enable.next = self.ctx_we.val();
-        self.ram3.write_enable.next = self.ctx_we.val();
-        self.ram0.write_address.next = self.ctx_flow.val();
-        self.ram1.write_address.next = self.ctx_flow.val();
-        self.ram2.write_address.next = self.ctx_flow.val();
-        self.ram3.write_address.next = self.ctx_flow.val();
-        self.ram0.write_data.next = ((bit_cast::<64, 48>(self.ctx_dmac.val()) << 16)
-            | bit_cast::<64, 16>(self.ctx_sport.val()));
-        self.ram1.write_data.next = ((bit_cast::<64, 48>(self.ctx_smac.val()) << 16)
-            | bit_cast::<64, 16>(self.ctx_pkey.val()));
-        self.ram2.write_data.next = ((bit_cast::<64, 32>(self.ctx_sip.val()) << 32)
-            | bit_cast::<64, 32>(self.ctx_dip.val()));
+        self.ram0.write_enable.next = self.s_ctx.valid.val();
+        self.ram1.write_enable.next = self.s_ctx.valid.val();
+        self.ram2.write_enable.next = self.s_ctx.valid.val();
+        self.ram3.write_enable.next = self.s_ctx.valid.val();
+        self.ram0.write_address.next = self.s_ctx.flow.val();
+        self.ram1.write_address.next = self.s_ctx.flow.val();
+        self.ram2.write_address.next = self.s_ctx.flow.val();
+        self.ram3.write_address.next = self.s_ctx.flow.val();
+        self.ram0.write_data.next = ((bit_cast::<64, 48>(self.s_ctx.dmac.val()) << 16)
+            | bit_cast::<64, 16>(self.s_ctx.sport.val()));
+        self.ram1.write_data.next = ((bit_cast::<64, 48>(self.s_ctx.smac.val()) << 16)
+            | bit_cast::<64, 16>(self.s_ctx.pkey.val()));
+        self.ram2.write_data.next = ((bit_cast::<64, 32>(self.s_ctx.sip.val()) << 32)
+            | bit_cast::<64, 32>(self.s_ctx.dip.val()));
         self.ram3.write_data.next =
-            ((bit_cast::<32, 24>(self.ctx_dqp.val()) << 8) | bit_cast::<32, 8>(self.ctx_tos.val()));
-        self.ram0.read_address.next = self.req_flow.val();
-        self.ram1.read_address.next = self.req_flow.val();
-        self.ram2.read_address.next = self.req_flow.val();
-        self.ram3.read_address.next = self.req_flow.val();
+            ((bit_cast::<32, 24>(self.s_ctx.dqp.val()) << 8) | bit_cast::<32, 8>(self.s_ctx.tos.val()));
+        self.ram0.read_address.next = self.s_req.flow.val();
+        self.ram1.read_address.next = self.s_req.flow.val();
+        self.ram2.read_address.next = self.s_req.flow.val();
+        self.ram3.read_address.next = self.s_req.flow.val();
 
         // ---- P0: accept and check a descriptor ------------------------------
         self.busy.next = (self.p1v.q.val()
@@ -576,10 +515,10 @@ impl<const A: usize> Logic for RoceTx<A> {
             || self.sv.q.val()
             || self.rdq_v.q.val());
         self.rdy.next = (!self.busy.val() && !self.reset.val());
-        self.req_ready.next = self.rdy.val();
-        self.accept.next = (self.rdy.val() && self.req_valid.val());
+        self.s_req.ready.next = self.rdy.val();
+        self.accept.next = (self.rdy.val() && self.s_req.valid.val());
 
-        self.req_class.op.next = self.req_opcode.val();
+        self.req_class.op.next = self.s_req.opcode.val();
         self.o_wreth.next = (self.req_class.reth.val() && !self.req_class.read_req.val());
         self.o_rraeth.next = (self.req_class.read_resp.val() && self.req_class.aeth.val());
         self.o_ack.next = self.req_class.ack.val();
@@ -589,26 +528,26 @@ impl<const A: usize> Logic for RoceTx<A> {
         self.o_reth.next = self.req_class.reth.val();
         self.o_aeth.next = self.req_class.aeth.val();
         self.o_known.next = self.req_class.known.val();
-        self.len0.next = !self.req_len.val().any();
+        self.len0.next = !self.s_req.len.val().any();
         self.len_big.next =
-            (self.req_len.val().get_bit(12) && self.req_len.val().get_bits::<12>(0).any());
-        self.syn.next = self.req_aeth.val().get_bits::<8>(24);
-        self.dlen_lt.next = (self.req_dlen.val() < bit_cast::<32, 13>(self.req_len.val()));
+            (self.s_req.len.val().get_bit(12) && self.s_req.len.val().get_bits::<12>(0).any());
+        self.syn.next = self.s_req.aeth.val().get_bits::<8>(24);
+        self.dlen_lt.next = (self.s_req.dlen.val() < bit_cast::<32, 13>(self.s_req.len.val()));
         self.bad.next = (!self.o_known.val()
             || self.len_big.val()
             || (!self.o_pay.val() && !self.len0.val())
             || (self.o_need1.val() && self.len0.val())
-            || (!self.len0.val() && self.req_addr.val().get_bits::<3>(0).any())
+            || (!self.len0.val() && self.s_req.addr.val().get_bits::<3>(0).any())
             || (self.o_wreth.val() && self.dlen_lt.val())
             || (self.o_ack.val()
                 && !((self.syn.val() == self.k_syn_ack.val())
                     || (self.syn.val() == self.k_syn_nak_seq.val())
                     || (self.syn.val() == self.k_syn_nak_invalid.val())))
             || (self.o_rraeth.val() && (self.syn.val() != self.k_syn_ack.val()))
-            || (self.o_probe.val() && !self.req_tlm.val()));
+            || (self.o_probe.val() && !self.s_req.tlm.present.val()));
 
-        self.l7.next = (self.req_len.val() + 7);
-        self.l3.next = (self.req_len.val() + 3);
+        self.l7.next = (self.s_req.len.val() + 7);
+        self.l3.next = (self.s_req.len.val() + 3);
         if self.o_reth.val() {
             self.ext.next = 16.into();
         } else if self.o_aeth.val() {
@@ -617,17 +556,17 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.ext.next = 0.into();
         }
         if (self.accept.val() && !self.bad.val()) {
-            self.d_opcode.d.next = self.req_opcode.val();
-            self.d_psn.d.next = self.req_psn.val();
-            self.d_ack.d.next = self.req_ackreq.val();
-            self.d_tlm.d.next = self.req_tlm.val();
+            self.d_opcode.d.next = self.s_req.opcode.val();
+            self.d_psn.d.next = self.s_req.psn.val();
+            self.d_ack.d.next = self.s_req.ackreq.val();
+            self.d_tlm.d.next = self.s_req.tlm.present.val();
             self.d_s6.d.next = !self.o_aeth.val();
             self.d_reth.d.next = self.o_reth.val();
-            self.d_n.d.next = self.req_len.val();
+            self.d_n.d.next = self.s_req.len.val();
             self.d_n4.d.next = (self.l3.val() & 0x1FFC);
             self.d_nw.d.next = self.l7.val().get_bits::<10>(3);
-            self.d_pad.d.next = (0 - self.req_len.val().get_bits::<2>(0));
-            if self.req_tlm.val() {
+            self.d_pad.d.next = (0 - self.s_req.len.val().get_bits::<2>(0));
+            if self.s_req.tlm.present.val() {
                 self.d_e44.d.next = (self.ext.val() + 92);
                 self.d_e54.d.next = (self.ext.val() + 102);
             } else {
@@ -636,50 +575,50 @@ impl<const A: usize> Logic for RoceTx<A> {
             }
             // Header items: Y or Z, then VA+RD (RETH) or PA (AETH), then TLM.
             if self.o_aeth.val() {
-                if self.req_tlm.val() {
+                if self.s_req.tlm.present.val() {
                     self.d_hi.d.next = 8.into();
                 } else {
                     self.d_hi.d.next = 2.into();
                 }
             } else if self.o_reth.val() {
-                if self.req_tlm.val() {
+                if self.s_req.tlm.present.val() {
                     self.d_hi.d.next = 9.into();
                 } else {
                     self.d_hi.d.next = 3.into();
                 }
-            } else if self.req_tlm.val() {
+            } else if self.s_req.tlm.present.val() {
                 self.d_hi.d.next = 7.into();
             } else {
                 self.d_hi.d.next = 1.into();
             }
             if self.o_reth.val() {
-                self.d_item1.d.next = self.req_va.val();
+                self.d_item1.d.next = self.s_req.va.val();
             } else {
-                self.d_item1.d.next = ((bit_cast::<64, 1>(self.req_ackreq.val().into()) << 63)
-                    | (bit_cast::<64, 24>(self.req_psn.val()) << 32)
-                    | bit_cast::<64, 32>(self.req_aeth.val()));
+                self.d_item1.d.next = ((bit_cast::<64, 1>(self.s_req.ackreq.val().into()) << 63)
+                    | (bit_cast::<64, 24>(self.s_req.psn.val()) << 32)
+                    | bit_cast::<64, 32>(self.s_req.aeth.val()));
             }
-            self.d_rd.d.next = ((bit_cast::<64, 32>(self.req_rkey.val()) << 32)
-                | bit_cast::<64, 32>(self.req_dlen.val()));
-            self.x[0].d.next = self.req_tlm_hdr.val();
-            self.x[1].d.next = self.req_tlm_hop0.val();
-            self.x[2].d.next = self.req_tlm_hop1.val();
-            self.x[3].d.next = self.req_tlm_hop2.val();
-            self.x[4].d.next = self.req_tlm_hop3.val();
-            self.x[5].d.next = self.req_tlm_hop4.val();
+            self.d_rd.d.next = ((bit_cast::<64, 32>(self.s_req.rkey.val()) << 32)
+                | bit_cast::<64, 32>(self.s_req.dlen.val()));
+            self.x[0].d.next = self.s_req.tlm.hdr.val();
+            self.x[1].d.next = self.s_req.tlm.hop0.val();
+            self.x[2].d.next = self.s_req.tlm.hop1.val();
+            self.x[3].d.next = self.s_req.tlm.hop2.val();
+            self.x[4].d.next = self.s_req.tlm.hop3.val();
+            self.x[5].d.next = self.s_req.tlm.hop4.val();
         }
         if (self.accept.val() && self.bad.val()) {
             self.c_bad.d.next = (self.c_bad.q.val() + 1);
         }
         // Host read request (one per descriptor with payload).
-        self.rdq_valid.next = self.rdq_v.q.val();
-        self.rdq_addr.next = self.rdq_a.q.val();
-        self.rdq_len.next = self.rdq_l.q.val();
+        self.m_rdq.valid.next = self.rdq_v.q.val();
+        self.m_rdq.addr.next = self.rdq_a.q.val();
+        self.m_rdq.len.next = self.rdq_l.q.val();
         if (self.accept.val() && !self.bad.val() && !self.len0.val()) {
             self.rdq_v.d.next = true;
-            self.rdq_a.d.next = self.req_addr.val();
-            self.rdq_l.d.next = self.req_len.val();
-        } else if self.rdq_ready.val() {
+            self.rdq_a.d.next = self.s_req.addr.val();
+            self.rdq_l.d.next = self.s_req.len.val();
+        } else if self.m_rdq.ready.val() {
             self.rdq_v.d.next = false;
         }
 
@@ -1044,8 +983,8 @@ impl<const A: usize> Logic for RoceTx<A> {
         {
             self.c_frames.d.next = (self.c_frames.q.val() + 1);
         }
-        self.cnt_frames.next = self.c_frames.q.val();
-        self.cnt_bad_req.next = self.c_bad.q.val();
+        self.m_stats.frames.next = self.c_frames.q.val();
+        self.m_stats.bad_req.next = self.c_bad.q.val();
 
         // ---- Prep stage flags and reset --------------------------------------
         if self.reset.val() {

@@ -8,6 +8,7 @@ use crate::cosim::EngineKind;
 use nic_golden::roce::packet::{op, Packet, Reth};
 use nic_golden::roce::tx::{host_word, In as TxIn, RoceTx as TxGolden};
 use nic_golden::roce::txn::{FlowCfg, RxEvent, RxPipe};
+use nic_golden::roce::{TxDesc, TxFlowCtx};
 use nic_hdl::roce::tx::RoceTx;
 
 /// Flow-id bits of the benchmarked tops (the NIC's 1024 flows).
@@ -27,16 +28,18 @@ fn tx_back_to_back(opcode: u8, len: u16, frames: usize) -> (f64, usize) {
         ..Default::default()
     });
     e.step(&TxIn {
-        ctx_we: true,
-        ctx_flow: 3,
-        ctx_dmac: 0x02_00_00_00_00_02,
-        ctx_smac: 0x02_00_00_00_00_01,
-        ctx_sip: 0x0A00_0001,
-        ctx_dip: 0x0A00_0002,
-        ctx_sport: 0xC000,
-        ctx_dqp: 3,
-        ctx_pkey: 0xFFFF,
-        ctx_tos: 2,
+        ctx_valid: true,
+        ctx: TxFlowCtx {
+            flow: 3,
+            dmac: 0x02_00_00_00_00_02,
+            smac: 0x02_00_00_00_00_01,
+            sip: 0x0A00_0001,
+            dip: 0x0A00_0002,
+            sport: 0xC000,
+            dqp: 3,
+            pkey: 0xFFFF,
+            tos: 2,
+        },
         ..Default::default()
     });
     // Host reads requested and not yet delivered: (address, words left).
@@ -54,15 +57,18 @@ fn tx_back_to_back(opcode: u8, len: u16, frames: usize) -> (f64, usize) {
         );
         let i = TxIn {
             req_valid: true,
-            req_flow: 3,
-            req_opcode: opcode,
-            req_psn: psn,
-            req_len: len,
-            req_aeth: 0x1F00_0000,
-            req_addr: 0x1000,
-            req_va: 0x8000,
-            req_rkey: 0x1234,
-            req_dlen: len as u32,
+            req: TxDesc {
+                flow: 3,
+                opcode,
+                psn,
+                len: len,
+                aeth: 0x1F00_0000,
+                addr: 0x1000,
+                va: 0x8000,
+                rkey: 0x1234,
+                dlen: len as u32,
+                ..Default::default()
+            },
             rd_tvalid: !reads.is_empty(),
             rd_tdata: reads.front().map_or(0, |r| host_word(r.0)),
             rd_tlast: reads.front().is_some_and(|r| r.1 == 1),
@@ -83,7 +89,7 @@ fn tx_back_to_back(opcode: u8, len: u16, frames: usize) -> (f64, usize) {
             }
         }
         if o.rdq_valid {
-            reads.push_back((o.rdq_addr, (o.rdq_len as u64).div_ceil(8)));
+            reads.push_back((o.rdq.addr, (o.rdq.len as u64).div_ceil(8)));
         }
         if o.out_tvalid {
             cur += o.out_tkeep.count_ones() as usize;

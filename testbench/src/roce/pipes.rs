@@ -8,6 +8,7 @@
 use crate::cosim::EngineKind;
 use crate::{Engine, Harness, RustHdlEngine, VerilatorEngine};
 use nic_golden::roce::txn::{HostRead, TxContext, TxDesc, TxPipe};
+use nic_golden::roce::TxFlowCtx;
 use nic_golden::Cycle;
 use nic_hdl::roce::tx::RoceTx;
 use std::path::Path;
@@ -106,16 +107,18 @@ fn mac48(m: &[u8; 6]) -> u64 {
 impl<const A: usize> TxPipe for RtlTx<A> {
     fn set_context(&mut self, flow: u32, c: &TxContext) {
         self.eng.step(&TxIn {
-            ctx_we: true,
-            ctx_flow: flow,
-            ctx_dmac: mac48(&c.dmac),
-            ctx_smac: mac48(&c.smac),
-            ctx_sip: u32::from_be_bytes(c.sip),
-            ctx_dip: u32::from_be_bytes(c.dip),
-            ctx_sport: c.sport,
-            ctx_dqp: c.dqp,
-            ctx_pkey: c.pkey,
-            ctx_tos: c.tos,
+            ctx_valid: true,
+            ctx: TxFlowCtx {
+                flow,
+                dmac: mac48(&c.dmac),
+                smac: mac48(&c.smac),
+                sip: u32::from_be_bytes(c.sip),
+                dip: u32::from_be_bytes(c.dip),
+                sport: c.sport,
+                dqp: c.dqp,
+                pkey: c.pkey,
+                tos: c.tos,
+            },
             out_tready: true,
             ..Default::default()
         });
@@ -142,23 +145,7 @@ impl<const A: usize> TxPipe for RtlTx<A> {
             };
             let i = TxIn {
                 req_valid: req_pending,
-                req_flow: d.flow,
-                req_opcode: d.opcode,
-                req_psn: d.psn & 0xFF_FFFF,
-                req_ackreq: d.ackreq,
-                req_len: d.len as u16,
-                req_addr: d.addr,
-                req_va: d.va,
-                req_rkey: d.rkey,
-                req_dlen: d.dlen,
-                req_aeth: d.aeth,
-                req_tlm: d.tlm,
-                req_tlm_hdr: d.tlm_hdr,
-                req_tlm_hop0: d.tlm_hop[0],
-                req_tlm_hop1: d.tlm_hop[1],
-                req_tlm_hop2: d.tlm_hop[2],
-                req_tlm_hop3: d.tlm_hop[3],
-                req_tlm_hop4: d.tlm_hop[4],
+                req: *d,
                 rd_tdata,
                 rd_tlast,
                 rd_tvalid,
@@ -175,7 +162,7 @@ impl<const A: usize> TxPipe for RtlTx<A> {
                 rd = Some((a + 8, n - 1));
             }
             if rd.is_none() && o.rdq_valid {
-                rd = Some((o.rdq_addr, (o.rdq_len as u64).div_ceil(8)));
+                rd = Some((o.rdq.addr, (o.rdq.len as u64).div_ceil(8)));
             }
             if matches!(rd, Some((_, 0))) {
                 rd = None;
@@ -188,7 +175,7 @@ impl<const A: usize> TxPipe for RtlTx<A> {
                     return Some(frame);
                 }
             }
-            if !req_pending && o.cnt_bad_req as u64 != bad0 {
+            if !req_pending && o.stats.bad_req as u64 != bad0 {
                 self.bad_req += 1;
                 return None;
             }
@@ -208,7 +195,7 @@ impl<const A: usize> RtlTx<A> {
                 out_tready: true,
                 ..Default::default()
             })
-            .cnt_bad_req as u64
+            .stats.bad_req as u64
     }
 }
 

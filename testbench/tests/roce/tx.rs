@@ -129,38 +129,38 @@ fn run(plan: &Plan) -> (Vec<In>, Log) {
             ..In::default()
         };
         if let Some(&(_, flow, c)) = plan.ctx.iter().find(|w| w.0 == t) {
-            i.ctx_we = true;
-            i.ctx_flow = flow;
-            i.ctx_dmac = c.dmac;
-            i.ctx_smac = c.smac;
-            i.ctx_sip = c.sip;
-            i.ctx_dip = c.dip;
-            i.ctx_sport = c.sport;
-            i.ctx_dqp = c.dqp;
-            i.ctx_pkey = c.pkey;
-            i.ctx_tos = c.tos;
+            i.ctx_valid = true;
+            i.ctx.flow = flow;
+            i.ctx.dmac = c.dmac;
+            i.ctx.smac = c.smac;
+            i.ctx.sip = c.sip;
+            i.ctx.dip = c.dip;
+            i.ctx.sport = c.sport;
+            i.ctx.dqp = c.dqp;
+            i.ctx.pkey = c.pkey;
+            i.ctx.tos = c.tos;
         }
         if next < plan.descs.len() && (presenting || e.req_valid) {
             presenting = true;
             let d = plan.descs[next];
             i.req_valid = true;
-            i.req_flow = d.flow;
-            i.req_opcode = d.opcode;
-            i.req_psn = d.psn;
-            i.req_ackreq = d.ackreq;
-            i.req_len = d.len;
-            i.req_addr = d.addr;
-            i.req_va = d.va;
-            i.req_rkey = d.rkey;
-            i.req_dlen = d.dlen;
-            i.req_aeth = d.aeth;
-            i.req_tlm = d.tlm;
-            i.req_tlm_hdr = d.words[0];
-            i.req_tlm_hop0 = d.words[1];
-            i.req_tlm_hop1 = d.words[2];
-            i.req_tlm_hop2 = d.words[3];
-            i.req_tlm_hop3 = d.words[4];
-            i.req_tlm_hop4 = d.words[5];
+            i.req.flow = d.flow;
+            i.req.opcode = d.opcode;
+            i.req.psn = d.psn;
+            i.req.ackreq = d.ackreq;
+            i.req.len = d.len;
+            i.req.addr = d.addr;
+            i.req.va = d.va;
+            i.req.rkey = d.rkey;
+            i.req.dlen = d.dlen;
+            i.req.aeth = d.aeth;
+            i.req.tlm.present = d.tlm;
+            i.req.tlm.hdr = d.words[0];
+            i.req.tlm.hop0 = d.words[1];
+            i.req.tlm.hop1 = d.words[2];
+            i.req.tlm.hop2 = d.words[3];
+            i.req.tlm.hop3 = d.words[4];
+            i.req.tlm.hop4 = d.words[5];
         }
         if let Some(&(addr, words)) = host.front() {
             i.rd_tvalid = e.rd_tvalid;
@@ -179,20 +179,20 @@ fn run(plan: &Plan) -> (Vec<In>, Log) {
             next += 1;
             presenting = false;
         }
-        if i.ctx_we {
-            ctx[(i.ctx_flow & 1023) as usize] = Ctx {
-                dmac: i.ctx_dmac,
-                smac: i.ctx_smac,
-                sip: i.ctx_sip,
-                dip: i.ctx_dip,
-                sport: i.ctx_sport,
-                dqp: i.ctx_dqp,
-                pkey: i.ctx_pkey,
-                tos: i.ctx_tos,
+        if i.ctx_valid {
+            ctx[(i.ctx.flow & 1023) as usize] = Ctx {
+                dmac: i.ctx.dmac,
+                smac: i.ctx.smac,
+                sip: i.ctx.sip,
+                dip: i.ctx.dip,
+                sport: i.ctx.sport,
+                dqp: i.ctx.dqp,
+                pkey: i.ctx.pkey,
+                tos: i.ctx.tos,
             };
         }
         if o.rdq_valid && i.rdq_ready {
-            host.push_back((o.rdq_addr, (o.rdq_len as u64 + 7) / 8));
+            host.push_back((o.rdq.addr, (o.rdq.len as u64 + 7) / 8));
         }
         if i.rd_tvalid && o.rd_tready {
             sent_words += 1;
@@ -384,8 +384,8 @@ fn check_frames(log: &Log, outs: Option<&[Out]>) {
     }
     if let Some(outs) = outs {
         let last = outs.last().unwrap();
-        assert_eq!(last.cnt_bad_req as usize, bad, "cnt_bad_req");
-        assert_eq!(last.cnt_frames as usize, log.frames.len(), "cnt_frames");
+        assert_eq!(last.stats.bad_req as usize, bad, "cnt_bad_req");
+        assert_eq!(last.stats.frames as usize, log.frames.len(), "cnt_frames");
     }
 }
 
@@ -770,7 +770,7 @@ fn tx_bad_descriptors_counted() {
     };
     let (stim, log) = run(&plan);
     let outs = both::<Dut, Gold>("roce_tx_bad", &stim).expect("rtl == golden");
-    assert_eq!(outs.last().unwrap().cnt_bad_req as usize, bads.len());
+    assert_eq!(outs.last().unwrap().stats.bad_req as usize, bads.len());
     assert_eq!(log.frames.len(), bads.len() + 1);
     check_frames(&log, Some(&outs));
 }

@@ -25,44 +25,20 @@ pub struct TxContext {
     pub tos: u8,
 }
 
-/// The Tx descriptor, field for field §6's `req_*`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TxDesc {
-    pub flow: u32,
-    pub opcode: u8,
-    /// 24 bits.
-    pub psn: u32,
-    pub ackreq: bool,
-    /// Payload bytes, 0..=4096.
-    pub len: u32,
-    /// Host address of the payload, 8-aligned.
-    pub addr: u64,
-    /// RETH fields (used if the opcode has a RETH).
-    pub va: u64,
-    pub rkey: u32,
-    pub dlen: u32,
-    /// syndrome << 24 | MSN (used if the opcode has an AETH).
-    pub aeth: u32,
-    pub tlm: bool,
-    pub tlm_hdr: u64,
-    pub tlm_hop: [u64; 5],
-}
+/// The Tx descriptor is the `TxDesc` record (`nic_spec::records`), the
+/// same struct the cycle twin's port carries.
+pub use crate::roce::TxDesc;
 
 impl TxDesc {
     /// `tlm` set with a fresh area (data packets and probes).
     pub fn with_fresh_tlm(mut self) -> Self {
-        let t = Tlm::fresh();
-        self.tlm = true;
-        self.tlm_hdr = t.hdr;
-        self.tlm_hop = t.hops;
+        self.tlm = Tlm::fresh().into();
         self
     }
     /// `tlm` set to `t` if any (the responder's echo).
     pub fn with_tlm(mut self, t: Option<Tlm>) -> Self {
         if let Some(t) = t {
-            self.tlm = true;
-            self.tlm_hdr = t.hdr;
-            self.tlm_hop = t.hops;
+            self.tlm = t.into();
         }
         self
     }
@@ -115,7 +91,7 @@ impl GoldenTx {
         !packet::known_opcode(d.opcode)
             || d.len as usize > MAX_PAYLOAD
             || (d.len > 0 && !packet::carries_payload(d.opcode))
-            || (matches!(d.opcode, op::PROBE | op::NOTIFY) && !d.tlm)
+            || (matches!(d.opcode, op::PROBE | op::NOTIFY) && !d.tlm.present)
             || d.flow as usize >= self.ctx.len()
     }
 }
@@ -156,10 +132,7 @@ impl TxPipe for GoldenTx {
                 dlen: d.dlen,
             }),
             aeth: packet::has_aeth(d.opcode).then_some(d.aeth),
-            tlm: d.tlm.then_some(Tlm {
-                hdr: d.tlm_hdr,
-                hops: d.tlm_hop,
-            }),
+            tlm: d.tlm.to_tlm(),
             payload: host.read(d.addr, d.len as usize),
         };
         self.frames += 1;
