@@ -224,7 +224,7 @@ fn bench_cc(f: &mut Figures) {
         )],
     );
     let mut e = engine::<H>(EngineKind::Verilator, "bench_cc");
-    let lat = stim.iter().position(|i| e.step(i).out_valid).unwrap();
+    let lat = stim.iter().position(|i| e.step(i).update_valid).unwrap();
     f.insert("hpcc_cc_latency_cycles".into(), lat as f64);
     // II: events offered back to back, 16 flows in turn, then one flow.
     for (name, flows) in [
@@ -244,8 +244,8 @@ fn bench_cc(f: &mut Figures) {
             })
             .collect();
         let stim = expand::<10>(&regs, &ev);
-        let first = stim.iter().position(|i| i.in_valid).unwrap();
-        let last = stim.iter().rposition(|i| i.in_valid).unwrap();
+        let first = stim.iter().position(|i| i.event_valid).unwrap();
+        let last = stim.iter().rposition(|i| i.event_valid).unwrap();
         f.insert(
             name.into(),
             ((last - first + 1) as f64 / ev.len() as f64 * 100.0).round() / 100.0,

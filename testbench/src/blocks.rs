@@ -104,20 +104,11 @@ harness! {
             cfg_inv_t_s: cfg_inv_t_s, cfg_uq_m: cfg_uq_m, cfg_eta: cfg_eta,
             cfg_max_stage: cfg_max_stage, cfg_w_ai: cfg_w_ai, cfg_w_min: cfg_w_min,
             cfg_w_init: cfg_w_init, cfg_mlog: cfg_mlog,
-            in_valid: in_valid, in_op: in_op, in_flow: in_flow, in_seq: in_seq,
-            in_snd_nxt: in_snd_nxt, in_now: in_now, in_nhops: in_nhops,
-            in_hop0: in_hop0, in_hop1: in_hop1, in_hop2: in_hop2, in_hop3: in_hop3,
-            in_hop4: in_hop4
+            event_valid: s_event.valid
         }
-        outputs {
-            in_ready: in_ready, out_valid: out_valid, out_flow: out_flow,
-            out_status: out_status, out_flags: out_flags, out_w: out_w, out_r: out_r,
-            out_u: out_u, out_inc_stage: out_inc_stage, out_updated_wc: out_updated_wc,
-            cnt_events: cnt_events, cnt_drop_flow: cnt_drop_flow,
-            cnt_drop_hops: cnt_drop_hops, cnt_drop_rate: cnt_drop_rate,
-            cnt_ts_stale: cnt_ts_stale, cnt_bytes_back: cnt_bytes_back,
-            cnt_qlen_sat: cnt_qlen_sat
-        }
+        outputs { event_ready: s_event.ready, update_valid: m_update.valid }
+        records_in { event: s_event }
+        records_out { update: m_update, stats: m_stats }
     }
 }
 
@@ -315,16 +306,10 @@ harness! {
         clock = clock;
         inputs {
             cfg_mtu: cfg_mtu, cfg_cap: cfg_cap, cfg_probe_t: cfg_probe_t,
-            ev_valid: ev_valid, ev_op: ev_op, ev_flow: ev_flow, ev_a: ev_a, ev_b: ev_b,
-            send_ready: send_ready
+            ev_valid: s_ev.valid, send_ready: m_send.ready
         }
-        outputs {
-            ev_ready: ev_ready, send_valid: send_valid, send_flow: send_flow,
-            send_seq: send_seq, send_len: send_len, send_probe: send_probe,
-            cnt_events: cnt_events, cnt_sends: cnt_sends, cnt_probes: cnt_probes,
-            cnt_bad_flow: cnt_bad_flow, cnt_bad_op: cnt_bad_op,
-            cnt_bad_update: cnt_bad_update, cnt_bad_ack: cnt_bad_ack,
-            cnt_bad_rewind: cnt_bad_rewind, cnt_bad_doorbell: cnt_bad_doorbell
-        }
+        outputs { ev_ready: s_ev.ready, send_valid: m_send.valid }
+        records_in { ev: s_ev }
+        records_out { send: m_send, stats: m_stats }
     }
 }

@@ -1,6 +1,6 @@
 //! Stimulus for the CC module: random telemetry scenarios, the expansion
 //! of an event list into per-cycle port values (holding each event until
-//! `in_ready`), and running an event list through the RTL on an engine.
+//! `event_ready`), and running an event list through the RTL on an engine.
 
 use crate::cosim::{engine, EngineKind};
 use crate::Harness;
@@ -233,7 +233,7 @@ pub fn scenario(seed: u64, p: &CcParams, n: usize, g: GenCfg) -> Vec<(u32, CcEve
 }
 
 /// Expand events into per-cycle inputs: each event is offered after its
-/// idle cycles and held until accepted (`in_ready`, as the golden twin
+/// idle cycles and held until accepted (`event_ready`, as the golden twin
 /// computes it: the RTL must agree, or the co-simulation fails), then
 /// idle cycles until every result has left.
 pub fn expand<const A: usize>(regs: &CcRegs, events: &[(u32, CcEvent)]) -> Vec<hpcc::In> {
@@ -250,7 +250,7 @@ pub fn expand<const A: usize>(regs: &CcRegs, events: &[(u32, CcEvent)]) -> Vec<h
         loop {
             let o = g.step(&i);
             v.push(i);
-            if o.in_ready {
+            if o.event_ready {
                 break;
             }
         }
@@ -262,11 +262,11 @@ pub fn expand<const A: usize>(regs: &CcRegs, events: &[(u32, CcEvent)]) -> Vec<h
     v
 }
 
-/// The results (`out_valid` cycles) of a run, in order.
+/// The results (`update_valid` cycles) of a run, in order.
 pub fn updates(outs: &[hpcc::Out]) -> Vec<CcUpdate> {
     outs.iter()
-        .filter(|o| o.out_valid)
-        .map(|o| o.update())
+        .filter(|o| o.update_valid)
+        .map(|o| o.update)
         .collect()
 }
 
@@ -284,7 +284,7 @@ where
     let stim = expand::<A>(regs, events);
     let mut e = engine::<nic_hdl::cc::HpccCc<A>>(kind, test);
     let outs: Vec<hpcc::Out> = stim.iter().map(|i| e.step(i)).collect();
-    let last = outs.last().map(|o| o.counters()).unwrap_or_default();
+    let last = outs.last().map(|o| o.stats).unwrap_or_default();
     (updates(&outs), last)
 }
 

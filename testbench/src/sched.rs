@@ -19,6 +19,7 @@ use nic_golden::sched::flow_sched::{
     FlowSched, In, Out, OP_ACK, OP_DOORBELL, OP_INIT, OP_REWIND, OP_UPDATE,
 };
 use nic_golden::Cycle;
+use nic_golden::sched::SchedEvent;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
@@ -359,10 +360,10 @@ impl Env {
         };
         if let Some(&(op, f, a, b, _)) = self.evq.front() {
             i.ev_valid = true;
-            i.ev_op = op;
-            i.ev_flow = f;
-            i.ev_a = a;
-            i.ev_b = b;
+            i.ev.op = op;
+            i.ev.flow = f;
+            i.ev.a = a;
+            i.ev.b = b;
         }
         i
     }
@@ -402,10 +403,10 @@ impl Env {
             let s = Sent {
                 cycle,
                 issue: issue.unwrap_or(0),
-                flow: o.send_flow,
-                seq: o.send_seq,
-                len: o.send_len,
-                probe: o.send_probe,
+                flow: o.send.flow,
+                seq: o.send.seq,
+                len: o.send.len,
+                probe: o.send.probe,
             };
             st.sent.push(s);
             if self.cfg.tx_beats {
@@ -517,10 +518,12 @@ pub fn reaction_stimulus() -> (Vec<In>, usize) {
     };
     let ev = |op, a, b| In {
         ev_valid: true,
-        ev_op: op,
-        ev_flow: 3,
-        ev_a: a,
-        ev_b: b,
+        ev: SchedEvent {
+            op: op,
+            flow: 3,
+            a: a,
+            b: b,
+        },
         ..base
     };
     let mut s = Vec::new();

@@ -8,7 +8,7 @@
 //! `hop_max`, `ewma`, `compute_wind`, `rate`), which their cycle twins
 //! use too: it is written once. [`HpccCc`]
 //! wraps it in the RTL's timing (fixed latency, the per-flow hazard
-//! interlock on `in_ready`, the counters) and implements [`Cycle`].
+//! interlock on `event_ready`, the counters) and implements [`Cycle`].
 //!
 //! Formats (`docs/architecture.md` §4): U, u, u′ UQ8.24; tau/T UQ1.24;
 //! eta UQ0.16; eta/U UQ12.20; W, Wc, W_ai, W_min, W_init UQ24.8 bytes;
@@ -94,23 +94,9 @@ pub struct CcEvent {
     pub hops: [u64; HOPS],
 }
 
-/// One result (an `out_*` transfer).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CcUpdate {
-    pub flow: u16,
-    pub status: u8,
-    pub flags: u8,
-    /// W, UQ24.8 bytes.
-    pub w: u32,
-    /// R = W/T, UQ8.16 bytes per ns.
-    pub r: u32,
-    /// U, UQ8.24.
-    pub u: u32,
-    pub inc_stage: u8,
-    /// Wc committed (sender: ack.seq > lastUpdateSeq; receiver: T has
-    /// passed since lastUpdateTime, and the window is to be sent back).
-    pub updated_wc: bool,
-}
+/// One result: the `CcUpdate` record (`nic_spec::records`), the struct
+/// the cycle twin's `m_update` port carries.
+pub use crate::cc::CcUpdate;
 
 /// One flow's state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -128,21 +114,12 @@ pub struct FlowState {
     pub inc_stage: u8,
 }
 
-/// Drop and anomaly counters (`cnt_*`), 32-bit, wrapping.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counters {
-    /// UPDATE and INIT events.
-    pub events: u32,
-    pub drop_flow: u32,
-    pub drop_hops: u32,
-    pub drop_rate: u32,
-    /// UPDATE events with the flag set.
-    pub ts_stale: u32,
-    pub bytes_back: u32,
-    pub qlen_sat: u32,
-}
+/// Drop and anomaly counters, 32-bit, wrapping: the `CcStats` record
+/// (`events`: UPDATE and INIT events; `ts_stale`, `bytes_back`,
+/// `qlen_sat`: UPDATE events with that flag set).
+pub type Counters = crate::cc::CcStats;
 
-impl Counters {
+impl crate::cc::CcStats {
     pub fn count(&mut self, u: &CcUpdate) {
         let c = match u.status {
             status::UPDATE | status::INIT => &mut self.events,
@@ -365,18 +342,8 @@ pub struct In {
     pub cfg_w_init: u32,
     pub cfg_mlog: u8,
     // The event stream.
-    pub in_valid: bool,
-    pub in_op: u8,
-    pub in_flow: u16,
-    pub in_seq: u32,
-    pub in_snd_nxt: u32,
-    pub in_now: u32,
-    pub in_nhops: u8,
-    pub in_hop0: u64,
-    pub in_hop1: u64,
-    pub in_hop2: u64,
-    pub in_hop3: u64,
-    pub in_hop4: u64,
+    pub event_valid: bool,
+    pub event: crate::cc::CcEvent,
 }
 
 impl In {
@@ -413,91 +380,46 @@ impl In {
         }
     }
 
-    /// Drive `ev` (with `in_valid`).
+    /// Drive `ev` (with `event_valid`).
     pub fn set_event(&mut self, ev: &CcEvent) {
-        self.in_valid = true;
-        self.in_op = ev.op;
-        self.in_flow = ev.flow;
-        self.in_seq = ev.seq;
-        self.in_snd_nxt = ev.snd_nxt;
-        self.in_now = ev.now;
-        self.in_nhops = ev.nhops;
-        self.in_hop0 = ev.hops[0];
-        self.in_hop1 = ev.hops[1];
-        self.in_hop2 = ev.hops[2];
-        self.in_hop3 = ev.hops[3];
-        self.in_hop4 = ev.hops[4];
+        self.event_valid = true;
+        self.event = (*ev).into();
     }
 
+    /// The event on the port, masked to the port widths.
     pub fn event(&self) -> CcEvent {
+        let e = &self.event;
         CcEvent {
-            op: self.in_op & 3,
-            flow: self.in_flow,
-            seq: self.in_seq,
-            snd_nxt: self.in_snd_nxt,
-            now: self.in_now,
-            nhops: self.in_nhops & 15,
-            hops: [
-                self.in_hop0,
-                self.in_hop1,
-                self.in_hop2,
-                self.in_hop3,
-                self.in_hop4,
-            ],
+            op: e.op & 3,
+            flow: e.flow,
+            seq: e.seq,
+            snd_nxt: e.snd_nxt,
+            now: e.now,
+            nhops: e.nhops & 15,
+            hops: [e.hop0, e.hop1, e.hop2, e.hop3, e.hop4],
         }
+    }
+}
+
+impl From<CcEvent> for crate::cc::CcEvent {
+    /// The transaction-level event (hops as an array) as the port record.
+    fn from(ev: CcEvent) -> Self {
+        let [hop0, hop1, hop2, hop3, hop4] = ev.hops;
+        Self { op: ev.op, flow: ev.flow, seq: ev.seq, snd_nxt: ev.snd_nxt, now: ev.now, nhops: ev.nhops, hop0, hop1, hop2, hop3, hop4 }
     }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Out {
-    pub in_ready: bool,
-    pub out_valid: bool,
-    pub out_flow: u16,
-    pub out_status: u8,
-    pub out_flags: u8,
-    pub out_w: u32,
-    pub out_r: u32,
-    pub out_u: u32,
-    pub out_inc_stage: u8,
-    pub out_updated_wc: bool,
-    pub cnt_events: u32,
-    pub cnt_drop_flow: u32,
-    pub cnt_drop_hops: u32,
-    pub cnt_drop_rate: u32,
-    pub cnt_ts_stale: u32,
-    pub cnt_bytes_back: u32,
-    pub cnt_qlen_sat: u32,
+    pub event_ready: bool,
+    pub update_valid: bool,
+    pub update: CcUpdate,
+    pub stats: Counters,
 }
 
-impl Out {
-    pub fn update(&self) -> CcUpdate {
-        CcUpdate {
-            flow: self.out_flow,
-            status: self.out_status,
-            flags: self.out_flags,
-            w: self.out_w,
-            r: self.out_r,
-            u: self.out_u,
-            inc_stage: self.out_inc_stage,
-            updated_wc: self.out_updated_wc,
-        }
-    }
-    pub fn counters(&self) -> Counters {
-        Counters {
-            events: self.cnt_events,
-            drop_flow: self.cnt_drop_flow,
-            drop_hops: self.cnt_drop_hops,
-            drop_rate: self.cnt_drop_rate,
-            ts_stale: self.cnt_ts_stale,
-            bytes_back: self.cnt_bytes_back,
-            qlen_sat: self.cnt_qlen_sat,
-        }
-    }
-}
-
-/// Cycle latency from an accepted event to its `out_valid`.
+/// Cycle latency from an accepted event to its `update_valid`.
 pub const LATENCY: usize = 102;
-/// An event is held off (`in_ready` low) while an event of the same flow
+/// An event is held off (`event_ready` low) while an event of the same flow
 /// accepted in the last `HAZARD_WINDOW` cycles is still updating that
 /// flow's state: back-to-back events of one flow are spaced
 /// `HAZARD_WINDOW + 1` cycles, events of different flows go one a cycle.
@@ -526,36 +448,23 @@ impl<const A: usize> Cycle for HpccCc<A> {
     type In = In;
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
-        let in_ready = !self.window.iter().any(|w| *w == Some(i.in_flow));
-        let accept = i.in_valid && in_ready;
+        let event_ready = !self.window.iter().any(|w| *w == Some(i.event.flow));
+        let accept = i.event_valid && event_ready;
         let res = accept.then(|| self.model.process(&i.event(), &i.regs()));
-        self.window.push_back(accept.then_some(i.in_flow));
+        self.window.push_back(accept.then_some(i.event.flow));
         self.window.pop_front();
         self.pipe.push_back(res);
         let leaving = self.pipe.pop_front().unwrap();
         let c = self.counters;
         let mut o = Out {
-            in_ready,
-            cnt_events: c.events,
-            cnt_drop_flow: c.drop_flow,
-            cnt_drop_hops: c.drop_hops,
-            cnt_drop_rate: c.drop_rate,
-            cnt_ts_stale: c.ts_stale,
-            cnt_bytes_back: c.bytes_back,
-            cnt_qlen_sat: c.qlen_sat,
+            event_ready,
+            stats: c,
             ..Default::default()
         };
         if let Some(u) = leaving {
             self.counters.count(&u);
-            o.out_valid = true;
-            o.out_flow = u.flow;
-            o.out_status = u.status;
-            o.out_flags = u.flags;
-            o.out_w = u.w;
-            o.out_r = u.r;
-            o.out_u = u.u;
-            o.out_inc_stage = u.inc_stage;
-            o.out_updated_wc = u.updated_wc;
+            o.update_valid = true;
+            o.update = u;
         }
         o
     }

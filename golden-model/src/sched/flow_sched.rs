@@ -26,6 +26,7 @@
 
 use crate::mem::fifo::{self, Fifo};
 use crate::Cycle;
+use crate::sched::{PktSend, SchedEvent, SchedStats};
 use std::collections::VecDeque;
 
 /// Event opcodes (`ev_op`).
@@ -57,10 +58,7 @@ pub struct In {
     /// Probe interval (base RTT) in cycles (24 bits); 0: no probes.
     pub cfg_probe_t: u32,
     pub ev_valid: bool,
-    pub ev_op: u8,
-    pub ev_flow: u32,
-    pub ev_a: u32,
-    pub ev_b: u32,
+    pub ev: SchedEvent,
     pub send_ready: bool,
 }
 
@@ -68,19 +66,8 @@ pub struct In {
 pub struct Out {
     pub ev_ready: bool,
     pub send_valid: bool,
-    pub send_flow: u32,
-    pub send_seq: u32,
-    pub send_len: u32,
-    pub send_probe: bool,
-    pub cnt_events: u32,
-    pub cnt_sends: u32,
-    pub cnt_probes: u32,
-    pub cnt_bad_flow: u32,
-    pub cnt_bad_op: u32,
-    pub cnt_bad_update: u32,
-    pub cnt_bad_ack: u32,
-    pub cnt_bad_rewind: u32,
-    pub cnt_bad_doorbell: u32,
+    pub send: PktSend,
+    pub stats: SchedStats,
 }
 
 /// One flow's state (the RTL's three state RAM words).
@@ -143,21 +130,9 @@ pub struct FlowSched<const A: usize> {
     p_exp: bool,
     now: u32,
     cycle: u64,
-    cnt: Counters,
+    cnt: SchedStats,
 }
 
-#[derive(Clone, Copy, Debug, Default)]
-struct Counters {
-    events: u32,
-    sends: u32,
-    probes: u32,
-    bad_flow: u32,
-    bad_op: u32,
-    bad_update: u32,
-    bad_ack: u32,
-    bad_rewind: u32,
-    bad_doorbell: u32,
-}
 
 impl<const A: usize> Default for FlowSched<A> {
     fn default() -> Self {
@@ -172,7 +147,7 @@ impl<const A: usize> Default for FlowSched<A> {
             p_exp: false,
             now: 0,
             cycle: 0,
-            cnt: Counters::default(),
+            cnt: SchedStats::default(),
         }
     }
 }
@@ -347,26 +322,20 @@ impl<const A: usize> Cycle for FlowSched<A> {
     type In = In;
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
-        let ev_in_range = Self::in_range(i.ev_flow & 0xffff);
-        let ev_ready = !(ev_in_range && self.busy(i.ev_flow & 0xffff));
+        let ev_in_range = Self::in_range(i.ev.flow & 0xffff);
+        let ev_ready = !(ev_in_range && self.busy(i.ev.flow & 0xffff));
         let head = self.out.head();
         let c = self.cnt;
         let o = Out {
             ev_ready,
             send_valid: head.is_some(),
-            send_flow: head.map_or(0, |h| (h >> 48) as u32 & 0x7fff),
-            send_seq: head.map_or(0, |h| h as u32),
-            send_len: head.map_or(0, |h| (h >> 32) as u32 & 0xffff),
-            send_probe: head.is_some_and(|h| h >> 63 != 0),
-            cnt_events: c.events,
-            cnt_sends: c.sends,
-            cnt_probes: c.probes,
-            cnt_bad_flow: c.bad_flow,
-            cnt_bad_op: c.bad_op,
-            cnt_bad_update: c.bad_update,
-            cnt_bad_ack: c.bad_ack,
-            cnt_bad_rewind: c.bad_rewind,
-            cnt_bad_doorbell: c.bad_doorbell,
+            send: PktSend {
+                flow: head.map_or(0, |h| (h >> 48) as u32 & 0x7fff),
+                seq: head.map_or(0, |h| h as u32),
+                len: head.map_or(0, |h| (h >> 32) as u32 & 0xffff),
+                probe: head.is_some_and(|h| h >> 63 != 0),
+            },
+            stats: c,
         };
 
         // ---- S0: issue one operation. Events first, then an expired
@@ -393,13 +362,13 @@ impl<const A: usize> Cycle for FlowSched<A> {
                 .head()
                 .is_some_and(|h| !self.busy(h as u32 & 0xffff));
         let issued = if accept {
-            let f = i.ev_flow & 0xffff;
+            let f = i.ev.flow & 0xffff;
             Some(Op {
                 kind: if ev_in_range { Kind::Event } else { Kind::Kill },
                 flow: f,
-                op: i.ev_op & 7,
-                a: i.ev_a,
-                b: i.ev_b,
+                op: i.ev.op & 7,
+                a: i.ev.a,
+                b: i.ev.b,
                 now,
             })
         } else if probe_go {

@@ -17,22 +17,24 @@
 //! `cfg_w_ai`/`cfg_w_min`/`cfg_w_init` (UQ24.8 bytes), `cfg_mlog`
 //! (log2 of the telemetry multi).
 //!
-//! Event in (valid/ready): `in_op` (0 event, 1 create, 2 destroy),
-//! `in_flow` (16 bits), `in_seq`, `in_snd_nxt` (sender, 32 bits, serial
-//! arithmetic), `in_now` (receiver, ns mod 2^32), `in_nhops` (4 bits),
-//! `in_hop0..4` (ns-3 hop words, parsed by [`Ns3HopParse`]).
+//! Event in, `s_event` ([`CcEventSink`], valid/ready; the `CcEvent`
+//! record of `nic_spec::records`): `op` (0 event, 1 create, 2 destroy),
+//! `flow` (16 bits), `seq`, `snd_nxt` (sender, 32 bits, serial
+//! arithmetic), `now` (receiver, ns mod 2^32), `nhops` (4 bits),
+//! `hop0..4` (ns-3 hop words, parsed by [`Ns3HopParse`]).
 //!
-//! Update out (valid only; the scheduler takes one per cycle):
-//! `out_flow`, `out_status` (see `nic_golden::cc::hpcc::status`),
-//! `out_flags` (ts stale, bytes back, qlen saturated), `out_w` (UQ24.8
-//! bytes), `out_r` (R = W/T, UQ8.16 bytes/ns), `out_u` (U, UQ8.24),
-//! `out_inc_stage`, `out_updated_wc` (Wc committed; for the receiver, the
-//! window is to be sent back). Counters `cnt_*` (32 bits, wrapping).
+//! Update out, `m_update` ([`CcUpdateSource`], valid only; the scheduler
+//! takes one per cycle): `flow`, `status` (see
+//! `nic_golden::cc::hpcc::status`), `flags` (ts stale, bytes back, qlen
+//! saturated), `w` (UQ24.8 bytes), `r` (R = W/T, UQ8.16 bytes/ns), `u`
+//! (U, UQ8.24), `inc_stage`, `updated_wc` (Wc committed; for the
+//! receiver, the window is to be sent back). Counters: `m_stats`
+//! ([`CcStatsSource`], 32 bits each, wrapping).
 //!
 //! # Timing
-//! Latency [`LATENCY`] cycles from acceptance to `out_valid`, II 1 for
+//! Latency [`LATENCY`] cycles from acceptance to `m_update.valid`, II 1 for
 //! events of different flows. An event whose flow had an event accepted
-//! in the last [`HAZARD_WINDOW`] cycles waits (`in_ready` low): each state
+//! in the last [`HAZARD_WINDOW`] cycles waits (`s_event.ready` low): each state
 //! field's read-modify-write spans at most that many cycles, so events of
 //! one flow are processed exactly in order, with no forwarding.
 //!
@@ -77,9 +79,10 @@ use super::measure_inflight::MeasureInflight;
 use super::rate::Rate;
 use crate::arith::Delay;
 use crate::mem::Ram;
+use crate::cc::{CcEventSink, CcStatsSource, CcUpdateSource};
 use rust_hdl::prelude::*;
 
-/// Cycles from acceptance to `out_valid`.
+/// Cycles from acceptance to `m_update.valid`.
 pub const LATENCY: usize = 102;
 /// Same-flow events are spaced at least `HAZARD_WINDOW + 1` cycles.
 pub const HAZARD_WINDOW: usize = 9;
@@ -94,7 +97,7 @@ pub struct EventCtx {
     pub flow: Bits<16>,
     /// `nic_golden::cc::hpcc::status`.
     pub status: Bits<3>,
-    /// `out_flags`: ts stale, bytes back, qlen saturated.
+    /// `m_update.flags`: ts stale, bytes back, qlen saturated.
     pub flags: Bits<3>,
     /// Line 22 / 29: commit Wc (updateWc) this time.
     pub commit: Bit,
@@ -152,35 +155,9 @@ pub struct HpccCc<const A: usize> {
     pub cfg_w_min: Signal<In, Bits<32>>,
     pub cfg_w_init: Signal<In, Bits<32>>,
     pub cfg_mlog: Signal<In, Bits<3>>,
-    pub in_valid: Signal<In, Bit>,
-    pub in_ready: Signal<Out, Bit>,
-    pub in_op: Signal<In, Bits<2>>,
-    pub in_flow: Signal<In, Bits<16>>,
-    pub in_seq: Signal<In, Bits<32>>,
-    pub in_snd_nxt: Signal<In, Bits<32>>,
-    pub in_now: Signal<In, Bits<32>>,
-    pub in_nhops: Signal<In, Bits<4>>,
-    pub in_hop0: Signal<In, Bits<64>>,
-    pub in_hop1: Signal<In, Bits<64>>,
-    pub in_hop2: Signal<In, Bits<64>>,
-    pub in_hop3: Signal<In, Bits<64>>,
-    pub in_hop4: Signal<In, Bits<64>>,
-    pub out_valid: Signal<Out, Bit>,
-    pub out_flow: Signal<Out, Bits<16>>,
-    pub out_status: Signal<Out, Bits<3>>,
-    pub out_flags: Signal<Out, Bits<3>>,
-    pub out_w: Signal<Out, Bits<32>>,
-    pub out_r: Signal<Out, Bits<24>>,
-    pub out_u: Signal<Out, Bits<32>>,
-    pub out_inc_stage: Signal<Out, Bits<3>>,
-    pub out_updated_wc: Signal<Out, Bit>,
-    pub cnt_events: Signal<Out, Bits<32>>,
-    pub cnt_drop_flow: Signal<Out, Bits<32>>,
-    pub cnt_drop_hops: Signal<Out, Bits<32>>,
-    pub cnt_drop_rate: Signal<Out, Bits<32>>,
-    pub cnt_ts_stale: Signal<Out, Bits<32>>,
-    pub cnt_bytes_back: Signal<Out, Bits<32>>,
-    pub cnt_qlen_sat: Signal<Out, Bits<32>>,
+    pub s_event: CcEventSink,
+    pub m_update: CcUpdateSource,
+    pub m_stats: CcStatsSource,
 
     // ---- constants
     /// A, the flow id's width (a flow id ≥ 2^A has a bit set from A on;
@@ -343,35 +320,9 @@ impl<const A: usize> Default for HpccCc<A> {
             cfg_w_min: Default::default(),
             cfg_w_init: Default::default(),
             cfg_mlog: Default::default(),
-            in_valid: Default::default(),
-            in_ready: Default::default(),
-            in_op: Default::default(),
-            in_flow: Default::default(),
-            in_seq: Default::default(),
-            in_snd_nxt: Default::default(),
-            in_now: Default::default(),
-            in_nhops: Default::default(),
-            in_hop0: Default::default(),
-            in_hop1: Default::default(),
-            in_hop2: Default::default(),
-            in_hop3: Default::default(),
-            in_hop4: Default::default(),
-            out_valid: Default::default(),
-            out_flow: Default::default(),
-            out_status: Default::default(),
-            out_flags: Default::default(),
-            out_w: Default::default(),
-            out_r: Default::default(),
-            out_u: Default::default(),
-            out_inc_stage: Default::default(),
-            out_updated_wc: Default::default(),
-            cnt_events: Default::default(),
-            cnt_drop_flow: Default::default(),
-            cnt_drop_hops: Default::default(),
-            cnt_drop_rate: Default::default(),
-            cnt_ts_stale: Default::default(),
-            cnt_bytes_back: Default::default(),
-            cnt_qlen_sat: Default::default(),
+            s_event: Default::default(),
+            m_update: Default::default(),
+            m_stats: Default::default(),
             k_a: k(A as u64),
             hop_index: std::array::from_fn(|i| k(i as u64)),
             u_one: k(1 << 24),
@@ -565,26 +516,26 @@ impl<const A: usize> Logic for HpccCc<A> {
         // ---- stage 0: hazard interlock, accept
         self.hit.next = false;
         for i in 0..HZ {
-            if (self.recent_valid[i].q.val() && (self.recent_flow[i].q.val() == self.in_flow.val()))
+            if (self.recent_valid[i].q.val() && (self.recent_flow[i].q.val() == self.s_event.flow.val()))
             {
                 self.hit.next = true;
             }
         }
-        self.in_ready.next = !self.hit.val();
-        self.accept.next = (self.in_valid.val() && !self.hit.val());
+        self.s_event.ready.next = !self.hit.val();
+        self.accept.next = (self.s_event.valid.val() && !self.hit.val());
         self.recent_valid[0].d.next = self.accept.val();
-        self.recent_flow[0].d.next = self.in_flow.val();
+        self.recent_flow[0].d.next = self.s_event.flow.val();
         for i in 1..HZ {
             self.recent_valid[i].d.next = self.recent_valid[i - 1].q.val();
             self.recent_flow[i].d.next = self.recent_flow[i - 1].q.val();
         }
 
         // ---- stage 0: parse the hops; read the flow's meta and stored hops
-        self.parse[0].word.next = self.in_hop0.val();
-        self.parse[1].word.next = self.in_hop1.val();
-        self.parse[2].word.next = self.in_hop2.val();
-        self.parse[3].word.next = self.in_hop3.val();
-        self.parse[4].word.next = self.in_hop4.val();
+        self.parse[0].word.next = self.s_event.hop0.val();
+        self.parse[1].word.next = self.s_event.hop1.val();
+        self.parse[2].word.next = self.s_event.hop2.val();
+        self.parse[3].word.next = self.s_event.hop3.val();
+        self.parse[4].word.next = self.s_event.hop4.val();
         for i in 0..5 {
             self.new_ts_s2[i].d.next = self.parse[i].ts.val();
             self.new_bytes_s2[i].d.next = self.parse[i].bytes.val();
@@ -592,17 +543,17 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.new_code_s2[i].d.next = self.parse[i].rate.val();
             self.rate_ok_s2[i].d.next = self.parse[i].rate_ok.val().into();
             self.qlen_max_s3[i].d.next = self.parse[i].qlen_max.val().into();
-            self.hop_ram[i].read_address.next = bit_cast::<A, 16>(self.in_flow.val());
+            self.hop_ram[i].read_address.next = bit_cast::<A, 16>(self.s_event.flow.val());
         }
-        self.meta_ram.read_address.next = bit_cast::<A, 16>(self.in_flow.val());
+        self.meta_ram.read_address.next = bit_cast::<A, 16>(self.s_event.flow.val());
         self.valid_s2.d.next = self.accept.val().into();
-        self.op_s3.d.next = self.in_op.val();
-        self.flow_s3.d.next = self.in_flow.val();
-        self.flow_oor_s3.d.next = (self.in_flow.val() >> self.k_a.val()).any().into();
-        self.seq_s2.d.next = self.in_seq.val();
-        self.snd_nxt_s3.d.next = self.in_snd_nxt.val();
-        self.now_s2.d.next = self.in_now.val();
-        self.nhops_s2.d.next = self.in_nhops.val();
+        self.op_s3.d.next = self.s_event.op.val();
+        self.flow_s3.d.next = self.s_event.flow.val();
+        self.flow_oor_s3.d.next = (self.s_event.flow.val() >> self.k_a.val()).any().into();
+        self.seq_s2.d.next = self.s_event.seq.val();
+        self.snd_nxt_s3.d.next = self.s_event.snd_nxt.val();
+        self.now_s2.d.next = self.s_event.now.val();
+        self.nhops_s2.d.next = self.s_event.nhops.val();
 
         // ---- stage 1: register the RAM outputs
         self.meta_s2.d.next = self.meta_ram.read_data.val();
@@ -875,15 +826,15 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.o_u.d.next = 0.into();
             self.o_r.d.next = 0.into();
         }
-        self.out_valid.next = self.o_valid.q.val();
-        self.out_flow.next = self.o_flow.q.val();
-        self.out_status.next = self.o_status.q.val();
-        self.out_flags.next = self.o_flags.q.val();
-        self.out_w.next = self.o_w.q.val();
-        self.out_r.next = self.o_r.q.val();
-        self.out_u.next = self.o_u.q.val();
-        self.out_inc_stage.next = self.o_inc.q.val();
-        self.out_updated_wc.next = self.o_upd.q.val();
+        self.m_update.valid.next = self.o_valid.q.val();
+        self.m_update.flow.next = self.o_flow.q.val();
+        self.m_update.status.next = self.o_status.q.val();
+        self.m_update.flags.next = self.o_flags.q.val();
+        self.m_update.w.next = self.o_w.q.val();
+        self.m_update.r.next = self.o_r.q.val();
+        self.m_update.u.next = self.o_u.q.val();
+        self.m_update.inc_stage.next = self.o_inc.q.val();
+        self.m_update.updated_wc.next = self.o_upd.q.val();
 
         // ---- counters, on the output register
         if self.o_valid.q.val() {
@@ -911,12 +862,12 @@ impl<const A: usize> Logic for HpccCc<A> {
                 self.c_qlen_sat.d.next = (self.c_qlen_sat.q.val() + 1);
             }
         }
-        self.cnt_events.next = self.c_events.q.val();
-        self.cnt_drop_flow.next = self.c_drop_flow.q.val();
-        self.cnt_drop_hops.next = self.c_drop_hops.q.val();
-        self.cnt_drop_rate.next = self.c_drop_rate.q.val();
-        self.cnt_ts_stale.next = self.c_ts_stale.q.val();
-        self.cnt_bytes_back.next = self.c_bytes_back.q.val();
-        self.cnt_qlen_sat.next = self.c_qlen_sat.q.val();
+        self.m_stats.events.next = self.c_events.q.val();
+        self.m_stats.drop_flow.next = self.c_drop_flow.q.val();
+        self.m_stats.drop_hops.next = self.c_drop_hops.q.val();
+        self.m_stats.drop_rate.next = self.c_drop_rate.q.val();
+        self.m_stats.ts_stale.next = self.c_ts_stale.q.val();
+        self.m_stats.bytes_back.next = self.c_bytes_back.q.val();
+        self.m_stats.qlen_sat.next = self.c_qlen_sat.q.val();
     }
 }

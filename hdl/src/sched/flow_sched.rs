@@ -26,22 +26,22 @@
 //!   the achieved rate does not depend on how often a flow is visited.
 //! - **Probe timers**: a second FIFO of (flow, time). A flow joins it at
 //!   its first send; when the head's time is `cfg_probe_t` old, the flow
-//!   is probed (PktSend with `send_probe`, len 0) and re-queued if it
+//!   is probed (PktSend with `m_send.probe`, len 0) and re-queued if it
 //!   still has data in flight, else it leaves. One interval for all flows
 //!   makes a FIFO a timer queue: no scan.
 //! - **One read-modify-write pipeline**: one operation issues per cycle
 //!   (S0): an event, else an expired probe timer, else the active list's
 //!   head. It reads the flow's state (eight RAMs, one word per flow) in
 //!   S1, and writes it back in S10. A flow with an operation in S1..S10 is not
-//!   issued (interlock: `ev_ready` low for that flow's events, the list
+//!   issued (interlock: `s_ev.ready` low for that flow's events, the list
 //!   heads wait), so no forwarding is needed.
 //!
 //! # Ports (clock `clock`)
 //! - config (hold constant while flows are active): `cfg_mtu` (bytes;
 //!   0 sends nothing), `cfg_cap` (bytes, 20 bits), `cfg_probe_t` (cycles,
 //!   24 bits; 0 stops probing).
-//! - event in, valid/ready: `ev_valid`, `ev_ready`, `ev_op`, `ev_flow`
-//!   (16 bits), `ev_a`, `ev_b`:
+//! - event in, valid/ready: `s_ev.valid`, `s_ev.ready`, `s_ev.op`, `s_ev.flow`
+//!   (16 bits), `s_ev.a`, `s_ev.b`:
 //!
 //!   | op | name | a | b | effect |
 //!   |---|---|---|---|---|
@@ -51,11 +51,11 @@
 //!   | 3 | ACK | seq | – | una = a (cumulative) |
 //!   | 4 | REWIND | seq | – | una = nxt = a (NAK: go-back-N from a) |
 //!
-//! - PktSend out, valid/ready: `send_valid`, `send_ready` (Tx
-//!   back-pressure), `send_flow`, `send_seq` (byte sequence number of the
-//!   first byte), `send_len`, `send_probe` (a probe request, len 0).
-//! - counters (32 bits, wrapping): `cnt_events` (accepted), `cnt_sends`,
-//!   `cnt_probes`, and the drops below.
+//! - PktSend out, valid/ready: `m_send.valid`, `m_send.ready` (Tx
+//!   back-pressure), `m_send.flow`, `m_send.seq` (byte sequence number of the
+//!   first byte), `m_send.len`, `m_send.probe` (a probe request, len 0).
+//! - counters (32 bits, wrapping): `m_stats.events` (accepted), `m_stats.sends`,
+//!   `m_stats.probes`, and the drops below.
 //!
 //! # Timing
 //! - Throughput: one operation per cycle; one PktSend per cycle while 14
@@ -73,13 +73,13 @@
 //!   bounded_cycles`).
 //!
 //! # Bad input (dropped, counted, nothing written)
-//! - `ev_flow` ≥ 2^A: `cnt_bad_flow` (accepted at once, no state read).
-//! - `ev_op` 5..7: `cnt_bad_op`.
-//! - UPDATE with R = 0 or W < 1 byte: `cnt_bad_update`; R and W keep
+//! - `s_ev.flow` ≥ 2^A: `m_stats.bad_flow` (accepted at once, no state read).
+//! - `s_ev.op` 5..7: `m_stats.bad_op`.
+//! - UPDATE with R = 0 or W < 1 byte: `m_stats.bad_update`; R and W keep
 //!   their values.
-//! - ACK or REWIND outside [snd_una, snd_nxt]: `cnt_bad_ack`,
-//!   `cnt_bad_rewind`.
-//! - DOORBELL that would make end − snd_una ≥ 2^31: `cnt_bad_doorbell`.
+//! - ACK or REWIND outside [snd_una, snd_nxt]: `m_stats.bad_ack`,
+//!   `m_stats.bad_rewind`.
+//! - DOORBELL that would make end − snd_una ≥ 2^31: `m_stats.bad_doorbell`.
 //! A dropped event writes nothing, so no flow's state changes.
 //!
 //! Limits: `last` is 32 bits, so a flow untouched for 2^32 cycles (27 s at
@@ -90,6 +90,7 @@
 
 use crate::arith::WideMul;
 use crate::mem::{Fifo, Ram};
+use crate::sched::{PktSendSource, SchedEventSink, SchedStatsSource};
 use rust_hdl::prelude::*;
 
 /// log2 of the PktSend queue's RAM words.
@@ -103,27 +104,9 @@ pub struct FlowSched<const A: usize> {
     pub cfg_mtu: Signal<In, Bits<16>>,
     pub cfg_cap: Signal<In, Bits<20>>,
     pub cfg_probe_t: Signal<In, Bits<24>>,
-    pub ev_valid: Signal<In, Bit>,
-    pub ev_op: Signal<In, Bits<3>>,
-    pub ev_flow: Signal<In, Bits<16>>,
-    pub ev_a: Signal<In, Bits<32>>,
-    pub ev_b: Signal<In, Bits<32>>,
-    pub send_ready: Signal<In, Bit>,
-    pub ev_ready: Signal<Out, Bit>,
-    pub send_valid: Signal<Out, Bit>,
-    pub send_flow: Signal<Out, Bits<16>>,
-    pub send_seq: Signal<Out, Bits<32>>,
-    pub send_len: Signal<Out, Bits<16>>,
-    pub send_probe: Signal<Out, Bit>,
-    pub cnt_events: Signal<Out, Bits<32>>,
-    pub cnt_sends: Signal<Out, Bits<32>>,
-    pub cnt_probes: Signal<Out, Bits<32>>,
-    pub cnt_bad_flow: Signal<Out, Bits<32>>,
-    pub cnt_bad_op: Signal<Out, Bits<32>>,
-    pub cnt_bad_update: Signal<Out, Bits<32>>,
-    pub cnt_bad_ack: Signal<Out, Bits<32>>,
-    pub cnt_bad_rewind: Signal<Out, Bits<32>>,
-    pub cnt_bad_doorbell: Signal<Out, Bits<32>>,
+    pub s_ev: SchedEventSink,
+    pub m_send: PktSendSource,
+    pub m_stats: SchedStatsSource,
     active: Fifo<16, A>,
     probes: Fifo<48, A>,
     out: Fifo<64, OUT_A>,
@@ -253,27 +236,9 @@ impl<const A: usize> Default for FlowSched<A> {
             cfg_mtu: Default::default(),
             cfg_cap: Default::default(),
             cfg_probe_t: Default::default(),
-            ev_valid: Default::default(),
-            ev_op: Default::default(),
-            ev_flow: Default::default(),
-            ev_a: Default::default(),
-            ev_b: Default::default(),
-            send_ready: Default::default(),
-            ev_ready: Default::default(),
-            send_valid: Default::default(),
-            send_flow: Default::default(),
-            send_seq: Default::default(),
-            send_len: Default::default(),
-            send_probe: Default::default(),
-            cnt_events: Default::default(),
-            cnt_sends: Default::default(),
-            cnt_probes: Default::default(),
-            cnt_bad_flow: Default::default(),
-            cnt_bad_op: Default::default(),
-            cnt_bad_update: Default::default(),
-            cnt_bad_ack: Default::default(),
-            cnt_bad_rewind: Default::default(),
-            cnt_bad_doorbell: Default::default(),
+            s_ev: Default::default(),
+            m_send: Default::default(),
+            m_stats: Default::default(),
             active: Default::default(),
             probes: Default::default(),
             out: Default::default(),
@@ -652,20 +617,20 @@ impl<const A: usize> Logic for FlowSched<A> {
         }
 
         // ---- outputs
-        self.send_valid.next = self.out.head_valid.val();
-        self.send_flow.next = bit_cast::<16, 15>(self.out.head_data.val().get_bits::<15>(48));
-        self.send_seq.next = self.out.head_data.val().get_bits::<32>(0);
-        self.send_len.next = self.out.head_data.val().get_bits::<16>(32);
-        self.send_probe.next = self.out.head_data.val().get_bit(63);
-        self.cnt_events.next = self.c_events.q.val();
-        self.cnt_sends.next = self.c_sends.q.val();
-        self.cnt_probes.next = self.c_probes.q.val();
-        self.cnt_bad_flow.next = self.c_bad_flow.q.val();
-        self.cnt_bad_op.next = self.c_bad_op.q.val();
-        self.cnt_bad_update.next = self.c_bad_update.q.val();
-        self.cnt_bad_ack.next = self.c_bad_ack.q.val();
-        self.cnt_bad_rewind.next = self.c_bad_rewind.q.val();
-        self.cnt_bad_doorbell.next = self.c_bad_doorbell.q.val();
+        self.m_send.valid.next = self.out.head_valid.val();
+        self.m_send.flow.next = bit_cast::<16, 15>(self.out.head_data.val().get_bits::<15>(48));
+        self.m_send.seq.next = self.out.head_data.val().get_bits::<32>(0);
+        self.m_send.len.next = self.out.head_data.val().get_bits::<16>(32);
+        self.m_send.probe.next = self.out.head_data.val().get_bit(63);
+        self.m_stats.events.next = self.c_events.q.val();
+        self.m_stats.sends.next = self.c_sends.q.val();
+        self.m_stats.probes.next = self.c_probes.q.val();
+        self.m_stats.bad_flow.next = self.c_bad_flow.q.val();
+        self.m_stats.bad_op.next = self.c_bad_op.q.val();
+        self.m_stats.bad_update.next = self.c_bad_update.q.val();
+        self.m_stats.bad_ack.next = self.c_bad_ack.q.val();
+        self.m_stats.bad_rewind.next = self.c_bad_rewind.q.val();
+        self.m_stats.bad_doorbell.next = self.c_bad_doorbell.q.val();
         self.now.d.next = (self.now.q.val() + 1);
         // Effective cap, UQ20.24: max(cap, mtu) bytes.
         if (bit_cast::<20, 16>(self.cfg_mtu.val()) > self.cfg_cap.val()) {
@@ -675,7 +640,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         }
 
         // ---- S0: interlock and issue
-        self.in_range.next = !(self.ev_flow.val() >> self.k_a.val()).any();
+        self.in_range.next = !(self.s_ev.flow.val() >> self.k_a.val()).any();
         self.p_flow.next = self.probes.head_data.val().get_bits::<16>(32);
         self.p_t0.next = self.probes.head_data.val().get_bits::<32>(0);
         self.s_flow.next = self.active.head_data.val().get_bits::<16>(0);
@@ -684,7 +649,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.hit_s.next = false;
         for i in 1..11 {
             if (self.v[i].q.val() && (self.kind[i].q.val() != self.k_kill.val())) {
-                if (self.flow[i].q.val() == self.ev_flow.val()) {
+                if (self.flow[i].q.val() == self.s_ev.flow.val()) {
                     self.hit_ev.next = true;
                 }
                 if (self.flow[i].q.val() == self.p_flow.val()) {
@@ -695,8 +660,8 @@ impl<const A: usize> Logic for FlowSched<A> {
                 }
             }
         }
-        self.ev_ready.next = !(self.in_range.val() && self.hit_ev.val());
-        self.accept.next = (self.ev_valid.val() && !(self.in_range.val() && self.hit_ev.val()));
+        self.s_ev.ready.next = !(self.in_range.val() && self.hit_ev.val());
+        self.accept.next = (self.s_ev.valid.val() && !(self.in_range.val() && self.hit_ev.val()));
         self.room.next = (self.used.q.val() < self.k_cap.val());
         self.probe_t_on.next = self.cfg_probe_t.val().any();
         // The probe head's expiry is registered (p_exp: the head was
@@ -723,7 +688,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.iss_flow.next = self.s_flow.val();
         self.kind[1].d.next = self.k_sched.val();
         if self.accept.val() {
-            self.iss_flow.next = self.ev_flow.val();
+            self.iss_flow.next = self.s_ev.flow.val();
             if self.in_range.val() {
                 self.kind[1].d.next = self.k_ev.val();
             } else {
@@ -736,9 +701,9 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.v[1].d.next = (self.accept.val() || self.pop_go.val());
         self.flow[1].d.next = self.iss_flow.val();
         self.tnow[1].d.next = self.now.q.val();
-        self.op[1].d.next = self.ev_op.val();
-        self.a[1].d.next = self.ev_a.val();
-        self.b[1].d.next = self.ev_b.val();
+        self.op[1].d.next = self.s_ev.op.val();
+        self.a[1].d.next = self.s_ev.a.val();
+        self.b[1].d.next = self.s_ev.b.val();
         // ---- S1: read the state (the address comes from a register: eight
         // RAMs hang on it)
         self.ram_r.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
@@ -875,8 +840,8 @@ impl<const A: usize> Logic for FlowSched<A> {
             && self.fit[10].q.val()
             && !self.diff[10].q.val().get_bit(44));
         self.pr_live.next = self.inflight[10].q.val().any();
-        self.handshake.next = (self.out.head_valid.val() && self.send_ready.val());
-        self.out.pop.next = self.send_ready.val();
+        self.handshake.next = (self.out.head_valid.val() && self.m_send.ready.val());
+        self.out.pop.next = self.m_send.ready.val();
         self.no_send.next = false;
         self.act.next = self.act_ns[10].q.val();
         if self.can_send.val() {

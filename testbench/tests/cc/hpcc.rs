@@ -148,7 +148,7 @@ fn hpcc_throughput_and_hazard() {
             .iter()
             .enumerate()
             .zip(outs.iter())
-            .filter(|((_, i), o)| i.in_valid && o.in_ready)
+            .filter(|((_, i), o)| i.event_valid && o.event_ready)
             .map(|((c, _), _)| c)
             .skip(create.len() + 1)
             .collect();
@@ -380,9 +380,9 @@ fn hpcc_idle_outputs_are_zero() {
         &stim,
     )
     .unwrap();
-    for o in outs.iter().filter(|o| !o.out_valid) {
+    for o in outs.iter().filter(|o| !o.update_valid) {
         assert_eq!(
-            (o.out_w, o.out_r, o.out_u, o.out_flow, o.out_status),
+            (o.update.w, o.update.r, o.update.u, o.update.flow, o.update.status),
             (0, 0, 0, 0, 0)
         );
     }

@@ -195,7 +195,7 @@ fn update_takes_effect_in_bounded_cycles() {
     );
     let first = outs.iter().position(|o| o.send_valid).unwrap();
     assert_eq!(first - t_update, 26, "reaction");
-    assert_eq!(outs[first].send_seq, 100);
+    assert_eq!(outs[first].send.seq, 100);
 }
 
 /// Bad input: every kind is dropped and counted, and leaves every flow as
@@ -250,18 +250,18 @@ fn bad_input_counted_and_isolated() {
         .all(|s| s.iter().map(|x| x.1 as u64).sum::<u64>() == 20_000));
     let (o0, o) = (outs[0], outs[1]);
     assert_eq!(
-        o0.cnt_bad_flow + o0.cnt_bad_op + o0.cnt_bad_update + o0.cnt_bad_ack,
+        o0.stats.bad_flow + o0.stats.bad_op + o0.stats.bad_update + o0.stats.bad_ack,
         0
     );
     // The base sequence numbers are random, so "0" and "0x7000_0000" fall
     // outside [una, nxt] with near certainty; check the exact counts.
-    assert_eq!(o.cnt_bad_flow, 40, "{o:?}");
-    assert_eq!(o.cnt_bad_update, 40, "{o:?}");
-    assert_eq!(o.cnt_bad_ack, 40, "{o:?}");
-    assert_eq!(o.cnt_bad_rewind, 40, "{o:?}");
-    assert_eq!(o.cnt_bad_doorbell, 20, "{o:?}");
-    assert_eq!(o.cnt_bad_op, 20, "{o:?}");
-    assert_eq!(o.cnt_events, o0.cnt_events + 200);
+    assert_eq!(o.stats.bad_flow, 40, "{o:?}");
+    assert_eq!(o.stats.bad_update, 40, "{o:?}");
+    assert_eq!(o.stats.bad_ack, 40, "{o:?}");
+    assert_eq!(o.stats.bad_rewind, 40, "{o:?}");
+    assert_eq!(o.stats.bad_doorbell, 20, "{o:?}");
+    assert_eq!(o.stats.bad_op, 20, "{o:?}");
+    assert_eq!(o.stats.events, o0.stats.events + 200);
 }
 
 /// Probes: a flow with data in flight is probed once per `cfg_probe_t`
