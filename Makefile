@@ -50,9 +50,10 @@ synth-big: deps verilog
 test: deps-sim lint
 	$(CARGO) test --workspace --release
 
-# Longer randomised runs: 20x the default proptest cases.
+# Longer randomised runs: 20x the default proptest cases, a fresh seed each
+# run (`make test` draws the same cases every time: common::DEFAULT_SEED).
 test-long: deps-sim
-	NIC_PROPTEST_CASES=1000 $(CARGO) test --workspace --release
+	NIC_PROPTEST_CASES=1000 NIC_PROPTEST_SEED=random $(CARGO) test --workspace --release
 
 bench: synth
 	@cp $(BUILD)/synth/summary.json $(BUILD)/bench.json

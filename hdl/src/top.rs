@@ -259,4 +259,150 @@ mod tests {
             }
         }
     }
+
+    /// The flat port names a record's fields get under `prefix`, from its
+    /// one declaration in `nic_spec::records` (handshake by kind, nested
+    /// records recursively).
+    fn record_ports(name: &str, prefix: &str, nested: bool, out: &mut Vec<String>) {
+        let recs = nic_spec::records::all();
+        let r = recs
+            .iter()
+            .find(|r| r.name == name)
+            .expect("declared record");
+        if !nested {
+            match r.kind {
+                "ready" => out.extend([format!("{prefix}_valid"), format!("{prefix}_ready")]),
+                "strobe" => out.push(format!("{prefix}_valid")),
+                _ => {}
+            }
+        }
+        out.extend(r.fields.iter().map(|f| format!("{prefix}_{}", f.name)));
+        for (field, rec) in r.records {
+            record_ports(rec, &format!("{prefix}_{field}"), true, out);
+        }
+    }
+
+    /// Every record port of every block top carries exactly the fields the
+    /// record's declaration lists, named `s_<name>_*` / `m_<name>_*`.
+    #[test]
+    fn record_ports_follow_their_declaration() {
+        for (top, records) in [
+            (
+                "roce_rx_parse",
+                &[("m_meta", "RxMeta"), ("m_stats", "RxParseStats")][..],
+            ),
+            (
+                "roce_rx_dispatch",
+                &[
+                    ("s_ctx", "RxFlowCtx"),
+                    ("s_meta", "RxMeta"),
+                    ("m_wr", "HostWrite"),
+                    ("m_ack", "AckInfo"),
+                    ("m_cc", "CcFeedback"),
+                    ("m_nak", "NakReq"),
+                    ("m_rdreq", "ReadReq"),
+                    ("m_stats", "RxDispatchStats"),
+                ][..],
+            ),
+            (
+                "roce_tx",
+                &[
+                    ("s_ctx", "TxFlowCtx"),
+                    ("s_req", "TxDesc"),
+                    ("m_rdq", "HostReadReq"),
+                    ("m_stats", "TxStats"),
+                ][..],
+            ),
+            (
+                "flow_sched",
+                &[
+                    ("s_ev", "SchedEvent"),
+                    ("m_send", "PktSend"),
+                    ("m_stats", "SchedStats"),
+                ][..],
+            ),
+            (
+                "hpcc_cc",
+                &[
+                    ("s_event", "CcEvent"),
+                    ("m_update", "CcUpdate"),
+                    ("m_stats", "CcStats"),
+                ][..],
+            ),
+        ] {
+            let t = tops().into_iter().find(|t| t.name == top).unwrap();
+            let v = t.verilog_flat();
+            let header = v
+                .split_once(&format!("module {top}("))
+                .unwrap()
+                .1
+                .split_once(");")
+                .unwrap()
+                .0;
+            let ports: Vec<&str> = header.split(',').map(str::trim).collect();
+            for (prefix, rec) in records {
+                let mut want = Vec::new();
+                record_ports(rec, prefix, false, &mut want);
+                let have: Vec<&str> = ports
+                    .iter()
+                    .copied()
+                    .filter(|p| p.starts_with(&format!("{prefix}_")))
+                    .collect();
+                assert_eq!(have, want, "{top}: ports of {prefix} ({rec})");
+            }
+        }
+    }
+
+    /// `join` wires a producer's record port to a consumer's, in the
+    /// emitted Verilog: the parser's `m_meta` to the dispatcher's `s_meta`.
+    #[test]
+    fn record_join_wires_producer_to_consumer() {
+        use crate::roce::rx_dispatch::RoceRxDispatch;
+        use crate::roce::rx_parse::RoceRxParse;
+        use crate::roce::*;
+        use crate::stream::{AxisSink, AxisSource};
+
+        #[derive(LogicBlock, Default)]
+        struct RxChain {
+            clock: Signal<In, Clock>,
+            reset: Signal<In, Bit>,
+            cfg_mtu_log2: Signal<In, Bits<4>>,
+            s_axis_rx: AxisSink<64, 8, 1>,
+            s_ctx: RxFlowCtxSink<3>,
+            m_wr: HostWriteSource,
+            m_ack: AckInfoSource<3>,
+            m_cc: CcFeedbackSource<3>,
+            m_nak: NakReqSource<3>,
+            m_rdreq: ReadReqSource<3>,
+            parse: RoceRxParse<6>,
+            dispatch: RoceRxDispatch<3>,
+        }
+        impl Logic for RxChain {
+            #[hdl_gen]
+            fn update(&mut self) {
+                clock!(self, clock, parse, dispatch);
+                self.parse.reset.next = self.reset.val();
+                self.dispatch.reset.next = self.reset.val();
+                self.dispatch.cfg_mtu_log2.next = self.cfg_mtu_log2.val();
+                AxisSink::<64, 8, 1>::link(&mut self.s_axis_rx, &mut self.parse.s_axis_rx);
+                RxFlowCtxSink::<3>::link(&mut self.s_ctx, &mut self.dispatch.s_ctx);
+                HostWriteSource::link(&mut self.m_wr, &mut self.dispatch.m_wr);
+                AckInfoSource::<3>::link(&mut self.m_ack, &mut self.dispatch.m_ack);
+                CcFeedbackSource::<3>::link(&mut self.m_cc, &mut self.dispatch.m_cc);
+                NakReqSource::<3>::link(&mut self.m_nak, &mut self.dispatch.m_nak);
+                ReadReqSource::<3>::link(&mut self.m_rdreq, &mut self.dispatch.m_rdreq);
+                RxMetaSource::join(&mut self.parse.m_meta, &mut self.dispatch.s_meta);
+                AxisSource::<64, 8, 1>::join(
+                    &mut self.parse.m_axis_pay,
+                    &mut self.dispatch.s_axis_pay,
+                );
+            }
+        }
+        let v = verilog_of::<RxChain>();
+        for f in ["valid", "opcode", "len", "tlm$hop4"] {
+            let line = format!("always @(*) dispatch$s_meta${f} = parse$m_meta${f};");
+            assert!(v.contains(&line), "no `{line}`");
+        }
+        assert!(v.contains("always @(*) parse$m_meta$ready = dispatch$s_meta$ready;"));
+    }
 }

@@ -5,5 +5,5 @@
 //! No dependencies, no logic beyond `const fn` tables, so every crate of
 //! the workspace (`nic-hdl` included) can use it.
 
-pub mod roce;
 pub mod records;
+pub mod roce;

@@ -446,14 +446,31 @@ mod tests {
     fn names_are_unique_and_nested_records_exist() {
         let all = all();
         for (i, r) in all.iter().enumerate() {
-            assert!(all[..i].iter().all(|o| o.name != r.name), "{} twice", r.name);
+            assert!(
+                all[..i].iter().all(|o| o.name != r.name),
+                "{} twice",
+                r.name
+            );
             for (f, n) in r.records {
-                let nested = all[..i].iter().find(|o| o.name == *n).expect("nested record declared first");
+                let nested = all[..i]
+                    .iter()
+                    .find(|o| o.name == *n)
+                    .expect("nested record declared first");
                 assert_eq!(nested.kind, "level", "{}.{}", r.name, f);
             }
             for (j, f) in r.fields.iter().enumerate() {
-                assert!(r.fields[..j].iter().all(|o| o.name != f.name), "{}.{} twice", r.name, f.name);
-                assert!(!["valid", "ready"].contains(&f.name), "{}.{} is a handshake name", r.name, f.name);
+                assert!(
+                    r.fields[..j].iter().all(|o| o.name != f.name),
+                    "{}.{} twice",
+                    r.name,
+                    f.name
+                );
+                assert!(
+                    !["valid", "ready"].contains(&f.name),
+                    "{}.{} is a handshake name",
+                    r.name,
+                    f.name
+                );
                 assert!(f.width <= 64);
             }
         }
@@ -461,7 +478,11 @@ mod tests {
 
     #[test]
     fn stats_have_36_counters() {
-        let n: usize = all().iter().filter(|r| r.name.ends_with("Stats")).map(|r| r.fields.len()).sum();
+        let n: usize = all()
+            .iter()
+            .filter(|r| r.name.ends_with("Stats"))
+            .map(|r| r.fields.len())
+            .sum();
         assert_eq!(n, 11 + 7 + 2 + 9 + 7);
     }
 }

@@ -18,8 +18,8 @@ use crate::{Engine, Harness};
 use nic_golden::sched::flow_sched::{
     FlowSched, In, Out, OP_ACK, OP_DOORBELL, OP_INIT, OP_REWIND, OP_UPDATE,
 };
-use nic_golden::Cycle;
 use nic_golden::sched::SchedEvent;
+use nic_golden::Cycle;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;

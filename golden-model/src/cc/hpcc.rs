@@ -405,7 +405,19 @@ impl From<CcEvent> for crate::cc::CcEvent {
     /// The transaction-level event (hops as an array) as the port record.
     fn from(ev: CcEvent) -> Self {
         let [hop0, hop1, hop2, hop3, hop4] = ev.hops;
-        Self { op: ev.op, flow: ev.flow, seq: ev.seq, snd_nxt: ev.snd_nxt, now: ev.now, nhops: ev.nhops, hop0, hop1, hop2, hop3, hop4 }
+        Self {
+            op: ev.op,
+            flow: ev.flow,
+            seq: ev.seq,
+            snd_nxt: ev.snd_nxt,
+            now: ev.now,
+            nhops: ev.nhops,
+            hop0,
+            hop1,
+            hop2,
+            hop3,
+            hop4,
+        }
     }
 }
 

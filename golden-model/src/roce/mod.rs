@@ -37,11 +37,21 @@ impl Telemetry {
             return Self::default();
         }
         let [hdr, hop0, hop1, hop2, hop3, hop4] = words;
-        Self { present, hdr, hop0, hop1, hop2, hop3, hop4 }
+        Self {
+            present,
+            hdr,
+            hop0,
+            hop1,
+            hop2,
+            hop3,
+            hop4,
+        }
     }
     /// The six words: header, hops 0..4.
     pub fn words(&self) -> [u64; 6] {
-        [self.hdr, self.hop0, self.hop1, self.hop2, self.hop3, self.hop4]
+        [
+            self.hdr, self.hop0, self.hop1, self.hop2, self.hop3, self.hop4,
+        ]
     }
     /// Word `k` (0 = header, 1..=5 = hops 0..4).
     pub fn word_mut(&mut self, k: usize) -> &mut u64 {
@@ -60,7 +70,15 @@ impl From<packet::Tlm> for Telemetry {
     /// A packet's TLM area as a present telemetry record.
     fn from(t: packet::Tlm) -> Self {
         let [hop0, hop1, hop2, hop3, hop4] = t.hops;
-        Self { present: true, hdr: t.hdr, hop0, hop1, hop2, hop3, hop4 }
+        Self {
+            present: true,
+            hdr: t.hdr,
+            hop0,
+            hop1,
+            hop2,
+            hop3,
+            hop4,
+        }
     }
 }
 

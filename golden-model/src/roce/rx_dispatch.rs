@@ -39,8 +39,10 @@
 use crate::Cycle;
 
 use super::txn::dispatch::{decide, Decision};
-use crate::roce::{AckInfo, CcFeedback, HostWrite, NakReq, ReadReq, RxDispatchStats, RxFlowCtx, RxMeta};
 pub use super::txn::dispatch::{op_ok, read_psns, Ctx, DispatchCounters as Counters};
+use crate::roce::{
+    AckInfo, CcFeedback, HostWrite, NakReq, ReadReq, RxDispatchStats, RxFlowCtx, RxMeta,
+};
 use nic_spec::roce::PSN_MASK;
 
 /// Packets take `OVERHEAD` cycles plus one per payload word.
@@ -202,34 +204,66 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                 State::PayWr => !self.wr_v || i.wr_ready,
                 _ => false,
             };
-        let tlm = |v: bool| if v && m.tlm.present { m.tlm } else { Default::default() };
+        let tlm = |v: bool| {
+            if v && m.tlm.present {
+                m.tlm
+            } else {
+                Default::default()
+            }
+        };
         let (av, cv) = (self.ack_v, self.cc_v);
         let o = Out {
             meta_ready,
             pay_tready,
             wr_valid: self.wr_v,
             wr: if self.wr_v {
-                HostWrite { addr: self.wr_addr, data: self.wr_data, strb: self.wr_strb }
+                HostWrite {
+                    addr: self.wr_addr,
+                    data: self.wr_data,
+                    strb: self.wr_strb,
+                }
             } else {
                 HostWrite::default()
             },
             ack_valid: av,
             ack: if av {
-                AckInfo { flow, psn: self.ack_psn, aeth: self.ack_aeth, tlm: tlm(av) }
+                AckInfo {
+                    flow,
+                    psn: self.ack_psn,
+                    aeth: self.ack_aeth,
+                    tlm: tlm(av),
+                }
             } else {
                 AckInfo::default()
             },
             cc_valid: cv,
             cc: if cv {
-                CcFeedback { flow, psn: m.psn, aeth: m.aeth, opcode: m.opcode, tlm: tlm(cv) }
+                CcFeedback {
+                    flow,
+                    psn: m.psn,
+                    aeth: m.aeth,
+                    opcode: m.opcode,
+                    tlm: tlm(cv),
+                }
             } else {
                 CcFeedback::default()
             },
             nak_valid: self.nak_v,
-            nak: if self.nak_v { NakReq { flow, psn: m.psn } } else { NakReq::default() },
+            nak: if self.nak_v {
+                NakReq { flow, psn: m.psn }
+            } else {
+                NakReq::default()
+            },
             rdreq_valid: self.rdreq_v,
             rdreq: if self.rdreq_v {
-                ReadReq { flow, psn: m.psn, va: m.va, rkey: m.rkey, len: m.dlen, msn: self.rdreq_msn }
+                ReadReq {
+                    flow,
+                    psn: m.psn,
+                    va: m.va,
+                    rkey: m.rkey,
+                    len: m.dlen,
+                    msn: self.rdreq_msn,
+                }
             } else {
                 ReadReq::default()
             },

@@ -11,8 +11,8 @@
 //! written and its reason counted in T + 5.
 
 use crate::roce::crc32::crc32;
-use crate::Cycle;
 use crate::roce::{RxMeta, RxParseStats, Telemetry};
+use crate::Cycle;
 
 /// log2 of the metadata FIFO's entries.
 pub const META_A: usize = 4;
@@ -79,8 +79,17 @@ impl Out {
     pub fn cnt(&self) -> [u32; 11] {
         let s = &self.stats;
         [
-            s.ok, s.bad_fcs, s.trunc, s.bad_eth, s.bad_ip, s.bad_port, s.bad_opcode, s.bad_len,
-            s.bad_tlm, s.bad_icrc, s.drop_full,
+            s.ok,
+            s.bad_fcs,
+            s.trunc,
+            s.bad_eth,
+            s.bad_ip,
+            s.bad_port,
+            s.bad_opcode,
+            s.bad_len,
+            s.bad_tlm,
+            s.bad_icrc,
+            s.drop_full,
         ]
     }
 }

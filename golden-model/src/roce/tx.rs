@@ -383,13 +383,19 @@ impl<const A: usize> Cycle for RoceTx<A> {
             req_ready: rdy,
             rd_tready,
             rdq_valid: self.rdq_v,
-            rdq: HostReadReq { addr: self.rdq_a, len: self.rdq_l },
+            rdq: HostReadReq {
+                addr: self.rdq_a,
+                len: self.rdq_l,
+            },
             out_tdata: tdata,
             out_tkeep: tkeep,
             out_tlast: tlast,
             out_tvalid: self.b_v,
             out_tuser: false,
-            stats: TxStats { frames: self.c_frames, bad_req: self.c_bad },
+            stats: TxStats {
+                frames: self.c_frames,
+                bad_req: self.c_bad,
+            },
         };
 
         // ---- Clock edge: compute every next value from the current state ----

@@ -25,8 +25,8 @@
 //! gives the same credit as accruing once.
 
 use crate::mem::fifo::{self, Fifo};
-use crate::Cycle;
 use crate::sched::{PktSend, SchedEvent, SchedStats};
+use crate::Cycle;
 use std::collections::VecDeque;
 
 /// Event opcodes (`ev_op`).
@@ -132,7 +132,6 @@ pub struct FlowSched<const A: usize> {
     cycle: u64,
     cnt: SchedStats,
 }
-
 
 impl<const A: usize> Default for FlowSched<A> {
     fn default() -> Self {

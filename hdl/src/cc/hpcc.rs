@@ -78,8 +78,8 @@ use super::int_ns3::Ns3HopParse;
 use super::measure_inflight::MeasureInflight;
 use super::rate::Rate;
 use crate::arith::Delay;
-use crate::mem::Ram;
 use crate::cc::{CcEventSink, CcStatsSource, CcUpdateSource};
+use crate::mem::Ram;
 use rust_hdl::prelude::*;
 
 /// Cycles from acceptance to `m_update.valid`.
@@ -516,7 +516,8 @@ impl<const A: usize> Logic for HpccCc<A> {
         // ---- stage 0: hazard interlock, accept
         self.hit.next = false;
         for i in 0..HZ {
-            if (self.recent_valid[i].q.val() && (self.recent_flow[i].q.val() == self.s_event.flow.val()))
+            if (self.recent_valid[i].q.val()
+                && (self.recent_flow[i].q.val() == self.s_event.flow.val()))
             {
                 self.hit.next = true;
             }

@@ -109,7 +109,10 @@
 
 use crate::mem::Ram;
 use crate::roce::op_decode::OpDecode;
-use crate::roce::{AckInfoSource, CcFeedbackSource, HostWriteSource, NakReqSource, ReadReqSource, RxDispatchStatsSource, RxFlowCtxSink, RxMetaSink};
+use crate::roce::{
+    AckInfoSource, CcFeedbackSource, HostWriteSource, NakReqSource, ReadReqSource,
+    RxDispatchStatsSource, RxFlowCtxSink, RxMetaSink,
+};
 use crate::stream::AxisSink;
 use nic_spec::roce::{syndrome, AETH_CLASS_NAK};
 use rust_hdl::prelude::*;
@@ -661,8 +664,10 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
 
         // ---- Exec: the decision
         // A reset aborts the packet: nothing is written.
-        self.go.next =
-            (self.is_exec.val() && !self.stale.q.val() && !self.s_ctx.valid.val() && !self.reset.val());
+        self.go.next = (self.is_exec.val()
+            && !self.stale.q.val()
+            && !self.s_ctx.valid.val()
+            && !self.reset.val());
         self.unk.next = (self.o_qphi.q.val() || !self.c_fl.q.val().get_bit(0));
         self.okp.next = (!self.o_bad.q.val() && !self.unk.val());
         self.dd.next = (self.m_psn.q.val() - self.c_epsn.q.val());

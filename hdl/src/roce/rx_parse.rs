@@ -93,9 +93,9 @@
 
 use crate::mem::Ram;
 pub use crate::roce::bswap::Bswap64;
-use crate::roce::{RxMetaSource, RxParseStatsSource};
 use crate::roce::crc32::{step, Crc32x64};
 use crate::roce::op_decode::OpDecode;
+use crate::roce::{RxMetaSource, RxParseStatsSource};
 use crate::stream::{AxisSink, AxisSource};
 use rust_hdl::prelude::*;
 

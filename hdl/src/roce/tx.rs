@@ -499,8 +499,8 @@ impl<const A: usize> Logic for RoceTx<A> {
             | bit_cast::<64, 16>(self.s_ctx.pkey.val()));
         self.ram2.write_data.next = ((bit_cast::<64, 32>(self.s_ctx.sip.val()) << 32)
             | bit_cast::<64, 32>(self.s_ctx.dip.val()));
-        self.ram3.write_data.next =
-            ((bit_cast::<32, 24>(self.s_ctx.dqp.val()) << 8) | bit_cast::<32, 8>(self.s_ctx.tos.val()));
+        self.ram3.write_data.next = ((bit_cast::<32, 24>(self.s_ctx.dqp.val()) << 8)
+            | bit_cast::<32, 8>(self.s_ctx.tos.val()));
         self.ram0.read_address.next = self.s_req.flow.val();
         self.ram1.read_address.next = self.s_req.flow.val();
         self.ram2.read_address.next = self.s_req.flow.val();

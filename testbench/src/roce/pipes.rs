@@ -195,7 +195,8 @@ impl<const A: usize> RtlTx<A> {
                 out_tready: true,
                 ..Default::default()
             })
-            .stats.bad_req as u64
+            .stats
+            .bad_req as u64
     }
 }
 
@@ -453,7 +454,11 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
             }));
         }
         for (n0, n1, r) in [
-            (d0.stats.unknown_flow, o.stats.unknown_flow, RxDrop::UnknownFlow),
+            (
+                d0.stats.unknown_flow,
+                o.stats.unknown_flow,
+                RxDrop::UnknownFlow,
+            ),
             (d0.stats.oos, o.stats.oos, RxDrop::Oos),
             (d0.stats.dup, o.stats.dup, RxDrop::Dup),
             (d0.stats.bad_psn, o.stats.bad_psn, RxDrop::BadPsn),

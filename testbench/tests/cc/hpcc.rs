@@ -382,7 +382,13 @@ fn hpcc_idle_outputs_are_zero() {
     .unwrap();
     for o in outs.iter().filter(|o| !o.update_valid) {
         assert_eq!(
-            (o.update.w, o.update.r, o.update.u, o.update.flow, o.update.status),
+            (
+                o.update.w,
+                o.update.r,
+                o.update.u,
+                o.update.flow,
+                o.update.status
+            ),
             (0, 0, 0, 0, 0)
         );
     }

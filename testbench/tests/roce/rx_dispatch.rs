@@ -1066,7 +1066,10 @@ fn rd_only_cfg_write_keeps_responder_state() {
         ]
     );
     let o = run.outs.last().unwrap();
-    assert_eq!((o.stats.oos, o.stats.accepted, o.stats.unknown_flow), (3, 5, 0));
+    assert_eq!(
+        (o.stats.oos, o.stats.accepted, o.stats.unknown_flow),
+        (3, 5, 0)
+    );
     let mut expect = BTreeMap::new();
     for (base, data) in [
         (0x100u64, bytes(16, 0)),
@@ -1168,7 +1171,12 @@ fn requester_events_and_read_responses() {
     assert_eq!(run.host, expect);
     let o = run.outs.last().unwrap();
     assert_eq!(
-        (o.stats.bad_op, o.stats.oos, o.stats.bad_va, o.stats.accepted),
+        (
+            o.stats.bad_op,
+            o.stats.oos,
+            o.stats.bad_va,
+            o.stats.accepted
+        ),
         (1, 1, 1, 7)
     );
 }

@@ -29,8 +29,8 @@
 //!   dispatcher's cycle twin both call it.
 
 use crate::roce::packet::{op, syndrome, Packet, Tlm};
-use nic_spec::roce::{aeth, aeth_class, AETH_CLASS_ACK, AETH_CLASS_NAK};
 use crate::roce::{RxMeta, Telemetry};
+use nic_spec::roce::{aeth, aeth_class, AETH_CLASS_ACK, AETH_CLASS_NAK};
 pub use nic_spec::roce::{RxDrop, PSN_MASK, PSN_WINDOW};
 
 /// An ACK or NAK the Tx side is asked to send (`ack_*`).
@@ -119,7 +119,6 @@ pub struct Ctx {
     pub rd_psn: u32,
 }
 
-
 /// What the rules decide for one packet: the verdict, the context to
 /// write back, at most one event, and where the payload goes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -192,7 +191,11 @@ pub fn decide(flow_bits: u32, mtu_log2: u8, c: &Ctx, h: &RxMeta) -> Decision {
                     c.wr_va
                 };
                 // The address matters only if data moves.
-                let dlen = if opc == op::READ_REQ { h.dlen } else { u32::from(h.len) };
+                let dlen = if opc == op::READ_REQ {
+                    h.dlen
+                } else {
+                    u32::from(h.len)
+                };
                 if va & 7 != 0 && dlen != 0 {
                     d.drop = Some(RxDrop::BadVa);
                     d.ack = Some((h.psn, aeth(syndrome::NAK_INVALID, c.msn)));
@@ -368,7 +371,10 @@ impl RxDispatchModel {
             dlen: reth.dlen,
             aeth: p.aeth.unwrap_or(0),
             // Only the T bit is read by the rules.
-            tlm: Telemetry { present: p.tlm.is_some(), ..Default::default() },
+            tlm: Telemetry {
+                present: p.tlm.is_some(),
+                ..Default::default()
+            },
         };
         let flow = p.dqp;
         let c = self.flows.get(flow as usize).copied().unwrap_or_default();
