@@ -15,7 +15,7 @@ BIG_TOPS ?= hpcc_cc_4096
 SYNTH_TOPS = $(filter-out $(BIG_TOPS),$(TOPS))
 CLI       = $(CARGO) run -q --release --
 
-.PHONY: all deps deps-sim verilog lint synth synth-big test test-long bench vcd clean
+.PHONY: all deps deps-sim verilog lint synth synth-big test test-long cocotb bench vcd clean
 
 all: deps verilog lint synth
 
@@ -48,7 +48,12 @@ synth-big: deps verilog
 	done
 
 test: deps-sim lint
+	@scripts/cocotb.sh $(VDIR)
 	$(CARGO) test --workspace --release
+
+# cocotbext-axi against the stream tops' emitted Verilog (also run by `make test`).
+cocotb: deps-sim verilog
+	@scripts/cocotb.sh $(VDIR)
 
 # Longer randomised runs: 20x the default proptest cases, a fresh seed each
 # run (`make test` draws the same cases every time: common::DEFAULT_SEED).

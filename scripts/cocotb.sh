@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Independent-peer checks on the emitted Verilog (part of `make test`):
+# cocotbext-axi's AXI4-Stream source and sink against the flat `s_axis_*` /
+# `m_axis_*` ports of the stream tops, on Icarus Verilog (cocotb 2).
+#   scripts/cocotb.sh [verilog dir]     (default build/verilog, from `make verilog`)
+set -euo pipefail
+vdir=${1:-build/verilog}
+root=$(cd "$(dirname "$0")/.." && pwd)
+for top in axis_skid64 axis_fifo64; do
+  log="$root/build/cocotb/$top.log"
+  mkdir -p "$(dirname "$log")"
+  if TOP=$top VERILOG="$vdir/$top.v" BUILD_DIR="$root/build/cocotb/$top" \
+      python3 "$root/testbench/cocotb/test_axis.py" >"$log" 2>&1; then
+    tail -n 1 "$log"
+  else
+    tail -n 40 "$log"
+    echo "cocotb: $top FAILED (log: $log)"
+    exit 1
+  fi
+done
