@@ -121,15 +121,15 @@ pub struct RoceTx<const A: usize> {
     d_psn: u32,
     d_ack: bool,
     d_tlm: bool,
-    d_s6: bool,
+    d_no_aeth: bool,
     d_reth: bool,
-    d_n: u32,
-    d_n4: u32,
-    d_nw: u32,
-    d_pad: u32,
-    d_e44: u32,
-    d_e54: u32,
-    d_hi: u32,
+    d_pay_len: u32,
+    d_len_pad4: u32,
+    d_pay_words: u32,
+    d_pad_cnt: u32,
+    d_ip_len_base: u32,
+    d_hdr_len: u32,
+    d_hdr_items: u32,
     d_item1: u64,
     d_rd: u64,
     x: [u64; 6],
@@ -162,7 +162,7 @@ pub struct RoceTx<const A: usize> {
     g_pl: u32,
     g_rdat: u32,
     g_rcrc: u32,
-    g_s6: bool,
+    g_no_aeth: bool,
     g_tlm: bool,
     g_i0: bool,
     carry: u64,
@@ -199,15 +199,15 @@ impl<const A: usize> Default for RoceTx<A> {
             d_psn: 0,
             d_ack: false,
             d_tlm: false,
-            d_s6: false,
+            d_no_aeth: false,
             d_reth: false,
-            d_n: 0,
-            d_n4: 0,
-            d_nw: 0,
-            d_pad: 0,
-            d_e44: 0,
-            d_e54: 0,
-            d_hi: 0,
+            d_pay_len: 0,
+            d_len_pad4: 0,
+            d_pay_words: 0,
+            d_pad_cnt: 0,
+            d_ip_len_base: 0,
+            d_hdr_len: 0,
+            d_hdr_items: 0,
             d_item1: 0,
             d_rd: 0,
             x: [0; 6],
@@ -239,7 +239,7 @@ impl<const A: usize> Default for RoceTx<A> {
             g_pl: 0,
             g_rdat: 0,
             g_rcrc: 0,
-            g_s6: false,
+            g_no_aeth: false,
             g_tlm: false,
             g_i0: false,
             carry: 0,
@@ -324,7 +324,7 @@ impl<const A: usize> Cycle for RoceTx<A> {
         let rd_tready = adv && need_rd;
         let (item_le, imask) = if cons_h {
             let m = if self.g_i0 {
-                if self.g_s6 {
+                if self.g_no_aeth {
                     0x01
                 } else {
                     0x10
@@ -353,7 +353,7 @@ impl<const A: usize> Cycle for RoceTx<A> {
         } else {
             !(0xFFu8 << (self.g_rdat & 7))
         };
-        let (raw, mask8) = if self.g_s6 {
+        let (raw, mask8) = if self.g_no_aeth {
             (
                 self.base[0].swap_bytes() | self.carry | (item_le << 48),
                 bmask | self.cmask | (imask << 6),
@@ -422,12 +422,12 @@ impl<const A: usize> Cycle for RoceTx<A> {
             n.d_psn = i.req.psn & 0xFF_FFFF;
             n.d_ack = i.req.ackreq;
             n.d_tlm = i.req.tlm.present;
-            n.d_s6 = !op.aeth;
+            n.d_no_aeth = !op.aeth;
             n.d_reth = op.reth;
-            n.d_n = len;
-            n.d_n4 = (len + 3) & 0x1FFC;
-            n.d_nw = ((len + 7) & 0x1FFF) >> 3;
-            n.d_pad = len.wrapping_neg() & 3;
+            n.d_pay_len = len;
+            n.d_len_pad4 = (len + 3) & 0x1FFC;
+            n.d_pay_words = ((len + 7) & 0x1FFF) >> 3;
+            n.d_pad_cnt = len.wrapping_neg() & 3;
             let ext = if op.reth {
                 16
             } else if op.aeth {
@@ -436,9 +436,9 @@ impl<const A: usize> Cycle for RoceTx<A> {
                 0
             };
             let t = if i.req.tlm.present { 48 } else { 0 };
-            n.d_e44 = ext + t + 44;
-            n.d_e54 = ext + t + 54;
-            n.d_hi = if op.aeth {
+            n.d_ip_len_base = ext + t + 44;
+            n.d_hdr_len = ext + t + 54;
+            n.d_hdr_items = if op.aeth {
                 2
             } else if op.reth {
                 3
@@ -471,12 +471,12 @@ impl<const A: usize> Cycle for RoceTx<A> {
         }
         if self.p2v {
             let c = self.r_ctx;
-            let flags = (self.d_pad << 4) as u64;
+            let flags = (self.d_pad_cnt << 4) as u64;
             n.n_b0 = (c.dmac << 16) | (c.smac >> 32);
             n.n_b1 = ((c.smac & 0xFFFF_FFFF) << 32) | 0x0800_4500 | c.tos as u64;
             n.n_b3 = ((c.sip as u64) << 16) | (c.dip >> 16) as u64;
             n.n_b4 = (((c.dip & 0xFFFF) as u64) << 48) | ((c.sport as u64) << 32) | 0x12B7_0000;
-            if self.d_s6 {
+            if self.d_no_aeth {
                 n.n_b5 = ((self.d_opcode as u64) << 40) | (flags << 32) | ((c.pkey as u64) << 16);
                 n.n_item0 = ((self.d_tlm as u64) << 56)
                     | ((c.dqp as u64) << 32)
@@ -493,9 +493,9 @@ impl<const A: usize> Cycle for RoceTx<A> {
             n.ck_a = (c.sip >> 16) + (c.sip & 0xFFFF);
             n.ck_b = (c.dip >> 16) + (c.dip & 0xFFFF);
             n.ck_c = c.tos as u32 + 0xC511;
-            n.iplen = (self.d_n4 + self.d_e44) & 0xFFFF;
-            n.tprime = (self.d_n4 + self.d_e54) & M14;
-            n.hn = (self.d_n + self.d_e54) & M14;
+            n.iplen = (self.d_len_pad4 + self.d_ip_len_base) & 0xFFFF;
+            n.tprime = (self.d_len_pad4 + self.d_hdr_len) & M14;
+            n.hn = (self.d_pay_len + self.d_hdr_len) & M14;
         }
         // P3..P5.
         if self.p3v {
@@ -525,7 +525,7 @@ impl<const A: usize> Cycle for RoceTx<A> {
                 self.n_b5,
             ];
             let x = self.x;
-            n.item = if !self.d_s6 {
+            n.item = if !self.d_no_aeth {
                 [
                     self.n_item0,
                     self.d_item1,
@@ -553,11 +553,11 @@ impl<const A: usize> Cycle for RoceTx<A> {
                 [self.n_item0, x[0], x[1], x[2], x[3], x[4], x[5], 0, 0]
             };
             n.g_j = 0;
-            n.g_hl = self.d_hi;
-            n.g_pl = self.d_nw;
+            n.g_hl = self.d_hdr_items;
+            n.g_pl = self.d_pay_words;
             n.g_rdat = self.hn;
             n.g_rcrc = self.tprime;
-            n.g_s6 = self.d_s6;
+            n.g_no_aeth = self.d_no_aeth;
             n.g_tlm = self.d_tlm;
             n.g_i0 = true;
             n.carry = 0;
@@ -587,7 +587,7 @@ impl<const A: usize> Cycle for RoceTx<A> {
             }
             n.g_rdat = self.g_rdat.wrapping_sub(8) & M14;
             n.g_rcrc = self.g_rcrc.wrapping_sub(8) & M14;
-            if self.g_s6 {
+            if self.g_no_aeth {
                 n.carry = item_le >> 16;
                 n.cmask = imask >> 2;
             } else {

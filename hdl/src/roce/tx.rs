@@ -156,15 +156,25 @@ pub struct RoceTx<const A: usize> {
     d_psn: DFF<Bits<24>>,
     d_ack: DFF<Bit>,
     d_tlm: DFF<Bit>,
-    d_s6: DFF<Bit>,
+    /// The opcode has no AETH: the payload starts in byte lane 6 of its
+    /// first word (lane 2 with the 4-byte AETH).
+    d_no_aeth: DFF<Bit>,
     d_reth: DFF<Bit>,
-    d_n: DFF<Bits<13>>,
-    d_n4: DFF<Bits<13>>,
-    d_nw: DFF<Bits<10>>,
-    d_pad: DFF<Bits<2>>,
-    d_e44: DFF<Bits<8>>,
-    d_e54: DFF<Bits<8>>,
-    d_hi: DFF<Bits<4>>,
+    d_pay_len: DFF<Bits<13>>,
+    /// Payload length rounded up to 4 bytes (payload + pad).
+    d_len_pad4: DFF<Bits<13>>,
+    /// Payload words, ceil(len / 8).
+    d_pay_words: DFF<Bits<10>>,
+    d_pad_cnt: DFF<Bits<2>>,
+    /// IPv4 total length without the payload and pad: IP + UDP + BTH +
+    /// ICRC (44) + RETH/AETH + TLM.
+    d_ip_len_base: DFF<Bits<8>>,
+    /// Frame bytes before the payload: Ethernet + IP + UDP + BTH (54) +
+    /// RETH/AETH + TLM.
+    d_hdr_len: DFF<Bits<8>>,
+    /// Header items to emit: Y or Z, then VA and RD (RETH) or PA (AETH),
+    /// then the 6 TLM words.
+    d_hdr_items: DFF<Bits<4>>,
     d_item1: DFF<Bits<64>>,
     d_rd: DFF<Bits<64>>,
     x: [DFF<Bits<64>>; 6],
@@ -200,7 +210,7 @@ pub struct RoceTx<const A: usize> {
     g_pl: DFF<Bits<10>>,
     g_rdat: DFF<Bits<14>>,
     g_rcrc: DFF<Bits<14>>,
-    g_s6: DFF<Bit>,
+    g_no_aeth: DFF<Bit>,
     g_tlm: DFF<Bit>,
     g_i0: DFF<Bit>,
     carry: DFF<Bits<64>>,
@@ -328,15 +338,15 @@ impl<const A: usize> Default for RoceTx<A> {
             d_psn: Default::default(),
             d_ack: Default::default(),
             d_tlm: Default::default(),
-            d_s6: Default::default(),
+            d_no_aeth: Default::default(),
             d_reth: Default::default(),
-            d_n: Default::default(),
-            d_n4: Default::default(),
-            d_nw: Default::default(),
-            d_pad: Default::default(),
-            d_e44: Default::default(),
-            d_e54: Default::default(),
-            d_hi: Default::default(),
+            d_pay_len: Default::default(),
+            d_len_pad4: Default::default(),
+            d_pay_words: Default::default(),
+            d_pad_cnt: Default::default(),
+            d_ip_len_base: Default::default(),
+            d_hdr_len: Default::default(),
+            d_hdr_items: Default::default(),
             d_item1: Default::default(),
             d_rd: Default::default(),
             x: Default::default(),
@@ -368,7 +378,7 @@ impl<const A: usize> Default for RoceTx<A> {
             g_pl: Default::default(),
             g_rdat: Default::default(),
             g_rcrc: Default::default(),
-            g_s6: Default::default(),
+            g_no_aeth: Default::default(),
             g_tlm: Default::default(),
             g_i0: Default::default(),
             carry: Default::default(),
@@ -462,10 +472,10 @@ impl<const A: usize> Logic for RoceTx<A> {
         self.m_axis_tx.tuser.next = 0.into();
         dff_setup!(
             self, clock, p1v, p2v, p3v, p4v, p5v, sv, r_ctx0, r_ctx1, r_ctx2, r_ctx3, d_opcode,
-            d_psn, d_ack, d_tlm, d_s6, d_reth, d_n, d_n4, d_nw, d_pad, d_e44, d_e54, d_hi, d_item1,
+            d_psn, d_ack, d_tlm, d_no_aeth, d_reth, d_pay_len, d_len_pad4, d_pay_words, d_pad_cnt, d_ip_len_base, d_hdr_len, d_hdr_items, d_item1,
             d_rd, n_b0, n_b1, n_b3, n_b4, n_b5, n_item0, ck_a, ck_b, ck_c, iplen, tprime, hn,
             ck_ab, ck_ci, udplen, ck_x, ck_f, rdq_v, rdq_a, rdq_l, g_act, g_j, g_hl, g_pl, g_rdat,
-            g_rcrc, g_s6, g_tlm, g_i0, carry, cmask, f_ge5, f_hl0, f_pl0, f_pl1, f_last, f_nrd,
+            g_rcrc, g_no_aeth, g_tlm, g_i0, carry, cmask, f_ge5, f_hl0, f_pl0, f_pl1, f_last, f_nrd,
             f_ch, a_v, a_data, a_crcd, a_crcn, a_first, a_kind, b_v, b_data, b_kind, crc, c_frames,
             c_bad
         );
@@ -560,36 +570,36 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.d_psn.d.next = self.s_req.psn.val();
             self.d_ack.d.next = self.s_req.ackreq.val();
             self.d_tlm.d.next = self.s_req.tlm.present.val();
-            self.d_s6.d.next = !self.o_aeth.val();
+            self.d_no_aeth.d.next = !self.o_aeth.val();
             self.d_reth.d.next = self.o_reth.val();
-            self.d_n.d.next = self.s_req.len.val();
-            self.d_n4.d.next = (self.l3.val() & 0x1FFC);
-            self.d_nw.d.next = self.l7.val().get_bits::<10>(3);
-            self.d_pad.d.next = (0 - self.s_req.len.val().get_bits::<2>(0));
+            self.d_pay_len.d.next = self.s_req.len.val();
+            self.d_len_pad4.d.next = (self.l3.val() & 0x1FFC);
+            self.d_pay_words.d.next = self.l7.val().get_bits::<10>(3);
+            self.d_pad_cnt.d.next = (0 - self.s_req.len.val().get_bits::<2>(0));
             if self.s_req.tlm.present.val() {
-                self.d_e44.d.next = (self.ext.val() + 92);
-                self.d_e54.d.next = (self.ext.val() + 102);
+                self.d_ip_len_base.d.next = (self.ext.val() + 92);
+                self.d_hdr_len.d.next = (self.ext.val() + 102);
             } else {
-                self.d_e44.d.next = (self.ext.val() + 44);
-                self.d_e54.d.next = (self.ext.val() + 54);
+                self.d_ip_len_base.d.next = (self.ext.val() + 44);
+                self.d_hdr_len.d.next = (self.ext.val() + 54);
             }
             // Header items: Y or Z, then VA+RD (RETH) or PA (AETH), then TLM.
             if self.o_aeth.val() {
                 if self.s_req.tlm.present.val() {
-                    self.d_hi.d.next = 8.into();
+                    self.d_hdr_items.d.next = 8.into();
                 } else {
-                    self.d_hi.d.next = 2.into();
+                    self.d_hdr_items.d.next = 2.into();
                 }
             } else if self.o_reth.val() {
                 if self.s_req.tlm.present.val() {
-                    self.d_hi.d.next = 9.into();
+                    self.d_hdr_items.d.next = 9.into();
                 } else {
-                    self.d_hi.d.next = 3.into();
+                    self.d_hdr_items.d.next = 3.into();
                 }
             } else if self.s_req.tlm.present.val() {
-                self.d_hi.d.next = 7.into();
+                self.d_hdr_items.d.next = 7.into();
             } else {
-                self.d_hi.d.next = 1.into();
+                self.d_hdr_items.d.next = 1.into();
             }
             if self.o_reth.val() {
                 self.d_item1.d.next = self.s_req.va.val();
@@ -638,7 +648,7 @@ impl<const A: usize> Logic for RoceTx<A> {
         self.c_dip.next = self.r_ctx2.q.val().get_bits::<32>(0);
         self.c_dqp.next = self.r_ctx3.q.val().get_bits::<24>(8);
         self.c_tos.next = self.r_ctx3.q.val().get_bits::<8>(0);
-        self.flags.next = (bit_cast::<8, 2>(self.d_pad.q.val()) << 4);
+        self.flags.next = (bit_cast::<8, 2>(self.d_pad_cnt.q.val()) << 4);
         if self.p2v.q.val() {
             self.n_b0.d.next = ((bit_cast::<64, 48>(self.c_dmac.val()) << 16)
                 | bit_cast::<64, 16>(self.c_smac.val().get_bits::<16>(32)));
@@ -650,7 +660,7 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.n_b4.d.next = ((bit_cast::<64, 16>(self.c_dip.val().get_bits::<16>(0)) << 48)
                 | (bit_cast::<64, 16>(self.c_sport.val()) << 32)
                 | self.k_dport_word.val());
-            if self.d_s6.q.val() {
+            if self.d_no_aeth.q.val() {
                 self.n_b5.d.next = ((bit_cast::<64, 8>(self.d_opcode.q.val()) << 40)
                     | (bit_cast::<64, 8>(self.flags.val()) << 32)
                     | (bit_cast::<64, 16>(self.c_pkey.val()) << 16));
@@ -672,11 +682,11 @@ impl<const A: usize> Logic for RoceTx<A> {
                 + bit_cast::<17, 16>(self.c_dip.val().get_bits::<16>(0)));
             self.ck_c.d.next = (bit_cast::<17, 8>(self.c_tos.val()) + 0xC511);
             self.iplen.d.next =
-                (bit_cast::<16, 13>(self.d_n4.q.val()) + bit_cast::<16, 8>(self.d_e44.q.val()));
+                (bit_cast::<16, 13>(self.d_len_pad4.q.val()) + bit_cast::<16, 8>(self.d_ip_len_base.q.val()));
             self.tprime.d.next =
-                (bit_cast::<14, 13>(self.d_n4.q.val()) + bit_cast::<14, 8>(self.d_e54.q.val()));
+                (bit_cast::<14, 13>(self.d_len_pad4.q.val()) + bit_cast::<14, 8>(self.d_hdr_len.q.val()));
             self.hn.d.next =
-                (bit_cast::<14, 13>(self.d_n.q.val()) + bit_cast::<14, 8>(self.d_e54.q.val()));
+                (bit_cast::<14, 13>(self.d_pay_len.q.val()) + bit_cast::<14, 8>(self.d_hdr_len.q.val()));
         }
         // ---- P3..P5: IPv4 header checksum (ones' complement sum) ------------
         if self.p3v.q.val() {
@@ -716,7 +726,7 @@ impl<const A: usize> Logic for RoceTx<A> {
         if self.cons_h.val() {
             self.item_le.next = self.bs_item.y.val();
             if self.g_i0.q.val() {
-                if self.g_s6.q.val() {
+                if self.g_no_aeth.q.val() {
                     self.imask.next = 0x01.into();
                 } else {
                     self.imask.next = 0x10.into();
@@ -758,7 +768,7 @@ impl<const A: usize> Logic for RoceTx<A> {
         } else {
             self.base_le.next = 0.into();
         }
-        if self.g_s6.q.val() {
+        if self.g_no_aeth.q.val() {
             self.raw.next = (self.base_le.val() | self.carry.q.val() | (self.item_le.val() << 48));
             self.ex_mask.m.next = (self.bmask.val() | self.cmask.q.val() | (self.imask.val() << 6));
         } else {
@@ -780,7 +790,7 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.base[4].d.next = (self.n_b4.q.val() | bit_cast::<64, 16>(self.udplen.q.val()));
             self.base[5].d.next = self.n_b5.q.val();
             self.item[0].d.next = self.n_item0.q.val();
-            if !self.d_s6.q.val() {
+            if !self.d_no_aeth.q.val() {
                 // AETH: Z, PA, X0..X5.
                 self.item[1].d.next = self.d_item1.q.val();
                 self.item[2].d.next = self.x[0].q.val();
@@ -812,17 +822,17 @@ impl<const A: usize> Logic for RoceTx<A> {
                 self.item[8].d.next = 0.into();
             }
             self.g_j.d.next = 0.into();
-            self.g_hl.d.next = self.d_hi.q.val();
-            self.g_pl.d.next = self.d_nw.q.val();
+            self.g_hl.d.next = self.d_hdr_items.q.val();
+            self.g_pl.d.next = self.d_pay_words.q.val();
             self.g_rdat.d.next = self.hn.q.val();
             self.g_rcrc.d.next = self.tprime.q.val();
-            self.g_s6.d.next = self.d_s6.q.val();
+            self.g_no_aeth.d.next = self.d_no_aeth.q.val();
             self.g_tlm.d.next = self.d_tlm.q.val();
             self.g_i0.d.next = true;
             self.f_ge5.d.next = false;
-            self.f_hl0.d.next = !self.d_hi.q.val().any();
-            self.f_pl0.d.next = !self.d_nw.q.val().any();
-            self.f_pl1.d.next = (self.d_nw.q.val() == 1);
+            self.f_hl0.d.next = !self.d_hdr_items.q.val().any();
+            self.f_pl0.d.next = !self.d_pay_words.q.val().any();
+            self.f_pl1.d.next = (self.d_pay_words.q.val() == 1);
             self.f_last.d.next = ((self.tprime.q.val() == 2) || (self.tprime.q.val() == 0x3FFE));
             self.carry.d.next = 0.into();
             self.cmask.d.next = 0.into();
@@ -856,7 +866,7 @@ impl<const A: usize> Logic for RoceTx<A> {
             }
             self.g_rdat.d.next = (self.g_rdat.q.val() - 8);
             self.g_rcrc.d.next = (self.g_rcrc.q.val() - 8);
-            if self.g_s6.q.val() {
+            if self.g_no_aeth.q.val() {
                 self.carry.d.next = (self.item_le.val() >> 16);
                 self.cmask.d.next = (self.imask.val() >> 2);
             } else {
@@ -874,8 +884,8 @@ impl<const A: usize> Logic for RoceTx<A> {
         } else if self.take.val() {
             self.n_act.next = true;
             self.n_ge5.next = false;
-            self.n_hl0.next = !self.d_hi.q.val().any();
-            self.n_pl0.next = !self.d_nw.q.val().any();
+            self.n_hl0.next = !self.d_hdr_items.q.val().any();
+            self.n_pl0.next = !self.d_pay_words.q.val().any();
         } else if (self.adv.val() && self.produce.val()) {
             self.n_act.next = !self.g_last.val();
             self.n_ge5.next = (self.g_j.q.val() >= 4);
