@@ -471,12 +471,82 @@ impl<const A: usize> Logic for RoceTx<A> {
         // No abort: a frame once started is always completed.
         self.m_axis_tx.tuser.next = 0.into();
         dff_setup!(
-            self, clock, p1v, p2v, p3v, p4v, p5v, sv, r_ctx0, r_ctx1, r_ctx2, r_ctx3, d_opcode,
-            d_psn, d_ack, d_tlm, d_no_aeth, d_reth, d_pay_len, d_len_pad4, d_pay_words, d_pad_cnt, d_ip_len_base, d_hdr_len, d_hdr_items, d_item1,
-            d_rd, n_b0, n_b1, n_b3, n_b4, n_b5, n_item0, ck_a, ck_b, ck_c, iplen, tprime, hn,
-            ck_ab, ck_ci, udplen, ck_x, ck_f, rdq_v, rdq_a, rdq_l, g_act, g_j, g_hl, g_pl, g_rdat,
-            g_rcrc, g_no_aeth, g_tlm, g_i0, carry, cmask, f_ge5, f_hl0, f_pl0, f_pl1, f_last, f_nrd,
-            f_ch, a_v, a_data, a_crcd, a_crcn, a_first, a_kind, b_v, b_data, b_kind, crc, c_frames,
+            self,
+            clock,
+            p1v,
+            p2v,
+            p3v,
+            p4v,
+            p5v,
+            sv,
+            r_ctx0,
+            r_ctx1,
+            r_ctx2,
+            r_ctx3,
+            d_opcode,
+            d_psn,
+            d_ack,
+            d_tlm,
+            d_no_aeth,
+            d_reth,
+            d_pay_len,
+            d_len_pad4,
+            d_pay_words,
+            d_pad_cnt,
+            d_ip_len_base,
+            d_hdr_len,
+            d_hdr_items,
+            d_item1,
+            d_rd,
+            n_b0,
+            n_b1,
+            n_b3,
+            n_b4,
+            n_b5,
+            n_item0,
+            ck_a,
+            ck_b,
+            ck_c,
+            iplen,
+            tprime,
+            hn,
+            ck_ab,
+            ck_ci,
+            udplen,
+            ck_x,
+            ck_f,
+            rdq_v,
+            rdq_a,
+            rdq_l,
+            g_act,
+            g_j,
+            g_hl,
+            g_pl,
+            g_rdat,
+            g_rcrc,
+            g_no_aeth,
+            g_tlm,
+            g_i0,
+            carry,
+            cmask,
+            f_ge5,
+            f_hl0,
+            f_pl0,
+            f_pl1,
+            f_last,
+            f_nrd,
+            f_ch,
+            a_v,
+            a_data,
+            a_crcd,
+            a_crcn,
+            a_first,
+            a_kind,
+            b_v,
+            b_data,
+            b_kind,
+            crc,
+            c_frames,
             c_bad
         );
         for i in 0..6 {
@@ -681,12 +751,12 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.ck_b.d.next = (bit_cast::<17, 16>(self.c_dip.val().get_bits::<16>(16))
                 + bit_cast::<17, 16>(self.c_dip.val().get_bits::<16>(0)));
             self.ck_c.d.next = (bit_cast::<17, 8>(self.c_tos.val()) + 0xC511);
-            self.iplen.d.next =
-                (bit_cast::<16, 13>(self.d_len_pad4.q.val()) + bit_cast::<16, 8>(self.d_ip_len_base.q.val()));
-            self.tprime.d.next =
-                (bit_cast::<14, 13>(self.d_len_pad4.q.val()) + bit_cast::<14, 8>(self.d_hdr_len.q.val()));
-            self.hn.d.next =
-                (bit_cast::<14, 13>(self.d_pay_len.q.val()) + bit_cast::<14, 8>(self.d_hdr_len.q.val()));
+            self.iplen.d.next = (bit_cast::<16, 13>(self.d_len_pad4.q.val())
+                + bit_cast::<16, 8>(self.d_ip_len_base.q.val()));
+            self.tprime.d.next = (bit_cast::<14, 13>(self.d_len_pad4.q.val())
+                + bit_cast::<14, 8>(self.d_hdr_len.q.val()));
+            self.hn.d.next = (bit_cast::<14, 13>(self.d_pay_len.q.val())
+                + bit_cast::<14, 8>(self.d_hdr_len.q.val()));
         }
         // ---- P3..P5: IPv4 header checksum (ones' complement sum) ------------
         if self.p3v.q.val() {
