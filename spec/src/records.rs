@@ -159,10 +159,11 @@ macro_rules! host_read_record {
     };
 }
 
-/// A Tx descriptor, requester/responder → Tx builder (`docs/roce.md` §4):
-/// one packet to build. `addr` is the payload's host address, `len` its
-/// byte count; `va`, `rkey`, `dlen` fill a RETH, `aeth` an AETH, when the
-/// opcode has one.
+/// A Tx descriptor, requester/responder → Tx builder (`docs/roce.md` §6):
+/// one packet to build. `psn` is 24 bits; `addr` is the payload's host
+/// address (8-aligned), `len` its byte count (0..=4096); `va`, `rkey`,
+/// `dlen` fill a RETH, `aeth` (syndrome << 24 | MSN) an AETH, when the
+/// opcode has one; `tlm` the telemetry area as it goes on the wire.
 #[macro_export]
 macro_rules! tx_desc_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
@@ -241,8 +242,9 @@ macro_rules! pkt_send_record {
 }
 
 /// A CC event, into the CC module (draft -00 §7.2): `op` (EVENT, CREATE,
-/// DESTROY), the ACK's `seq`, the flow's `snd_nxt`, the time `now`, and
-/// the INT hops (`nhops` of them valid).
+/// DESTROY), for the sender the ACK's `seq` and the flow's `snd_nxt` (mod
+/// 2^32), for the receiver the local time `now` (ns mod 2^32), and the
+/// INT hops in the ns-3 format (`nhops` of them used; above 5 is dropped).
 #[macro_export]
 macro_rules! cc_event_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
@@ -258,9 +260,12 @@ macro_rules! cc_event_record {
     };
 }
 
-/// A CC update, out of the CC module: the flow's new window `w`, rate
-/// `r`, utilisation `u` and `inc_stage`, with what happened (`status`,
-/// `flags`, `updated_wc`).
+/// A CC update, out of the CC module: the flow's new window `w` (W, UQ24.8
+/// bytes), rate `r` (R = W/T, UQ8.16 bytes per ns), utilisation `u` (U,
+/// UQ8.24) and `inc_stage`, with what happened: `status` and `flags` (see
+/// `nic_golden::cc::hpcc::{status, flag}`), `updated_wc` (sender: Wc
+/// committed, ack.seq > lastUpdateSeq; receiver: T has passed since
+/// lastUpdateTime and the window is to be sent back).
 #[macro_export]
 macro_rules! cc_update_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
