@@ -200,7 +200,7 @@ impl<const A: usize> RtlTx<A> {
     }
 }
 
-use nic_golden::roce::packet::{Drop, Tlm};
+use nic_golden::roce::packet::Drop;
 use nic_golden::roce::txn::{AckReq, CcEvent, FlowCfg, ReadReq, RxDrop, RxEvent, RxPipe};
 use nic_hdl::roce::rx_dispatch::RoceRxDispatch;
 use nic_hdl::roce::rx_parse::RoceRxParse;
@@ -243,10 +243,6 @@ fn normalise(ev: Vec<RxEvent>) -> Vec<RxEvent> {
         ev.into_iter().partition(|e| !matches!(e, RxEvent::Drop(_)));
     keep.extend(drops);
     keep
-}
-
-fn tlm_of(on: bool, hdr: u64, hops: [u64; 5]) -> Option<Tlm> {
-    on.then_some(Tlm { hdr, hops })
 }
 
 impl<const B: usize, const A: usize> RtlRx<B, A> {
@@ -405,17 +401,7 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
                 flow: o.ack.flow,
                 psn: o.ack.psn,
                 aeth: o.ack.aeth,
-                tlm: tlm_of(
-                    o.ack.tlm.present,
-                    o.ack.tlm.hdr,
-                    [
-                        o.ack.tlm.hop0,
-                        o.ack.tlm.hop1,
-                        o.ack.tlm.hop2,
-                        o.ack.tlm.hop3,
-                        o.ack.tlm.hop4,
-                    ],
-                ),
+                tlm: o.ack.tlm.to_tlm(),
             }));
         }
         if o.cc_valid {
@@ -424,17 +410,7 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
                 psn: o.cc.psn,
                 aeth: o.cc.aeth,
                 opcode: o.cc.opcode,
-                tlm: tlm_of(
-                    o.cc.tlm.present,
-                    o.cc.tlm.hdr,
-                    [
-                        o.cc.tlm.hop0,
-                        o.cc.tlm.hop1,
-                        o.cc.tlm.hop2,
-                        o.cc.tlm.hop3,
-                        o.cc.tlm.hop4,
-                    ],
-                ),
+                tlm: o.cc.tlm.to_tlm(),
             }));
         }
         if o.nak_valid {

@@ -391,35 +391,18 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
                 }
             }
         }
-        let tl = |t: bool, w: [u64; 6]| if t { Some(w) } else { None };
         if o.ack_valid && i.ack_ready {
-            let w = [
-                o.ack.tlm.hdr,
-                o.ack.tlm.hop0,
-                o.ack.tlm.hop1,
-                o.ack.tlm.hop2,
-                o.ack.tlm.hop3,
-                o.ack.tlm.hop4,
-            ];
             run.events.push((
                 cyc,
                 Ev::Ack {
                     flow: o.ack.flow,
                     psn: o.ack.psn,
                     aeth: o.ack.aeth,
-                    tlm: tl(o.ack.tlm.present, w),
+                    tlm: o.ack.tlm.present.then(|| o.ack.tlm.words()),
                 },
             ));
         }
         if o.cc_valid && i.cc_ready {
-            let w = [
-                o.cc.tlm.hdr,
-                o.cc.tlm.hop0,
-                o.cc.tlm.hop1,
-                o.cc.tlm.hop2,
-                o.cc.tlm.hop3,
-                o.cc.tlm.hop4,
-            ];
             run.events.push((
                 cyc,
                 Ev::Cc {
@@ -427,7 +410,7 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
                     psn: o.cc.psn,
                     aeth: o.cc.aeth,
                     opcode: o.cc.opcode,
-                    tlm: tl(o.cc.tlm.present, w),
+                    tlm: o.cc.tlm.present.then(|| o.cc.tlm.words()),
                 },
             ));
         }
