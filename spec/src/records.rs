@@ -214,7 +214,7 @@ macro_rules! rx_flow_ctx_record {
 }
 
 /// A scheduler event (`docs/architecture.md` §5): `op` (INIT, DOORBELL,
-/// UPDATE, ACK, REWIND) on `flow` with two operands.
+/// UPDATE, ACK, REWIND, TRIM) on `flow` with two operands.
 #[macro_export]
 macro_rules! sched_event_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
@@ -228,14 +228,16 @@ macro_rules! sched_event_record {
 }
 
 /// PktSend(flow, seq, len), scheduler → requester: the next `len` bytes of
-/// the flow's byte stream from `seq`, or a probe.
+/// the flow's byte stream from `seq`, or a probe; `epoch` is the flow's
+/// epoch when it was decided (set by INIT, REWIND and TRIM), so the
+/// requester can tell a PktSend decided before its last REWIND or TRIM.
 #[macro_export]
 macro_rules! pkt_send_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
         $gen! { $($ctx)*
             name = PktSend, sink = PktSendSink, source = PktSendSource,
             kind = ready, generics = [],
-            fields = [ flow: 16 u32, seq: 32 u32, len: 16 u32, probe: 1 bool ],
+            fields = [ flow: 16 u32, seq: 32 u32, len: 16 u32, probe: 1 bool, epoch: 8 u8 ],
             records = [],
         }
     };
@@ -338,7 +340,8 @@ macro_rules! sched_stats_record {
             kind = level, generics = [],
             fields = [
                 events: 32 u32, sends: 32 u32, probes: 32 u32, bad_flow: 32 u32, bad_op: 32 u32,
-                bad_update: 32 u32, bad_ack: 32 u32, bad_rewind: 32 u32, bad_doorbell: 32 u32
+                bad_update: 32 u32, bad_ack: 32 u32, bad_rewind: 32 u32, bad_doorbell: 32 u32,
+                bad_trim: 32 u32
             ],
             records = [],
         }

@@ -16,7 +16,7 @@
 
 use crate::{Engine, Harness};
 use nic_golden::sched::flow_sched::{
-    FlowSched, In, Out, OP_ACK, OP_DOORBELL, OP_INIT, OP_REWIND, OP_UPDATE,
+    FlowSched, In, Out, OP_ACK, OP_DOORBELL, OP_INIT, OP_REWIND, OP_TRIM, OP_UPDATE,
 };
 use nic_golden::sched::SchedEvent;
 use nic_golden::Cycle;
@@ -61,6 +61,10 @@ pub struct EnvCfg {
     /// ACK and REWIND arguments drawn at random in [una, sent] (percent of
     /// ACKs), instead of the network's exact ones.
     pub wild_ack_pct: u32,
+    /// Percent of data PktSends cut short by a TRIM (as the requester
+    /// does at a message's end): the rest of it, and every PktSend of the
+    /// flow decided before the TRIM took effect, is not sent.
+    pub trim_pct: u32,
     pub seed: u64,
 }
 
@@ -82,6 +86,7 @@ impl EnvCfg {
             update_pct: 0,
             bad_pct: 0,
             wild_ack_pct: 0,
+            trim_pct: 0,
             seed: 1,
         }
     }
@@ -142,6 +147,11 @@ pub struct Sent {
     pub seq: u32,
     pub len: u32,
     pub probe: bool,
+    /// Its epoch is the flow's latest (not decided before a REWIND or
+    /// TRIM the environment sent), and the bytes it sent (`len`, or up to
+    /// the environment's TRIM).
+    pub current: bool,
+    pub sent_len: u32,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -154,6 +164,9 @@ struct EnvFlow {
     una_hist: Vec<(u64, u32)>,
     /// A loss is pending: ACKs stop until the rewind is taken.
     lost_at: Option<u32>,
+    /// The epoch of the last INIT, REWIND or TRIM queued: PktSends of
+    /// another epoch were decided before it took effect and are not sent.
+    epoch: u8,
 }
 
 /// Measurements of a run.
@@ -332,7 +345,10 @@ impl Env {
             }
             self.acks.pop_front();
             if nak {
-                self.evq.push_back((OP_REWIND, f, seq, 0, false));
+                let fl = &mut self.flows[f as usize];
+                fl.epoch = fl.epoch.wrapping_add(1);
+                self.evq
+                    .push_back((OP_REWIND, f, seq, fl.epoch as u32, false));
                 continue;
             }
             let fl = &mut self.flows[f as usize];
@@ -407,14 +423,32 @@ impl Env {
                 seq: o.send.seq,
                 len: o.send.len,
                 probe: o.send.probe,
+                current: false,
+                sent_len: 0,
             };
+            let at = st.sent.len();
             st.sent.push(s);
-            if self.cfg.tx_beats {
+            let current = (s.flow as usize) < self.flows.len()
+                && o.send.epoch == self.flows[s.flow as usize].epoch;
+            // A stale PktSend is dropped by the requester: no line time.
+            if self.cfg.tx_beats && (current || s.probe) {
                 self.tx_busy = if s.probe { 8 } else { s.len.div_ceil(8).max(1) } - 1;
             }
-            if !s.probe && (s.flow as usize) < self.flows.len() {
+            if !s.probe && current {
                 let fl = &mut self.flows[s.flow as usize];
-                let end = s.seq.wrapping_add(s.len);
+                let mut end = s.seq.wrapping_add(s.len);
+                if fl.lost_at.is_none()
+                    && s.len > 1
+                    && self.cfg.trim_pct > 0
+                    && self.rng.gen_range(0..100) < self.cfg.trim_pct
+                {
+                    // Cut inside the packet: the bytes from the cut on go
+                    // back to the scheduler.
+                    end = s.seq.wrapping_add(self.rng.gen_range(1..s.len));
+                    fl.epoch = fl.epoch.wrapping_add(1);
+                    self.evq
+                        .push_back((OP_TRIM, s.flow, end, fl.epoch as u32, false));
+                }
                 if self.monitor {
                     let tau = issue.ok_or("monitor: no issue cycle")?;
                     let w = last_before(&fl.w_hist, tau).ok_or("monitor: no window")?;
@@ -428,6 +462,8 @@ impl Env {
                     }
                     st.window_checks += 1;
                 }
+                st.sent[at].current = true;
+                st.sent[at].sent_len = end.wrapping_sub(s.seq);
                 if end.wrapping_sub(fl.acked) > fl.sent.wrapping_sub(fl.acked) {
                     fl.sent = end;
                 }

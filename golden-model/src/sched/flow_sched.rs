@@ -35,6 +35,7 @@ pub const OP_DOORBELL: u8 = 1;
 pub const OP_UPDATE: u8 = 2;
 pub const OP_ACK: u8 = 3;
 pub const OP_REWIND: u8 = 4;
+pub const OP_TRIM: u8 = 5;
 
 /// Stages after issue; an operation's effects happen in the last one.
 pub const STAGES: usize = 10;
@@ -87,6 +88,8 @@ pub struct FlowState {
     pub queued: bool,
     /// In the probe list (or being probed).
     pub probing: bool,
+    /// Set by INIT, REWIND and TRIM (their `b`); carried by each PktSend.
+    pub epoch: u8,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,9 +111,11 @@ struct Op {
     now: u32,
 }
 
-/// Pack a PktSend for the queue: probe [63], flow [62:48], len [47:32], seq [31:0].
-pub fn pack_send(flow: u32, seq: u32, len: u32, probe: bool) -> u128 {
-    ((probe as u128) << 63)
+/// Pack a PktSend for the queue: epoch [71:64], probe [63], flow [62:48],
+/// len [47:32], seq [31:0].
+pub fn pack_send(flow: u32, seq: u32, len: u32, probe: bool, epoch: u8) -> u128 {
+    ((epoch as u128) << 64)
+        | ((probe as u128) << 63)
         | ((flow as u128 & 0x7fff) << 48)
         | ((len as u128 & 0xffff) << 32)
         | seq as u128
@@ -122,7 +127,7 @@ pub struct FlowSched<const A: usize> {
     pipe: VecDeque<Option<Op>>,
     active: Fifo<16, A>,
     probes: Fifo<48, A>,
-    out: Fifo<64, OUT_A>,
+    out: Fifo<72, OUT_A>,
     /// Issue cycle of each queued PktSend (for monitors; not a port).
     out_issue: VecDeque<u64>,
     used: u32,
@@ -223,6 +228,7 @@ impl<const A: usize> FlowSched<A> {
                             last: o.now,
                             queued: s.queued,
                             probing: s.probing,
+                            epoch: o.b as u8,
                             ..FlowState::default()
                         };
                         true
@@ -248,18 +254,28 @@ impl<const A: usize> FlowSched<A> {
                             true
                         }
                     }
-                    OP_ACK | OP_REWIND => {
+                    OP_ACK | OP_REWIND | OP_TRIM => {
                         if o.a.wrapping_sub(s.una) > inflight {
-                            if o.op == OP_ACK {
-                                c.bad_ack = c.bad_ack.wrapping_add(1);
-                            } else {
-                                c.bad_rewind = c.bad_rewind.wrapping_add(1);
-                            }
+                            let n = match o.op {
+                                OP_ACK => &mut c.bad_ack,
+                                OP_REWIND => &mut c.bad_rewind,
+                                _ => &mut c.bad_trim,
+                            };
+                            *n = n.wrapping_add(1);
                             false
+                        } else if o.op == OP_TRIM {
+                            // Bytes decided but not sent go back to the
+                            // credit, saturated at the cap.
+                            let refund = (s.nxt.wrapping_sub(o.a) as u64) << CREDIT_FRAC;
+                            s.credit = cap.min(s.credit + refund);
+                            s.nxt = o.a;
+                            s.epoch = o.b as u8;
+                            true
                         } else {
                             s.una = o.a;
                             if o.op == OP_REWIND {
                                 s.nxt = o.a;
+                                s.epoch = o.b as u8;
                             }
                             true
                         }
@@ -283,7 +299,7 @@ impl<const A: usize> FlowSched<A> {
                 let fit = inflight as u64 + len as u64 <= s.w as u64;
                 let need = (len as u64) << CREDIT_FRAC;
                 if len != 0 && fit && s.credit >= need {
-                    e.send = Some(pack_send(o.flow, s.nxt, len, false));
+                    e.send = Some(pack_send(o.flow, s.nxt, len, false, s.epoch));
                     s.nxt = s.nxt.wrapping_add(len);
                     s.credit -= need;
                     c.sends = c.sends.wrapping_add(1);
@@ -302,7 +318,7 @@ impl<const A: usize> FlowSched<A> {
             }
             Kind::Probe => {
                 if inflight != 0 {
-                    e.send = Some(pack_send(o.flow, s.nxt, 0, true));
+                    e.send = Some(pack_send(o.flow, s.nxt, 0, true, s.epoch));
                     e.probe_push = Some((o.flow, o.now));
                     c.probes = c.probes.wrapping_add(1);
                 } else {
@@ -332,7 +348,8 @@ impl<const A: usize> Cycle for FlowSched<A> {
                 flow: head.map_or(0, |h| (h >> 48) as u32 & 0x7fff),
                 seq: head.map_or(0, |h| h as u32),
                 len: head.map_or(0, |h| (h >> 32) as u32 & 0xffff),
-                probe: head.is_some_and(|h| h >> 63 != 0),
+                probe: head.is_some_and(|h| (h >> 63) & 1 != 0),
+                epoch: head.map_or(0, |h| (h >> 64) as u8),
             },
             stats: c,
         };

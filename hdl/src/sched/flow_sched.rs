@@ -45,15 +45,23 @@
 //!
 //!   | op | name | a | b | effect |
 //!   |---|---|---|---|---|
-//!   | 0 | INIT | start seq | – | una = nxt = end = a, R = W = 0, credit 0 |
+//!   | 0 | INIT | start seq | epoch | una = nxt = end = a, R = W = 0, credit 0, epoch = b |
 //!   | 1 | DOORBELL | bytes | – | end += a |
 //!   | 2 | UPDATE | R, UQ8.24 B/cycle | W, UQ24.8 B | R, W (fraction of W dropped) |
 //!   | 3 | ACK | seq | – | una = a (cumulative) |
-//!   | 4 | REWIND | seq | – | una = nxt = a (NAK: go-back-N from a) |
+//!   | 4 | REWIND | seq | epoch | una = nxt = a (NAK: go-back-N from a), epoch = b |
+//!   | 5 | TRIM | seq | epoch | nxt = a, credit += nxt − a (capped), epoch = b |
+//!
+//!   TRIM is the requester's: a PktSend that crosses the end of a message
+//!   is cut there, and the bytes from the cut on (and every PktSend
+//!   decided after it) go back. The epoch (8 bits, in every PktSend)
+//!   tells the requester which PktSends were decided before its last
+//!   REWIND or TRIM took effect.
 //!
 //! - PktSend out, valid/ready: `m_send.valid`, `m_send.ready` (Tx
 //!   back-pressure), `m_send.flow`, `m_send.seq` (byte sequence number of the
-//!   first byte), `m_send.len`, `m_send.probe` (a probe request, len 0).
+//!   first byte), `m_send.len`, `m_send.probe` (a probe request, len 0),
+//!   `m_send.epoch` (the flow's epoch when it was decided).
 //! - counters (32 bits, wrapping): `m_stats.events` (accepted), `m_stats.sends`,
 //!   `m_stats.probes`, and the drops below.
 //!
@@ -74,11 +82,11 @@
 //!
 //! # Bad input (dropped, counted, nothing written)
 //! - `s_ev.flow` ≥ 2^A: `m_stats.bad_flow` (accepted at once, no state read).
-//! - `s_ev.op` 5..7: `m_stats.bad_op`.
+//! - `s_ev.op` 6..7: `m_stats.bad_op`.
 //! - UPDATE with R = 0 or W < 1 byte: `m_stats.bad_update`; R and W keep
 //!   their values.
-//! - ACK or REWIND outside [snd_una, snd_nxt]: `m_stats.bad_ack`,
-//!   `m_stats.bad_rewind`.
+//! - ACK, REWIND or TRIM outside [snd_una, snd_nxt]: `m_stats.bad_ack`,
+//!   `m_stats.bad_rewind`, `m_stats.bad_trim`.
 //! - DOORBELL that would make end − snd_una ≥ 2^31: `m_stats.bad_doorbell`.
 //! A dropped event writes nothing, so no flow's state changes.
 //!
@@ -109,7 +117,7 @@ pub struct FlowSched<const A: usize> {
     pub m_stats: SchedStatsSource,
     active: Fifo<16, A>,
     probes: Fifo<48, A>,
-    out: Fifo<64, OUT_A>,
+    out: Fifo<72, OUT_A>,
     mul: WideMul,
     ram_r: Ram<Bits<32>, A>,
     ram_w: Ram<Bits<24>, A>,
@@ -119,6 +127,7 @@ pub struct FlowSched<const A: usize> {
     ram_cr: Ram<Bits<44>, A>,
     ram_last: Ram<Bits<32>, A>,
     ram_fl: Ram<Bits<2>, A>,
+    ram_ep: Ram<Bits<8>, A>,
     now: DFF<Bits<32>>,
     used: DFF<Bits<8>>,
     cap: DFF<Bits<44>>,
@@ -133,6 +142,7 @@ pub struct FlowSched<const A: usize> {
     c_bad_ack: DFF<Bits<32>>,
     c_bad_rewind: DFF<Bits<32>>,
     c_bad_doorbell: DFF<Bits<32>>,
+    c_bad_trim: DFF<Bits<32>>,
     // Stage registers: index k holds the value registered into stage k.
     v: [DFF<Bit>; 11],
     kind: [DFF<Bits<2>>; 11],
@@ -180,6 +190,11 @@ pub struct FlowSched<const A: usize> {
     act_e: [DFF<Bit>; 11],
     act_s: [DFF<Bit>; 11],
     act_ns: [DFF<Bit>; 11],
+    ep: [DFF<Bits<8>>; 11],
+    ep_e: [DFF<Bits<8>>; 11],
+    refund: [DFF<Bits<32>>; 11],
+    cr_trim: [DFF<Bits<45>>; 11],
+    refund_big: [DFF<Bit>; 11],
     k_a: Constant<Bits<8>>,
     k_cap: Constant<Bits<8>>,
     k24: Constant<Bits<8>>,
@@ -188,6 +203,7 @@ pub struct FlowSched<const A: usize> {
     op_upd: Constant<Bits<3>>,
     op_ack: Constant<Bits<3>>,
     op_rew: Constant<Bits<3>>,
+    op_trim: Constant<Bits<3>>,
     k_ev: Constant<Bits<2>>,
     k_sched: Constant<Bits<2>>,
     k_probe: Constant<Bits<2>>,
@@ -198,7 +214,8 @@ pub struct FlowSched<const A: usize> {
     fl1: Constant<Bits<2>>,
     fl2: Constant<Bits<2>>,
     fl3: Constant<Bits<2>>,
-    k_probe_bit: Constant<Bits<64>>,
+    k_probe_bit: Constant<Bits<72>>,
+    k64: Constant<Bits<8>>,
     in_range: Signal<Local, Bit>,
     hit_ev: Signal<Local, Bit>,
     hit_p: Signal<Local, Bit>,
@@ -251,6 +268,7 @@ impl<const A: usize> Default for FlowSched<A> {
             ram_cr: Default::default(),
             ram_last: Default::default(),
             ram_fl: Default::default(),
+            ram_ep: Default::default(),
             now: Default::default(),
             used: Default::default(),
             cap: Default::default(),
@@ -265,6 +283,7 @@ impl<const A: usize> Default for FlowSched<A> {
             c_bad_ack: Default::default(),
             c_bad_rewind: Default::default(),
             c_bad_doorbell: Default::default(),
+            c_bad_trim: Default::default(),
             v: Default::default(),
             kind: Default::default(),
             flow: Default::default(),
@@ -311,6 +330,11 @@ impl<const A: usize> Default for FlowSched<A> {
             act_e: Default::default(),
             act_s: Default::default(),
             act_ns: Default::default(),
+            ep: Default::default(),
+            ep_e: Default::default(),
+            refund: Default::default(),
+            cr_trim: Default::default(),
+            refund_big: Default::default(),
             in_range: Default::default(),
             hit_ev: Default::default(),
             hit_p: Default::default(),
@@ -346,6 +370,7 @@ impl<const A: usize> Default for FlowSched<A> {
             op_upd: Constant::new(Bits::<3>::from((2) as u64)),
             op_ack: Constant::new(Bits::<3>::from((3) as u64)),
             op_rew: Constant::new(Bits::<3>::from((4) as u64)),
+            op_trim: Constant::new(Bits::<3>::from((5) as u64)),
             k_ev: Constant::new(Bits::<2>::from((0) as u64)),
             k_sched: Constant::new(Bits::<2>::from((1) as u64)),
             k_probe: Constant::new(Bits::<2>::from((2) as u64)),
@@ -356,7 +381,8 @@ impl<const A: usize> Default for FlowSched<A> {
             fl1: Constant::new(Bits::<2>::from((1) as u64)),
             fl2: Constant::new(Bits::<2>::from((2) as u64)),
             fl3: Constant::new(Bits::<2>::from((3) as u64)),
-            k_probe_bit: Constant::new(Bits::<64>::from((1u64 << 63) as u64)),
+            k_probe_bit: Constant::new(Bits::<72>::from((1u64 << 63) as u64)),
+            k64: Constant::new(Bits::<8>::from((64) as u64)),
         }
     }
 }
@@ -380,7 +406,8 @@ impl<const A: usize> Logic for FlowSched<A> {
             c_bad_update,
             c_bad_ack,
             c_bad_rewind,
-            c_bad_doorbell
+            c_bad_doorbell,
+            c_bad_trim
         );
         self.active.clock.next = self.clock.val();
         self.probes.clock.next = self.clock.val();
@@ -394,6 +421,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.ram_cr.clock.next = self.clock.val();
         self.ram_last.clock.next = self.clock.val();
         self.ram_fl.clock.next = self.clock.val();
+        self.ram_ep.clock.next = self.clock.val();
         for i in 0..11 {
             self.v[i].clock.next = self.clock.val();
             self.v[i].d.next = self.v[i].q.val();
@@ -487,6 +515,16 @@ impl<const A: usize> Logic for FlowSched<A> {
             self.act_s[i].d.next = self.act_s[i].q.val();
             self.act_ns[i].clock.next = self.clock.val();
             self.act_ns[i].d.next = self.act_ns[i].q.val();
+            self.ep[i].clock.next = self.clock.val();
+            self.ep[i].d.next = self.ep[i].q.val();
+            self.ep_e[i].clock.next = self.clock.val();
+            self.ep_e[i].d.next = self.ep_e[i].q.val();
+            self.refund[i].clock.next = self.clock.val();
+            self.refund[i].d.next = self.refund[i].q.val();
+            self.cr_trim[i].clock.next = self.clock.val();
+            self.cr_trim[i].d.next = self.cr_trim[i].q.val();
+            self.refund_big[i].clock.next = self.clock.val();
+            self.refund_big[i].d.next = self.refund_big[i].q.val();
         }
         // Carry every stage value to the next stage.
         for i in 2..11 {
@@ -615,6 +653,15 @@ impl<const A: usize> Logic for FlowSched<A> {
         for i in 10..11 {
             self.fit_s2[i].d.next = self.fit_s2[i - 1].q.val();
         }
+        for i in 4..11 {
+            self.ep[i].d.next = self.ep[i - 1].q.val();
+        }
+        for i in 7..11 {
+            self.ep_e[i].d.next = self.ep_e[i - 1].q.val();
+        }
+        for i in 7..11 {
+            self.refund[i].d.next = self.refund[i - 1].q.val();
+        }
 
         // ---- outputs
         self.m_send.valid.next = self.out.head_valid.val();
@@ -622,6 +669,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.m_send.seq.next = self.out.head_data.val().get_bits::<32>(0);
         self.m_send.len.next = self.out.head_data.val().get_bits::<16>(32);
         self.m_send.probe.next = self.out.head_data.val().get_bit(63);
+        self.m_send.epoch.next = self.out.head_data.val().get_bits::<8>(64);
         self.m_stats.events.next = self.c_events.q.val();
         self.m_stats.sends.next = self.c_sends.q.val();
         self.m_stats.probes.next = self.c_probes.q.val();
@@ -631,6 +679,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.m_stats.bad_ack.next = self.c_bad_ack.q.val();
         self.m_stats.bad_rewind.next = self.c_bad_rewind.q.val();
         self.m_stats.bad_doorbell.next = self.c_bad_doorbell.q.val();
+        self.m_stats.bad_trim.next = self.c_bad_trim.q.val();
         self.now.d.next = (self.now.q.val() + 1);
         // Effective cap, UQ20.24: max(cap, mtu) bytes.
         if (bit_cast::<20, 16>(self.cfg_mtu.val()) > self.cfg_cap.val()) {
@@ -714,6 +763,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.ram_cr.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
         self.ram_last.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
         self.ram_fl.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
+        self.ram_ep.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
 
         // ---- S2: register the state words
         self.r[3].d.next = self.ram_r.read_data.val();
@@ -725,6 +775,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.last3.d.next = self.ram_last.read_data.val();
         self.queued[3].d.next = self.ram_fl.read_data.val().get_bit(0);
         self.probing[3].d.next = self.ram_fl.read_data.val().get_bit(1);
+        self.ep[3].d.next = self.ram_ep.read_data.val();
 
         // ---- S3: accrual product R·(now − last) (4 cycles), differences
         self.dt.next = (self.tnow[3].q.val() - self.last3.q.val());
@@ -758,9 +809,13 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.end_e[6].d.next = self.endq[5].q.val();
         self.r_e[6].d.next = self.r[5].q.val();
         self.w_e[6].d.next = self.w[5].q.val();
+        self.ep_e[6].d.next = self.ep[5].q.val();
+        // TRIM's refund: the bytes from a to nxt (decided, not sent).
+        self.refund[6].d.next = (self.inflight[5].q.val() - self.dack[5].q.val());
         self.ev_ok[6].d.next = false;
         if (self.op[5].q.val() == self.op_init.val()) {
             self.ev_ok[6].d.next = true;
+            self.ep_e[6].d.next = self.b[5].q.val().get_bits::<8>(0);
             self.una_e[6].d.next = self.a[5].q.val();
             self.nxt_e[6].d.next = self.a[5].q.val();
             self.end_e[6].d.next = self.a[5].q.val();
@@ -780,6 +835,11 @@ impl<const A: usize> Logic for FlowSched<A> {
             self.ev_ok[6].d.next = self.ack_ok[5].q.val();
             self.una_e[6].d.next = self.a[5].q.val();
             self.nxt_e[6].d.next = self.a[5].q.val();
+            self.ep_e[6].d.next = self.b[5].q.val().get_bits::<8>(0);
+        } else if (self.op[5].q.val() == self.op_trim.val()) {
+            self.ev_ok[6].d.next = self.ack_ok[5].q.val();
+            self.nxt_e[6].d.next = self.a[5].q.val();
+            self.ep_e[6].d.next = self.b[5].q.val().get_bits::<8>(0);
         }
         self.inflight_s[6].d.next = (bit_cast::<33, 32>(self.inflight[5].q.val())
             + bit_cast::<33, 16>(self.len[5].q.val()));
@@ -822,7 +882,11 @@ impl<const A: usize> Logic for FlowSched<A> {
             + bit_cast::<33, 16>(self.len_e[8].q.val()));
         self.fit_s2[9].d.next = (self.tot_s[8].q.val() <= bit_cast::<33, 24>(self.w[8].q.val()));
 
-        // ---- S9: credit after the send (borrow = not enough); activity
+        // ---- S9: credit after the send (borrow = not enough); TRIM's
+        // credit (a refund of 2^20 bytes or more is past any cap); activity
+        self.cr_trim[10].d.next = (bit_cast::<45, 44>(self.cracc[9].q.val())
+            + (bit_cast::<45, 20>(self.refund[9].q.val().get_bits::<20>(0)) << self.k24.val()));
+        self.refund_big[10].d.next = self.refund[9].q.val().get_bits::<12>(20).any();
         self.diff[10].d.next = (bit_cast::<45, 44>(self.cracc[9].q.val())
             - (bit_cast::<45, 16>(self.len[9].q.val()) << self.k24.val()));
         self.act_e[10].d.next = (self.r_e[9].q.val().any()
@@ -855,6 +919,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.ram_end.write_data.next = self.endq[10].q.val();
         self.ram_cr.write_data.next = self.cracc[10].q.val();
         self.ram_last.write_data.next = self.tnow[10].q.val();
+        self.ram_ep.write_data.next = self.ep[10].q.val();
         self.q_new.next = self.queued[10].q.val();
         self.p_new.next = self.probing[10].q.val();
         self.wen.next = false;
@@ -865,9 +930,10 @@ impl<const A: usize> Logic for FlowSched<A> {
             << self.k32.val())
             | bit_cast::<48, 32>(self.tnow[10].q.val()));
         self.out.push.next = false;
-        self.out.push_data.next = ((bit_cast::<64, 16>(self.flow[10].q.val()) << self.k48.val())
-            | (bit_cast::<64, 16>(self.len[10].q.val()) << self.k32.val())
-            | bit_cast::<64, 32>(self.nxt[10].q.val()));
+        self.out.push_data.next = ((bit_cast::<72, 8>(self.ep[10].q.val()) << self.k64.val())
+            | (bit_cast::<72, 16>(self.flow[10].q.val()) << self.k48.val())
+            | (bit_cast::<72, 16>(self.len[10].q.val()) << self.k32.val())
+            | bit_cast::<72, 32>(self.nxt[10].q.val()));
         if self.v[10].q.val() {
             if (self.kind[10].q.val() == self.k_ev.val()) {
                 if self.ev_ok[10].q.val() {
@@ -877,8 +943,18 @@ impl<const A: usize> Logic for FlowSched<A> {
                     self.ram_una.write_data.next = self.una_e[10].q.val();
                     self.ram_nxt.write_data.next = self.nxt_e[10].q.val();
                     self.ram_end.write_data.next = self.end_e[10].q.val();
+                    self.ram_ep.write_data.next = self.ep_e[10].q.val();
                     if (self.op[10].q.val() == self.op_init.val()) {
                         self.ram_cr.write_data.next = 0.into();
+                    }
+                    if (self.op[10].q.val() == self.op_trim.val()) {
+                        if (self.refund_big[10].q.val()
+                            || (self.cr_trim[10].q.val() > bit_cast::<45, 44>(self.cap.q.val())))
+                        {
+                            self.ram_cr.write_data.next = self.cap.q.val();
+                        } else {
+                            self.ram_cr.write_data.next = self.cr_trim[10].q.val().get_bits::<44>(0);
+                        }
                     }
                     if (!self.queued[10].q.val() && self.act_e[10].q.val()) {
                         self.q_new.next = true;
@@ -905,8 +981,9 @@ impl<const A: usize> Logic for FlowSched<A> {
                 if self.pr_live.val() {
                     self.out.push.next = true;
                     self.out.push_data.next = (self.k_probe_bit.val()
-                        | (bit_cast::<64, 16>(self.flow[10].q.val()) << self.k48.val())
-                        | bit_cast::<64, 32>(self.nxt[10].q.val()));
+                        | (bit_cast::<72, 8>(self.ep[10].q.val()) << self.k64.val())
+                        | (bit_cast::<72, 16>(self.flow[10].q.val()) << self.k48.val())
+                        | bit_cast::<72, 32>(self.nxt[10].q.val()));
                     self.probes.push.next = true;
                 } else {
                     self.p_new.next = false;
@@ -931,6 +1008,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.ram_cr.write_enable.next = self.wen.val();
         self.ram_last.write_enable.next = self.wen.val();
         self.ram_fl.write_enable.next = self.wen.val();
+        self.ram_ep.write_enable.next = self.wen.val();
         self.ram_r.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
         self.ram_w.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
         self.ram_una.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
@@ -939,6 +1017,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.ram_cr.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
         self.ram_last.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
         self.ram_fl.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
+        self.ram_ep.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
 
         // Reserved PktSend slots: + a visit issued, − a visit that sent
         // nothing, − a PktSend taken by Tx.
@@ -979,6 +1058,8 @@ impl<const A: usize> Logic for FlowSched<A> {
                 self.c_bad_ack.d.next = (self.c_bad_ack.q.val() + 1);
             } else if (self.op[10].q.val() == self.op_rew.val()) {
                 self.c_bad_rewind.d.next = (self.c_bad_rewind.q.val() + 1);
+            } else if (self.op[10].q.val() == self.op_trim.val()) {
+                self.c_bad_trim.d.next = (self.c_bad_trim.q.val() + 1);
             } else {
                 self.c_bad_op.d.next = (self.c_bad_op.q.val() + 1);
             }

@@ -4,7 +4,7 @@
 
 use crate::common::*;
 use nic_golden::sched::flow_sched::{
-    FlowSched as Golden, OP_ACK, OP_DOORBELL, OP_INIT, OP_REWIND, OP_UPDATE,
+    FlowSched as Golden, OP_ACK, OP_DOORBELL, OP_INIT, OP_REWIND, OP_TRIM, OP_UPDATE,
 };
 use nic_hdl::sched::FlowSched;
 use nic_testbench::cosim::engine;
@@ -37,7 +37,7 @@ fn go<const A: usize>(
 }
 
 /// A random workload over 16 flows: every event kind, losses (rewinds),
-/// wild ACKs, bad events, back-pressure, probes.
+/// trims, wild ACKs, bad events, back-pressure, probes.
 fn workload() -> impl Strategy<Value = EnvCfg> {
     (
         1usize..=16,
@@ -48,6 +48,7 @@ fn workload() -> impl Strategy<Value = EnvCfg> {
         prop_oneof![Just((1u32 << 24) - 1), 1u32..20000],
         (10u64..400, 0u32..15, 20u32..=100, any::<bool>()),
         (0u32..20, 0u32..10, 0u32..15, 0u32..30, any::<u64>()),
+        prop_oneof![Just(0u32), 1u32..30],
     )
         .prop_map(
             |(
@@ -59,6 +60,7 @@ fn workload() -> impl Strategy<Value = EnvCfg> {
                 window,
                 (ack, loss, ready, beats),
                 (db, up, bad, wild, seed),
+                trim,
             )| {
                 let mut c = EnvCfg::new(n, rate);
                 c.rates = random_rates(n, rate.min(1.0), seed);
@@ -79,6 +81,7 @@ fn workload() -> impl Strategy<Value = EnvCfg> {
                 c.update_pct = up;
                 c.bad_pct = bad;
                 c.wild_ack_pct = wild;
+                c.trim_pct = trim;
                 c.seed = seed;
                 c
             },
@@ -222,7 +225,8 @@ fn bad_input_counted_and_isolated() {
                     3 => env.push_event(OP_ACK, f, 0, 0), // before una (bases are random)
                     4 => env.push_event(OP_REWIND, f, 0, 0),
                     5 => env.push_event(OP_DOORBELL, f, 0x8000_0000, 0),
-                    6 => env.push_event(5 + (k % 3) as u8, f, 1, 1),
+                    6 if k % 20 == 6 => env.push_event(OP_TRIM, f, 1, 1),
+                    6 => env.push_event(6 + ((k / 20) % 2) as u8, f, 1, 1),
                     7 => env.push_event(OP_ACK, f, 0x7000_0000, 0),
                     8 => env.push_event(OP_REWIND, f, 0x7000_0000, 0),
                     _ => env.push_event(OP_INIT, 0xffff, 0, 0),
@@ -260,8 +264,43 @@ fn bad_input_counted_and_isolated() {
     assert_eq!(o.stats.bad_ack, 40, "{o:?}");
     assert_eq!(o.stats.bad_rewind, 40, "{o:?}");
     assert_eq!(o.stats.bad_doorbell, 20, "{o:?}");
-    assert_eq!(o.stats.bad_op, 20, "{o:?}");
+    assert_eq!(o.stats.bad_op, 10, "{o:?}");
+    assert_eq!(o.stats.bad_trim, 10, "{o:?}");
     assert_eq!(o.stats.events, o0.stats.events + 200);
+}
+
+/// TRIM (the requester's cut at a message end): the bytes from the cut
+/// on go back, and the PktSends decided before the TRIM took effect carry
+/// the old epoch. The PktSends of the current epoch, cut where the
+/// environment cut them, tile each flow's byte stream with no gap and no
+/// overlap, and every backlogged byte is sent (RTL == golden, Verilator).
+#[test]
+fn trim_cuts_and_the_epoch_marks_stale_sends() {
+    let mut cfg = EnvCfg::new(8, 0.9);
+    cfg.mtu = 512;
+    cfg.backlog = 30_000;
+    cfg.window = 1 << 20;
+    cfg.ack_delay = 300;
+    cfg.trim_pct = 40;
+    cfg.seed = 11;
+    let mut env = Env::new(cfg);
+    let mut e = engine::<FlowSched<4>>(EngineKind::Verilator, "flow_sched_trim");
+    let (g, st) = run::<4, FlowSched<4>>(&mut env, Some(e.as_mut()), 60_000).unwrap();
+    let mut stale = 0;
+    for f in 0..8u32 {
+        let sends: Vec<_> = st.sent.iter().filter(|s| s.flow == f && !s.probe).collect();
+        stale += sends.iter().filter(|s| !s.current).count();
+        let cur: Vec<_> = sends.iter().filter(|s| s.current).collect();
+        let base = g.flows[f as usize].end.wrapping_sub(30_000);
+        let mut at = base;
+        for s in &cur {
+            assert_eq!(s.seq, at, "flow {f}: gap or overlap at {s:?}");
+            at = at.wrapping_add(s.sent_len);
+        }
+        assert_eq!(at.wrapping_sub(base), 30_000, "flow {f}: not all sent");
+    }
+    assert!(stale > 0, "no stale PktSend: the epoch was not exercised");
+    assert_eq!(st.last_out.stats.bad_trim, 0);
 }
 
 /// Probes: a flow with data in flight is probed once per `cfg_probe_t`
