@@ -364,6 +364,76 @@ macro_rules! cc_stats_record {
     };
 }
 
+/// A work request, host → requester: an RDMA `opcode`
+/// ([`crate::roce::wr::WRITE`] or [`crate::roce::wr::READ`]) of `len`
+/// bytes between local address `laddr` and the peer's `va` (`rkey`), on
+/// `flow`; `tag` comes back in its completion.
+#[macro_export]
+macro_rules! work_req_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = WorkReq, sink = WorkReqSink, source = WorkReqSource,
+            kind = ready, generics = [],
+            fields = [
+                flow: 16 u32, opcode: 8 u8, laddr: 64 u64, va: 64 u64, rkey: 32 u32,
+                len: 32 u32, tag: 32 u32
+            ],
+            records = [],
+        }
+    };
+}
+
+/// A completion, requester → host: the work request `tag` of `flow`
+/// ended with `status` ([`crate::roce::wr::Status`]) after `bytes` bytes.
+#[macro_export]
+macro_rules! wr_completion_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = WrCompletion, sink = WrCompletionSink, source = WrCompletionSource,
+            kind = ready, generics = [],
+            fields = [ flow: 16 u32, tag: 32 u32, status: 8 u8, bytes: 32 u32 ],
+            records = [],
+        }
+    };
+}
+
+/// A write of a flow's requester context, host → requester: `active`,
+/// the first PSN, and where the flow's telemetry goes (`tlm_data`: in
+/// every data packet; else in probes only). Writing it discards the
+/// flow's outstanding work requests.
+#[macro_export]
+macro_rules! req_flow_ctx_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = ReqFlowCtx, sink = ReqFlowCtxSink, source = ReqFlowCtxSource,
+            kind = ready, generics = [A],
+            fields = [ flow: A u32, active: 1 bool, psn: 24 u32, tlm_data: 1 bool ],
+            records = [],
+        }
+    };
+}
+
+/// The requester's counters (32 bits, wrapping): work requests posted
+/// and completed, the bad ones by reason (completed with that status),
+/// stale PktSends dropped, TRIMs sent, timeouts, NAKs taken, and
+/// acknowledgements that were late (beyond what is sent now: clamped) or
+/// for no flow (dropped).
+#[macro_export]
+macro_rules! req_stats_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = ReqStats, sink = ReqStatsSink, source = ReqStatsSource,
+            kind = level, generics = [],
+            fields = [
+                posted: 32 u32, completed: 32 u32, err_opcode: 32 u32, err_len: 32 u32,
+                err_flow: 32 u32, err_full: 32 u32, stale: 32 u32, trims: 32 u32,
+                timeouts: 32 u32, naks: 32 u32, late_ack: 32 u32, bad_fb: 32 u32
+            ],
+            records = [],
+        }
+    };
+}
+
 /// Every record, for generators that want them all: calls
 /// `$gen! { <ctx> <record> }` once per record, nested ones first.
 #[macro_export]
@@ -389,6 +459,10 @@ macro_rules! all_records {
         $crate::tx_stats_record!($gen! { $($ctx)* });
         $crate::sched_stats_record!($gen! { $($ctx)* });
         $crate::cc_stats_record!($gen! { $($ctx)* });
+        $crate::work_req_record!($gen! { $($ctx)* });
+        $crate::wr_completion_record!($gen! { $($ctx)* });
+        $crate::req_flow_ctx_record!($gen! { $($ctx)* });
+        $crate::req_stats_record!($gen! { $($ctx)* });
     };
 }
 

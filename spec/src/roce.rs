@@ -55,6 +55,50 @@ pub mod op {
     ];
 }
 
+/// Work requests and their completions (the requester's host side).
+pub mod wr {
+    /// Work-request opcodes (`WorkReq.opcode`).
+    pub const WRITE: u8 = 0;
+    pub const READ: u8 = 1;
+    /// The largest length: a work request is 1 ..= `MAX_LEN` bytes.
+    pub const MAX_LEN: u32 = (1 << 31) - 1;
+    /// Completion status (`WrCompletion.status`). A work request that is
+    /// not `Ok` sent nothing.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    #[repr(u8)]
+    pub enum Status {
+        /// Done: every byte acknowledged (WRITE) or arrived (READ).
+        Ok = 0,
+        /// The opcode is neither WRITE nor READ.
+        BadOpcode = 1,
+        /// Length 0 or above `MAX_LEN`.
+        BadLen = 2,
+        /// The flow is out of range or not active.
+        BadFlow = 3,
+        /// The flow's work-request ring is full, or its bytes outstanding
+        /// would reach 2^31.
+        Full = 4,
+    }
+    impl Status {
+        pub const ALL: [Status; 5] = [
+            Status::Ok,
+            Status::BadOpcode,
+            Status::BadLen,
+            Status::BadFlow,
+            Status::Full,
+        ];
+        pub fn name(self) -> &'static str {
+            match self {
+                Status::Ok => "ok",
+                Status::BadOpcode => "bad_opcode",
+                Status::BadLen => "bad_len",
+                Status::BadFlow => "bad_flow",
+                Status::Full => "full",
+            }
+        }
+    }
+}
+
 /// AETH syndromes (bits 31..24 of the AETH word).
 pub mod syndrome {
     /// ACK, credit field "invalid".

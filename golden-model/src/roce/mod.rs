@@ -6,6 +6,7 @@ pub mod bswap;
 pub mod crc32;
 pub mod op_decode;
 pub mod packet;
+pub mod requester;
 pub mod rx_dispatch;
 pub mod rx_parse;
 pub mod tx;
@@ -28,6 +29,10 @@ nic_spec::rx_flow_ctx_record!(golden_record! {});
 nic_spec::rx_parse_stats_record!(golden_record! {});
 nic_spec::rx_dispatch_stats_record!(golden_record! {});
 nic_spec::tx_stats_record!(golden_record! {});
+nic_spec::work_req_record!(golden_record! {});
+nic_spec::wr_completion_record!(golden_record! {});
+nic_spec::req_flow_ctx_record!(golden_record! {});
+nic_spec::req_stats_record!(golden_record! {});
 
 impl Telemetry {
     /// Telemetry from the T bit and the TLM area's six words (header, hops

@@ -25,8 +25,8 @@
 //!
 //! Events (`ack`, `cc`, `nak`, `rdreq`): one per packet at most, held in a
 //! valid/ready register until taken. The event of a packet whose payload
-//! goes to the host (an ACK of a WRITE, the `cc` of a READ RESPONSE
-//! FIRST/LAST/ONLY) is raised in the cycle its last payload word appears
+//! goes to the host (an ACK of a WRITE, the `cc` of any READ RESPONSE)
+//! is raised in the cycle its last payload word appears
 //! on `wr_*`; the others in the cycle after `Exec`.
 //!
 //! `reset` returns to `Idle` and clears the events, the host write

@@ -40,7 +40,7 @@
 //!   (flow, psn) for a NAK; `m_stats.accepted`. NOTIFY: `cc_*`. PROBE: `ack_*`
 //!   with psn epsn − 1, AETH 0x1F<<24 | msn, TLM echoed.
 //! - READ RESPONSE: psn = `rd_psn` and `rd_addr` 8-aligned: payload to
-//!   `wr_*` from `rd_addr`, `rd_addr` += len, `rd_psn` += 1, FIRST/LAST/ONLY
+//!   `wr_*` from `rd_addr`, `rd_addr` += len, `rd_psn` += 1, every response
 //!   also a `cc_*`; `m_stats.accepted`. psn ≠ `rd_psn`: `m_stats.oos`; unaligned
 //!   `rd_addr` and len > 0: `m_stats.bad_va`; both dropped, nothing changes.
 //! Every packet increments exactly one counter (none if a reset aborts
@@ -622,7 +622,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.o_reth.d.next = self.op_class.reth.val();
         self.o_msn.d.next = self.op_class.ends_msg.val();
         self.o_rresp.d.next = self.op_class.read_resp.val();
-        self.o_rrcc.d.next = (self.op_class.read_resp.val() && self.op_class.aeth.val());
+        self.o_rrcc.d.next = self.op_class.read_resp.val();
         self.o_ack.d.next = self.op_class.ack.val();
         // qp ≥ 2^A, registered here (off the decision path).
         self.o_qphi.d.next = (self.m_qp.q.val() >= self.k_nflows.val());

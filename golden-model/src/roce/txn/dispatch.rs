@@ -45,7 +45,7 @@ pub struct AckReq {
 }
 
 /// A congestion-control event for the requester's CC (`cc_*`): an ACK,
-/// a READ RESPONSE FIRST/LAST/ONLY, or a NOTIFY.
+/// a READ RESPONSE (any: the requester counts them), or a NOTIFY.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CcEvent {
     pub flow: u32,
@@ -130,7 +130,7 @@ pub struct Decision {
     pub ctx: Ctx,
     /// An ACK or NAK to send: (BTH PSN, AETH).
     pub ack: Option<(u32, u32)>,
-    /// A CC event (ACK, READ RESPONSE FIRST/LAST/ONLY, NOTIFY).
+    /// A CC event (ACK, READ RESPONSE, NOTIFY).
     pub cc: bool,
     /// A NAK received: go back to the packet's PSN.
     pub nak: bool,
@@ -251,7 +251,7 @@ pub fn decide(flow_bits: u32, mtu_log2: u8, c: &Ctx, h: &RxMeta) -> Decision {
             } else {
                 d.ctx.rd_addr = c.rd_addr.wrapping_add(u32::from(h.len) as u64);
                 d.ctx.rd_psn = (c.rd_psn + 1) & PSN_MASK;
-                d.cc = opc != op::READ_RESP_MIDDLE;
+                d.cc = true;
                 if u32::from(h.len) != 0 {
                     d.pay_to = Some(c.rd_addr);
                 }

@@ -1,0 +1,873 @@
+//! Twin of `hdl/src/roce/requester.rs`: the requester, cycle-exact at the
+//! ports.
+//!
+//! The requester turns work requests into the scheduler's byte stream
+//! and the scheduler's PktSends into Tx descriptors, and acknowledgements
+//! into completions (`docs/architecture.md` §5b). The RTL is one state
+//! machine that handles one operation at a time; each operation reads
+//! the flow's state words in `FLOW`, works on a copy in registers, and
+//! writes it back in `WB`. This model has the same states, the same
+//! registers and the same output registers, so it is cycle-exact by
+//! construction; its per-flow state and work-request ring are plain
+//! arrays (no read ever meets a write of the same cycle in the RTL).
+//!
+//! Units: `seq` are bytes of the flow's byte stream (32-bit serial),
+//! PSNs 24 bits. A work request holds `seq_first` (its first byte in the
+//! stream) and `psn_first`; its packets sit at multiples of the MTU from
+//! `seq_first`, so packet k is bytes `seq_first + k·MTU ..` and PSN
+//! `psn_first + k`. A READ takes one byte of the byte stream (its
+//! request is paced and windowed like a one-byte packet; the response
+//! data is paced by the responder) and ceil(len/MTU) PSNs.
+
+use crate::cc::CcEvent;
+use crate::mem::fifo::{self, Fifo};
+use crate::roce::{
+    CcFeedback, NakReq, ReqFlowCtx, ReqStats, RxFlowCtx, Telemetry, TxDesc, WorkReq, WrCompletion,
+};
+use crate::sched::flow_sched::{OP_ACK, OP_DOORBELL, OP_INIT, OP_REWIND, OP_TRIM};
+use crate::sched::{PktSend, SchedEvent};
+use crate::Cycle;
+use nic_spec::roce::{aeth_class, is_read_resp, op, wr, AETH_CLASS_ACK, PSN_MASK};
+
+/// The fresh telemetry header (`docs/roce.md` §2): ver 1, nhop 0, maxhop 5.
+pub const FRESH_HDR: u64 = 0x1000_0500_0000_0000;
+
+/// The states (the RTL's `state` register holds these numbers).
+pub mod st {
+    pub const IDLE: u8 = 0;
+    pub const FLOW: u8 = 1;
+    pub const CTX_EV: u8 = 2;
+    pub const WR_CMPL: u8 = 3;
+    pub const WR_DB: u8 = 4;
+    pub const PROBE_OUT: u8 = 5;
+    pub const SEG_RD: u8 = 6;
+    pub const SEG: u8 = 7;
+    pub const SEG_OUT: u8 = 8;
+    pub const TRIM_EV: u8 = 9;
+    pub const ACK_RD: u8 = 10;
+    pub const ACK_CHK: u8 = 11;
+    pub const ACK_CMPL: u8 = 12;
+    pub const POST: u8 = 13;
+    pub const ACK_EV: u8 = 14;
+    pub const DB_RD: u8 = 15;
+    pub const DB_CHK: u8 = 16;
+    pub const DB_EV: u8 = 17;
+    pub const REW_RD: u8 = 18;
+    pub const REW_CHK: u8 = 19;
+    pub const REW_EV: u8 = 20;
+    pub const CC_OUT: u8 = 21;
+    pub const WB: u8 = 22;
+}
+
+/// The operation being handled (the RTL's `kind` register).
+pub mod kind {
+    pub const CTX: u8 = 0;
+    pub const WR: u8 = 1;
+    pub const SEND: u8 = 2;
+    pub const FB: u8 = 3;
+    pub const NAK: u8 = 4;
+    pub const TIMER: u8 = 5;
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct In {
+    /// log2 MTU, clamped into 8..=12; hold constant while flows are active.
+    pub cfg_mtu_log2: u8,
+    /// Retransmission timeout, cycles.
+    pub cfg_rto: u32,
+    pub ctx_valid: bool,
+    pub ctx: ReqFlowCtx,
+    pub wr_valid: bool,
+    pub wr: WorkReq,
+    pub send_valid: bool,
+    pub send: PktSend,
+    pub fb_valid: bool,
+    pub fb: CcFeedback,
+    pub nak_valid: bool,
+    pub nak: NakReq,
+    pub ev_ready: bool,
+    pub desc_ready: bool,
+    pub cmpl_ready: bool,
+    pub cc_ready: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Out {
+    pub ctx_ready: bool,
+    pub wr_ready: bool,
+    pub send_ready: bool,
+    pub fb_ready: bool,
+    pub nak_ready: bool,
+    pub ev_valid: bool,
+    pub ev: SchedEvent,
+    pub desc_valid: bool,
+    pub desc: TxDesc,
+    pub rd_valid: bool,
+    pub rd: RxFlowCtx,
+    pub cmpl_valid: bool,
+    pub cmpl: WrCompletion,
+    pub cc_valid: bool,
+    pub cc: CcEvent,
+    pub stats: ReqStats,
+}
+
+/// One flow's state (the RTL's four state words).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlowState {
+    pub active: bool,
+    /// Telemetry in every data packet (else in probes only).
+    pub tlm_data: bool,
+    /// A READ is doorbelled and not complete: later work requests wait
+    /// (the fence), not doorbelled.
+    pub read_open: bool,
+    /// The flow has an entry in the timer FIFO.
+    pub armed: bool,
+    /// Responses received of the open READ (its request, sent again,
+    /// asks for the rest).
+    pub rd_k: u32,
+    /// Bumped by progress (acknowledged bytes) and by a context write.
+    pub gen: u8,
+    /// The scheduler's epoch for this flow, as last set by the requester.
+    pub epoch: u8,
+    /// Ring indices, mod 2^(Q+1): oldest incomplete, next to send, next to
+    /// doorbell, next free.
+    pub head: u32,
+    pub send: u32,
+    pub db: u32,
+    pub tail: u32,
+    /// Byte stream: end of the last work request, acknowledged point, next
+    /// PktSend expected.
+    pub seq_tail: u32,
+    pub una: u32,
+    pub seq_exp: u32,
+    /// PSN of the next work request's first packet; of the next packet.
+    pub psn_tail: u32,
+    pub psn_next: u32,
+}
+
+/// A work request in the ring.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WrEntry {
+    pub read: bool,
+    pub laddr: u64,
+    pub va: u64,
+    pub rkey: u32,
+    pub len: u32,
+    pub tag: u32,
+    pub seq_first: u32,
+    pub psn_first: u32,
+}
+
+/// The MTU's log2 as used: `cfg_mtu_log2` clamped into 8..=12.
+pub fn mtu_log2(cfg: u8) -> u32 {
+    (cfg & 0xF).clamp(8, 12) as u32
+}
+
+/// Packets (PSNs) of a work request of `len` ≥ 1 bytes.
+pub fn npkts(len: u32, l: u32) -> u32 {
+    ((len.max(1) - 1) >> l) + 1
+}
+
+/// Bytes of the byte stream a work request takes: a WRITE its length, a
+/// READ one.
+pub fn extent(read: bool, len: u32) -> u32 {
+    if read {
+        1
+    } else {
+        len
+    }
+}
+
+/// Telemetry of a fresh area (the sender's), or none.
+fn fresh_tlm(on: bool) -> Telemetry {
+    Telemetry {
+        present: on,
+        hdr: if on { FRESH_HDR } else { 0 },
+        ..Telemetry::default()
+    }
+}
+
+/// The requester for 2^A flows with 2^Q work requests each.
+pub struct Requester<const A: usize, const Q: usize> {
+    pub flows: Vec<FlowState>,
+    pub ring: Vec<WrEntry>,
+    timer: Fifo<56, A>,
+    state: u8,
+    kind: u8,
+    flow: u32,
+    /// The flow state being worked on, and the last work request read.
+    s: FlowState,
+    w: WrEntry,
+    slot: u32,
+    // Latched inputs.
+    wr: WorkReq,
+    send: PktSend,
+    fb: CcFeedback,
+    ctx: ReqFlowCtx,
+    t_gen: u8,
+    // Segmentation and acknowledgement.
+    cur: u32,
+    rem: u32,
+    p: u32,
+    seq_ack: u32,
+    cmpl_final: bool,
+    rd_done: bool,
+    progress: bool,
+    rewind: bool,
+    cc_go: bool,
+    arm: bool,
+    db_read: bool,
+    // Output registers.
+    ev_v: bool,
+    ev: SchedEvent,
+    desc_v: bool,
+    desc: TxDesc,
+    rd_v: bool,
+    rd: RxFlowCtx,
+    cmpl_v: bool,
+    cmpl: WrCompletion,
+    cc_v: bool,
+    cc: CcEvent,
+    cnt: ReqStats,
+    now: u32,
+}
+
+impl<const A: usize, const Q: usize> Default for Requester<A, Q> {
+    fn default() -> Self {
+        assert!((1..=8).contains(&Q), "Requester: 1 <= Q <= 8");
+        assert!(A + Q <= 16, "Requester: A + Q <= 16");
+        Self {
+            flows: vec![FlowState::default(); 1 << A],
+            ring: vec![WrEntry::default(); 1 << (A + Q)],
+            timer: Fifo::default(),
+            state: st::IDLE,
+            kind: 0,
+            flow: 0,
+            s: FlowState::default(),
+            w: WrEntry::default(),
+            slot: 0,
+            wr: WorkReq::default(),
+            send: PktSend::default(),
+            fb: CcFeedback::default(),
+            ctx: ReqFlowCtx::default(),
+            t_gen: 0,
+            cur: 0,
+            rem: 0,
+            p: 0,
+            seq_ack: 0,
+            cmpl_final: false,
+            rd_done: false,
+            progress: false,
+            rewind: false,
+            cc_go: false,
+            arm: false,
+            db_read: false,
+            ev_v: false,
+            ev: SchedEvent::default(),
+            desc_v: false,
+            desc: TxDesc::default(),
+            rd_v: false,
+            rd: RxFlowCtx::default(),
+            cmpl_v: false,
+            cmpl: WrCompletion::default(),
+            cc_v: false,
+            cc: CcEvent::default(),
+            cnt: ReqStats::default(),
+            now: 0,
+        }
+    }
+}
+
+/// Ring index arithmetic: indices are Q + 1 bits.
+fn ix_mask(q: usize) -> u32 {
+    (2u32 << q) - 1
+}
+
+fn inc(c: &mut u32) {
+    *c = c.wrapping_add(1);
+}
+
+impl<const A: usize, const Q: usize> Requester<A, Q> {
+    fn slot_addr(&self, flow: u32, slot: u32) -> usize {
+        (((flow & ((1 << A) - 1)) << Q) | (slot & ((1 << Q) - 1))) as usize
+    }
+
+    fn wr_at(&self, slot: u32) -> WrEntry {
+        self.ring[self.slot_addr(self.flow, slot)]
+    }
+
+    /// The next step after the acknowledgement part of an operation: the
+    /// doorbells a finished READ releases, the REWIND, the CC event, the
+    /// write-back.
+    fn cont(&mut self) -> u8 {
+        if self.rd_done {
+            self.slot = self.s.db;
+            st::DB_RD
+        } else if self.rewind {
+            self.slot = self.s.head;
+            st::REW_RD
+        } else if self.cc_go {
+            let t = &self.fb.tlm;
+            self.cc = CcEvent {
+                op: crate::cc::hpcc::op::EVENT,
+                flow: self.flow as u16,
+                seq: self.s.una,
+                snd_nxt: self.s.seq_exp,
+                now: 0,
+                nhops: ((t.hdr >> 48) & 0xF) as u8,
+                hop0: t.hop0,
+                hop1: t.hop1,
+                hop2: t.hop2,
+                hop3: t.hop3,
+                hop4: t.hop4,
+            };
+            self.cc_v = true;
+            self.cc_go = false;
+            st::CC_OUT
+        } else {
+            st::WB
+        }
+    }
+
+    fn event(&mut self, op: u8, a: u32, b: u32) {
+        self.ev_v = true;
+        self.ev = SchedEvent {
+            op,
+            flow: self.flow,
+            a,
+            b,
+        };
+    }
+
+    fn complete(&mut self, status: wr::Status, tag: u32, bytes: u32) {
+        self.cmpl_v = true;
+        self.cmpl = WrCompletion {
+            flow: self.flow,
+            tag,
+            status: status as u8,
+            bytes,
+        };
+    }
+
+    /// Clamp an acknowledged PSN that lies ahead of the last packet sent
+    /// (sent before a REWIND: received, so acknowledged) to that packet.
+    fn clamp_ack(&mut self, p: u32) -> u32 {
+        let last = self.s.psn_next.wrapping_sub(1) & PSN_MASK;
+        let ahead = p.wrapping_sub(last) & PSN_MASK;
+        if ahead != 0 && ahead < 1 << 23 {
+            inc(&mut self.cnt.late_ack);
+            last
+        } else {
+            p
+        }
+    }
+}
+
+impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
+    type In = In;
+    type Out = Out;
+
+    fn step(&mut self, i: &In) -> Out {
+        let l = mtu_log2(i.cfg_mtu_log2);
+        let mtu = 1u32 << l;
+        let m = ix_mask(Q);
+        let idle = self.state == st::IDLE;
+        let t_head = self.timer.head();
+        let t_exp = t_head.is_some_and(|h| self.now.wrapping_sub(h as u32) < 1 << 31);
+        // Priority: context, feedback, NAK, timer, PktSend, work request.
+        let take_ctx = idle && i.ctx_valid;
+        let take_fb = idle && !take_ctx && i.fb_valid;
+        let take_nak = idle && !take_ctx && !take_fb && i.nak_valid;
+        let take_t = idle && !take_ctx && !take_fb && !take_nak && t_exp;
+        let take_send = idle && !take_ctx && !take_fb && !take_nak && !t_exp && i.send_valid;
+        let take_wr =
+            idle && !take_ctx && !take_fb && !take_nak && !t_exp && !i.send_valid && i.wr_valid;
+        let o = Out {
+            ctx_ready: take_ctx,
+            wr_ready: take_wr,
+            send_ready: take_send,
+            fb_ready: take_fb,
+            nak_ready: take_nak,
+            ev_valid: self.ev_v,
+            ev: self.ev,
+            desc_valid: self.desc_v,
+            desc: self.desc,
+            rd_valid: self.rd_v,
+            rd: self.rd,
+            cmpl_valid: self.cmpl_v,
+            cmpl: self.cmpl,
+            cc_valid: self.cc_v,
+            cc: self.cc,
+            stats: self.cnt,
+        };
+        let ev_hs = self.ev_v && i.ev_ready;
+        let desc_hs = self.desc_v && i.desc_ready;
+        let cmpl_hs = self.cmpl_v && i.cmpl_ready;
+        let cc_hs = self.cc_v && i.cc_ready;
+        self.rd_v = false;
+        let mut t_push: Option<u128> = None;
+
+        let next = match self.state {
+            st::IDLE => {
+                if take_ctx {
+                    self.kind = kind::CTX;
+                    self.ctx = i.ctx;
+                    self.ctx.flow &= (1 << A) - 1;
+                    self.ctx.psn &= PSN_MASK;
+                    self.flow = self.ctx.flow;
+                } else if take_fb {
+                    self.kind = kind::FB;
+                    self.fb = i.fb;
+                    self.fb.flow &= 0xFFFF;
+                    self.fb.psn &= PSN_MASK;
+                    self.flow = self.fb.flow;
+                } else if take_nak {
+                    self.kind = kind::NAK;
+                    self.fb = CcFeedback {
+                        flow: i.nak.flow & 0xFFFF,
+                        psn: i.nak.psn & PSN_MASK,
+                        ..CcFeedback::default()
+                    };
+                    self.flow = self.fb.flow;
+                } else if take_t {
+                    let h = t_head.unwrap();
+                    self.kind = kind::TIMER;
+                    self.flow = (h >> 40) as u32 & 0xFFFF;
+                    self.t_gen = (h >> 32) as u8;
+                } else if take_send {
+                    self.kind = kind::SEND;
+                    self.send = i.send;
+                    self.send.flow &= 0xFFFF;
+                    self.flow = self.send.flow;
+                } else if take_wr {
+                    self.kind = kind::WR;
+                    self.wr = i.wr;
+                    self.wr.flow &= 0xFFFF;
+                    self.flow = self.wr.flow;
+                }
+                if idle && (take_ctx || take_fb || take_nak || take_t || take_send || take_wr) {
+                    st::FLOW
+                } else {
+                    st::IDLE
+                }
+            }
+            st::FLOW => {
+                let in_range = self.flow >> A == 0;
+                self.s = self.flows[(self.flow & ((1 << A) - 1)) as usize];
+                self.rd_done = false;
+                self.progress = false;
+                self.rewind = false;
+                self.cc_go = false;
+                self.arm = false;
+                let live = in_range && self.s.active;
+                match self.kind {
+                    kind::CTX => {
+                        let g = self.s.gen.wrapping_add(1);
+                        let e = self.s.epoch.wrapping_add(1);
+                        self.s = FlowState {
+                            active: self.ctx.active,
+                            tlm_data: self.ctx.tlm_data,
+                            armed: self.s.armed,
+                            gen: g,
+                            epoch: e,
+                            psn_tail: self.ctx.psn,
+                            psn_next: self.ctx.psn,
+                            ..FlowState::default()
+                        };
+                        self.event(OP_INIT, 0, e as u32);
+                        st::CTX_EV
+                    }
+                    kind::WR => {
+                        let w = self.wr;
+                        let ext = extent(w.opcode == wr::READ, w.len);
+                        let used = self.s.tail.wrapping_sub(self.s.head) & m;
+                        let out = self.s.seq_tail.wrapping_sub(self.s.una) as u64 + ext as u64;
+                        let status = if w.opcode != wr::WRITE && w.opcode != wr::READ {
+                            inc(&mut self.cnt.err_opcode);
+                            wr::Status::BadOpcode
+                        } else if w.len == 0 || w.len > wr::MAX_LEN {
+                            inc(&mut self.cnt.err_len);
+                            wr::Status::BadLen
+                        } else if !live {
+                            inc(&mut self.cnt.err_flow);
+                            wr::Status::BadFlow
+                        } else if used == 1 << Q || out >= 1 << 31 {
+                            inc(&mut self.cnt.err_full);
+                            wr::Status::Full
+                        } else {
+                            wr::Status::Ok
+                        };
+                        if status != wr::Status::Ok {
+                            self.complete(status, w.tag, 0);
+                            st::WR_CMPL
+                        } else {
+                            let read = w.opcode == wr::READ;
+                            let a = self.slot_addr(self.flow, self.s.tail);
+                            self.ring[a] = WrEntry {
+                                read,
+                                laddr: w.laddr,
+                                va: w.va,
+                                rkey: w.rkey,
+                                len: w.len,
+                                tag: w.tag,
+                                seq_first: self.s.seq_tail,
+                                psn_first: self.s.psn_tail,
+                            };
+                            inc(&mut self.cnt.posted);
+                            self.s.seq_tail = self.s.seq_tail.wrapping_add(ext);
+                            self.s.psn_tail = self.s.psn_tail.wrapping_add(npkts(w.len, l)) & PSN_MASK;
+                            self.s.tail = self.s.tail.wrapping_add(1) & m;
+                            if !self.s.read_open {
+                                self.s.db = self.s.tail;
+                                self.s.read_open = read;
+                                self.event(OP_DOORBELL, ext, 0);
+                                st::WR_DB
+                            } else {
+                                st::WB
+                            }
+                        }
+                    }
+                    kind::SEND => {
+                        let p = self.send;
+                        if !live || p.epoch != self.s.epoch {
+                            inc(&mut self.cnt.stale);
+                            st::IDLE
+                        } else if p.probe {
+                            self.desc_v = true;
+                            self.desc = TxDesc {
+                                flow: self.flow,
+                                opcode: op::PROBE,
+                                psn: self.s.psn_next,
+                                ackreq: true,
+                                tlm: fresh_tlm(true),
+                                ..TxDesc::default()
+                            };
+                            st::PROBE_OUT
+                        } else if p.seq != self.s.seq_exp || p.len == 0 {
+                            inc(&mut self.cnt.stale);
+                            st::IDLE
+                        } else {
+                            self.cur = p.seq;
+                            self.rem = p.len & 0xFFFF;
+                            self.slot = self.s.send;
+                            st::SEG_RD
+                        }
+                    }
+                    kind::FB | kind::NAK => {
+                        let is_ack = (self.fb.opcode == op::ACK
+                            && aeth_class(self.fb.aeth) == AETH_CLASS_ACK)
+                            || is_read_resp(self.fb.opcode);
+                        if !live || (self.kind == kind::FB && !is_ack) {
+                            inc(&mut self.cnt.bad_fb);
+                            st::IDLE
+                        } else {
+                            let p = if self.kind == kind::NAK {
+                                inc(&mut self.cnt.naks);
+                                self.rewind = true;
+                                self.fb.psn.wrapping_sub(1) & PSN_MASK
+                            } else {
+                                self.cc_go = self.fb.tlm.present;
+                                self.fb.psn
+                            };
+                            self.p = self.clamp_ack(p);
+                            self.seq_ack = self.s.una;
+                            self.slot = self.s.head;
+                            st::ACK_RD
+                        }
+                    }
+                    _ => {
+                        // TIMER: the entry has left the FIFO.
+                        let in_flight = self.s.una != self.s.seq_exp;
+                        if self.s.active && in_flight {
+                            self.arm = true;
+                            if self.t_gen == self.s.gen {
+                                inc(&mut self.cnt.timeouts);
+                                self.rewind = true;
+                                self.cont()
+                            } else {
+                                st::WB
+                            }
+                        } else {
+                            self.s.armed = false;
+                            st::WB
+                        }
+                    }
+                }
+            }
+            st::CTX_EV | st::WR_DB | st::TRIM_EV => {
+                if ev_hs {
+                    self.ev_v = false;
+                    st::WB
+                } else {
+                    self.state
+                }
+            }
+            st::WR_CMPL => {
+                if cmpl_hs {
+                    self.cmpl_v = false;
+                    st::IDLE
+                } else {
+                    st::WR_CMPL
+                }
+            }
+            st::PROBE_OUT => {
+                if desc_hs {
+                    self.desc_v = false;
+                    st::IDLE
+                } else {
+                    st::PROBE_OUT
+                }
+            }
+            st::SEG_RD => st::SEG,
+            st::SEG => {
+                let w = self.wr_at(self.slot);
+                self.w = w;
+                let off = self.cur.wrapping_sub(w.seq_first);
+                let k = off >> l;
+                let left = extent(w.read, w.len).wrapping_sub(off);
+                let seg = left.min(mtu);
+                if seg > self.rem {
+                    // The PktSend crosses into a message that does not
+                    // fit in its rest: cut here.
+                    self.s.epoch = self.s.epoch.wrapping_add(1);
+                    self.s.seq_exp = self.cur;
+                    inc(&mut self.cnt.trims);
+                    let e = self.s.epoch;
+                    self.event(OP_TRIM, self.cur, e as u32);
+                    st::TRIM_EV
+                } else {
+                    let n = npkts(w.len, l);
+                    let fl = self.flow & ((1 << A) - 1);
+                    if w.read {
+                        // The request for the responses not received yet.
+                        let k_r = self.s.rd_k;
+                        let off_r = (k_r as u64) << l;
+                        let psn = w.psn_first.wrapping_add(k_r) & PSN_MASK;
+                        self.rd_v = true;
+                        self.rd = RxFlowCtx {
+                            flow: fl,
+                            active: false,
+                            epsn: 0,
+                            rd_addr: w.laddr.wrapping_add(off_r),
+                            rd_psn: psn,
+                            rd_only: true,
+                        };
+                        self.desc = TxDesc {
+                            flow: fl,
+                            opcode: op::READ_REQ,
+                            psn,
+                            va: w.va.wrapping_add(off_r),
+                            rkey: w.rkey,
+                            dlen: w.len.wrapping_sub(off_r as u32),
+                            ..TxDesc::default()
+                        };
+                        self.s.psn_next = w.psn_first.wrapping_add(n) & PSN_MASK;
+                    } else {
+                        let psn = w.psn_first.wrapping_add(k) & PSN_MASK;
+                        let last = k + 1 == n;
+                        let opcode = match (k == 0, last) {
+                            (true, true) => op::WRITE_ONLY,
+                            (true, false) => op::WRITE_FIRST,
+                            (false, true) => op::WRITE_LAST,
+                            (false, false) => op::WRITE_MIDDLE,
+                        };
+                        self.desc = TxDesc {
+                            flow: fl,
+                            opcode,
+                            psn,
+                            ackreq: last || self.s.tlm_data,
+                            len: seg as u16,
+                            addr: w.laddr.wrapping_add(off as u64),
+                            va: w.va,
+                            rkey: w.rkey,
+                            dlen: w.len,
+                            aeth: 0,
+                            tlm: fresh_tlm(self.s.tlm_data),
+                        };
+                        self.s.psn_next = psn.wrapping_add(1) & PSN_MASK;
+                    }
+                    self.desc_v = true;
+                    self.cur = self.cur.wrapping_add(seg);
+                    self.rem -= seg;
+                    self.s.seq_exp = self.cur;
+                    if seg == left {
+                        self.s.send = self.s.send.wrapping_add(1) & m;
+                        self.slot = self.s.send;
+                    }
+                    if !self.s.armed {
+                        self.s.armed = true;
+                        self.arm = true;
+                    }
+                    st::SEG_OUT
+                }
+            }
+            st::SEG_OUT => {
+                if desc_hs {
+                    self.desc_v = false;
+                    if self.rem == 0 {
+                        st::WB
+                    } else {
+                        st::SEG_RD
+                    }
+                } else {
+                    st::SEG_OUT
+                }
+            }
+            st::ACK_RD => st::ACK_CHK,
+            st::ACK_CHK => {
+                let w = self.wr_at(self.slot);
+                self.w = w;
+                let d = self.p.wrapping_sub(w.psn_first) & PSN_MASK;
+                let n = npkts(w.len, l);
+                let ext = extent(w.read, w.len);
+                if self.slot == self.s.tail || d >= 1 << 23 {
+                    st::POST
+                } else if d + 1 < n {
+                    // Inside the work request, not its last packet.
+                    if w.read {
+                        self.s.rd_k = d + 1;
+                        self.progress = true;
+                    } else {
+                        self.seq_ack = w.seq_first.wrapping_add((d + 1) << l);
+                    }
+                    st::POST
+                } else {
+                    // Its last packet or beyond: complete.
+                    self.seq_ack = w.seq_first.wrapping_add(ext);
+                    self.cmpl_final = d + 1 == n;
+                    self.retire(w);
+                    st::ACK_CMPL
+                }
+            }
+            st::ACK_CMPL => {
+                if cmpl_hs {
+                    self.cmpl_v = false;
+                    if self.cmpl_final {
+                        st::POST
+                    } else {
+                        st::ACK_RD
+                    }
+                } else {
+                    st::ACK_CMPL
+                }
+            }
+            st::POST => {
+                let adv = self.seq_ack.wrapping_sub(self.s.una);
+                if adv != 0 && adv < 1 << 31 {
+                    self.s.una = self.seq_ack;
+                    self.s.gen = self.s.gen.wrapping_add(1);
+                    self.event(OP_ACK, self.seq_ack, 0);
+                    st::ACK_EV
+                } else {
+                    if self.progress {
+                        self.s.gen = self.s.gen.wrapping_add(1);
+                    }
+                    self.cont()
+                }
+            }
+            st::ACK_EV | st::DB_EV | st::REW_EV => {
+                if ev_hs {
+                    self.ev_v = false;
+                    if self.state == st::DB_EV && !self.db_read {
+                        self.slot = self.s.db;
+                        st::DB_RD
+                    } else {
+                        if self.state == st::DB_EV {
+                            self.rd_done = false;
+                        }
+                        self.cont()
+                    }
+                } else {
+                    self.state
+                }
+            }
+            st::DB_RD => st::DB_CHK,
+            st::DB_CHK => {
+                if self.s.db == self.s.tail {
+                    self.rd_done = false;
+                    self.cont()
+                } else {
+                    let w = self.wr_at(self.slot);
+                    self.w = w;
+                    self.s.db = self.s.db.wrapping_add(1) & m;
+                    self.db_read = w.read;
+                    if w.read {
+                        self.s.read_open = true;
+                    }
+                    self.event(OP_DOORBELL, extent(w.read, w.len), 0);
+                    st::DB_EV
+                }
+            }
+            st::REW_RD => st::REW_CHK,
+            st::REW_CHK => {
+                let w = self.wr_at(self.slot);
+                self.w = w;
+                let psn = if self.s.head == self.s.tail {
+                    self.s.psn_tail
+                } else {
+                    let k = self.s.una.wrapping_sub(w.seq_first) >> l;
+                    w.psn_first.wrapping_add(k) & PSN_MASK
+                };
+                self.s.epoch = self.s.epoch.wrapping_add(1);
+                self.s.seq_exp = self.s.una;
+                self.s.send = self.s.head;
+                self.s.psn_next = psn;
+                self.rewind = false;
+                let (una, e) = (self.s.una, self.s.epoch);
+                self.event(OP_REWIND, una, e as u32);
+                st::REW_EV
+            }
+            st::CC_OUT => {
+                if cc_hs {
+                    self.cc_v = false;
+                    self.cont()
+                } else {
+                    st::CC_OUT
+                }
+            }
+            _ => {
+                // WB
+                let f = (self.flow & ((1 << A) - 1)) as usize;
+                self.flows[f] = self.s;
+                if self.arm {
+                    let deadline = self.now.wrapping_add(i.cfg_rto);
+                    t_push = Some(
+                        ((self.flow as u128) << 40)
+                            | ((self.s.gen as u128) << 32)
+                            | deadline as u128,
+                    );
+                }
+                st::IDLE
+            }
+        };
+        self.timer.step(&fifo::In {
+            push: t_push.is_some(),
+            push_data: t_push.unwrap_or(0),
+            pop: take_t,
+        });
+        self.state = next;
+        self.now = self.now.wrapping_add(1);
+        o
+    }
+}
+
+impl<const A: usize, const Q: usize> Requester<A, Q> {
+    /// Complete the work request at the head: its completion goes out,
+    /// the head moves on, and a READ lifts the fence.
+    fn retire(&mut self, w: WrEntry) {
+        self.complete(wr::Status::Ok, w.tag, w.len);
+        inc(&mut self.cnt.completed);
+        self.s.head = self.s.head.wrapping_add(1) & ix_mask(Q);
+        self.slot = self.s.head;
+        if w.read {
+            self.s.read_open = false;
+            self.s.rd_k = 0;
+            self.rd_done = true;
+        }
+    }
+
+    /// The state machine is idle (for environments that wait for it).
+    pub fn idle(&self) -> bool {
+        self.state == st::IDLE
+    }
+}
