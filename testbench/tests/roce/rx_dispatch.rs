@@ -1129,6 +1129,16 @@ fn requester_events_and_read_responses() {
                 opcode: 0x0D,
                 tlm: None
             },
+            // A MIDDLE too: the requester counts the responses of a READ
+            // by these. (`aeth` as the meta record gave it; the parser
+            // gives 0 for an opcode without AETH.)
+            Ev::Cc {
+                flow: 4,
+                psn: 501,
+                aeth: ack_aeth(0x1F, 9),
+                opcode: 0x0E,
+                tlm: None
+            },
             Ev::Cc {
                 flow: 4,
                 psn: 502,

@@ -607,12 +607,15 @@ mod tests {
         assert!(matches!(ev[1], RxEvent::Cc(c) if c.psn == 5 && c.opcode == op::READ_RESP_FIRST));
         let ev = m.dispatch(&pkt(op::READ_RESP_MIDDLE, 6, 256));
         assert_eq!(
-            ev,
-            vec![RxEvent::HostWrite {
+            ev[0],
+            RxEvent::HostWrite {
                 addr: 0x900,
                 data: vec![7; 256]
-            }]
+            }
         );
+        // Every response is fed back (the requester counts them).
+        assert!(matches!(ev[1], RxEvent::Cc(c) if c.psn == 6 && c.opcode == op::READ_RESP_MIDDLE));
+        assert_eq!(ev.len(), 2);
         // ACK and NAK.
         let ev = m.dispatch(&pkt(op::ACK, 9, 0));
         assert!(matches!(ev[0], RxEvent::Cc(c) if c.psn == 9 && c.aeth == 0x1F00_0000));
