@@ -125,6 +125,10 @@ pub struct FlowState {
     /// Responses received of the open READ (its request, sent again,
     /// asks for the rest).
     pub rd_k: u32,
+    /// The open READ's request went out once: the dispatcher's READ
+    /// tracking was written then, and is not written again (a resend
+    /// must not move it back under responses still on their way).
+    pub rd_sent: bool,
     /// Bumped by progress (acknowledged bytes) and by a context write.
     pub gen: u8,
     /// The scheduler's epoch for this flow, as last set by the requester.
@@ -515,7 +519,8 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                             };
                             inc(&mut self.cnt.posted);
                             self.s.seq_tail = self.s.seq_tail.wrapping_add(ext);
-                            self.s.psn_tail = self.s.psn_tail.wrapping_add(npkts(w.len, l)) & PSN_MASK;
+                            self.s.psn_tail =
+                                self.s.psn_tail.wrapping_add(npkts(w.len, l)) & PSN_MASK;
                             self.s.tail = self.s.tail.wrapping_add(1) & m;
                             if !self.s.read_open {
                                 self.s.db = self.s.tail;
@@ -643,7 +648,8 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                         let k_r = self.s.rd_k;
                         let off_r = (k_r as u64) << l;
                         let psn = w.psn_first.wrapping_add(k_r) & PSN_MASK;
-                        self.rd_v = true;
+                        self.rd_v = !self.s.rd_sent;
+                        self.s.rd_sent = true;
                         self.rd = RxFlowCtx {
                             flow: fl,
                             active: false,
@@ -720,7 +726,10 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                 let d = self.p.wrapping_sub(w.psn_first) & PSN_MASK;
                 let n = npkts(w.len, l);
                 let ext = extent(w.read, w.len);
-                if self.slot == self.s.tail || d >= 1 << 23 {
+                // Only a READ's responses complete it (an ACK covering its
+                // PSNs says the request arrived, not that the data did).
+                let rresp = self.kind == kind::FB && is_read_resp(self.fb.opcode);
+                if self.slot == self.s.tail || d >= 1 << 23 || (w.read && !rresp) {
                     st::POST
                 } else if d + 1 < n {
                     // Inside the work request, not its last packet.
@@ -862,6 +871,7 @@ impl<const A: usize, const Q: usize> Requester<A, Q> {
         if w.read {
             self.s.read_open = false;
             self.s.rd_k = 0;
+            self.s.rd_sent = false;
             self.rd_done = true;
         }
     }
@@ -869,5 +879,12 @@ impl<const A: usize, const Q: usize> Requester<A, Q> {
     /// The state machine is idle (for environments that wait for it).
     pub fn idle(&self) -> bool {
         self.state == st::IDLE
+    }
+
+    /// The scheduler event this cycle's outputs will offer (a register):
+    /// for environments that step the scheduler first, so that its
+    /// same-cycle `ev_ready` can be this cycle's input.
+    pub fn ev_out(&self) -> Option<SchedEvent> {
+        self.ev_v.then_some(self.ev)
     }
 }

@@ -953,7 +953,8 @@ impl<const A: usize> Logic for FlowSched<A> {
                         {
                             self.ram_cr.write_data.next = self.cap.q.val();
                         } else {
-                            self.ram_cr.write_data.next = self.cr_trim[10].q.val().get_bits::<44>(0);
+                            self.ram_cr.write_data.next =
+                                self.cr_trim[10].q.val().get_bits::<44>(0);
                         }
                     }
                     if (!self.queued[10].q.val() && self.act_e[10].q.val()) {

@@ -1,0 +1,526 @@
+//! The requester's twin in a closed loop with the scheduler's twin and a
+//! responder over a lossy, delaying network (transaction level: the
+//! responder follows `docs/roce.md` §8's receive rules). It checks the
+//! requester's contract before its RTL exists:
+//! - every good work request completes exactly once, in order per flow,
+//!   with status OK and its length; every bad one completes with its
+//!   error status and sends nothing;
+//! - every WRITE's bytes reach the responder exactly as segmented by the
+//!   standard (FIRST/MIDDLE packets of the MTU, RETH on FIRST/ONLY, PSNs
+//!   consecutive), each byte accepted once;
+//! - every READ's response bytes are accepted once, in order;
+//! - the scheduler never drops an event of the requester (no bad ACK,
+//!   REWIND, TRIM or DOORBELL).
+
+use crate::common::config;
+use nic_golden::roce::requester::{self, npkts, Requester};
+use nic_golden::roce::{CcFeedback, NakReq, ReqFlowCtx, TxDesc, WorkReq};
+use nic_golden::sched::flow_sched::{self, FlowSched, OP_UPDATE};
+use nic_golden::Cycle;
+use nic_spec::roce::{aeth, op, syndrome, wr, PSN_MASK};
+use proptest::prelude::*;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::collections::{BTreeMap, VecDeque};
+
+const A: usize = 3;
+const Q: usize = 3;
+
+#[derive(Clone, Debug)]
+struct Cfg {
+    flows: usize,
+    mtu_log2: u8,
+    wrs: usize,
+    max_len: u32,
+    read_pct: u32,
+    bad_pct: u32,
+    loss_pct: u32,
+    delay: u64,
+    tlm_data: bool,
+    seed: u64,
+}
+
+#[derive(Clone, Debug)]
+struct Posted {
+    wr: WorkReq,
+    status: wr::Status,
+}
+
+/// A packet or feedback on its way, due at a cycle.
+enum Net {
+    ToResp(TxDesc),
+    Fb(CcFeedback),
+    Nak(NakReq),
+    /// A READ response and its payload bytes.
+    Resp(CcFeedback, u32),
+}
+
+#[derive(Default)]
+struct RespFlow {
+    epsn: u32,
+    nak_sent: bool,
+    /// Next VA of a multi-packet WRITE.
+    wr_va: u64,
+}
+
+fn run(c: &Cfg, cycles: u64) -> Result<(), String> {
+    let mut rng = SmallRng::seed_from_u64(c.seed);
+    let mut sched = FlowSched::<A>::default();
+    let mut req = Requester::<A, Q>::default();
+    let mtu = 1u32 << c.mtu_log2;
+    let psn0: Vec<u32> = (0..c.flows)
+        .map(|_| rng.gen_range(PSN_MASK - 40..=PSN_MASK + 40) & PSN_MASK)
+        .collect();
+    // Work: per flow, a list; bad ones mixed in.
+    let mut todo: VecDeque<Posted> = VecDeque::new();
+    for k in 0..c.wrs {
+        let flow = rng.gen_range(0..c.flows) as u32;
+        let read = rng.gen_range(0..100) < c.read_pct;
+        let len = match rng.gen_range(0..4) {
+            0 => rng.gen_range(1..=64),
+            1 => mtu * rng.gen_range(1..4),
+            _ => rng.gen_range(1..=c.max_len),
+        };
+        let mut w = WorkReq {
+            flow,
+            opcode: if read { wr::READ } else { wr::WRITE },
+            laddr: 0x10_0000 * (k as u64 + 1),
+            va: 0x1_0000_0000 + 0x10_0000 * (k as u64 + 1),
+            rkey: 0x1000 + k as u32,
+            len,
+            tag: k as u32,
+        };
+        let mut status = wr::Status::Ok;
+        if rng.gen_range(0..100) < c.bad_pct {
+            match rng.gen_range(0..4) {
+                0 => {
+                    w.opcode = rng.gen_range(2..=255);
+                    status = wr::Status::BadOpcode;
+                }
+                1 => {
+                    w.len = if rng.gen() {
+                        0
+                    } else {
+                        rng.gen_range(1 << 31..=u32::MAX)
+                    };
+                    status = wr::Status::BadLen;
+                }
+                2 => {
+                    w.flow = rng.gen_range(c.flows as u32..(1 << A) + 3);
+                    status = wr::Status::BadFlow;
+                }
+                _ => {
+                    w.flow = 0xFFFF;
+                    status = wr::Status::BadFlow;
+                }
+            }
+        }
+        todo.push_back(Posted { wr: w, status });
+    }
+    let total = todo.len();
+    let mut ctx_q: VecDeque<ReqFlowCtx> = (0..c.flows as u32)
+        .map(|f| ReqFlowCtx {
+            flow: f,
+            active: true,
+            psn: psn0[f as usize],
+            tlm_data: c.tlm_data,
+        })
+        .collect();
+    // Expected completions per tag; the ring can be full: a Full
+    // completion means "post again later".
+    let mut outstanding: BTreeMap<u32, Posted> = BTreeMap::new();
+    let mut done: BTreeMap<u32, wr::Status> = BTreeMap::new();
+    let mut net: VecDeque<(u64, Net)> = VecDeque::new();
+    let mut resp: Vec<RespFlow> = (0..c.flows)
+        .map(|f| RespFlow {
+            epsn: psn0[f],
+            ..RespFlow::default()
+        })
+        .collect();
+    // Bytes accepted at the responder (remote VA) and the requester's
+    // dispatcher (local address), each once.
+    let mut remote: BTreeMap<u64, u32> = BTreeMap::new();
+    let mut local: BTreeMap<u64, u32> = BTreeMap::new();
+    let mut rd_psn = vec![0u32; c.flows];
+    let mut rd_addr = vec![0u64; c.flows];
+    let mut upd: VecDeque<flow_sched::In> = VecDeque::new();
+    let mut ev_q: VecDeque<nic_golden::sched::SchedEvent> = VecDeque::new();
+    // A rate and a window, after the requester's INIT (which clears them).
+    let updates: Vec<_> = (0..c.flows as u32)
+        .map(|f| nic_golden::sched::SchedEvent {
+            op: OP_UPDATE,
+            flow: f,
+            a: 1 << 23, // 0.5 B/cycle
+            b: 200_000 << 8,
+        })
+        .collect();
+    let _ = &mut upd;
+    let mut s_out = flow_sched::Out::default();
+    let mut pending_send: Option<nic_golden::sched::PktSend> = None;
+    let mut fb_q: VecDeque<CcFeedback> = VecDeque::new();
+    let mut nak_q: VecDeque<NakReq> = VecDeque::new();
+    let mut next_post = 0u64;
+    for cyc in 0..cycles {
+        if cyc == 100 {
+            ev_q.extend(updates.iter().copied());
+        }
+        // Network arrivals.
+        net.make_contiguous().sort_by_key(|x| x.0);
+        while net.front().is_some_and(|(t, _)| *t <= cyc) {
+            match net.pop_front().unwrap().1 {
+                Net::Fb(f) => fb_q.push_back(f),
+                Net::Nak(n) => nak_q.push_back(n),
+                Net::Resp(r, len) => {
+                    // The requester's dispatcher: in order only.
+                    let f = r.flow as usize;
+                    if r.psn == rd_psn[f] {
+                        for b in 0..len as u64 {
+                            *local.entry(rd_addr[f] + b).or_default() += 1;
+                        }
+                        rd_addr[f] += len as u64;
+                        rd_psn[f] = (rd_psn[f] + 1) & PSN_MASK;
+                        fb_q.push_back(r);
+                    }
+                }
+                Net::ToResp(d) => {
+                    responder(c, &d, &mut resp, &mut remote, &mut net, cyc, &mut rng, mtu)?
+                }
+            }
+        }
+        let post = if cyc >= next_post {
+            todo.front().cloned()
+        } else {
+            None
+        };
+        // The requester's events and the UPDATEs go to the scheduler; its
+        // ev_ready is combinational, so it is stepped first.
+        let r_ev = req.ev_out();
+        let si = flow_sched::In {
+            cfg_mtu: mtu,
+            cfg_cap: 4 * mtu,
+            cfg_probe_t: 3000,
+            ev_valid: !ev_q.is_empty() || r_ev.is_some(),
+            ev: ev_q.front().copied().or(r_ev).unwrap_or_default(),
+            send_ready: pending_send.is_none(),
+        };
+        s_out = sched.step(&si);
+        let ri = requester::In {
+            cfg_mtu_log2: c.mtu_log2,
+            cfg_rto: 4 * c.delay as u32 + 2000,
+            ctx_valid: !ctx_q.is_empty(),
+            ctx: ctx_q.front().copied().unwrap_or_default(),
+            wr_valid: post.is_some(),
+            wr: post.as_ref().map_or(WorkReq::default(), |p| p.wr),
+            send_valid: pending_send.is_some(),
+            send: pending_send.unwrap_or_default(),
+            fb_valid: !fb_q.is_empty(),
+            fb: fb_q.front().copied().unwrap_or_default(),
+            nak_valid: !nak_q.is_empty(),
+            nak: nak_q.front().copied().unwrap_or_default(),
+            ev_ready: ev_q.is_empty() && s_out.ev_ready,
+            desc_ready: rng.gen_range(0..100) < 80,
+            cmpl_ready: true,
+            cc_ready: true,
+        };
+        let ro = req.step(&ri);
+        if std::env::var("REQ_TRACE").is_ok() {
+            if ro.ev_valid && ri.ev_ready {
+                eprintln!("{cyc} ev {:?}", ro.ev);
+            }
+            if ro.send_ready {
+                eprintln!("{cyc} send {:?}", ri.send);
+            }
+            if ro.desc_valid && ri.desc_ready {
+                eprintln!(
+                    "{cyc} desc op {:x} psn {} len {}",
+                    ro.desc.opcode, ro.desc.psn, ro.desc.len
+                );
+            }
+            if ro.fb_ready {
+                eprintln!("{cyc} fb op {:x} psn {}", ri.fb.opcode, ri.fb.psn);
+            }
+            if ro.nak_ready {
+                eprintln!("{cyc} nak psn {}", ri.nak.psn);
+            }
+            if ro.cmpl_valid {
+                eprintln!("{cyc} cmpl {:?}", ro.cmpl);
+            }
+        }
+        if si.ev_valid && s_out.ev_ready && !ev_q.is_empty() {
+            ev_q.pop_front();
+        }
+        if si.send_ready && s_out.send_valid {
+            pending_send = Some(s_out.send);
+        }
+        if ro.ctx_ready {
+            ctx_q.pop_front();
+        }
+        if ro.send_ready {
+            pending_send = None;
+        }
+        if ro.fb_ready {
+            fb_q.pop_front();
+        }
+        if ro.nak_ready {
+            nak_q.pop_front();
+        }
+        if ro.wr_ready {
+            let p = todo.pop_front().unwrap();
+            outstanding.insert(p.wr.tag, p);
+        }
+        if ro.rd_valid {
+            let f = ro.rd.flow as usize;
+            rd_psn[f] = ro.rd.rd_psn;
+            rd_addr[f] = ro.rd.rd_addr;
+        }
+        if ro.desc_valid && ri.desc_ready {
+            if ro.desc.opcode != op::PROBE && rng.gen_range(0..100) < c.loss_pct {
+                // lost
+            } else {
+                net.push_back((cyc + c.delay, Net::ToResp(ro.desc)));
+            }
+        }
+        if ro.cmpl_valid {
+            let t = ro.cmpl.tag;
+            let p = outstanding.remove(&t).ok_or(format!(
+                "cycle {cyc}: completion of tag {t} not outstanding"
+            ))?;
+            let st = ro.cmpl.status;
+            if st == wr::Status::Full as u8 && p.status == wr::Status::Ok {
+                // Ring full: post again later.
+                todo.push_back(p);
+                next_post = cyc + 200;
+            } else {
+                if st != p.status as u8 {
+                    return Err(format!(
+                        "cycle {cyc}: tag {t}: status {st} != {:?}",
+                        p.status
+                    ));
+                }
+                let bytes = if st == 0 { p.wr.len } else { 0 };
+                if ro.cmpl.bytes != bytes || ro.cmpl.flow != p.wr.flow {
+                    return Err(format!("cycle {cyc}: tag {t}: {:?}", ro.cmpl));
+                }
+                if st == 0 {
+                    // Its bytes are there, each once.
+                    for b in 0..p.wr.len as u64 {
+                        let (m, a) = if p.wr.opcode == wr::READ {
+                            (&local, p.wr.laddr + b)
+                        } else {
+                            (&remote, p.wr.va + b)
+                        };
+                        if m.get(&a) != Some(&1) {
+                            return Err(format!(
+                                "cycle {cyc}: tag {t} complete but byte {b} seen {:?} times",
+                                m.get(&a)
+                            ));
+                        }
+                    }
+                }
+                done.insert(t, ro.cmpl.status.into_status());
+            }
+        }
+        if done.len() == total && outstanding.is_empty() && todo.is_empty() {
+            let so = s_out.stats;
+            if so.bad_ack + so.bad_rewind + so.bad_trim + so.bad_doorbell + so.bad_op != 0 {
+                return Err(format!("scheduler dropped a requester event: {so:?}"));
+            }
+            return Ok(());
+        }
+    }
+    Err(format!(
+        "not done after {cycles} cycles: {} of {total} complete, {} outstanding, stats {:?}",
+        done.len(),
+        outstanding.len(),
+        req_stats(&req)
+    ))
+}
+
+fn req_stats<const A: usize, const Q: usize>(r: &Requester<A, Q>) -> Vec<requester::FlowState> {
+    r.flows.clone()
+}
+
+trait IntoStatus {
+    fn into_status(self) -> wr::Status;
+}
+impl IntoStatus for u8 {
+    fn into_status(self) -> wr::Status {
+        wr::Status::ALL[self as usize]
+    }
+}
+
+/// The responder and the requester-side dispatcher (§8's rules).
+#[allow(clippy::too_many_arguments)]
+fn responder(
+    c: &Cfg,
+    d: &TxDesc,
+    resp: &mut [RespFlow],
+    remote: &mut BTreeMap<u64, u32>,
+    net: &mut VecDeque<(u64, Net)>,
+    cyc: u64,
+    rng: &mut SmallRng,
+    mtu: u32,
+) -> Result<(), String> {
+    let f = d.flow as usize;
+    let r = &mut resp[f];
+    let back = cyc + c.delay;
+    let ack = |psn: u32, tlm| CcFeedback {
+        flow: d.flow,
+        psn: psn & PSN_MASK,
+        aeth: aeth(syndrome::ACK, 0),
+        opcode: op::ACK,
+        tlm,
+    };
+    let lose = |rng: &mut SmallRng| rng.gen_range(0..100) < c.loss_pct;
+    if d.opcode == op::PROBE {
+        net.push_back((back, Net::Fb(ack(r.epsn.wrapping_sub(1), d.tlm))));
+        return Ok(());
+    }
+    let dist = d.psn.wrapping_sub(r.epsn) & PSN_MASK;
+    if dist != 0 {
+        if dist < 1 << 12 {
+            if !r.nak_sent {
+                r.nak_sent = true;
+                net.push_back((
+                    back,
+                    Net::Nak(NakReq {
+                        flow: d.flow,
+                        psn: r.epsn,
+                    }),
+                ));
+            }
+        } else if dist >= (1 << 24) - (1 << 12) {
+            if d.opcode == op::READ_REQ {
+                // A duplicate READ is executed again (§8).
+                read_responses(c, d, net, back, rng, mtu);
+            } else if !lose(rng) {
+                net.push_back((
+                    back,
+                    Net::Fb(ack(r.epsn.wrapping_sub(1), Default::default())),
+                ));
+            }
+        } else {
+            return Err(format!("bad PSN {d:?} epsn {}", r.epsn));
+        }
+        return Ok(());
+    }
+    r.nak_sent = false;
+    match d.opcode {
+        op::READ_REQ => {
+            let n = npkts(d.dlen, mtu.trailing_zeros());
+            r.epsn = (r.epsn + n) & PSN_MASK;
+            read_responses(c, d, net, back, rng, mtu);
+        }
+        _ => {
+            // A WRITE: check the segmentation.
+            let first = matches!(d.opcode, op::WRITE_FIRST | op::WRITE_ONLY);
+            let last = matches!(d.opcode, op::WRITE_LAST | op::WRITE_ONLY);
+            let va = if first { d.va } else { r.wr_va };
+            if !last && d.len as u32 != mtu {
+                return Err(format!("FIRST/MIDDLE of {} bytes: {d:?}", d.len));
+            }
+            if first && d.dlen as u64 > 0 && d.va != va {
+                return Err(format!("RETH: {d:?}"));
+            }
+            for b in 0..d.len as u64 {
+                *remote.entry(va + b).or_default() += 1;
+            }
+            r.wr_va = va + d.len as u64;
+            r.epsn = (r.epsn + 1) & PSN_MASK;
+            if d.ackreq && !lose(rng) {
+                net.push_back((back, Net::Fb(ack(d.psn, d.tlm))));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn workload() -> impl Strategy<Value = Cfg> {
+    (
+        1usize..=8,
+        8u8..=10,
+        1usize..40,
+        prop_oneof![Just(64u32), Just(3000), Just(20_000)],
+        0u32..50,
+        0u32..20,
+        prop_oneof![Just(0u32), Just(1), Just(10)],
+        prop_oneof![Just(20u64), Just(300)],
+        any::<bool>(),
+        any::<u64>(),
+    )
+        .prop_map(
+            |(
+                flows,
+                mtu_log2,
+                wrs,
+                max_len,
+                read_pct,
+                bad_pct,
+                loss_pct,
+                delay,
+                tlm_data,
+                seed,
+            )| {
+                Cfg {
+                    flows,
+                    mtu_log2,
+                    wrs,
+                    max_len,
+                    read_pct,
+                    bad_pct,
+                    loss_pct,
+                    delay,
+                    tlm_data,
+                    seed,
+                }
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+    /// Random work, loss 0 / 1 / 10 %: every work request completes once
+    /// with its status, its bytes delivered once, no event dropped.
+    /// IGNORED: the twin is work in progress (issue 13) and this loop
+    /// still finds failures (READ resend after a spurious timeout);
+    /// `cargo test --release -p nic-testbench --test blocks roce::requester -- --ignored`.
+    #[test]
+    #[ignore]
+    fn requester_twin_closed_loop(c in workload()) {
+        run(&c, 3_000_000).map_err(TestCaseError::fail)?;
+    }
+}
+
+/// The responses to a READ request, each of which may be lost.
+fn read_responses(
+    c: &Cfg,
+    d: &TxDesc,
+    net: &mut VecDeque<(u64, Net)>,
+    back: u64,
+    rng: &mut SmallRng,
+    mtu: u32,
+) {
+    let n = npkts(d.dlen, mtu.trailing_zeros());
+    let mut t = back;
+    for k in 0..n {
+        let len = (d.dlen - k * mtu).min(mtu);
+        let opcode = match (k == 0, k + 1 == n) {
+            (true, true) => op::READ_RESP_ONLY,
+            (true, false) => op::READ_RESP_FIRST,
+            (false, true) => op::READ_RESP_LAST,
+            _ => op::READ_RESP_MIDDLE,
+        };
+        t += 1;
+        if rng.gen_range(0..100) < c.loss_pct {
+            continue;
+        }
+        let fb = CcFeedback {
+            flow: d.flow,
+            psn: (d.psn + k) & PSN_MASK,
+            aeth: 0,
+            opcode,
+            tlm: Default::default(),
+        };
+        net.push_back((t, Net::Resp(fb, len)));
+    }
+}
