@@ -559,12 +559,13 @@ mod tests {
     }
 
     #[test]
-    fn stats_have_36_counters() {
+    fn stats_have_49_counters() {
         let n: usize = all()
             .iter()
             .filter(|r| r.name.ends_with("Stats"))
             .map(|r| r.fields.len())
             .sum();
-        assert_eq!(n, 11 + 7 + 2 + 9 + 7);
+        // parser, dispatcher, Tx, scheduler (with bad_trim), CC, requester
+        assert_eq!(n, 11 + 7 + 2 + 10 + 7 + 12);
     }
 }

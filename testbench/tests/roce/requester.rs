@@ -143,7 +143,6 @@ fn run(c: &Cfg, cycles: u64) -> Result<(), String> {
     let mut local: BTreeMap<u64, u32> = BTreeMap::new();
     let mut rd_psn = vec![0u32; c.flows];
     let mut rd_addr = vec![0u64; c.flows];
-    let mut upd: VecDeque<flow_sched::In> = VecDeque::new();
     let mut ev_q: VecDeque<nic_golden::sched::SchedEvent> = VecDeque::new();
     // A rate and a window, after the requester's INIT (which clears them).
     let updates: Vec<_> = (0..c.flows as u32)
@@ -154,7 +153,6 @@ fn run(c: &Cfg, cycles: u64) -> Result<(), String> {
             b: 200_000 << 8,
         })
         .collect();
-    let _ = &mut upd;
     let mut s_out = flow_sched::Out::default();
     let mut pending_send: Option<nic_golden::sched::PktSend> = None;
     let mut fb_q: VecDeque<CcFeedback> = VecDeque::new();
@@ -332,11 +330,11 @@ fn run(c: &Cfg, cycles: u64) -> Result<(), String> {
         "not done after {cycles} cycles: {} of {total} complete, {} outstanding, stats {:?}",
         done.len(),
         outstanding.len(),
-        req_stats(&req)
+        flow_states(&req)
     ))
 }
 
-fn req_stats<const A: usize, const Q: usize>(r: &Requester<A, Q>) -> Vec<requester::FlowState> {
+fn flow_states<const A: usize, const Q: usize>(r: &Requester<A, Q>) -> Vec<requester::FlowState> {
     r.flows.clone()
 }
 
