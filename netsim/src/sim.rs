@@ -57,7 +57,7 @@ use nic_golden::roce::packet::{op, Drop};
 use nic_golden::roce::txn::{
     FlowCfg, GoldenRx, GoldenTx, RxDrop, RxEvent, RxPipe, TxContext, TxDesc, TxPipe,
 };
-use nic_spec::roce::PSN_MASK;
+use nic_spec::roce::{segment_opcode, PSN_MASK};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
@@ -603,12 +603,7 @@ impl Nic {
                 let off = i * mtu;
                 let len = (wr.len as u64).saturating_sub(off).min(mtu) as u16;
                 let last = i + 1 == wr.npsn;
-                let opcode = match (i == 0, last) {
-                    (true, true) => op::WRITE_ONLY,
-                    (true, false) => op::WRITE_FIRST,
-                    (false, true) => op::WRITE_LAST,
-                    (false, false) => op::WRITE_MIDDLE,
-                };
+                let opcode = segment_opcode(false, i == 0, last);
                 fl.tlm_count += 1;
                 let tlm = fl.tlm_count % tlm_every == 0;
                 fl.nxt = k + 1;
@@ -639,12 +634,7 @@ impl Nic {
         let mtu = self.mtu as u64;
         let off = j.i as u64 * mtu;
         let len = (j.len as u64).saturating_sub(off).min(mtu) as u16;
-        let opcode = match (j.i == 0, j.i + 1 == j.n) {
-            (true, true) => op::READ_RESP_ONLY,
-            (true, false) => op::READ_RESP_FIRST,
-            (false, true) => op::READ_RESP_LAST,
-            (false, false) => op::READ_RESP_MIDDLE,
-        };
+        let opcode = segment_opcode(true, j.i == 0, j.i + 1 == j.n);
         let d = TxDesc {
             flow: j.flow,
             opcode,

@@ -173,6 +173,22 @@ pub const fn is_hpcc(opcode: u8) -> bool {
     matches!(opcode, op::PROBE | op::NOTIFY)
 }
 
+/// The opcode of packet `first`/`last` of a multi-packet message: a
+/// WRITE's (`read_resp` false) or a READ RESPONSE's (FIRST, MIDDLE,
+/// LAST, or ONLY when it is both).
+pub const fn segment_opcode(read_resp: bool, first: bool, last: bool) -> u8 {
+    match (read_resp, first, last) {
+        (false, true, true) => op::WRITE_ONLY,
+        (false, true, false) => op::WRITE_FIRST,
+        (false, false, true) => op::WRITE_LAST,
+        (false, false, false) => op::WRITE_MIDDLE,
+        (true, true, true) => op::READ_RESP_ONLY,
+        (true, true, false) => op::READ_RESP_FIRST,
+        (true, false, true) => op::READ_RESP_LAST,
+        (true, false, false) => op::READ_RESP_MIDDLE,
+    }
+}
+
 /// PSNs a packet uses (§1): READ REQUEST ceil(dlen/MTU), at least 1; ACK,
 /// PROBE, NOTIFY 0; the others 1. `mtu` ≥ 1.
 pub fn psn_span(opcode: u8, dlen: u32, mtu: u32) -> u32 {

@@ -27,7 +27,7 @@ use crate::roce::{
 use crate::sched::flow_sched::{OP_ACK, OP_DOORBELL, OP_INIT, OP_REWIND, OP_TRIM};
 use crate::sched::{PktSend, SchedEvent};
 use crate::Cycle;
-use nic_spec::roce::{aeth_class, is_read_resp, op, wr, AETH_CLASS_ACK, PSN_MASK};
+use nic_spec::roce::{aeth_class, is_read_resp, op, segment_opcode, wr, AETH_CLASS_ACK, PSN_MASK};
 
 /// The fresh telemetry header (`docs/roce.md` §2): ver 1, nhop 0, maxhop 5.
 pub const FRESH_HDR: u64 = 0x1000_0500_0000_0000;
@@ -199,9 +199,8 @@ pub struct Requester<const A: usize, const Q: usize> {
     state: u8,
     kind: u8,
     flow: u32,
-    /// The flow state being worked on, and the last work request read.
+    /// The flow state being worked on.
     s: FlowState,
-    w: WrEntry,
     slot: u32,
     // Latched inputs.
     wr: WorkReq,
@@ -248,7 +247,6 @@ impl<const A: usize, const Q: usize> Default for Requester<A, Q> {
             kind: 0,
             flow: 0,
             s: FlowState::default(),
-            w: WrEntry::default(),
             slot: 0,
             wr: WorkReq::default(),
             send: PktSend::default(),
@@ -626,7 +624,6 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
             st::SEG_RD => st::SEG,
             st::SEG => {
                 let w = self.wr_at(self.slot);
-                self.w = w;
                 let off = self.cur.wrapping_sub(w.seq_first);
                 let k = off >> l;
                 let left = extent(w.read, w.len).wrapping_sub(off);
@@ -671,12 +668,7 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                     } else {
                         let psn = w.psn_first.wrapping_add(k) & PSN_MASK;
                         let last = k + 1 == n;
-                        let opcode = match (k == 0, last) {
-                            (true, true) => op::WRITE_ONLY,
-                            (true, false) => op::WRITE_FIRST,
-                            (false, true) => op::WRITE_LAST,
-                            (false, false) => op::WRITE_MIDDLE,
-                        };
+                        let opcode = segment_opcode(false, k == 0, last);
                         self.desc = TxDesc {
                             flow: fl,
                             opcode,
@@ -722,7 +714,6 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
             st::ACK_RD => st::ACK_CHK,
             st::ACK_CHK => {
                 let w = self.wr_at(self.slot);
-                self.w = w;
                 let d = self.p.wrapping_sub(w.psn_first) & PSN_MASK;
                 let n = npkts(w.len, l);
                 let ext = extent(w.read, w.len);
@@ -797,7 +788,6 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                     self.cont()
                 } else {
                     let w = self.wr_at(self.slot);
-                    self.w = w;
                     self.s.db = self.s.db.wrapping_add(1) & m;
                     self.db_read = w.read;
                     if w.read {
@@ -810,7 +800,6 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
             st::REW_RD => st::REW_CHK,
             st::REW_CHK => {
                 let w = self.wr_at(self.slot);
-                self.w = w;
                 let psn = if self.s.head == self.s.tail {
                     self.s.psn_tail
                 } else {

@@ -17,7 +17,7 @@ use nic_golden::roce::requester::{self, npkts, Requester};
 use nic_golden::roce::{CcFeedback, NakReq, ReqFlowCtx, TxDesc, WorkReq};
 use nic_golden::sched::flow_sched::{self, FlowSched, OP_UPDATE};
 use nic_golden::Cycle;
-use nic_spec::roce::{aeth, op, syndrome, wr, PSN_MASK};
+use nic_spec::roce::{aeth, op, segment_opcode, syndrome, wr, PSN_MASK};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -153,7 +153,6 @@ fn run(c: &Cfg, cycles: u64) -> Result<(), String> {
             b: 200_000 << 8,
         })
         .collect();
-    let mut s_out = flow_sched::Out::default();
     let mut pending_send: Option<nic_golden::sched::PktSend> = None;
     let mut fb_q: VecDeque<CcFeedback> = VecDeque::new();
     let mut nak_q: VecDeque<NakReq> = VecDeque::new();
@@ -201,7 +200,7 @@ fn run(c: &Cfg, cycles: u64) -> Result<(), String> {
             ev: ev_q.front().copied().or(r_ev).unwrap_or_default(),
             send_ready: pending_send.is_none(),
         };
-        s_out = sched.step(&si);
+        let s_out = sched.step(&si);
         let ri = requester::In {
             cfg_mtu_log2: c.mtu_log2,
             cfg_rto: 4 * c.delay as u32 + 2000,
@@ -502,12 +501,7 @@ fn read_responses(
     let mut t = back;
     for k in 0..n {
         let len = (d.dlen - k * mtu).min(mtu);
-        let opcode = match (k == 0, k + 1 == n) {
-            (true, true) => op::READ_RESP_ONLY,
-            (true, false) => op::READ_RESP_FIRST,
-            (false, true) => op::READ_RESP_LAST,
-            _ => op::READ_RESP_MIDDLE,
-        };
+        let opcode = segment_opcode(true, k == 0, k + 1 == n);
         t += 1;
         if rng.gen_range(0..100) < c.loss_pct {
             continue;
