@@ -416,8 +416,8 @@ macro_rules! req_flow_ctx_record {
 /// The requester's counters (32 bits, wrapping): work requests posted
 /// and completed, the bad ones by reason (completed with that status),
 /// stale PktSends dropped, TRIMs sent, timeouts, NAKs taken, and
-/// acknowledgements that were late (beyond what is sent now: clamped) or
-/// for no flow (dropped).
+/// acknowledgements dropped: ahead of every PSN ever sent (`ack_ahead`),
+/// or for no flow, or not an ACK (`bad_fb`).
 #[macro_export]
 macro_rules! req_stats_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
@@ -427,7 +427,7 @@ macro_rules! req_stats_record {
             fields = [
                 posted: 32 u32, completed: 32 u32, err_opcode: 32 u32, err_len: 32 u32,
                 err_flow: 32 u32, err_full: 32 u32, stale: 32 u32, trims: 32 u32,
-                timeouts: 32 u32, naks: 32 u32, late_ack: 32 u32, bad_fb: 32 u32
+                timeouts: 32 u32, naks: 32 u32, ack_ahead: 32 u32, bad_fb: 32 u32
             ],
             records = [],
         }

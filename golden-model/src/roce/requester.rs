@@ -144,9 +144,12 @@ pub struct FlowState {
     pub seq_tail: u32,
     pub una: u32,
     pub seq_exp: u32,
-    /// PSN of the next work request's first packet; of the next packet.
+    /// PSN of the next work request's first packet; of the next packet;
+    /// one past the highest PSN ever sent (a REWIND moves `psn_next`
+    /// back, not this: acknowledgements up to it are genuine).
     pub psn_tail: u32,
     pub psn_next: u32,
+    pub psn_max: u32,
 }
 
 /// A work request in the ring.
@@ -351,16 +354,20 @@ impl<const A: usize, const Q: usize> Requester<A, Q> {
         };
     }
 
-    /// Clamp an acknowledged PSN that lies ahead of the last packet sent
-    /// (sent before a REWIND: received, so acknowledged) to that packet.
-    fn clamp_ack(&mut self, p: u32) -> u32 {
-        let last = self.s.psn_next.wrapping_sub(1) & PSN_MASK;
+    /// An acknowledged PSN ahead of every PSN ever sent acknowledges
+    /// nothing real: dropped (`ack_ahead`). One ahead of `psn_next` only
+    /// (a packet sent before a REWIND, received) is genuine.
+    fn ack_ahead(&self, p: u32) -> bool {
+        let last = self.s.psn_max.wrapping_sub(1) & PSN_MASK;
         let ahead = p.wrapping_sub(last) & PSN_MASK;
-        if ahead != 0 && ahead < 1 << 23 {
-            inc(&mut self.cnt.late_ack);
-            last
-        } else {
-            p
+        ahead != 0 && ahead < 1 << 23
+    }
+
+    /// Move `psn_max` up to `psn_next` when it is ahead.
+    fn raise_psn_max(&mut self) {
+        let d = self.s.psn_next.wrapping_sub(self.s.psn_max) & PSN_MASK;
+        if d != 0 && d < 1 << 23 {
+            self.s.psn_max = self.s.psn_next;
         }
     }
 }
@@ -474,6 +481,7 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                             epoch: e,
                             psn_tail: self.ctx.psn,
                             psn_next: self.ctx.psn,
+                            psn_max: self.ctx.psn,
                             ..FlowState::default()
                         };
                         self.event(OP_INIT, 0, e as u32);
@@ -560,19 +568,25 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                         let is_ack = (self.fb.opcode == op::ACK
                             && aeth_class(self.fb.aeth) == AETH_CLASS_ACK)
                             || is_read_resp(self.fb.opcode);
+                        let p = if self.kind == kind::NAK {
+                            self.fb.psn.wrapping_sub(1) & PSN_MASK
+                        } else {
+                            self.fb.psn
+                        };
                         if !live || (self.kind == kind::FB && !is_ack) {
                             inc(&mut self.cnt.bad_fb);
                             st::IDLE
+                        } else if self.ack_ahead(p) {
+                            inc(&mut self.cnt.ack_ahead);
+                            st::IDLE
                         } else {
-                            let p = if self.kind == kind::NAK {
+                            if self.kind == kind::NAK {
                                 inc(&mut self.cnt.naks);
                                 self.rewind = true;
-                                self.fb.psn.wrapping_sub(1) & PSN_MASK
                             } else {
                                 self.cc_go = self.fb.tlm.present;
-                                self.fb.psn
-                            };
-                            self.p = self.clamp_ack(p);
+                            }
+                            self.p = p;
                             self.seq_ack = self.s.una;
                             self.slot = self.s.head;
                             st::ACK_RD
@@ -665,6 +679,7 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                             ..TxDesc::default()
                         };
                         self.s.psn_next = w.psn_first.wrapping_add(n) & PSN_MASK;
+                        self.raise_psn_max();
                     } else {
                         let psn = w.psn_first.wrapping_add(k) & PSN_MASK;
                         let last = k + 1 == n;
@@ -683,6 +698,7 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                             tlm: fresh_tlm(self.s.tlm_data),
                         };
                         self.s.psn_next = psn.wrapping_add(1) & PSN_MASK;
+                        self.raise_psn_max();
                     }
                     self.desc_v = true;
                     self.cur = self.cur.wrapping_add(seg);
@@ -753,7 +769,16 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
             }
             st::POST => {
                 let adv = self.seq_ack.wrapping_sub(self.s.una);
-                if adv != 0 && adv < 1 << 31 {
+                let past = self.seq_ack.wrapping_sub(self.s.seq_exp);
+                if adv != 0 && adv < 1 << 31 && past != 0 && past < 1 << 31 {
+                    // Past what is sent since a REWIND (packets sent before
+                    // it were received): skip there, by a REWIND (the
+                    // scheduler's ACK stops at its snd_nxt).
+                    self.s.una = self.seq_ack;
+                    self.s.gen = self.s.gen.wrapping_add(1);
+                    self.rewind = true;
+                    self.cont()
+                } else if adv != 0 && adv < 1 << 31 {
                     self.s.una = self.seq_ack;
                     self.s.gen = self.s.gen.wrapping_add(1);
                     self.event(OP_ACK, self.seq_ack, 0);
@@ -863,6 +888,11 @@ impl<const A: usize, const Q: usize> Requester<A, Q> {
             self.s.rd_sent = false;
             self.rd_done = true;
         }
+    }
+
+    /// The counters as they stand (the port shows them a cycle later).
+    pub fn stats(&self) -> ReqStats {
+        self.cnt
     }
 
     /// The state machine is idle (for environments that wait for it).

@@ -255,7 +255,14 @@ impl<const A: usize> FlowSched<A> {
                         }
                     }
                     OP_ACK | OP_REWIND | OP_TRIM => {
-                        if o.a.wrapping_sub(s.una) > inflight {
+                        // REWIND may also skip forward, up to end (an ACK
+                        // past nxt after a go-back).
+                        let bound = if o.op == OP_REWIND {
+                            s.end.wrapping_sub(s.una)
+                        } else {
+                            inflight
+                        };
+                        if o.a.wrapping_sub(s.una) > bound {
                             let n = match o.op {
                                 OP_ACK => &mut c.bad_ack,
                                 OP_REWIND => &mut c.bad_rewind,

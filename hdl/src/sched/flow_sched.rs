@@ -49,7 +49,7 @@
 //!   | 1 | DOORBELL | bytes | – | end += a |
 //!   | 2 | UPDATE | R, UQ8.24 B/cycle | W, UQ24.8 B | R, W (fraction of W dropped) |
 //!   | 3 | ACK | seq | – | una = a (cumulative) |
-//!   | 4 | REWIND | seq | epoch | una = nxt = a (NAK: go-back-N from a), epoch = b |
+//!   | 4 | REWIND | seq | epoch | una = nxt = a (NAK: go-back-N from a; an ACK past nxt after a go-back: skip to a), epoch = b |
 //!   | 5 | TRIM | seq | epoch | nxt = a, credit += nxt − a (capped), epoch = b |
 //!
 //!   TRIM is the requester's: a PktSend that crosses the end of a message
@@ -85,8 +85,8 @@
 //! - `s_ev.op` 6..7: `m_stats.bad_op`.
 //! - UPDATE with R = 0 or W < 1 byte: `m_stats.bad_update`; R and W keep
 //!   their values.
-//! - ACK, REWIND or TRIM outside [snd_una, snd_nxt]: `m_stats.bad_ack`,
-//!   `m_stats.bad_rewind`, `m_stats.bad_trim`.
+//! - ACK or TRIM outside [snd_una, snd_nxt], REWIND outside [snd_una,
+//!   end]: `m_stats.bad_ack`, `m_stats.bad_trim`, `m_stats.bad_rewind`.
 //! - DOORBELL that would make end − snd_una ≥ 2^31: `m_stats.bad_doorbell`.
 //! A dropped event writes nothing, so no flow's state changes.
 //!
@@ -132,6 +132,9 @@ pub struct FlowSched<const A: usize> {
     used: DFF<Bits<8>>,
     cap: DFF<Bits<44>>,
     last3: DFF<Bits<32>>,
+    /// S4: end − una (REWIND's bound); S5: REWIND's a within [una, end].
+    dspan: DFF<Bits<32>>,
+    rew_ok: DFF<Bit>,
     p_exp: DFF<Bit>,
     c_events: DFF<Bits<32>>,
     c_sends: DFF<Bits<32>>,
@@ -273,6 +276,8 @@ impl<const A: usize> Default for FlowSched<A> {
             used: Default::default(),
             cap: Default::default(),
             last3: Default::default(),
+            dspan: Default::default(),
+            rew_ok: Default::default(),
             p_exp: Default::default(),
             c_events: Default::default(),
             c_sends: Default::default(),
@@ -397,6 +402,8 @@ impl<const A: usize> Logic for FlowSched<A> {
             used,
             cap,
             last3,
+            dspan,
+            rew_ok,
             p_exp,
             c_events,
             c_sends,
@@ -788,6 +795,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         // The 32-bit difference goes through a local: inside a wider
         // expression Verilog would evaluate it at 33 bits (no wrap).
         self.span.next = (self.endq[3].q.val() - self.una[3].q.val());
+        self.dspan.d.next = self.span.val();
         self.dtot[4].d.next =
             (bit_cast::<33, 32>(self.span.val()) + bit_cast::<33, 32>(self.a[3].q.val()));
 
@@ -798,6 +806,7 @@ impl<const A: usize> Logic for FlowSched<A> {
             self.len[5].d.next = self.cfg_mtu.val();
         }
         self.ack_ok[5].d.next = (self.dack[4].q.val() <= self.inflight[4].q.val());
+        self.rew_ok.d.next = (self.dack[4].q.val() <= self.dspan.q.val());
         self.db_ok[5].d.next =
             !(self.dtot[4].q.val().get_bit(32) || self.dtot[4].q.val().get_bit(31));
         self.upd_ok[5].d.next =
@@ -832,7 +841,7 @@ impl<const A: usize> Logic for FlowSched<A> {
             self.ev_ok[6].d.next = self.ack_ok[5].q.val();
             self.una_e[6].d.next = self.a[5].q.val();
         } else if (self.op[5].q.val() == self.op_rew.val()) {
-            self.ev_ok[6].d.next = self.ack_ok[5].q.val();
+            self.ev_ok[6].d.next = self.rew_ok.q.val();
             self.una_e[6].d.next = self.a[5].q.val();
             self.nxt_e[6].d.next = self.a[5].q.val();
             self.ep_e[6].d.next = self.b[5].q.val().get_bits::<8>(0);
