@@ -319,10 +319,11 @@ impl Env {
                     acked.wrapping_sub(self.rng.gen_range(1..1 << 20)),
                     0,
                 ),
+                // Behind una (past nxt is valid up to end: a skip).
                 6 => (
                     OP_REWIND,
                     f,
-                    sent.wrapping_add(self.rng.gen_range(1..1 << 20)),
+                    acked.wrapping_sub(self.rng.gen_range(1..1 << 20)),
                     0,
                 ),
                 _ => (self.rng.gen_range(5..8), f, 0, 0),
