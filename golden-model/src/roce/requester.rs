@@ -57,6 +57,7 @@ pub mod st {
     pub const REW_EV: u8 = 20;
     pub const CC_OUT: u8 = 21;
     pub const WB: u8 = 22;
+    pub const DECIDE: u8 = 23;
 }
 
 /// The operation being handled (the RTL's `kind` register).
@@ -202,6 +203,8 @@ pub struct Requester<const A: usize, const Q: usize> {
     state: u8,
     kind: u8,
     flow: u32,
+    /// The flow id is below 2^A (work requests carry 16 bits).
+    in_range: bool,
     /// The flow state being worked on.
     s: FlowState,
     slot: u32,
@@ -249,6 +252,7 @@ impl<const A: usize, const Q: usize> Default for Requester<A, Q> {
             state: st::IDLE,
             kind: 0,
             flow: 0,
+            in_range: false,
             s: FlowState::default(),
             slot: 0,
             wr: WorkReq::default(),
@@ -427,13 +431,13 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                 } else if take_fb {
                     self.kind = kind::FB;
                     self.fb = i.fb;
-                    self.fb.flow &= 0xFFFF;
+                    self.fb.flow &= (1 << A) - 1;
                     self.fb.psn &= PSN_MASK;
                     self.flow = self.fb.flow;
                 } else if take_nak {
                     self.kind = kind::NAK;
                     self.fb = CcFeedback {
-                        flow: i.nak.flow & 0xFFFF,
+                        flow: i.nak.flow & ((1 << A) - 1),
                         psn: i.nak.psn & PSN_MASK,
                         ..CcFeedback::default()
                     };
@@ -461,14 +465,18 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                 }
             }
             st::FLOW => {
-                let in_range = self.flow >> A == 0;
+                // The flow's state words arrive from the RAM.
+                self.in_range = self.flow >> A == 0;
                 self.s = self.flows[(self.flow & ((1 << A) - 1)) as usize];
                 self.rd_done = false;
                 self.progress = false;
                 self.rewind = false;
                 self.cc_go = false;
                 self.arm = false;
-                let live = in_range && self.s.active;
+                st::DECIDE
+            }
+            st::DECIDE => {
+                let live = self.in_range && self.s.active;
                 match self.kind {
                     kind::CTX => {
                         let g = self.s.gen.wrapping_add(1);

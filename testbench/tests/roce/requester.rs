@@ -181,7 +181,8 @@ fn run(c: &Cfg, cycles: u64) -> Result<(), String> {
                 } else {
                     junk_bad += 1;
                     match rng.gen_range(0..3) {
-                        0 => j.flow = rng.gen_range(c.flows as u32..0x1_0000),
+                        // A flow of the table with no context.
+                        0 if c.flows < 1 << A => j.flow = rng.gen_range(c.flows as u32..1 << A),
                         1 => j.aeth = aeth(syndrome::NAK_INVALID, 3),
                         _ => j.opcode = op::WRITE_ONLY,
                     }
