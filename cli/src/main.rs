@@ -2,10 +2,13 @@
 //!
 //! `cargo run --release -- <command>` from the repository root.
 
+use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 
+mod args;
 mod cc_replay;
 mod sim;
+mod wireshark;
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -39,17 +42,33 @@ enum Cmd {
         #[arg(long, default_value = "build/bench.json")]
         json: PathBuf,
     },
-    /// Replay telemetry events (JSON Lines on stdin) through an HPCC++
-    /// model; one JSON line per event on stdout.
+    /// Replay telemetry events (JSON Lines from FILE or stdin) through an
+    /// HPCC++ model; one JSON line per event on stdout.
     CcReplay(cc_replay::ReplayArgs),
-    /// Two NICs exchanging RDMA WRITEs / READs over a lossy link (golden
-    /// models); prints a summary, optionally writes a pcap; exit status 1
-    /// if the data did not arrive byte-exact.
+    /// Two NICs exchanging RDMA WRITEs / READs over a lossy link, on the
+    /// golden pipelines or the RTL ones (--engine); prints a summary,
+    /// optionally writes a pcap; exit status 1 if the data did not arrive
+    /// byte-exact, 2 on a bad option.
     Sim(sim::SimArgs),
+    /// The wire constants of the Wireshark dissector
+    /// (`tools/wireshark/hpcc.lua`), from the spec: print them, or check
+    /// or rewrite the dissector's generated block.
+    WiresharkConstants(wireshark::Args),
 }
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => match e.kind() {
+            ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
+            _ => {
+                eprintln!("{}", args::one_line(&e));
+                std::process::exit(2);
+            }
+        },
+    };
     // rust-hdl builds the CC module on the stack: run on a large one.
     let code = std::thread::Builder::new()
         .stack_size(256 << 20)
@@ -64,6 +83,7 @@ fn run(cli: Cli) -> i32 {
     match cli.cmd {
         Cmd::CcReplay(a) => return cc_replay::main(a),
         Cmd::Sim(a) => return sim::main(a),
+        Cmd::WiresharkConstants(a) => return wireshark::main(a),
         Cmd::Tops => {
             for t in nic_hdl::top::tops() {
                 println!("{:16} {}", t.name, t.about);
@@ -90,6 +110,21 @@ fn run(cli: Cli) -> i32 {
             }
         }
         Cmd::Bench { json } => {
+            // The output before the run (it takes minutes).
+            if let Err(e) = json
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .map_or(Ok(()), std::fs::create_dir_all)
+                .and_then(|_| {
+                    std::fs::OpenOptions::new()
+                        .append(true)
+                        .create(true)
+                        .open(&json)
+                })
+            {
+                eprintln!("error: --json {}: {e}", json.display());
+                return 2;
+            }
             let mut figs = nic_testbench::bench::run_all();
             figs.extend(nic_netsim::bench::run_all());
             let mut all: serde_json::Map<String, serde_json::Value> =
@@ -101,9 +136,6 @@ fn run(cli: Cli) -> i32 {
             for (k, v) in &figs {
                 println!("{:44} {:>16}", k, v);
                 all.insert(k.clone(), serde_json::json!(v));
-            }
-            if let Some(d) = json.parent() {
-                std::fs::create_dir_all(d).ok();
             }
             std::fs::write(&json, serde_json::to_string_pretty(&all).unwrap() + "\n")
                 .expect("write bench JSON");

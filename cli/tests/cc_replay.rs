@@ -132,7 +132,29 @@ fn bad_lines_are_named_and_skipped() {
     let (code_good, alone, _) = replay(&["--model", "golden", "--config", CONFIG], &good);
     assert_eq!(code_good, 0);
     assert_eq!(out.lines().count(), 2, "{out}");
+    // The same results; each carries its own input line number (1 and 3
+    // of the whole input, 1 and 2 of the good lines alone).
+    let (out, lines) = without_line(&out);
+    let (alone, lines_alone) = without_line(&alone);
+    assert_eq!(lines, [1, 3]);
+    assert_eq!(lines_alone, [1, 2]);
     assert_eq!(out, alone);
+}
+
+/// The output lines without their "line" key, and the line numbers.
+fn without_line(out: &str) -> (Vec<serde_json::Value>, Vec<u64>) {
+    out.lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let n = v
+                .as_object_mut()
+                .unwrap()
+                .remove("line")
+                .and_then(|n| n.as_u64())
+                .expect("every output line has its input line number");
+            (v, n)
+        })
+        .unzip()
 }
 
 #[test]

@@ -24,4 +24,7 @@ pub mod sim;
 
 pub use host::HostMem;
 pub use link::{Link, LinkCfg};
-pub use sim::{run, run_with, Scenario, SimConfig, SimResult, WireFrame};
+pub use sim::{
+    run, run_progress, run_with, run_with_progress, Progress, Scenario, SimConfig, SimResult,
+    WireFrame,
+};

@@ -173,7 +173,45 @@ impl SimConfig {
         if self.window == 0 || self.tlm_every == 0 {
             return Err("window and tlm_every must be at least 1".into());
         }
+        if self.time_bound_max().is_none() {
+            return Err(format!(
+                "delay {} cycles with {} messages of up to {} bytes: the run's time bound passes 2^64 cycles",
+                self.delay, self.messages, self.max_size
+            ));
+        }
         Ok(())
+    }
+
+    /// The largest time bound of the event loop this configuration can
+    /// have (every message of the largest size), computed without
+    /// wrapping; `None` if it does not fit 64 bits. [`Self::validate`]
+    /// refuses such a configuration, so the run's own arithmetic on
+    /// times (timers, the bound) never wraps.
+    pub fn time_bound_max(&self) -> Option<u64> {
+        let burst = (self.max_size as u64).max((self.window as u64).checked_mul(self.mtu as u64)?);
+        let frame = burst.checked_add(burst / 8)?.checked_add(128)?;
+        let rto = if self.rto > 0 {
+            self.rto
+        } else {
+            let ser = 4u64
+                .checked_mul(self.flows as u64)?
+                .checked_mul(ser_cycles(usize::try_from(frame).ok()?))?;
+            4u64.checked_mul(self.delay)?.checked_add(ser)?
+        };
+        let probe = if self.probe_interval > 0 {
+            self.probe_interval
+        } else {
+            2u64.checked_mul(self.delay)?
+                .checked_add(4 * ser_cycles(self.mtu as usize + 128))?
+        };
+        let psns_per_msg = (self.max_size as u64)
+            .div_ceil(self.mtu.max(1) as u64)
+            .max(1);
+        let psns = 2u64
+            .checked_mul(self.messages as u64)?
+            .checked_mul(psns_per_msg)?
+            .checked_add(16)?;
+        psns.checked_mul(rto.checked_add(probe)?)?.checked_mul(4)
     }
 
     fn rto(&self) -> u64 {
@@ -696,12 +734,34 @@ fn align8(x: u64) -> u64 {
     (x + 7) & !7
 }
 
+/// How far a run is, as reported to the `progress` callback of
+/// [`run_progress`] / [`run_with_progress`] (every few thousand events,
+/// and once at the end).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Work requests completed so far, both NICs.
+    pub wrs_done: u64,
+    /// Work requests posted, both NICs.
+    pub wrs_posted: u64,
+    /// The simulated time, cycles.
+    pub cycle: u64,
+    /// Frames put on the wire so far, both directions.
+    pub frames: u64,
+}
+
 /// Run with the golden pipelines.
 pub fn run(cfg: &SimConfig) -> SimResult {
-    run_with(
+    run_progress(cfg, &mut |_| {})
+}
+
+/// [`run`], reporting its progress to `progress` (which cannot change
+/// the run).
+pub fn run_progress(cfg: &SimConfig, progress: &mut dyn FnMut(&Progress)) -> SimResult {
+    run_with_progress(
         cfg,
         |_| Box::new(GoldenTx::new(cfg.flow_bits)),
         |_| Box::new(GoldenRx::new(cfg.flow_bits, cfg.mtu.trailing_zeros())),
+        progress,
     )
 }
 
@@ -714,8 +774,19 @@ pub fn run(cfg: &SimConfig) -> SimResult {
 /// [`check_nic`] on each NIC and [`finish_stats`].
 pub fn run_with(
     cfg: &SimConfig,
+    tx: impl FnMut(usize) -> Box<dyn TxPipe>,
+    rx: impl FnMut(usize) -> Box<dyn RxPipe>,
+) -> SimResult {
+    run_with_progress(cfg, tx, rx, &mut |_| {})
+}
+
+/// [`run_with`], reporting its progress to `progress` (which cannot
+/// change the run).
+pub fn run_with_progress(
+    cfg: &SimConfig,
     mut tx: impl FnMut(usize) -> Box<dyn TxPipe>,
     mut rx: impl FnMut(usize) -> Box<dyn RxPipe>,
+    progress: &mut dyn FnMut(&Progress),
 ) -> SimResult {
     cfg.validate().expect("valid configuration");
     let mut rng = StdRng::seed_from_u64(cfg.seed);
@@ -735,7 +806,7 @@ pub fn run_with(
             seed,
         )
     });
-    let (now, wire, mut errors) = event_loop(cfg, &mut nics, &mut links);
+    let (now, wire, mut errors) = event_loop(cfg, &mut nics, &mut links, progress);
     let finished = all_done(&nics);
     if !finished {
         for (n, nic) in nics.iter().enumerate() {
@@ -960,13 +1031,25 @@ fn event_loop(
     cfg: &SimConfig,
     nics: &mut [Nic],
     links: &mut [Link; 2],
+    progress: &mut dyn FnMut(&Progress),
 ) -> (u64, Vec<WireFrame>, Vec<String>) {
     let total_psns: u64 = nics.iter().flat_map(|n| &n.flows).map(|f| f.end).sum();
     let bound = (total_psns + 16) * (cfg.rto() + cfg.probe_interval()) * 4;
     let mut wire = Vec::new();
     let mut now = 0u64;
     let mut errors = Vec::new();
+    let report = |now: u64, nics: &[Nic], links: &[Link; 2]| Progress {
+        wrs_done: nics.iter().map(|n| n.st.wrs_done).sum(),
+        wrs_posted: nics.iter().map(|n| n.st.wrs_posted).sum(),
+        cycle: now,
+        frames: links.iter().map(|l| l.frames).sum(),
+    };
+    let mut steps = 0u64;
     loop {
+        steps += 1;
+        if steps % 4096 == 0 {
+            progress(&report(now, nics, links));
+        }
         deliver_arrivals(now, nics, links);
         for n in nics.iter_mut() {
             n.check_timers(now);
@@ -989,6 +1072,7 @@ fn event_loop(
         }
         now = t.max(now + 1);
     }
+    progress(&report(now, nics, links));
     (now, wire, errors)
 }
 
@@ -1185,6 +1269,44 @@ mod tests {
             assert!((FIRST_QP..FIRST_QP + 4).contains(&p.dqp));
         }
         assert!(tlm > 0);
+    }
+
+    #[test]
+    fn a_time_bound_past_64_bits_is_refused() {
+        let cfg = |delay| SimConfig {
+            delay,
+            ..SimConfig::new(Scenario::Write)
+        };
+        let e = cfg(u64::MAX).validate().unwrap_err();
+        assert!(e.contains("2^64"), "{e}");
+        assert!(cfg(u64::MAX / 4).validate().is_err());
+        assert!(cfg(1_000_000_000).validate().is_ok());
+        // The bound covers what the run computes: the event loop's bound
+        // for the default configuration is below it.
+        let c = cfg(500);
+        let b = c.time_bound_max().unwrap();
+        assert!(b >= (2 * 32 * 8 + 16) * (c.rto() + c.probe_interval()) * 4);
+    }
+
+    #[test]
+    fn progress_is_reported_and_changes_nothing() {
+        let cfg = SimConfig {
+            loss: 0.05,
+            messages: 200,
+            ..small(Scenario::LossyWrite)
+        };
+        let mut seen = Vec::new();
+        let r = run_progress(&cfg, &mut |p| seen.push(*p));
+        let plain = run(&cfg);
+        assert!(r.ok() && plain.ok());
+        assert_eq!(r.cycles, plain.cycles);
+        assert_eq!(r.wire.len(), plain.wire.len());
+        assert!(seen.len() >= 2, "{seen:?}");
+        assert!(seen.windows(2).all(|w| w[0].cycle <= w[1].cycle));
+        let last = seen.last().unwrap();
+        assert_eq!((last.wrs_done, last.wrs_posted), (400, 400));
+        assert_eq!(last.cycle, r.cycles);
+        assert_eq!(last.frames, r.wire.len() as u64);
     }
 
     #[test]
