@@ -7,3 +7,4 @@
 
 pub mod records;
 pub mod roce;
+pub mod sched;

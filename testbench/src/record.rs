@@ -108,6 +108,10 @@ mod roce {
     nic_spec::rx_parse_stats_record!(tb_record! {});
     nic_spec::rx_dispatch_stats_record!(tb_record! {});
     nic_spec::tx_stats_record!(tb_record! {});
+    nic_spec::work_req_record!(tb_record! {});
+    nic_spec::wr_completion_record!(tb_record! {});
+    nic_spec::req_flow_ctx_record!(tb_record! {});
+    nic_spec::req_stats_record!(tb_record! {});
 }
 
 mod sched {

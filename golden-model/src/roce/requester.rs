@@ -276,7 +276,11 @@ impl<const A: usize, const Q: usize> Default for Requester<A, Q> {
             desc_v: false,
             desc: TxDesc::default(),
             rd_v: false,
-            rd: RxFlowCtx::default(),
+            // Only the READ tracking is ever written.
+            rd: RxFlowCtx {
+                rd_only: true,
+                ..RxFlowCtx::default()
+            },
             cmpl_v: false,
             cmpl: WrCompletion::default(),
             cc_v: false,
@@ -401,16 +405,27 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
             send_ready: take_send,
             fb_ready: take_fb,
             nak_ready: take_nak,
+            // The flow fields are the `flow` register (the RTL keeps no
+            // copy; it does not change while a record is offered).
             ev_valid: self.ev_v,
-            ev: self.ev,
+            ev: SchedEvent {
+                flow: self.flow,
+                ..self.ev
+            },
             desc_valid: self.desc_v,
             desc: self.desc,
             rd_valid: self.rd_v,
             rd: self.rd,
             cmpl_valid: self.cmpl_v,
-            cmpl: self.cmpl,
+            cmpl: WrCompletion {
+                flow: self.flow,
+                ..self.cmpl
+            },
             cc_valid: self.cc_v,
-            cc: self.cc,
+            cc: CcEvent {
+                flow: self.flow as u16,
+                ..self.cc
+            },
             stats: self.cnt,
         };
         let ev_hs = self.ev_v && i.ev_ready;
@@ -912,6 +927,9 @@ impl<const A: usize, const Q: usize> Requester<A, Q> {
     /// for environments that step the scheduler first, so that its
     /// same-cycle `ev_ready` can be this cycle's input.
     pub fn ev_out(&self) -> Option<SchedEvent> {
-        self.ev_v.then_some(self.ev)
+        self.ev_v.then_some(SchedEvent {
+            flow: self.flow,
+            ..self.ev
+        })
     }
 }

@@ -29,13 +29,8 @@ use crate::sched::{PktSend, SchedEvent, SchedStats};
 use crate::Cycle;
 use std::collections::VecDeque;
 
-/// Event opcodes (`ev_op`).
-pub const OP_INIT: u8 = 0;
-pub const OP_DOORBELL: u8 = 1;
-pub const OP_UPDATE: u8 = 2;
-pub const OP_ACK: u8 = 3;
-pub const OP_REWIND: u8 = 4;
-pub const OP_TRIM: u8 = 5;
+/// Event opcodes (`ev_op`), from `nic_spec::sched`.
+pub use nic_spec::sched::{OP_ACK, OP_DOORBELL, OP_INIT, OP_REWIND, OP_TRIM, OP_UPDATE};
 
 /// Stages after issue; an operation's effects happen in the last one.
 pub const STAGES: usize = 10;

@@ -4,6 +4,7 @@
 pub mod bswap;
 pub mod crc32;
 pub mod op_decode;
+pub mod requester;
 pub mod rx_dispatch;
 pub mod rx_parse;
 pub mod tx;
@@ -26,3 +27,7 @@ nic_spec::rx_flow_ctx_record!(hdl_record! {});
 nic_spec::rx_parse_stats_record!(hdl_record! {});
 nic_spec::rx_dispatch_stats_record!(hdl_record! {});
 nic_spec::tx_stats_record!(hdl_record! {});
+nic_spec::work_req_record!(hdl_record! {});
+nic_spec::wr_completion_record!(hdl_record! {});
+nic_spec::req_flow_ctx_record!(hdl_record! {});
+nic_spec::req_stats_record!(hdl_record! {});

@@ -9,6 +9,7 @@ use rust_hdl::prelude::*;
 
 pub mod bench;
 pub mod pipes;
+pub mod requester;
 pub mod rx_dispatch;
 pub mod rx_parse;
 pub mod tx;

@@ -1,0 +1,1662 @@
+//! The requester (`docs/architecture.md` §5b): work requests in, the
+//! scheduler's byte stream, PktSends to Tx descriptors, acknowledgements
+//! to completions, a retransmission timer per flow, READ tracking.
+//!
+//! # What it does
+//! One operation at a time. Each reads its flow's state words (`Flow`),
+//! acts on a copy in registers (`Decide` and the states after it) and
+//! writes it back (`Wb`). Inputs are taken in this order: context write,
+//! feedback (ACK or READ RESPONSE from the dispatcher), NAK, an expired
+//! timer, PktSend, work request.
+//! - **Work request** (`s_wr`): checked (opcode WRITE or READ, length
+//!   1..=2^31−1, flow configured, ring not full and the stream window
+//!   below 2^31), else completed at once with its error status and
+//!   nothing sent. A good one goes into the flow's ring (2^Q entries in
+//!   block RAM) with its first byte in the flow's byte stream
+//!   (`seq_first`) and its first PSN (`psn_first`), and the scheduler
+//!   gets DOORBELL(extent): a WRITE's length, a READ's one byte. Behind an
+//!   open READ, work requests wait in the ring (the fence) and are
+//!   doorbelled when it completes.
+//! - **PktSend** (`s_send`) of the flow's current epoch at the expected
+//!   seq becomes Tx descriptors: cut at multiples of the MTU from each
+//!   work request's first byte, FIRST/MIDDLE/LAST/ONLY, RETH on each
+//!   (the Tx builder puts it on FIRST and ONLY), PSN = psn_first + k.
+//!   One PktSend can carry several whole small work requests. Where the
+//!   next segment does not fit in what is left of the PktSend, the
+//!   requester cuts there: TRIM(cut, epoch + 1) to the scheduler, and
+//!   the PktSends it decided past the cut are stale (older epoch). A
+//!   READ's one byte becomes a READ REQUEST for the responses not yet
+//!   received, and before its first REQUEST the dispatcher's READ
+//!   tracking (`m_rd`: landing address, first PSN) is written.
+//! - **ACK** (and every READ RESPONSE) walks the ring from the oldest
+//!   work request: each one whose last packet is acknowledged completes
+//!   (`m_cmpl`, status OK); a READ completes only by its responses. The
+//!   acknowledged bytes go to the scheduler (ACK, or REWIND when they lie
+//!   past what is sent since a go-back). An ACK with telemetry also gives
+//!   a CC event (`m_cc`: seq = snd_una, snd_nxt, the hops).
+//! - **NAK** (PSN p): acknowledges p − 1, then REWIND to snd_una with a
+//!   new epoch (go-back-N).
+//! - **Timer**: a FIFO of (flow, generation, deadline) entries, one per
+//!   flow at most (`armed`). Progress bumps the flow's generation. An
+//!   expired entry whose generation is current and with bytes in flight
+//!   is a timeout: REWIND to snd_una. Either way it is re-armed while
+//!   bytes are in flight. A timeout fires 1 to 2 RTO after the last
+//!   progress. No per-flow scan.
+//!
+//! # Ports (clock `clock`; no reset: every register and RAM word starts
+//! at zero)
+//! - `cfg_mtu_log2: 4` (clamped to 8..=12), `cfg_rto: 32` (cycles).
+//! - In: `s_ctx` ([`ReqFlowCtxSink`]: flow, active, first PSN,
+//!   `tlm_data`; discards the flow's ring), `s_wr` ([`WorkReqSink`]),
+//!   `s_send` ([`PktSendSink`] from the scheduler), `s_fb`
+//!   ([`CcFeedbackSink`] from the dispatcher), `s_nak` ([`NakReqSink`]).
+//! - Out: `m_ev` ([`SchedEventSource`]: INIT, DOORBELL, ACK, REWIND,
+//!   TRIM), `m_desc` ([`TxDescSource`]), `m_rd` ([`RxFlowCtxSource`],
+//!   a strobe, `rd_only`), `m_cmpl` ([`WrCompletionSource`]), `m_cc`
+//!   ([`CcEventSource`]), `m_stats` ([`ReqStatsSource`]).
+//! - Output fields are registers, held while not valid.
+//!
+//! Units: seq in bytes of the flow's stream (32 bits, serial), PSNs 24
+//! bits, ring indices Q + 1 bits (kept in 9-bit registers).
+//!
+//! # Timing
+//! An operation takes `Flow`, `Decide`, its states, and `Wb`: a work
+//! request 4 cycles plus its event's handshake, a PktSend 4 cycles plus
+//! 3 per descriptor (with Tx ready), an ACK that completes one work
+//! request about 9. Inputs are taken only in `Idle` (ready is
+//! combinational from the valids in `Idle`). `bench_requester` measures
+//! it.
+//!
+//! # Bad input (dropped or completed with an error, counted)
+//! - work request: bad opcode, length, flow, ring full → completion with
+//!   that status (`err_*`), nothing else changes;
+//! - PktSend of an older epoch, another seq, or length 0 → `stale`;
+//! - feedback for an unconfigured flow, or not an ACK/READ RESPONSE →
+//!   `bad_fb`; acknowledging a PSN past every PSN sent → `ack_ahead`.
+//!
+//! Golden twin: `nic_golden::roce::requester` (same states and registers).
+
+use crate::cc::CcEventSource;
+use crate::mem::{Fifo, Ram};
+use crate::roce::op_decode::OpDecode;
+use crate::roce::{
+    CcFeedbackSink, NakReqSink, ReqFlowCtxSink, ReqStatsSource, RxFlowCtxSource, TxDescSource,
+    WorkReqSink, WrCompletionSource,
+};
+use crate::sched::{PktSendSink, SchedEventSource};
+use nic_spec::roce::{op, segment_opcode, wr, AETH_CLASS_ACK};
+use rust_hdl::prelude::*;
+
+/// The fresh telemetry header (`docs/roce.md` §2): ver 1, nhop 0, maxhop 5.
+pub const FRESH_HDR: u64 = 0x1000_0500_0000_0000;
+
+#[derive(Copy, Clone, PartialEq, Debug, LogicState)]
+pub enum ReqState {
+    Idle,
+    Flow,
+    Decide,
+    CtxEv,
+    WrCmpl,
+    WrDb,
+    ProbeOut,
+    SegRd,
+    Seg,
+    SegOut,
+    TrimEv,
+    AckRd,
+    AckChk,
+    AckCmpl,
+    Post,
+    AckEv,
+    DbRd,
+    DbChk,
+    DbEv,
+    RewRd,
+    RewChk,
+    RewEv,
+    CcOut,
+    Wb,
+}
+
+#[derive(Copy, Clone, PartialEq, Debug, LogicState)]
+pub enum ReqKind {
+    Ctx,
+    Wr,
+    Send,
+    Fb,
+    Nak,
+    Timer,
+}
+
+/// The requester for 2^A flows with 2^Q work requests each; `AQ` = A + Q
+/// (the ring's address width).
+#[derive(LogicBlock)]
+pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
+    pub clock: Signal<In, Clock>,
+    pub cfg_mtu_log2: Signal<In, Bits<4>>,
+    pub cfg_rto: Signal<In, Bits<32>>,
+    pub s_ctx: ReqFlowCtxSink<A>,
+    pub s_wr: WorkReqSink,
+    pub s_send: PktSendSink,
+    pub s_fb: CcFeedbackSink<A>,
+    pub s_nak: NakReqSink<A>,
+    pub m_ev: SchedEventSource,
+    pub m_desc: TxDescSource<A>,
+    pub m_rd: RxFlowCtxSource<A>,
+    pub m_cmpl: WrCompletionSource,
+    pub m_cc: CcEventSource,
+    pub m_stats: ReqStatsSource,
+    // Flow state words (one RAM per field, address = flow).
+    st_flags: Ram<Bits<5>, A>,
+    st_rd_k: Ram<Bits<24>, A>,
+    st_gen: Ram<Bits<8>, A>,
+    st_epoch: Ram<Bits<8>, A>,
+    st_head: Ram<Bits<9>, A>,
+    st_send_ix: Ram<Bits<9>, A>,
+    st_db: Ram<Bits<9>, A>,
+    st_tail: Ram<Bits<9>, A>,
+    st_seq_tail: Ram<Bits<32>, A>,
+    st_una: Ram<Bits<32>, A>,
+    st_seq_exp: Ram<Bits<32>, A>,
+    st_psn_tail: Ram<Bits<24>, A>,
+    st_psn_next: Ram<Bits<24>, A>,
+    st_psn_max: Ram<Bits<24>, A>,
+    // The work-request ring (address = flow << Q | slot).
+    ring_read: Ram<Bit, AQ>,
+    ring_laddr: Ram<Bits<64>, AQ>,
+    ring_va: Ram<Bits<64>, AQ>,
+    ring_rkey: Ram<Bits<32>, AQ>,
+    ring_len: Ram<Bits<32>, AQ>,
+    ring_tag: Ram<Bits<32>, AQ>,
+    ring_seq_first: Ram<Bits<32>, AQ>,
+    ring_psn_first: Ram<Bits<24>, AQ>,
+    /// Timer entries: flow << 40 | gen << 32 | deadline.
+    timer: Fifo<56, A>,
+    /// Classes of the latched feedback opcode.
+    fb_class: OpDecode,
+    state: DFF<ReqState>,
+    kind: DFF<ReqKind>,
+    flow: DFF<Bits<16>>,
+    in_range: DFF<Bit>,
+    // The flow state being worked on.
+    s_active: DFF<Bit>,
+    s_tlm_data: DFF<Bit>,
+    s_read_open: DFF<Bit>,
+    s_armed: DFF<Bit>,
+    s_rd_sent: DFF<Bit>,
+    s_rd_k: DFF<Bits<24>>,
+    s_gen: DFF<Bits<8>>,
+    s_epoch: DFF<Bits<8>>,
+    s_head: DFF<Bits<9>>,
+    s_send_ix: DFF<Bits<9>>,
+    s_db: DFF<Bits<9>>,
+    s_tail: DFF<Bits<9>>,
+    s_seq_tail: DFF<Bits<32>>,
+    s_una: DFF<Bits<32>>,
+    s_seq_exp: DFF<Bits<32>>,
+    s_psn_tail: DFF<Bits<24>>,
+    s_psn_next: DFF<Bits<24>>,
+    s_psn_max: DFF<Bits<24>>,
+    slot: DFF<Bits<9>>,
+    // Latched inputs.
+    wr_opcode: DFF<Bits<8>>,
+    wr_laddr: DFF<Bits<64>>,
+    wr_va: DFF<Bits<64>>,
+    wr_rkey: DFF<Bits<32>>,
+    wr_len: DFF<Bits<32>>,
+    wr_tag: DFF<Bits<32>>,
+    send_seq: DFF<Bits<32>>,
+    send_len: DFF<Bits<16>>,
+    send_probe: DFF<Bit>,
+    send_epoch: DFF<Bits<8>>,
+    fb_psn: DFF<Bits<24>>,
+    fb_aeth: DFF<Bits<32>>,
+    fb_opcode: DFF<Bits<8>>,
+    fb_tlm: DFF<Bit>,
+    fb_hdr: DFF<Bits<64>>,
+    fb_hop0: DFF<Bits<64>>,
+    fb_hop1: DFF<Bits<64>>,
+    fb_hop2: DFF<Bits<64>>,
+    fb_hop3: DFF<Bits<64>>,
+    fb_hop4: DFF<Bits<64>>,
+    ctx_active: DFF<Bit>,
+    ctx_psn: DFF<Bits<24>>,
+    ctx_tlm_data: DFF<Bit>,
+    t_gen: DFF<Bits<8>>,
+    // Segmentation and acknowledgement.
+    cur: DFF<Bits<32>>,
+    rem: DFF<Bits<16>>,
+    p: DFF<Bits<24>>,
+    seq_ack: DFF<Bits<32>>,
+    cmpl_final: DFF<Bit>,
+    rd_done: DFF<Bit>,
+    progress: DFF<Bit>,
+    rewind: DFF<Bit>,
+    cc_go: DFF<Bit>,
+    arm: DFF<Bit>,
+    db_read: DFF<Bit>,
+    now: DFF<Bits<32>>,
+    // Output registers.
+    ev_v: DFF<Bit>,
+    ev_op: DFF<Bits<3>>,
+    ev_a: DFF<Bits<32>>,
+    ev_b: DFF<Bits<32>>,
+    desc_v: DFF<Bit>,
+    desc_opcode: DFF<Bits<8>>,
+    desc_psn: DFF<Bits<24>>,
+    desc_ackreq: DFF<Bit>,
+    desc_len: DFF<Bits<13>>,
+    desc_addr: DFF<Bits<64>>,
+    desc_va: DFF<Bits<64>>,
+    desc_rkey: DFF<Bits<32>>,
+    desc_dlen: DFF<Bits<32>>,
+    desc_tlm: DFF<Bit>,
+    rd_v: DFF<Bit>,
+    rd_addr: DFF<Bits<64>>,
+    rd_psn: DFF<Bits<24>>,
+    rd_flow: DFF<Bits<A>>,
+    desc_flow: DFF<Bits<A>>,
+    cmpl_v: DFF<Bit>,
+    cmpl_tag: DFF<Bits<32>>,
+    cmpl_status: DFF<Bits<8>>,
+    cmpl_bytes: DFF<Bits<32>>,
+    cc_v: DFF<Bit>,
+    cc_seq: DFF<Bits<32>>,
+    cc_snd_nxt: DFF<Bits<32>>,
+    cc_nhops: DFF<Bits<4>>,
+    cc_hop0: DFF<Bits<64>>,
+    cc_hop1: DFF<Bits<64>>,
+    cc_hop2: DFF<Bits<64>>,
+    cc_hop3: DFF<Bits<64>>,
+    cc_hop4: DFF<Bits<64>>,
+    // Counters.
+    c_posted: DFF<Bits<32>>,
+    c_completed: DFF<Bits<32>>,
+    c_err_opcode: DFF<Bits<32>>,
+    c_err_len: DFF<Bits<32>>,
+    c_err_flow: DFF<Bits<32>>,
+    c_err_full: DFF<Bits<32>>,
+    c_stale: DFF<Bits<32>>,
+    c_trims: DFF<Bits<32>>,
+    c_timeouts: DFF<Bits<32>>,
+    c_naks: DFF<Bits<32>>,
+    c_ack_ahead: DFF<Bits<32>>,
+    c_bad_fb: DFF<Bits<32>>,
+    // Constants.
+    k_a: Constant<Bits<16>>,
+    k_q: Constant<Bits<AQ>>,
+    k_ix: Constant<Bits<9>>,
+    k_qmask: Constant<Bits<9>>,
+    k_full: Constant<Bits<9>>,
+    k_amask: Constant<Bits<16>>,
+    k_m8: Constant<Bits<4>>,
+    k_m12: Constant<Bits<4>>,
+    k_wr_write: Constant<Bits<8>>,
+    k_wr_read: Constant<Bits<8>>,
+    k_op_ack: Constant<Bits<8>>,
+    k_op_probe: Constant<Bits<8>>,
+    k_op_rreq: Constant<Bits<8>>,
+    k_op_first: Constant<Bits<8>>,
+    k_op_middle: Constant<Bits<8>>,
+    k_op_last: Constant<Bits<8>>,
+    k_op_only: Constant<Bits<8>>,
+    k_class_ack: Constant<Bits<3>>,
+    k_ev_init: Constant<Bits<3>>,
+    k_ev_db: Constant<Bits<3>>,
+    k_ev_ack: Constant<Bits<3>>,
+    k_ev_rewind: Constant<Bits<3>>,
+    k_ev_trim: Constant<Bits<3>>,
+    k_st_ok: Constant<Bits<8>>,
+    k_st_opcode: Constant<Bits<8>>,
+    k_st_len: Constant<Bits<8>>,
+    k_st_flow: Constant<Bits<8>>,
+    k_st_full: Constant<Bits<8>>,
+    k_fresh: Constant<Bits<64>>,
+    k_one: Constant<Bits<32>>,
+    k_cc_event: Constant<Bits<2>>,
+    // Combinational.
+    idle: Signal<Local, Bit>,
+    t_exp: Signal<Local, Bit>,
+    t_dt: Signal<Local, Bits<32>>,
+    take_ctx: Signal<Local, Bit>,
+    take_fb: Signal<Local, Bit>,
+    take_nak: Signal<Local, Bit>,
+    take_t: Signal<Local, Bit>,
+    take_send: Signal<Local, Bit>,
+    take_wr: Signal<Local, Bit>,
+    flow_in: Signal<Local, Bits<16>>,
+    ev_hs: Signal<Local, Bit>,
+    desc_hs: Signal<Local, Bit>,
+    cmpl_hs: Signal<Local, Bit>,
+    cc_hs: Signal<Local, Bit>,
+    mlog: Signal<Local, Bits<4>>,
+    mtu: Signal<Local, Bits<32>>,
+    live: Signal<Local, Bit>,
+    fl: Signal<Local, Bits<A>>,
+    // Work request checks (Decide).
+    wr_is_read: Signal<Local, Bit>,
+    wr_ext: Signal<Local, Bits<32>>,
+    wr_n: Signal<Local, Bits<32>>,
+    wr_used: Signal<Local, Bits<9>>,
+    wr_out: Signal<Local, Bits<33>>,
+    bad_opcode: Signal<Local, Bit>,
+    bad_len: Signal<Local, Bit>,
+    is_full: Signal<Local, Bit>,
+    tail_inc: Signal<Local, Bits<9>>,
+    // The ring entry at `slot` (RAM outputs) and what follows from it.
+    w_read: Signal<Local, Bit>,
+    w_ext: Signal<Local, Bits<32>>,
+    w_n: Signal<Local, Bits<32>>,
+    w_len_m1: Signal<Local, Bits<32>>,
+    off: Signal<Local, Bits<32>>,
+    k_seg: Signal<Local, Bits<32>>,
+    left: Signal<Local, Bits<32>>,
+    seg: Signal<Local, Bits<32>>,
+    k1: Signal<Local, Bits<32>>,
+    psn_seg: Signal<Local, Bits<24>>,
+    off_r: Signal<Local, Bits<64>>,
+    psn_rd: Signal<Local, Bits<24>>,
+    psn_next_new: Signal<Local, Bits<24>>,
+    max_d: Signal<Local, Bits<24>>,
+    cur_new: Signal<Local, Bits<32>>,
+    seg_op: Signal<Local, Bits<8>>,
+    d_ack: Signal<Local, Bits<24>>,
+    d1: Signal<Local, Bits<32>>,
+    rresp: Signal<Local, Bit>,
+    head_inc: Signal<Local, Bits<9>>,
+    psn_rew: Signal<Local, Bits<24>>,
+    rew_k: Signal<Local, Bits<32>>,
+    // Feedback checks (Decide).
+    is_ack: Signal<Local, Bit>,
+    p_in: Signal<Local, Bits<24>>,
+    ahead: Signal<Local, Bits<24>>,
+    is_ahead: Signal<Local, Bit>,
+    // Post.
+    adv: Signal<Local, Bits<32>>,
+    past: Signal<Local, Bits<32>>,
+    // The step after the acknowledgement part (`cont` in the twin).
+    do_cont: Signal<Local, Bit>,
+    set_rewind: Signal<Local, Bit>,
+    clr_rd_done: Signal<Local, Bit>,
+    eff_rd_done: Signal<Local, Bit>,
+    eff_rewind: Signal<Local, Bit>,
+    t_push: Signal<Local, Bit>,
+    w_addr: Signal<Local, Bits<AQ>>,
+}
+
+impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q, AQ> {
+    fn default() -> Self {
+        assert!((1..=8).contains(&Q), "Requester: 1 <= Q <= 8");
+        assert!(A + Q <= 16 && AQ == A + Q, "Requester: AQ = A + Q <= 16");
+        let k8 = |v: u8| Constant::new(Bits::<8>::from(v as u64));
+        let k3 = |v: u8| Constant::new(Bits::<3>::from(v as u64));
+        Self {
+            clock: Default::default(),
+            cfg_mtu_log2: Default::default(),
+            cfg_rto: Default::default(),
+            s_ctx: Default::default(),
+            s_wr: Default::default(),
+            s_send: Default::default(),
+            s_fb: Default::default(),
+            s_nak: Default::default(),
+            m_ev: Default::default(),
+            m_desc: Default::default(),
+            m_rd: Default::default(),
+            m_cmpl: Default::default(),
+            m_cc: Default::default(),
+            m_stats: Default::default(),
+            st_flags: Default::default(),
+            st_rd_k: Default::default(),
+            st_gen: Default::default(),
+            st_epoch: Default::default(),
+            st_head: Default::default(),
+            st_send_ix: Default::default(),
+            st_db: Default::default(),
+            st_tail: Default::default(),
+            st_seq_tail: Default::default(),
+            st_una: Default::default(),
+            st_seq_exp: Default::default(),
+            st_psn_tail: Default::default(),
+            st_psn_next: Default::default(),
+            st_psn_max: Default::default(),
+            ring_read: Default::default(),
+            ring_laddr: Default::default(),
+            ring_va: Default::default(),
+            ring_rkey: Default::default(),
+            ring_len: Default::default(),
+            ring_tag: Default::default(),
+            ring_seq_first: Default::default(),
+            ring_psn_first: Default::default(),
+            timer: Default::default(),
+            fb_class: Default::default(),
+            state: Default::default(),
+            kind: Default::default(),
+            flow: Default::default(),
+            in_range: Default::default(),
+            s_active: Default::default(),
+            s_tlm_data: Default::default(),
+            s_read_open: Default::default(),
+            s_armed: Default::default(),
+            s_rd_sent: Default::default(),
+            s_rd_k: Default::default(),
+            s_gen: Default::default(),
+            s_epoch: Default::default(),
+            s_head: Default::default(),
+            s_send_ix: Default::default(),
+            s_db: Default::default(),
+            s_tail: Default::default(),
+            s_seq_tail: Default::default(),
+            s_una: Default::default(),
+            s_seq_exp: Default::default(),
+            s_psn_tail: Default::default(),
+            s_psn_next: Default::default(),
+            s_psn_max: Default::default(),
+            slot: Default::default(),
+            wr_opcode: Default::default(),
+            wr_laddr: Default::default(),
+            wr_va: Default::default(),
+            wr_rkey: Default::default(),
+            wr_len: Default::default(),
+            wr_tag: Default::default(),
+            send_seq: Default::default(),
+            send_len: Default::default(),
+            send_probe: Default::default(),
+            send_epoch: Default::default(),
+            fb_psn: Default::default(),
+            fb_aeth: Default::default(),
+            fb_opcode: Default::default(),
+            fb_tlm: Default::default(),
+            fb_hdr: Default::default(),
+            fb_hop0: Default::default(),
+            fb_hop1: Default::default(),
+            fb_hop2: Default::default(),
+            fb_hop3: Default::default(),
+            fb_hop4: Default::default(),
+            ctx_active: Default::default(),
+            ctx_psn: Default::default(),
+            ctx_tlm_data: Default::default(),
+            t_gen: Default::default(),
+            cur: Default::default(),
+            rem: Default::default(),
+            p: Default::default(),
+            seq_ack: Default::default(),
+            cmpl_final: Default::default(),
+            rd_done: Default::default(),
+            progress: Default::default(),
+            rewind: Default::default(),
+            cc_go: Default::default(),
+            arm: Default::default(),
+            db_read: Default::default(),
+            now: Default::default(),
+            ev_v: Default::default(),
+            ev_op: Default::default(),
+            ev_a: Default::default(),
+            ev_b: Default::default(),
+            desc_v: Default::default(),
+            desc_opcode: Default::default(),
+            desc_psn: Default::default(),
+            desc_ackreq: Default::default(),
+            desc_len: Default::default(),
+            desc_addr: Default::default(),
+            desc_va: Default::default(),
+            desc_rkey: Default::default(),
+            desc_dlen: Default::default(),
+            desc_tlm: Default::default(),
+            rd_v: Default::default(),
+            rd_addr: Default::default(),
+            rd_psn: Default::default(),
+            rd_flow: Default::default(),
+            desc_flow: Default::default(),
+            cmpl_v: Default::default(),
+            cmpl_tag: Default::default(),
+            cmpl_status: Default::default(),
+            cmpl_bytes: Default::default(),
+            cc_v: Default::default(),
+            cc_seq: Default::default(),
+            cc_snd_nxt: Default::default(),
+            cc_nhops: Default::default(),
+            cc_hop0: Default::default(),
+            cc_hop1: Default::default(),
+            cc_hop2: Default::default(),
+            cc_hop3: Default::default(),
+            cc_hop4: Default::default(),
+            c_posted: Default::default(),
+            c_completed: Default::default(),
+            c_err_opcode: Default::default(),
+            c_err_len: Default::default(),
+            c_err_flow: Default::default(),
+            c_err_full: Default::default(),
+            c_stale: Default::default(),
+            c_trims: Default::default(),
+            c_timeouts: Default::default(),
+            c_naks: Default::default(),
+            c_ack_ahead: Default::default(),
+            c_bad_fb: Default::default(),
+            idle: Default::default(),
+            t_exp: Default::default(),
+            t_dt: Default::default(),
+            take_ctx: Default::default(),
+            take_fb: Default::default(),
+            take_nak: Default::default(),
+            take_t: Default::default(),
+            take_send: Default::default(),
+            take_wr: Default::default(),
+            flow_in: Default::default(),
+            ev_hs: Default::default(),
+            desc_hs: Default::default(),
+            cmpl_hs: Default::default(),
+            cc_hs: Default::default(),
+            mlog: Default::default(),
+            mtu: Default::default(),
+            live: Default::default(),
+            fl: Default::default(),
+            wr_is_read: Default::default(),
+            wr_ext: Default::default(),
+            wr_n: Default::default(),
+            wr_used: Default::default(),
+            wr_out: Default::default(),
+            bad_opcode: Default::default(),
+            bad_len: Default::default(),
+            is_full: Default::default(),
+            tail_inc: Default::default(),
+            w_read: Default::default(),
+            w_ext: Default::default(),
+            w_n: Default::default(),
+            w_len_m1: Default::default(),
+            off: Default::default(),
+            k_seg: Default::default(),
+            left: Default::default(),
+            seg: Default::default(),
+            k1: Default::default(),
+            psn_seg: Default::default(),
+            off_r: Default::default(),
+            psn_rd: Default::default(),
+            psn_next_new: Default::default(),
+            max_d: Default::default(),
+            cur_new: Default::default(),
+            seg_op: Default::default(),
+            d_ack: Default::default(),
+            d1: Default::default(),
+            rresp: Default::default(),
+            head_inc: Default::default(),
+            psn_rew: Default::default(),
+            rew_k: Default::default(),
+            is_ack: Default::default(),
+            p_in: Default::default(),
+            ahead: Default::default(),
+            is_ahead: Default::default(),
+            adv: Default::default(),
+            past: Default::default(),
+            do_cont: Default::default(),
+            set_rewind: Default::default(),
+            clr_rd_done: Default::default(),
+            eff_rd_done: Default::default(),
+            eff_rewind: Default::default(),
+            t_push: Default::default(),
+            w_addr: Default::default(),
+            k_a: Constant::new(Bits::<16>::from(A as u64)),
+            k_q: Constant::new(Bits::<AQ>::from(Q as u64)),
+            k_ix: Constant::new(Bits::<9>::from((2u64 << Q) - 1)),
+            k_qmask: Constant::new(Bits::<9>::from((1u64 << Q) - 1)),
+            k_full: Constant::new(Bits::<9>::from(1u64 << Q)),
+            k_amask: Constant::new(Bits::<16>::from((1u64 << A) - 1)),
+            k_m8: Constant::new(Bits::<4>::from(8u64)),
+            k_m12: Constant::new(Bits::<4>::from(12u64)),
+            k_wr_write: k8(wr::WRITE),
+            k_wr_read: k8(wr::READ),
+            k_op_ack: k8(op::ACK),
+            k_op_probe: k8(op::PROBE),
+            k_op_rreq: k8(op::READ_REQ),
+            k_op_first: k8(segment_opcode(false, true, false)),
+            k_op_middle: k8(segment_opcode(false, false, false)),
+            k_op_last: k8(segment_opcode(false, false, true)),
+            k_op_only: k8(segment_opcode(false, true, true)),
+            k_class_ack: k3(AETH_CLASS_ACK as u8),
+            k_ev_init: k3(nic_spec::sched::OP_INIT),
+            k_ev_db: k3(nic_spec::sched::OP_DOORBELL),
+            k_ev_ack: k3(nic_spec::sched::OP_ACK),
+            k_ev_rewind: k3(nic_spec::sched::OP_REWIND),
+            k_ev_trim: k3(nic_spec::sched::OP_TRIM),
+            k_st_ok: k8(wr::Status::Ok as u8),
+            k_st_opcode: k8(wr::Status::BadOpcode as u8),
+            k_st_len: k8(wr::Status::BadLen as u8),
+            k_st_flow: k8(wr::Status::BadFlow as u8),
+            k_st_full: k8(wr::Status::Full as u8),
+            k_fresh: Constant::new(Bits::<64>::from(FRESH_HDR)),
+            k_one: Constant::new(Bits::<32>::from(1u64)),
+            // The CC module's EVENT operation (`nic_golden::cc::hpcc::op`).
+            k_cc_event: Constant::new(Bits::<2>::from(0u64)),
+        }
+    }
+}
+
+impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, AQ> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            state,
+            kind,
+            flow,
+            in_range,
+            s_active,
+            s_tlm_data,
+            s_read_open,
+            s_armed,
+            s_rd_sent,
+            s_rd_k,
+            s_gen,
+            s_epoch,
+            s_head,
+            s_send_ix,
+            s_db,
+            s_tail,
+            s_seq_tail,
+            s_una,
+            s_seq_exp,
+            s_psn_tail,
+            s_psn_next,
+            s_psn_max,
+            slot,
+            wr_opcode,
+            wr_laddr,
+            wr_va,
+            wr_rkey,
+            wr_len,
+            wr_tag,
+            send_seq,
+            send_len,
+            send_probe,
+            send_epoch,
+            fb_psn,
+            fb_aeth,
+            fb_opcode,
+            fb_tlm,
+            fb_hdr,
+            fb_hop0,
+            fb_hop1,
+            fb_hop2,
+            fb_hop3,
+            fb_hop4,
+            ctx_active,
+            ctx_psn,
+            ctx_tlm_data,
+            t_gen,
+            cur,
+            rem,
+            p,
+            seq_ack,
+            cmpl_final,
+            rd_done,
+            progress,
+            rewind,
+            cc_go,
+            arm,
+            db_read,
+            now,
+            ev_v,
+            ev_op,
+            ev_a,
+            ev_b,
+            desc_v,
+            desc_opcode,
+            desc_psn,
+            desc_ackreq,
+            desc_len,
+            desc_addr,
+            desc_va,
+            desc_rkey,
+            desc_dlen,
+            desc_tlm,
+            rd_v,
+            rd_addr,
+            rd_psn,
+            rd_flow,
+            desc_flow,
+            cmpl_v,
+            cmpl_tag,
+            cmpl_status,
+            cmpl_bytes,
+            cc_v,
+            cc_seq,
+            cc_snd_nxt,
+            cc_nhops,
+            cc_hop0,
+            cc_hop1,
+            cc_hop2,
+            cc_hop3,
+            cc_hop4,
+            c_posted,
+            c_completed,
+            c_err_opcode,
+            c_err_len,
+            c_err_flow,
+            c_err_full,
+            c_stale,
+            c_trims,
+            c_timeouts,
+            c_naks,
+            c_ack_ahead,
+            c_bad_fb
+        );
+        clock!(
+            self,
+            clock,
+            st_flags,
+            st_rd_k,
+            st_gen,
+            st_epoch,
+            st_head,
+            st_send_ix,
+            st_db,
+            st_tail,
+            st_seq_tail,
+            st_una,
+            st_seq_exp,
+            st_psn_tail,
+            st_psn_next,
+            st_psn_max,
+            ring_read,
+            ring_laddr,
+            ring_va,
+            ring_rkey,
+            ring_len,
+            ring_tag,
+            ring_seq_first,
+            ring_psn_first,
+            timer
+        );
+        self.now.d.next = (self.now.q.val() + 1);
+        self.rd_v.d.next = false;
+
+        // ---- Configuration.
+        if (self.cfg_mtu_log2.val() < self.k_m8.val()) {
+            self.mlog.next = self.k_m8.val();
+        } else if (self.cfg_mtu_log2.val() > self.k_m12.val()) {
+            self.mlog.next = self.k_m12.val();
+        } else {
+            self.mlog.next = self.cfg_mtu_log2.val();
+        }
+        self.mtu.next = (self.k_one.val() << self.mlog.val());
+
+        // ---- Input choice (Idle only): context, feedback, NAK, timer,
+        // PktSend, work request.
+        self.idle.next = (self.state.q.val() == ReqState::Idle);
+        self.t_dt.next = (self.now.q.val() - self.timer.head_data.val().get_bits::<32>(0));
+        self.t_exp.next = (self.timer.head_valid.val() && !self.t_dt.val().get_bit(31));
+        self.take_ctx.next = (self.idle.val() && self.s_ctx.valid.val());
+        self.take_fb.next = (self.idle.val() && !self.s_ctx.valid.val() && self.s_fb.valid.val());
+        self.take_nak.next = (self.idle.val()
+            && !self.s_ctx.valid.val()
+            && !self.s_fb.valid.val()
+            && self.s_nak.valid.val());
+        self.take_t.next = (self.idle.val()
+            && !self.s_ctx.valid.val()
+            && !self.s_fb.valid.val()
+            && !self.s_nak.valid.val()
+            && self.t_exp.val());
+        self.take_send.next = (self.idle.val()
+            && !self.s_ctx.valid.val()
+            && !self.s_fb.valid.val()
+            && !self.s_nak.valid.val()
+            && !self.t_exp.val()
+            && self.s_send.valid.val());
+        self.take_wr.next = (self.idle.val()
+            && !self.s_ctx.valid.val()
+            && !self.s_fb.valid.val()
+            && !self.s_nak.valid.val()
+            && !self.t_exp.val()
+            && !self.s_send.valid.val()
+            && self.s_wr.valid.val());
+        self.s_ctx.ready.next = self.take_ctx.val();
+        self.s_fb.ready.next = self.take_fb.val();
+        self.s_nak.ready.next = self.take_nak.val();
+        self.s_send.ready.next = self.take_send.val();
+        self.s_wr.ready.next = self.take_wr.val();
+        self.timer.pop.next = self.take_t.val();
+        if self.s_ctx.valid.val() {
+            self.flow_in.next = bit_cast::<16, A>(self.s_ctx.flow.val());
+        } else if self.s_fb.valid.val() {
+            self.flow_in.next = bit_cast::<16, A>(self.s_fb.flow.val());
+        } else if self.s_nak.valid.val() {
+            self.flow_in.next = bit_cast::<16, A>(self.s_nak.flow.val());
+        } else if self.t_exp.val() {
+            self.flow_in.next = self.timer.head_data.val().get_bits::<16>(40);
+        } else if self.s_send.valid.val() {
+            self.flow_in.next = self.s_send.flow.val();
+        } else {
+            self.flow_in.next = self.s_wr.flow.val();
+        }
+
+        self.ev_hs.next = (self.ev_v.q.val() && self.m_ev.ready.val());
+        self.desc_hs.next = (self.desc_v.q.val() && self.m_desc.ready.val());
+        self.cmpl_hs.next = (self.cmpl_v.q.val() && self.m_cmpl.ready.val());
+        self.cc_hs.next = (self.cc_v.q.val() && self.m_cc.ready.val());
+
+        // ---- Work request checks (Decide, kind Wr).
+        self.live.next = (self.in_range.q.val() && self.s_active.q.val());
+        self.wr_is_read.next = (self.wr_opcode.q.val() == self.k_wr_read.val());
+        if self.wr_is_read.val() {
+            self.wr_ext.next = 1.into();
+        } else {
+            self.wr_ext.next = self.wr_len.q.val();
+        }
+        if self.wr_len.q.val().any() {
+            self.wr_n.next = (((self.wr_len.q.val() - 1) >> self.mlog.val()) + 1);
+        } else {
+            self.wr_n.next = 1.into();
+        }
+        self.wr_used.next = ((self.s_tail.q.val() - self.s_head.q.val()) & self.k_ix.val());
+        self.wr_out.next = (bit_cast::<33, 32>((self.s_seq_tail.q.val() - self.s_una.q.val()))
+            + bit_cast::<33, 32>(self.wr_ext.val()));
+        self.bad_opcode.next = ((self.wr_opcode.q.val() != self.k_wr_write.val())
+            && (self.wr_opcode.q.val() != self.k_wr_read.val()));
+        self.bad_len.next = (!self.wr_len.q.val().any() || self.wr_len.q.val().get_bit(31));
+        self.is_full.next = ((self.wr_used.val() == self.k_full.val())
+            || self.wr_out.val().get_bit(31)
+            || self.wr_out.val().get_bit(32));
+        self.tail_inc.next = ((self.s_tail.q.val() + 1) & self.k_ix.val());
+
+        // ---- RAM addresses: the state words of the flow being taken (read
+        // in Idle, there in Flow); the ring entry at `slot` (there one
+        // cycle after `slot` is set); writes in Decide (ring) and Wb.
+        self.fl.next = self.flow.q.val().get_bits::<A>(0);
+        self.st_flags.read_address.next = self.flow_in.val().get_bits::<A>(0);
+        self.st_rd_k.read_address.next = self.flow_in.val().get_bits::<A>(0);
+        self.st_gen.read_address.next = self.flow_in.val().get_bits::<A>(0);
+        self.st_epoch.read_address.next = self.flow_in.val().get_bits::<A>(0);
+        self.st_head.read_address.next = self.flow_in.val().get_bits::<A>(0);
+        self.st_send_ix.read_address.next = self.flow_in.val().get_bits::<A>(0);
+        self.st_db.read_address.next = self.flow_in.val().get_bits::<A>(0);
+        self.st_tail.read_address.next = self.flow_in.val().get_bits::<A>(0);
+        self.st_seq_tail.read_address.next = self.flow_in.val().get_bits::<A>(0);
+        self.st_una.read_address.next = self.flow_in.val().get_bits::<A>(0);
+        self.st_seq_exp.read_address.next = self.flow_in.val().get_bits::<A>(0);
+        self.st_psn_tail.read_address.next = self.flow_in.val().get_bits::<A>(0);
+        self.st_psn_next.read_address.next = self.flow_in.val().get_bits::<A>(0);
+        self.st_psn_max.read_address.next = self.flow_in.val().get_bits::<A>(0);
+        self.st_flags.write_address.next = self.fl.val();
+        self.st_rd_k.write_address.next = self.fl.val();
+        self.st_gen.write_address.next = self.fl.val();
+        self.st_epoch.write_address.next = self.fl.val();
+        self.st_head.write_address.next = self.fl.val();
+        self.st_send_ix.write_address.next = self.fl.val();
+        self.st_db.write_address.next = self.fl.val();
+        self.st_tail.write_address.next = self.fl.val();
+        self.st_seq_tail.write_address.next = self.fl.val();
+        self.st_una.write_address.next = self.fl.val();
+        self.st_seq_exp.write_address.next = self.fl.val();
+        self.st_psn_tail.write_address.next = self.fl.val();
+        self.st_psn_next.write_address.next = self.fl.val();
+        self.st_psn_max.write_address.next = self.fl.val();
+        self.st_flags.write_data.next = (bit_cast::<5, 1>(self.s_active.q.val().into())
+            | (bit_cast::<5, 1>(self.s_tlm_data.q.val().into()) << 1)
+            | (bit_cast::<5, 1>(self.s_read_open.q.val().into()) << 2)
+            | (bit_cast::<5, 1>(self.s_armed.q.val().into()) << 3)
+            | (bit_cast::<5, 1>(self.s_rd_sent.q.val().into()) << 4));
+        self.st_rd_k.write_data.next = self.s_rd_k.q.val();
+        self.st_gen.write_data.next = self.s_gen.q.val();
+        self.st_epoch.write_data.next = self.s_epoch.q.val();
+        self.st_head.write_data.next = self.s_head.q.val();
+        self.st_send_ix.write_data.next = self.s_send_ix.q.val();
+        self.st_db.write_data.next = self.s_db.q.val();
+        self.st_tail.write_data.next = self.s_tail.q.val();
+        self.st_seq_tail.write_data.next = self.s_seq_tail.q.val();
+        self.st_una.write_data.next = self.s_una.q.val();
+        self.st_seq_exp.write_data.next = self.s_seq_exp.q.val();
+        self.st_psn_tail.write_data.next = self.s_psn_tail.q.val();
+        self.st_psn_next.write_data.next = self.s_psn_next.q.val();
+        self.st_psn_max.write_data.next = self.s_psn_max.q.val();
+        self.st_flags.write_enable.next = false;
+        self.st_rd_k.write_enable.next = false;
+        self.st_gen.write_enable.next = false;
+        self.st_epoch.write_enable.next = false;
+        self.st_head.write_enable.next = false;
+        self.st_send_ix.write_enable.next = false;
+        self.st_db.write_enable.next = false;
+        self.st_tail.write_enable.next = false;
+        self.st_seq_tail.write_enable.next = false;
+        self.st_una.write_enable.next = false;
+        self.st_seq_exp.write_enable.next = false;
+        self.st_psn_tail.write_enable.next = false;
+        self.st_psn_next.write_enable.next = false;
+        self.st_psn_max.write_enable.next = false;
+
+        self.ring_read.read_address.next = ((bit_cast::<AQ, A>(self.fl.val()) << self.k_q.val())
+            | bit_cast::<AQ, 9>((self.slot.q.val() & self.k_qmask.val())));
+        self.ring_laddr.read_address.next = self.ring_read.read_address.val();
+        self.ring_va.read_address.next = self.ring_read.read_address.val();
+        self.ring_rkey.read_address.next = self.ring_read.read_address.val();
+        self.ring_len.read_address.next = self.ring_read.read_address.val();
+        self.ring_tag.read_address.next = self.ring_read.read_address.val();
+        self.ring_seq_first.read_address.next = self.ring_read.read_address.val();
+        self.ring_psn_first.read_address.next = self.ring_read.read_address.val();
+        self.w_addr.next = ((bit_cast::<AQ, A>(self.fl.val()) << self.k_q.val())
+            | bit_cast::<AQ, 9>((self.s_tail.q.val() & self.k_qmask.val())));
+        self.ring_read.write_address.next = self.w_addr.val();
+        self.ring_laddr.write_address.next = self.w_addr.val();
+        self.ring_va.write_address.next = self.w_addr.val();
+        self.ring_rkey.write_address.next = self.w_addr.val();
+        self.ring_len.write_address.next = self.w_addr.val();
+        self.ring_tag.write_address.next = self.w_addr.val();
+        self.ring_seq_first.write_address.next = self.w_addr.val();
+        self.ring_psn_first.write_address.next = self.w_addr.val();
+        self.ring_read.write_data.next = self.wr_is_read.val();
+        self.ring_laddr.write_data.next = self.wr_laddr.q.val();
+        self.ring_va.write_data.next = self.wr_va.q.val();
+        self.ring_rkey.write_data.next = self.wr_rkey.q.val();
+        self.ring_len.write_data.next = self.wr_len.q.val();
+        self.ring_tag.write_data.next = self.wr_tag.q.val();
+        self.ring_seq_first.write_data.next = self.s_seq_tail.q.val();
+        self.ring_psn_first.write_data.next = self.s_psn_tail.q.val();
+        self.ring_read.write_enable.next = false;
+        self.ring_laddr.write_enable.next = false;
+        self.ring_va.write_enable.next = false;
+        self.ring_rkey.write_enable.next = false;
+        self.ring_len.write_enable.next = false;
+        self.ring_tag.write_enable.next = false;
+        self.ring_seq_first.write_enable.next = false;
+        self.ring_psn_first.write_enable.next = false;
+
+        // ---- The ring entry at `slot`.
+        self.w_read.next = self.ring_read.read_data.val();
+        if self.w_read.val() {
+            self.w_ext.next = 1.into();
+        } else {
+            self.w_ext.next = self.ring_len.read_data.val();
+        }
+        if self.ring_len.read_data.val().any() {
+            self.w_len_m1.next = (self.ring_len.read_data.val() - 1);
+        } else {
+            self.w_len_m1.next = 0.into();
+        }
+        self.w_n.next = ((self.w_len_m1.val() >> self.mlog.val()) + 1);
+        // Segmentation (Seg).
+        self.off.next = (self.cur.q.val() - self.ring_seq_first.read_data.val());
+        self.k_seg.next = (self.off.val() >> self.mlog.val());
+        self.left.next = (self.w_ext.val() - self.off.val());
+        if (self.left.val() < self.mtu.val()) {
+            self.seg.next = self.left.val();
+        } else {
+            self.seg.next = self.mtu.val();
+        }
+        self.k1.next = (self.k_seg.val() + 1);
+        self.psn_seg.next =
+            (self.ring_psn_first.read_data.val() + self.k_seg.val().get_bits::<24>(0));
+        self.off_r.next = (bit_cast::<64, 24>(self.s_rd_k.q.val()) << self.mlog.val());
+        self.psn_rd.next = (self.ring_psn_first.read_data.val() + self.s_rd_k.q.val());
+        if self.w_read.val() {
+            self.psn_next_new.next =
+                (self.ring_psn_first.read_data.val() + self.w_n.val().get_bits::<24>(0));
+        } else {
+            self.psn_next_new.next = (self.psn_seg.val() + 1);
+        }
+        self.max_d.next = (self.psn_next_new.val() - self.s_psn_max.q.val());
+        self.cur_new.next = (self.cur.q.val() + self.seg.val());
+        if (!self.k_seg.val().any() && (self.k1.val() == self.w_n.val())) {
+            self.seg_op.next = self.k_op_only.val();
+        } else if !self.k_seg.val().any() {
+            self.seg_op.next = self.k_op_first.val();
+        } else if (self.k1.val() == self.w_n.val()) {
+            self.seg_op.next = self.k_op_last.val();
+        } else {
+            self.seg_op.next = self.k_op_middle.val();
+        }
+        // Acknowledgement (AckChk).
+        self.d_ack.next = (self.p.q.val() - self.ring_psn_first.read_data.val());
+        self.d1.next = (bit_cast::<32, 24>(self.d_ack.val()) + 1);
+        self.fb_class.op.next = self.fb_opcode.q.val();
+        self.rresp.next = ((self.kind.q.val() == ReqKind::Fb) && self.fb_class.read_resp.val());
+        self.head_inc.next = ((self.s_head.q.val() + 1) & self.k_ix.val());
+        // Rewind (RewChk).
+        self.rew_k.next =
+            ((self.s_una.q.val() - self.ring_seq_first.read_data.val()) >> self.mlog.val());
+        if (self.s_head.q.val() == self.s_tail.q.val()) {
+            self.psn_rew.next = self.s_psn_tail.q.val();
+        } else {
+            self.psn_rew.next =
+                (self.ring_psn_first.read_data.val() + self.rew_k.val().get_bits::<24>(0));
+        }
+
+        // ---- Feedback checks (Decide, kinds Fb and Nak).
+        self.is_ack.next = (((self.fb_opcode.q.val() == self.k_op_ack.val())
+            && (self.fb_aeth.q.val().get_bits::<3>(29) == self.k_class_ack.val()))
+            || self.fb_class.read_resp.val());
+        if (self.kind.q.val() == ReqKind::Nak) {
+            self.p_in.next = (self.fb_psn.q.val() - 1);
+        } else {
+            self.p_in.next = self.fb_psn.q.val();
+        }
+        self.ahead.next = (self.p_in.val() - (self.s_psn_max.q.val() - 1));
+        self.is_ahead.next = (self.ahead.val().any() && !self.ahead.val().get_bit(23));
+
+        // ---- Post.
+        self.adv.next = (self.seq_ack.q.val() - self.s_una.q.val());
+        self.past.next = (self.seq_ack.q.val() - self.s_seq_exp.q.val());
+
+        self.do_cont.next = false;
+        self.set_rewind.next = false;
+        self.clr_rd_done.next = false;
+        self.t_push.next = false;
+
+        match self.state.q.val() {
+            ReqState::Idle => {
+                if self.take_ctx.val() {
+                    self.kind.d.next = ReqKind::Ctx;
+                    self.ctx_active.d.next = self.s_ctx.active.val();
+                    self.ctx_psn.d.next = self.s_ctx.psn.val();
+                    self.ctx_tlm_data.d.next = self.s_ctx.tlm_data.val();
+                    self.state.d.next = ReqState::Flow;
+                } else if self.take_fb.val() {
+                    self.kind.d.next = ReqKind::Fb;
+                    self.fb_psn.d.next = self.s_fb.psn.val();
+                    self.fb_aeth.d.next = self.s_fb.aeth.val();
+                    self.fb_opcode.d.next = self.s_fb.opcode.val();
+                    self.fb_tlm.d.next = self.s_fb.tlm.present.val();
+                    self.fb_hdr.d.next = self.s_fb.tlm.hdr.val();
+                    self.fb_hop0.d.next = self.s_fb.tlm.hop0.val();
+                    self.fb_hop1.d.next = self.s_fb.tlm.hop1.val();
+                    self.fb_hop2.d.next = self.s_fb.tlm.hop2.val();
+                    self.fb_hop3.d.next = self.s_fb.tlm.hop3.val();
+                    self.fb_hop4.d.next = self.s_fb.tlm.hop4.val();
+                    self.state.d.next = ReqState::Flow;
+                } else if self.take_nak.val() {
+                    self.kind.d.next = ReqKind::Nak;
+                    self.fb_psn.d.next = self.s_nak.psn.val();
+                    self.fb_aeth.d.next = 0.into();
+                    self.fb_opcode.d.next = 0.into();
+                    self.fb_tlm.d.next = false;
+                    self.fb_hdr.d.next = 0.into();
+                    self.fb_hop0.d.next = 0.into();
+                    self.fb_hop1.d.next = 0.into();
+                    self.fb_hop2.d.next = 0.into();
+                    self.fb_hop3.d.next = 0.into();
+                    self.fb_hop4.d.next = 0.into();
+                    self.state.d.next = ReqState::Flow;
+                } else if self.take_t.val() {
+                    self.kind.d.next = ReqKind::Timer;
+                    self.t_gen.d.next = self.timer.head_data.val().get_bits::<8>(32);
+                    self.state.d.next = ReqState::Flow;
+                } else if self.take_send.val() {
+                    self.kind.d.next = ReqKind::Send;
+                    self.send_seq.d.next = self.s_send.seq.val();
+                    self.send_len.d.next = self.s_send.len.val();
+                    self.send_probe.d.next = self.s_send.probe.val();
+                    self.send_epoch.d.next = self.s_send.epoch.val();
+                    self.state.d.next = ReqState::Flow;
+                } else if self.take_wr.val() {
+                    self.kind.d.next = ReqKind::Wr;
+                    self.wr_opcode.d.next = self.s_wr.opcode.val();
+                    self.wr_laddr.d.next = self.s_wr.laddr.val();
+                    self.wr_va.d.next = self.s_wr.va.val();
+                    self.wr_rkey.d.next = self.s_wr.rkey.val();
+                    self.wr_len.d.next = self.s_wr.len.val();
+                    self.wr_tag.d.next = self.s_wr.tag.val();
+                    self.state.d.next = ReqState::Flow;
+                }
+                if (self.take_ctx.val()
+                    || self.take_fb.val()
+                    || self.take_nak.val()
+                    || self.take_t.val()
+                    || self.take_send.val()
+                    || self.take_wr.val())
+                {
+                    self.flow.d.next = self.flow_in.val();
+                }
+            }
+            ReqState::Flow => {
+                // The flow's state words arrive from the RAMs.
+                self.in_range.d.next = !(self.flow.q.val() >> self.k_a.val()).any();
+                self.s_active.d.next = self.st_flags.read_data.val().get_bit(0);
+                self.s_tlm_data.d.next = self.st_flags.read_data.val().get_bit(1);
+                self.s_read_open.d.next = self.st_flags.read_data.val().get_bit(2);
+                self.s_armed.d.next = self.st_flags.read_data.val().get_bit(3);
+                self.s_rd_sent.d.next = self.st_flags.read_data.val().get_bit(4);
+                self.s_rd_k.d.next = self.st_rd_k.read_data.val();
+                self.s_gen.d.next = self.st_gen.read_data.val();
+                self.s_epoch.d.next = self.st_epoch.read_data.val();
+                self.s_head.d.next = self.st_head.read_data.val();
+                self.s_send_ix.d.next = self.st_send_ix.read_data.val();
+                self.s_db.d.next = self.st_db.read_data.val();
+                self.s_tail.d.next = self.st_tail.read_data.val();
+                self.s_seq_tail.d.next = self.st_seq_tail.read_data.val();
+                self.s_una.d.next = self.st_una.read_data.val();
+                self.s_seq_exp.d.next = self.st_seq_exp.read_data.val();
+                self.s_psn_tail.d.next = self.st_psn_tail.read_data.val();
+                self.s_psn_next.d.next = self.st_psn_next.read_data.val();
+                self.s_psn_max.d.next = self.st_psn_max.read_data.val();
+                self.rd_done.d.next = false;
+                self.progress.d.next = false;
+                self.rewind.d.next = false;
+                self.cc_go.d.next = false;
+                self.arm.d.next = false;
+                self.state.d.next = ReqState::Decide;
+            }
+            ReqState::Decide => {
+                match self.kind.q.val() {
+                    ReqKind::Ctx => {
+                        // A fresh flow: the ring is discarded.
+                        self.s_active.d.next = self.ctx_active.q.val();
+                        self.s_tlm_data.d.next = self.ctx_tlm_data.q.val();
+                        self.s_read_open.d.next = false;
+                        self.s_rd_sent.d.next = false;
+                        self.s_rd_k.d.next = 0.into();
+                        self.s_gen.d.next = (self.s_gen.q.val() + 1);
+                        self.s_epoch.d.next = (self.s_epoch.q.val() + 1);
+                        self.s_head.d.next = 0.into();
+                        self.s_send_ix.d.next = 0.into();
+                        self.s_db.d.next = 0.into();
+                        self.s_tail.d.next = 0.into();
+                        self.s_seq_tail.d.next = 0.into();
+                        self.s_una.d.next = 0.into();
+                        self.s_seq_exp.d.next = 0.into();
+                        self.s_psn_tail.d.next = self.ctx_psn.q.val();
+                        self.s_psn_next.d.next = self.ctx_psn.q.val();
+                        self.s_psn_max.d.next = self.ctx_psn.q.val();
+                        self.ev_v.d.next = true;
+                        self.ev_op.d.next = self.k_ev_init.val();
+                        self.ev_a.d.next = 0.into();
+                        self.ev_b.d.next = bit_cast::<32, 8>((self.s_epoch.q.val() + 1));
+                        self.state.d.next = ReqState::CtxEv;
+                    }
+                    ReqKind::Wr => {
+                        if (self.bad_opcode.val()
+                            || self.bad_len.val()
+                            || !self.live.val()
+                            || self.is_full.val())
+                        {
+                            self.cmpl_bytes.d.next = 0.into();
+                            self.cmpl_tag.d.next = self.wr_tag.q.val();
+                        }
+                        if self.bad_opcode.val() {
+                            self.c_err_opcode.d.next = (self.c_err_opcode.q.val() + 1);
+                            self.cmpl_v.d.next = true;
+                            self.cmpl_status.d.next = self.k_st_opcode.val();
+                            self.state.d.next = ReqState::WrCmpl;
+                        } else if self.bad_len.val() {
+                            self.c_err_len.d.next = (self.c_err_len.q.val() + 1);
+                            self.cmpl_v.d.next = true;
+                            self.cmpl_status.d.next = self.k_st_len.val();
+                            self.state.d.next = ReqState::WrCmpl;
+                        } else if !self.live.val() {
+                            self.c_err_flow.d.next = (self.c_err_flow.q.val() + 1);
+                            self.cmpl_v.d.next = true;
+                            self.cmpl_status.d.next = self.k_st_flow.val();
+                            self.state.d.next = ReqState::WrCmpl;
+                        } else if self.is_full.val() {
+                            self.c_err_full.d.next = (self.c_err_full.q.val() + 1);
+                            self.cmpl_v.d.next = true;
+                            self.cmpl_status.d.next = self.k_st_full.val();
+                            self.state.d.next = ReqState::WrCmpl;
+                        } else {
+                            // Into the ring at `tail`.
+                            self.ring_read.write_enable.next = true;
+                            self.ring_laddr.write_enable.next = true;
+                            self.ring_va.write_enable.next = true;
+                            self.ring_rkey.write_enable.next = true;
+                            self.ring_len.write_enable.next = true;
+                            self.ring_tag.write_enable.next = true;
+                            self.ring_seq_first.write_enable.next = true;
+                            self.ring_psn_first.write_enable.next = true;
+                            self.c_posted.d.next = (self.c_posted.q.val() + 1);
+                            self.s_seq_tail.d.next = (self.s_seq_tail.q.val() + self.wr_ext.val());
+                            self.s_psn_tail.d.next =
+                                (self.s_psn_tail.q.val() + self.wr_n.val().get_bits::<24>(0));
+                            self.s_tail.d.next = self.tail_inc.val();
+                            if !self.s_read_open.q.val() {
+                                self.s_db.d.next = self.tail_inc.val();
+                                self.s_read_open.d.next = self.wr_is_read.val();
+                                self.ev_v.d.next = true;
+                                self.ev_op.d.next = self.k_ev_db.val();
+                                self.ev_a.d.next = self.wr_ext.val();
+                                self.ev_b.d.next = 0.into();
+                                self.state.d.next = ReqState::WrDb;
+                            } else {
+                                self.state.d.next = ReqState::Wb;
+                            }
+                        }
+                    }
+                    ReqKind::Send => {
+                        if (!self.live.val() || (self.send_epoch.q.val() != self.s_epoch.q.val())) {
+                            self.c_stale.d.next = (self.c_stale.q.val() + 1);
+                            self.state.d.next = ReqState::Idle;
+                        } else if self.send_probe.q.val() {
+                            self.desc_v.d.next = true;
+                            self.desc_flow.d.next = self.fl.val();
+                            self.desc_opcode.d.next = self.k_op_probe.val();
+                            self.desc_psn.d.next = self.s_psn_next.q.val();
+                            self.desc_ackreq.d.next = true;
+                            self.desc_len.d.next = 0.into();
+                            self.desc_addr.d.next = 0.into();
+                            self.desc_va.d.next = 0.into();
+                            self.desc_rkey.d.next = 0.into();
+                            self.desc_dlen.d.next = 0.into();
+                            self.desc_tlm.d.next = true;
+                            self.state.d.next = ReqState::ProbeOut;
+                        } else if ((self.send_seq.q.val() != self.s_seq_exp.q.val())
+                            || !self.send_len.q.val().any())
+                        {
+                            self.c_stale.d.next = (self.c_stale.q.val() + 1);
+                            self.state.d.next = ReqState::Idle;
+                        } else {
+                            self.cur.d.next = self.send_seq.q.val();
+                            self.rem.d.next = self.send_len.q.val();
+                            self.slot.d.next = self.s_send_ix.q.val();
+                            self.state.d.next = ReqState::SegRd;
+                        }
+                    }
+                    ReqKind::Timer => {
+                        if (self.s_active.q.val() && (self.s_una.q.val() != self.s_seq_exp.q.val()))
+                        {
+                            self.arm.d.next = true;
+                            if (self.t_gen.q.val() == self.s_gen.q.val()) {
+                                self.c_timeouts.d.next = (self.c_timeouts.q.val() + 1);
+                                self.set_rewind.next = true;
+                                self.do_cont.next = true;
+                            } else {
+                                self.state.d.next = ReqState::Wb;
+                            }
+                        } else {
+                            self.s_armed.d.next = false;
+                            self.state.d.next = ReqState::Wb;
+                        }
+                    }
+                    _ => {
+                        // Fb, Nak.
+                        if (!self.live.val()
+                            || ((self.kind.q.val() == ReqKind::Fb) && !self.is_ack.val()))
+                        {
+                            self.c_bad_fb.d.next = (self.c_bad_fb.q.val() + 1);
+                            self.state.d.next = ReqState::Idle;
+                        } else if self.is_ahead.val() {
+                            self.c_ack_ahead.d.next = (self.c_ack_ahead.q.val() + 1);
+                            self.state.d.next = ReqState::Idle;
+                        } else {
+                            if (self.kind.q.val() == ReqKind::Nak) {
+                                self.c_naks.d.next = (self.c_naks.q.val() + 1);
+                                self.rewind.d.next = true;
+                            } else {
+                                self.cc_go.d.next = self.fb_tlm.q.val();
+                            }
+                            self.p.d.next = self.p_in.val();
+                            self.seq_ack.d.next = self.s_una.q.val();
+                            self.slot.d.next = self.s_head.q.val();
+                            self.state.d.next = ReqState::AckRd;
+                        }
+                    }
+                }
+            }
+            ReqState::CtxEv => {
+                if self.ev_hs.val() {
+                    self.ev_v.d.next = false;
+                    self.state.d.next = ReqState::Wb;
+                }
+            }
+            ReqState::WrDb => {
+                if self.ev_hs.val() {
+                    self.ev_v.d.next = false;
+                    self.state.d.next = ReqState::Wb;
+                }
+            }
+            ReqState::TrimEv => {
+                if self.ev_hs.val() {
+                    self.ev_v.d.next = false;
+                    self.state.d.next = ReqState::Wb;
+                }
+            }
+            ReqState::WrCmpl => {
+                if self.cmpl_hs.val() {
+                    self.cmpl_v.d.next = false;
+                    self.state.d.next = ReqState::Idle;
+                }
+            }
+            ReqState::ProbeOut => {
+                if self.desc_hs.val() {
+                    self.desc_v.d.next = false;
+                    self.state.d.next = ReqState::Idle;
+                }
+            }
+            ReqState::SegRd => {
+                self.state.d.next = ReqState::Seg;
+            }
+            ReqState::Seg => {
+                if (self.seg.val() > bit_cast::<32, 16>(self.rem.q.val())) {
+                    // The PktSend crosses into a message that does not fit
+                    // in its rest: cut here.
+                    self.s_epoch.d.next = (self.s_epoch.q.val() + 1);
+                    self.s_seq_exp.d.next = self.cur.q.val();
+                    self.c_trims.d.next = (self.c_trims.q.val() + 1);
+                    self.ev_v.d.next = true;
+                    self.ev_op.d.next = self.k_ev_trim.val();
+                    self.ev_a.d.next = self.cur.q.val();
+                    self.ev_b.d.next = bit_cast::<32, 8>((self.s_epoch.q.val() + 1));
+                    self.state.d.next = ReqState::TrimEv;
+                } else {
+                    self.desc_v.d.next = true;
+                    self.desc_flow.d.next = self.fl.val();
+                    self.desc_rkey.d.next = self.ring_rkey.read_data.val();
+                    if self.w_read.val() {
+                        // The request for the responses not received yet.
+                        self.rd_v.d.next = !self.s_rd_sent.q.val();
+                        self.s_rd_sent.d.next = true;
+                        self.rd_flow.d.next = self.fl.val();
+                        self.rd_addr.d.next = (self.ring_laddr.read_data.val() + self.off_r.val());
+                        self.rd_psn.d.next = self.psn_rd.val();
+                        self.desc_opcode.d.next = self.k_op_rreq.val();
+                        self.desc_psn.d.next = self.psn_rd.val();
+                        self.desc_ackreq.d.next = false;
+                        self.desc_len.d.next = 0.into();
+                        self.desc_addr.d.next = 0.into();
+                        self.desc_va.d.next = (self.ring_va.read_data.val() + self.off_r.val());
+                        self.desc_dlen.d.next =
+                            (self.ring_len.read_data.val() - self.off_r.val().get_bits::<32>(0));
+                        self.desc_tlm.d.next = false;
+                    } else {
+                        self.desc_opcode.d.next = self.seg_op.val();
+                        self.desc_psn.d.next = self.psn_seg.val();
+                        self.desc_ackreq.d.next =
+                            ((self.k1.val() == self.w_n.val()) || self.s_tlm_data.q.val());
+                        self.desc_len.d.next = self.seg.val().get_bits::<13>(0);
+                        self.desc_addr.d.next =
+                            (self.ring_laddr.read_data.val() + bit_cast::<64, 32>(self.off.val()));
+                        self.desc_va.d.next = self.ring_va.read_data.val();
+                        self.desc_dlen.d.next = self.ring_len.read_data.val();
+                        self.desc_tlm.d.next = self.s_tlm_data.q.val();
+                    }
+                    self.s_psn_next.d.next = self.psn_next_new.val();
+                    if (self.max_d.val().any() && !self.max_d.val().get_bit(23)) {
+                        self.s_psn_max.d.next = self.psn_next_new.val();
+                    }
+                    self.cur.d.next = self.cur_new.val();
+                    self.rem.d.next = (self.rem.q.val() - self.seg.val().get_bits::<16>(0));
+                    self.s_seq_exp.d.next = self.cur_new.val();
+                    if (self.seg.val() == self.left.val()) {
+                        self.s_send_ix.d.next = ((self.s_send_ix.q.val() + 1) & self.k_ix.val());
+                        self.slot.d.next = ((self.s_send_ix.q.val() + 1) & self.k_ix.val());
+                    }
+                    if !self.s_armed.q.val() {
+                        self.s_armed.d.next = true;
+                        self.arm.d.next = true;
+                    }
+                    self.state.d.next = ReqState::SegOut;
+                }
+            }
+            ReqState::SegOut => {
+                if self.desc_hs.val() {
+                    self.desc_v.d.next = false;
+                    if self.rem.q.val().any() {
+                        self.state.d.next = ReqState::SegRd;
+                    } else {
+                        self.state.d.next = ReqState::Wb;
+                    }
+                }
+            }
+            ReqState::AckRd => {
+                self.state.d.next = ReqState::AckChk;
+            }
+            ReqState::AckChk => {
+                if ((self.slot.q.val() == self.s_tail.q.val())
+                    || self.d_ack.val().get_bit(23)
+                    || (self.w_read.val() && !self.rresp.val()))
+                {
+                    self.state.d.next = ReqState::Post;
+                } else if (self.d1.val() < self.w_n.val()) {
+                    // Inside the work request, not its last packet.
+                    if self.w_read.val() {
+                        self.s_rd_k.d.next = self.d1.val().get_bits::<24>(0);
+                        self.progress.d.next = true;
+                    } else {
+                        self.seq_ack.d.next = (self.ring_seq_first.read_data.val()
+                            + (self.d1.val() << self.mlog.val()));
+                    }
+                    self.state.d.next = ReqState::Post;
+                } else {
+                    // Its last packet or beyond: complete it.
+                    self.seq_ack.d.next = (self.ring_seq_first.read_data.val() + self.w_ext.val());
+                    self.cmpl_final.d.next = (self.d1.val() == self.w_n.val());
+                    self.cmpl_v.d.next = true;
+                    self.cmpl_tag.d.next = self.ring_tag.read_data.val();
+                    self.cmpl_status.d.next = self.k_st_ok.val();
+                    self.cmpl_bytes.d.next = self.ring_len.read_data.val();
+                    self.c_completed.d.next = (self.c_completed.q.val() + 1);
+                    self.s_head.d.next = self.head_inc.val();
+                    self.slot.d.next = self.head_inc.val();
+                    if self.w_read.val() {
+                        self.s_read_open.d.next = false;
+                        self.s_rd_k.d.next = 0.into();
+                        self.s_rd_sent.d.next = false;
+                        self.rd_done.d.next = true;
+                    }
+                    self.state.d.next = ReqState::AckCmpl;
+                }
+            }
+            ReqState::AckCmpl => {
+                if self.cmpl_hs.val() {
+                    self.cmpl_v.d.next = false;
+                    if self.cmpl_final.q.val() {
+                        self.state.d.next = ReqState::Post;
+                    } else {
+                        self.state.d.next = ReqState::AckRd;
+                    }
+                }
+            }
+            ReqState::Post => {
+                if (self.adv.val().any()
+                    && !self.adv.val().get_bit(31)
+                    && self.past.val().any()
+                    && !self.past.val().get_bit(31))
+                {
+                    // Past what is sent since a REWIND: skip there, by a
+                    // REWIND (the scheduler's ACK stops at its snd_nxt).
+                    self.s_una.d.next = self.seq_ack.q.val();
+                    self.s_gen.d.next = (self.s_gen.q.val() + 1);
+                    self.set_rewind.next = true;
+                    self.do_cont.next = true;
+                } else if (self.adv.val().any() && !self.adv.val().get_bit(31)) {
+                    self.s_una.d.next = self.seq_ack.q.val();
+                    self.s_gen.d.next = (self.s_gen.q.val() + 1);
+                    self.ev_v.d.next = true;
+                    self.ev_op.d.next = self.k_ev_ack.val();
+                    self.ev_a.d.next = self.seq_ack.q.val();
+                    self.ev_b.d.next = 0.into();
+                    self.state.d.next = ReqState::AckEv;
+                } else {
+                    if self.progress.q.val() {
+                        self.s_gen.d.next = (self.s_gen.q.val() + 1);
+                    }
+                    self.do_cont.next = true;
+                }
+            }
+            ReqState::AckEv => {
+                if self.ev_hs.val() {
+                    self.ev_v.d.next = false;
+                    self.do_cont.next = true;
+                }
+            }
+            ReqState::RewEv => {
+                if self.ev_hs.val() {
+                    self.ev_v.d.next = false;
+                    self.do_cont.next = true;
+                }
+            }
+            ReqState::DbEv => {
+                if self.ev_hs.val() {
+                    self.ev_v.d.next = false;
+                    if !self.db_read.q.val() {
+                        self.slot.d.next = self.s_db.q.val();
+                        self.state.d.next = ReqState::DbRd;
+                    } else {
+                        self.clr_rd_done.next = true;
+                        self.do_cont.next = true;
+                    }
+                }
+            }
+            ReqState::DbRd => {
+                self.state.d.next = ReqState::DbChk;
+            }
+            ReqState::DbChk => {
+                if (self.s_db.q.val() == self.s_tail.q.val()) {
+                    self.clr_rd_done.next = true;
+                    self.do_cont.next = true;
+                } else {
+                    self.s_db.d.next = ((self.s_db.q.val() + 1) & self.k_ix.val());
+                    self.db_read.d.next = self.w_read.val();
+                    if self.w_read.val() {
+                        self.s_read_open.d.next = true;
+                    }
+                    self.ev_v.d.next = true;
+                    self.ev_op.d.next = self.k_ev_db.val();
+                    self.ev_a.d.next = self.w_ext.val();
+                    self.ev_b.d.next = 0.into();
+                    self.state.d.next = ReqState::DbEv;
+                }
+            }
+            ReqState::RewRd => {
+                self.state.d.next = ReqState::RewChk;
+            }
+            ReqState::RewChk => {
+                self.s_epoch.d.next = (self.s_epoch.q.val() + 1);
+                self.s_seq_exp.d.next = self.s_una.q.val();
+                self.s_send_ix.d.next = self.s_head.q.val();
+                self.s_psn_next.d.next = self.psn_rew.val();
+                self.rewind.d.next = false;
+                self.ev_v.d.next = true;
+                self.ev_op.d.next = self.k_ev_rewind.val();
+                self.ev_a.d.next = self.s_una.q.val();
+                self.ev_b.d.next = bit_cast::<32, 8>((self.s_epoch.q.val() + 1));
+                self.state.d.next = ReqState::RewEv;
+            }
+            ReqState::CcOut => {
+                if self.cc_hs.val() {
+                    self.cc_v.d.next = false;
+                    self.do_cont.next = true;
+                }
+            }
+            _ => {
+                // Wb: the state words back, and the timer armed.
+                self.st_flags.write_enable.next = true;
+                self.st_rd_k.write_enable.next = true;
+                self.st_gen.write_enable.next = true;
+                self.st_epoch.write_enable.next = true;
+                self.st_head.write_enable.next = true;
+                self.st_send_ix.write_enable.next = true;
+                self.st_db.write_enable.next = true;
+                self.st_tail.write_enable.next = true;
+                self.st_seq_tail.write_enable.next = true;
+                self.st_una.write_enable.next = true;
+                self.st_seq_exp.write_enable.next = true;
+                self.st_psn_tail.write_enable.next = true;
+                self.st_psn_next.write_enable.next = true;
+                self.st_psn_max.write_enable.next = true;
+                self.t_push.next = self.arm.q.val();
+                self.state.d.next = ReqState::Idle;
+            }
+        }
+
+        // ---- The step after the acknowledgement part: the doorbells a
+        // finished READ releases, the REWIND, the CC event, the write-back.
+        self.eff_rd_done.next = (self.rd_done.q.val() && !self.clr_rd_done.val());
+        self.eff_rewind.next = (self.rewind.q.val() || self.set_rewind.val());
+        if self.clr_rd_done.val() {
+            self.rd_done.d.next = false;
+        }
+        if self.set_rewind.val() {
+            self.rewind.d.next = true;
+        }
+        if self.do_cont.val() {
+            if self.eff_rd_done.val() {
+                self.slot.d.next = self.s_db.q.val();
+                self.state.d.next = ReqState::DbRd;
+            } else if self.eff_rewind.val() {
+                self.slot.d.next = self.s_head.q.val();
+                self.state.d.next = ReqState::RewRd;
+            } else if self.cc_go.q.val() {
+                self.cc_v.d.next = true;
+                self.cc_go.d.next = false;
+                self.cc_seq.d.next = self.s_una.q.val();
+                self.cc_snd_nxt.d.next = self.s_seq_exp.q.val();
+                self.cc_nhops.d.next = self.fb_hdr.q.val().get_bits::<4>(48);
+                self.cc_hop0.d.next = self.fb_hop0.q.val();
+                self.cc_hop1.d.next = self.fb_hop1.q.val();
+                self.cc_hop2.d.next = self.fb_hop2.q.val();
+                self.cc_hop3.d.next = self.fb_hop3.q.val();
+                self.cc_hop4.d.next = self.fb_hop4.q.val();
+                self.state.d.next = ReqState::CcOut;
+            } else {
+                self.state.d.next = ReqState::Wb;
+            }
+        }
+
+        // ---- Timer: one entry per arm, pushed in Wb.
+        self.timer.push.next = self.t_push.val();
+        self.timer.push_data.next = ((bit_cast::<56, 16>(self.flow.q.val()) << 40)
+            | (bit_cast::<56, 8>(self.s_gen.q.val()) << 32)
+            | bit_cast::<56, 32>((self.now.q.val() + self.cfg_rto.val())));
+
+        // ---- Outputs.
+        self.m_ev.valid.next = self.ev_v.q.val();
+        self.m_ev.op.next = self.ev_op.q.val();
+        self.m_ev.flow.next = self.flow.q.val();
+        self.m_ev.a.next = self.ev_a.q.val();
+        self.m_ev.b.next = self.ev_b.q.val();
+        self.m_desc.valid.next = self.desc_v.q.val();
+        self.m_desc.flow.next = self.desc_flow.q.val();
+        self.m_desc.opcode.next = self.desc_opcode.q.val();
+        self.m_desc.psn.next = self.desc_psn.q.val();
+        self.m_desc.ackreq.next = self.desc_ackreq.q.val();
+        self.m_desc.len.next = self.desc_len.q.val();
+        self.m_desc.addr.next = self.desc_addr.q.val();
+        self.m_desc.va.next = self.desc_va.q.val();
+        self.m_desc.rkey.next = self.desc_rkey.q.val();
+        self.m_desc.dlen.next = self.desc_dlen.q.val();
+        self.m_desc.aeth.next = 0.into();
+        self.m_desc.tlm.present.next = self.desc_tlm.q.val();
+        if self.desc_tlm.q.val() {
+            self.m_desc.tlm.hdr.next = self.k_fresh.val();
+        } else {
+            self.m_desc.tlm.hdr.next = 0.into();
+        }
+        self.m_desc.tlm.hop0.next = 0.into();
+        self.m_desc.tlm.hop1.next = 0.into();
+        self.m_desc.tlm.hop2.next = 0.into();
+        self.m_desc.tlm.hop3.next = 0.into();
+        self.m_desc.tlm.hop4.next = 0.into();
+        self.m_rd.valid.next = self.rd_v.q.val();
+        self.m_rd.flow.next = self.rd_flow.q.val();
+        self.m_rd.active.next = false;
+        self.m_rd.epsn.next = 0.into();
+        self.m_rd.rd_addr.next = self.rd_addr.q.val();
+        self.m_rd.rd_psn.next = self.rd_psn.q.val();
+        self.m_rd.rd_only.next = true;
+        self.m_cmpl.valid.next = self.cmpl_v.q.val();
+        self.m_cmpl.flow.next = self.flow.q.val();
+        self.m_cmpl.tag.next = self.cmpl_tag.q.val();
+        self.m_cmpl.status.next = self.cmpl_status.q.val();
+        self.m_cmpl.bytes.next = self.cmpl_bytes.q.val();
+        self.m_cc.valid.next = self.cc_v.q.val();
+        self.m_cc.op.next = self.k_cc_event.val();
+        self.m_cc.flow.next = self.flow.q.val();
+        self.m_cc.seq.next = self.cc_seq.q.val();
+        self.m_cc.snd_nxt.next = self.cc_snd_nxt.q.val();
+        self.m_cc.now.next = 0.into();
+        self.m_cc.nhops.next = self.cc_nhops.q.val();
+        self.m_cc.hop0.next = self.cc_hop0.q.val();
+        self.m_cc.hop1.next = self.cc_hop1.q.val();
+        self.m_cc.hop2.next = self.cc_hop2.q.val();
+        self.m_cc.hop3.next = self.cc_hop3.q.val();
+        self.m_cc.hop4.next = self.cc_hop4.q.val();
+        self.m_stats.posted.next = self.c_posted.q.val();
+        self.m_stats.completed.next = self.c_completed.q.val();
+        self.m_stats.err_opcode.next = self.c_err_opcode.q.val();
+        self.m_stats.err_len.next = self.c_err_len.q.val();
+        self.m_stats.err_flow.next = self.c_err_flow.q.val();
+        self.m_stats.err_full.next = self.c_err_full.q.val();
+        self.m_stats.stale.next = self.c_stale.q.val();
+        self.m_stats.trims.next = self.c_trims.q.val();
+        self.m_stats.timeouts.next = self.c_timeouts.q.val();
+        self.m_stats.naks.next = self.c_naks.q.val();
+        self.m_stats.ack_ahead.next = self.c_ack_ahead.q.val();
+        self.m_stats.bad_fb.next = self.c_bad_fb.q.val();
+    }
+}

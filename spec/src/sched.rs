@@ -1,0 +1,16 @@
+//! The flow scheduler's event operations (`SchedEvent.op`,
+//! `docs/architecture.md` §5): the RTL (`hdl/src/sched/flow_sched.rs`),
+//! its twin, and the requester that sends most of them.
+
+/// una = nxt = end = a, R = W = 0, credit 0, epoch = b.
+pub const OP_INIT: u8 = 0;
+/// end += a.
+pub const OP_DOORBELL: u8 = 1;
+/// R = a (UQ8.24 B/cycle), W = b (UQ24.8 B).
+pub const OP_UPDATE: u8 = 2;
+/// una = a (cumulative), a in [una, nxt].
+pub const OP_ACK: u8 = 3;
+/// una = nxt = a, epoch = b; a in [una, end] (go-back, or a skip forward).
+pub const OP_REWIND: u8 = 4;
+/// nxt = a, the bytes past a back to the credit, epoch = b; a in [una, nxt].
+pub const OP_TRIM: u8 = 5;
