@@ -75,38 +75,38 @@ pub struct ReplayArgs {
     #[arg(long)]
     config: Option<PathBuf>,
     /// T, ns, in [64, 2^24) (default 5000).
-    #[arg(long, value_parser = parse_base_rtt)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_base_rtt)]
     base_rtt_ns: Option<f64>,
     /// eta, in (0, 1) (default 0.95).
-    #[arg(long, value_parser = parse_eta)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_eta)]
     eta: Option<f64>,
     /// maxStage, 0..=7 (default 5).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=7))]
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(0..=7))]
     max_stage: Option<u32>,
     /// W_ai, bytes, in [0, 2^24) (default W_init·(1 − eta)/100, from the
     /// other parameters).
-    #[arg(long, value_parser = parse_w_ai)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_w_ai)]
     w_ai_bytes: Option<f64>,
     /// W_min, bytes, in (0, W_init] (default 1 Gb/s × T, from T).
-    #[arg(long, value_parser = parse_w_min)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_w_min)]
     w_min_bytes: Option<f64>,
     /// The NIC's line rate, Gb/s, in (0, 10000]; W_init = rate × T must be
     /// below 16 MiB (default 100).
-    #[arg(long, value_parser = parse_line_rate)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_line_rate)]
     line_rate_gbps: Option<f64>,
     /// Telemetry multi: 1, 2, 4, 8 or 16 (default 4).
-    #[arg(long, value_parser = parse_int_multi)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_int_multi)]
     int_multi: Option<u32>,
     /// Flows of the module: a power of two, 2..=65536 (16-bit flow ids);
     /// rtl: 1024 or 4096 (default 1024).
-    #[arg(long, value_parser = parse_flows)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_flows)]
     flows: Option<u32>,
     /// Add the input line (as parsed JSON) to each output line, as "input".
     #[arg(long)]
     echo_input: bool,
-    /// --model rtl holds every event in memory: refuse an input above this
-    /// many MiB of them (default 4096, ≥ 1).
-    #[arg(long, default_value_t = args::DEFAULT_MEM_LIMIT_MIB, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Memory limit, MiB, ≥ 1: with --model rtl every event is held in
+    /// memory, and an input above this is refused (default 4096).
+    #[arg(long, allow_negative_numbers = true, default_value_t = args::DEFAULT_MEM_LIMIT_MIB, value_parser = clap::value_parser!(u64).range(1..))]
     mem_limit_mib: u64,
 }
 

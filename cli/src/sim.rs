@@ -61,34 +61,34 @@ pub struct SimArgs {
     scenario: Scenario,
     /// Per-frame loss probability on each direction, in [0, 1) (default:
     /// 0, and 0.05 for lossy-write).
-    #[arg(long, value_parser = args::loss)]
+    #[arg(long, allow_negative_numbers = true, value_parser = args::loss)]
     loss: Option<f64>,
     /// Seed of every random draw of the run (message sizes and flows,
     /// initial PSNs, memory contents, losses): a seed names one run. Any
     /// 64-bit number.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1)]
     seed: u64,
     /// Work requests posted by each NIC, 1 ..= 1048576.
-    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=MAX_MESSAGES))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=MAX_MESSAGES))]
     messages: u64,
     /// Largest message, bytes, 0 ..= 2^30 (sizes are drawn in 0 ..= this).
-    #[arg(long, default_value_t = 8192, value_parser = clap::value_parser!(u32).range(0..=MAX_SIZE as i64))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 8192, value_parser = clap::value_parser!(u32).range(0..=MAX_SIZE as i64))]
     max_size: u32,
     /// MTU, bytes: 256, 512, 1024, 2048 or 4096.
     #[arg(long, default_value_t = 1024, value_parser = mtu)]
     mtu: u32,
     /// Flows (QPs) per NIC, 1 ..= 14 (QPs 2 ..= 15).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=MAX_FLOWS as i64))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=MAX_FLOWS as i64))]
     flows: u32,
     /// Link delay per direction, cycles, 0 ..= 10^9.
-    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(0..=MAX_DELAY))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 500, value_parser = clap::value_parser!(u64).range(0..=MAX_DELAY))]
     delay: u64,
     /// What runs the Tx/Rx pipelines.
     #[arg(long, value_enum, default_value = "golden")]
     engine: SimEngine,
     /// The core clock, MHz, in [1, 1000]: pcap timestamps and VCD time are
     /// cycles at this clock (156.25 MHz: 6.4 ns a cycle).
-    #[arg(long, env = "NIC_CLOCK_MHZ", default_value_t = args::DEFAULT_CLOCK_MHZ, value_parser = args::clock_mhz)]
+    #[arg(long, allow_negative_numbers = true, env = "NIC_CLOCK_MHZ", default_value_t = args::DEFAULT_CLOCK_MHZ, value_parser = args::clock_mhz)]
     clock_mhz: f64,
     /// Write every frame on the wire (both directions, time order) here
     /// (default: none). The file is created before the run.
@@ -99,7 +99,7 @@ pub struct SimArgs {
     #[arg(long)]
     vcd: Option<PathBuf>,
     /// Refuse a run whose memory estimate is above this many MiB, ≥ 1.
-    #[arg(long, default_value_t = args::DEFAULT_MEM_LIMIT_MIB, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = args::DEFAULT_MEM_LIMIT_MIB, value_parser = clap::value_parser!(u64).range(1..))]
     mem_limit_mib: u64,
 }
 
@@ -193,11 +193,11 @@ pub fn main(a: SimArgs) -> i32 {
     let total_wrs = 2 * cfg.messages as u64;
     let pb = args::progress(
         Some(total_wrs),
-        "{spinner} sim [{elapsed_precise}] {bar:30} {pos}/{len} work requests, {msg}",
+        "{spinner} sim [{elapsed_precise}] {bar:24} {pos}/{len} work requests, {msg}",
     );
     let mut progress = |p: &Progress| {
         pb.set_position(p.wrs_done);
-        pb.set_message(format!("{} frames, cycle {}", p.frames, p.cycle));
+        pb.set_message(format!("{} frames", p.frames));
     };
     let r = match rtl {
         None => run_progress(&cfg, &mut progress),

@@ -179,3 +179,167 @@ fn flags_override_config_and_bad_params_are_refused() {
     assert_eq!(code, 2);
     assert!(err.contains("int_multi"), "{err}");
 }
+
+fn json_lines(out: &str) -> Vec<serde_json::Value> {
+    out.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// FILE and stdin give the same output; every output line carries its
+/// input line number and timestamp (now_ns, else the first hop's ts_ns),
+/// so outputs join back to inputs even after a rejected line.
+#[test]
+fn file_or_stdin_and_every_output_names_its_input() {
+    let input = sample();
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/cc-replay/two-hops.jsonl"
+    );
+    for model in ["golden", "f64"] {
+        let (c1, from_stdin, _) = replay(&["--model", model, "--config", CONFIG], &input);
+        let (c2, from_file, _) = replay(&["--model", model, "--config", CONFIG, path], "");
+        let (c3, dash, _) = replay(&["--model", model, "--config", CONFIG, "-"], &input);
+        assert_eq!((c1, c2, c3), (0, 0, 0));
+        assert_eq!(from_stdin, from_file, "{model}");
+        assert_eq!(from_stdin, dash, "{model}");
+    }
+    // With a blank line and a rejected line in front, each output still
+    // names its own input line and timestamp.
+    let shifted = format!("\n{{\"flow\": 0}}\n{input}");
+    let (code, out, err) = replay(&["--config", CONFIG], &shifted);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("line 2: rejected: missing field `hops`"),
+        "{err}"
+    );
+    let outs = json_lines(&out);
+    let ins: Vec<serde_json::Value> = shifted
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_default())
+        .collect();
+    assert_eq!(outs.len(), input.lines().count());
+    for o in &outs {
+        let n = o["line"].as_u64().unwrap() as usize;
+        let i = &ins[n - 1];
+        assert_eq!(o["flow"], i["flow"], "line {n}");
+        assert_eq!(o["ts_ns"], i["hops"][0]["ts_ns"], "line {n}");
+    }
+    // --echo-input carries the whole input object.
+    let (_, echoed, _) = replay(&["--config", CONFIG, "--echo-input"], &input);
+    for (o, l) in json_lines(&echoed).iter().zip(input.lines()) {
+        let i: serde_json::Value = serde_json::from_str(l).unwrap();
+        assert_eq!(o["input"], i);
+    }
+}
+
+/// Missing required fields are rejected with their name; the receiver
+/// variant does not need seq / snd_nxt; now_ns sets the timestamp.
+#[test]
+fn required_fields_are_required() {
+    let hop = r#"[{"ts_ns": 1000, "tx_bytes": 1, "qlen_bytes": 0, "rate_gbps": 100}]"#;
+    let input = [
+        format!(r#"{{"flow": 1, "snd_nxt": 5, "hops": {hop}}}"#),
+        format!(r#"{{"flow": 1, "seq": 5, "hops": {hop}}}"#),
+        r#"{"flow": 1, "seq": 5, "snd_nxt": 9}"#.to_string(),
+        format!(r#"{{"flow": 1, "seq": 5, "snd_nxt": 9, "hops": {hop}}}"#),
+        r#"{"flow": 1, "op": "destroy"}"#.to_string(),
+    ]
+    .join("\n");
+    let (code, out, err) = replay(&["--config", CONFIG], &input);
+    assert_eq!(code, 1);
+    for l in [
+        "line 1: rejected: missing field `seq`",
+        "line 2: rejected: missing field `snd_nxt`",
+        "line 3: rejected: missing field `hops`",
+        "3 line(s) rejected",
+    ] {
+        assert!(err.contains(l), "{l}\n{err}");
+    }
+    let outs = json_lines(&out);
+    assert_eq!(outs.len(), 2);
+    assert_eq!(
+        (outs[0]["line"].as_u64(), outs[1]["line"].as_u64()),
+        (Some(4), Some(5))
+    );
+    assert_eq!(outs[1]["status"], "destroyed");
+    assert!(outs[1]["ts_ns"].is_null());
+    // Receiver: seq and snd_nxt are optional; now_ns is the timestamp.
+    let rx = format!(
+        "{{\"flow\": 1, \"hops\": {hop}}}\n{{\"flow\": 1, \"now_ns\": 7000, \"hops\": {hop}}}"
+    );
+    let (code, out, err) = replay(&["--config", CONFIG, "--variant", "receiver"], &rx);
+    assert_eq!(code, 0, "{err}");
+    let outs = json_lines(&out);
+    assert_eq!(outs[0]["ts_ns"], 1000);
+    assert_eq!(outs[1]["ts_ns"], 7000);
+}
+
+/// A hop rate without a code is flagged `rate_unsupported` on the event's
+/// output (whose status is the hardware's drop_rate); supported rates
+/// never are.
+#[test]
+fn unsupported_rates_are_flagged() {
+    let line = |rate: f64| {
+        format!(
+            r#"{{"flow": 2, "seq": 1, "snd_nxt": 2, "hops": [{{"ts_ns": 10, "tx_bytes": 0, "qlen_bytes": 0, "rate_gbps": 100}}, {{"ts_ns": 10, "tx_bytes": 0, "qlen_bytes": 0, "rate_gbps": {rate}}}]}}"#
+        )
+    };
+    for rate in [25.0, 50.0, 100.0, 200.0, 400.0, 40.0, 10.0, 800.0, 100.5] {
+        for model in ["golden", "f64"] {
+            let (code, out, err) = replay(&["--model", model], &line(rate));
+            assert_eq!(code, 0, "{err}");
+            let o = &json_lines(&out)[0];
+            let flagged = o["flags"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f == "rate_unsupported");
+            let supported = [25.0, 50.0, 100.0, 200.0, 400.0].contains(&rate);
+            assert_eq!(flagged, !supported, "{rate} Gb/s: {o}");
+            if !supported {
+                assert_eq!(o["status"], "drop_rate", "{o}");
+            }
+        }
+    }
+}
+
+/// Telemetry with a saturated qlen and with tx bytes going back (the
+/// golden model's documented rules: u′ saturates at 256 − 2^-24, UQ8.24;
+/// bytes going back give a tx term of 0). The f64 reference must apply
+/// the same rules so that the two agree within the README's bound (every
+/// W within 0.1 %).
+///
+/// Ignored: the f64 reference (`golden-model/src/cc/hpcc_ref.rs`) does not
+/// saturate u′ yet, so on this trace it gives U 135.3 against golden's
+/// 52.1 and W 625 (W_min) against 1171.8. The fix belongs in
+/// `hpcc_ref.rs` (`up.min(U_MAX)` in `measure_inflight`); run with
+/// `cargo test --release -p nic-cli --test cc_replay -- --ignored`.
+#[test]
+#[ignore = "the f64 reference does not saturate u' at 256 (golden-model/src/cc/hpcc_ref.rs)"]
+fn f64_and_golden_agree_on_anomalous_telemetry() {
+    let input = example("anomalous.jsonl");
+    let (cg, golden, eg) = replay(&["--model", "golden", "--config", CONFIG], &input);
+    let (cf, f64_out, ef) = replay(&["--model", "f64", "--config", CONFIG], &input);
+    assert_eq!((cg, cf), (0, 0), "{eg}{ef}");
+    let (g, f) = (json_lines(&golden), json_lines(&f64_out));
+    assert_eq!(g.len(), f.len());
+    let flagged = |v: &serde_json::Value, name: &str| {
+        v["flags"].as_array().unwrap().iter().any(|x| x == name)
+    };
+    assert!(g.iter().any(|v| flagged(v, "qlen_sat")));
+    assert!(g.iter().any(|v| flagged(v, "bytes_back")));
+    for (a, b) in g.iter().zip(&f) {
+        assert_eq!(a["status"], b["status"]);
+        assert_eq!(a["flags"], b["flags"]);
+        let (wg, wf) = (
+            a["window_bytes"].as_f64().unwrap(),
+            b["window_bytes"].as_f64().unwrap(),
+        );
+        assert!(
+            ((wg - wf) / wf).abs() < 1e-3,
+            "line {}: golden {a} f64 {b}",
+            a["line"]
+        );
+    }
+}

@@ -5,12 +5,16 @@
 //! scapy's). The tools are installed by `scripts/deps.sh sim`; the tests
 //! install nothing.
 //!
-//! tshark runs with every heuristic sub-dissector of InfiniBand payloads
-//! disabled (RPC-over-RDMA, raw Ethertype, EoIB, SDP, iSER, ...): our
-//! payloads are opaque random bytes, and those heuristics take e.g. a 1-byte
-//! WRITE payload 0x91 followed by its zero pad for an Ethertype 0x9100
-//! (VLAN) packet, then report it malformed. Ethernet, IPv4, UDP, BTH, RETH
-//! and AETH are dissected as always.
+//! tshark runs exactly as the README tells a user to run it
+//! ([`README_TSHARK`]): with the configuration directory the repository
+//! ships (`tools/wireshark/config`), which disables every heuristic
+//! sub-dissector of InfiniBand payloads (RPC-over-RDMA, raw Ethertype,
+//! EoIB, SDP, iSER, ...): our payloads are opaque random bytes, and those
+//! heuristics take e.g. a 1-byte WRITE payload 0x91 followed by its zero
+//! pad for an Ethertype 0x9100 (VLAN) packet, then report it malformed.
+//! Ethernet, IPv4, UDP, BTH, RETH and AETH are dissected as always, and
+//! the project's dissector (`tools/wireshark/hpcc.lua`) adds the telemetry
+//! area and the PROBE / NOTIFY opcodes.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -54,48 +58,47 @@ fn figure(out: &str, key: &str) -> u64 {
         .unwrap()
 }
 
-/// Heuristic sub-dissectors of InfiniBand payloads, by their short names
-/// (which `tshark -G heuristic-decodes` does not list) in the Wireshark
-/// versions we know. They are disabled through a `heuristic_protos` file in
-/// a private configuration directory, where names this tshark does not
-/// have are ignored.
-const IB_PAYLOAD_HEURISTICS: [&str; 12] = [
-    "eth_over_ib",
-    "mellanox_eoib",
-    "rpcrdma_infiniband",
-    "rpcordma_infiniband",
-    "sdp_infiniband",
-    "fc_infiniband",
-    "iser_infiniband",
-    "lnet_ib",
-    "smb_direct_infiniband",
-    "smcr_infiniband",
-    "nvme_rdma",
-    "drbd_infiniband",
-];
+/// The repository root (tshark runs there, as in the README).
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
 
-/// tshark reading `pcap`, InfiniBand payload heuristics off (module doc).
-fn tshark(pcap: &str, more: &[&str]) -> Output {
-    static CFG: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    let cfg = CFG.get_or_init(|| {
-        let d = tmp("wireshark-config");
-        std::fs::create_dir_all(&d).unwrap();
-        let heur: String = IB_PAYLOAD_HEURISTICS
-            .iter()
-            .map(|h| format!("{h},0\n"))
-            .collect();
-        std::fs::write(d.join("heuristic_protos"), heur).unwrap();
-        d
-    });
-    let mut args: Vec<&str> = vec!["-r", pcap, "--disable-protocol", "rpcordma"];
+/// The README's tshark command, up to the capture's name: the shipped
+/// configuration (InfiniBand payload heuristics off) and the dissector.
+const README_TSHARK: &str =
+    "WIRESHARK_CONFIG_DIR=tools/wireshark/config tshark -X lua_script:tools/wireshark/hpcc.lua -r";
+
+/// tshark reading `pcap` as [`README_TSHARK`] says, with `lua`, or with
+/// the shipped configuration alone.
+fn tshark_with(pcap: &str, lua: bool, more: &[&str]) -> Output {
+    let mut args: Vec<&str> = Vec::new();
+    if lua {
+        args.extend(["-X", "lua_script:tools/wireshark/hpcc.lua"]);
+    }
+    args.extend(["-r", pcap]);
     args.extend_from_slice(more);
-    Command::new("tshark")
-        .env("WIRESHARK_CONFIG_DIR", cfg)
+    let o = Command::new("tshark")
+        .current_dir(root())
+        .env("WIRESHARK_CONFIG_DIR", "tools/wireshark/config")
         .args(&args)
         .output()
         .unwrap_or_else(|e| {
             panic!("cannot run tshark ({e}): install it with `scripts/deps.sh sim`")
-        })
+        });
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("Lua"), "tshark {args:?}: {err}");
+    o
+}
+
+/// tshark as the README runs it (with the dissector).
+fn tshark(pcap: &str, more: &[&str]) -> Output {
+    tshark_with(pcap, true, more)
+}
+
+#[test]
+fn the_readme_gives_the_tested_tshark_command() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    assert!(readme.contains(README_TSHARK), "README: `{README_TSHARK}`");
 }
 
 /// Frames tshark shows with `filter` applied.
@@ -156,6 +159,34 @@ fn scenario(name: &str, scenario: &str, extra: &[&str]) {
         !expert.contains("Errors") && !expert.contains("Warns"),
         "{name}: {expert}"
     );
+    // The same without the dissector (the configuration alone).
+    let o = tshark_with(
+        pcap,
+        false,
+        &[
+            "-Y",
+            "_ws.malformed || _ws.expert",
+            "-T",
+            "fields",
+            "-e",
+            "frame.number",
+        ],
+    );
+    assert!(o.status.success());
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "", "{name}");
+    // The dissector finds every probe and names it.
+    assert_eq!(
+        tshark_count(pcap, "hpcc.opcode == 0xc0"),
+        figure(&out, "probes "),
+        "{name}: probes"
+    );
+    // ... in the Info column too.
+    let o = tshark(pcap, &["-Y", "hpcc.opcode == 0xc0"]);
+    let named = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter(|l| l.contains("HPCC PROBE"))
+        .count() as u64;
+    assert_eq!(named, figure(&out, "probes "), "{name}: PROBE in Info");
 
     // scapy: every ICRC.
     let (ok, text) = icrc_scapy(pcap);
@@ -393,4 +424,204 @@ fn lossy_read_on_verilator() {
             "12",
         ],
     );
+}
+
+// ---- The dissector on telemetry a switch wrote ----------------------------
+
+/// A frame of a `sim` capture with telemetry, rewritten as a switch would
+/// write it (two hops, nhop 2; the ICRC masks the area, so it still holds):
+/// with the dissector, `tshark -V` shows each hop's fields with the values
+/// written, and the slots after nhop as not written.
+#[test]
+fn the_dissector_shows_the_hops_a_switch_wrote() {
+    use nic_golden::cc::int_ns3::HopFields;
+    use nic_golden::roce::packet::{decode, has_aeth, has_reth, Tlm, BTH_LEN, BTH_OFF};
+    use pcap_file::pcap::{PcapReader, PcapWriter};
+    let good = tmp("tlm-src.pcap");
+    let (code, out, err) = hpccnic(&[
+        "sim",
+        "write",
+        "--messages",
+        "4",
+        "--pcap",
+        good.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let hops = [
+        HopFields {
+            qlen: 1234,
+            bytes: 56789,
+            ts: 0xABCDE,
+            rate: 2,
+        },
+        HopFields {
+            qlen: 0x1FFFF,
+            bytes: 1,
+            ts: 0xFFFFFF,
+            rate: 4,
+        },
+    ];
+    let mut r = PcapReader::new(std::fs::File::open(&good).unwrap()).unwrap();
+    let path = tmp("tlm-hops.pcap");
+    let mut w = PcapWriter::with_header(std::fs::File::create(&path).unwrap(), r.header()).unwrap();
+    let mut n = 0;
+    let mut target = None;
+    while let Some(p) = r.next_packet() {
+        let mut p = p.unwrap().into_owned();
+        n += 1;
+        let mut d = p.data.into_owned();
+        let pkt = decode(&d, false).expect("the sim's frames decode");
+        if target.is_none() && pkt.tlm.is_some() {
+            let opc = pkt.opcode;
+            let off = BTH_OFF
+                + BTH_LEN
+                + if has_reth(opc) { 16 } else { 0 }
+                + if has_aeth(opc) { 4 } else { 0 };
+            let mut t = Tlm::fresh();
+            t.hdr = Tlm::header(1, 0, 2, 5, 0);
+            t.hops[0] = hops[0].encode();
+            t.hops[1] = hops[1].encode();
+            d[off..off + 48].copy_from_slice(&t.to_bytes());
+            let back = decode(&d, false).expect("still a good frame (the ICRC masks the area)");
+            assert_eq!(back.tlm, Some(t));
+            target = Some(n);
+        }
+        p.data = d.into();
+        w.write_packet(&p).unwrap();
+    }
+    drop(w);
+    let frame = target.expect("a frame with telemetry");
+    let o = tshark(
+        path.to_str().unwrap(),
+        &["-Y", &format!("frame.number == {frame}"), "-V"],
+    );
+    let text = String::from_utf8_lossy(&o.stdout);
+    let at = text.find("HPCC++").unwrap_or_else(|| panic!("{text}"));
+    let tree = &text[at..];
+    for want in [
+        "Telemetry area present (T): True",
+        "2 of 5 hops written",
+        "Version: 1",
+        "Hops written: 2",
+        "Hop slots: 5",
+        "Hop 0: qlen 394880 B, tx bytes 29075968 B, ts 703710 ns, 100 Gb/s",
+        "Queue length (units): 1234",
+        "[Queue length, bytes: 394880]",
+        "Tx bytes (units, wrapping): 56789",
+        "Timestamp, ns (wrapping): 703710",
+        "Line-rate code: 100 Gb/s (2)",
+        "Hop 1: qlen 41942720 B, tx bytes 512 B, ts 16777215 ns, 400 Gb/s",
+        "Queue length (units): 131071",
+        "Line-rate code: 400 Gb/s (4)",
+        "Hop 2 (not written)",
+        "Hop 4 (not written)",
+    ] {
+        assert!(tree.contains(want), "missing `{want}` in\n{tree}");
+    }
+    // As fields, for scripts.
+    let o = tshark(
+        path.to_str().unwrap(),
+        &[
+            "-Y",
+            "hpcc.tlm.nhop == 2",
+            "-T",
+            "fields",
+            "-e",
+            "hpcc.hop.qlen",
+            "-e",
+            "hpcc.hop.ts",
+        ],
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim(),
+        "1234,131071,0,0,0\t703710,16777215,0,0,0"
+    );
+}
+
+// ---- Time bases ---------------------------------------------------------
+
+/// The frames' (time, length) of a pcap.
+fn pcap_times(p: &Path) -> Vec<(std::time::Duration, u32)> {
+    let mut r = pcap_file::pcap::PcapReader::new(std::fs::File::open(p).unwrap()).unwrap();
+    let mut v = Vec::new();
+    while let Some(x) = r.next_packet() {
+        let x = x.unwrap();
+        v.push((x.timestamp, x.orig_len));
+    }
+    v
+}
+
+/// pcap timestamps are cycles at the core clock: 6.4 ns a cycle by
+/// default (156.25 MHz), 4 ns with `--clock-mhz 250`; the same frames at
+/// the same cycles either way.
+#[test]
+fn pcap_time_is_cycles_at_the_core_clock() {
+    let run = |name: &str, extra: &[&str]| {
+        let p = tmp(name);
+        let mut args = vec!["sim", "lossy-write", "--messages", "8", "--pcap"];
+        args.push(p.to_str().unwrap());
+        args.extend_from_slice(extra);
+        let (code, out, err) = hpccnic(&args);
+        assert_eq!(code, 0, "{out}{err}");
+        (pcap_times(&p), out)
+    };
+    let (d, out) = run("clock-default.pcap", &[]);
+    let (f, out250) = run("clock-250.pcap", &["--clock-mhz", "250"]);
+    assert!(out.contains("at 156.25 MHz"), "{out}");
+    assert!(out250.contains("at 250 MHz"), "{out250}");
+    assert_eq!(d.len(), f.len());
+    assert!(d.len() > 50);
+    let cycles = figure(&out, "cycles ");
+    let mut moved = 0;
+    for ((td, ld), (tf, lf)) in d.iter().zip(&f) {
+        assert_eq!(ld, lf);
+        let ns250 = tf.as_nanos() as u64;
+        assert_eq!(ns250 % 4, 0, "250 MHz: 4 ns a cycle");
+        let cycle = ns250 / 4;
+        assert!(cycle <= cycles);
+        assert_eq!(td.as_nanos() as u64, cycle * 64 / 10, "cycle {cycle}");
+        moved += (cycle > 0) as u32;
+    }
+    assert!(moved > 0);
+    // The environment variable the engines read sets the default too.
+    let p = tmp("clock-env.pcap");
+    let o = Command::new(env!("CARGO_BIN_EXE_hpccnic"))
+        .args(["sim", "lossy-write", "--messages", "8", "--pcap"])
+        .arg(&p)
+        .env("NIC_CLOCK_MHZ", "250")
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert_eq!(pcap_times(&p), f);
+}
+
+/// VCD time follows `--clock-mhz` too (rust-hdl, a tiny run): the clock
+/// toggles every half period, 4000 ps at 125 MHz.
+#[test]
+fn vcd_time_follows_the_core_clock() {
+    let vcd = tmp("vcd-clock/c.vcd");
+    let (code, out, err) = hpccnic(&[
+        "sim",
+        "write",
+        "--engine",
+        "rust-hdl",
+        "--messages",
+        "1",
+        "--max-size",
+        "64",
+        "--clock-mhz",
+        "125",
+        "--vcd",
+        vcd.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let text = std::fs::read_to_string(vcd.with_file_name("c.a.tx.vcd")).unwrap();
+    let times: Vec<u64> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix('#'))
+        .filter_map(|t| t.trim().parse().ok())
+        .take(50)
+        .collect();
+    assert!(times.len() > 10, "{}", &text[..text.len().min(2000)]);
+    assert!(times.windows(2).all(|w| w[1] - w[0] == 4000), "{times:?}");
 }
