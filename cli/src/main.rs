@@ -97,15 +97,21 @@ fn run(cli: Cli) -> i32 {
             };
             if chosen.is_empty() {
                 eprintln!(
-                    "error: no top named `{}` (see `hpccnic tops`)",
+                    "error: --top: no top named `{}` (see `hpccnic tops`)",
                     top.unwrap()
                 );
-                std::process::exit(2);
+                return 2;
             }
-            std::fs::create_dir_all(&out_dir).expect("create output directory");
+            if let Err(e) = std::fs::create_dir_all(&out_dir) {
+                eprintln!("error: --out-dir {}: {e}", out_dir.display());
+                return 2;
+            }
             for t in chosen {
                 let path = out_dir.join(format!("{}.v", t.name));
-                std::fs::write(&path, t.verilog_flat()).expect("write Verilog");
+                if let Err(e) = std::fs::write(&path, t.verilog_flat()) {
+                    eprintln!("error: writing {}: {e}", path.display());
+                    return 2;
+                }
                 println!("{}", path.display());
             }
         }

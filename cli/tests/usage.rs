@@ -142,7 +142,11 @@ fn other_bad_values_exit_2_naming_the_argument() {
             &["cc-replay", "--config", "/nonexistent.toml"],
             &["--config"],
         ),
-        (&["verilog", "--top", "nope"], &["nope"]),
+        (&["verilog", "--top", "nope"], &["--top", "nope"]),
+        (
+            &["verilog", "--top", "divider32", "--out-dir", "/dev/null/v"],
+            &["--out-dir"],
+        ),
         (&["bench", "--json", "/dev/null/b.json"], &["--json"]),
     ] {
         refused(args, names);

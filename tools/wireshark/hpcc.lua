@@ -211,4 +211,4 @@ function hpcc.dissector(tvb, pinfo, tree)
     pinfo.cols.info:append(string.format(" [TLM %d/%d hops]", nhop, maxhop))
 end
 
-register_postdissector(hpcc, true)
+register_postdissector(hpcc)
