@@ -6,6 +6,7 @@
 
 use crate::arith::{Divider, MinMax, Normalize, SatAddSub, WideMul};
 use crate::cc::{HpccCc, Ns3HopParse};
+use crate::roce::requester::Requester;
 use crate::roce::tx::RoceTx;
 use crate::sched::FlowSched;
 use crate::stream::{AxisFifo, AxisSkid};
@@ -31,6 +32,11 @@ pub type HpccCc4096 = HpccCc<12>;
 
 /// The flow scheduler at its default size, 1024 flows.
 pub type FlowSched1024 = FlowSched<10>;
+
+/// The requester at its default size: 256 flows, 16 work requests each
+/// (the ring is 2^12 entries of about 280 bits: block RAM is what bounds
+/// it on an ECP5-85F).
+pub type Requester256 = Requester<8, 4, 12>;
 
 /// The RoCEv2 Tx frame builder, 1024 flows.
 pub type RoceTx1024 = RoceTx<10>;
@@ -196,6 +202,11 @@ pub fn tops() -> Vec<Top> {
             name: "flow_sched",
             about: "credit-based flow scheduler, 1024 flows",
             verilog: verilog_of::<FlowSched1024>,
+        },
+        Top {
+            name: "requester",
+            about: "requester: work requests, PktSend -> descriptors, ACK/NAK -> completions, timer; 256 flows x 16",
+            verilog: verilog_of::<Requester256>,
         },
         Top {
             name: "roce_rx_parse",

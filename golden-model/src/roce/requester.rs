@@ -58,6 +58,12 @@ pub mod st {
     pub const CC_OUT: u8 = 21;
     pub const WB: u8 = 22;
     pub const DECIDE: u8 = 23;
+    /// The second cycle of a ring read: the RTL registers what it derives
+    /// from the entry (offsets, PSNs, lengths) before deciding.
+    pub const SEG_RD2: u8 = 24;
+    pub const ACK_RD2: u8 = 25;
+    pub const DB_RD2: u8 = 26;
+    pub const REW_RD2: u8 = 27;
 }
 
 /// The operation being handled (the RTL's `kind` register).
@@ -658,7 +664,8 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                     st::PROBE_OUT
                 }
             }
-            st::SEG_RD => st::SEG,
+            st::SEG_RD => st::SEG_RD2,
+            st::SEG_RD2 => st::SEG,
             st::SEG => {
                 let w = self.wr_at(self.slot);
                 let off = self.cur.wrapping_sub(w.seq_first);
@@ -750,7 +757,8 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                     st::SEG_OUT
                 }
             }
-            st::ACK_RD => st::ACK_CHK,
+            st::ACK_RD => st::ACK_RD2,
+            st::ACK_RD2 => st::ACK_CHK,
             st::ACK_CHK => {
                 let w = self.wr_at(self.slot);
                 let d = self.p.wrapping_sub(w.psn_first) & PSN_MASK;
@@ -829,7 +837,8 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                     self.state
                 }
             }
-            st::DB_RD => st::DB_CHK,
+            st::DB_RD => st::DB_RD2,
+            st::DB_RD2 => st::DB_CHK,
             st::DB_CHK => {
                 if self.s.db == self.s.tail {
                     self.rd_done = false;
@@ -845,7 +854,8 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                     st::DB_EV
                 }
             }
-            st::REW_RD => st::REW_CHK,
+            st::REW_RD => st::REW_RD2,
+            st::REW_RD2 => st::REW_CHK,
             st::REW_CHK => {
                 let w = self.wr_at(self.slot);
                 let psn = if self.s.head == self.s.tail {

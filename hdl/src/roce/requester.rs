@@ -100,18 +100,22 @@ pub enum ReqState {
     WrDb,
     ProbeOut,
     SegRd,
+    SegRd2,
     Seg,
     SegOut,
     TrimEv,
     AckRd,
+    AckRd2,
     AckChk,
     AckCmpl,
     Post,
     AckEv,
     DbRd,
+    DbRd2,
     DbChk,
     DbEv,
     RewRd,
+    RewRd2,
     RewChk,
     RewEv,
     CcOut,
@@ -236,6 +240,29 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     arm: DFF<Bit>,
     db_read: DFF<Bit>,
     now: DFF<Bits<32>>,
+    // What the ring entry gives, registered in the *Rd2 states.
+    r_seg: DFF<Bits<32>>,
+    r_seg_eq_left: DFF<Bit>,
+    r_trim: DFF<Bit>,
+    r_seg_op: DFF<Bits<8>>,
+    r_psn_seg: DFF<Bits<24>>,
+    r_last: DFF<Bit>,
+    r_wr_addr: DFF<Bits<64>>,
+    r_rd_addr: DFF<Bits<64>>,
+    r_rd_va: DFF<Bits<64>>,
+    r_rd_dlen: DFF<Bits<32>>,
+    r_psn_rd: DFF<Bits<24>>,
+    r_psn_next_new: DFF<Bits<24>>,
+    r_raise: DFF<Bit>,
+    r_cur_new: DFF<Bits<32>>,
+    r_rem_new: DFF<Bits<16>>,
+    r_ack_skip: DFF<Bit>,
+    r_inside: DFF<Bit>,
+    r_final: DFF<Bit>,
+    r_d1: DFF<Bits<24>>,
+    r_seq_mid: DFF<Bits<32>>,
+    r_seq_end: DFF<Bits<32>>,
+    r_psn_rew: DFF<Bits<24>>,
     // Output registers.
     ev_v: DFF<Bit>,
     ev_op: DFF<Bits<3>>,
@@ -488,6 +515,28 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             arm: Default::default(),
             db_read: Default::default(),
             now: Default::default(),
+            r_seg: Default::default(),
+            r_seg_eq_left: Default::default(),
+            r_trim: Default::default(),
+            r_seg_op: Default::default(),
+            r_psn_seg: Default::default(),
+            r_last: Default::default(),
+            r_wr_addr: Default::default(),
+            r_rd_addr: Default::default(),
+            r_rd_va: Default::default(),
+            r_rd_dlen: Default::default(),
+            r_psn_rd: Default::default(),
+            r_psn_next_new: Default::default(),
+            r_raise: Default::default(),
+            r_cur_new: Default::default(),
+            r_rem_new: Default::default(),
+            r_ack_skip: Default::default(),
+            r_inside: Default::default(),
+            r_final: Default::default(),
+            r_d1: Default::default(),
+            r_seq_mid: Default::default(),
+            r_seq_end: Default::default(),
+            r_psn_rew: Default::default(),
             ev_v: Default::default(),
             ev_op: Default::default(),
             ev_a: Default::default(),
@@ -738,7 +787,29 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             c_timeouts,
             c_naks,
             c_ack_ahead,
-            c_bad_fb
+            c_bad_fb,
+            r_seg,
+            r_seg_eq_left,
+            r_trim,
+            r_seg_op,
+            r_psn_seg,
+            r_last,
+            r_wr_addr,
+            r_rd_addr,
+            r_rd_va,
+            r_rd_dlen,
+            r_psn_rd,
+            r_psn_next_new,
+            r_raise,
+            r_cur_new,
+            r_rem_new,
+            r_ack_skip,
+            r_inside,
+            r_final,
+            r_d1,
+            r_seq_mid,
+            r_seq_end,
+            r_psn_rew
         );
         clock!(
             self,
@@ -1018,6 +1089,36 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             self.psn_rew.next =
                 (self.ring_psn_first.read_data.val() + self.rew_k.val().get_bits::<24>(0));
         }
+
+        // ---- Registered every cycle: valid in Seg, AckChk, RewChk (the
+        // RAM address and the operands are stable in the *Rd2 state).
+        self.r_seg.d.next = self.seg.val();
+        self.r_seg_eq_left.d.next = (self.seg.val() == self.left.val());
+        self.r_trim.d.next = (self.seg.val() > bit_cast::<32, 16>(self.rem.q.val()));
+        self.r_seg_op.d.next = self.seg_op.val();
+        self.r_psn_seg.d.next = self.psn_seg.val();
+        self.r_last.d.next = (self.k1.val() == self.w_n.val());
+        self.r_wr_addr.d.next =
+            (self.ring_laddr.read_data.val() + bit_cast::<64, 32>(self.off.val()));
+        self.r_rd_addr.d.next = (self.ring_laddr.read_data.val() + self.off_r.val());
+        self.r_rd_va.d.next = (self.ring_va.read_data.val() + self.off_r.val());
+        self.r_rd_dlen.d.next =
+            (self.ring_len.read_data.val() - self.off_r.val().get_bits::<32>(0));
+        self.r_psn_rd.d.next = self.psn_rd.val();
+        self.r_psn_next_new.d.next = self.psn_next_new.val();
+        self.r_raise.d.next = (self.max_d.val().any() && !self.max_d.val().get_bit(23));
+        self.r_cur_new.d.next = self.cur_new.val();
+        self.r_rem_new.d.next = (self.rem.q.val() - self.seg.val().get_bits::<16>(0));
+        self.r_ack_skip.d.next = ((self.slot.q.val() == self.s_tail.q.val())
+            || self.d_ack.val().get_bit(23)
+            || (self.w_read.val() && !self.rresp.val()));
+        self.r_inside.d.next = (self.d1.val() < self.w_n.val());
+        self.r_final.d.next = (self.d1.val() == self.w_n.val());
+        self.r_d1.d.next = self.d1.val().get_bits::<24>(0);
+        self.r_seq_mid.d.next =
+            (self.ring_seq_first.read_data.val() + (self.d1.val() << self.mlog.val()));
+        self.r_seq_end.d.next = (self.ring_seq_first.read_data.val() + self.w_ext.val());
+        self.r_psn_rew.d.next = self.psn_rew.val();
 
         // ---- Feedback checks (Decide, kinds Fb and Nak).
         self.is_ack.next = (((self.fb_opcode.q.val() == self.k_op_ack.val())
@@ -1318,10 +1419,13 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                 }
             }
             ReqState::SegRd => {
+                self.state.d.next = ReqState::SegRd2;
+            }
+            ReqState::SegRd2 => {
                 self.state.d.next = ReqState::Seg;
             }
             ReqState::Seg => {
-                if (self.seg.val() > bit_cast::<32, 16>(self.rem.q.val())) {
+                if self.r_trim.q.val() {
                     // The PktSend crosses into a message that does not fit
                     // in its rest: cut here.
                     self.s_epoch.d.next = (self.s_epoch.q.val() + 1);
@@ -1341,37 +1445,34 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         self.rd_v.d.next = !self.s_rd_sent.q.val();
                         self.s_rd_sent.d.next = true;
                         self.rd_flow.d.next = self.fl.val();
-                        self.rd_addr.d.next = (self.ring_laddr.read_data.val() + self.off_r.val());
-                        self.rd_psn.d.next = self.psn_rd.val();
+                        self.rd_addr.d.next = self.r_rd_addr.q.val();
+                        self.rd_psn.d.next = self.r_psn_rd.q.val();
                         self.desc_opcode.d.next = self.k_op_rreq.val();
-                        self.desc_psn.d.next = self.psn_rd.val();
+                        self.desc_psn.d.next = self.r_psn_rd.q.val();
                         self.desc_ackreq.d.next = false;
                         self.desc_len.d.next = 0.into();
                         self.desc_addr.d.next = 0.into();
-                        self.desc_va.d.next = (self.ring_va.read_data.val() + self.off_r.val());
-                        self.desc_dlen.d.next =
-                            (self.ring_len.read_data.val() - self.off_r.val().get_bits::<32>(0));
+                        self.desc_va.d.next = self.r_rd_va.q.val();
+                        self.desc_dlen.d.next = self.r_rd_dlen.q.val();
                         self.desc_tlm.d.next = false;
                     } else {
-                        self.desc_opcode.d.next = self.seg_op.val();
-                        self.desc_psn.d.next = self.psn_seg.val();
-                        self.desc_ackreq.d.next =
-                            ((self.k1.val() == self.w_n.val()) || self.s_tlm_data.q.val());
-                        self.desc_len.d.next = self.seg.val().get_bits::<13>(0);
-                        self.desc_addr.d.next =
-                            (self.ring_laddr.read_data.val() + bit_cast::<64, 32>(self.off.val()));
+                        self.desc_opcode.d.next = self.r_seg_op.q.val();
+                        self.desc_psn.d.next = self.r_psn_seg.q.val();
+                        self.desc_ackreq.d.next = (self.r_last.q.val() || self.s_tlm_data.q.val());
+                        self.desc_len.d.next = self.r_seg.q.val().get_bits::<13>(0);
+                        self.desc_addr.d.next = self.r_wr_addr.q.val();
                         self.desc_va.d.next = self.ring_va.read_data.val();
                         self.desc_dlen.d.next = self.ring_len.read_data.val();
                         self.desc_tlm.d.next = self.s_tlm_data.q.val();
                     }
-                    self.s_psn_next.d.next = self.psn_next_new.val();
-                    if (self.max_d.val().any() && !self.max_d.val().get_bit(23)) {
-                        self.s_psn_max.d.next = self.psn_next_new.val();
+                    self.s_psn_next.d.next = self.r_psn_next_new.q.val();
+                    if self.r_raise.q.val() {
+                        self.s_psn_max.d.next = self.r_psn_next_new.q.val();
                     }
-                    self.cur.d.next = self.cur_new.val();
-                    self.rem.d.next = (self.rem.q.val() - self.seg.val().get_bits::<16>(0));
-                    self.s_seq_exp.d.next = self.cur_new.val();
-                    if (self.seg.val() == self.left.val()) {
+                    self.cur.d.next = self.r_cur_new.q.val();
+                    self.rem.d.next = self.r_rem_new.q.val();
+                    self.s_seq_exp.d.next = self.r_cur_new.q.val();
+                    if self.r_seg_eq_left.q.val() {
                         self.s_send_ix.d.next = ((self.s_send_ix.q.val() + 1) & self.k_ix.val());
                         self.slot.d.next = ((self.s_send_ix.q.val() + 1) & self.k_ix.val());
                     }
@@ -1393,28 +1494,27 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                 }
             }
             ReqState::AckRd => {
+                self.state.d.next = ReqState::AckRd2;
+            }
+            ReqState::AckRd2 => {
                 self.state.d.next = ReqState::AckChk;
             }
             ReqState::AckChk => {
-                if ((self.slot.q.val() == self.s_tail.q.val())
-                    || self.d_ack.val().get_bit(23)
-                    || (self.w_read.val() && !self.rresp.val()))
-                {
+                if self.r_ack_skip.q.val() {
                     self.state.d.next = ReqState::Post;
-                } else if (self.d1.val() < self.w_n.val()) {
+                } else if self.r_inside.q.val() {
                     // Inside the work request, not its last packet.
                     if self.w_read.val() {
-                        self.s_rd_k.d.next = self.d1.val().get_bits::<24>(0);
+                        self.s_rd_k.d.next = self.r_d1.q.val();
                         self.progress.d.next = true;
                     } else {
-                        self.seq_ack.d.next = (self.ring_seq_first.read_data.val()
-                            + (self.d1.val() << self.mlog.val()));
+                        self.seq_ack.d.next = self.r_seq_mid.q.val();
                     }
                     self.state.d.next = ReqState::Post;
                 } else {
                     // Its last packet or beyond: complete it.
-                    self.seq_ack.d.next = (self.ring_seq_first.read_data.val() + self.w_ext.val());
-                    self.cmpl_final.d.next = (self.d1.val() == self.w_n.val());
+                    self.seq_ack.d.next = self.r_seq_end.q.val();
+                    self.cmpl_final.d.next = self.r_final.q.val();
                     self.cmpl_v.d.next = true;
                     self.cmpl_tag.d.next = self.ring_tag.read_data.val();
                     self.cmpl_status.d.next = self.k_st_ok.val();
@@ -1493,6 +1593,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                 }
             }
             ReqState::DbRd => {
+                self.state.d.next = ReqState::DbRd2;
+            }
+            ReqState::DbRd2 => {
                 self.state.d.next = ReqState::DbChk;
             }
             ReqState::DbChk => {
@@ -1513,13 +1616,16 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                 }
             }
             ReqState::RewRd => {
+                self.state.d.next = ReqState::RewRd2;
+            }
+            ReqState::RewRd2 => {
                 self.state.d.next = ReqState::RewChk;
             }
             ReqState::RewChk => {
                 self.s_epoch.d.next = (self.s_epoch.q.val() + 1);
                 self.s_seq_exp.d.next = self.s_una.q.val();
                 self.s_send_ix.d.next = self.s_head.q.val();
-                self.s_psn_next.d.next = self.psn_rew.val();
+                self.s_psn_next.d.next = self.r_psn_rew.q.val();
                 self.rewind.d.next = false;
                 self.ev_v.d.next = true;
                 self.ev_op.d.next = self.k_ev_rewind.val();

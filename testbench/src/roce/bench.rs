@@ -196,4 +196,148 @@ pub fn bench_rx(f: &mut Figures) {
 pub fn bench_roce(f: &mut Figures) {
     bench_tx(f);
     bench_rx(f);
+    bench_requester(f);
+}
+
+/// The requester on Verilator (`Requester256`, MTU 1024, every ready
+/// high): work requests taken back to back, a PktSend of four MTUs to
+/// its descriptors, an ACK to its completion and scheduler ACK.
+pub fn bench_requester(f: &mut Figures) {
+    use crate::cosim::engine;
+    use nic_golden::roce::requester::In;
+    use nic_golden::roce::{CcFeedback, ReqFlowCtx, WorkReq};
+    use nic_golden::sched::PktSend;
+    use nic_hdl::top::Requester256;
+    use nic_spec::roce::{aeth, op, syndrome, wr};
+    let mut e = engine::<Requester256>(EngineKind::Verilator, "bench_requester");
+    let base = In {
+        cfg_mtu_log2: 10,
+        cfg_rto: 1 << 30,
+        ev_ready: true,
+        desc_ready: true,
+        cmpl_ready: true,
+        cc_ready: true,
+        ..In::default()
+    };
+    let step = |e: &mut Box<dyn crate::Engine<Requester256>>, i: &In| {
+        let c = e.cycles();
+        (c, e.step(i))
+    };
+    // The flow's context, then let its INIT go.
+    let ctx = In {
+        ctx_valid: true,
+        ctx: ReqFlowCtx {
+            flow: 5,
+            active: true,
+            psn: 100,
+            tlm_data: false,
+        },
+        ..base
+    };
+    while !step(&mut e, &ctx).1.ctx_ready {}
+    for _ in 0..20 {
+        step(&mut e, &base);
+    }
+    // 16 WRITEs of 4 KiB offered back to back.
+    let mut taken = Vec::new();
+    for k in 0..16u32 {
+        let w = In {
+            wr_valid: true,
+            wr: WorkReq {
+                flow: 5,
+                opcode: wr::WRITE,
+                laddr: 0x1000 * k as u64,
+                va: 0x10_0000,
+                rkey: 1,
+                len: 4096,
+                tag: k,
+            },
+            ..base
+        };
+        loop {
+            let (c, o) = step(&mut e, &w);
+            if o.wr_ready {
+                taken.push(c);
+                break;
+            }
+        }
+    }
+    let wr_ii = (taken[15] - taken[0]) as f64 / 15.0;
+    for _ in 0..20 {
+        step(&mut e, &base);
+    }
+    // One PktSend of 4096 bytes (epoch 1: the context's INIT).
+    let s = In {
+        send_valid: true,
+        send: PktSend {
+            flow: 5,
+            seq: 0,
+            len: 4096,
+            probe: false,
+            epoch: 1,
+        },
+        ..base
+    };
+    let (t_send, _) = loop {
+        let (c, o) = step(&mut e, &s);
+        if o.send_ready {
+            break (c, o);
+        }
+    };
+    let mut descs = Vec::new();
+    while descs.len() < 4 && e.cycles() < t_send + 200 {
+        let (c, o) = step(&mut e, &base);
+        if o.desc_valid {
+            descs.push(c);
+        }
+    }
+    assert_eq!(descs.len(), 4, "bench_requester: descriptors");
+    for _ in 0..20 {
+        step(&mut e, &base);
+    }
+    // The ACK of the last packet (PSN 103) completes the first WRITE.
+    let a = In {
+        fb_valid: true,
+        fb: CcFeedback {
+            flow: 5,
+            psn: 103,
+            aeth: aeth(syndrome::ACK, 0),
+            opcode: op::ACK,
+            tlm: Default::default(),
+        },
+        ..base
+    };
+    let (t_ack, _) = loop {
+        let (c, o) = step(&mut e, &a);
+        if o.fb_ready {
+            break (c, o);
+        }
+    };
+    let (mut t_cmpl, mut t_ev) = (None, None);
+    while (t_cmpl.is_none() || t_ev.is_none()) && e.cycles() < t_ack + 100 {
+        let (c, o) = step(&mut e, &base);
+        if o.cmpl_valid && t_cmpl.is_none() {
+            t_cmpl = Some(c);
+        }
+        if o.ev_valid && t_ev.is_none() {
+            t_ev = Some(c);
+        }
+    }
+    f.insert("requester_wr_ii_cycles".into(), wr_ii);
+    f.insert(
+        "requester_send_to_first_desc_cycles".into(),
+        (descs[0] - t_send) as f64,
+    );
+    f.insert(
+        "requester_desc_ii_cycles".into(),
+        (descs[3] - descs[0]) as f64 / 3.0,
+    );
+    f.insert(
+        "requester_ack_to_cmpl_cycles".into(),
+        (t_cmpl.expect("no completion") - t_ack) as f64,
+    );
+    f.insert(
+        "requester_ack_to_sched_ack_cycles".into(),
+        (t_ev.expect("no scheduler ACK") - t_ack) as f64,
+    );
 }

@@ -612,3 +612,15 @@ fn read_responses(
         net.push_back((t, Net::Resp(fb, len)));
     }
 }
+
+/// `make bench`'s requester figures, run alone (ignored by default):
+/// `cargo test --release -p nic-testbench --test blocks bench_requester_alone -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn bench_requester_alone() {
+    let mut f = nic_testbench::bench::Figures::new();
+    nic_testbench::roce::bench::bench_requester(&mut f);
+    for (k, v) in f {
+        println!("{k} {v}");
+    }
+}
