@@ -310,15 +310,7 @@ fn unsupported_rates_are_flagged() {
 /// the same rules so that the two agree within the README's bound (every
 /// W within 0.1 %).
 ///
-/// Ignored: the f64 reference (`golden-model/src/cc/hpcc_ref.rs`) does not
-/// saturate u′ yet, so on this trace it gives U 135.3 against golden's
-/// 52.1 and W 625 (W_min) against 1171.8. The fix belongs in
-/// `hpcc_ref.rs` (`up.min(U_MAX)` in `measure_inflight`; with it, in a
-/// scratch copy, the largest relative W difference on this trace is
-/// 4.3·10^-5); run with
-/// `cargo test --release -p nic-cli --test cc_replay -- --ignored`.
 #[test]
-#[ignore = "the f64 reference does not saturate u' at 256 (golden-model/src/cc/hpcc_ref.rs)"]
 fn f64_and_golden_agree_on_anomalous_telemetry() {
     let input = example("anomalous.jsonl");
     let (cg, golden, eg) = replay(&["--model", "golden", "--config", CONFIG], &input);

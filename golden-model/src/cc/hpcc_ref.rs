@@ -83,7 +83,7 @@ impl HpccRef {
             // line 3
             let old = HopFields::decode(st.hops[i]);
             let (dts, db, stale, back) = hop_deltas(h, &old);
-            *flags |= (stale as u8) * flag::TS_STALE | (back as u8) * flag::BYTES_BACK;
+            *flags |= ((stale as u8) * flag::TS_STALE) | ((back as u8) * flag::BYTES_BACK);
             if h.qlen == QLEN_MAX {
                 *flags |= flag::QLEN_SAT;
             }
@@ -98,7 +98,10 @@ impl HpccRef {
             let tx_rate = if stale { 0.0 } else { dbytes / dt };
             // line 5
             let qmin = h.qlen.min(old.qlen) as f64 * 80.0 * self.multi;
-            let up = qmin / (b * t) + tx_rate / b;
+            // u' saturates where the hardware's UQ8.24 does
+            // (docs/architecture.md §4), so anomalous telemetry (a huge
+            // tx rate over a tiny dt) compares like with like.
+            let up = (qmin / (b * t) + tx_rate / b).min(256.0 - 1.0 / 16_777_216.0);
             if up > u {
                 // lines 6–7
                 u = up;
