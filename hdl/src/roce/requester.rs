@@ -60,12 +60,12 @@
 //! bits, ring indices Q + 1 bits (kept in 9-bit registers).
 //!
 //! # Timing
-//! An operation takes `Flow`, `Decide`, its states, and `Wb`: a work
-//! request 4 cycles plus its event's handshake, a PktSend 4 cycles plus
-//! 3 per descriptor (with Tx ready), an ACK that completes one work
-//! request about 9. Inputs are taken only in `Idle` (ready is
-//! combinational from the valids in `Idle`). `bench_requester` measures
-//! it.
+//! An operation takes `Flow`, `Decide`, its states, and `Wb`; every ring
+//! read takes two cycles (`*Rd`, `*Rd2`). Inputs are taken only in `Idle`
+//! (ready is combinational from the valids in `Idle`). Measured by
+//! `bench_requester` (Verilator, MTU 1024, every ready high): a work
+//! request every 5 cycles, PktSend to first descriptor 6, a descriptor
+//! every 4, ACK to completion 6 and to the scheduler's ACK 8.
 //!
 //! # Bad input (dropped or completed with an error, counted)
 //! - work request: bad opcode, length, flow, ring full → completion with

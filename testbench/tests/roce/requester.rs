@@ -385,12 +385,8 @@ fn run(c: &Cfg, cycles: u64, finish: bool) -> Result<Vec<requester::In>, String>
         "not done after {cycles} cycles: {} of {total} complete, {} outstanding, stats {:?}",
         done.len(),
         outstanding.len(),
-        flow_states(&req)
+        req.flows
     ))
-}
-
-fn flow_states<const A: usize, const Q: usize>(r: &Requester<A, Q>) -> Vec<requester::FlowState> {
-    r.flows.clone()
 }
 
 trait IntoStatus {
