@@ -38,6 +38,10 @@ pub type FlowSched1024 = FlowSched<10>;
 /// it on an ECP5-85F).
 pub type Requester256 = Requester<8, 4, 12>;
 
+/// The NIC core at its default size: 256 flows, 16 work requests each,
+/// a 2048-word receive frame buffer.
+pub type HpccNicCore256 = crate::nic::NicCore<8, 4, 12, 11>;
+
 /// The RoCEv2 Tx frame builder, 1024 flows.
 pub type RoceTx1024 = RoceTx<10>;
 
@@ -202,6 +206,11 @@ pub fn tops() -> Vec<Top> {
             name: "flow_sched",
             about: "credit-based flow scheduler, 1024 flows",
             verilog: verilog_of::<FlowSched1024>,
+        },
+        Top {
+            name: "hpcc_nic_core",
+            about: "the NIC core (draft -00 Figure 4): requester, scheduler, HPCC++ CC, RoCEv2 Tx/Rx, READ responder, configuration; 256 flows x 16 work requests",
+            verilog: verilog_of::<HpccNicCore256>,
         },
         Top {
             name: "requester",

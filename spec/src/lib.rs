@@ -6,5 +6,6 @@
 //! the workspace (`nic-hdl` included) can use it.
 
 pub mod records;
+pub mod regs;
 pub mod roce;
 pub mod sched;

@@ -434,6 +434,41 @@ macro_rules! req_stats_record {
     };
 }
 
+/// A configuration write, host → NIC core (`nic_spec::regs`): register
+/// `addr`, value `data`. Global registers take effect at once; per-flow
+/// registers are staged until a write of `regs::COMMIT`.
+#[macro_export]
+macro_rules! cfg_write_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = CfgWrite, sink = CfgWriteSink, source = CfgWriteSource,
+            kind = ready, generics = [],
+            fields = [ addr: 16 u16, data: 64 u64 ],
+            records = [],
+        }
+    };
+}
+
+/// The NIC core's own counters (32 bits, wrapping): configuration writes
+/// to no register (`bad_cfg`), flow commits (`commits`), CC updates
+/// applied to the scheduler (`updates`) and dropped because the update
+/// queue was full (`update_drops`), ACKs sent (`acks`), READ requests
+/// served (`reads`) and READ responses sent (`read_resps`).
+#[macro_export]
+macro_rules! core_stats_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = CoreStats, sink = CoreStatsSink, source = CoreStatsSource,
+            kind = level, generics = [],
+            fields = [
+                bad_cfg: 32 u32, commits: 32 u32, updates: 32 u32, update_drops: 32 u32,
+                acks: 32 u32, reads: 32 u32, read_resps: 32 u32
+            ],
+            records = [],
+        }
+    };
+}
+
 /// Every record, for generators that want them all: calls
 /// `$gen! { <ctx> <record> }` once per record, nested ones first.
 #[macro_export]
@@ -463,6 +498,8 @@ macro_rules! all_records {
         $crate::wr_completion_record!($gen! { $($ctx)* });
         $crate::req_flow_ctx_record!($gen! { $($ctx)* });
         $crate::req_stats_record!($gen! { $($ctx)* });
+        $crate::cfg_write_record!($gen! { $($ctx)* });
+        $crate::core_stats_record!($gen! { $($ctx)* });
     };
 }
 
@@ -559,13 +596,13 @@ mod tests {
     }
 
     #[test]
-    fn stats_have_49_counters() {
+    fn stats_have_56_counters() {
         let n: usize = all()
             .iter()
             .filter(|r| r.name.ends_with("Stats"))
             .map(|r| r.fields.len())
             .sum();
-        // parser, dispatcher, Tx, scheduler (with bad_trim), CC, requester
-        assert_eq!(n, 11 + 7 + 2 + 10 + 7 + 12);
+        // parser, dispatcher, Tx, scheduler (with bad_trim), CC, requester, core
+        assert_eq!(n, 11 + 7 + 2 + 10 + 7 + 12 + 7);
     }
 }

@@ -1,0 +1,415 @@
+//! Configuration registers of the NIC core (`nic_spec::regs`).
+//!
+//! A write on `s_cfg` (`CfgWrite`: `addr`, `data`) to a global register
+//! sets it (its output changes on the next cycle); to a per-flow register
+//! it stages the value; to `COMMIT` (data: flow id in bits 31..0, active
+//! in bit 32) it copies the staged set into the flow's contexts, one
+//! block a cycle, and takes no other write meanwhile (`s_cfg.ready` low):
+//! 1. `m_tx_ctx` (`TxFlowCtx`, strobe): the headers;
+//! 2. `m_rx_ctx` (`RxFlowCtx`, strobe): active and the expected PSN; held
+//!    while `rx_busy` (the requester writes the dispatcher's READ tracking
+//!    in that cycle);
+//! 3. `m_req_ctx` (`ReqFlowCtx`, ready): active, first PSN, where the
+//!    telemetry goes (the requester then INITs the scheduler's flow);
+//! 4. `m_cc_ctl` (`CcEvent`, ready): CREATE (active) or DESTROY.
+//!
+//! Ports (clock `clock`): the above, and the global registers as plain
+//! outputs (`mtu_log2` … `cc_mlog`), at their `regs` widths. Counters:
+//! `bad_cfg`, `commits` (32 bits, wrapping).
+//!
+//! Timing: a register write takes one cycle (`s_cfg.ready` is high in
+//! `Idle`); a commit four cycles plus any wait for `rx_busy` and the two
+//! ready handshakes.
+//!
+//! Bad input: an address that is no register, or a commit of a flow id
+//! ≥ 2^A, is counted in `bad_cfg` and changes nothing.
+//!
+//! Golden twin: `nic_golden::nic::cfg_regs`.
+
+use crate::cc::CcEventSource;
+use crate::nic::CfgWriteSink;
+use crate::roce::{ReqFlowCtxSource, RxFlowCtxSource, TxFlowCtxSource};
+use consts::*;
+use rust_hdl::prelude::*;
+
+/// The register addresses and CC ops as constants (one source:
+/// `nic_spec::regs`).
+mod consts {
+    pub use nic_spec::regs::*;
+}
+
+#[derive(Copy, Clone, PartialEq, Debug, LogicState)]
+pub enum CfgState {
+    Idle,
+    Tx,
+    Rx,
+    Req,
+    Cc,
+}
+
+#[derive(LogicBlock)]
+pub struct CfgRegs<const A: usize> {
+    pub clock: Signal<In, Clock>,
+    pub s_cfg: CfgWriteSink,
+    pub rx_busy: Signal<In, Bit>,
+    pub m_tx_ctx: TxFlowCtxSource<A>,
+    pub m_rx_ctx: RxFlowCtxSource<A>,
+    pub m_req_ctx: ReqFlowCtxSource<A>,
+    pub m_cc_ctl: CcEventSource,
+    pub mtu_log2: Signal<Out, Bits<4>>,
+    /// The MTU in bytes: 2^`mtu_log2`, clamped to 256..=4096.
+    pub mtu_bytes: Signal<Out, Bits<16>>,
+    pub rto: Signal<Out, Bits<32>>,
+    pub probe_t: Signal<Out, Bits<24>>,
+    pub sched_cap: Signal<Out, Bits<20>>,
+    pub ns_per_cycle: Signal<Out, Bits<24>>,
+    pub cc_variant: Signal<Out, Bit>,
+    pub cc_t: Signal<Out, Bits<24>>,
+    pub cc_inv_t_m: Signal<Out, Bits<32>>,
+    pub cc_inv_t_s: Signal<Out, Bits<8>>,
+    pub cc_uq_m: Signal<Out, Bits<32>>,
+    pub cc_eta: Signal<Out, Bits<16>>,
+    pub cc_max_stage: Signal<Out, Bits<3>>,
+    pub cc_w_ai: Signal<Out, Bits<32>>,
+    pub cc_w_min: Signal<Out, Bits<32>>,
+    pub cc_w_init: Signal<Out, Bits<32>>,
+    pub cc_mlog: Signal<Out, Bits<3>>,
+    pub bad_cfg: Signal<Out, Bits<32>>,
+    pub commits: Signal<Out, Bits<32>>,
+    state: DFF<CfgState>,
+    r_mtu_log2: DFF<Bits<4>>,
+    r_rto: DFF<Bits<32>>,
+    r_probe_t: DFF<Bits<24>>,
+    r_sched_cap: DFF<Bits<20>>,
+    r_ns_per_cycle: DFF<Bits<24>>,
+    r_cc_variant: DFF<Bit>,
+    r_cc_t: DFF<Bits<24>>,
+    r_cc_inv_t_m: DFF<Bits<32>>,
+    r_cc_inv_t_s: DFF<Bits<8>>,
+    r_cc_uq_m: DFF<Bits<32>>,
+    r_cc_eta: DFF<Bits<16>>,
+    r_cc_max_stage: DFF<Bits<3>>,
+    r_cc_w_ai: DFF<Bits<32>>,
+    r_cc_w_min: DFF<Bits<32>>,
+    r_cc_w_init: DFF<Bits<32>>,
+    r_cc_mlog: DFF<Bits<3>>,
+    f_dmac: DFF<Bits<48>>,
+    f_smac: DFF<Bits<48>>,
+    f_sip: DFF<Bits<32>>,
+    f_dip: DFF<Bits<32>>,
+    f_sport: DFF<Bits<16>>,
+    f_dqp: DFF<Bits<24>>,
+    f_pkey: DFF<Bits<16>>,
+    f_tos: DFF<Bits<8>>,
+    f_send_psn: DFF<Bits<24>>,
+    f_recv_psn: DFF<Bits<24>>,
+    f_tlm_data: DFF<Bit>,
+    c_flow: DFF<Bits<A>>,
+    c_active: DFF<Bit>,
+    n_bad: DFF<Bits<32>>,
+    n_commits: DFF<Bits<32>>,
+    k_mtu_log2: Constant<Bits<16>>,
+    k_rto: Constant<Bits<16>>,
+    k_probe_t: Constant<Bits<16>>,
+    k_sched_cap: Constant<Bits<16>>,
+    k_ns_per_cycle: Constant<Bits<16>>,
+    k_cc_variant: Constant<Bits<16>>,
+    k_cc_t: Constant<Bits<16>>,
+    k_cc_inv_t_m: Constant<Bits<16>>,
+    k_cc_inv_t_s: Constant<Bits<16>>,
+    k_cc_uq_m: Constant<Bits<16>>,
+    k_cc_eta: Constant<Bits<16>>,
+    k_cc_max_stage: Constant<Bits<16>>,
+    k_cc_w_ai: Constant<Bits<16>>,
+    k_cc_w_min: Constant<Bits<16>>,
+    k_cc_w_init: Constant<Bits<16>>,
+    k_cc_mlog: Constant<Bits<16>>,
+    k_dmac: Constant<Bits<16>>,
+    k_smac: Constant<Bits<16>>,
+    k_sip: Constant<Bits<16>>,
+    k_dip: Constant<Bits<16>>,
+    k_sport: Constant<Bits<16>>,
+    k_dqp: Constant<Bits<16>>,
+    k_pkey: Constant<Bits<16>>,
+    k_tos: Constant<Bits<16>>,
+    k_send_psn: Constant<Bits<16>>,
+    k_recv_psn: Constant<Bits<16>>,
+    k_tlm_data: Constant<Bits<16>>,
+    k_commit: Constant<Bits<16>>,
+    k_a: Constant<Bits<32>>,
+    k_m8: Constant<Bits<4>>,
+    k_m12: Constant<Bits<4>>,
+    k_one: Constant<Bits<16>>,
+    k_create: Constant<Bits<2>>,
+    k_destroy: Constant<Bits<2>>,
+    take: Signal<Local, Bit>,
+    flow_oor: Signal<Local, Bit>,
+}
+
+impl<const A: usize> Default for CfgRegs<A> {
+    fn default() -> Self {
+        assert!((1..=16).contains(&A), "CfgRegs: 1 <= A <= 16");
+        let k = |a: u16| Constant::new(Bits::<16>::from(a as u64));
+        Self {
+            clock: Default::default(),
+            s_cfg: Default::default(),
+            rx_busy: Default::default(),
+            m_tx_ctx: Default::default(),
+            m_rx_ctx: Default::default(),
+            m_req_ctx: Default::default(),
+            m_cc_ctl: Default::default(),
+            mtu_log2: Default::default(),
+            mtu_bytes: Default::default(),
+            rto: Default::default(),
+            probe_t: Default::default(),
+            sched_cap: Default::default(),
+            ns_per_cycle: Default::default(),
+            cc_variant: Default::default(),
+            cc_t: Default::default(),
+            cc_inv_t_m: Default::default(),
+            cc_inv_t_s: Default::default(),
+            cc_uq_m: Default::default(),
+            cc_eta: Default::default(),
+            cc_max_stage: Default::default(),
+            cc_w_ai: Default::default(),
+            cc_w_min: Default::default(),
+            cc_w_init: Default::default(),
+            cc_mlog: Default::default(),
+            bad_cfg: Default::default(),
+            commits: Default::default(),
+            state: Default::default(),
+            r_mtu_log2: Default::default(),
+            r_rto: Default::default(),
+            r_probe_t: Default::default(),
+            r_sched_cap: Default::default(),
+            r_ns_per_cycle: Default::default(),
+            r_cc_variant: Default::default(),
+            r_cc_t: Default::default(),
+            r_cc_inv_t_m: Default::default(),
+            r_cc_inv_t_s: Default::default(),
+            r_cc_uq_m: Default::default(),
+            r_cc_eta: Default::default(),
+            r_cc_max_stage: Default::default(),
+            r_cc_w_ai: Default::default(),
+            r_cc_w_min: Default::default(),
+            r_cc_w_init: Default::default(),
+            r_cc_mlog: Default::default(),
+            f_dmac: Default::default(),
+            f_smac: Default::default(),
+            f_sip: Default::default(),
+            f_dip: Default::default(),
+            f_sport: Default::default(),
+            f_dqp: Default::default(),
+            f_pkey: Default::default(),
+            f_tos: Default::default(),
+            f_send_psn: Default::default(),
+            f_recv_psn: Default::default(),
+            f_tlm_data: Default::default(),
+            c_flow: Default::default(),
+            c_active: Default::default(),
+            n_bad: Default::default(),
+            n_commits: Default::default(),
+            k_mtu_log2: k(MTU_LOG2),
+            k_rto: k(RTO),
+            k_probe_t: k(PROBE_T),
+            k_sched_cap: k(SCHED_CAP),
+            k_ns_per_cycle: k(NS_PER_CYCLE),
+            k_cc_variant: k(CC_VARIANT),
+            k_cc_t: k(CC_T),
+            k_cc_inv_t_m: k(CC_INV_T_M),
+            k_cc_inv_t_s: k(CC_INV_T_S),
+            k_cc_uq_m: k(CC_UQ_M),
+            k_cc_eta: k(CC_ETA),
+            k_cc_max_stage: k(CC_MAX_STAGE),
+            k_cc_w_ai: k(CC_W_AI),
+            k_cc_w_min: k(CC_W_MIN),
+            k_cc_w_init: k(CC_W_INIT),
+            k_cc_mlog: k(CC_MLOG),
+            k_dmac: k(FLOW_DMAC),
+            k_smac: k(FLOW_SMAC),
+            k_sip: k(FLOW_SIP),
+            k_dip: k(FLOW_DIP),
+            k_sport: k(FLOW_SPORT),
+            k_dqp: k(FLOW_DQP),
+            k_pkey: k(FLOW_PKEY),
+            k_tos: k(FLOW_TOS),
+            k_send_psn: k(FLOW_SEND_PSN),
+            k_recv_psn: k(FLOW_RECV_PSN),
+            k_tlm_data: k(FLOW_TLM_DATA),
+            k_commit: k(COMMIT),
+            k_a: Constant::new(Bits::<32>::from(A as u64)),
+            k_m8: Constant::new(Bits::<4>::from(8u64)),
+            k_m12: Constant::new(Bits::<4>::from(12u64)),
+            k_one: Constant::new(Bits::<16>::from(1u64)),
+            k_create: Constant::new(Bits::<2>::from(1u64)),
+            k_destroy: Constant::new(Bits::<2>::from(2u64)),
+            take: Default::default(),
+            flow_oor: Default::default(),
+        }
+    }
+}
+
+impl<const A: usize> Logic for CfgRegs<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, state, r_mtu_log2, r_rto, r_probe_t, r_sched_cap, r_ns_per_cycle,
+            r_cc_variant, r_cc_t, r_cc_inv_t_m, r_cc_inv_t_s, r_cc_uq_m, r_cc_eta, r_cc_max_stage,
+            r_cc_w_ai, r_cc_w_min, r_cc_w_init, r_cc_mlog, f_dmac, f_smac, f_sip, f_dip, f_sport,
+            f_dqp, f_pkey, f_tos, f_send_psn, f_recv_psn, f_tlm_data, c_flow, c_active, n_bad,
+            n_commits
+        );
+        self.s_cfg.ready.next = (self.state.q.val() == CfgState::Idle);
+        self.take.next = ((self.state.q.val() == CfgState::Idle) && self.s_cfg.valid.val());
+        self.flow_oor.next = ((self.s_cfg.data.val().get_bits::<32>(0) >> self.k_a.val()).any());
+        if self.take.val() {
+            if (self.s_cfg.addr.val() == self.k_mtu_log2.val()) {
+                self.r_mtu_log2.d.next = self.s_cfg.data.val().get_bits::<4>(0);
+            } else if (self.s_cfg.addr.val() == self.k_rto.val()) {
+                self.r_rto.d.next = self.s_cfg.data.val().get_bits::<32>(0);
+            } else if (self.s_cfg.addr.val() == self.k_probe_t.val()) {
+                self.r_probe_t.d.next = self.s_cfg.data.val().get_bits::<24>(0);
+            } else if (self.s_cfg.addr.val() == self.k_sched_cap.val()) {
+                self.r_sched_cap.d.next = self.s_cfg.data.val().get_bits::<20>(0);
+            } else if (self.s_cfg.addr.val() == self.k_ns_per_cycle.val()) {
+                self.r_ns_per_cycle.d.next = self.s_cfg.data.val().get_bits::<24>(0);
+            } else if (self.s_cfg.addr.val() == self.k_cc_variant.val()) {
+                self.r_cc_variant.d.next = self.s_cfg.data.val().get_bit(0);
+            } else if (self.s_cfg.addr.val() == self.k_cc_t.val()) {
+                self.r_cc_t.d.next = self.s_cfg.data.val().get_bits::<24>(0);
+            } else if (self.s_cfg.addr.val() == self.k_cc_inv_t_m.val()) {
+                self.r_cc_inv_t_m.d.next = self.s_cfg.data.val().get_bits::<32>(0);
+            } else if (self.s_cfg.addr.val() == self.k_cc_inv_t_s.val()) {
+                self.r_cc_inv_t_s.d.next = self.s_cfg.data.val().get_bits::<8>(0);
+            } else if (self.s_cfg.addr.val() == self.k_cc_uq_m.val()) {
+                self.r_cc_uq_m.d.next = self.s_cfg.data.val().get_bits::<32>(0);
+            } else if (self.s_cfg.addr.val() == self.k_cc_eta.val()) {
+                self.r_cc_eta.d.next = self.s_cfg.data.val().get_bits::<16>(0);
+            } else if (self.s_cfg.addr.val() == self.k_cc_max_stage.val()) {
+                self.r_cc_max_stage.d.next = self.s_cfg.data.val().get_bits::<3>(0);
+            } else if (self.s_cfg.addr.val() == self.k_cc_w_ai.val()) {
+                self.r_cc_w_ai.d.next = self.s_cfg.data.val().get_bits::<32>(0);
+            } else if (self.s_cfg.addr.val() == self.k_cc_w_min.val()) {
+                self.r_cc_w_min.d.next = self.s_cfg.data.val().get_bits::<32>(0);
+            } else if (self.s_cfg.addr.val() == self.k_cc_w_init.val()) {
+                self.r_cc_w_init.d.next = self.s_cfg.data.val().get_bits::<32>(0);
+            } else if (self.s_cfg.addr.val() == self.k_cc_mlog.val()) {
+                self.r_cc_mlog.d.next = self.s_cfg.data.val().get_bits::<3>(0);
+            } else if (self.s_cfg.addr.val() == self.k_dmac.val()) {
+                self.f_dmac.d.next = self.s_cfg.data.val().get_bits::<48>(0);
+            } else if (self.s_cfg.addr.val() == self.k_smac.val()) {
+                self.f_smac.d.next = self.s_cfg.data.val().get_bits::<48>(0);
+            } else if (self.s_cfg.addr.val() == self.k_sip.val()) {
+                self.f_sip.d.next = self.s_cfg.data.val().get_bits::<32>(0);
+            } else if (self.s_cfg.addr.val() == self.k_dip.val()) {
+                self.f_dip.d.next = self.s_cfg.data.val().get_bits::<32>(0);
+            } else if (self.s_cfg.addr.val() == self.k_sport.val()) {
+                self.f_sport.d.next = self.s_cfg.data.val().get_bits::<16>(0);
+            } else if (self.s_cfg.addr.val() == self.k_dqp.val()) {
+                self.f_dqp.d.next = self.s_cfg.data.val().get_bits::<24>(0);
+            } else if (self.s_cfg.addr.val() == self.k_pkey.val()) {
+                self.f_pkey.d.next = self.s_cfg.data.val().get_bits::<16>(0);
+            } else if (self.s_cfg.addr.val() == self.k_tos.val()) {
+                self.f_tos.d.next = self.s_cfg.data.val().get_bits::<8>(0);
+            } else if (self.s_cfg.addr.val() == self.k_send_psn.val()) {
+                self.f_send_psn.d.next = self.s_cfg.data.val().get_bits::<24>(0);
+            } else if (self.s_cfg.addr.val() == self.k_recv_psn.val()) {
+                self.f_recv_psn.d.next = self.s_cfg.data.val().get_bits::<24>(0);
+            } else if (self.s_cfg.addr.val() == self.k_tlm_data.val()) {
+                self.f_tlm_data.d.next = self.s_cfg.data.val().get_bit(0);
+            } else if ((self.s_cfg.addr.val() == self.k_commit.val()) && !self.flow_oor.val()) {
+                self.c_flow.d.next = self.s_cfg.data.val().get_bits::<A>(0);
+                self.c_active.d.next = self.s_cfg.data.val().get_bit(32);
+                self.state.d.next = CfgState::Tx;
+                self.n_commits.d.next = (self.n_commits.q.val() + 1);
+            } else {
+                self.n_bad.d.next = (self.n_bad.q.val() + 1);
+            }
+        }
+        // The commit sequence.
+        self.m_tx_ctx.valid.next = (self.state.q.val() == CfgState::Tx);
+        self.m_rx_ctx.valid.next = ((self.state.q.val() == CfgState::Rx) && !self.rx_busy.val());
+        self.m_req_ctx.valid.next = (self.state.q.val() == CfgState::Req);
+        self.m_cc_ctl.valid.next = (self.state.q.val() == CfgState::Cc);
+        match self.state.q.val() {
+            CfgState::Idle => {}
+            CfgState::Tx => {
+                self.state.d.next = CfgState::Rx;
+            }
+            CfgState::Rx => {
+                if !self.rx_busy.val() {
+                    self.state.d.next = CfgState::Req;
+                }
+            }
+            CfgState::Req => {
+                if self.m_req_ctx.ready.val() {
+                    self.state.d.next = CfgState::Cc;
+                }
+            }
+            CfgState::Cc => {
+                if self.m_cc_ctl.ready.val() {
+                    self.state.d.next = CfgState::Idle;
+                }
+            }
+        }
+        self.m_tx_ctx.flow.next = self.c_flow.q.val();
+        self.m_tx_ctx.dmac.next = self.f_dmac.q.val();
+        self.m_tx_ctx.smac.next = self.f_smac.q.val();
+        self.m_tx_ctx.sip.next = self.f_sip.q.val();
+        self.m_tx_ctx.dip.next = self.f_dip.q.val();
+        self.m_tx_ctx.sport.next = self.f_sport.q.val();
+        self.m_tx_ctx.dqp.next = self.f_dqp.q.val();
+        self.m_tx_ctx.pkey.next = self.f_pkey.q.val();
+        self.m_tx_ctx.tos.next = self.f_tos.q.val();
+        self.m_rx_ctx.flow.next = self.c_flow.q.val();
+        self.m_rx_ctx.active.next = self.c_active.q.val();
+        self.m_rx_ctx.epsn.next = self.f_recv_psn.q.val();
+        self.m_rx_ctx.rd_addr.next = 0.into();
+        self.m_rx_ctx.rd_psn.next = 0.into();
+        self.m_rx_ctx.rd_only.next = false;
+        self.m_req_ctx.flow.next = self.c_flow.q.val();
+        self.m_req_ctx.active.next = self.c_active.q.val();
+        self.m_req_ctx.psn.next = self.f_send_psn.q.val();
+        self.m_req_ctx.tlm_data.next = self.f_tlm_data.q.val();
+        self.m_cc_ctl.op.next = self.k_destroy.val();
+        if self.c_active.q.val() {
+            self.m_cc_ctl.op.next = self.k_create.val();
+        }
+        self.m_cc_ctl.flow.next = bit_cast::<16, A>(self.c_flow.q.val());
+        self.m_cc_ctl.seq.next = 0.into();
+        self.m_cc_ctl.snd_nxt.next = 0.into();
+        self.m_cc_ctl.now.next = 0.into();
+        self.m_cc_ctl.nhops.next = 0.into();
+        self.m_cc_ctl.hop0.next = 0.into();
+        self.m_cc_ctl.hop1.next = 0.into();
+        self.m_cc_ctl.hop2.next = 0.into();
+        self.m_cc_ctl.hop3.next = 0.into();
+        self.m_cc_ctl.hop4.next = 0.into();
+        // The global registers.
+        self.mtu_log2.next = self.r_mtu_log2.q.val();
+        if (self.r_mtu_log2.q.val() < self.k_m8.val()) {
+            self.mtu_bytes.next = (self.k_one.val() << self.k_m8.val());
+        } else if (self.r_mtu_log2.q.val() > self.k_m12.val()) {
+            self.mtu_bytes.next = (self.k_one.val() << self.k_m12.val());
+        } else {
+            self.mtu_bytes.next = (self.k_one.val() << self.r_mtu_log2.q.val());
+        }
+        self.rto.next = self.r_rto.q.val();
+        self.probe_t.next = self.r_probe_t.q.val();
+        self.sched_cap.next = self.r_sched_cap.q.val();
+        self.ns_per_cycle.next = self.r_ns_per_cycle.q.val();
+        self.cc_variant.next = self.r_cc_variant.q.val();
+        self.cc_t.next = self.r_cc_t.q.val();
+        self.cc_inv_t_m.next = self.r_cc_inv_t_m.q.val();
+        self.cc_inv_t_s.next = self.r_cc_inv_t_s.q.val();
+        self.cc_uq_m.next = self.r_cc_uq_m.q.val();
+        self.cc_eta.next = self.r_cc_eta.q.val();
+        self.cc_max_stage.next = self.r_cc_max_stage.q.val();
+        self.cc_w_ai.next = self.r_cc_w_ai.q.val();
+        self.cc_w_min.next = self.r_cc_w_min.q.val();
+        self.cc_w_init.next = self.r_cc_w_init.q.val();
+        self.cc_mlog.next = self.r_cc_mlog.q.val();
+        self.bad_cfg.next = self.n_bad.q.val();
+        self.commits.next = self.n_commits.q.val();
+    }
+}

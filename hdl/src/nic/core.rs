@@ -1,0 +1,175 @@
+//! `NicCore`: the NIC of draft -00 §7.2 (Figure 4) as one module, the
+//! `hpcc_nic_core` top (`docs/architecture.md` §5c).
+//!
+//! ```text
+//!  s_cfg ─► CfgRegs ─┬─ TxFlowCtx ───────────────────────────────► RoceTx ─► m_axis_tx
+//!                    ├─ RxFlowCtx ─► RxCtxMux ─► RoceRxDispatch      ▲  │
+//!                    ├─ ReqFlowCtx ─► Requester                      │  └─► m_dma_rd / s_axis_h2c
+//!                    └─ CREATE/DESTROY ─► CcArb ─► HpccCc            │
+//!  s_wr ─► Requester ─ TxDesc ─────────────────────────────► TxArb ─┘
+//!            │  ▲ PktSend                                     ▲   ▲
+//!            │  └── FlowSched ◄─ EvArb ◄─ CcUpdate ◄─ HpccCc  │   └─ ReadResp ◄─ ReadReq ─┐
+//!            ├─ SchedEvent ─────────► EvArb                   └─ AckInfo ◄──────────────┤
+//!            ├─ CcEvent ─► CcArb ─► HpccCc                                             │
+//!            └─► m_cmpl      s_axis_rx ─► RoceRxParse ─► RoceRxDispatch ─ CcFeedback, NakReq ─► Requester
+//!                                                                      └─ HostWrite ─► m_dma_wr
+//! ```
+//!
+//! Ports (clock `clock`, `reset` for the Rx and Tx pipelines):
+//! - host side: `s_cfg` (`CfgWrite`, the `nic_spec::regs` map), `s_wr`
+//!   (`WorkReq`), `m_cmpl` (`WrCompletion`), `m_dma_rd` (`HostReadReq`:
+//!   payload the Tx needs) with its data on `s_axis_h2c`, `m_dma_wr`
+//!   (`HostWrite`: received WRITE and READ RESPONSE payload, 8 bytes a
+//!   beat with byte strobes);
+//! - MAC side: `m_axis_tx`, `s_axis_rx` (64-bit AXI4-Stream, FCS not
+//!   included, `s_axis_rx.tuser` = bad frame);
+//! - counters: `m_stats_parse`, `m_stats_dispatch`, `m_stats_tx`,
+//!   `m_stats_sched`, `m_stats_cc`, `m_stats_req`, `m_stats_core`.
+//!
+//! Formats, latency, throughput and bad-input behaviour are the blocks'
+//! (each one's doc comment); the glue adds no state except the update
+//! queue of [`EvArb`], the round-robin bits, the READ responder's job
+//! and the configuration registers.
+//!
+//! Golden twin: `nic_golden::nic::core` (the blocks' twins, joined the
+//! same way).
+
+use crate::cc::{CcStatsSource, HpccCc};
+use crate::nic::cc_arb::CcArb;
+use crate::nic::cfg_regs::CfgRegs;
+use crate::nic::ev_arb::EvArb;
+use crate::nic::read_resp::ReadResp;
+use crate::nic::rx_ctx_mux::RxCtxMux;
+use crate::nic::tx_arb::TxArb;
+use crate::nic::{CfgWriteSink, CoreStatsSource};
+use crate::roce::requester::Requester;
+use crate::roce::rx_dispatch::RoceRxDispatch;
+use crate::roce::rx_parse::RoceRxParse;
+use crate::roce::tx::RoceTx;
+use crate::roce::*;
+use crate::sched::{FlowSched, SchedStatsSource};
+use crate::stream::{AxisSink, AxisSource};
+use rust_hdl::prelude::*;
+
+/// The NIC core for 2^A flows with 2^Q work requests each (`AQ` = A + Q)
+/// and a 2^B-word receive frame buffer.
+#[derive(LogicBlock, Default)]
+pub struct NicCore<const A: usize, const Q: usize, const AQ: usize, const B: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub s_cfg: CfgWriteSink,
+    pub s_wr: WorkReqSink,
+    pub m_cmpl: WrCompletionSource,
+    pub m_dma_rd: HostReadReqSource,
+    pub s_axis_h2c: AxisSink<64, 8, 1>,
+    pub m_dma_wr: HostWriteSource,
+    pub s_axis_rx: AxisSink<64, 8, 1>,
+    pub m_axis_tx: AxisSource<64, 8, 1>,
+    pub m_stats_parse: RxParseStatsSource,
+    pub m_stats_dispatch: RxDispatchStatsSource,
+    pub m_stats_tx: TxStatsSource,
+    pub m_stats_sched: SchedStatsSource,
+    pub m_stats_cc: CcStatsSource,
+    pub m_stats_req: ReqStatsSource,
+    pub m_stats_core: CoreStatsSource,
+    cfg: CfgRegs<A>,
+    parse: RoceRxParse<B>,
+    dispatch: RoceRxDispatch<A>,
+    rx_ctx: RxCtxMux<A>,
+    requester: Requester<A, Q, AQ>,
+    sched: FlowSched<A>,
+    ev_arb: EvArb,
+    cc_arb: CcArb,
+    cc: HpccCc<A>,
+    read_resp: ReadResp<A>,
+    tx_arb: TxArb<A>,
+    tx: RoceTx<A>,
+}
+
+impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> Logic
+    for NicCore<A, Q, AQ, B>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        clock!(
+            self, clock, cfg, parse, dispatch, rx_ctx, requester, sched, ev_arb, cc_arb, cc,
+            read_resp, tx_arb, tx
+        );
+        self.parse.reset.next = self.reset.val();
+        self.dispatch.reset.next = self.reset.val();
+        self.tx.reset.next = self.reset.val();
+
+        // ---- Configuration.
+        CfgWriteSink::link(&mut self.s_cfg, &mut self.cfg.s_cfg);
+        self.cfg.rx_busy.next = self.rx_ctx.rx_busy.val();
+        TxFlowCtxSource::<A>::join(&mut self.cfg.m_tx_ctx, &mut self.tx.s_ctx);
+        RxFlowCtxSource::<A>::join(&mut self.cfg.m_rx_ctx, &mut self.rx_ctx.s_cfg);
+        ReqFlowCtxSource::<A>::join(&mut self.cfg.m_req_ctx, &mut self.requester.s_ctx);
+        crate::cc::CcEventSource::join(&mut self.cfg.m_cc_ctl, &mut self.cc_arb.s_ctl);
+        self.dispatch.cfg_mtu_log2.next = self.cfg.mtu_log2.val();
+        self.requester.cfg_mtu_log2.next = self.cfg.mtu_log2.val();
+        self.requester.cfg_rto.next = self.cfg.rto.val();
+        self.read_resp.cfg_mtu_log2.next = self.cfg.mtu_log2.val();
+        self.sched.cfg_mtu.next = self.cfg.mtu_bytes.val();
+        self.sched.cfg_cap.next = self.cfg.sched_cap.val();
+        self.sched.cfg_probe_t.next = self.cfg.probe_t.val();
+        self.ev_arb.cfg_variant.next = self.cfg.cc_variant.val();
+        self.ev_arb.cfg_ns_per_cycle.next = self.cfg.ns_per_cycle.val();
+        self.cc.cfg_variant.next = self.cfg.cc_variant.val();
+        self.cc.cfg_t.next = self.cfg.cc_t.val();
+        self.cc.cfg_inv_t_m.next = self.cfg.cc_inv_t_m.val();
+        self.cc.cfg_inv_t_s.next = self.cfg.cc_inv_t_s.val();
+        self.cc.cfg_uq_m.next = self.cfg.cc_uq_m.val();
+        self.cc.cfg_eta.next = self.cfg.cc_eta.val();
+        self.cc.cfg_max_stage.next = self.cfg.cc_max_stage.val();
+        self.cc.cfg_w_ai.next = self.cfg.cc_w_ai.val();
+        self.cc.cfg_w_min.next = self.cfg.cc_w_min.val();
+        self.cc.cfg_w_init.next = self.cfg.cc_w_init.val();
+        self.cc.cfg_mlog.next = self.cfg.cc_mlog.val();
+
+        // ---- Receive: parser → dispatcher → responder, requester, host.
+        AxisSink::<64, 8, 1>::link(&mut self.s_axis_rx, &mut self.parse.s_axis_rx);
+        RxMetaSource::join(&mut self.parse.m_meta, &mut self.dispatch.s_meta);
+        AxisSource::<64, 8, 1>::join(&mut self.parse.m_axis_pay, &mut self.dispatch.s_axis_pay);
+        RxFlowCtxSource::<A>::join(&mut self.rx_ctx.m_ctx, &mut self.dispatch.s_ctx);
+        HostWriteSource::link(&mut self.m_dma_wr, &mut self.dispatch.m_wr);
+        AckInfoSource::<A>::join(&mut self.dispatch.m_ack, &mut self.tx_arb.s_ack);
+        CcFeedbackSource::<A>::join(&mut self.dispatch.m_cc, &mut self.requester.s_fb);
+        NakReqSource::<A>::join(&mut self.dispatch.m_nak, &mut self.requester.s_nak);
+        ReadReqSource::<A>::join(&mut self.dispatch.m_rdreq, &mut self.read_resp.s_rdreq);
+
+        // ---- Requester, scheduler, CC.
+        WorkReqSink::link(&mut self.s_wr, &mut self.requester.s_wr);
+        WrCompletionSource::link(&mut self.m_cmpl, &mut self.requester.m_cmpl);
+        crate::sched::PktSendSource::join(&mut self.sched.m_send, &mut self.requester.s_send);
+        crate::sched::SchedEventSource::join(&mut self.requester.m_ev, &mut self.ev_arb.s_req);
+        crate::sched::SchedEventSource::join(&mut self.ev_arb.m_ev, &mut self.sched.s_ev);
+        RxFlowCtxSource::<A>::join(&mut self.requester.m_rd, &mut self.rx_ctx.s_req);
+        crate::cc::CcEventSource::join(&mut self.requester.m_cc, &mut self.cc_arb.s_ack);
+        crate::cc::CcEventSource::join(&mut self.cc_arb.m_event, &mut self.cc.s_event);
+        crate::cc::CcUpdateSource::join(&mut self.cc.m_update, &mut self.ev_arb.s_update);
+
+        // ---- Transmit: ACKs, READ responses, requester → Tx builder.
+        TxDescSource::<A>::join(&mut self.read_resp.m_desc, &mut self.tx_arb.s_rresp);
+        TxDescSource::<A>::join(&mut self.requester.m_desc, &mut self.tx_arb.s_req);
+        TxDescSource::<A>::join(&mut self.tx_arb.m_desc, &mut self.tx.s_req);
+        AxisSink::<64, 8, 1>::link(&mut self.s_axis_h2c, &mut self.tx.s_axis_rd);
+        HostReadReqSource::link(&mut self.m_dma_rd, &mut self.tx.m_rdq);
+        AxisSource::<64, 8, 1>::link(&mut self.m_axis_tx, &mut self.tx.m_axis_tx);
+
+        // ---- Counters.
+        RxParseStatsSource::link(&mut self.m_stats_parse, &mut self.parse.m_stats);
+        RxDispatchStatsSource::link(&mut self.m_stats_dispatch, &mut self.dispatch.m_stats);
+        TxStatsSource::link(&mut self.m_stats_tx, &mut self.tx.m_stats);
+        SchedStatsSource::link(&mut self.m_stats_sched, &mut self.sched.m_stats);
+        CcStatsSource::link(&mut self.m_stats_cc, &mut self.cc.m_stats);
+        ReqStatsSource::link(&mut self.m_stats_req, &mut self.requester.m_stats);
+        self.m_stats_core.bad_cfg.next = self.cfg.bad_cfg.val();
+        self.m_stats_core.commits.next = self.cfg.commits.val();
+        self.m_stats_core.updates.next = self.ev_arb.updates.val();
+        self.m_stats_core.update_drops.next = self.ev_arb.update_drops.val();
+        self.m_stats_core.acks.next = self.tx_arb.acks.val();
+        self.m_stats_core.reads.next = self.read_resp.reads.val();
+        self.m_stats_core.read_resps.next = self.read_resp.resps.val();
+    }
+}

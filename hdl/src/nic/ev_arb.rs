@@ -1,0 +1,159 @@
+//! The scheduler's event port, shared by the requester and the CC
+//! module (draft -00 Figure 4: "Update" into the flow scheduler).
+//!
+//! - `s_req` (`SchedEvent`, ready): the requester's INIT, DOORBELL, ACK,
+//!   REWIND, TRIM, passed as they are.
+//! - `s_update` (`CcUpdate`, strobe): a CC update becomes UPDATE(flow,
+//!   a = R, b = W) when its status is CREATED (W_init: the flow's first
+//!   rate), or UPDATE with the sender-based variant (`cfg_variant` = 0;
+//!   with NewINT the sender's W comes from the receiver). R goes from the
+//!   CC's UQ8.16 bytes/ns to the scheduler's UQ8.24 bytes/cycle:
+//!   a = (R · `cfg_ns_per_cycle`) ≫ 8, `cfg_ns_per_cycle` UQ8.16 ns, a
+//!   `WideMul` (4 cycles), saturated to 2^32 − 1, and at least 1 for a
+//!   nonzero R (the scheduler drops R = 0). W (UQ24.8 bytes) is passed.
+//!   Converted updates wait in a 16-entry block-RAM queue.
+//! - `m_ev` (`SchedEvent`): the two sources alternate when both wait
+//!   (round robin), so neither starves. Combinational from the inputs
+//!   (`valid` from the sources' `valid`, never from `m_ev.ready`).
+//!
+//! Counters (32 bits, wrapping): `updates` (queued), `update_drops`
+//! (a qualifying update found 16 in the queue or the multiplier: dropped;
+//! the flow's next update supersedes it).
+//!
+//! Timing: an update is at `m_ev` 8 cycles after its strobe (4 multiply,
+//! 1 queue write, 3 queue read) when the port is free.
+//!
+//! Golden twin: `nic_golden::nic::ev_arb`.
+
+use crate::arith::{Delay, WideMul};
+use crate::cc::CcUpdateSink;
+use crate::mem::Fifo;
+use crate::sched::{SchedEventSink, SchedEventSource};
+use rust_hdl::prelude::*;
+
+/// Updates queued (in the multiplier or the queue) at most.
+pub const QUEUE: u64 = 16;
+
+#[derive(LogicBlock)]
+pub struct EvArb {
+    pub clock: Signal<In, Clock>,
+    pub cfg_variant: Signal<In, Bit>,
+    pub cfg_ns_per_cycle: Signal<In, Bits<24>>,
+    pub s_req: SchedEventSink,
+    pub s_update: CcUpdateSink,
+    pub m_ev: SchedEventSource,
+    pub updates: Signal<Out, Bits<32>>,
+    pub update_drops: Signal<Out, Bits<32>>,
+    mul: WideMul,
+    /// flow (16) and W (32) beside the multiplier.
+    carry: Delay<48, 4>,
+    queue: Fifo<80, 4>,
+    /// Updates in the multiplier or the queue.
+    held: DFF<Bits<8>>,
+    /// 1: the queue goes first when both wait.
+    turn_q: DFF<Bit>,
+    n_updates: DFF<Bits<32>>,
+    n_drops: DFF<Bits<32>>,
+    k_update_st: Constant<Bits<3>>,
+    k_created_st: Constant<Bits<3>>,
+    k_op_update: Constant<Bits<3>>,
+    k_held_max: Constant<Bits<8>>,
+    qualify: Signal<Local, Bit>,
+    push_ok: Signal<Local, Bit>,
+    pick_q: Signal<Local, Bit>,
+    pop: Signal<Local, Bit>,
+    r_sched: Signal<Local, Bits<32>>,
+}
+
+impl Default for EvArb {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            cfg_variant: Default::default(),
+            cfg_ns_per_cycle: Default::default(),
+            s_req: Default::default(),
+            s_update: Default::default(),
+            m_ev: Default::default(),
+            updates: Default::default(),
+            update_drops: Default::default(),
+            mul: Default::default(),
+            carry: Default::default(),
+            queue: Default::default(),
+            held: Default::default(),
+            turn_q: Default::default(),
+            n_updates: Default::default(),
+            n_drops: Default::default(),
+            k_update_st: Constant::new(Bits::<3>::from(0u64)),
+            k_created_st: Constant::new(Bits::<3>::from(2u64)),
+            k_op_update: Constant::new(Bits::<3>::from(nic_spec::sched::OP_UPDATE as u64)),
+            k_held_max: Constant::new(Bits::<8>::from(QUEUE)),
+            qualify: Default::default(),
+            push_ok: Default::default(),
+            pick_q: Default::default(),
+            pop: Default::default(),
+            r_sched: Default::default(),
+        }
+    }
+}
+
+impl Logic for EvArb {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, held, turn_q, n_updates, n_drops);
+        clock!(self, clock, mul, carry, queue);
+        // ---- Updates in: qualify, count, multiply.
+        self.qualify.next = (self.s_update.valid.val()
+            && ((self.s_update.status.val() == self.k_created_st.val())
+                || ((self.s_update.status.val() == self.k_update_st.val())
+                    && !self.cfg_variant.val())));
+        self.push_ok.next = (self.qualify.val() && (self.held.q.val() < self.k_held_max.val()));
+        if self.push_ok.val() {
+            self.n_updates.d.next = (self.n_updates.q.val() + 1);
+        } else if self.qualify.val() {
+            self.n_drops.d.next = (self.n_drops.q.val() + 1);
+        }
+        self.mul.a.next = bit_cast::<32, 24>(self.s_update.r.val());
+        self.mul.b.next = bit_cast::<32, 24>(self.cfg_ns_per_cycle.val());
+        self.mul.in_valid.next = self.push_ok.val();
+        self.carry.d.next = ((bit_cast::<48, 16>(self.s_update.flow.val()) << 32)
+            | bit_cast::<48, 32>(self.s_update.w.val()));
+        // R in bytes per cycle: (R · npc) >> 8, saturated, at least 1.
+        self.r_sched.next = self.mul.p.val().get_bits::<32>(8);
+        if self.mul.p.val().get_bits::<24>(40).any() {
+            self.r_sched.next = 0xFFFF_FFFF_u64.into();
+        } else if (!self.mul.p.val().get_bits::<32>(8).any() && self.mul.p.val().any()) {
+            self.r_sched.next = 1.into();
+        }
+        self.queue.push.next = self.mul.out_valid.val();
+        self.queue.push_data.next = ((bit_cast::<80, 48>(self.carry.q.val()) << 32)
+            | bit_cast::<80, 32>(self.r_sched.val()));
+        // ---- Out: round robin between the requester and the queue.
+        self.pick_q.next =
+            (self.queue.head_valid.val() && (!self.s_req.valid.val() || self.turn_q.q.val()));
+        self.m_ev.valid.next = (self.s_req.valid.val() || self.queue.head_valid.val());
+        self.m_ev.op.next = self.s_req.op.val();
+        self.m_ev.flow.next = self.s_req.flow.val();
+        self.m_ev.a.next = self.s_req.a.val();
+        self.m_ev.b.next = self.s_req.b.val();
+        if self.pick_q.val() {
+            self.m_ev.op.next = self.k_op_update.val();
+            self.m_ev.flow.next = bit_cast::<16, 80>(self.queue.head_data.val() >> 64);
+            self.m_ev.a.next = self.queue.head_data.val().get_bits::<32>(0);
+            self.m_ev.b.next = self.queue.head_data.val().get_bits::<32>(32);
+        }
+        self.s_req.ready.next = (self.m_ev.ready.val() && !self.pick_q.val());
+        self.pop.next = (self.m_ev.ready.val() && self.pick_q.val());
+        self.queue.pop.next = self.pop.val();
+        if (self.m_ev.ready.val() && self.m_ev.valid.val()) {
+            self.turn_q.d.next = !self.pick_q.val();
+        }
+        // Occupancy: +1 per update taken, −1 per update leaving.
+        if (self.push_ok.val() && !self.pop.val()) {
+            self.held.d.next = (self.held.q.val() + 1);
+        } else if (!self.push_ok.val() && self.pop.val()) {
+            self.held.d.next = (self.held.q.val() - 1);
+        }
+        self.updates.next = self.n_updates.q.val();
+        self.update_drops.next = self.n_drops.q.val();
+    }
+}

@@ -1,0 +1,32 @@
+//! The NIC core (`docs/architecture.md` §5c): draft -00 Figure 4 as one
+//! module, and the glue blocks that join the other areas' blocks.
+//!
+//! - [`cfg_regs`]: configuration writes (`nic_spec::regs`) → global
+//!   registers and per-flow context writes;
+//! - [`ev_arb`]: the scheduler's event port, shared by the requester and
+//!   the CC module's updates (R converted to bytes per cycle);
+//! - [`cc_arb`]: the CC module's event port, shared by flow creation and
+//!   the requester's ACK telemetry;
+//! - [`tx_arb`]: the Tx builder's descriptor port, shared by ACKs, READ
+//!   responses and the requester;
+//! - [`read_resp`]: READ requests → READ RESPONSE descriptors;
+//! - [`rx_ctx_mux`]: the dispatcher's context port, shared by flow
+//!   creation and the requester's READ tracking;
+//! - [`core`]: `NicCore`, everything joined.
+
+pub mod cc_arb;
+pub mod cfg_regs;
+pub mod core;
+pub mod ev_arb;
+pub mod read_resp;
+pub mod rx_ctx_mux;
+pub mod tx_arb;
+
+pub use self::core::NicCore;
+
+// The records this area's blocks exchange, generated from their one
+// declaration in `nic_spec::records` (see `crate::record`).
+use crate::hdl_record;
+use rust_hdl::prelude::*;
+nic_spec::cfg_write_record!(hdl_record! {});
+nic_spec::core_stats_record!(hdl_record! {});

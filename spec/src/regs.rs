@@ -1,0 +1,80 @@
+//! The NIC core's configuration registers (`CfgWrite.addr`): one table
+//! for the RTL (`hdl/src/nic/cfg_regs.rs`), its twin, the host models
+//! and the docs.
+//!
+//! Registers are 64-bit words; a register narrower than that takes the
+//! low bits of `CfgWrite.data`. Global registers take effect on the cycle
+//! after the write; change them only while the NIC is idle (they are read
+//! by blocks mid-operation). Per-flow registers are a staging set: a
+//! write of [`COMMIT`] copies them into the flow's contexts (Tx headers,
+//! Rx expected PSN, requester, scheduler INIT through the requester, CC
+//! CREATE or DESTROY). A write to an address not in [`ALL`] is counted
+//! (`CoreStats.bad_cfg`) and changes nothing.
+
+/// One register: name, address, width in bits, meaning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reg {
+    pub name: &'static str,
+    pub addr: u16,
+    pub width: u32,
+    pub doc: &'static str,
+}
+
+macro_rules! regs {
+    ($($name:ident = $addr:literal, $w:literal, $doc:literal;)*) => {
+        $(#[doc = $doc] pub const $name: u16 = $addr;)*
+        /// Every register, in address order.
+        pub const ALL: &[Reg] = &[$(Reg { name: stringify!($name), addr: $addr, width: $w, doc: $doc }),*];
+    };
+}
+
+regs! {
+    MTU_LOG2 = 0x00, 4, "log2 of the path MTU in bytes, 8..=12 (clamped)";
+    RTO = 0x01, 32, "retransmission timeout, cycles";
+    PROBE_T = 0x02, 24, "probe interval, cycles (a PROBE per flow with data in flight)";
+    SCHED_CAP = 0x03, 20, "scheduler credit cap, bytes (at least the MTU is used)";
+    NS_PER_CYCLE = 0x04, 24, "the core clock's period, UQ8.16 ns: converts the CC's R (B/ns) to the scheduler's (B/cycle)";
+    CC_VARIANT = 0x10, 1, "HPCC++ variant: 0 NewAck (sender-based), 1 NewINT (receiver-based)";
+    CC_T = 0x11, 24, "T, the base RTT, ns";
+    CC_INV_T_M = 0x12, 32, "1/T mantissa (CcParams::regs)";
+    CC_INV_T_S = 0x13, 8, "1/T shift (CcParams::regs)";
+    CC_UQ_M = 0x14, 32, "queue scale mantissa (CcParams::regs)";
+    CC_ETA = 0x15, 16, "eta, UQ0.16";
+    CC_MAX_STAGE = 0x16, 3, "maxStage";
+    CC_W_AI = 0x17, 32, "W_ai, UQ24.8 bytes";
+    CC_W_MIN = 0x18, 32, "the smallest W, UQ24.8 bytes";
+    CC_W_INIT = 0x19, 32, "W at flow creation, UQ24.8 bytes";
+    CC_MLOG = 0x1A, 3, "log2 of the telemetry's byte multiplier";
+    FLOW_DMAC = 0x20, 48, "staged: destination MAC";
+    FLOW_SMAC = 0x21, 48, "staged: source MAC";
+    FLOW_SIP = 0x22, 32, "staged: source IPv4 address";
+    FLOW_DIP = 0x23, 32, "staged: destination IPv4 address";
+    FLOW_SPORT = 0x24, 16, "staged: UDP source port";
+    FLOW_DQP = 0x25, 24, "staged: the peer's QP number";
+    FLOW_PKEY = 0x26, 16, "staged: P_Key";
+    FLOW_TOS = 0x27, 8, "staged: IPv4 TOS";
+    FLOW_SEND_PSN = 0x28, 24, "staged: the first PSN this flow sends";
+    FLOW_RECV_PSN = 0x29, 24, "staged: the first PSN expected from the peer";
+    FLOW_TLM_DATA = 0x2A, 1, "staged: 1 = telemetry in every data packet, 0 = in probes only";
+    COMMIT = 0x2F, 33, "bits 0..: flow id; bit 32: active. Copies the staged registers into the flow's contexts (the write completes when every block took it)";
+}
+
+/// The register at `addr`, if any.
+pub fn find(addr: u16) -> Option<&'static Reg> {
+    ALL.iter().find(|r| r.addr == addr)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_are_unique_and_sorted() {
+        for w in ALL.windows(2) {
+            assert!(w[0].addr < w[1].addr, "{} / {}", w[0].name, w[1].name);
+        }
+        assert!(ALL.iter().all(|r| r.width >= 1 && r.width <= 64));
+        assert_eq!(find(COMMIT).map(|r| r.name), Some("COMMIT"));
+        assert_eq!(find(0x3F), None);
+    }
+}
