@@ -13,6 +13,7 @@
 pub mod arith;
 pub mod cc;
 pub mod mem;
+pub mod nic;
 pub mod record;
 pub mod roce;
 pub mod sched;

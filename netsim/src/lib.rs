@@ -17,6 +17,7 @@
 //! Arrows point down: `cli → netsim → testbench → {hdl, golden-model}`.
 
 pub mod bench;
+pub mod core_env;
 pub mod fluid;
 pub mod host;
 pub mod link;

@@ -41,6 +41,7 @@ pub mod cosim;
 pub mod gtkw;
 pub mod harness;
 pub mod iverilog;
+pub mod nic;
 pub mod record;
 pub mod roce;
 pub mod rusthdl_engine;

@@ -129,3 +129,10 @@ mod cc {
     nic_spec::cc_update_record!(tb_record! {});
     nic_spec::cc_stats_record!(tb_record! {});
 }
+
+mod nic {
+    use nic_golden::nic::*;
+    use nic_hdl::nic::*;
+    nic_spec::cfg_write_record!(tb_record! {});
+    nic_spec::core_stats_record!(tb_record! {});
+}

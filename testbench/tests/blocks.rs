@@ -9,6 +9,7 @@ mod common;
 mod arith;
 mod cc;
 mod mem;
+mod nic;
 mod roce;
 mod sched;
 mod stream;

@@ -438,6 +438,7 @@ pub const LATENCY: usize = 102;
 pub const HAZARD_WINDOW: usize = 9;
 
 /// The cycle twin. `A`: the module holds 2^A flows.
+#[derive(Clone)]
 pub struct HpccCc<const A: usize> {
     pub model: HpccFixed,
     pipe: VecDeque<Option<CcUpdate>>,

@@ -202,6 +202,7 @@ fn fresh_tlm(on: bool) -> Telemetry {
 }
 
 /// The requester for 2^A flows with 2^Q work requests each.
+#[derive(Clone)]
 pub struct Requester<const A: usize, const Q: usize> {
     pub flows: Vec<FlowState>,
     pub ring: Vec<WrEntry>,

@@ -117,6 +117,7 @@ pub fn pack_send(flow: u32, seq: u32, len: u32, probe: bool, epoch: u8) -> u128 
 }
 
 /// The scheduler for 2^A flows.
+#[derive(Clone)]
 pub struct FlowSched<const A: usize> {
     pub flows: Vec<FlowState>,
     pipe: VecDeque<Option<Op>>,

@@ -1,0 +1,236 @@
+//! Twin of `hdl/src/nic/cfg_regs.rs`: configuration writes
+//! (`nic_spec::regs`) → global registers and per-flow context writes.
+
+use crate::cc::CcEvent;
+use crate::nic::CfgWrite;
+use crate::roce::{ReqFlowCtx, RxFlowCtx, TxFlowCtx};
+use crate::Cycle;
+use nic_spec::regs::*;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct In {
+    pub cfg_valid: bool,
+    pub cfg: CfgWrite,
+    pub rx_busy: bool,
+    pub req_ctx_ready: bool,
+    pub cc_ctl_ready: bool,
+}
+
+/// The global registers (the block's plain outputs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Globals {
+    pub mtu_log2: u8,
+    pub mtu_bytes: u16,
+    pub rto: u32,
+    pub probe_t: u32,
+    pub sched_cap: u32,
+    pub ns_per_cycle: u32,
+    pub cc_variant: bool,
+    pub cc_t: u32,
+    pub cc_inv_t_m: u32,
+    pub cc_inv_t_s: u8,
+    pub cc_uq_m: u32,
+    pub cc_eta: u16,
+    pub cc_max_stage: u8,
+    pub cc_w_ai: u32,
+    pub cc_w_min: u32,
+    pub cc_w_init: u32,
+    pub cc_mlog: u8,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Out {
+    pub cfg_ready: bool,
+    pub tx_ctx_valid: bool,
+    pub tx_ctx: TxFlowCtx,
+    pub rx_ctx_valid: bool,
+    pub rx_ctx: RxFlowCtx,
+    pub req_ctx_valid: bool,
+    pub req_ctx: ReqFlowCtx,
+    pub cc_ctl_valid: bool,
+    pub cc_ctl: CcEvent,
+    pub mtu_log2: u8,
+    pub mtu_bytes: u16,
+    pub rto: u32,
+    pub probe_t: u32,
+    pub sched_cap: u32,
+    pub ns_per_cycle: u32,
+    pub cc_variant: bool,
+    pub cc_t: u32,
+    pub cc_inv_t_m: u32,
+    pub cc_inv_t_s: u8,
+    pub cc_uq_m: u32,
+    pub cc_eta: u16,
+    pub cc_max_stage: u8,
+    pub cc_w_ai: u32,
+    pub cc_w_min: u32,
+    pub cc_w_init: u32,
+    pub cc_mlog: u8,
+    pub bad_cfg: u32,
+    pub commits: u32,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum State {
+    #[default]
+    Idle,
+    Tx,
+    Rx,
+    Req,
+    Cc,
+}
+
+/// The staged per-flow registers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Staged {
+    dmac: u64,
+    smac: u64,
+    sip: u32,
+    dip: u32,
+    sport: u16,
+    dqp: u32,
+    pkey: u16,
+    tos: u8,
+    send_psn: u32,
+    recv_psn: u32,
+    tlm_data: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct CfgRegs<const A: usize> {
+    state: State,
+    g: Globals,
+    f: Staged,
+    flow: u32,
+    active: bool,
+    bad: u32,
+    commits: u32,
+}
+
+/// The MTU in bytes for `mtu_log2`, clamped to 256..=4096.
+pub fn mtu_bytes(mtu_log2: u8) -> u16 {
+    1 << mtu_log2.clamp(8, 12)
+}
+
+impl<const A: usize> Cycle for CfgRegs<A> {
+    type In = In;
+    type Out = Out;
+    fn step(&mut self, i: &In) -> Out {
+        let s = self.state;
+        let f = &self.f;
+        let out = Out {
+            cfg_ready: s == State::Idle,
+            tx_ctx_valid: s == State::Tx,
+            tx_ctx: TxFlowCtx {
+                flow: self.flow,
+                dmac: f.dmac,
+                smac: f.smac,
+                sip: f.sip,
+                dip: f.dip,
+                sport: f.sport,
+                dqp: f.dqp,
+                pkey: f.pkey,
+                tos: f.tos,
+            },
+            rx_ctx_valid: s == State::Rx && !i.rx_busy,
+            rx_ctx: RxFlowCtx {
+                flow: self.flow,
+                active: self.active,
+                epsn: f.recv_psn,
+                rd_addr: 0,
+                rd_psn: 0,
+                rd_only: false,
+            },
+            req_ctx_valid: s == State::Req,
+            req_ctx: ReqFlowCtx {
+                flow: self.flow,
+                active: self.active,
+                psn: f.send_psn,
+                tlm_data: f.tlm_data,
+            },
+            cc_ctl_valid: s == State::Cc,
+            cc_ctl: CcEvent {
+                op: if self.active {
+                    crate::cc::hpcc::op::CREATE
+                } else {
+                    crate::cc::hpcc::op::DESTROY
+                },
+                flow: self.flow as u16,
+                ..Default::default()
+            },
+            mtu_log2: self.g.mtu_log2,
+            rto: self.g.rto,
+            probe_t: self.g.probe_t,
+            sched_cap: self.g.sched_cap,
+            ns_per_cycle: self.g.ns_per_cycle,
+            cc_variant: self.g.cc_variant,
+            cc_t: self.g.cc_t,
+            cc_inv_t_m: self.g.cc_inv_t_m,
+            cc_inv_t_s: self.g.cc_inv_t_s,
+            cc_uq_m: self.g.cc_uq_m,
+            cc_eta: self.g.cc_eta,
+            cc_max_stage: self.g.cc_max_stage,
+            cc_w_ai: self.g.cc_w_ai,
+            cc_w_min: self.g.cc_w_min,
+            cc_w_init: self.g.cc_w_init,
+            cc_mlog: self.g.cc_mlog,
+            mtu_bytes: mtu_bytes(self.g.mtu_log2),
+            bad_cfg: self.bad,
+            commits: self.commits,
+        };
+        match s {
+            State::Idle => {}
+            State::Tx => self.state = State::Rx,
+            State::Rx if !i.rx_busy => self.state = State::Req,
+            State::Req if i.req_ctx_ready => self.state = State::Cc,
+            State::Cc if i.cc_ctl_ready => self.state = State::Idle,
+            _ => {}
+        }
+        if s == State::Idle && i.cfg_valid {
+            self.write(i.cfg.addr, i.cfg.data);
+        }
+        out
+    }
+}
+
+impl<const A: usize> CfgRegs<A> {
+    fn write(&mut self, addr: u16, d: u64) {
+        let (g, f) = (&mut self.g, &mut self.f);
+        match addr {
+            MTU_LOG2 => g.mtu_log2 = (d & 0xF) as u8,
+            RTO => g.rto = d as u32,
+            PROBE_T => g.probe_t = (d & 0xFF_FFFF) as u32,
+            SCHED_CAP => g.sched_cap = (d & 0xF_FFFF) as u32,
+            NS_PER_CYCLE => g.ns_per_cycle = (d & 0xFF_FFFF) as u32,
+            CC_VARIANT => g.cc_variant = d & 1 == 1,
+            CC_T => g.cc_t = (d & 0xFF_FFFF) as u32,
+            CC_INV_T_M => g.cc_inv_t_m = d as u32,
+            CC_INV_T_S => g.cc_inv_t_s = d as u8,
+            CC_UQ_M => g.cc_uq_m = d as u32,
+            CC_ETA => g.cc_eta = d as u16,
+            CC_MAX_STAGE => g.cc_max_stage = (d & 7) as u8,
+            CC_W_AI => g.cc_w_ai = d as u32,
+            CC_W_MIN => g.cc_w_min = d as u32,
+            CC_W_INIT => g.cc_w_init = d as u32,
+            CC_MLOG => g.cc_mlog = (d & 7) as u8,
+            FLOW_DMAC => f.dmac = d & 0xFFFF_FFFF_FFFF,
+            FLOW_SMAC => f.smac = d & 0xFFFF_FFFF_FFFF,
+            FLOW_SIP => f.sip = d as u32,
+            FLOW_DIP => f.dip = d as u32,
+            FLOW_SPORT => f.sport = d as u16,
+            FLOW_DQP => f.dqp = (d & 0xFF_FFFF) as u32,
+            FLOW_PKEY => f.pkey = d as u16,
+            FLOW_TOS => f.tos = d as u8,
+            FLOW_SEND_PSN => f.send_psn = (d & 0xFF_FFFF) as u32,
+            FLOW_RECV_PSN => f.recv_psn = (d & 0xFF_FFFF) as u32,
+            FLOW_TLM_DATA => f.tlm_data = d & 1 == 1,
+            COMMIT if (d as u32) >> A == 0 => {
+                self.flow = d as u32;
+                self.active = (d >> 32) & 1 == 1;
+                self.state = State::Tx;
+                self.commits = self.commits.wrapping_add(1);
+            }
+            _ => self.bad = self.bad.wrapping_add(1),
+        }
+    }
+}

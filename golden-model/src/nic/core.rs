@@ -1,0 +1,427 @@
+//! Twin of `hdl/src/nic/core.rs`: the NIC core, joined from its blocks'
+//! twins exactly as the RTL joins the blocks.
+//!
+//! The blocks are Mealy machines (some `ready`s and the arbiters' outputs
+//! are combinational from their inputs), so one cycle is solved as a
+//! fixed point: every block is evaluated on a copy of its state with the
+//! inputs the wiring gives from the other blocks' outputs, until the
+//! inputs stop changing (the RTL has no combinational loop, so this
+//! takes as many passes as the longest combinational chain), then each
+//! block is stepped once with its final inputs.
+
+use crate::cc::hpcc::{self, HpccCc};
+use crate::cc::CcStats;
+use crate::nic::{cc_arb, cfg_regs, ev_arb, read_resp, rx_ctx_mux, tx_arb, CfgWrite, CoreStats};
+use crate::roce::requester::{self, Requester};
+use crate::roce::{rx_dispatch, rx_parse, tx};
+use crate::roce::{
+    HostReadReq, HostWrite, ReqStats, RxDispatchStats, RxParseStats, TxStats, WorkReq,
+    WrCompletion,
+};
+use crate::sched::flow_sched::{self, FlowSched};
+use crate::sched::SchedStats;
+use crate::Cycle;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct In {
+    pub reset: bool,
+    pub cfg_valid: bool,
+    pub cfg: CfgWrite,
+    pub wr_valid: bool,
+    pub wr: WorkReq,
+    pub cmpl_ready: bool,
+    pub dma_rd_ready: bool,
+    pub h2c_tdata: u64,
+    pub h2c_tkeep: u8,
+    pub h2c_tlast: bool,
+    pub h2c_tvalid: bool,
+    pub h2c_tuser: bool,
+    pub dma_wr_ready: bool,
+    pub rx_tdata: u64,
+    pub rx_tkeep: u8,
+    pub rx_tlast: bool,
+    pub rx_tvalid: bool,
+    pub rx_tuser: bool,
+    pub tx_tready: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Out {
+    pub cfg_ready: bool,
+    pub wr_ready: bool,
+    pub cmpl_valid: bool,
+    pub cmpl: WrCompletion,
+    pub dma_rd_valid: bool,
+    pub dma_rd: HostReadReq,
+    pub h2c_tready: bool,
+    pub dma_wr_valid: bool,
+    pub dma_wr: HostWrite,
+    pub rx_tready: bool,
+    pub tx_tdata: u64,
+    pub tx_tkeep: u8,
+    pub tx_tlast: bool,
+    pub tx_tvalid: bool,
+    pub tx_tuser: bool,
+    pub stats_parse: RxParseStats,
+    pub stats_dispatch: RxDispatchStats,
+    pub stats_tx: TxStats,
+    pub stats_sched: SchedStats,
+    pub stats_cc: CcStats,
+    pub stats_req: ReqStats,
+    pub stats_core: CoreStats,
+}
+
+/// One block in the fixed-point solve: its state, and the outputs of the
+/// last evaluation (a copy of the state stepped with `last_in`).
+#[derive(Clone)]
+struct Node<M: Cycle> {
+    m: M,
+    last: Option<(M::In, M::Out)>,
+}
+
+impl<M> Node<M>
+where
+    M: Cycle + Clone,
+    M::In: Copy + PartialEq,
+    M::Out: Copy,
+{
+    fn new(m: M) -> Self {
+        Self { m, last: None }
+    }
+    /// The outputs for `i` this cycle, without stepping.
+    fn eval(&mut self, i: &M::In) -> M::Out {
+        match self.last {
+            Some((li, lo)) if li == *i => lo,
+            _ => {
+                let o = self.m.clone().step(i);
+                self.last = Some((*i, o));
+                o
+            }
+        }
+    }
+    fn commit(&mut self, i: &M::In) -> M::Out {
+        self.last = None;
+        self.m.step(i)
+    }
+}
+
+/// Every block's inputs for one cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Ins {
+    cfg: cfg_regs::In,
+    parse: rx_parse::In,
+    dispatch: rx_dispatch::In,
+    rx_ctx: rx_ctx_mux::In,
+    req: requester::In,
+    sched: flow_sched::In,
+    ev_arb: ev_arb::In,
+    cc_arb: cc_arb::In,
+    cc: hpcc::In,
+    read_resp: read_resp::In,
+    tx_arb: tx_arb::In,
+    tx: tx::In,
+}
+
+/// Every block's outputs for one cycle.
+#[derive(Clone, Copy, Debug, Default)]
+struct Outs {
+    cfg: cfg_regs::Out,
+    parse: rx_parse::Out,
+    dispatch: rx_dispatch::Out,
+    rx_ctx: rx_ctx_mux::Out,
+    req: requester::Out,
+    sched: flow_sched::Out,
+    ev_arb: ev_arb::Out,
+    cc_arb: cc_arb::Out,
+    cc: hpcc::Out,
+    read_resp: read_resp::Out,
+    tx_arb: tx_arb::Out,
+    tx: tx::Out,
+}
+
+/// The NIC core for 2^A flows with 2^Q work requests each and a 2^B-word
+/// receive frame buffer.
+#[derive(Clone)]
+pub struct NicCore<const A: usize, const Q: usize, const B: usize> {
+    cfg: Node<cfg_regs::CfgRegs<A>>,
+    parse: Node<rx_parse::RoceRxParse<B>>,
+    dispatch: Node<rx_dispatch::RoceRxDispatch<A>>,
+    rx_ctx: Node<rx_ctx_mux::RxCtxMux<A>>,
+    req: Node<Requester<A, Q>>,
+    sched: Node<FlowSched<A>>,
+    ev_arb: Node<ev_arb::EvArb>,
+    cc_arb: Node<cc_arb::CcArb>,
+    cc: Node<HpccCc<A>>,
+    read_resp: Node<read_resp::ReadResp<A>>,
+    tx_arb: Node<tx_arb::TxArb<A>>,
+    tx: Node<tx::RoceTx<A>>,
+    ins: Ins,
+    /// Passes of the last cycle's solve (for the tests of the solver).
+    pub passes: usize,
+}
+
+impl<const A: usize, const Q: usize, const B: usize> Default for NicCore<A, Q, B> {
+    fn default() -> Self {
+        Self {
+            cfg: Node::new(Default::default()),
+            parse: Node::new(Default::default()),
+            dispatch: Node::new(Default::default()),
+            rx_ctx: Node::new(Default::default()),
+            req: Node::new(Default::default()),
+            sched: Node::new(Default::default()),
+            ev_arb: Node::new(Default::default()),
+            cc_arb: Node::new(Default::default()),
+            cc: Node::new(Default::default()),
+            read_resp: Node::new(Default::default()),
+            tx_arb: Node::new(Default::default()),
+            tx: Node::new(Default::default()),
+            ins: Ins::default(),
+            passes: 0,
+        }
+    }
+}
+
+/// The joins of `hdl/src/nic/core.rs`: every block's inputs from the
+/// core's inputs and the blocks' outputs.
+fn wire(e: &In, o: &Outs) -> Ins {
+    let g = &o.cfg;
+    let cc_regs = hpcc::In {
+        cfg_variant: g.cc_variant,
+        cfg_t: g.cc_t,
+        cfg_inv_t_m: g.cc_inv_t_m,
+        cfg_inv_t_s: g.cc_inv_t_s,
+        cfg_uq_m: g.cc_uq_m,
+        cfg_eta: g.cc_eta,
+        cfg_max_stage: g.cc_max_stage,
+        cfg_w_ai: g.cc_w_ai,
+        cfg_w_min: g.cc_w_min,
+        cfg_w_init: g.cc_w_init,
+        cfg_mlog: g.cc_mlog,
+        event_valid: o.cc_arb.event_valid,
+        event: o.cc_arb.event,
+    };
+    Ins {
+        cfg: cfg_regs::In {
+            cfg_valid: e.cfg_valid,
+            cfg: e.cfg,
+            rx_busy: o.rx_ctx.rx_busy,
+            req_ctx_ready: o.req.ctx_ready,
+            cc_ctl_ready: o.cc_arb.ctl_ready,
+        },
+        parse: rx_parse::In {
+            reset: e.reset,
+            in_tdata: e.rx_tdata,
+            in_tkeep: e.rx_tkeep,
+            in_tlast: e.rx_tlast,
+            in_tvalid: e.rx_tvalid,
+            in_tuser: e.rx_tuser,
+            meta_ready: o.dispatch.meta_ready,
+            pay_tready: o.dispatch.pay_tready,
+        },
+        dispatch: rx_dispatch::In {
+            reset: e.reset,
+            cfg_mtu_log2: g.mtu_log2,
+            ctx_valid: o.rx_ctx.ctx_valid,
+            ctx: o.rx_ctx.ctx,
+            meta_valid: o.parse.meta_valid,
+            meta: o.parse.meta,
+            pay_tdata: o.parse.pay_tdata,
+            pay_tkeep: o.parse.pay_tkeep,
+            pay_tlast: o.parse.pay_tlast,
+            pay_tvalid: o.parse.pay_tvalid,
+            pay_tuser: o.parse.pay_tuser,
+            wr_ready: e.dma_wr_ready,
+            ack_ready: o.tx_arb.ack_ready,
+            cc_ready: o.req.fb_ready,
+            nak_ready: o.req.nak_ready,
+            rdreq_ready: o.read_resp.rdreq_ready,
+        },
+        rx_ctx: rx_ctx_mux::In {
+            cfg_valid: o.cfg.rx_ctx_valid,
+            cfg: o.cfg.rx_ctx,
+            req_valid: o.req.rd_valid,
+            req: o.req.rd,
+        },
+        req: requester::In {
+            cfg_mtu_log2: g.mtu_log2,
+            cfg_rto: g.rto,
+            ctx_valid: o.cfg.req_ctx_valid,
+            ctx: o.cfg.req_ctx,
+            wr_valid: e.wr_valid,
+            wr: e.wr,
+            send_valid: o.sched.send_valid,
+            send: o.sched.send,
+            fb_valid: o.dispatch.cc_valid,
+            fb: o.dispatch.cc,
+            nak_valid: o.dispatch.nak_valid,
+            nak: o.dispatch.nak,
+            ev_ready: o.ev_arb.req_ready,
+            desc_ready: o.tx_arb.req_ready,
+            cmpl_ready: e.cmpl_ready,
+            cc_ready: o.cc_arb.ack_ready,
+        },
+        sched: flow_sched::In {
+            cfg_mtu: g.mtu_bytes as u32,
+            cfg_cap: g.sched_cap,
+            cfg_probe_t: g.probe_t,
+            ev_valid: o.ev_arb.ev_valid,
+            ev: o.ev_arb.ev,
+            send_ready: o.req.send_ready,
+        },
+        ev_arb: ev_arb::In {
+            cfg_variant: g.cc_variant,
+            cfg_ns_per_cycle: g.ns_per_cycle,
+            req_valid: o.req.ev_valid,
+            req: o.req.ev,
+            update_valid: o.cc.update_valid,
+            update: o.cc.update,
+            ev_ready: o.sched.ev_ready,
+        },
+        cc_arb: cc_arb::In {
+            ctl_valid: o.cfg.cc_ctl_valid,
+            ctl: o.cfg.cc_ctl,
+            ack_valid: o.req.cc_valid,
+            ack: o.req.cc,
+            event_ready: o.cc.event_ready,
+        },
+        cc: cc_regs,
+        read_resp: read_resp::In {
+            cfg_mtu_log2: g.mtu_log2,
+            rdreq_valid: o.dispatch.rdreq_valid,
+            rdreq: o.dispatch.rdreq,
+            desc_ready: o.tx_arb.rresp_ready,
+        },
+        tx_arb: tx_arb::In {
+            ack_valid: o.dispatch.ack_valid,
+            ack: o.dispatch.ack,
+            rresp_valid: o.read_resp.desc_valid,
+            rresp: o.read_resp.desc,
+            req_valid: o.req.desc_valid,
+            req: o.req.desc,
+            desc_ready: o.tx.req_ready,
+        },
+        tx: tx::In {
+            reset: e.reset,
+            ctx_valid: o.cfg.tx_ctx_valid,
+            ctx: o.cfg.tx_ctx,
+            req_valid: o.tx_arb.desc_valid,
+            req: o.tx_arb.desc,
+            rd_tdata: e.h2c_tdata,
+            rd_tlast: e.h2c_tlast,
+            rd_tvalid: e.h2c_tvalid,
+            rd_tkeep: e.h2c_tkeep,
+            rd_tuser: e.h2c_tuser,
+            rdq_ready: e.dma_rd_ready,
+            out_tready: e.tx_tready,
+        },
+    }
+}
+
+/// The core's outputs from its blocks' outputs.
+fn outputs(o: &Outs) -> Out {
+    Out {
+        cfg_ready: o.cfg.cfg_ready,
+        wr_ready: o.req.wr_ready,
+        cmpl_valid: o.req.cmpl_valid,
+        cmpl: o.req.cmpl,
+        dma_rd_valid: o.tx.rdq_valid,
+        dma_rd: o.tx.rdq,
+        h2c_tready: o.tx.rd_tready,
+        dma_wr_valid: o.dispatch.wr_valid,
+        dma_wr: o.dispatch.wr,
+        rx_tready: o.parse.in_tready,
+        tx_tdata: o.tx.out_tdata,
+        tx_tkeep: o.tx.out_tkeep,
+        tx_tlast: o.tx.out_tlast,
+        tx_tvalid: o.tx.out_tvalid,
+        tx_tuser: o.tx.out_tuser,
+        stats_parse: o.parse.stats,
+        stats_dispatch: o.dispatch.stats,
+        stats_tx: o.tx.stats,
+        stats_sched: o.sched.stats,
+        stats_cc: o.cc.stats,
+        stats_req: o.req.stats,
+        stats_core: CoreStats {
+            bad_cfg: o.cfg.bad_cfg,
+            commits: o.cfg.commits,
+            updates: o.ev_arb.updates,
+            update_drops: o.ev_arb.update_drops,
+            acks: o.tx_arb.acks,
+            reads: o.read_resp.reads,
+            read_resps: o.read_resp.resps,
+        },
+    }
+}
+
+impl<const A: usize, const Q: usize, const B: usize> NicCore<A, Q, B> {
+    fn eval(&mut self, i: &Ins) -> Outs {
+        Outs {
+            cfg: self.cfg.eval(&i.cfg),
+            parse: self.parse.eval(&i.parse),
+            dispatch: self.dispatch.eval(&i.dispatch),
+            rx_ctx: self.rx_ctx.eval(&i.rx_ctx),
+            req: self.req.eval(&i.req),
+            sched: self.sched.eval(&i.sched),
+            ev_arb: self.ev_arb.eval(&i.ev_arb),
+            cc_arb: self.cc_arb.eval(&i.cc_arb),
+            cc: self.cc.eval(&i.cc),
+            read_resp: self.read_resp.eval(&i.read_resp),
+            tx_arb: self.tx_arb.eval(&i.tx_arb),
+            tx: self.tx.eval(&i.tx),
+        }
+    }
+
+    fn commit(&mut self, i: &Ins) -> Outs {
+        Outs {
+            cfg: self.cfg.commit(&i.cfg),
+            parse: self.parse.commit(&i.parse),
+            dispatch: self.dispatch.commit(&i.dispatch),
+            rx_ctx: self.rx_ctx.commit(&i.rx_ctx),
+            req: self.req.commit(&i.req),
+            sched: self.sched.commit(&i.sched),
+            ev_arb: self.ev_arb.commit(&i.ev_arb),
+            cc_arb: self.cc_arb.commit(&i.cc_arb),
+            cc: self.cc.commit(&i.cc),
+            read_resp: self.read_resp.commit(&i.read_resp),
+            tx_arb: self.tx_arb.commit(&i.tx_arb),
+            tx: self.tx.commit(&i.tx),
+        }
+    }
+
+    /// The requester's twin (for monitors).
+    pub fn requester(&self) -> &Requester<A, Q> {
+        &self.req.m
+    }
+
+    /// The scheduler's twin (for monitors).
+    pub fn scheduler(&self) -> &FlowSched<A> {
+        &self.sched.m
+    }
+}
+
+/// Passes after which the solve gives up: the wiring would have a
+/// combinational loop.
+const MAX_PASSES: usize = 32;
+
+impl<const A: usize, const Q: usize, const B: usize> Cycle for NicCore<A, Q, B> {
+    type In = In;
+    type Out = Out;
+    fn step(&mut self, e: &In) -> Out {
+        let mut ins = self.ins;
+        let mut passes = 0;
+        loop {
+            let outs = self.eval(&ins);
+            let next = wire(e, &outs);
+            passes += 1;
+            if next == ins {
+                break;
+            }
+            assert!(passes < MAX_PASSES, "NicCore twin: no fixed point (a combinational loop)");
+            ins = next;
+        }
+        self.passes = passes;
+        self.ins = ins;
+        let outs = self.commit(&ins);
+        outputs(&outs)
+    }
+}

@@ -1,0 +1,131 @@
+//! Twin of `hdl/src/nic/ev_arb.rs`: the scheduler's event port, shared
+//! by the requester and the CC module's updates (R converted to bytes per
+//! cycle).
+
+use crate::cc::hpcc::status;
+use crate::cc::CcUpdate;
+use crate::mem::fifo::{self, Fifo};
+use crate::sched::SchedEvent;
+use crate::{Cycle, Pipe};
+use nic_spec::sched::OP_UPDATE;
+
+/// Updates queued (in the multiplier or the queue) at most.
+pub const QUEUE: u32 = 16;
+/// The multiplier's latency.
+const MUL: usize = 4;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct In {
+    pub cfg_variant: bool,
+    pub cfg_ns_per_cycle: u32,
+    pub req_valid: bool,
+    pub req: SchedEvent,
+    pub update_valid: bool,
+    pub update: CcUpdate,
+    pub ev_ready: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Out {
+    pub req_ready: bool,
+    pub ev_valid: bool,
+    pub ev: SchedEvent,
+    pub updates: u32,
+    pub update_drops: u32,
+}
+
+/// The scheduler's R (UQ8.24 bytes/cycle) for the CC's R (UQ8.16
+/// bytes/ns) at `ns_per_cycle` (UQ8.16 ns): (R · npc) ≫ 8, saturated to
+/// 32 bits, at least 1 when the product is not 0.
+pub fn rate_per_cycle(r: u32, ns_per_cycle: u32) -> u32 {
+    let p = (r as u64) * (ns_per_cycle as u64);
+    let a = p >> 8;
+    if a > u32::MAX as u64 {
+        u32::MAX
+    } else if a == 0 && p != 0 {
+        1
+    } else {
+        a as u32
+    }
+}
+
+/// (valid, flow, W, R per cycle) through the multiplier.
+type InMul = (bool, u16, u32, u32);
+
+#[derive(Clone, Debug)]
+pub struct EvArb {
+    mul: Pipe<InMul>,
+    queue: Fifo<80, 4>,
+    held: u32,
+    turn_q: bool,
+    updates: u32,
+    drops: u32,
+}
+
+impl Default for EvArb {
+    fn default() -> Self {
+        Self {
+            mul: Pipe::new(MUL),
+            queue: Fifo::default(),
+            held: 0,
+            turn_q: false,
+            updates: 0,
+            drops: 0,
+        }
+    }
+}
+
+impl Cycle for EvArb {
+    type In = In;
+    type Out = Out;
+    fn step(&mut self, i: &In) -> Out {
+        let u = &i.update;
+        let qualify = i.update_valid
+            && (u.status == status::CREATED || (u.status == status::UPDATE && !i.cfg_variant));
+        let push_ok = qualify && self.held < QUEUE;
+        let head = self.queue.head();
+        let pick_q = head.is_some() && (!i.req_valid || self.turn_q);
+        let ev = match head {
+            Some(h) if pick_q => SchedEvent {
+                op: OP_UPDATE,
+                flow: (h >> 64) as u32 & 0xFFFF,
+                a: h as u32,
+                b: (h >> 32) as u32,
+            },
+            _ => i.req,
+        };
+        let out = Out {
+            req_ready: i.ev_ready && !pick_q,
+            ev_valid: i.req_valid || head.is_some(),
+            ev,
+            updates: self.updates,
+            update_drops: self.drops,
+        };
+        let pop = i.ev_ready && pick_q;
+        if i.ev_ready && out.ev_valid {
+            self.turn_q = !pick_q;
+        }
+        let (v, flow, w, r) = self.mul.shift((
+            push_ok,
+            u.flow,
+            u.w,
+            rate_per_cycle(u.r & 0xFF_FFFF, i.cfg_ns_per_cycle & 0xFF_FFFF),
+        ));
+        self.queue.step(&fifo::In {
+            push: v,
+            push_data: ((flow as u128) << 64) | ((w as u128) << 32) | r as u128,
+            pop,
+        });
+        if push_ok {
+            self.updates = self.updates.wrapping_add(1);
+        } else if qualify {
+            self.drops = self.drops.wrapping_add(1);
+        }
+        match (push_ok, pop) {
+            (true, false) => self.held += 1,
+            (false, true) => self.held -= 1,
+            _ => {}
+        }
+        out
+    }
+}

@@ -1,0 +1,16 @@
+//! Twins of the NIC core (`hdl/src/nic/`): the glue blocks and the core
+//! itself, joined from the blocks' twins.
+
+pub mod cc_arb;
+pub mod cfg_regs;
+pub mod core;
+pub mod ev_arb;
+pub mod read_resp;
+pub mod rx_ctx_mux;
+pub mod tx_arb;
+
+// The records this area's blocks exchange, generated from their one
+// declaration in `nic_spec::records` (see `crate::record`).
+use crate::golden_record;
+nic_spec::cfg_write_record!(golden_record! {});
+nic_spec::core_stats_record!(golden_record! {});

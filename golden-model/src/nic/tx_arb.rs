@@ -1,0 +1,75 @@
+//! Twin of `hdl/src/nic/tx_arb.rs`: the Tx builder's descriptor port;
+//! ACKs first, then READ responses and the requester in turn.
+
+use crate::roce::{AckInfo, TxDesc};
+use crate::Cycle;
+use nic_spec::roce::op;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct In {
+    pub ack_valid: bool,
+    pub ack: AckInfo,
+    pub rresp_valid: bool,
+    pub rresp: TxDesc,
+    pub req_valid: bool,
+    pub req: TxDesc,
+    pub desc_ready: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Out {
+    pub ack_ready: bool,
+    pub rresp_ready: bool,
+    pub req_ready: bool,
+    pub desc_valid: bool,
+    pub desc: TxDesc,
+    pub acks: u32,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct TxArb<const A: usize> {
+    turn_r: bool,
+    acks: u32,
+}
+
+/// The ACK/NAK descriptor for a dispatcher's `AckInfo`.
+pub fn ack_desc(a: &AckInfo) -> TxDesc {
+    TxDesc {
+        flow: a.flow,
+        opcode: op::ACK,
+        psn: a.psn,
+        aeth: a.aeth,
+        tlm: a.tlm,
+        ..Default::default()
+    }
+}
+
+impl<const A: usize> Cycle for TxArb<A> {
+    type In = In;
+    type Out = Out;
+    fn step(&mut self, i: &In) -> Out {
+        let pick_r = !i.ack_valid && i.rresp_valid && (!i.req_valid || self.turn_r);
+        let pick_q = !i.ack_valid && !pick_r && i.req_valid;
+        let out = Out {
+            ack_ready: i.desc_ready,
+            rresp_ready: i.desc_ready && pick_r,
+            req_ready: i.desc_ready && pick_q,
+            desc_valid: i.ack_valid || i.rresp_valid || i.req_valid,
+            desc: if i.ack_valid {
+                ack_desc(&i.ack)
+            } else if pick_r {
+                i.rresp
+            } else {
+                i.req
+            },
+            acks: self.acks,
+        };
+        if i.desc_ready && (pick_r || pick_q) {
+            self.turn_r = pick_q;
+        }
+        if i.desc_ready && i.ack_valid {
+            self.acks = self.acks.wrapping_add(1);
+        }
+        out
+    }
+}

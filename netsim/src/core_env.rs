@@ -1,0 +1,507 @@
+//! The cycle-level environment of the NIC core (`hpcc_nic_core`): a host
+//! model per NIC and the lossy link between two cores.
+//!
+//! The host model drives every host-side port of the core and the MAC
+//! side of its link:
+//! - configuration: a script of `CfgWrite`s (the `nic_spec::regs` map:
+//!   global registers, then each flow's staged context and its COMMIT);
+//! - work requests, posted in order once the script is done, and their
+//!   completions, each checked against what was planned (status, bytes;
+//!   exactly once);
+//! - DMA: read requests are served from host memory after
+//!   `dma_latency` cycles on the h2c stream, writes land in host memory
+//!   with their byte strobes;
+//! - the MAC: received frames go into `s_axis_rx` back to back, the
+//!   frames of `m_axis_tx` go onto the link.
+//!
+//! Every `ready` the host drives is low with probability `stall` (seeded),
+//! so back-pressure reaches every port. Inputs never depend on this
+//! cycle's outputs (a source's `valid` does not wait for `ready`), so a
+//! run's inputs can be recorded and replayed on another engine.
+
+use crate::host::HostMem;
+use crate::link::{Link, LinkCfg};
+use nic_golden::cc::params::CcRegs;
+use nic_golden::nic::core::{In, Out};
+use nic_golden::nic::CfgWrite;
+use nic_golden::roce::{WorkReq, WrCompletion};
+use nic_spec::regs;
+use nic_spec::roce::wr::{self, Status};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::collections::{BTreeMap, VecDeque};
+
+/// What the host configures and how it behaves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HostParams {
+    pub mtu_log2: u8,
+    /// Retransmission timeout, cycles.
+    pub rto: u32,
+    /// Probe interval, cycles.
+    pub probe_t: u32,
+    /// Scheduler credit cap, bytes.
+    pub sched_cap: u32,
+    /// The core clock's period, UQ8.16 ns.
+    pub ns_per_cycle: u32,
+    pub cc: CcRegs,
+    /// Telemetry in every data packet (else in probes only).
+    pub tlm_data: bool,
+    /// Cycles from a DMA read request to its first data beat.
+    pub dma_latency: u64,
+    /// Probability that a ready the host drives is low in a cycle.
+    pub stall: f64,
+    /// Work requests outstanding per flow at most (the core's ring,
+    /// 2^Q): the host holds the next one of a full flow back.
+    pub ring: u32,
+}
+
+/// One flow's context as the host writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlowSpec {
+    pub flow: u32,
+    pub dmac: u64,
+    pub smac: u64,
+    pub sip: u32,
+    pub dip: u32,
+    pub sport: u16,
+    pub dqp: u32,
+    pub send_psn: u32,
+    pub recv_psn: u32,
+}
+
+/// The configuration script: global registers, then each flow.
+pub fn config_script(p: &HostParams, flows: &[FlowSpec]) -> Vec<CfgWrite> {
+    let c = &p.cc;
+    let mut v: Vec<(u16, u64)> = vec![
+        (regs::MTU_LOG2, p.mtu_log2 as u64),
+        (regs::RTO, p.rto as u64),
+        (regs::PROBE_T, p.probe_t as u64),
+        (regs::SCHED_CAP, p.sched_cap as u64),
+        (regs::NS_PER_CYCLE, p.ns_per_cycle as u64),
+        (regs::CC_VARIANT, c.variant as u64),
+        (regs::CC_T, c.t as u64),
+        (regs::CC_INV_T_M, c.inv_t_m as u64),
+        (regs::CC_INV_T_S, c.inv_t_s as u64),
+        (regs::CC_UQ_M, c.uq_m as u64),
+        (regs::CC_ETA, c.eta as u64),
+        (regs::CC_MAX_STAGE, c.max_stage as u64),
+        (regs::CC_W_AI, c.w_ai as u64),
+        (regs::CC_W_MIN, c.w_min as u64),
+        (regs::CC_W_INIT, c.w_init as u64),
+        (regs::CC_MLOG, c.mlog as u64),
+    ];
+    for f in flows {
+        v.extend([
+            (regs::FLOW_DMAC, f.dmac),
+            (regs::FLOW_SMAC, f.smac),
+            (regs::FLOW_SIP, f.sip as u64),
+            (regs::FLOW_DIP, f.dip as u64),
+            (regs::FLOW_SPORT, f.sport as u64),
+            (regs::FLOW_DQP, f.dqp as u64),
+            (regs::FLOW_PKEY, 0xFFFF),
+            (regs::FLOW_TOS, 0),
+            (regs::FLOW_SEND_PSN, f.send_psn as u64),
+            (regs::FLOW_RECV_PSN, f.recv_psn as u64),
+            (regs::FLOW_TLM_DATA, p.tlm_data as u64),
+            (regs::COMMIT, f.flow as u64 | 1 << 32),
+        ]);
+    }
+    v.into_iter()
+        .map(|(addr, data)| CfgWrite { addr, data })
+        .collect()
+}
+
+/// A work request and the completion it must get.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlannedWr {
+    pub wr: WorkReq,
+    pub status: Status,
+}
+
+/// The host side of one NIC core.
+pub struct CoreHost {
+    pub p: HostParams,
+    pub mem: HostMem,
+    cfg_q: VecDeque<CfgWrite>,
+    wr_q: VecDeque<WorkReq>,
+    /// tag → what its completion must say.
+    expect: BTreeMap<u32, PlannedWr>,
+    /// tag → cycle of its completion.
+    pub done: BTreeMap<u32, u64>,
+    /// (first beat due, address, words).
+    rd_q: VecDeque<(u64, u64, u64)>,
+    rx_q: VecDeque<Vec<u8>>,
+    rx_pos: usize,
+    tx_buf: Vec<u8>,
+    rng: StdRng,
+    pub errors: Vec<String>,
+    /// Frames the core aborted (`m_axis_tx.tuser`).
+    pub tx_aborts: u64,
+    /// Cycle of the first work request accepted and of each frame out.
+    pub first_wr_at: Option<u64>,
+    pub frames_out: u64,
+    /// The configuration is done: the script is written and `s_cfg.ready`
+    /// was seen high after the last write (its COMMIT went through).
+    configured: bool,
+    /// Good work requests posted and not completed, per flow.
+    in_ring: BTreeMap<u32, u32>,
+}
+
+impl CoreHost {
+    pub fn new(p: HostParams, mem: Vec<u8>, cfg: Vec<CfgWrite>, wrs: &[PlannedWr], seed: u64) -> Self {
+        let mut expect = BTreeMap::new();
+        for w in wrs {
+            assert!(expect.insert(w.wr.tag, *w).is_none(), "tags are unique");
+        }
+        Self {
+            p,
+            mem: HostMem::new(mem),
+            cfg_q: cfg.into(),
+            wr_q: wrs.iter().map(|w| w.wr).collect(),
+            expect,
+            done: BTreeMap::new(),
+            rd_q: VecDeque::new(),
+            rx_q: VecDeque::new(),
+            rx_pos: 0,
+            tx_buf: Vec::new(),
+            rng: StdRng::seed_from_u64(seed),
+            errors: Vec::new(),
+            tx_aborts: 0,
+            first_wr_at: None,
+            frames_out: 0,
+            configured: false,
+            in_ring: BTreeMap::new(),
+        }
+    }
+
+    /// A frame from the link.
+    pub fn receive(&mut self, frame: Vec<u8>) {
+        self.rx_q.push_back(frame);
+    }
+
+    /// Every work request completed and no frame waiting to go in.
+    pub fn finished(&self) -> bool {
+        self.wr_q.is_empty() && self.done.len() == self.expect.len()
+    }
+
+    /// Work requests not completed yet.
+    pub fn outstanding(&self) -> Vec<u32> {
+        self.expect
+            .keys()
+            .copied()
+            .filter(|t| !self.done.contains_key(t))
+            .collect()
+    }
+
+    fn ready(&mut self) -> bool {
+        !(self.p.stall > 0.0 && self.rng.gen_bool(self.p.stall))
+    }
+
+    /// This cycle's inputs (from the host's state only).
+    pub fn inputs(&mut self, now: u64) -> In {
+        let mut i = In {
+            cmpl_ready: self.ready(),
+            dma_rd_ready: self.ready(),
+            dma_wr_ready: self.ready(),
+            tx_tready: self.ready(),
+            ..Default::default()
+        };
+        if let Some(c) = self.cfg_q.front() {
+            i.cfg_valid = true;
+            i.cfg = *c;
+        } else if let (true, Some(w)) = (self.configured, self.wr_q.front()) {
+            let full = self.in_ring.get(&w.flow).copied().unwrap_or(0) >= self.p.ring;
+            if !full {
+                i.wr_valid = true;
+                i.wr = *w;
+            }
+        }
+        if let Some(&(due, addr, words)) = self.rd_q.front() {
+            if due <= now && words > 0 {
+                let w = self.mem.read(addr, 8);
+                i.h2c_tvalid = true;
+                i.h2c_tdata = u64::from_le_bytes(w.try_into().unwrap());
+                i.h2c_tkeep = 0xFF;
+                i.h2c_tlast = words == 1;
+            }
+        }
+        if let Some(f) = self.rx_q.front() {
+            let end = (self.rx_pos + 8).min(f.len());
+            let mut w = [0u8; 8];
+            w[..end - self.rx_pos].copy_from_slice(&f[self.rx_pos..end]);
+            i.rx_tvalid = true;
+            i.rx_tdata = u64::from_le_bytes(w);
+            i.rx_tkeep = ((1u16 << (end - self.rx_pos)) - 1) as u8;
+            i.rx_tlast = end == f.len();
+        }
+        i
+    }
+
+    /// Apply this cycle's handshakes; returns a complete frame sent.
+    pub fn take(&mut self, now: u64, i: &In, o: &Out) -> Option<Vec<u8>> {
+        if i.cfg_valid && o.cfg_ready {
+            self.cfg_q.pop_front();
+        }
+        if self.cfg_q.is_empty() && !i.cfg_valid && o.cfg_ready {
+            self.configured = true;
+        }
+        if i.wr_valid && o.wr_ready {
+            self.wr_q.pop_front();
+            self.first_wr_at.get_or_insert(now);
+            if self.expect[&i.wr.tag].status == Status::Ok {
+                *self.in_ring.entry(i.wr.flow).or_insert(0) += 1;
+            }
+        }
+        if o.cmpl_valid && i.cmpl_ready {
+            self.complete(now, &o.cmpl);
+        }
+        if o.dma_rd_valid && i.dma_rd_ready {
+            let words = (o.dma_rd.len as u64).div_ceil(8);
+            if words > 0 {
+                self.rd_q
+                    .push_back((now + self.p.dma_latency, o.dma_rd.addr, words));
+            }
+        }
+        if i.h2c_tvalid && o.h2c_tready {
+            let r = self.rd_q.front_mut().unwrap();
+            r.1 += 8;
+            r.2 -= 1;
+            if r.2 == 0 {
+                self.rd_q.pop_front();
+            }
+        }
+        if o.dma_wr_valid && i.dma_wr_ready {
+            let w = &o.dma_wr;
+            for b in 0..8 {
+                if w.strb >> b & 1 == 1 {
+                    self.mem.write(w.addr + b, &[(w.data >> (8 * b)) as u8]);
+                }
+            }
+        }
+        if i.rx_tvalid && o.rx_tready {
+            self.rx_pos += 8;
+            if i.rx_tlast {
+                self.rx_q.pop_front();
+                self.rx_pos = 0;
+            }
+        }
+        if o.tx_tvalid && i.tx_tready {
+            let n = o.tx_tkeep.count_ones() as usize;
+            self.tx_buf
+                .extend_from_slice(&o.tx_tdata.to_le_bytes()[..n]);
+            if o.tx_tlast {
+                let f = std::mem::take(&mut self.tx_buf);
+                if o.tx_tuser {
+                    self.tx_aborts += 1;
+                } else {
+                    self.frames_out += 1;
+                    return Some(f);
+                }
+            }
+        }
+        None
+    }
+
+    fn complete(&mut self, now: u64, c: &WrCompletion) {
+        let Some(w) = self.expect.get(&c.tag) else {
+            self.errors
+                .push(format!("cycle {now}: completion of unknown tag {c:?}"));
+            return;
+        };
+        if w.status == Status::Ok {
+            if let Some(k) = self.in_ring.get_mut(&w.wr.flow) {
+                *k = k.saturating_sub(1);
+            }
+        }
+        if self.done.insert(c.tag, now).is_some() {
+            self.errors
+                .push(format!("cycle {now}: second completion {c:?}"));
+        }
+        let bytes = if w.status == Status::Ok { w.wr.len } else { 0 };
+        if c.flow != w.wr.flow || c.status != w.status as u8 || (w.status == Status::Ok && c.bytes != bytes) {
+            self.errors.push(format!(
+                "cycle {now}: completion {c:?}, expected status {:?} for {:?}",
+                w.status, w.wr
+            ));
+        }
+    }
+}
+
+/// One NIC core as the pair drives it: this cycle's outputs for its
+/// inputs (the golden twin, an RTL engine, or both in lockstep).
+pub type CoreFn<'a> = Box<dyn FnMut(&In) -> Out + 'a>;
+
+/// Two cores, their hosts and the two directions of the link.
+pub struct CorePair<'a> {
+    pub hosts: [CoreHost; 2],
+    pub cores: [CoreFn<'a>; 2],
+    pub links: [Link; 2],
+    pub now: u64,
+    /// Every input of each core, if recording.
+    pub record: Option<[Vec<In>; 2]>,
+}
+
+impl<'a> CorePair<'a> {
+    pub fn new(hosts: [CoreHost; 2], cores: [CoreFn<'a>; 2], link: LinkCfg, seed: u64) -> Self {
+        Self {
+            hosts,
+            cores,
+            links: [Link::new(link, seed ^ 0x11), Link::new(link, seed ^ 0x22)],
+            now: 0,
+            record: None,
+        }
+    }
+
+    /// One cycle of both cores.
+    pub fn step(&mut self) {
+        let now = self.now;
+        for n in 0..2 {
+            while let Some(f) = self.links[1 - n].pop_arrived(now) {
+                self.hosts[n].receive(f);
+            }
+        }
+        for n in 0..2 {
+            let i = self.hosts[n].inputs(now);
+            let o = (self.cores[n])(&i);
+            if let Some(r) = &mut self.record {
+                r[n].push(i);
+            }
+            if let Some(f) = self.hosts[n].take(now, &i, &o) {
+                self.links[n].send(now, f);
+            }
+        }
+        self.now += 1;
+    }
+
+    /// Run until both hosts are finished (and the link is quiet) or
+    /// `max_cycles`; returns whether they finished.
+    pub fn run(&mut self, max_cycles: u64) -> bool {
+        while self.now < max_cycles {
+            self.step();
+            if self.hosts.iter().all(|h| h.finished()) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// A workload for two cores: flows, memories, work requests (good ones of
+/// both kinds and sizes, and bad ones of every status), and the memory
+/// each host must end with.
+pub struct Workload {
+    pub flows: [Vec<FlowSpec>; 2],
+    pub mem: [Vec<u8>; 2],
+    pub wrs: [Vec<PlannedWr>; 2],
+    pub expected_mem: [Vec<u8>; 2],
+}
+
+/// Plan `messages` work requests per NIC over `flows` flows (each flow
+/// connects QP f of NIC 0 with QP f of NIC 1), sizes up to `max_len`,
+/// `read_pct` percent READs, plus `bad` bad work requests per NIC.
+pub fn plan(seed: u64, flows: u32, messages: usize, max_len: u32, read_pct: u32, bad: usize, mtu: u32) -> Workload {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let psn: [Vec<u32>; 2] = [0, 1].map(|_| (0..flows).map(|_| rng.gen_range(0..1 << 24)).collect());
+    let spec = |n: usize| -> Vec<FlowSpec> {
+        (0..flows)
+            .map(|f| FlowSpec {
+                flow: f,
+                dmac: 0x02_00_00_00_00_01 + (1 - n) as u64,
+                smac: 0x02_00_00_00_00_01 + n as u64,
+                sip: 0x0A00_0001 + n as u32,
+                dip: 0x0A00_0001 + (1 - n) as u32,
+                sport: 0xC000 + f as u16,
+                dqp: f,
+                send_psn: psn[n][f as usize],
+                recv_psn: psn[1 - n][f as usize],
+            })
+            .collect()
+    };
+    let align8 = |x: u64| (x + 7) & !7;
+    // Each NIC: [0, src) source bytes, [src, src + dst) landing areas.
+    let mut sizes: [Vec<(u32, u32, bool)>; 2] = [Vec::new(), Vec::new()];
+    for s in sizes.iter_mut() {
+        for _ in 0..messages {
+            let len = match rng.gen_range(0..4) {
+                0 => rng.gen_range(1..=64),
+                1 => rng.gen_range(1..=mtu),
+                2 => mtu * rng.gen_range(1..=3),
+                _ => rng.gen_range(1..=max_len),
+            }
+            .min(max_len);
+            s.push((rng.gen_range(0..flows), len, rng.gen_range(0..100) < read_pct));
+        }
+    }
+    let mut src = [0u64; 2];
+    let mut dst = [0u64; 2];
+    let mut places: [Vec<(u64, bool, u64, bool)>; 2] = [Vec::new(), Vec::new()];
+    for n in 0..2 {
+        let peer = 1 - n;
+        for &(_, len, read) in &sizes[n] {
+            let sz = align8(len as u64) + 8;
+            // (local, local in dst, remote, remote in dst)
+            let p = if read {
+                let l = dst[n];
+                dst[n] += sz;
+                let r = src[peer];
+                src[peer] += sz;
+                (l, true, r, false)
+            } else {
+                let l = src[n];
+                src[n] += sz;
+                let r = dst[peer];
+                dst[peer] += sz;
+                (l, false, r, true)
+            };
+            places[n].push(p);
+        }
+    }
+    let src_size = src.map(|s| align8(s) + 8);
+    let mem: [Vec<u8>; 2] = [0, 1].map(|n| (0..src_size[n] + dst[n] + 8).map(|_| rng.gen()).collect());
+    let mut expected_mem = mem.clone();
+    let mut wrs: [Vec<PlannedWr>; 2] = [Vec::new(), Vec::new()];
+    for n in 0..2 {
+        let peer = 1 - n;
+        let base = |m: usize, in_dst: bool, a: u64| if in_dst { src_size[m] + a } else { a };
+        let mut tag = 0u32;
+        for (k, &(flow, len, read)) in sizes[n].iter().enumerate() {
+            let (l, ld, r, rd) = places[n][k];
+            let (la, ra) = (base(n, ld, l), base(peer, rd, r));
+            let (from, from_a, to, to_a) = if read { (peer, ra, n, la) } else { (n, la, peer, ra) };
+            let bytes = mem[from][from_a as usize..(from_a + len as u64) as usize].to_vec();
+            expected_mem[to][to_a as usize..(to_a + len as u64) as usize].copy_from_slice(&bytes);
+            wrs[n].push(PlannedWr {
+                wr: WorkReq {
+                    flow,
+                    opcode: if read { wr::READ } else { wr::WRITE },
+                    laddr: la,
+                    va: ra,
+                    rkey: 0,
+                    len,
+                    tag,
+                },
+                status: Status::Ok,
+            });
+            tag += 1;
+        }
+        // Bad ones, spread among the good ones: each completes at once
+        // with its status and sends nothing.
+        for b in 0..bad {
+            let (wr, status) = match b % 4 {
+                0 => (WorkReq { flow: 0, opcode: wr::WRITE, len: 0, ..Default::default() }, Status::BadLen),
+                1 => (WorkReq { flow: 0, opcode: wr::READ, len: 1 << 31, ..Default::default() }, Status::BadLen),
+                2 => (WorkReq { flow: flows + rng.gen_range(0..1000), opcode: wr::WRITE, len: 8, ..Default::default() }, Status::BadFlow),
+                _ => (WorkReq { flow: 0, opcode: rng.gen_range(2..=255), len: 8, ..Default::default() }, Status::BadOpcode),
+            };
+            let at = rng.gen_range(0..=wrs[n].len());
+            wrs[n].insert(at, PlannedWr { wr: WorkReq { tag, ..wr }, status });
+            tag += 1;
+        }
+    }
+    Workload {
+        flows: [spec(0), spec(1)],
+        mem,
+        wrs,
+        expected_mem,
+    }
+}

@@ -1,0 +1,138 @@
+//! Harnesses of the NIC core and its glue blocks (`hdl/src/nic/`).
+
+use crate::harness;
+use nic_golden::nic as golden;
+use nic_hdl::nic::cc_arb::CcArb;
+use nic_hdl::nic::cfg_regs::CfgRegs;
+use nic_hdl::nic::ev_arb::EvArb;
+use nic_hdl::nic::read_resp::ReadResp;
+use nic_hdl::nic::rx_ctx_mux::RxCtxMux;
+use nic_hdl::nic::tx_arb::TxArb;
+use nic_hdl::nic::NicCore;
+
+harness! {
+    impl<const A: usize> CfgRegs<A> {
+        type In = golden::cfg_regs::In;
+        type Out = golden::cfg_regs::Out;
+        clock = clock;
+        inputs {
+            cfg_valid: s_cfg.valid, rx_busy: rx_busy, req_ctx_ready: m_req_ctx.ready,
+            cc_ctl_ready: m_cc_ctl.ready
+        }
+        outputs {
+            cfg_ready: s_cfg.ready, tx_ctx_valid: m_tx_ctx.valid, rx_ctx_valid: m_rx_ctx.valid,
+            req_ctx_valid: m_req_ctx.valid, cc_ctl_valid: m_cc_ctl.valid,
+            mtu_log2: mtu_log2, mtu_bytes: mtu_bytes, rto: rto, probe_t: probe_t,
+            sched_cap: sched_cap, ns_per_cycle: ns_per_cycle, cc_variant: cc_variant,
+            cc_t: cc_t, cc_inv_t_m: cc_inv_t_m, cc_inv_t_s: cc_inv_t_s, cc_uq_m: cc_uq_m,
+            cc_eta: cc_eta, cc_max_stage: cc_max_stage, cc_w_ai: cc_w_ai, cc_w_min: cc_w_min,
+            cc_w_init: cc_w_init, cc_mlog: cc_mlog, bad_cfg: bad_cfg, commits: commits
+        }
+        records_in { cfg: s_cfg }
+        records_out { tx_ctx: m_tx_ctx, rx_ctx: m_rx_ctx, req_ctx: m_req_ctx, cc_ctl: m_cc_ctl }
+    }
+}
+
+harness! {
+    impl<> EvArb {
+        type In = golden::ev_arb::In;
+        type Out = golden::ev_arb::Out;
+        clock = clock;
+        inputs {
+            cfg_variant: cfg_variant, cfg_ns_per_cycle: cfg_ns_per_cycle,
+            req_valid: s_req.valid, update_valid: s_update.valid, ev_ready: m_ev.ready
+        }
+        outputs {
+            req_ready: s_req.ready, ev_valid: m_ev.valid, updates: updates,
+            update_drops: update_drops
+        }
+        records_in { req: s_req, update: s_update }
+        records_out { ev: m_ev }
+    }
+}
+
+harness! {
+    impl<> CcArb {
+        type In = golden::cc_arb::In;
+        type Out = golden::cc_arb::Out;
+        clock = clock;
+        inputs { ctl_valid: s_ctl.valid, ack_valid: s_ack.valid, event_ready: m_event.ready }
+        outputs { ctl_ready: s_ctl.ready, ack_ready: s_ack.ready, event_valid: m_event.valid }
+        records_in { ctl: s_ctl, ack: s_ack }
+        records_out { event: m_event }
+    }
+}
+
+harness! {
+    impl<const A: usize> RxCtxMux<A> {
+        type In = golden::rx_ctx_mux::In;
+        type Out = golden::rx_ctx_mux::Out;
+        clock = clock;
+        inputs { cfg_valid: s_cfg.valid, req_valid: s_req.valid }
+        outputs { ctx_valid: m_ctx.valid, rx_busy: rx_busy }
+        records_in { cfg: s_cfg, req: s_req }
+        records_out { ctx: m_ctx }
+    }
+}
+
+harness! {
+    impl<const A: usize> TxArb<A> {
+        type In = golden::tx_arb::In;
+        type Out = golden::tx_arb::Out;
+        clock = clock;
+        inputs {
+            ack_valid: s_ack.valid, rresp_valid: s_rresp.valid, req_valid: s_req.valid,
+            desc_ready: m_desc.ready
+        }
+        outputs {
+            ack_ready: s_ack.ready, rresp_ready: s_rresp.ready, req_ready: s_req.ready,
+            desc_valid: m_desc.valid, acks: acks
+        }
+        records_in { ack: s_ack, rresp: s_rresp, req: s_req }
+        records_out { desc: m_desc }
+    }
+}
+
+harness! {
+    impl<const A: usize> ReadResp<A> {
+        type In = golden::read_resp::In;
+        type Out = golden::read_resp::Out;
+        clock = clock;
+        inputs { cfg_mtu_log2: cfg_mtu_log2, rdreq_valid: s_rdreq.valid, desc_ready: m_desc.ready }
+        outputs { rdreq_ready: s_rdreq.ready, desc_valid: m_desc.valid, reads: reads, resps: resps }
+        records_in { rdreq: s_rdreq }
+        records_out { desc: m_desc }
+    }
+}
+
+harness! {
+    impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> NicCore<A, Q, AQ, B> {
+        type In = golden::core::In;
+        type Out = golden::core::Out;
+        clock = clock;
+        inputs {
+            reset: reset, cfg_valid: s_cfg.valid, wr_valid: s_wr.valid, cmpl_ready: m_cmpl.ready,
+            dma_rd_ready: m_dma_rd.ready,
+            h2c_tdata: s_axis_h2c.tdata, h2c_tkeep: s_axis_h2c.tkeep, h2c_tlast: s_axis_h2c.tlast,
+            h2c_tvalid: s_axis_h2c.tvalid, h2c_tuser: s_axis_h2c.tuser,
+            dma_wr_ready: m_dma_wr.ready,
+            rx_tdata: s_axis_rx.tdata, rx_tkeep: s_axis_rx.tkeep, rx_tlast: s_axis_rx.tlast,
+            rx_tvalid: s_axis_rx.tvalid, rx_tuser: s_axis_rx.tuser,
+            tx_tready: m_axis_tx.tready
+        }
+        outputs {
+            cfg_ready: s_cfg.ready, wr_ready: s_wr.ready, cmpl_valid: m_cmpl.valid,
+            dma_rd_valid: m_dma_rd.valid, h2c_tready: s_axis_h2c.tready,
+            dma_wr_valid: m_dma_wr.valid, rx_tready: s_axis_rx.tready,
+            tx_tdata: m_axis_tx.tdata, tx_tkeep: m_axis_tx.tkeep, tx_tlast: m_axis_tx.tlast,
+            tx_tvalid: m_axis_tx.tvalid, tx_tuser: m_axis_tx.tuser
+        }
+        records_in { cfg: s_cfg, wr: s_wr }
+        records_out {
+            cmpl: m_cmpl, dma_rd: m_dma_rd, dma_wr: m_dma_wr,
+            stats_parse: m_stats_parse, stats_dispatch: m_stats_dispatch, stats_tx: m_stats_tx,
+            stats_sched: m_stats_sched, stats_cc: m_stats_cc, stats_req: m_stats_req,
+            stats_core: m_stats_core
+        }
+    }
+}

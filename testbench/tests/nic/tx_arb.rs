@@ -1,0 +1,61 @@
+//! `hdl/src/nic/tx_arb.rs` against `nic_golden::nic::tx_arb`.
+
+use crate::common::*;
+use nic_golden::nic::tx_arb::{In, TxArb as Golden};
+use nic_golden::roce::{AckInfo, Telemetry, TxDesc};
+use nic_hdl::nic::tx_arb::TxArb;
+use proptest::prelude::*;
+use rand::{rngs::StdRng, Rng, SeedableRng};
+
+fn tlm(rng: &mut StdRng) -> Telemetry {
+    Telemetry {
+        present: rng.gen(),
+        hdr: rng.gen(),
+        hop0: rng.gen(),
+        hop1: rng.gen(),
+        hop2: rng.gen(),
+        hop3: rng.gen(),
+        hop4: rng.gen(),
+    }
+}
+
+fn desc(rng: &mut StdRng) -> TxDesc {
+    TxDesc {
+        flow: rng.gen_range(0..16),
+        opcode: rng.gen(),
+        psn: rng.gen_range(0..1 << 24),
+        ackreq: rng.gen(),
+        len: rng.gen_range(0..1 << 13),
+        addr: rng.gen(),
+        va: rng.gen(),
+        rkey: rng.gen(),
+        dlen: rng.gen(),
+        aeth: rng.gen(),
+        tlm: tlm(rng),
+    }
+}
+
+proptest! {
+    #![proptest_config(config(8))]
+    #[test]
+    fn tx_arb_matches_golden(seed in any::<u64>(), n in 10usize..200) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let s: Vec<In> = (0..n)
+            .map(|_| In {
+                ack_valid: rng.gen_bool(0.3),
+                ack: AckInfo {
+                    flow: rng.gen_range(0..16),
+                    psn: rng.gen_range(0..1 << 24),
+                    aeth: rng.gen(),
+                    tlm: tlm(&mut rng),
+                },
+                rresp_valid: rng.gen_bool(0.6),
+                rresp: desc(&mut rng),
+                req_valid: rng.gen_bool(0.6),
+                req: desc(&mut rng),
+                desc_ready: rng.gen_bool(0.7),
+            })
+            .collect();
+        both::<TxArb<4>, Golden<4>>("tx_arb", &s)?;
+    }
+}
