@@ -19,6 +19,7 @@
 //! cycle's outputs (a source's `valid` does not wait for `ready`), so a
 //! run's inputs can be recorded and replayed on another engine.
 
+use crate::bottleneck::Bottleneck;
 use crate::host::HostMem;
 use crate::link::{Link, LinkCfg};
 use nic_golden::cc::params::CcRegs;
@@ -327,6 +328,48 @@ impl CoreHost {
     }
 }
 
+/// One direction of the network between two cores: a [`Link`] or a
+/// [`Bottleneck`].
+pub trait Wire {
+    /// Put a frame on it at `now`; returns whether it was lost.
+    fn send(&mut self, now: u64, frame: Vec<u8>) -> bool;
+    /// The next frame that has arrived by `now`.
+    fn pop_arrived(&mut self, now: u64) -> Option<Vec<u8>>;
+    /// Frames lost so far.
+    fn lost(&self) -> u64;
+    /// The bottleneck, if it is one (for its traces).
+    fn bottleneck(&self) -> Option<&Bottleneck> {
+        None
+    }
+}
+
+impl Wire for Link {
+    fn send(&mut self, now: u64, frame: Vec<u8>) -> bool {
+        Link::send(self, now, frame)
+    }
+    fn pop_arrived(&mut self, now: u64) -> Option<Vec<u8>> {
+        Link::pop_arrived(self, now)
+    }
+    fn lost(&self) -> u64 {
+        self.lost
+    }
+}
+
+impl Wire for Bottleneck {
+    fn send(&mut self, now: u64, frame: Vec<u8>) -> bool {
+        Bottleneck::send(self, now, frame)
+    }
+    fn pop_arrived(&mut self, now: u64) -> Option<Vec<u8>> {
+        Bottleneck::pop_arrived(self, now)
+    }
+    fn lost(&self) -> u64 {
+        self.lost
+    }
+    fn bottleneck(&self) -> Option<&Bottleneck> {
+        Some(self)
+    }
+}
+
 /// One NIC core as the pair drives it: this cycle's outputs for its
 /// inputs (the golden twin, an RTL engine, or both in lockstep).
 pub type CoreFn<'a> = Box<dyn FnMut(&In) -> Out + 'a>;
@@ -335,18 +378,29 @@ pub type CoreFn<'a> = Box<dyn FnMut(&In) -> Out + 'a>;
 pub struct CorePair<'a> {
     pub hosts: [CoreHost; 2],
     pub cores: [CoreFn<'a>; 2],
-    pub links: [Link; 2],
+    /// `links[n]` carries NIC n's frames to the other NIC.
+    pub links: [Box<dyn Wire>; 2],
     pub now: u64,
     /// Every input of each core, if recording.
     pub record: Option<[Vec<In>; 2]>,
 }
 
 impl<'a> CorePair<'a> {
+    /// Two cores joined by two [`Link`]s of `link`.
     pub fn new(hosts: [CoreHost; 2], cores: [CoreFn<'a>; 2], link: LinkCfg, seed: u64) -> Self {
+        Self::with_wires(
+            hosts,
+            cores,
+            [Box::new(Link::new(link, seed ^ 0x11)), Box::new(Link::new(link, seed ^ 0x22))],
+        )
+    }
+
+    /// Two cores joined by `links`.
+    pub fn with_wires(hosts: [CoreHost; 2], cores: [CoreFn<'a>; 2], links: [Box<dyn Wire>; 2]) -> Self {
         Self {
             hosts,
             cores,
-            links: [Link::new(link, seed ^ 0x11), Link::new(link, seed ^ 0x22)],
+            links,
             now: 0,
             record: None,
         }

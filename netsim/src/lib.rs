@@ -17,6 +17,8 @@
 //! Arrows point down: `cli → netsim → testbench → {hdl, golden-model}`.
 
 pub mod bench;
+pub mod bottleneck;
+pub mod cc_loop;
 pub mod core_env;
 pub mod fluid;
 pub mod host;

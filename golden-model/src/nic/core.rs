@@ -156,6 +156,8 @@ pub struct NicCore<const A: usize, const Q: usize, const B: usize> {
     tx_arb: Node<tx_arb::TxArb<A>>,
     tx: Node<tx::RoceTx<A>>,
     ins: Ins,
+    /// Every block's outputs in the last cycle.
+    outs: Outs,
     /// Passes of the last cycle's solve (for the tests of the solver).
     pub passes: usize,
 }
@@ -176,6 +178,7 @@ impl<const A: usize, const Q: usize, const B: usize> Default for NicCore<A, Q, B
             tx_arb: Node::new(Default::default()),
             tx: Node::new(Default::default()),
             ins: Ins::default(),
+            outs: Outs::default(),
             passes: 0,
         }
     }
@@ -393,6 +396,17 @@ impl<const A: usize, const Q: usize, const B: usize> NicCore<A, Q, B> {
         &self.req.m
     }
 
+    /// The CC module's update in the last cycle, if any (for monitors:
+    /// W, R and U over time).
+    pub fn cc_update(&self) -> Option<crate::cc::CcUpdate> {
+        self.outs.cc.update_valid.then_some(self.outs.cc.update)
+    }
+
+    /// The scheduler event the core issued in the last cycle, if taken.
+    pub fn sched_event(&self) -> Option<crate::sched::SchedEvent> {
+        (self.outs.ev_arb.ev_valid && self.outs.sched.ev_ready).then_some(self.outs.ev_arb.ev)
+    }
+
     /// The scheduler's twin (for monitors).
     pub fn scheduler(&self) -> &FlowSched<A> {
         &self.sched.m
@@ -422,6 +436,7 @@ impl<const A: usize, const Q: usize, const B: usize> Cycle for NicCore<A, Q, B> 
         self.passes = passes;
         self.ins = ins;
         let outs = self.commit(&ins);
+        self.outs = outs;
         outputs(&outs)
     }
 }

@@ -124,7 +124,7 @@ fn run(c: &Cfg, max_cycles: u64, record: usize) -> (Vec<In>, Result<u64, String>
                 "{c:?} NIC {n}: {} cycles, {} frames out, {} lost, {} completions",
                 pair.now,
                 h.frames_out,
-                pair.links[n].lost,
+                pair.links[n].lost(),
                 h.done.len()
             );
         }
@@ -199,4 +199,26 @@ fn core_no_x_in_four_state_simulation() {
     };
     let (rec, _) = run(&c, 3000, 3000);
     four_state::<Rtl, Twin>("nic_core_x", &rec);
+}
+
+/// The CC in the loop (`nic_netsim::cc_loop`): NIC 0 writes to NIC 1
+/// through a bottleneck at half its line rate that stamps one telemetry
+/// hop. HPCC++ NewAck must bring the bottleneck's utilisation to about
+/// eta (0.95) and keep its queue small once settled.
+#[test]
+fn cc_in_the_loop_newack_settles_near_eta_times_the_bottleneck() {
+    use nic_netsim::cc_loop::{run, CcLoopCfg};
+    let r = run(&CcLoopCfg::default());
+    assert!(r.errors.is_empty(), "{:?}", r.errors);
+    let (util, q_mean, q_max) = r.steady(r.cycles / 2);
+    let frame = (1 << 10) as f64 + 110.0;
+    eprintln!(
+        "NewAck: {} cycles, second half: utilisation {util:.3}, queue mean {q_mean:.0} B, max {q_max} B; {} hops stamped, {} CC updates",
+        r.cycles,
+        r.stamped,
+        r.cc.len()
+    );
+    assert!(r.stamped > 1000 && r.cc.len() > 1000);
+    assert!((0.85..=1.0).contains(&util), "utilisation {util}");
+    assert!(q_mean < 4.0 * frame, "mean queue {q_mean}");
 }
