@@ -4,7 +4,11 @@
 set -euo pipefail
 dir=${1:-build/verilog}
 status=0
-for f in "$dir"/*.v; do
+# The NIC core first (`make` leads with it).
+files=()
+[ -f "$dir/hpcc_nic_core.v" ] && files+=("$dir/hpcc_nic_core.v")
+for f in "$dir"/*.v; do [ "$f" = "$dir/hpcc_nic_core.v" ] || files+=("$f"); done
+for f in "${files[@]}"; do
   name=$(basename "$f" .v)
   if ! out=$(verilator --lint-only -Wno-fatal -Wno-lint -Wno-style --top-module "$name" "$f" 2>&1); then
     echo "lint: verilator FAILED on $name"; echo "$out" | grep -E '^%Error' | head -20; status=1; continue

@@ -6,6 +6,7 @@ use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 
 mod args;
+mod cc_loop;
 mod cc_replay;
 mod sim;
 mod wireshark;
@@ -50,6 +51,10 @@ enum Cmd {
     /// optionally writes a pcap; exit status 1 if the data did not arrive
     /// byte-exact, 2 on a bad option.
     Sim(sim::SimArgs),
+    /// The CC in the loop on the NIC core: one flow through a bottleneck
+    /// that stamps telemetry; prints utilisation and queue, draws W, R and
+    /// the queue over time (SVG).
+    CcLoop(cc_loop::CcLoopArgs),
     /// The wire constants of the Wireshark dissector
     /// (`tools/wireshark/hpcc.lua`), from the spec: print them, or check
     /// or rewrite the dissector's generated block.
@@ -82,6 +87,7 @@ fn main() {
 fn run(cli: Cli) -> i32 {
     match cli.cmd {
         Cmd::CcReplay(a) => return cc_replay::main(a),
+        Cmd::CcLoop(a) => return cc_loop::main(a),
         Cmd::Sim(a) => return sim::main(a),
         Cmd::WiresharkConstants(a) => return wireshark::main(a),
         Cmd::Tops => {
