@@ -12,6 +12,8 @@ pub use nic_testbench::bench::Figures;
 pub fn run_all() -> Figures {
     let mut f = Figures::new();
     bench_cc_closed_loop(&mut f);
+    bench_core(&mut f);
+    bench_core_engines(&mut f);
     f
 }
 
@@ -82,5 +84,170 @@ pub fn bench_cc_closed_loop(f: &mut Figures) {
             format!("hpcc_closed_loop_{flows}flows_f64_perturbed_rel_diff"),
             (total(&pert) - a) / a,
         );
+    }
+}
+
+// ---- The NIC core (`hpcc_nic_core`) --------------------------------------
+
+use crate::core_env::{config_script, plan, CoreHost, CorePair, HostParams, PlannedWr};
+use crate::link::LinkCfg;
+use nic_golden::nic::core::{In, NicCore};
+use nic_golden::roce::WorkReq;
+use nic_golden::Cycle;
+use nic_spec::roce::wr::{self, Status};
+
+/// The host parameters of the core benchmarks (MTU 1024, no stalls, DMA
+/// latency 4 cycles, T = 2 µs at 100 Gb/s time-scaled as in `cc_loop`).
+fn bench_params(q: usize) -> HostParams {
+    let cc = CcParams {
+        base_rtt_ns: 2000.0,
+        line_rate_gbps: 100.0,
+        flows: 64,
+        ..CcParams::default()
+    };
+    HostParams {
+        mtu_log2: 10,
+        rto: 1_000_000,
+        probe_t: 1_000_000,
+        sched_cap: 4096,
+        ns_per_cycle: (0.64 * 65536.0) as u32,
+        cc: cc.regs().unwrap(),
+        tlm_data: true,
+        dma_latency: 4,
+        stall: 0.0,
+        ring: 1 << q,
+        post_from: 400,
+    }
+}
+
+/// `n` WRITEs of `len` bytes from NIC 0, round robin over `flows` flows,
+/// on two twin cores of 64 flows × 16 work requests, link delay `delay`;
+/// returns NIC 0's host after the run.
+fn core_writes(flows: u32, n: u32, len: u32, delay: u64) -> (CoreHost, u64) {
+    const A: usize = 6;
+    const Q: usize = 4;
+    let p = bench_params(Q);
+    let w = plan(5, flows, 0, 8, 0, 0, 1024);
+    let size = (n * 64) as usize + 64;
+    let wrs: Vec<PlannedWr> = (0..n)
+        .map(|k| PlannedWr {
+            wr: WorkReq {
+                flow: k % flows,
+                opcode: wr::WRITE,
+                laddr: k as u64 * 64,
+                va: k as u64 * 64,
+                rkey: 0,
+                len,
+                tag: k,
+            },
+            status: Status::Ok,
+        })
+        .collect();
+    let hosts = [
+        CoreHost::new(p, vec![7; size], config_script(&p, &w.flows[0]), &wrs, 1),
+        CoreHost::new(p, vec![0; size], config_script(&p, &w.flows[1]), &[], 2),
+    ];
+    let mut t0 = NicCore::<A, Q, 9>::default();
+    let mut t1 = NicCore::<A, Q, 9>::default();
+    let mut pair = CorePair::new(
+        hosts,
+        [Box::new(|i: &In| t0.step(i)), Box::new(|i: &In| t1.step(i))],
+        LinkCfg { delay, loss: 0.0 },
+        9,
+    );
+    assert!(pair.run(10_000_000), "core bench: not finished");
+    assert!(pair.hosts[0].errors.is_empty(), "{:?}", pair.hosts[0].errors);
+    let now = pair.now;
+    let [h0, _] = pair.hosts;
+    (h0, now)
+}
+
+/// The NIC core's cycle figures (on its twin, which the co-simulation
+/// tests hold cycle-exact to the RTL: `testbench/tests/nic/core.rs`):
+/// - one 64-byte WRITE on an idle core: work request accepted → first
+///   beat of its frame on `m_axis_tx`; last beat of the ACK in on
+///   `s_axis_rx` → its completion on `m_cmpl`;
+/// - back-to-back 64-byte WRITEs (1024 of them) on 1 flow and spread
+///   over 64 flows, link delay 10 cycles: work requests completed per
+///   cycle, and per second at 156.25 MHz.
+pub fn bench_core(f: &mut Figures) {
+    let (h, _) = core_writes(1, 1, 64, 10);
+    let wr_at = h.first_wr_at.unwrap();
+    f.insert("core_wr_to_first_frame_cycles".into(), (h.tx_starts[0] - wr_at) as f64);
+    let cmpl_at = h.done[&0];
+    let ack_in = *h.rx_ends.iter().filter(|&&c| c <= cmpl_at).last().unwrap();
+    f.insert("core_last_frame_in_to_completion_cycles".into(), (cmpl_at - ack_in) as f64);
+    for flows in [1u32, 64] {
+        let n = 1024;
+        let (h, _) = core_writes(flows, n, 64, 10);
+        let first = h.first_wr_at.unwrap();
+        let last = h.done.values().copied().max().unwrap();
+        let per_cycle = n as f64 / (last - first) as f64;
+        f.insert(format!("core_64B_write_rate_{flows}flows_per_cycle"), (per_cycle * 1e4).round() / 1e4);
+        f.insert(
+            format!("core_64B_write_rate_{flows}flows_mmsg_per_s_at_156mhz"),
+            (per_cycle * 156.25 * 100.0).round() / 100.0,
+        );
+    }
+}
+
+/// Cycles per second of the NIC core (8 flows × 8 work requests, the
+/// co-simulation tests' size) on its twin, on Verilator and on rust-hdl's
+/// simulator, over 3000 cycles of a two-NIC run with WRITEs and READs.
+pub fn bench_core_engines(f: &mut Figures) {
+    use nic_testbench::cosim::EngineKind;
+    use nic_testbench::roce::pipes::engine_for;
+    type Rtl = nic_hdl::nic::NicCore<3, 3, 6, 8>;
+    let p = HostParams {
+        ring: 8,
+        post_from: 0,
+        ..bench_params(3)
+    };
+    let w = plan(11, 4, 16, 3000, 30, 4, 1024);
+    let hosts = [0, 1].map(|n| {
+        CoreHost::new(p, w.mem[n].clone(), config_script(&p, &w.flows[n]), &w.wrs[n], n as u64)
+    });
+    let mut t0 = NicCore::<3, 3, 8>::default();
+    let mut t1 = NicCore::<3, 3, 8>::default();
+    let mut pair = CorePair::new(
+        hosts,
+        [Box::new(|i: &In| t0.step(i)), Box::new(|i: &In| t1.step(i))],
+        LinkCfg { delay: 50, loss: 0.0 },
+        3,
+    );
+    pair.record = Some([Vec::new(), Vec::new()]);
+    let t = std::time::Instant::now();
+    for _ in 0..3000 {
+        pair.step();
+    }
+    let twin_s = t.elapsed().as_secs_f64() / 2.0;
+    let rec = pair.record.take().unwrap()[0].clone();
+    drop(pair);
+    f.insert("core_twin_cycles_per_s".into(), (rec.len() as f64 / twin_s).round());
+    for (kind, name, n) in [(EngineKind::Verilator, "verilator", 3000usize), (EngineKind::RustHdl, "rusthdl", 300)] {
+        let mut e = engine_for::<Rtl>(kind, None);
+        e.step(&rec[0]);
+        let t = std::time::Instant::now();
+        for i in &rec[1..n] {
+            e.step(i);
+        }
+        let s = t.elapsed().as_secs_f64();
+        f.insert(format!("core_{name}_cycles_per_s"), ((n - 1) as f64 / s).round());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The core's figures alone: `cargo test --release -p nic-netsim
+    /// core_figures -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn core_figures() {
+        let mut f = super::Figures::new();
+        super::bench_core(&mut f);
+        super::bench_core_engines(&mut f);
+        for (k, v) in &f {
+            println!("{k:48} {v}");
+        }
     }
 }

@@ -107,6 +107,7 @@ pub fn run(c: &CcLoopCfg) -> CcLoopRun {
         dma_latency: 4,
         stall: 0.0,
         ring: 1 << Q,
+        post_from: 0,
     };
     let flows = plan(1, 1, 0, 8, 0, 0, 1 << c.mtu_log2).flows;
     let size = (c.msg_bytes as usize) * c.messages as usize;

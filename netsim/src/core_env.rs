@@ -54,6 +54,8 @@ pub struct HostParams {
     /// Work requests outstanding per flow at most (the core's ring,
     /// 2^Q): the host holds the next one of a full flow back.
     pub ring: u32,
+    /// No work request is posted before this cycle.
+    pub post_from: u64,
 }
 
 /// One flow's context as the host writes it.
@@ -141,6 +143,10 @@ pub struct CoreHost {
     /// Cycle of the first work request accepted and of each frame out.
     pub first_wr_at: Option<u64>,
     pub frames_out: u64,
+    /// Cycle of the first beat of every frame sent.
+    pub tx_starts: Vec<u64>,
+    /// Cycle of the last beat of every frame received.
+    pub rx_ends: Vec<u64>,
     /// The configuration is done: the script is written and `s_cfg.ready`
     /// was seen high after the last write (its COMMIT went through).
     configured: bool,
@@ -170,6 +176,8 @@ impl CoreHost {
             tx_aborts: 0,
             first_wr_at: None,
             frames_out: 0,
+            tx_starts: Vec::new(),
+            rx_ends: Vec::new(),
             configured: false,
             in_ring: BTreeMap::new(),
         }
@@ -210,7 +218,7 @@ impl CoreHost {
         if let Some(c) = self.cfg_q.front() {
             i.cfg_valid = true;
             i.cfg = *c;
-        } else if let (true, Some(w)) = (self.configured, self.wr_q.front()) {
+        } else if let (true, Some(w)) = (self.configured && now >= self.p.post_from, self.wr_q.front()) {
             let full = self.in_ring.get(&w.flow).copied().unwrap_or(0) >= self.p.ring;
             if !full {
                 i.wr_valid = true;
@@ -282,11 +290,15 @@ impl CoreHost {
         if i.rx_tvalid && o.rx_tready {
             self.rx_pos += 8;
             if i.rx_tlast {
+                self.rx_ends.push(now);
                 self.rx_q.pop_front();
                 self.rx_pos = 0;
             }
         }
         if o.tx_tvalid && i.tx_tready {
+            if self.tx_buf.is_empty() {
+                self.tx_starts.push(now);
+            }
             let n = o.tx_tkeep.count_ones() as usize;
             self.tx_buf
                 .extend_from_slice(&o.tx_tdata.to_le_bytes()[..n]);

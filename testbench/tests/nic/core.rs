@@ -57,6 +57,7 @@ fn params(c: &Cfg) -> HostParams {
         dma_latency: c.dma_latency,
         stall: c.stall,
         ring: 1 << Q,
+        post_from: 0,
     }
 }
 
