@@ -453,7 +453,10 @@ macro_rules! cfg_write_record {
 /// to no register (`bad_cfg`), flow commits (`commits`), CC updates
 /// applied to the scheduler (`updates`) and dropped because the update
 /// queue was full (`update_drops`), ACKs sent (`acks`), READ requests
-/// served (`reads`) and READ responses sent (`read_resps`).
+/// served (`reads`) and READ responses sent (`read_resps`); NewINT:
+/// receiver events to the CC (`int_events`), NOTIFYs queued and dropped
+/// (`notifies`, `notify_drops`), NOTIFYs applied and without a valid W
+/// (`notifies_applied`, `notifies_bad`).
 #[macro_export]
 macro_rules! core_stats_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
@@ -462,7 +465,9 @@ macro_rules! core_stats_record {
             kind = level, generics = [],
             fields = [
                 bad_cfg: 32 u32, commits: 32 u32, updates: 32 u32, update_drops: 32 u32,
-                acks: 32 u32, reads: 32 u32, read_resps: 32 u32
+                acks: 32 u32, reads: 32 u32, read_resps: 32 u32, int_events: 32 u32,
+                notifies: 32 u32, notify_drops: 32 u32, notifies_applied: 32 u32,
+                notifies_bad: 32 u32
             ],
             records = [],
         }
@@ -596,13 +601,13 @@ mod tests {
     }
 
     #[test]
-    fn stats_have_56_counters() {
+    fn stats_have_61_counters() {
         let n: usize = all()
             .iter()
             .filter(|r| r.name.ends_with("Stats"))
             .map(|r| r.fields.len())
             .sum();
         // parser, dispatcher, Tx, scheduler (with bad_trim), CC, requester, core
-        assert_eq!(n, 11 + 7 + 2 + 10 + 7 + 12 + 7);
+        assert_eq!(n, 11 + 7 + 2 + 10 + 7 + 12 + 12);
     }
 }

@@ -30,6 +30,7 @@ pub struct Out {
 /// Cycles from W to R.
 pub const LATENCY: usize = 5;
 
+#[derive(Clone)]
 pub struct Rate {
     pipe: Pipe<Out>,
 }

@@ -11,7 +11,10 @@
 
 use crate::cc::hpcc::{self, HpccCc};
 use crate::cc::CcStats;
-use crate::nic::{cc_arb, cfg_regs, ev_arb, read_resp, rx_ctx_mux, tx_arb, CfgWrite, CoreStats};
+use crate::nic::{
+    cc_arb, cfg_regs, ev_arb, int_tap, notify_rx, notify_tx, read_resp, rx_ctx_mux, tx_arb,
+    CfgWrite, CoreStats,
+};
 use crate::roce::requester::{self, Requester};
 use crate::roce::{rx_dispatch, rx_parse, tx};
 use crate::roce::{
@@ -118,6 +121,9 @@ struct Ins {
     cc_arb: cc_arb::In,
     cc: hpcc::In,
     read_resp: read_resp::In,
+    int_tap: int_tap::In,
+    notify_tx: notify_tx::In,
+    notify_rx: notify_rx::In,
     tx_arb: tx_arb::In,
     tx: tx::In,
 }
@@ -135,6 +141,9 @@ struct Outs {
     cc_arb: cc_arb::Out,
     cc: hpcc::Out,
     read_resp: read_resp::Out,
+    int_tap: int_tap::Out,
+    notify_tx: notify_tx::Out,
+    notify_rx: notify_rx::Out,
     tx_arb: tx_arb::Out,
     tx: tx::Out,
 }
@@ -153,6 +162,9 @@ pub struct NicCore<const A: usize, const Q: usize, const B: usize> {
     cc_arb: Node<cc_arb::CcArb>,
     cc: Node<HpccCc<A>>,
     read_resp: Node<read_resp::ReadResp<A>>,
+    int_tap: Node<int_tap::IntTap<A>>,
+    notify_tx: Node<notify_tx::NotifyTx<A>>,
+    notify_rx: Node<notify_rx::NotifyRx<A>>,
     tx_arb: Node<tx_arb::TxArb<A>>,
     tx: Node<tx::RoceTx<A>>,
     ins: Ins,
@@ -175,6 +187,9 @@ impl<const A: usize, const Q: usize, const B: usize> Default for NicCore<A, Q, B
             cc_arb: Node::new(Default::default()),
             cc: Node::new(Default::default()),
             read_resp: Node::new(Default::default()),
+            int_tap: Node::new(Default::default()),
+            notify_tx: Node::new(Default::default()),
+            notify_rx: Node::new(Default::default()),
             tx_arb: Node::new(Default::default()),
             tx: Node::new(Default::default()),
             ins: Ins::default(),
@@ -234,8 +249,8 @@ fn wire(e: &In, o: &Outs) -> Ins {
             pay_tvalid: o.parse.pay_tvalid,
             pay_tuser: o.parse.pay_tuser,
             wr_ready: e.dma_wr_ready,
-            ack_ready: o.tx_arb.ack_ready,
-            cc_ready: o.req.fb_ready,
+            ack_ready: o.int_tap.ack_ready,
+            cc_ready: o.notify_rx.fb_ready,
             nak_ready: o.req.nak_ready,
             rdreq_ready: o.read_resp.rdreq_ready,
         },
@@ -254,8 +269,8 @@ fn wire(e: &In, o: &Outs) -> Ins {
             wr: e.wr,
             send_valid: o.sched.send_valid,
             send: o.sched.send,
-            fb_valid: o.dispatch.cc_valid,
-            fb: o.dispatch.cc,
+            fb_valid: o.notify_rx.out_valid,
+            fb: o.notify_rx.out,
             nak_valid: o.dispatch.nak_valid,
             nak: o.dispatch.nak,
             ev_ready: o.ev_arb.req_ready,
@@ -278,13 +293,18 @@ fn wire(e: &In, o: &Outs) -> Ins {
             req: o.req.ev,
             update_valid: o.cc.update_valid,
             update: o.cc.update,
+            notify_valid: o.notify_rx.update_valid,
+            notify: o.notify_rx.update,
             ev_ready: o.sched.ev_ready,
         },
         cc_arb: cc_arb::In {
             ctl_valid: o.cfg.cc_ctl_valid,
             ctl: o.cfg.cc_ctl,
+            cfg_variant: g.cc_variant,
             ack_valid: o.req.cc_valid,
             ack: o.req.cc,
+            int_valid: o.int_tap.event_valid,
+            int: o.int_tap.event,
             event_ready: o.cc.event_ready,
         },
         cc: cc_regs,
@@ -294,9 +314,32 @@ fn wire(e: &In, o: &Outs) -> Ins {
             rdreq: o.dispatch.rdreq,
             desc_ready: o.tx_arb.rresp_ready,
         },
-        tx_arb: tx_arb::In {
+        int_tap: int_tap::In {
+            cfg_variant: g.cc_variant,
+            cfg_ns_per_cycle: g.ns_per_cycle,
             ack_valid: o.dispatch.ack_valid,
             ack: o.dispatch.ack,
+            out_ready: o.tx_arb.ack_ready,
+            event_ready: o.cc_arb.int_ready,
+        },
+        notify_tx: notify_tx::In {
+            cfg_variant: g.cc_variant,
+            update_valid: o.cc.update_valid,
+            update: o.cc.update,
+            desc_ready: o.tx_arb.notify_ready,
+        },
+        notify_rx: notify_rx::In {
+            cfg_inv_t_m: g.cc_inv_t_m,
+            cfg_inv_t_s: g.cc_inv_t_s,
+            fb_valid: o.dispatch.cc_valid,
+            fb: o.dispatch.cc,
+            out_ready: o.req.fb_ready,
+        },
+        tx_arb: tx_arb::In {
+            ack_valid: o.int_tap.out_valid,
+            ack: o.int_tap.out,
+            notify_valid: o.notify_tx.desc_valid,
+            notify: o.notify_tx.desc,
             rresp_valid: o.read_resp.desc_valid,
             rresp: o.read_resp.desc,
             req_valid: o.req.desc_valid,
@@ -352,6 +395,11 @@ fn outputs(o: &Outs) -> Out {
             acks: o.tx_arb.acks,
             reads: o.read_resp.reads,
             read_resps: o.read_resp.resps,
+            int_events: o.int_tap.events,
+            notifies: o.notify_tx.notifies,
+            notify_drops: o.notify_tx.drops,
+            notifies_applied: o.notify_rx.applied,
+            notifies_bad: o.notify_rx.bad,
         },
     }
 }
@@ -369,6 +417,9 @@ impl<const A: usize, const Q: usize, const B: usize> NicCore<A, Q, B> {
             cc_arb: self.cc_arb.eval(&i.cc_arb),
             cc: self.cc.eval(&i.cc),
             read_resp: self.read_resp.eval(&i.read_resp),
+            int_tap: self.int_tap.eval(&i.int_tap),
+            notify_tx: self.notify_tx.eval(&i.notify_tx),
+            notify_rx: self.notify_rx.eval(&i.notify_rx),
             tx_arb: self.tx_arb.eval(&i.tx_arb),
             tx: self.tx.eval(&i.tx),
         }
@@ -386,6 +437,9 @@ impl<const A: usize, const Q: usize, const B: usize> NicCore<A, Q, B> {
             cc_arb: self.cc_arb.commit(&i.cc_arb),
             cc: self.cc.commit(&i.cc),
             read_resp: self.read_resp.commit(&i.read_resp),
+            int_tap: self.int_tap.commit(&i.int_tap),
+            notify_tx: self.notify_tx.commit(&i.notify_tx),
+            notify_rx: self.notify_rx.commit(&i.notify_rx),
             tx_arb: self.tx_arb.commit(&i.tx_arb),
             tx: self.tx.commit(&i.tx),
         }

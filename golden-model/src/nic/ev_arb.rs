@@ -22,6 +22,8 @@ pub struct In {
     pub req: SchedEvent,
     pub update_valid: bool,
     pub update: CcUpdate,
+    pub notify_valid: bool,
+    pub notify: CcUpdate,
     pub ev_ready: bool,
 }
 
@@ -82,7 +84,10 @@ impl Cycle for EvArb {
         let u = &i.update;
         let qualify = i.update_valid
             && (u.status == status::CREATED || (u.status == status::UPDATE && !i.cfg_variant));
-        let push_ok = qualify && self.held < QUEUE;
+        let any = qualify || i.notify_valid;
+        let tie = qualify && i.notify_valid;
+        let push_ok = any && self.held < QUEUE;
+        let u = if qualify { u } else { &i.notify };
         let head = self.queue.head();
         let pick_q = head.is_some() && (!i.req_valid || self.turn_q);
         let ev = match head {
@@ -118,9 +123,9 @@ impl Cycle for EvArb {
         });
         if push_ok {
             self.updates = self.updates.wrapping_add(1);
-        } else if qualify {
-            self.drops = self.drops.wrapping_add(1);
         }
+        let lost = (any && !push_ok) as u32 + tie as u32;
+        self.drops = self.drops.wrapping_add(lost);
         match (push_ok, pop) {
             (true, false) => self.held += 1,
             (false, true) => self.held -= 1,

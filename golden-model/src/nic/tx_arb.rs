@@ -9,6 +9,8 @@ use nic_spec::roce::op;
 pub struct In {
     pub ack_valid: bool,
     pub ack: AckInfo,
+    pub notify_valid: bool,
+    pub notify: TxDesc,
     pub rresp_valid: bool,
     pub rresp: TxDesc,
     pub req_valid: bool,
@@ -19,6 +21,7 @@ pub struct In {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Out {
     pub ack_ready: bool,
+    pub notify_ready: bool,
     pub rresp_ready: bool,
     pub req_ready: bool,
     pub desc_valid: bool,
@@ -48,15 +51,20 @@ impl<const A: usize> Cycle for TxArb<A> {
     type In = In;
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
-        let pick_r = !i.ack_valid && i.rresp_valid && (!i.req_valid || self.turn_r);
-        let pick_q = !i.ack_valid && !pick_r && i.req_valid;
+        let pick_n = !i.ack_valid && i.notify_valid;
+        let pick_r =
+            !i.ack_valid && !i.notify_valid && i.rresp_valid && (!i.req_valid || self.turn_r);
+        let pick_q = !i.ack_valid && !i.notify_valid && !pick_r && i.req_valid;
         let out = Out {
             ack_ready: i.desc_ready,
+            notify_ready: i.desc_ready && pick_n,
             rresp_ready: i.desc_ready && pick_r,
             req_ready: i.desc_ready && pick_q,
-            desc_valid: i.ack_valid || i.rresp_valid || i.req_valid,
+            desc_valid: i.ack_valid || i.notify_valid || i.rresp_valid || i.req_valid,
             desc: if i.ack_valid {
                 ack_desc(&i.ack)
+            } else if pick_n {
+                i.notify
             } else if pick_r {
                 i.rresp
             } else {

@@ -4,7 +4,11 @@
 //! - `s_ctl` (`CcEvent`, ready): CREATE / DESTROY from the configuration
 //!   registers; goes first (one per flow commit).
 //! - `s_ack` (`CcEvent`, ready): the requester's events (an ACK's seq,
-//!   snd_nxt and hops).
+//!   snd_nxt and hops): the CC's events with NewAck (`cfg_variant` = 0).
+//! - `s_int` (`CcEvent`, ready): the receiver's events (`IntTap`): the
+//!   CC's events with NewINT (`cfg_variant` = 1).
+//! - The variant not in use has its events taken and discarded (`ready`
+//!   high), so neither source ever stalls.
 //! - `m_event` (`CcEvent`) to the CC module, combinational from the
 //!   inputs (`valid` from the sources' `valid` only).
 //!
@@ -17,16 +21,27 @@ use rust_hdl::prelude::*;
 pub struct CcArb {
     pub clock: Signal<In, Clock>,
     pub s_ctl: CcEventSink,
+    pub cfg_variant: Signal<In, Bit>,
     pub s_ack: CcEventSink,
+    pub s_int: CcEventSink,
     pub m_event: CcEventSource,
+    ev_valid: Signal<Local, Bit>,
 }
 
 impl Logic for CcArb {
     #[hdl_gen]
     fn update(&mut self) {
-        self.m_event.valid.next = (self.s_ctl.valid.val() || self.s_ack.valid.val());
+        // The event of the variant in use.
+        self.ev_valid.next = self.s_ack.valid.val();
+        if self.cfg_variant.val() {
+            self.ev_valid.next = self.s_int.valid.val();
+        }
+        self.m_event.valid.next = (self.s_ctl.valid.val() || self.ev_valid.val());
         self.s_ctl.ready.next = self.m_event.ready.val();
-        self.s_ack.ready.next = (self.m_event.ready.val() && !self.s_ctl.valid.val());
+        self.s_ack.ready.next = (self.cfg_variant.val()
+            || (self.m_event.ready.val() && !self.s_ctl.valid.val()));
+        self.s_int.ready.next = (!self.cfg_variant.val()
+            || (self.m_event.ready.val() && !self.s_ctl.valid.val()));
         if self.s_ctl.valid.val() {
             self.m_event.op.next = self.s_ctl.op.val();
             self.m_event.flow.next = self.s_ctl.flow.val();
@@ -39,6 +54,18 @@ impl Logic for CcArb {
             self.m_event.hop2.next = self.s_ctl.hop2.val();
             self.m_event.hop3.next = self.s_ctl.hop3.val();
             self.m_event.hop4.next = self.s_ctl.hop4.val();
+        } else if self.cfg_variant.val() {
+            self.m_event.op.next = self.s_int.op.val();
+            self.m_event.flow.next = self.s_int.flow.val();
+            self.m_event.seq.next = self.s_int.seq.val();
+            self.m_event.snd_nxt.next = self.s_int.snd_nxt.val();
+            self.m_event.now.next = self.s_int.now.val();
+            self.m_event.nhops.next = self.s_int.nhops.val();
+            self.m_event.hop0.next = self.s_int.hop0.val();
+            self.m_event.hop1.next = self.s_int.hop1.val();
+            self.m_event.hop2.next = self.s_int.hop2.val();
+            self.m_event.hop3.next = self.s_int.hop3.val();
+            self.m_event.hop4.next = self.s_int.hop4.val();
         } else {
             self.m_event.op.next = self.s_ack.op.val();
             self.m_event.flow.next = self.s_ack.flow.val();

@@ -38,6 +38,9 @@ use crate::cc::{CcStatsSource, HpccCc};
 use crate::nic::cc_arb::CcArb;
 use crate::nic::cfg_regs::CfgRegs;
 use crate::nic::ev_arb::EvArb;
+use crate::nic::int_tap::IntTap;
+use crate::nic::notify_rx::NotifyRx;
+use crate::nic::notify_tx::NotifyTx;
 use crate::nic::read_resp::ReadResp;
 use crate::nic::rx_ctx_mux::RxCtxMux;
 use crate::nic::tx_arb::TxArb;
@@ -82,6 +85,9 @@ pub struct NicCore<const A: usize, const Q: usize, const AQ: usize, const B: usi
     cc_arb: CcArb,
     cc: HpccCc<A>,
     read_resp: ReadResp<A>,
+    int_tap: IntTap<A>,
+    notify_tx: NotifyTx<A>,
+    notify_rx: NotifyRx<A>,
     tx_arb: TxArb<A>,
     tx: RoceTx<A>,
 }
@@ -93,7 +99,7 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> Logic
     fn update(&mut self) {
         clock!(
             self, clock, cfg, parse, dispatch, rx_ctx, requester, sched, ev_arb, cc_arb, cc,
-            read_resp, tx_arb, tx
+            read_resp, int_tap, notify_tx, notify_rx, tx_arb, tx
         );
         self.parse.reset.next = self.reset.val();
         self.dispatch.reset.next = self.reset.val();
@@ -115,6 +121,12 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> Logic
         self.sched.cfg_probe_t.next = self.cfg.probe_t.val();
         self.ev_arb.cfg_variant.next = self.cfg.cc_variant.val();
         self.ev_arb.cfg_ns_per_cycle.next = self.cfg.ns_per_cycle.val();
+        self.cc_arb.cfg_variant.next = self.cfg.cc_variant.val();
+        self.int_tap.cfg_variant.next = self.cfg.cc_variant.val();
+        self.int_tap.cfg_ns_per_cycle.next = self.cfg.ns_per_cycle.val();
+        self.notify_tx.cfg_variant.next = self.cfg.cc_variant.val();
+        self.notify_rx.cfg_inv_t_m.next = self.cfg.cc_inv_t_m.val();
+        self.notify_rx.cfg_inv_t_s.next = self.cfg.cc_inv_t_s.val();
         self.cc.cfg_variant.next = self.cfg.cc_variant.val();
         self.cc.cfg_t.next = self.cfg.cc_t.val();
         self.cc.cfg_inv_t_m.next = self.cfg.cc_inv_t_m.val();
@@ -133,8 +145,12 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> Logic
         AxisSource::<64, 8, 1>::join(&mut self.parse.m_axis_pay, &mut self.dispatch.s_axis_pay);
         RxFlowCtxSource::<A>::join(&mut self.rx_ctx.m_ctx, &mut self.dispatch.s_ctx);
         HostWriteSource::link(&mut self.m_dma_wr, &mut self.dispatch.m_wr);
-        AckInfoSource::<A>::join(&mut self.dispatch.m_ack, &mut self.tx_arb.s_ack);
-        CcFeedbackSource::<A>::join(&mut self.dispatch.m_cc, &mut self.requester.s_fb);
+        AckInfoSource::<A>::join(&mut self.dispatch.m_ack, &mut self.int_tap.s_ack);
+        AckInfoSource::<A>::join(&mut self.int_tap.m_ack, &mut self.tx_arb.s_ack);
+        crate::cc::CcEventSource::join(&mut self.int_tap.m_event, &mut self.cc_arb.s_int);
+        CcFeedbackSource::<A>::join(&mut self.dispatch.m_cc, &mut self.notify_rx.s_fb);
+        CcFeedbackSource::<A>::join(&mut self.notify_rx.m_fb, &mut self.requester.s_fb);
+        crate::cc::CcUpdateSource::join(&mut self.notify_rx.m_update, &mut self.ev_arb.s_notify);
         NakReqSource::<A>::join(&mut self.dispatch.m_nak, &mut self.requester.s_nak);
         ReadReqSource::<A>::join(&mut self.dispatch.m_rdreq, &mut self.read_resp.s_rdreq);
 
@@ -147,10 +163,12 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> Logic
         RxFlowCtxSource::<A>::join(&mut self.requester.m_rd, &mut self.rx_ctx.s_req);
         crate::cc::CcEventSource::join(&mut self.requester.m_cc, &mut self.cc_arb.s_ack);
         crate::cc::CcEventSource::join(&mut self.cc_arb.m_event, &mut self.cc.s_event);
-        crate::cc::CcUpdateSource::join(&mut self.cc.m_update, &mut self.ev_arb.s_update);
+        crate::cc::CcUpdateSink::join(&mut self.ev_arb.s_update, &mut self.cc.m_update);
+        crate::cc::CcUpdateSink::join(&mut self.notify_tx.s_update, &mut self.cc.m_update);
 
         // ---- Transmit: ACKs, READ responses, requester → Tx builder.
         TxDescSource::<A>::join(&mut self.read_resp.m_desc, &mut self.tx_arb.s_rresp);
+        TxDescSource::<A>::join(&mut self.notify_tx.m_desc, &mut self.tx_arb.s_notify);
         TxDescSource::<A>::join(&mut self.requester.m_desc, &mut self.tx_arb.s_req);
         TxDescSource::<A>::join(&mut self.tx_arb.m_desc, &mut self.tx.s_req);
         AxisSink::<64, 8, 1>::link(&mut self.s_axis_h2c, &mut self.tx.s_axis_rd);
@@ -171,5 +189,10 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> Logic
         self.m_stats_core.acks.next = self.tx_arb.acks.val();
         self.m_stats_core.reads.next = self.read_resp.reads.val();
         self.m_stats_core.read_resps.next = self.read_resp.resps.val();
+        self.m_stats_core.int_events.next = self.int_tap.events.val();
+        self.m_stats_core.notifies.next = self.notify_tx.notifies.val();
+        self.m_stats_core.notify_drops.next = self.notify_tx.drops.val();
+        self.m_stats_core.notifies_applied.next = self.notify_rx.applied.val();
+        self.m_stats_core.notifies_bad.next = self.notify_rx.bad.val();
     }
 }

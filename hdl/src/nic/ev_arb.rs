@@ -12,13 +12,17 @@
 //!   `WideMul` (4 cycles), saturated to 2^32 − 1, and at least 1 for a
 //!   nonzero R (the scheduler drops R = 0). W (UQ24.8 bytes) is passed.
 //!   Converted updates wait in a 16-entry block-RAM queue.
+//! - `s_notify` (`CcUpdate`, strobe): W and R from a NOTIFY (NewINT's
+//!   sender, `NotifyRx`), converted and queued the same way, always. If
+//!   it comes in the same cycle as a qualifying `s_update`, the latter
+//!   wins and the NOTIFY's update is dropped and counted.
 //! - `m_ev` (`SchedEvent`): the two sources alternate when both wait
 //!   (round robin), so neither starves. Combinational from the inputs
 //!   (`valid` from the sources' `valid`, never from `m_ev.ready`).
 //!
 //! Counters (32 bits, wrapping): `updates` (queued), `update_drops`
-//! (a qualifying update found 16 in the queue or the multiplier: dropped;
-//! the flow's next update supersedes it).
+//! (a qualifying update found 16 in the queue or the multiplier, or lost
+//! a same-cycle tie: dropped; the flow's next update supersedes it).
 //!
 //! Timing: an update is at `m_ev` 8 cycles after its strobe (4 multiply,
 //! 1 queue write, 3 queue read) when the port is free.
@@ -41,6 +45,7 @@ pub struct EvArb {
     pub cfg_ns_per_cycle: Signal<In, Bits<24>>,
     pub s_req: SchedEventSink,
     pub s_update: CcUpdateSink,
+    pub s_notify: CcUpdateSink,
     pub m_ev: SchedEventSource,
     pub updates: Signal<Out, Bits<32>>,
     pub update_drops: Signal<Out, Bits<32>>,
@@ -59,6 +64,8 @@ pub struct EvArb {
     k_op_update: Constant<Bits<3>>,
     k_held_max: Constant<Bits<8>>,
     qualify: Signal<Local, Bit>,
+    any_upd: Signal<Local, Bit>,
+    tie: Signal<Local, Bit>,
     push_ok: Signal<Local, Bit>,
     pick_q: Signal<Local, Bit>,
     pop: Signal<Local, Bit>,
@@ -73,6 +80,7 @@ impl Default for EvArb {
             cfg_ns_per_cycle: Default::default(),
             s_req: Default::default(),
             s_update: Default::default(),
+            s_notify: Default::default(),
             m_ev: Default::default(),
             updates: Default::default(),
             update_drops: Default::default(),
@@ -88,6 +96,8 @@ impl Default for EvArb {
             k_op_update: Constant::new(Bits::<3>::from(nic_spec::sched::OP_UPDATE as u64)),
             k_held_max: Constant::new(Bits::<8>::from(QUEUE)),
             qualify: Default::default(),
+            any_upd: Default::default(),
+            tie: Default::default(),
             push_ok: Default::default(),
             pick_q: Default::default(),
             pop: Default::default(),
@@ -106,17 +116,32 @@ impl Logic for EvArb {
             && ((self.s_update.status.val() == self.k_created_st.val())
                 || ((self.s_update.status.val() == self.k_update_st.val())
                     && !self.cfg_variant.val())));
-        self.push_ok.next = (self.qualify.val() && (self.held.q.val() < self.k_held_max.val()));
+        self.any_upd.next = (self.qualify.val() || self.s_notify.valid.val());
+        self.push_ok.next = (self.any_upd.val() && (self.held.q.val() < self.k_held_max.val()));
+        self.tie.next = (self.qualify.val() && self.s_notify.valid.val());
         if self.push_ok.val() {
             self.n_updates.d.next = (self.n_updates.q.val() + 1);
-        } else if self.qualify.val() {
+        }
+        if (self.any_upd.val() && !self.push_ok.val()) {
+            if self.tie.val() {
+                self.n_drops.d.next = (self.n_drops.q.val() + 2);
+            } else {
+                self.n_drops.d.next = (self.n_drops.q.val() + 1);
+            }
+        } else if self.tie.val() {
             self.n_drops.d.next = (self.n_drops.q.val() + 1);
         }
-        self.mul.a.next = bit_cast::<32, 24>(self.s_update.r.val());
         self.mul.b.next = bit_cast::<32, 24>(self.cfg_ns_per_cycle.val());
         self.mul.in_valid.next = self.push_ok.val();
-        self.carry.d.next = ((bit_cast::<48, 16>(self.s_update.flow.val()) << 32)
-            | bit_cast::<48, 32>(self.s_update.w.val()));
+        if self.qualify.val() {
+            self.mul.a.next = bit_cast::<32, 24>(self.s_update.r.val());
+            self.carry.d.next = ((bit_cast::<48, 16>(self.s_update.flow.val()) << 32)
+                | bit_cast::<48, 32>(self.s_update.w.val()));
+        } else {
+            self.mul.a.next = bit_cast::<32, 24>(self.s_notify.r.val());
+            self.carry.d.next = ((bit_cast::<48, 16>(self.s_notify.flow.val()) << 32)
+                | bit_cast::<48, 32>(self.s_notify.w.val()));
+        }
         // R in bytes per cycle: (R · npc) >> 8, saturated, at least 1.
         self.r_sched.next = self.mul.p.val().get_bits::<32>(8);
         if self.mul.p.val().get_bits::<24>(40).any() {

@@ -12,12 +12,17 @@
 //! - [`read_resp`]: READ requests → READ RESPONSE descriptors;
 //! - [`rx_ctx_mux`]: the dispatcher's context port, shared by flow
 //!   creation and the requester's READ tracking;
+//! - [`int_tap`], [`notify_tx`], [`notify_rx`]: NewINT: the receiver's
+//!   telemetry to its CC, its W back in a NOTIFY, the sender applying it;
 //! - [`core`]: `NicCore`, everything joined.
 
 pub mod cc_arb;
 pub mod cfg_regs;
 pub mod core;
 pub mod ev_arb;
+pub mod int_tap;
+pub mod notify_rx;
+pub mod notify_tx;
 pub mod read_resp;
 pub mod rx_ctx_mux;
 pub mod tx_arb;

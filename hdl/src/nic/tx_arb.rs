@@ -5,6 +5,7 @@
 //!   descriptor (opcode ACKNOWLEDGE, the PSN, the AETH, the echoed
 //!   telemetry). ACKs go first: they are small and they free the peer's
 //!   window.
+//! - `s_notify` (`TxDesc`, NewINT's NOTIFYs) next: one per flow per T.
 //! - `s_rresp` (`TxDesc`, READ responses) and `s_req` (`TxDesc`, the
 //!   requester's data, READ requests and probes) alternate when both
 //!   wait (round robin), so a long READ response does not stall the
@@ -22,6 +23,7 @@ use rust_hdl::prelude::*;
 pub struct TxArb<const A: usize> {
     pub clock: Signal<In, Clock>,
     pub s_ack: AckInfoSink<A>,
+    pub s_notify: TxDescSink<A>,
     pub s_rresp: TxDescSink<A>,
     pub s_req: TxDescSink<A>,
     pub m_desc: TxDescSource<A>,
@@ -30,6 +32,7 @@ pub struct TxArb<const A: usize> {
     turn_r: DFF<Bit>,
     n_acks: DFF<Bits<32>>,
     k_ack: Constant<Bits<8>>,
+    pick_n: Signal<Local, Bit>,
     pick_r: Signal<Local, Bit>,
     pick_q: Signal<Local, Bit>,
 }
@@ -39,6 +42,7 @@ impl<const A: usize> Default for TxArb<A> {
         Self {
             clock: Default::default(),
             s_ack: Default::default(),
+            s_notify: Default::default(),
             s_rresp: Default::default(),
             s_req: Default::default(),
             m_desc: Default::default(),
@@ -46,6 +50,7 @@ impl<const A: usize> Default for TxArb<A> {
             turn_r: Default::default(),
             n_acks: Default::default(),
             k_ack: Constant::new(Bits::<8>::from(nic_spec::roce::op::ACK as u64)),
+            pick_n: Default::default(),
             pick_r: Default::default(),
             pick_q: Default::default(),
         }
@@ -56,14 +61,21 @@ impl<const A: usize> Logic for TxArb<A> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, turn_r, n_acks);
+        self.pick_n.next = (!self.s_ack.valid.val() && self.s_notify.valid.val());
         self.pick_r.next = (!self.s_ack.valid.val()
+            && !self.s_notify.valid.val()
             && self.s_rresp.valid.val()
             && (!self.s_req.valid.val() || self.turn_r.q.val()));
-        self.pick_q.next =
-            (!self.s_ack.valid.val() && !self.pick_r.val() && self.s_req.valid.val());
-        self.m_desc.valid.next =
-            (self.s_ack.valid.val() || self.s_rresp.valid.val() || self.s_req.valid.val());
+        self.pick_q.next = (!self.s_ack.valid.val()
+            && !self.s_notify.valid.val()
+            && !self.pick_r.val()
+            && self.s_req.valid.val());
+        self.m_desc.valid.next = (self.s_ack.valid.val()
+            || self.s_notify.valid.val()
+            || self.s_rresp.valid.val()
+            || self.s_req.valid.val());
         self.s_ack.ready.next = self.m_desc.ready.val();
+        self.s_notify.ready.next = (self.m_desc.ready.val() && self.pick_n.val());
         self.s_rresp.ready.next = (self.m_desc.ready.val() && self.pick_r.val());
         self.s_req.ready.next = (self.m_desc.ready.val() && self.pick_q.val());
         if (self.m_desc.ready.val() && (self.pick_r.val() || self.pick_q.val())) {
@@ -91,6 +103,24 @@ impl<const A: usize> Logic for TxArb<A> {
             self.m_desc.tlm.hop2.next = self.s_ack.tlm.hop2.val();
             self.m_desc.tlm.hop3.next = self.s_ack.tlm.hop3.val();
             self.m_desc.tlm.hop4.next = self.s_ack.tlm.hop4.val();
+        } else if self.pick_n.val() {
+            self.m_desc.flow.next = self.s_notify.flow.val();
+            self.m_desc.opcode.next = self.s_notify.opcode.val();
+            self.m_desc.psn.next = self.s_notify.psn.val();
+            self.m_desc.ackreq.next = self.s_notify.ackreq.val();
+            self.m_desc.len.next = self.s_notify.len.val();
+            self.m_desc.addr.next = self.s_notify.addr.val();
+            self.m_desc.va.next = self.s_notify.va.val();
+            self.m_desc.rkey.next = self.s_notify.rkey.val();
+            self.m_desc.dlen.next = self.s_notify.dlen.val();
+            self.m_desc.aeth.next = self.s_notify.aeth.val();
+            self.m_desc.tlm.present.next = self.s_notify.tlm.present.val();
+            self.m_desc.tlm.hdr.next = self.s_notify.tlm.hdr.val();
+            self.m_desc.tlm.hop0.next = self.s_notify.tlm.hop0.val();
+            self.m_desc.tlm.hop1.next = self.s_notify.tlm.hop1.val();
+            self.m_desc.tlm.hop2.next = self.s_notify.tlm.hop2.val();
+            self.m_desc.tlm.hop3.next = self.s_notify.tlm.hop3.val();
+            self.m_desc.tlm.hop4.next = self.s_notify.tlm.hop4.val();
         } else if self.pick_r.val() {
             self.m_desc.flow.next = self.s_rresp.flow.val();
             self.m_desc.opcode.next = self.s_rresp.opcode.val();

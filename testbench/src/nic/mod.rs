@@ -5,6 +5,9 @@ use nic_golden::nic as golden;
 use nic_hdl::nic::cc_arb::CcArb;
 use nic_hdl::nic::cfg_regs::CfgRegs;
 use nic_hdl::nic::ev_arb::EvArb;
+use nic_hdl::nic::int_tap::IntTap;
+use nic_hdl::nic::notify_rx::NotifyRx;
+use nic_hdl::nic::notify_tx::NotifyTx;
 use nic_hdl::nic::read_resp::ReadResp;
 use nic_hdl::nic::rx_ctx_mux::RxCtxMux;
 use nic_hdl::nic::tx_arb::TxArb;
@@ -40,13 +43,14 @@ harness! {
         clock = clock;
         inputs {
             cfg_variant: cfg_variant, cfg_ns_per_cycle: cfg_ns_per_cycle,
-            req_valid: s_req.valid, update_valid: s_update.valid, ev_ready: m_ev.ready
+            req_valid: s_req.valid, update_valid: s_update.valid,
+            notify_valid: s_notify.valid, ev_ready: m_ev.ready
         }
         outputs {
             req_ready: s_req.ready, ev_valid: m_ev.valid, updates: updates,
             update_drops: update_drops
         }
-        records_in { req: s_req, update: s_update }
+        records_in { req: s_req, update: s_update, notify: s_notify }
         records_out { ev: m_ev }
     }
 }
@@ -56,9 +60,15 @@ harness! {
         type In = golden::cc_arb::In;
         type Out = golden::cc_arb::Out;
         clock = clock;
-        inputs { ctl_valid: s_ctl.valid, ack_valid: s_ack.valid, event_ready: m_event.ready }
-        outputs { ctl_ready: s_ctl.ready, ack_ready: s_ack.ready, event_valid: m_event.valid }
-        records_in { ctl: s_ctl, ack: s_ack }
+        inputs {
+            ctl_valid: s_ctl.valid, cfg_variant: cfg_variant, ack_valid: s_ack.valid,
+            int_valid: s_int.valid, event_ready: m_event.ready
+        }
+        outputs {
+            ctl_ready: s_ctl.ready, ack_ready: s_ack.ready, int_ready: s_int.ready,
+            event_valid: m_event.valid
+        }
+        records_in { ctl: s_ctl, ack: s_ack, int: s_int }
         records_out { event: m_event }
     }
 }
@@ -81,14 +91,14 @@ harness! {
         type Out = golden::tx_arb::Out;
         clock = clock;
         inputs {
-            ack_valid: s_ack.valid, rresp_valid: s_rresp.valid, req_valid: s_req.valid,
-            desc_ready: m_desc.ready
+            ack_valid: s_ack.valid, notify_valid: s_notify.valid, rresp_valid: s_rresp.valid,
+            req_valid: s_req.valid, desc_ready: m_desc.ready
         }
         outputs {
-            ack_ready: s_ack.ready, rresp_ready: s_rresp.ready, req_ready: s_req.ready,
+            ack_ready: s_ack.ready, notify_ready: s_notify.ready, rresp_ready: s_rresp.ready, req_ready: s_req.ready,
             desc_valid: m_desc.valid, acks: acks
         }
-        records_in { ack: s_ack, rresp: s_rresp, req: s_req }
+        records_in { ack: s_ack, notify: s_notify, rresp: s_rresp, req: s_req }
         records_out { desc: m_desc }
     }
 }
@@ -102,6 +112,54 @@ harness! {
         outputs { rdreq_ready: s_rdreq.ready, desc_valid: m_desc.valid, reads: reads, resps: resps }
         records_in { rdreq: s_rdreq }
         records_out { desc: m_desc }
+    }
+}
+
+harness! {
+    impl<const A: usize> IntTap<A> {
+        type In = golden::int_tap::In;
+        type Out = golden::int_tap::Out;
+        clock = clock;
+        inputs {
+            cfg_variant: cfg_variant, cfg_ns_per_cycle: cfg_ns_per_cycle,
+            ack_valid: s_ack.valid, out_ready: m_ack.ready, event_ready: m_event.ready
+        }
+        outputs {
+            ack_ready: s_ack.ready, out_valid: m_ack.valid, event_valid: m_event.valid,
+            events: events
+        }
+        records_in { ack: s_ack }
+        records_out { out: m_ack, event: m_event }
+    }
+}
+
+harness! {
+    impl<const A: usize> NotifyTx<A> {
+        type In = golden::notify_tx::In;
+        type Out = golden::notify_tx::Out;
+        clock = clock;
+        inputs { cfg_variant: cfg_variant, update_valid: s_update.valid, desc_ready: m_desc.ready }
+        outputs { desc_valid: m_desc.valid, notifies: notifies, drops: drops }
+        records_in { update: s_update }
+        records_out { desc: m_desc }
+    }
+}
+
+harness! {
+    impl<const A: usize> NotifyRx<A> {
+        type In = golden::notify_rx::In;
+        type Out = golden::notify_rx::Out;
+        clock = clock;
+        inputs {
+            cfg_inv_t_m: cfg_inv_t_m, cfg_inv_t_s: cfg_inv_t_s, fb_valid: s_fb.valid,
+            out_ready: m_fb.ready
+        }
+        outputs {
+            fb_ready: s_fb.ready, out_valid: m_fb.valid, update_valid: m_update.valid,
+            applied: applied, bad: bad
+        }
+        records_in { fb: s_fb }
+        records_out { out: m_fb, update: m_update }
     }
 }
 

@@ -32,8 +32,11 @@ proptest! {
             .map(|_| In {
                 ctl_valid: rng.gen_bool(0.3),
                 ctl: event(&mut rng),
+                cfg_variant: rng.gen_bool(0.5),
                 ack_valid: rng.gen_bool(0.6),
                 ack: event(&mut rng),
+                int_valid: rng.gen_bool(0.6),
+                int: event(&mut rng),
                 event_ready: rng.gen_bool(0.7),
             })
             .collect();

@@ -33,6 +33,14 @@ fn stimulus(seed: u64, n: usize) -> Vec<In> {
                 r: rng.gen_range(0..1 << 24),
                 ..Default::default()
             },
+            notify_valid: rng.gen_bool(0.2),
+            notify: CcUpdate {
+                flow: rng.gen(),
+                status: rng.gen_range(0..8),
+                w: rng.gen(),
+                r: rng.gen_range(0..1 << 24),
+                ..Default::default()
+            },
             ev_ready: !rng.gen_bool(stall),
         })
         .collect()

@@ -49,6 +49,8 @@ proptest! {
                     aeth: rng.gen(),
                     tlm: tlm(&mut rng),
                 },
+                notify_valid: rng.gen_bool(0.2),
+                notify: desc(&mut rng),
                 rresp_valid: rng.gen_bool(0.6),
                 rresp: desc(&mut rng),
                 req_valid: rng.gen_bool(0.6),

@@ -1,0 +1,35 @@
+//! `hdl/src/nic/notify_tx.rs` against `nic_golden::nic::notify_tx`:
+//! updates of every status, committed or not, both variants, with
+//! back-pressure long enough to fill the queue.
+
+use crate::common::*;
+use nic_golden::cc::CcUpdate;
+use nic_golden::nic::notify_tx::{In, NotifyTx as Golden};
+use nic_hdl::nic::notify_tx::NotifyTx;
+use proptest::prelude::*;
+use rand::{rngs::StdRng, Rng, SeedableRng};
+
+proptest! {
+    #![proptest_config(config(12))]
+    #[test]
+    fn notify_tx_matches_golden(seed in any::<u64>(), n in 10usize..300) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let stall = rng.gen_range(0.0..0.95);
+        let s: Vec<In> = (0..n)
+            .map(|_| In {
+                cfg_variant: rng.gen_bool(0.9),
+                update_valid: rng.gen_bool(0.5),
+                update: CcUpdate {
+                    flow: rng.gen_range(0..16),
+                    status: rng.gen_range(0..3),
+                    w: rng.gen(),
+                    r: rng.gen_range(0..1 << 24),
+                    updated_wc: rng.gen(),
+                    ..Default::default()
+                },
+                desc_ready: !rng.gen_bool(stall),
+            })
+            .collect();
+        both::<NotifyTx<4>, Golden<4>>("notify_tx", &s)?;
+    }
+}
