@@ -10,8 +10,9 @@ use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct CcLoopArgs {
-    /// HPCC++ variant: newack (sender-based). newint is not wired in the
-    /// core yet (no NOTIFY path) and is refused.
+    /// HPCC++ variant: newack (sender-based: the sender's CC on every
+    /// ACK) or newint (receiver-based: the receiver's CC, W back in a
+    /// NOTIFY once per T).
     #[arg(long, default_value = "newack", value_parser = ["newack", "newint"])]
     variant: String,
     /// Bottleneck rate, Gb/s: a telemetry rate code's rate below the
@@ -30,16 +31,16 @@ pub struct CcLoopArgs {
 }
 
 pub fn main(a: CcLoopArgs) -> i32 {
-    if a.variant == "newint" {
-        eprintln!("error: --variant newint: the NIC core has no NOTIFY path yet (README, Known gaps)");
-        return 2;
-    }
     if a.bottleneck_gbps != 25 && a.bottleneck_gbps != 50 {
         eprintln!("error: --bottleneck-gbps: 25 or 50 (a telemetry rate code below the NIC's 100)");
         return 2;
     }
     let c = CcLoopCfg {
-        variant: Variant::Sender,
+        variant: if a.variant == "newint" {
+            Variant::Receiver
+        } else {
+            Variant::Sender
+        },
         bottleneck_gbps: a.bottleneck_gbps as f64,
         messages: a.messages,
         ..CcLoopCfg::default()
@@ -47,7 +48,7 @@ pub fn main(a: CcLoopArgs) -> i32 {
     let r = run(&c);
     let (util, q_mean, q_max) = r.steady(r.cycles / 2);
     println!(
-        "cc-loop {}: {} cycles ({:.1} us), bottleneck {} Gb/s; second half: utilisation {util:.3}, queue mean {q_mean:.0} B, max {q_max} B; {} CC updates",
+        "cc-loop {}: {} cycles ({:.1} us), bottleneck {} Gb/s; second half: utilisation {util:.3}, queue mean {q_mean:.0} B, max {q_max} B; {} updates of the sender's W and R",
         a.variant,
         r.cycles,
         r.cycles as f64 * NS_PER_CYCLE / 1000.0,
@@ -95,12 +96,12 @@ fn plot(a: &CcLoopArgs, r: &CcLoopRun) -> Result<(), Box<dyn std::error::Error>>
     );
     let series: [(&str, Vec<(f64, f64)>, RGBColor); 3] = [
         (
-            "W (KB)",
+            "sender's W (KB)",
             r.cc.iter().map(|&(t, w, _)| (us(t), w / 1000.0)).collect(),
             BLUE,
         ),
         (
-            "R (Gb/s)",
+            "sender's R (Gb/s)",
             r.cc.iter().map(|&(t, _, rr)| (us(t), rr * 8.0)).collect(),
             RED,
         ),

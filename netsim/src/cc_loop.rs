@@ -57,8 +57,9 @@ pub const NS_PER_CYCLE: f64 = 0.64;
 #[derive(Clone, Debug, Default)]
 pub struct CcLoopRun {
     pub cycles: u64,
-    /// (cycle, W in bytes, R in bytes/ns) of every CC update of NIC 0's
-    /// flow with status UPDATE.
+    /// (cycle, W in bytes, R in bytes/ns) of every UPDATE NIC 0's
+    /// scheduler takes (from its CC with NewAck, from NOTIFYs with NewINT;
+    /// R as the scheduler has it, converted back to bytes/ns).
     pub cc: Vec<(u64, f64, f64)>,
     /// (cycle, bytes queued, frame bytes) at every bottleneck departure.
     pub queue: Vec<(u64, u64, u32)>,
@@ -158,12 +159,14 @@ pub fn run(c: &CcLoopCfg) -> CcLoopRun {
             [
                 Box::new(|i: &In| {
                     let o = t0.step(i);
-                    if let Some(u) = t0.cc_update() {
-                        if u.status == nic_golden::cc::hpcc::status::UPDATE {
+                    // The sender's W and R: its CC's updates (NewAck), or
+                    // what it applies from the receiver's NOTIFYs (NewINT).
+                    if let Some(e) = t0.sched_event() {
+                        if e.op == nic_spec::sched::OP_UPDATE {
                             tr.borrow_mut().push((
                                 now,
-                                u.w as f64 / 256.0,
-                                u.r as f64 / 65536.0,
+                                e.b as f64 / 256.0,
+                                e.a as f64 / (1u64 << 24) as f64 / NS_PER_CYCLE,
                             ));
                         }
                     }

@@ -223,3 +223,27 @@ fn cc_in_the_loop_newack_settles_near_eta_times_the_bottleneck() {
     assert!((0.85..=1.0).contains(&util), "utilisation {util}");
     assert!(q_mean < 4.0 * frame, "mean queue {q_mean}");
 }
+
+/// The same loop with NewINT: the receiver's CC computes W from the
+/// data's telemetry and sends it back in a NOTIFY once per T; the sender
+/// paces at W/T.
+#[test]
+fn cc_in_the_loop_newint_settles_near_eta_times_the_bottleneck() {
+    use nic_netsim::cc_loop::{run, CcLoopCfg};
+    let r = run(&CcLoopCfg {
+        variant: Variant::Receiver,
+        ..CcLoopCfg::default()
+    });
+    assert!(r.errors.is_empty(), "{:?}", r.errors);
+    let (util, q_mean, q_max) = r.steady(r.cycles / 2);
+    let frame = (1 << 10) as f64 + 110.0;
+    eprintln!(
+        "NewINT: {} cycles, second half: utilisation {util:.3}, queue mean {q_mean:.0} B, max {q_max} B; {} hops stamped, {} updates applied",
+        r.cycles,
+        r.stamped,
+        r.cc.len()
+    );
+    assert!(r.stamped > 1000 && r.cc.len() > 20);
+    assert!((0.85..=1.0).contains(&util), "utilisation {util}");
+    assert!(q_mean < 4.0 * frame, "mean queue {q_mean}");
+}
