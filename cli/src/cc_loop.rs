@@ -107,7 +107,10 @@ fn plot(a: &CcLoopArgs, r: &CcLoopRun) -> Result<(), Box<dyn std::error::Error>>
         ),
         (
             "bottleneck queue (KB)",
-            r.queue.iter().map(|&(t, q, _)| (us(t), q as f64 / 1000.0)).collect(),
+            r.queue
+                .iter()
+                .map(|&(t, q, _)| (us(t), q as f64 / 1000.0))
+                .collect(),
             BLACK,
         ),
     ];

@@ -268,7 +268,10 @@ mod tests {
             ("roce_tx", &["s_axis_rd", "m_axis_tx"][..]),
             ("roce_rx_parse", &["s_axis_rx", "m_axis_pay"][..]),
             ("roce_rx_dispatch", &["s_axis_pay"][..]),
-            ("hpcc_nic_core", &["s_axis_rx", "m_axis_tx", "s_axis_h2c"][..]),
+            (
+                "hpcc_nic_core",
+                &["s_axis_rx", "m_axis_tx", "s_axis_h2c"][..],
+            ),
         ] {
             let t = tops().into_iter().find(|t| t.name == top).unwrap();
             let v = t.verilog_flat();

@@ -156,7 +156,11 @@ fn core_writes(flows: u32, n: u32, len: u32, delay: u64) -> (CoreHost, u64) {
         9,
     );
     assert!(pair.run(10_000_000), "core bench: not finished");
-    assert!(pair.hosts[0].errors.is_empty(), "{:?}", pair.hosts[0].errors);
+    assert!(
+        pair.hosts[0].errors.is_empty(),
+        "{:?}",
+        pair.hosts[0].errors
+    );
     let now = pair.now;
     let [h0, _] = pair.hosts;
     (h0, now)
@@ -173,17 +177,26 @@ fn core_writes(flows: u32, n: u32, len: u32, delay: u64) -> (CoreHost, u64) {
 pub fn bench_core(f: &mut Figures) {
     let (h, _) = core_writes(1, 1, 64, 10);
     let wr_at = h.first_wr_at.unwrap();
-    f.insert("core_wr_to_first_frame_cycles".into(), (h.tx_starts[0] - wr_at) as f64);
+    f.insert(
+        "core_wr_to_first_frame_cycles".into(),
+        (h.tx_starts[0] - wr_at) as f64,
+    );
     let cmpl_at = h.done[&0];
     let ack_in = *h.rx_ends.iter().filter(|&&c| c <= cmpl_at).last().unwrap();
-    f.insert("core_last_frame_in_to_completion_cycles".into(), (cmpl_at - ack_in) as f64);
+    f.insert(
+        "core_last_frame_in_to_completion_cycles".into(),
+        (cmpl_at - ack_in) as f64,
+    );
     for flows in [1u32, 64] {
         let n = 1024;
         let (h, _) = core_writes(flows, n, 64, 10);
         let first = h.first_wr_at.unwrap();
         let last = h.done.values().copied().max().unwrap();
         let per_cycle = n as f64 / (last - first) as f64;
-        f.insert(format!("core_64B_write_rate_{flows}flows_per_cycle"), (per_cycle * 1e4).round() / 1e4);
+        f.insert(
+            format!("core_64B_write_rate_{flows}flows_per_cycle"),
+            (per_cycle * 1e4).round() / 1e4,
+        );
         f.insert(
             format!("core_64B_write_rate_{flows}flows_mmsg_per_s_at_156mhz"),
             (per_cycle * 156.25 * 100.0).round() / 100.0,
@@ -205,14 +218,23 @@ pub fn bench_core_engines(f: &mut Figures) {
     };
     let w = plan(11, 4, 16, 3000, 30, 4, 1024);
     let hosts = [0, 1].map(|n| {
-        CoreHost::new(p, w.mem[n].clone(), config_script(&p, &w.flows[n]), &w.wrs[n], n as u64)
+        CoreHost::new(
+            p,
+            w.mem[n].clone(),
+            config_script(&p, &w.flows[n]),
+            &w.wrs[n],
+            n as u64,
+        )
     });
     let mut t0 = NicCore::<3, 3, 8>::default();
     let mut t1 = NicCore::<3, 3, 8>::default();
     let mut pair = CorePair::new(
         hosts,
         [Box::new(|i: &In| t0.step(i)), Box::new(|i: &In| t1.step(i))],
-        LinkCfg { delay: 50, loss: 0.0 },
+        LinkCfg {
+            delay: 50,
+            loss: 0.0,
+        },
         3,
     );
     pair.record = Some([Vec::new(), Vec::new()]);
@@ -223,8 +245,14 @@ pub fn bench_core_engines(f: &mut Figures) {
     let twin_s = t.elapsed().as_secs_f64() / 2.0;
     let rec = pair.record.take().unwrap()[0].clone();
     drop(pair);
-    f.insert("core_twin_cycles_per_s".into(), (rec.len() as f64 / twin_s).round());
-    for (kind, name, n) in [(EngineKind::Verilator, "verilator", 3000usize), (EngineKind::RustHdl, "rusthdl", 300)] {
+    f.insert(
+        "core_twin_cycles_per_s".into(),
+        (rec.len() as f64 / twin_s).round(),
+    );
+    for (kind, name, n) in [
+        (EngineKind::Verilator, "verilator", 3000usize),
+        (EngineKind::RustHdl, "rusthdl", 300),
+    ] {
         let mut e = engine_for::<Rtl>(kind, None);
         e.step(&rec[0]);
         let t = std::time::Instant::now();
@@ -232,7 +260,10 @@ pub fn bench_core_engines(f: &mut Figures) {
             e.step(i);
         }
         let s = t.elapsed().as_secs_f64();
-        f.insert(format!("core_{name}_cycles_per_s"), ((n - 1) as f64 / s).round());
+        f.insert(
+            format!("core_{name}_cycles_per_s"),
+            ((n - 1) as f64 / s).round(),
+        );
     }
 }
 

@@ -14,7 +14,9 @@
 //! applied at the queue's input.
 
 use nic_golden::cc::int_ns3::HopFields;
-use nic_spec::roce::{has_aeth, has_reth, known_opcode, AETH_LEN, BTH_LEN, BTH_OFF, RETH_LEN, TLM_LEN};
+use nic_spec::roce::{
+    has_aeth, has_reth, known_opcode, AETH_LEN, BTH_LEN, BTH_OFF, RETH_LEN, TLM_LEN,
+};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;

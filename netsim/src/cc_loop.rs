@@ -143,7 +143,13 @@ pub fn run(c: &CcLoopCfg) -> CcLoopRun {
         },
         3,
     );
-    let back = Link::new(LinkCfg { delay: c.delay, loss: 0.0 }, 4);
+    let back = Link::new(
+        LinkCfg {
+            delay: c.delay,
+            loss: 0.0,
+        },
+        4,
+    );
     let cc_trace: RefCell<Vec<(u64, f64, f64)>> = Default::default();
     let mut t0 = NicCore::<A, Q, B>::default();
     let mut t1 = NicCore::<A, Q, B>::default();
@@ -179,8 +185,10 @@ pub fn run(c: &CcLoopCfg) -> CcLoopRun {
         );
         let budget = 20 * (size as u64) + 1_000_000;
         if !pair.run(budget) {
-            out.errors
-                .push(format!("not finished after {budget} cycles: {:?}", pair.hosts[0].outstanding()));
+            out.errors.push(format!(
+                "not finished after {budget} cycles: {:?}",
+                pair.hosts[0].outstanding()
+            ));
         }
         for (n, h) in pair.hosts.iter().enumerate() {
             out.errors

@@ -155,7 +155,13 @@ pub struct CoreHost {
 }
 
 impl CoreHost {
-    pub fn new(p: HostParams, mem: Vec<u8>, cfg: Vec<CfgWrite>, wrs: &[PlannedWr], seed: u64) -> Self {
+    pub fn new(
+        p: HostParams,
+        mem: Vec<u8>,
+        cfg: Vec<CfgWrite>,
+        wrs: &[PlannedWr],
+        seed: u64,
+    ) -> Self {
         let mut expect = BTreeMap::new();
         for w in wrs {
             assert!(expect.insert(w.wr.tag, *w).is_none(), "tags are unique");
@@ -218,7 +224,10 @@ impl CoreHost {
         if let Some(c) = self.cfg_q.front() {
             i.cfg_valid = true;
             i.cfg = *c;
-        } else if let (true, Some(w)) = (self.configured && now >= self.p.post_from, self.wr_q.front()) {
+        } else if let (true, Some(w)) = (
+            self.configured && now >= self.p.post_from,
+            self.wr_q.front(),
+        ) {
             let full = self.in_ring.get(&w.flow).copied().unwrap_or(0) >= self.p.ring;
             if !full {
                 i.wr_valid = true;
@@ -331,7 +340,10 @@ impl CoreHost {
                 .push(format!("cycle {now}: second completion {c:?}"));
         }
         let bytes = if w.status == Status::Ok { w.wr.len } else { 0 };
-        if c.flow != w.wr.flow || c.status != w.status as u8 || (w.status == Status::Ok && c.bytes != bytes) {
+        if c.flow != w.wr.flow
+            || c.status != w.status as u8
+            || (w.status == Status::Ok && c.bytes != bytes)
+        {
             self.errors.push(format!(
                 "cycle {now}: completion {c:?}, expected status {:?} for {:?}",
                 w.status, w.wr
@@ -403,12 +415,19 @@ impl<'a> CorePair<'a> {
         Self::with_wires(
             hosts,
             cores,
-            [Box::new(Link::new(link, seed ^ 0x11)), Box::new(Link::new(link, seed ^ 0x22))],
+            [
+                Box::new(Link::new(link, seed ^ 0x11)),
+                Box::new(Link::new(link, seed ^ 0x22)),
+            ],
         )
     }
 
     /// Two cores joined by `links`.
-    pub fn with_wires(hosts: [CoreHost; 2], cores: [CoreFn<'a>; 2], links: [Box<dyn Wire>; 2]) -> Self {
+    pub fn with_wires(
+        hosts: [CoreHost; 2],
+        cores: [CoreFn<'a>; 2],
+        links: [Box<dyn Wire>; 2],
+    ) -> Self {
         Self {
             hosts,
             cores,
@@ -465,9 +484,18 @@ pub struct Workload {
 /// Plan `messages` work requests per NIC over `flows` flows (each flow
 /// connects QP f of NIC 0 with QP f of NIC 1), sizes up to `max_len`,
 /// `read_pct` percent READs, plus `bad` bad work requests per NIC.
-pub fn plan(seed: u64, flows: u32, messages: usize, max_len: u32, read_pct: u32, bad: usize, mtu: u32) -> Workload {
+pub fn plan(
+    seed: u64,
+    flows: u32,
+    messages: usize,
+    max_len: u32,
+    read_pct: u32,
+    bad: usize,
+    mtu: u32,
+) -> Workload {
     let mut rng = StdRng::seed_from_u64(seed);
-    let psn: [Vec<u32>; 2] = [0, 1].map(|_| (0..flows).map(|_| rng.gen_range(0..1 << 24)).collect());
+    let psn: [Vec<u32>; 2] =
+        [0, 1].map(|_| (0..flows).map(|_| rng.gen_range(0..1 << 24)).collect());
     let spec = |n: usize| -> Vec<FlowSpec> {
         (0..flows)
             .map(|f| FlowSpec {
@@ -495,7 +523,11 @@ pub fn plan(seed: u64, flows: u32, messages: usize, max_len: u32, read_pct: u32,
                 _ => rng.gen_range(1..=max_len),
             }
             .min(max_len);
-            s.push((rng.gen_range(0..flows), len, rng.gen_range(0..100) < read_pct));
+            s.push((
+                rng.gen_range(0..flows),
+                len,
+                rng.gen_range(0..100) < read_pct,
+            ));
         }
     }
     let mut src = [0u64; 2];
@@ -523,7 +555,8 @@ pub fn plan(seed: u64, flows: u32, messages: usize, max_len: u32, read_pct: u32,
         }
     }
     let src_size = src.map(|s| align8(s) + 8);
-    let mem: [Vec<u8>; 2] = [0, 1].map(|n| (0..src_size[n] + dst[n] + 8).map(|_| rng.gen()).collect());
+    let mem: [Vec<u8>; 2] =
+        [0, 1].map(|n| (0..src_size[n] + dst[n] + 8).map(|_| rng.gen()).collect());
     let mut expected_mem = mem.clone();
     let mut wrs: [Vec<PlannedWr>; 2] = [Vec::new(), Vec::new()];
     for n in 0..2 {
@@ -533,7 +566,11 @@ pub fn plan(seed: u64, flows: u32, messages: usize, max_len: u32, read_pct: u32,
         for (k, &(flow, len, read)) in sizes[n].iter().enumerate() {
             let (l, ld, r, rd) = places[n][k];
             let (la, ra) = (base(n, ld, l), base(peer, rd, r));
-            let (from, from_a, to, to_a) = if read { (peer, ra, n, la) } else { (n, la, peer, ra) };
+            let (from, from_a, to, to_a) = if read {
+                (peer, ra, n, la)
+            } else {
+                (n, la, peer, ra)
+            };
             let bytes = mem[from][from_a as usize..(from_a + len as u64) as usize].to_vec();
             expected_mem[to][to_a as usize..(to_a + len as u64) as usize].copy_from_slice(&bytes);
             wrs[n].push(PlannedWr {
@@ -554,13 +591,51 @@ pub fn plan(seed: u64, flows: u32, messages: usize, max_len: u32, read_pct: u32,
         // with its status and sends nothing.
         for b in 0..bad {
             let (wr, status) = match b % 4 {
-                0 => (WorkReq { flow: 0, opcode: wr::WRITE, len: 0, ..Default::default() }, Status::BadLen),
-                1 => (WorkReq { flow: 0, opcode: wr::READ, len: 1 << 31, ..Default::default() }, Status::BadLen),
-                2 => (WorkReq { flow: flows + rng.gen_range(0..1000), opcode: wr::WRITE, len: 8, ..Default::default() }, Status::BadFlow),
-                _ => (WorkReq { flow: 0, opcode: rng.gen_range(2..=255), len: 8, ..Default::default() }, Status::BadOpcode),
+                0 => (
+                    WorkReq {
+                        flow: 0,
+                        opcode: wr::WRITE,
+                        len: 0,
+                        ..Default::default()
+                    },
+                    Status::BadLen,
+                ),
+                1 => (
+                    WorkReq {
+                        flow: 0,
+                        opcode: wr::READ,
+                        len: 1 << 31,
+                        ..Default::default()
+                    },
+                    Status::BadLen,
+                ),
+                2 => (
+                    WorkReq {
+                        flow: flows + rng.gen_range(0..1000),
+                        opcode: wr::WRITE,
+                        len: 8,
+                        ..Default::default()
+                    },
+                    Status::BadFlow,
+                ),
+                _ => (
+                    WorkReq {
+                        flow: 0,
+                        opcode: rng.gen_range(2..=255),
+                        len: 8,
+                        ..Default::default()
+                    },
+                    Status::BadOpcode,
+                ),
             };
             let at = rng.gen_range(0..=wrs[n].len());
-            wrs[n].insert(at, PlannedWr { wr: WorkReq { tag, ..wr }, status });
+            wrs[n].insert(
+                at,
+                PlannedWr {
+                    wr: WorkReq { tag, ..wr },
+                    status,
+                },
+            );
             tag += 1;
         }
     }

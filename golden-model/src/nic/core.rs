@@ -18,8 +18,7 @@ use crate::nic::{
 use crate::roce::requester::{self, Requester};
 use crate::roce::{rx_dispatch, rx_parse, tx};
 use crate::roce::{
-    HostReadReq, HostWrite, ReqStats, RxDispatchStats, RxParseStats, TxStats, WorkReq,
-    WrCompletion,
+    HostReadReq, HostWrite, ReqStats, RxDispatchStats, RxParseStats, TxStats, WorkReq, WrCompletion,
 };
 use crate::sched::flow_sched::{self, FlowSched};
 use crate::sched::SchedStats;
@@ -484,7 +483,10 @@ impl<const A: usize, const Q: usize, const B: usize> Cycle for NicCore<A, Q, B> 
             if next == ins {
                 break;
             }
-            assert!(passes < MAX_PASSES, "NicCore twin: no fixed point (a combinational loop)");
+            assert!(
+                passes < MAX_PASSES,
+                "NicCore twin: no fixed point (a combinational loop)"
+            );
             ins = next;
         }
         self.passes = passes;

@@ -43,8 +43,7 @@ impl<const A: usize> Cycle for NotifyTx<A> {
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
         let u = &i.update;
-        let qualify =
-            i.cfg_variant && i.update_valid && u.status == status::UPDATE && u.updated_wc;
+        let qualify = i.cfg_variant && i.update_valid && u.status == status::UPDATE && u.updated_wc;
         let push_ok = qualify && self.held < QUEUE;
         let head = self.queue.head();
         let h = head.unwrap_or(0);

@@ -38,10 +38,10 @@ impl Logic for CcArb {
         }
         self.m_event.valid.next = (self.s_ctl.valid.val() || self.ev_valid.val());
         self.s_ctl.ready.next = self.m_event.ready.val();
-        self.s_ack.ready.next = (self.cfg_variant.val()
-            || (self.m_event.ready.val() && !self.s_ctl.valid.val()));
-        self.s_int.ready.next = (!self.cfg_variant.val()
-            || (self.m_event.ready.val() && !self.s_ctl.valid.val()));
+        self.s_ack.ready.next =
+            (self.cfg_variant.val() || (self.m_event.ready.val() && !self.s_ctl.valid.val()));
+        self.s_int.ready.next =
+            (!self.cfg_variant.val() || (self.m_event.ready.val() && !self.s_ctl.valid.val()));
         if self.s_ctl.valid.val() {
             self.m_event.op.next = self.s_ctl.op.val();
             self.m_event.flow.next = self.s_ctl.flow.val();

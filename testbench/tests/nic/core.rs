@@ -149,16 +149,18 @@ fn workload() -> impl Strategy<Value = Cfg> {
         prop_oneof![Just(0.0), Just(0.2)],
         prop_oneof![Just(1u64), Just(20)],
     )
-        .prop_map(|(seed, flows, messages, read_pct, bad, loss, stall, dma_latency)| Cfg {
-            seed,
-            flows,
-            messages,
-            read_pct,
-            bad,
-            loss,
-            stall,
-            dma_latency,
-        })
+        .prop_map(
+            |(seed, flows, messages, read_pct, bad, loss, stall, dma_latency)| Cfg {
+                seed,
+                flows,
+                messages,
+                read_pct,
+                bad,
+                loss,
+                stall,
+                dma_latency,
+            },
+        )
 }
 
 proptest! {
