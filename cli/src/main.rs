@@ -9,6 +9,7 @@ mod args;
 mod cc_loop;
 mod cc_replay;
 mod sim;
+mod sim_core;
 mod wireshark;
 use std::path::PathBuf;
 
@@ -51,6 +52,11 @@ enum Cmd {
     /// optionally writes a pcap; exit status 1 if the data did not arrive
     /// byte-exact, 2 on a bad option.
     Sim(sim::SimArgs),
+    /// Two NIC cores (`hpcc_nic_core`) over a lossy link with host models:
+    /// the core's twin, or the RTL on an engine with the twin in lockstep;
+    /// prints a summary, optionally writes a pcap; exit status 1 if a work
+    /// request did not complete as planned or the data is not byte-exact.
+    SimCore(sim_core::SimCoreArgs),
     /// The CC in the loop on the NIC core: one flow through a bottleneck
     /// that stamps telemetry; prints utilisation and queue, draws W, R and
     /// the queue over time (SVG).
@@ -89,6 +95,7 @@ fn run(cli: Cli) -> i32 {
         Cmd::CcReplay(a) => return cc_replay::main(a),
         Cmd::CcLoop(a) => return cc_loop::main(a),
         Cmd::Sim(a) => return sim::main(a),
+        Cmd::SimCore(a) => return sim_core::main(a),
         Cmd::WiresharkConstants(a) => return wireshark::main(a),
         Cmd::Tops => {
             for t in nic_hdl::top::tops() {

@@ -123,9 +123,14 @@ fn icrc_scapy(pcap: &str) -> (bool, String) {
 
 /// Run one scenario with a pcap, check the summary and the pcap.
 fn scenario(name: &str, scenario: &str, extra: &[&str]) {
+    scenario_of("sim", name, scenario, extra)
+}
+
+/// The same for `command` (`sim` or `sim-core`).
+fn scenario_of(command: &str, name: &str, scenario: &str, extra: &[&str]) {
     let pcap = tmp(&format!("{name}.pcap"));
     let pcap = pcap.to_str().unwrap();
-    let mut args = vec!["sim", scenario, "--pcap", pcap];
+    let mut args = vec![command, scenario, "--pcap", pcap];
     args.extend_from_slice(extra);
     let (code, out, err) = hpccnic(&args);
     println!("$ hpccnic {}\n{out}", args.join(" "));
@@ -201,6 +206,49 @@ fn scenario(name: &str, scenario: &str, extra: &[&str]) {
 #[test]
 fn write() {
     scenario("write", "write", &[]);
+}
+
+/// Two RTL NIC cores (Verilator, the twin in lockstep every cycle):
+/// WRITEs, READs and bad work requests at 0, 1 and 10 % loss (lost ACKs,
+/// lost last packets and lost READ responses are recovered by the
+/// timer); every work request completes once with its status, both
+/// memories are byte-exact, tshark and scapy accept every frame.
+#[test]
+fn core_rtl_mixed_at_0_1_and_10_percent_loss() {
+    for (loss, seed) in [("0", "1"), ("0.01", "2"), ("0.1", "3")] {
+        scenario_of(
+            "sim-core",
+            &format!("core-mixed-{loss}"),
+            "mixed",
+            &[
+                "--loss",
+                loss,
+                "--seed",
+                seed,
+                "--engine",
+                "verilator",
+                "--messages",
+                "12",
+            ],
+        );
+    }
+}
+
+/// The core's twin alone, longer: WRITEs and READs at 10 % loss.
+#[test]
+fn core_golden_write_and_read_at_10_percent_loss() {
+    scenario_of(
+        "sim-core",
+        "core-write-10",
+        "write",
+        &["--loss", "0.1", "--messages", "40"],
+    );
+    scenario_of(
+        "sim-core",
+        "core-read-10",
+        "read",
+        &["--loss", "0.1", "--messages", "40", "--mtu", "256"],
+    );
 }
 
 #[test]

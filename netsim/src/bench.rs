@@ -102,7 +102,7 @@ fn bench_params(q: usize) -> HostParams {
     let cc = CcParams {
         base_rtt_ns: 2000.0,
         line_rate_gbps: 100.0,
-        flows: 64,
+        flows: 128,
         ..CcParams::default()
     };
     HostParams {
@@ -121,10 +121,10 @@ fn bench_params(q: usize) -> HostParams {
 }
 
 /// `n` WRITEs of `len` bytes from NIC 0, round robin over `flows` flows,
-/// on two twin cores of 64 flows × 16 work requests, link delay `delay`;
+/// on two twin cores of 128 flows × 16 work requests, link delay `delay`;
 /// returns NIC 0's host after the run.
 fn core_writes(flows: u32, n: u32, len: u32, delay: u64) -> (CoreHost, u64) {
-    const A: usize = 6;
+    const A: usize = 7;
     const Q: usize = 4;
     let p = bench_params(Q);
     let w = plan(5, flows, 0, 8, 0, 0, 1024);
@@ -132,7 +132,7 @@ fn core_writes(flows: u32, n: u32, len: u32, delay: u64) -> (CoreHost, u64) {
     let wrs: Vec<PlannedWr> = (0..n)
         .map(|k| PlannedWr {
             wr: WorkReq {
-                flow: k % flows,
+                flow: crate::sim::FIRST_QP + k % flows,
                 opcode: wr::WRITE,
                 laddr: k as u64 * 64,
                 va: k as u64 * 64,
@@ -217,6 +217,7 @@ pub fn bench_core_engines(f: &mut Figures) {
         ..bench_params(3)
     };
     let w = plan(11, 4, 16, 3000, 30, 4, 1024);
+    // (flows 2..=5 of the 8)
     let hosts = [0, 1].map(|n| {
         CoreHost::new(
             p,

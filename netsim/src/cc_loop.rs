@@ -116,7 +116,7 @@ pub fn run(c: &CcLoopCfg) -> CcLoopRun {
     let wrs: Vec<PlannedWr> = (0..c.messages)
         .map(|k| PlannedWr {
             wr: WorkReq {
-                flow: 0,
+                flow: crate::sim::FIRST_QP,
                 opcode: wr::WRITE,
                 laddr: k as u64 * c.msg_bytes as u64,
                 va: k as u64 * c.msg_bytes as u64,

@@ -22,6 +22,7 @@
 use crate::bottleneck::Bottleneck;
 use crate::host::HostMem;
 use crate::link::{Link, LinkCfg};
+use crate::sim::FIRST_QP;
 use nic_golden::cc::params::CcRegs;
 use nic_golden::nic::core::{In, Out};
 use nic_golden::nic::CfgWrite;
@@ -407,6 +408,8 @@ pub struct CorePair<'a> {
     pub now: u64,
     /// Every input of each core, if recording.
     pub record: Option<[Vec<In>; 2]>,
+    /// Every frame put on the wire, if recording (for a pcap).
+    pub wire: Option<Vec<crate::sim::WireFrame>>,
 }
 
 impl<'a> CorePair<'a> {
@@ -434,6 +437,7 @@ impl<'a> CorePair<'a> {
             links,
             now: 0,
             record: None,
+            wire: None,
         }
     }
 
@@ -452,7 +456,17 @@ impl<'a> CorePair<'a> {
                 r[n].push(i);
             }
             if let Some(f) = self.hosts[n].take(now, &i, &o) {
-                self.links[n].send(now, f);
+                let start = *self.hosts[n].tx_starts.last().unwrap();
+                let copy = self.wire.is_some().then(|| f.clone());
+                let lost = self.links[n].send(now, f);
+                if let (Some(w), Some(frame)) = (&mut self.wire, copy) {
+                    w.push(crate::sim::WireFrame {
+                        time: start,
+                        from: n,
+                        lost,
+                        frame,
+                    });
+                }
             }
         }
         self.now += 1;
@@ -482,7 +496,8 @@ pub struct Workload {
 }
 
 /// Plan `messages` work requests per NIC over `flows` flows (each flow
-/// connects QP f of NIC 0 with QP f of NIC 1), sizes up to `max_len`,
+/// connects QP f of NIC 0 with QP f of NIC 1; f = `FIRST_QP` (2) ..:
+/// Wireshark dissects QPs 0 and 1 as management datagrams), sizes up to `max_len`,
 /// `read_pct` percent READs, plus `bad` bad work requests per NIC.
 pub fn plan(
     seed: u64,
@@ -497,7 +512,7 @@ pub fn plan(
     let psn: [Vec<u32>; 2] =
         [0, 1].map(|_| (0..flows).map(|_| rng.gen_range(0..1 << 24)).collect());
     let spec = |n: usize| -> Vec<FlowSpec> {
-        (0..flows)
+        (FIRST_QP..FIRST_QP + flows)
             .map(|f| FlowSpec {
                 flow: f,
                 dmac: 0x02_00_00_00_00_01 + (1 - n) as u64,
@@ -506,8 +521,8 @@ pub fn plan(
                 dip: 0x0A00_0001 + (1 - n) as u32,
                 sport: 0xC000 + f as u16,
                 dqp: f,
-                send_psn: psn[n][f as usize],
-                recv_psn: psn[1 - n][f as usize],
+                send_psn: psn[n][(f - FIRST_QP) as usize],
+                recv_psn: psn[1 - n][(f - FIRST_QP) as usize],
             })
             .collect()
     };
@@ -524,7 +539,7 @@ pub fn plan(
             }
             .min(max_len);
             s.push((
-                rng.gen_range(0..flows),
+                FIRST_QP + rng.gen_range(0..flows),
                 len,
                 rng.gen_range(0..100) < read_pct,
             ));
@@ -593,7 +608,7 @@ pub fn plan(
             let (wr, status) = match b % 4 {
                 0 => (
                     WorkReq {
-                        flow: 0,
+                        flow: FIRST_QP,
                         opcode: wr::WRITE,
                         len: 0,
                         ..Default::default()
@@ -602,7 +617,7 @@ pub fn plan(
                 ),
                 1 => (
                     WorkReq {
-                        flow: 0,
+                        flow: FIRST_QP,
                         opcode: wr::READ,
                         len: 1 << 31,
                         ..Default::default()
@@ -611,7 +626,9 @@ pub fn plan(
                 ),
                 2 => (
                     WorkReq {
-                        flow: flows + rng.gen_range(0..1000),
+                        // Unconfigured: QP 0 or 1, or past the flows.
+                        flow: [0, 1, FIRST_QP + flows + rng.gen_range(0..1000)]
+                            [rng.gen_range(0..3)],
                         opcode: wr::WRITE,
                         len: 8,
                         ..Default::default()
@@ -620,7 +637,7 @@ pub fn plan(
                 ),
                 _ => (
                     WorkReq {
-                        flow: 0,
+                        flow: FIRST_QP,
                         opcode: rng.gen_range(2..=255),
                         len: 8,
                         ..Default::default()
@@ -645,4 +662,111 @@ pub fn plan(
         wrs,
         expected_mem,
     }
+}
+
+/// A two-core run as `hpccnic sim-core` makes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CoreSimCfg {
+    pub seed: u64,
+    pub flows: u32,
+    pub messages: usize,
+    pub max_size: u32,
+    /// Percent of READs among the work requests.
+    pub read_pct: u32,
+    /// Bad work requests per NIC (every error status in turn).
+    pub bad: usize,
+    pub mtu_log2: u8,
+    pub loss: f64,
+    pub delay: u64,
+    /// Telemetry in every data packet (else in probes only).
+    pub tlm_data: bool,
+}
+
+/// What a run gives.
+#[derive(Debug, Default)]
+pub struct CoreSimResult {
+    pub cycles: u64,
+    pub finished: bool,
+    /// Completions seen and work requests planned, both NICs.
+    pub completed: usize,
+    pub planned: usize,
+    pub byte_exact: bool,
+    pub errors: Vec<String>,
+    pub wire: Vec<crate::sim::WireFrame>,
+}
+
+/// The host parameters of `sim-core` (the core of the co-simulation
+/// tests: 8 flows × 8 work requests).
+pub fn core_sim_params(c: &CoreSimCfg) -> HostParams {
+    let cc = nic_golden::cc::params::CcParams {
+        base_rtt_ns: 2000.0,
+        line_rate_gbps: 10.0,
+        flows: 8,
+        ..Default::default()
+    };
+    HostParams {
+        mtu_log2: c.mtu_log2,
+        rto: 20_000.max(4 * c.delay as u32 + 4000),
+        probe_t: 2000.max(2 * c.delay as u32 + 500),
+        sched_cap: 4096,
+        ns_per_cycle: (6.4f64 * 65536.0) as u32,
+        cc: cc.regs().expect("valid CC parameters"),
+        tlm_data: c.tlm_data,
+        dma_latency: 8,
+        stall: 0.0,
+        ring: 8,
+        post_from: 0,
+    }
+}
+
+/// Run two cores (`cores`: the golden twin, or an RTL engine with the twin
+/// in lockstep) on the planned work until done or `max_cycles`.
+pub fn run_core_sim(c: &CoreSimCfg, cores: [CoreFn<'_>; 2], max_cycles: u64) -> CoreSimResult {
+    let p = core_sim_params(c);
+    let w = plan(
+        c.seed,
+        c.flows,
+        c.messages,
+        c.max_size,
+        c.read_pct,
+        c.bad,
+        1 << c.mtu_log2,
+    );
+    let hosts = [0, 1].map(|n| {
+        CoreHost::new(
+            p,
+            w.mem[n].clone(),
+            config_script(&p, &w.flows[n]),
+            &w.wrs[n],
+            c.seed ^ (n as u64 + 1) * 0x9E37,
+        )
+    });
+    let mut pair = CorePair::new(
+        hosts,
+        cores,
+        LinkCfg {
+            delay: c.delay,
+            loss: c.loss,
+        },
+        c.seed,
+    );
+    pair.wire = Some(Vec::new());
+    let finished = pair.run(max_cycles);
+    let mut r = CoreSimResult {
+        cycles: pair.now,
+        finished,
+        planned: w.wrs[0].len() + w.wrs[1].len(),
+        completed: pair.hosts.iter().map(|h| h.done.len()).sum(),
+        byte_exact: true,
+        ..Default::default()
+    };
+    for (n, h) in pair.hosts.iter().enumerate() {
+        r.errors
+            .extend(h.errors.iter().map(|e| format!("NIC {n}: {e}")));
+        if h.mem.bytes != w.expected_mem[n] {
+            r.byte_exact = false;
+        }
+    }
+    r.wire = pair.wire.take().unwrap_or_default();
+    r
 }

@@ -141,7 +141,7 @@ fn run(c: &Cfg, max_cycles: u64, record: usize) -> (Vec<In>, Result<u64, String>
 fn workload() -> impl Strategy<Value = Cfg> {
     (
         any::<u64>(),
-        1u32..=8,
+        1u32..=6,
         4usize..16,
         prop_oneof![Just(0u32), Just(30), Just(100)],
         0usize..6,
