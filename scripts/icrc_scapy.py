@@ -2,6 +2,7 @@
 """Check the RoCEv2 ICRC of every frame of a pcap with scapy's implementation.
 
     python3 scripts/icrc_scapy.py FILE.pcap
+    python3 scripts/icrc_scapy.py --standard FILE.pcap
 
 For each frame: dissect it with scapy (Ether / IP / UDP 4791 / BTH), and if
 the BTH's T bit (bit 0 of byte 4) is set, first replace the 48-byte
@@ -9,6 +10,11 @@ telemetry area by 0xFF (docs/roce.md section 2: our ICRC masks it, the
 standard one does not, and the two agree on the masked frame); then
 recompute the ICRC with scapy.contrib.roce's BTH.compute_icrc and compare it
 with the frame's last 4 bytes (at the end of the IPv4 packet).
+
+With --standard, check as an unmodified RoCEv2 receiver would: no
+masking, and only the frames with a standard opcode (below 0xC0: the
+HPCC PROBE / NOTIFY are ours and skipped), so a frame that carries the
+telemetry area fails.
 
 Exit status 0 if every frame is RoCEv2 and every ICRC matches, 1 otherwise
 (each mismatch is printed), 2 on usage errors. `scripts/deps.sh sim`
@@ -29,7 +35,7 @@ RETH_OPCODES = {0x06, 0x0A, 0x0C}
 AETH_OPCODES = {0x0D, 0x0F, 0x10, 0x11}
 
 
-def check(frame: bytes):
+def check(frame: bytes, standard: bool = False):
     """Return (reason or None if the ICRC matches, whether T is set)."""
     pkt = Ether(frame)
     if IP not in pkt or UDP not in pkt or pkt[UDP].dport != 4791:
@@ -42,7 +48,7 @@ def check(frame: bytes):
     opcode = frame[bth_off]
     masked = bytearray(frame[:end])
     t = bool(frame[bth_off + 4] & 1)
-    if t:
+    if t and not standard:
         tlm = bth_off + 12
         tlm += 16 if opcode in RETH_OPCODES else 0
         tlm += 4 if opcode in AETH_OPCODES else 0
@@ -60,14 +66,20 @@ def check(frame: bytes):
 
 
 def main(argv):
-    if len(argv) != 2:
+    standard = len(argv) == 3 and argv[1] == "--standard"
+    if len(argv) != 2 and not standard:
         print(__doc__, file=sys.stderr)
         return 2
-    frames = rdpcap(argv[1])
+    frames = rdpcap(argv[-1])
+    if standard:
+        def opcode(b):
+            pkt = Ether(b)
+            return b[14 + pkt[IP].ihl * 4 + 8] if IP in pkt else 0
+        frames = [p for p in frames if opcode(bytes(p)) < 0xC0]
     bad = 0
     tlm = 0
     for i, p in enumerate(frames, 1):
-        why, t = check(bytes(p))
+        why, t = check(bytes(p), standard)
         if why:
             bad += 1
             print(f"frame {i}: {why}")
@@ -77,7 +89,8 @@ def main(argv):
     if n == 0:
         print("icrc_scapy: no frames")
         return 1
-    print(f"icrc_scapy: {n} frames ({tlm} with telemetry), {n - bad} ICRCs match, {bad} do not")
+    what = "standard-opcode frames, unmodified ICRC" if standard else "frames"
+    print(f"icrc_scapy: {n} {what} ({tlm} with telemetry), {n - bad} ICRCs match, {bad} do not")
     return 1 if bad else 0
 
 
