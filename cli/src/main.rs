@@ -68,6 +68,14 @@ enum Cmd {
 }
 
 fn main() {
+    // A closed stdout (`hpccnic ... | head`) ends the process quietly, as
+    // for any Unix filter, instead of a panic in `println!`.
+    #[cfg(unix)]
+    // SAFETY: restores the default action of one signal before any thread
+    // is started; no handler is installed.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => match e.kind() {

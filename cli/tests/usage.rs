@@ -359,3 +359,24 @@ fn the_dissector_constants_are_the_specs() {
     assert_eq!(r.code, 0);
     assert_eq!(std::fs::read_to_string(&p).unwrap(), text);
 }
+
+/// Piped into `head`, the output stops quietly: no panic on the closed
+/// pipe. `cc-loop` prints its summary, then draws the plot for about a
+/// second before its next line, so `head -1` has exited by then (before
+/// the fix this panicked with exit status 101).
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let bin = env!("CARGO_BIN_EXE_hpccnic");
+    let svg = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("pipe.svg");
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "'{bin}' cc-loop --messages 1 --svg '{}' | head -1",
+            svg.display()
+        ))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("cc-loop newack"));
+}
