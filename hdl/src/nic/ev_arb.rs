@@ -24,8 +24,9 @@
 //! (a qualifying update found 16 in the queue or the multiplier, or lost
 //! a same-cycle tie: dropped; the flow's next update supersedes it).
 //!
-//! Timing: an update is at `m_ev` 8 cycles after its strobe (4 multiply,
-//! 1 queue write, 3 queue read) when the port is free.
+//! Timing: an update is offered on `m_ev` 7 cycles after its strobe (4
+//! in the multiplier, 3 through the queue); test
+//! `an_update_reaches_the_scheduler_7_cycles_after_its_strobe`.
 //!
 //! Golden twin: `nic_golden::nic::ev_arb`.
 

@@ -10,7 +10,8 @@
 //!   with header ver 1, flags 1, nhop 0, maxhop 5, W.
 //!
 //! Counters `notifies` (queued), `drops`. Latency: an update's NOTIFY is
-//! offered 4 cycles after the strobe. Golden twin:
+//! offered 3 cycles after the strobe (the queue's); test
+//! `a_notify_is_offered_3_cycles_after_the_update`. Golden twin:
 //! `nic_golden::nic::notify_tx`.
 
 use crate::cc::CcUpdateSink;

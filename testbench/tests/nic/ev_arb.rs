@@ -64,3 +64,33 @@ fn rate_conversion_saturates_and_never_rounds_to_zero() {
     assert_eq!(rate_per_cycle(1, 1), 1);
     assert_eq!(rate_per_cycle(0, 0x1_0000), 0);
 }
+
+/// The doc comment's timing: a CC update's UPDATE is offered 7 cycles
+/// after its strobe (4 in the multiplier, 3 through the queue).
+#[test]
+fn an_update_reaches_the_scheduler_7_cycles_after_its_strobe() {
+    let mut s = vec![
+        In {
+            cfg_ns_per_cycle: 0x1_0000,
+            ev_ready: true,
+            ..Default::default()
+        };
+        12
+    ];
+    s[0].update_valid = true;
+    s[0].update = CcUpdate {
+        flow: 5,
+        status: 0,
+        w: 1000 << 8,
+        r: 1 << 16,
+        ..Default::default()
+    };
+    let o = both::<EvArb, Golden>("ev_arb_timing", &s).unwrap();
+    let first = o.iter().position(|o| o.ev_valid).unwrap();
+    assert_eq!(first, 7);
+    // 1 B/ns at 1 ns per cycle: 1 B/cycle, UQ8.24.
+    assert_eq!(
+        (o[7].ev.flow, o[7].ev.a, o[7].ev.b),
+        (5, 1 << 24, 1000 << 8)
+    );
+}

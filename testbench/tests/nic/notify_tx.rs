@@ -33,3 +33,30 @@ proptest! {
         both::<NotifyTx<4>, Golden<4>>("notify_tx", &s)?;
     }
 }
+
+/// The doc comment's timing: a committed update's NOTIFY is offered 3
+/// cycles after its strobe, with W in the header.
+#[test]
+fn a_notify_is_offered_3_cycles_after_the_update() {
+    let mut s = vec![
+        In {
+            cfg_variant: true,
+            desc_ready: true,
+            ..Default::default()
+        };
+        8
+    ];
+    s[0].update_valid = true;
+    s[0].update = CcUpdate {
+        flow: 3,
+        status: 0,
+        w: 0x1234,
+        updated_wc: true,
+        ..Default::default()
+    };
+    let o = both::<NotifyTx<4>, Golden<4>>("notify_tx_timing", &s).unwrap();
+    let first = o.iter().position(|o| o.desc_valid).unwrap();
+    assert_eq!(first, 3);
+    assert_eq!(o[3].desc.tlm.hdr, 0x1100_0500_0000_1234);
+    assert_eq!(o[3].desc.flow, 3);
+}
