@@ -483,7 +483,7 @@ fn lossy_read_on_verilator() {
 #[test]
 fn the_dissector_shows_the_hops_a_switch_wrote() {
     use nic_golden::cc::int_ns3::HopFields;
-    use nic_golden::roce::packet::{decode, has_aeth, has_reth, Tlm, BTH_LEN, BTH_OFF};
+    use nic_golden::roce::packet::{decode, tlm_offset, Tlm};
     use pcap_file::pcap::{PcapReader, PcapWriter};
     let good = tmp("tlm-src.pcap");
     let (code, out, err) = hpccnic(&[
@@ -520,11 +520,7 @@ fn the_dissector_shows_the_hops_a_switch_wrote() {
         let mut d = p.data.into_owned();
         let pkt = decode(&d, false).expect("the sim's frames decode");
         if target.is_none() && pkt.tlm.is_some() {
-            let opc = pkt.opcode;
-            let off = BTH_OFF
-                + BTH_LEN
-                + if has_reth(opc) { 16 } else { 0 }
-                + if has_aeth(opc) { 4 } else { 0 };
+            let off = tlm_offset(&d).expect("T is set");
             let mut t = Tlm::fresh();
             t.hdr = Tlm::header(1, 0, 2, 5, 0);
             t.hops[0] = hops[0].encode();

@@ -14,9 +14,8 @@
 //! applied at the queue's input.
 
 use nic_golden::cc::int_ns3::HopFields;
-use nic_spec::roce::{
-    has_aeth, has_reth, known_opcode, AETH_LEN, BTH_LEN, BTH_OFF, RETH_LEN, TLM_LEN,
-};
+use nic_golden::roce::packet::tlm_offset;
+use nic_spec::roce::TLM_LEN;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
@@ -56,16 +55,9 @@ pub struct Bottleneck {
 /// Write one hop into `frame`'s telemetry area, if it has one with room.
 /// Returns whether it did.
 pub fn stamp(frame: &mut [u8], hop: u64) -> bool {
-    let (Some(&opc), Some(&b4)) = (frame.get(BTH_OFF), frame.get(BTH_OFF + 4)) else {
+    let Some(off) = tlm_offset(frame) else {
         return false;
     };
-    if b4 & 1 == 0 || !known_opcode(opc) {
-        return false;
-    }
-    let off = BTH_OFF
-        + BTH_LEN
-        + if has_reth(opc) { RETH_LEN } else { 0 }
-        + if has_aeth(opc) { AETH_LEN } else { 0 };
     if frame.len() < off + TLM_LEN {
         return false;
     }

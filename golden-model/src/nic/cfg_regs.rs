@@ -16,28 +16,6 @@ pub struct In {
     pub cc_ctl_ready: bool,
 }
 
-/// The global registers (the block's plain outputs).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Globals {
-    pub mtu_log2: u8,
-    pub mtu_bytes: u16,
-    pub rto: u32,
-    pub probe_t: u32,
-    pub sched_cap: u32,
-    pub ns_per_cycle: u32,
-    pub cc_variant: bool,
-    pub cc_t: u32,
-    pub cc_inv_t_m: u32,
-    pub cc_inv_t_s: u8,
-    pub cc_uq_m: u32,
-    pub cc_eta: u16,
-    pub cc_max_stage: u8,
-    pub cc_w_ai: u32,
-    pub cc_w_min: u32,
-    pub cc_w_init: u32,
-    pub cc_mlog: u8,
-}
-
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Out {
     pub cfg_ready: bool,
@@ -99,7 +77,10 @@ struct Staged {
 #[derive(Clone, Debug, Default)]
 pub struct CfgRegs<const A: usize> {
     state: State,
-    g: Globals,
+    /// The global registers, held in the output fields they drive
+    /// (`mtu_bytes` is derived at the output; the handshake fields are
+    /// unused here).
+    g: Out,
     f: Staged,
     flow: u32,
     active: bool,
@@ -158,25 +139,10 @@ impl<const A: usize> Cycle for CfgRegs<A> {
                 flow: self.flow as u16,
                 ..Default::default()
             },
-            mtu_log2: self.g.mtu_log2,
-            rto: self.g.rto,
-            probe_t: self.g.probe_t,
-            sched_cap: self.g.sched_cap,
-            ns_per_cycle: self.g.ns_per_cycle,
-            cc_variant: self.g.cc_variant,
-            cc_t: self.g.cc_t,
-            cc_inv_t_m: self.g.cc_inv_t_m,
-            cc_inv_t_s: self.g.cc_inv_t_s,
-            cc_uq_m: self.g.cc_uq_m,
-            cc_eta: self.g.cc_eta,
-            cc_max_stage: self.g.cc_max_stage,
-            cc_w_ai: self.g.cc_w_ai,
-            cc_w_min: self.g.cc_w_min,
-            cc_w_init: self.g.cc_w_init,
-            cc_mlog: self.g.cc_mlog,
             mtu_bytes: mtu_bytes(self.g.mtu_log2),
             bad_cfg: self.bad,
             commits: self.commits,
+            ..self.g
         };
         match s {
             State::Idle => {}

@@ -311,15 +311,23 @@ pub fn icrc(frame: &[u8]) -> u32 {
         .map_or(frame.len(), |t| IP_OFF + t);
     let end = total.saturating_sub(ICRC_LEN).max(IP_OFF.min(frame.len()));
     let ip = &frame[IP_OFF.min(frame.len())..end];
-    let tlm_off = match (frame.get(BTH_OFF), frame.get(BTH_OFF + 4)) {
+    icrc_of(ip, tlm_offset(frame).map(|o| o - IP_OFF))
+}
+
+/// Where `frame`'s telemetry area starts (from the frame's first byte),
+/// if the T bit is set and the opcode is known (`docs/roce.md` §2: after
+/// BTH, RETH and AETH). The frame may be shorter than the area; callers
+/// that write it check the length. Never panics.
+pub fn tlm_offset(frame: &[u8]) -> Option<usize> {
+    match (frame.get(BTH_OFF), frame.get(BTH_OFF + 4)) {
         (Some(&opc), Some(&b4)) if b4 & 1 == 1 && known_opcode(opc) => Some(
-            BTH_OFF + BTH_LEN - IP_OFF
+            BTH_OFF
+                + BTH_LEN
                 + if has_reth(opc) { RETH_LEN } else { 0 }
                 + if has_aeth(opc) { AETH_LEN } else { 0 },
         ),
         _ => None,
-    };
-    icrc_of(ip, tlm_off)
+    }
 }
 
 /// Parse and check one frame (FCS excluded; `bad_fcs` is the MAC's verdict).
