@@ -13,7 +13,7 @@ with the frame's last 4 bytes (at the end of the IPv4 packet).
 
 With --standard, check as an unmodified RoCEv2 receiver would: no
 masking, and only the frames with a standard opcode (below 0xC0: the
-HPCC PROBE / NOTIFY are ours and skipped), so a frame that carries the
+HPCC PROBE / NOTIFY / ACK are ours and skipped), so a frame that carries the
 telemetry area fails.
 
 Exit status 0 if every frame is RoCEv2 and every ICRC matches, 1 otherwise
@@ -32,7 +32,8 @@ from scapy.contrib.roce import BTH  # noqa: E402
 
 TLM_LEN = 48
 RETH_OPCODES = {0x06, 0x0A, 0x0C}
-AETH_OPCODES = {0x0D, 0x0F, 0x10, 0x11}
+# 0xC2: the HPCC ACK (an ACKNOWLEDGE echoing the telemetry area).
+AETH_OPCODES = {0x0D, 0x0F, 0x10, 0x11, 0xC2}
 
 
 def check(frame: bytes, standard: bool = False):

@@ -374,6 +374,8 @@ fn to_event(l: &Line, multi: u32, variant: Variant) -> Result<Parsed, String> {
     Ok(Parsed {
         ev: CcEvent {
             op,
+            // Every flow of a replay has the replay's variant.
+            variant: variant == Variant::Receiver,
             flow: l.flow as u16,
             seq: seq as u32,
             snd_nxt: snd_nxt as u32,
@@ -575,6 +577,7 @@ pub fn main(a: ReplayArgs) -> i32 {
                 None,
                 CcEvent {
                     op: op::CREATE,
+                    variant: ev.variant,
                     flow: ev.flow,
                     ..Default::default()
                 },

@@ -9,7 +9,6 @@ mod args;
 mod cc_loop;
 mod cc_replay;
 mod sim;
-mod sim_core;
 mod wireshark;
 use std::path::PathBuf;
 
@@ -47,16 +46,14 @@ enum Cmd {
     /// Replay telemetry events (JSON Lines from FILE or stdin) through an
     /// HPCC++ model; one JSON line per event on stdout.
     CcReplay(cc_replay::ReplayArgs),
-    /// Two NICs exchanging RDMA WRITEs / READs over a lossy link, on the
-    /// golden pipelines or the RTL ones (--engine); prints a summary,
-    /// optionally writes a pcap; exit status 1 if the data did not arrive
-    /// byte-exact, 2 on a bad option.
+    /// Two NIC cores (`hpcc_nic_core`) exchanging RDMA WRITEs / READs over
+    /// a lossy link, with host models: the golden core, or the RTL on an
+    /// engine with the golden core in lockstep; prints a summary,
+    /// optionally writes a pcap and waveforms; exit status 1 if a work
+    /// request did not complete as planned or the data is not byte-exact,
+    /// 2 on a bad option.
+    #[command(alias = "sim-core")]
     Sim(sim::SimArgs),
-    /// Two NIC cores (`hpcc_nic_core`) over a lossy link with host models:
-    /// the core's twin, or the RTL on an engine with the twin in lockstep;
-    /// prints a summary, optionally writes a pcap; exit status 1 if a work
-    /// request did not complete as planned or the data is not byte-exact.
-    SimCore(sim_core::SimCoreArgs),
     /// The CC in the loop on the NIC core: one flow through a bottleneck
     /// that stamps telemetry; prints utilisation and queue, draws W, R and
     /// the queue over time (SVG).
@@ -103,7 +100,6 @@ fn run(cli: Cli) -> i32 {
         Cmd::CcReplay(a) => return cc_replay::main(a),
         Cmd::CcLoop(a) => return cc_loop::main(a),
         Cmd::Sim(a) => return sim::main(a),
-        Cmd::SimCore(a) => return sim_core::main(a),
         Cmd::WiresharkConstants(a) => return wireshark::main(a),
         Cmd::Tops => {
             for t in nic_hdl::top::tops() {

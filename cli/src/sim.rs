@@ -1,89 +1,117 @@
-//! `hpccnic sim <scenario>`: two NICs exchanging RDMA WRITEs or READs over a
-//! link with delay and loss (`docs/roce.md` §9), through the golden Tx/Rx
-//! pipelines or the RTL ones on an engine; prints a summary, optionally
-//! writes every frame on the wire as a pcap (timestamps: cycles at the
-//! core clock, `--clock-mhz`), and exits 1 if the data did not arrive
-//! byte-exact. Every option is checked before the run (ranges, the time
-//! bound, a memory estimate, the output files): a bad one exits 2.
+//! `hpccnic sim <scenario>`: two NIC cores (`hpcc_nic_core`) over a lossy
+//! link, each with a host model (`nic_netsim::core_env`: configuration
+//! through the register map, work requests, completions checked, DMA
+//! served with latency). `--engine golden` runs the core's twin;
+//! `verilator` and `rust-hdl` run the RTL with the twin in lockstep, every
+//! port compared every cycle (the frames on the wire are the RTL's).
+//! Prints a summary, writes a pcap (timestamps: cycles at the core clock,
+//! `--clock-mhz`) and waveforms if asked, exits 1 if a work request did
+//! not complete as planned or the data is not byte-exact, 2 on a bad
+//! option.
 
 use crate::args;
 use clap::{Args, ValueEnum};
-use nic_netsim::sim::FIRST_QP;
-use nic_netsim::{run_progress, run_with_progress, Progress, Scenario, SimConfig, SimResult};
-use nic_testbench::roce::pipes::{RtlRx, RtlTx};
+use nic_golden::cc::params::Variant;
+use nic_golden::nic::core::{In, NicCore};
+use nic_golden::Cycle;
+use nic_netsim::core_env::{run_core_sim, CoreFn, CoreSimCfg, VariantPlan};
+use nic_testbench::roce::pipes::{engine_for, Lockstep};
 use nic_testbench::EngineKind;
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapWriter};
 use pcap_file::{DataLink, TsResolution};
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SimEngine {
-    /// The pure-Rust transaction-level models.
+    /// The golden NIC core alone (the blocks' twins joined as the RTL).
     Golden,
-    /// The RTL Tx/Rx pipelines on Verilator (the emitted Verilog), with
-    /// the golden twins in lockstep.
+    /// The RTL core on Verilator (the emitted Verilog), the golden core
+    /// in lockstep.
     Verilator,
-    /// The RTL Tx/Rx pipelines on rust-hdl's simulator, with the golden
-    /// twins in lockstep (slow: keep the scenario small).
+    /// The RTL core on rust-hdl's simulator, the golden core in lockstep
+    /// (slow: keep the scenario small).
     RustHdl,
 }
 
-/// The largest `--messages`.
-pub const MAX_MESSAGES: u64 = 1 << 20;
-/// The largest `--max-size`, bytes.
-pub const MAX_SIZE: u32 = 1 << 30;
-/// The largest `--delay`, cycles (6.4 s at 156.25 MHz).
-pub const MAX_DELAY: u64 = 1_000_000_000;
-/// Flows per NIC: QPs `FIRST_QP` .. 2^RTL_FLOW_BITS − 1.
-pub const MAX_FLOWS: u32 = (1 << RTL_FLOW_BITS) - FIRST_QP;
-
-fn scenario(s: &str) -> Result<Scenario, String> {
-    Scenario::from_name(s).ok_or_else(|| {
-        let names: Vec<_> = Scenario::ALL.iter().map(|s| s.name()).collect();
-        format!("no scenario `{s}` (one of: {})", names.join(", "))
-    })
+/// Where the telemetry area goes (`FLOW_TLM_DATA`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Telemetry {
+    /// In every data packet (and its acknowledgement's echo).
+    Data,
+    /// In probes only (one per RTT): every WRITE, READ and ACK is plain
+    /// RoCEv2 whose standard ICRC verifies.
+    Probe,
 }
 
-fn mtu(s: &str) -> Result<u32, String> {
-    match s.trim().parse::<u32>() {
-        Ok(m @ (256 | 512 | 1024 | 2048 | 4096)) => Ok(m),
-        _ => Err(format!("MTU {s} is not one of 256, 512, 1024, 2048, 4096")),
-    }
+/// The start of cycle `cycle`, ns (truncated), at `period_ps` a cycle:
+/// the time of the VCDs' cycle, so pcap and waveforms share one axis.
+pub fn cycle_ns(cycle: u64, period_ps: u64) -> u64 {
+    (cycle as u128 * period_ps as u128 / 1000).min(u64::MAX as u128) as u64
+}
+
+/// The core `sim` runs: 8 flows × 8 work requests, a 256-word receive
+/// buffer (the co-simulation tests' size).
+type Rtl = nic_hdl::nic::NicCore<3, 3, 6, 8>;
+type Twin = NicCore<3, 3, 8>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CoreScenario {
+    /// WRITEs only.
+    Write,
+    /// READs only.
+    Read,
+    /// 30 % READs, and bad work requests of every error status.
+    Mixed,
+}
+
+/// The HPCC++ variant of each flow (`FLOW_CC_VARIANT`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum VariantArg {
+    /// NewAck everywhere (sender-based).
+    Newack,
+    /// NewINT everywhere (receiver-based: the receiver's W in NOTIFYs).
+    Newint,
+    /// NewAck on even flow ids, NewINT on odd ones.
+    Mixed,
 }
 
 #[derive(Args, Debug)]
 pub struct SimArgs {
-    /// The scenario: write, read or lossy-write.
-    #[arg(value_parser = scenario)]
-    scenario: Scenario,
-    /// Per-frame loss probability on each direction, in [0, 1) (default:
-    /// 0, and 0.05 for lossy-write).
-    #[arg(long, allow_negative_numbers = true, value_parser = args::loss)]
-    loss: Option<f64>,
+    #[arg(value_enum)]
+    scenario: CoreScenario,
+    /// Per-frame loss probability on each direction, in [0, 1).
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0.0, value_parser = args::loss)]
+    loss: f64,
     /// Seed of every random draw of the run (message sizes and flows,
     /// initial PSNs, memory contents, losses): a seed names one run. Any
     /// 64-bit number.
     #[arg(long, allow_negative_numbers = true, default_value_t = 1)]
     seed: u64,
-    /// Work requests posted by each NIC, 1 ..= 1048576.
-    #[arg(long, allow_negative_numbers = true, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=MAX_MESSAGES))]
+    /// Work requests posted by each NIC, 1 ..= 4096.
+    #[arg(long, allow_negative_numbers = true, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
     messages: u64,
-    /// Largest message, bytes, 0 ..= 2^30 (sizes are drawn in 0 ..= this).
-    #[arg(long, allow_negative_numbers = true, default_value_t = 8192, value_parser = clap::value_parser!(u32).range(0..=MAX_SIZE as i64))]
+    /// Largest message, bytes, 1 ..= 2^20.
+    #[arg(long, allow_negative_numbers = true, default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
     max_size: u32,
-    /// MTU, bytes: 256, 512, 1024, 2048 or 4096.
-    #[arg(long, default_value_t = 1024, value_parser = mtu)]
+    /// MTU, bytes: 256, 512 or 1024 (the core's receive buffer holds 2 KiB).
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(256..=1024))]
     mtu: u32,
-    /// Flows (QPs) per NIC, 1 ..= 14 (QPs 2 ..= 15).
-    #[arg(long, allow_negative_numbers = true, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=MAX_FLOWS as i64))]
+    /// Flows per NIC, 1 ..= 6 (QPs 2 ..= 7 of the core's 8).
+    #[arg(long, allow_negative_numbers = true, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=6))]
     flows: u32,
-    /// Link delay per direction, cycles, 0 ..= 10^9.
-    #[arg(long, allow_negative_numbers = true, default_value_t = 500, value_parser = clap::value_parser!(u64).range(0..=MAX_DELAY))]
+    /// Link delay per direction, cycles, 0 ..= 100000.
+    #[arg(long, allow_negative_numbers = true, default_value_t = 200, value_parser = clap::value_parser!(u64).range(0..=100_000))]
     delay: u64,
-    /// What runs the Tx/Rx pipelines.
+    /// Where the telemetry area goes: `data` (every data packet) or
+    /// `probe` (probes only; standard RoCEv2 otherwise).
+    #[arg(long, value_enum, default_value = "data")]
+    telemetry: Telemetry,
+    /// The HPCC++ variant of each flow.
+    #[arg(long, value_enum, default_value = "mixed")]
+    variant: VariantArg,
+    /// What runs the cores.
     #[arg(long, value_enum, default_value = "golden")]
     engine: SimEngine,
     /// The core clock, MHz, in [1, 1000]: pcap timestamps and VCD time are
@@ -94,8 +122,9 @@ pub struct SimArgs {
     /// (default: none). The file is created before the run.
     #[arg(long)]
     pcap: Option<PathBuf>,
-    /// Waveforms of an RTL engine: `dir/x.vcd` writes
-    /// `dir/x.<nic>.<block>.vcd` (default: none; not with --engine golden).
+    /// Waveforms of an RTL engine: `dir/x.vcd` writes `dir/x.a.vcd` and
+    /// `dir/x.b.vcd`, one per core (default: none; not with --engine
+    /// golden).
     #[arg(long)]
     vcd: Option<PathBuf>,
     /// Refuse a run whose memory estimate is above this many MiB, ≥ 1.
@@ -103,80 +132,55 @@ pub struct SimArgs {
     mem_limit_mib: u64,
 }
 
-/// The memory a run is expected to take at its peak, bytes (message
-/// sizes are drawn up to `max_size`, max_size/2 on average). Each NIC's
-/// memory is a source and a destination region of `messages` messages
-/// (each 8-aligned, 8 bytes apart); the run holds three arrays of that
-/// size per NIC (initial contents, the NIC's memory, its write-count map)
-/// and two more while checking one NIC. With a pcap every frame is kept
-/// too: the data, in frames of at most one MTU with ~150 bytes of headers
-/// and bookkeeping each, an ACK or probe per data frame, and resends of up
-/// to a window (16 PSNs) per lost frame. Measured on `lossy-write --loss
-/// 0.01 --messages 2000 --max-size 65536`: 1.05 GB estimated, 0.68 GB
-/// peak resident; with `--pcap`, 1.29 GB and 0.82 GB.
-pub fn memory_estimate(cfg: &SimConfig, pcap: bool) -> u64 {
-    let m = cfg.messages as f64;
-    let mean = cfg.max_size as f64 / 2.0;
-    let region = m * (mean + 16.0);
-    let nic_mem = 2.0 * region;
-    let mem = (3.0 * 2.0 + 2.0) * nic_mem;
-    let wire = if pcap {
-        let frames_per_msg = (mean / cfg.mtu as f64).ceil().max(1.0);
-        let per_nic = m * (mean + 2.0 * 150.0 * frames_per_msg);
-        2.0 * per_nic * (1.0 + 16.0 * cfg.loss)
-    } else {
-        0.0
-    };
-    (mem + wire).min(u64::MAX as f64) as u64
+/// The memory a run takes at its peak, bytes, about: message sizes are
+/// drawn up to `max_size` (half on average); each NIC holds a source and a
+/// destination region of `messages` messages in three copies (initial,
+/// the host's memory, the expected memory) and the plan; with a pcap,
+/// every frame too (the data, in frames of at most 1 KiB with ~200 bytes
+/// of headers, the ACKs and probes).
+pub fn memory_estimate(messages: u64, max_size: u32, pcap: bool) -> u64 {
+    let region = messages as f64 * (max_size as f64 / 2.0 + 16.0);
+    let per_nic = 2.0 * 3.0 * region + messages as f64 * 256.0;
+    let frames = if pcap { 2.0 * region * 1.4 } else { 0.0 };
+    (2.0 * per_nic + frames) as u64
+}
+
+/// `dir/name.vcd` → `dir/name.<nic>.vcd`.
+fn vcd_name(p: &Path, nic: usize) -> PathBuf {
+    let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned());
+    p.with_file_name(format!(
+        "{}.{}.vcd",
+        stem.unwrap_or_default(),
+        ["a", "b"][nic]
+    ))
 }
 
 pub fn main(a: SimArgs) -> i32 {
-    let scenario = a.scenario;
-    let rtl = match a.engine {
-        SimEngine::Golden => None,
-        SimEngine::Verilator => Some(EngineKind::Verilator),
-        SimEngine::RustHdl => Some(EngineKind::RustHdl),
-    };
-    if rtl.is_none() && a.vcd.is_some() {
+    if a.engine == SimEngine::Golden && a.vcd.is_some() {
         eprintln!("error: --vcd needs an RTL engine; the golden engine has no waveforms");
         return 2;
     }
-    let cfg = SimConfig {
-        seed: a.seed,
-        loss: a.loss.unwrap_or(scenario.default_loss()),
-        messages: a.messages as usize,
-        max_size: a.max_size,
-        mtu: a.mtu,
-        flows: a.flows,
-        delay: a.delay,
-        record: a.pcap.is_some(),
-        ..SimConfig::new(scenario)
-    };
-    if let Err(e) = cfg.validate() {
-        eprintln!("error: {e}");
-        return 2;
-    }
-    if let Err(e) = args::check_memory(
-        memory_estimate(&cfg, a.pcap.is_some()),
-        a.mem_limit_mib,
-        &format!(
-            "--messages {} with --max-size {}{}",
-            cfg.messages,
-            cfg.max_size,
-            if a.pcap.is_some() { " and --pcap" } else { "" }
-        ),
-    ) {
-        eprintln!("error: {e}");
-        return 2;
+    if let Some(v) = &a.vcd {
+        let made = v
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|_| (0..2).try_for_each(|n| std::fs::File::create(vcd_name(v, n)).map(drop)));
+        if let Err(e) = made {
+            eprintln!("error: --vcd {}: {e}", v.display());
+            return 2;
+        }
     }
     // The clock: the RTL engines read it from NIC_CLOCK_MHZ for their
-    // VCD time axis; the pcap uses the same period.
+    // waveforms' time.
     std::env::set_var("NIC_CLOCK_MHZ", a.clock_mhz.to_string());
-    let period_ps = nic_testbench::clock_period_ps();
-    // Output files before the run.
+    if !a.mtu.is_power_of_two() {
+        eprintln!("error: --mtu {}: the MTU is 256, 512 or 1024", a.mtu);
+        return 2;
+    }
     let pcap = match &a.pcap {
-        Some(p) => match open_pcap(p) {
-            Ok(w) => Some(w),
+        Some(p) => match std::fs::File::create(p) {
+            Ok(f) => Some(f),
             Err(e) => {
                 eprintln!("error: --pcap {}: {e}", p.display());
                 return 2;
@@ -184,183 +188,191 @@ pub fn main(a: SimArgs) -> i32 {
         },
         None => None,
     };
-    if let Some(v) = &a.vcd {
-        if let Err(e) = prepare_vcd(v) {
-            eprintln!("error: --vcd {}: {e}", v.display());
-            return 2;
-        }
+    let c = CoreSimCfg {
+        seed: a.seed,
+        flows: a.flows,
+        messages: a.messages as usize,
+        max_size: a.max_size,
+        read_pct: match a.scenario {
+            CoreScenario::Write => 0,
+            CoreScenario::Read => 100,
+            CoreScenario::Mixed => 30,
+        },
+        bad: if a.scenario == CoreScenario::Mixed {
+            4
+        } else {
+            0
+        },
+        mtu_log2: a.mtu.trailing_zeros() as u8,
+        loss: a.loss,
+        delay: a.delay,
+        tlm_data: a.telemetry == Telemetry::Data,
+        cc_variant: match a.variant {
+            VariantArg::Newack => VariantPlan::All(Variant::Sender),
+            VariantArg::Newint => VariantPlan::All(Variant::Receiver),
+            VariantArg::Mixed => VariantPlan::Mixed,
+        },
+    };
+    let budget = 20_000_000 + 400 * a.messages * a.max_size as u64 / 64;
+    let estimate = memory_estimate(a.messages, a.max_size, a.pcap.is_some());
+    if let Err(e) = args::check_memory(
+        estimate,
+        a.mem_limit_mib,
+        &format!("--messages {} with --max-size {}", a.messages, a.max_size),
+    ) {
+        eprintln!("error: {e}");
+        return 2;
     }
-    let total_wrs = 2 * cfg.messages as u64;
-    let pb = args::progress(
-        Some(total_wrs),
-        "{spinner} sim [{elapsed_precise}] {bar:24} {pos}/{len} work requests, {msg}",
+    let bar = args::progress(None, "{spinner} sim [{elapsed_precise}] {msg}");
+    let mut progress = |cycles: u64, done: usize, planned: usize| {
+        bar.set_message(format!("cycle {cycles}, {done}/{planned} work requests"));
+        bar.tick();
+    };
+    let r = match a.engine {
+        SimEngine::Golden => {
+            let mut t = [Twin::default(), Twin::default()];
+            let [t0, t1] = &mut t;
+            let cores: [CoreFn<'_>; 2] =
+                [Box::new(|i: &In| t0.step(i)), Box::new(|i: &In| t1.step(i))];
+            run_core_sim(&c, cores, budget, &mut progress)
+        }
+        SimEngine::Verilator | SimEngine::RustHdl => {
+            let kind = if a.engine == SimEngine::Verilator {
+                EngineKind::Verilator
+            } else {
+                EngineKind::RustHdl
+            };
+            let vcd = |n| a.vcd.as_deref().map(|v| vcd_name(v, n));
+            let mut l0 = Lockstep::new(
+                engine_for::<Rtl>(kind, vcd(0).as_deref()),
+                Twin::default(),
+                "hpcc_nic_core 0",
+            );
+            let mut l1 = Lockstep::new(
+                engine_for::<Rtl>(kind, vcd(1).as_deref()),
+                Twin::default(),
+                "hpcc_nic_core 1",
+            );
+            let cores: [CoreFn<'_>; 2] = [
+                Box::new(move |i: &In| l0.step(i)),
+                Box::new(move |i: &In| l1.step(i)),
+            ];
+            run_core_sim(&c, cores, budget, &mut progress)
+        }
+    };
+    bar.finish_and_clear();
+    let period_ps = (1e6 / a.clock_mhz).round() as u64;
+    let probes = r
+        .wire
+        .iter()
+        .filter(|f| f.frame.get(nic_spec::roce::BTH_OFF) == Some(&nic_spec::roce::op::PROBE))
+        .count();
+    let lost = r.wire.iter().filter(|f| f.lost).count();
+    println!(
+        "sim {}: engine {}, seed {}, loss {}, {} messages per NIC, max size {}, MTU {}, {} flows, delay {}, variant {}, telemetry {}",
+        a.scenario.to_possible_value().unwrap().get_name(),
+        a.engine.to_possible_value().unwrap().get_name(),
+        a.seed,
+        a.loss,
+        a.messages,
+        a.max_size,
+        a.mtu,
+        a.flows,
+        a.delay,
+        a.variant.to_possible_value().unwrap().get_name(),
+        match a.telemetry {
+            Telemetry::Data => "in every data packet",
+            Telemetry::Probe => "in probes only",
+        }
     );
-    let mut progress = |p: &Progress| {
-        pb.set_position(p.wrs_done);
-        pb.set_message(format!("{} frames", p.frames));
+    println!(
+        "frames {} (A->B {}, B->A {}), lost {lost}, probes {probes}, cycles {} ({:.3} us at {} MHz)",
+        r.wire.len(),
+        r.wire.iter().filter(|f| f.from == 0).count(),
+        r.wire.iter().filter(|f| f.from == 1).count(),
+        r.cycles,
+        cycle_ns(r.cycles, period_ps) as f64 / 1000.0,
+        a.clock_mhz
+    );
+    println!("work requests completed {}/{}", r.completed, r.planned);
+    let sum = |f: &dyn Fn(&nic_golden::nic::core::Out) -> u32| -> u64 {
+        r.last.iter().map(|o| f(o) as u64).sum()
     };
-    let r = match rtl {
-        None => run_progress(&cfg, &mut progress),
-        Some(kind) => run_rtl(&cfg, kind, a.vcd.as_deref(), &mut progress),
-    };
-    pb.finish_and_clear();
-    summary(&cfg, a.engine, &r, a.clock_mhz, period_ps);
-    if let (Some(w), Some(p)) = (pcap, &a.pcap) {
-        if let Err(e) = write_frames(w, &r, period_ps) {
-            eprintln!("error: writing {}: {e}", p.display());
+    println!(
+        "recoveries {} (timeouts {}, NAKs {}), retransmissions {}",
+        sum(&|o| o.stats_req.timeouts) + sum(&|o| o.stats_req.naks),
+        sum(&|o| o.stats_req.timeouts),
+        sum(&|o| o.stats_req.naks),
+        retransmissions(&r.wire)
+    );
+    println!(
+        "rx: accepted {}, dropped for a full receive buffer {}, bad ICRC {}",
+        sum(&|o| o.stats_parse.ok),
+        sum(&|o| o.stats_parse.drop_full),
+        sum(&|o| o.stats_parse.bad_icrc)
+    );
+    println!(
+        "cc: events {}, of the other variant {}, updates to the scheduler {}; NOTIFYs sent {}, applied {}",
+        sum(&|o| o.stats_cc.events),
+        sum(&|o| o.stats_cc.drop_variant),
+        sum(&|o| o.stats_core.updates),
+        sum(&|o| o.stats_core.notifies),
+        sum(&|o| o.stats_core.notifies_applied)
+    );
+    println!("byte-exact: {}", if r.byte_exact { "yes" } else { "NO" });
+    for e in r.errors.iter().take(20) {
+        println!("error: {e}");
+    }
+    if let (Some(f), Some(p)) = (pcap, &a.pcap) {
+        let header = PcapHeader {
+            datalink: DataLink::ETHERNET,
+            ts_resolution: TsResolution::NanoSecond,
+            ..Default::default()
+        };
+        let res = (|| -> Result<(), Box<dyn std::error::Error>> {
+            let mut w = PcapWriter::with_header(std::io::BufWriter::new(f), header)?;
+            for fr in &r.wire {
+                let ts = Duration::from_nanos(cycle_ns(fr.time, period_ps));
+                w.write_packet(&PcapPacket::new(ts, fr.frame.len() as u32, &fr.frame))?;
+            }
+            w.into_writer().flush()?;
+            Ok(())
+        })();
+        if let Err(e) = res {
+            eprintln!("error: --pcap {}: {e}", p.display());
             return 2;
         }
         println!("pcap: {} ({} frames)", p.display(), r.wire.len());
     }
-    if r.ok() {
+    if r.finished && r.byte_exact && r.errors.is_empty() && r.completed == r.planned {
         0
     } else {
-        for e in &r.errors {
-            eprintln!("check failed: {e}");
-        }
         1
     }
 }
 
-/// Flow-id bits of the RTL pipelines the sim instantiates (the sim's
-/// default `flow_bits`).
-const RTL_FLOW_BITS: usize = 4;
-/// Frame-buffer address bits of the RTL parser (as the `roce_rx_parse` top).
-const RTL_RX_BUF: usize = 11;
-/// The NICs and blocks that write waveforms.
-const VCD_NICS: [&str; 2] = ["a", "b"];
-const VCD_BLOCKS: [&str; 3] = ["tx", "rx_parse", "rx_dispatch"];
-
-/// `dir/name.vcd` → `dir/name.<nic>.<block>.vcd`.
-fn vcd_name(p: &Path, nic: usize, block: &str) -> PathBuf {
-    let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or("sim");
-    p.with_file_name(format!("{stem}.{}.{block}.vcd", VCD_NICS[nic]))
-}
-
-/// The VCD directory and files, created (empty) before the run, so that
-/// a path that cannot be written fails before any work.
-fn prepare_vcd(p: &Path) -> std::io::Result<()> {
-    if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
-    for nic in 0..VCD_NICS.len() {
-        for block in VCD_BLOCKS {
-            File::create(vcd_name(p, nic, block))?;
-        }
-    }
-    Ok(())
-}
-
-/// The run with both NICs' Tx and Rx pipelines on an RTL engine. With
-/// `vcd` = `dir/name.vcd`, the waveforms go to `dir/name.<nic>.<block>.vcd`
-/// (nic `a` or `b`; block `tx`, `rx_parse`, `rx_dispatch`).
-fn run_rtl(
-    cfg: &SimConfig,
-    kind: EngineKind,
-    vcd: Option<&Path>,
-    progress: &mut dyn FnMut(&Progress),
-) -> SimResult {
-    assert_eq!(
-        cfg.flow_bits as usize, RTL_FLOW_BITS,
-        "the RTL sim is built for 16 flows"
-    );
-    let name = |nic: usize, block: &str| vcd.map(|p| vcd_name(p, nic, block));
-    let mtu_log2 = cfg.mtu.trailing_zeros();
-    run_with_progress(
-        cfg,
-        |nic| {
-            Box::new(RtlTx::<RTL_FLOW_BITS>::new(
-                kind,
-                name(nic, "tx").as_deref(),
+/// Data packets (WRITE, READ REQUEST, READ RESPONSE) sent again: a
+/// (sender, QP, PSN, opcode) seen before on the wire.
+fn retransmissions(wire: &[nic_netsim::WireFrame]) -> usize {
+    use nic_spec::roce::{is_read_resp, is_write, op, BTH_OFF};
+    let mut seen = std::collections::HashSet::new();
+    wire.iter()
+        .filter(|f| {
+            let b = &f.frame;
+            let Some(&opc) = b.get(BTH_OFF) else {
+                return false;
+            };
+            if b.len() < BTH_OFF + 12
+                || !(is_write(opc) || is_read_resp(opc) || opc == op::READ_REQ)
+            {
+                return false;
+            }
+            !seen.insert((
+                f.from,
+                b[BTH_OFF + 5..BTH_OFF + 8].to_vec(),
+                b[BTH_OFF + 9..BTH_OFF + 12].to_vec(),
+                opc,
             ))
-        },
-        |nic| {
-            let (p, d) = (name(nic, "rx_parse"), name(nic, "rx_dispatch"));
-            let v = p.as_deref().zip(d.as_deref());
-            Box::new(RtlRx::<RTL_RX_BUF, RTL_FLOW_BITS>::new(kind, mtu_log2, v))
-        },
-        progress,
-    )
-}
-
-fn summary(cfg: &SimConfig, engine: SimEngine, r: &SimResult, mhz: f64, period_ps: u64) {
-    let [a, b] = &r.nic;
-    println!(
-        "sim {}: engine {}, seed {}, loss {}, {} messages per NIC, max size {}, MTU {}, {} flows, delay {}",
-        cfg.scenario.name(),
-        engine.to_possible_value().unwrap().get_name(),
-        cfg.seed,
-        cfg.loss,
-        cfg.messages,
-        cfg.max_size,
-        cfg.mtu,
-        cfg.flows,
-        cfg.delay
-    );
-    println!(
-        "frames {} (A->B {}, B->A {}), bytes {}, lost {}, cycles {} ({:.3} us at {mhz} MHz)",
-        a.frames + b.frames,
-        a.frames,
-        b.frames,
-        a.bytes + b.bytes,
-        a.lost + b.lost,
-        r.cycles,
-        cycle_ns(r.cycles, period_ps) as f64 / 1000.0,
-    );
-    println!(
-        "retransmissions {}, timeouts {}, naks {}, probes {}, acks {}, read responses {}",
-        a.retransmissions + b.retransmissions,
-        a.timeouts + b.timeouts,
-        a.naks_received + b.naks_received,
-        a.probes + b.probes,
-        a.acks_sent + b.acks_sent,
-        a.read_responses + b.read_responses
-    );
-    let drops: Vec<String> = a
-        .rx_counters
-        .iter()
-        .zip(&b.rx_counters)
-        .filter(|(x, _)| !matches!(x.0, "ok" | "accepted"))
-        .map(|(x, y)| format!("{} {}", x.0, x.1 + y.1))
-        .collect();
-    println!("rx drops: {}", drops.join(", "));
-    println!(
-        "work requests completed {}/{}",
-        a.wrs_done + b.wrs_done,
-        a.wrs_posted + b.wrs_posted
-    );
-    println!("byte-exact: {}", if r.ok() { "yes" } else { "no" });
-}
-
-/// The start of cycle `cycle`, ns (truncated), at `period_ps` a cycle:
-/// the time of the VCDs' cycle, so pcap and waveforms share one axis.
-pub fn cycle_ns(cycle: u64, period_ps: u64) -> u64 {
-    (cycle as u128 * period_ps as u128 / 1000).min(u64::MAX as u128) as u64
-}
-
-type Pcap = PcapWriter<BufWriter<File>>;
-
-fn open_pcap(path: &Path) -> Result<Pcap, Box<dyn std::error::Error>> {
-    let file = BufWriter::new(File::create(path)?);
-    let header = PcapHeader {
-        datalink: DataLink::ETHERNET,
-        ts_resolution: TsResolution::NanoSecond,
-        ..Default::default()
-    };
-    Ok(PcapWriter::with_header(file, header)?)
-}
-
-/// Every frame of the run, stamped with the start of the cycle its first
-/// byte left the sender.
-fn write_frames(
-    mut w: Pcap,
-    r: &SimResult,
-    period_ps: u64,
-) -> Result<(), Box<dyn std::error::Error>> {
-    for f in &r.wire {
-        let ts = Duration::from_nanos(cycle_ns(f.time, period_ps));
-        w.write_packet(&PcapPacket::new(ts, f.frame.len() as u32, &f.frame))?;
-    }
-    w.into_writer().flush()?;
-    Ok(())
+        })
+        .count()
 }

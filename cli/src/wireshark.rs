@@ -132,6 +132,7 @@ pub fn constants() -> String {
     writeln!(w, "    t_mask = 0x{t_mask:02X},").unwrap();
     writeln!(w, "    op_probe = 0x{:02X},", op::PROBE).unwrap();
     writeln!(w, "    op_notify = 0x{:02X},", op::NOTIFY).unwrap();
+    writeln!(w, "    op_ack_tlm = 0x{:02X},", op::ACK_TLM).unwrap();
     writeln!(w, "    known_op = {},", lua_set(&spec::known_opcode)).unwrap();
     writeln!(w, "    has_reth = {},", lua_set(&spec::has_reth)).unwrap();
     writeln!(w, "    has_aeth = {},", lua_set(&spec::has_aeth)).unwrap();

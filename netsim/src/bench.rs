@@ -89,7 +89,9 @@ pub fn bench_cc_closed_loop(f: &mut Figures) {
 
 // ---- The NIC core (`hpcc_nic_core`) --------------------------------------
 
-use crate::core_env::{config_script, plan, CoreHost, CorePair, HostParams, PlannedWr};
+use crate::core_env::{
+    config_script, plan, CoreHost, CorePair, HostParams, PlannedWr, VariantPlan,
+};
 use crate::link::LinkCfg;
 use nic_golden::nic::core::{In, NicCore};
 use nic_golden::roce::WorkReq;
@@ -113,6 +115,7 @@ fn bench_params(q: usize) -> HostParams {
         ns_per_cycle: (0.64 * 65536.0) as u32,
         cc: cc.regs().unwrap(),
         tlm_data: true,
+        cc_variant: VariantPlan::All(nic_golden::cc::params::Variant::Sender),
         dma_latency: 4,
         stall: 0.0,
         ring: 1 << q,
@@ -132,7 +135,7 @@ fn core_writes(flows: u32, n: u32, len: u32, delay: u64) -> (CoreHost, u64) {
     let wrs: Vec<PlannedWr> = (0..n)
         .map(|k| PlannedWr {
             wr: WorkReq {
-                flow: crate::sim::FIRST_QP + k % flows,
+                flow: crate::core_env::FIRST_QP + k % flows,
                 opcode: wr::WRITE,
                 laddr: k as u64 * 64,
                 va: k as u64 * 64,

@@ -8,7 +8,9 @@
 //! bottleneck is a telemetry rate code's rate (50 Gb/s: 4 bytes a cycle).
 
 use crate::bottleneck::{Bottleneck, BottleneckCfg};
-use crate::core_env::{config_script, plan, CoreHost, CorePair, HostParams, PlannedWr};
+use crate::core_env::{
+    config_script, plan, CoreHost, CorePair, HostParams, PlannedWr, VariantPlan,
+};
 use crate::link::{Link, LinkCfg};
 use nic_golden::cc::params::{rate_code, CcParams, Variant};
 use nic_golden::nic::core::{In, NicCore};
@@ -105,6 +107,7 @@ pub fn run(c: &CcLoopCfg) -> CcLoopRun {
         ns_per_cycle: (NS_PER_CYCLE * 65536.0) as u32,
         cc: cc.regs().expect("valid CC parameters"),
         tlm_data: true,
+        cc_variant: VariantPlan::All(c.variant),
         dma_latency: 4,
         stall: 0.0,
         ring: 1 << Q,
@@ -116,7 +119,7 @@ pub fn run(c: &CcLoopCfg) -> CcLoopRun {
     let wrs: Vec<PlannedWr> = (0..c.messages)
         .map(|k| PlannedWr {
             wr: WorkReq {
-                flow: crate::sim::FIRST_QP,
+                flow: crate::core_env::FIRST_QP,
                 opcode: wr::WRITE,
                 laddr: k as u64 * c.msg_bytes as u64,
                 va: k as u64 * c.msg_bytes as u64,

@@ -22,8 +22,7 @@
 use crate::bottleneck::Bottleneck;
 use crate::host::HostMem;
 use crate::link::{Link, LinkCfg};
-use crate::sim::FIRST_QP;
-use nic_golden::cc::params::CcRegs;
+use nic_golden::cc::params::{CcRegs, Variant};
 use nic_golden::nic::core::{In, Out};
 use nic_golden::nic::CfgWrite;
 use nic_golden::roce::{WorkReq, WrCompletion};
@@ -32,6 +31,43 @@ use nic_spec::roce::wr::{self, Status};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{BTreeMap, VecDeque};
+
+/// The first QP (flow) the workloads use: QPs 0 and 1 are InfiniBand's
+/// special QPs (SMI, GSI), whose packets Wireshark dissects as management
+/// datagrams. A host's flow i is QP `FIRST_QP + i` on both NICs.
+pub const FIRST_QP: u32 = 2;
+
+/// A frame as it went on the wire.
+#[derive(Clone, Debug)]
+pub struct WireFrame {
+    /// Cycle its first byte left the sender.
+    pub time: u64,
+    /// Sending NIC (0 = A, 1 = B).
+    pub from: usize,
+    /// Lost on the link (never arrived).
+    pub lost: bool,
+    pub frame: Vec<u8>,
+}
+
+/// Which HPCC++ variant the host gives each flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum VariantPlan {
+    /// Every flow the same.
+    All(Variant),
+    /// NewAck on even flow ids, NewINT on odd ones.
+    #[default]
+    Mixed,
+}
+
+impl VariantPlan {
+    pub fn of(self, flow: u32) -> Variant {
+        match self {
+            VariantPlan::All(v) => v,
+            VariantPlan::Mixed if flow % 2 == 1 => Variant::Receiver,
+            VariantPlan::Mixed => Variant::Sender,
+        }
+    }
+}
 
 /// What the host configures and how it behaves.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,6 +82,8 @@ pub struct HostParams {
     /// The core clock's period, UQ8.16 ns.
     pub ns_per_cycle: u32,
     pub cc: CcRegs,
+    /// The HPCC++ variant of each flow (`FLOW_CC_VARIANT`).
+    pub cc_variant: VariantPlan,
     /// Telemetry in every data packet (else in probes only).
     pub tlm_data: bool,
     /// Cycles from a DMA read request to its first data beat.
@@ -82,7 +120,6 @@ pub fn config_script(p: &HostParams, flows: &[FlowSpec]) -> Vec<CfgWrite> {
         (regs::PROBE_T, p.probe_t as u64),
         (regs::SCHED_CAP, p.sched_cap as u64),
         (regs::NS_PER_CYCLE, p.ns_per_cycle as u64),
-        (regs::CC_VARIANT, c.variant as u64),
         (regs::CC_T, c.t as u64),
         (regs::CC_INV_T_M, c.inv_t_m as u64),
         (regs::CC_INV_T_S, c.inv_t_s as u64),
@@ -107,6 +144,10 @@ pub fn config_script(p: &HostParams, flows: &[FlowSpec]) -> Vec<CfgWrite> {
             (regs::FLOW_SEND_PSN, f.send_psn as u64),
             (regs::FLOW_RECV_PSN, f.recv_psn as u64),
             (regs::FLOW_TLM_DATA, p.tlm_data as u64),
+            (
+                regs::FLOW_CC_VARIANT,
+                (p.cc_variant.of(f.flow) == Variant::Receiver) as u64,
+            ),
             (regs::COMMIT, f.flow as u64 | 1 << 32),
         ]);
     }
@@ -409,7 +450,9 @@ pub struct CorePair<'a> {
     /// Every input of each core, if recording.
     pub record: Option<[Vec<In>; 2]>,
     /// Every frame put on the wire, if recording (for a pcap).
-    pub wire: Option<Vec<crate::sim::WireFrame>>,
+    pub wire: Option<Vec<WireFrame>>,
+    /// Each core's outputs in the last cycle (its counters).
+    pub last: [Out; 2],
 }
 
 impl<'a> CorePair<'a> {
@@ -438,6 +481,7 @@ impl<'a> CorePair<'a> {
             now: 0,
             record: None,
             wire: None,
+            last: Default::default(),
         }
     }
 
@@ -455,12 +499,14 @@ impl<'a> CorePair<'a> {
             if let Some(r) = &mut self.record {
                 r[n].push(i);
             }
-            if let Some(f) = self.hosts[n].take(now, &i, &o) {
+            let sent = self.hosts[n].take(now, &i, &o);
+            self.last[n] = o;
+            if let Some(f) = sent {
                 let start = *self.hosts[n].tx_starts.last().unwrap();
                 let copy = self.wire.is_some().then(|| f.clone());
                 let lost = self.links[n].send(now, f);
                 if let (Some(w), Some(frame)) = (&mut self.wire, copy) {
-                    w.push(crate::sim::WireFrame {
+                    w.push(WireFrame {
                         time: start,
                         from: n,
                         lost,
@@ -680,6 +726,8 @@ pub struct CoreSimCfg {
     pub delay: u64,
     /// Telemetry in every data packet (else in probes only).
     pub tlm_data: bool,
+    /// The HPCC++ variant of each flow.
+    pub cc_variant: VariantPlan,
 }
 
 /// What a run gives.
@@ -692,10 +740,12 @@ pub struct CoreSimResult {
     pub planned: usize,
     pub byte_exact: bool,
     pub errors: Vec<String>,
-    pub wire: Vec<crate::sim::WireFrame>,
+    pub wire: Vec<WireFrame>,
+    /// Each core's outputs in the last cycle (its counters).
+    pub last: [Out; 2],
 }
 
-/// The host parameters of `sim-core` (the core of the co-simulation
+/// The host parameters of `sim` (the core of the co-simulation
 /// tests: 8 flows × 8 work requests).
 pub fn core_sim_params(c: &CoreSimCfg) -> HostParams {
     let cc = nic_golden::cc::params::CcParams {
@@ -712,6 +762,7 @@ pub fn core_sim_params(c: &CoreSimCfg) -> HostParams {
         ns_per_cycle: (6.4f64 * 65536.0) as u32,
         cc: cc.regs().expect("valid CC parameters"),
         tlm_data: c.tlm_data,
+        cc_variant: c.cc_variant,
         dma_latency: 8,
         stall: 0.0,
         ring: 8,
@@ -720,8 +771,14 @@ pub fn core_sim_params(c: &CoreSimCfg) -> HostParams {
 }
 
 /// Run two cores (`cores`: the golden twin, or an RTL engine with the twin
-/// in lockstep) on the planned work until done or `max_cycles`.
-pub fn run_core_sim(c: &CoreSimCfg, cores: [CoreFn<'_>; 2], max_cycles: u64) -> CoreSimResult {
+/// in lockstep) on the planned work until done or `max_cycles`;
+/// `progress(cycles, completed, planned)` is called every 2^14 cycles.
+pub fn run_core_sim(
+    c: &CoreSimCfg,
+    cores: [CoreFn<'_>; 2],
+    max_cycles: u64,
+    progress: &mut dyn FnMut(u64, usize, usize),
+) -> CoreSimResult {
     let p = core_sim_params(c);
     let w = plan(
         c.seed,
@@ -751,7 +808,17 @@ pub fn run_core_sim(c: &CoreSimCfg, cores: [CoreFn<'_>; 2], max_cycles: u64) -> 
         c.seed,
     );
     pair.wire = Some(Vec::new());
-    let finished = pair.run(max_cycles);
+    let planned = w.wrs[0].len() + w.wrs[1].len();
+    let mut finished = false;
+    while !finished && pair.now < max_cycles {
+        let to = (pair.now + (1 << 14)).min(max_cycles);
+        finished = pair.run(to);
+        progress(
+            pair.now,
+            pair.hosts.iter().map(|h| h.done.len()).sum(),
+            planned,
+        );
+    }
     let mut r = CoreSimResult {
         cycles: pair.now,
         finished,
@@ -768,5 +835,6 @@ pub fn run_core_sim(c: &CoreSimCfg, cores: [CoreFn<'_>; 2], max_cycles: u64) -> 
         }
     }
     r.wire = pair.wire.take().unwrap_or_default();
+    r.last = pair.last;
     r
 }

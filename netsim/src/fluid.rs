@@ -199,6 +199,7 @@ pub fn run(p: &CcParams, cfg: &FluidCfg, model: &mut dyn CcModel) -> FluidRun {
                 hops[0] = HopFields::quantise(code, ts, txb, q, p.int_multi).encode();
                 let ev = CcEvent {
                     op: op::EVENT,
+                    variant: false,
                     flow: k as u16,
                     seq: seq as u32,
                     snd_nxt: f.snd_nxt as u32,

@@ -7,9 +7,12 @@
 //!
 //! - [`host`]: host memory.
 //! - [`link`]: one direction of a link (delay, seeded loss, serialization).
-//! - [`sim`]: two NICs over a link, each with a requester and a responder
-//!   over its Tx / Rx pipelines (`nic_golden::roce::txn::{TxPipe, RxPipe}`);
-//!   the named scenarios of `hpccnic sim` and their end-of-run checks.
+//! - [`core_env`]: the host of a NIC core (configuration through the
+//!   register map, work requests, completions checked, DMA served with
+//!   latency), two cores over a [`Wire`](core_env::Wire), the workloads
+//!   and the runs of `hpccnic sim`.
+//! - [`bottleneck`]: a queue that stamps one ns-3 telemetry hop (the
+//!   minimal switch); [`cc_loop`]: the CC in the loop through it.
 //! - [`fluid`]: a closed loop for the CC algorithm alone (N flows through
 //!   one bottleneck that stamps telemetry).
 //! - [`bench`]: the figures of `make bench` that need this environment.
@@ -23,11 +26,7 @@ pub mod core_env;
 pub mod fluid;
 pub mod host;
 pub mod link;
-pub mod sim;
 
+pub use core_env::{WireFrame, FIRST_QP};
 pub use host::HostMem;
 pub use link::{Link, LinkCfg};
-pub use sim::{
-    run, run_progress, run_with, run_with_progress, Progress, Scenario, SimConfig, SimResult,
-    WireFrame,
-};

@@ -244,7 +244,9 @@ macro_rules! pkt_send_record {
 }
 
 /// A CC event, into the CC module (draft -00 §7.2): `op` (EVENT, CREATE,
-/// DESTROY), for the sender the ACK's `seq` and the flow's `snd_nxt` (mod
+/// DESTROY), `variant` (0 NewAck, 1 NewINT: on CREATE the flow's variant,
+/// on EVENT the variant the event is for: an ACK's telemetry at the
+/// sender, or a data packet's at the receiver), for the sender the ACK's `seq` and the flow's `snd_nxt` (mod
 /// 2^32), for the receiver the local time `now` (ns mod 2^32), and the
 /// INT hops in the ns-3 format (`nhops` of them used; above 5 is dropped).
 #[macro_export]
@@ -254,7 +256,7 @@ macro_rules! cc_event_record {
             name = CcEvent, sink = CcEventSink, source = CcEventSource,
             kind = ready, generics = [],
             fields = [
-                op: 2 u8, flow: 16 u16, seq: 32 u32, snd_nxt: 32 u32, now: 32 u32, nhops: 4 u8,
+                op: 2 u8, variant: 1 bool, flow: 16 u16, seq: 32 u32, snd_nxt: 32 u32, now: 32 u32, nhops: 4 u8,
                 hop0: 64 u64, hop1: 64 u64, hop2: 64 u64, hop3: 64 u64, hop4: 64 u64
             ],
             records = [],
@@ -267,7 +269,8 @@ macro_rules! cc_event_record {
 /// UQ8.24) and `inc_stage`, with what happened: `status` and `flags` (see
 /// `nic_golden::cc::hpcc::{status, flag}`), `updated_wc` (sender: Wc
 /// committed, ack.seq > lastUpdateSeq; receiver: T has passed since
-/// lastUpdateTime and the window is to be sent back).
+/// lastUpdateTime and the window is to be sent back), and the event's
+/// `variant` (the flow's, unless the status is `DROP_VARIANT`).
 #[macro_export]
 macro_rules! cc_update_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
@@ -276,7 +279,7 @@ macro_rules! cc_update_record {
             kind = strobe, generics = [],
             fields = [
                 flow: 16 u16, status: 3 u8, flags: 3 u8, w: 32 u32, r: 24 u32, u: 32 u32,
-                inc_stage: 3 u8, updated_wc: 1 bool
+                inc_stage: 3 u8, updated_wc: 1 bool, variant: 1 bool
             ],
             records = [],
         }
@@ -356,7 +359,7 @@ macro_rules! cc_stats_record {
             name = CcStats, sink = CcStatsSink, source = CcStatsSource,
             kind = level, generics = [],
             fields = [
-                events: 32 u32, drop_flow: 32 u32, drop_hops: 32 u32, drop_rate: 32 u32,
+                events: 32 u32, drop_flow: 32 u32, drop_hops: 32 u32, drop_rate: 32 u32, drop_variant: 32 u32,
                 ts_stale: 32 u32, bytes_back: 32 u32, qlen_sat: 32 u32
             ],
             records = [],
@@ -601,13 +604,14 @@ mod tests {
     }
 
     #[test]
-    fn stats_have_61_counters() {
+    fn stats_have_62_counters() {
         let n: usize = all()
             .iter()
             .filter(|r| r.name.ends_with("Stats"))
             .map(|r| r.fields.len())
             .sum();
-        // parser, dispatcher, Tx, scheduler (with bad_trim), CC, requester, core
-        assert_eq!(n, 11 + 7 + 2 + 10 + 7 + 12 + 12);
+        // parser, dispatcher, Tx, scheduler (with bad_trim), CC (with
+        // drop_variant), requester, core
+        assert_eq!(n, 11 + 7 + 2 + 10 + 8 + 12 + 12);
     }
 }

@@ -34,7 +34,6 @@ regs! {
     PROBE_T = 0x02, 24, "probe interval, cycles (a PROBE per flow with data in flight)";
     SCHED_CAP = 0x03, 20, "scheduler credit cap, bytes (at least the MTU is used)";
     NS_PER_CYCLE = 0x04, 24, "the core clock's period, UQ8.16 ns: converts the CC's R (B/ns) to the scheduler's (B/cycle)";
-    CC_VARIANT = 0x10, 1, "HPCC++ variant: 0 NewAck (sender-based), 1 NewINT (receiver-based)";
     CC_T = 0x11, 24, "T, the base RTT, ns";
     CC_INV_T_M = 0x12, 32, "1/T mantissa (CcParams::regs)";
     CC_INV_T_S = 0x13, 8, "1/T shift (CcParams::regs)";
@@ -56,6 +55,7 @@ regs! {
     FLOW_SEND_PSN = 0x28, 24, "staged: the first PSN this flow sends";
     FLOW_RECV_PSN = 0x29, 24, "staged: the first PSN expected from the peer";
     FLOW_TLM_DATA = 0x2A, 1, "staged: 1 = telemetry in every data packet, 0 = in probes only";
+    FLOW_CC_VARIANT = 0x2B, 1, "staged: HPCC++ variant of the flow: 0 NewAck (sender-based), 1 NewINT (receiver-based)";
     COMMIT = 0x2F, 33, "bits 0..: flow id; bit 32: active. Copies the staged registers into the flow's contexts (the write completes when every block took it)";
 }
 

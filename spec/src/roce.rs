@@ -38,8 +38,14 @@ pub mod op {
     pub const ACK: u8 = 0x11;
     pub const PROBE: u8 = 0xC0;
     pub const NOTIFY: u8 = 0xC1;
+    /// HPCC ACK: an ACKNOWLEDGE (AETH, ACK or NAK by syndrome) that echoes
+    /// a telemetry area. The responder sends it instead of `ACK` whenever
+    /// its answer carries the area (the answer to a PROBE, and in
+    /// every-packet mode the answer to a data packet), so that no standard
+    /// opcode carries the area in probe mode.
+    pub const ACK_TLM: u8 = 0xC2;
     /// All of them.
-    pub const ALL: [u8; 12] = [
+    pub const ALL: [u8; 13] = [
         WRITE_FIRST,
         WRITE_MIDDLE,
         WRITE_LAST,
@@ -52,6 +58,7 @@ pub mod op {
         ACK,
         PROBE,
         NOTIFY,
+        ACK_TLM,
     ];
 }
 
@@ -126,12 +133,28 @@ pub const fn has_reth(opcode: u8) -> bool {
     matches!(opcode, op::WRITE_FIRST | op::WRITE_ONLY | op::READ_REQ)
 }
 
-/// The opcode carries an AETH (ACK, READ RESPONSE FIRST/LAST/ONLY).
+/// The opcode carries an AETH (ACK, HPCC ACK, READ RESPONSE
+/// FIRST/LAST/ONLY).
 pub const fn has_aeth(opcode: u8) -> bool {
     matches!(
         opcode,
-        op::ACK | op::READ_RESP_FIRST | op::READ_RESP_LAST | op::READ_RESP_ONLY
+        op::ACK | op::ACK_TLM | op::READ_RESP_FIRST | op::READ_RESP_LAST | op::READ_RESP_ONLY
     )
+}
+
+/// The opcode is an acknowledgement (ACK, or HPCC ACK with telemetry).
+pub const fn is_ack(opcode: u8) -> bool {
+    matches!(opcode, op::ACK | op::ACK_TLM)
+}
+
+/// The opcode of an acknowledgement: HPCC ACK when it carries the
+/// telemetry area, the standard ACK otherwise.
+pub const fn ack_opcode(tlm: bool) -> u8 {
+    if tlm {
+        op::ACK_TLM
+    } else {
+        op::ACK
+    }
 }
 
 /// The opcode may carry a payload (WRITE and READ RESPONSE).
@@ -168,9 +191,10 @@ pub const fn ends_message(opcode: u8) -> bool {
     matches!(opcode, op::WRITE_LAST | op::WRITE_ONLY | op::READ_REQ)
 }
 
-/// HPCC++'s own opcodes (PROBE, NOTIFY): they always carry telemetry.
+/// HPCC++'s own opcodes (PROBE, NOTIFY, HPCC ACK): they always carry
+/// telemetry.
 pub const fn is_hpcc(opcode: u8) -> bool {
-    matches!(opcode, op::PROBE | op::NOTIFY)
+    matches!(opcode, op::PROBE | op::NOTIFY | op::ACK_TLM)
 }
 
 /// The opcode of packet `first`/`last` of a multi-packet message: a
@@ -190,11 +214,11 @@ pub const fn segment_opcode(read_resp: bool, first: bool, last: bool) -> u8 {
 }
 
 /// PSNs a packet uses (§1): READ REQUEST ceil(dlen/MTU), at least 1; ACK,
-/// PROBE, NOTIFY 0; the others 1. `mtu` ≥ 1.
+/// HPCC ACK, PROBE, NOTIFY 0; the others 1. `mtu` ≥ 1.
 pub fn psn_span(opcode: u8, dlen: u32, mtu: u32) -> u32 {
     match opcode {
         op::READ_REQ => (dlen as u64).div_ceil(mtu.max(1) as u64).max(1) as u32,
-        op::ACK | op::PROBE | op::NOTIFY => 0,
+        op::ACK | op::ACK_TLM | op::PROBE | op::NOTIFY => 0,
         _ => 1,
     }
 }

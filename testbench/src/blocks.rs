@@ -100,7 +100,7 @@ harness! {
         type Out = golden::cc::hpcc::Out;
         clock = clock;
         inputs {
-            cfg_variant: cfg_variant, cfg_t: cfg_t, cfg_inv_t_m: cfg_inv_t_m,
+            cfg_t: cfg_t, cfg_inv_t_m: cfg_inv_t_m,
             cfg_inv_t_s: cfg_inv_t_s, cfg_uq_m: cfg_uq_m, cfg_eta: cfg_eta,
             cfg_max_stage: cfg_max_stage, cfg_w_ai: cfg_w_ai, cfg_w_min: cfg_w_min,
             cfg_w_init: cfg_w_init, cfg_mlog: cfg_mlog,

@@ -6,7 +6,7 @@ use crate::cosim::{engine, EngineKind};
 use crate::Harness;
 use nic_golden::cc::hpcc::{self, op, CcEvent, CcUpdate, HpccCc as Golden, HOPS};
 use nic_golden::cc::int_ns3::HopFields;
-use nic_golden::cc::params::{rate_code, CcParams, CcRegs, RATE_GBPS};
+use nic_golden::cc::params::{rate_code, CcParams, CcRegs, Variant, RATE_GBPS};
 use nic_golden::Cycle;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -49,6 +49,8 @@ struct Hop {
 #[derive(Clone, Default)]
 struct Path {
     id: u16,
+    /// The flow's variant (true NewINT).
+    variant: bool,
     created: bool,
     hops: Vec<Hop>,
     seq: u64,
@@ -60,7 +62,10 @@ struct Path {
 /// A random event list for `p`: (idle cycles before the event, event).
 /// Telemetry evolves like a real path: timestamps advance by ~T/20..T,
 /// tx bytes by the link rate × a load, queues random-walk; with
-/// `bad_pct`, every kind of bad input appears.
+/// `bad_pct`, every kind of bad input appears. Flows take `p.variant`,
+/// except every fourth, which takes the other one (the module keeps the
+/// variant per flow); with `bad_pct`, some events are for the other
+/// variant than their flow's.
 pub fn scenario(seed: u64, p: &CcParams, n: usize, g: GenCfg) -> Vec<(u32, CcEvent)> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let flows_log2 = p.flows_log2().unwrap_or(10);
@@ -71,6 +76,7 @@ pub fn scenario(seed: u64, p: &CcParams, n: usize, g: GenCfg) -> Vec<(u32, CcEve
             Path {
                 // Spread the ids so different flows share no low bits.
                 id: ((i as u32 * 37) % (1 << flows_log2)) as u16,
+                variant: (p.variant == Variant::Receiver) != (i % 4 == 3),
                 hops: (0..nh)
                     .map(|_| Hop {
                         code: if rng.gen_bool(0.7) {
@@ -109,6 +115,7 @@ pub fn scenario(seed: u64, p: &CcParams, n: usize, g: GenCfg) -> Vec<(u32, CcEve
                 gap,
                 CcEvent {
                     op: op::CREATE,
+                    variant: path.variant,
                     flow: path.id,
                     ..Default::default()
                 },
@@ -220,6 +227,8 @@ pub fn scenario(seed: u64, p: &CcParams, n: usize, g: GenCfg) -> Vec<(u32, CcEve
             gap,
             CcEvent {
                 op: op::EVENT,
+                // Now and then an event for the other variant.
+                variant: path.variant != (bad(&mut rng) && rng.gen_bool(0.3)),
                 flow: path.id,
                 seq: path.seq as u32,
                 snd_nxt: path.snd_nxt as u32,

@@ -5,10 +5,12 @@
 --   * the telemetry area: an 8-byte header (ver, flags, nhop, maxhop, W)
 --     and 5 hop slots, each the 64-bit ns-3 IntHop word (qlen, tx bytes,
 --     timestamp, line-rate code);
---   * the opcodes HPCC PROBE (0xC0) and HPCC NOTIFY (0xC1).
+--   * the opcodes HPCC PROBE (0xC0), HPCC NOTIFY (0xC1) and HPCC ACK (0xC2,
+--     an ACKNOWLEDGE that echoes the telemetry area; its AETH is decoded here).
 -- Wireshark's InfiniBand dissector still decodes Ethernet .. BTH, RETH and
 -- AETH; this one runs after it (a post-dissector) and adds an "HPCC++"
--- tree with the telemetry, the PROBE/NOTIFY names and their ICRC.
+-- tree with the telemetry, the PROBE/NOTIFY/HPCC ACK names, the HPCC ACK's
+-- AETH and their ICRC.
 --
 -- Install: tools/wireshark/README.md. Without installing:
 --   tshark -X lua_script:tools/wireshark/hpcc.lua -r capture.pcap -V
@@ -30,9 +32,10 @@ local C = {
     t_mask = 0x01,
     op_probe = 0xC0,
     op_notify = 0xC1,
-    known_op = { [0x06] = true, [0x07] = true, [0x08] = true, [0x0A] = true, [0x0C] = true, [0x0D] = true, [0x0E] = true, [0x0F] = true, [0x10] = true, [0x11] = true, [0xC0] = true, [0xC1] = true },
+    op_ack_tlm = 0xC2,
+    known_op = { [0x06] = true, [0x07] = true, [0x08] = true, [0x0A] = true, [0x0C] = true, [0x0D] = true, [0x0E] = true, [0x0F] = true, [0x10] = true, [0x11] = true, [0xC0] = true, [0xC1] = true, [0xC2] = true },
     has_reth = { [0x06] = true, [0x0A] = true, [0x0C] = true },
-    has_aeth = { [0x0D] = true, [0x0F] = true, [0x10] = true, [0x11] = true },
+    has_aeth = { [0x0D] = true, [0x0F] = true, [0x10] = true, [0x11] = true, [0xC2] = true },
     -- the telemetry header word (big-endian 64 bits): {shift, bits}
     hdr_ver = { 60, 4 },
     hdr_flags = { 56, 4 },
@@ -63,6 +66,7 @@ local hpcc = Proto("hpcc", "HPCC++ telemetry (RoCEv2 extension)")
 local op_names = {
     [C.op_probe] = "HPCC PROBE",
     [C.op_notify] = "HPCC NOTIFY",
+    [C.op_ack_tlm] = "HPCC ACK",
 }
 
 local rate_names = {}
@@ -80,6 +84,9 @@ local f = {
     opcode = ProtoField.uint8("hpcc.opcode", "Opcode", base.HEX, op_names),
     t = ProtoField.bool("hpcc.t", "Telemetry area present (T)"),
     icrc = ProtoField.uint32("hpcc.icrc", "ICRC", base.HEX),
+    aeth = ProtoField.uint32("hpcc.aeth", "AETH", base.HEX),
+    syndrome = ProtoField.uint8("hpcc.aeth.syndrome", "Syndrome", base.HEX),
+    msn = ProtoField.uint32("hpcc.aeth.msn", "MSN", base.DEC),
     tlm = ProtoField.bytes("hpcc.tlm", "Telemetry area"),
     hdr = ProtoField.uint64("hpcc.tlm.hdr", "Header", base.HEX),
     ver = ProtoField.uint8("hpcc.tlm.ver", "Version", base.DEC),
@@ -153,6 +160,12 @@ function hpcc.dissector(tvb, pinfo, tree)
         off = off + C.reth_len
     end
     if C.has_aeth[opcode] then
+        if named then
+            -- InfiniBand does not decode the AETH of an opcode it does not know.
+            local a = root:add(f.aeth, tvb(off, C.aeth_len))
+            a:add(f.syndrome, tvb(off, 1))
+            a:add(f.msn, tvb(off + 1, 3))
+        end
         off = off + C.aeth_len
     end
     if tvb:len() < off + C.tlm_len + C.icrc_len then

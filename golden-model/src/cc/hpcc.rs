@@ -49,6 +49,10 @@ pub mod status {
     /// A hop (of the first `nhops`) with an unknown line-rate code:
     /// dropped, counted, no state touched.
     pub const DROP_RATE: u8 = 6;
+    /// An EVENT whose `variant` is not the flow's (an ACK's telemetry for
+    /// a NewINT flow, or a data packet's for a NewAck flow): dropped,
+    /// counted, no state touched.
+    pub const DROP_VARIANT: u8 = 7;
 
     pub fn name(s: u8) -> &'static str {
         match s {
@@ -59,6 +63,7 @@ pub mod status {
             DROP_FLOW => "drop_flow",
             DROP_HOPS => "drop_hops",
             DROP_RATE => "drop_rate",
+            DROP_VARIANT => "drop_variant",
             _ => "?",
         }
     }
@@ -81,6 +86,9 @@ pub mod flag {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CcEvent {
     pub op: u8,
+    /// CREATE: the flow's variant; EVENT: the variant the event is for
+    /// (false NewAck, true NewINT).
+    pub variant: bool,
     pub flow: u16,
     /// Sender: the ACK's sequence number (mod 2^32).
     pub seq: u32,
@@ -102,6 +110,8 @@ pub use crate::cc::CcUpdate;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FlowState {
     pub created: bool,
+    /// The flow's variant (false NewAck, true NewINT), set on CREATE.
+    pub variant: bool,
     /// Hop count of the stored telemetry; 0 = none stored.
     pub nhops: u8,
     /// lastUpdateSeq (sender) or lastUpdateTime (receiver).
@@ -126,6 +136,7 @@ impl crate::cc::CcStats {
             status::DROP_FLOW => &mut self.drop_flow,
             status::DROP_HOPS => &mut self.drop_hops,
             status::DROP_RATE => &mut self.drop_rate,
+            status::DROP_VARIANT => &mut self.drop_variant,
             _ => return,
         };
         *c = c.wrapping_add(1);
@@ -183,16 +194,21 @@ pub enum Gate {
     Telemetry(Vec<HopFields>),
 }
 
-/// Classify `ev` for a module of `flows` flows; `created` tells whether
-/// the event's flow exists (only asked for a flow id in range).
-pub fn gate(ev: &CcEvent, flows: usize, created: impl Fn() -> bool) -> Gate {
+/// Classify `ev` for a module of `flows` flows; `variant` gives the
+/// event's flow's variant if it exists, `None` if not (only asked for a
+/// flow id in range).
+pub fn gate(ev: &CcEvent, flows: usize, variant: impl Fn() -> Option<bool>) -> Gate {
     if ev.flow as usize >= flows {
         return Gate::Drop(status::DROP_FLOW);
     }
     match ev.op {
         op::CREATE => return Gate::Create,
         op::DESTROY => return Gate::Destroy,
-        op::EVENT if created() => {}
+        op::EVENT => match variant() {
+            None => return Gate::Drop(status::DROP_FLOW),
+            Some(v) if v != ev.variant => return Gate::Drop(status::DROP_VARIANT),
+            Some(_) => {}
+        },
         _ => return Gate::Drop(status::DROP_FLOW),
     }
     let n = ev.nhops as usize;
@@ -227,10 +243,14 @@ impl HpccFixed {
     pub fn process(&mut self, ev: &CcEvent, r: &CcRegs) -> CcUpdate {
         let mut out = CcUpdate {
             flow: ev.flow,
+            variant: ev.variant,
             ..Default::default()
         };
         let fi = ev.flow as usize;
-        let new = match gate(ev, self.flows, || self.state[fi].created) {
+        let new = match gate(ev, self.flows, || {
+            let s = &self.state[fi];
+            s.created.then_some(s.variant)
+        }) {
             Gate::Drop(st) => {
                 out.status = st;
                 return out;
@@ -239,6 +259,7 @@ impl HpccFixed {
                 let st = &mut self.state[fi];
                 *st = FlowState {
                     created: true,
+                    variant: ev.variant,
                     u: U_ONE,
                     w: r.w_init,
                     wc: r.w_init,
@@ -259,7 +280,7 @@ impl HpccFixed {
         };
         let n = new.len();
         let st = &mut self.state[fi];
-        let stamp = if r.variant { ev.now } else { ev.snd_nxt };
+        let stamp = if st.variant { ev.now } else { ev.snd_nxt };
         if st.nhops as usize != n {
             // First telemetry (or a new path length): store L, set
             // lastUpdate, change nothing else.
@@ -274,7 +295,7 @@ impl HpccFixed {
             return out;
         }
         // Line 22 / 29: commit Wc this time?
-        let commit = if r.variant {
+        let commit = if st.variant {
             receiver_commit(ev.now, st.last, r.t)
         } else {
             sender_commit(ev.seq, st.last)
@@ -330,7 +351,6 @@ impl HpccFixed {
 pub struct In {
     // Configuration registers (quasi-static: change them only while no
     // event is in flight).
-    pub cfg_variant: bool,
     pub cfg_t: u32,
     pub cfg_inv_t_m: u32,
     pub cfg_inv_t_s: u8,
@@ -349,7 +369,6 @@ pub struct In {
 impl In {
     pub fn with_regs(r: &CcRegs) -> Self {
         Self {
-            cfg_variant: r.variant,
             cfg_t: r.t,
             cfg_inv_t_m: r.inv_t_m,
             cfg_inv_t_s: r.inv_t_s,
@@ -366,7 +385,6 @@ impl In {
 
     pub fn regs(&self) -> CcRegs {
         CcRegs {
-            variant: self.cfg_variant,
             t: self.cfg_t & 0xFF_FFFF,
             inv_t_m: self.cfg_inv_t_m,
             inv_t_s: self.cfg_inv_t_s,
@@ -391,6 +409,7 @@ impl In {
         let e = &self.event;
         CcEvent {
             op: e.op & 3,
+            variant: e.variant,
             flow: e.flow,
             seq: e.seq,
             snd_nxt: e.snd_nxt,
@@ -407,6 +426,7 @@ impl From<CcEvent> for crate::cc::CcEvent {
         let [hop0, hop1, hop2, hop3, hop4] = ev.hops;
         Self {
             op: ev.op,
+            variant: ev.variant,
             flow: ev.flow,
             seq: ev.seq,
             snd_nxt: ev.snd_nxt,

@@ -18,12 +18,14 @@
 
 use super::hpcc::{flag, gate, hop_deltas, status, CcEvent, Gate, HOPS};
 use super::int_ns3::{HopFields, QLEN_MAX};
-use super::params::{rate_bytes_per_ns, CcParams, Variant};
+use super::params::{rate_bytes_per_ns, CcParams};
 
 /// One flow's state, real-valued.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RefFlow {
     pub created: bool,
+    /// The flow's variant (true NewINT), from its CREATE.
+    pub receiver: bool,
     pub nhops: u8,
     pub last: u32,
     pub hops: [u64; HOPS],
@@ -141,7 +143,10 @@ impl HpccRef {
             ..Default::default()
         };
         let fi = ev.flow as usize;
-        let new = match gate(ev, self.state.len(), || self.state[fi].created) {
+        let new = match gate(ev, self.state.len(), || {
+            let s = &self.state[fi];
+            s.created.then_some(s.receiver)
+        }) {
             Gate::Drop(st) => {
                 out.status = st;
                 return out;
@@ -149,6 +154,7 @@ impl HpccRef {
             Gate::Create => {
                 let st = RefFlow {
                     created: true,
+                    receiver: ev.variant,
                     u: 1.0,
                     w: self.w_init,
                     wc: self.w_init,
@@ -170,7 +176,7 @@ impl HpccRef {
         };
         let n = new.len();
         let mut st = self.state[fi];
-        let receiver = self.p.variant == Variant::Receiver;
+        let receiver = st.receiver;
         let stamp = if receiver { ev.now } else { ev.snd_nxt };
         if st.nhops as usize != n {
             st.nhops = n as u8;

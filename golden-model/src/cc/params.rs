@@ -39,6 +39,9 @@ pub enum Variant {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CcParams {
+    /// The variant a driver creates flows with (`CcEvent::variant` of a
+    /// CREATE, the NIC's `FLOW_CC_VARIANT`): the CC module keeps it per
+    /// flow, and it is not one of its registers.
     pub variant: Variant,
     /// T, the base RTT, in ns.
     pub base_rtt_ns: f64,
@@ -87,8 +90,6 @@ pub fn w_ai_rule_of_thumb(w_init: f64, eta: f64, n: u32) -> f64 {
 /// are those of `docs/architecture.md` §4.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct CcRegs {
-    /// 0 = sender (NewAck), 1 = receiver (NewINT).
-    pub variant: bool,
     /// T in ns, 64 ≤ T < 2^24.
     pub t: u32,
     /// floor(2^inv_t_s / T), in (2^30, 2^31].
@@ -193,7 +194,6 @@ impl CcParams {
         let k = 31 - t.leading_zeros(); // floor(log2 T)
         let s = 31 + k;
         let regs = CcRegs {
-            variant: self.variant == Variant::Receiver,
             t,
             inv_t_m: ((1u128 << s) / t as u128) as u32,
             inv_t_s: s as u8,

@@ -1,5 +1,6 @@
 //! Twin of `hdl/src/nic/cc_arb.rs`: the CC module's event port, shared by
-//! flow creation (first) and the requester's events.
+//! flow creation (first), the requester's NewAck events and the
+//! receiver's NewINT events (in turn).
 
 use crate::cc::CcEvent;
 use crate::Cycle;
@@ -8,7 +9,6 @@ use crate::Cycle;
 pub struct In {
     pub ctl_valid: bool,
     pub ctl: CcEvent,
-    pub cfg_variant: bool,
     pub ack_valid: bool,
     pub ack: CcEvent,
     pub int_valid: bool,
@@ -26,23 +26,32 @@ pub struct Out {
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct CcArb;
+pub struct CcArb {
+    /// The receiver's events go first when both wait.
+    turn_int: bool,
+}
 
 impl Cycle for CcArb {
     type In = In;
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
-        let (ev_valid, ev) = if i.cfg_variant {
-            (i.int_valid, i.int)
-        } else {
-            (i.ack_valid, i.ack)
-        };
+        let pick_int = !i.ctl_valid && i.int_valid && (!i.ack_valid || self.turn_int);
+        let pick_ack = !i.ctl_valid && !pick_int && i.ack_valid;
+        if i.event_ready && (pick_int || pick_ack) {
+            self.turn_int = pick_ack;
+        }
         Out {
             ctl_ready: i.event_ready,
-            ack_ready: i.cfg_variant || (i.event_ready && !i.ctl_valid),
-            int_ready: !i.cfg_variant || (i.event_ready && !i.ctl_valid),
-            event_valid: i.ctl_valid || ev_valid,
-            event: if i.ctl_valid { i.ctl } else { ev },
+            ack_ready: i.event_ready && pick_ack,
+            int_ready: i.event_ready && pick_int,
+            event_valid: i.ctl_valid || i.ack_valid || i.int_valid,
+            event: if i.ctl_valid {
+                i.ctl
+            } else if pick_int {
+                i.int
+            } else {
+                i.ack
+            },
         }
     }
 }

@@ -33,7 +33,6 @@ pub struct Out {
     pub probe_t: u32,
     pub sched_cap: u32,
     pub ns_per_cycle: u32,
-    pub cc_variant: bool,
     pub cc_t: u32,
     pub cc_inv_t_m: u32,
     pub cc_inv_t_s: u8,
@@ -72,6 +71,7 @@ struct Staged {
     send_psn: u32,
     recv_psn: u32,
     tlm_data: bool,
+    cc_variant: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -136,6 +136,7 @@ impl<const A: usize> Cycle for CfgRegs<A> {
                 } else {
                     crate::cc::hpcc::op::DESTROY
                 },
+                variant: f.cc_variant,
                 flow: self.flow as u16,
                 ..Default::default()
             },
@@ -168,7 +169,6 @@ impl<const A: usize> CfgRegs<A> {
             PROBE_T => g.probe_t = (d & 0xFF_FFFF) as u32,
             SCHED_CAP => g.sched_cap = (d & 0xF_FFFF) as u32,
             NS_PER_CYCLE => g.ns_per_cycle = (d & 0xFF_FFFF) as u32,
-            CC_VARIANT => g.cc_variant = d & 1 == 1,
             CC_T => g.cc_t = (d & 0xFF_FFFF) as u32,
             CC_INV_T_M => g.cc_inv_t_m = d as u32,
             CC_INV_T_S => g.cc_inv_t_s = d as u8,
@@ -190,6 +190,7 @@ impl<const A: usize> CfgRegs<A> {
             FLOW_SEND_PSN => f.send_psn = (d & 0xFF_FFFF) as u32,
             FLOW_RECV_PSN => f.recv_psn = (d & 0xFF_FFFF) as u32,
             FLOW_TLM_DATA => f.tlm_data = d & 1 == 1,
+            FLOW_CC_VARIANT => f.cc_variant = d & 1 == 1,
             COMMIT if (d as u32) >> A == 0 => {
                 self.flow = d as u32;
                 self.active = (d >> 32) & 1 == 1;

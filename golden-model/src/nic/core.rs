@@ -203,7 +203,6 @@ impl<const A: usize, const Q: usize, const B: usize> Default for NicCore<A, Q, B
 fn wire(e: &In, o: &Outs) -> Ins {
     let g = &o.cfg;
     let cc_regs = hpcc::In {
-        cfg_variant: g.cc_variant,
         cfg_t: g.cc_t,
         cfg_inv_t_m: g.cc_inv_t_m,
         cfg_inv_t_s: g.cc_inv_t_s,
@@ -286,7 +285,6 @@ fn wire(e: &In, o: &Outs) -> Ins {
             send_ready: o.req.send_ready,
         },
         ev_arb: ev_arb::In {
-            cfg_variant: g.cc_variant,
             cfg_ns_per_cycle: g.ns_per_cycle,
             req_valid: o.req.ev_valid,
             req: o.req.ev,
@@ -299,7 +297,6 @@ fn wire(e: &In, o: &Outs) -> Ins {
         cc_arb: cc_arb::In {
             ctl_valid: o.cfg.cc_ctl_valid,
             ctl: o.cfg.cc_ctl,
-            cfg_variant: g.cc_variant,
             ack_valid: o.req.cc_valid,
             ack: o.req.cc,
             int_valid: o.int_tap.event_valid,
@@ -314,7 +311,6 @@ fn wire(e: &In, o: &Outs) -> Ins {
             desc_ready: o.tx_arb.rresp_ready,
         },
         int_tap: int_tap::In {
-            cfg_variant: g.cc_variant,
             cfg_ns_per_cycle: g.ns_per_cycle,
             ack_valid: o.dispatch.ack_valid,
             ack: o.dispatch.ack,
@@ -322,7 +318,6 @@ fn wire(e: &In, o: &Outs) -> Ins {
             event_ready: o.cc_arb.int_ready,
         },
         notify_tx: notify_tx::In {
-            cfg_variant: g.cc_variant,
             update_valid: o.cc.update_valid,
             update: o.cc.update,
             desc_ready: o.tx_arb.notify_ready,

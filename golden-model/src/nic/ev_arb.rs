@@ -16,7 +16,6 @@ const MUL: usize = 4;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
-    pub cfg_variant: bool,
     pub cfg_ns_per_cycle: u32,
     pub req_valid: bool,
     pub req: SchedEvent,
@@ -83,7 +82,7 @@ impl Cycle for EvArb {
     fn step(&mut self, i: &In) -> Out {
         let u = &i.update;
         let qualify = i.update_valid
-            && (u.status == status::CREATED || (u.status == status::UPDATE && !i.cfg_variant));
+            && (u.status == status::CREATED || (u.status == status::UPDATE && !u.variant));
         let any = qualify || i.notify_valid;
         let tie = qualify && i.notify_valid;
         let push_ok = any && self.held < QUEUE;

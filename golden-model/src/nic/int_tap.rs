@@ -7,7 +7,6 @@ use crate::Cycle;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
-    pub cfg_variant: bool,
     pub cfg_ns_per_cycle: u32,
     pub ack_valid: bool,
     pub ack: AckInfo,
@@ -39,13 +38,16 @@ impl<const A: usize> Cycle for IntTap<A> {
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
         let a = &i.ack;
-        let want = i.cfg_variant && a.tlm.present && (a.tlm.hdr >> 48) & 0xFF != 0;
+        let want = a.tlm.present && (a.tlm.hdr >> 48) & 0xFF != 0;
         let out = Out {
             ack_ready: i.out_ready && !self.ev_v,
             out_valid: i.ack_valid && !self.ev_v,
             out: *a,
             event_valid: self.ev_v,
-            event: self.ev,
+            event: CcEvent {
+                variant: true,
+                ..self.ev
+            },
             events: self.events,
         };
         let take = out.out_valid && i.out_ready && want;
@@ -56,6 +58,7 @@ impl<const A: usize> Cycle for IntTap<A> {
             self.ev_v = true;
             self.ev = CcEvent {
                 op: 0,
+                variant: true,
                 flow: a.flow as u16,
                 seq: a.psn & 0xFF_FFFF,
                 snd_nxt: 0,

@@ -76,6 +76,7 @@ impl<const A: usize> Cycle for NotifyRx<A> {
                 u: 0,
                 inc_stage: 0,
                 updated_wc: true,
+                variant: false,
             },
             applied: self.applied,
             bad: self.bad,

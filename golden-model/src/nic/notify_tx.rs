@@ -16,7 +16,6 @@ pub const HDR: u64 = 0x1100_0500_0000_0000;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
-    pub cfg_variant: bool,
     pub update_valid: bool,
     pub update: CcUpdate,
     pub desc_ready: bool,
@@ -43,7 +42,7 @@ impl<const A: usize> Cycle for NotifyTx<A> {
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
         let u = &i.update;
-        let qualify = i.cfg_variant && i.update_valid && u.status == status::UPDATE && u.updated_wc;
+        let qualify = u.variant && i.update_valid && u.status == status::UPDATE && u.updated_wc;
         let push_ok = qualify && self.held < QUEUE;
         let head = self.queue.head();
         let h = head.unwrap_or(0);

@@ -3,7 +3,6 @@
 
 use crate::roce::{AckInfo, TxDesc};
 use crate::Cycle;
-use nic_spec::roce::op;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
@@ -39,7 +38,7 @@ pub struct TxArb<const A: usize> {
 pub fn ack_desc(a: &AckInfo) -> TxDesc {
     TxDesc {
         flow: a.flow,
-        opcode: op::ACK,
+        opcode: nic_spec::roce::ack_opcode(a.tlm.present),
         psn: a.psn,
         aeth: a.aeth,
         tlm: a.tlm,

@@ -38,7 +38,7 @@ pub fn decode(o: u8) -> Out {
         read_req: o == op::READ_REQ,
         read_resp: spec::is_read_resp(o),
         ends_msg: spec::ends_message(o),
-        ack: o == op::ACK,
+        ack: spec::is_ack(o),
         probe: o == op::PROBE,
         notify: o == op::NOTIFY,
         hpcc: spec::is_hpcc(o),

@@ -391,7 +391,7 @@ pub fn decode(frame: &[u8], bad_fcs: bool) -> Result<Packet, Drop> {
         if !tl.is_sane() {
             return Err(Drop::BadTlm);
         }
-    } else if matches!(opcode, op::PROBE | op::NOTIFY) {
+    } else if nic_spec::roce::is_hpcc(opcode) {
         return Err(Drop::BadTlm);
     }
     let end = IP_OFF + total;
@@ -479,7 +479,7 @@ mod tests {
                     (t, nhop, w, hops),
                     pay,
                 )| {
-                    let t = t || matches!(opcode, op::PROBE | op::NOTIFY);
+                    let t = t || nic_spec::roce::is_hpcc(opcode);
                     Packet {
                         dmac,
                         smac,

@@ -330,6 +330,7 @@ impl<const A: usize, const Q: usize> Requester<A, Q> {
             let t = &self.fb.tlm;
             self.cc = CcEvent {
                 op: crate::cc::hpcc::op::EVENT,
+                variant: false,
                 flow: self.flow as u16,
                 seq: self.s.una,
                 snd_nxt: self.s.seq_exp,
@@ -595,7 +596,7 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                         }
                     }
                     kind::FB | kind::NAK => {
-                        let is_ack = (self.fb.opcode == op::ACK
+                        let is_ack = (nic_spec::roce::is_ack(self.fb.opcode)
                             && aeth_class(self.fb.aeth) == AETH_CLASS_ACK)
                             || is_read_resp(self.fb.opcode);
                         let p = if self.kind == kind::NAK {

@@ -11,7 +11,7 @@
 //! # Ports (clock `clock`)
 //! Configuration (quasi-static; change only while no event is in flight;
 //! values from the driver, `nic_golden::cc::params::CcParams::regs`):
-//! `cfg_variant` (0 sender, 1 receiver), `cfg_t` (T, ns, 24 bits),
+//! `cfg_t` (T, ns, 24 bits),
 //! `cfg_inv_t_m`/`cfg_inv_t_s` (floor(2^s/T) and s), `cfg_uq_m`
 //! (floor(2^(s+2)/(5T))), `cfg_eta` (UQ0.16), `cfg_max_stage` (3 bits),
 //! `cfg_w_ai`/`cfg_w_min`/`cfg_w_init` (UQ24.8 bytes), `cfg_mlog`
@@ -19,7 +19,8 @@
 //!
 //! Event in, `s_event` ([`CcEventSink`], valid/ready; the `CcEvent`
 //! record of `nic_spec::records`): `op` (0 event, 1 create, 2 destroy),
-//! `flow` (16 bits), `seq`, `snd_nxt` (sender, 32 bits, serial
+//! `variant` (0 NewAck, 1 NewINT: on create the flow's, kept in its meta;
+//! on an event the variant it is for), `flow` (16 bits), `seq`, `snd_nxt` (sender, 32 bits, serial
 //! arithmetic), `now` (receiver, ns mod 2^32), `nhops` (4 bits),
 //! `hop0..4` (ns-3 hop words, parsed by [`Ns3HopParse`]).
 //!
@@ -28,7 +29,8 @@
 //! `nic_golden::cc::hpcc::status`), `flags` (ts stale, bytes back, qlen
 //! saturated), `w` (UQ24.8 bytes), `r` (R = W/T, UQ8.16 bytes/ns), `u`
 //! (U, UQ8.24), `inc_stage`, `updated_wc` (Wc committed; for the
-//! receiver, the window is to be sent back). Counters: `m_stats`
+//! receiver, the window is to be sent back), `variant` (the event's).
+//! Counters: `m_stats`
 //! ([`CcStatsSource`], 32 bits each, wrapping).
 //!
 //! # Timing
@@ -56,14 +58,17 @@
 //! - 96–101: R = W/T (line 27); 101: the output registers (out at 102).
 //!
 //! # State
-//! Per flow, in block RAM (2^A flows): meta (36 bits), five hops of 61
+//! Per flow, in block RAM (2^A flows): meta (37 bits: variant, created,
+//! hop count, lastUpdate), five hops of 61
 //! bits, U (32), W/Wc/incStage (67). The meta RAM starts at zero: no flow
 //! exists until created.
 //!
 //! # Bad input
 //! Flow id ≥ 2^A, a flow not created, or an unknown op: `DROP_FLOW`. Hop
 //! count 0 or > 5: `DROP_HOPS`. An unknown rate code in a used hop:
-//! `DROP_RATE`. Dropped events write no state and are counted. A hop
+//! `DROP_RATE`. An event whose variant is not its flow's (an ACK's
+//! telemetry for a NewINT flow, a data packet's for a NewAck flow):
+//! `DROP_VARIANT`. Dropped events write no state and are counted. A hop
 //! whose timestamp did not advance or went back contributes its queue
 //! term only (tau 0); tx bytes going back count as 0; a saturated qlen is
 //! used as is; each is flagged and counted. Arithmetic saturates.
@@ -101,6 +106,8 @@ pub struct EventCtx {
     pub flags: Bits<3>,
     /// Line 22 / 29: commit Wc (updateWc) this time.
     pub commit: Bit,
+    /// The event's variant (0 NewAck, 1 NewINT).
+    pub variant: Bit,
 }
 
 /// [`EventCtx`] from L cycles ago (L ≥ 1 registers, starting at zero):
@@ -144,7 +151,6 @@ impl<const L: usize> Logic for CtxDelay<L> {
 #[derive(LogicBlock)]
 pub struct HpccCc<const A: usize> {
     pub clock: Signal<In, Clock>,
-    pub cfg_variant: Signal<In, Bit>,
     pub cfg_t: Signal<In, Bits<24>>,
     pub cfg_inv_t_m: Signal<In, Bits<32>>,
     pub cfg_inv_t_s: Signal<In, Bits<8>>,
@@ -177,6 +183,7 @@ pub struct HpccCc<const A: usize> {
     st_drop_flow: Constant<Bits<3>>,
     st_drop_hops: Constant<Bits<3>>,
     st_drop_rate: Constant<Bits<3>>,
+    st_drop_variant: Constant<Bits<3>>,
 
     // ---- stage 0: hazard interlock (the flows accepted in the last HZ
     // cycles)
@@ -190,6 +197,7 @@ pub struct HpccCc<const A: usize> {
     valid_s2: Delay<1, 2>,
     valid_s3: Delay<1, 1>,
     op_s3: Delay<2, 3>,
+    variant_s3: Delay<1, 3>,
     flow_s3: Delay<16, 3>,
     /// The flow id is ≥ 2^A.
     flow_oor_s3: Delay<1, 3>,
@@ -211,13 +219,13 @@ pub struct HpccCc<const A: usize> {
     // (written as 4 bits at [35:32], OR created), lastUpdateSeq or
     // lastUpdateTime [31:0]. Hop word (L[i]): ts [60:37], bytes [36:17],
     // qlen [16:0]. W word: W [66:35], Wc [34:3], incStage [2:0].
-    meta_ram: Ram<Bits<36>, A>,
+    meta_ram: Ram<Bits<37>, A>,
     hop_ram: [Ram<Bits<61>, A>; 5],
     u_ram: Ram<Bits<32>, A>,
     w_ram: Ram<Bits<67>, A>,
 
     // ---- stage 1: the RAM outputs, registered
-    meta_s2: DFF<Bits<36>>,
+    meta_s2: DFF<Bits<37>>,
     old_hop_s2: [DFF<Bits<61>>; 5],
 
     // ---- stage 2: the commit decision and the hop count tests
@@ -226,7 +234,7 @@ pub struct HpccCc<const A: usize> {
     now_delta: Signal<Local, Bits<32>>,
     active: [Signal<Local, Bit>; 5],
     bad_rate: Signal<Local, Bit>,
-    meta_s3: DFF<Bits<36>>,
+    meta_s3: DFF<Bits<37>>,
     /// Line 22 / 29: commit Wc this time.
     commit_s3: DFF<Bit>,
     /// Hop count 0 or > 5.
@@ -246,10 +254,10 @@ pub struct HpccCc<const A: usize> {
     flags: Signal<Local, Bits<3>>,
     status: Signal<Local, Bits<3>>,
     stamp: Signal<Local, Bits<32>>,
-    meta_new: Signal<Local, Bits<36>>,
+    meta_new: Signal<Local, Bits<37>>,
     wr_flow_s4: DFF<Bits<A>>,
     meta_we_s4: DFF<Bit>,
-    meta_wd_s4: DFF<Bits<36>>,
+    meta_wd_s4: DFF<Bits<37>>,
     hop_we_s4: DFF<Bit>,
     hop_wd_s4: [DFF<Bits<61>>; 5],
 
@@ -291,10 +299,12 @@ pub struct HpccCc<const A: usize> {
     o_u: DFF<Bits<32>>,
     o_inc: DFF<Bits<3>>,
     o_upd: DFF<Bit>,
+    o_variant: DFF<Bit>,
     c_events: DFF<Bits<32>>,
     c_drop_flow: DFF<Bits<32>>,
     c_drop_hops: DFF<Bits<32>>,
     c_drop_rate: DFF<Bits<32>>,
+    c_drop_variant: DFF<Bits<32>>,
     c_ts_stale: DFF<Bits<32>>,
     c_bytes_back: DFF<Bits<32>>,
     c_qlen_sat: DFF<Bits<32>>,
@@ -309,7 +319,6 @@ impl<const A: usize> Default for HpccCc<A> {
         assert!((2..=16).contains(&A), "HpccCc needs 2 <= A <= 16");
         Self {
             clock: Default::default(),
-            cfg_variant: Default::default(),
             cfg_t: Default::default(),
             cfg_inv_t_m: Default::default(),
             cfg_inv_t_s: Default::default(),
@@ -336,6 +345,7 @@ impl<const A: usize> Default for HpccCc<A> {
             st_drop_flow: k(4),
             st_drop_hops: k(5),
             st_drop_rate: k(6),
+            st_drop_variant: k(7),
             recent_valid: Default::default(),
             recent_flow: Default::default(),
             hit: Default::default(),
@@ -344,6 +354,7 @@ impl<const A: usize> Default for HpccCc<A> {
             valid_s2: Default::default(),
             valid_s3: Default::default(),
             op_s3: Default::default(),
+            variant_s3: Default::default(),
             flow_s3: Default::default(),
             flow_oor_s3: Default::default(),
             seq_s2: Default::default(),
@@ -417,10 +428,12 @@ impl<const A: usize> Default for HpccCc<A> {
             o_u: Default::default(),
             o_inc: Default::default(),
             o_upd: Default::default(),
+            o_variant: Default::default(),
             c_events: Default::default(),
             c_drop_flow: Default::default(),
             c_drop_hops: Default::default(),
             c_drop_rate: Default::default(),
+            c_drop_variant: Default::default(),
             c_ts_stale: Default::default(),
             c_bytes_back: Default::default(),
             c_qlen_sat: Default::default(),
@@ -455,10 +468,12 @@ impl<const A: usize> Logic for HpccCc<A> {
             o_u,
             o_inc,
             o_upd,
+            o_variant,
             c_events,
             c_drop_flow,
             c_drop_hops,
             c_drop_rate,
+            c_drop_variant,
             c_ts_stale,
             c_bytes_back,
             c_qlen_sat
@@ -472,6 +487,7 @@ impl<const A: usize> Logic for HpccCc<A> {
             valid_s2,
             valid_s3,
             op_s3,
+            variant_s3,
             flow_s3,
             flow_oor_s3,
             seq_s2,
@@ -549,6 +565,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.meta_ram.read_address.next = bit_cast::<A, 16>(self.s_event.flow.val());
         self.valid_s2.d.next = self.accept.val().into();
         self.op_s3.d.next = self.s_event.op.val();
+        self.variant_s3.d.next = bit_cast::<1, 1>(self.s_event.variant.val().into());
         self.flow_s3.d.next = self.s_event.flow.val();
         self.flow_oor_s3.d.next = (self.s_event.flow.val() >> self.k_a.val()).any().into();
         self.seq_s2.d.next = self.s_event.seq.val();
@@ -569,7 +586,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         // Line 22 (sender): ack.seq > lastUpdateSeq, serial arithmetic.
         self.commit_s3.d.next = (self.seq_delta.val().any() && !self.seq_delta.val().get_bit(31));
         // Line 29 (receiver): now > lastUpdateTime + T.
-        if self.cfg_variant.val() {
+        if self.meta_s2.q.val().get_bit(36) {
             self.commit_s3.d.next = ((self.now_delta.val() > bit_cast::<32, 24>(self.cfg_t.val()))
                 && !self.now_delta.val().get_bit(31));
         }
@@ -641,7 +658,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         }
         // Line 24 / 32: lastUpdateSeq = snd_nxt, lastUpdateTime = now.
         self.stamp.next = self.snd_nxt_s3.q.val();
-        if self.cfg_variant.val() {
+        if self.meta_s3.q.val().get_bit(36) {
             self.stamp.next = self.now_s3.q.val();
         }
         // Status, in priority order.
@@ -653,6 +670,8 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.status.next = self.st_destroyed.val();
         } else if ((self.op_s3.q.val() != self.op_event.val()) || !self.created.val()) {
             self.status.next = self.st_drop_flow.val();
+        } else if (self.variant_s3.q.val().any() != self.meta_s3.q.val().get_bit(36)) {
+            self.status.next = self.st_drop_variant.val();
         } else if self.nhops_bad_s3.q.val() {
             self.status.next = self.st_drop_hops.val();
         } else if self.bad_rate_s3.q.val() {
@@ -669,7 +688,8 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.wr_flow_s4.d.next = bit_cast::<A, 16>(self.flow_s3.q.val());
         self.meta_new.next = self.meta_s3.q.val();
         if (self.status.val() == self.st_created.val()) {
-            self.meta_new.next = (bit_cast::<36, 1>(1.into()) << 35);
+            self.meta_new.next = ((bit_cast::<37, 1>(self.variant_s3.q.val()) << 36)
+                | (bit_cast::<37, 1>(1.into()) << 35));
         }
         if (self.status.val() == self.st_destroyed.val()) {
             self.meta_new.next = self.meta_s3.q.val().replace_bit(35, false);
@@ -677,9 +697,10 @@ impl<const A: usize> Logic for HpccCc<A> {
         if ((self.status.val() == self.st_init.val())
             || ((self.status.val() == self.st_update.val()) && self.commit_s3.q.val()))
         {
-            self.meta_new.next = ((bit_cast::<36, 1>(1.into()) << 35)
-                | ((bit_cast::<36, 4>(self.nhops_s3.q.val()) << 32)
-                    | bit_cast::<36, 32>(self.stamp.val())));
+            self.meta_new.next = ((bit_cast::<37, 2>(self.meta_s3.q.val().get_bits::<2>(35))
+                << 35)
+                | ((bit_cast::<37, 4>(self.nhops_s3.q.val()) << 32)
+                    | bit_cast::<37, 32>(self.stamp.val())));
         }
         self.meta_we_s4.d.next = false;
         if (self.valid_s3.q.val().any()
@@ -703,6 +724,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.ctx.next.status = self.status.val();
         self.ctx.next.flags = self.flags.val();
         self.ctx.next.commit = self.commit_s3.q.val();
+        self.ctx.next.variant = self.variant_s3.q.val().any();
         self.ctx_s47.d.next = self.ctx.val();
 
         // ---- stage 4: the meta and hop writes land
@@ -811,6 +833,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.o_flow.d.next = self.ctx_s101.q.val().flow;
         self.o_status.d.next = self.ctx_s101.q.val().status;
         self.o_flags.d.next = self.ctx_s101.q.val().flags;
+        self.o_variant.d.next = self.ctx_s101.q.val().variant;
         self.o_upd.d.next = (self.ctx_s101.q.val().commit
             && (self.ctx_s101.q.val().status == self.st_update.val()));
         self.o_w.d.next = self.w_out_s101.q.val();
@@ -822,6 +845,7 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.o_status.d.next = 0.into();
             self.o_flags.d.next = 0.into();
             self.o_upd.d.next = false;
+            self.o_variant.d.next = false;
             self.o_w.d.next = 0.into();
             self.o_inc.d.next = 0.into();
             self.o_u.d.next = 0.into();
@@ -836,6 +860,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.m_update.u.next = self.o_u.q.val();
         self.m_update.inc_stage.next = self.o_inc.q.val();
         self.m_update.updated_wc.next = self.o_upd.q.val();
+        self.m_update.variant.next = self.o_variant.q.val();
 
         // ---- counters, on the output register
         if self.o_valid.q.val() {
@@ -853,6 +878,9 @@ impl<const A: usize> Logic for HpccCc<A> {
             if (self.o_status.q.val() == self.st_drop_rate.val()) {
                 self.c_drop_rate.d.next = (self.c_drop_rate.q.val() + 1);
             }
+            if (self.o_status.q.val() == self.st_drop_variant.val()) {
+                self.c_drop_variant.d.next = (self.c_drop_variant.q.val() + 1);
+            }
             if self.o_flags.q.val().get_bit(0) {
                 self.c_ts_stale.d.next = (self.c_ts_stale.q.val() + 1);
             }
@@ -867,6 +895,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.m_stats.drop_flow.next = self.c_drop_flow.q.val();
         self.m_stats.drop_hops.next = self.c_drop_hops.q.val();
         self.m_stats.drop_rate.next = self.c_drop_rate.q.val();
+        self.m_stats.drop_variant.next = self.c_drop_variant.q.val();
         self.m_stats.ts_stale.next = self.c_ts_stale.q.val();
         self.m_stats.bytes_back.next = self.c_bytes_back.q.val();
         self.m_stats.qlen_sat.next = self.c_qlen_sat.q.val();

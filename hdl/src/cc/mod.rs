@@ -32,14 +32,14 @@
 //! | line 18 | `if updateWc` | `compute_wind.rs` (`update_wc` port) | `compute_wind::update_wc` |
 //! | line 19 | `incStage++; Wc = W` | `compute_wind.rs` | `compute_wind::update_wc` |
 //! | line 20 | `return W` (clamped to [W_min, W_init]) | `compute_wind.rs` | `compute_wind::clamp_flags`, `clamp_select` |
-//! | line 21 | `Procedure NewAck(ack)` | `hpcc.rs` (`cfg_variant` = 0) | `HpccFixed::process` |
+//! | line 21 | `Procedure NewAck(ack)` | `hpcc.rs` (the flow's `variant` = 0, meta bit 36) | `HpccFixed::process` |
 //! | line 22 | `if ack.seq > lastUpdateSeq` | `hpcc.rs` stage 2 (`commit_s3`) | `hpcc::sender_commit` |
 //! | line 23 | `W = ComputeWind(MeasureInflight(ack), True)` | `hpcc.rs` (`ctx_s96.commit` → `update_wc`) | `HpccFixed::process` |
 //! | line 24 | `lastUpdateSeq = snd_nxt` | `hpcc.rs` stage 3 (`stamp`, meta write) | `HpccFixed::process` |
 //! | line 25 | `else` | `hpcc.rs` | `HpccFixed::process` |
 //! | line 26 | `W = ComputeWind(MeasureInflight(ack), False)` | `hpcc.rs` (`ctx_s96.commit` → `update_wc`) | `HpccFixed::process` |
 //! | line 27 | `R = W/T; L = ack.L` | `rate.rs` (R); `hpcc.rs` stage 3 (hop writes: L) | `rate::rate`; `HpccFixed::process` |
-//! | line 28 | `Procedure NewINT(int.L)` | `hpcc.rs` (`cfg_variant` = 1) | `HpccFixed::process` |
+//! | line 28 | `Procedure NewINT(int.L)` | `hpcc.rs` (the flow's `variant` = 1, meta bit 36) | `HpccFixed::process` |
 //! | line 29 | `if now > lastUpdateTime + T` | `hpcc.rs` stage 2 (`commit_s3`) | `hpcc::receiver_commit` |
 //! | line 30 | `W = ComputeWind(MeasureInflight(int), True)` | `hpcc.rs` (`ctx_s96.commit` → `update_wc`) | `HpccFixed::process` |
 //! | line 31 | `send_ack(W)` | `hpcc.rs` (`out_updated_wc`) | `HpccFixed::process` (`updated_wc`) |

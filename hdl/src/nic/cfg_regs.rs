@@ -11,7 +11,8 @@
 //!    in that cycle);
 //! 3. `m_req_ctx` (`ReqFlowCtx`, ready): active, first PSN, where the
 //!    telemetry goes (the requester then INITs the scheduler's flow);
-//! 4. `m_cc_ctl` (`CcEvent`, ready): CREATE (active) or DESTROY.
+//! 4. `m_cc_ctl` (`CcEvent`, ready): CREATE (active, with the flow's
+//!    CC variant, `FLOW_CC_VARIANT`) or DESTROY.
 //!
 //! Ports (clock `clock`): the above, and the global registers as plain
 //! outputs (`mtu_log2` … `cc_mlog`), at their `regs` widths. Counters:
@@ -63,7 +64,6 @@ pub struct CfgRegs<const A: usize> {
     pub probe_t: Signal<Out, Bits<24>>,
     pub sched_cap: Signal<Out, Bits<20>>,
     pub ns_per_cycle: Signal<Out, Bits<24>>,
-    pub cc_variant: Signal<Out, Bit>,
     pub cc_t: Signal<Out, Bits<24>>,
     pub cc_inv_t_m: Signal<Out, Bits<32>>,
     pub cc_inv_t_s: Signal<Out, Bits<8>>,
@@ -82,7 +82,6 @@ pub struct CfgRegs<const A: usize> {
     r_probe_t: DFF<Bits<24>>,
     r_sched_cap: DFF<Bits<20>>,
     r_ns_per_cycle: DFF<Bits<24>>,
-    r_cc_variant: DFF<Bit>,
     r_cc_t: DFF<Bits<24>>,
     r_cc_inv_t_m: DFF<Bits<32>>,
     r_cc_inv_t_s: DFF<Bits<8>>,
@@ -104,6 +103,7 @@ pub struct CfgRegs<const A: usize> {
     f_send_psn: DFF<Bits<24>>,
     f_recv_psn: DFF<Bits<24>>,
     f_tlm_data: DFF<Bit>,
+    f_cc_variant: DFF<Bit>,
     c_flow: DFF<Bits<A>>,
     c_active: DFF<Bit>,
     n_bad: DFF<Bits<32>>,
@@ -113,7 +113,6 @@ pub struct CfgRegs<const A: usize> {
     k_probe_t: Constant<Bits<16>>,
     k_sched_cap: Constant<Bits<16>>,
     k_ns_per_cycle: Constant<Bits<16>>,
-    k_cc_variant: Constant<Bits<16>>,
     k_cc_t: Constant<Bits<16>>,
     k_cc_inv_t_m: Constant<Bits<16>>,
     k_cc_inv_t_s: Constant<Bits<16>>,
@@ -135,6 +134,7 @@ pub struct CfgRegs<const A: usize> {
     k_send_psn: Constant<Bits<16>>,
     k_recv_psn: Constant<Bits<16>>,
     k_tlm_data: Constant<Bits<16>>,
+    k_cc_variant: Constant<Bits<16>>,
     k_commit: Constant<Bits<16>>,
     k_a: Constant<Bits<32>>,
     k_m8: Constant<Bits<4>>,
@@ -164,7 +164,6 @@ impl<const A: usize> Default for CfgRegs<A> {
             probe_t: Default::default(),
             sched_cap: Default::default(),
             ns_per_cycle: Default::default(),
-            cc_variant: Default::default(),
             cc_t: Default::default(),
             cc_inv_t_m: Default::default(),
             cc_inv_t_s: Default::default(),
@@ -183,7 +182,6 @@ impl<const A: usize> Default for CfgRegs<A> {
             r_probe_t: Default::default(),
             r_sched_cap: Default::default(),
             r_ns_per_cycle: Default::default(),
-            r_cc_variant: Default::default(),
             r_cc_t: Default::default(),
             r_cc_inv_t_m: Default::default(),
             r_cc_inv_t_s: Default::default(),
@@ -205,6 +203,7 @@ impl<const A: usize> Default for CfgRegs<A> {
             f_send_psn: Default::default(),
             f_recv_psn: Default::default(),
             f_tlm_data: Default::default(),
+            f_cc_variant: Default::default(),
             c_flow: Default::default(),
             c_active: Default::default(),
             n_bad: Default::default(),
@@ -214,7 +213,6 @@ impl<const A: usize> Default for CfgRegs<A> {
             k_probe_t: k(PROBE_T),
             k_sched_cap: k(SCHED_CAP),
             k_ns_per_cycle: k(NS_PER_CYCLE),
-            k_cc_variant: k(CC_VARIANT),
             k_cc_t: k(CC_T),
             k_cc_inv_t_m: k(CC_INV_T_M),
             k_cc_inv_t_s: k(CC_INV_T_S),
@@ -236,6 +234,7 @@ impl<const A: usize> Default for CfgRegs<A> {
             k_send_psn: k(FLOW_SEND_PSN),
             k_recv_psn: k(FLOW_RECV_PSN),
             k_tlm_data: k(FLOW_TLM_DATA),
+            k_cc_variant: k(FLOW_CC_VARIANT),
             k_commit: k(COMMIT),
             k_a: Constant::new(Bits::<32>::from(A as u64)),
             k_m8: Constant::new(Bits::<4>::from(8u64)),
@@ -261,7 +260,6 @@ impl<const A: usize> Logic for CfgRegs<A> {
             r_probe_t,
             r_sched_cap,
             r_ns_per_cycle,
-            r_cc_variant,
             r_cc_t,
             r_cc_inv_t_m,
             r_cc_inv_t_s,
@@ -283,6 +281,7 @@ impl<const A: usize> Logic for CfgRegs<A> {
             f_send_psn,
             f_recv_psn,
             f_tlm_data,
+            f_cc_variant,
             c_flow,
             c_active,
             n_bad,
@@ -302,8 +301,6 @@ impl<const A: usize> Logic for CfgRegs<A> {
                 self.r_sched_cap.d.next = self.s_cfg.data.val().get_bits::<20>(0);
             } else if (self.s_cfg.addr.val() == self.k_ns_per_cycle.val()) {
                 self.r_ns_per_cycle.d.next = self.s_cfg.data.val().get_bits::<24>(0);
-            } else if (self.s_cfg.addr.val() == self.k_cc_variant.val()) {
-                self.r_cc_variant.d.next = self.s_cfg.data.val().get_bit(0);
             } else if (self.s_cfg.addr.val() == self.k_cc_t.val()) {
                 self.r_cc_t.d.next = self.s_cfg.data.val().get_bits::<24>(0);
             } else if (self.s_cfg.addr.val() == self.k_cc_inv_t_m.val()) {
@@ -346,6 +343,8 @@ impl<const A: usize> Logic for CfgRegs<A> {
                 self.f_recv_psn.d.next = self.s_cfg.data.val().get_bits::<24>(0);
             } else if (self.s_cfg.addr.val() == self.k_tlm_data.val()) {
                 self.f_tlm_data.d.next = self.s_cfg.data.val().get_bit(0);
+            } else if (self.s_cfg.addr.val() == self.k_cc_variant.val()) {
+                self.f_cc_variant.d.next = self.s_cfg.data.val().get_bit(0);
             } else if ((self.s_cfg.addr.val() == self.k_commit.val()) && !self.flow_oor.val()) {
                 self.c_flow.d.next = self.s_cfg.data.val().get_bits::<A>(0);
                 self.c_active.d.next = self.s_cfg.data.val().get_bit(32);
@@ -404,6 +403,7 @@ impl<const A: usize> Logic for CfgRegs<A> {
         if self.c_active.q.val() {
             self.m_cc_ctl.op.next = self.k_create.val();
         }
+        self.m_cc_ctl.variant.next = self.f_cc_variant.q.val();
         self.m_cc_ctl.flow.next = bit_cast::<16, A>(self.c_flow.q.val());
         self.m_cc_ctl.seq.next = 0.into();
         self.m_cc_ctl.snd_nxt.next = 0.into();
@@ -427,7 +427,6 @@ impl<const A: usize> Logic for CfgRegs<A> {
         self.probe_t.next = self.r_probe_t.q.val();
         self.sched_cap.next = self.r_sched_cap.q.val();
         self.ns_per_cycle.next = self.r_ns_per_cycle.q.val();
-        self.cc_variant.next = self.r_cc_variant.q.val();
         self.cc_t.next = self.r_cc_t.q.val();
         self.cc_inv_t_m.next = self.r_cc_inv_t_m.q.val();
         self.cc_inv_t_s.next = self.r_cc_inv_t_s.q.val();

@@ -119,15 +119,10 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> Logic
         self.sched.cfg_mtu.next = self.cfg.mtu_bytes.val();
         self.sched.cfg_cap.next = self.cfg.sched_cap.val();
         self.sched.cfg_probe_t.next = self.cfg.probe_t.val();
-        self.ev_arb.cfg_variant.next = self.cfg.cc_variant.val();
         self.ev_arb.cfg_ns_per_cycle.next = self.cfg.ns_per_cycle.val();
-        self.cc_arb.cfg_variant.next = self.cfg.cc_variant.val();
-        self.int_tap.cfg_variant.next = self.cfg.cc_variant.val();
         self.int_tap.cfg_ns_per_cycle.next = self.cfg.ns_per_cycle.val();
-        self.notify_tx.cfg_variant.next = self.cfg.cc_variant.val();
         self.notify_rx.cfg_inv_t_m.next = self.cfg.cc_inv_t_m.val();
         self.notify_rx.cfg_inv_t_s.next = self.cfg.cc_inv_t_s.val();
-        self.cc.cfg_variant.next = self.cfg.cc_variant.val();
         self.cc.cfg_t.next = self.cfg.cc_t.val();
         self.cc.cfg_inv_t_m.next = self.cfg.cc_inv_t_m.val();
         self.cc.cfg_inv_t_s.next = self.cfg.cc_inv_t_s.val();

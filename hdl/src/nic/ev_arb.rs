@@ -5,8 +5,8 @@
 //!   REWIND, TRIM, passed as they are.
 //! - `s_update` (`CcUpdate`, strobe): a CC update becomes UPDATE(flow,
 //!   a = R, b = W) when its status is CREATED (W_init: the flow's first
-//!   rate), or UPDATE with the sender-based variant (`cfg_variant` = 0;
-//!   with NewINT the sender's W comes from the receiver). R goes from the
+//!   rate), or UPDATE of a NewAck event (`variant` = 0; with NewINT the
+//!   sender's W comes from the receiver, through `s_notify`). R goes from the
 //!   CC's UQ8.16 bytes/ns to the scheduler's UQ8.24 bytes/cycle:
 //!   a = (R · `cfg_ns_per_cycle`) ≫ 8, `cfg_ns_per_cycle` UQ8.16 ns, a
 //!   `WideMul` (4 cycles), saturated to 2^32 − 1, and at least 1 for a
@@ -42,7 +42,6 @@ pub const QUEUE: u64 = 16;
 #[derive(LogicBlock)]
 pub struct EvArb {
     pub clock: Signal<In, Clock>,
-    pub cfg_variant: Signal<In, Bit>,
     pub cfg_ns_per_cycle: Signal<In, Bits<24>>,
     pub s_req: SchedEventSink,
     pub s_update: CcUpdateSink,
@@ -77,7 +76,6 @@ impl Default for EvArb {
     fn default() -> Self {
         Self {
             clock: Default::default(),
-            cfg_variant: Default::default(),
             cfg_ns_per_cycle: Default::default(),
             s_req: Default::default(),
             s_update: Default::default(),
@@ -116,7 +114,7 @@ impl Logic for EvArb {
         self.qualify.next = (self.s_update.valid.val()
             && ((self.s_update.status.val() == self.k_created_st.val())
                 || ((self.s_update.status.val() == self.k_update_st.val())
-                    && !self.cfg_variant.val())));
+                    && !self.s_update.variant.val())));
         self.any_upd.next = (self.qualify.val() || self.s_notify.valid.val());
         self.push_ok.next = (self.any_upd.val() && (self.held.q.val() < self.k_held_max.val()));
         self.tie.next = (self.qualify.val() && self.s_notify.valid.val());

@@ -4,9 +4,9 @@
 //!
 //! - `s_ack` → `m_ack` (`AckInfo`, from the dispatcher to the Tx
 //!   arbiter): passed through, combinationally.
-//! - `m_event` (`CcEvent`): with `cfg_variant` = 1 (NewINT), every
-//!   `AckInfo` whose telemetry area has hops (`nhop` ≠ 0) also becomes a
-//!   CC event: op EVENT, the flow, seq = the PSN, `now` = the core's time
+//! - `m_event` (`CcEvent`): every `AckInfo` whose telemetry area has hops
+//!   (`nhop` ≠ 0) also becomes a CC event: op EVENT, variant 1 (NewINT;
+//!   the CC module drops it for a NewAck flow), the flow, seq = the PSN, `now` = the core's time
 //!   in ns (mod 2^32: a counter of `cfg_ns_per_cycle`, UQ8.16 ns, per
 //!   cycle), `nhops` and the five hop words. The event waits in a
 //!   one-entry register; while it is full, `s_ack` is held (`ready` low).
@@ -21,7 +21,6 @@ use rust_hdl::prelude::*;
 #[derive(LogicBlock, Default)]
 pub struct IntTap<const A: usize> {
     pub clock: Signal<In, Clock>,
-    pub cfg_variant: Signal<In, Bit>,
     pub cfg_ns_per_cycle: Signal<In, Bits<24>>,
     pub s_ack: AckInfoSink<A>,
     pub m_ack: AckInfoSource<A>,
@@ -52,9 +51,8 @@ impl<const A: usize> Logic for IntTap<A> {
             ev_hop3, ev_hop4, n_events
         );
         self.ns.d.next = (self.ns.q.val() + bit_cast::<48, 24>(self.cfg_ns_per_cycle.val()));
-        self.want.next = (self.cfg_variant.val()
-            && self.s_ack.tlm.present.val()
-            && self.s_ack.tlm.hdr.val().get_bits::<8>(48).any());
+        self.want.next =
+            (self.s_ack.tlm.present.val() && self.s_ack.tlm.hdr.val().get_bits::<8>(48).any());
         // AckInfo through; held while an event waits.
         self.m_ack.valid.next = (self.s_ack.valid.val() && !self.ev_v.q.val());
         self.s_ack.ready.next = (self.m_ack.ready.val() && !self.ev_v.q.val());
@@ -87,6 +85,7 @@ impl<const A: usize> Logic for IntTap<A> {
         }
         self.m_event.valid.next = self.ev_v.q.val();
         self.m_event.op.next = 0.into();
+        self.m_event.variant.next = true;
         self.m_event.flow.next = self.ev_flow.q.val();
         self.m_event.seq.next = self.ev_seq.q.val();
         self.m_event.snd_nxt.next = 0.into();

@@ -106,6 +106,7 @@ impl<const A: usize> Logic for NotifyRx<A> {
         self.m_update.u.next = 0.into();
         self.m_update.inc_stage.next = 0.into();
         self.m_update.updated_wc.next = true;
+        self.m_update.variant.next = false;
         self.applied.next = self.n_applied.q.val();
         self.bad.next = self.n_bad.q.val();
     }

@@ -3,7 +3,7 @@
 //! the flow's last one) becomes a NOTIFY descriptor for the flow's
 //! sender, carrying W in the telemetry header (flags bit 0 = W valid).
 //!
-//! - `s_update` (`CcUpdate`, strobe): taken when `cfg_variant` = 1,
+//! - `s_update` (`CcUpdate`, strobe): taken when `variant` = 1 (NewINT),
 //!   status UPDATE and `updated_wc`; (flow, W) wait in a 16-entry queue,
 //!   a full queue drops and counts (`drops`).
 //! - `m_desc` (`TxDesc`): opcode NOTIFY (0xC1), PSN 0, telemetry present
@@ -26,7 +26,6 @@ pub const QUEUE: u64 = 16;
 #[derive(LogicBlock)]
 pub struct NotifyTx<const A: usize> {
     pub clock: Signal<In, Clock>,
-    pub cfg_variant: Signal<In, Bit>,
     pub s_update: CcUpdateSink,
     pub m_desc: TxDescSource<A>,
     pub notifies: Signal<Out, Bits<32>>,
@@ -47,7 +46,6 @@ impl<const A: usize> Default for NotifyTx<A> {
     fn default() -> Self {
         Self {
             clock: Default::default(),
-            cfg_variant: Default::default(),
             s_update: Default::default(),
             m_desc: Default::default(),
             notifies: Default::default(),
@@ -72,7 +70,7 @@ impl<const A: usize> Logic for NotifyTx<A> {
     fn update(&mut self) {
         dff_setup!(self, clock, held, n_notifies, n_drops);
         clock!(self, clock, queue);
-        self.qualify.next = (self.cfg_variant.val()
+        self.qualify.next = (self.s_update.variant.val()
             && self.s_update.valid.val()
             && !self.s_update.status.val().any()
             && self.s_update.updated_wc.val());

@@ -2,8 +2,10 @@
 //! the READ responder and the requester.
 //!
 //! - `s_ack` (`AckInfo`, from the dispatcher): becomes an ACK/NAK
-//!   descriptor (opcode ACKNOWLEDGE, the PSN, the AETH, the echoed
-//!   telemetry). ACKs go first: they are small and they free the peer's
+//!   descriptor (the PSN, the AETH, the echoed telemetry). Its opcode is
+//!   ACKNOWLEDGE (0x11) without telemetry and HPCC ACK (0xC2) with it
+//!   (`nic_spec::roce::ack_opcode`), so no standard-opcode answer
+//!   carries the area. ACKs go first: they are small and they free the peer's
 //!   window.
 //! - `s_notify` (`TxDesc`, NewINT's NOTIFYs) next: one per flow per T.
 //! - `s_rresp` (`TxDesc`, READ responses) and `s_req` (`TxDesc`, the
@@ -32,6 +34,7 @@ pub struct TxArb<const A: usize> {
     turn_r: DFF<Bit>,
     n_acks: DFF<Bits<32>>,
     k_ack: Constant<Bits<8>>,
+    k_ack_tlm: Constant<Bits<8>>,
     pick_n: Signal<Local, Bit>,
     pick_r: Signal<Local, Bit>,
     pick_q: Signal<Local, Bit>,
@@ -50,6 +53,7 @@ impl<const A: usize> Default for TxArb<A> {
             turn_r: Default::default(),
             n_acks: Default::default(),
             k_ack: Constant::new(Bits::<8>::from(nic_spec::roce::op::ACK as u64)),
+            k_ack_tlm: Constant::new(Bits::<8>::from(nic_spec::roce::op::ACK_TLM as u64)),
             pick_n: Default::default(),
             pick_r: Default::default(),
             pick_q: Default::default(),
@@ -87,7 +91,11 @@ impl<const A: usize> Logic for TxArb<A> {
         self.acks.next = self.n_acks.q.val();
         if self.s_ack.valid.val() {
             self.m_desc.flow.next = self.s_ack.flow.val();
-            self.m_desc.opcode.next = self.k_ack.val();
+            if self.s_ack.tlm.present.val() {
+                self.m_desc.opcode.next = self.k_ack_tlm.val();
+            } else {
+                self.m_desc.opcode.next = self.k_ack.val();
+            }
             self.m_desc.psn.next = self.s_ack.psn.val();
             self.m_desc.ackreq.next = false;
             self.m_desc.len.next = 0.into();

@@ -88,7 +88,7 @@ impl Default for OpDecode {
             m_read_req: class(|o| o == op::READ_REQ),
             m_read_resp: class(spec::is_read_resp),
             m_ends_msg: class(spec::ends_message),
-            m_ack: class(|o| o == op::ACK),
+            m_ack: class(spec::is_ack),
             m_probe: class(|o| o == op::PROBE),
             m_notify: class(|o| o == op::NOTIFY),
             m_hpcc: class(spec::is_hpcc),

@@ -320,7 +320,6 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     k_m12: Constant<Bits<4>>,
     k_wr_write: Constant<Bits<8>>,
     k_wr_read: Constant<Bits<8>>,
-    k_op_ack: Constant<Bits<8>>,
     k_op_probe: Constant<Bits<8>>,
     k_op_rreq: Constant<Bits<8>>,
     k_op_first: Constant<Bits<8>>,
@@ -653,7 +652,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             k_m12: Constant::new(Bits::<4>::from(12u64)),
             k_wr_write: k8(wr::WRITE),
             k_wr_read: k8(wr::READ),
-            k_op_ack: k8(op::ACK),
             k_op_probe: k8(op::PROBE),
             k_op_rreq: k8(op::READ_REQ),
             k_op_first: k8(segment_opcode(false, true, false)),
@@ -1121,7 +1119,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.r_psn_rew.d.next = self.psn_rew.val();
 
         // ---- Feedback checks (Decide, kinds Fb and Nak).
-        self.is_ack.next = (((self.fb_opcode.q.val() == self.k_op_ack.val())
+        self.is_ack.next = ((self.fb_class.ack.val()
             && (self.fb_aeth.q.val().get_bits::<3>(29) == self.k_class_ack.val()))
             || self.fb_class.read_resp.val());
         if (self.kind.q.val() == ReqKind::Nak) {
@@ -1742,6 +1740,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.m_cmpl.bytes.next = self.cmpl_bytes.q.val();
         self.m_cc.valid.next = self.cc_v.q.val();
         self.m_cc.op.next = self.k_cc_event.val();
+        self.m_cc.variant.next = false;
         self.m_cc.flow.next = self.flow.q.val();
         self.m_cc.seq.next = self.cc_seq.q.val();
         self.m_cc.snd_nxt.next = self.cc_snd_nxt.q.val();

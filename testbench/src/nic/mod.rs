@@ -26,7 +26,7 @@ harness! {
             cfg_ready: s_cfg.ready, tx_ctx_valid: m_tx_ctx.valid, rx_ctx_valid: m_rx_ctx.valid,
             req_ctx_valid: m_req_ctx.valid, cc_ctl_valid: m_cc_ctl.valid,
             mtu_log2: mtu_log2, mtu_bytes: mtu_bytes, rto: rto, probe_t: probe_t,
-            sched_cap: sched_cap, ns_per_cycle: ns_per_cycle, cc_variant: cc_variant,
+            sched_cap: sched_cap, ns_per_cycle: ns_per_cycle,
             cc_t: cc_t, cc_inv_t_m: cc_inv_t_m, cc_inv_t_s: cc_inv_t_s, cc_uq_m: cc_uq_m,
             cc_eta: cc_eta, cc_max_stage: cc_max_stage, cc_w_ai: cc_w_ai, cc_w_min: cc_w_min,
             cc_w_init: cc_w_init, cc_mlog: cc_mlog, bad_cfg: bad_cfg, commits: commits
@@ -42,7 +42,7 @@ harness! {
         type Out = golden::ev_arb::Out;
         clock = clock;
         inputs {
-            cfg_variant: cfg_variant, cfg_ns_per_cycle: cfg_ns_per_cycle,
+            cfg_ns_per_cycle: cfg_ns_per_cycle,
             req_valid: s_req.valid, update_valid: s_update.valid,
             notify_valid: s_notify.valid, ev_ready: m_ev.ready
         }
@@ -61,7 +61,7 @@ harness! {
         type Out = golden::cc_arb::Out;
         clock = clock;
         inputs {
-            ctl_valid: s_ctl.valid, cfg_variant: cfg_variant, ack_valid: s_ack.valid,
+            ctl_valid: s_ctl.valid, ack_valid: s_ack.valid,
             int_valid: s_int.valid, event_ready: m_event.ready
         }
         outputs {
@@ -121,7 +121,7 @@ harness! {
         type Out = golden::int_tap::Out;
         clock = clock;
         inputs {
-            cfg_variant: cfg_variant, cfg_ns_per_cycle: cfg_ns_per_cycle,
+            cfg_ns_per_cycle: cfg_ns_per_cycle,
             ack_valid: s_ack.valid, out_ready: m_ack.ready, event_ready: m_event.ready
         }
         outputs {
@@ -138,7 +138,7 @@ harness! {
         type In = golden::notify_tx::In;
         type Out = golden::notify_tx::Out;
         clock = clock;
-        inputs { cfg_variant: cfg_variant, update_valid: s_update.valid, desc_ready: m_desc.ready }
+        inputs { update_valid: s_update.valid, desc_ready: m_desc.ready }
         outputs { desc_valid: m_desc.valid, notifies: notifies, drops: drops }
         records_in { update: s_update }
         records_out { desc: m_desc }

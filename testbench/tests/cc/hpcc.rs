@@ -172,6 +172,7 @@ fn hop(code: u8, ts: u32, bytes: u32, qlen: u32) -> u64 {
 fn ev(flow: u16, seq: u32, nhops: u8, hops: [u64; 5]) -> CcEvent {
     CcEvent {
         op: op::EVENT,
+        variant: false,
         flow,
         seq,
         snd_nxt: seq + 5000,

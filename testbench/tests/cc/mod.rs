@@ -53,13 +53,7 @@ pub fn params() -> impl Strategy<Value = CcParams> {
 /// driver's ranges: the blocks must still match their twins).
 pub fn regs() -> impl Strategy<Value = CcRegs> {
     let any_regs = (
-        (
-            any::<bool>(),
-            operand(24),
-            operand(32),
-            any::<u8>(),
-            operand(32),
-        ),
+        (operand(24), operand(32), any::<u8>(), operand(32)),
         (
             operand(16),
             0u8..8,
@@ -70,23 +64,17 @@ pub fn regs() -> impl Strategy<Value = CcRegs> {
         ),
     )
         .prop_map(
-            |(
-                (variant, t, inv_t_m, inv_t_s, uq_m),
-                (eta, max_stage, w_ai, w_min, w_init, mlog),
-            )| {
-                CcRegs {
-                    variant,
-                    t: t as u32,
-                    inv_t_m: inv_t_m as u32,
-                    inv_t_s,
-                    uq_m: uq_m as u32,
-                    eta: eta as u16,
-                    max_stage,
-                    w_ai: w_ai as u32,
-                    w_min: w_min as u32,
-                    w_init: w_init as u32,
-                    mlog,
-                }
+            |((t, inv_t_m, inv_t_s, uq_m), (eta, max_stage, w_ai, w_min, w_init, mlog))| CcRegs {
+                t: t as u32,
+                inv_t_m: inv_t_m as u32,
+                inv_t_s,
+                uq_m: uq_m as u32,
+                eta: eta as u16,
+                max_stage,
+                w_ai: w_ai as u32,
+                w_min: w_min as u32,
+                w_init: w_init as u32,
+                mlog,
             },
         );
     prop_oneof![

@@ -10,6 +10,7 @@ use rand::{rngs::StdRng, Rng, SeedableRng};
 fn event(rng: &mut StdRng) -> CcEvent {
     CcEvent {
         op: rng.gen_range(0..4),
+        variant: rng.gen(),
         flow: rng.gen(),
         seq: rng.gen(),
         snd_nxt: rng.gen(),
@@ -32,7 +33,6 @@ proptest! {
             .map(|_| In {
                 ctl_valid: rng.gen_bool(0.3),
                 ctl: event(&mut rng),
-                cfg_variant: rng.gen_bool(0.5),
                 ack_valid: rng.gen_bool(0.6),
                 ack: event(&mut rng),
                 int_valid: rng.gen_bool(0.6),

@@ -16,7 +16,7 @@ use nic_golden::cc::params::{CcParams, Variant};
 use nic_golden::nic::core::{In, NicCore as Golden};
 use nic_golden::Cycle;
 use nic_hdl::nic::NicCore;
-use nic_netsim::core_env::{config_script, plan, CoreHost, CorePair, HostParams};
+use nic_netsim::core_env::{config_script, plan, CoreHost, CorePair, HostParams, VariantPlan};
 use nic_netsim::LinkCfg;
 use proptest::prelude::*;
 
@@ -36,6 +36,7 @@ struct Cfg {
     loss: f64,
     stall: f64,
     dma_latency: u64,
+    cc_variant: VariantPlan,
 }
 
 fn params(c: &Cfg) -> HostParams {
@@ -54,6 +55,7 @@ fn params(c: &Cfg) -> HostParams {
         ns_per_cycle: (6.4f64 * 65536.0) as u32,
         cc: cc.regs().expect("valid CC parameters"),
         tlm_data: true,
+        cc_variant: c.cc_variant,
         dma_latency: c.dma_latency,
         stall: c.stall,
         ring: 1 << Q,
@@ -148,9 +150,14 @@ fn workload() -> impl Strategy<Value = Cfg> {
         prop_oneof![Just(0.0), Just(0.01), Just(0.1)],
         prop_oneof![Just(0.0), Just(0.2)],
         prop_oneof![Just(1u64), Just(20)],
+        prop_oneof![
+            Just(VariantPlan::All(Variant::Sender)),
+            Just(VariantPlan::All(Variant::Receiver)),
+            Just(VariantPlan::Mixed)
+        ],
     )
         .prop_map(
-            |(seed, flows, messages, read_pct, bad, loss, stall, dma_latency)| Cfg {
+            |(seed, flows, messages, read_pct, bad, loss, stall, dma_latency, cc_variant)| Cfg {
                 seed,
                 flows,
                 messages,
@@ -159,6 +166,7 @@ fn workload() -> impl Strategy<Value = Cfg> {
                 loss,
                 stall,
                 dma_latency,
+                cc_variant,
             },
         )
 }
@@ -199,6 +207,7 @@ fn core_no_x_in_four_state_simulation() {
         loss: 0.0,
         stall: 0.2,
         dma_latency: 5,
+        cc_variant: VariantPlan::Mixed,
     };
     let (rec, _) = run(&c, 3000, 3000);
     four_state::<Rtl, Twin>("nic_core_x", &rec);

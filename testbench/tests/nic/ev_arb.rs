@@ -16,7 +16,6 @@ fn stimulus(seed: u64, n: usize) -> Vec<In> {
     let stall = rng.gen_range(0.0..0.95);
     (0..n)
         .map(|_| In {
-            cfg_variant: rng.gen_bool(0.2),
             cfg_ns_per_cycle: npc,
             req_valid: rng.gen_bool(0.4),
             req: SchedEvent {
@@ -31,6 +30,7 @@ fn stimulus(seed: u64, n: usize) -> Vec<In> {
                 status: rng.gen_range(0..8),
                 w: rng.gen(),
                 r: rng.gen_range(0..1 << 24),
+                variant: rng.gen_bool(0.2),
                 ..Default::default()
             },
             notify_valid: rng.gen_bool(0.2),

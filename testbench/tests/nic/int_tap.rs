@@ -17,7 +17,6 @@ proptest! {
         let npc = rng.gen_range(0..1 << 24);
         let s: Vec<In> = (0..n)
             .map(|_| In {
-                cfg_variant: rng.gen_bool(0.8),
                 cfg_ns_per_cycle: npc,
                 ack_valid: rng.gen_bool(0.6),
                 ack: AckInfo {

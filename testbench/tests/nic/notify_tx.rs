@@ -17,7 +17,6 @@ proptest! {
         let stall = rng.gen_range(0.0..0.95);
         let s: Vec<In> = (0..n)
             .map(|_| In {
-                cfg_variant: rng.gen_bool(0.9),
                 update_valid: rng.gen_bool(0.5),
                 update: CcUpdate {
                     flow: rng.gen_range(0..16),
@@ -25,6 +24,7 @@ proptest! {
                     w: rng.gen(),
                     r: rng.gen_range(0..1 << 24),
                     updated_wc: rng.gen(),
+                    variant: rng.gen_bool(0.9),
                     ..Default::default()
                 },
                 desc_ready: !rng.gen_bool(stall),
@@ -40,7 +40,6 @@ proptest! {
 fn a_notify_is_offered_3_cycles_after_the_update() {
     let mut s = vec![
         In {
-            cfg_variant: true,
             desc_ready: true,
             ..Default::default()
         };
@@ -52,6 +51,7 @@ fn a_notify_is_offered_3_cycles_after_the_update() {
         status: 0,
         w: 0x1234,
         updated_wc: true,
+        variant: true,
         ..Default::default()
     };
     let o = both::<NotifyTx<4>, Golden<4>>("notify_tx_timing", &s).unwrap();

@@ -144,7 +144,7 @@ pub struct Decision {
 /// PROBE or NOTIFY; or an ACKNOWLEDGE whose syndrome is an ACK or a NAK.
 pub fn op_ok(opcode: u8, aeth: u32) -> bool {
     match opcode {
-        op::ACK => matches!(aeth_class(aeth), AETH_CLASS_ACK | AETH_CLASS_NAK),
+        op::ACK | op::ACK_TLM => matches!(aeth_class(aeth), AETH_CLASS_ACK | AETH_CLASS_NAK),
         _ => nic_spec::roce::known_opcode(opcode),
     }
 }
@@ -257,7 +257,7 @@ pub fn decide(flow_bits: u32, mtu_log2: u8, c: &Ctx, h: &RxMeta) -> Decision {
                 }
             }
         }
-        op::ACK => {
+        op::ACK | op::ACK_TLM => {
             if aeth_class(h.aeth) == AETH_CLASS_ACK {
                 d.cc = true;
             } else {

@@ -3,7 +3,7 @@
 //! or the RTL on an engine (`nic_testbench::roce::pipes`).
 
 use super::dispatch::{FlowCfg, RxDispatchModel, RxDrop, RxEvent};
-use crate::roce::packet::{self, decode, op, Drop, Packet, Reth, Tlm, MAX_PAYLOAD};
+use crate::roce::packet::{self, decode, Drop, Packet, Reth, Tlm, MAX_PAYLOAD};
 
 /// What a Tx pipeline reads its payload from: host memory, byte-addressed.
 /// (The environment's host memory implements it: `nic_netsim::HostMem`.)
@@ -91,7 +91,7 @@ impl GoldenTx {
         !packet::known_opcode(d.opcode)
             || d.len as usize > MAX_PAYLOAD
             || (d.len > 0 && !packet::carries_payload(d.opcode))
-            || (matches!(d.opcode, op::PROBE | op::NOTIFY) && !d.tlm.present)
+            || (nic_spec::roce::is_hpcc(d.opcode) && !d.tlm.present)
             || d.flow as usize >= self.ctx.len()
     }
 }
