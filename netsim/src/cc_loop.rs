@@ -25,7 +25,11 @@ const B: usize = 10;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct CcLoopCfg {
+    /// The variant of flow `FIRST_QP` (the only flow when `flows` = 1).
     pub variant: Variant,
+    /// Flows sharing the bottleneck, 1 or 2: the second (`FIRST_QP` + 1)
+    /// runs the other variant, so both run on one core at once.
+    pub flows: u32,
     /// The bottleneck's rate, Gb/s (25, 50, 100, 200 or 400: a telemetry
     /// rate code), below the NIC's 100.
     pub bottleneck_gbps: f64,
@@ -34,7 +38,7 @@ pub struct CcLoopCfg {
     /// T, ns.
     pub base_rtt_ns: f64,
     pub mtu_log2: u8,
-    /// WRITEs of `msg_bytes` each, one flow.
+    /// WRITEs of `msg_bytes` each, spread over the flows in turn.
     pub messages: u32,
     pub msg_bytes: u32,
 }
@@ -43,6 +47,7 @@ impl Default for CcLoopCfg {
     fn default() -> Self {
         Self {
             variant: Variant::Sender,
+            flows: 1,
             bottleneck_gbps: 50.0,
             delay: 1000,
             base_rtt_ns: 2000.0,
@@ -70,6 +75,10 @@ pub struct CcLoopRun {
     pub stamped: u64,
     /// Errors of the run (completions, memory); empty if clean.
     pub errors: Vec<String>,
+    /// UPDATEs NIC 0's scheduler took, per flow (flow id, count).
+    pub updates_per_flow: Vec<(u32, usize)>,
+    /// Both cores' outputs in the last cycle (their counters).
+    pub last: [nic_golden::nic::core::Out; 2],
 }
 
 impl CcLoopRun {
@@ -107,19 +116,28 @@ pub fn run(c: &CcLoopCfg) -> CcLoopRun {
         ns_per_cycle: (NS_PER_CYCLE * 65536.0) as u32,
         cc: cc.regs().expect("valid CC parameters"),
         tlm_data: true,
-        cc_variant: VariantPlan::All(c.variant),
+        cc_variant: if c.flows >= 2 {
+            // FIRST_QP is even: it gets `variant`, FIRST_QP + 1 the other.
+            match c.variant {
+                Variant::Sender => VariantPlan::Mixed,
+                Variant::Receiver => VariantPlan::MixedReversed,
+            }
+        } else {
+            VariantPlan::All(c.variant)
+        },
         dma_latency: 4,
         stall: 0.0,
         ring: 1 << Q,
         post_from: 0,
     };
-    let flows = plan(1, 1, 0, 8, 0, 0, 1 << c.mtu_log2).flows;
+    let nflows = c.flows.clamp(1, 2);
+    let flows = plan(1, nflows, 0, 8, 0, 0, 1 << c.mtu_log2).flows;
     let size = (c.msg_bytes as usize) * c.messages as usize;
     let mem0: Vec<u8> = (0..size).map(|k| (k * 7 + 3) as u8).collect();
     let wrs: Vec<PlannedWr> = (0..c.messages)
         .map(|k| PlannedWr {
             wr: WorkReq {
-                flow: crate::core_env::FIRST_QP,
+                flow: crate::core_env::FIRST_QP + k % nflows,
                 opcode: wr::WRITE,
                 laddr: k as u64 * c.msg_bytes as u64,
                 va: k as u64 * c.msg_bytes as u64,
@@ -154,6 +172,7 @@ pub fn run(c: &CcLoopCfg) -> CcLoopRun {
         4,
     );
     let cc_trace: RefCell<Vec<(u64, f64, f64)>> = Default::default();
+    let per_flow: RefCell<std::collections::BTreeMap<u32, usize>> = Default::default();
     let mut t0 = NicCore::<A, Q, B>::default();
     let mut t1 = NicCore::<A, Q, B>::default();
     let mut now = 0u64;
@@ -163,6 +182,7 @@ pub fn run(c: &CcLoopCfg) -> CcLoopRun {
     };
     {
         let tr = &cc_trace;
+        let pf = &per_flow;
         let mut pair = CorePair::with_wires(
             hosts,
             [
@@ -172,6 +192,7 @@ pub fn run(c: &CcLoopCfg) -> CcLoopRun {
                     // what it applies from the receiver's NOTIFYs (NewINT).
                     if let Some(e) = t0.sched_event() {
                         if e.op == nic_spec::sched::OP_UPDATE {
+                            *pf.borrow_mut().entry(e.flow).or_default() += 1;
                             tr.borrow_mut().push((
                                 now,
                                 e.b as f64 / 256.0,
@@ -204,7 +225,9 @@ pub fn run(c: &CcLoopCfg) -> CcLoopRun {
         out.cycles = pair.now;
         out.queue = b.queue_trace.clone();
         out.stamped = b.stamped;
+        out.last = pair.last;
     }
+    out.updates_per_flow = per_flow.into_inner().into_iter().collect();
     out.cc = cc_trace.into_inner();
     out
 }

@@ -57,6 +57,8 @@ pub enum VariantPlan {
     /// NewAck on even flow ids, NewINT on odd ones.
     #[default]
     Mixed,
+    /// NewINT on even flow ids, NewAck on odd ones.
+    MixedReversed,
 }
 
 impl VariantPlan {
@@ -65,6 +67,8 @@ impl VariantPlan {
             VariantPlan::All(v) => v,
             VariantPlan::Mixed if flow % 2 == 1 => Variant::Receiver,
             VariantPlan::Mixed => Variant::Sender,
+            VariantPlan::MixedReversed if flow % 2 == 1 => Variant::Sender,
+            VariantPlan::MixedReversed => Variant::Receiver,
         }
     }
 }

@@ -258,3 +258,85 @@ fn cc_in_the_loop_newint_settles_near_eta_times_the_bottleneck() {
     assert!((0.85..=1.0).contains(&util), "utilisation {util}");
     assert!(q_mean < 4.0 * frame, "mean queue {q_mean}");
 }
+
+/// The CC variant is chosen per flow: two flows on one core through the
+/// same bottleneck, flow 2 with NewAck and flow 3 with NewINT. Both
+/// flows' rates come back to NIC 0's scheduler (flow 2's from its own CC,
+/// flow 3's from NOTIFYs the receiver's CC sent), the CC modules drop the
+/// events of the variant a flow does not run, and the pair still brings
+/// the bottleneck to about eta with a small queue.
+#[test]
+fn cc_in_the_loop_with_a_variant_per_flow() {
+    use nic_netsim::cc_loop::{run, CcLoopCfg};
+    let r = run(&CcLoopCfg {
+        flows: 2,
+        ..CcLoopCfg::default()
+    });
+    assert!(r.errors.is_empty(), "{:?}", r.errors);
+    // While both flows send: the first half of the run after the first
+    // eighth (when one flow is done, the other ramps up alone by W_ai per
+    // RTT, slowly by design: W_ai is sized for 100 flows).
+    let window: Vec<_> = r
+        .queue
+        .iter()
+        .filter(|q| q.0 >= r.cycles / 8 && q.0 < r.cycles / 2)
+        .collect();
+    let cycles = (window.last().unwrap().0 - window[0].0) as f64;
+    let bytes: f64 = window[..window.len() - 1].iter().map(|q| q.2 as f64).sum();
+    let util = bytes / cycles / r.capacity;
+    let q_mean = window.iter().map(|q| q.1 as f64).sum::<f64>() / window.len() as f64;
+    let q_max = window.iter().map(|q| q.1).max().unwrap();
+    for k in 0..8 {
+        let w: Vec<_> = r
+            .queue
+            .iter()
+            .filter(|q| q.0 >= r.cycles * k / 8 && q.0 < r.cycles * (k + 1) / 8)
+            .collect();
+        if w.len() > 1 {
+            let b: f64 = w[..w.len() - 1].iter().map(|q| q.2 as f64).sum();
+            eprintln!(
+                "eighth {k}: utilisation {:.3}",
+                b / (w.last().unwrap().0 - w[0].0) as f64 / r.capacity
+            );
+        }
+    }
+    let [s0, s1] = [r.last[0], r.last[1]];
+    eprintln!(
+        "2 flows, NewAck + NewINT: {} cycles, both sending (1/8 to 1/2): utilisation {util:.3}, queue mean {q_mean:.0} B, max {q_max} B; updates per flow {:?}; NIC 0: CC events {}, other variant {}, NOTIFYs applied {}; NIC 1: CC events {}, other variant {}, NOTIFYs sent {}",
+        r.cycles,
+        r.updates_per_flow,
+        s0.stats_cc.events,
+        s0.stats_cc.drop_variant,
+        s0.stats_core.notifies_applied,
+        s1.stats_cc.events,
+        s1.stats_cc.drop_variant,
+        s1.stats_core.notifies
+    );
+    let updates = |f: u32| {
+        r.updates_per_flow
+            .iter()
+            .find(|u| u.0 == f)
+            .map_or(0, |u| u.1)
+    };
+    // Flow 2 (NewAck): NIC 0's CC updates; flow 3 (NewINT): NOTIFYs.
+    assert!(
+        updates(2) > 20 && updates(3) > 20,
+        "{:?}",
+        r.updates_per_flow
+    );
+    assert!(s0.stats_cc.events > 100, "NIC 0 runs NewAck for flow 2");
+    assert!(
+        s0.stats_cc.drop_variant > 100,
+        "flow 3's ACK events dropped at NIC 0"
+    );
+    assert!(s1.stats_cc.events > 100, "NIC 1 runs NewINT for flow 3");
+    assert!(
+        s1.stats_cc.drop_variant > 100,
+        "flow 2's data events dropped at NIC 1"
+    );
+    assert!(s1.stats_core.notifies > 20 && s0.stats_core.notifies_applied > 20);
+    assert_eq!(s0.stats_core.notifies, 0, "NIC 0 receives no data");
+    let frame = (1 << 10) as f64 + 110.0;
+    assert!((0.85..=1.0).contains(&util), "utilisation {util}");
+    assert!(q_mean < 4.0 * frame, "mean queue {q_mean}");
+}
