@@ -590,17 +590,18 @@ fn pcap_times(p: &Path) -> Vec<(std::time::Duration, u32)> {
 /// the same cycles either way.
 #[test]
 fn pcap_time_is_cycles_at_the_core_clock() {
+    const CLOCK_RUN: [&str; 7] = [
+        "sim",
+        "write",
+        "--loss",
+        "0.05",
+        "--messages",
+        "8",
+        "--pcap",
+    ];
     let run = |name: &str, extra: &[&str]| {
         let p = tmp(name);
-        let mut args = vec![
-            "sim",
-            "write",
-            "--loss",
-            "0.05",
-            "--messages",
-            "8",
-            "--pcap",
-        ];
+        let mut args = CLOCK_RUN.to_vec();
         args.push(p.to_str().unwrap());
         args.extend_from_slice(extra);
         let (code, out, err) = hpccnic(&args);
@@ -628,15 +629,7 @@ fn pcap_time_is_cycles_at_the_core_clock() {
     // The environment variable the engines read sets the default too.
     let p = tmp("clock-env.pcap");
     let o = Command::new(env!("CARGO_BIN_EXE_hpccnic"))
-        .args([
-            "sim",
-            "write",
-            "--loss",
-            "0.05",
-            "--messages",
-            "8",
-            "--pcap",
-        ])
+        .args(CLOCK_RUN)
         .arg(&p)
         .env("NIC_CLOCK_MHZ", "250")
         .output()

@@ -85,7 +85,16 @@ impl CcLoopRun {
     /// Utilisation of the bottleneck and (mean, max) queue in bytes over
     /// the departures from cycle `from` on.
     pub fn steady(&self, from: u64) -> (f64, f64, u64) {
-        let tail: Vec<_> = self.queue.iter().filter(|q| q.0 >= from).collect();
+        self.window(from, u64::MAX)
+    }
+
+    /// The same over the departures in cycles `from .. to`.
+    pub fn window(&self, from: u64, to: u64) -> (f64, f64, u64) {
+        let tail: Vec<_> = self
+            .queue
+            .iter()
+            .filter(|q| q.0 >= from && q.0 < to)
+            .collect();
         if tail.len() < 2 {
             return (0.0, 0.0, 0);
         }

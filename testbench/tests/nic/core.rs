@@ -276,29 +276,10 @@ fn cc_in_the_loop_with_a_variant_per_flow() {
     // While both flows send: the first half of the run after the first
     // eighth (when one flow is done, the other ramps up alone by W_ai per
     // RTT, slowly by design: W_ai is sized for 100 flows).
-    let window: Vec<_> = r
-        .queue
-        .iter()
-        .filter(|q| q.0 >= r.cycles / 8 && q.0 < r.cycles / 2)
-        .collect();
-    let cycles = (window.last().unwrap().0 - window[0].0) as f64;
-    let bytes: f64 = window[..window.len() - 1].iter().map(|q| q.2 as f64).sum();
-    let util = bytes / cycles / r.capacity;
-    let q_mean = window.iter().map(|q| q.1 as f64).sum::<f64>() / window.len() as f64;
-    let q_max = window.iter().map(|q| q.1).max().unwrap();
+    let (util, q_mean, q_max) = r.window(r.cycles / 8, r.cycles / 2);
     for k in 0..8 {
-        let w: Vec<_> = r
-            .queue
-            .iter()
-            .filter(|q| q.0 >= r.cycles * k / 8 && q.0 < r.cycles * (k + 1) / 8)
-            .collect();
-        if w.len() > 1 {
-            let b: f64 = w[..w.len() - 1].iter().map(|q| q.2 as f64).sum();
-            eprintln!(
-                "eighth {k}: utilisation {:.3}",
-                b / (w.last().unwrap().0 - w[0].0) as f64 / r.capacity
-            );
-        }
+        let u = r.window(r.cycles * k / 8, r.cycles * (k + 1) / 8).0;
+        eprintln!("eighth {k}: utilisation {u:.3}");
     }
     let [s0, s1] = [r.last[0], r.last[1]];
     eprintln!(
