@@ -774,6 +774,20 @@ pub fn core_sim_params(c: &CoreSimCfg) -> HostParams {
     }
 }
 
+/// The two hosts of workload `w`, each configured with its flows and
+/// holding its memory and work requests (host seeds derived from `seed`).
+pub fn hosts_for(p: &HostParams, w: &Workload, seed: u64) -> [CoreHost; 2] {
+    [0, 1].map(|n| {
+        CoreHost::new(
+            *p,
+            w.mem[n].clone(),
+            config_script(p, &w.flows[n]),
+            &w.wrs[n],
+            seed ^ (n as u64 + 1) * 0x9E37,
+        )
+    })
+}
+
 /// Run two cores (`cores`: the golden twin, or an RTL engine with the twin
 /// in lockstep) on the planned work until done or `max_cycles`;
 /// `progress(cycles, completed, planned)` is called every 2^14 cycles.
@@ -793,15 +807,7 @@ pub fn run_core_sim(
         c.bad,
         1 << c.mtu_log2,
     );
-    let hosts = [0, 1].map(|n| {
-        CoreHost::new(
-            p,
-            w.mem[n].clone(),
-            config_script(&p, &w.flows[n]),
-            &w.wrs[n],
-            c.seed ^ (n as u64 + 1) * 0x9E37,
-        )
-    });
+    let hosts = hosts_for(&p, &w, c.seed);
     let mut pair = CorePair::new(
         hosts,
         cores,

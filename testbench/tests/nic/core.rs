@@ -16,7 +16,7 @@ use nic_golden::cc::params::{CcParams, Variant};
 use nic_golden::nic::core::{In, NicCore as Golden};
 use nic_golden::Cycle;
 use nic_hdl::nic::NicCore;
-use nic_netsim::core_env::{config_script, plan, CoreHost, CorePair, HostParams, VariantPlan};
+use nic_netsim::core_env::{hosts_for, plan, CorePair, HostParams, VariantPlan};
 use nic_netsim::LinkCfg;
 use proptest::prelude::*;
 
@@ -68,15 +68,7 @@ fn params(c: &Cfg) -> HostParams {
 fn run(c: &Cfg, max_cycles: u64, record: usize) -> (Vec<In>, Result<u64, String>) {
     let p = params(c);
     let w = plan(c.seed, c.flows, c.messages, 1500, c.read_pct, c.bad, 256);
-    let hosts = [0, 1].map(|n| {
-        CoreHost::new(
-            p,
-            w.mem[n].clone(),
-            config_script(&p, &w.flows[n]),
-            &w.wrs[n],
-            c.seed ^ (n as u64 + 1) * 0x9E37,
-        )
-    });
+    let hosts = hosts_for(&p, &w, c.seed);
     let mut twins = [Twin::default(), Twin::default()];
     let [t0, t1] = &mut twins;
     let mut pair = CorePair::new(
