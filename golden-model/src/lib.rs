@@ -12,11 +12,13 @@
 
 pub mod arith;
 pub mod cc;
+pub mod hostif;
 pub mod mem;
 pub mod nic;
 pub mod record;
 pub mod roce;
 pub mod sched;
+pub mod solve;
 pub mod stream;
 
 /// A synchronous block, one clock cycle per call.

@@ -11,6 +11,7 @@
 
 pub mod arith;
 pub mod cc;
+pub mod hostif;
 pub mod mem;
 pub mod nic;
 pub mod record;

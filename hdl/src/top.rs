@@ -42,6 +42,13 @@ pub type Requester256 = Requester<8, 4, 12>;
 /// a 2048-word receive frame buffer.
 pub type HpccNicCore256 = crate::nic::NicCore<8, 4, 12, 11>;
 
+/// The whole NIC at its default size: the core above, 8 completion
+/// queues, a 16-entry WQE buffer (`docs/driver.md`).
+pub type HpccNic256 = crate::nic::HpccNic<8, 4, 12, 11, 3, 8, 4>;
+
+/// The host interface alone, at the NIC's size.
+pub type HostIf256 = crate::hostif::HostIf<8, 4, 3, 8, 4>;
+
 /// The RoCEv2 Tx frame builder, 1024 flows.
 pub type RoceTx1024 = RoceTx<10>;
 
@@ -153,6 +160,16 @@ impl Top {
 pub fn tops() -> Vec<Top> {
     vec![
         // The NIC first: `make` emits, lints and synthesises it first.
+        Top {
+            name: "hpcc_nic",
+            about: "the NIC: host interface (AXI4-Lite registers, send and completion queues in host memory, DMA descriptors) + the NIC core; 256 flows x 16 work requests, 8 completion queues",
+            verilog: verilog_of::<HpccNic256>,
+        },
+        Top {
+            name: "host_if",
+            about: "the host interface alone: AXI4-Lite registers, send and completion queues, DMA read mux and write packer; 256 flows, 8 completion queues",
+            verilog: verilog_of::<HostIf256>,
+        },
         Top {
             name: "hpcc_nic_core",
             about: "the NIC core (draft -00 Figure 4): requester, scheduler, HPCC++ CC, RoCEv2 Tx/Rx, READ responder, configuration; 256 flows x 16 work requests",

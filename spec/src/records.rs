@@ -321,14 +321,16 @@ macro_rules! rx_dispatch_stats_record {
     };
 }
 
-/// The Tx builder's counters (32 bits, wrapping).
+/// The Tx builder's counters (32 bits, wrapping): frames sent, bad
+/// descriptors dropped, frames aborted (`tuser`: their payload's host
+/// read came flagged).
 #[macro_export]
 macro_rules! tx_stats_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
         $gen! { $($ctx)*
             name = TxStats, sink = TxStatsSink, source = TxStatsSource,
             kind = level, generics = [],
-            fields = [ frames: 32 u32, bad_req: 32 u32 ],
+            fields = [ frames: 32 u32, bad_req: 32 u32, aborted: 32 u32 ],
             records = [],
         }
     };
@@ -477,6 +479,202 @@ macro_rules! core_stats_record {
     };
 }
 
+/// The AXI4-Lite signals a master drives into a slave port (the `In`
+/// half of `hdl::hostif::AxiLite`, AMBA AXI4-Lite names, 16-bit
+/// addresses, 32-bit data): a level record, for the twins and harnesses;
+/// the RTL bundle is `AxiLite` itself (its test checks it against this
+/// list and [`axil_out_record`]).
+#[macro_export]
+macro_rules! axil_in_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = AxilIn, sink = AxiLite, source = AxiLiteMaster,
+            kind = level, generics = [],
+            fields = [
+                awaddr: 16 u16, awprot: 3 u8, awvalid: 1 bool, wdata: 32 u32, wstrb: 4 u8,
+                wvalid: 1 bool, bready: 1 bool, araddr: 16 u16, arprot: 3 u8, arvalid: 1 bool,
+                rready: 1 bool
+            ],
+            records = [],
+        }
+    };
+}
+
+/// The AXI4-Lite signals a slave port drives (the `Out` half of
+/// `hdl::hostif::AxiLite`).
+#[macro_export]
+macro_rules! axil_out_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = AxilOut, sink = AxiLiteMaster, source = AxiLite,
+            kind = level, generics = [],
+            fields = [
+                awready: 1 bool, wready: 1 bool, bresp: 2 u8, bvalid: 1 bool, arready: 1 bool,
+                rdata: 32 u32, rresp: 2 u8, rvalid: 1 bool
+            ],
+            records = [],
+        }
+    };
+}
+
+/// A register access, AXI4-Lite slave → register decoder, and decoder →
+/// the block that owns an address range (`docs/driver.md`): a read or a
+/// write of the 32-bit register at `addr` (a byte address, or an index
+/// local to the owner), `wstrb` the byte lanes written.
+#[macro_export]
+macro_rules! reg_req_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = RegReq, sink = RegReqSink, source = RegReqSource,
+            kind = ready, generics = [],
+            fields = [ write: 1 bool, addr: 16 u16, wdata: 32 u32, wstrb: 4 u8 ],
+            records = [],
+        }
+    };
+}
+
+/// The answer to a [`reg_req_record`]: the register's value for a read,
+/// and the AXI4-Lite response code (`nic_spec::hostif::resp`).
+#[macro_export]
+macro_rules! reg_resp_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = RegResp, sink = RegRespSink, source = RegRespSource,
+            kind = strobe, generics = [],
+            fields = [ rdata: 32 u32, resp: 2 u8 ],
+            records = [],
+        }
+    };
+}
+
+/// A DMA descriptor, NIC → the host's DMA engine (the read and write
+/// descriptor ports of verilog-axi's `axi_dma`): move `len` bytes at host
+/// address `addr`; `tag` says who asked (`docs/driver.md`).
+#[macro_export]
+macro_rules! dma_desc_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = DmaDesc, sink = DmaDescSink, source = DmaDescSource,
+            kind = ready, generics = [],
+            fields = [ addr: 64 u64, len: 16 u16, tag: 8 u8 ],
+            records = [],
+        }
+    };
+}
+
+/// A fetch of `count` send-queue entries of `flow`, from send-queue
+/// index `idx` at host address `addr`: send-queue engine → DMA read mux.
+#[macro_export]
+macro_rules! wqe_fetch_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = WqeFetch, sink = WqeFetchSink, source = WqeFetchSource,
+            kind = ready, generics = [],
+            fields = [ flow: 16 u32, idx: 16 u16, count: 5 u8, addr: 64 u64 ],
+            records = [],
+        }
+    };
+}
+
+/// One 8-byte word of a fetched send-queue entry, DMA read mux → WQE
+/// unpacker: word `word` (0..=3) of entry `idx` of `flow`; `err` if the
+/// DMA engine flagged it (h2c `tuser`) or it is padding for a short read.
+#[macro_export]
+macro_rules! wqe_beat_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = WqeBeat, sink = WqeBeatSink, source = WqeBeatSource,
+            kind = ready, generics = [],
+            fields = [ data: 64 u64, err: 1 bool, flow: 16 u32, idx: 16 u16, word: 2 u8 ],
+            records = [],
+        }
+    };
+}
+
+/// A flow's send queue as a COMMIT sets it, register decoder → send-queue
+/// engine: active, base address, log2 entries, completion queue.
+#[macro_export]
+macro_rules! sq_commit_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = SqCommit, sink = SqCommitSink, source = SqCommitSource,
+            kind = strobe, generics = [],
+            fields = [ flow: 16 u32, active: 1 bool, base: 64 u64, log_size: 4 u8, cq: 8 u8 ],
+            records = [],
+        }
+    };
+}
+
+/// A completion for completion queue `cq`, send-queue engine → CQ engine.
+#[macro_export]
+macro_rules! cqe_req_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = CqeReq, sink = CqeReqSink, source = CqeReqSource,
+            kind = ready, generics = [],
+            fields = [ cq: 8 u8, flow: 16 u32, tag: 32 u32, status: 8 u8, bytes: 32 u32 ],
+            records = [],
+        }
+    };
+}
+
+/// A completion-queue entry to write, CQ engine → DMA write packer: its
+/// 16 bytes (`lo` at `addr`, `hi` at `addr` + 8) and its queue.
+#[macro_export]
+macro_rules! cqe_write_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = CqeWrite, sink = CqeWriteSink, source = CqeWriteSource,
+            kind = ready, generics = [],
+            fields = [ addr: 64 u64, lo: 64 u64, hi: 64 u64, cq: 8 u8 ],
+            records = [],
+        }
+    };
+}
+
+/// A completion-queue event (a pulse, for an MSI-X vector): completion
+/// queue `cq` has new entries. Also the DMA write packer's notice that a
+/// completion of `cq` has left on the c2h stream.
+#[macro_export]
+macro_rules! cq_event_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = CqEvent, sink = CqEventSink, source = CqEventSource,
+            kind = strobe, generics = [],
+            fields = [ cq: 8 u8 ],
+            records = [],
+        }
+    };
+}
+
+/// The host interface's counters (32 bits, wrapping): register reads and
+/// writes answered, refused ones (`slverr`: misaligned, read-only or a
+/// refused value; `decerr`: no register), writes to read-only registers;
+/// doorbells taken and refused (beyond the ring, behind the consumer
+/// index, inactive flow); send-queue fetches (DMA reads) issued, entries
+/// handed to the requester, entries completed with `DMA_ERR`; h2c beats
+/// flagged by the DMA engine (`tuser`), reads whose beat count differed
+/// from the descriptor's; completions written, dropped (queue disabled),
+/// events raised, consumer indices refused; DMA read and write
+/// descriptors issued.
+#[macro_export]
+macro_rules! host_if_stats_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = HostIfStats, sink = HostIfStatsSink, source = HostIfStatsSource,
+            kind = level, generics = [],
+            fields = [
+                reads: 32 u32, writes: 32 u32, slverr: 32 u32, decerr: 32 u32, ro_writes: 32 u32,
+                db_rings: 32 u32, db_refused: 32 u32, wqe_fetches: 32 u32, wqes: 32 u32,
+                wqe_dma_err: 32 u32, h2c_err: 32 u32, h2c_len_err: 32 u32, cqes: 32 u32,
+                cqe_drops: 32 u32, events: 32 u32, ci_refused: 32 u32, rd_descs: 32 u32,
+                wr_descs: 32 u32
+            ],
+            records = [],
+        }
+    };
+}
+
 /// Every record, for generators that want them all: calls
 /// `$gen! { <ctx> <record> }` once per record, nested ones first.
 #[macro_export]
@@ -508,6 +706,18 @@ macro_rules! all_records {
         $crate::req_stats_record!($gen! { $($ctx)* });
         $crate::cfg_write_record!($gen! { $($ctx)* });
         $crate::core_stats_record!($gen! { $($ctx)* });
+        $crate::axil_in_record!($gen! { $($ctx)* });
+        $crate::axil_out_record!($gen! { $($ctx)* });
+        $crate::reg_req_record!($gen! { $($ctx)* });
+        $crate::reg_resp_record!($gen! { $($ctx)* });
+        $crate::dma_desc_record!($gen! { $($ctx)* });
+        $crate::wqe_fetch_record!($gen! { $($ctx)* });
+        $crate::wqe_beat_record!($gen! { $($ctx)* });
+        $crate::sq_commit_record!($gen! { $($ctx)* });
+        $crate::cqe_req_record!($gen! { $($ctx)* });
+        $crate::cqe_write_record!($gen! { $($ctx)* });
+        $crate::cq_event_record!($gen! { $($ctx)* });
+        $crate::host_if_stats_record!($gen! { $($ctx)* });
     };
 }
 
@@ -604,14 +814,14 @@ mod tests {
     }
 
     #[test]
-    fn stats_have_62_counters() {
+    fn stats_have_81_counters() {
         let n: usize = all()
             .iter()
             .filter(|r| r.name.ends_with("Stats"))
             .map(|r| r.fields.len())
             .sum();
         // parser, dispatcher, Tx, scheduler (with bad_trim), CC (with
-        // drop_variant), requester, core
-        assert_eq!(n, 11 + 7 + 2 + 10 + 8 + 12 + 12);
+        // drop_variant), requester, core, host interface
+        assert_eq!(n, 11 + 7 + 3 + 10 + 8 + 12 + 12 + 18);
     }
 }

@@ -85,14 +85,20 @@ pub mod wr {
         /// The flow's work-request ring is full, or its bytes outstanding
         /// would reach 2^31.
         Full = 4,
+        /// The host interface could not fetch the work request from host
+        /// memory: the DMA engine flagged the read (h2c `tuser`) or
+        /// returned fewer words than asked. The completion's tag is the
+        /// send-queue index of the entry (its contents are not trusted).
+        DmaErr = 5,
     }
     impl Status {
-        pub const ALL: [Status; 5] = [
+        pub const ALL: [Status; 6] = [
             Status::Ok,
             Status::BadOpcode,
             Status::BadLen,
             Status::BadFlow,
             Status::Full,
+            Status::DmaErr,
         ];
         pub fn name(self) -> &'static str {
             match self {
@@ -101,6 +107,7 @@ pub mod wr {
                 Status::BadLen => "bad_len",
                 Status::BadFlow => "bad_flow",
                 Status::Full => "full",
+                Status::DmaErr => "dma_err",
             }
         }
     }

@@ -40,6 +40,7 @@ pub mod cc;
 pub mod cosim;
 pub mod gtkw;
 pub mod harness;
+pub mod hostif;
 pub mod iverilog;
 pub mod nic;
 pub mod record;

@@ -136,3 +136,20 @@ mod nic {
     nic_spec::cfg_write_record!(tb_record! {});
     nic_spec::core_stats_record!(tb_record! {});
 }
+
+mod hostif {
+    use nic_golden::hostif::*;
+    use nic_hdl::hostif::*;
+    nic_spec::axil_in_record!(tb_record! {});
+    nic_spec::axil_out_record!(tb_record! {});
+    nic_spec::reg_req_record!(tb_record! {});
+    nic_spec::reg_resp_record!(tb_record! {});
+    nic_spec::dma_desc_record!(tb_record! {});
+    nic_spec::wqe_fetch_record!(tb_record! {});
+    nic_spec::wqe_beat_record!(tb_record! {});
+    nic_spec::sq_commit_record!(tb_record! {});
+    nic_spec::cqe_req_record!(tb_record! {});
+    nic_spec::cqe_write_record!(tb_record! {});
+    nic_spec::cq_event_record!(tb_record! {});
+    nic_spec::host_if_stats_record!(tb_record! {});
+}

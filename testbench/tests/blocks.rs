@@ -8,6 +8,7 @@ mod common;
 
 mod arith;
 mod cc;
+mod hostif;
 mod mem;
 mod nic;
 mod roce;

@@ -23,25 +23,61 @@ pub struct Out {
 }
 
 /// D-bit words, 2^A of them in the RAM.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Fifo<const D: usize, const A: usize> {
-    mem: Vec<u128>,
+    q: FifoOf<u128, A>,
+}
+
+impl<const D: usize, const A: usize> Fifo<D, A> {
+    /// The head, as the ports show it this cycle.
+    pub fn head(&self) -> Option<u128> {
+        self.q.head()
+    }
+    /// Words held (RAM, read in flight, skid, head).
+    pub fn len(&self) -> usize {
+        self.q.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.q.is_empty()
+    }
+}
+
+impl<const D: usize, const A: usize> Cycle for Fifo<D, A> {
+    type In = In;
+    type Out = Out;
+    fn step(&mut self, i: &In) -> Out {
+        let head = self
+            .q
+            .step(i.push.then_some(i.push_data & crate::mask(D)), i.pop);
+        Out {
+            head_valid: head.is_some(),
+            head_data: head.unwrap_or(0),
+        }
+    }
+}
+
+/// The same FIFO for words of any type (the RTL's `Fifo<D, A>` with a
+/// word wider than 128 bits: the WQE unpacker's entries), with the same
+/// timing.
+#[derive(Clone, Debug)]
+pub struct FifoOf<T: Copy + Default, const A: usize> {
+    mem: Vec<T>,
     wr: u32,
     rd: u32,
     /// The RAM's read register, and whether a read was issued last cycle.
-    ram_out: u128,
+    ram_out: T,
     rv: bool,
-    h: Option<u128>,
-    s: Option<u128>,
+    h: Option<T>,
+    s: Option<T>,
 }
 
-impl<const D: usize, const A: usize> Default for Fifo<D, A> {
+impl<T: Copy + Default, const A: usize> Default for FifoOf<T, A> {
     fn default() -> Self {
         Self {
-            mem: vec![0; 1 << A],
+            mem: vec![T::default(); 1 << A],
             wr: 0,
             rd: 0,
-            ram_out: 0,
+            ram_out: T::default(),
             rv: false,
             h: None,
             s: None,
@@ -49,9 +85,9 @@ impl<const D: usize, const A: usize> Default for Fifo<D, A> {
     }
 }
 
-impl<const D: usize, const A: usize> Fifo<D, A> {
+impl<T: Copy + Default, const A: usize> FifoOf<T, A> {
     /// The head, as the ports show it this cycle.
-    pub fn head(&self) -> Option<u128> {
+    pub fn head(&self) -> Option<T> {
         self.h
     }
     /// Words held (RAM, read in flight, skid, head).
@@ -64,20 +100,14 @@ impl<const D: usize, const A: usize> Fifo<D, A> {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-}
-
-impl<const D: usize, const A: usize> Cycle for Fifo<D, A> {
-    type In = In;
-    type Out = Out;
-    fn step(&mut self, i: &In) -> Out {
-        let o = Out {
-            head_valid: self.h.is_some(),
-            head_data: self.h.unwrap_or(0),
-        };
+    /// One cycle: `push` a word (if any), `pop` the head (if any);
+    /// returns the head as the ports show it this cycle.
+    pub fn step(&mut self, push: Option<T>, pop: bool) -> Option<T> {
+        let o = self.h;
         let m = (1u32 << A) - 1;
         // Oldest first: the head (unless popped), the skid, the RAM output.
-        let consume = i.pop && self.h.is_some();
-        let mut q: Vec<u128> = Vec::with_capacity(3);
+        let consume = pop && self.h.is_some();
+        let mut q: Vec<T> = Vec::with_capacity(3);
         if !consume {
             q.extend(self.h);
         }
@@ -98,9 +128,11 @@ impl<const D: usize, const A: usize> Cycle for Fifo<D, A> {
         if issue {
             self.rd = self.rd.wrapping_add(1) & 0xffff;
         }
-        if i.push && used < (1usize << A) {
-            self.mem[(self.wr & m) as usize] = i.push_data & crate::mask(D);
-            self.wr = self.wr.wrapping_add(1) & 0xffff;
+        if let Some(w) = push {
+            if used < (1usize << A) {
+                self.mem[(self.wr & m) as usize] = w;
+                self.wr = self.wr.wrapping_add(1) & 0xffff;
+            }
         }
         o
     }

@@ -17,6 +17,7 @@ pub struct Out {
 }
 
 /// 2^N words of D bits.
+#[derive(Clone, Debug)]
 pub struct Ram<const D: usize, const N: usize> {
     mem: Vec<u128>,
     out: u128,
@@ -28,6 +29,13 @@ impl<const D: usize, const N: usize> Default for Ram<D, N> {
             mem: vec![0; 1 << N],
             out: 0,
         }
+    }
+}
+
+impl<const D: usize, const N: usize> Ram<D, N> {
+    /// The read port's register this cycle (what `read_data` shows).
+    pub fn read_data(&self) -> u128 {
+        self.out
     }
 }
 

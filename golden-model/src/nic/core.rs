@@ -22,6 +22,7 @@ use crate::roce::{
 };
 use crate::sched::flow_sched::{self, FlowSched};
 use crate::sched::SchedStats;
+use crate::solve::Node;
 use crate::Cycle;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -71,40 +72,6 @@ pub struct Out {
     pub stats_cc: CcStats,
     pub stats_req: ReqStats,
     pub stats_core: CoreStats,
-}
-
-/// One block in the fixed-point solve: its state, and the outputs of the
-/// last evaluation (a copy of the state stepped with `last_in`).
-#[derive(Clone)]
-struct Node<M: Cycle> {
-    m: M,
-    last: Option<(M::In, M::Out)>,
-}
-
-impl<M> Node<M>
-where
-    M: Cycle + Clone,
-    M::In: Copy + PartialEq,
-    M::Out: Copy,
-{
-    fn new(m: M) -> Self {
-        Self { m, last: None }
-    }
-    /// The outputs for `i` this cycle, without stepping.
-    fn eval(&mut self, i: &M::In) -> M::Out {
-        match self.last {
-            Some((li, lo)) if li == *i => lo,
-            _ => {
-                let o = self.m.clone().step(i);
-                self.last = Some((*i, o));
-                o
-            }
-        }
-    }
-    fn commit(&mut self, i: &M::In) -> M::Out {
-        self.last = None;
-        self.m.step(i)
-    }
 }
 
 /// Every block's inputs for one cycle.
@@ -461,10 +428,6 @@ impl<const A: usize, const Q: usize, const B: usize> NicCore<A, Q, B> {
     }
 }
 
-/// Passes after which the solve gives up: the wiring would have a
-/// combinational loop.
-const MAX_PASSES: usize = 32;
-
 impl<const A: usize, const Q: usize, const B: usize> Cycle for NicCore<A, Q, B> {
     type In = In;
     type Out = Out;
@@ -479,7 +442,7 @@ impl<const A: usize, const Q: usize, const B: usize> Cycle for NicCore<A, Q, B> 
                 break;
             }
             assert!(
-                passes < MAX_PASSES,
+                passes < crate::solve::MAX_PASSES,
                 "NicCore twin: no fixed point (a combinational loop)"
             );
             ins = next;

@@ -6,6 +6,7 @@ pub mod cfg_regs;
 pub mod core;
 pub mod ev_arb;
 pub mod int_tap;
+pub mod nic;
 pub mod notify_rx;
 pub mod notify_tx;
 pub mod read_resp;

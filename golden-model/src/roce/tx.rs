@@ -174,6 +174,10 @@ pub struct RoceTx<const A: usize> {
     a_crcn: u32,
     a_first: bool,
     a_kind: u8,
+    g_err: bool,
+    a_err: bool,
+    b_err: bool,
+    c_aborted: u32,
     // Stage B.
     b_v: bool,
     b_data: u64,
@@ -250,6 +254,10 @@ impl<const A: usize> Default for RoceTx<A> {
             a_crcn: 0,
             a_first: false,
             a_kind: 0,
+            g_err: false,
+            a_err: false,
+            b_err: false,
+            c_aborted: 0,
             b_v: false,
             b_data: 0,
             b_kind: 0,
@@ -322,6 +330,7 @@ impl<const A: usize> Cycle for RoceTx<A> {
         let produce = self.g_act && (!need_rd || i.rd_tvalid);
         let take = self.sv && (!self.g_act || (adv && produce && g_last));
         let rd_tready = adv && need_rd;
+        let w_err = self.g_err || (need_rd && i.rd_tvalid && i.rd_tuser);
         let (item_le, imask) = if cons_h {
             let m = if self.g_i0 {
                 if self.g_no_aeth {
@@ -391,10 +400,11 @@ impl<const A: usize> Cycle for RoceTx<A> {
             out_tkeep: tkeep,
             out_tlast: tlast,
             out_tvalid: self.b_v,
-            out_tuser: false,
+            out_tuser: self.b_v && (self.b_kind == 1 || self.b_kind == 3) && self.b_err,
             stats: TxStats {
                 frames: self.c_frames,
                 bad_req: self.c_bad,
+                aborted: self.c_aborted,
             },
         };
 
@@ -512,6 +522,11 @@ impl<const A: usize> Cycle for RoceTx<A> {
         let f2 = ((self.ck_f & 0xFFFF) + (self.ck_f >> 16)) & 0xFFFF;
 
         // Generator.
+        if i.reset || take {
+            n.g_err = false;
+        } else if adv && produce {
+            n.g_err = w_err;
+        }
         if i.reset {
             n.g_act = false;
         } else if take {
@@ -613,6 +628,7 @@ impl<const A: usize> Cycle for RoceTx<A> {
                 self.g_rcrc & 0xF
             };
             n.a_first = self.g_j == 0;
+            n.a_err = w_err;
             n.a_kind = match self.g_rcrc {
                 2 => 1,
                 6 => 2,
@@ -628,6 +644,7 @@ impl<const A: usize> Cycle for RoceTx<A> {
             n.b_v = self.a_v && !i.reset;
             n.b_data = self.a_data;
             n.b_kind = self.a_kind;
+            n.b_err = self.a_err;
             if self.a_v {
                 n.crc = if self.a_first {
                     crc32::step(crc32::INIT, u64::MAX, 8)
@@ -640,6 +657,9 @@ impl<const A: usize> Cycle for RoceTx<A> {
         }
         if self.b_v && i.out_tready && (self.b_kind == 1 || self.b_kind == 3) {
             n.c_frames = self.c_frames.wrapping_add(1);
+            if self.b_err {
+                n.c_aborted = self.c_aborted.wrapping_add(1);
+            }
         }
 
         // Prep flags, reset.
@@ -653,6 +673,7 @@ impl<const A: usize> Cycle for RoceTx<A> {
             n.rdq_v = false;
             n.c_frames = 0;
             n.c_bad = 0;
+            n.c_aborted = 0;
         } else {
             n.p1v = accept && !bad;
             n.p2v = self.p1v;

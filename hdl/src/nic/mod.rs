@@ -14,13 +14,16 @@
 //!   creation and the requester's READ tracking;
 //! - [`int_tap`], [`notify_tx`], [`notify_rx`]: NewINT: the receiver's
 //!   telemetry to its CC, its W back in a NOTIFY, the sender applying it;
-//! - [`core`]: `NicCore`, everything joined.
+//! - [`core`]: `NicCore`, everything joined;
+//! - [`nic`]: `HpccNic`, the host interface ([`crate::hostif`]) and the
+//!   core: the `hpcc_nic` top.
 
 pub mod cc_arb;
 pub mod cfg_regs;
 pub mod core;
 pub mod ev_arb;
 pub mod int_tap;
+pub mod nic;
 pub mod notify_rx;
 pub mod notify_tx;
 pub mod read_resp;
@@ -28,6 +31,7 @@ pub mod rx_ctx_mux;
 pub mod tx_arb;
 
 pub use self::core::NicCore;
+pub use self::nic::HpccNic;
 
 // The records this area's blocks exchange, generated from their one
 // declaration in `nic_spec::records` (see `crate::record`).

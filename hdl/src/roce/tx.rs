@@ -25,13 +25,18 @@
 //!   (len > 0).
 //! - Host read data in: `s_axis_rd` ([`AxisSink`]`<64, 8, 1>`, lane k = byte
 //!   k): the ceil(len/8) words of each request, in request order. The block
-//!   counts words itself; `tlast`, `tkeep` and `tuser` are not used.
+//!   counts words itself; `tlast` and `tkeep` are not used. `tuser` on a
+//!   payload word (the host read failed) aborts the frame: its last word
+//!   goes out with `m_axis_tx.tuser` set, so the MAC invalidates it, and
+//!   it is counted (`m_stats.aborted`); the requester's recovery (NAK or
+//!   timeout) sends the data again.
 //!   Bytes of the last word past `len` are ignored (sent as pad zeros).
 //! - Frame out (§4): `m_axis_tx` ([`AxisSource`]`<64, 8, 1>`; `tuser`
-//!   always 0: a frame once started is always completed). Zero while
-//!   `tvalid` is low.
+//!   on the last word = abort: a payload word came flagged; a frame once
+//!   started is always completed). Zero while `tvalid` is low.
 //! - Counters (32 bits, wrapping): `m_stats.frames` (frames whose last word was
-//!   taken), `m_stats.bad_req` (descriptors dropped).
+//!   taken, aborted ones included), `m_stats.bad_req` (descriptors
+//!   dropped), `m_stats.aborted` (frames sent with `tuser`).
 //!
 //! # Bad descriptors (accepted, dropped, counted in `m_stats.bad_req`)
 //! Unknown opcode; `len` > 4096; `len` > 0 on an opcode without payload
@@ -232,6 +237,12 @@ pub struct RoceTx<const A: usize> {
     a_crcn: DFF<Bits<4>>,
     a_first: DFF<Bit>,
     a_kind: DFF<Bits<2>>,
+    /// The frame's payload so far came flagged (generator, A, B).
+    g_err: DFF<Bit>,
+    a_err: DFF<Bit>,
+    b_err: DFF<Bit>,
+    c_aborted: DFF<Bits<32>>,
+    w_err: Signal<Local, Bit>,
     // Stage B.
     b_v: DFF<Bit>,
     b_data: DFF<Bits<64>>,
@@ -401,6 +412,11 @@ impl<const A: usize> Default for RoceTx<A> {
             a_crcn: Default::default(),
             a_first: Default::default(),
             a_kind: Default::default(),
+            g_err: Default::default(),
+            a_err: Default::default(),
+            b_err: Default::default(),
+            c_aborted: Default::default(),
+            w_err: Default::default(),
             b_v: Default::default(),
             b_data: Default::default(),
             b_kind: Default::default(),
@@ -468,8 +484,6 @@ impl<const A: usize> Default for RoceTx<A> {
 impl<const A: usize> Logic for RoceTx<A> {
     #[hdl_gen]
     fn update(&mut self) {
-        // No abort: a frame once started is always completed.
-        self.m_axis_tx.tuser.next = 0.into();
         dff_setup!(
             self,
             clock,
@@ -542,6 +556,10 @@ impl<const A: usize> Logic for RoceTx<A> {
             a_crcn,
             a_first,
             a_kind,
+            g_err,
+            a_err,
+            b_err,
+            c_aborted,
             b_v,
             b_data,
             b_kind,
@@ -849,6 +867,16 @@ impl<const A: usize> Logic for RoceTx<A> {
         self.crcm.next = (self.word.val() | self.ex_mask.y.val());
         self.cneg.next = self.g_rcrc.q.val().get_bit(13);
 
+        // A flagged payload word marks the frame (sticky until the next).
+        self.w_err.next = (self.g_err.q.val()
+            || (self.need_rd.val()
+                && self.s_axis_rd.tvalid.val()
+                && self.s_axis_rd.tuser.val().any()));
+        if (self.reset.val() || self.take.val()) {
+            self.g_err.d.next = false;
+        } else if (self.adv.val() && self.produce.val()) {
+            self.g_err.d.next = self.w_err.val();
+        }
         if self.reset.val() {
             self.g_act.d.next = false;
         } else if self.take.val() {
@@ -1000,6 +1028,7 @@ impl<const A: usize> Logic for RoceTx<A> {
                 self.a_crcn.d.next = self.g_rcrc.q.val().get_bits::<4>(0);
             }
             self.a_first.d.next = (self.g_j.q.val() == 0);
+            self.a_err.d.next = self.w_err.val();
             if (self.g_rcrc.q.val() == 2) {
                 self.a_kind.d.next = 1.into();
             } else if (self.g_rcrc.q.val() == 6) {
@@ -1021,6 +1050,7 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.b_v.d.next = (self.a_v.q.val() && !self.reset.val());
             self.b_data.d.next = self.a_data.q.val();
             self.b_kind.d.next = self.a_kind.q.val();
+            self.b_err.d.next = self.a_err.q.val();
             if self.a_v.q.val() {
                 if self.a_first.q.val() {
                     self.crc.d.next = self.k_crc0.val();
@@ -1057,14 +1087,23 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.m_axis_tx.tkeep.next = 0xFF.into();
             self.m_axis_tx.tlast.next = false;
         }
+        // Abort on the last word of a frame whose payload came flagged.
+        self.m_axis_tx.tuser.next = (self.b_v.q.val()
+            && ((self.b_kind.q.val() == 1) || (self.b_kind.q.val() == 3))
+            && self.b_err.q.val())
+        .into();
         if (self.b_v.q.val()
             && self.m_axis_tx.tready.val()
             && ((self.b_kind.q.val() == 1) || (self.b_kind.q.val() == 3)))
         {
             self.c_frames.d.next = (self.c_frames.q.val() + 1);
+            if self.b_err.q.val() {
+                self.c_aborted.d.next = (self.c_aborted.q.val() + 1);
+            }
         }
         self.m_stats.frames.next = self.c_frames.q.val();
         self.m_stats.bad_req.next = self.c_bad.q.val();
+        self.m_stats.aborted.next = self.c_aborted.q.val();
 
         // ---- Prep stage flags and reset --------------------------------------
         if self.reset.val() {
@@ -1077,6 +1116,7 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.rdq_v.d.next = false;
             self.c_frames.d.next = 0.into();
             self.c_bad.d.next = 0.into();
+            self.c_aborted.d.next = 0.into();
         } else {
             self.p1v.d.next = (self.accept.val() && !self.bad.val());
             self.p2v.d.next = self.p1v.q.val();

@@ -1,0 +1,240 @@
+//! Twin of `hdl/src/hostif/cq_engine.rs`: completion queues in host
+//! memory, their registers and events.
+
+use crate::hostif::{merge, CqEvent, CqeReq, CqeWrite, RegReq, RegResp};
+use crate::Cycle;
+use nic_spec::hostif::{cq_reg, resp, MAX_LOG_SIZE};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct In {
+    pub reg_valid: bool,
+    pub reg: RegReq,
+    pub cqe_valid: bool,
+    pub cqe: CqeReq,
+    pub write_ready: bool,
+    pub done_valid: bool,
+    pub done: CqEvent,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Out {
+    pub reg_ready: bool,
+    pub resp_valid: bool,
+    pub resp: RegResp,
+    pub cqe_ready: bool,
+    pub write_valid: bool,
+    pub write: CqeWrite,
+    pub event_valid: bool,
+    pub event: CqEvent,
+    pub cqes: u32,
+    pub cqe_drops: u32,
+    pub events: u32,
+    pub ci_refused: u32,
+}
+
+/// One queue's registers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Queue {
+    pub base_lo: u32,
+    pub base_hi: u32,
+    pub log_size: u8,
+    pub pi: u16,
+    pub ci: u16,
+    pub mod_count: u16,
+    pub mod_time: u32,
+    pub en: bool,
+    pub pend: u16,
+    pub timer: u32,
+}
+
+impl Queue {
+    fn full(&self) -> bool {
+        self.pi.wrapping_sub(self.ci) as u32 >= 1 << self.log_size
+    }
+}
+
+/// The entry of a completion at producer index `pi` of a queue with
+/// 2^`log_size` entries: (offset from the base, low word, high word).
+pub fn entry(c: &CqeReq, pi: u16, log_size: u8) -> (u64, u64, u64) {
+    let slot = pi as u64 & ((1 << log_size) - 1);
+    let phase = (pi >> log_size) & 1 == 0;
+    (
+        slot << 4,
+        (c.bytes as u64) << 32 | c.tag as u64,
+        (phase as u64) << 31 | (c.status as u64) << 16 | (c.flow & 0xFFFF) as u64,
+    )
+}
+
+#[derive(Clone, Debug)]
+pub struct CqEngine<const C: usize, const N: usize> {
+    q: [Queue; N],
+    w_v: bool,
+    w: CqeWrite,
+    ev_v: bool,
+    ev_cq: u8,
+    rs_v: bool,
+    rs: RegResp,
+    n_cqes: u32,
+    n_drops: u32,
+    n_events: u32,
+    n_ci: u32,
+}
+
+impl<const C: usize, const N: usize> Default for CqEngine<C, N> {
+    fn default() -> Self {
+        Self {
+            q: [Queue::default(); N],
+            w_v: false,
+            w: CqeWrite::default(),
+            ev_v: false,
+            ev_cq: 0,
+            rs_v: false,
+            rs: RegResp::default(),
+            n_cqes: 0,
+            n_drops: 0,
+            n_events: 0,
+            n_ci: 0,
+        }
+    }
+}
+
+impl<const C: usize, const N: usize> CqEngine<C, N> {
+    /// Queue `c`'s registers (for monitors).
+    pub fn queue(&self, c: usize) -> &Queue {
+        &self.q[c]
+    }
+}
+
+impl<const C: usize, const N: usize> Cycle for CqEngine<C, N> {
+    type In = In;
+    type Out = Out;
+    fn step(&mut self, i: &In) -> Out {
+        let s = self.clone();
+        let cq = i.cqe.cq as usize;
+        let oor = cq >= N;
+        let sel = if oor { Queue::default() } else { s.q[cq] };
+        let (c_en, c_full) = if oor {
+            (false, false)
+        } else {
+            (sel.en, sel.full())
+        };
+        let w_free = !s.w_v || i.write_ready;
+        let cqe_ready = w_free && (oor || !c_en || !c_full);
+        let out = Out {
+            reg_ready: true,
+            resp_valid: s.rs_v,
+            resp: s.rs,
+            cqe_ready,
+            write_valid: s.w_v,
+            write: s.w,
+            event_valid: s.ev_v,
+            event: CqEvent { cq: s.ev_cq },
+            cqes: s.n_cqes,
+            cqe_drops: s.n_drops,
+            events: s.n_events,
+            ci_refused: s.n_ci,
+        };
+        // ---- A completion.
+        if s.w_v && i.write_ready {
+            self.w_v = false;
+        }
+        if i.cqe_valid && cqe_ready {
+            if oor || !c_en {
+                self.n_drops = self.n_drops.wrapping_add(1);
+            } else {
+                self.n_cqes = self.n_cqes.wrapping_add(1);
+                let (off, lo, hi) = entry(&i.cqe, sel.pi, sel.log_size);
+                let base = (sel.base_hi as u64) << 32 | sel.base_lo as u64;
+                self.w_v = true;
+                self.w = CqeWrite {
+                    addr: base.wrapping_add(off),
+                    lo,
+                    hi,
+                    cq: i.cqe.cq,
+                };
+                self.q[cq].pi = sel.pi.wrapping_add(1);
+            }
+        }
+        // ---- Entries sent, timers, events.
+        let mut found = false;
+        self.ev_v = false;
+        for k in 0..N {
+            let o = &s.q[k];
+            let inc = i.done_valid && i.done.cq as usize == k;
+            if inc && o.pend != 0xFFFF {
+                self.q[k].pend = o.pend + 1;
+            }
+            if o.pend != 0 && o.timer != 0xFF_FFFF {
+                self.q[k].timer = o.timer + 1;
+            }
+            let fire = o.en && o.pend != 0 && (o.pend >= o.mod_count || o.timer >= o.mod_time);
+            if fire && !found {
+                found = true;
+                self.ev_v = true;
+                self.ev_cq = k as u8;
+                self.n_events = self.n_events.wrapping_add(1);
+                self.q[k].pend = inc as u16;
+                self.q[k].timer = 0;
+            }
+        }
+        // ---- Registers.
+        let r = &i.reg;
+        let r_cq = ((r.addr >> 5) & 0xFF) as usize;
+        let r_reg = r.addr & 0x1F;
+        let rq = if r_cq < N {
+            s.q[r_cq]
+        } else {
+            Queue::default()
+        };
+        let old = match r_reg {
+            cq_reg::BASE_LO => rq.base_lo,
+            cq_reg::BASE_HI => rq.base_hi,
+            cq_reg::LOG_SIZE => rq.log_size as u32,
+            cq_reg::CI => rq.ci as u32,
+            cq_reg::PI => rq.pi as u32,
+            cq_reg::MOD_COUNT => rq.mod_count as u32,
+            cq_reg::MOD_TIME => rq.mod_time,
+            cq_reg::CTRL => rq.en as u32,
+            _ => 0,
+        };
+        let merged = merge(old, r.wdata, r.wstrb);
+        self.rs_v = i.reg_valid;
+        self.rs = RegResp {
+            rdata: 0,
+            resp: resp::OKAY,
+        };
+        if i.reg_valid {
+            if !r.write {
+                self.rs.rdata = old;
+            } else if r_reg == cq_reg::PI {
+                self.rs.resp = resp::SLVERR;
+            } else if r_reg == cq_reg::CI
+                && (merged as u16).wrapping_sub(rq.ci) > rq.pi.wrapping_sub(rq.ci)
+            {
+                self.rs.resp = resp::SLVERR;
+                self.n_ci = self.n_ci.wrapping_add(1);
+            } else if r_cq < N {
+                let q = &mut self.q[r_cq];
+                match r_reg {
+                    cq_reg::BASE_LO => q.base_lo = merged & !0xF,
+                    cq_reg::BASE_HI => q.base_hi = merged,
+                    cq_reg::LOG_SIZE => q.log_size = merged.min(MAX_LOG_SIZE) as u8,
+                    cq_reg::CI => q.ci = merged as u16,
+                    cq_reg::MOD_COUNT => q.mod_count = merged as u16,
+                    cq_reg::MOD_TIME => q.mod_time = merged & 0xFF_FFFF,
+                    cq_reg::CTRL => {
+                        q.en = merged & 1 == 1;
+                        if merged & 1 == 1 && !rq.en {
+                            q.pi = 0;
+                            q.ci = 0;
+                            q.pend = 0;
+                            q.timer = 0;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+}

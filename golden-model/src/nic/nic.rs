@@ -1,0 +1,233 @@
+//! Twin of `hdl/src/nic/nic.rs`: the whole NIC, the host interface's
+//! twin joined to the NIC core's twin (a fixed-point solve per cycle,
+//! `crate::solve`), cycle-exact at the `hpcc_nic` top's ports.
+
+use crate::hostif::host_if::{self, HostIf};
+use crate::hostif::{AxilIn, AxilOut, CqEvent, DmaDesc};
+use crate::nic::core::{self, NicCore};
+use crate::solve::{fixed_point, Node};
+use crate::Cycle;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct In {
+    pub rst: bool,
+    pub axil: AxilIn,
+    pub read_desc_ready: bool,
+    pub h2c_tdata: u64,
+    pub h2c_tkeep: u8,
+    pub h2c_tlast: bool,
+    pub h2c_tuser: bool,
+    pub h2c_tvalid: bool,
+    pub write_desc_ready: bool,
+    pub c2h_tready: bool,
+    pub tx_tready: bool,
+    pub rx_tdata: u64,
+    pub rx_tkeep: u8,
+    pub rx_tlast: bool,
+    pub rx_tuser: bool,
+    pub rx_tvalid: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Out {
+    pub axil: AxilOut,
+    pub read_desc_valid: bool,
+    pub read_desc: DmaDesc,
+    pub h2c_tready: bool,
+    pub write_desc_valid: bool,
+    pub write_desc: DmaDesc,
+    pub c2h_tdata: u64,
+    pub c2h_tkeep: u8,
+    pub c2h_tlast: bool,
+    pub c2h_tuser: bool,
+    pub c2h_tvalid: bool,
+    pub event_valid: bool,
+    pub event: CqEvent,
+    pub tx_tdata: u64,
+    pub tx_tkeep: u8,
+    pub tx_tlast: bool,
+    pub tx_tuser: bool,
+    pub tx_tvalid: bool,
+    pub rx_tready: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Ins {
+    host: host_if::In,
+    core: core::In,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Outs {
+    host: host_if::Out,
+    core: core::Out,
+}
+
+/// The joins of `hdl/src/nic/nic.rs`.
+fn wire(e: &In, o: &Outs) -> Ins {
+    let (h, c) = (&o.host, &o.core);
+    Ins {
+        host: host_if::In {
+            reset: e.rst,
+            axil: e.axil,
+            read_desc_ready: e.read_desc_ready,
+            h2c_tdata: e.h2c_tdata,
+            h2c_tkeep: e.h2c_tkeep,
+            h2c_tlast: e.h2c_tlast,
+            h2c_tuser: e.h2c_tuser,
+            h2c_tvalid: e.h2c_tvalid,
+            write_desc_ready: e.write_desc_ready,
+            c2h_tready: e.c2h_tready,
+            cfg_ready: c.cfg_ready,
+            wr_ready: c.wr_ready,
+            cmpl_valid: c.cmpl_valid,
+            cmpl: c.cmpl,
+            dma_rd_valid: c.dma_rd_valid,
+            dma_rd: c.dma_rd,
+            core_h2c_tready: c.h2c_tready,
+            dma_wr_valid: c.dma_wr_valid,
+            dma_wr: c.dma_wr,
+            stats_parse: c.stats_parse,
+            stats_dispatch: c.stats_dispatch,
+            stats_tx: c.stats_tx,
+            stats_sched: c.stats_sched,
+            stats_cc: c.stats_cc,
+            stats_req: c.stats_req,
+            stats_core: c.stats_core,
+        },
+        core: core::In {
+            reset: e.rst,
+            cfg_valid: h.cfg_valid,
+            cfg: h.cfg,
+            wr_valid: h.wr_valid,
+            wr: h.wr,
+            cmpl_ready: h.cmpl_ready,
+            dma_rd_ready: h.dma_rd_ready,
+            h2c_tdata: h.core_h2c_tdata,
+            h2c_tkeep: h.core_h2c_tkeep,
+            h2c_tlast: h.core_h2c_tlast,
+            h2c_tvalid: h.core_h2c_tvalid,
+            h2c_tuser: h.core_h2c_tuser,
+            dma_wr_ready: h.dma_wr_ready,
+            rx_tdata: e.rx_tdata,
+            rx_tkeep: e.rx_tkeep,
+            rx_tlast: e.rx_tlast,
+            rx_tvalid: e.rx_tvalid,
+            rx_tuser: e.rx_tuser,
+            tx_tready: e.tx_tready,
+        },
+    }
+}
+
+fn outputs(o: &Outs) -> Out {
+    let (h, c) = (&o.host, &o.core);
+    Out {
+        axil: h.axil,
+        read_desc_valid: h.read_desc_valid,
+        read_desc: h.read_desc,
+        h2c_tready: h.h2c_tready,
+        write_desc_valid: h.write_desc_valid,
+        write_desc: h.write_desc,
+        c2h_tdata: h.c2h_tdata,
+        c2h_tkeep: h.c2h_tkeep,
+        c2h_tlast: h.c2h_tlast,
+        c2h_tuser: h.c2h_tuser,
+        c2h_tvalid: h.c2h_tvalid,
+        event_valid: h.event_valid,
+        event: h.event,
+        tx_tdata: c.tx_tdata,
+        tx_tkeep: c.tx_tkeep,
+        tx_tlast: c.tx_tlast,
+        tx_tuser: c.tx_tuser,
+        tx_tvalid: c.tx_tvalid,
+        rx_tready: c.rx_tready,
+    }
+}
+
+/// The NIC: 2^A flows, 2^Q work requests each, a 2^B-word receive
+/// buffer, 2^C completion queues (`N` = 2^C), a 2^W-entry WQE buffer.
+#[derive(Clone)]
+pub struct HpccNic<
+    const A: usize,
+    const Q: usize,
+    const B: usize,
+    const C: usize,
+    const N: usize,
+    const W: usize,
+> {
+    host: Node<HostIf<A, Q, C, N, W>>,
+    core: Node<NicCore<A, Q, B>>,
+    ins: Ins,
+    outs: Outs,
+}
+
+impl<
+        const A: usize,
+        const Q: usize,
+        const B: usize,
+        const C: usize,
+        const N: usize,
+        const W: usize,
+    > Default for HpccNic<A, Q, B, C, N, W>
+{
+    fn default() -> Self {
+        Self {
+            host: Node::new(Default::default()),
+            core: Node::new(Default::default()),
+            ins: Ins::default(),
+            outs: Outs::default(),
+        }
+    }
+}
+
+impl<
+        const A: usize,
+        const Q: usize,
+        const B: usize,
+        const C: usize,
+        const N: usize,
+        const W: usize,
+    > HpccNic<A, Q, B, C, N, W>
+{
+    /// The host interface's twin (for monitors: its completion queues).
+    pub fn host(&self) -> &HostIf<A, Q, C, N, W> {
+        &self.host.m
+    }
+    /// The core's twin (for monitors).
+    pub fn core(&self) -> &NicCore<A, Q, B> {
+        &self.core.m
+    }
+    /// The core's outputs in the last cycle (its counters).
+    pub fn core_out(&self) -> &core::Out {
+        &self.outs.core
+    }
+}
+
+impl<
+        const A: usize,
+        const Q: usize,
+        const B: usize,
+        const C: usize,
+        const N: usize,
+        const W: usize,
+    > Cycle for HpccNic<A, Q, B, C, N, W>
+{
+    type In = In;
+    type Out = Out;
+    fn step(&mut self, e: &In) -> Out {
+        let (ins, _) = fixed_point(
+            self.ins,
+            |i| Outs {
+                host: self.host.eval(&i.host),
+                core: self.core.eval(&i.core),
+            },
+            |o| wire(e, o),
+        );
+        self.ins = ins;
+        self.outs = Outs {
+            host: self.host.commit(&ins.host),
+            core: self.core.commit(&ins.core),
+        };
+        outputs(&self.outs)
+    }
+}

@@ -1,0 +1,450 @@
+//! The completion-queue engine: 2^C completion queues in host memory
+//! (`nic_spec::hostif::cqe`), their registers (`nic_spec::hostif::cq_reg`)
+//! and their events.
+//!
+//! Per queue, in registers: base address, log2 entries, producer index
+//! `pi` (entries written), consumer index `ci` (the host's), enable, the
+//! moderation settings, and the entries written but not yet signalled
+//! (`pend`) with the cycles since the first of them (`timer`).
+//!
+//! - A completion (`s_cqe`, `CqeReq`) for an enabled queue with room
+//!   (pi − ci < 2^log2 entries) becomes an entry at base + 16 · (pi mod
+//!   2^log2 entries): tag | bytes << 32, then flow | status << 16 |
+//!   phase << 31, phase = 1 on the ring's first pass, 0 on the second,
+//!   …; pi += 1; it goes to the DMA write packer (`m_write`,
+//!   `CqeWrite`). A full queue holds the completion (`s_cqe.ready` low:
+//!   back-pressure, nothing lost). A completion for a disabled queue, or
+//!   a queue ≥ 2^C, is dropped and counted (`cqe_drops`).
+//! - When the packer has sent an entry's last word (`s_done`), the
+//!   queue's `pend` grows; an event (`m_event`, `CqEvent`, a one-cycle
+//!   pulse naming the queue) fires when pend ≥ MOD_COUNT (0 counts as
+//!   1) or when pend > 0 and the timer ≥ MOD_TIME; pend and the timer go
+//!   back to 0. One event per cycle, the lowest queue first; others wait
+//!   a cycle. A disabled queue raises none.
+//! - Registers (`s_reg`: address = the offset from `map::CQ`, queue in
+//!   bits 4+C..5, register in 4..0): read or written (byte lanes merged)
+//!   in one cycle, answered the next (`m_reg`). A CI that is not between
+//!   the queue's ci and pi (mod 2^16) is refused (SLVERR) and counted
+//!   (`ci_refused`). Writing CTRL's enable bit from 0 to 1 empties the
+//!   queue (pi, ci, pend, timer 0). BASE_LO keeps bits 3..0 at 0,
+//!   LOG_SIZE saturates at 15. A write to PI is refused (the decoder
+//!   refuses it first).
+//!
+//! Ports (clock `clock`; no reset): as above; counters `cqes`
+//! (entries written), `cqe_drops`, `events`, `ci_refused`.
+//!
+//! Timing: a completion taken in cycle t → its entry offered in t + 1;
+//! an entry's notice in t → its event (if due) in t + 1. Throughput: one
+//! completion per cycle.
+//!
+//! Golden twin: `nic_golden::hostif::cq_engine`.
+
+use crate::hostif::{
+    CqEventSink, CqEventSource, CqeReqSink, CqeWriteSource, RegReqSink, RegRespSource,
+};
+use nic_spec::hostif::{cq_reg, resp, MAX_LOG_SIZE};
+use rust_hdl::prelude::*;
+
+/// 2^C completion queues (`N` = 2^C).
+#[derive(LogicBlock)]
+pub struct CqEngine<const C: usize, const N: usize> {
+    pub clock: Signal<In, Clock>,
+    pub s_reg: RegReqSink,
+    pub m_reg: RegRespSource,
+    pub s_cqe: CqeReqSink,
+    pub m_write: CqeWriteSource,
+    pub s_done: CqEventSink,
+    pub m_event: CqEventSource,
+    pub cqes: Signal<Out, Bits<32>>,
+    pub cqe_drops: Signal<Out, Bits<32>>,
+    pub events: Signal<Out, Bits<32>>,
+    pub ci_refused: Signal<Out, Bits<32>>,
+    base_lo: [DFF<Bits<32>>; N],
+    base_hi: [DFF<Bits<32>>; N],
+    log_size: [DFF<Bits<4>>; N],
+    pi: [DFF<Bits<16>>; N],
+    ci: [DFF<Bits<16>>; N],
+    mod_count: [DFF<Bits<16>>; N],
+    mod_time: [DFF<Bits<24>>; N],
+    en: [DFF<Bit>; N],
+    pend: [DFF<Bits<16>>; N],
+    timer: [DFF<Bits<24>>; N],
+    w_v: DFF<Bit>,
+    w_addr: DFF<Bits<64>>,
+    w_lo: DFF<Bits<64>>,
+    w_hi: DFF<Bits<64>>,
+    w_cq: DFF<Bits<8>>,
+    ev_v: DFF<Bit>,
+    ev_cq: DFF<Bits<8>>,
+    rs_v: DFF<Bit>,
+    rs_d: DFF<Bits<32>>,
+    rs_c: DFF<Bits<2>>,
+    n_cqes: DFF<Bits<32>>,
+    n_drops: DFF<Bits<32>>,
+    n_events: DFF<Bits<32>>,
+    n_ci: DFF<Bits<32>>,
+    k_idx: [Constant<Bits<8>>; N],
+    k_c: Constant<Bits<8>>,
+    k_one16: Constant<Bits<16>>,
+    k_pend_max: Constant<Bits<16>>,
+    k_timer_max: Constant<Bits<24>>,
+    k_lane: [Constant<Bits<32>>; 4],
+    k_base_align: Constant<Bits<32>>,
+    k_log_max: Constant<Bits<32>>,
+    k_okay: Constant<Bits<2>>,
+    k_slverr: Constant<Bits<2>>,
+    k_r_base_lo: Constant<Bits<5>>,
+    k_r_base_hi: Constant<Bits<5>>,
+    k_r_log: Constant<Bits<5>>,
+    k_r_ci: Constant<Bits<5>>,
+    k_r_pi: Constant<Bits<5>>,
+    k_r_mcount: Constant<Bits<5>>,
+    k_r_mtime: Constant<Bits<5>>,
+    k_r_ctrl: Constant<Bits<5>>,
+    full: [Signal<Local, Bit>; N],
+    fire: [Signal<Local, Bit>; N],
+    inc: [Signal<Local, Bit>; N],
+    c_oor: Signal<Local, Bit>,
+    c_en: Signal<Local, Bit>,
+    c_full: Signal<Local, Bit>,
+    c_base: Signal<Local, Bits<64>>,
+    c_pi: Signal<Local, Bits<16>>,
+    c_log: Signal<Local, Bits<4>>,
+    c_slot: Signal<Local, Bits<16>>,
+    c_pass: Signal<Local, Bits<16>>,
+    c_phase: Signal<Local, Bit>,
+    w_free: Signal<Local, Bit>,
+    take: Signal<Local, Bit>,
+    found: Signal<Local, Bit>,
+    r_cq: Signal<Local, Bits<8>>,
+    r_reg: Signal<Local, Bits<5>>,
+    r_old: Signal<Local, Bits<32>>,
+    mask: Signal<Local, Bits<32>>,
+    merged: Signal<Local, Bits<32>>,
+    r_base_lo: Signal<Local, Bits<32>>,
+    r_base_hi: Signal<Local, Bits<32>>,
+    r_log: Signal<Local, Bits<4>>,
+    r_ci: Signal<Local, Bits<16>>,
+    r_pi: Signal<Local, Bits<16>>,
+    r_mcount: Signal<Local, Bits<16>>,
+    r_mtime: Signal<Local, Bits<24>>,
+    r_en: Signal<Local, Bit>,
+    c_base_lo: Signal<Local, Bits<32>>,
+    c_base_hi: Signal<Local, Bits<32>>,
+}
+
+impl<const C: usize, const N: usize> Default for CqEngine<C, N> {
+    fn default() -> Self {
+        assert!(C <= 4 && N == 1 << C, "CqEngine: N = 2^C queues, C <= 4");
+        let k5 = |v: u16| Constant::new(Bits::<5>::from(v as u64));
+        Self {
+            clock: Default::default(),
+            s_reg: Default::default(),
+            m_reg: Default::default(),
+            s_cqe: Default::default(),
+            m_write: Default::default(),
+            s_done: Default::default(),
+            m_event: Default::default(),
+            cqes: Default::default(),
+            cqe_drops: Default::default(),
+            events: Default::default(),
+            ci_refused: Default::default(),
+            base_lo: std::array::from_fn(|_| Default::default()),
+            base_hi: std::array::from_fn(|_| Default::default()),
+            log_size: std::array::from_fn(|_| Default::default()),
+            pi: std::array::from_fn(|_| Default::default()),
+            ci: std::array::from_fn(|_| Default::default()),
+            mod_count: std::array::from_fn(|_| Default::default()),
+            mod_time: std::array::from_fn(|_| Default::default()),
+            en: std::array::from_fn(|_| Default::default()),
+            pend: std::array::from_fn(|_| Default::default()),
+            timer: std::array::from_fn(|_| Default::default()),
+            w_v: Default::default(),
+            w_addr: Default::default(),
+            w_lo: Default::default(),
+            w_hi: Default::default(),
+            w_cq: Default::default(),
+            ev_v: Default::default(),
+            ev_cq: Default::default(),
+            rs_v: Default::default(),
+            rs_d: Default::default(),
+            rs_c: Default::default(),
+            n_cqes: Default::default(),
+            n_drops: Default::default(),
+            n_events: Default::default(),
+            n_ci: Default::default(),
+            k_idx: std::array::from_fn(|i| Constant::new(Bits::<8>::from(i as u64))),
+            k_c: Constant::new(Bits::<8>::from(C as u64)),
+            k_one16: Constant::new(Bits::<16>::from(1u64)),
+            k_pend_max: Constant::new(Bits::<16>::from(0xFFFFu64)),
+            k_timer_max: Constant::new(Bits::<24>::from(0xFF_FFFFu64)),
+            k_lane: [0, 1, 2, 3].map(|i| Constant::new(Bits::<32>::from(0xFFu64 << (8 * i)))),
+            k_base_align: Constant::new(Bits::<32>::from(0xFFFF_FFF0u64)),
+            k_log_max: Constant::new(Bits::<32>::from(MAX_LOG_SIZE as u64)),
+            k_okay: Constant::new(Bits::<2>::from(resp::OKAY as u64)),
+            k_slverr: Constant::new(Bits::<2>::from(resp::SLVERR as u64)),
+            k_r_base_lo: k5(cq_reg::BASE_LO),
+            k_r_base_hi: k5(cq_reg::BASE_HI),
+            k_r_log: k5(cq_reg::LOG_SIZE),
+            k_r_ci: k5(cq_reg::CI),
+            k_r_pi: k5(cq_reg::PI),
+            k_r_mcount: k5(cq_reg::MOD_COUNT),
+            k_r_mtime: k5(cq_reg::MOD_TIME),
+            k_r_ctrl: k5(cq_reg::CTRL),
+            full: std::array::from_fn(|_| Default::default()),
+            fire: std::array::from_fn(|_| Default::default()),
+            inc: std::array::from_fn(|_| Default::default()),
+            c_oor: Default::default(),
+            c_en: Default::default(),
+            c_full: Default::default(),
+            c_base: Default::default(),
+            c_pi: Default::default(),
+            c_log: Default::default(),
+            c_slot: Default::default(),
+            c_pass: Default::default(),
+            c_phase: Default::default(),
+            w_free: Default::default(),
+            take: Default::default(),
+            found: Default::default(),
+            r_cq: Default::default(),
+            r_reg: Default::default(),
+            r_old: Default::default(),
+            mask: Default::default(),
+            merged: Default::default(),
+            r_base_lo: Default::default(),
+            r_base_hi: Default::default(),
+            r_log: Default::default(),
+            r_ci: Default::default(),
+            r_pi: Default::default(),
+            r_mcount: Default::default(),
+            r_mtime: Default::default(),
+            r_en: Default::default(),
+            c_base_lo: Default::default(),
+            c_base_hi: Default::default(),
+        }
+    }
+}
+
+impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, w_v, w_addr, w_lo, w_hi, w_cq, ev_v, ev_cq, rs_v, rs_d, rs_c, n_cqes,
+            n_drops, n_events, n_ci
+        );
+        for i in 0..N {
+            self.base_lo[i].clock.next = self.clock.val();
+            self.base_hi[i].clock.next = self.clock.val();
+            self.log_size[i].clock.next = self.clock.val();
+            self.pi[i].clock.next = self.clock.val();
+            self.ci[i].clock.next = self.clock.val();
+            self.mod_count[i].clock.next = self.clock.val();
+            self.mod_time[i].clock.next = self.clock.val();
+            self.en[i].clock.next = self.clock.val();
+            self.pend[i].clock.next = self.clock.val();
+            self.timer[i].clock.next = self.clock.val();
+            self.base_lo[i].d.next = self.base_lo[i].q.val();
+            self.base_hi[i].d.next = self.base_hi[i].q.val();
+            self.log_size[i].d.next = self.log_size[i].q.val();
+            self.pi[i].d.next = self.pi[i].q.val();
+            self.ci[i].d.next = self.ci[i].q.val();
+            self.mod_count[i].d.next = self.mod_count[i].q.val();
+            self.mod_time[i].d.next = self.mod_time[i].q.val();
+            self.en[i].d.next = self.en[i].q.val();
+            self.pend[i].d.next = self.pend[i].q.val();
+            self.timer[i].d.next = self.timer[i].q.val();
+            self.full[i].next = ((self.pi[i].q.val() - self.ci[i].q.val())
+                >= (self.k_one16.val() << self.log_size[i].q.val()));
+        }
+        // ---- A completion: the queue it names.
+        self.c_oor.next = (self.s_cqe.cq.val() >> self.k_c.val()).any();
+        self.c_en.next = false;
+        self.c_full.next = false;
+        self.c_base_lo.next = 0.into();
+        self.c_base_hi.next = 0.into();
+        self.c_pi.next = 0.into();
+        self.c_log.next = 0.into();
+        for i in 0..N {
+            if (self.s_cqe.cq.val() == self.k_idx[i].val()) {
+                self.c_en.next = self.en[i].q.val();
+                self.c_full.next = self.full[i].val();
+                self.c_base_lo.next = self.base_lo[i].q.val();
+                self.c_base_hi.next = self.base_hi[i].q.val();
+                self.c_pi.next = self.pi[i].q.val();
+                self.c_log.next = self.log_size[i].q.val();
+            }
+        }
+        self.c_base.next = ((bit_cast::<64, 32>(self.c_base_hi.val()) << 32)
+            | bit_cast::<64, 32>(self.c_base_lo.val()));
+        self.c_slot.next =
+            (self.c_pi.val() & ((self.k_one16.val() << bit_cast::<16, 4>(self.c_log.val())) - 1));
+        self.c_pass.next = (self.c_pi.val() >> bit_cast::<16, 4>(self.c_log.val()));
+        self.c_phase.next = !self.c_pass.val().get_bit(0);
+        self.w_free.next = (!self.w_v.q.val() || self.m_write.ready.val());
+        self.s_cqe.ready.next =
+            (self.w_free.val() && (self.c_oor.val() || !self.c_en.val() || !self.c_full.val()));
+        self.take.next = (self.s_cqe.valid.val() && self.s_cqe.ready.val());
+        if (self.w_v.q.val() && self.m_write.ready.val()) {
+            self.w_v.d.next = false;
+        }
+        if self.take.val() {
+            if (self.c_oor.val() || !self.c_en.val()) {
+                self.n_drops.d.next = (self.n_drops.q.val() + 1);
+            } else {
+                self.n_cqes.d.next = (self.n_cqes.q.val() + 1);
+                self.w_v.d.next = true;
+                self.w_addr.d.next =
+                    (self.c_base.val() + (bit_cast::<64, 16>(self.c_slot.val()) << 4));
+                self.w_lo.d.next = ((bit_cast::<64, 32>(self.s_cqe.bytes.val()) << 32)
+                    | bit_cast::<64, 32>(self.s_cqe.tag.val()));
+                self.w_hi.d.next = ((bit_cast::<64, 1>(self.c_phase.val().into()) << 31)
+                    | (bit_cast::<64, 8>(self.s_cqe.status.val()) << 16)
+                    | bit_cast::<64, 16>(self.s_cqe.flow.val()));
+                self.w_cq.d.next = self.s_cqe.cq.val();
+                for i in 0..N {
+                    if (self.s_cqe.cq.val() == self.k_idx[i].val()) {
+                        self.pi[i].d.next = (self.pi[i].q.val() + 1);
+                    }
+                }
+            }
+        }
+        self.m_write.valid.next = self.w_v.q.val();
+        self.m_write.addr.next = self.w_addr.q.val();
+        self.m_write.lo.next = self.w_lo.q.val();
+        self.m_write.hi.next = self.w_hi.q.val();
+        self.m_write.cq.next = self.w_cq.q.val();
+        // ---- Entries sent: pending counts, timers, events.
+        self.found.next = false;
+        self.ev_v.d.next = false;
+        for i in 0..N {
+            self.inc[i].next =
+                (self.s_done.valid.val() && (self.s_done.cq.val() == self.k_idx[i].val()));
+            if (self.inc[i].val() && (self.pend[i].q.val() != self.k_pend_max.val())) {
+                self.pend[i].d.next = (self.pend[i].q.val() + 1);
+            }
+            if (self.pend[i].q.val().any() && (self.timer[i].q.val() != self.k_timer_max.val())) {
+                self.timer[i].d.next = (self.timer[i].q.val() + 1);
+            }
+            self.fire[i].next = (self.en[i].q.val()
+                && self.pend[i].q.val().any()
+                && ((self.pend[i].q.val() >= self.mod_count[i].q.val())
+                    || (self.timer[i].q.val() >= self.mod_time[i].q.val())));
+            if (self.fire[i].val() && !self.found.val()) {
+                self.found.next = true;
+                self.ev_v.d.next = true;
+                self.ev_cq.d.next = self.k_idx[i].val();
+                self.n_events.d.next = (self.n_events.q.val() + 1);
+                self.pend[i].d.next = 0.into();
+                if self.inc[i].val() {
+                    self.pend[i].d.next = 1.into();
+                }
+                self.timer[i].d.next = 0.into();
+            }
+        }
+        self.m_event.valid.next = self.ev_v.q.val();
+        self.m_event.cq.next = self.ev_cq.q.val();
+        // ---- Registers.
+        self.s_reg.ready.next = true;
+        self.r_cq.next = self.s_reg.addr.val().get_bits::<8>(5);
+        self.r_reg.next = self.s_reg.addr.val().get_bits::<5>(0);
+        // The addressed queue's registers, then the addressed one.
+        self.r_base_lo.next = 0.into();
+        self.r_base_hi.next = 0.into();
+        self.r_log.next = 0.into();
+        self.r_ci.next = 0.into();
+        self.r_pi.next = 0.into();
+        self.r_mcount.next = 0.into();
+        self.r_mtime.next = 0.into();
+        self.r_en.next = false;
+        for i in 0..N {
+            if (self.r_cq.val() == self.k_idx[i].val()) {
+                self.r_base_lo.next = self.base_lo[i].q.val();
+                self.r_base_hi.next = self.base_hi[i].q.val();
+                self.r_log.next = self.log_size[i].q.val();
+                self.r_ci.next = self.ci[i].q.val();
+                self.r_pi.next = self.pi[i].q.val();
+                self.r_mcount.next = self.mod_count[i].q.val();
+                self.r_mtime.next = self.mod_time[i].q.val();
+                self.r_en.next = self.en[i].q.val();
+            }
+        }
+        self.r_old.next = 0.into();
+        if (self.r_reg.val() == self.k_r_base_lo.val()) {
+            self.r_old.next = self.r_base_lo.val();
+        } else if (self.r_reg.val() == self.k_r_base_hi.val()) {
+            self.r_old.next = self.r_base_hi.val();
+        } else if (self.r_reg.val() == self.k_r_log.val()) {
+            self.r_old.next = bit_cast::<32, 4>(self.r_log.val());
+        } else if (self.r_reg.val() == self.k_r_ci.val()) {
+            self.r_old.next = bit_cast::<32, 16>(self.r_ci.val());
+        } else if (self.r_reg.val() == self.k_r_pi.val()) {
+            self.r_old.next = bit_cast::<32, 16>(self.r_pi.val());
+        } else if (self.r_reg.val() == self.k_r_mcount.val()) {
+            self.r_old.next = bit_cast::<32, 16>(self.r_mcount.val());
+        } else if (self.r_reg.val() == self.k_r_mtime.val()) {
+            self.r_old.next = bit_cast::<32, 24>(self.r_mtime.val());
+        } else if (self.r_reg.val() == self.k_r_ctrl.val()) {
+            self.r_old.next = bit_cast::<32, 1>(self.r_en.val().into());
+        }
+        self.mask.next = 0.into();
+        for i in 0..4 {
+            if self.s_reg.wstrb.val().get_bit(i) {
+                self.mask.next = (self.mask.val() | self.k_lane[i].val());
+            }
+        }
+        self.merged.next =
+            ((self.r_old.val() & !self.mask.val()) | (self.s_reg.wdata.val() & self.mask.val()));
+        self.rs_v.d.next = self.s_reg.valid.val();
+        self.rs_d.d.next = 0.into();
+        self.rs_c.d.next = self.k_okay.val();
+        if self.s_reg.valid.val() {
+            if !self.s_reg.write.val() {
+                self.rs_d.d.next = self.r_old.val();
+            } else if (self.r_reg.val() == self.k_r_pi.val()) {
+                self.rs_c.d.next = self.k_slverr.val();
+            } else if ((self.r_reg.val() == self.k_r_ci.val())
+                && ((self.merged.val().get_bits::<16>(0) - self.r_ci.val())
+                    > (self.r_pi.val() - self.r_ci.val())))
+            {
+                self.rs_c.d.next = self.k_slverr.val();
+                self.n_ci.d.next = (self.n_ci.q.val() + 1);
+            } else {
+                for i in 0..N {
+                    if (self.r_cq.val() == self.k_idx[i].val()) {
+                        if (self.r_reg.val() == self.k_r_base_lo.val()) {
+                            self.base_lo[i].d.next = (self.merged.val() & self.k_base_align.val());
+                        } else if (self.r_reg.val() == self.k_r_base_hi.val()) {
+                            self.base_hi[i].d.next = self.merged.val();
+                        } else if (self.r_reg.val() == self.k_r_log.val()) {
+                            self.log_size[i].d.next = self.merged.val().get_bits::<4>(0);
+                            if (self.merged.val() > self.k_log_max.val()) {
+                                self.log_size[i].d.next = self.k_log_max.val().get_bits::<4>(0);
+                            }
+                        } else if (self.r_reg.val() == self.k_r_ci.val()) {
+                            self.ci[i].d.next = self.merged.val().get_bits::<16>(0);
+                        } else if (self.r_reg.val() == self.k_r_mcount.val()) {
+                            self.mod_count[i].d.next = self.merged.val().get_bits::<16>(0);
+                        } else if (self.r_reg.val() == self.k_r_mtime.val()) {
+                            self.mod_time[i].d.next = self.merged.val().get_bits::<24>(0);
+                        } else if (self.r_reg.val() == self.k_r_ctrl.val()) {
+                            self.en[i].d.next = self.merged.val().get_bit(0);
+                            if (self.merged.val().get_bit(0) && !self.en[i].q.val()) {
+                                self.pi[i].d.next = 0.into();
+                                self.ci[i].d.next = 0.into();
+                                self.pend[i].d.next = 0.into();
+                                self.timer[i].d.next = 0.into();
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.m_reg.valid.next = self.rs_v.q.val();
+        self.m_reg.rdata.next = self.rs_d.q.val();
+        self.m_reg.resp.next = self.rs_c.q.val();
+        self.cqes.next = self.n_cqes.q.val();
+        self.cqe_drops.next = self.n_drops.q.val();
+        self.events.next = self.n_events.q.val();
+        self.ci_refused.next = self.n_ci.q.val();
+    }
+}

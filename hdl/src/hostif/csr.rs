@@ -1,0 +1,697 @@
+//! The register decoder: one register access (`s_req`, from
+//! [`crate::hostif::axil_slave`]) against the map of
+//! `nic_spec::hostif::map`, answered on `m_resp`.
+//!
+//! What it holds and what it forwards:
+//! - `ID`, `VERSION`, `CAPS` (read-only constants) and `SCRATCH`;
+//! - the core window `CORE`: core register r (`nic_spec::regs`) as a low
+//!   word at `CORE + 8r` and, for registers wider than 32 bits, a high
+//!   word at `+4`. Writing the high word holds it in a shadow RAM;
+//!   writing the low word sends the 64-bit value to the core (`m_cfg`,
+//!   `CfgWrite`) and answers once the core is idle again (`m_cfg.ready`
+//!   seen high after the transfer: a COMMIT's copy into the flow's
+//!   contexts is done before the answer). A read returns the shadow: the
+//!   value last written. A COMMIT (low word) of a flow id ≥ 2^A is
+//!   refused (SLVERR); otherwise it also sends the staged send-queue
+//!   registers to the send-queue engine (`m_commit`, `SqCommit`);
+//! - the staged send-queue registers `FLOW_SQ_BASE_LO/HI`,
+//!   `FLOW_SQ_LOG_SIZE`, `FLOW_CQ` (clamped as the map says);
+//! - the counter pages `STATS` (read-only): page p is counter record
+//!   `nic_spec::hostif::STATS_PAGES[p]`, read through its
+//!   [`crate::hostif::stats_sel`] block;
+//! - the completion-queue registers `CQ` → `m_cq` (address: offset from
+//!   `CQ`), answered by the CQ engine on `s_cq`;
+//! - the doorbells `SQ_DB` → `m_sq` (address: the flow), answered by the
+//!   send-queue engine on `s_sq`.
+//!
+//! Rules, in this order: a misaligned address is refused (SLVERR); an
+//! address with no register (past this NIC's flows, CQs or a counter
+//! page's fields, a high word of a 32-bit core register, a hole) answers
+//! DECERR; a write to a read-only register (`ID`, `VERSION`, `CAPS`,
+//! counters, a CQ's `PI`) is refused (SLVERR) and counted in
+//! `ro_writes`; a write with no strobe bit changes nothing (OKAY);
+//! otherwise byte lanes whose `wstrb` bit is clear keep the register's
+//! bytes. Nothing refused changes anything.
+//!
+//! Ports (clock `clock`): `reset` (synchronous: idle, scratch and staged
+//! registers 0; the shadow RAM keeps its contents), `s_req` (`RegReq`,
+//! ready in `Idle`), `m_resp` (`RegResp`, strobe), `m_cfg` (`CfgWrite`),
+//! `m_commit` (`SqCommit`, strobe), `m_sq`/`s_sq` and `m_cq`/`s_cq`
+//! (`RegReq`/`RegResp`), `s_stats_*` (the eight counter records),
+//! counters `reads`, `writes` (answered), `slverr`, `decerr`,
+//! `ro_writes` (32 bits, wrapping).
+//!
+//! Timing: an access is answered 2 cycles after it is taken (fixed
+//! registers, counters, staged registers, refusals), 3 (core window
+//! reads and high words), 4 plus the core's commit (core low words), or
+//! 2 plus the owner's answer (CQ registers, doorbells).
+//!
+//! Golden twin: `nic_golden::hostif::csr`.
+
+use crate::cc::CcStatsSink;
+use crate::hostif::stats_sel::*;
+use crate::hostif::{
+    HostIfStatsSink, RegReqSink, RegReqSource, RegRespSink, RegRespSource, SqCommitSource,
+};
+use crate::mem::Ram;
+use crate::nic::{CfgWriteSource, CoreStatsSink};
+use crate::roce::{ReqStatsSink, RxDispatchStatsSink, RxParseStatsSink, TxStatsSink};
+use crate::sched::SchedStatsSink;
+use nic_spec::hostif::{self, cq_reg, map, resp};
+use rust_hdl::prelude::*;
+
+#[derive(Copy, Clone, PartialEq, Debug, LogicState)]
+pub enum CsrState {
+    Idle,
+    Decode,
+    Shadow,
+    Cfg,
+    CfgWait,
+    Sub,
+}
+
+#[derive(LogicBlock)]
+pub struct Csr<const A: usize, const Q: usize, const C: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub s_req: RegReqSink,
+    pub m_resp: RegRespSource,
+    pub m_cfg: CfgWriteSource,
+    pub m_commit: SqCommitSource,
+    pub m_sq: RegReqSource,
+    pub s_sq: RegRespSink,
+    pub m_cq: RegReqSource,
+    pub s_cq: RegRespSink,
+    pub s_stats_parse: RxParseStatsSink,
+    pub s_stats_dispatch: RxDispatchStatsSink,
+    pub s_stats_tx: TxStatsSink,
+    pub s_stats_sched: SchedStatsSink,
+    pub s_stats_cc: CcStatsSink,
+    pub s_stats_req: ReqStatsSink,
+    pub s_stats_core: CoreStatsSink,
+    pub s_stats_host: HostIfStatsSink,
+    pub reads: Signal<Out, Bits<32>>,
+    pub writes: Signal<Out, Bits<32>>,
+    pub slverr: Signal<Out, Bits<32>>,
+    pub decerr: Signal<Out, Bits<32>>,
+    pub ro_writes: Signal<Out, Bits<32>>,
+    state: DFF<CsrState>,
+    q_wr: DFF<Bit>,
+    q_addr: DFF<Bits<16>>,
+    q_wdata: DFF<Bits<32>>,
+    q_strb: DFF<Bits<4>>,
+    resp_v: DFF<Bit>,
+    resp_d: DFF<Bits<32>>,
+    resp_c: DFF<Bits<2>>,
+    scratch: DFF<Bits<32>>,
+    sq_base_lo: DFF<Bits<32>>,
+    sq_base_hi: DFF<Bits<32>>,
+    sq_log: DFF<Bits<4>>,
+    sq_cq: DFF<Bits<8>>,
+    shadow: Ram<Bits<64>, 6>,
+    cfg_v: DFF<Bit>,
+    cfg_addr: DFF<Bits<16>>,
+    cfg_data: DFF<Bits<64>>,
+    commit_v: DFF<Bit>,
+    commit_flow: DFF<Bits<16>>,
+    commit_active: DFF<Bit>,
+    sub_v: DFF<Bit>,
+    sub_cq: DFF<Bit>,
+    n_reads: DFF<Bits<32>>,
+    n_writes: DFF<Bits<32>>,
+    n_slverr: DFF<Bits<32>>,
+    n_decerr: DFF<Bits<32>>,
+    n_ro: DFF<Bits<32>>,
+    sel_parse: RxParseStatsSel,
+    sel_dispatch: RxDispatchStatsSel,
+    sel_tx: TxStatsSel,
+    sel_sched: SchedStatsSel,
+    sel_cc: CcStatsSel,
+    sel_req: ReqStatsSel,
+    sel_core: CoreStatsSel,
+    sel_host: HostIfStatsSel,
+    k_id: Constant<Bits<32>>,
+    k_version: Constant<Bits<32>>,
+    k_caps: Constant<Bits<32>>,
+    k_a_id: Constant<Bits<16>>,
+    k_a_version: Constant<Bits<16>>,
+    k_a_scratch: Constant<Bits<16>>,
+    k_a_caps: Constant<Bits<16>>,
+    k_core: Constant<Bits<16>>,
+    k_core_end: Constant<Bits<16>>,
+    k_flow_base_lo: Constant<Bits<16>>,
+    k_flow_base_hi: Constant<Bits<16>>,
+    k_flow_log: Constant<Bits<16>>,
+    k_flow_cq: Constant<Bits<16>>,
+    k_cq: Constant<Bits<16>>,
+    k_cq_end: Constant<Bits<16>>,
+    k_cq_pi: Constant<Bits<5>>,
+    k_stats: Constant<Bits<16>>,
+    k_stats_end: Constant<Bits<16>>,
+    k_db: Constant<Bits<16>>,
+    k_db_end: Constant<Bits<16>>,
+    k_core_mask: Constant<Bits<64>>,
+    k_wide_mask: Constant<Bits<64>>,
+    k_commit: Constant<Bits<6>>,
+    k_flows: Constant<Bits<32>>,
+    k_cq_mask: Constant<Bits<8>>,
+    k_log_max: Constant<Bits<32>>,
+    k_okay: Constant<Bits<2>>,
+    k_slverr: Constant<Bits<2>>,
+    k_decerr: Constant<Bits<2>>,
+    k_lane: [Constant<Bits<32>>; 4],
+    k_sq_align: Constant<Bits<32>>,
+    k_hi_half: Constant<Bits<64>>,
+    k_lo_half: Constant<Bits<64>>,
+    k_page: [Constant<Bits<3>>; 8],
+    // Decode, from the latched request.
+    misaligned: Signal<Local, Bit>,
+    in_core: Signal<Local, Bit>,
+    core_off: Signal<Local, Bits<16>>,
+    core_r: Signal<Local, Bits<6>>,
+    core_hi: Signal<Local, Bit>,
+    core_bits: Signal<Local, Bits<64>>,
+    core_ok: Signal<Local, Bit>,
+    in_cq: Signal<Local, Bit>,
+    cq_off: Signal<Local, Bits<16>>,
+    in_stats: Signal<Local, Bit>,
+    stats_page: Signal<Local, Bits<3>>,
+    stats_data: Signal<Local, Bits<32>>,
+    stats_hit: Signal<Local, Bit>,
+    in_db: Signal<Local, Bit>,
+    db_off: Signal<Local, Bits<16>>,
+    db_flow: Signal<Local, Bits<16>>,
+    no_strb: Signal<Local, Bit>,
+    mask: Signal<Local, Bits<32>>,
+    old_w: Signal<Local, Bits<32>>,
+    merged: Signal<Local, Bits<32>>,
+    new_cfg: Signal<Local, Bits<64>>,
+    respond: Signal<Local, Bit>,
+    resp_code: Signal<Local, Bits<2>>,
+    resp_data: Signal<Local, Bits<32>>,
+}
+
+impl<const A: usize, const Q: usize, const C: usize> Default for Csr<A, Q, C> {
+    fn default() -> Self {
+        assert!(
+            (1..=12).contains(&A),
+            "Csr: 1 <= A <= 12 (the doorbell window)"
+        );
+        assert!(C <= 4, "Csr: at most 16 completion queues (the CQ window)");
+        assert_eq!(
+            map::STATS % 0x800,
+            0,
+            "counter pages: page and index are address bits"
+        );
+        let k16 = |v: u16| Constant::new(Bits::<16>::from(v as u64));
+        let mut core_mask = 0u64;
+        let mut wide_mask = 0u64;
+        for r in nic_spec::regs::ALL {
+            core_mask |= 1 << r.addr;
+            if r.width > 32 {
+                wide_mask |= 1 << r.addr;
+            }
+        }
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            s_req: Default::default(),
+            m_resp: Default::default(),
+            m_cfg: Default::default(),
+            m_commit: Default::default(),
+            m_sq: Default::default(),
+            s_sq: Default::default(),
+            m_cq: Default::default(),
+            s_cq: Default::default(),
+            s_stats_parse: Default::default(),
+            s_stats_dispatch: Default::default(),
+            s_stats_tx: Default::default(),
+            s_stats_sched: Default::default(),
+            s_stats_cc: Default::default(),
+            s_stats_req: Default::default(),
+            s_stats_core: Default::default(),
+            s_stats_host: Default::default(),
+            reads: Default::default(),
+            writes: Default::default(),
+            slverr: Default::default(),
+            decerr: Default::default(),
+            ro_writes: Default::default(),
+            state: Default::default(),
+            q_wr: Default::default(),
+            q_addr: Default::default(),
+            q_wdata: Default::default(),
+            q_strb: Default::default(),
+            resp_v: Default::default(),
+            resp_d: Default::default(),
+            resp_c: Default::default(),
+            scratch: Default::default(),
+            sq_base_lo: Default::default(),
+            sq_base_hi: Default::default(),
+            sq_log: Default::default(),
+            sq_cq: Default::default(),
+            shadow: Default::default(),
+            cfg_v: Default::default(),
+            cfg_addr: Default::default(),
+            cfg_data: Default::default(),
+            commit_v: Default::default(),
+            commit_flow: Default::default(),
+            commit_active: Default::default(),
+            sub_v: Default::default(),
+            sub_cq: Default::default(),
+            n_reads: Default::default(),
+            n_writes: Default::default(),
+            n_slverr: Default::default(),
+            n_decerr: Default::default(),
+            n_ro: Default::default(),
+            sel_parse: Default::default(),
+            sel_dispatch: Default::default(),
+            sel_tx: Default::default(),
+            sel_sched: Default::default(),
+            sel_cc: Default::default(),
+            sel_req: Default::default(),
+            sel_core: Default::default(),
+            sel_host: Default::default(),
+            k_id: Constant::new(Bits::<32>::from(hostif::ID as u64)),
+            k_version: Constant::new(Bits::<32>::from(hostif::VERSION as u64)),
+            k_caps: Constant::new(Bits::<32>::from(
+                hostif::caps(A as u32, Q as u32, C as u32) as u64
+            )),
+            k_a_id: k16(map::ID),
+            k_a_version: k16(map::VERSION),
+            k_a_scratch: k16(map::SCRATCH),
+            k_a_caps: k16(map::CAPS),
+            k_core: k16(map::CORE),
+            k_core_end: k16(map::CORE + 8 * 64),
+            k_flow_base_lo: k16(map::FLOW_SQ_BASE_LO),
+            k_flow_base_hi: k16(map::FLOW_SQ_BASE_HI),
+            k_flow_log: k16(map::FLOW_SQ_LOG_SIZE),
+            k_flow_cq: k16(map::FLOW_CQ),
+            k_cq: k16(map::CQ),
+            k_cq_end: k16(map::CQ + (0x20 << C)),
+            k_cq_pi: Constant::new(Bits::<5>::from(cq_reg::PI as u64)),
+            k_stats: k16(map::STATS),
+            k_stats_end: k16(map::STATS + 0x100 * hostif::STATS_PAGES.len() as u16),
+            k_db: k16(map::SQ_DB),
+            k_db_end: Constant::new(Bits::<16>::from(map::SQ_DB as u64 + (4u64 << A))),
+            k_core_mask: Constant::new(core_mask.into()),
+            k_wide_mask: Constant::new(wide_mask.into()),
+            k_commit: Constant::new(Bits::<6>::from(nic_spec::regs::COMMIT as u64)),
+            k_flows: Constant::new(Bits::<32>::from(1u64 << A)),
+            k_cq_mask: Constant::new(Bits::<8>::from((1u64 << C) - 1)),
+            k_log_max: Constant::new(Bits::<32>::from(hostif::MAX_LOG_SIZE as u64)),
+            k_okay: Constant::new(Bits::<2>::from(resp::OKAY as u64)),
+            k_slverr: Constant::new(Bits::<2>::from(resp::SLVERR as u64)),
+            k_decerr: Constant::new(Bits::<2>::from(resp::DECERR as u64)),
+            k_lane: [0, 1, 2, 3].map(|i| Constant::new(Bits::<32>::from(0xFFu64 << (8 * i)))),
+            k_sq_align: Constant::new(Bits::<32>::from(0xFFFF_FFE0u64)),
+            k_hi_half: Constant::new(Bits::<64>::from(0xFFFF_FFFF_0000_0000u64)),
+            k_lo_half: Constant::new(Bits::<64>::from(0xFFFF_FFFFu64)),
+            k_page: [0, 1, 2, 3, 4, 5, 6, 7].map(|i| Constant::new(Bits::<3>::from(i as u64))),
+            misaligned: Default::default(),
+            in_core: Default::default(),
+            core_off: Default::default(),
+            core_r: Default::default(),
+            core_hi: Default::default(),
+            core_bits: Default::default(),
+            core_ok: Default::default(),
+            in_cq: Default::default(),
+            cq_off: Default::default(),
+            in_stats: Default::default(),
+            stats_page: Default::default(),
+            stats_data: Default::default(),
+            stats_hit: Default::default(),
+            in_db: Default::default(),
+            db_off: Default::default(),
+            db_flow: Default::default(),
+            no_strb: Default::default(),
+            mask: Default::default(),
+            old_w: Default::default(),
+            merged: Default::default(),
+            new_cfg: Default::default(),
+            respond: Default::default(),
+            resp_code: Default::default(),
+            resp_data: Default::default(),
+        }
+    }
+}
+
+impl<const A: usize, const Q: usize, const C: usize> Logic for Csr<A, Q, C> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            state,
+            q_wr,
+            q_addr,
+            q_wdata,
+            q_strb,
+            resp_v,
+            resp_d,
+            resp_c,
+            scratch,
+            sq_base_lo,
+            sq_base_hi,
+            sq_log,
+            sq_cq,
+            cfg_v,
+            cfg_addr,
+            cfg_data,
+            commit_v,
+            commit_flow,
+            commit_active,
+            sub_v,
+            sub_cq,
+            n_reads,
+            n_writes,
+            n_slverr,
+            n_decerr,
+            n_ro
+        );
+        clock!(self, clock, shadow);
+        // ---- Take a request.
+        self.s_req.ready.next = (self.state.q.val() == CsrState::Idle);
+        if (self.s_req.valid.val() && (self.state.q.val() == CsrState::Idle)) {
+            self.q_wr.d.next = self.s_req.write.val();
+            self.q_addr.d.next = self.s_req.addr.val();
+            self.q_wdata.d.next = self.s_req.wdata.val();
+            self.q_strb.d.next = self.s_req.wstrb.val();
+            self.state.d.next = CsrState::Decode;
+        }
+        // ---- Decode the latched address.
+        self.misaligned.next = self.q_addr.q.val().get_bits::<2>(0).any();
+        self.in_core.next = ((self.q_addr.q.val() >= self.k_core.val())
+            && (self.q_addr.q.val() < self.k_core_end.val()));
+        self.core_off.next = (self.q_addr.q.val() - self.k_core.val());
+        self.core_r.next = self.core_off.val().get_bits::<6>(3);
+        self.core_hi.next = self.core_off.val().get_bit(2);
+        self.core_bits.next = (self.k_core_mask.val() >> bit_cast::<64, 6>(self.core_r.val()));
+        if self.core_hi.val() {
+            self.core_bits.next = (self.k_wide_mask.val() >> bit_cast::<64, 6>(self.core_r.val()));
+        }
+        self.core_ok.next = self.core_bits.val().get_bit(0);
+        self.in_cq.next = ((self.q_addr.q.val() >= self.k_cq.val())
+            && (self.q_addr.q.val() < self.k_cq_end.val()));
+        self.cq_off.next = (self.q_addr.q.val() - self.k_cq.val());
+        self.in_stats.next = ((self.q_addr.q.val() >= self.k_stats.val())
+            && (self.q_addr.q.val() < self.k_stats_end.val()));
+        self.stats_page.next = self.q_addr.q.val().get_bits::<3>(8);
+        self.in_db.next = ((self.q_addr.q.val() >= self.k_db.val())
+            && (self.q_addr.q.val() < self.k_db_end.val()));
+        self.db_off.next = (self.q_addr.q.val() - self.k_db.val());
+        self.db_flow.next = bit_cast::<16, 14>(self.db_off.val().get_bits::<14>(2));
+        self.no_strb.next = !self.q_strb.q.val().any();
+        // The counters: one selector per page.
+        self.sel_parse.sel.next = bit_cast::<8, 6>(self.q_addr.q.val().get_bits::<6>(2));
+        self.sel_dispatch.sel.next = bit_cast::<8, 6>(self.q_addr.q.val().get_bits::<6>(2));
+        self.sel_tx.sel.next = bit_cast::<8, 6>(self.q_addr.q.val().get_bits::<6>(2));
+        self.sel_sched.sel.next = bit_cast::<8, 6>(self.q_addr.q.val().get_bits::<6>(2));
+        self.sel_cc.sel.next = bit_cast::<8, 6>(self.q_addr.q.val().get_bits::<6>(2));
+        self.sel_req.sel.next = bit_cast::<8, 6>(self.q_addr.q.val().get_bits::<6>(2));
+        self.sel_core.sel.next = bit_cast::<8, 6>(self.q_addr.q.val().get_bits::<6>(2));
+        self.sel_host.sel.next = bit_cast::<8, 6>(self.q_addr.q.val().get_bits::<6>(2));
+        RxParseStatsSink::link(&mut self.s_stats_parse, &mut self.sel_parse.s_stats);
+        RxDispatchStatsSink::link(&mut self.s_stats_dispatch, &mut self.sel_dispatch.s_stats);
+        TxStatsSink::link(&mut self.s_stats_tx, &mut self.sel_tx.s_stats);
+        SchedStatsSink::link(&mut self.s_stats_sched, &mut self.sel_sched.s_stats);
+        CcStatsSink::link(&mut self.s_stats_cc, &mut self.sel_cc.s_stats);
+        ReqStatsSink::link(&mut self.s_stats_req, &mut self.sel_req.s_stats);
+        CoreStatsSink::link(&mut self.s_stats_core, &mut self.sel_core.s_stats);
+        HostIfStatsSink::link(&mut self.s_stats_host, &mut self.sel_host.s_stats);
+        self.stats_data.next = self.sel_parse.data.val();
+        self.stats_hit.next = self.sel_parse.hit.val();
+        if (self.stats_page.val() == self.k_page[1].val()) {
+            self.stats_data.next = self.sel_dispatch.data.val();
+            self.stats_hit.next = self.sel_dispatch.hit.val();
+        } else if (self.stats_page.val() == self.k_page[2].val()) {
+            self.stats_data.next = self.sel_tx.data.val();
+            self.stats_hit.next = self.sel_tx.hit.val();
+        } else if (self.stats_page.val() == self.k_page[3].val()) {
+            self.stats_data.next = self.sel_sched.data.val();
+            self.stats_hit.next = self.sel_sched.hit.val();
+        } else if (self.stats_page.val() == self.k_page[4].val()) {
+            self.stats_data.next = self.sel_cc.data.val();
+            self.stats_hit.next = self.sel_cc.hit.val();
+        } else if (self.stats_page.val() == self.k_page[5].val()) {
+            self.stats_data.next = self.sel_req.data.val();
+            self.stats_hit.next = self.sel_req.hit.val();
+        } else if (self.stats_page.val() == self.k_page[6].val()) {
+            self.stats_data.next = self.sel_core.data.val();
+            self.stats_hit.next = self.sel_core.hit.val();
+        } else if (self.stats_page.val() == self.k_page[7].val()) {
+            self.stats_data.next = self.sel_host.data.val();
+            self.stats_hit.next = self.sel_host.hit.val();
+        }
+        // Byte lanes: a strobed lane takes the new byte.
+        self.mask.next = 0.into();
+        for i in 0..4 {
+            if self.q_strb.q.val().get_bit(i) {
+                self.mask.next = (self.mask.val() | self.k_lane[i].val());
+            }
+        }
+        // The register the merge starts from (shadow half in `Shadow`).
+        self.old_w.next = self.scratch.q.val();
+        if (self.state.q.val() == CsrState::Shadow) {
+            self.old_w.next = self.shadow.read_data.val().get_bits::<32>(0);
+            if self.core_hi.val() {
+                self.old_w.next = self.shadow.read_data.val().get_bits::<32>(32);
+            }
+        } else if (self.q_addr.q.val() == self.k_flow_base_lo.val()) {
+            self.old_w.next = self.sq_base_lo.q.val();
+        } else if (self.q_addr.q.val() == self.k_flow_base_hi.val()) {
+            self.old_w.next = self.sq_base_hi.q.val();
+        } else if (self.q_addr.q.val() == self.k_flow_log.val()) {
+            self.old_w.next = bit_cast::<32, 4>(self.sq_log.q.val());
+        } else if (self.q_addr.q.val() == self.k_flow_cq.val()) {
+            self.old_w.next = bit_cast::<32, 8>(self.sq_cq.q.val());
+        }
+        self.merged.next =
+            ((self.old_w.val() & !self.mask.val()) | (self.q_wdata.q.val() & self.mask.val()));
+        self.new_cfg.next = ((self.shadow.read_data.val() & self.k_hi_half.val())
+            | bit_cast::<64, 32>(self.merged.val()));
+        if self.core_hi.val() {
+            self.new_cfg.next = ((self.shadow.read_data.val() & self.k_lo_half.val())
+                | (bit_cast::<64, 32>(self.merged.val()) << 32));
+        }
+        // ---- The decision of each state.
+        self.respond.next = false;
+        self.resp_code.next = self.k_okay.val();
+        self.resp_data.next = 0.into();
+        self.shadow.read_address.next = self.core_r.val();
+        self.shadow.write_address.next = self.core_r.val();
+        self.shadow.write_data.next = self.new_cfg.val();
+        self.shadow.write_enable.next = false;
+        self.commit_v.d.next = false;
+        match self.state.q.val() {
+            CsrState::Idle => {}
+            CsrState::Decode => {
+                self.respond.next = true;
+                if self.misaligned.val() {
+                    self.resp_code.next = self.k_slverr.val();
+                } else if ((self.q_addr.q.val() == self.k_a_id.val())
+                    || (self.q_addr.q.val() == self.k_a_version.val())
+                    || (self.q_addr.q.val() == self.k_a_caps.val()))
+                {
+                    if self.q_wr.q.val() {
+                        self.resp_code.next = self.k_slverr.val();
+                        self.n_ro.d.next = (self.n_ro.q.val() + 1);
+                    } else if (self.q_addr.q.val() == self.k_a_id.val()) {
+                        self.resp_data.next = self.k_id.val();
+                    } else if (self.q_addr.q.val() == self.k_a_version.val()) {
+                        self.resp_data.next = self.k_version.val();
+                    } else {
+                        self.resp_data.next = self.k_caps.val();
+                    }
+                } else if (self.q_addr.q.val() == self.k_a_scratch.val()) {
+                    self.resp_data.next = self.scratch.q.val();
+                    if self.q_wr.q.val() {
+                        self.scratch.d.next = self.merged.val();
+                    }
+                } else if (self.in_core.val() && self.core_ok.val()) {
+                    if (self.q_wr.q.val() && self.no_strb.val()) {
+                        // Nothing to write: OKAY at once.
+                    } else {
+                        self.respond.next = false;
+                        self.state.d.next = CsrState::Shadow;
+                    }
+                } else if (self.q_addr.q.val() == self.k_flow_base_lo.val()) {
+                    self.resp_data.next = self.sq_base_lo.q.val();
+                    if self.q_wr.q.val() {
+                        self.sq_base_lo.d.next = (self.merged.val() & self.k_sq_align.val());
+                    }
+                } else if (self.q_addr.q.val() == self.k_flow_base_hi.val()) {
+                    self.resp_data.next = self.sq_base_hi.q.val();
+                    if self.q_wr.q.val() {
+                        self.sq_base_hi.d.next = self.merged.val();
+                    }
+                } else if (self.q_addr.q.val() == self.k_flow_log.val()) {
+                    self.resp_data.next = bit_cast::<32, 4>(self.sq_log.q.val());
+                    if self.q_wr.q.val() {
+                        self.sq_log.d.next = self.merged.val().get_bits::<4>(0);
+                        if (self.merged.val() > self.k_log_max.val()) {
+                            self.sq_log.d.next = self.k_log_max.val().get_bits::<4>(0);
+                        }
+                    }
+                } else if (self.q_addr.q.val() == self.k_flow_cq.val()) {
+                    self.resp_data.next = bit_cast::<32, 8>(self.sq_cq.q.val());
+                    if self.q_wr.q.val() {
+                        self.sq_cq.d.next =
+                            (self.merged.val().get_bits::<8>(0) & self.k_cq_mask.val());
+                    }
+                } else if self.in_cq.val() {
+                    if (self.q_wr.q.val()
+                        && (self.cq_off.val().get_bits::<5>(0) == self.k_cq_pi.val()))
+                    {
+                        self.resp_code.next = self.k_slverr.val();
+                        self.n_ro.d.next = (self.n_ro.q.val() + 1);
+                    } else if (self.q_wr.q.val() && self.no_strb.val()) {
+                        // Nothing to write.
+                    } else {
+                        self.respond.next = false;
+                        self.sub_v.d.next = true;
+                        self.sub_cq.d.next = true;
+                        self.state.d.next = CsrState::Sub;
+                    }
+                } else if (self.in_stats.val() && self.stats_hit.val()) {
+                    if self.q_wr.q.val() {
+                        self.resp_code.next = self.k_slverr.val();
+                        self.n_ro.d.next = (self.n_ro.q.val() + 1);
+                    } else {
+                        self.resp_data.next = self.stats_data.val();
+                    }
+                } else if self.in_db.val() {
+                    if (self.q_wr.q.val() && self.no_strb.val()) {
+                        // Nothing to write.
+                    } else {
+                        self.respond.next = false;
+                        self.sub_v.d.next = true;
+                        self.sub_cq.d.next = false;
+                        self.state.d.next = CsrState::Sub;
+                    }
+                } else {
+                    self.resp_code.next = self.k_decerr.val();
+                }
+            }
+            CsrState::Shadow => {
+                // The shadow word is here: answer a read or a high word,
+                // send a low word to the core.
+                if !self.q_wr.q.val() {
+                    self.respond.next = true;
+                    self.resp_data.next = self.old_w.val();
+                } else if self.core_hi.val() {
+                    self.respond.next = true;
+                    self.shadow.write_enable.next = true;
+                } else if ((self.core_r.val() == self.k_commit.val())
+                    && (self.merged.val() >= self.k_flows.val()))
+                {
+                    self.respond.next = true;
+                    self.resp_code.next = self.k_slverr.val();
+                } else {
+                    self.shadow.write_enable.next = true;
+                    self.cfg_v.d.next = true;
+                    self.cfg_addr.d.next = bit_cast::<16, 6>(self.core_r.val());
+                    self.cfg_data.d.next = self.new_cfg.val();
+                    if (self.core_r.val() == self.k_commit.val()) {
+                        self.commit_v.d.next = true;
+                        self.commit_flow.d.next = self.merged.val().get_bits::<16>(0);
+                        self.commit_active.d.next = self.new_cfg.val().get_bit(32);
+                    }
+                    self.state.d.next = CsrState::Cfg;
+                }
+            }
+            CsrState::Cfg => {
+                if self.m_cfg.ready.val() {
+                    self.cfg_v.d.next = false;
+                    self.state.d.next = CsrState::CfgWait;
+                }
+            }
+            CsrState::CfgWait => {
+                // The core is idle again: a COMMIT's copy is done.
+                if self.m_cfg.ready.val() {
+                    self.respond.next = true;
+                }
+            }
+            CsrState::Sub => {
+                if (self.sub_v.q.val() && self.sub_cq.q.val() && self.m_cq.ready.val()) {
+                    self.sub_v.d.next = false;
+                }
+                if (self.sub_v.q.val() && !self.sub_cq.q.val() && self.m_sq.ready.val()) {
+                    self.sub_v.d.next = false;
+                }
+                if (self.sub_cq.q.val() && self.s_cq.valid.val()) {
+                    self.respond.next = true;
+                    self.resp_code.next = self.s_cq.resp.val();
+                    self.resp_data.next = self.s_cq.rdata.val();
+                }
+                if (!self.sub_cq.q.val() && self.s_sq.valid.val()) {
+                    self.respond.next = true;
+                    self.resp_code.next = self.s_sq.resp.val();
+                    self.resp_data.next = self.s_sq.rdata.val();
+                }
+            }
+        }
+        // ---- The answer, and the counters.
+        self.resp_v.d.next = self.respond.val();
+        if self.respond.val() {
+            self.resp_d.d.next = self.resp_data.val();
+            self.resp_c.d.next = self.resp_code.val();
+            self.state.d.next = CsrState::Idle;
+            if self.q_wr.q.val() {
+                self.n_writes.d.next = (self.n_writes.q.val() + 1);
+            } else {
+                self.n_reads.d.next = (self.n_reads.q.val() + 1);
+            }
+            if (self.resp_code.val() == self.k_slverr.val()) {
+                self.n_slverr.d.next = (self.n_slverr.q.val() + 1);
+            }
+            if (self.resp_code.val() == self.k_decerr.val()) {
+                self.n_decerr.d.next = (self.n_decerr.q.val() + 1);
+            }
+        }
+        self.m_resp.valid.next = self.resp_v.q.val();
+        self.m_resp.rdata.next = self.resp_d.q.val();
+        self.m_resp.resp.next = self.resp_c.q.val();
+        self.m_cfg.valid.next = self.cfg_v.q.val();
+        self.m_cfg.addr.next = self.cfg_addr.q.val();
+        self.m_cfg.data.next = self.cfg_data.q.val();
+        self.m_commit.valid.next = self.commit_v.q.val();
+        self.m_commit.flow.next = self.commit_flow.q.val();
+        self.m_commit.active.next = self.commit_active.q.val();
+        self.m_commit.base.next = ((bit_cast::<64, 32>(self.sq_base_hi.q.val()) << 32)
+            | bit_cast::<64, 32>(self.sq_base_lo.q.val()));
+        self.m_commit.log_size.next = self.sq_log.q.val();
+        self.m_commit.cq.next = self.sq_cq.q.val();
+        self.m_sq.valid.next = (self.sub_v.q.val() && !self.sub_cq.q.val());
+        self.m_sq.write.next = self.q_wr.q.val();
+        self.m_sq.addr.next = self.db_flow.val();
+        self.m_sq.wdata.next = self.q_wdata.q.val();
+        self.m_sq.wstrb.next = self.q_strb.q.val();
+        self.m_cq.valid.next = (self.sub_v.q.val() && self.sub_cq.q.val());
+        self.m_cq.write.next = self.q_wr.q.val();
+        self.m_cq.addr.next = self.cq_off.val();
+        self.m_cq.wdata.next = self.q_wdata.q.val();
+        self.m_cq.wstrb.next = self.q_strb.q.val();
+        self.reads.next = self.n_reads.q.val();
+        self.writes.next = self.n_writes.q.val();
+        self.slverr.next = self.n_slverr.q.val();
+        self.decerr.next = self.n_decerr.q.val();
+        self.ro_writes.next = self.n_ro.q.val();
+        if self.reset.val() {
+            self.state.d.next = CsrState::Idle;
+            self.resp_v.d.next = false;
+            self.cfg_v.d.next = false;
+            self.commit_v.d.next = false;
+            self.sub_v.d.next = false;
+            self.scratch.d.next = 0.into();
+            self.sq_base_lo.d.next = 0.into();
+            self.sq_base_hi.d.next = 0.into();
+            self.sq_log.d.next = 0.into();
+            self.sq_cq.d.next = 0.into();
+            self.n_reads.d.next = 0.into();
+            self.n_writes.d.next = 0.into();
+            self.n_slverr.d.next = 0.into();
+            self.n_decerr.d.next = 0.into();
+            self.n_ro.d.next = 0.into();
+        }
+    }
+}

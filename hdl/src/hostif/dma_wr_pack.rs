@@ -1,0 +1,266 @@
+//! The DMA write packer: the writers of host memory, the receive path's
+//! host writes (`s_core`, `HostWrite`: one 8-byte word with byte strobes
+//! at an 8-aligned address) and the completion-queue entries (`s_cqe`,
+//! `CqeWrite`: 16 bytes), onto one write-descriptor port
+//! (`m_axis_write_desc`, `DmaDesc`) and the c2h stream (`m_axis_c2h`).
+//!
+//! Words are packed into bursts: a word that continues the open burst
+//! (its address is the next after a full word, and the burst has fewer
+//! than 32 words) joins it; any other word, or a cycle without a word,
+//! closes it: its descriptor (start address, bytes) is queued and its
+//! last word goes out with `tlast`. So a received packet's payload
+//! becomes one descriptor per 256 bytes, not one per word. Each burst's
+//! data follows the descriptors in order; the DMA engine must execute
+//! write descriptors in order (one queue: so a completion entry lands
+//! after the data it reports).
+//!
+//! Order: a completion entry's second word first, then the core's
+//! words, then a new completion entry. The core's words go first so
+//! that a READ's last payload word, offered before its completion
+//! exists, is always ahead of that completion's entry. When an entry's
+//! last word leaves on `m_axis_c2h`, `m_done` (`CqEvent`, strobe) names
+//! its queue: the CQ engine counts it for its event only then.
+//!
+//! Strobes must be contiguous from lane 0 (both writers' are: the core
+//! writes 8-aligned payload, entries are whole words); `tkeep` is the
+//! strobe, and the descriptor's length counts strobed bytes.
+//!
+//! Ports (clock `clock`; no reset): as above; `m_axis_c2h.tuser` is 0;
+//! counter `wr_descs` (descriptors taken by the DMA engine).
+//!
+//! Buffering: 128 words and 16 descriptors; a writer waits (its `ready`
+//! low) only when they are full. A word taken in cycle t is on
+//! `m_axis_c2h` in t + 4 at the earliest (one cycle held, 3 through the
+//! FIFO). Throughput: one word per cycle.
+//!
+//! Golden twin: `nic_golden::hostif::dma_wr_pack`.
+
+use crate::hostif::{CqEventSource, CqeWriteSink, DmaDescSource};
+use crate::mem::Fifo;
+use crate::roce::HostWriteSink;
+use crate::stream::AxisSource;
+use rust_hdl::prelude::*;
+
+/// Words in a burst at most (256 bytes).
+pub const MAX_BURST: u64 = 32;
+/// Data words buffered (held word included).
+pub const DATA_WORDS: u64 = 128;
+/// Descriptors buffered (one more may be queued by a burst closing
+/// while the writers wait: 16, the FIFO's RAM).
+pub const DESCS: u64 = 15;
+
+#[derive(LogicBlock)]
+pub struct DmaWrPack {
+    pub clock: Signal<In, Clock>,
+    pub s_core: HostWriteSink,
+    pub s_cqe: CqeWriteSink,
+    pub m_axis_write_desc: DmaDescSource,
+    pub m_axis_c2h: AxisSource<64, 8, 1>,
+    pub m_done: CqEventSource,
+    pub wr_descs: Signal<Out, Bits<32>>,
+    hi_v: DFF<Bit>,
+    hi_addr: DFF<Bits<64>>,
+    hi_data: DFF<Bits<64>>,
+    hi_cq: DFF<Bits<8>>,
+    held_v: DFF<Bit>,
+    held_data: DFF<Bits<64>>,
+    held_keep: DFF<Bits<8>>,
+    held_evt: DFF<Bit>,
+    held_cq: DFF<Bits<8>>,
+    b_addr: DFF<Bits<64>>,
+    b_next: DFF<Bits<64>>,
+    b_len: DFF<Bits<16>>,
+    b_words: DFF<Bits<8>>,
+    /// {data 64, keep 8, last, evt, cq 8}.
+    data: Fifo<82, 7>,
+    /// {addr 64, len 16}.
+    descs: Fifo<80, 4>,
+    used: DFF<Bits<8>>,
+    dcnt: DFF<Bits<8>>,
+    n_descs: DFF<Bits<32>>,
+    k_words: Constant<Bits<8>>,
+    k_descs: Constant<Bits<8>>,
+    k_burst: Constant<Bits<8>>,
+    k_full: Constant<Bits<8>>,
+    room: Signal<Local, Bit>,
+    w_v: Signal<Local, Bit>,
+    w_addr: Signal<Local, Bits<64>>,
+    w_data: Signal<Local, Bits<64>>,
+    w_keep: Signal<Local, Bits<8>>,
+    w_evt: Signal<Local, Bit>,
+    w_cq: Signal<Local, Bits<8>>,
+    take_cqe: Signal<Local, Bit>,
+    join_burst: Signal<Local, Bit>,
+    close: Signal<Local, Bit>,
+    pc: Signal<Local, Bits<16>>,
+    pop: Signal<Local, Bit>,
+    dpop: Signal<Local, Bit>,
+}
+
+impl Default for DmaWrPack {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            s_core: Default::default(),
+            s_cqe: Default::default(),
+            m_axis_write_desc: Default::default(),
+            m_axis_c2h: Default::default(),
+            m_done: Default::default(),
+            wr_descs: Default::default(),
+            hi_v: Default::default(),
+            hi_addr: Default::default(),
+            hi_data: Default::default(),
+            hi_cq: Default::default(),
+            held_v: Default::default(),
+            held_data: Default::default(),
+            held_keep: Default::default(),
+            held_evt: Default::default(),
+            held_cq: Default::default(),
+            b_addr: Default::default(),
+            b_next: Default::default(),
+            b_len: Default::default(),
+            b_words: Default::default(),
+            data: Default::default(),
+            descs: Default::default(),
+            used: Default::default(),
+            dcnt: Default::default(),
+            n_descs: Default::default(),
+            k_words: Constant::new(Bits::<8>::from(DATA_WORDS)),
+            k_descs: Constant::new(Bits::<8>::from(DESCS)),
+            k_burst: Constant::new(Bits::<8>::from(MAX_BURST)),
+            k_full: Constant::new(Bits::<8>::from(0xFFu64)),
+            room: Default::default(),
+            w_v: Default::default(),
+            w_addr: Default::default(),
+            w_data: Default::default(),
+            w_keep: Default::default(),
+            w_evt: Default::default(),
+            w_cq: Default::default(),
+            take_cqe: Default::default(),
+            join_burst: Default::default(),
+            close: Default::default(),
+            pc: Default::default(),
+            pop: Default::default(),
+            dpop: Default::default(),
+        }
+    }
+}
+
+impl Logic for DmaWrPack {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, hi_v, hi_addr, hi_data, hi_cq, held_v, held_data, held_keep, held_evt,
+            held_cq, b_addr, b_next, b_len, b_words, used, dcnt, n_descs
+        );
+        clock!(self, clock, data, descs);
+        // ---- This cycle's word: an entry's second word, the core's, an
+        // entry's first.
+        self.room.next =
+            ((self.used.q.val() < self.k_words.val()) && (self.dcnt.q.val() < self.k_descs.val()));
+        self.s_core.ready.next = (self.room.val() && !self.hi_v.q.val());
+        self.s_cqe.ready.next = (self.room.val() && !self.hi_v.q.val() && !self.s_core.valid.val());
+        self.take_cqe.next = (self.s_cqe.valid.val() && self.s_cqe.ready.val());
+        self.w_v.next = false;
+        self.w_addr.next = self.s_core.addr.val();
+        self.w_data.next = self.s_core.data.val();
+        self.w_keep.next = self.s_core.strb.val();
+        self.w_evt.next = false;
+        self.w_cq.next = 0.into();
+        if self.room.val() {
+            if self.hi_v.q.val() {
+                self.w_v.next = true;
+                self.w_addr.next = self.hi_addr.q.val();
+                self.w_data.next = self.hi_data.q.val();
+                self.w_keep.next = self.k_full.val();
+                self.w_evt.next = true;
+                self.w_cq.next = self.hi_cq.q.val();
+                self.hi_v.d.next = false;
+            } else if self.s_core.valid.val() {
+                self.w_v.next = true;
+            } else if self.s_cqe.valid.val() {
+                self.w_v.next = true;
+                self.w_addr.next = self.s_cqe.addr.val();
+                self.w_data.next = self.s_cqe.lo.val();
+                self.w_keep.next = self.k_full.val();
+            }
+        }
+        if self.take_cqe.val() {
+            self.hi_v.d.next = true;
+            self.hi_addr.d.next = (self.s_cqe.addr.val() + 8);
+            self.hi_data.d.next = self.s_cqe.hi.val();
+            self.hi_cq.d.next = self.s_cqe.cq.val();
+        }
+        // Bytes in this word (strobes contiguous from lane 0).
+        self.pc.next = 0.into();
+        for i in 0..8 {
+            if self.w_keep.val().get_bit(i) {
+                self.pc.next = (self.pc.val() + 1);
+            }
+        }
+        // ---- Bursts: join the open one, or close it (and open anew).
+        self.join_burst.next = (self.w_v.val()
+            && self.held_v.q.val()
+            && (self.w_addr.val() == self.b_next.q.val())
+            && (self.held_keep.q.val() == self.k_full.val())
+            && (self.b_words.q.val() < self.k_burst.val()));
+        self.close.next = (self.held_v.q.val() && !self.join_burst.val());
+        self.data.push.next = (self.held_v.q.val() && (self.w_v.val() || self.close.val()));
+        self.data.push_data.next = ((bit_cast::<82, 64>(self.held_data.q.val()) << 18)
+            | (bit_cast::<82, 8>(self.held_keep.q.val()) << 10)
+            | (bit_cast::<82, 1>(self.close.val().into()) << 9)
+            | (bit_cast::<82, 1>(self.held_evt.q.val().into()) << 8)
+            | bit_cast::<82, 8>(self.held_cq.q.val()));
+        self.descs.push.next = self.close.val();
+        self.descs.push_data.next = ((bit_cast::<80, 64>(self.b_addr.q.val()) << 16)
+            | bit_cast::<80, 16>(self.b_len.q.val()));
+        if self.w_v.val() {
+            self.held_v.d.next = true;
+            self.held_data.d.next = self.w_data.val();
+            self.held_keep.d.next = self.w_keep.val();
+            self.held_evt.d.next = self.w_evt.val();
+            self.held_cq.d.next = self.w_cq.val();
+            self.b_next.d.next = (self.w_addr.val() + 8);
+            if self.join_burst.val() {
+                self.b_len.d.next = (self.b_len.q.val() + self.pc.val());
+                self.b_words.d.next = (self.b_words.q.val() + 1);
+            } else {
+                self.b_addr.d.next = self.w_addr.val();
+                self.b_len.d.next = self.pc.val();
+                self.b_words.d.next = 1.into();
+            }
+        } else if self.held_v.q.val() {
+            self.held_v.d.next = false;
+        }
+        // ---- Out: data, its descriptors, and the entries' notices.
+        self.m_axis_c2h.tvalid.next = self.data.head_valid.val();
+        self.m_axis_c2h.tdata.next = self.data.head_data.val().get_bits::<64>(18);
+        self.m_axis_c2h.tkeep.next = self.data.head_data.val().get_bits::<8>(10);
+        self.m_axis_c2h.tlast.next = self.data.head_data.val().get_bit(9);
+        self.m_axis_c2h.tuser.next = 0.into();
+        self.pop.next = (self.data.head_valid.val() && self.m_axis_c2h.tready.val());
+        self.data.pop.next = self.pop.val();
+        self.m_done.valid.next = (self.pop.val() && self.data.head_data.val().get_bit(8));
+        self.m_done.cq.next = self.data.head_data.val().get_bits::<8>(0);
+        self.m_axis_write_desc.valid.next = self.descs.head_valid.val();
+        self.m_axis_write_desc.addr.next = self.descs.head_data.val().get_bits::<64>(16);
+        self.m_axis_write_desc.len.next = self.descs.head_data.val().get_bits::<16>(0);
+        self.m_axis_write_desc.tag.next = 0.into();
+        self.dpop.next = (self.descs.head_valid.val() && self.m_axis_write_desc.ready.val());
+        self.descs.pop.next = self.dpop.val();
+        if self.dpop.val() {
+            self.n_descs.d.next = (self.n_descs.q.val() + 1);
+        }
+        if (self.w_v.val() && !self.pop.val()) {
+            self.used.d.next = (self.used.q.val() + 1);
+        } else if (!self.w_v.val() && self.pop.val()) {
+            self.used.d.next = (self.used.q.val() - 1);
+        }
+        if (self.close.val() && !self.dpop.val()) {
+            self.dcnt.d.next = (self.dcnt.q.val() + 1);
+        } else if (!self.close.val() && self.dpop.val()) {
+            self.dcnt.d.next = (self.dcnt.q.val() - 1);
+        }
+        self.wr_descs.next = self.n_descs.q.val();
+    }
+}

@@ -1,0 +1,541 @@
+//! The send-queue engine: per-flow rings of work requests in host memory
+//! (`nic_spec::hostif::wqe`), their doorbells, the fetch schedule, and
+//! the completions back to each flow's completion queue.
+//!
+//! Per flow, in two block RAMs: the ring (active, base address, log2
+//! entries, completion queue; written by a COMMIT, `s_commit`), and its
+//! indices: `pi` (producer: the last doorbell), `fi` (fetched: the
+//! consumer index the host sees), `done` (completed), all mod 2^16, and
+//! `queued` (the flow is in the fetch queue). Invariant: done ≤ fi ≤ pi
+//! ≤ fi + 2^log2 entries.
+//!
+//! Events, one at a time, each a RAM read (`Pick`) then a decision and a
+//! write (`Exec`): 2 cycles, no hazard. Priority: a COMMIT, a register
+//! access, then completions and fetches in turn.
+//! - COMMIT: the ring's configuration; indices 0 (`queued` kept: a
+//!   queued entry finds nothing to fetch and leaves).
+//! - Doorbell write (`s_reg`, address = flow): the new producer index p
+//!   (bits 15:0, unstrobed bytes from `pi`) is taken if the flow is
+//!   active and pi − fi ≤ p − fi ≤ 2^log2 entries (mod 2^16): neither
+//!   beyond the ring nor behind the consumer or producer index;
+//!   otherwise it is refused (SLVERR) and counted (`db_refused`). A flow
+//!   with entries to fetch and room is put in the fetch queue (a FIFO of
+//!   flow ids, each flow at most once: no scan of the flows).
+//! - Doorbell read: fi << 16 | pi.
+//! - Completion (`s_err` first, then `s_cmpl`; taken only when the
+//!   completion register `m_cqe` is free): done += 1 (never past fi),
+//!   the completion goes to the flow's CQ (`m_cqe`); its freed room may
+//!   queue the flow. A completion of a flow ≥ 2^A goes to CQ 255 (the CQ
+//!   engine drops and counts it) and touches no flow.
+//! - Fetch (the fetch queue's head, while WQE buffer credits are free
+//!   and `m_fetch` is empty): n = min(pi − fi, room, entries to the
+//!   ring's end, free credits) entries from index fi (`m_fetch`:
+//!   address base + 32 · (fi mod 2^log2 entries)); fi += n. Room =
+//!   2^Q − (fi − done): the requester's ring never overflows, so no
+//!   work request the host posts completes `Full`. The flow goes back
+//!   in the queue if it still has entries and room.
+//! Credits: 2^W entries of the WQE unpacker's buffer, taken by a fetch,
+//! returned by `wqe_freed` (an entry left the buffer), so fetched words
+//! always have room and never block the h2c stream.
+//!
+//! Ports (clock `clock`; no reset: its state lives with the queues it
+//! describes, which `rst` does not clear, `docs/driver.md`),
+//! `s_reg`/`m_reg` (`RegReq`/`RegResp`, the doorbell window),
+//! `s_commit` (`SqCommit`, strobe; held until picked), `s_cmpl` (the
+//! requester's `WrCompletion`), `s_err` (the unpacker's `DMA_ERR`
+//! completions), `wqe_freed`, `m_fetch` (`WqeFetch`), `m_cqe` (`CqeReq`),
+//! counters `db_rings`, `db_refused`, `wqe_fetches`.
+//!
+//! Throughput: an event every 2 cycles. Latency: doorbell taken → fetch
+//! on `m_fetch` in 7 cycles with an idle engine (2 for the doorbell, 3
+//! through the fetch queue, 2 for the fetch).
+//!
+//! Golden twin: `nic_golden::hostif::sq_engine`.
+
+use crate::hostif::{CqeReqSource, RegReqSink, RegRespSource, SqCommitSink, WqeFetchSource};
+use crate::mem::{Fifo, Ram};
+use crate::roce::WrCompletionSink;
+use nic_spec::hostif::resp;
+use rust_hdl::prelude::*;
+
+/// The event an `Exec` cycle decides.
+#[derive(Copy, Clone, PartialEq, Debug, LogicState)]
+pub enum SqEvent {
+    Commit,
+    Reg,
+    Cmpl,
+    Err,
+    Fetch,
+}
+
+#[derive(LogicBlock)]
+pub struct SqEngine<const A: usize, const Q: usize, const W: usize> {
+    pub clock: Signal<In, Clock>,
+    pub s_reg: RegReqSink,
+    pub m_reg: RegRespSource,
+    pub s_commit: SqCommitSink,
+    pub s_cmpl: WrCompletionSink,
+    pub s_err: WrCompletionSink,
+    pub wqe_freed: Signal<In, Bit>,
+    pub m_fetch: WqeFetchSource,
+    pub m_cqe: CqeReqSource,
+    pub db_rings: Signal<Out, Bits<32>>,
+    pub db_refused: Signal<Out, Bits<32>>,
+    pub wqe_fetches: Signal<Out, Bits<32>>,
+    /// {base[63:5], log2 entries, cq, active}.
+    ring: Ram<Bits<72>, A>,
+    /// {queued, done, fi, pi}.
+    index: Ram<Bits<49>, A>,
+    fetch_q: Fifo<A, A>,
+    exec: DFF<Bit>,
+    ev: DFF<SqEvent>,
+    ev_flow: DFF<Bits<A>>,
+    ev_oor: DFF<Bit>,
+    r_write: DFF<Bit>,
+    r_wdata: DFF<Bits<16>>,
+    r_strb: DFF<Bits<2>>,
+    c_pend: DFF<Bit>,
+    c_flow: DFF<Bits<A>>,
+    c_word: DFF<Bits<72>>,
+    turn_fetch: DFF<Bit>,
+    used: DFF<Bits<8>>,
+    f_v: DFF<Bit>,
+    f_flow: DFF<Bits<A>>,
+    f_idx: DFF<Bits<16>>,
+    f_count: DFF<Bits<5>>,
+    f_addr: DFF<Bits<64>>,
+    q_v: DFF<Bit>,
+    q_cq: DFF<Bits<8>>,
+    q_flow: DFF<Bits<16>>,
+    q_tag: DFF<Bits<32>>,
+    q_status: DFF<Bits<8>>,
+    q_bytes: DFF<Bits<32>>,
+    rs_v: DFF<Bit>,
+    rs_data: DFF<Bits<32>>,
+    rs_code: DFF<Bits<2>>,
+    n_rings: DFF<Bits<32>>,
+    n_refused: DFF<Bits<32>>,
+    n_fetches: DFF<Bits<32>>,
+    k_a: Constant<Bits<16>>,
+    k_room: Constant<Bits<17>>,
+    k_credits: Constant<Bits<8>>,
+    k_max_fetch: Constant<Bits<17>>,
+    k_one17: Constant<Bits<17>>,
+    k_no_cq: Constant<Bits<8>>,
+    k_okay: Constant<Bits<2>>,
+    k_slverr: Constant<Bits<2>>,
+    k_lo_byte: Constant<Bits<16>>,
+    k_hi_byte: Constant<Bits<16>>,
+    pick_cmpl: Signal<Local, Bit>,
+    pick_fetch: Signal<Local, Bit>,
+    cmpl_avail: Signal<Local, Bit>,
+    fetch_avail: Signal<Local, Bit>,
+    pick_flow: Signal<Local, Bits<16>>,
+    pi: Signal<Local, Bits<16>>,
+    fi: Signal<Local, Bits<16>>,
+    done: Signal<Local, Bits<16>>,
+    queued: Signal<Local, Bit>,
+    active: Signal<Local, Bit>,
+    log_size: Signal<Local, Bits<4>>,
+    size: Signal<Local, Bits<17>>,
+    avail: Signal<Local, Bits<16>>,
+    outst: Signal<Local, Bits<16>>,
+    room: Signal<Local, Bits<17>>,
+    done_new: Signal<Local, Bits<16>>,
+    room_new: Signal<Local, Bits<17>>,
+    p_new: Signal<Local, Bits<16>>,
+    d_new: Signal<Local, Bits<16>>,
+    d_old: Signal<Local, Bits<16>>,
+    slot: Signal<Local, Bits<16>>,
+    to_end: Signal<Local, Bits<17>>,
+    free: Signal<Local, Bits<17>>,
+    n1: Signal<Local, Bits<17>>,
+    n2: Signal<Local, Bits<17>>,
+    n3: Signal<Local, Bits<17>>,
+    n: Signal<Local, Bits<17>>,
+    fi_new: Signal<Local, Bits<16>>,
+    pi_out: Signal<Local, Bits<16>>,
+    fi_out: Signal<Local, Bits<16>>,
+    done_out: Signal<Local, Bits<16>>,
+    queued_out: Signal<Local, Bit>,
+    push: Signal<Local, Bit>,
+    taken_n: Signal<Local, Bits<8>>,
+}
+
+impl<const A: usize, const Q: usize, const W: usize> Default for SqEngine<A, Q, W> {
+    fn default() -> Self {
+        assert!((1..=12).contains(&A), "SqEngine: 1 <= A <= 12");
+        assert!(
+            Q <= 4,
+            "SqEngine: at most 16 work requests per flow (a fetch is <= 16 entries)"
+        );
+        assert!((1..=6).contains(&W), "SqEngine: 2..=64 WQE buffer credits");
+        Self {
+            clock: Default::default(),
+            s_reg: Default::default(),
+            m_reg: Default::default(),
+            s_commit: Default::default(),
+            s_cmpl: Default::default(),
+            s_err: Default::default(),
+            wqe_freed: Default::default(),
+            m_fetch: Default::default(),
+            m_cqe: Default::default(),
+            db_rings: Default::default(),
+            db_refused: Default::default(),
+            wqe_fetches: Default::default(),
+            ring: Default::default(),
+            index: Default::default(),
+            fetch_q: Default::default(),
+            exec: Default::default(),
+            ev: Default::default(),
+            ev_flow: Default::default(),
+            ev_oor: Default::default(),
+            r_write: Default::default(),
+            r_wdata: Default::default(),
+            r_strb: Default::default(),
+            c_pend: Default::default(),
+            c_flow: Default::default(),
+            c_word: Default::default(),
+            turn_fetch: Default::default(),
+            used: Default::default(),
+            f_v: Default::default(),
+            f_flow: Default::default(),
+            f_idx: Default::default(),
+            f_count: Default::default(),
+            f_addr: Default::default(),
+            q_v: Default::default(),
+            q_cq: Default::default(),
+            q_flow: Default::default(),
+            q_tag: Default::default(),
+            q_status: Default::default(),
+            q_bytes: Default::default(),
+            rs_v: Default::default(),
+            rs_data: Default::default(),
+            rs_code: Default::default(),
+            n_rings: Default::default(),
+            n_refused: Default::default(),
+            n_fetches: Default::default(),
+            k_a: Constant::new(Bits::<16>::from(A as u64)),
+            k_room: Constant::new(Bits::<17>::from(1u64 << Q)),
+            k_credits: Constant::new(Bits::<8>::from(1u64 << W)),
+            k_max_fetch: Constant::new(Bits::<17>::from(16u64)),
+            k_one17: Constant::new(Bits::<17>::from(1u64)),
+            k_no_cq: Constant::new(Bits::<8>::from(0xFFu64)),
+            k_okay: Constant::new(Bits::<2>::from(resp::OKAY as u64)),
+            k_slverr: Constant::new(Bits::<2>::from(resp::SLVERR as u64)),
+            k_lo_byte: Constant::new(Bits::<16>::from(0x00FFu64)),
+            k_hi_byte: Constant::new(Bits::<16>::from(0xFF00u64)),
+            pick_cmpl: Default::default(),
+            pick_fetch: Default::default(),
+            cmpl_avail: Default::default(),
+            fetch_avail: Default::default(),
+            pick_flow: Default::default(),
+            pi: Default::default(),
+            fi: Default::default(),
+            done: Default::default(),
+            queued: Default::default(),
+            active: Default::default(),
+            log_size: Default::default(),
+            size: Default::default(),
+            avail: Default::default(),
+            outst: Default::default(),
+            room: Default::default(),
+            done_new: Default::default(),
+            room_new: Default::default(),
+            p_new: Default::default(),
+            d_new: Default::default(),
+            d_old: Default::default(),
+            slot: Default::default(),
+            to_end: Default::default(),
+            free: Default::default(),
+            n1: Default::default(),
+            n2: Default::default(),
+            n3: Default::default(),
+            n: Default::default(),
+            fi_new: Default::default(),
+            pi_out: Default::default(),
+            fi_out: Default::default(),
+            done_out: Default::default(),
+            queued_out: Default::default(),
+            push: Default::default(),
+            taken_n: Default::default(),
+        }
+    }
+}
+
+impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, exec, ev, ev_flow, ev_oor, r_write, r_wdata, r_strb, c_pend, c_flow,
+            c_word, turn_fetch, used, f_v, f_flow, f_idx, f_count, f_addr, q_v, q_cq, q_flow,
+            q_tag, q_status, q_bytes, rs_v, rs_data, rs_code, n_rings, n_refused, n_fetches
+        );
+        clock!(self, clock, ring, index, fetch_q);
+        // ---- Pick: one event, its RAM words read.
+        self.cmpl_avail.next =
+            (!self.q_v.q.val() && (self.s_err.valid.val() || self.s_cmpl.valid.val()));
+        self.fetch_avail.next = (self.fetch_q.head_valid.val()
+            && (self.used.q.val() < self.k_credits.val())
+            && !self.f_v.q.val());
+        self.pick_cmpl.next =
+            (self.cmpl_avail.val() && (!self.fetch_avail.val() || !self.turn_fetch.q.val()));
+        self.pick_fetch.next =
+            (self.fetch_avail.val() && (!self.cmpl_avail.val() || self.turn_fetch.q.val()));
+        self.s_reg.ready.next = (!self.exec.q.val() && !self.c_pend.q.val());
+        self.fetch_q.pop.next = false;
+        self.pick_flow.next = bit_cast::<16, A>(self.fetch_q.head_data.val());
+        if !self.exec.q.val() {
+            if self.c_pend.q.val() {
+                self.exec.d.next = true;
+                self.ev.d.next = SqEvent::Commit;
+                self.pick_flow.next = bit_cast::<16, A>(self.c_flow.q.val());
+            } else if self.s_reg.valid.val() {
+                self.exec.d.next = true;
+                self.ev.d.next = SqEvent::Reg;
+                self.pick_flow.next = self.s_reg.addr.val();
+                self.r_write.d.next = self.s_reg.write.val();
+                self.r_wdata.d.next = self.s_reg.wdata.val().get_bits::<16>(0);
+                self.r_strb.d.next = self.s_reg.wstrb.val().get_bits::<2>(0);
+            } else if self.pick_cmpl.val() {
+                self.exec.d.next = true;
+                self.turn_fetch.d.next = true;
+                if self.s_err.valid.val() {
+                    self.ev.d.next = SqEvent::Err;
+                    self.pick_flow.next = self.s_err.flow.val().get_bits::<16>(0);
+                    self.ev_oor.d.next = (self.s_err.flow.val() >> self.k_a.val()).any();
+                } else {
+                    self.ev.d.next = SqEvent::Cmpl;
+                    self.pick_flow.next = self.s_cmpl.flow.val().get_bits::<16>(0);
+                    self.ev_oor.d.next = (self.s_cmpl.flow.val() >> self.k_a.val()).any();
+                }
+            } else if self.pick_fetch.val() {
+                self.exec.d.next = true;
+                self.turn_fetch.d.next = false;
+                self.ev.d.next = SqEvent::Fetch;
+                self.fetch_q.pop.next = true;
+            }
+            self.ev_flow.d.next = self.pick_flow.val().get_bits::<A>(0);
+        } else {
+            self.exec.d.next = false;
+        }
+        self.ring.read_address.next = self.pick_flow.val().get_bits::<A>(0);
+        self.index.read_address.next = self.pick_flow.val().get_bits::<A>(0);
+        // ---- Exec: the flow's words, and what the event does to them.
+        self.pi.next = self.index.read_data.val().get_bits::<16>(0);
+        self.fi.next = self.index.read_data.val().get_bits::<16>(16);
+        self.done.next = self.index.read_data.val().get_bits::<16>(32);
+        self.queued.next = self.index.read_data.val().get_bit(48);
+        self.active.next = self.ring.read_data.val().get_bit(0);
+        self.log_size.next = self.ring.read_data.val().get_bits::<4>(9);
+        self.size.next = (self.k_one17.val() << bit_cast::<17, 4>(self.log_size.val()));
+        self.avail.next = (self.pi.val() - self.fi.val());
+        self.outst.next = (self.fi.val() - self.done.val());
+        self.room.next = 0.into();
+        if (bit_cast::<17, 16>(self.outst.val()) < self.k_room.val()) {
+            self.room.next = (self.k_room.val() - bit_cast::<17, 16>(self.outst.val()));
+        }
+        self.done_new.next = self.done.val();
+        if (self.done.val() != self.fi.val()) {
+            self.done_new.next = (self.done.val() + 1);
+        }
+        self.room_new.next = 0.into();
+        if (bit_cast::<17, 16>(self.fi.val() - self.done_new.val()) < self.k_room.val()) {
+            self.room_new.next =
+                (self.k_room.val() - bit_cast::<17, 16>(self.fi.val() - self.done_new.val()));
+        }
+        // Doorbell: the new producer index, unstrobed bytes kept.
+        self.p_new.next = self.pi.val();
+        if self.r_strb.q.val().get_bit(0) {
+            self.p_new.next = ((self.pi.val() & self.k_hi_byte.val())
+                | (self.r_wdata.q.val() & self.k_lo_byte.val()));
+        }
+        if self.r_strb.q.val().get_bit(1) {
+            self.p_new.next = ((self.p_new.val() & self.k_lo_byte.val())
+                | (self.r_wdata.q.val() & self.k_hi_byte.val()));
+        }
+        self.d_new.next = (self.p_new.val() - self.fi.val());
+        self.d_old.next = (self.pi.val() - self.fi.val());
+        // Fetch: n = min(pi − fi, room, to the ring's end, free credits, 16).
+        self.slot.next = (self.fi.val() & (self.size.val().get_bits::<16>(0) - 1));
+        self.to_end.next = (self.size.val() - bit_cast::<17, 16>(self.slot.val()));
+        self.free.next = bit_cast::<17, 8>(self.k_credits.val() - self.used.q.val());
+        self.n1.next = bit_cast::<17, 16>(self.avail.val());
+        if (self.room.val() < self.n1.val()) {
+            self.n1.next = self.room.val();
+        }
+        self.n2.next = self.n1.val();
+        if (self.to_end.val() < self.n2.val()) {
+            self.n2.next = self.to_end.val();
+        }
+        self.n3.next = self.n2.val();
+        if (self.free.val() < self.n3.val()) {
+            self.n3.next = self.free.val();
+        }
+        self.n.next = self.n3.val();
+        if (self.k_max_fetch.val() < self.n.val()) {
+            self.n.next = self.k_max_fetch.val();
+        }
+        if !self.active.val() {
+            self.n.next = 0.into();
+        }
+        self.fi_new.next = (self.fi.val() + self.n.val().get_bits::<16>(0));
+        // Defaults: nothing changes.
+        self.pi_out.next = self.pi.val();
+        self.fi_out.next = self.fi.val();
+        self.done_out.next = self.done.val();
+        self.queued_out.next = self.queued.val();
+        self.push.next = false;
+        self.index.write_enable.next = false;
+        self.ring.write_enable.next = false;
+        self.ring.write_data.next = self.c_word.q.val();
+        self.s_cmpl.ready.next = false;
+        self.s_err.ready.next = false;
+        self.rs_v.d.next = false;
+        self.taken_n.next = 0.into();
+        if self.exec.q.val() {
+            match self.ev.q.val() {
+                SqEvent::Commit => {
+                    self.c_pend.d.next = false;
+                    self.ring.write_enable.next = true;
+                    self.index.write_enable.next = true;
+                    self.pi_out.next = 0.into();
+                    self.fi_out.next = 0.into();
+                    self.done_out.next = 0.into();
+                }
+                SqEvent::Reg => {
+                    self.rs_v.d.next = true;
+                    self.rs_code.d.next = self.k_okay.val();
+                    self.rs_data.d.next = ((bit_cast::<32, 16>(self.fi.val()) << 16)
+                        | bit_cast::<32, 16>(self.pi.val()));
+                    if self.r_write.q.val() {
+                        self.rs_data.d.next = 0.into();
+                        if (self.active.val()
+                            && (bit_cast::<17, 16>(self.d_new.val()) <= self.size.val())
+                            && (self.d_new.val() >= self.d_old.val()))
+                        {
+                            self.n_rings.d.next = (self.n_rings.q.val() + 1);
+                            self.index.write_enable.next = true;
+                            self.pi_out.next = self.p_new.val();
+                            if (!self.queued.val()
+                                && (self.p_new.val() != self.fi.val())
+                                && self.room.val().any())
+                            {
+                                self.push.next = true;
+                                self.queued_out.next = true;
+                            }
+                        } else {
+                            self.n_refused.d.next = (self.n_refused.q.val() + 1);
+                            self.rs_code.d.next = self.k_slverr.val();
+                        }
+                    }
+                }
+                SqEvent::Cmpl => {
+                    self.s_cmpl.ready.next = true;
+                    self.q_v.d.next = true;
+                    self.q_flow.d.next = self.s_cmpl.flow.val();
+                    self.q_tag.d.next = self.s_cmpl.tag.val();
+                    self.q_status.d.next = self.s_cmpl.status.val();
+                    self.q_bytes.d.next = self.s_cmpl.bytes.val();
+                }
+                SqEvent::Err => {
+                    self.s_err.ready.next = true;
+                    self.q_v.d.next = true;
+                    self.q_flow.d.next = self.s_err.flow.val();
+                    self.q_tag.d.next = self.s_err.tag.val();
+                    self.q_status.d.next = self.s_err.status.val();
+                    self.q_bytes.d.next = self.s_err.bytes.val();
+                }
+                SqEvent::Fetch => {
+                    self.index.write_enable.next = true;
+                    self.queued_out.next = false;
+                    if self.n.val().any() {
+                        self.f_v.d.next = true;
+                        self.f_flow.d.next = self.ev_flow.q.val();
+                        self.f_idx.d.next = self.fi.val();
+                        self.f_count.d.next = self.n.val().get_bits::<5>(0);
+                        self.f_addr.d.next =
+                            ((bit_cast::<64, 59>(self.ring.read_data.val().get_bits::<59>(13))
+                                + bit_cast::<64, 16>(self.slot.val()))
+                                << 5);
+                        self.fi_out.next = self.fi_new.val();
+                        self.taken_n.next = self.n.val().get_bits::<8>(0);
+                        self.n_fetches.d.next = (self.n_fetches.q.val() + 1);
+                        if ((self.pi.val() != self.fi_new.val())
+                            && (self.room.val() > self.n.val()))
+                        {
+                            self.push.next = true;
+                            self.queued_out.next = true;
+                        }
+                    }
+                }
+            }
+            // A completion: its CQ, done += 1, and maybe back in the queue.
+            if ((self.ev.q.val() == SqEvent::Cmpl) || (self.ev.q.val() == SqEvent::Err)) {
+                self.q_cq.d.next = self.ring.read_data.val().get_bits::<8>(1);
+                if self.ev_oor.q.val() {
+                    self.q_cq.d.next = self.k_no_cq.val();
+                } else {
+                    self.index.write_enable.next = true;
+                    self.done_out.next = self.done_new.val();
+                    if (!self.queued.val()
+                        && (self.pi.val() != self.fi.val())
+                        && self.room_new.val().any())
+                    {
+                        self.push.next = true;
+                        self.queued_out.next = true;
+                    }
+                }
+            }
+        }
+        self.index.write_address.next = self.ev_flow.q.val();
+        self.ring.write_address.next = self.ev_flow.q.val();
+        self.index.write_data.next = ((bit_cast::<49, 1>(self.queued_out.val().into()) << 48)
+            | (bit_cast::<49, 16>(self.done_out.val()) << 32)
+            | (bit_cast::<49, 16>(self.fi_out.val()) << 16)
+            | bit_cast::<49, 16>(self.pi_out.val()));
+        self.fetch_q.push.next = self.push.val();
+        self.fetch_q.push_data.next = self.ev_flow.q.val();
+        // ---- A COMMIT waits in a register until it is picked (after
+        // the Exec above, so a COMMIT strobed in a COMMIT's Exec is kept).
+        if self.s_commit.valid.val() {
+            self.c_pend.d.next = true;
+            self.c_flow.d.next = self.s_commit.flow.val().get_bits::<A>(0);
+            self.c_word.d.next = ((bit_cast::<72, 59>(self.s_commit.base.val().get_bits::<59>(5))
+                << 13)
+                | (bit_cast::<72, 4>(self.s_commit.log_size.val()) << 9)
+                | (bit_cast::<72, 8>(self.s_commit.cq.val()) << 1)
+                | bit_cast::<72, 1>(self.s_commit.active.val().into()));
+        }
+        // ---- Credits: taken by a fetch, returned by the unpacker.
+        if self.wqe_freed.val() {
+            self.used.d.next = ((self.used.q.val() + self.taken_n.val()) - 1);
+        } else {
+            self.used.d.next = (self.used.q.val() + self.taken_n.val());
+        }
+        // ---- Outputs.
+        self.m_fetch.valid.next = self.f_v.q.val();
+        self.m_fetch.flow.next = bit_cast::<16, A>(self.f_flow.q.val());
+        self.m_fetch.idx.next = self.f_idx.q.val();
+        self.m_fetch.count.next = self.f_count.q.val();
+        self.m_fetch.addr.next = self.f_addr.q.val();
+        if (self.f_v.q.val() && self.m_fetch.ready.val()) {
+            self.f_v.d.next = false;
+        }
+        self.m_cqe.valid.next = self.q_v.q.val();
+        self.m_cqe.cq.next = self.q_cq.q.val();
+        self.m_cqe.flow.next = self.q_flow.q.val();
+        self.m_cqe.tag.next = self.q_tag.q.val();
+        self.m_cqe.status.next = self.q_status.q.val();
+        self.m_cqe.bytes.next = self.q_bytes.q.val();
+        if (self.q_v.q.val() && self.m_cqe.ready.val()) {
+            self.q_v.d.next = false;
+        }
+        self.m_reg.valid.next = self.rs_v.q.val();
+        self.m_reg.rdata.next = self.rs_data.q.val();
+        self.m_reg.resp.next = self.rs_code.q.val();
+        self.db_rings.next = self.n_rings.q.val();
+        self.db_refused.next = self.n_refused.q.val();
+        self.wqe_fetches.next = self.n_fetches.q.val();
+    }
+}

@@ -1,0 +1,276 @@
+//! Harnesses of the host interface's blocks (`hdl/src/hostif/`), of
+//! `HostIf` and of the whole NIC (`hdl/src/nic/nic.rs`).
+
+use crate::harness;
+use nic_golden::hostif as golden;
+use nic_hdl::cc::CcStatsSink;
+use nic_hdl::hostif::axil_slave::AxilSlave;
+use nic_hdl::hostif::cq_engine::CqEngine;
+use nic_hdl::hostif::csr::Csr;
+use nic_hdl::hostif::dma_rd_mux::DmaRdMux;
+use nic_hdl::hostif::dma_wr_pack::DmaWrPack;
+use nic_hdl::hostif::sq_engine::SqEngine;
+use nic_hdl::hostif::stats_sel::*;
+use nic_hdl::hostif::wqe_unpack::WqeUnpack;
+use nic_hdl::hostif::HostIf;
+use nic_hdl::hostif::HostIfStatsSink;
+use nic_hdl::nic::CoreStatsSink;
+use nic_hdl::nic::HpccNic;
+use nic_hdl::roce::{ReqStatsSink, RxDispatchStatsSink, RxParseStatsSink, TxStatsSink};
+use nic_hdl::sched::SchedStatsSink;
+use rust_hdl::prelude::*;
+
+harness! {
+    impl<> AxilSlave {
+        type In = golden::axil_slave::In;
+        type Out = golden::axil_slave::Out;
+        clock = clock;
+        inputs { reset: reset, req_ready: m_req.ready, resp_valid: s_resp.valid }
+        outputs { req_valid: m_req.valid }
+        records_in { axil: s_axil, resp: s_resp }
+        records_out { axil: s_axil, req: m_req }
+    }
+}
+
+/// The counter selectors are combinational; the harness needs a clock,
+/// so each is driven through a wrapper (the clock is unused), like
+/// `Ns3HopParseTb`.
+macro_rules! stats_sel_harness {
+    ($($tb:ident = $blk:ident ($sink:ident) : $rec:ty),*) => {$(
+        #[doc = concat!("`", stringify!($blk), "` with a clock for the harness.")]
+        #[derive(LogicBlock, Default)]
+        pub struct $tb {
+            pub clock: Signal<In, Clock>,
+            pub s_stats: $sink,
+            pub sel: Signal<In, Bits<8>>,
+            pub data: Signal<Out, Bits<32>>,
+            pub hit: Signal<Out, Bit>,
+            inner: $blk,
+        }
+
+        impl Logic for $tb {
+            #[hdl_gen]
+            fn update(&mut self) {
+                $sink::link(&mut self.s_stats, &mut self.inner.s_stats);
+                self.inner.sel.next = self.sel.val();
+                self.data.next = self.inner.data.val();
+                self.hit.next = self.inner.hit.val();
+            }
+        }
+
+        harness! {
+            impl<> $tb {
+                type In = golden::stats_sel::In<$rec>;
+                type Out = golden::stats_sel::Out;
+                clock = clock;
+                inputs { sel: sel }
+                outputs { data: data, hit: hit }
+                records_in { stats: s_stats }
+            }
+        }
+    )*};
+}
+stats_sel_harness!(
+    RxParseStatsSelTb = RxParseStatsSel(RxParseStatsSink): nic_golden::roce::RxParseStats,
+    RxDispatchStatsSelTb = RxDispatchStatsSel(RxDispatchStatsSink): nic_golden::roce::RxDispatchStats,
+    TxStatsSelTb = TxStatsSel(TxStatsSink): nic_golden::roce::TxStats,
+    SchedStatsSelTb = SchedStatsSel(SchedStatsSink): nic_golden::sched::SchedStats,
+    CcStatsSelTb = CcStatsSel(CcStatsSink): nic_golden::cc::CcStats,
+    ReqStatsSelTb = ReqStatsSel(ReqStatsSink): nic_golden::roce::ReqStats,
+    CoreStatsSelTb = CoreStatsSel(CoreStatsSink): nic_golden::nic::CoreStats,
+    HostIfStatsSelTb = HostIfStatsSel(HostIfStatsSink): nic_golden::hostif::HostIfStats
+);
+
+harness! {
+    impl<const A: usize, const Q: usize, const C: usize> Csr<A, Q, C> {
+        type In = golden::csr::In;
+        type Out = golden::csr::Out;
+        clock = clock;
+        inputs {
+            reset: reset, req_valid: s_req.valid, cfg_ready: m_cfg.ready,
+            sq_ready: m_sq.ready, sq_resp_valid: s_sq.valid,
+            cq_ready: m_cq.ready, cq_resp_valid: s_cq.valid
+        }
+        outputs {
+            req_ready: s_req.ready, resp_valid: m_resp.valid, cfg_valid: m_cfg.valid,
+            commit_valid: m_commit.valid, sq_valid: m_sq.valid, cq_valid: m_cq.valid,
+            reads: reads, writes: writes, slverr: slverr, decerr: decerr, ro_writes: ro_writes
+        }
+        records_in {
+            req: s_req, sq_resp: s_sq, cq_resp: s_cq,
+            stats_parse: s_stats_parse, stats_dispatch: s_stats_dispatch, stats_tx: s_stats_tx,
+            stats_sched: s_stats_sched, stats_cc: s_stats_cc, stats_req: s_stats_req,
+            stats_core: s_stats_core, stats_host: s_stats_host
+        }
+        records_out { resp: m_resp, cfg: m_cfg, commit: m_commit, sq: m_sq, cq: m_cq }
+    }
+}
+
+harness! {
+    impl<const A: usize, const Q: usize, const W: usize> SqEngine<A, Q, W> {
+        type In = golden::sq_engine::In;
+        type Out = golden::sq_engine::Out;
+        clock = clock;
+        inputs {
+            reg_valid: s_reg.valid, commit_valid: s_commit.valid, cmpl_valid: s_cmpl.valid,
+            err_valid: s_err.valid, wqe_freed: wqe_freed, fetch_ready: m_fetch.ready,
+            cqe_ready: m_cqe.ready
+        }
+        outputs {
+            reg_ready: s_reg.ready, resp_valid: m_reg.valid, cmpl_ready: s_cmpl.ready,
+            err_ready: s_err.ready, fetch_valid: m_fetch.valid, cqe_valid: m_cqe.valid,
+            db_rings: db_rings, db_refused: db_refused, wqe_fetches: wqe_fetches
+        }
+        records_in { reg: s_reg, commit: s_commit, cmpl: s_cmpl, err: s_err }
+        records_out { resp: m_reg, fetch: m_fetch, cqe: m_cqe }
+    }
+}
+
+harness! {
+    impl<const W: usize> WqeUnpack<W> {
+        type In = golden::wqe_unpack::In;
+        type Out = golden::wqe_unpack::Out;
+        clock = clock;
+        inputs { beat_valid: s_beat.valid, wr_ready: m_wr.ready, err_ready: m_err.ready }
+        outputs {
+            beat_ready: s_beat.ready, wr_valid: m_wr.valid, err_valid: m_err.valid,
+            wqe_freed: wqe_freed, wqes: wqes, wqe_dma_err: wqe_dma_err
+        }
+        records_in { beat: s_beat }
+        records_out { wr: m_wr, err: m_err }
+    }
+}
+
+harness! {
+    impl<const C: usize, const N: usize> CqEngine<C, N> {
+        type In = golden::cq_engine::In;
+        type Out = golden::cq_engine::Out;
+        clock = clock;
+        inputs {
+            reg_valid: s_reg.valid, cqe_valid: s_cqe.valid, write_ready: m_write.ready,
+            done_valid: s_done.valid
+        }
+        outputs {
+            reg_ready: s_reg.ready, resp_valid: m_reg.valid, cqe_ready: s_cqe.ready,
+            write_valid: m_write.valid, event_valid: m_event.valid,
+            cqes: cqes, cqe_drops: cqe_drops, events: events, ci_refused: ci_refused
+        }
+        records_in { reg: s_reg, cqe: s_cqe, done: s_done }
+        records_out { resp: m_reg, write: m_write, event: m_event }
+    }
+}
+
+harness! {
+    impl<> DmaRdMux {
+        type In = golden::dma_rd_mux::In;
+        type Out = golden::dma_rd_mux::Out;
+        clock = clock;
+        inputs {
+            core_valid: s_core.valid, fetch_valid: s_fetch.valid,
+            desc_ready: m_axis_read_desc.ready,
+            h2c_tdata: s_axis_h2c.tdata, h2c_tkeep: s_axis_h2c.tkeep, h2c_tlast: s_axis_h2c.tlast,
+            h2c_tuser: s_axis_h2c.tuser, h2c_tvalid: s_axis_h2c.tvalid,
+            core_tready: m_axis_core.tready, beat_ready: m_beat.ready
+        }
+        outputs {
+            core_ready: s_core.ready, fetch_ready: s_fetch.ready,
+            desc_valid: m_axis_read_desc.valid, h2c_tready: s_axis_h2c.tready,
+            core_tdata: m_axis_core.tdata, core_tkeep: m_axis_core.tkeep,
+            core_tlast: m_axis_core.tlast, core_tuser: m_axis_core.tuser,
+            core_tvalid: m_axis_core.tvalid, beat_valid: m_beat.valid,
+            rd_descs: rd_descs, h2c_err: h2c_err, h2c_len_err: h2c_len_err
+        }
+        records_in { core: s_core, fetch: s_fetch }
+        records_out { desc: m_axis_read_desc, beat: m_beat }
+    }
+}
+
+harness! {
+    impl<> DmaWrPack {
+        type In = golden::dma_wr_pack::In;
+        type Out = golden::dma_wr_pack::Out;
+        clock = clock;
+        inputs {
+            core_valid: s_core.valid, cqe_valid: s_cqe.valid,
+            desc_ready: m_axis_write_desc.ready, c2h_tready: m_axis_c2h.tready
+        }
+        outputs {
+            core_ready: s_core.ready, cqe_ready: s_cqe.ready,
+            desc_valid: m_axis_write_desc.valid,
+            c2h_tdata: m_axis_c2h.tdata, c2h_tkeep: m_axis_c2h.tkeep, c2h_tlast: m_axis_c2h.tlast,
+            c2h_tuser: m_axis_c2h.tuser, c2h_tvalid: m_axis_c2h.tvalid,
+            done_valid: m_done.valid, wr_descs: wr_descs
+        }
+        records_in { core: s_core, cqe: s_cqe }
+        records_out { desc: m_axis_write_desc, done: m_done }
+    }
+}
+
+harness! {
+    impl<const A: usize, const Q: usize, const C: usize, const N: usize, const W: usize> HostIf<A, Q, C, N, W> {
+        type In = golden::host_if::In;
+        type Out = golden::host_if::Out;
+        clock = clock;
+        inputs {
+            reset: reset, read_desc_ready: m_axis_read_desc.ready,
+            h2c_tdata: s_axis_h2c.tdata, h2c_tkeep: s_axis_h2c.tkeep, h2c_tlast: s_axis_h2c.tlast,
+            h2c_tuser: s_axis_h2c.tuser, h2c_tvalid: s_axis_h2c.tvalid,
+            write_desc_ready: m_axis_write_desc.ready, c2h_tready: m_axis_c2h.tready,
+            cfg_ready: m_cfg.ready, wr_ready: m_wr.ready, cmpl_valid: s_cmpl.valid,
+            dma_rd_valid: s_dma_rd.valid, core_h2c_tready: m_axis_core_h2c.tready,
+            dma_wr_valid: s_dma_wr.valid
+        }
+        outputs {
+            read_desc_valid: m_axis_read_desc.valid, h2c_tready: s_axis_h2c.tready,
+            write_desc_valid: m_axis_write_desc.valid,
+            c2h_tdata: m_axis_c2h.tdata, c2h_tkeep: m_axis_c2h.tkeep, c2h_tlast: m_axis_c2h.tlast,
+            c2h_tuser: m_axis_c2h.tuser, c2h_tvalid: m_axis_c2h.tvalid,
+            event_valid: m_event.valid, cfg_valid: m_cfg.valid, wr_valid: m_wr.valid,
+            cmpl_ready: s_cmpl.ready, dma_rd_ready: s_dma_rd.ready,
+            core_h2c_tdata: m_axis_core_h2c.tdata, core_h2c_tkeep: m_axis_core_h2c.tkeep,
+            core_h2c_tlast: m_axis_core_h2c.tlast, core_h2c_tuser: m_axis_core_h2c.tuser,
+            core_h2c_tvalid: m_axis_core_h2c.tvalid, dma_wr_ready: s_dma_wr.ready
+        }
+        records_in {
+            axil: s_axil, cmpl: s_cmpl, dma_rd: s_dma_rd, dma_wr: s_dma_wr,
+            stats_parse: s_stats_parse, stats_dispatch: s_stats_dispatch, stats_tx: s_stats_tx,
+            stats_sched: s_stats_sched, stats_cc: s_stats_cc, stats_req: s_stats_req,
+            stats_core: s_stats_core
+        }
+        records_out {
+            axil: s_axil, read_desc: m_axis_read_desc, write_desc: m_axis_write_desc,
+            event: m_event, cfg: m_cfg, wr: m_wr
+        }
+    }
+}
+
+harness! {
+    impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const C: usize, const N: usize, const W: usize> HpccNic<A, Q, AQ, B, C, N, W> {
+        type In = nic_golden::nic::nic::In;
+        type Out = nic_golden::nic::nic::Out;
+        clock = clk;
+        inputs {
+            rst: rst, read_desc_ready: m_axis_read_desc.ready,
+            h2c_tdata: s_axis_h2c.tdata, h2c_tkeep: s_axis_h2c.tkeep, h2c_tlast: s_axis_h2c.tlast,
+            h2c_tuser: s_axis_h2c.tuser, h2c_tvalid: s_axis_h2c.tvalid,
+            write_desc_ready: m_axis_write_desc.ready, c2h_tready: m_axis_c2h.tready,
+            tx_tready: m_axis_tx.tready,
+            rx_tdata: s_axis_rx.tdata, rx_tkeep: s_axis_rx.tkeep, rx_tlast: s_axis_rx.tlast,
+            rx_tuser: s_axis_rx.tuser, rx_tvalid: s_axis_rx.tvalid
+        }
+        outputs {
+            read_desc_valid: m_axis_read_desc.valid, h2c_tready: s_axis_h2c.tready,
+            write_desc_valid: m_axis_write_desc.valid,
+            c2h_tdata: m_axis_c2h.tdata, c2h_tkeep: m_axis_c2h.tkeep, c2h_tlast: m_axis_c2h.tlast,
+            c2h_tuser: m_axis_c2h.tuser, c2h_tvalid: m_axis_c2h.tvalid,
+            event_valid: m_event.valid,
+            tx_tdata: m_axis_tx.tdata, tx_tkeep: m_axis_tx.tkeep, tx_tlast: m_axis_tx.tlast,
+            tx_tuser: m_axis_tx.tuser, tx_tvalid: m_axis_tx.tvalid, rx_tready: s_axis_rx.tready
+        }
+        records_in { axil: s_axil }
+        records_out {
+            axil: s_axil, read_desc: m_axis_read_desc, write_desc: m_axis_write_desc,
+            event: m_event
+        }
+    }
+}
