@@ -440,28 +440,78 @@ impl Wire for Bottleneck {
     }
 }
 
-/// One NIC core as the pair drives it: this cycle's outputs for its
-/// inputs (the golden twin, an RTL engine, or both in lockstep).
-pub type CoreFn<'a> = Box<dyn FnMut(&In) -> Out + 'a>;
+/// One NIC's host side, as a [`Pair`] drives it: this cycle's inputs
+/// of the NIC from the host's state alone (so a run's inputs can be
+/// recorded and replayed), what the host takes from the NIC's outputs,
+/// and the frames of its MAC side.
+pub trait Host {
+    type In: Copy;
+    type Out: Copy + Default;
+    /// This cycle's inputs (from the host's state only).
+    fn inputs(&mut self, now: u64) -> Self::In;
+    /// Apply this cycle's handshakes; returns a complete frame sent.
+    fn take(&mut self, now: u64, i: &Self::In, o: &Self::Out) -> Option<Vec<u8>>;
+    /// A frame from the link.
+    fn receive(&mut self, frame: Vec<u8>);
+    /// Every work request completed.
+    fn finished(&self) -> bool;
+    /// Cycle of the first beat of the last frame sent.
+    fn last_tx_start(&self) -> u64;
+}
 
-/// Two cores, their hosts and the two directions of the link.
-pub struct CorePair<'a> {
-    pub hosts: [CoreHost; 2],
-    pub cores: [CoreFn<'a>; 2],
+impl Host for CoreHost {
+    type In = In;
+    type Out = Out;
+    fn inputs(&mut self, now: u64) -> In {
+        CoreHost::inputs(self, now)
+    }
+    fn take(&mut self, now: u64, i: &In, o: &Out) -> Option<Vec<u8>> {
+        CoreHost::take(self, now, i, o)
+    }
+    fn receive(&mut self, frame: Vec<u8>) {
+        CoreHost::receive(self, frame)
+    }
+    fn finished(&self) -> bool {
+        CoreHost::finished(self)
+    }
+    fn last_tx_start(&self) -> u64 {
+        self.tx_starts.last().copied().unwrap_or(0)
+    }
+}
+
+/// One NIC as a pair drives it: this cycle's outputs for its inputs (the
+/// golden twin, an RTL engine, or both in lockstep).
+pub type NicFn<'a, I, O> = Box<dyn FnMut(&I) -> O + 'a>;
+
+/// A NIC core as [`CorePair`] drives it.
+pub type CoreFn<'a> = NicFn<'a, In, Out>;
+
+/// Two NICs, their hosts and the two directions of the link.
+pub struct Pair<'a, H: Host> {
+    pub hosts: [H; 2],
+    pub cores: [NicFn<'a, H::In, H::Out>; 2],
     /// `links[n]` carries NIC n's frames to the other NIC.
     pub links: [Box<dyn Wire>; 2],
     pub now: u64,
-    /// Every input of each core, if recording.
-    pub record: Option<[Vec<In>; 2]>,
+    /// Every input of each NIC, if recording.
+    pub record: Option<[Vec<H::In>; 2]>,
     /// Every frame put on the wire, if recording (for a pcap).
     pub wire: Option<Vec<WireFrame>>,
-    /// Each core's outputs in the last cycle (its counters).
-    pub last: [Out; 2],
+    /// Each NIC's outputs in the last cycle.
+    pub last: [H::Out; 2],
 }
 
-impl<'a> CorePair<'a> {
-    /// Two cores joined by two [`Link`]s of `link`.
-    pub fn new(hosts: [CoreHost; 2], cores: [CoreFn<'a>; 2], link: LinkCfg, seed: u64) -> Self {
+/// Two NIC cores with their host models (`hpcc_nic_core`).
+pub type CorePair<'a> = Pair<'a, CoreHost>;
+
+impl<'a, H: Host> Pair<'a, H> {
+    /// Two NICs joined by two [`Link`]s of `link`.
+    pub fn new(
+        hosts: [H; 2],
+        cores: [NicFn<'a, H::In, H::Out>; 2],
+        link: LinkCfg,
+        seed: u64,
+    ) -> Self {
         Self::with_wires(
             hosts,
             cores,
@@ -472,10 +522,10 @@ impl<'a> CorePair<'a> {
         )
     }
 
-    /// Two cores joined by `links`.
+    /// Two NICs joined by `links`.
     pub fn with_wires(
-        hosts: [CoreHost; 2],
-        cores: [CoreFn<'a>; 2],
+        hosts: [H; 2],
+        cores: [NicFn<'a, H::In, H::Out>; 2],
         links: [Box<dyn Wire>; 2],
     ) -> Self {
         Self {
@@ -489,7 +539,7 @@ impl<'a> CorePair<'a> {
         }
     }
 
-    /// One cycle of both cores.
+    /// One cycle of both NICs.
     pub fn step(&mut self) {
         let now = self.now;
         for n in 0..2 {
@@ -506,7 +556,7 @@ impl<'a> CorePair<'a> {
             let sent = self.hosts[n].take(now, &i, &o);
             self.last[n] = o;
             if let Some(f) = sent {
-                let start = *self.hosts[n].tx_starts.last().unwrap();
+                let start = self.hosts[n].last_tx_start();
                 let copy = self.wire.is_some().then(|| f.clone());
                 let lost = self.links[n].send(now, f);
                 if let (Some(w), Some(frame)) = (&mut self.wire, copy) {
@@ -522,8 +572,8 @@ impl<'a> CorePair<'a> {
         self.now += 1;
     }
 
-    /// Run until both hosts are finished (and the link is quiet) or
-    /// `max_cycles`; returns whether they finished.
+    /// Run until both hosts are finished or `max_cycles`; returns whether
+    /// they finished.
     pub fn run(&mut self, max_cycles: u64) -> bool {
         while self.now < max_cycles {
             self.step();

@@ -11,6 +11,9 @@
 //!   register map, work requests, completions checked, DMA served with
 //!   latency), two cores over a [`Wire`](core_env::Wire), the workloads
 //!   and the runs of `hpccnic sim`.
+//! - [`driver`]: the host of the whole NIC (`hpcc_nic`): a driver
+//!   following `docs/driver.md` over AXI4-Lite, send and completion
+//!   queues in host memory, a DMA engine; the runs of `hpccnic sim`.
 //! - [`bottleneck`]: a queue that stamps one ns-3 telemetry hop (the
 //!   minimal switch); [`cc_loop`]: the CC in the loop through it.
 //! - [`fluid`]: a closed loop for the CC algorithm alone (N flows through
@@ -23,6 +26,7 @@ pub mod bench;
 pub mod bottleneck;
 pub mod cc_loop;
 pub mod core_env;
+pub mod driver;
 pub mod fluid;
 pub mod host;
 pub mod link;

@@ -197,6 +197,11 @@ impl<
     pub fn core(&self) -> &NicCore<A, Q, B> {
         &self.core.m
     }
+    /// The host interface's inputs in the last cycle (to replay them on
+    /// the host interface alone).
+    pub fn host_in(&self) -> crate::hostif::host_if::In {
+        self.ins.host
+    }
     /// The core's outputs in the last cycle (its counters).
     pub fn core_out(&self) -> &core::Out {
         &self.outs.core

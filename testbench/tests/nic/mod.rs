@@ -3,6 +3,7 @@ mod cfg_regs;
 mod core;
 mod ev_arb;
 mod int_tap;
+mod nic;
 mod notify_rx;
 mod notify_tx;
 mod read_resp;
