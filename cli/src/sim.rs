@@ -1,20 +1,25 @@
-//! `hpccnic sim <scenario>`: two NIC cores (`hpcc_nic_core`) over a lossy
-//! link, each with a host model (`nic_netsim::core_env`: configuration
-//! through the register map, work requests, completions checked, DMA
-//! served with latency). `--engine golden` runs the core's twin;
-//! `verilator` and `rust-hdl` run the RTL with the twin in lockstep, every
-//! port compared every cycle (the frames on the wire are the RTL's).
-//! Prints a summary, writes a pcap (timestamps: cycles at the core clock,
-//! `--clock-mhz`) and waveforms if asked, exits 1 if a work request did
-//! not complete as planned or the data is not byte-exact, 2 on a bad
-//! option.
+//! `hpccnic sim <scenario>`: two NICs over a lossy link.
+//!
+//! `--top nic` (the default) runs two `hpcc_nic` (the host interface and
+//! the core), each driven by `nic_netsim::driver`: registers over
+//! AXI4-Lite, send queues and doorbells, completion queues reaped on
+//! events, a DMA engine; the counters are read over AXI4-Lite at the end.
+//! `--top core` runs two `hpcc_nic_core` with the core's host model
+//! (`nic_netsim::core_env`: work requests on a stream). `--engine golden`
+//! runs the twin; `verilator` and `rust-hdl` run the RTL with the twin in
+//! lockstep, every port compared every cycle (the frames on the wire are
+//! the RTL's). Prints a summary, writes a pcap (timestamps: cycles at the
+//! core clock, `--clock-mhz`) and waveforms if asked, exits 1 if a work
+//! request did not complete as planned, the data is not byte-exact or an
+//! access got another answer than it must, 2 on a bad option.
 
 use crate::args;
 use clap::{Args, ValueEnum};
 use nic_golden::cc::params::Variant;
 use nic_golden::nic::core::{In, NicCore};
 use nic_golden::Cycle;
-use nic_netsim::core_env::{run_core_sim, CoreFn, CoreSimCfg, VariantPlan};
+use nic_netsim::core_env::{run_core_sim, CoreFn, CoreSimCfg, NicFn, VariantPlan};
+use nic_netsim::driver::{nic_sim_params, run_nic_sim, NicSimCfg};
 use nic_testbench::roce::pipes::{engine_for, Lockstep};
 use nic_testbench::EngineKind;
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapWriter};
@@ -55,6 +60,20 @@ pub fn cycle_ns(cycle: u64, period_ps: u64) -> u64 {
 /// buffer (the co-simulation tests' size).
 type Rtl = nic_hdl::nic::NicCore<3, 3, 6, 8>;
 type Twin = NicCore<3, 3, 8>;
+/// The NIC `sim --top nic` runs: that core, 4 completion queues, a
+/// 16-entry WQE buffer.
+type NicRtl = nic_hdl::nic::HpccNic<3, 3, 6, 8, 2, 4, 4>;
+type NicTwin = nic_golden::nic::nic::HpccNic<3, 3, 8, 2, 4, 4>;
+
+/// What `sim` runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SimTop {
+    /// `hpcc_nic`: the host interface and the core, driven over AXI4-Lite
+    /// and DMA by the driver.
+    Nic,
+    /// `hpcc_nic_core`: the core alone, work requests on a stream.
+    Core,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CoreScenario {
@@ -111,9 +130,39 @@ pub struct SimArgs {
     /// The HPCC++ variant of each flow.
     #[arg(long, value_enum, default_value = "mixed")]
     variant: VariantArg,
-    /// What runs the cores.
+    /// What runs the NICs.
     #[arg(long, value_enum, default_value = "golden")]
     engine: SimEngine,
+    /// `nic`: the whole NIC through its host interface; `core`: the core.
+    #[arg(long, value_enum, default_value = "nic")]
+    top: SimTop,
+    /// `--top nic`: log2 of each flow's send-queue entries, 0 ..= 10.
+    #[arg(long, allow_negative_numbers = true, default_value_t = 4, value_parser = clap::value_parser!(u8).range(0..=10))]
+    sq_log: u8,
+    /// `--top nic`: log2 of each completion queue's entries, 0 ..= 10.
+    #[arg(long, allow_negative_numbers = true, default_value_t = 5, value_parser = clap::value_parser!(u8).range(0..=10))]
+    cq_log: u8,
+    /// `--top nic`: completion queues used per NIC, 1 ..= 4 (flow f
+    /// completes into CQ f mod this).
+    #[arg(long, allow_negative_numbers = true, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=4))]
+    cqs: u32,
+    /// `--top nic`: work requests per doorbell at most, 1 ..= 64.
+    #[arg(long, allow_negative_numbers = true, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
+    batch: u32,
+    /// `--top nic`: event moderation, completions per event, 0 ..= 65535
+    /// (0 counts as 1).
+    #[arg(long, allow_negative_numbers = true, default_value_t = 4, value_parser = clap::value_parser!(u16))]
+    mod_count: u16,
+    /// `--top nic`: event moderation, cycles after the first waiting
+    /// completion, 0 ..= 2^24 − 1.
+    #[arg(long, allow_negative_numbers = true, default_value_t = 200, value_parser = clap::value_parser!(u32).range(0..1 << 24))]
+    mod_time: u32,
+    /// `--top nic`: probability that a DMA read comes back with a flagged
+    /// beat (h2c `tuser`), in [0, 1): a flagged send-queue entry completes
+    /// DMA_ERR (the driver posts it again), a flagged payload aborts its
+    /// frame (sent again by the recovery).
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0.0, value_parser = args::loss)]
+    dma_err: f64,
     /// The core clock, MHz, in [1, 1000]: pcap timestamps and VCD time are
     /// cycles at this clock (156.25 MHz: 6.4 ns a cycle).
     #[arg(long, allow_negative_numbers = true, env = "NIC_CLOCK_MHZ", default_value_t = args::DEFAULT_CLOCK_MHZ, value_parser = args::clock_mhz)]
@@ -123,7 +172,7 @@ pub struct SimArgs {
     #[arg(long)]
     pcap: Option<PathBuf>,
     /// Waveforms of an RTL engine: `dir/x.vcd` writes `dir/x.a.vcd` and
-    /// `dir/x.b.vcd`, one per core (default: none; not with --engine
+    /// `dir/x.b.vcd`, one per NIC (default: none; not with --engine
     /// golden).
     #[arg(long)]
     vcd: Option<PathBuf>,
@@ -228,36 +277,102 @@ pub fn main(a: SimArgs) -> i32 {
         bar.set_message(format!("cycle {cycles}, {done}/{planned} work requests"));
         bar.tick();
     };
-    let r = match a.engine {
-        SimEngine::Golden => {
-            let mut t = [Twin::default(), Twin::default()];
-            let [t0, t1] = &mut t;
-            let cores: [CoreFn<'_>; 2] =
-                [Box::new(|i: &In| t0.step(i)), Box::new(|i: &In| t1.step(i))];
-            run_core_sim(&c, cores, budget, &mut progress)
-        }
-        SimEngine::Verilator | SimEngine::RustHdl => {
-            let kind = if a.engine == SimEngine::Verilator {
-                EngineKind::Verilator
-            } else {
-                EngineKind::RustHdl
+    let kind = match a.engine {
+        SimEngine::Golden => None,
+        SimEngine::Verilator => Some(EngineKind::Verilator),
+        SimEngine::RustHdl => Some(EngineKind::RustHdl),
+    };
+    let vcd = |n| a.vcd.as_deref().map(|v| vcd_name(v, n));
+    let r = match a.top {
+        SimTop::Core => {
+            let r = match kind {
+                None => {
+                    let mut t = [Twin::default(), Twin::default()];
+                    let [t0, t1] = &mut t;
+                    let cores: [CoreFn<'_>; 2] =
+                        [Box::new(|i: &In| t0.step(i)), Box::new(|i: &In| t1.step(i))];
+                    run_core_sim(&c, cores, budget, &mut progress)
+                }
+                Some(kind) => {
+                    let mut l = [0, 1].map(|n| {
+                        Lockstep::new(
+                            engine_for::<Rtl>(kind, vcd(n).as_deref()),
+                            Twin::default(),
+                            ["hpcc_nic_core 0", "hpcc_nic_core 1"][n],
+                        )
+                    });
+                    let [l0, l1] = &mut l;
+                    let cores: [CoreFn<'_>; 2] =
+                        [Box::new(|i: &In| l0.step(i)), Box::new(|i: &In| l1.step(i))];
+                    run_core_sim(&c, cores, budget, &mut progress)
+                }
             };
-            let vcd = |n| a.vcd.as_deref().map(|v| vcd_name(v, n));
-            let mut l0 = Lockstep::new(
-                engine_for::<Rtl>(kind, vcd(0).as_deref()),
-                Twin::default(),
-                "hpcc_nic_core 0",
-            );
-            let mut l1 = Lockstep::new(
-                engine_for::<Rtl>(kind, vcd(1).as_deref()),
-                Twin::default(),
-                "hpcc_nic_core 1",
-            );
-            let cores: [CoreFn<'_>; 2] = [
-                Box::new(move |i: &In| l0.step(i)),
-                Box::new(move |i: &In| l1.step(i)),
-            ];
-            run_core_sim(&c, cores, budget, &mut progress)
+            Outcome {
+                counters: r.last.iter().map(core_counters).collect(),
+                hosts: None,
+                cycles: r.cycles,
+                finished: r.finished,
+                completed: r.completed,
+                planned: r.planned,
+                byte_exact: r.byte_exact,
+                errors: r.errors,
+                wire: r.wire,
+            }
+        }
+        SimTop::Nic => {
+            let nc = NicSimCfg {
+                core: c.clone(),
+                sq_log: a.sq_log,
+                cq_log: a.cq_log,
+                cqs: a.cqs,
+                mod_count: a.mod_count,
+                mod_time: a.mod_time,
+                batch: a.batch,
+                axil_pause: 0.2,
+                dma_err: a.dma_err,
+                bad_input: a.scenario == CoreScenario::Mixed,
+                stall: 0.0,
+                dma_latency: 16,
+            };
+            let p = nic_sim_params(&nc, 3, 3);
+            use nic_golden::nic::nic::In as NicIn;
+            let r = match kind {
+                None => {
+                    let mut t = [NicTwin::default(), NicTwin::default()];
+                    let [t0, t1] = &mut t;
+                    let nics: [NicFn<'_, NicIn, _>; 2] = [
+                        Box::new(|i: &NicIn| t0.step(i)),
+                        Box::new(|i: &NicIn| t1.step(i)),
+                    ];
+                    run_nic_sim(&nc, &p, nics, budget, &mut progress)
+                }
+                Some(kind) => {
+                    let mut l = [0, 1].map(|n| {
+                        Lockstep::new(
+                            engine_for::<NicRtl>(kind, vcd(n).as_deref()),
+                            NicTwin::default(),
+                            ["hpcc_nic 0", "hpcc_nic 1"][n],
+                        )
+                    });
+                    let [l0, l1] = &mut l;
+                    let nics: [NicFn<'_, NicIn, _>; 2] = [
+                        Box::new(|i: &NicIn| l0.step(i)),
+                        Box::new(|i: &NicIn| l1.step(i)),
+                    ];
+                    run_nic_sim(&nc, &p, nics, budget, &mut progress)
+                }
+            };
+            Outcome {
+                counters: r.hosts.iter().map(|h| h.counters.clone()).collect(),
+                hosts: Some(r.hosts),
+                cycles: r.cycles,
+                finished: r.finished,
+                completed: r.completed,
+                planned: r.planned,
+                byte_exact: r.byte_exact,
+                errors: r.errors,
+                wire: r.wire,
+            }
         }
     };
     bar.finish_and_clear();
@@ -269,8 +384,9 @@ pub fn main(a: SimArgs) -> i32 {
         .count();
     let lost = r.wire.iter().filter(|f| f.lost).count();
     println!(
-        "sim {}: engine {}, seed {}, loss {}, {} messages per NIC, max size {}, MTU {}, {} flows, delay {}, variant {}, telemetry {}",
+        "sim {}: top {}, engine {}, seed {}, loss {}, {} messages per NIC, max size {}, MTU {}, {} flows, delay {}, variant {}, telemetry {}",
         a.scenario.to_possible_value().unwrap().get_name(),
+        a.top.to_possible_value().unwrap().get_name(),
         a.engine.to_possible_value().unwrap().get_name(),
         a.seed,
         a.loss,
@@ -295,30 +411,61 @@ pub fn main(a: SimArgs) -> i32 {
         a.clock_mhz
     );
     println!("work requests completed {}/{}", r.completed, r.planned);
-    let sum = |f: &dyn Fn(&nic_golden::nic::core::Out) -> u32| -> u64 {
-        r.last.iter().map(|o| f(o) as u64).sum()
+    // Both NICs' counter (read over AXI4-Lite with `--top nic`).
+    let sum = |page: &str, field: &str| -> u64 {
+        r.counters
+            .iter()
+            .flat_map(|c| c.iter())
+            .filter(|(p, f, _)| *p == page && *f == field)
+            .map(|x| x.2 as u64)
+            .sum()
     };
     println!(
-        "recoveries {} (timeouts {}, NAKs {}), retransmissions {}",
-        sum(&|o| o.stats_req.timeouts) + sum(&|o| o.stats_req.naks),
-        sum(&|o| o.stats_req.timeouts),
-        sum(&|o| o.stats_req.naks),
-        retransmissions(&r.wire)
+        "recoveries {} (timeouts {}, NAKs {}), retransmissions {}, frames aborted {}",
+        sum("ReqStats", "timeouts") + sum("ReqStats", "naks"),
+        sum("ReqStats", "timeouts"),
+        sum("ReqStats", "naks"),
+        retransmissions(&r.wire),
+        sum("TxStats", "aborted")
     );
     println!(
         "rx: accepted {}, dropped for a full receive buffer {}, bad ICRC {}",
-        sum(&|o| o.stats_parse.ok),
-        sum(&|o| o.stats_parse.drop_full),
-        sum(&|o| o.stats_parse.bad_icrc)
+        sum("RxParseStats", "ok"),
+        sum("RxParseStats", "drop_full"),
+        sum("RxParseStats", "bad_icrc")
     );
     println!(
         "cc: events {}, of the other variant {}, updates to the scheduler {}; NOTIFYs sent {}, applied {}",
-        sum(&|o| o.stats_cc.events),
-        sum(&|o| o.stats_cc.drop_variant),
-        sum(&|o| o.stats_core.updates),
-        sum(&|o| o.stats_core.notifies),
-        sum(&|o| o.stats_core.notifies_applied)
+        sum("CcStats", "events"),
+        sum("CcStats", "drop_variant"),
+        sum("CoreStats", "updates"),
+        sum("CoreStats", "notifies"),
+        sum("CoreStats", "notifies_applied")
     );
+    if let Some(h) = &r.hosts {
+        let hs =
+            |f: &dyn Fn(&nic_netsim::driver::HostSummary) -> u64| -> u64 { h.iter().map(f).sum() };
+        println!(
+            "host: register accesses {} (OKAY {}, SLVERR {}, DECERR {}), doorbells {} (refused {}), send-queue fetches {}, completions {} in {} events, posted again after DMA_ERR {}",
+            hs(&|h| h.reg_ops),
+            hs(&|h| h.answers[0]),
+            hs(&|h| h.answers[2]),
+            hs(&|h| h.answers[3]),
+            sum("HostIfStats", "db_rings"),
+            sum("HostIfStats", "db_refused"),
+            sum("HostIfStats", "wqe_fetches"),
+            hs(&|h| h.cqes),
+            hs(&|h| h.events),
+            hs(&|h| h.reposts)
+        );
+        println!(
+            "dma: read descriptors {}, write descriptors {}, h2c beats flagged {}, reads of the wrong length {}",
+            sum("HostIfStats", "rd_descs"),
+            sum("HostIfStats", "wr_descs"),
+            sum("HostIfStats", "h2c_err"),
+            sum("HostIfStats", "h2c_len_err")
+        );
+    }
     println!("byte-exact: {}", if r.byte_exact { "yes" } else { "NO" });
     for e in r.errors.iter().take(20) {
         println!("error: {e}");
@@ -349,6 +496,46 @@ pub fn main(a: SimArgs) -> i32 {
     } else {
         1
     }
+}
+
+/// What a run of either top gives.
+struct Outcome {
+    /// Per NIC: every counter (page, field, value).
+    counters: Vec<Vec<(&'static str, &'static str, u32)>>,
+    hosts: Option<Vec<nic_netsim::driver::HostSummary>>,
+    cycles: u64,
+    finished: bool,
+    completed: usize,
+    planned: usize,
+    byte_exact: bool,
+    errors: Vec<String>,
+    wire: Vec<nic_netsim::WireFrame>,
+}
+
+/// A core's counters as (page, field, value), the pages of
+/// `nic_spec::hostif::STATS_PAGES` it has.
+fn core_counters(o: &nic_golden::nic::core::Out) -> Vec<(&'static str, &'static str, u32)> {
+    let recs = nic_spec::records::all();
+    let pages: [(&str, Vec<u64>); 7] = [
+        ("RxParseStats", o.stats_parse.field_values()),
+        ("RxDispatchStats", o.stats_dispatch.field_values()),
+        ("TxStats", o.stats_tx.field_values()),
+        ("SchedStats", o.stats_sched.field_values()),
+        ("CcStats", o.stats_cc.field_values()),
+        ("ReqStats", o.stats_req.field_values()),
+        ("CoreStats", o.stats_core.field_values()),
+    ];
+    let mut v = Vec::new();
+    for (page, values) in pages {
+        let r = recs
+            .iter()
+            .find(|r| r.name == page)
+            .expect("a counter record");
+        for (f, x) in r.fields.iter().zip(values) {
+            v.push((r.name, f.name, x as u32));
+        }
+    }
+    v
 }
 
 /// Data packets (WRITE, READ REQUEST, READ RESPONSE) sent again: a

@@ -230,12 +230,12 @@ impl Layout {
         let mut sq_base = BTreeMap::new();
         for f in flows {
             sq_base.insert(f.flow, at);
-            at = page(at + (wqe::SIZE as u64) << p.sq_log);
+            at = page(at + ((wqe::SIZE as u64) << p.sq_log));
         }
         let mut cq_base = Vec::new();
         for _ in 0..p.cqs {
             cq_base.push(at);
-            at = page(at + (cqe::SIZE as u64) << p.cq_log);
+            at = page(at + ((cqe::SIZE as u64) << p.cq_log));
         }
         Layout {
             sq_base,
