@@ -1,6 +1,6 @@
 # HPCC++ SmartNIC: main targets.
-#   make         emit + lint the Verilog of every top (the NIC core first), synthesise for
-#                ECP5-85F (the NIC core first), print the NIC core's utilisation and Fmax at the end
+#   make         emit + lint the Verilog of every top (the NIC first), synthesise for
+#                ECP5-85F (the NIC first), print the NIC's utilisation and Fmax at the end
 #   make test    the co-simulation test suite (both engines) and the Verilog lint
 #   make bench   benchmarks + synthesis figures -> build/bench.json
 # Each target installs the tools it needs if they are missing (scripts/deps.sh).
@@ -10,11 +10,13 @@ BUILD    ?= build
 VDIR     := $(BUILD)/verilog
 FREQ_MHZ ?= 200
 TOPS      = $(shell $(CARGO) run -q --release -- tops | cut -d' ' -f1)
-# Tops too big for the default synthesis run (about half an hour each on
-# two cores): `make synth-big` does them.
-BIG_TOPS ?= hpcc_cc_4096
-# The NIC: emitted, linted and synthesised first; its figures end `make`.
-CORE      = hpcc_nic_core
+# Tops too big for the default synthesis run (half an hour to over an hour
+# each on two cores): `make synth-big` does them. The NIC core is inside the
+# NIC, which `make synth` does.
+BIG_TOPS ?= hpcc_cc_4096 hpcc_nic_core
+# The NIC (host interface + core): emitted, linted and synthesised first;
+# its figures end `make`.
+CORE      = hpcc_nic
 SYNTH_TOPS = $(CORE) $(filter-out $(BIG_TOPS) $(CORE),$(TOPS))
 CLI       = $(CARGO) run -q --release --
 
@@ -42,7 +44,7 @@ synth: deps verilog
 	  python3 boards/ecp5-85f/synth.py --verilog $(VDIR)/$$t.v --name $$t --top $$t --freq $(FREQ_MHZ) \
 	    --json-summary $(BUILD)/synth/summary.json --merge | grep -E "^$$t:" | tee $(BUILD)/synth/$$t.line || exit 1; \
 	done
-	@echo "---- the NIC core (ECP5-85F, out of context, placer seed 1) ----"
+	@echo "---- the NIC, hpcc_nic (ECP5-85F, out of context, placer seed 1) ----"
 	@cat $(BUILD)/synth/$(CORE).line
 
 # The big tops (the CC module at 4096 flows), merged into the same summary.
@@ -56,7 +58,9 @@ test: deps-sim lint
 	@scripts/cocotb.sh $(VDIR)
 	$(CARGO) test --workspace --release
 
-# cocotbext-axi against the stream tops' emitted Verilog (also run by `make test`).
+# cocotbext-axi against the emitted Verilog (also run by `make test`): its
+# AXI4-Stream source and sink on the stream tops, its AXI4-Lite master on
+# hpcc_nic's registers.
 cocotb: deps-sim verilog
 	@scripts/cocotb.sh $(VDIR)
 

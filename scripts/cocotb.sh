@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Independent-peer checks on the emitted Verilog (part of `make test`):
-# cocotbext-axi's AXI4-Stream source and sink against the flat `s_axis_*` /
-# `m_axis_*` ports of the stream tops, on Icarus Verilog (cocotb 2).
+# Independent-peer checks on the emitted Verilog (part of `make test`), on
+# Icarus Verilog (cocotb 2):
+# - cocotbext-axi's AXI4-Stream source and sink against the flat `s_axis_*` /
+#   `m_axis_*` ports of the stream tops;
+# - cocotbext-axi's AXI4-Lite master against the register map of `hpcc_nic`
+#   (`s_axil_*`), addresses from the generated C header.
 #   scripts/cocotb.sh [verilog dir]     (default build/verilog, from `make verilog`)
 set -euo pipefail
 vdir=${1:-build/verilog}
@@ -18,3 +21,14 @@ for top in axis_skid64 axis_fifo64; do
     exit 1
   fi
 done
+
+top=hpcc_nic
+log="$root/build/cocotb/$top.log"
+if TOP=$top VERILOG="$vdir/$top.v" HEADER="$root/include/hpcc_nic.h" BUILD_DIR="$root/build/cocotb/$top" \
+    python3 "$root/testbench/cocotb/test_axil.py" >"$log" 2>&1; then
+  tail -n 1 "$log"
+else
+  tail -n 60 "$log"
+  echo "cocotb: $top FAILED (log: $log)"
+  exit 1
+fi

@@ -4,10 +4,10 @@
 set -euo pipefail
 dir=${1:-build/verilog}
 status=0
-# The NIC core first (`make` leads with it).
+# The NIC first (`make` leads with it).
 files=()
-[ -f "$dir/hpcc_nic_core.v" ] && files+=("$dir/hpcc_nic_core.v")
-for f in "$dir"/*.v; do [ "$f" = "$dir/hpcc_nic_core.v" ] || files+=("$f"); done
+[ -f "$dir/hpcc_nic.v" ] && files+=("$dir/hpcc_nic.v")
+for f in "$dir"/*.v; do [ "$f" = "$dir/hpcc_nic.v" ] || files+=("$f"); done
 for f in "${files[@]}"; do
   name=$(basename "$f" .v)
   if ! out=$(verilator --lint-only -Wno-fatal -Wno-lint -Wno-style --top-module "$name" "$f" 2>&1); then

@@ -6,6 +6,7 @@ use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 
 mod args;
+mod c_header;
 mod cc_loop;
 mod cc_replay;
 mod sim;
@@ -46,11 +47,12 @@ enum Cmd {
     /// Replay telemetry events (JSON Lines from FILE or stdin) through an
     /// HPCC++ model; one JSON line per event on stdout.
     CcReplay(cc_replay::ReplayArgs),
-    /// Two NIC cores (`hpcc_nic_core`) exchanging RDMA WRITEs / READs over
-    /// a lossy link, with host models: the golden core, or the RTL on an
-    /// engine with the golden core in lockstep; prints a summary,
-    /// optionally writes a pcap and waveforms; exit status 1 if a work
-    /// request did not complete as planned or the data is not byte-exact,
+    /// Two NICs (`hpcc_nic` through its host interface, or `--top core`)
+    /// exchanging RDMA WRITEs / READs over a lossy link, with host models:
+    /// the golden NIC, or the RTL on an engine with the golden NIC in
+    /// lockstep; prints a summary, optionally writes a pcap and waveforms;
+    /// exit status 1 if a work request did not complete as planned, the
+    /// data is not byte-exact or a register access got the wrong answer,
     /// 2 on a bad option.
     #[command(alias = "sim-core")]
     Sim(sim::SimArgs),
@@ -62,6 +64,10 @@ enum Cmd {
     /// (`tools/wireshark/hpcc.lua`), from the spec: print them, or check
     /// or rewrite the dissector's generated block.
     WiresharkConstants(wireshark::Args),
+    /// The C header of the driver contract (`include/hpcc_nic.h`,
+    /// `docs/driver.md`) from the spec: print it, write it, or check a
+    /// file against it.
+    CHeader(c_header::Args),
 }
 
 fn main() {
@@ -101,6 +107,7 @@ fn run(cli: Cli) -> i32 {
         Cmd::CcLoop(a) => return cc_loop::main(a),
         Cmd::Sim(a) => return sim::main(a),
         Cmd::WiresharkConstants(a) => return wireshark::main(a),
+        Cmd::CHeader(a) => return c_header::main(a),
         Cmd::Tops => {
             for t in nic_hdl::top::tops() {
                 println!("{:16} {}", t.name, t.about);

@@ -136,11 +136,12 @@ pub struct SimArgs {
     /// `nic`: the whole NIC through its host interface; `core`: the core.
     #[arg(long, value_enum, default_value = "nic")]
     top: SimTop,
-    /// `--top nic`: log2 of each flow's send-queue entries, 0 ..= 10.
-    #[arg(long, allow_negative_numbers = true, default_value_t = 4, value_parser = clap::value_parser!(u8).range(0..=10))]
+    /// `--top nic`: log2 of each flow's send-queue entries, 0 ..= 10 (small
+    /// rings wrap often).
+    #[arg(long, allow_negative_numbers = true, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=10))]
     sq_log: u8,
     /// `--top nic`: log2 of each completion queue's entries, 0 ..= 10.
-    #[arg(long, allow_negative_numbers = true, default_value_t = 5, value_parser = clap::value_parser!(u8).range(0..=10))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 3, value_parser = clap::value_parser!(u8).range(0..=10))]
     cq_log: u8,
     /// `--top nic`: completion queues used per NIC, 1 ..= 4 (flow f
     /// completes into CQ f mod this).
@@ -457,6 +458,11 @@ pub fn main(a: SimArgs) -> i32 {
             hs(&|h| h.cqes),
             hs(&|h| h.events),
             hs(&|h| h.reposts)
+        );
+        println!(
+            "rings: send queues went round {} times at most, completion queues {}",
+            h.iter().map(|h| h.sq_passes).max().unwrap_or(0),
+            h.iter().map(|h| h.cq_passes).max().unwrap_or(0)
         );
         println!(
             "dma: read descriptors {}, write descriptors {}, h2c beats flagged {}, reads of the wrong length {}",

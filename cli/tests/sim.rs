@@ -140,6 +140,13 @@ fn scenario_of(command: &str, name: &str, scenario: &str, extra: &[&str]) {
     let done = figure(&out, "work requests completed ");
     assert!(out.contains(&format!("completed {done}/{done}")), "{out}");
     assert!(frames > 0);
+    if !args.contains(&"core") {
+        // Through the host interface: both kinds of ring went round, and
+        // every register access got the answer it had to.
+        assert!(figure(&out, "send queues went round ") >= 1, "{out}");
+        assert!(figure(&out, "completion queues ") >= 1, "{out}");
+        assert!(out.contains("host: register accesses"), "{out}");
+    }
 
     // Wireshark: every frame is InfiniBand (RoCEv2), none malformed, and no
     // expert item of any severity.
@@ -208,17 +215,20 @@ fn write() {
     scenario("write", "write", &[]);
 }
 
-/// Two RTL NIC cores (Verilator, the twin in lockstep every cycle):
-/// WRITEs, READs and bad work requests at 0, 1 and 10 % loss (lost ACKs,
-/// lost last packets and lost READ responses are recovered by the
-/// timer); every work request completes once with its status, both
-/// memories are byte-exact, tshark and scapy accept every frame.
+/// Two RTL NICs through their host interfaces (Verilator, the twin in
+/// lockstep every cycle; the driver over AXI4-Lite, send and completion
+/// queues that wrap, a DMA engine): WRITEs, READs, bad work requests and
+/// bad register accesses at 0, 1 and 10 % loss (lost ACKs, lost last
+/// packets and lost READ responses are recovered by the timer); every
+/// work request completes exactly once in its completion queue with its
+/// status, both memories are byte-exact, tshark and scapy accept every
+/// frame.
 #[test]
-fn core_rtl_mixed_at_0_1_and_10_percent_loss() {
+fn nic_rtl_mixed_at_0_1_and_10_percent_loss() {
     for (loss, seed) in [("0", "1"), ("0.01", "2"), ("0.1", "3")] {
         scenario_of(
             "sim",
-            &format!("core-mixed-{loss}"),
+            &format!("nic-mixed-{loss}"),
             "mixed",
             &[
                 "--loss",
@@ -234,20 +244,64 @@ fn core_rtl_mixed_at_0_1_and_10_percent_loss() {
     }
 }
 
-/// The core's twin alone, longer: WRITEs and READs at 10 % loss.
+/// The NIC's twin alone, longer: WRITEs and READs at 10 % loss, and
+/// with flagged DMA reads (entries completed DMA_ERR and posted again,
+/// frames aborted and sent again).
+#[test]
+fn nic_golden_write_and_read_at_10_percent_loss() {
+    scenario_of(
+        "sim",
+        "nic-write-10",
+        "write",
+        &["--loss", "0.1", "--messages", "40"],
+    );
+    scenario_of(
+        "sim",
+        "nic-read-10",
+        "read",
+        &["--loss", "0.1", "--messages", "40", "--mtu", "256"],
+    );
+    let pcap = tmp("nic-dma-err.pcap");
+    let (code, out, err) = hpccnic(&[
+        "sim",
+        "mixed",
+        "--dma-err",
+        "0.1",
+        "--loss",
+        "0.01",
+        "--pcap",
+        pcap.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("byte-exact: yes"), "{out}");
+    assert!(figure(&out, "h2c beats flagged ") > 0, "{out}");
+    assert!(figure(&out, "frames aborted ") > 0, "{out}");
+}
+
+/// The core alone (`--top core`, work requests on a stream): WRITEs and
+/// READs at 10 % loss on its twin.
 #[test]
 fn core_golden_write_and_read_at_10_percent_loss() {
     scenario_of(
         "sim",
         "core-write-10",
         "write",
-        &["--loss", "0.1", "--messages", "40"],
+        &["--top", "core", "--loss", "0.1", "--messages", "40"],
     );
     scenario_of(
         "sim",
         "core-read-10",
         "read",
-        &["--loss", "0.1", "--messages", "40", "--mtu", "256"],
+        &[
+            "--top",
+            "core",
+            "--loss",
+            "0.1",
+            "--messages",
+            "24",
+            "--mtu",
+            "256",
+        ],
     );
 }
 
@@ -382,7 +436,7 @@ fn usage_errors() {
 // `--engine verilator|rust-hdl`: both NIC cores run as RTL, each with the
 // golden NIC core in lockstep (any port differing on any cycle aborts the
 // run). The frames on the wire are the RTL's, so tshark and scapy check
-// what the RTL built. `core_rtl_mixed_at_0_1_and_10_percent_loss` above
+// what the RTL built. `nic_rtl_mixed_at_0_1_and_10_percent_loss` above
 // runs WRITEs, READs and bad work requests on Verilator.
 
 /// The RTL puts exactly the golden core's bytes on the wire, in the same
@@ -417,13 +471,17 @@ fn rtl_and_golden_put_the_same_frames_on_the_wire() {
     );
 }
 
-/// rust-hdl's simulator in the loop (slow: a small run), with waveforms.
+/// rust-hdl's simulator in the loop (slow: a small run of the core; the
+/// whole NIC runs on rust-hdl in `testbench/tests/nic/nic.rs`), with
+/// waveforms.
 #[test]
 fn write_on_rust_hdl_with_waveforms() {
     let vcd = tmp("vcd/w.vcd");
     let (code, out, err) = hpccnic(&[
         "sim",
         "write",
+        "--top",
+        "core",
         "--engine",
         "rust-hdl",
         "--messages",
@@ -442,14 +500,16 @@ fn write_on_rust_hdl_with_waveforms() {
     }
 }
 
-/// READs under loss on the RTL: lost READ responses are re-read, and a
-/// duplicate READ REQUEST is executed again by the RTL dispatcher.
+/// READs under loss on the RTL core: lost READ responses are re-read,
+/// and a duplicate READ REQUEST is executed again by the RTL dispatcher.
 #[test]
 fn lossy_read_on_verilator() {
     scenario(
         "lossy-read-verilator",
         "read",
         &[
+            "--top",
+            "core",
             "--engine",
             "verilator",
             "--loss",
@@ -646,6 +706,8 @@ fn vcd_time_follows_the_core_clock() {
     let (code, out, err) = hpccnic(&[
         "sim",
         "write",
+        "--top",
+        "core",
         "--engine",
         "rust-hdl",
         "--messages",

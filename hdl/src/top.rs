@@ -257,22 +257,47 @@ pub fn tops() -> Vec<Top> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+
+    /// A top's Verilog with its flat wrapper, emitted once for all the
+    /// tests here (the NIC's takes seconds).
+    fn flat(name: &str) -> String {
+        static CACHE: OnceLock<Mutex<HashMap<String, String>>> = OnceLock::new();
+        let cache = CACHE.get_or_init(Default::default);
+        if let Some(v) = cache.lock().unwrap().get(name) {
+            return v.clone();
+        }
+        let t = tops().into_iter().find(|t| t.name == name).expect("a top");
+        let v = t.verilog_flat();
+        cache.lock().unwrap().insert(name.to_string(), v.clone());
+        v
+    }
+
+    /// The ports of a top's flat wrapper, in order.
+    fn wrapper_ports(top: &str) -> Vec<String> {
+        let v = flat(top);
+        let header = v
+            .split_once(&format!("module {top}("))
+            .unwrap_or_else(|| panic!("{top}: no wrapper module"))
+            .1
+            .split_once(");")
+            .unwrap()
+            .0;
+        header.split(',').map(|p| p.trim().to_string()).collect()
+    }
 
     /// Every top gets a flat wrapper with the same ports, none with `$`.
     #[test]
     fn every_top_has_a_flat_wrapper() {
         for t in tops().iter().filter(|t| t.name != "hpcc_cc_4096") {
-            let raw = (t.verilog)();
-            let v = t.verilog_flat();
-            let header = v
-                .split_once(&format!("module {}(", t.name))
-                .unwrap_or_else(|| panic!("{}: no wrapper module", t.name))
-                .1
-                .split_once(");")
+            let v = flat(t.name);
+            let raw = v
+                .split_once(&format!("\n// {}: `top` with flat", t.name))
                 .unwrap()
                 .0;
-            let ports: Vec<&str> = header.split(',').map(str::trim).collect();
-            assert_eq!(ports.len(), top_ports(&raw).len(), "{}", t.name);
+            let ports = wrapper_ports(t.name);
+            assert_eq!(ports.len(), top_ports(raw).len(), "{}", t.name);
             assert!(ports.iter().all(|p| !p.contains('$')), "{}", t.name);
         }
     }
@@ -289,9 +314,12 @@ mod tests {
                 "hpcc_nic_core",
                 &["s_axis_rx", "m_axis_tx", "s_axis_h2c"][..],
             ),
+            (
+                "hpcc_nic",
+                &["s_axis_rx", "m_axis_tx", "s_axis_h2c", "m_axis_c2h"][..],
+            ),
         ] {
-            let t = tops().into_iter().find(|t| t.name == top).unwrap();
-            let v = t.verilog_flat();
+            let v = flat(top);
             let wrapper = v.split_once(&format!("module {top}(")).unwrap().1;
             for s in streams {
                 for f in ["tdata", "tkeep", "tlast", "tuser", "tvalid", "tready"] {
@@ -388,23 +416,35 @@ mod tests {
                     ("m_stats", "CcStats"),
                 ][..],
             ),
+            (
+                "hpcc_nic",
+                &[
+                    ("m_axis_read_desc", "DmaDesc"),
+                    ("m_axis_write_desc", "DmaDesc"),
+                    ("m_event", "CqEvent"),
+                ][..],
+            ),
+            (
+                "host_if",
+                &[
+                    ("m_axis_read_desc", "DmaDesc"),
+                    ("m_axis_write_desc", "DmaDesc"),
+                    ("m_event", "CqEvent"),
+                    ("m_cfg", "CfgWrite"),
+                    ("m_wr", "WorkReq"),
+                    ("s_cmpl", "WrCompletion"),
+                    ("s_dma_rd", "HostReadReq"),
+                    ("s_dma_wr", "HostWrite"),
+                ][..],
+            ),
         ] {
-            let t = tops().into_iter().find(|t| t.name == top).unwrap();
-            let v = t.verilog_flat();
-            let header = v
-                .split_once(&format!("module {top}("))
-                .unwrap()
-                .1
-                .split_once(");")
-                .unwrap()
-                .0;
-            let ports: Vec<&str> = header.split(',').map(str::trim).collect();
+            let ports = wrapper_ports(top);
             for (prefix, rec) in records {
                 let mut want = Vec::new();
                 record_ports(rec, prefix, false, &mut want);
                 let have: Vec<&str> = ports
                     .iter()
-                    .copied()
+                    .map(String::as_str)
                     .filter(|p| p.starts_with(&format!("{prefix}_")))
                     .collect();
                 assert_eq!(have, want, "{top}: ports of {prefix} ({rec})");
@@ -463,5 +503,38 @@ mod tests {
             assert!(v.contains(&line), "no `{line}`");
         }
         assert!(v.contains("always @(*) parse$m_meta$ready = dispatch$s_meta$ready;"));
+    }
+
+    /// `hpcc_nic`'s clock, reset and AXI4-Lite ports have the names vendor
+    /// tools and cocotbext-axi expect, and they are the fields of the
+    /// AXI4-Lite records (`nic_spec::records`: `AxilIn`, `AxilOut`).
+    #[test]
+    fn the_nic_has_the_axi4_lite_port_names() {
+        let ports = wrapper_ports("hpcc_nic");
+        let want: Vec<String> = [
+            "clk", "rst", "awaddr", "awprot", "awvalid", "awready", "wdata", "wstrb", "wvalid",
+            "wready", "bresp", "bvalid", "bready", "araddr", "arprot", "arvalid", "arready",
+            "rdata", "rresp", "rvalid", "rready",
+        ]
+        .iter()
+        .map(|p| {
+            if p.len() <= 3 {
+                p.to_string()
+            } else {
+                format!("s_axil_{p}")
+            }
+        })
+        .collect();
+        assert_eq!(&ports[..want.len()], &want[..]);
+        let recs = nic_spec::records::all();
+        let mut fields: Vec<String> = ["AxilIn", "AxilOut"]
+            .iter()
+            .flat_map(|n| recs.iter().find(|r| r.name == *n).unwrap().fields.iter())
+            .map(|f| format!("s_axil_{}", f.name))
+            .collect();
+        fields.sort();
+        let mut have: Vec<String> = want[2..].to_vec();
+        have.sort();
+        assert_eq!(have, fields);
     }
 }

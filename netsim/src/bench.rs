@@ -14,6 +14,8 @@ pub fn run_all() -> Figures {
     bench_cc_closed_loop(&mut f);
     bench_core(&mut f);
     bench_core_engines(&mut f);
+    bench_nic(&mut f);
+    bench_nic_engines(&mut f);
     f
 }
 
@@ -271,8 +273,210 @@ pub fn bench_core_engines(f: &mut Figures) {
     }
 }
 
+// ---- The whole NIC (`hpcc_nic`) through its host interface -----------------
+
+use crate::core_env::Pair;
+use crate::driver::{DriverParams, NicHost};
+
+/// The driver's parameters of the NIC benchmarks: the core's of
+/// `bench_params`, send queues of 1024 entries, doorbells of 16 entries,
+/// one CQ with an event per entry (MOD_COUNT 1, MOD_TIME 0), no pauses,
+/// DMA latency 4 cycles.
+fn nic_bench_params(batch: u32) -> DriverParams {
+    DriverParams {
+        core: bench_params(4),
+        flows_log: 7,
+        sq_log: 10,
+        cq_log: 12,
+        cqs: 1,
+        mod_count: 1,
+        mod_time: 0,
+        batch,
+        axil_pause: 0.0,
+        dma_err: 0.0,
+        bad_input: false,
+    }
+}
+
+/// `n` WRITEs of `len` bytes from NIC 0 through its host interface, round
+/// robin over `flows` flows, on two twin NICs of 128 flows × 16 work
+/// requests; returns NIC 0's host.
+fn nic_writes(flows: u32, n: u32, len: u32, batch: u32) -> NicHost {
+    type Twin = nic_golden::nic::nic::HpccNic<7, 4, 9, 0, 1, 4>;
+    use nic_golden::nic::nic::In as NicIn;
+    let p = nic_bench_params(batch);
+    let w = plan(5, flows, 0, 8, 0, 0, 1024);
+    let size = (n * 64) as usize + 64;
+    // Flow by flow (a doorbell covers one flow's run of entries).
+    let mut wrs: Vec<PlannedWr> = (0..n)
+        .map(|k| PlannedWr {
+            wr: WorkReq {
+                flow: crate::core_env::FIRST_QP + k % flows,
+                opcode: wr::WRITE,
+                laddr: k as u64 * 64,
+                va: k as u64 * 64,
+                rkey: 0,
+                len,
+                tag: k,
+            },
+            status: Status::Ok,
+        })
+        .collect();
+    wrs.sort_by_key(|w| (w.wr.tag / (batch * flows), w.wr.flow, w.wr.tag));
+    let hosts = [
+        NicHost::new(p, vec![7; size], &w.flows[0], &wrs, 1),
+        NicHost::new(p, vec![0; size], &w.flows[1], &[], 2),
+    ];
+    let mut t0 = Twin::default();
+    let mut t1 = Twin::default();
+    let mut pair: Pair<'_, NicHost> = Pair::new(
+        hosts,
+        [
+            Box::new(|i: &NicIn| t0.step(i)),
+            Box::new(|i: &NicIn| t1.step(i)),
+        ],
+        LinkCfg {
+            delay: 10,
+            loss: 0.0,
+        },
+        9,
+    );
+    assert!(pair.run(20_000_000), "nic bench: not finished");
+    assert!(
+        pair.hosts[0].errors.is_empty(),
+        "{:?}",
+        pair.hosts[0].errors
+    );
+    let [h0, _] = pair.hosts;
+    h0
+}
+
+/// The whole NIC's cycle figures, through the host interface (on its
+/// twin, which `testbench/tests/nic/nic.rs` holds cycle-exact to the RTL):
+/// - one 64-byte WRITE on an idle NIC: its doorbell write put on AXI4-Lite
+///   → first beat of its frame on `m_axis_tx` (the fetch of the entry by
+///   DMA, 4 cycles of DMA latency, and the core's own payload read
+///   included); the last beat of its ACK in → the completion's event;
+/// - 1024 back-to-back 64-byte WRITEs posted 16 per doorbell, on 1 flow
+///   and over 64 flows: completions read from the completion queue per
+///   cycle, from the first doorbell to the last completion.
+pub fn bench_nic(f: &mut Figures) {
+    let h = nic_writes(1, 1, 64, 1);
+    let db = h.doorbells_issued[0];
+    f.insert(
+        "nic_doorbell_to_first_frame_cycles".into(),
+        (h.tx_starts[0] - db) as f64,
+    );
+    let ev = *h.event_cycles.first().unwrap();
+    let ack_in = *h.rx_ends.iter().filter(|&&c| c <= ev).last().unwrap();
+    f.insert(
+        "nic_last_frame_in_to_event_cycles".into(),
+        (ev - ack_in) as f64,
+    );
+    for flows in [1u32, 64] {
+        let n = 1024;
+        let h = nic_writes(flows, n, 64, 16);
+        let first = h.doorbells_issued[0];
+        let last = h.done.values().copied().max().unwrap();
+        let per_cycle = n as f64 / (last - first) as f64;
+        f.insert(
+            format!("nic_64B_write_completions_{flows}flows_per_cycle"),
+            (per_cycle * 1e4).round() / 1e4,
+        );
+        f.insert(
+            format!("nic_64B_write_completions_{flows}flows_mmsg_per_s_at_156mhz"),
+            (per_cycle * 156.25 * 100.0).round() / 100.0,
+        );
+    }
+}
+
+/// Cycles per second of `hpcc_nic` (8 flows, the co-simulation tests'
+/// size) on its twin, on Verilator and on rust-hdl's simulator, over 3000
+/// cycles of a two-NIC run (bring-up, WRITEs and READs).
+pub fn bench_nic_engines(f: &mut Figures) {
+    use nic_golden::nic::nic::In as NicIn;
+    use nic_testbench::cosim::EngineKind;
+    use nic_testbench::roce::pipes::engine_for;
+    type Rtl = nic_hdl::nic::HpccNic<3, 3, 6, 8, 2, 4, 3>;
+    type Twin = nic_golden::nic::nic::HpccNic<3, 3, 8, 2, 4, 3>;
+    let p = DriverParams {
+        core: HostParams {
+            ring: 8,
+            post_from: 0,
+            ..bench_params(3)
+        },
+        flows_log: 3,
+        sq_log: 3,
+        cq_log: 4,
+        cqs: 2,
+        mod_count: 2,
+        mod_time: 50,
+        batch: 4,
+        axil_pause: 0.0,
+        dma_err: 0.0,
+        bad_input: false,
+    };
+    let w = plan(11, 4, 16, 3000, 30, 4, 1024);
+    let hosts = [0, 1].map(|n| NicHost::new(p, w.mem[n].clone(), &w.flows[n], &w.wrs[n], n as u64));
+    let mut t0 = Twin::default();
+    let mut t1 = Twin::default();
+    let mut pair: Pair<'_, NicHost> = Pair::new(
+        hosts,
+        [
+            Box::new(|i: &NicIn| t0.step(i)),
+            Box::new(|i: &NicIn| t1.step(i)),
+        ],
+        LinkCfg {
+            delay: 50,
+            loss: 0.0,
+        },
+        3,
+    );
+    pair.record = Some([Vec::new(), Vec::new()]);
+    let t = std::time::Instant::now();
+    for _ in 0..3000 {
+        pair.step();
+    }
+    let twin_s = t.elapsed().as_secs_f64() / 2.0;
+    let rec = pair.record.take().unwrap()[0].clone();
+    drop(pair);
+    f.insert(
+        "nic_twin_cycles_per_s".into(),
+        (rec.len() as f64 / twin_s).round(),
+    );
+    for (kind, name, n) in [
+        (EngineKind::Verilator, "verilator", 3000usize),
+        (EngineKind::RustHdl, "rusthdl", 300),
+    ] {
+        let mut e = engine_for::<Rtl>(kind, None);
+        e.step(&rec[0]);
+        let t = std::time::Instant::now();
+        for i in &rec[1..n] {
+            e.step(i);
+        }
+        let s = t.elapsed().as_secs_f64();
+        f.insert(
+            format!("nic_{name}_cycles_per_s"),
+            ((n - 1) as f64 / s).round(),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    /// The NIC's figures alone: `cargo test --release -p nic-netsim
+    /// nic_figures -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn nic_figures() {
+        let mut f = super::Figures::new();
+        super::bench_nic(&mut f);
+        super::bench_nic_engines(&mut f);
+        for (k, v) in &f {
+            println!("{k:56} {v}");
+        }
+    }
+
     /// The core's figures alone: `cargo test --release -p nic-netsim
     /// core_figures -- --ignored --nocapture`.
     #[test]

@@ -182,7 +182,7 @@ pub fn bad_accesses(p: &DriverParams, flows: &[FlowSpec]) -> Vec<RegOp> {
         RegOp::read(0x0010, None).expecting(resp::DECERR),
         RegOp::write(0x0300, 1).expecting(resp::DECERR),
         RegOp::read(map::CORE + 8 * regs::MTU_LOG2 + 4, None).expecting(resp::DECERR),
-        RegOp::read(map::SCRATCH + 2, None).expecting(resp::SLVERR),
+        // A write whose strobes name a lane below its byte offset.
         RegOp::write(map::SCRATCH + 1, 1).expecting(resp::SLVERR),
         RegOp::read(map::SQ_DB + 4 * nflows as u16, None).expecting(resp::DECERR),
         // A COMMIT of a flow out of range (its high word: active).
@@ -190,13 +190,15 @@ pub fn bad_accesses(p: &DriverParams, flows: &[FlowSpec]) -> Vec<RegOp> {
         RegOp::write(map::CORE + 8 * regs::COMMIT, nflows).expecting(resp::SLVERR),
         // A consumer index past the producer index.
         RegOp::write(map::CQ + cq_reg::CI, 0x7FFF).expecting(resp::SLVERR),
-        // Partial strobes on SCRATCH: only lane 1 changes.
+        // Partial strobes on SCRATCH: only lane 1 changes (a narrow write
+        // at its byte address, as a master writes one byte), and a read
+        // at a byte offset returns the word.
         RegOp::write(map::SCRATCH, 0x1122_3344),
         RegOp {
             strb: 0b0010,
-            ..RegOp::write(map::SCRATCH, 0xFFFF_FFFF)
+            ..RegOp::write(map::SCRATCH + 1, 0xFFFF_FFFF)
         },
-        RegOp::read(map::SCRATCH, Some(0x1122_FF44)),
+        RegOp::read(map::SCRATCH + 2, Some(0x1122_FF44)),
     ];
     if let Some(f) = unconfigured {
         v.push(RegOp::write(map::SQ_DB + 4 * f as u16, 1).expecting(resp::SLVERR));
@@ -353,8 +355,12 @@ pub struct NicHost {
     pub doorbells: u64,
     /// Cycle the bring-up ended (its last access answered).
     pub configured_at: Option<u64>,
-    /// Cycle of the first doorbell (for latency figures).
+    /// Cycle of the first doorbell queued, and the cycles each doorbell
+    /// write was put on the bus (for latency figures).
     pub first_doorbell_at: Option<u64>,
+    pub doorbells_issued: Vec<u64>,
+    /// Cycles of the events seen.
+    pub event_cycles: Vec<u64>,
     /// Read and write descriptors taken.
     pub rd_descs: u64,
     pub wr_descs: u64,
@@ -430,6 +436,8 @@ impl NicHost {
             doorbells: 0,
             configured_at: None,
             first_doorbell_at: None,
+            doorbells_issued: Vec::new(),
+            event_cycles: Vec::new(),
             rd_descs: 0,
             wr_descs: 0,
             configured: false,
@@ -456,6 +464,24 @@ impl NicHost {
     /// Register accesses waiting or in progress.
     pub fn ops_pending(&self) -> usize {
         self.ops.len() + self.master.op.is_some() as usize
+    }
+
+    /// The most passes any send queue made (entries posted / entries).
+    pub fn sq_passes(&self) -> u32 {
+        self.sqs
+            .values()
+            .map(|q| (q.pi as u32) >> self.p.sq_log)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The most passes any completion queue made.
+    pub fn cq_passes(&self) -> u32 {
+        self.cq_ci
+            .iter()
+            .map(|&c| (c as u32) >> self.p.cq_log)
+            .max()
+            .unwrap_or(0)
     }
 
     /// Work requests not completed yet.
@@ -614,6 +640,9 @@ impl Host for NicHost {
         // The next access.
         if self.master.op.is_none() {
             if let Some(op) = self.ops.pop_front() {
+                if op.write && op.addr >= map::SQ_DB {
+                    self.doorbells_issued.push(now);
+                }
                 let mut wait = || {
                     let mut k = 0;
                     while k < 8 && self.p.axil_pause > 0.0 && self.rng.gen_bool(self.p.axil_pause) {
@@ -738,6 +767,7 @@ impl Host for NicHost {
         // ---- Events.
         if o.event_valid {
             self.events_seen += 1;
+            self.event_cycles.push(now);
             let CqEvent { cq } = o.event;
             if (cq as u32) < self.p.cqs {
                 if !self.events.contains(&cq) {
@@ -945,6 +975,10 @@ pub struct HostSummary {
     pub answers: [u64; 4],
     /// Every counter, read over AXI4-Lite at the end: (page, field, value).
     pub counters: Vec<(&'static str, &'static str, u32)>,
+    /// Passes over the rings: the most any send queue, and any completion
+    /// queue, went round (its last index / its size).
+    pub sq_passes: u32,
+    pub cq_passes: u32,
 }
 
 /// The driver's parameters of a run (NIC of 2^`flows_log` flows).
@@ -1068,6 +1102,8 @@ pub fn run_nic_sim(
             tx_aborts: h.tx_aborts,
             answers: h.answers,
             counters,
+            sq_passes: h.sq_passes(),
+            cq_passes: h.cq_passes(),
         });
     }
     r.wire = pair.wire.take().unwrap_or_default();

@@ -148,8 +148,11 @@ impl<const A: usize, const Q: usize, const C: usize> Cycle for Csr<A, Q, C> {
     fn step(&mut self, i: &In) -> Out {
         let s = self.clone();
         // ---- Decode, from the latched request.
-        let addr = s.q_addr;
-        let misaligned = addr & 3 != 0;
+        // The register is the word's; a write with a strobe below the
+        // address's byte offset is misaligned.
+        let addr = s.q_addr & 0xFFFC;
+        let below = (1u8 << (s.q_addr & 3)) - 1;
+        let misaligned = s.q_wr && s.q_strb & below != 0;
         let in_core = (map::CORE..map::CORE + 8 * 64).contains(&addr);
         let core_off = addr.wrapping_sub(map::CORE);
         let core_r = ((core_off >> 3) & 0x3F) as u32;

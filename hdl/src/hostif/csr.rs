@@ -24,7 +24,13 @@
 //! - the doorbells `SQ_DB` → `m_sq` (address: the flow), answered by the
 //!   send-queue engine on `s_sq`.
 //!
-//! Rules, in this order: a misaligned address is refused (SLVERR); an
+//! Addresses select a 32-bit register by their word (bits 15..2): a read
+//! returns the word whatever its byte offset; a write's strobes select
+//! the bytes (the AXI4-Lite way of a narrow write: address 0x09 with
+//! `wstrb` 0b0010 writes byte 1 of the word at 0x08).
+//!
+//! Rules, in this order: a misaligned write (a strobe on a lane below the
+//! address's byte offset) is refused (SLVERR); an
 //! address with no register (past this NIC's flows, CQs or a counter
 //! page's fields, a high word of a 32-bit core register, a hole) answers
 //! DECERR; a write to a read-only register (`ID`, `VERSION`, `CAPS`,
@@ -164,7 +170,11 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize> {
     k_hi_half: Constant<Bits<64>>,
     k_lo_half: Constant<Bits<64>>,
     k_page: [Constant<Bits<3>>; 8],
+    k_word: Constant<Bits<16>>,
+    k_off: [Constant<Bits<2>>; 4],
     // Decode, from the latched request.
+    q_word: Signal<Local, Bits<16>>,
+    below: Signal<Local, Bits<4>>,
     misaligned: Signal<Local, Bit>,
     in_core: Signal<Local, Bit>,
     core_off: Signal<Local, Bits<16>>,
@@ -307,6 +317,10 @@ impl<const A: usize, const Q: usize, const C: usize> Default for Csr<A, Q, C> {
             k_hi_half: Constant::new(Bits::<64>::from(0xFFFF_FFFF_0000_0000u64)),
             k_lo_half: Constant::new(Bits::<64>::from(0xFFFF_FFFFu64)),
             k_page: [0, 1, 2, 3, 4, 5, 6, 7].map(|i| Constant::new(Bits::<3>::from(i as u64))),
+            k_word: Constant::new(Bits::<16>::from(0xFFFCu64)),
+            k_off: [0, 1, 2, 3].map(|i| Constant::new(Bits::<2>::from(i as u64))),
+            q_word: Default::default(),
+            below: Default::default(),
             misaligned: Default::default(),
             in_core: Default::default(),
             core_off: Default::default(),
@@ -379,10 +393,22 @@ impl<const A: usize, const Q: usize, const C: usize> Logic for Csr<A, Q, C> {
             self.state.d.next = CsrState::Decode;
         }
         // ---- Decode the latched address.
-        self.misaligned.next = self.q_addr.q.val().get_bits::<2>(0).any();
-        self.in_core.next = ((self.q_addr.q.val() >= self.k_core.val())
-            && (self.q_addr.q.val() < self.k_core_end.val()));
-        self.core_off.next = (self.q_addr.q.val() - self.k_core.val());
+        // The register is the word's; a write whose strobes name lanes
+        // below the address's byte offset is misaligned.
+        self.q_word.next = (self.q_addr.q.val() & self.k_word.val());
+        self.below.next = 0.into();
+        if (self.q_addr.q.val().get_bits::<2>(0) == self.k_off[1].val()) {
+            self.below.next = 0b0001.into();
+        } else if (self.q_addr.q.val().get_bits::<2>(0) == self.k_off[2].val()) {
+            self.below.next = 0b0011.into();
+        } else if (self.q_addr.q.val().get_bits::<2>(0) == self.k_off[3].val()) {
+            self.below.next = 0b0111.into();
+        }
+        self.misaligned.next =
+            (self.q_wr.q.val() && (self.q_strb.q.val() & self.below.val()).any());
+        self.in_core.next = ((self.q_word.val() >= self.k_core.val())
+            && (self.q_word.val() < self.k_core_end.val()));
+        self.core_off.next = (self.q_word.val() - self.k_core.val());
         self.core_r.next = self.core_off.val().get_bits::<6>(3);
         self.core_hi.next = self.core_off.val().get_bit(2);
         self.core_bits.next = (self.k_core_mask.val() >> bit_cast::<64, 6>(self.core_r.val()));
@@ -390,26 +416,26 @@ impl<const A: usize, const Q: usize, const C: usize> Logic for Csr<A, Q, C> {
             self.core_bits.next = (self.k_wide_mask.val() >> bit_cast::<64, 6>(self.core_r.val()));
         }
         self.core_ok.next = self.core_bits.val().get_bit(0);
-        self.in_cq.next = ((self.q_addr.q.val() >= self.k_cq.val())
-            && (self.q_addr.q.val() < self.k_cq_end.val()));
-        self.cq_off.next = (self.q_addr.q.val() - self.k_cq.val());
-        self.in_stats.next = ((self.q_addr.q.val() >= self.k_stats.val())
-            && (self.q_addr.q.val() < self.k_stats_end.val()));
-        self.stats_page.next = self.q_addr.q.val().get_bits::<3>(8);
-        self.in_db.next = ((self.q_addr.q.val() >= self.k_db.val())
-            && (self.q_addr.q.val() < self.k_db_end.val()));
-        self.db_off.next = (self.q_addr.q.val() - self.k_db.val());
+        self.in_cq.next =
+            ((self.q_word.val() >= self.k_cq.val()) && (self.q_word.val() < self.k_cq_end.val()));
+        self.cq_off.next = (self.q_word.val() - self.k_cq.val());
+        self.in_stats.next = ((self.q_word.val() >= self.k_stats.val())
+            && (self.q_word.val() < self.k_stats_end.val()));
+        self.stats_page.next = self.q_word.val().get_bits::<3>(8);
+        self.in_db.next =
+            ((self.q_word.val() >= self.k_db.val()) && (self.q_word.val() < self.k_db_end.val()));
+        self.db_off.next = (self.q_word.val() - self.k_db.val());
         self.db_flow.next = bit_cast::<16, 14>(self.db_off.val().get_bits::<14>(2));
         self.no_strb.next = !self.q_strb.q.val().any();
         // The counters: one selector per page.
-        self.sel_parse.sel.next = bit_cast::<8, 6>(self.q_addr.q.val().get_bits::<6>(2));
-        self.sel_dispatch.sel.next = bit_cast::<8, 6>(self.q_addr.q.val().get_bits::<6>(2));
-        self.sel_tx.sel.next = bit_cast::<8, 6>(self.q_addr.q.val().get_bits::<6>(2));
-        self.sel_sched.sel.next = bit_cast::<8, 6>(self.q_addr.q.val().get_bits::<6>(2));
-        self.sel_cc.sel.next = bit_cast::<8, 6>(self.q_addr.q.val().get_bits::<6>(2));
-        self.sel_req.sel.next = bit_cast::<8, 6>(self.q_addr.q.val().get_bits::<6>(2));
-        self.sel_core.sel.next = bit_cast::<8, 6>(self.q_addr.q.val().get_bits::<6>(2));
-        self.sel_host.sel.next = bit_cast::<8, 6>(self.q_addr.q.val().get_bits::<6>(2));
+        self.sel_parse.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
+        self.sel_dispatch.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
+        self.sel_tx.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
+        self.sel_sched.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
+        self.sel_cc.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
+        self.sel_req.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
+        self.sel_core.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
+        self.sel_host.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
         RxParseStatsSink::link(&mut self.s_stats_parse, &mut self.sel_parse.s_stats);
         RxDispatchStatsSink::link(&mut self.s_stats_dispatch, &mut self.sel_dispatch.s_stats);
         TxStatsSink::link(&mut self.s_stats_tx, &mut self.sel_tx.s_stats);
@@ -456,13 +482,13 @@ impl<const A: usize, const Q: usize, const C: usize> Logic for Csr<A, Q, C> {
             if self.core_hi.val() {
                 self.old_w.next = self.shadow.read_data.val().get_bits::<32>(32);
             }
-        } else if (self.q_addr.q.val() == self.k_flow_base_lo.val()) {
+        } else if (self.q_word.val() == self.k_flow_base_lo.val()) {
             self.old_w.next = self.sq_base_lo.q.val();
-        } else if (self.q_addr.q.val() == self.k_flow_base_hi.val()) {
+        } else if (self.q_word.val() == self.k_flow_base_hi.val()) {
             self.old_w.next = self.sq_base_hi.q.val();
-        } else if (self.q_addr.q.val() == self.k_flow_log.val()) {
+        } else if (self.q_word.val() == self.k_flow_log.val()) {
             self.old_w.next = bit_cast::<32, 4>(self.sq_log.q.val());
-        } else if (self.q_addr.q.val() == self.k_flow_cq.val()) {
+        } else if (self.q_word.val() == self.k_flow_cq.val()) {
             self.old_w.next = bit_cast::<32, 8>(self.sq_cq.q.val());
         }
         self.merged.next =
@@ -488,21 +514,21 @@ impl<const A: usize, const Q: usize, const C: usize> Logic for Csr<A, Q, C> {
                 self.respond.next = true;
                 if self.misaligned.val() {
                     self.resp_code.next = self.k_slverr.val();
-                } else if ((self.q_addr.q.val() == self.k_a_id.val())
-                    || (self.q_addr.q.val() == self.k_a_version.val())
-                    || (self.q_addr.q.val() == self.k_a_caps.val()))
+                } else if ((self.q_word.val() == self.k_a_id.val())
+                    || (self.q_word.val() == self.k_a_version.val())
+                    || (self.q_word.val() == self.k_a_caps.val()))
                 {
                     if self.q_wr.q.val() {
                         self.resp_code.next = self.k_slverr.val();
                         self.n_ro.d.next = (self.n_ro.q.val() + 1);
-                    } else if (self.q_addr.q.val() == self.k_a_id.val()) {
+                    } else if (self.q_word.val() == self.k_a_id.val()) {
                         self.resp_data.next = self.k_id.val();
-                    } else if (self.q_addr.q.val() == self.k_a_version.val()) {
+                    } else if (self.q_word.val() == self.k_a_version.val()) {
                         self.resp_data.next = self.k_version.val();
                     } else {
                         self.resp_data.next = self.k_caps.val();
                     }
-                } else if (self.q_addr.q.val() == self.k_a_scratch.val()) {
+                } else if (self.q_word.val() == self.k_a_scratch.val()) {
                     self.resp_data.next = self.scratch.q.val();
                     if self.q_wr.q.val() {
                         self.scratch.d.next = self.merged.val();
@@ -514,17 +540,17 @@ impl<const A: usize, const Q: usize, const C: usize> Logic for Csr<A, Q, C> {
                         self.respond.next = false;
                         self.state.d.next = CsrState::Shadow;
                     }
-                } else if (self.q_addr.q.val() == self.k_flow_base_lo.val()) {
+                } else if (self.q_word.val() == self.k_flow_base_lo.val()) {
                     self.resp_data.next = self.sq_base_lo.q.val();
                     if self.q_wr.q.val() {
                         self.sq_base_lo.d.next = (self.merged.val() & self.k_sq_align.val());
                     }
-                } else if (self.q_addr.q.val() == self.k_flow_base_hi.val()) {
+                } else if (self.q_word.val() == self.k_flow_base_hi.val()) {
                     self.resp_data.next = self.sq_base_hi.q.val();
                     if self.q_wr.q.val() {
                         self.sq_base_hi.d.next = self.merged.val();
                     }
-                } else if (self.q_addr.q.val() == self.k_flow_log.val()) {
+                } else if (self.q_word.val() == self.k_flow_log.val()) {
                     self.resp_data.next = bit_cast::<32, 4>(self.sq_log.q.val());
                     if self.q_wr.q.val() {
                         self.sq_log.d.next = self.merged.val().get_bits::<4>(0);
@@ -532,7 +558,7 @@ impl<const A: usize, const Q: usize, const C: usize> Logic for Csr<A, Q, C> {
                             self.sq_log.d.next = self.k_log_max.val().get_bits::<4>(0);
                         }
                     }
-                } else if (self.q_addr.q.val() == self.k_flow_cq.val()) {
+                } else if (self.q_word.val() == self.k_flow_cq.val()) {
                     self.resp_data.next = bit_cast::<32, 8>(self.sq_cq.q.val());
                     if self.q_wr.q.val() {
                         self.sq_cq.d.next =

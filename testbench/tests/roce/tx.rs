@@ -782,3 +782,46 @@ fn tx_no_x_in_four_state_simulation() {
     let (stim, _) = run(&plan);
     four_state::<Dut, Gold>("roce_tx", &stim);
 }
+
+/// A flagged host read (`s_axis_rd.tuser` on one payload word) aborts its
+/// frame: `m_axis_tx.tuser` on that frame's last word only, the frame
+/// still complete, counted in `m_stats.aborted`; the frames around it are
+/// clean. Both engines.
+#[test]
+fn tx_flagged_payload_aborts_its_frame() {
+    let descs = vec![write(0x0A, 1, 200), write(0x0A, 2, 200), write(0x0A, 3, 64)];
+    let flagged = host_word(descs[1].addr + 8 * 2);
+    let plan = Plan {
+        ctx: vec![(0, 5, ctx1())],
+        descs,
+        env: vec![ENV_FULL; 400],
+    };
+    let (mut stim, log) = run(&plan);
+    let mut hits = 0;
+    for i in stim.iter_mut() {
+        if i.rd_tvalid && i.rd_tdata == flagged {
+            i.rd_tuser = true;
+            hits += 1;
+        }
+    }
+    assert!(hits > 0);
+    let outs = both::<Dut, Gold>("roce_tx_abort", &stim).unwrap();
+    let last_beats: Vec<bool> = stim
+        .iter()
+        .zip(&outs)
+        .filter(|(i, o)| o.out_tvalid && i.out_tready && o.out_tlast)
+        .map(|(_, o)| o.out_tuser)
+        .collect();
+    assert_eq!(
+        last_beats,
+        vec![false, true, false],
+        "tuser on the frames' last words"
+    );
+    assert!(
+        outs.iter().all(|o| !o.out_tuser || o.out_tlast),
+        "tuser only on a last word"
+    );
+    let end = outs.last().unwrap().stats;
+    assert_eq!((end.frames, end.aborted), (3, 1));
+    assert_eq!(log.frames.len(), 3, "every frame complete");
+}
