@@ -3,7 +3,6 @@
 
 use crate::harness;
 use nic_golden::hostif as golden;
-use nic_hdl::cc::CcStatsSink;
 use nic_hdl::hostif::axil_slave::AxilSlave;
 use nic_hdl::hostif::cq_engine::CqEngine;
 use nic_hdl::hostif::csr::Csr;
@@ -14,10 +13,8 @@ use nic_hdl::hostif::stats_sel::*;
 use nic_hdl::hostif::wqe_unpack::WqeUnpack;
 use nic_hdl::hostif::HostIf;
 use nic_hdl::hostif::HostIfStatsSink;
-use nic_hdl::nic::CoreStatsSink;
 use nic_hdl::nic::HpccNic;
-use nic_hdl::roce::{ReqStatsSink, RxDispatchStatsSink, RxParseStatsSink, TxStatsSink};
-use nic_hdl::sched::SchedStatsSink;
+use nic_hdl::roce::TxStatsSink;
 use rust_hdl::prelude::*;
 
 harness! {

@@ -63,7 +63,11 @@ pub struct SqEngine<const A: usize, const Q: usize, const W: usize> {
     ring: Ram<72, A>,
     index: Ram<49, A>,
     fetch_q: Fifo<A, A>,
-    exec: bool,
+    /// 0 pick, 1 look, 2 calc, 3 exec.
+    stage: u8,
+    lk_index: u128,
+    lk_ring: u128,
+    c: Calc,
     ev: Ev,
     ev_flow: u32,
     ev_oor: bool,
@@ -92,7 +96,10 @@ impl<const A: usize, const Q: usize, const W: usize> Default for SqEngine<A, Q, 
             ring: Ram::default(),
             index: Ram::default(),
             fetch_q: Fifo::default(),
-            exec: false,
+            stage: 0,
+            lk_index: 0,
+            lk_ring: 0,
+            c: Calc::default(),
             ev: Ev::Commit,
             ev_flow: 0,
             ev_oor: false,
@@ -117,26 +124,58 @@ impl<const A: usize, const Q: usize, const W: usize> Default for SqEngine<A, Q, 
     }
 }
 
-/// What a fetch of a flow in this state takes: n = min(pi − fi, room,
-/// entries to the ring's end, free credits, 16), 0 if inactive.
-pub fn fetch_count(
+/// What `Calc` registers: a flow's words, their differences and minima.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Calc {
     pi: u16,
     fi: u16,
     done: u16,
-    log_size: u8,
+    queued: bool,
     active: bool,
-    free: u32,
-    q: usize,
-) -> u32 {
-    let size = 1u32 << log_size;
-    let avail = pi.wrapping_sub(fi) as u32;
-    let room = room(fi, done, q);
-    let slot = (fi as u32) & (size - 1);
-    let n = avail.min(room).min(size - slot).min(free).min(16);
-    if active {
-        n
-    } else {
-        0
+    size: u32,
+    room: u32,
+    room_new: u32,
+    done_new: u16,
+    p_new: u16,
+    d_new: u16,
+    d_old: u16,
+    slot: u32,
+    /// min(pi − fi, room, entries to the ring's end).
+    n2: u32,
+}
+
+impl Calc {
+    /// From the flow's RAM words and the latched doorbell value.
+    fn of(iw: u128, rw: u128, wdata: u16, strb: u8, q: usize) -> Self {
+        let pi = iw as u16;
+        let fi = (iw >> 16) as u16;
+        let done = (iw >> 32) as u16;
+        let log_size = (rw >> 9 & 0xF) as u8;
+        let size = 1u32 << log_size;
+        let done_new = if done != fi {
+            done.wrapping_add(1)
+        } else {
+            done
+        };
+        let p_new = merge(pi as u32, wdata as u32, strb) as u16;
+        let slot = fi as u32 & (size - 1);
+        let rm = room(fi, done, q);
+        Calc {
+            pi,
+            fi,
+            done,
+            queued: iw >> 48 & 1 == 1,
+            active: rw & 1 == 1,
+            size,
+            room: rm,
+            room_new: room(fi, done_new, q),
+            done_new,
+            p_new,
+            d_new: p_new.wrapping_sub(fi),
+            d_old: pi.wrapping_sub(fi),
+            slot,
+            n2: (pi.wrapping_sub(fi) as u32).min(rm).min(size - slot),
+        }
     }
 }
 
@@ -154,11 +193,11 @@ impl<const A: usize, const Q: usize, const W: usize> Cycle for SqEngine<A, Q, W>
         let credits = 1u32 << W;
         let head = s.fetch_q.head();
         let out = Out {
-            reg_ready: !s.exec && !s.c_pend,
+            reg_ready: s.stage == 0 && !s.c_pend,
             resp_valid: s.rs_v,
             resp: s.rs,
-            cmpl_ready: s.exec && s.ev == Ev::Cmpl,
-            err_ready: s.exec && s.ev == Ev::Err,
+            cmpl_ready: s.stage == 3 && s.ev == Ev::Cmpl,
+            err_ready: s.stage == 3 && s.ev == Ev::Err,
             fetch_valid: s.f_v,
             fetch: s.f,
             cqe_valid: s.q_v,
@@ -174,7 +213,8 @@ impl<const A: usize, const Q: usize, const W: usize> Cycle for SqEngine<A, Q, W>
         let pick_fetch = fetch_avail && (!cmpl_avail || s.turn_fetch);
         let mut pop = false;
         let mut pick_flow = head.unwrap_or(0) as u32;
-        if !s.exec {
+        self.stage = (s.stage + 1) & 3;
+        if s.stage == 0 {
             let mut picked = true;
             if s.c_pend {
                 self.ev = Ev::Commit;
@@ -198,42 +238,34 @@ impl<const A: usize, const Q: usize, const W: usize> Cycle for SqEngine<A, Q, W>
             } else {
                 picked = false;
             }
-            self.exec = picked;
+            self.stage = picked as u8;
             self.ev_flow = pick_flow & ((1 << A) - 1);
-        } else {
-            self.exec = false;
         }
-        // ---- Exec.
-        let rw = s.ring.read_data();
-        let iw = s.index.read_data();
-        let pi = iw as u16;
-        let fi = (iw >> 16) as u16;
-        let done = (iw >> 32) as u16;
-        let queued = iw >> 48 & 1 == 1;
-        let active = rw & 1 == 1;
-        let log_size = (rw >> 9 & 0xF) as u8;
-        let size = 1u32 << log_size;
-        let rm = room(fi, done, Q);
-        let done_new = if done != fi {
-            done.wrapping_add(1)
-        } else {
-            done
-        };
-        let room_new = room(fi, done_new, Q);
-        let p_new = merge(pi as u32, s.r_wdata as u32, s.r_strb) as u16;
-        let d_new = p_new.wrapping_sub(fi);
-        let d_old = pi.wrapping_sub(fi);
-        let slot = fi as u32 & (size - 1);
+        // ---- Look, Calc.
+        if s.stage == 1 {
+            self.lk_index = s.index.read_data();
+            self.lk_ring = s.ring.read_data();
+        }
+        if s.stage == 2 {
+            self.c = Calc::of(s.lk_index, s.lk_ring, s.r_wdata, s.r_strb, Q);
+        }
+        // ---- Exec, from Calc's registers.
+        let c = s.c;
+        let rw = s.lk_ring;
+        let (pi, fi, done, queued, active) = (c.pi, c.fi, c.done, c.queued, c.active);
         let free = credits - s.used as u32;
-        let n = fetch_count(pi, fi, done, log_size, active, free, Q);
+        let n = if active { c.n2.min(free).min(16) } else { 0 };
         let fi_new = fi.wrapping_add(n as u16);
+        let (rm, room_new, done_new, p_new, d_new, d_old, size, slot) = (
+            c.room, c.room_new, c.done_new, c.p_new, c.d_new, c.d_old, c.size, c.slot,
+        );
         let (mut pi_out, mut fi_out, mut done_out, mut queued_out) = (pi, fi, done, queued);
         let mut push = false;
         let mut index_we = false;
         let mut ring_we = false;
         let mut taken = 0u32;
         self.rs_v = false;
-        if s.exec {
+        if s.stage == 3 {
             match s.ev {
                 Ev::Commit => {
                     self.c_pend = false;

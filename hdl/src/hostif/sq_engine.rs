@@ -9,9 +9,11 @@
 //! `queued` (the flow is in the fetch queue). Invariant: done ≤ fi ≤ pi
 //! ≤ fi + 2^log2 entries.
 //!
-//! Events, one at a time, each a RAM read (`Pick`) then a decision and a
-//! write (`Exec`): 2 cycles, no hazard. Priority: a COMMIT, a register
-//! access, then completions and fetches in turn.
+//! Events, one at a time, 4 cycles each, no hazard: `Pick` (the event,
+//! the RAM reads), `Look` (the words registered), `Calc` (their
+//! differences and minima registered), `Exec` (the decision and the RAM
+//! writes). Priority: a COMMIT, a register access, then completions and
+//! fetches in turn.
 //! - COMMIT: the ring's configuration; indices 0 (`queued` kept: a
 //!   queued entry finds nothing to fetch and leaves).
 //! - Doorbell write (`s_reg`, address = flow): the new producer index p
@@ -46,9 +48,10 @@
 //! completions), `wqe_freed`, `m_fetch` (`WqeFetch`), `m_cqe` (`CqeReq`),
 //! counters `db_rings`, `db_refused`, `wqe_fetches`.
 //!
-//! Throughput: an event every 2 cycles. Latency: doorbell taken → fetch
-//! on `m_fetch` in 7 cycles with an idle engine (2 for the doorbell, 3
-//! through the fetch queue, 2 for the fetch).
+//! Throughput: an event every 4 cycles. Latency: doorbell taken → fetch
+//! on `m_fetch` in 8 cycles with an idle engine (4 for the doorbell, its
+//! flow at the fetch queue's head 3 cycles after its push, whose `Pick`
+//! is the doorbell's next free cycle, 4 for the fetch).
 //!
 //! Golden twin: `nic_golden::hostif::sq_engine`.
 
@@ -87,7 +90,25 @@ pub struct SqEngine<const A: usize, const Q: usize, const W: usize> {
     /// {queued, done, fi, pi}.
     index: Ram<Bits<49>, A>,
     fetch_q: Fifo<A, A>,
-    exec: DFF<Bit>,
+    /// 0 pick, 1 look (the RAM words), 2 calc (their differences and
+    /// minima), 3 exec (the decision and the write).
+    stage: DFF<Bits<2>>,
+    lk_index: DFF<Bits<49>>,
+    lk_ring: DFF<Bits<72>>,
+    c_pi: DFF<Bits<16>>,
+    c_fi: DFF<Bits<16>>,
+    c_done: DFF<Bits<16>>,
+    c_queued: DFF<Bit>,
+    c_active: DFF<Bit>,
+    c_size: DFF<Bits<17>>,
+    c_room: DFF<Bits<17>>,
+    c_room_new: DFF<Bits<17>>,
+    c_done_new: DFF<Bits<16>>,
+    c_p_new: DFF<Bits<16>>,
+    c_d_new: DFF<Bits<16>>,
+    c_d_old: DFF<Bits<16>>,
+    c_slot: DFF<Bits<16>>,
+    c_n2: DFF<Bits<17>>,
     ev: DFF<SqEvent>,
     ev_flow: DFF<Bits<A>>,
     ev_oor: DFF<Bit>,
@@ -144,8 +165,6 @@ pub struct SqEngine<const A: usize, const Q: usize, const W: usize> {
     done_new: Signal<Local, Bits<16>>,
     room_new: Signal<Local, Bits<17>>,
     p_new: Signal<Local, Bits<16>>,
-    d_new: Signal<Local, Bits<16>>,
-    d_old: Signal<Local, Bits<16>>,
     slot: Signal<Local, Bits<16>>,
     to_end: Signal<Local, Bits<17>>,
     free: Signal<Local, Bits<17>>,
@@ -186,7 +205,23 @@ impl<const A: usize, const Q: usize, const W: usize> Default for SqEngine<A, Q, 
             ring: Default::default(),
             index: Default::default(),
             fetch_q: Default::default(),
-            exec: Default::default(),
+            stage: Default::default(),
+            lk_index: Default::default(),
+            lk_ring: Default::default(),
+            c_pi: Default::default(),
+            c_fi: Default::default(),
+            c_done: Default::default(),
+            c_queued: Default::default(),
+            c_active: Default::default(),
+            c_size: Default::default(),
+            c_room: Default::default(),
+            c_room_new: Default::default(),
+            c_done_new: Default::default(),
+            c_p_new: Default::default(),
+            c_d_new: Default::default(),
+            c_d_old: Default::default(),
+            c_slot: Default::default(),
+            c_n2: Default::default(),
             ev: Default::default(),
             ev_flow: Default::default(),
             ev_oor: Default::default(),
@@ -243,8 +278,6 @@ impl<const A: usize, const Q: usize, const W: usize> Default for SqEngine<A, Q, 
             done_new: Default::default(),
             room_new: Default::default(),
             p_new: Default::default(),
-            d_new: Default::default(),
-            d_old: Default::default(),
             slot: Default::default(),
             to_end: Default::default(),
             free: Default::default(),
@@ -267,9 +300,11 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, exec, ev, ev_flow, ev_oor, r_write, r_wdata, r_strb, c_pend, c_flow,
-            c_word, turn_fetch, used, f_v, f_flow, f_idx, f_count, f_addr, q_v, q_cq, q_flow,
-            q_tag, q_status, q_bytes, rs_v, rs_data, rs_code, n_rings, n_refused, n_fetches
+            self, clock, stage, lk_index, lk_ring, c_pi, c_fi, c_done, c_queued, c_active, c_size,
+            c_room, c_room_new, c_done_new, c_p_new, c_d_new, c_d_old, c_slot, c_n2, ev, ev_flow,
+            ev_oor, r_write, r_wdata, r_strb, c_pend, c_flow, c_word, turn_fetch, used, f_v,
+            f_flow, f_idx, f_count, f_addr, q_v, q_cq, q_flow, q_tag, q_status, q_bytes, rs_v,
+            rs_data, rs_code, n_rings, n_refused, n_fetches
         );
         clock!(self, clock, ring, index, fetch_q);
         // ---- Pick: one event, its RAM words read.
@@ -282,23 +317,25 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
             (self.cmpl_avail.val() && (!self.fetch_avail.val() || !self.turn_fetch.q.val()));
         self.pick_fetch.next =
             (self.fetch_avail.val() && (!self.cmpl_avail.val() || self.turn_fetch.q.val()));
-        self.s_reg.ready.next = (!self.exec.q.val() && !self.c_pend.q.val());
+        self.s_reg.ready.next = (!self.stage.q.val().any() && !self.c_pend.q.val());
         self.fetch_q.pop.next = false;
         self.pick_flow.next = bit_cast::<16, A>(self.fetch_q.head_data.val());
-        if !self.exec.q.val() {
+        self.stage.d.next = (self.stage.q.val() + 1);
+        if !self.stage.q.val().any() {
+            self.stage.d.next = 0.into();
             if self.c_pend.q.val() {
-                self.exec.d.next = true;
+                self.stage.d.next = 1.into();
                 self.ev.d.next = SqEvent::Commit;
                 self.pick_flow.next = bit_cast::<16, A>(self.c_flow.q.val());
             } else if self.s_reg.valid.val() {
-                self.exec.d.next = true;
+                self.stage.d.next = 1.into();
                 self.ev.d.next = SqEvent::Reg;
                 self.pick_flow.next = self.s_reg.addr.val();
                 self.r_write.d.next = self.s_reg.write.val();
                 self.r_wdata.d.next = self.s_reg.wdata.val().get_bits::<16>(0);
                 self.r_strb.d.next = self.s_reg.wstrb.val().get_bits::<2>(0);
             } else if self.pick_cmpl.val() {
-                self.exec.d.next = true;
+                self.stage.d.next = 1.into();
                 self.turn_fetch.d.next = true;
                 if self.s_err.valid.val() {
                     self.ev.d.next = SqEvent::Err;
@@ -310,24 +347,27 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
                     self.ev_oor.d.next = (self.s_cmpl.flow.val() >> self.k_a.val()).any();
                 }
             } else if self.pick_fetch.val() {
-                self.exec.d.next = true;
+                self.stage.d.next = 1.into();
                 self.turn_fetch.d.next = false;
                 self.ev.d.next = SqEvent::Fetch;
                 self.fetch_q.pop.next = true;
             }
             self.ev_flow.d.next = self.pick_flow.val().get_bits::<A>(0);
-        } else {
-            self.exec.d.next = false;
         }
         self.ring.read_address.next = self.pick_flow.val().get_bits::<A>(0);
         self.index.read_address.next = self.pick_flow.val().get_bits::<A>(0);
-        // ---- Exec: the flow's words, and what the event does to them.
-        self.pi.next = self.index.read_data.val().get_bits::<16>(0);
-        self.fi.next = self.index.read_data.val().get_bits::<16>(16);
-        self.done.next = self.index.read_data.val().get_bits::<16>(32);
-        self.queued.next = self.index.read_data.val().get_bit(48);
-        self.active.next = self.ring.read_data.val().get_bit(0);
-        self.log_size.next = self.ring.read_data.val().get_bits::<4>(9);
+        // ---- Look: the flow's RAM words, registered.
+        if (self.stage.q.val() == 1) {
+            self.lk_index.d.next = self.index.read_data.val();
+            self.lk_ring.d.next = self.ring.read_data.val();
+        }
+        // ---- Calc: their fields, differences and minima, registered.
+        self.pi.next = self.lk_index.q.val().get_bits::<16>(0);
+        self.fi.next = self.lk_index.q.val().get_bits::<16>(16);
+        self.done.next = self.lk_index.q.val().get_bits::<16>(32);
+        self.queued.next = self.lk_index.q.val().get_bit(48);
+        self.active.next = self.lk_ring.q.val().get_bit(0);
+        self.log_size.next = self.lk_ring.q.val().get_bits::<4>(9);
         self.size.next = (self.k_one17.val() << bit_cast::<17, 4>(self.log_size.val()));
         self.avail.next = (self.pi.val() - self.fi.val());
         self.outst.next = (self.fi.val() - self.done.val());
@@ -354,12 +394,10 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
             self.p_new.next = ((self.p_new.val() & self.k_lo_byte.val())
                 | (self.r_wdata.q.val() & self.k_hi_byte.val()));
         }
-        self.d_new.next = (self.p_new.val() - self.fi.val());
-        self.d_old.next = (self.pi.val() - self.fi.val());
-        // Fetch: n = min(pi − fi, room, to the ring's end, free credits, 16).
+        // Fetch: min(pi − fi, room, to the ring's end) here, then free
+        // credits and 16 in Exec.
         self.slot.next = (self.fi.val() & (self.size.val().get_bits::<16>(0) - 1));
         self.to_end.next = (self.size.val() - bit_cast::<17, 16>(self.slot.val()));
-        self.free.next = bit_cast::<17, 8>(self.k_credits.val() - self.used.q.val());
         self.n1.next = bit_cast::<17, 16>(self.avail.val());
         if (self.room.val() < self.n1.val()) {
             self.n1.next = self.room.val();
@@ -368,7 +406,25 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
         if (self.to_end.val() < self.n2.val()) {
             self.n2.next = self.to_end.val();
         }
-        self.n3.next = self.n2.val();
+        if (self.stage.q.val() == 2) {
+            self.c_pi.d.next = self.pi.val();
+            self.c_fi.d.next = self.fi.val();
+            self.c_done.d.next = self.done.val();
+            self.c_queued.d.next = self.queued.val();
+            self.c_active.d.next = self.active.val();
+            self.c_size.d.next = self.size.val();
+            self.c_room.d.next = self.room.val();
+            self.c_room_new.d.next = self.room_new.val();
+            self.c_done_new.d.next = self.done_new.val();
+            self.c_p_new.d.next = self.p_new.val();
+            self.c_d_new.d.next = (self.p_new.val() - self.fi.val());
+            self.c_d_old.d.next = (self.pi.val() - self.fi.val());
+            self.c_slot.d.next = self.slot.val();
+            self.c_n2.d.next = self.n2.val();
+        }
+        // ---- Exec: the decision, from Calc's registers.
+        self.free.next = bit_cast::<17, 8>(self.k_credits.val() - self.used.q.val());
+        self.n3.next = self.c_n2.q.val();
         if (self.free.val() < self.n3.val()) {
             self.n3.next = self.free.val();
         }
@@ -376,15 +432,15 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
         if (self.k_max_fetch.val() < self.n.val()) {
             self.n.next = self.k_max_fetch.val();
         }
-        if !self.active.val() {
+        if !self.c_active.q.val() {
             self.n.next = 0.into();
         }
-        self.fi_new.next = (self.fi.val() + self.n.val().get_bits::<16>(0));
+        self.fi_new.next = (self.c_fi.q.val() + self.n.val().get_bits::<16>(0));
         // Defaults: nothing changes.
-        self.pi_out.next = self.pi.val();
-        self.fi_out.next = self.fi.val();
-        self.done_out.next = self.done.val();
-        self.queued_out.next = self.queued.val();
+        self.pi_out.next = self.c_pi.q.val();
+        self.fi_out.next = self.c_fi.q.val();
+        self.done_out.next = self.c_done.q.val();
+        self.queued_out.next = self.c_queued.q.val();
         self.push.next = false;
         self.index.write_enable.next = false;
         self.ring.write_enable.next = false;
@@ -393,7 +449,7 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
         self.s_err.ready.next = false;
         self.rs_v.d.next = false;
         self.taken_n.next = 0.into();
-        if self.exec.q.val() {
+        if (self.stage.q.val() == 3) {
             match self.ev.q.val() {
                 SqEvent::Commit => {
                     self.c_pend.d.next = false;
@@ -406,20 +462,20 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
                 SqEvent::Reg => {
                     self.rs_v.d.next = true;
                     self.rs_code.d.next = self.k_okay.val();
-                    self.rs_data.d.next = ((bit_cast::<32, 16>(self.fi.val()) << 16)
-                        | bit_cast::<32, 16>(self.pi.val()));
+                    self.rs_data.d.next = ((bit_cast::<32, 16>(self.c_fi.q.val()) << 16)
+                        | bit_cast::<32, 16>(self.c_pi.q.val()));
                     if self.r_write.q.val() {
                         self.rs_data.d.next = 0.into();
-                        if (self.active.val()
-                            && (bit_cast::<17, 16>(self.d_new.val()) <= self.size.val())
-                            && (self.d_new.val() >= self.d_old.val()))
+                        if (self.c_active.q.val()
+                            && (bit_cast::<17, 16>(self.c_d_new.q.val()) <= self.c_size.q.val())
+                            && (self.c_d_new.q.val() >= self.c_d_old.q.val()))
                         {
                             self.n_rings.d.next = (self.n_rings.q.val() + 1);
                             self.index.write_enable.next = true;
-                            self.pi_out.next = self.p_new.val();
-                            if (!self.queued.val()
-                                && (self.p_new.val() != self.fi.val())
-                                && self.room.val().any())
+                            self.pi_out.next = self.c_p_new.q.val();
+                            if (!self.c_queued.q.val()
+                                && (self.c_p_new.q.val() != self.c_fi.q.val())
+                                && self.c_room.q.val().any())
                             {
                                 self.push.next = true;
                                 self.queued_out.next = true;
@@ -452,17 +508,17 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
                     if self.n.val().any() {
                         self.f_v.d.next = true;
                         self.f_flow.d.next = self.ev_flow.q.val();
-                        self.f_idx.d.next = self.fi.val();
+                        self.f_idx.d.next = self.c_fi.q.val();
                         self.f_count.d.next = self.n.val().get_bits::<5>(0);
                         self.f_addr.d.next =
-                            ((bit_cast::<64, 59>(self.ring.read_data.val().get_bits::<59>(13))
-                                + bit_cast::<64, 16>(self.slot.val()))
+                            ((bit_cast::<64, 59>(self.lk_ring.q.val().get_bits::<59>(13))
+                                + bit_cast::<64, 16>(self.c_slot.q.val()))
                                 << 5);
                         self.fi_out.next = self.fi_new.val();
                         self.taken_n.next = self.n.val().get_bits::<8>(0);
                         self.n_fetches.d.next = (self.n_fetches.q.val() + 1);
-                        if ((self.pi.val() != self.fi_new.val())
-                            && (self.room.val() > self.n.val()))
+                        if ((self.c_pi.q.val() != self.fi_new.val())
+                            && (self.c_room.q.val() > self.n.val()))
                         {
                             self.push.next = true;
                             self.queued_out.next = true;
@@ -472,15 +528,15 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
             }
             // A completion: its CQ, done += 1, and maybe back in the queue.
             if ((self.ev.q.val() == SqEvent::Cmpl) || (self.ev.q.val() == SqEvent::Err)) {
-                self.q_cq.d.next = self.ring.read_data.val().get_bits::<8>(1);
+                self.q_cq.d.next = self.lk_ring.q.val().get_bits::<8>(1);
                 if self.ev_oor.q.val() {
                     self.q_cq.d.next = self.k_no_cq.val();
                 } else {
                     self.index.write_enable.next = true;
-                    self.done_out.next = self.done_new.val();
-                    if (!self.queued.val()
-                        && (self.pi.val() != self.fi.val())
-                        && self.room_new.val().any())
+                    self.done_out.next = self.c_done_new.q.val();
+                    if (!self.c_queued.q.val()
+                        && (self.c_pi.q.val() != self.c_fi.q.val())
+                        && self.c_room_new.q.val().any())
                     {
                         self.push.next = true;
                         self.queued_out.next = true;
