@@ -68,6 +68,9 @@ pub fn entry(c: &CqeReq, pi: u16, log_size: u8) -> (u64, u64, u64) {
 #[derive(Clone, Debug)]
 pub struct CqEngine<const C: usize, const N: usize> {
     q: [Queue; N],
+    /// The holding register: the completion taken, not yet written.
+    h_v: bool,
+    h: CqeReq,
     w_v: bool,
     w: CqeWrite,
     ev_v: bool,
@@ -84,6 +87,8 @@ impl<const C: usize, const N: usize> Default for CqEngine<C, N> {
     fn default() -> Self {
         Self {
             q: [Queue::default(); N],
+            h_v: false,
+            h: CqeReq::default(),
             w_v: false,
             w: CqeWrite::default(),
             ev_v: false,
@@ -110,7 +115,13 @@ impl<const C: usize, const N: usize> Cycle for CqEngine<C, N> {
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
         let s = self.clone();
-        let cq = i.cqe.cq as usize;
+        let cqe_ready = !s.h_v;
+        if i.cqe_valid && cqe_ready {
+            self.h_v = true;
+            self.h = i.cqe;
+        }
+        let h = s.h;
+        let cq = h.cq as usize;
         let oor = cq >= N;
         let sel = if oor { Queue::default() } else { s.q[cq] };
         let (c_en, c_full) = if oor {
@@ -119,7 +130,7 @@ impl<const C: usize, const N: usize> Cycle for CqEngine<C, N> {
             (sel.en, sel.full())
         };
         let w_free = !s.w_v || i.write_ready;
-        let cqe_ready = w_free && (oor || !c_en || !c_full);
+        let take = s.h_v && w_free && (oor || !c_en || !c_full);
         let out = Out {
             reg_ready: true,
             resp_valid: s.rs_v,
@@ -138,19 +149,20 @@ impl<const C: usize, const N: usize> Cycle for CqEngine<C, N> {
         if s.w_v && i.write_ready {
             self.w_v = false;
         }
-        if i.cqe_valid && cqe_ready {
+        if take {
+            self.h_v = false;
             if oor || !c_en {
                 self.n_drops = self.n_drops.wrapping_add(1);
             } else {
                 self.n_cqes = self.n_cqes.wrapping_add(1);
-                let (off, lo, hi) = entry(&i.cqe, sel.pi, sel.log_size);
+                let (off, lo, hi) = entry(&h, sel.pi, sel.log_size);
                 let base = (sel.base_hi as u64) << 32 | sel.base_lo as u64;
                 self.w_v = true;
                 self.w = CqeWrite {
                     addr: base.wrapping_add(off),
                     lo,
                     hi,
-                    cq: i.cqe.cq,
+                    cq: h.cq,
                 };
                 self.q[cq].pi = sel.pi.wrapping_add(1);
             }

@@ -7,14 +7,18 @@
 //! moderation settings, and the entries written but not yet signalled
 //! (`pend`) with the cycles since the first of them (`timer`).
 //!
-//! - A completion (`s_cqe`, `CqeReq`) for an enabled queue with room
-//!   (pi − ci < 2^log2 entries) becomes an entry at base + 16 · (pi mod
+//! - A completion (`s_cqe`, `CqeReq`) is first taken into a holding
+//!   register (`s_cqe.ready` is that register being empty: a flop, so the
+//!   producer's handshake does not pass through the queue select). From
+//!   there, for an enabled queue with room
+//!   (pi − ci < 2^log2 entries) it becomes an entry at base + 16 · (pi mod
 //!   2^log2 entries): tag | bytes << 32, then flow | status << 16 |
 //!   phase << 31, phase = 1 on the ring's first pass, 0 on the second,
 //!   …; pi += 1; it goes to the DMA write packer (`m_write`,
-//!   `CqeWrite`). A full queue holds the completion (`s_cqe.ready` low:
-//!   back-pressure, nothing lost). A completion for a disabled queue, or
-//!   a queue ≥ 2^C, is dropped and counted (`cqe_drops`).
+//!   `CqeWrite`). A full queue holds the completion in the register
+//!   (`s_cqe.ready` low: back-pressure, nothing lost). A completion for a
+//!   disabled queue, or a queue ≥ 2^C, is dropped and counted
+//!   (`cqe_drops`).
 //! - When the packer has sent an entry's last word (`s_done`), the
 //!   queue's `pend` grows; an event (`m_event`, `CqEvent`, a one-cycle
 //!   pulse naming the queue) fires when pend ≥ MOD_COUNT (0 counts as
@@ -33,9 +37,10 @@
 //! Ports (clock `clock`; no reset): as above; counters `cqes`
 //! (entries written), `cqe_drops`, `events`, `ci_refused`.
 //!
-//! Timing: a completion taken in cycle t → its entry offered in t + 1;
-//! an entry's notice in t → its event (if due) in t + 1. Throughput: one
-//! completion per cycle.
+//! Timing: a completion taken in cycle t → held in t + 1 → its entry
+//! offered in t + 2; an entry's notice in t → its event (if due) in
+//! t + 1. Throughput: one completion every 2 cycles (its producer, the
+//! send-queue engine, gives at most one every 4).
 //!
 //! Golden twin: `nic_golden::hostif::cq_engine`.
 
@@ -69,6 +74,12 @@ pub struct CqEngine<const C: usize, const N: usize> {
     en: [DFF<Bit>; N],
     pend: [DFF<Bits<16>>; N],
     timer: [DFF<Bits<24>>; N],
+    h_v: DFF<Bit>,
+    h_cq: DFF<Bits<8>>,
+    h_flow: DFF<Bits<16>>,
+    h_tag: DFF<Bits<32>>,
+    h_status: DFF<Bits<8>>,
+    h_bytes: DFF<Bits<32>>,
     w_v: DFF<Bit>,
     w_addr: DFF<Bits<64>>,
     w_lo: DFF<Bits<64>>,
@@ -159,6 +170,12 @@ impl<const C: usize, const N: usize> Default for CqEngine<C, N> {
             en: std::array::from_fn(|_| Default::default()),
             pend: std::array::from_fn(|_| Default::default()),
             timer: std::array::from_fn(|_| Default::default()),
+            h_v: Default::default(),
+            h_cq: Default::default(),
+            h_flow: Default::default(),
+            h_tag: Default::default(),
+            h_status: Default::default(),
+            h_bytes: Default::default(),
             w_v: Default::default(),
             w_addr: Default::default(),
             w_lo: Default::default(),
@@ -229,8 +246,8 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, w_v, w_addr, w_lo, w_hi, w_cq, ev_v, ev_cq, rs_v, rs_d, rs_c, n_cqes,
-            n_drops, n_events, n_ci
+            self, clock, h_v, h_cq, h_flow, h_tag, h_status, h_bytes, w_v, w_addr, w_lo, w_hi,
+            w_cq, ev_v, ev_cq, rs_v, rs_d, rs_c, n_cqes, n_drops, n_events, n_ci
         );
         for i in 0..N {
             self.base_lo[i].clock.next = self.clock.val();
@@ -256,8 +273,17 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
             self.full[i].next = ((self.pi[i].q.val() - self.ci[i].q.val())
                 >= (self.k_one16.val() << self.log_size[i].q.val()));
         }
-        // ---- A completion: the queue it names.
-        self.c_oor.next = (self.s_cqe.cq.val() >> self.k_c.val()).any();
+        // ---- A completion: held, then the queue it names.
+        self.s_cqe.ready.next = !self.h_v.q.val();
+        if (self.s_cqe.valid.val() && !self.h_v.q.val()) {
+            self.h_v.d.next = true;
+            self.h_cq.d.next = self.s_cqe.cq.val();
+            self.h_flow.d.next = self.s_cqe.flow.val();
+            self.h_tag.d.next = self.s_cqe.tag.val();
+            self.h_status.d.next = self.s_cqe.status.val();
+            self.h_bytes.d.next = self.s_cqe.bytes.val();
+        }
+        self.c_oor.next = (self.h_cq.q.val() >> self.k_c.val()).any();
         self.c_en.next = false;
         self.c_full.next = false;
         self.c_base_lo.next = 0.into();
@@ -265,7 +291,7 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
         self.c_pi.next = 0.into();
         self.c_log.next = 0.into();
         for i in 0..N {
-            if (self.s_cqe.cq.val() == self.k_idx[i].val()) {
+            if (self.h_cq.q.val() == self.k_idx[i].val()) {
                 self.c_en.next = self.en[i].q.val();
                 self.c_full.next = self.full[i].val();
                 self.c_base_lo.next = self.base_lo[i].q.val();
@@ -281,13 +307,14 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
         self.c_pass.next = (self.c_pi.val() >> bit_cast::<16, 4>(self.c_log.val()));
         self.c_phase.next = !self.c_pass.val().get_bit(0);
         self.w_free.next = (!self.w_v.q.val() || self.m_write.ready.val());
-        self.s_cqe.ready.next =
-            (self.w_free.val() && (self.c_oor.val() || !self.c_en.val() || !self.c_full.val()));
-        self.take.next = (self.s_cqe.valid.val() && self.s_cqe.ready.val());
+        self.take.next = (self.h_v.q.val()
+            && self.w_free.val()
+            && (self.c_oor.val() || !self.c_en.val() || !self.c_full.val()));
         if (self.w_v.q.val() && self.m_write.ready.val()) {
             self.w_v.d.next = false;
         }
         if self.take.val() {
+            self.h_v.d.next = false;
             if (self.c_oor.val() || !self.c_en.val()) {
                 self.n_drops.d.next = (self.n_drops.q.val() + 1);
             } else {
@@ -295,14 +322,14 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
                 self.w_v.d.next = true;
                 self.w_addr.d.next =
                     (self.c_base.val() + (bit_cast::<64, 16>(self.c_slot.val()) << 4));
-                self.w_lo.d.next = ((bit_cast::<64, 32>(self.s_cqe.bytes.val()) << 32)
-                    | bit_cast::<64, 32>(self.s_cqe.tag.val()));
+                self.w_lo.d.next = ((bit_cast::<64, 32>(self.h_bytes.q.val()) << 32)
+                    | bit_cast::<64, 32>(self.h_tag.q.val()));
                 self.w_hi.d.next = ((bit_cast::<64, 1>(self.c_phase.val().into()) << 31)
-                    | (bit_cast::<64, 8>(self.s_cqe.status.val()) << 16)
-                    | bit_cast::<64, 16>(self.s_cqe.flow.val()));
-                self.w_cq.d.next = self.s_cqe.cq.val();
+                    | (bit_cast::<64, 8>(self.h_status.q.val()) << 16)
+                    | bit_cast::<64, 16>(self.h_flow.q.val()));
+                self.w_cq.d.next = self.h_cq.q.val();
                 for i in 0..N {
-                    if (self.s_cqe.cq.val() == self.k_idx[i].val()) {
+                    if (self.h_cq.q.val() == self.k_idx[i].val()) {
                         self.pi[i].d.next = (self.pi[i].q.val() + 1);
                     }
                 }

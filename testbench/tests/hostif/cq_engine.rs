@@ -70,6 +70,10 @@ fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 3]) {
     let mut reg_v: Option<RegReq> = None;
     let mut exp_writes: VecDeque<CqeWrite> = VecDeque::new();
     let mut done_last: Option<u8> = None;
+    // The completion in the engine's holding register, and the counters
+    // of the completions decided so far (entries, drops).
+    let mut held: Option<CqeReq> = None;
+    let (mut n_entries, mut n_drops) = (0u32, 0u32);
     for cycle in 0..n as u64 {
         if reg_v.is_none() {
             reg_v = regs.pop_front();
@@ -175,23 +179,46 @@ fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 3]) {
             }
             taken_regs.push_back(want);
         }
-        if i.cqe_valid && o.cqe_ready {
-            let c = cqes.pop_front().unwrap();
-            if (c.cq as usize) < N && q[c.cq as usize].en {
+        // A completion is taken into the holding register when it is
+        // empty; from there it becomes an entry when the write register
+        // is free and its queue has room, or is dropped (disabled or
+        // nonexistent queue), decided on this cycle's state.
+        assert_eq!(
+            o.cqe_ready,
+            held.is_none(),
+            "seed {seed} cycle {cycle}: s_cqe.ready is the holding register being empty"
+        );
+        assert_eq!(
+            (o.cqes, o.cqe_drops),
+            (n_entries, n_drops),
+            "seed {seed} cycle {cycle}: completions decided (entries, drops)"
+        );
+        let w_free = !o.write_valid || i.write_ready;
+        if let Some(c) = held {
+            let known = (c.cq as usize) < N && q[c.cq as usize].en;
+            if !known {
+                if w_free {
+                    n_drops += 1;
+                    held = None;
+                }
+            } else {
                 let qq = &mut q[c.cq as usize];
-                assert!(
-                    (qq.pi.wrapping_sub(qq.ci) as u32) < 1 << qq.log_size,
-                    "seed {seed} cycle {cycle}: an entry into a full queue"
-                );
-                let (off, lo, hi) = entry(&c, qq.pi, qq.log_size);
-                exp_writes.push_back(CqeWrite {
-                    addr: qq.base.wrapping_add(off),
-                    lo,
-                    hi,
-                    cq: c.cq,
-                });
-                qq.pi = qq.pi.wrapping_add(1);
+                if w_free && (qq.pi.wrapping_sub(qq.ci) as u32) < 1 << qq.log_size {
+                    let (off, lo, hi) = entry(&c, qq.pi, qq.log_size);
+                    exp_writes.push_back(CqeWrite {
+                        addr: qq.base.wrapping_add(off),
+                        lo,
+                        hi,
+                        cq: c.cq,
+                    });
+                    qq.pi = qq.pi.wrapping_add(1);
+                    n_entries += 1;
+                    held = None;
+                }
             }
+        }
+        if i.cqe_valid && o.cqe_ready {
+            held = cqes.pop_front();
         }
         if o.write_valid && i.write_ready {
             let w = o.write;
@@ -263,7 +290,7 @@ proptest! {
     #![proptest_config(config(8))]
     #[test]
     fn cq_engine_matches_golden(seed in any::<u64>()) {
-        let (s, sum) = closed_loop(seed, 2000);
+        let (s, sum) = closed_loop(seed, 3000);
         prop_assert!(sum[0] > 20 && sum[1] > 5, "{sum:?}");
         both::<CqEngine<C, N>, Golden<C, N>>("cq_engine", &s)?;
     }
