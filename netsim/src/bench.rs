@@ -213,8 +213,6 @@ pub fn bench_core(f: &mut Figures) {
 /// co-simulation tests' size) on its twin, on Verilator and on rust-hdl's
 /// simulator, over 3000 cycles of a two-NIC run with WRITEs and READs.
 pub fn bench_core_engines(f: &mut Figures) {
-    use nic_testbench::cosim::EngineKind;
-    use nic_testbench::roce::pipes::engine_for;
     type Rtl = nic_hdl::nic::NicCore<3, 3, 6, 8>;
     let p = HostParams {
         ring: 8,
@@ -234,9 +232,32 @@ pub fn bench_core_engines(f: &mut Figures) {
     });
     let mut t0 = NicCore::<3, 3, 8>::default();
     let mut t1 = NicCore::<3, 3, 8>::default();
-    let mut pair = CorePair::new(
+    engine_speeds::<_, Rtl>(
+        f,
+        "core",
         hosts,
         [Box::new(|i: &In| t0.step(i)), Box::new(|i: &In| t1.step(i))],
+    );
+}
+
+/// Cycles per second of one NIC design (RTL `Rtl`, twins in `twins`) on
+/// its twin, on Verilator and on rust-hdl's simulator: 3000 cycles of a
+/// two-NIC run on the twins, NIC 0's inputs recorded and replayed on each
+/// engine (300 cycles on rust-hdl). Figures
+/// `<prefix>_{twin,verilator,rusthdl}_cycles_per_s`.
+fn engine_speeds<'a, H: crate::core_env::Host, Rtl>(
+    f: &mut Figures,
+    prefix: &str,
+    hosts: [H; 2],
+    twins: [crate::core_env::NicFn<'a, H::In, H::Out>; 2],
+) where
+    Rtl: nic_testbench::Harness<In = H::In> + Default + 'static,
+{
+    use nic_testbench::cosim::EngineKind;
+    use nic_testbench::roce::pipes::engine_for;
+    let mut pair = crate::core_env::Pair::new(
+        hosts,
+        twins,
         LinkCfg {
             delay: 50,
             loss: 0.0,
@@ -252,7 +273,7 @@ pub fn bench_core_engines(f: &mut Figures) {
     let rec = pair.record.take().unwrap()[0].clone();
     drop(pair);
     f.insert(
-        "core_twin_cycles_per_s".into(),
+        format!("{prefix}_twin_cycles_per_s"),
         (rec.len() as f64 / twin_s).round(),
     );
     for (kind, name, n) in [
@@ -267,7 +288,7 @@ pub fn bench_core_engines(f: &mut Figures) {
         }
         let s = t.elapsed().as_secs_f64();
         f.insert(
-            format!("core_{name}_cycles_per_s"),
+            format!("{prefix}_{name}_cycles_per_s"),
             ((n - 1) as f64 / s).round(),
         );
     }
@@ -395,8 +416,6 @@ pub fn bench_nic(f: &mut Figures) {
 /// cycles of a two-NIC run (bring-up, WRITEs and READs).
 pub fn bench_nic_engines(f: &mut Figures) {
     use nic_golden::nic::nic::In as NicIn;
-    use nic_testbench::cosim::EngineKind;
-    use nic_testbench::roce::pipes::engine_for;
     type Rtl = nic_hdl::nic::HpccNic<3, 3, 6, 8, 2, 4, 3>;
     type Twin = nic_golden::nic::nic::HpccNic<3, 3, 8, 2, 4, 3>;
     let p = DriverParams {
@@ -420,46 +439,15 @@ pub fn bench_nic_engines(f: &mut Figures) {
     let hosts = [0, 1].map(|n| NicHost::new(p, w.mem[n].clone(), &w.flows[n], &w.wrs[n], n as u64));
     let mut t0 = Twin::default();
     let mut t1 = Twin::default();
-    let mut pair: Pair<'_, NicHost> = Pair::new(
+    engine_speeds::<_, Rtl>(
+        f,
+        "nic",
         hosts,
         [
             Box::new(|i: &NicIn| t0.step(i)),
             Box::new(|i: &NicIn| t1.step(i)),
         ],
-        LinkCfg {
-            delay: 50,
-            loss: 0.0,
-        },
-        3,
     );
-    pair.record = Some([Vec::new(), Vec::new()]);
-    let t = std::time::Instant::now();
-    for _ in 0..3000 {
-        pair.step();
-    }
-    let twin_s = t.elapsed().as_secs_f64() / 2.0;
-    let rec = pair.record.take().unwrap()[0].clone();
-    drop(pair);
-    f.insert(
-        "nic_twin_cycles_per_s".into(),
-        (rec.len() as f64 / twin_s).round(),
-    );
-    for (kind, name, n) in [
-        (EngineKind::Verilator, "verilator", 3000usize),
-        (EngineKind::RustHdl, "rusthdl", 300),
-    ] {
-        let mut e = engine_for::<Rtl>(kind, None);
-        e.step(&rec[0]);
-        let t = std::time::Instant::now();
-        for i in &rec[1..n] {
-            e.step(i);
-        }
-        let s = t.elapsed().as_secs_f64();
-        f.insert(
-            format!("nic_{name}_cycles_per_s"),
-            ((n - 1) as f64 / s).round(),
-        );
-    }
 }
 
 #[cfg(test)]
