@@ -197,16 +197,22 @@ pub fn bench_core(f: &mut Figures) {
         let (h, _) = core_writes(flows, n, 64, 10);
         let first = h.first_wr_at.unwrap();
         let last = h.done.values().copied().max().unwrap();
-        let per_cycle = n as f64 / (last - first) as f64;
-        f.insert(
-            format!("core_64B_write_rate_{flows}flows_per_cycle"),
-            (per_cycle * 1e4).round() / 1e4,
-        );
-        f.insert(
-            format!("core_64B_write_rate_{flows}flows_mmsg_per_s_at_156mhz"),
-            (per_cycle * 156.25 * 100.0).round() / 100.0,
+        insert_rate(
+            f,
+            &format!("core_64B_write_rate_{flows}flows"),
+            n as f64 / (last - first) as f64,
         );
     }
+}
+
+/// A rate per cycle as `<key>_per_cycle` (4 decimals) and
+/// `<key>_mmsg_per_s_at_156mhz` (millions a second at 156.25 MHz).
+fn insert_rate(f: &mut Figures, key: &str, per_cycle: f64) {
+    f.insert(format!("{key}_per_cycle"), (per_cycle * 1e4).round() / 1e4);
+    f.insert(
+        format!("{key}_mmsg_per_s_at_156mhz"),
+        (per_cycle * 156.25 * 100.0).round() / 100.0,
+    );
 }
 
 /// Cycles per second of the NIC core (8 flows × 8 work requests, the
@@ -399,14 +405,10 @@ pub fn bench_nic(f: &mut Figures) {
         let h = nic_writes(flows, n, 64, 16);
         let first = h.doorbells_issued[0];
         let last = h.done.values().copied().max().unwrap();
-        let per_cycle = n as f64 / (last - first) as f64;
-        f.insert(
-            format!("nic_64B_write_completions_{flows}flows_per_cycle"),
-            (per_cycle * 1e4).round() / 1e4,
-        );
-        f.insert(
-            format!("nic_64B_write_completions_{flows}flows_mmsg_per_s_at_156mhz"),
-            (per_cycle * 156.25 * 100.0).round() / 100.0,
+        insert_rate(
+            f,
+            &format!("nic_64B_write_completions_{flows}flows"),
+            n as f64 / (last - first) as f64,
         );
     }
 }
