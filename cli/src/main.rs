@@ -9,6 +9,7 @@ mod args;
 mod c_header;
 mod cc_loop;
 mod cc_replay;
+mod netsim;
 mod sim;
 mod wireshark;
 use std::path::PathBuf;
@@ -60,6 +61,11 @@ enum Cmd {
     /// that stamps telemetry; prints utilisation and queue, draws W, R and
     /// the queue over time (SVG).
     CcLoop(cc_loop::CcLoopArgs),
+    /// The network simulator: switches that stamp telemetry, incast,
+    /// dumbbell and leaf-spine topologies, long, incast and Poisson
+    /// workloads, golden or RTL NIC cores per host; writes summary.json,
+    /// CSV series, plots and pcaps (`docs/netsim.md`).
+    Netsim(netsim::NetsimArgs),
     /// The wire constants of the Wireshark dissector
     /// (`tools/wireshark/hpcc.lua`), from the spec: print them, or check
     /// or rewrite the dissector's generated block.
@@ -105,6 +111,7 @@ fn run(cli: Cli) -> i32 {
     match cli.cmd {
         Cmd::CcReplay(a) => return cc_replay::main(a),
         Cmd::CcLoop(a) => return cc_loop::main(a),
+        Cmd::Netsim(a) => return netsim::main(a),
         Cmd::Sim(a) => return sim::main(a),
         Cmd::WiresharkConstants(a) => return wireshark::main(a),
         Cmd::CHeader(a) => return c_header::main(a),

@@ -198,6 +198,11 @@ pub struct CoreHost {
     configured: bool,
     /// Good work requests posted and not completed, per flow.
     in_ring: BTreeMap<u32, u32>,
+    /// Work made while the run goes (the network simulator's flows):
+    /// when set, it replaces the planned work requests and their checks.
+    pub work: Option<crate::net::work::FlowWork>,
+    /// The MAC side's Tx is paused (PFC from the switch): `tx_tready` low.
+    pub paused: bool,
 }
 
 impl CoreHost {
@@ -232,7 +237,27 @@ impl CoreHost {
             rx_ends: Vec::new(),
             configured: false,
             in_ring: BTreeMap::new(),
+            work: None,
+            paused: false,
         }
+    }
+
+    /// A host whose work requests come from `work` as the run goes.
+    pub fn with_work(
+        p: HostParams,
+        mem: Vec<u8>,
+        cfg: Vec<CfgWrite>,
+        work: crate::net::work::FlowWork,
+        seed: u64,
+    ) -> Self {
+        let mut h = Self::new(p, mem, cfg, &[], seed);
+        h.work = Some(work);
+        h
+    }
+
+    /// The configuration script is written and taken.
+    pub fn configured(&self) -> bool {
+        self.configured
     }
 
     /// A frame from the link.
@@ -242,7 +267,10 @@ impl CoreHost {
 
     /// Every work request completed and no frame waiting to go in.
     pub fn finished(&self) -> bool {
-        self.wr_q.is_empty() && self.done.len() == self.expect.len()
+        match &self.work {
+            Some(w) => w.finished(),
+            None => self.wr_q.is_empty() && self.done.len() == self.expect.len(),
+        }
     }
 
     /// Work requests not completed yet.
@@ -264,12 +292,17 @@ impl CoreHost {
             cmpl_ready: self.ready(),
             dma_rd_ready: self.ready(),
             dma_wr_ready: self.ready(),
-            tx_tready: self.ready(),
+            tx_tready: self.ready() && !self.paused,
             ..Default::default()
         };
         if let Some(c) = self.cfg_q.front() {
             i.cfg_valid = true;
             i.cfg = *c;
+        } else if let Some(work) = &mut self.work {
+            if let Some(w) = work.next(now).filter(|_| self.configured) {
+                i.wr_valid = true;
+                i.wr = w;
+            }
         } else if let (true, Some(w)) = (
             self.configured && now >= self.p.post_from,
             self.wr_q.front(),
@@ -309,7 +342,10 @@ impl CoreHost {
         if self.cfg_q.is_empty() && !i.cfg_valid && o.cfg_ready {
             self.configured = true;
         }
-        if i.wr_valid && o.wr_ready {
+        if let (true, Some(work)) = (i.wr_valid && o.wr_ready, &mut self.work) {
+            work.taken(now, &i.wr);
+            self.first_wr_at.get_or_insert(now);
+        } else if i.wr_valid && o.wr_ready {
             self.wr_q.pop_front();
             self.first_wr_at.get_or_insert(now);
             if self.expect[&i.wr.tag].status == Status::Ok {
@@ -371,6 +407,12 @@ impl CoreHost {
     }
 
     fn complete(&mut self, now: u64, c: &WrCompletion) {
+        if let Some(work) = &mut self.work {
+            if let Err(e) = work.completed(now, c) {
+                self.errors.push(format!("cycle {now}: {e}"));
+            }
+            return;
+        }
         let Some(w) = self.expect.get(&c.tag) else {
             self.errors
                 .push(format!("cycle {now}: completion of unknown tag {c:?}"));

@@ -18,6 +18,8 @@
 //!   minimal switch); [`cc_loop`]: the CC in the loop through it.
 //! - [`fluid`]: a closed loop for the CC algorithm alone (N flows through
 //!   one bottleneck that stamps telemetry).
+//! - [`net`]: the network simulator (`hpccnic netsim`): switches,
+//!   topologies, workloads, scenarios, results.
 //! - [`bench`]: the figures of `make bench` that need this environment.
 //!
 //! Arrows point down: `cli → netsim → testbench → {hdl, golden-model}`.
@@ -30,6 +32,7 @@ pub mod driver;
 pub mod fluid;
 pub mod host;
 pub mod link;
+pub mod net;
 
 pub use core_env::{WireFrame, FIRST_QP};
 pub use host::HostMem;
