@@ -20,7 +20,7 @@ CORE      = hpcc_nic
 SYNTH_TOPS = $(CORE) $(filter-out $(BIG_TOPS) $(CORE),$(TOPS))
 CLI       = $(CARGO) run -q --release --
 
-.PHONY: all deps deps-sim verilog lint synth synth-big test test-long cocotb bench vcd clean
+.PHONY: all deps deps-sim verilog lint synth synth-big test test-long cocotb bench vcd clean netsim-figures
 
 all: deps verilog lint synth
 
@@ -68,6 +68,18 @@ cocotb: deps-sim verilog
 # run (`make test` draws the same cases every time: common::DEFAULT_SEED).
 test-long: deps-sim
 	NIC_PROPTEST_CASES=1000 NIC_PROPTEST_SEED=random $(CARGO) test --workspace --release
+
+# The README's network-simulator figures (docs/netsim.md): every example
+# scenario, the variants, W_ai and two RTL NICs in the loop, into
+# build/netsim/<run>/ (about 5 minutes, plus the leaf-spine WebSearch run).
+netsim-figures: deps-sim
+	@for r in "incast16 incast16.toml" "incast16-rtl incast16.toml --engine verilator --rtl-hosts 0,1" \
+	  "incast16-receiver incast16.toml --cc hpcc-receiver" "incast16-probe incast16.toml --cc hpcc-probe" \
+	  "fairness fairness.toml" "fairness-wai3000 fairness.toml --w-ai-bytes 3000" \
+	  "dumbbell dumbbell_lossless.toml" "websearch leaf_spine_websearch.toml"; do \
+	  set -- $$r; n=$$1; f=$$2; shift 2; echo "== $$n"; \
+	  $(CLI) netsim --scenario examples/netsim/$$f "$$@" --out $(BUILD)/netsim/$$n || exit 1; \
+	done
 
 bench: synth
 	@cp $(BUILD)/synth/summary.json $(BUILD)/bench.json

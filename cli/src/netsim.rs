@@ -54,6 +54,9 @@ pub struct NetsimArgs {
     /// Simulated time, µs (`duration_us`).
     #[arg(long)]
     pub duration_us: Option<f64>,
+    /// W_ai, bytes (`cc.w_ai_bytes`).
+    #[arg(long)]
+    pub w_ai_bytes: Option<f64>,
     /// Output directory.
     #[arg(long, default_value = "build/netsim")]
     pub out: PathBuf,
@@ -73,6 +76,7 @@ pub fn plan_of(a: &NetsimArgs) -> Result<Plan, String> {
         engine: a.engine,
         rtl_hosts: a.rtl_hosts.clone(),
         duration_us: a.duration_us,
+        w_ai_bytes: a.w_ai_bytes,
     })?;
     s.plan()
         .map_err(|e| format!("{}: {e}", a.scenario.display()))

@@ -102,6 +102,10 @@ pub struct Summary {
     pub jain_index: Option<f64>,
     /// The span Jain's index is over, µs.
     pub jain_window_us: Option<(f64, f64)>,
+    /// For each long flow that joins after the first: µs from its start
+    /// until its throughput (averaged over one base RTT) first reaches
+    /// 80 % of its fair share (eta × link rate / long flows running).
+    pub join_to_fair_us: Vec<Option<f64>>,
     pub connections: Vec<ConnSummary>,
     pub flows: usize,
     pub flows_completed: usize,
@@ -301,6 +305,39 @@ impl Summary {
         } else {
             (None, None)
         };
+        let first_long = long.iter().map(|f| f.start).min().unwrap_or(0);
+        let win = ((plan.base_rtt_ns / plan.ns_per_cycle) / plan.sample as f64)
+            .round()
+            .max(1.0) as usize;
+        let join_to_fair_us = long
+            .iter()
+            .filter(|f| f.start > first_long)
+            .map(|f| {
+                let c = r
+                    .conns
+                    .iter()
+                    .position(|c| c.src == f.src && c.dst == f.dst)?;
+                let rates = conn_rates(plan, r, c);
+                let start = T0 + f.start;
+                (0..rates.len())
+                    .filter(|&i| {
+                        r.samples[i] >= start + win as u64 * plan.sample
+                            && r.samples[i] < T0 + f.stop
+                    })
+                    .find(|&i| {
+                        let t = r.samples[i] - T0;
+                        let running = long
+                            .iter()
+                            .filter(|g| g.start <= t && t < g.stop)
+                            .count()
+                            .max(1);
+                        let fair = plan.cc.eta * plan.scenario.topology.link_gbps / running as f64;
+                        let avg = rates[i + 1 - win..=i].iter().sum::<f64>() / win as f64;
+                        avg >= 0.8 * fair
+                    })
+                    .map(|i| (r.samples[i] - start) as f64 * plan.ns_per_cycle / 1000.0)
+            })
+            .collect();
         // FCT.
         let mut buckets: Vec<Vec<(f64, f64)>> = vec![Vec::new(); BUCKETS.len()];
         let mut completed = 0;
@@ -354,6 +391,7 @@ impl Summary {
             unroutable: r.unroutable,
             jain_index,
             jain_window_us,
+            join_to_fair_us,
             connections: conns,
             flows: plan.flows.len(),
             flows_completed: completed,

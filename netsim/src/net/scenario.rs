@@ -289,6 +289,7 @@ pub struct Overrides {
     pub engine: Option<NicEngine>,
     pub rtl_hosts: Option<Vec<usize>>,
     pub duration_us: Option<f64>,
+    pub w_ai_bytes: Option<f64>,
 }
 
 /// One flow of the run.
@@ -370,6 +371,9 @@ impl Scenario {
         }
         if let Some(d) = o.duration_us {
             self.duration_us = d;
+        }
+        if let Some(w) = o.w_ai_bytes {
+            self.cc.w_ai_bytes = Some(w);
         }
         Ok(())
     }
@@ -495,7 +499,12 @@ impl Scenario {
             eta: c.eta,
             max_stage: c.max_stage,
             w_ai_bytes: w_ai,
-            w_min_bytes: (w_init / 100.0).max(64.0).min(w_ai.max(64.0)),
+            // At least one MTU: the flow scheduler sends a packet only if
+            // in-flight + its length ≤ W, so a window under one packet
+            // with nothing in flight stalls the flow for good (no packet,
+            // no telemetry, no update). HPCC's 1 Gb/s floor is under an
+            // MTU at these RTTs.
+            w_min_bytes: (w_init / 100.0).max(c.mtu as f64).min(w_init),
             line_rate_gbps: t.link_gbps,
             int_multi: multi,
             flows: 64,

@@ -251,18 +251,17 @@ mod tests {
         let d = fw.next(5).unwrap();
         assert_eq!((d.flow, d.len), (2, 4096));
         fw.taken(5, &d);
-        let e = fw.next(6).unwrap();
-        assert_eq!((e.flow, e.len), (2, 4096));
-        fw.taken(6, &e);
-        assert_eq!(fw.next(7), None, "both rings full");
+        assert_eq!(fw.next(6), None, "both rings full");
         fw.completed(8, &cmpl(&a)).unwrap();
-        assert_eq!(fw.state[0].done_at, None);
-        // Sorted by start: flow 1 is index 0.
+        // Sorted by start: flow 1 is index 0, and it is done.
         assert_eq!(fw.flows[0].id, 1);
         assert_eq!(fw.state[0].done_at, Some(8));
+        let e = fw.next(9).unwrap();
+        assert_eq!((e.flow, e.len), (2, 4096));
+        fw.taken(9, &e);
         assert!(fw
             .completed(
-                9,
+                10,
                 &WrCompletion {
                     tag: 999,
                     ..cmpl(&d)
@@ -273,11 +272,14 @@ mod tests {
             bytes: 1,
             ..cmpl(&d)
         };
-        assert!(fw.completed(9, &bad).is_err());
+        assert!(fw.completed(10, &bad).is_err());
         fw.completed(60, &cmpl(&b)).unwrap();
         fw.completed(61, &cmpl(&c)).unwrap();
         // The long flow stopped at 50 and drained at 61.
-        assert_eq!(fw.state[2].done_at, Some(61));
+        assert_eq!(fw.flows[1].id, 2);
+        assert_eq!(fw.state[1].done_at, Some(61));
+        fw.completed(62, &cmpl(&e)).unwrap();
+        // What is left of flow 0 after two chunks.
         let f = fw.next(62).unwrap();
         assert_eq!((f.flow, f.len), (2, 10_000 - 2 * 4096));
         assert!(!fw.finished());

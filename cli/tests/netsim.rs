@@ -1,0 +1,117 @@
+//! `hpccnic netsim` end to end: a short run writes every output; bad
+//! scenarios and flags exit 2 naming the field, and nothing is written.
+
+use std::path::Path;
+use std::process::Command;
+
+fn hpccnic(args: &[&str]) -> (i32, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_hpccnic"))
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .output()
+        .expect("run hpccnic");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_short_incast_writes_summary_series_plots_and_pcaps() {
+    let out = std::env::temp_dir().join(format!("netsim-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let (code, stdout, stderr) = hpccnic(&[
+        "netsim",
+        "--scenario",
+        "examples/netsim/rtl_incast.toml",
+        "--engine",
+        "golden",
+        "--duration-us",
+        "30",
+        "--seed",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.contains("bottleneck s0.p4>h4"), "{stdout}");
+    for f in [
+        "summary.json",
+        "queue.csv",
+        "flows.csv",
+        "fct.csv",
+        "queue.svg",
+        "rate.svg",
+        "host0.pcap",
+        "host1.pcap",
+        "host4.pcap",
+    ] {
+        assert!(out.join(f).metadata().is_ok_and(|m| m.len() > 0), "{f}");
+    }
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(s["hosts"], 5);
+    assert_eq!(s["drops"], 0);
+    assert!(s["speed"]["cycles_per_s"].as_f64().unwrap() > 0.0);
+    assert_eq!(s["connections"].as_array().unwrap().len(), 4);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn bad_scenarios_and_flags_exit_2_naming_the_field() {
+    let dir = std::env::temp_dir().join(format!("netsim-cli-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "duration_us = 10\n[topology]\nkind = \"torus\"\n").unwrap();
+    let out = dir.join("out");
+    let (code, _, err) = hpccnic(&[
+        "netsim",
+        "--scenario",
+        bad.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("torus") && err.contains("kind"), "{err}");
+    assert!(!out.exists(), "nothing runs");
+    let (code, _, err) = hpccnic(&[
+        "netsim",
+        "--scenario",
+        "examples/netsim/incast16.toml",
+        "--link-gbps",
+        "10",
+        "--check",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("topology.link_gbps"), "{err}");
+    let (code, _, err) = hpccnic(&[
+        "netsim",
+        "--scenario",
+        "examples/netsim/incast16.toml",
+        "--cc",
+        "dcqcn",
+        "--check",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cc.algo"), "{err}");
+    let (code, _, err) = hpccnic(&[
+        "netsim",
+        "--scenario",
+        "examples/netsim/leaf_spine_websearch.toml",
+        "--senders",
+        "4",
+        "--check",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--senders"), "{err}");
+    let (code, out, _) = hpccnic(&[
+        "netsim",
+        "--scenario",
+        "examples/netsim/leaf_spine_websearch.toml",
+        "--check",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("leaf-spine with 32 hosts"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
