@@ -66,6 +66,10 @@ fn incast_drains_the_first_rtt_and_holds_the_queue_near_zero() {
 
 /// The two other variants on the same incast: the receiver-based
 /// (NewINT) and probe-only telemetry also drain the burst and share fairly.
+/// W_min (1 % of W_init, 287 B) is under one packet: the receiver variant
+/// drives W there during the drain, and before the flow scheduler let one
+/// packet go with nothing in flight its flows stalled for good
+/// (utilisation 0 after 6 RTTs).
 #[test]
 fn receiver_and_probe_variants_converge_too() {
     for algo in ["hpcc-receiver", "hpcc-probe"] {

@@ -376,7 +376,11 @@ pub fn bench_sched(f: &mut Figures) {
     // PktSend (idle scheduler).
     let (s, t) = reaction_stimulus();
     let mut e = engine::<H>(EngineKind::Verilator, "bench_sched_reaction");
-    let first = s.iter().position(|i| e.step(i).send_valid).unwrap();
+    let first = s
+        .iter()
+        .enumerate()
+        .position(|(k, i)| e.step(i).send_valid && k >= t)
+        .unwrap();
     f.insert("sched_update_to_pktsend_cycles".into(), (first - t) as f64);
     f.insert(
         "sched_visit_to_pktsend_cycles".into(),

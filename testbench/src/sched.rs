@@ -455,7 +455,8 @@ impl Env {
                     let w = last_before(&fl.w_hist, tau).ok_or("monitor: no window")?;
                     let una = last_before(&fl.una_hist, tau).unwrap();
                     let inflight = end.wrapping_sub(una) as u64;
-                    if inflight > w as u64 {
+                    // One packet always goes when nothing is in flight.
+                    if inflight > w as u64 && s.seq != una {
                         return Err(format!(
                             "window exceeded: cycle {cycle}, flow {}, seq {} len {}: {inflight} bytes in flight > W {w} (decided at {tau})",
                             s.flow, s.seq, s.len
@@ -543,8 +544,9 @@ pub fn random_rates(n: usize, frac: f64, seed: u64) -> Vec<f64> {
 }
 
 /// Directed stimulus for the reaction figure: flow 3 gets data and a rate
-/// but a window under one packet (parked); then an UPDATE opens the
-/// window. Returns the stimulus and the index of that UPDATE. Events of
+/// but a window under one packet: it sends one packet (nothing was in
+/// flight) and is then parked, its in-flight over the window; then an
+/// UPDATE opens the window. Returns the stimulus and the index of that UPDATE. Events of
 /// the flow are 12 cycles apart (the interlock would hold them).
 pub fn reaction_stimulus() -> (Vec<In>, usize) {
     let base = In {

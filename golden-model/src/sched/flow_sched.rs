@@ -166,10 +166,17 @@ fn pkt_len(mtu: u32, pending: u32) -> u32 {
     mtu.min(pending) & 0xffff
 }
 
+/// The window admits a packet of `len` with `inflight` bytes in flight:
+/// it fits, or nothing is in flight (one packet always goes, so a window
+/// under one packet cannot stall a flow for good).
+fn window_fits(inflight: u32, len: u32, w: u32) -> bool {
+    inflight == 0 || inflight as u64 + len as u64 <= w as u64
+}
+
 /// Has data, a rate, and window room for its next packet.
 fn is_active(s: &FlowState, mtu: u32) -> bool {
     let len = pkt_len(mtu, s.end.wrapping_sub(s.nxt));
-    s.r != 0 && len != 0 && s.nxt.wrapping_sub(s.una) as u64 + len as u64 <= s.w as u64
+    s.r != 0 && len != 0 && window_fits(s.nxt.wrapping_sub(s.una), len, s.w)
 }
 
 impl<const A: usize> FlowSched<A> {
@@ -299,7 +306,7 @@ impl<const A: usize> FlowSched<A> {
             }
             Kind::Sched => {
                 let len = pkt_len(mtu, s.end.wrapping_sub(s.nxt));
-                let fit = inflight as u64 + len as u64 <= s.w as u64;
+                let fit = window_fits(inflight, len, s.w);
                 let need = (len as u64) << CREDIT_FRAC;
                 if len != 0 && fit && s.credit >= need {
                     e.send = Some(pack_send(o.flow, s.nxt, len, false, s.epoch));

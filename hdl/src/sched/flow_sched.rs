@@ -8,7 +8,10 @@
 //! accrues at R, capped at max(`cfg_cap`, `cfg_mtu`) bytes, so an idle
 //! flow cannot save up a larger burst. A flow sends PktSend(flow, seq,
 //! len), len = min(MTU, end − snd_nxt), when credit ≥ len and
-//! (snd_nxt − snd_una) + len ≤ W.
+//! (snd_nxt − snd_una) + len ≤ W, or nothing is in flight (snd_nxt =
+//! snd_una): one packet always goes, so a window under one packet slows
+//! a flow to a packet per round trip instead of stalling it for good (no
+//! packet, no ACK, no telemetry, no update).
 //!
 //! # Design: active list plus lazy credit
 //! - **Active list**: a FIFO of flow ids ([`Fifo`], one block RAM). A flow
@@ -857,7 +860,10 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.nxt_s[6].d.next = (self.nxt[5].q.val() + bit_cast::<32, 16>(self.len[5].q.val()));
 
         // ---- S6: window fit of this packet; the event's in-flight and pending
-        self.fit[7].d.next = (self.inflight_s[6].q.val() <= bit_cast::<33, 24>(self.w[6].q.val()));
+        // (Nothing in flight: one packet goes whatever W.)
+        self.fit[7].d.next = ((self.inflight_s[6].q.val()
+            <= bit_cast::<33, 24>(self.w[6].q.val()))
+            || !self.inflight[6].q.val().any());
         self.inflight_e[7].d.next = (self.nxt_e[6].q.val() - self.una_e[6].q.val());
         self.pending_e[7].d.next = (self.end_e[6].q.val() - self.nxt_e[6].q.val());
         if (self.pending_s[6].q.val() < bit_cast::<32, 16>(self.cfg_mtu.val())) {
@@ -900,7 +906,8 @@ impl<const A: usize> Logic for FlowSched<A> {
             - (bit_cast::<45, 16>(self.len[9].q.val()) << self.k24.val()));
         self.act_e[10].d.next = (self.r_e[9].q.val().any()
             && self.len_e[9].q.val().any()
-            && (self.tot_e[9].q.val() <= bit_cast::<33, 24>(self.w_e[9].q.val())));
+            && ((self.tot_e[9].q.val() <= bit_cast::<33, 24>(self.w_e[9].q.val()))
+                || !self.inflight_e[9].q.val().any()));
         self.act_s[10].d.next =
             (self.r[9].q.val().any() && self.len_s[9].q.val().any() && self.fit_s2[9].q.val());
         self.act_ns[10].d.next =

@@ -499,12 +499,8 @@ impl Scenario {
             eta: c.eta,
             max_stage: c.max_stage,
             w_ai_bytes: w_ai,
-            // At least one MTU: the flow scheduler sends a packet only if
-            // in-flight + its length ≤ W, so a window under one packet
-            // with nothing in flight stalls the flow for good (no packet,
-            // no telemetry, no update). HPCC's 1 Gb/s floor is under an
-            // MTU at these RTTs.
-            w_min_bytes: (w_init / 100.0).max(c.mtu as f64).min(w_init),
+            // 1 % of line rate (HPCC's 1 Gb/s floor at 100G).
+            w_min_bytes: (w_init / 100.0).max(64.0),
             line_rate_gbps: t.link_gbps,
             int_multi: multi,
             flows: 64,

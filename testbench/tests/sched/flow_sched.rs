@@ -187,18 +187,25 @@ fn equal_rates_equal_shares() {
 /// Reaction: a CC update that opens a flow's window produces its first
 /// PktSend a fixed 26 cycles after the update is offered (idle scheduler:
 /// accepted at once, written at S10, the flow appended to the active list,
-/// visited, and its PktSend through the queue), on both engines.
+/// visited, and its PktSend through the queue), on both engines. Before
+/// it, the flow's window (100 B) is under one packet (256 B): exactly one
+/// packet goes, since nothing was in flight, and the flow parks.
 #[test]
 fn update_takes_effect_in_bounded_cycles() {
     let (s, t_update) = reaction_stimulus();
     let outs = both::<FlowSched<4>, G<4>>("flow_sched_reaction", &s).unwrap();
-    assert!(
-        outs[..t_update].iter().all(|o| !o.send_valid),
-        "sent while parked"
+    let before: Vec<_> = outs[..t_update].iter().filter(|o| o.send_valid).collect();
+    assert_eq!(
+        before.len(),
+        1,
+        "one packet with nothing in flight, then parked"
     );
-    let first = outs.iter().position(|o| o.send_valid).unwrap();
+    assert_eq!((before[0].send.seq, before[0].send.len), (100, 256));
+    let first = (t_update..outs.len())
+        .find(|&k| outs[k].send_valid)
+        .unwrap();
     assert_eq!(first - t_update, 26, "reaction");
-    assert_eq!(outs[first].send.seq, 100);
+    assert_eq!(outs[first].send.seq, 356);
 }
 
 /// Bad input: every kind is dropped and counted, and leaves every flow as
