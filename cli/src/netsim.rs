@@ -199,6 +199,10 @@ fn print_summary(s: &Summary, wall: f64, r: &NetResult) {
         "drops {} ({} after the first RTT), pauses {} ({} after the first RTT), unroutable {}",
         s.drops, s.drops_after_first_rtt, s.pauses, s.pauses_after_first_rtt, s.unroutable
     );
+    println!(
+        "NICs: {} frames in, {} dropped with a full receive buffer, {} bad; {} timeouts, {} NAKs",
+        s.nic.rx_ok, s.nic.rx_drop_full, s.nic.rx_bad, s.nic.timeouts, s.nic.naks
+    );
     if let Some(j) = s.jain_index {
         println!(
             "Jain's index {j:.4} over {:?} µs",

@@ -58,6 +58,12 @@ fn incast_drains_the_first_rtt_and_holds_the_queue_near_zero() {
     assert!((0.9..=1.0).contains(&b.utilisation), "{b:?}");
     assert_eq!(s.drops, 0);
     assert_eq!(s.pauses, 0);
+    assert_eq!(
+        (s.nic.rx_drop_full, s.nic.rx_bad, s.nic.timeouts),
+        (0, 0, 0),
+        "{:?}",
+        s.nic
+    );
     let j = s.jain_index.unwrap();
     assert!(j >= 0.95, "Jain {j}");
     // Every switch hop of a data packet was stamped.

@@ -77,6 +77,21 @@ pub struct FctBucket {
     pub fct_mean_us: f64,
 }
 
+/// What the NICs counted, summed over the hosts (their counters in the
+/// last cycle).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct NicTotals {
+    /// Frames the receive parsers accepted.
+    pub rx_ok: u64,
+    /// Frames dropped because a receive buffer was full.
+    pub rx_drop_full: u64,
+    /// Frames dropped by any other parser check.
+    pub rx_bad: u64,
+    /// Retransmission timeouts and NAKs of the requesters.
+    pub timeouts: u64,
+    pub naks: u64,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Summary {
     pub scenario: String,
@@ -99,6 +114,7 @@ pub struct Summary {
     pub pauses: u64,
     pub pauses_after_first_rtt: u64,
     pub unroutable: u64,
+    pub nic: NicTotals,
     pub jain_index: Option<f64>,
     /// The span Jain's index is over, µs.
     pub jain_window_us: Option<(f64, f64)>,
@@ -389,6 +405,28 @@ impl Summary {
             pauses: r.port_stats.iter().map(|p| p.pauses_sent).sum(),
             pauses_after_first_rtt: after(&r.pauses_t),
             unroutable: r.unroutable,
+            nic: r.last.iter().fold(NicTotals::default(), |mut t, o| {
+                let p = &o.stats_parse;
+                t.rx_ok += p.ok as u64;
+                t.rx_drop_full += p.drop_full as u64;
+                t.rx_bad += [
+                    p.bad_fcs,
+                    p.trunc,
+                    p.bad_eth,
+                    p.bad_ip,
+                    p.bad_port,
+                    p.bad_opcode,
+                    p.bad_len,
+                    p.bad_tlm,
+                    p.bad_icrc,
+                ]
+                .iter()
+                .map(|&x| x as u64)
+                .sum::<u64>();
+                t.timeouts += o.stats_req.timeouts as u64;
+                t.naks += o.stats_req.naks as u64;
+                t
+            }),
             jain_index,
             jain_window_us,
             join_to_fair_us,

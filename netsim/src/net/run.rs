@@ -381,12 +381,14 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(u64, u64, usize, usize)) -> Net
         })
         .collect();
     let mut host_wire: Vec<VecDeque<(u64, Vec<u8>)>> = vec![VecDeque::new(); n];
-    let mut host_pause_in: Vec<VecDeque<(u64, bool)>> = vec![VecDeque::new(); n];
-    let mut port_pause_in: Vec<Vec<VecDeque<(u64, bool)>>> = topo
-        .switches
-        .iter()
-        .map(|p| vec![VecDeque::new(); p.len()])
-        .collect();
+    let mut lines = PauseLines {
+        host: vec![VecDeque::new(); n],
+        port: topo
+            .switches
+            .iter()
+            .map(|p| vec![VecDeque::new(); p.len()])
+            .collect(),
+    };
     let mut pauses: Vec<PauseOut> = Vec::new();
     let end = T0 + plan.cycles;
     let nflows = plan.flows.len();
@@ -411,20 +413,12 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(u64, u64, usize, usize)) -> Net
                         }
                         Peer::Switch(t, q) => {
                             switches[t].receive(q, f, &mut pauses);
-                            route_pauses(
-                                t,
-                                &mut pauses,
-                                topo,
-                                &switches[t],
-                                now,
-                                &mut host_pause_in,
-                                &mut port_pause_in,
-                            );
+                            lines.send(t, &mut pauses, topo, &switches[t], now);
                         }
                     }
                 }
-                while port_pause_in[s][k].front().is_some_and(|e| e.0 <= now) {
-                    let (_, on) = port_pause_in[s][k].pop_front().unwrap();
+                while lines.port[s][k].front().is_some_and(|e| e.0 <= now) {
+                    let (_, on) = lines.port[s][k].pop_front().unwrap();
                     switches[s].ports[k].paused = on;
                 }
             }
@@ -435,30 +429,14 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(u64, u64, usize, usize)) -> Net
                 let (_, f) = host_wire[h].pop_front().unwrap();
                 switches[s].receive(k, f, &mut pauses);
             }
-            route_pauses(
-                s,
-                &mut pauses,
-                topo,
-                &switches[s],
-                now,
-                &mut host_pause_in,
-                &mut port_pause_in,
-            );
-            while host_pause_in[h].front().is_some_and(|e| e.0 <= now) {
-                hosts[h].paused = host_pause_in[h].pop_front().unwrap().1;
+            lines.send(s, &mut pauses, topo, &switches[s], now);
+            while lines.host[h].front().is_some_and(|e| e.0 <= now) {
+                hosts[h].paused = lines.host[h].pop_front().unwrap().1;
             }
         }
         for s in 0..switches.len() {
             switches[s].serve(now, &mut pauses);
-            route_pauses(
-                s,
-                &mut pauses,
-                topo,
-                &switches[s],
-                now,
-                &mut host_pause_in,
-                &mut port_pause_in,
-            );
+            lines.send(s, &mut pauses, topo, &switches[s], now);
         }
         // The NICs.
         for h in 0..n {
@@ -560,21 +538,30 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(u64, u64, usize, usize)) -> Net
     r
 }
 
-/// Send the pauses switch `s` made to the peers of their ports.
-fn route_pauses(
-    s: usize,
-    pauses: &mut Vec<PauseOut>,
-    topo: &crate::net::topo::Topology,
-    sw: &Switch,
-    now: u64,
-    host_in: &mut [VecDeque<(u64, bool)>],
-    port_in: &mut [Vec<VecDeque<(u64, bool)>>],
-) {
-    for p in pauses.drain(..) {
-        let at = now + sw.ports[p.port].cfg.delay;
-        match topo.switches[s][p.port].peer {
-            Peer::Host(h) => host_in[h].push_back((at, p.pause)),
-            Peer::Switch(t, q) => port_in[t][q].push_back((at, p.pause)),
+/// Pauses and resumes on their way to a switch's upstreams: (arrival
+/// cycle, pause) per host and per switch port, in order (a link's delay is
+/// fixed).
+struct PauseLines {
+    host: Vec<VecDeque<(u64, bool)>>,
+    port: Vec<Vec<VecDeque<(u64, bool)>>>,
+}
+
+impl PauseLines {
+    /// Send the pauses switch `s` made to the peers of their ports.
+    fn send(
+        &mut self,
+        s: usize,
+        pauses: &mut Vec<PauseOut>,
+        topo: &crate::net::topo::Topology,
+        sw: &Switch,
+        now: u64,
+    ) {
+        for p in pauses.drain(..) {
+            let at = now + sw.ports[p.port].cfg.delay;
+            match topo.switches[s][p.port].peer {
+                Peer::Host(h) => self.host[h].push_back((at, p.pause)),
+                Peer::Switch(t, q) => self.port[t][q].push_back((at, p.pause)),
+            }
         }
     }
 }
