@@ -23,6 +23,8 @@ use nic_netsim::net::run::{run, NetResult, T0};
 use nic_netsim::net::scenario::{CcAlgo, NicEngine, Overrides, Plan, Scenario};
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapWriter};
 use pcap_file::{DataLink, TsResolution};
+use plotters::coord::types::RangedCoordf64;
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -238,6 +240,39 @@ const COLORS: [RGBColor; 8] = [
     RGBColor(127, 127, 127),
 ];
 
+/// A white chart over simulated time (µs) on `root`, titled with the
+/// scenario and its CC.
+fn time_chart<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    plan: &Plan,
+    what: &str,
+    t_end: f64,
+    y_max: f64,
+    y_desc: &str,
+) -> Result<
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    Box<dyn std::error::Error>,
+> {
+    root.fill(&WHITE)?;
+    let mut ch = ChartBuilder::on(root)
+        .caption(
+            format!(
+                "{}: {what} ({:?})",
+                plan.scenario.name, plan.scenario.cc.algo
+            ),
+            ("sans-serif", 16),
+        )
+        .margin(8)
+        .x_label_area_size(30)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0f64..t_end, 0f64..y_max)?;
+    ch.configure_mesh()
+        .x_desc("time (us)")
+        .y_desc(y_desc)
+        .draw()?;
+    Ok(ch)
+}
+
 /// The queues of the (at most 6) ports with the highest peaks.
 fn plot_queue(
     path: &Path,
@@ -257,23 +292,7 @@ fn plot_queue(
         .fold(1.0, f64::max)
         * 1.1;
     let root = SVGBackend::new(path, (900, 420)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let mut ch = ChartBuilder::on(&root)
-        .caption(
-            format!(
-                "{}: switch queues ({:?})",
-                plan.scenario.name, plan.scenario.cc.algo
-            ),
-            ("sans-serif", 16),
-        )
-        .margin(8)
-        .x_label_area_size(30)
-        .y_label_area_size(60)
-        .build_cartesian_2d(0f64..t_end, 0f64..y_max)?;
-    ch.configure_mesh()
-        .x_desc("time (us)")
-        .y_desc("queue (KB)")
-        .draw()?;
+    let mut ch = time_chart(&root, plan, "switch queues", t_end, y_max, "queue (KB)")?;
     for (n, &k) in ports.iter().enumerate() {
         let c = COLORS[n % COLORS.len()];
         ch.draw_series(LineSeries::new(
@@ -301,23 +320,14 @@ fn plot_rates(path: &Path, plan: &Plan, r: &NetResult) -> Result<(), Box<dyn std
     let t_end = r.samples.last().map_or(1.0, |&c| us(plan, c)).max(1e-3);
     let y_max = plan.scenario.topology.link_gbps * 1.05;
     let root = SVGBackend::new(path, (900, 420)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let mut ch = ChartBuilder::on(&root)
-        .caption(
-            format!(
-                "{}: per-connection throughput ({:?})",
-                plan.scenario.name, plan.scenario.cc.algo
-            ),
-            ("sans-serif", 16),
-        )
-        .margin(8)
-        .x_label_area_size(30)
-        .y_label_area_size(60)
-        .build_cartesian_2d(0f64..t_end, 0f64..y_max)?;
-    ch.configure_mesh()
-        .x_desc("time (us)")
-        .y_desc("Gb/s")
-        .draw()?;
+    let mut ch = time_chart(
+        &root,
+        plan,
+        "per-connection throughput",
+        t_end,
+        y_max,
+        "Gb/s",
+    )?;
     let n = r.conns.len().min(32);
     for c in 0..n {
         let col = COLORS[c % COLORS.len()];
