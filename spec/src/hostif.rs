@@ -120,6 +120,13 @@ pub const STATS_PAGES: [&str; 8] = [
     "HostIfStats",
 ];
 
+/// Counter records of blocks that are not in the NIC core yet, so have no
+/// page: (record, why). Every other `*Stats` record is a page.
+pub const STATS_UNMAPPED: [(&str, &str); 1] = [(
+    "DcqcnStats",
+    "the DCQCN reaction point is a block of its own; the NIC core does not instantiate it yet",
+)];
+
 /// The byte address of counter `field` of the page named `page`.
 pub fn stats_addr(page: &str, field: usize) -> Option<u16> {
     let p = STATS_PAGES.iter().position(|&n| n == page)?;
@@ -240,7 +247,10 @@ mod tests {
             .filter(|r| r.name.ends_with("Stats"))
             .map(|r| r.name)
             .collect();
-        assert_eq!(stats.len(), STATS_PAGES.len());
+        assert_eq!(stats.len(), STATS_PAGES.len() + STATS_UNMAPPED.len());
+        for (name, _) in STATS_UNMAPPED {
+            assert!(stats.contains(&name) && !STATS_PAGES.contains(&name), "{name}");
+        }
         for p in STATS_PAGES {
             let r = all.iter().find(|r| r.name == p).expect("a record");
             assert!(

@@ -286,6 +286,45 @@ macro_rules! cc_update_record {
     };
 }
 
+/// An event for the DCQCN reaction point (`hdl/src/cc/dcqcn.rs`): `op`
+/// ([`crate::dcqcn`]: CNP, SENT, CREATE, DESTROY), the `flow`, and for
+/// SENT the packet's `bytes`.
+#[macro_export]
+macro_rules! rp_event_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = RpEvent, sink = RpEventSink, source = RpEventSource,
+            kind = ready, generics = [],
+            fields = [ op: 2 u8, flow: 16 u16, bytes: 16 u32 ],
+            records = [],
+        }
+    };
+}
+
+/// The DCQCN reaction point's counters (32 bits, wrapping): events
+/// accepted, then per kind (`cnps`, `sents`, timer `visits`), what they
+/// did (`cuts`, `increases`, `held`: a CNP whose cut waits for the next
+/// decrease period, `recovered`: a flow back at line rate, leaving the
+/// timers), and the odd cases (`coalesced`: a CNP merged into one of the
+/// same flow still in the pipeline, `drop_flow`: a flow id out of range
+/// or not created, `timer_late`: a visit that found more than one period
+/// passed and applied one step).
+#[macro_export]
+macro_rules! dcqcn_stats_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = DcqcnStats, sink = DcqcnStatsSink, source = DcqcnStatsSource,
+            kind = level, generics = [],
+            fields = [
+                events: 32 u32, cnps: 32 u32, sents: 32 u32, visits: 32 u32, cuts: 32 u32,
+                increases: 32 u32, held: 32 u32, recovered: 32 u32, coalesced: 32 u32,
+                drop_flow: 32 u32, timer_late: 32 u32
+            ],
+            records = [],
+        }
+    };
+}
+
 /// The Rx parser's counters (32 bits, wrapping): accepted frames, then one
 /// per drop reason, in the order of [`crate::roce::Drop`].
 #[macro_export]
@@ -700,6 +739,8 @@ macro_rules! all_records {
         $crate::tx_stats_record!($gen! { $($ctx)* });
         $crate::sched_stats_record!($gen! { $($ctx)* });
         $crate::cc_stats_record!($gen! { $($ctx)* });
+        $crate::rp_event_record!($gen! { $($ctx)* });
+        $crate::dcqcn_stats_record!($gen! { $($ctx)* });
         $crate::work_req_record!($gen! { $($ctx)* });
         $crate::wr_completion_record!($gen! { $($ctx)* });
         $crate::req_flow_ctx_record!($gen! { $($ctx)* });
@@ -814,14 +855,14 @@ mod tests {
     }
 
     #[test]
-    fn stats_have_81_counters() {
+    fn stats_have_92_counters() {
         let n: usize = all()
             .iter()
             .filter(|r| r.name.ends_with("Stats"))
             .map(|r| r.fields.len())
             .sum();
         // parser, dispatcher, Tx, scheduler (with bad_trim), CC (with
-        // drop_variant), requester, core, host interface
-        assert_eq!(n, 11 + 7 + 3 + 10 + 8 + 12 + 12 + 18);
+        // drop_variant), requester, core, host interface, DCQCN RP
+        assert_eq!(n, 11 + 7 + 3 + 10 + 8 + 12 + 12 + 18 + 11);
     }
 }

@@ -6,6 +6,7 @@
 //! line to block and function.
 
 pub mod compute_wind;
+pub mod dcqcn_params;
 pub mod ewma;
 pub mod fixed;
 pub mod hop_max;
