@@ -301,6 +301,31 @@ macro_rules! rp_event_record {
     };
 }
 
+/// The DCQCN reaction point's registers (`hdl/src/cc/dcqcn.rs`; the
+/// driver is `nic_golden::cc::dcqcn_params::DcqcnParams::regs`): g =
+/// 2^−`g_log2`; the α, rate-decrease and rate-increase periods in cycles
+/// (24 bits, 0: that timer is off; a decrease period of 0 cuts on every
+/// CNP); the byte counter's `byte_reset` (bytes, 0: off); `f`, the
+/// fast-recovery stages; the rates R_ai, R_hai, R_min, the line rate and
+/// the rate on the first CNP (UQ8.24 bytes/ns); α on the first CNP
+/// (UQ1.20, above 1.0 reads as 1.0); the `window` every update carries
+/// (UQ24.8 bytes; all ones: unlimited).
+#[macro_export]
+macro_rules! dcqcn_cfg_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = DcqcnCfg, sink = DcqcnCfgSink, source = DcqcnCfgSource,
+            kind = level, generics = [],
+            fields = [
+                g_log2: 4 u8, alpha_period: 24 u32, dec_period: 24 u32, inc_period: 24 u32,
+                byte_reset: 32 u32, f: 3 u8, r_ai: 32 u32, r_hai: 32 u32, r_min: 32 u32,
+                r_line: 32 u32, r_first: 32 u32, alpha_init: 21 u32, window: 32 u32
+            ],
+            records = [],
+        }
+    };
+}
+
 /// The DCQCN reaction point's counters (32 bits, wrapping): events
 /// accepted, then per kind (`cnps`, `sents`, timer `visits`), what they
 /// did (`cuts`, `increases`, `held`: a CNP whose cut waits for the next
@@ -740,6 +765,7 @@ macro_rules! all_records {
         $crate::sched_stats_record!($gen! { $($ctx)* });
         $crate::cc_stats_record!($gen! { $($ctx)* });
         $crate::rp_event_record!($gen! { $($ctx)* });
+        $crate::dcqcn_cfg_record!($gen! { $($ctx)* });
         $crate::dcqcn_stats_record!($gen! { $($ctx)* });
         $crate::work_req_record!($gen! { $($ctx)* });
         $crate::wr_completion_record!($gen! { $($ctx)* });

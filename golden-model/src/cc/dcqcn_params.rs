@@ -1,5 +1,6 @@
 //! DCQCN parameters (what a user sets, in physical units) and the
-//! registers of the reaction point (`hdl/src/cc/dcqcn.rs`).
+//! registers of the reaction point (`hdl/src/cc/dcqcn.rs`), the
+//! [`DcqcnCfg`] record.
 //!
 //! [`DcqcnParams::regs`] is the driver: it turns times into cycles at the
 //! NIC's clock and rates into UQ8.24 bytes/ns. The golden twin, the f64
@@ -10,6 +11,8 @@
 //! decrease period 4 µs, rate-increase timer 300 µs, F = 1 fast-recovery
 //! stage, R_ai = 5 Mb/s and R_hai = 50 Mb/s per 25G of line rate, minimum
 //! rate 100 Mb/s, no byte counter.
+
+pub use crate::cc::DcqcnCfg;
 
 /// 1.0 in α's format, UQ1.20.
 pub const ALPHA_ONE: u32 = 1 << 20;
@@ -83,7 +86,7 @@ impl DcqcnParams {
     }
 
     /// The registers, or what is out of range.
-    pub fn regs(&self) -> Result<DcqcnRegs, String> {
+    pub fn regs(&self) -> Result<DcqcnCfg, String> {
         let rate = |name: &str, gbps: f64| -> Result<u32, String> {
             let v = (gbps / 8.0 * (1u64 << RATE_FRAC) as f64).round();
             if !(0.0..=u32::MAX as f64).contains(&v) || !gbps.is_finite() {
@@ -131,7 +134,7 @@ impl DcqcnParams {
                 v as u32
             }
         };
-        Ok(DcqcnRegs {
+        Ok(DcqcnCfg {
             g_log2: self.g_log2,
             alpha_period: period("alpha_period_us", self.alpha_period_us)?,
             dec_period: period("dec_period_us", self.dec_period_us)?,
@@ -149,27 +152,7 @@ impl DcqcnParams {
     }
 }
 
-/// The reaction point's registers (`cfg_*` ports). Periods in cycles
-/// (24 bits; 0 stops that timer), rates UQ8.24 bytes/ns, α UQ1.20
-/// (21 bits), the window UQ24.8 bytes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct DcqcnRegs {
-    pub g_log2: u8,
-    pub alpha_period: u32,
-    pub dec_period: u32,
-    pub inc_period: u32,
-    pub byte_reset: u32,
-    pub f: u8,
-    pub r_ai: u32,
-    pub r_hai: u32,
-    pub r_min: u32,
-    pub r_line: u32,
-    pub r_first: u32,
-    pub alpha_init: u32,
-    pub window: u32,
-}
-
-impl DcqcnRegs {
+impl DcqcnCfg {
     /// The values as the ports take them (widths masked).
     pub fn masked(&self) -> Self {
         Self {

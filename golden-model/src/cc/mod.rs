@@ -6,7 +6,9 @@
 //! line to block and function.
 
 pub mod compute_wind;
+pub mod dcqcn;
 pub mod dcqcn_params;
+pub mod dcqcn_ref;
 pub mod ewma;
 pub mod fixed;
 pub mod hop_max;
@@ -23,3 +25,6 @@ use crate::golden_record;
 nic_spec::cc_event_record!(golden_record! {});
 nic_spec::cc_update_record!(golden_record! {});
 nic_spec::cc_stats_record!(golden_record! {});
+nic_spec::rp_event_record!(golden_record! {});
+nic_spec::dcqcn_cfg_record!(golden_record! {});
+nic_spec::dcqcn_stats_record!(golden_record! {});
