@@ -5,7 +5,7 @@
 //! stream blocks are at the default 64-bit width.
 
 use crate::arith::{Divider, MinMax, Normalize, SatAddSub, WideMul};
-use crate::cc::{HpccCc, Ns3HopParse};
+use crate::cc::{DcqcnRp, HpccCc, Ns3HopParse};
 use crate::roce::requester::Requester;
 use crate::roce::tx::RoceTx;
 use crate::sched::FlowSched;
@@ -29,6 +29,11 @@ pub type AxisFifo64 = AxisFifo<64, 8, 1, 74, 9>;
 pub type HpccCc1024 = HpccCc<10>;
 /// The HPCC++ CC module at 4096 flows (must still fit an ECP5-85F).
 pub type HpccCc4096 = HpccCc<12>;
+
+/// The DCQCN reaction point at the CC module's sizes: 1024 flows, and
+/// 4096.
+pub type DcqcnRp1024 = DcqcnRp<10>;
+pub type DcqcnRp4096 = DcqcnRp<12>;
 
 /// The flow scheduler at its default size, 1024 flows.
 pub type FlowSched1024 = FlowSched<10>;
@@ -226,6 +231,16 @@ pub fn tops() -> Vec<Top> {
             verilog: verilog_of::<HpccCc4096>,
         },
         Top {
+            name: "dcqcn_rp",
+            about: "DCQCN reaction point, 1024 flows",
+            verilog: verilog_of::<DcqcnRp1024>,
+        },
+        Top {
+            name: "dcqcn_rp_4096",
+            about: "DCQCN reaction point, 4096 flows",
+            verilog: verilog_of::<DcqcnRp4096>,
+        },
+        Top {
             name: "flow_sched",
             about: "credit-based flow scheduler, 1024 flows",
             verilog: verilog_of::<FlowSched1024>,
@@ -381,6 +396,15 @@ mod tests {
                     ("s_req", "TxDesc"),
                     ("m_rdq", "HostReadReq"),
                     ("m_stats", "TxStats"),
+                ][..],
+            ),
+            (
+                "dcqcn_rp",
+                &[
+                    ("cfg", "DcqcnCfg"),
+                    ("s_event", "RpEvent"),
+                    ("m_update", "CcUpdate"),
+                    ("m_stats", "DcqcnStats"),
                 ][..],
             ),
             (

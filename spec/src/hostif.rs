@@ -249,7 +249,10 @@ mod tests {
             .collect();
         assert_eq!(stats.len(), STATS_PAGES.len() + STATS_UNMAPPED.len());
         for (name, _) in STATS_UNMAPPED {
-            assert!(stats.contains(&name) && !STATS_PAGES.contains(&name), "{name}");
+            assert!(
+                stats.contains(&name) && !STATS_PAGES.contains(&name),
+                "{name}"
+            );
         }
         for p in STATS_PAGES {
             let r = all.iter().find(|r| r.name == p).expect("a record");

@@ -4,7 +4,7 @@
 use crate::harness;
 use nic_golden as golden;
 use nic_hdl::arith::{Delay, Divider, MinMax, Normalize, SatAddSub, WideMul};
-use nic_hdl::cc::{ComputeWind, Ewma, HopMax, HpccCc, MeasureInflight, Ns3HopParse, Rate};
+use nic_hdl::cc::{ComputeWind, DcqcnRp, Ewma, HopMax, HpccCc, MeasureInflight, Ns3HopParse, Rate};
 use nic_hdl::mem::{Fifo, Ram};
 use nic_hdl::sched::FlowSched;
 use nic_hdl::stream::{AxisFifo, AxisSkid};
@@ -311,5 +311,17 @@ harness! {
         outputs { ev_ready: s_ev.ready, send_valid: m_send.valid }
         records_in { ev: s_ev }
         records_out { send: m_send, stats: m_stats }
+    }
+}
+
+harness! {
+    impl<const A: usize> DcqcnRp<A> {
+        type In = golden::cc::dcqcn::In;
+        type Out = golden::cc::dcqcn::Out;
+        clock = clock;
+        inputs { ev_valid: s_event.valid }
+        outputs { ev_ready: s_event.ready, update_valid: m_update.valid }
+        records_in { cfg: cfg, ev: s_event }
+        records_out { update: m_update, stats: m_stats }
     }
 }

@@ -38,6 +38,7 @@
 
 pub mod cc;
 pub mod cosim;
+pub mod dcqcn;
 pub mod gtkw;
 pub mod harness;
 pub mod hostif;

@@ -128,6 +128,9 @@ mod cc {
     nic_spec::cc_event_record!(tb_record! {});
     nic_spec::cc_update_record!(tb_record! {});
     nic_spec::cc_stats_record!(tb_record! {});
+    nic_spec::rp_event_record!(tb_record! {});
+    nic_spec::dcqcn_cfg_record!(tb_record! {});
+    nic_spec::dcqcn_stats_record!(tb_record! {});
 }
 
 mod nic {

@@ -546,7 +546,10 @@ mod tests {
     fn arithmetic() {
         // α stays in [0, 1] and moves toward 1 on CNPs.
         assert_eq!(alpha_step(ALPHA_ONE, true, 8), ALPHA_ONE);
-        assert_eq!(alpha_step(ALPHA_ONE, false, 8), ALPHA_ONE - (ALPHA_ONE >> 8));
+        assert_eq!(
+            alpha_step(ALPHA_ONE, false, 8),
+            ALPHA_ONE - (ALPHA_ONE >> 8)
+        );
         let mut a = 0;
         for _ in 0..5000 {
             a = alpha_step(a, true, 4);
@@ -582,7 +585,9 @@ mod tests {
         // α = 1: Rc halves (line 12.5 B/ns = 25<<23 → r = 25<<14).
         assert_eq!(ups[1].r, 25 << 14);
         // The rest are held within the same decrease period.
-        assert!(ups[2..].iter().all(|u| u.status == status::HELD || u.flow == 3));
+        assert!(ups[2..]
+            .iter()
+            .all(|u| u.status == status::HELD || u.flow == 3));
         let st = outs.last().unwrap().stats;
         assert!(st.coalesced > 30, "{st:?}");
         assert!(outs.iter().all(|o| o.ev_ready));

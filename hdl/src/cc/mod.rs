@@ -63,6 +63,7 @@
 //! on both engines by `testbench/tests/cc/<file>.rs`.
 
 pub mod compute_wind;
+pub mod dcqcn;
 pub mod ewma;
 pub mod hop_max;
 pub mod hpcc;
@@ -71,6 +72,7 @@ pub mod measure_inflight;
 pub mod rate;
 
 pub use compute_wind::ComputeWind;
+pub use dcqcn::DcqcnRp;
 pub use ewma::Ewma;
 pub use hop_max::HopMax;
 pub use hpcc::HpccCc;
@@ -85,3 +87,6 @@ use rust_hdl::prelude::*;
 nic_spec::cc_event_record!(hdl_record! {});
 nic_spec::cc_update_record!(hdl_record! {});
 nic_spec::cc_stats_record!(hdl_record! {});
+nic_spec::rp_event_record!(hdl_record! {});
+nic_spec::dcqcn_cfg_record!(hdl_record! {});
+nic_spec::dcqcn_stats_record!(hdl_record! {});

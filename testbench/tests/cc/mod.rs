@@ -1,6 +1,7 @@
 //! Tests of the congestion-control blocks (`hdl/src/cc`).
 
 mod compute_wind;
+mod dcqcn;
 mod ewma;
 mod hop_max;
 mod hpcc;

@@ -1,0 +1,1179 @@
+//! DCQCN reaction point (RP): per-flow rate control from CNPs, for 2^A
+//! flows (the L3QCN/DCQCN draft; the Mellanox-style algorithm of the
+//! public simulators, `../shared/notes/hpcc-reference.md`).
+//!
+//! # What it does
+//! Each flow has a current rate Rc, a target rate Rt, α, a byte counter
+//! and two increase-stage counters (timer, bytes). Its events:
+//! - **CNP** (`s_event.op` = 0): on the flow's first CNP (since CREATE or
+//!   its last recovery) α = α_init, Rc = min(Rc, R_first), Rt = Rc, the
+//!   flow joins the timer list, and Rc is cut at once. A later CNP sets
+//!   the α-period's CNP bit and cuts at once if no cut was made in the
+//!   current rate-decrease period, else the cut waits for the next period
+//!   (status HELD; the flow's next visit makes it).
+//!   The cut: Rt = Rc, Rc = max(R_min, Rc·(1 − α/2)), stages and byte
+//!   counter to 0, the increase timer restarts.
+//! - **SENT** (1, `bytes`): the byte counter; each `cfg.byte_reset` bytes
+//!   is an increase step (`cfg.byte_reset` = 0: off).
+//! - **CREATE** (2): Rc = Rt = line rate, α = α_init, not reacting.
+//!   **DESTROY** (3): the state is cleared.
+//! - **Timers**, by *visits*: a reacting flow is in the timer list (a FIFO
+//!   of flow ids, one block RAM) and is visited in turn. A visit applies
+//!   the α step α = (1 − g)·α + g·[CNP in the period] if an α period has
+//!   passed since the flow's last one, makes a held cut if a decrease
+//!   period has passed, else an increase step if an increase period has
+//!   passed. The increase step: fast recovery (Rc = (Rc + Rt)/2) for F
+//!   stages, then additive (Rt += R_ai), then hyper (Rt += R_hai) increase
+//!   (with the byte counter on: fast recovery while both stages < F, hyper
+//!   once both > F). A flow whose Rc is back at line rate, with no cut
+//!   pending, leaves the list (`flags` RECOVERED); its next CNP is a first
+//!   CNP again.
+//!
+//! # Timers without a scan
+//! Three prescalers count the α, decrease and increase periods
+//! (`cfg.*_period` cycles) into three global 16-bit *epochs*. Each flow
+//! stores the epoch of its last α step, cut and increase step; a visit
+//! compares them with the current epochs. Only reacting flows are in the
+//! list, so idle flows cost nothing, and a flow is visited at least once
+//! per (reacting flows + 12) cycles. A visit that finds more than one
+//! period passed applies one step and counts `timer_late` (exact while
+//! reacting flows + 12 < the α period in cycles: 156 at 1 µs and
+//! 156.25 MHz). The epochs wrap after 2^16 periods (262 ms of decrease
+//! periods at 4 µs): a later CNP landing on the same epoch value waits at
+//! most one period for its cut.
+//!
+//! # Ports (clock `clock`)
+//! - `cfg` (`DcqcnCfg`, levels; hold constant while flows react): g_log2,
+//!   the three periods (cycles, 24 bits, 0: off; a decrease period of 0
+//!   cuts on every CNP), byte_reset, F, R_ai, R_hai, R_min, R_line,
+//!   R_first (UQ8.24 bytes/ns), α_init (UQ1.20), window (UQ24.8 bytes).
+//!   `nic_golden::cc::dcqcn_params::DcqcnParams::regs` computes them.
+//! - `s_event` (`RpEvent`, valid/ready): `op` (`nic_spec::dcqcn`), `flow`
+//!   (16 bits), `bytes` (SENT).
+//! - `m_update` (`CcUpdate`, strobe): `flow`, `status`
+//!   (`nic_spec::dcqcn::status`: UPDATE, HELD, CREATED, DESTROYED,
+//!   DROP_FLOW), `flags` (bit 0 first CNP, 1 recovered, 2 late), `r` = Rc
+//!   in UQ8.16 bytes/ns (HPCC++'s R format), `w` = `cfg.window`, `u` = α
+//!   (UQ1.20), `inc_stage` = min(max(stages), 7); `updated_wc` and
+//!   `variant` 0. One per CNP, CREATE, DESTROY and dropped event; one per
+//!   SENT or visit that changed Rc (or recovered the flow). Every field
+//!   is 0 while `valid` is low.
+//! - `m_stats` (`DcqcnStats`): 32-bit wrapping counters.
+//!
+//! # Timing
+//! - One operation per cycle: an event, else a visit. Events first; a
+//!   flow with an operation in S1..S8 is not issued again (interlock:
+//!   `s_event.ready` low for it), so no forwarding.
+//! - Latency: event accepted in cycle t → its update at the ports in
+//!   t + 9 (`UPDATE_LATENCY`). An event waits at most 8 cycles for its
+//!   flow's operation in flight.
+//! - Pipeline: S0 issue; S1 RAM read; S2 RAM out; S3 decisions, α step,
+//!   the cut's product Rc·α into a 32 × 32 multiplier (4 cycles); S4–S6
+//!   the increase step; S7 the cut and the new state; S8 write back,
+//!   timer-list push, update, counters.
+//!
+//! # Bad input (defined, counted, no other flow touched)
+//! - `flow` ≥ 2^A: accepted at once, no state read; DROP_FLOW update,
+//!   `drop_flow`.
+//! - CNP or SENT for a flow not created: DROP_FLOW update, `drop_flow`,
+//!   nothing written.
+//! - A CNP flood: a CNP for a flow whose CNP is still in S1..S8 is
+//!   accepted without an issue slot and merged into it (`coalesced`), so
+//!   one flow's flood neither stalls `s_event` nor takes the other flows'
+//!   visits; the flood's flow is cut at most once per decrease period.
+//! - `cfg.alpha_init` above 1.0 reads as 1.0; a stage counter saturates
+//!   at 15; a byte counter's remainder past `byte_reset` is dropped.
+//!
+//! Golden twin: `nic_golden::cc::dcqcn` (and `dcqcn_ref` in f64).
+
+use crate::arith::WideMul;
+use crate::cc::{CcUpdateSource, DcqcnCfgSink, DcqcnStatsSource, RpEventSink};
+use crate::mem::{Fifo, Ram};
+use rust_hdl::prelude::*;
+
+/// Stages after issue (S1..S8).
+pub const STAGES: usize = 8;
+
+#[derive(LogicBlock)]
+pub struct DcqcnRp<const A: usize> {
+    pub clock: Signal<In, Clock>,
+    pub cfg: DcqcnCfgSink,
+    pub s_event: RpEventSink,
+    pub m_update: CcUpdateSource,
+    pub m_stats: DcqcnStatsSource,
+    timers: Fifo<16, A>,
+    mul: WideMul,
+    /// Rc [31:0], Rt [63:32].
+    ram_rate: Ram<Bits<64>, A>,
+    /// α [20:0], byte counter [52:21].
+    ram_ab: Ram<Bits<53>, A>,
+    /// created 0, queued 1, armed 2, cnp_a 3, cnp_d 4, t_stage [8:5],
+    /// b_stage [12:9], epochs of the last α step [28:13], cut [44:29],
+    /// increase step [60:45].
+    ram_meta: Ram<Bits<61>, A>,
+    pre_a: DFF<Bits<24>>,
+    pre_d: DFF<Bits<24>>,
+    pre_i: DFF<Bits<24>>,
+    ep_a: DFF<Bits<16>>,
+    ep_d: DFF<Bits<16>>,
+    ep_i: DFF<Bits<16>>,
+    u_valid: DFF<Bit>,
+    u_flow: DFF<Bits<16>>,
+    u_status: DFF<Bits<3>>,
+    u_flags: DFF<Bits<3>>,
+    u_w: DFF<Bits<32>>,
+    u_r: DFF<Bits<24>>,
+    u_u: DFF<Bits<32>>,
+    u_inc: DFF<Bits<3>>,
+    c_events: DFF<Bits<32>>,
+    c_cnps: DFF<Bits<32>>,
+    c_sents: DFF<Bits<32>>,
+    c_visits: DFF<Bits<32>>,
+    c_cuts: DFF<Bits<32>>,
+    c_increases: DFF<Bits<32>>,
+    c_held: DFF<Bits<32>>,
+    c_recovered: DFF<Bits<32>>,
+    c_coalesced: DFF<Bits<32>>,
+    c_drop_flow: DFF<Bits<32>>,
+    c_timer_late: DFF<Bits<32>>,
+    // Stage registers: index k holds the value registered into stage k.
+    v: [DFF<Bit>; 9],
+    kind: [DFF<Bits<2>>; 9],
+    flow: [DFF<Bits<16>>; 9],
+    op: [DFF<Bits<2>>; 9],
+    bytes: [DFF<Bits<16>>; 9],
+    cur_a: [DFF<Bits<16>>; 9],
+    cur_d: [DFF<Bits<16>>; 9],
+    cur_i: [DFF<Bits<16>>; 9],
+    rate: [DFF<Bits<64>>; 9],
+    ab: [DFF<Bits<53>>; 9],
+    meta: [DFF<Bits<61>>; 9],
+    alpha_use: [DFF<Bits<21>>; 9],
+    rc_base: [DFF<Bits<32>>; 9],
+    add: [DFF<Bits<32>>; 9],
+    bc33: [DFF<Bits<33>>; 9],
+    create: [DFF<Bit>; 9],
+    destroy: [DFF<Bit>; 9],
+    drop: [DFF<Bit>; 9],
+    cnp: [DFF<Bit>; 9],
+    first: [DFF<Bit>; 9],
+    cnp_cut: [DFF<Bit>; 9],
+    cnp_held: [DFF<Bit>; 9],
+    sent: [DFF<Bit>; 9],
+    sent_acc: [DFF<Bit>; 9],
+    vis: [DFF<Bit>; 9],
+    vis_live: [DFF<Bit>; 9],
+    vis_dead: [DFF<Bit>; 9],
+    vis_astep: [DFF<Bit>; 9],
+    vis_cut: [DFF<Bit>; 9],
+    vis_inc: [DFF<Bit>; 9],
+    late: [DFF<Bit>; 9],
+    rt_sum: [DFF<Bits<33>>; 9],
+    byte_pass: [DFF<Bit>; 9],
+    rt2: [DFF<Bits<32>>; 9],
+    rc_inc: [DFF<Bits<32>>; 9],
+    rc_f: [DFF<Bits<32>>; 9],
+    rt_f: [DFF<Bits<32>>; 9],
+    alpha_f: [DFF<Bits<21>>; 9],
+    bcount_f: [DFF<Bits<32>>; 9],
+    t_f: [DFF<Bits<4>>; 9],
+    b_f: [DFF<Bits<4>>; 9],
+    armed_f: [DFF<Bit>; 9],
+    created_f: [DFF<Bit>; 9],
+    cnp_a_f: [DFF<Bit>; 9],
+    cnp_d_f: [DFF<Bit>; 9],
+    ep_a_f: [DFF<Bits<16>>; 9],
+    ep_d_f: [DFF<Bits<16>>; 9],
+    ep_i_f: [DFF<Bits<16>>; 9],
+    stmax: [DFF<Bits<3>>; 9],
+    inc_done: [DFF<Bit>; 9],
+    k_a: Constant<Bits<8>>,
+    k_one: Constant<Bits<21>>,
+    in_range: Signal<Local, Bit>,
+    hit_ev: Signal<Local, Bit>,
+    hit_cnp: Signal<Local, Bit>,
+    hit_h: Signal<Local, Bit>,
+    head_flow: Signal<Local, Bits<16>>,
+    coalesce: Signal<Local, Bit>,
+    accept: Signal<Local, Bit>,
+    issue_ev: Signal<Local, Bit>,
+    visit_go: Signal<Local, Bit>,
+    pa1: Signal<Local, Bits<25>>,
+    pd1: Signal<Local, Bits<25>>,
+    pi1: Signal<Local, Bits<25>>,
+    rc3: Signal<Local, Bits<32>>,
+    rt3: Signal<Local, Bits<32>>,
+    al3: Signal<Local, Bits<21>>,
+    bcnt3: Signal<Local, Bits<32>>,
+    t3: Signal<Local, Bits<4>>,
+    b3: Signal<Local, Bits<4>>,
+    sepa3: Signal<Local, Bits<16>>,
+    sepd3: Signal<Local, Bits<16>>,
+    sepi3: Signal<Local, Bits<16>>,
+    created3: Signal<Local, Bit>,
+    armed3: Signal<Local, Bit>,
+    cnpa3: Signal<Local, Bit>,
+    cnpd3: Signal<Local, Bit>,
+    da3: Signal<Local, Bits<16>>,
+    di3: Signal<Local, Bits<16>>,
+    a_pass: Signal<Local, Bit>,
+    d_pass: Signal<Local, Bit>,
+    i_pass: Signal<Local, Bit>,
+    is_ev3: Signal<Local, Bit>,
+    is_vis3: Signal<Local, Bit>,
+    cnp3: Signal<Local, Bit>,
+    first3: Signal<Local, Bit>,
+    vis_live3: Signal<Local, Bit>,
+    vis_astep3: Signal<Local, Bit>,
+    vis_cut3: Signal<Local, Bit>,
+    alpha_init_c: Signal<Local, Bits<21>>,
+    one_g: Signal<Local, Bits<21>>,
+    astep: Signal<Local, Bits<21>>,
+    alpha_use3: Signal<Local, Bits<21>>,
+    rc_base3: Signal<Local, Bits<32>>,
+    bc_on: Signal<Local, Bit>,
+    hi3: Signal<Local, Bits<4>>,
+    lo3: Signal<Local, Bits<4>>,
+    f4: Signal<Local, Bits<4>>,
+    rt4: Signal<Local, Bits<32>>,
+    sum33: Signal<Local, Bits<33>>,
+    rc7: Signal<Local, Bits<32>>,
+    rt7: Signal<Local, Bits<32>>,
+    cutd: Signal<Local, Bits<32>>,
+    rc_cut_raw: Signal<Local, Bits<32>>,
+    rc_cut: Signal<Local, Bits<32>>,
+    l_rc: Signal<Local, Bits<32>>,
+    l_rt: Signal<Local, Bits<32>>,
+    l_al: Signal<Local, Bits<21>>,
+    l_bc: Signal<Local, Bits<32>>,
+    l_t: Signal<Local, Bits<4>>,
+    l_b: Signal<Local, Bits<4>>,
+    l_armed: Signal<Local, Bit>,
+    l_created: Signal<Local, Bit>,
+    l_cnpa: Signal<Local, Bit>,
+    l_cnpd: Signal<Local, Bit>,
+    l_epa: Signal<Local, Bits<16>>,
+    l_epd: Signal<Local, Bits<16>>,
+    l_epi: Signal<Local, Bits<16>>,
+    l_inc: Signal<Local, Bit>,
+    l_st: Signal<Local, Bits<4>>,
+    queued8: Signal<Local, Bit>,
+    recovered: Signal<Local, Bit>,
+    rc_changed: Signal<Local, Bit>,
+    queued_w: Signal<Local, Bit>,
+    armed_w: Signal<Local, Bit>,
+    bare: Signal<Local, Bit>,
+    uv: Signal<Local, Bit>,
+}
+
+impl<const A: usize> Default for DcqcnRp<A> {
+    fn default() -> Self {
+        assert!(A <= 15, "DcqcnRp: A <= 15");
+        Self {
+            clock: Default::default(),
+            cfg: Default::default(),
+            s_event: Default::default(),
+            m_update: Default::default(),
+            m_stats: Default::default(),
+            timers: Default::default(),
+            mul: Default::default(),
+            ram_rate: Default::default(),
+            ram_ab: Default::default(),
+            ram_meta: Default::default(),
+            pre_a: Default::default(),
+            pre_d: Default::default(),
+            pre_i: Default::default(),
+            ep_a: Default::default(),
+            ep_d: Default::default(),
+            ep_i: Default::default(),
+            u_valid: Default::default(),
+            u_flow: Default::default(),
+            u_status: Default::default(),
+            u_flags: Default::default(),
+            u_w: Default::default(),
+            u_r: Default::default(),
+            u_u: Default::default(),
+            u_inc: Default::default(),
+            c_events: Default::default(),
+            c_cnps: Default::default(),
+            c_sents: Default::default(),
+            c_visits: Default::default(),
+            c_cuts: Default::default(),
+            c_increases: Default::default(),
+            c_held: Default::default(),
+            c_recovered: Default::default(),
+            c_coalesced: Default::default(),
+            c_drop_flow: Default::default(),
+            c_timer_late: Default::default(),
+            v: Default::default(),
+            kind: Default::default(),
+            flow: Default::default(),
+            op: Default::default(),
+            bytes: Default::default(),
+            cur_a: Default::default(),
+            cur_d: Default::default(),
+            cur_i: Default::default(),
+            rate: Default::default(),
+            ab: Default::default(),
+            meta: Default::default(),
+            alpha_use: Default::default(),
+            rc_base: Default::default(),
+            add: Default::default(),
+            bc33: Default::default(),
+            create: Default::default(),
+            destroy: Default::default(),
+            drop: Default::default(),
+            cnp: Default::default(),
+            first: Default::default(),
+            cnp_cut: Default::default(),
+            cnp_held: Default::default(),
+            sent: Default::default(),
+            sent_acc: Default::default(),
+            vis: Default::default(),
+            vis_live: Default::default(),
+            vis_dead: Default::default(),
+            vis_astep: Default::default(),
+            vis_cut: Default::default(),
+            vis_inc: Default::default(),
+            late: Default::default(),
+            rt_sum: Default::default(),
+            byte_pass: Default::default(),
+            rt2: Default::default(),
+            rc_inc: Default::default(),
+            rc_f: Default::default(),
+            rt_f: Default::default(),
+            alpha_f: Default::default(),
+            bcount_f: Default::default(),
+            t_f: Default::default(),
+            b_f: Default::default(),
+            armed_f: Default::default(),
+            created_f: Default::default(),
+            cnp_a_f: Default::default(),
+            cnp_d_f: Default::default(),
+            ep_a_f: Default::default(),
+            ep_d_f: Default::default(),
+            ep_i_f: Default::default(),
+            stmax: Default::default(),
+            inc_done: Default::default(),
+            k_a: Constant::new(Bits::<8>::from(A as u64)),
+            k_one: Constant::new(Bits::<21>::from(1u64 << 20)),
+            in_range: Default::default(),
+            hit_ev: Default::default(),
+            hit_cnp: Default::default(),
+            hit_h: Default::default(),
+            head_flow: Default::default(),
+            coalesce: Default::default(),
+            accept: Default::default(),
+            issue_ev: Default::default(),
+            visit_go: Default::default(),
+            pa1: Default::default(),
+            pd1: Default::default(),
+            pi1: Default::default(),
+            rc3: Default::default(),
+            rt3: Default::default(),
+            al3: Default::default(),
+            bcnt3: Default::default(),
+            t3: Default::default(),
+            b3: Default::default(),
+            sepa3: Default::default(),
+            sepd3: Default::default(),
+            sepi3: Default::default(),
+            created3: Default::default(),
+            armed3: Default::default(),
+            cnpa3: Default::default(),
+            cnpd3: Default::default(),
+            da3: Default::default(),
+            di3: Default::default(),
+            a_pass: Default::default(),
+            d_pass: Default::default(),
+            i_pass: Default::default(),
+            is_ev3: Default::default(),
+            is_vis3: Default::default(),
+            cnp3: Default::default(),
+            first3: Default::default(),
+            vis_live3: Default::default(),
+            vis_astep3: Default::default(),
+            vis_cut3: Default::default(),
+            alpha_init_c: Default::default(),
+            one_g: Default::default(),
+            astep: Default::default(),
+            alpha_use3: Default::default(),
+            rc_base3: Default::default(),
+            bc_on: Default::default(),
+            hi3: Default::default(),
+            lo3: Default::default(),
+            f4: Default::default(),
+            rt4: Default::default(),
+            sum33: Default::default(),
+            rc7: Default::default(),
+            rt7: Default::default(),
+            cutd: Default::default(),
+            rc_cut_raw: Default::default(),
+            rc_cut: Default::default(),
+            l_rc: Default::default(),
+            l_rt: Default::default(),
+            l_al: Default::default(),
+            l_bc: Default::default(),
+            l_t: Default::default(),
+            l_b: Default::default(),
+            l_armed: Default::default(),
+            l_created: Default::default(),
+            l_cnpa: Default::default(),
+            l_cnpd: Default::default(),
+            l_epa: Default::default(),
+            l_epd: Default::default(),
+            l_epi: Default::default(),
+            l_inc: Default::default(),
+            l_st: Default::default(),
+            queued8: Default::default(),
+            recovered: Default::default(),
+            rc_changed: Default::default(),
+            queued_w: Default::default(),
+            armed_w: Default::default(),
+            bare: Default::default(),
+            uv: Default::default(),
+        }
+    }
+}
+
+impl<const A: usize> Logic for DcqcnRp<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            pre_a,
+            pre_d,
+            pre_i,
+            ep_a,
+            ep_d,
+            ep_i,
+            u_valid,
+            u_flow,
+            u_status,
+            u_flags,
+            u_w,
+            u_r,
+            u_u,
+            u_inc,
+            c_events,
+            c_cnps,
+            c_sents,
+            c_visits,
+            c_cuts,
+            c_increases,
+            c_held,
+            c_recovered,
+            c_coalesced,
+            c_drop_flow,
+            c_timer_late
+        );
+        self.timers.clock.next = self.clock.val();
+        self.mul.clock.next = self.clock.val();
+        self.ram_rate.clock.next = self.clock.val();
+        self.ram_ab.clock.next = self.clock.val();
+        self.ram_meta.clock.next = self.clock.val();
+        for i in 0..9 {
+            self.v[i].clock.next = self.clock.val();
+            self.v[i].d.next = self.v[i].q.val();
+            self.kind[i].clock.next = self.clock.val();
+            self.kind[i].d.next = self.kind[i].q.val();
+            self.flow[i].clock.next = self.clock.val();
+            self.flow[i].d.next = self.flow[i].q.val();
+            self.op[i].clock.next = self.clock.val();
+            self.op[i].d.next = self.op[i].q.val();
+            self.bytes[i].clock.next = self.clock.val();
+            self.bytes[i].d.next = self.bytes[i].q.val();
+            self.cur_a[i].clock.next = self.clock.val();
+            self.cur_a[i].d.next = self.cur_a[i].q.val();
+            self.cur_d[i].clock.next = self.clock.val();
+            self.cur_d[i].d.next = self.cur_d[i].q.val();
+            self.cur_i[i].clock.next = self.clock.val();
+            self.cur_i[i].d.next = self.cur_i[i].q.val();
+            self.rate[i].clock.next = self.clock.val();
+            self.rate[i].d.next = self.rate[i].q.val();
+            self.ab[i].clock.next = self.clock.val();
+            self.ab[i].d.next = self.ab[i].q.val();
+            self.meta[i].clock.next = self.clock.val();
+            self.meta[i].d.next = self.meta[i].q.val();
+            self.alpha_use[i].clock.next = self.clock.val();
+            self.alpha_use[i].d.next = self.alpha_use[i].q.val();
+            self.rc_base[i].clock.next = self.clock.val();
+            self.rc_base[i].d.next = self.rc_base[i].q.val();
+            self.add[i].clock.next = self.clock.val();
+            self.add[i].d.next = self.add[i].q.val();
+            self.bc33[i].clock.next = self.clock.val();
+            self.bc33[i].d.next = self.bc33[i].q.val();
+            self.create[i].clock.next = self.clock.val();
+            self.create[i].d.next = self.create[i].q.val();
+            self.destroy[i].clock.next = self.clock.val();
+            self.destroy[i].d.next = self.destroy[i].q.val();
+            self.drop[i].clock.next = self.clock.val();
+            self.drop[i].d.next = self.drop[i].q.val();
+            self.cnp[i].clock.next = self.clock.val();
+            self.cnp[i].d.next = self.cnp[i].q.val();
+            self.first[i].clock.next = self.clock.val();
+            self.first[i].d.next = self.first[i].q.val();
+            self.cnp_cut[i].clock.next = self.clock.val();
+            self.cnp_cut[i].d.next = self.cnp_cut[i].q.val();
+            self.cnp_held[i].clock.next = self.clock.val();
+            self.cnp_held[i].d.next = self.cnp_held[i].q.val();
+            self.sent[i].clock.next = self.clock.val();
+            self.sent[i].d.next = self.sent[i].q.val();
+            self.sent_acc[i].clock.next = self.clock.val();
+            self.sent_acc[i].d.next = self.sent_acc[i].q.val();
+            self.vis[i].clock.next = self.clock.val();
+            self.vis[i].d.next = self.vis[i].q.val();
+            self.vis_live[i].clock.next = self.clock.val();
+            self.vis_live[i].d.next = self.vis_live[i].q.val();
+            self.vis_dead[i].clock.next = self.clock.val();
+            self.vis_dead[i].d.next = self.vis_dead[i].q.val();
+            self.vis_astep[i].clock.next = self.clock.val();
+            self.vis_astep[i].d.next = self.vis_astep[i].q.val();
+            self.vis_cut[i].clock.next = self.clock.val();
+            self.vis_cut[i].d.next = self.vis_cut[i].q.val();
+            self.vis_inc[i].clock.next = self.clock.val();
+            self.vis_inc[i].d.next = self.vis_inc[i].q.val();
+            self.late[i].clock.next = self.clock.val();
+            self.late[i].d.next = self.late[i].q.val();
+            self.rt_sum[i].clock.next = self.clock.val();
+            self.rt_sum[i].d.next = self.rt_sum[i].q.val();
+            self.byte_pass[i].clock.next = self.clock.val();
+            self.byte_pass[i].d.next = self.byte_pass[i].q.val();
+            self.rt2[i].clock.next = self.clock.val();
+            self.rt2[i].d.next = self.rt2[i].q.val();
+            self.rc_inc[i].clock.next = self.clock.val();
+            self.rc_inc[i].d.next = self.rc_inc[i].q.val();
+            self.rc_f[i].clock.next = self.clock.val();
+            self.rc_f[i].d.next = self.rc_f[i].q.val();
+            self.rt_f[i].clock.next = self.clock.val();
+            self.rt_f[i].d.next = self.rt_f[i].q.val();
+            self.alpha_f[i].clock.next = self.clock.val();
+            self.alpha_f[i].d.next = self.alpha_f[i].q.val();
+            self.bcount_f[i].clock.next = self.clock.val();
+            self.bcount_f[i].d.next = self.bcount_f[i].q.val();
+            self.t_f[i].clock.next = self.clock.val();
+            self.t_f[i].d.next = self.t_f[i].q.val();
+            self.b_f[i].clock.next = self.clock.val();
+            self.b_f[i].d.next = self.b_f[i].q.val();
+            self.armed_f[i].clock.next = self.clock.val();
+            self.armed_f[i].d.next = self.armed_f[i].q.val();
+            self.created_f[i].clock.next = self.clock.val();
+            self.created_f[i].d.next = self.created_f[i].q.val();
+            self.cnp_a_f[i].clock.next = self.clock.val();
+            self.cnp_a_f[i].d.next = self.cnp_a_f[i].q.val();
+            self.cnp_d_f[i].clock.next = self.clock.val();
+            self.cnp_d_f[i].d.next = self.cnp_d_f[i].q.val();
+            self.ep_a_f[i].clock.next = self.clock.val();
+            self.ep_a_f[i].d.next = self.ep_a_f[i].q.val();
+            self.ep_d_f[i].clock.next = self.clock.val();
+            self.ep_d_f[i].d.next = self.ep_d_f[i].q.val();
+            self.ep_i_f[i].clock.next = self.clock.val();
+            self.ep_i_f[i].d.next = self.ep_i_f[i].q.val();
+            self.stmax[i].clock.next = self.clock.val();
+            self.stmax[i].d.next = self.stmax[i].q.val();
+            self.inc_done[i].clock.next = self.clock.val();
+            self.inc_done[i].d.next = self.inc_done[i].q.val();
+        }
+        // Carry every stage value to the next stage.
+        for i in 2..9 {
+            self.v[i].d.next = self.v[i - 1].q.val();
+        }
+        for i in 2..9 {
+            self.kind[i].d.next = self.kind[i - 1].q.val();
+        }
+        for i in 2..9 {
+            self.flow[i].d.next = self.flow[i - 1].q.val();
+        }
+        for i in 2..9 {
+            self.op[i].d.next = self.op[i - 1].q.val();
+        }
+        for i in 2..9 {
+            self.bytes[i].d.next = self.bytes[i - 1].q.val();
+        }
+        for i in 2..9 {
+            self.cur_a[i].d.next = self.cur_a[i - 1].q.val();
+        }
+        for i in 2..9 {
+            self.cur_d[i].d.next = self.cur_d[i - 1].q.val();
+        }
+        for i in 2..9 {
+            self.cur_i[i].d.next = self.cur_i[i - 1].q.val();
+        }
+        for i in 4..9 {
+            self.rate[i].d.next = self.rate[i - 1].q.val();
+        }
+        for i in 4..9 {
+            self.ab[i].d.next = self.ab[i - 1].q.val();
+        }
+        for i in 4..9 {
+            self.meta[i].d.next = self.meta[i - 1].q.val();
+        }
+        for i in 5..9 {
+            self.alpha_use[i].d.next = self.alpha_use[i - 1].q.val();
+        }
+        for i in 5..9 {
+            self.rc_base[i].d.next = self.rc_base[i - 1].q.val();
+        }
+        for i in 5..9 {
+            self.add[i].d.next = self.add[i - 1].q.val();
+        }
+        for i in 5..9 {
+            self.bc33[i].d.next = self.bc33[i - 1].q.val();
+        }
+        for i in 5..9 {
+            self.create[i].d.next = self.create[i - 1].q.val();
+        }
+        for i in 5..9 {
+            self.destroy[i].d.next = self.destroy[i - 1].q.val();
+        }
+        for i in 5..9 {
+            self.drop[i].d.next = self.drop[i - 1].q.val();
+        }
+        for i in 5..9 {
+            self.cnp[i].d.next = self.cnp[i - 1].q.val();
+        }
+        for i in 5..9 {
+            self.first[i].d.next = self.first[i - 1].q.val();
+        }
+        for i in 5..9 {
+            self.cnp_cut[i].d.next = self.cnp_cut[i - 1].q.val();
+        }
+        for i in 5..9 {
+            self.cnp_held[i].d.next = self.cnp_held[i - 1].q.val();
+        }
+        for i in 5..9 {
+            self.sent[i].d.next = self.sent[i - 1].q.val();
+        }
+        for i in 5..9 {
+            self.sent_acc[i].d.next = self.sent_acc[i - 1].q.val();
+        }
+        for i in 5..9 {
+            self.vis[i].d.next = self.vis[i - 1].q.val();
+        }
+        for i in 5..9 {
+            self.vis_live[i].d.next = self.vis_live[i - 1].q.val();
+        }
+        for i in 5..9 {
+            self.vis_dead[i].d.next = self.vis_dead[i - 1].q.val();
+        }
+        for i in 5..9 {
+            self.vis_astep[i].d.next = self.vis_astep[i - 1].q.val();
+        }
+        for i in 5..9 {
+            self.vis_cut[i].d.next = self.vis_cut[i - 1].q.val();
+        }
+        for i in 5..9 {
+            self.vis_inc[i].d.next = self.vis_inc[i - 1].q.val();
+        }
+        for i in 5..9 {
+            self.late[i].d.next = self.late[i - 1].q.val();
+        }
+        for i in 6..9 {
+            self.rt_sum[i].d.next = self.rt_sum[i - 1].q.val();
+        }
+        for i in 6..9 {
+            self.byte_pass[i].d.next = self.byte_pass[i - 1].q.val();
+        }
+        for i in 7..9 {
+            self.rt2[i].d.next = self.rt2[i - 1].q.val();
+        }
+        for i in 8..9 {
+            self.rc_inc[i].d.next = self.rc_inc[i - 1].q.val();
+        }
+
+        // ---- outputs (registered)
+        self.m_update.valid.next = self.u_valid.q.val();
+        self.m_update.flow.next = self.u_flow.q.val();
+        self.m_update.status.next = self.u_status.q.val();
+        self.m_update.flags.next = self.u_flags.q.val();
+        self.m_update.w.next = self.u_w.q.val();
+        self.m_update.r.next = self.u_r.q.val();
+        self.m_update.u.next = self.u_u.q.val();
+        self.m_update.inc_stage.next = self.u_inc.q.val();
+        self.m_update.updated_wc.next = false;
+        self.m_update.variant.next = false;
+        self.m_stats.events.next = self.c_events.q.val();
+        self.m_stats.cnps.next = self.c_cnps.q.val();
+        self.m_stats.sents.next = self.c_sents.q.val();
+        self.m_stats.visits.next = self.c_visits.q.val();
+        self.m_stats.cuts.next = self.c_cuts.q.val();
+        self.m_stats.increases.next = self.c_increases.q.val();
+        self.m_stats.held.next = self.c_held.q.val();
+        self.m_stats.recovered.next = self.c_recovered.q.val();
+        self.m_stats.coalesced.next = self.c_coalesced.q.val();
+        self.m_stats.drop_flow.next = self.c_drop_flow.q.val();
+        self.m_stats.timer_late.next = self.c_timer_late.q.val();
+
+        // ---- the three prescalers and their epochs
+        self.pa1.next = (bit_cast::<25, 24>(self.pre_a.q.val()) + 1);
+        self.pd1.next = (bit_cast::<25, 24>(self.pre_d.q.val()) + 1);
+        self.pi1.next = (bit_cast::<25, 24>(self.pre_i.q.val()) + 1);
+        if !self.cfg.alpha_period.val().any() {
+            self.pre_a.d.next = 0.into();
+        } else if (self.pa1.val() >= bit_cast::<25, 24>(self.cfg.alpha_period.val())) {
+            self.pre_a.d.next = 0.into();
+            self.ep_a.d.next = (self.ep_a.q.val() + 1);
+        } else {
+            self.pre_a.d.next = self.pa1.val().get_bits::<24>(0);
+        }
+        if !self.cfg.dec_period.val().any() {
+            self.pre_d.d.next = 0.into();
+        } else if (self.pd1.val() >= bit_cast::<25, 24>(self.cfg.dec_period.val())) {
+            self.pre_d.d.next = 0.into();
+            self.ep_d.d.next = (self.ep_d.q.val() + 1);
+        } else {
+            self.pre_d.d.next = self.pd1.val().get_bits::<24>(0);
+        }
+        if !self.cfg.inc_period.val().any() {
+            self.pre_i.d.next = 0.into();
+        } else if (self.pi1.val() >= bit_cast::<25, 24>(self.cfg.inc_period.val())) {
+            self.pre_i.d.next = 0.into();
+            self.ep_i.d.next = (self.ep_i.q.val() + 1);
+        } else {
+            self.pre_i.d.next = self.pi1.val().get_bits::<24>(0);
+        }
+
+        // ---- S0: interlock and issue (events first, then a visit)
+        self.in_range.next = !(self.s_event.flow.val() >> self.k_a.val()).any();
+        self.head_flow.next = self.timers.head_data.val();
+        self.hit_ev.next = false;
+        self.hit_cnp.next = false;
+        self.hit_h.next = false;
+        for i in 1..9 {
+            if (self.v[i].q.val() && (self.kind[i].q.val() != 2)) {
+                if (self.flow[i].q.val() == self.s_event.flow.val()) {
+                    self.hit_ev.next = true;
+                    if ((self.kind[i].q.val() == 0) && (self.op[i].q.val() == 0)) {
+                        self.hit_cnp.next = true;
+                    }
+                }
+                if (self.flow[i].q.val() == self.head_flow.val()) {
+                    self.hit_h.next = true;
+                }
+            }
+        }
+        self.coalesce.next =
+            (self.in_range.val() && (self.s_event.op.val() == 0) && self.hit_cnp.val());
+        self.s_event.ready.next =
+            (!(self.in_range.val() && self.hit_ev.val()) || self.coalesce.val());
+        self.accept.next = (self.s_event.valid.val()
+            && (!(self.in_range.val() && self.hit_ev.val()) || self.coalesce.val()));
+        self.issue_ev.next = (self.accept.val() && !self.coalesce.val());
+        self.visit_go.next =
+            (!self.issue_ev.val() && self.timers.head_valid.val() && !self.hit_h.val());
+        self.timers.pop.next = self.visit_go.val();
+        self.v[1].d.next = (self.issue_ev.val() || self.visit_go.val());
+        if self.issue_ev.val() {
+            self.flow[1].d.next = self.s_event.flow.val();
+            if self.in_range.val() {
+                self.kind[1].d.next = 0.into();
+            } else {
+                self.kind[1].d.next = 2.into();
+            }
+        } else {
+            self.flow[1].d.next = self.head_flow.val();
+            self.kind[1].d.next = 1.into();
+        }
+        self.op[1].d.next = self.s_event.op.val();
+        self.bytes[1].d.next = self.s_event.bytes.val();
+        self.cur_a[1].d.next = self.ep_a.q.val();
+        self.cur_d[1].d.next = self.ep_d.q.val();
+        self.cur_i[1].d.next = self.ep_i.q.val();
+
+        // ---- S1: read the state (address from a register)
+        self.ram_rate.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
+        self.ram_ab.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
+        self.ram_meta.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
+
+        // ---- S2: register the state words
+        self.rate[3].d.next = self.ram_rate.read_data.val();
+        self.ab[3].d.next = self.ram_ab.read_data.val();
+        self.meta[3].d.next = self.ram_meta.read_data.val();
+
+        // ---- S3: decisions, the α step, the cut's operands
+        self.rc3.next = self.rate[3].q.val().get_bits::<32>(0);
+        self.rt3.next = self.rate[3].q.val().get_bits::<32>(32);
+        self.al3.next = self.ab[3].q.val().get_bits::<21>(0);
+        self.bcnt3.next = self.ab[3].q.val().get_bits::<32>(21);
+        self.created3.next = self.meta[3].q.val().get_bit(0);
+        self.armed3.next = self.meta[3].q.val().get_bit(2);
+        self.cnpa3.next = self.meta[3].q.val().get_bit(3);
+        self.cnpd3.next = self.meta[3].q.val().get_bit(4);
+        self.t3.next = self.meta[3].q.val().get_bits::<4>(5);
+        self.b3.next = self.meta[3].q.val().get_bits::<4>(9);
+        self.sepa3.next = self.meta[3].q.val().get_bits::<16>(13);
+        self.sepd3.next = self.meta[3].q.val().get_bits::<16>(29);
+        self.sepi3.next = self.meta[3].q.val().get_bits::<16>(45);
+        self.da3.next = (self.cur_a[3].q.val() - self.sepa3.val());
+        self.di3.next = (self.cur_i[3].q.val() - self.sepi3.val());
+        self.a_pass.next = (self.sepa3.val() != self.cur_a[3].q.val());
+        self.d_pass.next =
+            ((self.sepd3.val() != self.cur_d[3].q.val()) || !self.cfg.dec_period.val().any());
+        self.i_pass.next = (self.sepi3.val() != self.cur_i[3].q.val());
+        self.is_ev3.next = (self.v[3].q.val() && (self.kind[3].q.val() == 0));
+        self.is_vis3.next = (self.v[3].q.val() && (self.kind[3].q.val() == 1));
+        self.cnp3.next = (self.is_ev3.val() && (self.op[3].q.val() == 0) && self.created3.val());
+        self.first3.next = (self.cnp3.val() && !self.armed3.val());
+        self.vis_live3.next = (self.is_vis3.val() && self.created3.val() && self.armed3.val());
+        self.vis_astep3.next = (self.vis_live3.val() && self.a_pass.val());
+        self.vis_cut3.next = (self.vis_live3.val() && self.cnpd3.val() && self.d_pass.val());
+        self.create[4].d.next = (self.is_ev3.val() && (self.op[3].q.val() == 2));
+        self.destroy[4].d.next = (self.is_ev3.val() && (self.op[3].q.val() == 3));
+        self.drop[4].d.next = (self.is_ev3.val()
+            && ((self.op[3].q.val() == 0) || (self.op[3].q.val() == 1))
+            && !self.created3.val());
+        self.cnp[4].d.next = self.cnp3.val();
+        self.first[4].d.next = self.first3.val();
+        self.cnp_cut[4].d.next = (self.cnp3.val() && (self.first3.val() || self.d_pass.val()));
+        self.cnp_held[4].d.next = (self.cnp3.val() && !(self.first3.val() || self.d_pass.val()));
+        self.bc_on.next = self.cfg.byte_reset.val().any();
+        self.sent[4].d.next =
+            (self.is_ev3.val() && (self.op[3].q.val() == 1) && self.created3.val());
+        self.sent_acc[4].d.next = (self.is_ev3.val()
+            && (self.op[3].q.val() == 1)
+            && self.created3.val()
+            && self.armed3.val()
+            && self.bc_on.val());
+        self.vis[4].d.next = self.is_vis3.val();
+        self.vis_live[4].d.next = self.vis_live3.val();
+        self.vis_dead[4].d.next = (self.is_vis3.val() && !self.vis_live3.val());
+        self.vis_astep[4].d.next = self.vis_astep3.val();
+        self.vis_cut[4].d.next = self.vis_cut3.val();
+        self.vis_inc[4].d.next =
+            (self.vis_live3.val() && !self.vis_cut3.val() && self.i_pass.val());
+        self.late[4].d.next = ((self.vis_astep3.val() && (self.da3.val() > 1))
+            || (self.vis_live3.val()
+                && !self.vis_cut3.val()
+                && self.i_pass.val()
+                && (self.di3.val() > 1)));
+        // α_init, clamped to 1.0; the α step α − α/2^g + [CNP]·2^−g.
+        if (self.cfg.alpha_init.val() > self.k_one.val()) {
+            self.alpha_init_c.next = self.k_one.val();
+        } else {
+            self.alpha_init_c.next = self.cfg.alpha_init.val();
+        }
+        self.one_g.next = (self.k_one.val() >> self.cfg.g_log2.val());
+        if self.cnpa3.val() {
+            self.astep.next =
+                ((self.al3.val() - (self.al3.val() >> self.cfg.g_log2.val())) + self.one_g.val());
+        } else {
+            self.astep.next = (self.al3.val() - (self.al3.val() >> self.cfg.g_log2.val()));
+        }
+        if ((self.is_ev3.val() && (self.op[3].q.val() == 2)) || self.first3.val()) {
+            self.alpha_use3.next = self.alpha_init_c.val();
+        } else if self.vis_astep3.val() {
+            self.alpha_use3.next = self.astep.val();
+        } else {
+            self.alpha_use3.next = self.al3.val();
+        }
+        if (self.first3.val() && (self.rc3.val() > self.cfg.r_first.val())) {
+            self.rc_base3.next = self.cfg.r_first.val();
+        } else {
+            self.rc_base3.next = self.rc3.val();
+        }
+        self.alpha_use[4].d.next = self.alpha_use3.val();
+        self.rc_base[4].d.next = self.rc_base3.val();
+        // The cut's product Rc·α: out in S7.
+        self.mul.a.next = self.rc_base3.val();
+        self.mul.b.next = bit_cast::<32, 21>(self.alpha_use3.val());
+        self.mul.in_valid.next = true;
+        // The increase step's addition.
+        self.f4.next = bit_cast::<4, 3>(self.cfg.f.val());
+        if (self.bc_on.val() && (self.b3.val() > self.t3.val())) {
+            self.hi3.next = self.b3.val();
+        } else {
+            self.hi3.next = self.t3.val();
+        }
+        if (self.bc_on.val() && (self.b3.val() < self.t3.val())) {
+            self.lo3.next = self.b3.val();
+        } else {
+            self.lo3.next = self.t3.val();
+        }
+        if (self.hi3.val() < self.f4.val()) {
+            self.add[4].d.next = 0.into();
+        } else if (self.lo3.val() > self.f4.val()) {
+            self.add[4].d.next = self.cfg.r_hai.val();
+        } else {
+            self.add[4].d.next = self.cfg.r_ai.val();
+        }
+        self.bc33[4].d.next =
+            (bit_cast::<33, 32>(self.bcnt3.val()) + bit_cast::<33, 16>(self.bytes[3].q.val()));
+
+        // ---- S4: Rt + add; the byte counter's threshold
+        self.rt4.next = self.rate[4].q.val().get_bits::<32>(32);
+        self.rt_sum[5].d.next =
+            (bit_cast::<33, 32>(self.rt4.val()) + bit_cast::<33, 32>(self.add[4].q.val()));
+        self.byte_pass[5].d.next =
+            (self.bc33[4].q.val() >= bit_cast::<33, 32>(self.cfg.byte_reset.val()));
+
+        // ---- S5: Rt' = min(Rt + add, R_line)
+        if (self.rt_sum[5].q.val() > bit_cast::<33, 32>(self.cfg.r_line.val())) {
+            self.rt2[6].d.next = self.cfg.r_line.val();
+        } else {
+            self.rt2[6].d.next = self.rt_sum[5].q.val().get_bits::<32>(0);
+        }
+
+        // ---- S6: Rc' = ⌈(Rc + Rt') / 2⌉
+        self.sum33.next = ((bit_cast::<33, 32>(self.rc_base[6].q.val())
+            + bit_cast::<33, 32>(self.rt2[6].q.val()))
+            + 1);
+        self.rc_inc[7].d.next = self.sum33.val().get_bits::<32>(1);
+
+        // ---- S7: the cut; the new state
+        self.cutd.next = self.mul.p.val().get_bits::<32>(21);
+        self.rc_cut_raw.next = (self.rc_base[7].q.val() - self.cutd.val());
+        if (self.rc_cut_raw.val() < self.cfg.r_min.val()) {
+            self.rc_cut.next = self.cfg.r_min.val();
+        } else {
+            self.rc_cut.next = self.rc_cut_raw.val();
+        }
+        self.rc7.next = self.rate[7].q.val().get_bits::<32>(0);
+        self.rt7.next = self.rate[7].q.val().get_bits::<32>(32);
+        self.l_rc.next = self.rc7.val();
+        self.l_rt.next = self.rt7.val();
+        self.l_al.next = self.alpha_use[7].q.val();
+        self.l_bc.next = self.ab[7].q.val().get_bits::<32>(21);
+        self.l_created.next = self.meta[7].q.val().get_bit(0);
+        self.l_armed.next = self.meta[7].q.val().get_bit(2);
+        self.l_cnpa.next = self.meta[7].q.val().get_bit(3);
+        self.l_cnpd.next = self.meta[7].q.val().get_bit(4);
+        self.l_t.next = self.meta[7].q.val().get_bits::<4>(5);
+        self.l_b.next = self.meta[7].q.val().get_bits::<4>(9);
+        self.l_epa.next = self.meta[7].q.val().get_bits::<16>(13);
+        self.l_epd.next = self.meta[7].q.val().get_bits::<16>(29);
+        self.l_epi.next = self.meta[7].q.val().get_bits::<16>(45);
+        self.l_inc.next = false;
+        if self.create[7].q.val() {
+            self.l_rc.next = self.cfg.r_line.val();
+            self.l_rt.next = self.cfg.r_line.val();
+            self.l_bc.next = 0.into();
+            self.l_t.next = 0.into();
+            self.l_b.next = 0.into();
+            self.l_created.next = true;
+            self.l_armed.next = false;
+            self.l_cnpa.next = false;
+            self.l_cnpd.next = false;
+            self.l_epa.next = self.cur_a[7].q.val();
+            self.l_epd.next = self.cur_d[7].q.val();
+            self.l_epi.next = self.cur_i[7].q.val();
+        } else if self.destroy[7].q.val() {
+            self.l_rc.next = 0.into();
+            self.l_rt.next = 0.into();
+            self.l_al.next = 0.into();
+            self.l_bc.next = 0.into();
+            self.l_t.next = 0.into();
+            self.l_b.next = 0.into();
+            self.l_created.next = false;
+            self.l_armed.next = false;
+            self.l_cnpa.next = false;
+            self.l_cnpd.next = false;
+            self.l_epa.next = 0.into();
+            self.l_epd.next = 0.into();
+            self.l_epi.next = 0.into();
+        } else if self.cnp[7].q.val() {
+            self.l_armed.next = true;
+            if self.first[7].q.val() {
+                self.l_cnpa.next = false;
+                self.l_epa.next = self.cur_a[7].q.val();
+            } else {
+                self.l_cnpa.next = true;
+            }
+            if self.cnp_cut[7].q.val() {
+                self.l_rt.next = self.rc_base[7].q.val();
+                self.l_rc.next = self.rc_cut.val();
+                self.l_t.next = 0.into();
+                self.l_b.next = 0.into();
+                self.l_bc.next = 0.into();
+                self.l_epi.next = self.cur_i[7].q.val();
+                self.l_epd.next = self.cur_d[7].q.val();
+                self.l_cnpd.next = false;
+            } else {
+                self.l_cnpd.next = true;
+            }
+        } else if self.sent_acc[7].q.val() {
+            if self.byte_pass[7].q.val() {
+                self.l_rc.next = self.rc_inc[7].q.val();
+                self.l_rt.next = self.rt2[7].q.val();
+                self.l_bc.next = 0.into();
+                self.l_inc.next = true;
+                if (self.meta[7].q.val().get_bits::<4>(9) != 15) {
+                    self.l_b.next = (self.meta[7].q.val().get_bits::<4>(9) + 1);
+                }
+            } else {
+                self.l_bc.next = self.bc33[7].q.val().get_bits::<32>(0);
+            }
+        } else if self.vis_live[7].q.val() {
+            if self.vis_astep[7].q.val() {
+                self.l_cnpa.next = false;
+                self.l_epa.next = self.cur_a[7].q.val();
+            }
+            if self.vis_cut[7].q.val() {
+                self.l_rt.next = self.rc_base[7].q.val();
+                self.l_rc.next = self.rc_cut.val();
+                self.l_t.next = 0.into();
+                self.l_b.next = 0.into();
+                self.l_bc.next = 0.into();
+                self.l_epi.next = self.cur_i[7].q.val();
+                self.l_epd.next = self.cur_d[7].q.val();
+                self.l_cnpd.next = false;
+            } else if self.vis_inc[7].q.val() {
+                self.l_rc.next = self.rc_inc[7].q.val();
+                self.l_rt.next = self.rt2[7].q.val();
+                self.l_epi.next = self.cur_i[7].q.val();
+                self.l_inc.next = true;
+                if (self.meta[7].q.val().get_bits::<4>(5) != 15) {
+                    self.l_t.next = (self.meta[7].q.val().get_bits::<4>(5) + 1);
+                }
+            }
+        }
+        if (self.l_b.val() > self.l_t.val()) {
+            self.l_st.next = self.l_b.val();
+        } else {
+            self.l_st.next = self.l_t.val();
+        }
+        if (self.l_st.val() > 7) {
+            self.stmax[8].d.next = 7.into();
+        } else {
+            self.stmax[8].d.next = self.l_st.val().get_bits::<3>(0);
+        }
+        self.rc_f[8].d.next = self.l_rc.val();
+        self.rt_f[8].d.next = self.l_rt.val();
+        self.alpha_f[8].d.next = self.l_al.val();
+        self.bcount_f[8].d.next = self.l_bc.val();
+        self.t_f[8].d.next = self.l_t.val();
+        self.b_f[8].d.next = self.l_b.val();
+        self.created_f[8].d.next = self.l_created.val();
+        self.armed_f[8].d.next = self.l_armed.val();
+        self.cnp_a_f[8].d.next = self.l_cnpa.val();
+        self.cnp_d_f[8].d.next = self.l_cnpd.val();
+        self.ep_a_f[8].d.next = self.l_epa.val();
+        self.ep_d_f[8].d.next = self.l_epd.val();
+        self.ep_i_f[8].d.next = self.l_epi.val();
+        self.inc_done[8].d.next = self.l_inc.val();
+
+        // ---- S8: recovery, write back, timer list, update, counters
+        self.queued8.next = self.meta[8].q.val().get_bit(1);
+        self.recovered.next = (self.vis_live[8].q.val()
+            && (self.rc_f[8].q.val() >= self.cfg.r_line.val())
+            && !self.cnp_d_f[8].q.val());
+        self.rc_changed.next = (self.rc_f[8].q.val() != self.rate[8].q.val().get_bits::<32>(0));
+        self.armed_w.next = (self.armed_f[8].q.val() && !self.recovered.val());
+        self.queued_w.next = self.queued8.val();
+        self.timers.push.next = false;
+        if self.first[8].q.val() {
+            self.queued_w.next = true;
+            self.timers.push.next = !self.queued8.val();
+        } else if self.vis_dead[8].q.val() {
+            self.queued_w.next = false;
+        } else if self.vis_live[8].q.val() {
+            self.queued_w.next = !self.recovered.val();
+            self.timers.push.next = !self.recovered.val();
+        }
+        self.timers.push_data.next = self.flow[8].q.val();
+        self.ram_rate.write_data.next = ((bit_cast::<64, 32>(self.rt_f[8].q.val()) << 32)
+            | bit_cast::<64, 32>(self.rc_f[8].q.val()));
+        self.ram_ab.write_data.next = ((bit_cast::<53, 32>(self.bcount_f[8].q.val()) << 21)
+            | bit_cast::<53, 21>(self.alpha_f[8].q.val()));
+        self.ram_meta.write_data.next = ((bit_cast::<61, 16>(self.ep_i_f[8].q.val()) << 45)
+            | (bit_cast::<61, 16>(self.ep_d_f[8].q.val()) << 29)
+            | (bit_cast::<61, 16>(self.ep_a_f[8].q.val()) << 13)
+            | (bit_cast::<61, 4>(self.b_f[8].q.val()) << 9)
+            | (bit_cast::<61, 4>(self.t_f[8].q.val()) << 5)
+            | (bit_cast::<61, 1>(self.cnp_d_f[8].q.val().into()) << 4)
+            | (bit_cast::<61, 1>(self.cnp_a_f[8].q.val().into()) << 3)
+            | (bit_cast::<61, 1>(self.armed_w.val().into()) << 2)
+            | (bit_cast::<61, 1>(self.queued_w.val().into()) << 1)
+            | bit_cast::<61, 1>(self.created_f[8].q.val().into()));
+        self.ram_rate.write_enable.next = (self.v[8].q.val() && (self.kind[8].q.val() != 2));
+        self.ram_ab.write_enable.next = (self.v[8].q.val() && (self.kind[8].q.val() != 2));
+        self.ram_meta.write_enable.next = (self.v[8].q.val() && (self.kind[8].q.val() != 2));
+        self.ram_rate.write_address.next = bit_cast::<A, 16>(self.flow[8].q.val());
+        self.ram_ab.write_address.next = bit_cast::<A, 16>(self.flow[8].q.val());
+        self.ram_meta.write_address.next = bit_cast::<A, 16>(self.flow[8].q.val());
+
+        // The update.
+        self.bare.next = ((self.v[8].q.val() && (self.kind[8].q.val() == 2))
+            || self.drop[8].q.val()
+            || self.destroy[8].q.val());
+        self.uv.next = ((self.v[8].q.val() && (self.kind[8].q.val() == 2))
+            || self.create[8].q.val()
+            || self.destroy[8].q.val()
+            || self.drop[8].q.val()
+            || self.cnp[8].q.val()
+            || (self.sent[8].q.val() && self.rc_changed.val())
+            || (self.vis_live[8].q.val() && (self.rc_changed.val() || self.recovered.val())));
+        self.u_valid.d.next = self.uv.val();
+        // Every field is 0 while `m_update.valid` is low.
+        if self.uv.val() {
+            self.u_flow.d.next = self.flow[8].q.val();
+        } else {
+            self.u_flow.d.next = 0.into();
+        }
+        if (self.bare.val() && !self.destroy[8].q.val()) {
+            self.u_status.d.next = 4.into();
+        } else if self.create[8].q.val() {
+            self.u_status.d.next = 2.into();
+        } else if self.destroy[8].q.val() {
+            self.u_status.d.next = 3.into();
+        } else if self.cnp_held[8].q.val() {
+            self.u_status.d.next = 1.into();
+        } else {
+            self.u_status.d.next = 0.into();
+        }
+        if (self.bare.val() || !self.uv.val()) {
+            self.u_flags.d.next = 0.into();
+            self.u_w.d.next = 0.into();
+            self.u_r.d.next = 0.into();
+            self.u_u.d.next = 0.into();
+            self.u_inc.d.next = 0.into();
+        } else {
+            self.u_flags.d.next = ((bit_cast::<3, 1>(self.late[8].q.val().into()) << 2)
+                | (bit_cast::<3, 1>(self.recovered.val().into()) << 1)
+                | bit_cast::<3, 1>(self.first[8].q.val().into()));
+            self.u_w.d.next = self.cfg.window.val();
+            self.u_r.d.next = self.rc_f[8].q.val().get_bits::<24>(8);
+            self.u_u.d.next = bit_cast::<32, 21>(self.alpha_f[8].q.val());
+            self.u_inc.d.next = self.stmax[8].q.val();
+        }
+
+        // Counters.
+        if (self.accept.val() && self.coalesce.val()) {
+            self.c_coalesced.d.next = (self.c_coalesced.q.val() + 1);
+            if (self.v[8].q.val() && (self.kind[8].q.val() != 1)) {
+                self.c_events.d.next = (self.c_events.q.val() + 2);
+            } else {
+                self.c_events.d.next = (self.c_events.q.val() + 1);
+            }
+        } else if (self.v[8].q.val() && (self.kind[8].q.val() != 1)) {
+            self.c_events.d.next = (self.c_events.q.val() + 1);
+        }
+        if self.cnp[8].q.val() {
+            self.c_cnps.d.next = (self.c_cnps.q.val() + 1);
+        }
+        if self.sent[8].q.val() {
+            self.c_sents.d.next = (self.c_sents.q.val() + 1);
+        }
+        if self.vis[8].q.val() {
+            self.c_visits.d.next = (self.c_visits.q.val() + 1);
+        }
+        if (self.cnp_cut[8].q.val() || self.vis_cut[8].q.val()) {
+            self.c_cuts.d.next = (self.c_cuts.q.val() + 1);
+        }
+        if self.inc_done[8].q.val() {
+            self.c_increases.d.next = (self.c_increases.q.val() + 1);
+        }
+        if self.cnp_held[8].q.val() {
+            self.c_held.d.next = (self.c_held.q.val() + 1);
+        }
+        if self.recovered.val() {
+            self.c_recovered.d.next = (self.c_recovered.q.val() + 1);
+        }
+        if ((self.v[8].q.val() && (self.kind[8].q.val() == 2)) || self.drop[8].q.val()) {
+            self.c_drop_flow.d.next = (self.c_drop_flow.q.val() + 1);
+        }
+        if self.late[8].q.val() {
+            self.c_timer_late.d.next = (self.c_timer_late.q.val() + 1);
+        }
+    }
+}
