@@ -30,6 +30,14 @@ pub enum Model {
     Rtl,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Algo {
+    /// HPCC++ (telemetry events).
+    Hpcc,
+    /// DCQCN's reaction point (CNPs and sent packets).
+    Dcqcn,
+}
+
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum VariantArg {
     Sender,
@@ -54,13 +62,31 @@ Output: one JSON object per event: \"line\" and \"ts_ns\" (the input line and
   \"u\", \"window_bytes\", \"rate_gbps\", \"inc_stage\", \"updated_wc\",
   \"status\", \"flags\" (ts_stale, bytes_back, qlen_sat, rate_unsupported);
   with --echo-input also \"input\".
-Exit status: 0; 1 if a line was rejected; 2 on bad options.";
+Exit status: 0; 1 if a line was rejected; 2 on bad options.
+--algo dcqcn input: one JSON object per line: \"flow\" (0..flows), \"t_ns\"
+  (non-decreasing), and one of \"cnp\": true, \"sent_bytes\": N (0..=65535),
+  \"op\": \"create\" | \"destroy\". A flow is created at its first line.
+  Parameters: --config FILE (TOML, the fields of DcqcnParams: line_rate_gbps,
+  ns_per_cycle, g_log2, alpha_period_us, dec_period_us, inc_period_us,
+  byte_reset, f, r_ai_mbps, r_hai_mbps, r_min_mbps, r_first_cnp_gbps,
+  alpha_init, window_bytes), --line-rate-gbps, --flows (1024 or 4096);
+  defaults: docs/dcqcn.md.
+--algo dcqcn output: one object per event, when the RP has applied it:
+  \"line\", \"t_ns\", \"flow\", \"event\", \"rate_gbps\" (Rc after it), \"alpha\",
+  \"inc_stage\", \"status\" (update, held, created, destroyed, drop_flow,
+  coalesced, none: no rate change), \"flags\" (first_cnp, recovered, late);
+  and one per timer step that changed a rate, with \"line\": null and
+  \"event\": \"timer\". After the last line the timers run until no flow
+  reacts (at most one second of trace).";
 
 #[derive(Args, Debug)]
 #[command(after_long_help = INPUT_HELP)]
 pub struct ReplayArgs {
     /// JSON Lines to replay (default: stdin; `-` is stdin too).
     file: Option<PathBuf>,
+    /// The algorithm (default hpcc).
+    #[arg(long, value_enum, default_value = "hpcc")]
+    algo: Algo,
     #[arg(long, value_enum, default_value = "golden")]
     model: Model,
     /// Simulator for --model rtl: verilator or rust-hdl (default
@@ -472,6 +498,33 @@ const RTL_BYTES_PER_EVENT: u64 = 512;
 
 /// Run the replay; returns the process exit code.
 pub fn main(a: ReplayArgs) -> i32 {
+    if a.algo == Algo::Dcqcn {
+        let hpcc_only = a.variant.is_some()
+            || a.base_rtt_ns.is_some()
+            || a.eta.is_some()
+            || a.max_stage.is_some()
+            || a.w_ai_bytes.is_some()
+            || a.w_min_bytes.is_some()
+            || a.int_multi.is_some()
+            || a.echo_input;
+        if hpcc_only {
+            eprintln!("error: cc-replay: --algo dcqcn takes --config, --line-rate-gbps, --flows, --model and --engine only");
+            return 2;
+        }
+        let model = match a.model {
+            Model::F64 => "f64",
+            Model::Golden => "golden",
+            Model::Rtl => "rtl",
+        };
+        return crate::dcqcn_replay::main(
+            a.config.as_deref(),
+            a.line_rate_gbps,
+            a.flows.unwrap_or(1024),
+            model,
+            a.engine.unwrap_or(EngineKind::Verilator),
+            a.file.as_deref(),
+        );
+    }
     let p = match params(&a) {
         Ok(p) => p,
         Err(e) => {

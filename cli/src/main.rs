@@ -9,6 +9,7 @@ mod args;
 mod c_header;
 mod cc_loop;
 mod cc_replay;
+mod dcqcn_replay;
 mod netsim;
 mod sim;
 mod wireshark;
