@@ -194,6 +194,7 @@ pub fn run_all() -> Figures {
     );
     bench_cc(&mut f);
     bench_sched(&mut f);
+    bench_dcqcn(&mut f);
     crate::roce::bench::bench_roce(&mut f);
     f
 }
@@ -395,4 +396,100 @@ pub fn bench_sched(f: &mut Figures) {
     let mut rec = Recorder::<10>::default();
     run::<10, H>(&mut env, Some(&mut rec), 20_000).unwrap();
     engine_speed::<H>("flow_sched", &rec.inputs, 5_000, 2_000_000, f);
+}
+
+/// The DCQCN reaction point at 1024 flows, on Verilator, checked against
+/// its twin on every cycle (a mismatch aborts the benchmark): CNP to
+/// UPDATE latency, events per cycle (CNPs for distinct flows, and a CNP
+/// flood on one flow), the fixed point's error against f64, engine speed.
+pub fn bench_dcqcn(f: &mut Figures) {
+    use crate::dcqcn::{fast_params, max_mean, rc_errors, stimulus, RpGen};
+    use nic_golden::cc::dcqcn::{DcqcnRp as G, In, OP_CNP, OP_CREATE};
+    use nic_golden::cc::RpEvent;
+    use nic_hdl::top::DcqcnRp1024 as H;
+    let cfg = fast_params(156, 625, 46_875).regs().unwrap();
+    let ev = |op, flow| In {
+        cfg,
+        ev_valid: true,
+        ev: RpEvent { op, flow, bytes: 0 },
+    };
+    let run = |s: &[In]| {
+        crate::check::<H, G<10>>("bench_dcqcn", EngineKind::Verilator, G::default(), s)
+            .expect("RTL != golden")
+    };
+    // Create 1024 flows, then a CNP for each, one per cycle.
+    let mut s: Vec<In> = (0..1024).map(|k| ev(OP_CREATE, k)).collect();
+    let t0 = s.len();
+    s.extend((0..1024).map(|k| ev(OP_CNP, k)));
+    s.extend((0..64).map(|_| In {
+        ev_valid: false,
+        ..ev(0, 0)
+    }));
+    let o = run(&s);
+    let taken = o[t0..t0 + 1024].iter().filter(|o| o.ev_ready).count();
+    let first_up = (t0..s.len())
+        .find(|&c| o[c].update_valid && o[c].update.flow == 0)
+        .unwrap();
+    f.insert("dcqcn_cnp_to_update_cycles".into(), (first_up - t0) as f64);
+    f.insert(
+        "dcqcn_cnps_per_cycle_distinct_flows".into(),
+        taken as f64 / 1024.0,
+    );
+    // A CNP flood on one flow: the port takes them all (merged).
+    let mut s: Vec<In> = vec![ev(OP_CREATE, 5)];
+    s.extend((0..10).map(|_| In {
+        ev_valid: false,
+        ..ev(0, 0)
+    }));
+    let t0 = s.len();
+    s.extend((0..10_000).map(|_| ev(OP_CNP, 5)));
+    let o = run(&s);
+    let taken = o[t0..].iter().filter(|o| o.ev_ready).count();
+    f.insert(
+        "dcqcn_cnps_per_cycle_flood_one_flow".into(),
+        taken as f64 / 10_000.0,
+    );
+    // Fixed point against f64: 64 flows, 2 M cycles, the defaults at 100G
+    // with the increase timer at 10 µs (so flows cut and recover).
+    let mut p = fast_params(156, 625, 1562);
+    p.byte_reset = 0;
+    let g = RpGen {
+        flows: 64,
+        w_cnp: 2,
+        w_sent: 98,
+        w_create: 0,
+        w_destroy: 0,
+        load_pct: 20,
+        ..RpGen::default()
+    };
+    let st = stimulus(1, p.regs().unwrap(), &g, 10, 2_000_000);
+    let (max, mean) = max_mean(&rc_errors::<10>(&p, &st));
+    f.insert("dcqcn_fixed_vs_f64_rc_max_rel_err".into(), max);
+    f.insert("dcqcn_fixed_vs_f64_rc_mean_rel_err".into(), mean);
+    let st = stimulus(
+        2,
+        cfg,
+        &RpGen {
+            flows: 64,
+            ..RpGen::default()
+        },
+        10,
+        20_000,
+    );
+    engine_speed::<H>("dcqcn_rp", &st, 5_000, 2_000_000, f);
+}
+
+#[cfg(test)]
+mod tests {
+    /// `cargo test --release -p nic-testbench --lib -- --ignored
+    /// bench_dcqcn_figures --nocapture`: the RP's figures alone.
+    #[test]
+    #[ignore = "a benchmark (make bench runs it)"]
+    fn bench_dcqcn_figures() {
+        let mut f = super::Figures::new();
+        super::bench_dcqcn(&mut f);
+        for (k, v) in &f {
+            println!("{k} {v}");
+        }
+    }
 }
