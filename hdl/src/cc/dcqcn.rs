@@ -979,16 +979,7 @@ impl<const A: usize> Logic for DcqcnRp<A> {
             } else {
                 self.l_cnpa.next = true;
             }
-            if self.cnp_cut[7].q.val() {
-                self.l_rt.next = self.rc_base[7].q.val();
-                self.l_rc.next = self.rc_cut.val();
-                self.l_t.next = 0.into();
-                self.l_b.next = 0.into();
-                self.l_bc.next = 0.into();
-                self.l_epi.next = self.cur_i[7].q.val();
-                self.l_epd.next = self.cur_d[7].q.val();
-                self.l_cnpd.next = false;
-            } else {
+            if !self.cnp_cut[7].q.val() {
                 self.l_cnpd.next = true;
             }
         } else if self.sent_acc[7].q.val() {
@@ -1008,16 +999,7 @@ impl<const A: usize> Logic for DcqcnRp<A> {
                 self.l_cnpa.next = false;
                 self.l_epa.next = self.cur_a[7].q.val();
             }
-            if self.vis_cut[7].q.val() {
-                self.l_rt.next = self.rc_base[7].q.val();
-                self.l_rc.next = self.rc_cut.val();
-                self.l_t.next = 0.into();
-                self.l_b.next = 0.into();
-                self.l_bc.next = 0.into();
-                self.l_epi.next = self.cur_i[7].q.val();
-                self.l_epd.next = self.cur_d[7].q.val();
-                self.l_cnpd.next = false;
-            } else if self.vis_inc[7].q.val() {
+            if self.vis_inc[7].q.val() {
                 self.l_rc.next = self.rc_inc[7].q.val();
                 self.l_rt.next = self.rt2[7].q.val();
                 self.l_epi.next = self.cur_i[7].q.val();
@@ -1026,6 +1008,17 @@ impl<const A: usize> Logic for DcqcnRp<A> {
                     self.l_t.next = (self.meta[7].q.val().get_bits::<4>(5) + 1);
                 }
             }
+        }
+        // The cut, of a CNP or of a visit (after the branches above).
+        if (self.cnp_cut[7].q.val() || self.vis_cut[7].q.val()) {
+            self.l_rt.next = self.rc_base[7].q.val();
+            self.l_rc.next = self.rc_cut.val();
+            self.l_t.next = 0.into();
+            self.l_b.next = 0.into();
+            self.l_bc.next = 0.into();
+            self.l_epi.next = self.cur_i[7].q.val();
+            self.l_epd.next = self.cur_d[7].q.val();
+            self.l_cnpd.next = false;
         }
         if (self.l_b.val() > self.l_t.val()) {
             self.l_st.next = self.l_b.val();
