@@ -12,11 +12,77 @@ pub use nic_testbench::bench::Figures;
 pub fn run_all() -> Figures {
     let mut f = Figures::new();
     bench_cc_closed_loop(&mut f);
+    bench_dcqcn_closed_loop(&mut f);
     bench_core(&mut f);
     bench_core_engines(&mut f);
     bench_nic(&mut f);
     bench_nic_engines(&mut f);
     f
+}
+
+/// DCQCN in the closed loop of [`crate::fluid_dcqcn`] (ns-3's DCQCN and
+/// RED at 100G, 20 ms) beside HPCC++ in [`crate::fluid`] (the draft's
+/// defaults, f64) on the same bottleneck, 4 and 16 flows starting at line
+/// rate: utilisation over the run, peak and p99 queue, and the
+/// fixed-point reaction point against its f64 shadow.
+pub fn bench_dcqcn_closed_loop(f: &mut Figures) {
+    use crate::fluid_dcqcn::{run as run_dcqcn, DcqcnFluidCfg, RateFrom};
+    use nic_golden::cc::dcqcn_params::DcqcnParams;
+    let p = DcqcnParams::default();
+    for flows in [4usize, 16] {
+        let c = DcqcnFluidCfg {
+            flows,
+            duration_ns: 20.0e6,
+            ..Default::default()
+        };
+        let d = run_dcqcn(&p, &c, RateFrom::Fixed);
+        let line_bytes = c.link_gbps / 8.0 * c.duration_ns;
+        f.insert(
+            format!("dcqcn_vs_hpcc_{flows}flows_dcqcn_utilisation"),
+            d.delivered as f64 / line_bytes,
+        );
+        f.insert(
+            format!("dcqcn_vs_hpcc_{flows}flows_dcqcn_utilisation_2nd_half"),
+            d.utilisation(&c),
+        );
+        f.insert(
+            format!("dcqcn_vs_hpcc_{flows}flows_dcqcn_max_queue_bytes"),
+            d.max_queue as f64,
+        );
+        f.insert(
+            format!("dcqcn_vs_hpcc_{flows}flows_dcqcn_p99_queue_bytes"),
+            d.queue_pct(99.0) as f64,
+        );
+        f.insert(
+            format!("dcqcn_vs_hpcc_{flows}flows_dcqcn_cnps"),
+            d.cnps as f64,
+        );
+        let e = &d.rc_err;
+        f.insert(
+            format!("dcqcn_closed_loop_{flows}flows_rc_max_rel_err"),
+            e.iter().cloned().fold(0.0, f64::max),
+        );
+        f.insert(
+            format!("dcqcn_closed_loop_{flows}flows_rc_mean_rel_err"),
+            e.iter().sum::<f64>() / e.len().max(1) as f64,
+        );
+        let hp = CcParams::default();
+        let fc = FluidCfg {
+            flows,
+            duration_ns: c.duration_ns,
+            ..Default::default()
+        };
+        let mut m = HpccRef::new(&hp.effective().unwrap());
+        let h = run(&hp, &fc, &mut m);
+        f.insert(
+            format!("dcqcn_vs_hpcc_{flows}flows_hpcc_utilisation"),
+            h.delivered as f64 / line_bytes,
+        );
+        f.insert(
+            format!("dcqcn_vs_hpcc_{flows}flows_hpcc_max_queue_bytes"),
+            h.max_queue as f64,
+        );
+    }
 }
 
 /// Closed loop (the draft's defaults, 100G, one bottleneck), 1, 4 and 16
@@ -477,6 +543,21 @@ mod tests {
         super::bench_core_engines(&mut f);
         for (k, v) in &f {
             println!("{k:48} {v}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod dcqcn_tests {
+    /// `cargo test --release -p nic-netsim --lib -- --ignored
+    /// dcqcn_closed_loop_figures --nocapture`: these figures alone.
+    #[test]
+    #[ignore = "a benchmark (make bench runs it)"]
+    fn dcqcn_closed_loop_figures() {
+        let mut f = super::Figures::new();
+        super::bench_dcqcn_closed_loop(&mut f);
+        for (k, v) in &f {
+            println!("{k} {v}");
         }
     }
 }

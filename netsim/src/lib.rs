@@ -18,6 +18,8 @@
 //!   minimal switch); [`cc_loop`]: the CC in the loop through it.
 //! - [`fluid`]: a closed loop for the CC algorithm alone (N flows through
 //!   one bottleneck that stamps telemetry).
+//! - [`fluid_dcqcn`]: the same bottleneck with RED ECN marking, a
+//!   notification point and the DCQCN reaction point (twin and f64).
 //! - [`net`]: the network simulator (`hpccnic netsim`): switches,
 //!   topologies, workloads, scenarios, results.
 //! - [`bench`]: the figures of `make bench` that need this environment.
@@ -30,6 +32,7 @@ pub mod cc_loop;
 pub mod core_env;
 pub mod driver;
 pub mod fluid;
+pub mod fluid_dcqcn;
 pub mod host;
 pub mod link;
 pub mod net;
