@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod args;
 mod c_header;
+mod cc_compare;
 mod cc_loop;
 mod cc_replay;
 mod dcqcn_replay;
@@ -47,8 +48,12 @@ enum Cmd {
         json: PathBuf,
     },
     /// Replay telemetry events (JSON Lines from FILE or stdin) through an
-    /// HPCC++ model; one JSON line per event on stdout.
+    /// HPCC++ model, or CNPs and sent packets through the DCQCN reaction
+    /// point (`--algo dcqcn`); one JSON line per event on stdout.
     CcReplay(cc_replay::ReplayArgs),
+    /// DCQCN and HPCC++ side by side on one bottleneck (N flows into a
+    /// 100G port): queue and rate plots, summary.json.
+    CcCompare(cc_compare::CompareArgs),
     /// Two NICs (`hpcc_nic` through its host interface, or `--top core`)
     /// exchanging RDMA WRITEs / READs over a lossy link, with host models:
     /// the golden NIC, or the RTL on an engine with the golden NIC in
@@ -111,6 +116,7 @@ fn main() {
 fn run(cli: Cli) -> i32 {
     match cli.cmd {
         Cmd::CcReplay(a) => return cc_replay::main(a),
+        Cmd::CcCompare(a) => return cc_compare::main(a),
         Cmd::CcLoop(a) => return cc_loop::main(a),
         Cmd::Netsim(a) => return netsim::main(a),
         Cmd::Sim(a) => return sim::main(a),

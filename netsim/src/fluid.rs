@@ -76,6 +76,8 @@ pub struct FluidRun {
     pub delivered: u64,
     /// Largest queue seen, bytes.
     pub max_queue: u64,
+    /// (time ns, queue bytes) at every enqueue.
+    pub queue: Vec<(f64, u64)>,
 }
 
 impl FluidRun {
@@ -169,6 +171,7 @@ pub fn run(p: &CcParams, cfg: &FluidCfg, model: &mut dyn CcModel) -> FluidRun {
                 fifo.push_back((k, seq));
                 queued += cfg.pkt_bytes;
                 run.max_queue = run.max_queue.max(queued);
+                run.queue.push((now as f64 / 1000.0, queued));
                 if fifo.len() == 1 {
                     push(
                         &mut heap,
