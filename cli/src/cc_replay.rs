@@ -63,7 +63,7 @@ Output: one JSON object per event: \"line\" and \"ts_ns\" (the input line and
   \"status\", \"flags\" (ts_stale, bytes_back, qlen_sat, rate_unsupported);
   with --echo-input also \"input\".
 Exit status: 0; 1 if a line was rejected; 2 on bad options.
---algo dcqcn input: one JSON object per line: \"flow\" (0..flows), \"t_ns\"
+DCQCN (--algo dcqcn) input: one JSON object per line: \"flow\" (0..flows), \"t_ns\"
   (non-decreasing), and one of \"cnp\": true, \"sent_bytes\": N (0..=65535),
   \"op\": \"create\" | \"destroy\". A flow is created at its first line.
   Parameters: --config FILE (TOML, the fields of DcqcnParams: line_rate_gbps,
@@ -71,7 +71,7 @@ Exit status: 0; 1 if a line was rejected; 2 on bad options.
   byte_reset, f, r_ai_mbps, r_hai_mbps, r_min_mbps, r_first_cnp_gbps,
   alpha_init, window_bytes), --line-rate-gbps, --flows (1024 or 4096);
   defaults: docs/dcqcn.md.
---algo dcqcn output: one object per event, when the RP has applied it:
+DCQCN (--algo dcqcn) output: one object per event, when the RP has applied it:
   \"line\", \"t_ns\", \"flow\", \"event\", \"rate_gbps\" (Rc after it), \"alpha\",
   \"inc_stage\", \"status\" (update, held, created, destroyed, drop_flow,
   coalesced, none: no rate change), \"flags\" (first_cnp, recovered, late);

@@ -26,9 +26,9 @@ fn cfg(flows: usize) -> DcqcnFluidCfg {
 }
 
 /// Closed loop: the f64 shadow of the fixed-point reaction point stays
-/// within 1 % of its Rc after every change (0.5 % and 0.23 % mean
-/// measured at 16 flows: α's truncation compounds over about 125 cuts per
-/// flow), and the loop driven by the f64 rates delivers the same bytes
+/// within 0.2 % of its Rc after every change (measured at 16 flows: max
+/// 5.9e-4, mean 1.8e-4; the error of α's rounding compounds over about 125
+/// cuts per flow), and the loop driven by the f64 rates delivers the same bytes
 /// within 0.1 % and peaks at the same queue within 1 %.
 #[test]
 fn fixed_tracks_f64_closed_loop() {
@@ -44,7 +44,7 @@ fn fixed_tracks_f64_closed_loop() {
             fx.rc_err.len()
         );
         assert!(
-            max < 1e-2 && mean < 5e-3,
+            max < 2e-3 && mean < 5e-4,
             "{flows}: max {max:.3e} mean {mean:.3e}"
         );
         let d = (fx.delivered as f64 - fl.delivered as f64).abs() / fl.delivered as f64;

@@ -19,7 +19,8 @@
 //!   **DESTROY** (3): the state is cleared.
 //! - **Timers**, by *visits*: a reacting flow is in the timer list (a FIFO
 //!   of flow ids, one block RAM) and is visited in turn. A visit applies
-//!   the α step α = (1 − g)·α + g·[CNP in the period] if an α period has
+//!   the α step α = (1 − g)·α + g·[CNP in the period] (α/2^g rounded
+//!   half up) if an α period has
 //!   passed since the flow's last one, makes a held cut if a decrease
 //!   period has passed, else an increase step if an increase period has
 //!   passed. The increase step: fast recovery (Rc = (Rc + Rt)/2) for F
@@ -189,6 +190,9 @@ pub struct DcqcnRp<const A: usize> {
     inc_done: [DFF<Bit>; 9],
     k_a: Constant<Bits<8>>,
     k_one: Constant<Bits<21>>,
+    k_unit: Constant<Bits<21>>,
+    half_g: Signal<Local, Bits<21>>,
+    alpha_dec: Signal<Local, Bits<21>>,
     in_range: Signal<Local, Bit>,
     hit_ev: Signal<Local, Bit>,
     hit_cnp: Signal<Local, Bit>,
@@ -357,6 +361,9 @@ impl<const A: usize> Default for DcqcnRp<A> {
             inc_done: Default::default(),
             k_a: Constant::new(Bits::<8>::from(A as u64)),
             k_one: Constant::new(Bits::<21>::from(1u64 << 20)),
+            k_unit: Constant::new(Bits::<21>::from(1u64)),
+            half_g: Default::default(),
+            alpha_dec: Default::default(),
             in_range: Default::default(),
             hit_ev: Default::default(),
             hit_cnp: Default::default(),
@@ -854,11 +861,13 @@ impl<const A: usize> Logic for DcqcnRp<A> {
             self.alpha_init_c.next = self.cfg.alpha_init.val();
         }
         self.one_g.next = (self.k_one.val() >> self.cfg.g_log2.val());
+        // α / 2^g rounded half up (α ≤ 1.0, so α + 2^(g−1) fits 21 bits).
+        self.half_g.next = ((self.k_unit.val() << self.cfg.g_log2.val()) >> 1);
+        self.alpha_dec.next = ((self.al3.val() + self.half_g.val()) >> self.cfg.g_log2.val());
         if self.cnpa3.val() {
-            self.astep.next =
-                ((self.al3.val() - (self.al3.val() >> self.cfg.g_log2.val())) + self.one_g.val());
+            self.astep.next = ((self.al3.val() - self.alpha_dec.val()) + self.one_g.val());
         } else {
-            self.astep.next = (self.al3.val() - (self.al3.val() >> self.cfg.g_log2.val()));
+            self.astep.next = (self.al3.val() - self.alpha_dec.val());
         }
         if ((self.is_ev3.val() && (self.op[3].q.val() == 2)) || self.first3.val()) {
             self.alpha_use3.next = self.alpha_init_c.val();
