@@ -5,7 +5,7 @@
 //! stream blocks are at the default 64-bit width.
 
 use crate::arith::{Divider, MinMax, Normalize, SatAddSub, WideMul};
-use crate::cc::{DcqcnRp, HpccCc, Ns3HopParse};
+use crate::cc::{DcqcnNp, DcqcnRp, HpccCc, Ns3HopParse};
 use crate::roce::requester::Requester;
 use crate::roce::tx::RoceTx;
 use crate::sched::FlowSched;
@@ -34,6 +34,8 @@ pub type HpccCc4096 = HpccCc<12>;
 /// 4096.
 pub type DcqcnRp1024 = DcqcnRp<10>;
 pub type DcqcnRp4096 = DcqcnRp<12>;
+/// The DCQCN notification point's CNP limiter, 1024 flows.
+pub type DcqcnNp1024 = DcqcnNp<10>;
 
 /// The flow scheduler at its default size, 1024 flows.
 pub type FlowSched1024 = FlowSched<10>;
@@ -241,6 +243,11 @@ pub fn tops() -> Vec<Top> {
             verilog: verilog_of::<DcqcnRp4096>,
         },
         Top {
+            name: "dcqcn_np",
+            about: "DCQCN notification point (CNP limiter), 1024 flows",
+            verilog: verilog_of::<DcqcnNp1024>,
+        },
+        Top {
             name: "flow_sched",
             about: "credit-based flow scheduler, 1024 flows",
             verilog: verilog_of::<FlowSched1024>,
@@ -405,6 +412,14 @@ mod tests {
                     ("s_event", "RpEvent"),
                     ("m_update", "CcUpdate"),
                     ("m_stats", "DcqcnStats"),
+                ][..],
+            ),
+            (
+                "dcqcn_np",
+                &[
+                    ("s_ce", "CeMark"),
+                    ("m_cnp", "CnpReq"),
+                    ("m_stats", "NpStats"),
                 ][..],
             ),
             (

@@ -122,10 +122,16 @@ pub const STATS_PAGES: [&str; 8] = [
 
 /// Counter records of blocks that are not in the NIC core yet, so have no
 /// page: (record, why). Every other `*Stats` record is a page.
-pub const STATS_UNMAPPED: [(&str, &str); 1] = [(
-    "DcqcnStats",
-    "the DCQCN reaction point is a block of its own; the NIC core does not instantiate it yet",
-)];
+pub const STATS_UNMAPPED: [(&str, &str); 2] = [
+    (
+        "DcqcnStats",
+        "the DCQCN reaction point is a block of its own; the NIC core does not instantiate it yet",
+    ),
+    (
+        "NpStats",
+        "the DCQCN notification point is a block of its own; the NIC core does not instantiate it yet",
+    ),
+];
 
 /// The byte address of counter `field` of the page named `page`.
 pub fn stats_addr(page: &str, field: usize) -> Option<u16> {

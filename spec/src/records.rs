@@ -326,6 +326,52 @@ macro_rules! dcqcn_cfg_record {
     };
 }
 
+/// A data packet of a DCQCN flow arrived with ECN CE (Rx → the DCQCN
+/// notification point, `hdl/src/cc/dcqcn_np.rs`): its `flow`.
+#[macro_export]
+macro_rules! ce_mark_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = CeMark, sink = CeMarkSink, source = CeMarkSource,
+            kind = strobe, generics = [],
+            fields = [ flow: 16 u16 ],
+            records = [],
+        }
+    };
+}
+
+/// A CNP to send to the sender of `flow` (the notification point → Tx).
+#[macro_export]
+macro_rules! cnp_req_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = CnpReq, sink = CnpReqSink, source = CnpReqSource,
+            kind = ready, generics = [],
+            fields = [ flow: 16 u16 ],
+            records = [],
+        }
+    };
+}
+
+/// The DCQCN notification point's counters (32 bits, wrapping): CE
+/// `marks` taken, `cnps` asked of the Tx, marks `suppressed` (a CNP for
+/// the flow within the interval), `dropped_busy` (the Tx had not taken
+/// the previous CNP request), `bad_flow` (flow id out of range).
+#[macro_export]
+macro_rules! np_stats_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = NpStats, sink = NpStatsSink, source = NpStatsSource,
+            kind = level, generics = [],
+            fields = [
+                marks: 32 u32, cnps: 32 u32, suppressed: 32 u32, dropped_busy: 32 u32,
+                bad_flow: 32 u32
+            ],
+            records = [],
+        }
+    };
+}
+
 /// The DCQCN reaction point's counters (32 bits, wrapping): events
 /// accepted, then per kind (`cnps`, `sents`, timer `visits`), what they
 /// did (`cuts`, `increases`, `held`: a CNP whose cut waits for the next
@@ -767,6 +813,9 @@ macro_rules! all_records {
         $crate::rp_event_record!($gen! { $($ctx)* });
         $crate::dcqcn_cfg_record!($gen! { $($ctx)* });
         $crate::dcqcn_stats_record!($gen! { $($ctx)* });
+        $crate::ce_mark_record!($gen! { $($ctx)* });
+        $crate::cnp_req_record!($gen! { $($ctx)* });
+        $crate::np_stats_record!($gen! { $($ctx)* });
         $crate::work_req_record!($gen! { $($ctx)* });
         $crate::wr_completion_record!($gen! { $($ctx)* });
         $crate::req_flow_ctx_record!($gen! { $($ctx)* });
@@ -881,14 +930,14 @@ mod tests {
     }
 
     #[test]
-    fn stats_have_92_counters() {
+    fn stats_have_97_counters() {
         let n: usize = all()
             .iter()
             .filter(|r| r.name.ends_with("Stats"))
             .map(|r| r.fields.len())
             .sum();
         // parser, dispatcher, Tx, scheduler (with bad_trim), CC (with
-        // drop_variant), requester, core, host interface, DCQCN RP
-        assert_eq!(n, 11 + 7 + 3 + 10 + 8 + 12 + 12 + 18 + 11);
+        // drop_variant), requester, core, host interface, DCQCN RP and NP
+        assert_eq!(n, 11 + 7 + 3 + 10 + 8 + 12 + 12 + 18 + 11 + 5);
     }
 }

@@ -4,7 +4,9 @@
 use crate::harness;
 use nic_golden as golden;
 use nic_hdl::arith::{Delay, Divider, MinMax, Normalize, SatAddSub, WideMul};
-use nic_hdl::cc::{ComputeWind, DcqcnRp, Ewma, HopMax, HpccCc, MeasureInflight, Ns3HopParse, Rate};
+use nic_hdl::cc::{
+    ComputeWind, DcqcnNp, DcqcnRp, Ewma, HopMax, HpccCc, MeasureInflight, Ns3HopParse, Rate,
+};
 use nic_hdl::mem::{Fifo, Ram};
 use nic_hdl::sched::FlowSched;
 use nic_hdl::stream::{AxisFifo, AxisSkid};
@@ -323,5 +325,17 @@ harness! {
         outputs { ev_ready: s_event.ready, update_valid: m_update.valid }
         records_in { cfg: cfg, ev: s_event }
         records_out { update: m_update, stats: m_stats }
+    }
+}
+
+harness! {
+    impl<const A: usize> DcqcnNp<A> {
+        type In = golden::cc::dcqcn_np::In;
+        type Out = golden::cc::dcqcn_np::Out;
+        clock = clock;
+        inputs { cfg_interval: cfg_interval, ce_valid: s_ce.valid, cnp_ready: m_cnp.ready }
+        outputs { cnp_valid: m_cnp.valid }
+        records_in { ce: s_ce }
+        records_out { cnp: m_cnp, stats: m_stats }
     }
 }

@@ -131,6 +131,9 @@ mod cc {
     nic_spec::rp_event_record!(tb_record! {});
     nic_spec::dcqcn_cfg_record!(tb_record! {});
     nic_spec::dcqcn_stats_record!(tb_record! {});
+    nic_spec::ce_mark_record!(tb_record! {});
+    nic_spec::cnp_req_record!(tb_record! {});
+    nic_spec::np_stats_record!(tb_record! {});
 }
 
 mod nic {

@@ -7,6 +7,7 @@
 
 pub mod compute_wind;
 pub mod dcqcn;
+pub mod dcqcn_np;
 pub mod dcqcn_params;
 pub mod dcqcn_ref;
 pub mod ewma;
@@ -28,3 +29,6 @@ nic_spec::cc_stats_record!(golden_record! {});
 nic_spec::rp_event_record!(golden_record! {});
 nic_spec::dcqcn_cfg_record!(golden_record! {});
 nic_spec::dcqcn_stats_record!(golden_record! {});
+nic_spec::ce_mark_record!(golden_record! {});
+nic_spec::cnp_req_record!(golden_record! {});
+nic_spec::np_stats_record!(golden_record! {});

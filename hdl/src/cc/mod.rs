@@ -64,6 +64,7 @@
 
 pub mod compute_wind;
 pub mod dcqcn;
+pub mod dcqcn_np;
 pub mod ewma;
 pub mod hop_max;
 pub mod hpcc;
@@ -73,6 +74,7 @@ pub mod rate;
 
 pub use compute_wind::ComputeWind;
 pub use dcqcn::DcqcnRp;
+pub use dcqcn_np::DcqcnNp;
 pub use ewma::Ewma;
 pub use hop_max::HopMax;
 pub use hpcc::HpccCc;
@@ -90,3 +92,6 @@ nic_spec::cc_stats_record!(hdl_record! {});
 nic_spec::rp_event_record!(hdl_record! {});
 nic_spec::dcqcn_cfg_record!(hdl_record! {});
 nic_spec::dcqcn_stats_record!(hdl_record! {});
+nic_spec::ce_mark_record!(hdl_record! {});
+nic_spec::cnp_req_record!(hdl_record! {});
+nic_spec::np_stats_record!(hdl_record! {});

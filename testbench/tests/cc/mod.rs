@@ -2,6 +2,7 @@
 
 mod compute_wind;
 mod dcqcn;
+mod dcqcn_np;
 mod ewma;
 mod hop_max;
 mod hpcc;

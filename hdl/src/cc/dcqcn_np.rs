@@ -1,0 +1,200 @@
+//! DCQCN notification point (NP): per-flow CNP limiter. The Rx reports
+//! every data packet of a DCQCN flow that arrived with ECN CE; the NP asks
+//! the Tx for a CNP to the flow's sender at most once per
+//! `cfg_interval` cycles per flow (50 µs by default: DCQCN's and the
+//! L3QCN draft's NP interval).
+//!
+//! # Ports (clock `clock`)
+//! - `cfg_interval` (24 bits, cycles; 0: a CNP for every mark).
+//! - `s_ce` (`CeMark`, strobe): `flow` of a CE-marked data packet. Never
+//!   back-pressured: the Rx cannot wait.
+//! - `m_cnp` (`CnpReq`, valid/ready): the flow to send a CNP for. One
+//!   slot, registered; `flow` is 0 while `valid` is low.
+//! - `m_stats` (`NpStats`): `marks`, `cnps`, `suppressed`,
+//!   `dropped_busy`, `bad_flow` (32 bits, wrapping).
+//!
+//! # Timing
+//! One mark per cycle, any mix of flows. Mark in cycle t → decided in
+//! t + 2 → `m_cnp.valid` in t + 3. State per flow: the 32-bit cycle stamp
+//! of its last CNP and whether it had one, in one block RAM (33 bits),
+//! read in S1 and written in S2; a mark right behind one of the same flow
+//! takes the stamp just written from a forwarding register.
+//!
+//! # Bad input
+//! - `flow` ≥ 2^A: counted in `bad_flow`, nothing read or written.
+//! - A CNP decided while the Tx has not taken the previous request: not
+//!   sent, counted in `dropped_busy`; the flow's stamp is not updated, so
+//!   its next mark tries again. CNPs are advisory: losing one delays a
+//!   cut, it never corrupts a flow.
+//! - The stamp is 32 bits (27 s at 156.25 MHz): a flow whose last CNP was
+//!   a multiple of 2^32 cycles ago, within one interval, is suppressed once.
+//!
+//! Golden twin: `nic_golden::cc::dcqcn_np`.
+
+use crate::cc::{CeMarkSink, CnpReqSource, NpStatsSource};
+use crate::mem::Ram;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct DcqcnNp<const A: usize> {
+    pub clock: Signal<In, Clock>,
+    pub cfg_interval: Signal<In, Bits<24>>,
+    pub s_ce: CeMarkSink,
+    pub m_cnp: CnpReqSource,
+    pub m_stats: NpStatsSource,
+    /// [31:0] the cycle of the flow's last CNP, [32] it had one.
+    ram: Ram<Bits<33>, A>,
+    now: DFF<Bits<32>>,
+    v1: DFF<Bit>,
+    ok1: DFF<Bit>,
+    flow1: DFF<Bits<16>>,
+    v2: DFF<Bit>,
+    ok2: DFF<Bit>,
+    flow2: DFF<Bits<16>>,
+    fw_v: DFF<Bit>,
+    fw_flow: DFF<Bits<16>>,
+    fw_stamp: DFF<Bits<32>>,
+    out_v: DFF<Bit>,
+    out_flow: DFF<Bits<16>>,
+    c_marks: DFF<Bits<32>>,
+    c_cnps: DFF<Bits<32>>,
+    c_suppressed: DFF<Bits<32>>,
+    c_dropped_busy: DFF<Bits<32>>,
+    c_bad_flow: DFF<Bits<32>>,
+    k_a: Constant<Bits<8>>,
+    last: Signal<Local, Bits<32>>,
+    had: Signal<Local, Bit>,
+    age: Signal<Local, Bits<32>>,
+    suppress: Signal<Local, Bit>,
+    slot_free: Signal<Local, Bit>,
+    emit: Signal<Local, Bit>,
+}
+
+impl<const A: usize> Default for DcqcnNp<A> {
+    fn default() -> Self {
+        assert!(A <= 16, "DcqcnNp: A <= 16");
+        Self {
+            clock: Default::default(),
+            cfg_interval: Default::default(),
+            s_ce: Default::default(),
+            m_cnp: Default::default(),
+            m_stats: Default::default(),
+            ram: Default::default(),
+            now: Default::default(),
+            v1: Default::default(),
+            ok1: Default::default(),
+            flow1: Default::default(),
+            v2: Default::default(),
+            ok2: Default::default(),
+            flow2: Default::default(),
+            fw_v: Default::default(),
+            fw_flow: Default::default(),
+            fw_stamp: Default::default(),
+            out_v: Default::default(),
+            out_flow: Default::default(),
+            c_marks: Default::default(),
+            c_cnps: Default::default(),
+            c_suppressed: Default::default(),
+            c_dropped_busy: Default::default(),
+            c_bad_flow: Default::default(),
+            k_a: Constant::new(Bits::<8>::from(A as u64)),
+            last: Default::default(),
+            had: Default::default(),
+            age: Default::default(),
+            suppress: Default::default(),
+            slot_free: Default::default(),
+            emit: Default::default(),
+        }
+    }
+}
+
+impl<const A: usize> Logic for DcqcnNp<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            now,
+            v1,
+            ok1,
+            flow1,
+            v2,
+            ok2,
+            flow2,
+            fw_v,
+            fw_flow,
+            fw_stamp,
+            out_v,
+            out_flow,
+            c_marks,
+            c_cnps,
+            c_suppressed,
+            c_dropped_busy,
+            c_bad_flow
+        );
+        self.ram.clock.next = self.clock.val();
+        self.now.d.next = (self.now.q.val() + 1);
+        self.m_cnp.valid.next = self.out_v.q.val();
+        self.m_cnp.flow.next = self.out_flow.q.val();
+        self.m_stats.marks.next = self.c_marks.q.val();
+        self.m_stats.cnps.next = self.c_cnps.q.val();
+        self.m_stats.suppressed.next = self.c_suppressed.q.val();
+        self.m_stats.dropped_busy.next = self.c_dropped_busy.q.val();
+        self.m_stats.bad_flow.next = self.c_bad_flow.q.val();
+
+        // ---- S0: take the mark
+        self.v1.d.next = self.s_ce.valid.val();
+        self.flow1.d.next = self.s_ce.flow.val();
+        self.ok1.d.next = !(self.s_ce.flow.val() >> self.k_a.val()).any();
+
+        // ---- S1: read the flow's stamp
+        self.ram.read_address.next = bit_cast::<A, 16>(self.flow1.q.val());
+        self.v2.d.next = self.v1.q.val();
+        self.ok2.d.next = self.ok1.q.val();
+        self.flow2.d.next = self.flow1.q.val();
+
+        // ---- S2: decide (the stamp just written, if the same flow)
+        if (self.fw_v.q.val() && (self.fw_flow.q.val() == self.flow2.q.val())) {
+            self.last.next = self.fw_stamp.q.val();
+            self.had.next = true;
+        } else {
+            self.last.next = self.ram.read_data.val().get_bits::<32>(0);
+            self.had.next = self.ram.read_data.val().get_bit(32);
+        }
+        self.age.next = (self.now.q.val() - self.last.val());
+        self.suppress.next =
+            (self.had.val() && (self.age.val() < bit_cast::<32, 24>(self.cfg_interval.val())));
+        self.slot_free.next = (!self.out_v.q.val() || self.m_cnp.ready.val());
+        self.emit.next =
+            (self.v2.q.val() && self.ok2.q.val() && !self.suppress.val() && self.slot_free.val());
+        if self.emit.val() {
+            self.out_v.d.next = true;
+            self.out_flow.d.next = self.flow2.q.val();
+        } else if (self.out_v.q.val() && self.m_cnp.ready.val()) {
+            self.out_v.d.next = false;
+            self.out_flow.d.next = 0.into();
+        }
+        self.ram.write_enable.next = self.emit.val();
+        self.ram.write_address.next = bit_cast::<A, 16>(self.flow2.q.val());
+        self.ram.write_data.next =
+            ((bit_cast::<33, 1>(true.into()) << 32) | bit_cast::<33, 32>(self.now.q.val()));
+        self.fw_v.d.next = self.emit.val();
+        self.fw_flow.d.next = self.flow2.q.val();
+        self.fw_stamp.d.next = self.now.q.val();
+
+        // ---- counters
+        if self.v2.q.val() {
+            self.c_marks.d.next = (self.c_marks.q.val() + 1);
+            if !self.ok2.q.val() {
+                self.c_bad_flow.d.next = (self.c_bad_flow.q.val() + 1);
+            } else if self.suppress.val() {
+                self.c_suppressed.d.next = (self.c_suppressed.q.val() + 1);
+            } else if !self.slot_free.val() {
+                self.c_dropped_busy.d.next = (self.c_dropped_busy.q.val() + 1);
+            }
+        }
+        if self.emit.val() {
+            self.c_cnps.d.next = (self.c_cnps.q.val() + 1);
+        }
+    }
+}
