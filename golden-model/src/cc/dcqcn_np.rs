@@ -1,7 +1,7 @@
 //! Twin of `hdl/src/cc/dcqcn_np.rs`: the DCQCN notification point's
 //! per-flow CNP limiter, cycle-exact at the ports.
 //!
-//! A CE mark (`s_ce`, strobe) for flow f in cycle t is decided in t + 2
+//! A CE mark (`s_ce`, strobe) for flow f in cycle t is decided in t + 3
 //! from f's state (the cycle stamp of its last CNP, and whether it had
 //! one): a CNP request if it had none or its last is `cfg_interval` cycles
 //! old or more, else suppressed. A request waits in the one-slot output
@@ -14,7 +14,7 @@ use crate::cc::{CeMark, CnpReq, NpStats};
 use crate::Cycle;
 
 /// Cycles from a CE mark to its CNP request at the ports.
-pub const LATENCY: usize = 3;
+pub const LATENCY: usize = 4;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
@@ -37,9 +37,10 @@ pub struct Out {
 pub struct DcqcnNp<const A: usize> {
     /// (stamp of the last CNP, had one) per flow.
     pub flows: Vec<(u32, bool)>,
-    /// Marks in S1 and S2: (flow, in range).
+    /// Marks in S1, S2 and S3: (flow, in range).
     s1: Option<(u16, bool)>,
     s2: Option<(u16, bool)>,
+    s3: Option<(u16, bool)>,
     now: u32,
     out: Option<u16>,
     cnt: NpStats,
@@ -51,6 +52,7 @@ impl<const A: usize> Default for DcqcnNp<A> {
             flows: vec![(0, false); 1 << A],
             s1: None,
             s2: None,
+            s3: None,
             now: 0,
             out: None,
             cnt: NpStats::default(),
@@ -74,8 +76,8 @@ impl<const A: usize> Cycle for DcqcnNp<A> {
         if taken {
             self.out = None;
         }
-        // S2: decide.
-        if let Some((f, ok)) = self.s2 {
+        // S3: decide.
+        if let Some((f, ok)) = self.s3 {
             let c = &mut self.cnt;
             c.marks = c.marks.wrapping_add(1);
             if !ok {
@@ -94,6 +96,7 @@ impl<const A: usize> Cycle for DcqcnNp<A> {
                 }
             }
         }
+        self.s3 = self.s2;
         self.s2 = self.s1;
         self.s1 = i
             .ce_valid

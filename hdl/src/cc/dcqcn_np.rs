@@ -15,10 +15,11 @@
 //!
 //! # Timing
 //! One mark per cycle, any mix of flows. Mark in cycle t → decided in
-//! t + 2 → `m_cnp.valid` in t + 3. State per flow: the 32-bit cycle stamp
+//! t + 3 → `m_cnp.valid` in t + 4. State per flow: the 32-bit cycle stamp
 //! of its last CNP and whether it had one, in one block RAM (33 bits),
-//! read in S1 and written in S2; a mark right behind one of the same flow
-//! takes the stamp just written from a forwarding register.
+//! read in S1, registered in S2 (the block RAM's output is slow on an
+//! ECP5) and written in S3; a mark one or two cycles behind one of the
+//! same flow takes the stamp written from two forwarding registers.
 //!
 //! # Bad input
 //! - `flow` ≥ 2^A: counted in `bad_flow`, nothing read or written.
@@ -51,9 +52,18 @@ pub struct DcqcnNp<const A: usize> {
     v2: DFF<Bit>,
     ok2: DFF<Bit>,
     flow2: DFF<Bits<16>>,
+    v3: DFF<Bit>,
+    ok3: DFF<Bit>,
+    flow3: DFF<Bits<16>>,
+    /// The RAM word, registered.
+    word3: DFF<Bits<33>>,
+    /// The writes of the last cycle (a) and of the one before (b).
     fw_v: DFF<Bit>,
     fw_flow: DFF<Bits<16>>,
     fw_stamp: DFF<Bits<32>>,
+    fwb_v: DFF<Bit>,
+    fwb_flow: DFF<Bits<16>>,
+    fwb_stamp: DFF<Bits<32>>,
     out_v: DFF<Bit>,
     out_flow: DFF<Bits<16>>,
     c_marks: DFF<Bits<32>>,
@@ -87,9 +97,16 @@ impl<const A: usize> Default for DcqcnNp<A> {
             v2: Default::default(),
             ok2: Default::default(),
             flow2: Default::default(),
+            v3: Default::default(),
+            ok3: Default::default(),
+            flow3: Default::default(),
+            word3: Default::default(),
             fw_v: Default::default(),
             fw_flow: Default::default(),
             fw_stamp: Default::default(),
+            fwb_v: Default::default(),
+            fwb_flow: Default::default(),
+            fwb_stamp: Default::default(),
             out_v: Default::default(),
             out_flow: Default::default(),
             c_marks: Default::default(),
@@ -121,9 +138,16 @@ impl<const A: usize> Logic for DcqcnNp<A> {
             v2,
             ok2,
             flow2,
+            v3,
+            ok3,
+            flow3,
+            word3,
             fw_v,
             fw_flow,
             fw_stamp,
+            fwb_v,
+            fwb_flow,
+            fwb_stamp,
             out_v,
             out_flow,
             c_marks,
@@ -153,39 +177,52 @@ impl<const A: usize> Logic for DcqcnNp<A> {
         self.ok2.d.next = self.ok1.q.val();
         self.flow2.d.next = self.flow1.q.val();
 
-        // ---- S2: decide (the stamp just written, if the same flow)
-        if (self.fw_v.q.val() && (self.fw_flow.q.val() == self.flow2.q.val())) {
+        // ---- S2: register the RAM word
+        self.v3.d.next = self.v2.q.val();
+        self.ok3.d.next = self.ok2.q.val();
+        self.flow3.d.next = self.flow2.q.val();
+        self.word3.d.next = self.ram.read_data.val();
+
+        // ---- S3: decide (a stamp written in the last two cycles, if the
+        // same flow: the RAM word predates it)
+        if (self.fw_v.q.val() && (self.fw_flow.q.val() == self.flow3.q.val())) {
             self.last.next = self.fw_stamp.q.val();
             self.had.next = true;
+        } else if (self.fwb_v.q.val() && (self.fwb_flow.q.val() == self.flow3.q.val())) {
+            self.last.next = self.fwb_stamp.q.val();
+            self.had.next = true;
         } else {
-            self.last.next = self.ram.read_data.val().get_bits::<32>(0);
-            self.had.next = self.ram.read_data.val().get_bit(32);
+            self.last.next = self.word3.q.val().get_bits::<32>(0);
+            self.had.next = self.word3.q.val().get_bit(32);
         }
         self.age.next = (self.now.q.val() - self.last.val());
         self.suppress.next =
             (self.had.val() && (self.age.val() < bit_cast::<32, 24>(self.cfg_interval.val())));
         self.slot_free.next = (!self.out_v.q.val() || self.m_cnp.ready.val());
         self.emit.next =
-            (self.v2.q.val() && self.ok2.q.val() && !self.suppress.val() && self.slot_free.val());
+            (self.v3.q.val() && self.ok3.q.val() && !self.suppress.val() && self.slot_free.val());
         if self.emit.val() {
             self.out_v.d.next = true;
-            self.out_flow.d.next = self.flow2.q.val();
+            self.out_flow.d.next = self.flow3.q.val();
         } else if (self.out_v.q.val() && self.m_cnp.ready.val()) {
             self.out_v.d.next = false;
             self.out_flow.d.next = 0.into();
         }
         self.ram.write_enable.next = self.emit.val();
-        self.ram.write_address.next = bit_cast::<A, 16>(self.flow2.q.val());
+        self.ram.write_address.next = bit_cast::<A, 16>(self.flow3.q.val());
         self.ram.write_data.next =
             ((bit_cast::<33, 1>(true.into()) << 32) | bit_cast::<33, 32>(self.now.q.val()));
         self.fw_v.d.next = self.emit.val();
-        self.fw_flow.d.next = self.flow2.q.val();
+        self.fw_flow.d.next = self.flow3.q.val();
         self.fw_stamp.d.next = self.now.q.val();
+        self.fwb_v.d.next = self.fw_v.q.val();
+        self.fwb_flow.d.next = self.fw_flow.q.val();
+        self.fwb_stamp.d.next = self.fw_stamp.q.val();
 
         // ---- counters
-        if self.v2.q.val() {
+        if self.v3.q.val() {
             self.c_marks.d.next = (self.c_marks.q.val() + 1);
-            if !self.ok2.q.val() {
+            if !self.ok3.q.val() {
                 self.c_bad_flow.d.next = (self.c_bad_flow.q.val() + 1);
             } else if self.suppress.val() {
                 self.c_suppressed.d.next = (self.c_suppressed.q.val() + 1);
