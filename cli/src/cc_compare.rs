@@ -163,13 +163,7 @@ pub fn main(a: CompareArgs) -> i32 {
     let mut m = HpccRef::new(&hp.effective().unwrap());
     let h = fluid::run(&hp, &fc, &mut m);
     let line_bytes = 100.0 / 8.0 * dur;
-    let pct = |q: &[(f64, u64)], p: f64| {
-        let mut v: Vec<u64> = q.iter().map(|x| x.1).collect();
-        v.sort_unstable();
-        v.get(((v.len().max(1) - 1) as f64 * p / 100.0).round() as usize)
-            .copied()
-            .unwrap_or(0)
-    };
+    let pct = fluid_dcqcn::queue_pct;
     let summary = serde_json::json!({
         "flows": flows, "duration_ms": a.duration_ms, "link_gbps": 100,
         "dcqcn": {"utilisation": d.delivered as f64 / line_bytes, "max_queue_bytes": d.max_queue,

@@ -57,14 +57,14 @@ pub fn bench_dcqcn_closed_loop(f: &mut Figures) {
             format!("dcqcn_vs_hpcc_{flows}flows_dcqcn_cnps"),
             d.cnps as f64,
         );
-        let e = &d.rc_err;
+        let (max, mean) = nic_testbench::dcqcn::max_mean(&d.rc_err);
         f.insert(
             format!("dcqcn_closed_loop_{flows}flows_rc_max_rel_err"),
-            e.iter().cloned().fold(0.0, f64::max),
+            max,
         );
         f.insert(
             format!("dcqcn_closed_loop_{flows}flows_rc_mean_rel_err"),
-            e.iter().sum::<f64>() / e.len().max(1) as f64,
+            mean,
         );
         let hp = CcParams::default();
         let fc = FluidCfg {

@@ -106,13 +106,18 @@ impl DcqcnFluidRun {
 
     /// The queue's p-th percentile (0..=100) over enqueues.
     pub fn queue_pct(&self, p: f64) -> u64 {
-        let mut q: Vec<u64> = self.queue.iter().map(|x| x.1).collect();
-        if q.is_empty() {
-            return 0;
-        }
-        q.sort_unstable();
-        q[((q.len() - 1) as f64 * p / 100.0).round() as usize]
+        queue_pct(&self.queue, p)
     }
+}
+
+/// The p-th percentile (0..=100) of a queue trace's values (0 if empty).
+pub fn queue_pct(queue: &[(f64, u64)], p: f64) -> u64 {
+    let mut q: Vec<u64> = queue.iter().map(|x| x.1).collect();
+    if q.is_empty() {
+        return 0;
+    }
+    q.sort_unstable();
+    q[((q.len() - 1) as f64 * p / 100.0).round() as usize]
 }
 
 #[derive(PartialEq, Eq, PartialOrd, Ord, Clone, Copy)]

@@ -7,13 +7,7 @@ use nic_golden::cc::hpcc_ref::HpccRef;
 use nic_golden::cc::params::CcParams;
 use nic_netsim::fluid::{self, FluidCfg};
 use nic_netsim::fluid_dcqcn::{run, DcqcnFluidCfg, RateFrom};
-
-fn max_mean(e: &[f64]) -> (f64, f64) {
-    (
-        e.iter().cloned().fold(0.0, f64::max),
-        e.iter().sum::<f64>() / e.len().max(1) as f64,
-    )
-}
+use nic_testbench::dcqcn::max_mean;
 
 /// 20 ms of 4 and 16 flows starting at line rate into one 100G port (the
 /// defaults: ns-3's DCQCN and RED at 100G).
