@@ -4,6 +4,7 @@
 //! `rates.svg` (each flow's rate under each) and `summary.json`, and prints
 //! the summary.
 
+use crate::netsim::COLORS;
 use clap::Args;
 use nic_golden::cc::dcqcn_params::DcqcnParams;
 use nic_golden::cc::hpcc_ref::HpccRef;
@@ -32,17 +33,6 @@ fn parse_ms(s: &str) -> Result<f64, String> {
         _ => Err(format!("`{s}` is not in (0, 1000] ms")),
     }
 }
-
-const COLORS: [RGBColor; 8] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(127, 127, 127),
-];
 
 /// At most `n` points: the largest queue of each time bucket.
 fn bucket_max(q: &[(f64, u64)], t_end: f64, n: usize) -> Vec<(f64, f64)> {
@@ -149,19 +139,17 @@ pub fn main(a: CompareArgs) -> i32 {
     let dur = a.duration_ms * 1e6;
     let p = DcqcnParams::default();
     let c = DcqcnFluidCfg {
-        flows,
-        duration_ns: dur,
+        net: FluidCfg {
+            flows,
+            duration_ns: dur,
+            ..Default::default()
+        },
         ..Default::default()
     };
     let d = fluid_dcqcn::run(&p, &c, RateFrom::Fixed);
     let hp = CcParams::default();
-    let fc = FluidCfg {
-        flows,
-        duration_ns: dur,
-        ..Default::default()
-    };
     let mut m = HpccRef::new(&hp.effective().unwrap());
-    let h = fluid::run(&hp, &fc, &mut m);
+    let h = fluid::run(&hp, &c.net, &mut m);
     let line_bytes = 100.0 / 8.0 * dur;
     let pct = fluid_dcqcn::queue_pct;
     let summary = serde_json::json!({

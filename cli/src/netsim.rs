@@ -229,7 +229,8 @@ fn us(plan: &Plan, c: u64) -> f64 {
     c.saturating_sub(T0) as f64 * plan.ns_per_cycle / 1000.0
 }
 
-const COLORS: [RGBColor; 8] = [
+/// The plots' line colours (also `cc-compare`'s).
+pub(crate) const COLORS: [RGBColor; 8] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),

@@ -31,12 +31,15 @@ pub fn bench_dcqcn_closed_loop(f: &mut Figures) {
     let p = DcqcnParams::default();
     for flows in [4usize, 16] {
         let c = DcqcnFluidCfg {
-            flows,
-            duration_ns: 20.0e6,
+            net: FluidCfg {
+                flows,
+                duration_ns: 20.0e6,
+                ..Default::default()
+            },
             ..Default::default()
         };
         let d = run_dcqcn(&p, &c, RateFrom::Fixed);
-        let line_bytes = c.link_gbps / 8.0 * c.duration_ns;
+        let line_bytes = c.net.link_gbps / 8.0 * c.net.duration_ns;
         f.insert(
             format!("dcqcn_vs_hpcc_{flows}flows_dcqcn_utilisation"),
             d.delivered as f64 / line_bytes,
@@ -67,13 +70,8 @@ pub fn bench_dcqcn_closed_loop(f: &mut Figures) {
             mean,
         );
         let hp = CcParams::default();
-        let fc = FluidCfg {
-            flows,
-            duration_ns: c.duration_ns,
-            ..Default::default()
-        };
         let mut m = HpccRef::new(&hp.effective().unwrap());
-        let h = run(&hp, &fc, &mut m);
+        let h = run(&hp, &c.net, &mut m);
         f.insert(
             format!("dcqcn_vs_hpcc_{flows}flows_hpcc_utilisation"),
             h.delivered as f64 / line_bytes,

@@ -23,6 +23,7 @@
 //!
 //! Times are integer picoseconds.
 
+use crate::fluid::FluidCfg;
 use nic_golden::cc::dcqcn::{DcqcnRp, In, OP_CNP, OP_CREATE, OP_SENT};
 use nic_golden::cc::dcqcn_params::{DcqcnParams, RATE_FRAC};
 use nic_golden::cc::dcqcn_ref::DcqcnRef;
@@ -40,16 +41,11 @@ pub enum RateFrom {
     F64,
 }
 
+/// The bottleneck ([`FluidCfg`], the one HPCC++'s loop runs, so the two
+/// compare on the same scenario) and what DCQCN adds to it.
 #[derive(Clone, Debug)]
 pub struct DcqcnFluidCfg {
-    pub flows: usize,
-    pub link_gbps: f64,
-    /// Round-trip propagation delay, ns.
-    pub prop_ns: f64,
-    pub pkt_bytes: u64,
-    pub duration_ns: f64,
-    /// Flow k starts at k · stagger_ns.
-    pub stagger_ns: f64,
+    pub net: FluidCfg,
     /// RED: no mark below `kmin`, probability rising to `pmax` at `kmax`.
     pub kmin_bytes: u64,
     pub kmax_bytes: u64,
@@ -60,17 +56,12 @@ pub struct DcqcnFluidCfg {
 }
 
 impl Default for DcqcnFluidCfg {
-    /// 4 flows at 100 Gb/s, 4 µs RTT, 1000-byte packets, 2 ms; the HPCC
-    /// paper's RED at 100G (100 KB / 400 KB / 0.2, ×4 for 100G); a CNP per
-    /// flow per 50 µs at most.
+    /// [`FluidCfg`]'s default bottleneck (4 flows at 100 Gb/s, 4 µs RTT,
+    /// 1000-byte packets, 2 ms); the HPCC paper's RED at 100G (100 KB /
+    /// 400 KB / 0.2, ×4 for 100G); a CNP per flow per 50 µs at most.
     fn default() -> Self {
         Self {
-            flows: 4,
-            link_gbps: 100.0,
-            prop_ns: 4000.0,
-            pkt_bytes: 1000,
-            duration_ns: 2.0e6,
-            stagger_ns: 0.0,
+            net: FluidCfg::default(),
             kmin_bytes: 400_000,
             kmax_bytes: 1_600_000,
             pmax: 0.2,
@@ -101,7 +92,7 @@ pub struct DcqcnFluidRun {
 impl DcqcnFluidRun {
     /// The bottleneck's utilisation over the second half of the run.
     pub fn utilisation(&self, cfg: &DcqcnFluidCfg) -> f64 {
-        self.delivered_second_half as f64 * 8.0 / (cfg.link_gbps * cfg.duration_ns / 2.0)
+        self.delivered_second_half as f64 * 8.0 / (cfg.net.link_gbps * cfg.net.duration_ns / 2.0)
     }
 
     /// The queue's p-th percentile (0..=100) over enqueues.
@@ -181,7 +172,7 @@ struct Flow {
 
 /// Run the loop.
 pub fn run(p: &DcqcnParams, cfg: &DcqcnFluidCfg, from: RateFrom) -> DcqcnFluidRun {
-    assert!(cfg.flows <= 1024, "the twin is built for 1024 flows");
+    assert!(cfg.net.flows <= 1024, "the twin is built for 1024 flows");
     let ps = |ns: f64| (ns * 1000.0).round() as u64;
     let regs = p.regs().expect("DCQCN parameters");
     let cyc_ps = ps(p.ns_per_cycle).max(1);
@@ -194,7 +185,7 @@ pub fn run(p: &DcqcnParams, cfg: &DcqcnFluidCfg, from: RateFrom) -> DcqcnFluidRu
         fixed_seen: vec![None; 1024],
     };
     let line = p.line_rate_gbps / 8.0;
-    let link_bpps = cfg.link_gbps / 8.0 / 1000.0;
+    let link_bpps = cfg.net.link_gbps / 8.0 / 1000.0;
     let mut rng = SmallRng::seed_from_u64(cfg.seed);
     let mut heap: BinaryHeap<Reverse<(u64, u64, Ev)>> = BinaryHeap::new();
     let mut n = 0u64;
@@ -203,10 +194,10 @@ pub fn run(p: &DcqcnParams, cfg: &DcqcnFluidCfg, from: RateFrom) -> DcqcnFluidRu
         heap.push(Reverse((at, n, e)));
     };
     let mut run = DcqcnFluidRun::default();
-    let mut flows: Vec<Flow> = (0..cfg.flows)
+    let mut flows: Vec<Flow> = (0..cfg.net.flows)
         .map(|k| Flow {
             rate: line,
-            next_send: ps(k as f64 * cfg.stagger_ns),
+            next_send: ps(k as f64 * cfg.net.stagger_ns),
             last_cnp: None,
         })
         .collect();
@@ -220,10 +211,10 @@ pub fn run(p: &DcqcnParams, cfg: &DcqcnFluidCfg, from: RateFrom) -> DcqcnFluidRu
     }
     let mut fifo: VecDeque<usize> = VecDeque::new();
     let mut queued = 0u64;
-    let end = ps(cfg.duration_ns);
+    let end = ps(cfg.net.duration_ns);
     let half_t = end / 2;
-    let half = ps(cfg.prop_ns / 2.0);
-    let pkt = cfg.pkt_bytes;
+    let half = ps(cfg.net.prop_ns / 2.0);
+    let pkt = cfg.net.pkt_bytes;
     while let Some(Reverse((now, _, e))) = heap.pop() {
         if now > end {
             break;

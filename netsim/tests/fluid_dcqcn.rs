@@ -13,8 +13,11 @@ use nic_testbench::dcqcn::max_mean;
 /// defaults: ns-3's DCQCN and RED at 100G).
 fn cfg(flows: usize) -> DcqcnFluidCfg {
     DcqcnFluidCfg {
-        flows,
-        duration_ns: 20.0e6,
+        net: FluidCfg {
+            flows,
+            duration_ns: 20.0e6,
+            ..Default::default()
+        },
         ..Default::default()
     }
 }
@@ -65,7 +68,7 @@ fn cnps_are_rate_limited() {
     let p = DcqcnParams::default();
     let c = cfg(16);
     let r = run(&p, &c, RateFrom::Fixed);
-    let per_flow = (c.duration_ns / c.cnp_interval_ns).floor() as u64 + 1;
+    let per_flow = (c.net.duration_ns / c.cnp_interval_ns).floor() as u64 + 1;
     assert!(
         r.cnps > 100 && r.cnps <= r.marks,
         "{} CNPs, {} marks",
@@ -85,7 +88,7 @@ fn hpcc_keeps_a_smaller_queue_than_dcqcn() {
     for flows in [4usize, 16] {
         let c = cfg(flows);
         let d = run(&p, &c, RateFrom::Fixed);
-        let h = hpcc(flows, c.duration_ns);
+        let h = hpcc(&c.net);
         assert!(
             h.max_queue * 5 < d.max_queue,
             "{flows}: hpcc {} dcqcn {}",
@@ -96,13 +99,8 @@ fn hpcc_keeps_a_smaller_queue_than_dcqcn() {
 }
 
 /// HPCC++ (f64 reference, the draft's defaults) on the same bottleneck.
-pub fn hpcc(flows: usize, duration_ns: f64) -> fluid::FluidRun {
+pub fn hpcc(net: &FluidCfg) -> fluid::FluidRun {
     let hp = CcParams::default();
-    let fc = FluidCfg {
-        flows,
-        duration_ns,
-        ..Default::default()
-    };
     let mut m = HpccRef::new(&hp.effective().unwrap());
-    fluid::run(&hp, &fc, &mut m)
+    fluid::run(&hp, net, &mut m)
 }
