@@ -104,10 +104,38 @@
 #define HPCC_NIC_CORE_FLOW_RECV_PSN_WIDTH 24u
 #define HPCC_NIC_CORE_FLOW_TLM_DATA 0x2Au /* staged: 1 = telemetry in every data packet, 0 = in probes only */
 #define HPCC_NIC_CORE_FLOW_TLM_DATA_WIDTH 1u
-#define HPCC_NIC_CORE_FLOW_CC_VARIANT 0x2Bu /* staged: HPCC++ variant of the flow: 0 NewAck (sender-based), 1 NewINT (receiver-based) */
-#define HPCC_NIC_CORE_FLOW_CC_VARIANT_WIDTH 1u
+#define HPCC_NIC_CORE_FLOW_CC_VARIANT 0x2Bu /* staged: the flow's congestion control: 0 HPCC++ NewAck (sender-based), 1 HPCC++ NewINT (receiver-based), 2 DCQCN (3 reads as 2) */
+#define HPCC_NIC_CORE_FLOW_CC_VARIANT_WIDTH 2u
 #define HPCC_NIC_CORE_COMMIT 0x2Fu /* bits 0..: flow id; bit 32: active. Copies the staged registers into the flow's contexts (the write completes when every block took it) */
 #define HPCC_NIC_CORE_COMMIT_WIDTH 33u
+#define HPCC_NIC_CORE_DCQCN_G_LOG2 0x30u /* DCQCN: g = 2^-g_log2 (DcqcnParams::regs) */
+#define HPCC_NIC_CORE_DCQCN_G_LOG2_WIDTH 4u
+#define HPCC_NIC_CORE_DCQCN_ALPHA_PERIOD 0x31u /* DCQCN: the alpha update period, cycles (0: off) */
+#define HPCC_NIC_CORE_DCQCN_ALPHA_PERIOD_WIDTH 24u
+#define HPCC_NIC_CORE_DCQCN_DEC_PERIOD 0x32u /* DCQCN: the rate-decrease period, cycles (0: a cut on every CNP) */
+#define HPCC_NIC_CORE_DCQCN_DEC_PERIOD_WIDTH 24u
+#define HPCC_NIC_CORE_DCQCN_INC_PERIOD 0x33u /* DCQCN: the rate-increase timer, cycles (0: off) */
+#define HPCC_NIC_CORE_DCQCN_INC_PERIOD_WIDTH 24u
+#define HPCC_NIC_CORE_DCQCN_BYTE_RESET 0x34u /* DCQCN: the byte counter, bytes per increase stage (0: off; the NIC core does not count bytes sent yet, so write 0) */
+#define HPCC_NIC_CORE_DCQCN_BYTE_RESET_WIDTH 32u
+#define HPCC_NIC_CORE_DCQCN_F 0x35u /* DCQCN: F, the fast-recovery stages */
+#define HPCC_NIC_CORE_DCQCN_F_WIDTH 3u
+#define HPCC_NIC_CORE_DCQCN_R_AI 0x36u /* DCQCN: R_ai, UQ8.24 bytes/ns */
+#define HPCC_NIC_CORE_DCQCN_R_AI_WIDTH 32u
+#define HPCC_NIC_CORE_DCQCN_R_HAI 0x37u /* DCQCN: R_hai, UQ8.24 bytes/ns */
+#define HPCC_NIC_CORE_DCQCN_R_HAI_WIDTH 32u
+#define HPCC_NIC_CORE_DCQCN_R_MIN 0x38u /* DCQCN: the minimum rate, UQ8.24 bytes/ns */
+#define HPCC_NIC_CORE_DCQCN_R_MIN_WIDTH 32u
+#define HPCC_NIC_CORE_DCQCN_R_LINE 0x39u /* DCQCN: the line rate (a flow's rate at creation), UQ8.24 bytes/ns */
+#define HPCC_NIC_CORE_DCQCN_R_LINE_WIDTH 32u
+#define HPCC_NIC_CORE_DCQCN_R_FIRST 0x3Au /* DCQCN: the rate on a flow's first CNP, UQ8.24 bytes/ns */
+#define HPCC_NIC_CORE_DCQCN_R_FIRST_WIDTH 32u
+#define HPCC_NIC_CORE_DCQCN_ALPHA_INIT 0x3Bu /* DCQCN: alpha on the first CNP, UQ1.20 */
+#define HPCC_NIC_CORE_DCQCN_ALPHA_INIT_WIDTH 21u
+#define HPCC_NIC_CORE_DCQCN_WINDOW 0x3Cu /* DCQCN: the window a DCQCN flow's updates carry, UQ24.8 bytes */
+#define HPCC_NIC_CORE_DCQCN_WINDOW_WIDTH 32u
+#define HPCC_NIC_CORE_NP_INTERVAL 0x3Du /* DCQCN notification point: at most one CNP per flow per this many cycles */
+#define HPCC_NIC_CORE_NP_INTERVAL_WIDTH 24u
 
 /* Completion-queue registers: offsets in a CQ's block. */
 #define HPCC_NIC_CQ_BASE_LO 0x0u /* ring base address, bits 31:0 (bits 3:0 read as 0: 16-byte aligned) */
@@ -122,7 +150,7 @@
 /* Counters (32 bits, wrapping, read-only): page p at HPCC_NIC_REG_STATS +
  * 0x100 p, counter k at + 4k. */
 #define HPCC_NIC_STATS_PAGE_RX_PARSE 0u /* RxParseStats */
-#define HPCC_NIC_STATS_RX_PARSE_COUNT 11u /* counters on the page */
+#define HPCC_NIC_STATS_RX_PARSE_COUNT 12u /* counters on the page */
 #define HPCC_NIC_STAT_RX_PARSE_OK 0x1000u
 #define HPCC_NIC_STAT_RX_PARSE_BAD_FCS 0x1004u
 #define HPCC_NIC_STAT_RX_PARSE_TRUNC 0x1008u
@@ -134,6 +162,7 @@
 #define HPCC_NIC_STAT_RX_PARSE_BAD_TLM 0x1020u
 #define HPCC_NIC_STAT_RX_PARSE_BAD_ICRC 0x1024u
 #define HPCC_NIC_STAT_RX_PARSE_DROP_FULL 0x1028u
+#define HPCC_NIC_STAT_RX_PARSE_CE_DROPPED 0x102Cu
 #define HPCC_NIC_STATS_PAGE_RX_DISPATCH 1u /* RxDispatchStats */
 #define HPCC_NIC_STATS_RX_DISPATCH_COUNT 7u /* counters on the page */
 #define HPCC_NIC_STAT_RX_DISPATCH_UNKNOWN_FLOW 0x1100u

@@ -205,6 +205,12 @@ fn print_summary(s: &Summary, wall: f64, r: &NetResult) {
         "NICs: {} frames in, {} dropped with a full receive buffer, {} bad; {} timeouts, {} NAKs",
         s.nic.rx_ok, s.nic.rx_drop_full, s.nic.rx_bad, s.nic.timeouts, s.nic.naks
     );
+    if s.nic.ce_marks + s.nic.cnps_received > 0 {
+        println!(
+            "DCQCN: {} CE marks taken, {} CNPs sent, {} received, {} rate cuts",
+            s.nic.ce_marks, s.nic.cnps_sent, s.nic.cnps_received, s.nic.rate_cuts
+        );
+    }
     if let Some(j) = s.jain_index {
         println!(
             "Jain's index {j:.4} over {:?} µs",

@@ -49,11 +49,40 @@ pub struct WireFrame {
     pub frame: Vec<u8>,
 }
 
-/// Which HPCC++ variant the host gives each flow.
+/// The DCQCN registers a host writes when some of its flows run DCQCN:
+/// the reaction point's ([`DcqcnParams::regs`](nic_golden::cc::dcqcn_params::DcqcnParams::regs))
+/// and the notification point's CNP interval (cycles).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct DcqcnRegs {
+    pub rp: nic_golden::cc::DcqcnCfg,
+    pub np_interval: u32,
+}
+
+impl DcqcnRegs {
+    /// The defaults of [`DcqcnParams::for_line_rate`](nic_golden::cc::dcqcn_params::DcqcnParams::for_line_rate)
+    /// and a 50 µs CNP interval, at `ns_per_cycle`.
+    pub fn defaults(line_rate_gbps: f64, ns_per_cycle: f64) -> Result<Self, String> {
+        let p =
+            nic_golden::cc::dcqcn_params::DcqcnParams::for_line_rate(line_rate_gbps, ns_per_cycle);
+        Ok(DcqcnRegs {
+            rp: p.regs()?,
+            np_interval: (50_000.0 / ns_per_cycle)
+                .round()
+                .min(((1 << 24) - 1) as f64) as u32,
+        })
+    }
+}
+
+/// Which congestion control the host gives each flow: an HPCC++ variant
+/// or DCQCN (`FLOW_CC_VARIANT`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum VariantPlan {
-    /// Every flow the same.
+    /// Every flow the same HPCC++ variant.
     All(Variant),
+    /// Every flow DCQCN, with these registers.
+    Dcqcn(DcqcnRegs),
+    /// NewAck on even flow ids, DCQCN on odd ones (both on one core).
+    MixedDcqcn(DcqcnRegs),
     /// NewAck on even flow ids, NewINT on odd ones.
     #[default]
     Mixed,
@@ -62,13 +91,32 @@ pub enum VariantPlan {
 }
 
 impl VariantPlan {
+    /// The HPCC++ variant of `flow` (NewAck for a DCQCN flow: unused).
     pub fn of(self, flow: u32) -> Variant {
         match self {
             VariantPlan::All(v) => v,
+            VariantPlan::Dcqcn(_) | VariantPlan::MixedDcqcn(_) => Variant::Sender,
             VariantPlan::Mixed if flow % 2 == 1 => Variant::Receiver,
             VariantPlan::Mixed => Variant::Sender,
             VariantPlan::MixedReversed if flow % 2 == 1 => Variant::Sender,
             VariantPlan::MixedReversed => Variant::Receiver,
+        }
+    }
+
+    /// `FLOW_CC_VARIANT` of `flow`: 0 NewAck, 1 NewINT, 2 DCQCN.
+    pub fn reg(self, flow: u32) -> u64 {
+        match self {
+            VariantPlan::Dcqcn(_) => 2,
+            VariantPlan::MixedDcqcn(_) if flow % 2 == 1 => 2,
+            _ => (self.of(flow) == Variant::Receiver) as u64,
+        }
+    }
+
+    /// The DCQCN registers, if some flow runs DCQCN.
+    pub fn dcqcn(self) -> Option<DcqcnRegs> {
+        match self {
+            VariantPlan::Dcqcn(d) | VariantPlan::MixedDcqcn(d) => Some(d),
+            _ => None,
         }
     }
 }
@@ -86,7 +134,7 @@ pub struct HostParams {
     /// The core clock's period, UQ8.16 ns.
     pub ns_per_cycle: u32,
     pub cc: CcRegs,
-    /// The HPCC++ variant of each flow (`FLOW_CC_VARIANT`).
+    /// The congestion control of each flow (`FLOW_CC_VARIANT`).
     pub cc_variant: VariantPlan,
     /// Telemetry in every data packet (else in probes only).
     pub tlm_data: bool,
@@ -135,6 +183,25 @@ pub fn config_script(p: &HostParams, flows: &[FlowSpec]) -> Vec<CfgWrite> {
         (regs::CC_W_INIT, c.w_init as u64),
         (regs::CC_MLOG, c.mlog as u64),
     ];
+    if let Some(d) = p.cc_variant.dcqcn() {
+        let r = &d.rp;
+        v.extend([
+            (regs::DCQCN_G_LOG2, r.g_log2 as u64),
+            (regs::DCQCN_ALPHA_PERIOD, r.alpha_period as u64),
+            (regs::DCQCN_DEC_PERIOD, r.dec_period as u64),
+            (regs::DCQCN_INC_PERIOD, r.inc_period as u64),
+            (regs::DCQCN_BYTE_RESET, r.byte_reset as u64),
+            (regs::DCQCN_F, r.f as u64),
+            (regs::DCQCN_R_AI, r.r_ai as u64),
+            (regs::DCQCN_R_HAI, r.r_hai as u64),
+            (regs::DCQCN_R_MIN, r.r_min as u64),
+            (regs::DCQCN_R_LINE, r.r_line as u64),
+            (regs::DCQCN_R_FIRST, r.r_first as u64),
+            (regs::DCQCN_ALPHA_INIT, r.alpha_init as u64),
+            (regs::DCQCN_WINDOW, r.window as u64),
+            (regs::NP_INTERVAL, d.np_interval as u64),
+        ]);
+    }
     for f in flows {
         v.extend([
             (regs::FLOW_DMAC, f.dmac),
@@ -148,10 +215,7 @@ pub fn config_script(p: &HostParams, flows: &[FlowSpec]) -> Vec<CfgWrite> {
             (regs::FLOW_SEND_PSN, f.send_psn as u64),
             (regs::FLOW_RECV_PSN, f.recv_psn as u64),
             (regs::FLOW_TLM_DATA, p.tlm_data as u64),
-            (
-                regs::FLOW_CC_VARIANT,
-                (p.cc_variant.of(f.flow) == Variant::Receiver) as u64,
-            ),
+            (regs::FLOW_CC_VARIANT, p.cc_variant.reg(f.flow)),
             (regs::COMMIT, f.flow as u64 | 1 << 32),
         ]);
     }

@@ -58,7 +58,8 @@ macro_rules! telemetry_record {
 /// The Rx meta record, parser → dispatcher (`docs/roce.md` §7): one per
 /// accepted packet, ahead of its payload words.
 /// `len` is the payload's byte count (pad removed); `va`, `rkey`, `dlen`
-/// the RETH (else 0); `aeth` the AETH (else 0).
+/// the RETH (else 0; a CNP's 16 reserved bytes as a RETH); `aeth` the AETH
+/// (else 0); `ce` the IPv4 ECN field was CE (3).
 #[macro_export]
 macro_rules! rx_meta_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
@@ -67,7 +68,7 @@ macro_rules! rx_meta_record {
             kind = ready, generics = [],
             fields = [
                 opcode: 8 u8, qp: 24 u32, psn: 24 u32, ackreq: 1 bool, len: 13 u16,
-                va: 64 u64, rkey: 32 u32, dlen: 32 u32, aeth: 32 u32
+                va: 64 u64, rkey: 32 u32, dlen: 32 u32, aeth: 32 u32, ce: 1 bool
             ],
             records = [ tlm: Telemetry TelemetrySink TelemetrySource ],
         }
@@ -197,7 +198,8 @@ macro_rules! tx_flow_ctx_record {
 
 /// A write of a flow's Rx context, host → dispatcher: `active` and the
 /// expected PSN, and the READ tracking (`rd_addr`, `rd_psn`); with
-/// `rd_only` only the READ tracking is written.
+/// `rd_only` only the READ tracking is written. `cnp_on_ce`: the flow
+/// runs DCQCN, so its CE-marked packets go to the notification point.
 #[macro_export]
 macro_rules! rx_flow_ctx_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
@@ -206,7 +208,7 @@ macro_rules! rx_flow_ctx_record {
             kind = strobe, generics = [A],
             fields = [
                 flow: A u32, active: 1 bool, epsn: 24 u32, rd_addr: 64 u64,
-                rd_psn: 24 u32, rd_only: 1 bool
+                rd_psn: 24 u32, rd_only: 1 bool, cnp_on_ce: 1 bool
             ],
             records = [],
         }
@@ -397,7 +399,10 @@ macro_rules! dcqcn_stats_record {
 }
 
 /// The Rx parser's counters (32 bits, wrapping): accepted frames, then one
-/// per drop reason, in the order of [`crate::roce::Drop`].
+/// per drop reason, in the order of [`crate::roce::Drop`], then
+/// `ce_dropped`: frames of IPv4 EtherType with ECN = CE that the parser
+/// dropped (whatever the reason: a CE mark on a frame that is not a good
+/// RoCEv2 packet is ignored, and counted here as well as by its reason).
 #[macro_export]
 macro_rules! rx_parse_stats_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
@@ -407,7 +412,7 @@ macro_rules! rx_parse_stats_record {
             fields = [
                 ok: 32 u32, bad_fcs: 32 u32, trunc: 32 u32, bad_eth: 32 u32, bad_ip: 32 u32,
                 bad_port: 32 u32, bad_opcode: 32 u32, bad_len: 32 u32, bad_tlm: 32 u32,
-                bad_icrc: 32 u32, drop_full: 32 u32
+                bad_icrc: 32 u32, drop_full: 32 u32, ce_dropped: 32 u32
             ],
             records = [],
         }

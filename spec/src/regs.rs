@@ -55,8 +55,22 @@ regs! {
     FLOW_SEND_PSN = 0x28, 24, "staged: the first PSN this flow sends";
     FLOW_RECV_PSN = 0x29, 24, "staged: the first PSN expected from the peer";
     FLOW_TLM_DATA = 0x2A, 1, "staged: 1 = telemetry in every data packet, 0 = in probes only";
-    FLOW_CC_VARIANT = 0x2B, 1, "staged: HPCC++ variant of the flow: 0 NewAck (sender-based), 1 NewINT (receiver-based)";
+    FLOW_CC_VARIANT = 0x2B, 2, "staged: the flow's congestion control: 0 HPCC++ NewAck (sender-based), 1 HPCC++ NewINT (receiver-based), 2 DCQCN (3 reads as 2)";
     COMMIT = 0x2F, 33, "bits 0..: flow id; bit 32: active. Copies the staged registers into the flow's contexts (the write completes when every block took it)";
+    DCQCN_G_LOG2 = 0x30, 4, "DCQCN: g = 2^-g_log2 (DcqcnParams::regs)";
+    DCQCN_ALPHA_PERIOD = 0x31, 24, "DCQCN: the alpha update period, cycles (0: off)";
+    DCQCN_DEC_PERIOD = 0x32, 24, "DCQCN: the rate-decrease period, cycles (0: a cut on every CNP)";
+    DCQCN_INC_PERIOD = 0x33, 24, "DCQCN: the rate-increase timer, cycles (0: off)";
+    DCQCN_BYTE_RESET = 0x34, 32, "DCQCN: the byte counter, bytes per increase stage (0: off; the NIC core does not count bytes sent yet, so write 0)";
+    DCQCN_F = 0x35, 3, "DCQCN: F, the fast-recovery stages";
+    DCQCN_R_AI = 0x36, 32, "DCQCN: R_ai, UQ8.24 bytes/ns";
+    DCQCN_R_HAI = 0x37, 32, "DCQCN: R_hai, UQ8.24 bytes/ns";
+    DCQCN_R_MIN = 0x38, 32, "DCQCN: the minimum rate, UQ8.24 bytes/ns";
+    DCQCN_R_LINE = 0x39, 32, "DCQCN: the line rate (a flow's rate at creation), UQ8.24 bytes/ns";
+    DCQCN_R_FIRST = 0x3A, 32, "DCQCN: the rate on a flow's first CNP, UQ8.24 bytes/ns";
+    DCQCN_ALPHA_INIT = 0x3B, 21, "DCQCN: alpha on the first CNP, UQ1.20";
+    DCQCN_WINDOW = 0x3C, 32, "DCQCN: the window a DCQCN flow's updates carry, UQ24.8 bytes";
+    NP_INTERVAL = 0x3D, 24, "DCQCN notification point: at most one CNP per flow per this many cycles";
 }
 
 /// The register at `addr`, if any.

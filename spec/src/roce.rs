@@ -44,8 +44,14 @@ pub mod op {
     /// every-packet mode the answer to a data packet), so that no standard
     /// opcode carries the area in probe mode.
     pub const ACK_TLM: u8 = 0xC2;
+    /// RoCEv2 Congestion Notification Packet (the RoCEv2 annex, A17.9.3):
+    /// BTH (PSN 0, the destination QP is the QP that should react), 16
+    /// reserved bytes, ICRC. DCQCN's notification point sends it; a
+    /// switch may build it too (L3QCN). The 16 reserved bytes sit where a
+    /// RETH would: [`has_reth`] counts them, and a receiver ignores them.
+    pub const CNP: u8 = 0x81;
     /// All of them.
-    pub const ALL: [u8; 13] = [
+    pub const ALL: [u8; 14] = [
         WRITE_FIRST,
         WRITE_MIDDLE,
         WRITE_LAST,
@@ -59,6 +65,7 @@ pub mod op {
         PROBE,
         NOTIFY,
         ACK_TLM,
+        CNP,
     ];
 }
 
@@ -135,9 +142,18 @@ pub const fn known_opcode(opcode: u8) -> bool {
     false
 }
 
-/// The opcode carries a RETH (WRITE FIRST/ONLY, READ REQUEST).
+/// The opcode carries a RETH (WRITE FIRST/ONLY, READ REQUEST), or the
+/// RETH-sized 16 reserved bytes of a CNP: 16 bytes after the BTH.
 pub const fn has_reth(opcode: u8) -> bool {
-    matches!(opcode, op::WRITE_FIRST | op::WRITE_ONLY | op::READ_REQ)
+    matches!(
+        opcode,
+        op::WRITE_FIRST | op::WRITE_ONLY | op::READ_REQ | op::CNP
+    )
+}
+
+/// The opcode is a RoCEv2 CNP.
+pub const fn is_cnp(opcode: u8) -> bool {
+    opcode == op::CNP
 }
 
 /// The opcode carries an AETH (ACK, HPCC ACK, READ RESPONSE
@@ -221,11 +237,11 @@ pub const fn segment_opcode(read_resp: bool, first: bool, last: bool) -> u8 {
 }
 
 /// PSNs a packet uses (§1): READ REQUEST ceil(dlen/MTU), at least 1; ACK,
-/// HPCC ACK, PROBE, NOTIFY 0; the others 1. `mtu` ≥ 1.
+/// HPCC ACK, PROBE, NOTIFY, CNP 0; the others 1. `mtu` ≥ 1.
 pub fn psn_span(opcode: u8, dlen: u32, mtu: u32) -> u32 {
     match opcode {
         op::READ_REQ => (dlen as u64).div_ceil(mtu.max(1) as u64).max(1) as u32,
-        op::ACK | op::ACK_TLM | op::PROBE | op::NOTIFY => 0,
+        op::ACK | op::ACK_TLM | op::PROBE | op::NOTIFY | op::CNP => 0,
         _ => 1,
     }
 }

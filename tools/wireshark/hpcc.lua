@@ -33,8 +33,8 @@ local C = {
     op_probe = 0xC0,
     op_notify = 0xC1,
     op_ack_tlm = 0xC2,
-    known_op = { [0x06] = true, [0x07] = true, [0x08] = true, [0x0A] = true, [0x0C] = true, [0x0D] = true, [0x0E] = true, [0x0F] = true, [0x10] = true, [0x11] = true, [0xC0] = true, [0xC1] = true, [0xC2] = true },
-    has_reth = { [0x06] = true, [0x0A] = true, [0x0C] = true },
+    known_op = { [0x06] = true, [0x07] = true, [0x08] = true, [0x0A] = true, [0x0C] = true, [0x0D] = true, [0x0E] = true, [0x0F] = true, [0x10] = true, [0x11] = true, [0xC0] = true, [0xC1] = true, [0xC2] = true, [0x81] = true },
+    has_reth = { [0x06] = true, [0x0A] = true, [0x0C] = true, [0x81] = true },
     has_aeth = { [0x0D] = true, [0x0F] = true, [0x10] = true, [0x11] = true, [0xC2] = true },
     -- the telemetry header word (big-endian 64 bits): {shift, bits}
     hdr_ver = { 60, 4 },

@@ -1,7 +1,7 @@
 //! Twin of `hdl/src/nic/cfg_regs.rs`: configuration writes
 //! (`nic_spec::regs`) → global registers and per-flow context writes.
 
-use crate::cc::CcEvent;
+use crate::cc::{CcEvent, DcqcnCfg, RpEvent};
 use crate::nic::CfgWrite;
 use crate::roce::{ReqFlowCtx, RxFlowCtx, TxFlowCtx};
 use crate::Cycle;
@@ -14,6 +14,7 @@ pub struct In {
     pub rx_busy: bool,
     pub req_ctx_ready: bool,
     pub cc_ctl_ready: bool,
+    pub rp_ctl_ready: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -27,6 +28,10 @@ pub struct Out {
     pub req_ctx: ReqFlowCtx,
     pub cc_ctl_valid: bool,
     pub cc_ctl: CcEvent,
+    pub rp_ctl_valid: bool,
+    pub rp_ctl: RpEvent,
+    pub dcqcn: DcqcnCfg,
+    pub np_interval: u32,
     pub mtu_log2: u8,
     pub mtu_bytes: u16,
     pub rto: u32,
@@ -55,6 +60,7 @@ enum State {
     Rx,
     Req,
     Cc,
+    Rp,
 }
 
 /// The staged per-flow registers.
@@ -71,7 +77,8 @@ struct Staged {
     send_psn: u32,
     recv_psn: u32,
     tlm_data: bool,
-    cc_variant: bool,
+    /// 0 NewAck, 1 NewINT, 2 DCQCN.
+    cc_variant: u8,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -121,6 +128,7 @@ impl<const A: usize> Cycle for CfgRegs<A> {
                 rd_addr: 0,
                 rd_psn: 0,
                 rd_only: false,
+                cnp_on_ce: f.cc_variant == 2,
             },
             req_ctx_valid: s == State::Req,
             req_ctx: ReqFlowCtx {
@@ -131,14 +139,24 @@ impl<const A: usize> Cycle for CfgRegs<A> {
             },
             cc_ctl_valid: s == State::Cc,
             cc_ctl: CcEvent {
-                op: if self.active {
+                op: if self.active && f.cc_variant != 2 {
                     crate::cc::hpcc::op::CREATE
                 } else {
                     crate::cc::hpcc::op::DESTROY
                 },
-                variant: f.cc_variant,
+                variant: f.cc_variant & 1 == 1,
                 flow: self.flow as u16,
                 ..Default::default()
+            },
+            rp_ctl_valid: s == State::Rp,
+            rp_ctl: RpEvent {
+                op: if self.active && f.cc_variant == 2 {
+                    nic_spec::dcqcn::OP_CREATE
+                } else {
+                    nic_spec::dcqcn::OP_DESTROY
+                },
+                flow: self.flow as u16,
+                bytes: 0,
             },
             mtu_bytes: mtu_bytes(self.g.mtu_log2),
             bad_cfg: self.bad,
@@ -150,7 +168,8 @@ impl<const A: usize> Cycle for CfgRegs<A> {
             State::Tx => self.state = State::Rx,
             State::Rx if !i.rx_busy => self.state = State::Req,
             State::Req if i.req_ctx_ready => self.state = State::Cc,
-            State::Cc if i.cc_ctl_ready => self.state = State::Idle,
+            State::Cc if i.cc_ctl_ready => self.state = State::Rp,
+            State::Rp if i.rp_ctl_ready => self.state = State::Idle,
             _ => {}
         }
         if s == State::Idle && i.cfg_valid {
@@ -190,7 +209,21 @@ impl<const A: usize> CfgRegs<A> {
             FLOW_SEND_PSN => f.send_psn = (d & 0xFF_FFFF) as u32,
             FLOW_RECV_PSN => f.recv_psn = (d & 0xFF_FFFF) as u32,
             FLOW_TLM_DATA => f.tlm_data = d & 1 == 1,
-            FLOW_CC_VARIANT => f.cc_variant = d & 1 == 1,
+            FLOW_CC_VARIANT => f.cc_variant = (d & 3).min(2) as u8,
+            DCQCN_G_LOG2 => g.dcqcn.g_log2 = (d & 0xf) as u8,
+            DCQCN_ALPHA_PERIOD => g.dcqcn.alpha_period = (d & 0xffffff) as u32,
+            DCQCN_DEC_PERIOD => g.dcqcn.dec_period = (d & 0xffffff) as u32,
+            DCQCN_INC_PERIOD => g.dcqcn.inc_period = (d & 0xffffff) as u32,
+            DCQCN_BYTE_RESET => g.dcqcn.byte_reset = (d & 0xffffffff) as u32,
+            DCQCN_F => g.dcqcn.f = (d & 0x7) as u8,
+            DCQCN_R_AI => g.dcqcn.r_ai = (d & 0xffffffff) as u32,
+            DCQCN_R_HAI => g.dcqcn.r_hai = (d & 0xffffffff) as u32,
+            DCQCN_R_MIN => g.dcqcn.r_min = (d & 0xffffffff) as u32,
+            DCQCN_R_LINE => g.dcqcn.r_line = (d & 0xffffffff) as u32,
+            DCQCN_R_FIRST => g.dcqcn.r_first = (d & 0xffffffff) as u32,
+            DCQCN_ALPHA_INIT => g.dcqcn.alpha_init = (d & 0x1fffff) as u32,
+            DCQCN_WINDOW => g.dcqcn.window = (d & 0xffffffff) as u32,
+            NP_INTERVAL => g.np_interval = (d & 0xFF_FFFF) as u32,
             COMMIT if (d as u32) >> A == 0 => {
                 self.flow = d as u32;
                 self.active = (d >> 32) & 1 == 1;

@@ -9,10 +9,12 @@
 //! takes as many passes as the longest combinational chain), then each
 //! block is stepped once with its final inputs.
 
+use crate::cc::dcqcn::{self, DcqcnRp};
+use crate::cc::dcqcn_np::{self, DcqcnNp};
 use crate::cc::hpcc::{self, HpccCc};
-use crate::cc::CcStats;
+use crate::cc::{CcStats, DcqcnStats, NpStats};
 use crate::nic::{
-    cc_arb, cfg_regs, ev_arb, int_tap, notify_rx, notify_tx, read_resp, rx_ctx_mux, tx_arb,
+    cc_arb, cfg_regs, ev_arb, int_tap, notify_rx, notify_tx, read_resp, rp_arb, rx_ctx_mux, tx_arb,
     CfgWrite, CoreStats,
 };
 use crate::roce::requester::{self, Requester};
@@ -72,6 +74,8 @@ pub struct Out {
     pub stats_cc: CcStats,
     pub stats_req: ReqStats,
     pub stats_core: CoreStats,
+    pub stats_dcqcn: DcqcnStats,
+    pub stats_np: NpStats,
 }
 
 /// Every block's inputs for one cycle.
@@ -92,6 +96,9 @@ struct Ins {
     notify_rx: notify_rx::In,
     tx_arb: tx_arb::In,
     tx: tx::In,
+    rp_arb: rp_arb::In,
+    rp: dcqcn::In,
+    np: dcqcn_np::In,
 }
 
 /// Every block's outputs for one cycle.
@@ -112,6 +119,9 @@ struct Outs {
     notify_rx: notify_rx::Out,
     tx_arb: tx_arb::Out,
     tx: tx::Out,
+    rp_arb: rp_arb::Out,
+    rp: dcqcn::Out,
+    np: dcqcn_np::Out,
 }
 
 /// The NIC core for 2^A flows with 2^Q work requests each and a 2^B-word
@@ -133,6 +143,9 @@ pub struct NicCore<const A: usize, const Q: usize, const B: usize> {
     notify_rx: Node<notify_rx::NotifyRx<A>>,
     tx_arb: Node<tx_arb::TxArb<A>>,
     tx: Node<tx::RoceTx<A>>,
+    rp_arb: Node<rp_arb::RpArb>,
+    rp: Node<DcqcnRp<A>>,
+    np: Node<DcqcnNp<A>>,
     ins: Ins,
     /// Every block's outputs in the last cycle.
     outs: Outs,
@@ -158,6 +171,9 @@ impl<const A: usize, const Q: usize, const B: usize> Default for NicCore<A, Q, B
             notify_rx: Node::new(Default::default()),
             tx_arb: Node::new(Default::default()),
             tx: Node::new(Default::default()),
+            rp_arb: Node::new(Default::default()),
+            rp: Node::new(Default::default()),
+            np: Node::new(Default::default()),
             ins: Ins::default(),
             outs: Outs::default(),
             passes: 0,
@@ -190,6 +206,7 @@ fn wire(e: &In, o: &Outs) -> Ins {
             rx_busy: o.rx_ctx.rx_busy,
             req_ctx_ready: o.req.ctx_ready,
             cc_ctl_ready: o.cc_arb.ctl_ready,
+            rp_ctl_ready: o.rp_arb.ctl_ready,
         },
         parse: rx_parse::In {
             reset: e.reset,
@@ -218,6 +235,7 @@ fn wire(e: &In, o: &Outs) -> Ins {
             cc_ready: o.notify_rx.fb_ready,
             nak_ready: o.req.nak_ready,
             rdreq_ready: o.read_resp.rdreq_ready,
+            cnp_ready: o.rp_arb.cnp_ready,
         },
         rx_ctx: rx_ctx_mux::In {
             cfg_valid: o.cfg.rx_ctx_valid,
@@ -259,6 +277,8 @@ fn wire(e: &In, o: &Outs) -> Ins {
             update: o.cc.update,
             notify_valid: o.notify_rx.update_valid,
             notify: o.notify_rx.update,
+            dcqcn_valid: o.rp.update_valid,
+            dcqcn: o.rp.update,
             ev_ready: o.sched.ev_ready,
         },
         cc_arb: cc_arb::In {
@@ -299,6 +319,8 @@ fn wire(e: &In, o: &Outs) -> Ins {
         tx_arb: tx_arb::In {
             ack_valid: o.int_tap.out_valid,
             ack: o.int_tap.out,
+            cnp_valid: o.np.cnp_valid,
+            cnp: o.np.cnp,
             notify_valid: o.notify_tx.desc_valid,
             notify: o.notify_tx.desc,
             rresp_valid: o.read_resp.desc_valid,
@@ -320,6 +342,24 @@ fn wire(e: &In, o: &Outs) -> Ins {
             rd_tuser: e.h2c_tuser,
             rdq_ready: e.dma_rd_ready,
             out_tready: e.tx_tready,
+        },
+        rp_arb: rp_arb::In {
+            ctl_valid: o.cfg.rp_ctl_valid,
+            ctl: o.cfg.rp_ctl,
+            cnp_valid: o.dispatch.cnp_valid,
+            cnp: o.dispatch.cnp,
+            event_ready: o.rp.ev_ready,
+        },
+        rp: dcqcn::In {
+            cfg: g.dcqcn,
+            ev_valid: o.rp_arb.event_valid,
+            ev: o.rp_arb.event,
+        },
+        np: dcqcn_np::In {
+            cfg_interval: g.np_interval,
+            ce_valid: o.dispatch.ce_valid,
+            ce: o.dispatch.ce,
+            cnp_ready: o.tx_arb.cnp_ready,
         },
     }
 }
@@ -362,6 +402,8 @@ fn outputs(o: &Outs) -> Out {
             notifies_applied: o.notify_rx.applied,
             notifies_bad: o.notify_rx.bad,
         },
+        stats_dcqcn: o.rp.stats,
+        stats_np: o.np.stats,
     }
 }
 
@@ -383,6 +425,9 @@ impl<const A: usize, const Q: usize, const B: usize> NicCore<A, Q, B> {
             notify_rx: self.notify_rx.eval(&i.notify_rx),
             tx_arb: self.tx_arb.eval(&i.tx_arb),
             tx: self.tx.eval(&i.tx),
+            rp_arb: self.rp_arb.eval(&i.rp_arb),
+            rp: self.rp.eval(&i.rp),
+            np: self.np.eval(&i.np),
         }
     }
 
@@ -403,6 +448,9 @@ impl<const A: usize, const Q: usize, const B: usize> NicCore<A, Q, B> {
             notify_rx: self.notify_rx.commit(&i.notify_rx),
             tx_arb: self.tx_arb.commit(&i.tx_arb),
             tx: self.tx.commit(&i.tx),
+            rp_arb: self.rp_arb.commit(&i.rp_arb),
+            rp: self.rp.commit(&i.rp),
+            np: self.np.commit(&i.np),
         }
     }
 
@@ -415,6 +463,12 @@ impl<const A: usize, const Q: usize, const B: usize> NicCore<A, Q, B> {
     /// W, R and U over time).
     pub fn cc_update(&self) -> Option<crate::cc::CcUpdate> {
         self.outs.cc.update_valid.then_some(self.outs.cc.update)
+    }
+
+    /// The DCQCN reaction point's update in the last cycle, if any (for
+    /// monitors: a DCQCN flow's rate over time).
+    pub fn dcqcn_update(&self) -> Option<crate::cc::CcUpdate> {
+        self.outs.rp.update_valid.then_some(self.outs.rp.update)
     }
 
     /// The scheduler event the core issued in the last cycle, if taken.

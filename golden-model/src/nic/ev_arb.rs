@@ -23,6 +23,8 @@ pub struct In {
     pub update: CcUpdate,
     pub notify_valid: bool,
     pub notify: CcUpdate,
+    pub dcqcn_valid: bool,
+    pub dcqcn: CcUpdate,
     pub ev_ready: bool,
 }
 
@@ -83,10 +85,20 @@ impl Cycle for EvArb {
         let u = &i.update;
         let qualify = i.update_valid
             && (u.status == status::CREATED || (u.status == status::UPDATE && !u.variant));
-        let any = qualify || i.notify_valid;
-        let tie = qualify && i.notify_valid;
+        let d = &i.dcqcn;
+        let qualify_d = i.dcqcn_valid
+            && (d.status == nic_spec::dcqcn::status::CREATED
+                || d.status == nic_spec::dcqcn::status::UPDATE);
+        let nsrc = qualify as u32 + i.notify_valid as u32 + qualify_d as u32;
+        let any = nsrc > 0;
         let push_ok = any && self.held < QUEUE;
-        let u = if qualify { u } else { &i.notify };
+        let u = if qualify {
+            u
+        } else if i.notify_valid {
+            &i.notify
+        } else {
+            d
+        };
         let head = self.queue.head();
         let pick_q = head.is_some() && (!i.req_valid || self.turn_q);
         let ev = match head {
@@ -123,7 +135,7 @@ impl Cycle for EvArb {
         if push_ok {
             self.updates = self.updates.wrapping_add(1);
         }
-        let lost = (any && !push_ok) as u32 + tie as u32;
+        let lost = if push_ok { nsrc - 1 } else { nsrc };
         self.drops = self.drops.wrapping_add(lost);
         match (push_ok, pop) {
             (true, false) => self.held += 1,

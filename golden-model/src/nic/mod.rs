@@ -10,6 +10,7 @@ pub mod nic;
 pub mod notify_rx;
 pub mod notify_tx;
 pub mod read_resp;
+pub mod rp_arb;
 pub mod rx_ctx_mux;
 pub mod tx_arb;
 

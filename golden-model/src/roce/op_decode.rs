@@ -24,6 +24,7 @@ pub struct Out {
     pub probe: bool,
     pub notify: bool,
     pub hpcc: bool,
+    pub cnp: bool,
 }
 
 /// The classes of opcode `o` (all false outside the table).
@@ -42,6 +43,7 @@ pub fn decode(o: u8) -> Out {
         probe: o == op::PROBE,
         notify: o == op::NOTIFY,
         hpcc: spec::is_hpcc(o),
+        cnp: spec::is_cnp(o),
     }
 }
 

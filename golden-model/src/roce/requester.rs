@@ -700,6 +700,7 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                             rd_addr: w.laddr.wrapping_add(off_r),
                             rd_psn: psn,
                             rd_only: true,
+                            cnp_on_ce: false,
                         };
                         self.desc = TxDesc {
                             flow: fl,

@@ -23,8 +23,10 @@
 //! again (3 cycles). So a packet always sees every cfg write made before
 //! its (last) `Exec`, and a cfg write is never lost.
 //!
-//! Events (`ack`, `cc`, `nak`, `rdreq`): one per packet at most, held in a
-//! valid/ready register until taken. The event of a packet whose payload
+//! Events (`ack`, `cc`, `nak`, `rdreq`, `cnp`): one per packet at most,
+//! held in a valid/ready register until taken. A CE-marked packet of a
+//! known flow (not a CNP) also gives a one-cycle `ce` strobe in the cycle
+//! after `Exec` (the notification point never back-pressures). The event of a packet whose payload
 //! goes to the host (an ACK of a WRITE, the `cc` of any READ RESPONSE)
 //! is raised in the cycle its last payload word appears
 //! on `wr_*`; the others in the cycle after `Exec`.
@@ -40,6 +42,7 @@ use crate::Cycle;
 
 use super::txn::dispatch::{decide, Decision};
 pub use super::txn::dispatch::{op_ok, read_psns, Ctx, DispatchCounters as Counters};
+use crate::cc::{CeMark, RpEvent};
 use crate::roce::{
     AckInfo, CcFeedback, HostWrite, NakReq, ReadReq, RxDispatchStats, RxFlowCtx, RxMeta,
 };
@@ -73,6 +76,7 @@ pub struct In {
     pub cc_ready: bool,
     pub nak_ready: bool,
     pub rdreq_ready: bool,
+    pub cnp_ready: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -89,6 +93,12 @@ pub struct Out {
     pub nak: NakReq,
     pub rdreq_valid: bool,
     pub rdreq: ReadReq,
+    /// A CNP received for `cnp.flow` (`op` = CNP, `bytes` 0).
+    pub cnp_valid: bool,
+    pub cnp: RpEvent,
+    /// A CE-marked packet of `ce.flow` (strobe).
+    pub ce_valid: bool,
+    pub ce: CeMark,
     pub stats: RxDispatchStats,
 }
 
@@ -131,6 +141,8 @@ pub struct RoceRxDispatch<const A: usize> {
     nak_v: bool,
     rdreq_v: bool,
     rdreq_msn: u32,
+    cnp_v: bool,
+    ce_v: bool,
     wr_v: bool,
     wr_addr: u64,
     wr_data: u64,
@@ -157,6 +169,8 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             nak_v: false,
             rdreq_v: false,
             rdreq_msn: 0,
+            cnp_v: false,
+            ce_v: false,
             wr_v: false,
             wr_addr: 0,
             wr_data: 0,
@@ -196,7 +210,8 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
         let ev_free = (!self.ack_v || i.ack_ready)
             && (!self.cc_v || i.cc_ready)
             && (!self.nak_v || i.nak_ready)
-            && (!self.rdreq_v || i.rdreq_ready);
+            && (!self.rdreq_v || i.rdreq_ready)
+            && (!self.cnp_v || i.cnp_ready);
         let meta_ready = !i.reset && self.st == State::Idle && ev_free;
         let pay_tready = !i.reset
             && match self.st {
@@ -267,6 +282,22 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
             } else {
                 ReadReq::default()
             },
+            cnp_valid: self.cnp_v,
+            cnp: if self.cnp_v {
+                RpEvent {
+                    op: nic_spec::dcqcn::OP_CNP,
+                    flow: flow as u16,
+                    bytes: 0,
+                }
+            } else {
+                RpEvent::default()
+            },
+            ce_valid: self.ce_v,
+            ce: if self.ce_v {
+                CeMark { flow: flow as u16 }
+            } else {
+                CeMark::default()
+            },
             stats: RxDispatchStats {
                 unknown_flow: self.cnt.unknown_flow as u32,
                 oos: self.cnt.oos as u32,
@@ -281,6 +312,7 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
         // The next state (every register, from this cycle's values).
         let stale_in = self.stale;
         self.stale = i.ctx_valid || (self.st == State::Look && stale_in);
+        self.ce_v = false;
         if i.reset {
             self.st = State::Idle;
             self.ack_v = false;
@@ -289,6 +321,7 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
             self.arm_cc = false;
             self.nak_v = false;
             self.rdreq_v = false;
+            self.cnp_v = false;
             self.wr_v = false;
             self.cnt = Counters::default();
         } else {
@@ -304,6 +337,9 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
             }
             if self.rdreq_v && i.rdreq_ready {
                 self.rdreq_v = false;
+            }
+            if self.cnp_v && i.cnp_ready {
+                self.cnp_v = false;
             }
             let pay_hs = pay_tready && i.pay_tvalid;
             if self.wr_v && i.wr_ready {
@@ -343,6 +379,8 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                         self.arm_cc = d.cc && defer;
                         self.nak_v |= d.nak;
                         self.rdreq_v |= d.rdreq.is_some();
+                        self.cnp_v |= d.cnp;
+                        self.ce_v = d.ce;
                         if let Some(msn) = d.rdreq {
                             self.rdreq_msn = msn;
                         }
@@ -392,6 +430,7 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                 wr_va: 0,
                 rd_addr: i.ctx.rd_addr,
                 rd_psn: i.ctx.rd_psn & PSN_MASK,
+                cnp_on_ce: i.ctx.cnp_on_ce,
             };
         }
         o

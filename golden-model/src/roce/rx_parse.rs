@@ -220,6 +220,7 @@ pub fn check_frame(frame: &[u8], flen: usize, bad_fcs: bool) -> Result<(RxMeta, 
         rkey: if r { be32(&f[62..]) } else { 0 },
         dlen: if r { be32(&f[66..]) } else { 0 },
         aeth: if a { be32(&f[54..]) } else { 0 },
+        ce: f[15] & 3 == 3,
         tlm: Telemetry::from_words(t, tlm_words),
     };
     Ok((meta, 54 + e))
@@ -245,6 +246,14 @@ struct Dl {
     last: bool,
     d: u64,
     verdict: Option<Result<(RxMeta, usize), usize>>,
+    /// The frame is IPv4-CE ([`ipv4_ce`]; with the verdict).
+    ce: bool,
+}
+
+/// A frame of at least 16 bytes with EtherType IPv4 and ECN = CE: what
+/// `ce_dropped` counts when the parser drops it.
+pub fn ipv4_ce(frame: &[u8], flen: usize) -> bool {
+    flen >= 16 && frame.len() >= 16 && frame[12] == 0x08 && frame[13] == 0 && frame[15] & 3 == 3
 }
 
 /// The parser with a buffer of 2^B words.
@@ -266,6 +275,8 @@ pub struct RoceRxParse<const B: usize> {
     /// reason to count (cycle T+4).
     pending: Option<Rec>,
     pending_cnt: Option<usize>,
+    pending_ce_drop: bool,
+    ce_dropped: u32,
     meta_mem: Vec<Rec>,
     mw: u8,
     mr: u8,
@@ -299,6 +310,8 @@ impl<const B: usize> Default for RoceRxParse<B> {
             mfull_q: false,
             pending: None,
             pending_cnt: None,
+            pending_ce_drop: false,
+            ce_dropped: 0,
             meta_mem: vec![Rec::default(); 1 << META_A],
             mw: 0,
             mr: 0,
@@ -374,6 +387,7 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
                 bad_tlm: self.cnt[8],
                 bad_icrc: self.cnt[9],
                 drop_full: self.cnt[10],
+                ce_dropped: self.ce_dropped,
             },
             ..Default::default()
         };
@@ -449,6 +463,9 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
         if let Some(r) = self.pending_cnt.take() {
             self.cnt[r] = self.cnt[r].wrapping_add(1);
         }
+        if std::mem::take(&mut self.pending_ce_drop) {
+            self.ce_dropped = self.ce_dropped.wrapping_add(1);
+        }
         let wen = w.v && room && !self.ovf;
         let dec = w.v && w.last;
         if wen {
@@ -463,6 +480,7 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
                 Ok(_) => OK,
             };
             self.pending_cnt = Some(rsn);
+            self.pending_ce_drop = rsn != OK && w.ce;
             if rsn == OK {
                 let (meta, p) = verdict.unwrap();
                 self.pending = Some(Rec {
@@ -494,6 +512,7 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
             last: i.in_tlast,
             d: i.in_tdata,
             verdict: None,
+            ce: false,
         };
         if i.in_tvalid {
             let bytes = i.in_tdata.to_le_bytes();
@@ -502,6 +521,7 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
                 self.cur.extend_from_slice(&bytes[..nb]);
                 let flen = 8 * self.wcnt as usize + nb;
                 self.dl[0].verdict = Some(check_frame(&self.cur, flen, i.in_tuser));
+                self.dl[0].ce = ipv4_ce(&self.cur, flen);
                 self.cur.clear();
                 self.wcnt = 0;
             } else {
@@ -524,6 +544,8 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
             self.mfull_q = false;
             self.pending = None;
             self.pending_cnt = None;
+            self.pending_ce_drop = false;
+            self.ce_dropped = 0;
             self.mw = 0;
             self.mr = 0;
             self.mv = false;
@@ -551,6 +573,26 @@ mod tests {
             r = step(r, b as u64, 1);
         }
         assert_eq!(r, 0xDEBB_20E3);
+    }
+
+    /// `RxMeta.ce` is the IPv4 ECN field's CE mark, and the CE of a dropped
+    /// IPv4 frame is seen by `ipv4_ce`.
+    #[test]
+    fn ce_mark() {
+        use crate::roce::packet::Packet;
+        for tos in [0u8, 1, 2, 3, 0xFE, 0xFF] {
+            let f = Packet {
+                tos,
+                opcode: nic_spec::roce::op::CNP,
+                reth: Some(Default::default()),
+                ..Default::default()
+            }
+            .encode();
+            let (m, _) = check_frame(&f, f.len(), false).expect("a good CNP");
+            assert_eq!(m.ce, tos & 3 == 3, "tos {tos:#x}");
+            assert_eq!(ipv4_ce(&f, f.len()), tos & 3 == 3);
+            assert!(!ipv4_ce(&f[..15], 15));
+        }
     }
 
     #[test]

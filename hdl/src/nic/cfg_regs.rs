@@ -11,15 +11,22 @@
 //!    in that cycle);
 //! 3. `m_req_ctx` (`ReqFlowCtx`, ready): active, first PSN, where the
 //!    telemetry goes (the requester then INITs the scheduler's flow);
-//! 4. `m_cc_ctl` (`CcEvent`, ready): CREATE (active, with the flow's
-//!    CC variant, `FLOW_CC_VARIANT`) or DESTROY.
+//! 4. `m_cc_ctl` (`CcEvent`, ready): to the HPCC++ module, CREATE (active
+//!    and `FLOW_CC_VARIANT` 0 or 1, the variant bit = NewINT) or DESTROY
+//!    (inactive, or a DCQCN flow);
+//! 5. `m_rp_ctl` (`RpEvent`, ready): to the DCQCN reaction point, CREATE
+//!    (active and `FLOW_CC_VARIANT` 2) or DESTROY (otherwise), so a flow
+//!    runs in exactly one of the two and a flow moved from one to the
+//!    other leaves no state behind.
 //!
 //! Ports (clock `clock`): the above, and the global registers as plain
-//! outputs (`mtu_log2` … `cc_mlog`), at their `regs` widths. Counters:
-//! `bad_cfg`, `commits` (32 bits, wrapping).
+//! outputs (`mtu_log2` … `cc_mlog`, `m_dcqcn` the reaction point's
+//! `DcqcnCfg`, `np_interval`), at their `regs` widths. Counters:
+//! `bad_cfg`, `commits` (32 bits, wrapping). `FLOW_CC_VARIANT` 3 is
+//! stored as 2 (DCQCN).
 //!
 //! Timing: a register write takes one cycle (`s_cfg.ready` is high in
-//! `Idle`); a commit four cycles plus any wait for `rx_busy` and the two
+//! `Idle`); a commit five cycles plus any wait for `rx_busy` and the three
 //! ready handshakes.
 //!
 //! Bad input: an address that is no register, or a commit of a flow id
@@ -27,7 +34,7 @@
 //!
 //! Golden twin: `nic_golden::nic::cfg_regs`.
 
-use crate::cc::CcEventSource;
+use crate::cc::{CcEventSource, DcqcnCfgSource, RpEventSource};
 use crate::nic::CfgWriteSink;
 use crate::roce::{ReqFlowCtxSource, RxFlowCtxSource, TxFlowCtxSource};
 use consts::*;
@@ -46,6 +53,7 @@ pub enum CfgState {
     Rx,
     Req,
     Cc,
+    Rp,
 }
 
 #[derive(LogicBlock)]
@@ -57,6 +65,9 @@ pub struct CfgRegs<const A: usize> {
     pub m_rx_ctx: RxFlowCtxSource<A>,
     pub m_req_ctx: ReqFlowCtxSource<A>,
     pub m_cc_ctl: CcEventSource,
+    pub m_rp_ctl: RpEventSource,
+    pub m_dcqcn: DcqcnCfgSource,
+    pub np_interval: Signal<Out, Bits<24>>,
     pub mtu_log2: Signal<Out, Bits<4>>,
     /// The MTU in bytes: 2^`mtu_log2`, clamped to 256..=4096.
     pub mtu_bytes: Signal<Out, Bits<16>>,
@@ -92,6 +103,20 @@ pub struct CfgRegs<const A: usize> {
     r_cc_w_min: DFF<Bits<32>>,
     r_cc_w_init: DFF<Bits<32>>,
     r_cc_mlog: DFF<Bits<3>>,
+    r_dcqcn_g_log2: DFF<Bits<4>>,
+    r_dcqcn_alpha_period: DFF<Bits<24>>,
+    r_dcqcn_dec_period: DFF<Bits<24>>,
+    r_dcqcn_inc_period: DFF<Bits<24>>,
+    r_dcqcn_byte_reset: DFF<Bits<32>>,
+    r_dcqcn_f: DFF<Bits<3>>,
+    r_dcqcn_r_ai: DFF<Bits<32>>,
+    r_dcqcn_r_hai: DFF<Bits<32>>,
+    r_dcqcn_r_min: DFF<Bits<32>>,
+    r_dcqcn_r_line: DFF<Bits<32>>,
+    r_dcqcn_r_first: DFF<Bits<32>>,
+    r_dcqcn_alpha_init: DFF<Bits<21>>,
+    r_dcqcn_window: DFF<Bits<32>>,
+    r_np_interval: DFF<Bits<24>>,
     f_dmac: DFF<Bits<48>>,
     f_smac: DFF<Bits<48>>,
     f_sip: DFF<Bits<32>>,
@@ -103,7 +128,7 @@ pub struct CfgRegs<const A: usize> {
     f_send_psn: DFF<Bits<24>>,
     f_recv_psn: DFF<Bits<24>>,
     f_tlm_data: DFF<Bit>,
-    f_cc_variant: DFF<Bit>,
+    f_cc_variant: DFF<Bits<2>>,
     c_flow: DFF<Bits<A>>,
     c_active: DFF<Bit>,
     n_bad: DFF<Bits<32>>,
@@ -135,6 +160,24 @@ pub struct CfgRegs<const A: usize> {
     k_recv_psn: Constant<Bits<16>>,
     k_tlm_data: Constant<Bits<16>>,
     k_cc_variant: Constant<Bits<16>>,
+    k_dcqcn_g_log2: Constant<Bits<16>>,
+    k_dcqcn_alpha_period: Constant<Bits<16>>,
+    k_dcqcn_dec_period: Constant<Bits<16>>,
+    k_dcqcn_inc_period: Constant<Bits<16>>,
+    k_dcqcn_byte_reset: Constant<Bits<16>>,
+    k_dcqcn_f: Constant<Bits<16>>,
+    k_dcqcn_r_ai: Constant<Bits<16>>,
+    k_dcqcn_r_hai: Constant<Bits<16>>,
+    k_dcqcn_r_min: Constant<Bits<16>>,
+    k_dcqcn_r_line: Constant<Bits<16>>,
+    k_dcqcn_r_first: Constant<Bits<16>>,
+    k_dcqcn_alpha_init: Constant<Bits<16>>,
+    k_dcqcn_window: Constant<Bits<16>>,
+    k_np_interval: Constant<Bits<16>>,
+    k_rp_create: Constant<Bits<2>>,
+    k_rp_destroy: Constant<Bits<2>>,
+    k_var_dcqcn: Constant<Bits<2>>,
+    is_dcqcn: Signal<Local, Bit>,
     k_commit: Constant<Bits<16>>,
     k_a: Constant<Bits<32>>,
     k_m8: Constant<Bits<4>>,
@@ -158,6 +201,9 @@ impl<const A: usize> Default for CfgRegs<A> {
             m_rx_ctx: Default::default(),
             m_req_ctx: Default::default(),
             m_cc_ctl: Default::default(),
+            m_rp_ctl: Default::default(),
+            m_dcqcn: Default::default(),
+            np_interval: Default::default(),
             mtu_log2: Default::default(),
             mtu_bytes: Default::default(),
             rto: Default::default(),
@@ -192,6 +238,20 @@ impl<const A: usize> Default for CfgRegs<A> {
             r_cc_w_min: Default::default(),
             r_cc_w_init: Default::default(),
             r_cc_mlog: Default::default(),
+            r_dcqcn_g_log2: Default::default(),
+            r_dcqcn_alpha_period: Default::default(),
+            r_dcqcn_dec_period: Default::default(),
+            r_dcqcn_inc_period: Default::default(),
+            r_dcqcn_byte_reset: Default::default(),
+            r_dcqcn_f: Default::default(),
+            r_dcqcn_r_ai: Default::default(),
+            r_dcqcn_r_hai: Default::default(),
+            r_dcqcn_r_min: Default::default(),
+            r_dcqcn_r_line: Default::default(),
+            r_dcqcn_r_first: Default::default(),
+            r_dcqcn_alpha_init: Default::default(),
+            r_dcqcn_window: Default::default(),
+            r_np_interval: Default::default(),
             f_dmac: Default::default(),
             f_smac: Default::default(),
             f_sip: Default::default(),
@@ -235,6 +295,24 @@ impl<const A: usize> Default for CfgRegs<A> {
             k_recv_psn: k(FLOW_RECV_PSN),
             k_tlm_data: k(FLOW_TLM_DATA),
             k_cc_variant: k(FLOW_CC_VARIANT),
+            k_dcqcn_g_log2: k(DCQCN_G_LOG2),
+            k_dcqcn_alpha_period: k(DCQCN_ALPHA_PERIOD),
+            k_dcqcn_dec_period: k(DCQCN_DEC_PERIOD),
+            k_dcqcn_inc_period: k(DCQCN_INC_PERIOD),
+            k_dcqcn_byte_reset: k(DCQCN_BYTE_RESET),
+            k_dcqcn_f: k(DCQCN_F),
+            k_dcqcn_r_ai: k(DCQCN_R_AI),
+            k_dcqcn_r_hai: k(DCQCN_R_HAI),
+            k_dcqcn_r_min: k(DCQCN_R_MIN),
+            k_dcqcn_r_line: k(DCQCN_R_LINE),
+            k_dcqcn_r_first: k(DCQCN_R_FIRST),
+            k_dcqcn_alpha_init: k(DCQCN_ALPHA_INIT),
+            k_dcqcn_window: k(DCQCN_WINDOW),
+            k_np_interval: k(NP_INTERVAL),
+            k_rp_create: Constant::new(Bits::<2>::from(nic_spec::dcqcn::OP_CREATE as u64)),
+            k_rp_destroy: Constant::new(Bits::<2>::from(nic_spec::dcqcn::OP_DESTROY as u64)),
+            k_var_dcqcn: Constant::new(Bits::<2>::from(2u64)),
+            is_dcqcn: Default::default(),
             k_commit: k(COMMIT),
             k_a: Constant::new(Bits::<32>::from(A as u64)),
             k_m8: Constant::new(Bits::<4>::from(8u64)),
@@ -270,6 +348,20 @@ impl<const A: usize> Logic for CfgRegs<A> {
             r_cc_w_min,
             r_cc_w_init,
             r_cc_mlog,
+            r_dcqcn_g_log2,
+            r_dcqcn_alpha_period,
+            r_dcqcn_dec_period,
+            r_dcqcn_inc_period,
+            r_dcqcn_byte_reset,
+            r_dcqcn_f,
+            r_dcqcn_r_ai,
+            r_dcqcn_r_hai,
+            r_dcqcn_r_min,
+            r_dcqcn_r_line,
+            r_dcqcn_r_first,
+            r_dcqcn_alpha_init,
+            r_dcqcn_window,
+            r_np_interval,
             f_dmac,
             f_smac,
             f_sip,
@@ -344,7 +436,39 @@ impl<const A: usize> Logic for CfgRegs<A> {
             } else if (self.s_cfg.addr.val() == self.k_tlm_data.val()) {
                 self.f_tlm_data.d.next = self.s_cfg.data.val().get_bit(0);
             } else if (self.s_cfg.addr.val() == self.k_cc_variant.val()) {
-                self.f_cc_variant.d.next = self.s_cfg.data.val().get_bit(0);
+                if self.s_cfg.data.val().get_bit(1) {
+                    self.f_cc_variant.d.next = self.k_var_dcqcn.val();
+                } else {
+                    self.f_cc_variant.d.next = self.s_cfg.data.val().get_bits::<2>(0);
+                }
+            } else if (self.s_cfg.addr.val() == self.k_dcqcn_g_log2.val()) {
+                self.r_dcqcn_g_log2.d.next = self.s_cfg.data.val().get_bits::<4>(0);
+            } else if (self.s_cfg.addr.val() == self.k_dcqcn_alpha_period.val()) {
+                self.r_dcqcn_alpha_period.d.next = self.s_cfg.data.val().get_bits::<24>(0);
+            } else if (self.s_cfg.addr.val() == self.k_dcqcn_dec_period.val()) {
+                self.r_dcqcn_dec_period.d.next = self.s_cfg.data.val().get_bits::<24>(0);
+            } else if (self.s_cfg.addr.val() == self.k_dcqcn_inc_period.val()) {
+                self.r_dcqcn_inc_period.d.next = self.s_cfg.data.val().get_bits::<24>(0);
+            } else if (self.s_cfg.addr.val() == self.k_dcqcn_byte_reset.val()) {
+                self.r_dcqcn_byte_reset.d.next = self.s_cfg.data.val().get_bits::<32>(0);
+            } else if (self.s_cfg.addr.val() == self.k_dcqcn_f.val()) {
+                self.r_dcqcn_f.d.next = self.s_cfg.data.val().get_bits::<3>(0);
+            } else if (self.s_cfg.addr.val() == self.k_dcqcn_r_ai.val()) {
+                self.r_dcqcn_r_ai.d.next = self.s_cfg.data.val().get_bits::<32>(0);
+            } else if (self.s_cfg.addr.val() == self.k_dcqcn_r_hai.val()) {
+                self.r_dcqcn_r_hai.d.next = self.s_cfg.data.val().get_bits::<32>(0);
+            } else if (self.s_cfg.addr.val() == self.k_dcqcn_r_min.val()) {
+                self.r_dcqcn_r_min.d.next = self.s_cfg.data.val().get_bits::<32>(0);
+            } else if (self.s_cfg.addr.val() == self.k_dcqcn_r_line.val()) {
+                self.r_dcqcn_r_line.d.next = self.s_cfg.data.val().get_bits::<32>(0);
+            } else if (self.s_cfg.addr.val() == self.k_dcqcn_r_first.val()) {
+                self.r_dcqcn_r_first.d.next = self.s_cfg.data.val().get_bits::<32>(0);
+            } else if (self.s_cfg.addr.val() == self.k_dcqcn_alpha_init.val()) {
+                self.r_dcqcn_alpha_init.d.next = self.s_cfg.data.val().get_bits::<21>(0);
+            } else if (self.s_cfg.addr.val() == self.k_dcqcn_window.val()) {
+                self.r_dcqcn_window.d.next = self.s_cfg.data.val().get_bits::<32>(0);
+            } else if (self.s_cfg.addr.val() == self.k_np_interval.val()) {
+                self.r_np_interval.d.next = self.s_cfg.data.val().get_bits::<24>(0);
             } else if ((self.s_cfg.addr.val() == self.k_commit.val()) && !self.flow_oor.val()) {
                 self.c_flow.d.next = self.s_cfg.data.val().get_bits::<A>(0);
                 self.c_active.d.next = self.s_cfg.data.val().get_bit(32);
@@ -359,6 +483,7 @@ impl<const A: usize> Logic for CfgRegs<A> {
         self.m_rx_ctx.valid.next = ((self.state.q.val() == CfgState::Rx) && !self.rx_busy.val());
         self.m_req_ctx.valid.next = (self.state.q.val() == CfgState::Req);
         self.m_cc_ctl.valid.next = (self.state.q.val() == CfgState::Cc);
+        self.m_rp_ctl.valid.next = (self.state.q.val() == CfgState::Rp);
         match self.state.q.val() {
             CfgState::Idle => {}
             CfgState::Tx => {
@@ -376,6 +501,11 @@ impl<const A: usize> Logic for CfgRegs<A> {
             }
             CfgState::Cc => {
                 if self.m_cc_ctl.ready.val() {
+                    self.state.d.next = CfgState::Rp;
+                }
+            }
+            CfgState::Rp => {
+                if self.m_rp_ctl.ready.val() {
                     self.state.d.next = CfgState::Idle;
                 }
             }
@@ -395,15 +525,23 @@ impl<const A: usize> Logic for CfgRegs<A> {
         self.m_rx_ctx.rd_addr.next = 0.into();
         self.m_rx_ctx.rd_psn.next = 0.into();
         self.m_rx_ctx.rd_only.next = false;
+        self.m_rx_ctx.cnp_on_ce.next = (self.f_cc_variant.q.val() == self.k_var_dcqcn.val());
         self.m_req_ctx.flow.next = self.c_flow.q.val();
         self.m_req_ctx.active.next = self.c_active.q.val();
         self.m_req_ctx.psn.next = self.f_send_psn.q.val();
         self.m_req_ctx.tlm_data.next = self.f_tlm_data.q.val();
+        self.is_dcqcn.next = (self.f_cc_variant.q.val() == self.k_var_dcqcn.val());
         self.m_cc_ctl.op.next = self.k_destroy.val();
-        if self.c_active.q.val() {
+        if (self.c_active.q.val() && !self.is_dcqcn.val()) {
             self.m_cc_ctl.op.next = self.k_create.val();
         }
-        self.m_cc_ctl.variant.next = self.f_cc_variant.q.val();
+        self.m_cc_ctl.variant.next = self.f_cc_variant.q.val().get_bit(0);
+        self.m_rp_ctl.op.next = self.k_rp_destroy.val();
+        if (self.c_active.q.val() && self.is_dcqcn.val()) {
+            self.m_rp_ctl.op.next = self.k_rp_create.val();
+        }
+        self.m_rp_ctl.flow.next = bit_cast::<16, A>(self.c_flow.q.val());
+        self.m_rp_ctl.bytes.next = 0.into();
         self.m_cc_ctl.flow.next = bit_cast::<16, A>(self.c_flow.q.val());
         self.m_cc_ctl.seq.next = 0.into();
         self.m_cc_ctl.snd_nxt.next = 0.into();
@@ -437,6 +575,20 @@ impl<const A: usize> Logic for CfgRegs<A> {
         self.cc_w_min.next = self.r_cc_w_min.q.val();
         self.cc_w_init.next = self.r_cc_w_init.q.val();
         self.cc_mlog.next = self.r_cc_mlog.q.val();
+        self.m_dcqcn.g_log2.next = self.r_dcqcn_g_log2.q.val();
+        self.m_dcqcn.alpha_period.next = self.r_dcqcn_alpha_period.q.val();
+        self.m_dcqcn.dec_period.next = self.r_dcqcn_dec_period.q.val();
+        self.m_dcqcn.inc_period.next = self.r_dcqcn_inc_period.q.val();
+        self.m_dcqcn.byte_reset.next = self.r_dcqcn_byte_reset.q.val();
+        self.m_dcqcn.f.next = self.r_dcqcn_f.q.val();
+        self.m_dcqcn.r_ai.next = self.r_dcqcn_r_ai.q.val();
+        self.m_dcqcn.r_hai.next = self.r_dcqcn_r_hai.q.val();
+        self.m_dcqcn.r_min.next = self.r_dcqcn_r_min.q.val();
+        self.m_dcqcn.r_line.next = self.r_dcqcn_r_line.q.val();
+        self.m_dcqcn.r_first.next = self.r_dcqcn_r_first.q.val();
+        self.m_dcqcn.alpha_init.next = self.r_dcqcn_alpha_init.q.val();
+        self.m_dcqcn.window.next = self.r_dcqcn_window.q.val();
+        self.np_interval.next = self.r_np_interval.q.val();
         self.bad_cfg.next = self.n_bad.q.val();
         self.commits.next = self.n_commits.q.val();
     }

@@ -12,7 +12,10 @@
 //!            ├─ SchedEvent ─────────► EvArb                   └─ AckInfo ◄──────────────┤
 //!            ├─ CcEvent ─► CcArb ─► HpccCc                                             │
 //!            └─► m_cmpl      s_axis_rx ─► RoceRxParse ─► RoceRxDispatch ─ CcFeedback, NakReq ─► Requester
-//!                                                                      └─ HostWrite ─► m_dma_wr
+//!                                                                      ├─ HostWrite ─► m_dma_wr
+//!   DCQCN (flows with FLOW_CC_VARIANT 2):                              ├─ CNP (RpEvent) ─► RpArb ─► DcqcnRp ─ CcUpdate ─► EvArb
+//!                                                                      └─ CeMark ─► DcqcnNp ─ CnpReq ─► TxArb
+//!   CfgRegs ─ CREATE/DESTROY (RpEvent) ─► RpArb;  CfgRegs.m_dcqcn ─► DcqcnRp.cfg;  np_interval ─► DcqcnNp
 //! ```
 //!
 //! Ports (clock `clock`, `reset` for the Rx and Tx pipelines):
@@ -24,7 +27,9 @@
 //! - MAC side: `m_axis_tx`, `s_axis_rx` (64-bit AXI4-Stream, FCS not
 //!   included, `s_axis_rx.tuser` = bad frame);
 //! - counters: `m_stats_parse`, `m_stats_dispatch`, `m_stats_tx`,
-//!   `m_stats_sched`, `m_stats_cc`, `m_stats_req`, `m_stats_core`.
+//!   `m_stats_sched`, `m_stats_cc`, `m_stats_req`, `m_stats_core`,
+//!   `m_stats_dcqcn` (the reaction point), `m_stats_np` (the notification
+//!   point).
 //!
 //! Formats, latency, throughput and bad-input behaviour are the blocks'
 //! (each one's doc comment); the glue adds no state except the update
@@ -34,7 +39,7 @@
 //! Golden twin: `nic_golden::nic::core` (the blocks' twins, joined the
 //! same way).
 
-use crate::cc::{CcStatsSource, HpccCc};
+use crate::cc::{CcStatsSource, DcqcnNp, DcqcnRp, DcqcnStatsSource, HpccCc, NpStatsSource};
 use crate::nic::cc_arb::CcArb;
 use crate::nic::cfg_regs::CfgRegs;
 use crate::nic::ev_arb::EvArb;
@@ -42,6 +47,7 @@ use crate::nic::int_tap::IntTap;
 use crate::nic::notify_rx::NotifyRx;
 use crate::nic::notify_tx::NotifyTx;
 use crate::nic::read_resp::ReadResp;
+use crate::nic::rp_arb::RpArb;
 use crate::nic::rx_ctx_mux::RxCtxMux;
 use crate::nic::tx_arb::TxArb;
 use crate::nic::{CfgWriteSink, CoreStatsSource};
@@ -75,6 +81,8 @@ pub struct NicCore<const A: usize, const Q: usize, const AQ: usize, const B: usi
     pub m_stats_cc: CcStatsSource,
     pub m_stats_req: ReqStatsSource,
     pub m_stats_core: CoreStatsSource,
+    pub m_stats_dcqcn: DcqcnStatsSource,
+    pub m_stats_np: NpStatsSource,
     cfg: CfgRegs<A>,
     parse: RoceRxParse<B>,
     dispatch: RoceRxDispatch<A>,
@@ -90,6 +98,9 @@ pub struct NicCore<const A: usize, const Q: usize, const AQ: usize, const B: usi
     notify_rx: NotifyRx<A>,
     tx_arb: TxArb<A>,
     tx: RoceTx<A>,
+    rp_arb: RpArb,
+    rp: DcqcnRp<A>,
+    np: DcqcnNp<A>,
 }
 
 impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> Logic
@@ -99,7 +110,7 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> Logic
     fn update(&mut self) {
         clock!(
             self, clock, cfg, parse, dispatch, rx_ctx, requester, sched, ev_arb, cc_arb, cc,
-            read_resp, int_tap, notify_tx, notify_rx, tx_arb, tx
+            read_resp, int_tap, notify_tx, notify_rx, tx_arb, tx, rp_arb, rp, np
         );
         self.parse.reset.next = self.reset.val();
         self.dispatch.reset.next = self.reset.val();
@@ -133,6 +144,8 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> Logic
         self.cc.cfg_w_min.next = self.cfg.cc_w_min.val();
         self.cc.cfg_w_init.next = self.cfg.cc_w_init.val();
         self.cc.cfg_mlog.next = self.cfg.cc_mlog.val();
+        crate::cc::DcqcnCfgSource::join(&mut self.cfg.m_dcqcn, &mut self.rp.cfg);
+        self.np.cfg_interval.next = self.cfg.np_interval.val();
 
         // ---- Receive: parser → dispatcher → responder, requester, host.
         AxisSink::<64, 8, 1>::link(&mut self.s_axis_rx, &mut self.parse.s_axis_rx);
@@ -148,6 +161,15 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> Logic
         crate::cc::CcUpdateSource::join(&mut self.notify_rx.m_update, &mut self.ev_arb.s_notify);
         NakReqSource::<A>::join(&mut self.dispatch.m_nak, &mut self.requester.s_nak);
         ReadReqSource::<A>::join(&mut self.dispatch.m_rdreq, &mut self.read_resp.s_rdreq);
+
+        // ---- DCQCN: CNPs received → reaction point → scheduler; CE marks →
+        // notification point → CNPs sent.
+        crate::cc::RpEventSource::join(&mut self.cfg.m_rp_ctl, &mut self.rp_arb.s_ctl);
+        crate::cc::RpEventSource::join(&mut self.dispatch.m_cnp, &mut self.rp_arb.s_cnp);
+        crate::cc::RpEventSource::join(&mut self.rp_arb.m_event, &mut self.rp.s_event);
+        crate::cc::CcUpdateSink::join(&mut self.ev_arb.s_dcqcn, &mut self.rp.m_update);
+        crate::cc::CeMarkSource::join(&mut self.dispatch.m_ce, &mut self.np.s_ce);
+        crate::cc::CnpReqSource::join(&mut self.np.m_cnp, &mut self.tx_arb.s_cnp);
 
         // ---- Requester, scheduler, CC.
         WorkReqSink::link(&mut self.s_wr, &mut self.requester.s_wr);
@@ -177,6 +199,8 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> Logic
         SchedStatsSource::link(&mut self.m_stats_sched, &mut self.sched.m_stats);
         CcStatsSource::link(&mut self.m_stats_cc, &mut self.cc.m_stats);
         ReqStatsSource::link(&mut self.m_stats_req, &mut self.requester.m_stats);
+        DcqcnStatsSource::link(&mut self.m_stats_dcqcn, &mut self.rp.m_stats);
+        NpStatsSource::link(&mut self.m_stats_np, &mut self.np.m_stats);
         self.m_stats_core.bad_cfg.next = self.cfg.bad_cfg.val();
         self.m_stats_core.commits.next = self.cfg.commits.val();
         self.m_stats_core.updates.next = self.ev_arb.updates.val();

@@ -16,6 +16,12 @@
 //!   sender, `NotifyRx`), converted and queued the same way, always. If
 //!   it comes in the same cycle as a qualifying `s_update`, the latter
 //!   wins and the NOTIFY's update is dropped and counted.
+//! - `s_dcqcn` (`CcUpdate`, strobe): the DCQCN reaction point's update
+//!   (status UPDATE or CREATED: Rc as R, the configured window as W),
+//!   converted and queued the same way. It has the lowest priority: in a
+//!   same-cycle tie with either source above it is dropped and counted
+//!   (the reaction point's state is right; its next update or timer step
+//!   carries the rate).
 //! - `m_ev` (`SchedEvent`): the two sources alternate when both wait
 //!   (round robin), so neither starves. Combinational from the inputs
 //!   (`valid` from the sources' `valid`, never from `m_ev.ready`).
@@ -46,6 +52,7 @@ pub struct EvArb {
     pub s_req: SchedEventSink,
     pub s_update: CcUpdateSink,
     pub s_notify: CcUpdateSink,
+    pub s_dcqcn: CcUpdateSink,
     pub m_ev: SchedEventSource,
     pub updates: Signal<Out, Bits<32>>,
     pub update_drops: Signal<Out, Bits<32>>,
@@ -64,6 +71,8 @@ pub struct EvArb {
     k_op_update: Constant<Bits<3>>,
     k_held_max: Constant<Bits<8>>,
     qualify: Signal<Local, Bit>,
+    qualify_d: Signal<Local, Bit>,
+    nsrc: Signal<Local, Bits<32>>,
     any_upd: Signal<Local, Bit>,
     tie: Signal<Local, Bit>,
     push_ok: Signal<Local, Bit>,
@@ -80,6 +89,7 @@ impl Default for EvArb {
             s_req: Default::default(),
             s_update: Default::default(),
             s_notify: Default::default(),
+            s_dcqcn: Default::default(),
             m_ev: Default::default(),
             updates: Default::default(),
             update_drops: Default::default(),
@@ -95,6 +105,8 @@ impl Default for EvArb {
             k_op_update: Constant::new(Bits::<3>::from(nic_spec::sched::OP_UPDATE as u64)),
             k_held_max: Constant::new(Bits::<8>::from(QUEUE)),
             qualify: Default::default(),
+            qualify_d: Default::default(),
+            nsrc: Default::default(),
             any_upd: Default::default(),
             tie: Default::default(),
             push_ok: Default::default(),
@@ -115,20 +127,33 @@ impl Logic for EvArb {
             && ((self.s_update.status.val() == self.k_created_st.val())
                 || ((self.s_update.status.val() == self.k_update_st.val())
                     && !self.s_update.variant.val())));
-        self.any_upd.next = (self.qualify.val() || self.s_notify.valid.val());
+        self.qualify_d.next = (self.s_dcqcn.valid.val()
+            && ((self.s_dcqcn.status.val() == self.k_created_st.val())
+                || (self.s_dcqcn.status.val() == self.k_update_st.val())));
+        self.any_upd.next =
+            (self.qualify.val() || self.s_notify.valid.val() || self.qualify_d.val());
         self.push_ok.next = (self.any_upd.val() && (self.held.q.val() < self.k_held_max.val()));
-        self.tie.next = (self.qualify.val() && self.s_notify.valid.val());
+        // Updates offered this cycle (one is taken if there is room).
+        if (self.qualify.val() && self.s_notify.valid.val() && self.qualify_d.val()) {
+            self.nsrc.next = 3.into();
+        } else if ((self.qualify.val() && self.s_notify.valid.val())
+            || (self.qualify.val() && self.qualify_d.val())
+            || (self.s_notify.valid.val() && self.qualify_d.val()))
+        {
+            self.nsrc.next = 2.into();
+        } else if self.any_upd.val() {
+            self.nsrc.next = 1.into();
+        } else {
+            self.nsrc.next = 0.into();
+        }
+        self.tie.next = (self.nsrc.val() > 1);
         if self.push_ok.val() {
             self.n_updates.d.next = (self.n_updates.q.val() + 1);
-        }
-        if (self.any_upd.val() && !self.push_ok.val()) {
             if self.tie.val() {
-                self.n_drops.d.next = (self.n_drops.q.val() + 2);
-            } else {
-                self.n_drops.d.next = (self.n_drops.q.val() + 1);
+                self.n_drops.d.next = ((self.n_drops.q.val() + self.nsrc.val()) - 1);
             }
-        } else if self.tie.val() {
-            self.n_drops.d.next = (self.n_drops.q.val() + 1);
+        } else if self.any_upd.val() {
+            self.n_drops.d.next = (self.n_drops.q.val() + self.nsrc.val());
         }
         self.mul.b.next = bit_cast::<32, 24>(self.cfg_ns_per_cycle.val());
         self.mul.in_valid.next = self.push_ok.val();
@@ -136,10 +161,14 @@ impl Logic for EvArb {
             self.mul.a.next = bit_cast::<32, 24>(self.s_update.r.val());
             self.carry.d.next = ((bit_cast::<48, 16>(self.s_update.flow.val()) << 32)
                 | bit_cast::<48, 32>(self.s_update.w.val()));
-        } else {
+        } else if self.s_notify.valid.val() {
             self.mul.a.next = bit_cast::<32, 24>(self.s_notify.r.val());
             self.carry.d.next = ((bit_cast::<48, 16>(self.s_notify.flow.val()) << 32)
                 | bit_cast::<48, 32>(self.s_notify.w.val()));
+        } else {
+            self.mul.a.next = bit_cast::<32, 24>(self.s_dcqcn.r.val());
+            self.carry.d.next = ((bit_cast::<48, 16>(self.s_dcqcn.flow.val()) << 32)
+                | bit_cast::<48, 32>(self.s_dcqcn.w.val()));
         }
         // R in bytes per cycle: (R · npc) >> 8, saturated, at least 1.
         self.r_sched.next = self.mul.p.val().get_bits::<32>(8);

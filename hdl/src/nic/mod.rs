@@ -9,6 +9,8 @@
 //!   the requester's ACK telemetry;
 //! - [`tx_arb`]: the Tx builder's descriptor port, shared by ACKs, READ
 //!   responses and the requester;
+//! - [`rp_arb`]: the DCQCN reaction point's event port, shared by flow
+//!   creation and received CNPs;
 //! - [`read_resp`]: READ requests → READ RESPONSE descriptors;
 //! - [`rx_ctx_mux`]: the dispatcher's context port, shared by flow
 //!   creation and the requester's READ tracking;
@@ -27,6 +29,7 @@ pub mod nic;
 pub mod notify_rx;
 pub mod notify_tx;
 pub mod read_resp;
+pub mod rp_arb;
 pub mod rx_ctx_mux;
 pub mod tx_arb;
 

@@ -31,6 +31,7 @@ impl<const A: usize> Logic for RxCtxMux<A> {
             self.m_ctx.rd_addr.next = self.s_req.rd_addr.val();
             self.m_ctx.rd_psn.next = self.s_req.rd_psn.val();
             self.m_ctx.rd_only.next = self.s_req.rd_only.val();
+            self.m_ctx.cnp_on_ce.next = self.s_req.cnp_on_ce.val();
         } else {
             self.m_ctx.flow.next = self.s_cfg.flow.val();
             self.m_ctx.active.next = self.s_cfg.active.val();
@@ -38,6 +39,7 @@ impl<const A: usize> Logic for RxCtxMux<A> {
             self.m_ctx.rd_addr.next = self.s_cfg.rd_addr.val();
             self.m_ctx.rd_psn.next = self.s_cfg.rd_psn.val();
             self.m_ctx.rd_only.next = self.s_cfg.rd_only.val();
+            self.m_ctx.cnp_on_ce.next = self.s_cfg.cnp_on_ce.val();
         }
     }
 }

@@ -7,6 +7,10 @@
 //!   (`nic_spec::roce::ack_opcode`), so no standard-opcode answer
 //!   carries the area. ACKs go first: they are small and they free the peer's
 //!   window.
+//! - `s_cnp` (`CnpReq`, the DCQCN notification point) next: a CNP
+//!   descriptor (opcode 0x81, PSN 0, no payload, the 16 reserved bytes 0)
+//!   for the flow, which the Tx sends to the flow's peer QP. CNPs are
+//!   small and rate-limited per flow (`NP_INTERVAL`).
 //! - `s_notify` (`TxDesc`, NewINT's NOTIFYs) next: one per flow per T.
 //! - `s_rresp` (`TxDesc`, READ responses) and `s_req` (`TxDesc`, the
 //!   requester's data, READ requests and probes) alternate when both
@@ -18,6 +22,7 @@
 //! Counter: `acks` (ACK/NAK descriptors sent, 32 bits, wrapping).
 //! Golden twin: `nic_golden::nic::tx_arb`.
 
+use crate::cc::CnpReqSink;
 use crate::roce::{AckInfoSink, TxDescSink, TxDescSource};
 use rust_hdl::prelude::*;
 
@@ -25,6 +30,7 @@ use rust_hdl::prelude::*;
 pub struct TxArb<const A: usize> {
     pub clock: Signal<In, Clock>,
     pub s_ack: AckInfoSink<A>,
+    pub s_cnp: CnpReqSink,
     pub s_notify: TxDescSink<A>,
     pub s_rresp: TxDescSink<A>,
     pub s_req: TxDescSink<A>,
@@ -35,6 +41,8 @@ pub struct TxArb<const A: usize> {
     n_acks: DFF<Bits<32>>,
     k_ack: Constant<Bits<8>>,
     k_ack_tlm: Constant<Bits<8>>,
+    k_cnp: Constant<Bits<8>>,
+    pick_c: Signal<Local, Bit>,
     pick_n: Signal<Local, Bit>,
     pick_r: Signal<Local, Bit>,
     pick_q: Signal<Local, Bit>,
@@ -45,6 +53,7 @@ impl<const A: usize> Default for TxArb<A> {
         Self {
             clock: Default::default(),
             s_ack: Default::default(),
+            s_cnp: Default::default(),
             s_notify: Default::default(),
             s_rresp: Default::default(),
             s_req: Default::default(),
@@ -54,6 +63,8 @@ impl<const A: usize> Default for TxArb<A> {
             n_acks: Default::default(),
             k_ack: Constant::new(Bits::<8>::from(nic_spec::roce::op::ACK as u64)),
             k_ack_tlm: Constant::new(Bits::<8>::from(nic_spec::roce::op::ACK_TLM as u64)),
+            k_cnp: Constant::new(Bits::<8>::from(nic_spec::roce::op::CNP as u64)),
+            pick_c: Default::default(),
             pick_n: Default::default(),
             pick_r: Default::default(),
             pick_q: Default::default(),
@@ -65,20 +76,26 @@ impl<const A: usize> Logic for TxArb<A> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, turn_r, n_acks);
-        self.pick_n.next = (!self.s_ack.valid.val() && self.s_notify.valid.val());
+        self.pick_c.next = (!self.s_ack.valid.val() && self.s_cnp.valid.val());
+        self.pick_n.next =
+            (!self.s_ack.valid.val() && !self.s_cnp.valid.val() && self.s_notify.valid.val());
         self.pick_r.next = (!self.s_ack.valid.val()
+            && !self.s_cnp.valid.val()
             && !self.s_notify.valid.val()
             && self.s_rresp.valid.val()
             && (!self.s_req.valid.val() || self.turn_r.q.val()));
         self.pick_q.next = (!self.s_ack.valid.val()
+            && !self.s_cnp.valid.val()
             && !self.s_notify.valid.val()
             && !self.pick_r.val()
             && self.s_req.valid.val());
         self.m_desc.valid.next = (self.s_ack.valid.val()
+            || self.s_cnp.valid.val()
             || self.s_notify.valid.val()
             || self.s_rresp.valid.val()
             || self.s_req.valid.val());
         self.s_ack.ready.next = self.m_desc.ready.val();
+        self.s_cnp.ready.next = (self.m_desc.ready.val() && self.pick_c.val());
         self.s_notify.ready.next = (self.m_desc.ready.val() && self.pick_n.val());
         self.s_rresp.ready.next = (self.m_desc.ready.val() && self.pick_r.val());
         self.s_req.ready.next = (self.m_desc.ready.val() && self.pick_q.val());
@@ -111,6 +128,24 @@ impl<const A: usize> Logic for TxArb<A> {
             self.m_desc.tlm.hop2.next = self.s_ack.tlm.hop2.val();
             self.m_desc.tlm.hop3.next = self.s_ack.tlm.hop3.val();
             self.m_desc.tlm.hop4.next = self.s_ack.tlm.hop4.val();
+        } else if self.pick_c.val() {
+            self.m_desc.flow.next = bit_cast::<A, 16>(self.s_cnp.flow.val());
+            self.m_desc.opcode.next = self.k_cnp.val();
+            self.m_desc.psn.next = 0.into();
+            self.m_desc.ackreq.next = false;
+            self.m_desc.len.next = 0.into();
+            self.m_desc.addr.next = 0.into();
+            self.m_desc.va.next = 0.into();
+            self.m_desc.rkey.next = 0.into();
+            self.m_desc.dlen.next = 0.into();
+            self.m_desc.aeth.next = 0.into();
+            self.m_desc.tlm.present.next = false;
+            self.m_desc.tlm.hdr.next = 0.into();
+            self.m_desc.tlm.hop0.next = 0.into();
+            self.m_desc.tlm.hop1.next = 0.into();
+            self.m_desc.tlm.hop2.next = 0.into();
+            self.m_desc.tlm.hop3.next = 0.into();
+            self.m_desc.tlm.hop4.next = 0.into();
         } else if self.pick_n.val() {
             self.m_desc.flow.next = self.s_notify.flow.val();
             self.m_desc.opcode.next = self.s_notify.opcode.val();

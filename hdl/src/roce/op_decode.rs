@@ -12,7 +12,8 @@
 //! - out, one bit each: `known` (in the table), `reth`, `aeth`, `pay`
 //!   (may carry a payload), `only` (WRITE ONLY / READ RESPONSE ONLY),
 //!   `write`, `read_req`, `read_resp`, `ends_msg` (the responder's MSN
-//!   advances), `ack`, `probe`, `notify`, `hpcc` (PROBE or NOTIFY).
+//!   advances), `ack`, `probe`, `notify`, `hpcc` (PROBE, NOTIFY or HPCC
+//!   ACK), `cnp` (a RoCEv2 CNP).
 //!
 //! Combinational (latency 0). An opcode outside the table gives `known`
 //! = 0 and every class 0. Twin: `nic_golden::roce::op_decode`.
@@ -39,6 +40,7 @@ pub struct OpDecode {
     pub probe: Signal<Out, Bit>,
     pub notify: Signal<Out, Bit>,
     pub hpcc: Signal<Out, Bit>,
+    pub cnp: Signal<Out, Bit>,
     /// `op` equals the table's opcode i.
     eq: [Signal<Local, Bit>; N],
     k_opcode: [Constant<Bits<8>>; N],
@@ -54,6 +56,7 @@ pub struct OpDecode {
     m_probe: [Constant<Bit>; N],
     m_notify: [Constant<Bit>; N],
     m_hpcc: [Constant<Bit>; N],
+    m_cnp: [Constant<Bit>; N],
 }
 
 /// For each opcode of the table, whether it is in the class `f`.
@@ -78,6 +81,7 @@ impl Default for OpDecode {
             probe: Default::default(),
             notify: Default::default(),
             hpcc: Default::default(),
+            cnp: Default::default(),
             eq: Default::default(),
             k_opcode: std::array::from_fn(|i| Constant::new(Bits::<8>::from(op::ALL[i] as u64))),
             m_reth: class(spec::has_reth),
@@ -92,6 +96,7 @@ impl Default for OpDecode {
             m_probe: class(|o| o == op::PROBE),
             m_notify: class(|o| o == op::NOTIFY),
             m_hpcc: class(spec::is_hpcc),
+            m_cnp: class(spec::is_cnp),
         }
     }
 }
@@ -114,6 +119,7 @@ impl Logic for OpDecode {
         self.probe.next = false;
         self.notify.next = false;
         self.hpcc.next = false;
+        self.cnp.next = false;
         for i in 0..N {
             self.eq[i].next = (self.op.val() == self.k_opcode[i].val());
             if self.eq[i].val() {
@@ -154,6 +160,9 @@ impl Logic for OpDecode {
             }
             if (self.eq[i].val() && self.m_hpcc[i].val()) {
                 self.hpcc.next = true;
+            }
+            if (self.eq[i].val() && self.m_cnp[i].val()) {
+                self.cnp.next = true;
             }
         }
     }

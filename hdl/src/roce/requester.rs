@@ -1733,6 +1733,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.m_rd.rd_addr.next = self.rd_addr.q.val();
         self.m_rd.rd_psn.next = self.rd_psn.q.val();
         self.m_rd.rd_only.next = true;
+        self.m_rd.cnp_on_ce.next = false;
         self.m_cmpl.valid.next = self.cmpl_v.q.val();
         self.m_cmpl.flow.next = self.flow.q.val();
         self.m_cmpl.tag.next = self.cmpl_tag.q.val();

@@ -39,6 +39,12 @@
 //! - ACKNOWLEDGE: `cc_*` (flow, psn, aeth, opcode, TLM) for an ACK, `nak_*`
 //!   (flow, psn) for a NAK; `m_stats.accepted`. NOTIFY: `cc_*`. PROBE: `ack_*`
 //!   with psn epsn − 1, AETH 0x1F<<24 | msn, TLM echoed.
+//! - CNP (0x81): `m_cnp` (op CNP, the flow, bytes 0) for the flow's DCQCN
+//!   reaction point; `m_stats.accepted`; no transport state changes.
+//! - Any packet of a known DCQCN flow (`cnp_on_ce` in its context) with
+//!   `s_meta.ce` (IPv4 ECN = CE), except a CNP, whatever its PSN decision:
+//!   a one-cycle `m_ce` strobe (the flow) in the cycle after `Exec`, for
+//!   the notification point. Other flows' CE marks are ignored.
 //! - READ RESPONSE: psn = `rd_psn` and `rd_addr` 8-aligned: payload to
 //!   `wr_*` from `rd_addr`, `rd_addr` += len, `rd_psn` += 1, every response
 //!   also a `cc_*`; `m_stats.accepted`. psn ≠ `rd_psn`: `m_stats.oos`; unaligned
@@ -55,7 +61,7 @@
 //!   with it, so the next record starts a packet.
 //! - `cfg_mtu_log2: 4` (8..=12, clamped; hold constant).
 //! - Context write `s_ctx.valid`, `s_ctx.flow: A`, `s_ctx.active`, `s_ctx.epsn: 24`,
-//!   `s_ctx.rd_addr: 64`, `s_ctx.rd_psn: 24`, `s_ctx.rd_only`: writes the whole
+//!   `s_ctx.rd_addr: 64`, `s_ctx.rd_psn: 24`, `s_ctx.rd_only`, `s_ctx.cnp_on_ce`: writes the whole
 //!   context in one cycle (`nak_sent`, `msn`, `wr_va` become 0); with
 //!   `s_ctx.rd_only` = 1 only the requester fields `rd_addr` and `rd_psn`
 //!   (the responder state of the flow lives on). It always goes to the
@@ -81,7 +87,9 @@
 //!   - `nak_*`: `m_nak.flow: A`, `m_nak.psn: 24`;
 //!   - `rdreq_*`: `m_rdreq.flow: A`, `m_rdreq.psn: 24`, `m_rdreq.va: 64`,
 //!     `m_rdreq.rkey: 32`, `m_rdreq.len: 32`, `m_rdreq.msn: 24` (the
-//!     responder's MSN for the responses' AETH).
+//!     responder's MSN for the responses' AETH);
+//!   - `m_cnp` (`RpEvent`: `op: 2`, `flow: 16`, `bytes: 16`), valid/ready;
+//!   - `m_ce` (`CeMark`: `flow: 16`), a strobe with no ready.
 //! - Counters (32 bits, wrapping): `m_stats.unknown_flow`, `m_stats.oos`,
 //!   `m_stats.dup`, `m_stats.bad_psn`, `m_stats.accepted`, `m_stats.bad_va`, `m_stats.bad_op`.
 //!
@@ -107,6 +115,7 @@
 //!
 //! Golden twin: `nic_golden::roce::rx_dispatch`.
 
+use crate::cc::{CeMarkSource, RpEventSource};
 use crate::mem::Ram;
 use crate::roce::op_decode::OpDecode;
 use crate::roce::{
@@ -140,10 +149,12 @@ pub struct RoceRxDispatch<const A: usize> {
     pub m_cc: CcFeedbackSource<A>,
     pub m_nak: NakReqSource<A>,
     pub m_rdreq: ReadReqSource<A>,
+    pub m_cnp: RpEventSource,
+    pub m_ce: CeMarkSource,
     pub m_stats: RxDispatchStatsSource,
-    // Context RAMs: flags (bit 0 valid, bit 1 nak_sent), epsn, msn,
-    // wr_va, rd_addr, rd_psn.
-    ram_fl: Ram<Bits<2>, A>,
+    // Context RAMs: flags (bit 0 valid, bit 1 nak_sent, bit 2 cnp_on_ce),
+    // epsn, msn, wr_va, rd_addr, rd_psn.
+    ram_fl: Ram<Bits<3>, A>,
     ram_epsn: Ram<Bits<24>, A>,
     ram_msn: Ram<Bits<24>, A>,
     ram_wva: Ram<Bits<64>, A>,
@@ -162,6 +173,7 @@ pub struct RoceRxDispatch<const A: usize> {
     m_dlen: DFF<Bits<32>>,
     m_aeth: DFF<Bits<32>>,
     m_tlm: DFF<Bit>,
+    m_ce_in: DFF<Bit>,
     m_hdr: DFF<Bits<64>>,
     m_hop0: DFF<Bits<64>>,
     m_hop1: DFF<Bits<64>>,
@@ -169,7 +181,7 @@ pub struct RoceRxDispatch<const A: usize> {
     m_hop3: DFF<Bits<64>>,
     m_hop4: DFF<Bits<64>>,
     // The context as read (registered RAM outputs, valid in `Exec`).
-    c_fl: DFF<Bits<2>>,
+    c_fl: DFF<Bits<3>>,
     c_epsn: DFF<Bits<24>>,
     c_msn: DFF<Bits<24>>,
     c_wva: DFF<Bits<64>>,
@@ -189,6 +201,7 @@ pub struct RoceRxDispatch<const A: usize> {
     o_akcc: DFF<Bit>,
     o_probe: DFF<Bit>,
     o_notify: DFF<Bit>,
+    o_cnp: DFF<Bit>,
     inc: DFF<Bits<24>>,
     // Events.
     ack_v: DFF<Bit>,
@@ -200,6 +213,8 @@ pub struct RoceRxDispatch<const A: usize> {
     nak_v: DFF<Bit>,
     rdreq_v: DFF<Bit>,
     rdreq_msn_r: DFF<Bits<24>>,
+    cnp_v: DFF<Bit>,
+    ce_v: DFF<Bit>,
     // Host write register and the next payload address.
     wr_v: DFF<Bit>,
     wr_addr_r: DFF<Bits<64>>,
@@ -232,8 +247,11 @@ pub struct RoceRxDispatch<const A: usize> {
     k_msk11: Constant<Bits<33>>,
     k_msk12: Constant<Bits<33>>,
     k_syn_nak3: Constant<Bits<3>>,
-    k_fl_valid: Constant<Bits<2>>,
-    k_fl_nak: Constant<Bits<2>>,
+    k_fl_valid: Constant<Bits<3>>,
+    k_fl_nak: Constant<Bits<3>>,
+    /// Every flag but `nak_sent`.
+    k_fl_keep: Constant<Bits<3>>,
+    k_fl_ce: Constant<Bits<3>>,
     k_eight: Constant<Bits<64>>,
     // Combinational.
     is_idle: Signal<Local, Bit>,
@@ -279,6 +297,9 @@ pub struct RoceRxDispatch<const A: usize> {
     ev_cc: Signal<Local, Bit>,
     ev_nak: Signal<Local, Bit>,
     ev_rdreq: Signal<Local, Bit>,
+    ev_cnp: Signal<Local, Bit>,
+    ev_ce: Signal<Local, Bit>,
+    k_op_cnp: Constant<Bits<2>>,
     len_nz: Signal<Local, Bit>,
     pay_write: Signal<Local, Bit>,
     len64: Signal<Local, Bits<64>>,
@@ -293,14 +314,14 @@ pub struct RoceRxDispatch<const A: usize> {
     syn_sel: Signal<Local, Bits<32>>,
     psn_sel: Signal<Local, Bits<24>>,
     nak_new: Signal<Local, Bit>,
-    n_fl: Signal<Local, Bits<2>>,
+    n_fl: Signal<Local, Bits<3>>,
     n_epsn: Signal<Local, Bits<24>>,
     n_msn: Signal<Local, Bits<24>>,
     n_wva: Signal<Local, Bits<64>>,
     n_radr: Signal<Local, Bits<64>>,
     n_rpsn: Signal<Local, Bits<24>>,
     wen: Signal<Local, Bit>,
-    cfg_fl: Signal<Local, Bits<2>>,
+    cfg_fl: Signal<Local, Bits<3>>,
     tlm_ack: Signal<Local, Bit>,
     tlm_cc: Signal<Local, Bit>,
 }
@@ -320,6 +341,8 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             m_cc: Default::default(),
             m_nak: Default::default(),
             m_rdreq: Default::default(),
+            m_cnp: Default::default(),
+            m_ce: Default::default(),
             m_stats: Default::default(),
             ram_fl: Default::default(),
             ram_epsn: Default::default(),
@@ -339,6 +362,7 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             m_dlen: Default::default(),
             m_aeth: Default::default(),
             m_tlm: Default::default(),
+            m_ce_in: Default::default(),
             m_hdr: Default::default(),
             m_hop0: Default::default(),
             m_hop1: Default::default(),
@@ -364,6 +388,7 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             o_akcc: Default::default(),
             o_probe: Default::default(),
             o_notify: Default::default(),
+            o_cnp: Default::default(),
             inc: Default::default(),
             ack_v: Default::default(),
             ack_psn_r: Default::default(),
@@ -374,6 +399,11 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             nak_v: Default::default(),
             rdreq_v: Default::default(),
             rdreq_msn_r: Default::default(),
+            cnp_v: Default::default(),
+            ce_v: Default::default(),
+            ev_cnp: Default::default(),
+            ev_ce: Default::default(),
+            k_op_cnp: Constant::new(Bits::<2>::from(nic_spec::dcqcn::OP_CNP as u64)),
             wr_v: Default::default(),
             wr_addr_r: Default::default(),
             wr_data_r: Default::default(),
@@ -404,8 +434,10 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             k_msk11: Constant::new(Bits::<33>::from(2047u64)),
             k_msk12: Constant::new(Bits::<33>::from(4095u64)),
             k_syn_nak3: Constant::new(Bits::<3>::from(AETH_CLASS_NAK as u64)),
-            k_fl_valid: Constant::new(Bits::<2>::from(1u64)),
-            k_fl_nak: Constant::new(Bits::<2>::from(2u64)),
+            k_fl_valid: Constant::new(Bits::<3>::from(1u64)),
+            k_fl_nak: Constant::new(Bits::<3>::from(2u64)),
+            k_fl_keep: Constant::new(Bits::<3>::from(5u64)),
+            k_fl_ce: Constant::new(Bits::<3>::from(4u64)),
             k_eight: Constant::new(Bits::<64>::from(8u64)),
             is_idle: Default::default(),
             is_look: Default::default(),
@@ -521,6 +553,10 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             o_akcc,
             o_probe,
             o_notify,
+            o_cnp,
+            m_ce_in,
+            cnp_v,
+            ce_v,
             inc,
             ack_v,
             ack_psn_r,
@@ -555,7 +591,8 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.ev_free.next = ((!self.ack_v.q.val() || self.m_ack.ready.val())
             && (!self.cc_v.q.val() || self.m_cc.ready.val())
             && (!self.nak_v.q.val() || self.m_nak.ready.val())
-            && (!self.rdreq_v.q.val() || self.m_rdreq.ready.val()));
+            && (!self.rdreq_v.q.val() || self.m_rdreq.ready.val())
+            && (!self.cnp_v.q.val() || self.m_cnp.ready.val()));
         self.mready.next = (!self.reset.val() && self.is_idle.val() && self.ev_free.val());
         self.accept.next = (self.mready.val() && self.s_meta.valid.val());
         self.ptready.next = (!self.reset.val()
@@ -579,6 +616,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.m_dlen.d.next = self.s_meta.dlen.val();
             self.m_aeth.d.next = self.s_meta.aeth.val();
             self.m_tlm.d.next = self.s_meta.tlm.present.val();
+            self.m_ce_in.d.next = self.s_meta.ce.val();
             self.m_hdr.d.next = self.s_meta.tlm.hdr.val();
             self.m_hop0.d.next = self.s_meta.tlm.hop0.val();
             self.m_hop1.d.next = self.s_meta.tlm.hop1.val();
@@ -629,6 +667,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.o_akcc.d.next = !self.syn3.val().any();
         self.o_probe.d.next = self.op_class.probe.val();
         self.o_notify.d.next = self.op_class.notify.val();
+        self.o_cnp.d.next = self.op_class.cnp.val();
         // The dispatcher's opcode rule (`nic_golden::roce::txn::dispatch::op_ok`):
         // any opcode of the table but ACKNOWLEDGE, or an ACKNOWLEDGE whose
         // syndrome class is ACK or NAK.
@@ -706,7 +745,15 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             (self.okp.val() && self.o_rresp.q.val() && self.rr_match.val() && self.ra_bad.val());
         self.rr_oos.next = (self.okp.val() && self.o_rresp.q.val() && !self.rr_match.val());
         self.r_other.next = (self.okp.val()
-            && (self.o_ack.q.val() || self.o_notify.q.val() || self.o_probe.q.val()));
+            && (self.o_ack.q.val()
+                || self.o_notify.q.val()
+                || self.o_probe.q.val()
+                || self.o_cnp.q.val()));
+        self.ev_cnp.next = (self.okp.val() && self.o_cnp.q.val());
+        self.ev_ce.next = (self.okp.val()
+            && self.m_ce_in.q.val()
+            && self.c_fl.q.val().get_bit(2)
+            && !self.o_cnp.q.val());
         self.ev_ack.next = ((self.r_acc.val()
             && self.o_wr.q.val()
             && (self.m_ackreq.q.val() || self.m_tlm.q.val()))
@@ -769,7 +816,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         if self.nak_new.val() {
             self.n_fl.next = (self.c_fl.q.val() | self.k_fl_nak.val());
         } else {
-            self.n_fl.next = (self.c_fl.q.val() & self.k_fl_valid.val());
+            self.n_fl.next = (self.c_fl.q.val() & self.k_fl_keep.val());
         }
         if self.r_acc.val() {
             self.n_epsn.next = self.epsn_new.val();
@@ -791,7 +838,9 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.n_rpsn.next = self.c_rpsn.q.val();
         }
         self.wen.next = (self.go.val() && self.okp.val());
-        if self.s_ctx.active.val() {
+        if (self.s_ctx.active.val() && self.s_ctx.cnp_on_ce.val()) {
+            self.cfg_fl.next = (self.k_fl_valid.val() | self.k_fl_ce.val());
+        } else if self.s_ctx.active.val() {
             self.cfg_fl.next = self.k_fl_valid.val();
         } else {
             self.cfg_fl.next = 0.into();
@@ -897,7 +946,15 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.arm_cc.d.next = false;
             self.nak_v.d.next = false;
             self.rdreq_v.d.next = false;
+            self.cnp_v.d.next = false;
+            self.ce_v.d.next = false;
         } else {
+            if (self.go.val() && self.ev_cnp.val()) {
+                self.cnp_v.d.next = true;
+            } else if self.m_cnp.ready.val() {
+                self.cnp_v.d.next = false;
+            }
+            self.ce_v.d.next = (self.go.val() && self.ev_ce.val());
             if ((self.go.val() && self.ev_ack.val() && !self.pay_write.val())
                 || (self.is_paywr.val() && self.pay_end.val() && self.arm_ack.q.val()))
             {
@@ -1068,6 +1125,21 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.m_rdreq.rkey.next = 0.into();
             self.m_rdreq.len.next = 0.into();
             self.m_rdreq.msn.next = 0.into();
+        }
+        self.m_cnp.valid.next = self.cnp_v.q.val();
+        self.m_cnp.bytes.next = 0.into();
+        if self.cnp_v.q.val() {
+            self.m_cnp.op.next = self.k_op_cnp.val();
+            self.m_cnp.flow.next = bit_cast::<16, A>(self.flow.val());
+        } else {
+            self.m_cnp.op.next = 0.into();
+            self.m_cnp.flow.next = 0.into();
+        }
+        self.m_ce.valid.next = self.ce_v.q.val();
+        if self.ce_v.q.val() {
+            self.m_ce.flow.next = bit_cast::<16, A>(self.flow.val());
+        } else {
+            self.m_ce.flow.next = 0.into();
         }
         self.m_stats.unknown_flow.next = self.c_unknown.q.val();
         self.m_stats.oos.next = self.c_oos.q.val();

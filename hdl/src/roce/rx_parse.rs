@@ -23,8 +23,8 @@
 //!   removed), `m_meta.va: 64`, `m_meta.rkey: 32`, `m_meta.dlen: 32` (RETH,
 //!   else 0), `m_meta.aeth: 32` (else 0), `m_meta.tlm.present` (the T bit),
 //!   `m_meta.tlm.hdr: 64`, `m_meta.tlm.hop0..4: 64` (the TLM area's words
-//!   big-endian as on the wire, else 0). All fields are 0 while
-//!   `m_meta.valid` is low.
+//!   big-endian as on the wire, else 0), `m_meta.ce` (the IPv4 ECN field
+//!   is CE). All fields are 0 while `m_meta.valid` is low.
 //! - `m_axis_pay` ([`AxisSource`]`<64, 8, 1>`; `tuser` always 0, only
 //!   checked frames are released): the payload of the packet whose record was taken
 //!   last, ceil(len/8) words, none when `m_meta.len` is 0; lanes beyond
@@ -32,7 +32,10 @@
 //!   only after the last payload word was taken.
 //! - counters (32 bits, wrapping): `m_stats.ok`, `m_stats.bad_fcs`, `m_stats.trunc`,
 //!   `m_stats.bad_eth`, `m_stats.bad_ip`, `m_stats.bad_port`, `m_stats.bad_opcode`,
-//!   `m_stats.bad_len`, `m_stats.bad_tlm`, `m_stats.bad_icrc`, `m_stats.drop_full`.
+//!   `m_stats.bad_len`, `m_stats.bad_tlm`, `m_stats.bad_icrc`, `m_stats.drop_full`,
+//!   and `m_stats.ce_dropped`: dropped frames (any reason) of at least 16
+//!   bytes with EtherType 0x0800 and ECN = CE (3), a CE mark that reaches
+//!   no flow.
 //!
 //! # Checks (first failing reason is counted, in this order)
 //! With `flen` the frame's byte count (8 per word, the last word's count is
@@ -137,6 +140,7 @@ pub struct RoceRxParse<const B: usize> {
     ram_end: Ram<Bits<16>, META_A>,
     ram_sh: Ram<Bit, META_A>,
     ram_nz: Ram<Bit, META_A>,
+    ram_ce: Ram<Bit, META_A>,
     // Input side.
     wcnt: DFF<Bits<16>>,
     hw: [DFF<Bits<64>>; 15],
@@ -174,6 +178,12 @@ pub struct RoceRxParse<const B: usize> {
     a_a: DFF<Bit>,
     a_t: DFF<Bit>,
     a_p: DFF<Bits<8>>,
+    /// EtherType IPv4 and ECN = CE (stage A), carried to the decision.
+    a_ce: DFF<Bit>,
+    b_ce: DFF<Bit>,
+    c_ce: DFF<Bit>,
+    q_ce: DFF<Bit>,
+    ce_dropped: DFF<Bits<32>>,
     // Verdict stage B (cycle T+2 computes, T+3 holds).
     why: DFF<Bits<4>>,
     b_len: DFF<Bits<13>>,
@@ -256,6 +266,7 @@ pub struct RoceRxParse<const B: usize> {
     k_lo_n: Constant<Bits<8>>,
     k_hi_n: Constant<Bits<8>>,
     k_54: Constant<Bits<20>>,
+    k_16: Constant<Bits<20>>,
     k_14: Constant<Bits<20>>,
     k_eth: Constant<Bits<16>>,
     k_45: Constant<Bits<8>>,
@@ -352,6 +363,13 @@ impl<const B: usize> Default for RoceRxParse<B> {
             ram_end: Default::default(),
             ram_sh: Default::default(),
             ram_nz: Default::default(),
+            ram_ce: Default::default(),
+            a_ce: Default::default(),
+            b_ce: Default::default(),
+            c_ce: Default::default(),
+            q_ce: Default::default(),
+            ce_dropped: Default::default(),
+            k_16: k(16),
             wcnt: Default::default(),
             hw: Default::default(),
             e_flen: Default::default(),
@@ -551,8 +569,8 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             a_ip, a_port, a_opc, a_lena, a_tlm, a_pp, a_pad, a_pay, a_r, a_a, a_t, a_p, why, b_len,
             b_w0, b_sh, b_r, b_a, b_t, wp, fstart, rp, ovf, mw, mr, mv, busy, primed, rd, hold,
             pcnt, psh, pkeep, pmask, pend, room_q, mfull_q, commit_q, dec_q, rsn_q, q_len, q_ps,
-            q_end, q_sh, q_r, q_a, q_t, q_nz, rd1, mr1, dpart, n2, f2, why_c, c_len, c_w0, c_sh,
-            c_r, c_a, c_t
+            q_end, q_sh, q_ce, c_ce, b_ce, a_ce, ce_dropped, q_r, q_a, q_t, q_nz, rd1, mr1, dpart,
+            n2, f2, why_c, c_len, c_w0, c_sh, c_r, c_a, c_t
         );
         for i in 0..15 {
             self.hw[i].clock.next = self.clock.val();
@@ -579,6 +597,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.ram_end.clock.next = self.clock.val();
         self.ram_sh.clock.next = self.clock.val();
         self.ram_nz.clock.next = self.clock.val();
+        self.ram_ce.clock.next = self.clock.val();
 
         // ---------------- Input side ----------------
         self.acc.next = self.s_axis_rx.tvalid.val();
@@ -781,6 +800,11 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.a_trunc.d.next =
             ((self.e_flen.q.val() < self.k_54.val()) || (self.e_flen.q.val() < self.ipend.val()));
         self.a_eth.d.next = (self.hw[1].q.val().get_bits::<16>(32) != self.k_eth.val());
+        // ECN (TOS bits 1..0, byte 15) = CE on an IPv4 EtherType; word 1 is
+        // this frame's only if the frame has 16 bytes.
+        self.a_ce.d.next = ((self.e_flen.q.val() >= self.k_16.val())
+            && (self.hw[1].q.val().get_bits::<16>(32) == self.k_eth.val())
+            && (self.hw[1].q.val().get_bits::<2>(56) == 3));
         self.a_ip.d.next = ((self.hw[1].q.val().get_bits::<8>(48) != self.k_45.val())
             || ((self.hw[2].q.val().get_bits::<8>(32) & self.k_3f.val()).any())
             || self.hw[2].q.val().get_bits::<8>(40).any()
@@ -873,6 +897,8 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.c_len.d.next = self.b_len.q.val();
         self.c_w0.d.next = self.b_w0.q.val();
         self.c_sh.d.next = self.b_sh.q.val();
+        self.c_ce.d.next = self.b_ce.q.val();
+        self.b_ce.d.next = self.a_ce.q.val();
         self.c_r.d.next = self.b_r.q.val();
         self.c_a.d.next = self.b_a.q.val();
         self.c_t.d.next = self.b_t.q.val();
@@ -929,6 +955,11 @@ impl<const B: usize> Logic for RoceRxParse<B> {
                 self.ovf.d.next = (self.ovf.q.val() || !self.room.val());
             }
         }
+        if (self.dec_q.q.val() && self.rsn_q.q.val().any() && self.q_ce.q.val()) {
+            self.ce_dropped.d.next = (self.ce_dropped.q.val() + 1);
+        } else {
+            self.ce_dropped.d.next = self.ce_dropped.q.val();
+        }
         for i in 0..11 {
             if (self.dec_q.q.val() && (self.rsn_q.q.val() == self.k_rsn[i].val())) {
                 self.cnt[i].d.next = (self.cnt[i].q.val() + 1);
@@ -966,6 +997,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.ram_end.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
         self.ram_sh.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
         self.ram_nz.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
+        self.ram_ce.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
         self.ram_op.write_enable.next = self.commit_q.q.val();
         self.ram_a.write_enable.next = self.commit_q.q.val();
         self.ram_va.write_enable.next = self.commit_q.q.val();
@@ -976,6 +1008,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.ram_end.write_enable.next = self.commit_q.q.val();
         self.ram_sh.write_enable.next = self.commit_q.q.val();
         self.ram_nz.write_enable.next = self.commit_q.q.val();
+        self.ram_ce.write_enable.next = self.commit_q.q.val();
         self.ram_op.write_data.next = self.hw[5].q.val().get_bits::<8>(16);
         self.ram_a.write_data.next = self.bs5.y.val();
         if self.q_r.q.val() {
@@ -995,6 +1028,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.ram_end.write_data.next = self.q_end.q.val();
         self.ram_sh.write_data.next = self.q_sh.q.val();
         self.ram_nz.write_data.next = self.q_nz.q.val();
+        self.ram_ce.write_data.next = self.q_ce.q.val();
         for i in 0..6 {
             self.ram_tlm[i].write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
             self.ram_tlm[i].write_enable.next = self.commit_q.q.val();
@@ -1016,6 +1050,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.q_ps.d.next = (self.fstart.q.val() + self.c_w0.q.val());
         self.q_end.d.next = self.wp1.val();
         self.q_sh.d.next = self.c_sh.q.val();
+        self.q_ce.d.next = self.c_ce.q.val();
         self.q_nz.d.next = self.c_len.q.val().any();
         self.q_r.d.next = self.c_r.q.val();
         self.q_a.d.next = self.c_a.q.val();
@@ -1042,6 +1077,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.ram_end.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
         self.ram_sh.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
         self.ram_nz.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
+        self.ram_ce.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
         for i in 0..6 {
             self.ram_tlm[i].read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
         }
@@ -1058,6 +1094,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             self.m_meta.rkey.next = self.ram_rd.read_data.val().get_bits::<32>(32);
             self.m_meta.dlen.next = self.ram_rd.read_data.val().get_bits::<32>(0);
             self.m_meta.aeth.next = self.ram_aeth.read_data.val();
+            self.m_meta.ce.next = self.ram_ce.read_data.val();
             self.m_meta.tlm.hdr.next = self.ram_tlm[0].read_data.val();
             self.m_meta.tlm.hop0.next = self.ram_tlm[1].read_data.val();
             self.m_meta.tlm.hop1.next = self.ram_tlm[2].read_data.val();
@@ -1075,6 +1112,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             self.m_meta.rkey.next = 0.into();
             self.m_meta.dlen.next = 0.into();
             self.m_meta.aeth.next = 0.into();
+            self.m_meta.ce.next = false;
             self.m_meta.tlm.hdr.next = 0.into();
             self.m_meta.tlm.hop0.next = 0.into();
             self.m_meta.tlm.hop1.next = 0.into();
@@ -1161,6 +1199,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.m_stats.bad_tlm.next = self.cnt[8].q.val();
         self.m_stats.bad_icrc.next = self.cnt[9].q.val();
         self.m_stats.drop_full.next = self.cnt[10].q.val();
+        self.m_stats.ce_dropped.next = self.ce_dropped.q.val();
 
         // Synchronous reset (after everything else: last assignment wins).
         if self.reset.val() {
@@ -1180,6 +1219,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             for i in 0..11 {
                 self.cnt[i].d.next = 0.into();
             }
+            self.ce_dropped.d.next = 0.into();
         }
     }
 }

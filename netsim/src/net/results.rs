@@ -90,6 +90,12 @@ pub struct NicTotals {
     /// Retransmission timeouts and NAKs of the requesters.
     pub timeouts: u64,
     pub naks: u64,
+    /// DCQCN: CE marks the notification points took, CNPs they sent,
+    /// CNPs the reaction points received, and the rate cuts they made.
+    pub ce_marks: u64,
+    pub cnps_sent: u64,
+    pub cnps_received: u64,
+    pub rate_cuts: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -425,6 +431,10 @@ impl Summary {
                 .sum::<u64>();
                 t.timeouts += o.stats_req.timeouts as u64;
                 t.naks += o.stats_req.naks as u64;
+                t.ce_marks += o.stats_np.marks as u64;
+                t.cnps_sent += o.stats_np.cnps as u64;
+                t.cnps_received += o.stats_dcqcn.cnps as u64;
+                t.rate_cuts += o.stats_dcqcn.cuts as u64;
                 t
             }),
             jain_index,

@@ -240,7 +240,10 @@ pub fn host_params(plan: &Plan) -> HostParams {
         sched_cap: 4096,
         ns_per_cycle: (plan.ns_per_cycle * 65536.0).round() as u32,
         cc: plan.cc_regs,
-        cc_variant: VariantPlan::All(plan.cc.variant),
+        cc_variant: match plan.dcqcn {
+            Some(d) => VariantPlan::Dcqcn(d),
+            None => VariantPlan::All(plan.cc.variant),
+        },
         tlm_data: plan.tlm_data,
         dma_latency: 8,
         stall: 0.0,

@@ -119,7 +119,10 @@ pub enum CcAlgo {
     /// HPCC++ NewAck on telemetry from probes only (one per RTT): data
     /// and ACKs carry no telemetry area.
     HpccProbe,
-    /// DCQCN: not built yet (the DCQCN issue); refused.
+    /// DCQCN: the switches' ECN marks (RED, `switch.ecn`) reach the
+    /// receiver's notification point, which sends CNPs; the sender's
+    /// reaction point sets the flow's rate (`docs/dcqcn.md`). Defaults of
+    /// `DcqcnParams::for_line_rate`, a 50 µs CNP interval.
     Dcqcn,
 }
 
@@ -322,6 +325,8 @@ pub struct Plan {
     pub warmup: u64,
     pub probe_t: u32,
     pub rto: u32,
+    /// The DCQCN registers when `cc.algo` is DCQCN.
+    pub dcqcn: Option<crate::core_env::DcqcnRegs>,
 }
 
 const HOSTS_MAX: usize = 62;
@@ -444,9 +449,19 @@ impl Scenario {
 
         // The CC.
         let c = &self.cc;
-        if c.algo == CcAlgo::Dcqcn {
-            return Err("cc.algo: dcqcn is not built yet (the DCQCN issue); use hpcc-sender, hpcc-receiver or hpcc-probe".into());
-        }
+        let dcqcn = if c.algo == CcAlgo::Dcqcn {
+            if !self.switch.ecn {
+                return Err(
+                    "cc.algo: dcqcn needs switch.ecn = true (DCQCN reacts to ECN marks)".into(),
+                );
+            }
+            Some(
+                crate::core_env::DcqcnRegs::defaults(t.link_gbps, ns_per_cycle)
+                    .map_err(|e| format!("cc.algo dcqcn: {e}"))?,
+            )
+        } else {
+            None
+        };
         if !(c.eta > 0.0 && c.eta <= 1.0) {
             return Err(format!("cc.eta: {} must be in (0, 1]", c.eta));
         }
@@ -742,13 +757,19 @@ impl Scenario {
             base_rtt_ns,
             cc,
             cc_regs,
-            tlm_data: c.algo != CcAlgo::HpccProbe,
+            tlm_data: !matches!(c.algo, CcAlgo::HpccProbe | CcAlgo::Dcqcn),
             flows,
             rtl_hosts,
             sample: ((sample_ns / ns_per_cycle).round() as u64).max(1),
             warmup: (o.warmup_rtts * base_rtt_ns / ns_per_cycle) as u64,
-            probe_t: (probe_ns / ns_per_cycle).round().max(1.0) as u32,
+            // DCQCN flows carry no telemetry: no probes either.
+            probe_t: if dcqcn.is_some() {
+                0
+            } else {
+                (probe_ns / ns_per_cycle).round().max(1.0) as u32
+            },
             rto: cyc(c.rto_us) as u32,
+            dcqcn,
         })
     }
 

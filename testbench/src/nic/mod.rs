@@ -9,6 +9,7 @@ use nic_hdl::nic::int_tap::IntTap;
 use nic_hdl::nic::notify_rx::NotifyRx;
 use nic_hdl::nic::notify_tx::NotifyTx;
 use nic_hdl::nic::read_resp::ReadResp;
+use nic_hdl::nic::rp_arb::RpArb;
 use nic_hdl::nic::rx_ctx_mux::RxCtxMux;
 use nic_hdl::nic::tx_arb::TxArb;
 use nic_hdl::nic::NicCore;
@@ -20,7 +21,7 @@ harness! {
         clock = clock;
         inputs {
             cfg_valid: s_cfg.valid, rx_busy: rx_busy, req_ctx_ready: m_req_ctx.ready,
-            cc_ctl_ready: m_cc_ctl.ready
+            cc_ctl_ready: m_cc_ctl.ready, rp_ctl_ready: m_rp_ctl.ready
         }
         outputs {
             cfg_ready: s_cfg.ready, tx_ctx_valid: m_tx_ctx.valid, rx_ctx_valid: m_rx_ctx.valid,
@@ -29,10 +30,14 @@ harness! {
             sched_cap: sched_cap, ns_per_cycle: ns_per_cycle,
             cc_t: cc_t, cc_inv_t_m: cc_inv_t_m, cc_inv_t_s: cc_inv_t_s, cc_uq_m: cc_uq_m,
             cc_eta: cc_eta, cc_max_stage: cc_max_stage, cc_w_ai: cc_w_ai, cc_w_min: cc_w_min,
-            cc_w_init: cc_w_init, cc_mlog: cc_mlog, bad_cfg: bad_cfg, commits: commits
+            cc_w_init: cc_w_init, cc_mlog: cc_mlog, bad_cfg: bad_cfg, commits: commits,
+            rp_ctl_valid: m_rp_ctl.valid, np_interval: np_interval
         }
         records_in { cfg: s_cfg }
-        records_out { tx_ctx: m_tx_ctx, rx_ctx: m_rx_ctx, req_ctx: m_req_ctx, cc_ctl: m_cc_ctl }
+        records_out {
+            tx_ctx: m_tx_ctx, rx_ctx: m_rx_ctx, req_ctx: m_req_ctx, cc_ctl: m_cc_ctl,
+            rp_ctl: m_rp_ctl, dcqcn: m_dcqcn
+        }
     }
 }
 
@@ -44,13 +49,13 @@ harness! {
         inputs {
             cfg_ns_per_cycle: cfg_ns_per_cycle,
             req_valid: s_req.valid, update_valid: s_update.valid,
-            notify_valid: s_notify.valid, ev_ready: m_ev.ready
+            notify_valid: s_notify.valid, dcqcn_valid: s_dcqcn.valid, ev_ready: m_ev.ready
         }
         outputs {
             req_ready: s_req.ready, ev_valid: m_ev.valid, updates: updates,
             update_drops: update_drops
         }
-        records_in { req: s_req, update: s_update, notify: s_notify }
+        records_in { req: s_req, update: s_update, notify: s_notify, dcqcn: s_dcqcn }
         records_out { ev: m_ev }
     }
 }
@@ -74,6 +79,18 @@ harness! {
 }
 
 harness! {
+    impl<> RpArb {
+        type In = golden::rp_arb::In;
+        type Out = golden::rp_arb::Out;
+        clock = clock;
+        inputs { ctl_valid: s_ctl.valid, cnp_valid: s_cnp.valid, event_ready: m_event.ready }
+        outputs { ctl_ready: s_ctl.ready, cnp_ready: s_cnp.ready, event_valid: m_event.valid }
+        records_in { ctl: s_ctl, cnp: s_cnp }
+        records_out { event: m_event }
+    }
+}
+
+harness! {
     impl<const A: usize> RxCtxMux<A> {
         type In = golden::rx_ctx_mux::In;
         type Out = golden::rx_ctx_mux::Out;
@@ -91,14 +108,14 @@ harness! {
         type Out = golden::tx_arb::Out;
         clock = clock;
         inputs {
-            ack_valid: s_ack.valid, notify_valid: s_notify.valid, rresp_valid: s_rresp.valid,
-            req_valid: s_req.valid, desc_ready: m_desc.ready
+            ack_valid: s_ack.valid, cnp_valid: s_cnp.valid, notify_valid: s_notify.valid,
+            rresp_valid: s_rresp.valid, req_valid: s_req.valid, desc_ready: m_desc.ready
         }
         outputs {
-            ack_ready: s_ack.ready, notify_ready: s_notify.ready, rresp_ready: s_rresp.ready, req_ready: s_req.ready,
+            ack_ready: s_ack.ready, cnp_ready: s_cnp.ready, notify_ready: s_notify.ready, rresp_ready: s_rresp.ready, req_ready: s_req.ready,
             desc_valid: m_desc.valid, acks: acks
         }
-        records_in { ack: s_ack, notify: s_notify, rresp: s_rresp, req: s_req }
+        records_in { ack: s_ack, cnp: s_cnp, notify: s_notify, rresp: s_rresp, req: s_req }
         records_out { desc: m_desc }
     }
 }
@@ -190,7 +207,7 @@ harness! {
             cmpl: m_cmpl, dma_rd: m_dma_rd, dma_wr: m_dma_wr,
             stats_parse: m_stats_parse, stats_dispatch: m_stats_dispatch, stats_tx: m_stats_tx,
             stats_sched: m_stats_sched, stats_cc: m_stats_cc, stats_req: m_stats_req,
-            stats_core: m_stats_core
+            stats_core: m_stats_core, stats_dcqcn: m_stats_dcqcn, stats_np: m_stats_np
         }
     }
 }

@@ -138,6 +138,7 @@ fn rx_back_to_back(
             epsn: 0,
             rd_addr: 0,
             rd_psn: 0,
+            cnp_on_ce: false,
         },
     );
     let burst: Vec<Vec<u8>> = (0..frames as u32).map(|k| make(k).encode()).collect();

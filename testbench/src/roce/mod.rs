@@ -69,14 +69,15 @@ pub struct OpDecodeTb {
     pub probe: Signal<Out, Bit>,
     pub notify: Signal<Out, Bit>,
     pub hpcc: Signal<Out, Bit>,
+    pub cnp: Signal<Out, Bit>,
     dec: OpDecode,
-    out_reg: [DFF<Bit>; 13],
+    out_reg: [DFF<Bit>; 14],
 }
 
 impl Logic for OpDecodeTb {
     #[hdl_gen]
     fn update(&mut self) {
-        for i in 0..13 {
+        for i in 0..14 {
             self.out_reg[i].clock.next = self.clock.val();
         }
         self.dec.op.next = self.op.val();
@@ -93,6 +94,7 @@ impl Logic for OpDecodeTb {
         self.out_reg[10].d.next = self.dec.probe.val();
         self.out_reg[11].d.next = self.dec.notify.val();
         self.out_reg[12].d.next = self.dec.hpcc.val();
+        self.out_reg[13].d.next = self.dec.cnp.val();
         self.known.next = self.out_reg[0].q.val();
         self.reth.next = self.out_reg[1].q.val();
         self.aeth.next = self.out_reg[2].q.val();
@@ -106,6 +108,7 @@ impl Logic for OpDecodeTb {
         self.probe.next = self.out_reg[10].q.val();
         self.notify.next = self.out_reg[11].q.val();
         self.hpcc.next = self.out_reg[12].q.val();
+        self.cnp.next = self.out_reg[13].q.val();
     }
 }
 
@@ -115,7 +118,7 @@ harness! {
         type Out = golden::roce::op_decode::Out;
         clock = clock;
         inputs { op: op }
-        outputs { known: known, reth: reth, aeth: aeth, pay: pay, only: only, write: write, read_req: read_req, read_resp: read_resp, ends_msg: ends_msg, ack: ack, probe: probe, notify: notify, hpcc: hpcc }
+        outputs { known: known, reth: reth, aeth: aeth, pay: pay, only: only, write: write, read_req: read_req, read_resp: read_resp, ends_msg: ends_msg, ack: ack, probe: probe, notify: notify, hpcc: hpcc, cnp: cnp }
     }
 }
 

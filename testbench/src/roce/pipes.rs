@@ -98,11 +98,18 @@ pub struct RtlRx<const B: usize, const A: usize> {
     xcheck: Option<nic_golden::roce::txn::GoldenRx>,
 }
 
-/// Events in a comparable form: drops after the other events (the RTL
-/// counts a drop after it emitted the packet's events, the model before).
+/// Events in a comparable form: CE marks, then drops, after the other
+/// events (the RTL counts a drop after it emitted the packet's events, the
+/// model before; the RTL's CE strobe comes right after the decision, before
+/// a payload's host writes).
 fn normalise(ev: Vec<RxEvent>) -> Vec<RxEvent> {
-    let (mut keep, drops): (Vec<_>, Vec<_>) =
-        ev.into_iter().partition(|e| !matches!(e, RxEvent::Drop(_)));
+    let (mut keep, rest): (Vec<_>, Vec<_>) = ev
+        .into_iter()
+        .partition(|e| !matches!(e, RxEvent::Drop(_) | RxEvent::CeMark { .. }));
+    let (ce, drops): (Vec<_>, Vec<_>) = rest
+        .into_iter()
+        .partition(|e| matches!(e, RxEvent::CeMark { .. }));
+    keep.extend(ce);
     keep.extend(drops);
     keep
 }
@@ -180,6 +187,7 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
             cc_ready: true,
             nak_ready: true,
             rdreq_ready: true,
+            cnp_ready: true,
             ..Default::default()
         };
         if let Some((flow, c, rd_only)) = cfg {
@@ -190,6 +198,7 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
             di.ctx.epsn = c.epsn;
             di.ctx.rd_addr = c.rd_addr;
             di.ctx.rd_psn = c.rd_psn;
+            di.ctx.cnp_on_ce = c.cnp_on_ce;
         }
         if let Some(h) = self.queue.front() {
             let m = &h.meta;
@@ -291,6 +300,16 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
                 msn: o.rdreq.msn,
             }));
         }
+        if o.cnp_valid {
+            ev.push(RxEvent::Cnp {
+                flow: o.cnp.flow as u32,
+            });
+        }
+        if o.ce_valid {
+            ev.push(RxEvent::CeMark {
+                flow: o.ce.flow as u32,
+            });
+        }
         for (n0, n1, r) in [
             (
                 d0.stats.unknown_flow,
@@ -316,7 +335,13 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
         self.queue.is_empty()
             && !self.last_p.meta_valid
             && !self.last_p.pay_tvalid
-            && !(o.wr_valid || o.ack_valid || o.cc_valid || o.nak_valid || o.rdreq_valid)
+            && !(o.wr_valid
+                || o.ack_valid
+                || o.cc_valid
+                || o.nak_valid
+                || o.rdreq_valid
+                || o.cnp_valid
+                || o.ce_valid)
     }
 }
 
@@ -380,6 +405,7 @@ impl<const B: usize, const A: usize> RxPipe for RtlRx<B, A> {
             epsn: 0,
             rd_addr,
             rd_psn,
+            cnp_on_ce: false,
         };
         let mut ev = Vec::new();
         self.cycle(None, Some((flow, cfg, true)), &mut ev);

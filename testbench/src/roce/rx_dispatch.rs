@@ -16,14 +16,15 @@ harness! {
             pay_tlast: s_axis_pay.tlast, pay_tvalid: s_axis_pay.tvalid,
             pay_tuser: s_axis_pay.tuser,
             wr_ready: m_wr.ready, ack_ready: m_ack.ready, cc_ready: m_cc.ready,
-            nak_ready: m_nak.ready, rdreq_ready: m_rdreq.ready
+            nak_ready: m_nak.ready, rdreq_ready: m_rdreq.ready, cnp_ready: m_cnp.ready
         }
         outputs {
             meta_ready: s_meta.ready, pay_tready: s_axis_pay.tready,
             wr_valid: m_wr.valid, ack_valid: m_ack.valid, cc_valid: m_cc.valid,
-            nak_valid: m_nak.valid, rdreq_valid: m_rdreq.valid
+            nak_valid: m_nak.valid, rdreq_valid: m_rdreq.valid, cnp_valid: m_cnp.valid,
+            ce_valid: m_ce.valid
         }
         records_in { ctx: s_ctx, meta: s_meta }
-        records_out { wr: m_wr, ack: m_ack, cc: m_cc, nak: m_nak, rdreq: m_rdreq, stats: m_stats }
+        records_out { wr: m_wr, ack: m_ack, cc: m_cc, nak: m_nak, rdreq: m_rdreq, cnp: m_cnp, ce: m_ce, stats: m_stats }
     }
 }

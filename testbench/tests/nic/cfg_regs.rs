@@ -30,6 +30,7 @@ fn stimulus(seed: u64, n: usize) -> Vec<In> {
                 rx_busy: rng.gen_bool(0.3),
                 req_ctx_ready: rng.gen_bool(0.6),
                 cc_ctl_ready: rng.gen_bool(0.6),
+                rp_ctl_ready: rng.gen_bool(0.6),
             }
         })
         .collect()
@@ -47,4 +48,58 @@ proptest! {
             prop_assert!(last.commits > 0 && last.bad_cfg > 0);
         }
     }
+}
+
+/// A commit's CC control goes to exactly one of the two CC blocks: a
+/// DCQCN flow (`FLOW_CC_VARIANT` 2, or 3 read as 2) is created in the
+/// reaction point and destroyed in the HPCC++ module, an HPCC++ flow the
+/// other way round; an inactive commit destroys it in both. The DCQCN
+/// registers reach `m_dcqcn` and `np_interval`.
+#[test]
+fn cfg_regs_routes_each_flow_to_one_cc() {
+    use nic_spec::regs::*;
+    let w = |addr: u16, data: u64| In {
+        cfg_valid: true,
+        cfg: CfgWrite { addr, data },
+        ..ready()
+    };
+    fn ready() -> In {
+        In {
+            req_ctx_ready: true,
+            cc_ctl_ready: true,
+            rp_ctl_ready: true,
+            ..Default::default()
+        }
+    }
+    let mut s = vec![w(DCQCN_R_LINE, 12_345), w(NP_INTERVAL, 0x1FF_FFFF)];
+    for (variant, active) in [(2u64, true), (0, true), (3, true), (1, true), (2, false)] {
+        s.push(w(FLOW_CC_VARIANT, variant));
+        s.push(w(COMMIT, 5 | (active as u64) << 32));
+        s.extend(std::iter::repeat(ready()).take(8));
+    }
+    let out = both::<CfgRegs<4>, Golden<4>>("cfg_regs_route", &s).unwrap();
+    let last = out.last().unwrap();
+    assert_eq!((last.dcqcn.r_line, last.np_interval), (12_345, 0xFF_FFFF));
+    let ops: Vec<(u8, u8)> = out
+        .iter()
+        .filter(|o| o.cc_ctl_valid)
+        .map(|o| o.cc_ctl.op)
+        .zip(out.iter().filter(|o| o.rp_ctl_valid).map(|o| o.rp_ctl.op))
+        .collect();
+    use nic_golden::cc::hpcc::op as h;
+    use nic_spec::dcqcn as d;
+    assert_eq!(
+        ops,
+        vec![
+            (h::DESTROY, d::OP_CREATE),
+            (h::CREATE, d::OP_DESTROY),
+            (h::DESTROY, d::OP_CREATE),
+            (h::CREATE, d::OP_DESTROY),
+            (h::DESTROY, d::OP_DESTROY),
+        ]
+    );
+    assert!(out
+        .iter()
+        .filter(|o| o.rp_ctl_valid)
+        .all(|o| o.rp_ctl.flow == 5));
 }

@@ -1,6 +1,7 @@
 //! `hdl/src/nic/ev_arb.rs` against `nic_golden::nic::ev_arb`: requester
-//! events and CC updates of every status at random, with back-pressure
-//! long enough to fill the update queue (drops counted).
+//! events and CC updates (HPCC++, NOTIFY, DCQCN) of every status at
+//! random, with back-pressure long enough to fill the update queue (drops
+//! counted).
 
 use crate::common::*;
 use nic_golden::cc::CcUpdate;
@@ -37,6 +38,14 @@ fn stimulus(seed: u64, n: usize) -> Vec<In> {
             notify: CcUpdate {
                 flow: rng.gen(),
                 status: rng.gen_range(0..8),
+                w: rng.gen(),
+                r: rng.gen_range(0..1 << 24),
+                ..Default::default()
+            },
+            dcqcn_valid: rng.gen_bool(0.3),
+            dcqcn: CcUpdate {
+                flow: rng.gen(),
+                status: rng.gen_range(0..6),
                 w: rng.gen(),
                 r: rng.gen_range(0..1 << 24),
                 ..Default::default()
@@ -93,4 +102,61 @@ fn an_update_reaches_the_scheduler_7_cycles_after_its_strobe() {
         (o[7].ev.flow, o[7].ev.a, o[7].ev.b),
         (5, 1 << 24, 1000 << 8)
     );
+}
+
+/// A DCQCN update (UPDATE or CREATED) reaches the scheduler as UPDATE(R,
+/// W); HELD, DESTROYED and DROP_FLOW do not; in a three-way tie the HPCC++
+/// update wins and the other two are counted as dropped.
+#[test]
+fn dcqcn_updates_and_three_way_ties() {
+    use nic_spec::dcqcn::status;
+    let base = In {
+        cfg_ns_per_cycle: 0x1_0000,
+        ev_ready: true,
+        ..Default::default()
+    };
+    let d = |st: u8, flow: u16| In {
+        dcqcn_valid: true,
+        dcqcn: CcUpdate {
+            flow,
+            status: st,
+            r: 0x100,
+            w: 77,
+            ..Default::default()
+        },
+        ..base
+    };
+    let mut s = vec![
+        d(status::UPDATE, 1),
+        d(status::HELD, 2),
+        d(status::CREATED, 3),
+        d(status::DESTROYED, 4),
+        d(status::DROP_FLOW, 5),
+    ];
+    let mut tie = d(status::UPDATE, 6);
+    tie.update_valid = true;
+    tie.update = CcUpdate {
+        flow: 7,
+        status: 0,
+        r: 0x200,
+        ..Default::default()
+    };
+    tie.notify_valid = true;
+    tie.notify.flow = 8;
+    s.push(tie);
+    s.extend(std::iter::repeat(base).take(12));
+    let out = both::<EvArb, Golden>("ev_arb_dcqcn", &s).unwrap();
+    let flows: Vec<u32> = out
+        .iter()
+        .filter(|o| o.ev_valid)
+        .map(|o| o.ev.flow)
+        .collect();
+    assert_eq!(flows, vec![1, 3, 7]);
+    let first = out.iter().find(|o| o.ev_valid).unwrap();
+    assert_eq!(
+        (first.ev.a, first.ev.b),
+        (rate_per_cycle(0x100, 0x1_0000), 77)
+    );
+    let last = out.last().unwrap();
+    assert_eq!((last.updates, last.update_drops), (3, 2));
 }

@@ -7,5 +7,6 @@ mod nic;
 mod notify_rx;
 mod notify_tx;
 mod read_resp;
+mod rp_arb;
 mod rx_ctx_mux;
 mod tx_arb;

@@ -15,6 +15,7 @@ fn ctx(rng: &mut StdRng) -> RxFlowCtx {
         rd_addr: rng.gen(),
         rd_psn: rng.gen_range(0..1 << 24),
         rd_only: rng.gen(),
+        cnp_on_ce: rng.gen(),
     }
 }
 

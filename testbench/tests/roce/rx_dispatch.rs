@@ -49,6 +49,8 @@ struct Spec {
     dlen: u32,
     aeth: u32,
     payload: Vec<u8>,
+    /// The IPv4 ECN field was CE.
+    ce: bool,
     /// Not a packet: a cfg write made when this spec's turn comes.
     cfg: Option<CfgW>,
 }
@@ -67,6 +69,7 @@ impl Spec {
             dlen: 0,
             aeth: 0,
             payload: vec![],
+            ce: false,
             cfg: None,
         }
     }
@@ -81,6 +84,8 @@ struct CfgW {
     rd_psn: u32,
     /// `cfg_rd_only`: only rd_addr and rd_psn are written.
     rd_only: bool,
+    /// The flow runs DCQCN (its CE marks go to `m_ce`).
+    cnp_on_ce: bool,
 }
 
 /// Per-cycle behaviour of the environment (percentages).
@@ -148,13 +153,19 @@ enum Ev {
         len: u32,
         msn: u32,
     },
+    Cnp {
+        flow: u32,
+    },
+    Ce {
+        flow: u32,
+    },
 }
 
 impl Ev {
     fn flow(&self) -> u32 {
         match *self {
             Ev::Ack { flow, .. } | Ev::Cc { flow, .. } | Ev::Nak { flow, .. } => flow,
-            Ev::Rdreq { flow, .. } => flow,
+            Ev::Rdreq { flow, .. } | Ev::Cnp { flow } | Ev::Ce { flow } => flow,
         }
     }
 }
@@ -226,6 +237,7 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
             i.ctx.rd_addr = c.rd_addr;
             i.ctx.rd_psn = c.rd_psn & M24;
             i.ctx.rd_only = c.rd_only;
+            i.ctx.cnp_on_ce = c.cnp_on_ce;
             if !c.rd_only {
                 next_psn[(c.flow % nfl) as usize] = c.epsn & M24;
             }
@@ -257,6 +269,7 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
             i.ctx.rd_addr = rd_addr;
             i.ctx.rd_psn = rpsn;
             i.ctx.rd_only = rd_only;
+            i.ctx.cnp_on_ce = coin(&mut rng, 50);
             if !rd_only {
                 next_psn[f as usize] = epsn;
             }
@@ -280,6 +293,7 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
                 i.ctx.rd_addr = c.rd_addr;
                 i.ctx.rd_psn = c.rd_psn & M24;
                 i.ctx.rd_only = c.rd_only;
+                i.ctx.cnp_on_ce = c.cnp_on_ce;
                 if !c.rd_only {
                     next_psn[(c.flow % nfl) as usize] = c.epsn & M24;
                 }
@@ -341,6 +355,7 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
                     rkey: s.rkey,
                     dlen: s.dlen,
                     aeth: s.aeth,
+                    ce: s.ce,
                     tlm: Telemetry {
                         present: s.tlm,
                         hdr: h,
@@ -372,6 +387,8 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
         i.cc_ready = coin(&mut rng, k.p_cc);
         i.nak_ready = coin(&mut rng, k.p_nak);
         i.rdreq_ready = coin(&mut rng, k.p_rdreq);
+        // The CNP port shares the NAK port's knob.
+        i.cnp_ready = coin(&mut rng, k.p_nak);
 
         let o = gm.step(&i);
         if i.meta_valid && o.meta_ready {
@@ -436,7 +453,29 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
                 },
             ));
         }
-        let busy = o.wr_valid || o.ack_valid || o.cc_valid || o.nak_valid || o.rdreq_valid;
+        if o.cnp_valid && i.cnp_ready {
+            run.events.push((
+                cyc,
+                Ev::Cnp {
+                    flow: o.cnp.flow as u32,
+                },
+            ));
+        }
+        if o.ce_valid {
+            run.events.push((
+                cyc,
+                Ev::Ce {
+                    flow: o.ce.flow as u32,
+                },
+            ));
+        }
+        let busy = o.wr_valid
+            || o.ack_valid
+            || o.cc_valid
+            || o.nak_valid
+            || o.rdreq_valid
+            || o.cnp_valid
+            || o.ce_valid;
         run.ins.push(i);
         run.outs.push(o);
         cyc += 1;
@@ -460,8 +499,8 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
 
 // ---------------------------------------------------------------- random
 
-const OPS: [u8; 12] = [
-    0x06, 0x07, 0x08, 0x0A, 0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0x11, 0xC0, 0xC1,
+const OPS: [u8; 14] = [
+    0x06, 0x07, 0x08, 0x0A, 0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0x11, 0xC0, 0xC1, 0xC2, 0x81,
 ];
 
 fn spec_strategy(a: usize) -> impl Strategy<Value = Spec> {
@@ -478,6 +517,7 @@ fn spec_strategy(a: usize) -> impl Strategy<Value = Spec> {
         3 => Just(0x11u8),
         1 => Just(0xC0u8),
         1 => Just(0xC1u8),
+        1 => Just(0x81u8),
         1 => prop::sample::select((0..=255u8).filter(|o| !OPS.contains(o)).collect::<Vec<_>>()),
     ];
     let psn = prop_oneof![
@@ -527,10 +567,11 @@ fn spec_strategy(a: usize) -> impl Strategy<Value = Spec> {
             len,
             any::<u64>(),
             0u32..100,
+            prop::bool::weighted(0.2),
         ),
     )
         .prop_map(
-            |((qp, op, psn, ackreq, tlm, tw), (va, rkey, dlen, syn, msn, len, seed, odd))| {
+            |((qp, op, psn, ackreq, tlm, tw), (va, rkey, dlen, syn, msn, len, seed, odd, ce))| {
                 let carries = matches!(op, 0x06 | 0x07 | 0x08 | 0x0A | 0x0D..=0x10);
                 // Opcodes without payload have none, except now and then.
                 let len = if carries || odd < 4 { len } else { 0 };
@@ -555,6 +596,7 @@ fn spec_strategy(a: usize) -> impl Strategy<Value = Spec> {
                     dlen,
                     aeth: (syn << 24) | (msn & M24),
                     payload,
+                    ce,
                     cfg: None,
                 }
             },
@@ -571,6 +613,7 @@ fn cfg0_for(a: usize) -> Vec<CfgW> {
             rd_addr: 0x1_0000_0000 * (f as u64 + 1),
             rd_psn: if f == 2 { M24 - 1 } else { f * 77 },
             rd_only: false,
+            cnp_on_ce: f % 4 != 3,
         })
         .collect()
 }
@@ -656,6 +699,7 @@ fn flows(a: usize, epsn: u32) -> Vec<CfgW> {
             rd_addr: 0x8000 * (f as u64 + 1),
             rd_psn: 500,
             rd_only: false,
+            cnp_on_ce: f % 4 != 3,
         })
         .collect()
 }
@@ -979,6 +1023,7 @@ fn rdreq_msn_counts_messages() {
                 rd_addr: 0,
                 rd_psn: 0,
                 rd_only: false,
+                cnp_on_ce: false,
             }),
             ..Spec::new(0, 0, PsnMode::InSeq)
         },
@@ -1022,6 +1067,7 @@ fn rd_only_cfg_write_keeps_responder_state() {
                 rd_addr: 0x7000,
                 rd_psn: 900,
                 rd_only: true,
+                cnp_on_ce: false,
             }),
             ..Spec::new(0, 0, PsnMode::InSeq)
         },
@@ -1502,4 +1548,62 @@ fn random_stimulus_covers_every_outcome() {
     }
     println!("rx_dispatch stimulus: {cycles} cycles, outcomes {seen:?}");
     assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+}
+
+/// DCQCN on the receive side: a CNP of a known flow gives `m_cnp` (op
+/// CNP, bytes 0) and is accepted without touching the flow's PSNs; a CNP
+/// for an unknown QP is `unknown_flow` and gives nothing; a CE-marked
+/// packet of a known flow gives one `m_ce` strobe whatever its PSN
+/// decision (in sequence or duplicate), a CE-marked CNP none, a CE-marked
+/// packet of an unknown flow none, and one of a flow that does not run
+/// DCQCN (`cnp_on_ce` clear) none.
+#[test]
+fn cnp_and_ce_marks() {
+    let ce = |mut s: Spec| {
+        s.ce = true;
+        s
+    };
+    let specs = vec![
+        Spec::new(0x81, 2, PsnMode::Exact(12345)),
+        Spec::new(0x81, 9, PsnMode::Exact(0)),
+        ce(write(0x0A, 1, 10, 0x100, bytes(16, 1), true)),
+        // A duplicate of it, CE-marked too: re-ACK and a CE mark.
+        ce(write(0x0A, 1, 10, 0x100, bytes(16, 1), true)),
+        ce(Spec::new(0x81, 3, PsnMode::Exact(0))),
+        ce(write(0x0A, 9, 10, 0x100, bytes(16, 1), true)),
+        // Flow 3 does not run DCQCN: its CE mark is ignored.
+        ce(write(0x0A, 3, 10, 0x300, bytes(8, 3), true)),
+        // Flow 2's PSNs did not move: its next packet is in sequence.
+        write(0x0A, 2, 10, 0x200, bytes(8, 2), true),
+    ];
+    let run = checked::<3>("rxd_cnp_ce", &flows(3, 10), &specs, &Knobs::all_ready(8));
+    let evs: Vec<Ev> = run
+        .events
+        .iter()
+        .map(|e| e.1.clone())
+        .filter(|e| !matches!(e, Ev::Ack { .. }))
+        .collect();
+    assert_eq!(
+        evs,
+        vec![
+            Ev::Cnp { flow: 2 },
+            Ev::Ce { flow: 1 },
+            Ev::Ce { flow: 1 },
+            Ev::Cnp { flow: 3 },
+        ]
+    );
+    let acks: Vec<(u32, u32)> = run
+        .events
+        .iter()
+        .filter_map(|e| match e.1 {
+            Ev::Ack { flow, psn, .. } => Some((flow, psn)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(acks, vec![(1, 10), (1, 10), (3, 10), (2, 10)]);
+    let st = run.outs.last().unwrap().stats;
+    assert_eq!((st.accepted, st.dup, st.unknown_flow), (5, 1, 2));
+    // The RpEvent carries op CNP and no bytes.
+    let o = run.outs.iter().find(|o| o.cnp_valid).unwrap();
+    assert_eq!((o.cnp.op, o.cnp.bytes), (nic_spec::dcqcn::OP_CNP, 0));
 }

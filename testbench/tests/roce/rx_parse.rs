@@ -27,15 +27,19 @@ fn info(op: u8) -> Option<(bool, bool, bool)> {
     match op {
         0x06 | 0x0A => Some((true, false, true)),
         0x0C => Some((true, false, false)),
+        // CNP: 16 reserved bytes where a RETH goes.
+        0x81 => Some((true, false, false)),
         0x07 | 0x08 | 0x0E => Some((false, false, true)),
         0x0D | 0x0F | 0x10 => Some((false, true, true)),
         0x11 => Some((false, true, false)),
+        // HPCC ACK: known (an ACKNOWLEDGE with T), so never a "bad opcode".
+        0xC2 => Some((false, true, false)),
         0xC0 | 0xC1 => Some((false, false, false)),
         _ => None,
     }
 }
-const OPCODES: [u8; 12] = [
-    0x06, 0x07, 0x08, 0x0A, 0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0x11, 0xC0, 0xC1,
+const OPCODES: [u8; 13] = [
+    0x06, 0x07, 0x08, 0x0A, 0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0x11, 0xC0, 0xC1, 0x81,
 ];
 
 #[derive(Clone, Debug)]
@@ -241,6 +245,7 @@ impl Pkt {
             rkey: if r { self.rkey } else { 0 },
             dlen: if r { self.dlen } else { 0 },
             aeth: if a { self.aeth } else { 0 },
+            ce: self.tos & 3 == 3,
             tlm: Telemetry::from_words(self.t, self.tlm),
         }
     }
@@ -416,6 +421,8 @@ fn frame_with(rng: &mut SmallRng, max_pay: usize, mutation: usize) -> Frame {
                 b[24..26].copy_from_slice(&(!(s as u16)).to_be_bytes());
                 let mut m = p.meta();
                 *m.tlm.word_mut(i) = v;
+                // The TOS the switch wrote: its ECN field is the record's.
+                m.ce = b[15] & 3 == 3;
                 return Frame {
                     bytes: b,
                     fcs,
@@ -610,6 +617,20 @@ fn check(frames: &[Frame], stim: &[In], outs: &[Out], full_ok: bool) {
     assert_eq!(got[0] + got[10], want[0], "ok + drop_full = good frames");
     if !full_ok {
         assert_eq!(got[10], 0, "no frame dropped for room");
+    }
+    // `ce_dropped`: the dropped frames of 16 bytes or more, EtherType IPv4,
+    // ECN = CE (good frames dropped for room among them).
+    let ce =
+        |f: &&Frame| f.bytes.len() >= 16 && f.bytes[12..14] == [0x08, 0x00] && f.bytes[15] & 3 == 3;
+    let bad_ce = frames.iter().filter(|f| f.want != 0).filter(ce).count() as u32;
+    let good_ce = frames.iter().filter(|f| f.want == 0).filter(ce).count() as u32;
+    let ce_dropped = outs.last().unwrap().stats.ce_dropped;
+    assert!(
+        bad_ce <= ce_dropped && ce_dropped <= bad_ce + good_ce.min(got[10]),
+        "ce_dropped {ce_dropped}: {bad_ce} bad frames with CE, {good_ce} good ones"
+    );
+    if got[10] == 0 {
+        assert_eq!(ce_dropped, bad_ce);
     }
     let d = delivered(stim, outs);
     assert_eq!(d.len(), got[0] as usize, "one record per ok frame");

@@ -18,8 +18,10 @@ use std::collections::VecDeque;
 type Dut = RoceTx<10>;
 type Gold = Golden<10>;
 
-const OPS: [u8; 12] = [
-    0x06, 0x07, 0x08, 0x0A, 0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0x11, 0xC0, 0xC1,
+/// The opcodes tested, 0x81 (CNP: 16 reserved bytes where a RETH goes)
+/// included.
+const OPS: [u8; 13] = [
+    0x06, 0x07, 0x08, 0x0A, 0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0x11, 0xC0, 0xC1, 0x81,
 ];
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -250,7 +252,7 @@ fn ip_checksum(h: &[u8]) -> u16 {
 
 /// The frame of descriptor `d` with context `c`, from the spec's tables.
 fn reference_frame(d: &Desc, c: &Ctx) -> Vec<u8> {
-    let reth = matches!(d.opcode, 0x06 | 0x0A | 0x0C);
+    let reth = matches!(d.opcode, 0x06 | 0x0A | 0x0C | 0x81);
     let aeth = matches!(d.opcode, 0x0D | 0x0F | 0x10 | 0x11);
     let n = d.len as usize;
     let pad = (4 - n % 4) % 4;
@@ -314,7 +316,7 @@ fn reference_frame(d: &Desc, c: &Ctx) -> Vec<u8> {
 
 /// The same frame through `nic_golden::roce::packet` (etherparse's IPv4).
 fn packet_frame(d: &Desc, c: &Ctx) -> Packet {
-    let reth = matches!(d.opcode, 0x06 | 0x0A | 0x0C);
+    let reth = matches!(d.opcode, 0x06 | 0x0A | 0x0C | 0x81);
     let aeth = matches!(d.opcode, 0x0D | 0x0F | 0x10 | 0x11);
     Packet {
         dmac: c.dmac.to_be_bytes()[2..].try_into().unwrap(),
@@ -418,7 +420,7 @@ fn desc_strategy(flows: Vec<u32>, maxlen: u16) -> impl Strategy<Value = Desc> {
     (
         (
             0usize..fl + 1,
-            0usize..12,
+            0usize..OPS.len(),
             0u32..1 << 24,
             any::<bool>(),
             any::<bool>(),

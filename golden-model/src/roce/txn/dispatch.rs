@@ -25,6 +25,15 @@
 //!   triggered a NAK), as the RTL dispatcher does.
 //! - `accepted` counts every packet of a known flow that was not dropped
 //!   (responder and requester side, ACKs and probes included).
+//! - A CNP (0x81) of a known flow is accepted and becomes a [`RxEvent::Cnp`]
+//!   for the flow's DCQCN reaction point; it changes no transport state and
+//!   takes no PSN (its BTH PSN is ignored). A CNP of an unknown QP is
+//!   `unknown_flow`, like any packet.
+//! - A packet of a known DCQCN flow (`cnp_on_ce` in its context) whose
+//!   IPv4 ECN field is CE (and that is not a CNP) also gives a
+//!   [`RxEvent::CeMark`] for the notification point, whatever its PSN
+//!   decision (a duplicate or a loss was congested too). An HPCC++ flow's
+//!   CE marks are ignored (HPCC++ reads telemetry, not ECN).
 //! - The rules are [`decide`], written once: this model and the RTL
 //!   dispatcher's cycle twin both call it.
 
@@ -85,6 +94,15 @@ pub enum RxEvent {
         psn: u32,
     },
     ReadReq(ReadReq),
+    /// A CNP for the flow: its reaction point cuts its rate (`m_cnp`).
+    Cnp {
+        flow: u32,
+    },
+    /// The packet arrived with ECN = CE: the notification point may send
+    /// the flow's sender a CNP (`m_ce`).
+    CeMark {
+        flow: u32,
+    },
     /// The frame or packet was dropped (a duplicate may also produce an
     /// [`RxEvent::Ack`]).
     Drop(RxDrop),
@@ -97,6 +115,8 @@ pub struct FlowCfg {
     pub epsn: u32,
     pub rd_addr: u64,
     pub rd_psn: u32,
+    /// The flow runs DCQCN: its CE-marked packets give a [`RxEvent::CeMark`].
+    pub cnp_on_ce: bool,
 }
 
 /// One flow's receive context: what the RTL's context RAM holds at the
@@ -117,6 +137,8 @@ pub struct Ctx {
     pub rd_addr: u64,
     /// Requester side: the PSN of the next READ RESPONSE expected.
     pub rd_psn: u32,
+    /// The flow runs DCQCN (CE marks go to the notification point).
+    pub cnp_on_ce: bool,
 }
 
 /// What the rules decide for one packet: the verdict, the context to
@@ -138,6 +160,10 @@ pub struct Decision {
     pub rdreq: Option<u32>,
     /// The payload goes to host memory from this address.
     pub pay_to: Option<u64>,
+    /// A CNP for the flow (to its reaction point).
+    pub cnp: bool,
+    /// The packet was CE-marked (to the notification point).
+    pub ce: bool,
 }
 
 /// The dispatcher's opcode rule: a WRITE, READ REQUEST, READ RESPONSE,
@@ -181,6 +207,7 @@ pub fn decide(flow_bits: u32, mtu_log2: u8, c: &Ctx, h: &RxMeta) -> Decision {
     }
     d.write = true;
     let opc = h.opcode;
+    d.ce = h.ce && c.cnp_on_ce && opc != op::CNP;
     match opc {
         op::WRITE_FIRST | op::WRITE_MIDDLE | op::WRITE_LAST | op::WRITE_ONLY | op::READ_REQ => {
             let dist = h.psn.wrapping_sub(c.epsn) & PSN_MASK;
@@ -265,6 +292,7 @@ pub fn decide(flow_bits: u32, mtu_log2: u8, c: &Ctx, h: &RxMeta) -> Decision {
             }
         }
         op::NOTIFY => d.cc = true,
+        op::CNP => d.cnp = true,
         op::PROBE => {
             d.ack = Some((
                 c.epsn.wrapping_sub(1) & PSN_MASK,
@@ -337,6 +365,7 @@ impl RxDispatchModel {
                 msn: 0,
                 rd_addr: c.rd_addr,
                 rd_psn: c.rd_psn & PSN_MASK,
+                cnp_on_ce: c.cnp_on_ce,
             };
         }
     }
@@ -357,7 +386,8 @@ impl RxDispatchModel {
 
     /// One packet that passed the parser: [`decide`], then its events in
     /// this order: the drop (if any), the host write, the ACK/NAK request,
-    /// the CC event, the NAK received, the READ to execute.
+    /// the CC event, the NAK received, the READ to execute, the CNP
+    /// received, the CE mark.
     pub fn dispatch(&mut self, p: &Packet) -> Vec<RxEvent> {
         let reth = p.reth.unwrap_or_default();
         let h = RxMeta {
@@ -370,6 +400,7 @@ impl RxDispatchModel {
             rkey: reth.rkey,
             dlen: reth.dlen,
             aeth: p.aeth.unwrap_or(0),
+            ce: p.tos & 3 == 3,
             // Only the T bit is read by the rules.
             tlm: Telemetry {
                 present: p.tlm.is_some(),
@@ -423,6 +454,12 @@ impl RxDispatchModel {
                 msn,
             }));
         }
+        if d.cnp {
+            ev.push(RxEvent::Cnp { flow });
+        }
+        if d.ce {
+            ev.push(RxEvent::CeMark { flow });
+        }
         ev
     }
 }
@@ -461,6 +498,7 @@ mod tests {
                 epsn: PSN_MASK, // wraps after one packet
                 rd_addr: 0x800,
                 rd_psn: 5,
+                cnp_on_ce: false,
             },
         );
         m
