@@ -76,7 +76,9 @@ netsim-figures: deps-sim
 	@for r in "incast16 incast16.toml" "incast16-rtl incast16.toml --engine verilator --rtl-hosts 0,1" \
 	  "incast16-receiver incast16.toml --cc hpcc-receiver" "incast16-probe incast16.toml --cc hpcc-probe" \
 	  "fairness fairness.toml" "fairness-wai3000 fairness.toml --w-ai-bytes 3000" \
-	  "dumbbell dumbbell_lossless.toml" "websearch leaf_spine_websearch.toml"; do \
+	  "dumbbell dumbbell_lossless.toml" "websearch leaf_spine_websearch.toml" \
+	  "incast16-dcqcn incast16.toml --cc dcqcn --duration-us 1000" "dcqcn-incast dcqcn_incast.toml" \
+	  "fairness-dcqcn fairness.toml --cc dcqcn"; do \
 	  set -- $$r; n=$$1; f=$$2; shift 2; echo "== $$n"; \
 	  $(CLI) netsim --scenario examples/netsim/$$f "$$@" --out $(BUILD)/netsim/$$n || exit 1; \
 	done

@@ -9,7 +9,9 @@ the BTH's T bit (bit 0 of byte 4) is set, first replace the 48-byte
 telemetry area by 0xFF (docs/roce.md section 2: our ICRC masks it, the
 standard one does not, and the two agree on the masked frame); then
 recompute the ICRC with scapy.contrib.roce's BTH.compute_icrc and compare it
-with the frame's last 4 bytes (at the end of the IPv4 packet).
+with the frame's last 4 bytes (at the end of the IPv4 packet). A RoCEv2 CNP
+(opcode 0x81) must also be scapy's CNP: BECN set, its 16-byte padding
+dissected as scapy's CNPPadding.
 
 With --standard, check as an unmodified RoCEv2 receiver would: no
 masking, and only the frames with a standard opcode (below 0xC0: the
@@ -28,7 +30,7 @@ logging.getLogger("scapy.runtime").setLevel(logging.ERROR)
 from scapy.layers.inet import IP, UDP  # noqa: E402
 from scapy.layers.l2 import Ether  # noqa: E402
 from scapy.utils import rdpcap  # noqa: E402
-from scapy.contrib.roce import BTH  # noqa: E402
+from scapy.contrib.roce import BTH, CNPPadding, CNP_OPCODE  # noqa: E402
 
 TLM_LEN = 48
 RETH_OPCODES = {0x06, 0x0A, 0x0C}
@@ -59,6 +61,8 @@ def check(frame: bytes, standard: bool = False):
     m = Ether(bytes(masked))
     if BTH not in m:
         return "scapy found no BTH", t
+    if opcode == CNP_OPCODE and (CNPPadding not in m or not m[BTH].becn):
+        return "a CNP that scapy does not read as its CNP (BECN, 16-byte padding)", t
     want = m[BTH].compute_icrc(None)
     got = frame[end - 4:end]
     if want != got:

@@ -64,6 +64,28 @@ fn t_bit() -> (usize, u8) {
     (diff[0] - off, mask)
 }
 
+/// The BECN bit of a CNP: the BTH byte and bit that differ between a
+/// packet with and without it (the golden encoder's).
+fn becn_bit() -> (usize, u8) {
+    let base = Packet {
+        opcode: op::CNP,
+        ..Default::default()
+    };
+    let with = Packet {
+        becn: true,
+        ..base.clone()
+    };
+    let (a, b) = (base.encode(), with.encode());
+    let off = spec::BTH_OFF;
+    let diff: Vec<usize> = (off..off + spec::BTH_LEN)
+        .filter(|&i| a[i] != b[i])
+        .collect();
+    assert_eq!(diff.len(), 1, "BECN is one bit of the BTH");
+    let mask = a[diff[0]] ^ b[diff[0]];
+    assert!(mask.is_power_of_two());
+    (diff[0] - off, mask)
+}
+
 /// The Lua block.
 pub fn constants() -> String {
     let mut s = String::new();
@@ -133,6 +155,15 @@ pub fn constants() -> String {
     writeln!(w, "    op_probe = 0x{:02X},", op::PROBE).unwrap();
     writeln!(w, "    op_notify = 0x{:02X},", op::NOTIFY).unwrap();
     writeln!(w, "    op_ack_tlm = 0x{:02X},", op::ACK_TLM).unwrap();
+    let (becn_byte, becn_mask) = becn_bit();
+    writeln!(
+        w,
+        "    -- the RoCEv2 CNP (InfiniBand's own CNP is 0x80, which Wireshark names): BECN in BTH byte {becn_byte}"
+    )
+    .unwrap();
+    writeln!(w, "    op_cnp = 0x{:02X},", op::CNP).unwrap();
+    writeln!(w, "    becn_byte = {becn_byte},").unwrap();
+    writeln!(w, "    becn_mask = 0x{becn_mask:02X},").unwrap();
     writeln!(w, "    known_op = {},", lua_set(&spec::known_opcode)).unwrap();
     writeln!(w, "    has_reth = {},", lua_set(&spec::has_reth)).unwrap();
     writeln!(w, "    has_aeth = {},", lua_set(&spec::has_aeth)).unwrap();

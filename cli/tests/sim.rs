@@ -730,3 +730,44 @@ fn vcd_time_follows_the_core_clock() {
     assert!(times.len() > 10, "{}", &text[..text.len().min(2000)]);
     assert!(times.windows(2).all(|w| w[1] - w[0] == 4000), "{times:?}");
 }
+
+/// DCQCN's CNPs on the wire (`examples/netsim/dcqcn_incast.toml`: a 4:1
+/// incast whose switch marks ECN): the receiver's pcap holds RoCEv2 CNPs
+/// (opcode 0x81, BECN set, 16 zero reserved bytes) that tshark with the
+/// README's dissector names as such, nothing malformed and no expert item
+/// anywhere in the capture, and every ICRC, the CNPs' included, equals
+/// scapy's (also as an unmodified RoCEv2 receiver checks it).
+#[test]
+fn dcqcn_cnps_decode_in_tshark_and_their_icrc_equals_scapys() {
+    let out = tmp("dcqcn_incast");
+    let _ = std::fs::remove_dir_all(&out);
+    let (code, stdout, stderr) = hpccnic(&[
+        "netsim",
+        "--scenario",
+        "examples/netsim/dcqcn_incast.toml",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.contains("DCQCN: "), "{stdout}");
+    let pcap = out.join("host4.pcap");
+    let pcap = pcap.to_str().unwrap();
+    let frames = tshark_count(pcap, "frame");
+    let cnps = tshark_count(pcap, "hpcc.opcode == 0x81");
+    assert!(cnps > 0 && frames > cnps, "{cnps} CNPs of {frames} frames");
+    assert_eq!(
+        tshark_count(
+            pcap,
+            "infiniband.bth.opcode == 0x81 && hpcc.cnp.becn == 1 && hpcc.cnp.reserved == 00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00 && frame.len == 74"
+        ),
+        cnps
+    );
+    assert_eq!(tshark_count(pcap, "_ws.malformed || _ws.expert"), 0);
+    for args in [vec![pcap], vec!["--standard", pcap]] {
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/icrc_scapy.py");
+        let o = tool("python3", &[&[script][..], &args[..]].concat());
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{args:?}: {text}");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}

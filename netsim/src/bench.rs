@@ -221,7 +221,11 @@ fn core_writes(flows: u32, n: u32, len: u32, delay: u64) -> (CoreHost, u64) {
     let mut pair = CorePair::new(
         hosts,
         [Box::new(|i: &In| t0.step(i)), Box::new(|i: &In| t1.step(i))],
-        LinkCfg { delay, loss: 0.0 },
+        LinkCfg {
+            delay,
+            loss: 0.0,
+            ce: 0.0,
+        },
         9,
     );
     assert!(pair.run(10_000_000), "core bench: not finished");
@@ -331,6 +335,7 @@ fn engine_speeds<'a, H: crate::core_env::Host, Rtl>(
         LinkCfg {
             delay: 50,
             loss: 0.0,
+            ce: 0.0,
         },
         3,
     );
@@ -429,6 +434,7 @@ fn nic_writes(flows: u32, n: u32, len: u32, batch: u32) -> NicHost {
         LinkCfg {
             delay: 10,
             loss: 0.0,
+            ce: 0.0,
         },
         9,
     );

@@ -177,6 +177,7 @@ pub fn run(c: &CcLoopCfg) -> CcLoopRun {
         LinkCfg {
             delay: c.delay,
             loss: 0.0,
+            ce: 0.0,
         },
         4,
     );

@@ -211,7 +211,12 @@ pub fn config_script(p: &HostParams, flows: &[FlowSpec]) -> Vec<CfgWrite> {
             (regs::FLOW_SPORT, f.sport as u64),
             (regs::FLOW_DQP, f.dqp as u64),
             (regs::FLOW_PKEY, 0xFFFF),
-            (regs::FLOW_TOS, 0),
+            // ECN-capable transport (ECT(0)) for DCQCN flows, so a
+            // marking link or switch can mark them.
+            (
+                regs::FLOW_TOS,
+                if p.cc_variant.reg(f.flow) == 2 { 2 } else { 0 },
+            ),
             (regs::FLOW_SEND_PSN, f.send_psn as u64),
             (regs::FLOW_RECV_PSN, f.recv_psn as u64),
             (regs::FLOW_TLM_DATA, p.tlm_data as u64),
@@ -970,6 +975,7 @@ pub fn run_core_sim(
         LinkCfg {
             delay: c.delay,
             loss: c.loss,
+            ce: 0.0,
         },
         c.seed,
     );

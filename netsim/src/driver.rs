@@ -1044,6 +1044,7 @@ pub fn run_nic_sim(
         crate::link::LinkCfg {
             delay: c.core.delay,
             loss: c.core.loss,
+            ce: 0.0,
         },
         c.core.seed,
     );

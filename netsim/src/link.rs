@@ -14,6 +14,10 @@ pub struct LinkCfg {
     pub delay: u64,
     /// Probability that a frame is lost (0..=1).
     pub loss: f64,
+    /// Probability that an ECN-capable IPv4 frame (ECT) arrives CE-marked
+    /// (0..=1; its IPv4 checksum rewritten, as a switch does): drives
+    /// DCQCN's notification point without a switch.
+    pub ce: f64,
 }
 
 /// One direction.
@@ -27,6 +31,8 @@ pub struct Link {
     pub frames: u64,
     pub bytes: u64,
     pub lost: u64,
+    /// Frames marked CE (`ce`).
+    pub marked: u64,
 }
 
 /// Cycles to serialize `bytes` on a 64-bit datapath.
@@ -44,6 +50,7 @@ impl Link {
             frames: 0,
             bytes: 0,
             lost: 0,
+            marked: 0,
         }
     }
 
@@ -63,6 +70,10 @@ impl Link {
         if lost {
             self.lost += 1;
         } else {
+            let mut frame = frame;
+            if self.cfg.ce > 0.0 && self.rng.gen_bool(self.cfg.ce.min(1.0)) {
+                self.marked += crate::net::switch::mark_ce(&mut frame) as u64;
+            }
             self.in_flight
                 .push_back((self.busy_until + self.cfg.delay, frame));
         }
@@ -98,6 +109,7 @@ mod tests {
             LinkCfg {
                 delay: 100,
                 loss: 0.0,
+                ce: 0.0,
             },
             1,
         );
@@ -111,6 +123,7 @@ mod tests {
             LinkCfg {
                 delay: 1,
                 loss: 0.25,
+                ce: 0.0,
             },
             7,
         );

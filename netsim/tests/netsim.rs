@@ -182,17 +182,26 @@ stop_us = 40
 fn rtl_nics_in_the_loop_give_the_golden_frames() {
     let mut sc = Scenario::load(&example("rtl_incast.toml")).unwrap();
     sc.duration_us = 25.0;
+    rtl_matches_golden(sc, &[0, 1, 4]);
+}
+
+/// `sc` with its RTL hosts, then with every host golden: the same frames
+/// at `hosts`, cycle for cycle. Returns the RTL run's frames.
+fn rtl_matches_golden(mut sc: Scenario, hosts: &[usize]) -> NetResult {
     let rtl = sc.plan().unwrap();
+    let n_rtl = rtl.rtl_hosts.len();
     sc.nic.engine = NicEngine::Golden;
     let golden = sc.plan().unwrap();
     let (rr, _) = go(&rtl);
-    assert_eq!(&rr.engines[..2], &["verilator+golden", "verilator+golden"]);
+    for &h in &rtl.rtl_hosts {
+        assert_eq!(rr.engines[h], "verilator+golden", "host {h}");
+    }
+    assert!(n_rtl > 0);
     let (gr, _) = go(&golden);
-    assert_eq!(
-        &gr.engines[..2],
-        &["golden hpcc_nic_core", "golden hpcc_nic_core"]
-    );
-    for h in [0, 1, 4] {
+    for &h in &rtl.rtl_hosts {
+        assert_eq!(gr.engines[h], "golden hpcc_nic_core", "host {h}");
+    }
+    for &h in hosts {
         let (a, b) = (&rr.pcap[&h], &gr.pcap[&h]);
         assert!(a.len() > 50, "host {h}: {} frames", a.len());
         assert_eq!(a.len(), b.len(), "host {h}");
@@ -203,6 +212,62 @@ fn rtl_nics_in_the_loop_give_the_golden_frames() {
                 "host {h}"
             );
         }
+    }
+    rr
+}
+
+/// DCQCN with RTL NICs in the loop: a sender (host 0) and the receiver
+/// (host 4) run the emitted core on Verilator, so the RTL notification
+/// point sends CNPs and the RTL reaction point receives them; the frames
+/// equal the all-golden run's, and CNPs are among them.
+#[test]
+fn rtl_nics_in_the_loop_with_dcqcn_give_the_golden_frames() {
+    let mut sc = Scenario::load(&example("rtl_incast.toml")).unwrap();
+    sc.duration_us = 40.0;
+    sc.cc.algo = nic_netsim::net::scenario::CcAlgo::Dcqcn;
+    sc.nic.rtl_hosts = Some(vec![0, 4]);
+    let r = rtl_matches_golden(sc, &[0, 1, 4]);
+    let cnp = |h: usize, out: bool| {
+        r.pcap[&h]
+            .iter()
+            .filter(|f| f.out == out && f.frame.get(42) == Some(&0x81))
+            .count()
+    };
+    assert!(cnp(4, true) > 0, "the receiver sent no CNP");
+    assert!(cnp(0, false) > 0, "host 0 received no CNP");
+}
+
+/// DCQCN on the 4:1 incast: the switch's RED marks reach the receiver's
+/// notification point, its CNPs (at most one per flow per 50 µs) reach
+/// the senders' reaction points, which cut their rates; nothing is lost.
+/// DCQCN's queue stays far above HPCC++'s (it reacts to a queue past
+/// kmin, 400 KB here, and cuts at most once per CNP interval).
+#[test]
+fn dcqcn_incast_marks_notifies_and_cuts() {
+    let p = scenario(&format!("{INCAST4}\n[cc]\nalgo = \"dcqcn\"\n")).unwrap();
+    assert!(p.dcqcn.is_some() && p.probe_t == 0 && !p.tlm_data);
+    let (r, s) = go(&p);
+    let b = s.bottleneck.as_ref().unwrap();
+    let n = &s.nic;
+    eprintln!("dcqcn incast4: {b:?}\n{n:?}");
+    assert!(n.ce_marks > 0 && n.cnps_sent > 0, "{n:?}");
+    assert_eq!(n.cnps_received, n.cnps_sent, "no CNP lost: {n:?}");
+    assert_eq!(
+        n.rate_cuts, n.cnps_received,
+        "every CNP cut (first CNPs): {n:?}"
+    );
+    // At most one CNP per flow per 50 µs: 4 flows, 120 µs.
+    assert!(n.cnps_sent <= 4 * 3, "{n:?}");
+    assert_eq!((s.drops, n.rx_bad, n.timeouts), (0, 0, 0));
+    assert!(b.utilisation > 0.9, "{b:?}");
+    // Every sender's rate came down from the line rate.
+    assert_eq!(r.conns.len(), 4);
+    for (c, rs) in r.conn_r.iter().enumerate() {
+        assert!(
+            rs.iter().any(|&x| x > 0.0 && x < 99.0),
+            "connection {c} never below the line rate: {:?}",
+            &rs[rs.len().saturating_sub(5)..]
+        );
     }
 }
 
@@ -217,7 +282,7 @@ fn bad_scenarios_name_the_field() {
         ("duration_us = 10\n[topology]\nkind = \"incast\"\nsenders = 2\n", "workload"),
         ("duration_us = 10\n[topology]\nkind = \"incast\"\nsenders = 2\n[[workload]]\nkind = \"long\"\ndst = 9\n", "workload[0].dst"),
         ("duration_us = 10\n[topology]\nkind = \"incast\"\nsenders = 2\n[[workload]]\nkind = \"poisson\"\nload = 0.5\n", "workload[0].cdf"),
-        ("duration_us = 10\n[topology]\nkind = \"incast\"\nsenders = 2\n[cc]\nalgo = \"dcqcn\"\n[[workload]]\nkind = \"long\"\n", "cc.algo"),
+        ("duration_us = 10\n[topology]\nkind = \"incast\"\nsenders = 2\n[switch]\necn = false\n[cc]\nalgo = \"dcqcn\"\n[[workload]]\nkind = \"long\"\n", "cc.algo"),
         ("duration_us = 10\n[topology]\nkind = \"incast\"\nsenders = 2\n[nic]\nengine = \"verilator\"\nrtl_hosts = [7]\n[[workload]]\nkind = \"long\"\n", "nic.rtl_hosts"),
     ];
     for (text, field) in cases {

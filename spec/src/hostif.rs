@@ -120,16 +120,16 @@ pub const STATS_PAGES: [&str; 8] = [
     "HostIfStats",
 ];
 
-/// Counter records of blocks that are not in the NIC core yet, so have no
-/// page: (record, why). Every other `*Stats` record is a page.
+/// Counter records that have no page yet: (record, why). Every other
+/// `*Stats` record is a page.
 pub const STATS_UNMAPPED: [(&str, &str); 2] = [
     (
         "DcqcnStats",
-        "the DCQCN reaction point is a block of its own; the NIC core does not instantiate it yet",
+        "the DCQCN reaction point's counters are on the NIC core's m_stats_dcqcn port; the host interface has no page for them yet",
     ),
     (
         "NpStats",
-        "the DCQCN notification point is a block of its own; the NIC core does not instantiate it yet",
+        "the DCQCN notification point's counters are on the NIC core's m_stats_np port; the host interface has no page for them yet",
     ),
 ];
 

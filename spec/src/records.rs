@@ -935,14 +935,15 @@ mod tests {
     }
 
     #[test]
-    fn stats_have_97_counters() {
+    fn stats_have_98_counters() {
         let n: usize = all()
             .iter()
             .filter(|r| r.name.ends_with("Stats"))
             .map(|r| r.fields.len())
             .sum();
-        // parser, dispatcher, Tx, scheduler (with bad_trim), CC (with
-        // drop_variant), requester, core, host interface, DCQCN RP and NP
-        assert_eq!(n, 11 + 7 + 3 + 10 + 8 + 12 + 12 + 18 + 11 + 5);
+        // parser (with ce_dropped), dispatcher, Tx, scheduler (with
+        // bad_trim), CC (with drop_variant), requester, core, host
+        // interface, DCQCN RP and NP
+        assert_eq!(n, 12 + 7 + 3 + 10 + 8 + 12 + 12 + 18 + 11 + 5);
     }
 }

@@ -45,8 +45,10 @@ pub mod op {
     /// opcode carries the area in probe mode.
     pub const ACK_TLM: u8 = 0xC2;
     /// RoCEv2 Congestion Notification Packet (the RoCEv2 annex, A17.9.3):
-    /// BTH (PSN 0, the destination QP is the QP that should react), 16
-    /// reserved bytes, ICRC. DCQCN's notification point sends it; a
+    /// BTH (PSN 0, BECN set, the destination QP is the QP that should
+    /// react), 16 reserved bytes, ICRC. (InfiniBand's own CNP is 0x80;
+    /// Wireshark names only that one, so `tools/wireshark/hpcc.lua` names
+    /// this one.) DCQCN's notification point sends it; a
     /// switch may build it too (L3QCN). The 16 reserved bytes sit where a
     /// RETH would: [`has_reth`] counts them, and a receiver ignores them.
     pub const CNP: u8 = 0x81;

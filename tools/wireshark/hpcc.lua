@@ -6,7 +6,10 @@
 --     and 5 hop slots, each the 64-bit ns-3 IntHop word (qlen, tx bytes,
 --     timestamp, line-rate code);
 --   * the opcodes HPCC PROBE (0xC0), HPCC NOTIFY (0xC1) and HPCC ACK (0xC2,
---     an ACKNOWLEDGE that echoes the telemetry area; its AETH is decoded here).
+--     an ACKNOWLEDGE that echoes the telemetry area; its AETH is decoded here);
+--   * the RoCEv2 CNP (0x81, DCQCN's congestion notification: BECN, 16
+--     reserved bytes), which Wireshark's InfiniBand dissector leaves
+--     "Unknown" (it names only InfiniBand's own CNP, 0x80).
 -- Wireshark's InfiniBand dissector still decodes Ethernet .. BTH, RETH and
 -- AETH; this one runs after it (a post-dissector) and adds an "HPCC++"
 -- tree with the telemetry, the PROBE/NOTIFY/HPCC ACK names, the HPCC ACK's
@@ -33,6 +36,10 @@ local C = {
     op_probe = 0xC0,
     op_notify = 0xC1,
     op_ack_tlm = 0xC2,
+    -- the RoCEv2 CNP (InfiniBand's own CNP is 0x80, which Wireshark names): BECN in BTH byte 4
+    op_cnp = 0x81,
+    becn_byte = 4,
+    becn_mask = 0x40,
     known_op = { [0x06] = true, [0x07] = true, [0x08] = true, [0x0A] = true, [0x0C] = true, [0x0D] = true, [0x0E] = true, [0x0F] = true, [0x10] = true, [0x11] = true, [0xC0] = true, [0xC1] = true, [0xC2] = true, [0x81] = true },
     has_reth = { [0x06] = true, [0x0A] = true, [0x0C] = true, [0x81] = true },
     has_aeth = { [0x0D] = true, [0x0F] = true, [0x10] = true, [0x11] = true, [0xC2] = true },
@@ -67,6 +74,7 @@ local op_names = {
     [C.op_probe] = "HPCC PROBE",
     [C.op_notify] = "HPCC NOTIFY",
     [C.op_ack_tlm] = "HPCC ACK",
+    [C.op_cnp] = "RoCEv2 CNP",
 }
 
 local rate_names = {}
@@ -106,6 +114,8 @@ local f = {
     ts = ProtoField.uint32("hpcc.hop.ts", "Timestamp, ns (wrapping)", base.DEC),
     rate = ProtoField.uint8("hpcc.hop.rate", "Line-rate code", base.DEC, rate_names),
     rate_gbps = ProtoField.uint32("hpcc.hop.rate_gbps", "Line rate, Gb/s", base.DEC),
+    becn = ProtoField.bool("hpcc.cnp.becn", "BECN"),
+    cnp_reserved = ProtoField.bytes("hpcc.cnp.reserved", "Reserved (16 bytes)"),
 }
 hpcc.fields = {}
 for _, v in pairs(f) do
@@ -151,6 +161,20 @@ function hpcc.dissector(tvb, pinfo, tree)
         local psn = tvb(bth + 9, 3):uint()
         pinfo.cols.info:set(string.format("%s QP=0x%06x PSN=%d", named, qp, psn))
         root:append_text(", " .. named)
+    end
+    if opcode == C.op_cnp then
+        -- The RoCEv2 CNP (annex A17.9.3): BTH, 16 reserved bytes, ICRC.
+        local off = bth + C.bth_len
+        if tvb:len() < off + C.reth_len + C.icrc_len then
+            root:add_proto_expert_info(e_short)
+            return
+        end
+        local b = tvb(bth + C.becn_byte, 1)
+        root:add(f.becn, b, bit32.band(b:uint(), C.becn_mask) ~= 0)
+        root:add(f.cnp_reserved, tvb(off, C.reth_len))
+        if not t then
+            root:add_le(f.icrc, tvb(tvb:len() - C.icrc_len, C.icrc_len))
+        end
     end
     if not t then
         return

@@ -138,6 +138,9 @@ pub struct Packet {
     /// BTH solicited event and migration request bits.
     pub se: bool,
     pub mig: bool,
+    /// BTH byte 4 bit 6, BECN: set in a CNP (as the RoCEv2 annex and
+    /// scapy's `cnp()` send it); 0 in every other frame of this NIC.
+    pub becn: bool,
     pub pkey: u16,
     /// Destination QP (24 bits).
     pub dqp: u32,
@@ -167,6 +170,7 @@ impl Default for Packet {
             opcode: op::ACK,
             se: false,
             mig: false,
+            becn: false,
             pkey: 0xFFFF,
             dqp: 0,
             ackreq: false,
@@ -245,7 +249,7 @@ impl Packet {
         f.push(self.opcode);
         f.push((self.se as u8) << 7 | (self.mig as u8) << 6 | (pad as u8) << 4);
         f.extend_from_slice(&self.pkey.to_be_bytes());
-        f.push(self.t() as u8);
+        f.push(self.t() as u8 | (self.becn as u8) << 6);
         f.extend_from_slice(&(self.dqp & 0xFF_FFFF).to_be_bytes()[1..]);
         f.push((self.ackreq as u8) << 7);
         f.extend_from_slice(&(self.psn & 0xFF_FFFF).to_be_bytes()[1..]);
@@ -424,6 +428,7 @@ pub fn decode(frame: &[u8], bad_fcs: bool) -> Result<Packet, Drop> {
         opcode,
         se: bth[1] & 0x80 != 0,
         mig: bth[1] & 0x40 != 0,
+        becn: bth[4] & 0x40 != 0,
         pkey: u16::from_be_bytes([bth[2], bth[3]]),
         dqp: be32(&bth[4..]) & 0xFF_FFFF,
         ackreq: bth[8] & 0x80 != 0,
@@ -493,6 +498,7 @@ mod tests {
                         opcode,
                         se: false,
                         mig: false,
+                        becn: false,
                         pkey,
                         dqp,
                         ackreq: a,

@@ -87,6 +87,7 @@ struct Op {
     rraeth: bool,
     ack: bool,
     probe: bool,
+    cnp: bool,
 }
 
 fn classify(op: u8) -> Op {
@@ -101,6 +102,7 @@ fn classify(op: u8) -> Op {
         rraeth: c.read_resp && c.aeth,
         ack: c.ack,
         probe: c.hpcc,
+        cnp: c.cnp,
     }
 }
 
@@ -121,6 +123,8 @@ pub struct RoceTx<const A: usize> {
     d_psn: u32,
     d_ack: bool,
     d_tlm: bool,
+    /// A CNP: BECN (BTH byte 4 bit 6) set.
+    d_becn: bool,
     d_no_aeth: bool,
     d_reth: bool,
     d_pay_len: u32,
@@ -203,6 +207,7 @@ impl<const A: usize> Default for RoceTx<A> {
             d_psn: 0,
             d_ack: false,
             d_tlm: false,
+            d_becn: false,
             d_no_aeth: false,
             d_reth: false,
             d_pay_len: 0,
@@ -432,6 +437,7 @@ impl<const A: usize> Cycle for RoceTx<A> {
             n.d_psn = i.req.psn & 0xFF_FFFF;
             n.d_ack = i.req.ackreq;
             n.d_tlm = i.req.tlm.present;
+            n.d_becn = op.cnp;
             n.d_no_aeth = !op.aeth;
             n.d_reth = op.reth;
             n.d_pay_len = len;
@@ -488,7 +494,8 @@ impl<const A: usize> Cycle for RoceTx<A> {
             n.n_b4 = (((c.dip & 0xFFFF) as u64) << 48) | ((c.sport as u64) << 32) | 0x12B7_0000;
             if self.d_no_aeth {
                 n.n_b5 = ((self.d_opcode as u64) << 40) | (flags << 32) | ((c.pkey as u64) << 16);
-                n.n_item0 = ((self.d_tlm as u64) << 56)
+                n.n_item0 = ((self.d_becn as u64) << 62)
+                    | ((self.d_tlm as u64) << 56)
                     | ((c.dqp as u64) << 32)
                     | ((self.d_ack as u64) << 31)
                     | self.d_psn as u64;

@@ -161,6 +161,8 @@ pub struct RoceTx<const A: usize> {
     d_psn: DFF<Bits<24>>,
     d_ack: DFF<Bit>,
     d_tlm: DFF<Bit>,
+    /// A CNP: BECN (BTH byte 4 bit 6) set.
+    d_becn: DFF<Bit>,
     /// The opcode has no AETH: the payload starts in byte lane 6 of its
     /// first word (lane 2 with the 4-byte AETH).
     d_no_aeth: DFF<Bit>,
@@ -349,6 +351,7 @@ impl<const A: usize> Default for RoceTx<A> {
             d_psn: Default::default(),
             d_ack: Default::default(),
             d_tlm: Default::default(),
+            d_becn: Default::default(),
             d_no_aeth: Default::default(),
             d_reth: Default::default(),
             d_pay_len: Default::default(),
@@ -501,6 +504,7 @@ impl<const A: usize> Logic for RoceTx<A> {
             d_psn,
             d_ack,
             d_tlm,
+            d_becn,
             d_no_aeth,
             d_reth,
             d_pay_len,
@@ -658,6 +662,7 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.d_psn.d.next = self.s_req.psn.val();
             self.d_ack.d.next = self.s_req.ackreq.val();
             self.d_tlm.d.next = self.s_req.tlm.present.val();
+            self.d_becn.d.next = self.req_class.cnp.val();
             self.d_no_aeth.d.next = !self.o_aeth.val();
             self.d_reth.d.next = self.o_reth.val();
             self.d_pay_len.d.next = self.s_req.len.val();
@@ -752,7 +757,8 @@ impl<const A: usize> Logic for RoceTx<A> {
                 self.n_b5.d.next = ((bit_cast::<64, 8>(self.d_opcode.q.val()) << 40)
                     | (bit_cast::<64, 8>(self.flags.val()) << 32)
                     | (bit_cast::<64, 16>(self.c_pkey.val()) << 16));
-                self.n_item0.d.next = ((bit_cast::<64, 1>(self.d_tlm.q.val().into()) << 56)
+                self.n_item0.d.next = ((bit_cast::<64, 1>(self.d_becn.q.val().into()) << 62)
+                    | (bit_cast::<64, 1>(self.d_tlm.q.val().into()) << 56)
                     | (bit_cast::<64, 24>(self.c_dqp.val()) << 32)
                     | (bit_cast::<64, 1>(self.d_ack.q.val().into()) << 31)
                     | bit_cast::<64, 24>(self.d_psn.q.val()));

@@ -145,9 +145,14 @@ pub fn five_tuple(frame: &[u8], salt: u64) -> Option<(u32, u64)> {
 }
 
 /// Set CE on an ECN-capable IPv4 frame and rewrite its header checksum;
-/// returns whether it was ECN-capable.
+/// returns whether it was ECN-capable (a frame too short for its IPv4
+/// header, or not IPv4, is left alone).
 pub fn mark_ce(frame: &mut [u8]) -> bool {
-    if frame[15] & 3 == 0 {
+    if frame.len() < 34 || frame[12..14] != [0x08, 0x00] || frame[15] & 3 == 0 {
+        return false;
+    }
+    let ihl = (frame[14] & 0xF) as usize * 4;
+    if ihl < 20 || frame.len() < 14 + ihl {
         return false;
     }
     frame[15] |= 3;

@@ -2,7 +2,9 @@
 //! `nic_golden::nic::core`: two cores over a lossy link, each with a host
 //! model (`nic_netsim::core_env`): configuration through the register
 //! map, WRITEs and READs of every size class, bad work requests, DMA with
-//! latency, back-pressure on every host port.
+//! latency, back-pressure on every host port; flows on HPCC++ (NewAck,
+//! NewINT) and DCQCN, with a link that marks ECN-capable frames CE at
+//! random so CNPs flow both ways.
 //!
 //! - `core_twin_closed_loop`: the twins alone, to the end: every work
 //!   request completed once with its status, both memories byte-exact;
@@ -16,7 +18,7 @@ use nic_golden::cc::params::{CcParams, Variant};
 use nic_golden::nic::core::{In, NicCore as Golden};
 use nic_golden::Cycle;
 use nic_hdl::nic::NicCore;
-use nic_netsim::core_env::{hosts_for, plan, CorePair, HostParams, VariantPlan};
+use nic_netsim::core_env::{hosts_for, plan, CorePair, DcqcnRegs, HostParams, VariantPlan};
 use nic_netsim::LinkCfg;
 use proptest::prelude::*;
 
@@ -37,6 +39,22 @@ struct Cfg {
     stall: f64,
     dma_latency: u64,
     cc_variant: VariantPlan,
+    /// The link's CE-mark probability for ECN-capable frames.
+    ce: f64,
+}
+
+/// DCQCN at the core tests' clock (6.4 ns, 10 Gb/s), with periods short
+/// enough for runs of a few thousand cycles: α 1 µs, decrease 4 µs,
+/// increase 10 µs, a CNP per flow per 300 cycles at most.
+fn dcqcn_regs() -> DcqcnRegs {
+    let p = nic_golden::cc::dcqcn_params::DcqcnParams {
+        inc_period_us: 10.0,
+        ..nic_golden::cc::dcqcn_params::DcqcnParams::for_line_rate(10.0, 6.4)
+    };
+    DcqcnRegs {
+        rp: p.regs().expect("valid DCQCN parameters"),
+        np_interval: 300,
+    }
 }
 
 fn params(c: &Cfg) -> HostParams {
@@ -66,6 +84,20 @@ fn params(c: &Cfg) -> HostParams {
 /// Run two twins over the link; returns NIC 0's inputs (the first
 /// `record` cycles) and whether the run finished cleanly.
 fn run(c: &Cfg, max_cycles: u64, record: usize) -> (Vec<In>, Result<u64, String>) {
+    let (rec, res, _) = run_with_outputs(c, max_cycles, record);
+    (rec, res)
+}
+
+/// [`run`], and both NICs' outputs in the last cycle (their counters).
+fn run_with_outputs(
+    c: &Cfg,
+    max_cycles: u64,
+    record: usize,
+) -> (
+    Vec<In>,
+    Result<u64, String>,
+    [nic_golden::nic::core::Out; 2],
+) {
     let p = params(c);
     let w = plan(c.seed, c.flows, c.messages, 1500, c.read_pct, c.bad, 256);
     let hosts = hosts_for(&p, &w, c.seed);
@@ -77,6 +109,7 @@ fn run(c: &Cfg, max_cycles: u64, record: usize) -> (Vec<In>, Result<u64, String>
         LinkCfg {
             delay: 200,
             loss: c.loss,
+            ce: c.ce,
         },
         c.seed,
     );
@@ -129,7 +162,7 @@ fn run(c: &Cfg, max_cycles: u64, record: usize) -> (Vec<In>, Result<u64, String>
     } else {
         Err(format!("after {} cycles: {}", pair.now, errs.join("; ")))
     };
-    (rec, res)
+    (rec, res, pair.last)
 }
 
 fn workload() -> impl Strategy<Value = Cfg> {
@@ -145,7 +178,9 @@ fn workload() -> impl Strategy<Value = Cfg> {
         prop_oneof![
             Just(VariantPlan::All(Variant::Sender)),
             Just(VariantPlan::All(Variant::Receiver)),
-            Just(VariantPlan::Mixed)
+            Just(VariantPlan::Mixed),
+            Just(VariantPlan::Dcqcn(dcqcn_regs())),
+            Just(VariantPlan::MixedDcqcn(dcqcn_regs()))
         ],
     )
         .prop_map(
@@ -159,6 +194,11 @@ fn workload() -> impl Strategy<Value = Cfg> {
                 stall,
                 dma_latency,
                 cc_variant,
+                ce: if cc_variant.dcqcn().is_some() {
+                    0.3
+                } else {
+                    0.0
+                },
             },
         )
 }
@@ -199,10 +239,69 @@ fn core_no_x_in_four_state_simulation() {
         loss: 0.0,
         stall: 0.2,
         dma_latency: 5,
-        cc_variant: VariantPlan::Mixed,
+        cc_variant: VariantPlan::MixedDcqcn(dcqcn_regs()),
+        ce: 0.3,
     };
     let (rec, _) = run(&c, 3000, 3000);
     four_state::<Rtl, Twin>("nic_core_x", &rec);
+}
+
+/// HPCC++ and DCQCN flows on the same two cores at the same time, over a
+/// link that marks ECN-capable frames CE: every work request completes
+/// and both memories are byte-exact; the receiver's notification point
+/// takes the DCQCN flows' CE marks and sends CNPs, the sender's reaction
+/// point receives them and cuts; the HPCC++ flows (not ECN-capable) see
+/// no mark. NIC 0's inputs replayed on the RTL, both engines.
+#[test]
+fn core_runs_hpcc_and_dcqcn_flows_together() {
+    let c = Cfg {
+        seed: 11,
+        flows: 4,
+        messages: 12,
+        read_pct: 30,
+        bad: 2,
+        loss: 0.01,
+        stall: 0.1,
+        dma_latency: 5,
+        cc_variant: VariantPlan::MixedDcqcn(dcqcn_regs()),
+        ce: 0.5,
+    };
+    let (rec, res, last) = run_with_outputs(&c, 2_000_000, 4000);
+    res.expect("every work request completes, memories byte-exact");
+    for (n, o) in last.iter().enumerate() {
+        eprintln!(
+            "NIC {n}: NP {:?}; RP {:?}; core {:?}",
+            o.stats_np, o.stats_dcqcn, o.stats_core
+        );
+    }
+    let (np, rp) = (
+        [last[0].stats_np, last[1].stats_np],
+        [last[0].stats_dcqcn, last[1].stats_dcqcn],
+    );
+    // WRITEs go 0 → 1 (NIC 1 notifies), READ responses 1 → 0 (NIC 0
+    // notifies): CNPs flow both ways.
+    for n in 0..2 {
+        assert!(np[n].marks > 0 && np[n].cnps > 0, "NIC {n}: {:?}", np[n]);
+        assert_eq!(np[n].bad_flow, 0);
+        assert!(
+            rp[1 - n].cnps > 0 && rp[1 - n].cuts > 0,
+            "NIC {}: {:?}",
+            1 - n,
+            rp[1 - n]
+        );
+    }
+    // Every CNP sent arrived (the link loses 1 %: at most a few lost) and
+    // none was for a flow the reaction point does not run.
+    for n in 0..2 {
+        assert!(rp[1 - n].cnps <= np[n].cnps);
+        assert_eq!(
+            rp[1 - n].drop_flow,
+            0,
+            "NIC {}: CNP for a non-DCQCN flow",
+            1 - n
+        );
+    }
+    both::<Rtl, Twin>("nic_core_dcqcn", &rec[..rec.len().min(2500)]).unwrap();
 }
 
 /// The CC in the loop (`nic_netsim::cc_loop`): NIC 0 writes to NIC 1

@@ -94,6 +94,7 @@ pub fn run(
         LinkCfg {
             delay: c.core.delay,
             loss: c.core.loss,
+            ce: 0.0,
         },
         c.core.seed,
     );

@@ -277,7 +277,8 @@ fn reference_frame(d: &Desc, c: &Ctx) -> Vec<u8> {
     f.push(d.opcode);
     f.push((pad as u8) << 4);
     f.extend_from_slice(&c.pkey.to_be_bytes());
-    f.push(d.tlm as u8);
+    // BTH byte 4: T, and BECN in a CNP.
+    f.push(d.tlm as u8 | if d.opcode == 0x81 { 0x40 } else { 0 });
     f.extend_from_slice(&c.dqp.to_be_bytes()[1..]);
     f.push((d.ackreq as u8) << 7);
     f.extend_from_slice(&d.psn.to_be_bytes()[1..]);
@@ -331,6 +332,7 @@ fn packet_frame(d: &Desc, c: &Ctx) -> Packet {
         opcode: d.opcode,
         se: false,
         mig: false,
+        becn: d.opcode == 0x81,
         pkey: c.pkey,
         dqp: c.dqp,
         ackreq: d.ackreq,

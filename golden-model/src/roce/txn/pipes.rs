@@ -122,6 +122,7 @@ impl TxPipe for GoldenTx {
             opcode: d.opcode,
             se: false,
             mig: false,
+            becn: nic_spec::roce::is_cnp(d.opcode),
             pkey: c.pkey,
             dqp: c.dqp,
             ackreq: d.ackreq,
