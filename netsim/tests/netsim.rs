@@ -222,11 +222,13 @@ fn rtl_matches_golden(mut sc: Scenario, hosts: &[usize]) -> NetResult {
 /// equal the all-golden run's, and CNPs are among them.
 #[test]
 fn rtl_nics_in_the_loop_with_dcqcn_give_the_golden_frames() {
-    let mut sc = Scenario::load(&example("rtl_incast.toml")).unwrap();
-    sc.duration_us = 40.0;
-    sc.cc.algo = nic_netsim::net::scenario::CcAlgo::Dcqcn;
+    // RED thresholds low enough that marked packets reach the receiver
+    // within a few µs (the first CNP leaves it at 3.6 µs).
+    let mut sc = Scenario::load(&example("dcqcn_incast.toml")).unwrap();
+    sc.duration_us = 20.0;
+    sc.nic.engine = NicEngine::Verilator;
     sc.nic.rtl_hosts = Some(vec![0, 4]);
-    let r = rtl_matches_golden(sc, &[0, 1, 4]);
+    let r = rtl_matches_golden(sc, &[0, 4]);
     let cnp = |h: usize, out: bool| {
         r.pcap[&h]
             .iter()
@@ -251,11 +253,14 @@ fn dcqcn_incast_marks_notifies_and_cuts() {
     let n = &s.nic;
     eprintln!("dcqcn incast4: {b:?}\n{n:?}");
     assert!(n.ce_marks > 0 && n.cnps_sent > 0, "{n:?}");
-    assert_eq!(n.cnps_received, n.cnps_sent, "no CNP lost: {n:?}");
-    assert_eq!(
-        n.rate_cuts, n.cnps_received,
-        "every CNP cut (first CNPs): {n:?}"
+    // No CNP lost; at most one per flow still on its way at the end.
+    assert!(
+        n.cnps_received <= n.cnps_sent && n.cnps_sent <= n.cnps_received + 4,
+        "{n:?}"
     );
+    // CNPs of one flow come 50 µs apart, past the 4 µs decrease period:
+    // each one cuts.
+    assert_eq!(n.rate_cuts, n.cnps_received, "{n:?}");
     // At most one CNP per flow per 50 µs: 4 flows, 120 µs.
     assert!(n.cnps_sent <= 4 * 3, "{n:?}");
     assert_eq!((s.drops, n.rx_bad, n.timeouts), (0, 0, 0));
