@@ -42,6 +42,20 @@ fn field(mask: u64) -> (u32, u32) {
     (shift, bits)
 }
 
+/// The BTH byte and bit that differ between two frames of the golden
+/// encoder (a flag's position, read off the encoder, not restated).
+fn bth_bit(base: &Packet, with: &Packet, what: &str) -> (usize, u8) {
+    let (a, b) = (base.encode(), with.encode());
+    let off = spec::BTH_OFF;
+    let diff: Vec<usize> = (off..off + spec::BTH_LEN)
+        .filter(|&i| a[i] != b[i])
+        .collect();
+    assert_eq!(diff.len(), 1, "{what} is one bit of the BTH");
+    let mask = a[diff[0]] ^ b[diff[0]];
+    assert!(mask.is_power_of_two());
+    (diff[0] - off, mask)
+}
+
 /// The T bit: the BTH byte and bit that differ between a packet with and
 /// without the telemetry area.
 fn t_bit() -> (usize, u8) {
@@ -53,19 +67,11 @@ fn t_bit() -> (usize, u8) {
         tlm: Some(Tlm::fresh()),
         ..base.clone()
     };
-    let (a, b) = (base.encode(), with.encode());
-    let off = spec::BTH_OFF;
-    let diff: Vec<usize> = (off..off + spec::BTH_LEN)
-        .filter(|&i| a[i] != b[i])
-        .collect();
-    assert_eq!(diff.len(), 1, "the T bit is one bit of the BTH");
-    let mask = a[diff[0]] ^ b[diff[0]];
-    assert!(mask.is_power_of_two());
-    (diff[0] - off, mask)
+    bth_bit(&base, &with, "the T bit")
 }
 
 /// The BECN bit of a CNP: the BTH byte and bit that differ between a
-/// packet with and without it (the golden encoder's).
+/// packet with and without it.
 fn becn_bit() -> (usize, u8) {
     let base = Packet {
         opcode: op::CNP,
@@ -75,15 +81,7 @@ fn becn_bit() -> (usize, u8) {
         becn: true,
         ..base.clone()
     };
-    let (a, b) = (base.encode(), with.encode());
-    let off = spec::BTH_OFF;
-    let diff: Vec<usize> = (off..off + spec::BTH_LEN)
-        .filter(|&i| a[i] != b[i])
-        .collect();
-    assert_eq!(diff.len(), 1, "BECN is one bit of the BTH");
-    let mask = a[diff[0]] ^ b[diff[0]];
-    assert!(mask.is_power_of_two());
-    (diff[0] - off, mask)
+    bth_bit(&base, &with, "BECN")
 }
 
 /// The Lua block.
