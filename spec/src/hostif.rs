@@ -122,7 +122,7 @@ pub const STATS_PAGES: [&str; 8] = [
 
 /// Counter records of blocks that are not in the NIC core yet, so have no
 /// page: (record, why). Every other `*Stats` record is a page.
-pub const STATS_UNMAPPED: [(&str, &str); 2] = [
+pub const STATS_UNMAPPED: [(&str, &str); 3] = [
     (
         "DcqcnStats",
         "the DCQCN reaction point is a block of its own; the NIC core does not instantiate it yet",
@@ -130,6 +130,10 @@ pub const STATS_UNMAPPED: [(&str, &str); 2] = [
     (
         "NpStats",
         "the DCQCN notification point is a block of its own; the NIC core does not instantiate it yet",
+    ),
+    (
+        "CnmStats",
+        "the QCN CNM receive tap is a block of its own; the NIC core does not instantiate it yet",
     ),
 ];
 
