@@ -6,6 +6,7 @@
 
 use crate::arith::{Divider, MinMax, Normalize, SatAddSub, WideMul};
 use crate::cc::{DcqcnNp, DcqcnRp, HpccCc, Ns3HopParse};
+use crate::roce::cnm_rx::CnmRx;
 use crate::roce::requester::Requester;
 use crate::roce::tx::RoceTx;
 use crate::sched::FlowSched;
@@ -248,6 +249,11 @@ pub fn tops() -> Vec<Top> {
             verilog: verilog_of::<DcqcnNp1024>,
         },
         Top {
+            name: "cnm_rx",
+            about: "QCN CNM receive tap (IEEE 802.1Qau): CNM fields and the sampled RoCEv2 QP from the Rx stream, never back-pressures",
+            verilog: verilog_of::<CnmRx>,
+        },
+        Top {
             name: "flow_sched",
             about: "credit-based flow scheduler, 1024 flows",
             verilog: verilog_of::<FlowSched1024>,
@@ -421,6 +427,10 @@ mod tests {
                     ("m_cnp", "CnpReq"),
                     ("m_stats", "NpStats"),
                 ][..],
+            ),
+            (
+                "cnm_rx",
+                &[("m_cnm", "CnmInfo"), ("m_stats", "CnmStats")][..],
             ),
             (
                 "flow_sched",

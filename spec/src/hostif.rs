@@ -122,7 +122,7 @@ pub const STATS_PAGES: [&str; 8] = [
 
 /// Counter records that have no page yet: (record, why). Every other
 /// `*Stats` record is a page.
-pub const STATS_UNMAPPED: [(&str, &str); 2] = [
+pub const STATS_UNMAPPED: [(&str, &str); 3] = [
     (
         "DcqcnStats",
         "the DCQCN reaction point's counters are on the NIC core's m_stats_dcqcn port; the host interface has no page for them yet",
@@ -130,6 +130,10 @@ pub const STATS_UNMAPPED: [(&str, &str); 2] = [
     (
         "NpStats",
         "the DCQCN notification point's counters are on the NIC core's m_stats_np port; the host interface has no page for them yet",
+    ),
+    (
+        "CnmStats",
+        "the QCN CNM receive tap is a block of its own; the NIC core does not instantiate it yet",
     ),
 ];
 

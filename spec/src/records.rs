@@ -484,6 +484,52 @@ macro_rules! cc_stats_record {
     };
 }
 
+/// A Congestion Notification Message (IEEE 802.1Qau; `crate::cnm`),
+/// `CnmRx` → host/telemetry: `cn_tag` if the CNM carried the sampled
+/// frame's CN-TAG and its `rpid` (else 0); the PDU's `version` (always 0
+/// in a record), `qntz_fb`, `cpid`, `qoffset` and `qdelta` (16 bits, two's
+/// complement on the wire), `encap_prio`, `encap_da` (48 bits, big-endian
+/// as on the wire), `msdu_len`; and `qp`, the sampled frame's BTH
+/// destination QP, with `qp_valid` when the encapsulated MSDU holds a
+/// RoCEv2 frame's IPv4, UDP and BTH headers up to it (else 0).
+#[macro_export]
+macro_rules! cnm_info_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = CnmInfo, sink = CnmInfoSink, source = CnmInfoSource,
+            kind = ready, generics = [],
+            fields = [
+                cn_tag: 1 bool, rpid: 16 u16, version: 4 u8, qntz_fb: 6 u8, cpid: 64 u64,
+                qoffset: 16 u16, qdelta: 16 u16, encap_prio: 16 u16, encap_da: 48 u64,
+                msdu_len: 16 u16, qp_valid: 1 bool, qp: 24 u32
+            ],
+            records = [],
+        }
+    };
+}
+
+/// The CNM tap's counters (32 bits, wrapping): good CNMs (`cnms`, each
+/// offered as a record), those whose sample named a RoCEv2 QP (`roce`),
+/// and CNMs dropped, by the first failing reason: `bad_fcs` (`tuser` on
+/// the last beat), `trunc` (the frame ends before the fixed fields, or
+/// before the MSDU length it announces), `bad_version` (version ≠ 0),
+/// `bad_len` (MSDU length > 64); and good CNMs `dropped` because the
+/// consumer had not taken the previous record.
+#[macro_export]
+macro_rules! cnm_stats_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = CnmStats, sink = CnmStatsSink, source = CnmStatsSource,
+            kind = level, generics = [],
+            fields = [
+                cnms: 32 u32, roce: 32 u32, bad_fcs: 32 u32, trunc: 32 u32,
+                bad_version: 32 u32, bad_len: 32 u32, dropped: 32 u32
+            ],
+            records = [],
+        }
+    };
+}
+
 /// A work request, host → requester: an RDMA `opcode`
 /// ([`crate::roce::wr::WRITE`] or [`crate::roce::wr::READ`]) of `len`
 /// bytes between local address `laddr` and the peer's `va` (`rkey`), on
@@ -821,6 +867,8 @@ macro_rules! all_records {
         $crate::ce_mark_record!($gen! { $($ctx)* });
         $crate::cnp_req_record!($gen! { $($ctx)* });
         $crate::np_stats_record!($gen! { $($ctx)* });
+        $crate::cnm_info_record!($gen! { $($ctx)* });
+        $crate::cnm_stats_record!($gen! { $($ctx)* });
         $crate::work_req_record!($gen! { $($ctx)* });
         $crate::wr_completion_record!($gen! { $($ctx)* });
         $crate::req_flow_ctx_record!($gen! { $($ctx)* });
@@ -935,7 +983,7 @@ mod tests {
     }
 
     #[test]
-    fn stats_have_98_counters() {
+    fn stats_have_105_counters() {
         let n: usize = all()
             .iter()
             .filter(|r| r.name.ends_with("Stats"))
@@ -943,7 +991,7 @@ mod tests {
             .sum();
         // parser (with ce_dropped), dispatcher, Tx, scheduler (with
         // bad_trim), CC (with drop_variant), requester, core, host
-        // interface, DCQCN RP and NP
-        assert_eq!(n, 12 + 7 + 3 + 10 + 8 + 12 + 12 + 18 + 11 + 5);
+        // interface, DCQCN RP and NP, CNM tap
+        assert_eq!(n, 12 + 7 + 3 + 10 + 8 + 12 + 12 + 18 + 11 + 5 + 7);
     }
 }

@@ -8,6 +8,7 @@ use nic_hdl::cc::{
     ComputeWind, DcqcnNp, DcqcnRp, Ewma, HopMax, HpccCc, MeasureInflight, Ns3HopParse, Rate,
 };
 use nic_hdl::mem::{Fifo, Ram};
+use nic_hdl::roce::cnm_rx::CnmRx;
 use nic_hdl::sched::FlowSched;
 use nic_hdl::stream::{AxisFifo, AxisSkid};
 use rust_hdl::prelude::*;
@@ -337,5 +338,19 @@ harness! {
         outputs { cnp_valid: m_cnp.valid }
         records_in { ce: s_ce }
         records_out { cnp: m_cnp, stats: m_stats }
+    }
+}
+
+harness! {
+    impl<> CnmRx {
+        type In = golden::roce::cnm_rx::In;
+        type Out = golden::roce::cnm_rx::Out;
+        clock = clock;
+        inputs {
+            rx_tdata: s_axis_rx.tdata, rx_tkeep: s_axis_rx.tkeep, rx_tlast: s_axis_rx.tlast,
+            rx_tuser: s_axis_rx.tuser, rx_tvalid: s_axis_rx.tvalid, cnm_ready: m_cnm.ready
+        }
+        outputs { cnm_valid: m_cnm.valid }
+        records_out { cnm: m_cnm, stats: m_stats }
     }
 }

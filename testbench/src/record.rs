@@ -112,6 +112,8 @@ mod roce {
     nic_spec::wr_completion_record!(tb_record! {});
     nic_spec::req_flow_ctx_record!(tb_record! {});
     nic_spec::req_stats_record!(tb_record! {});
+    nic_spec::cnm_info_record!(tb_record! {});
+    nic_spec::cnm_stats_record!(tb_record! {});
 }
 
 mod sched {

@@ -3,6 +3,7 @@
 //! models (`txn`: the receive rules, the Tx and Rx paths frame by frame). See `docs/roce.md`.
 
 pub mod bswap;
+pub mod cnm_rx;
 pub mod crc32;
 pub mod op_decode;
 pub mod packet;
@@ -33,6 +34,8 @@ nic_spec::work_req_record!(golden_record! {});
 nic_spec::wr_completion_record!(golden_record! {});
 nic_spec::req_flow_ctx_record!(golden_record! {});
 nic_spec::req_stats_record!(golden_record! {});
+nic_spec::cnm_info_record!(golden_record! {});
+nic_spec::cnm_stats_record!(golden_record! {});
 
 impl Telemetry {
     /// Telemetry from the T bit and the TLM area's six words (header, hops

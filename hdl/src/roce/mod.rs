@@ -1,7 +1,9 @@
 //! RoCEv2 pipelines: the ICRC block, the Tx frame builder and the two Rx
-//! stages (checker, dispatcher). See `docs/roce.md`.
+//! stages (checker, dispatcher), and the QCN CNM receive tap. See
+//! `docs/roce.md`.
 
 pub mod bswap;
+pub mod cnm_rx;
 pub mod crc32;
 pub mod op_decode;
 pub mod requester;
@@ -31,3 +33,5 @@ nic_spec::work_req_record!(hdl_record! {});
 nic_spec::wr_completion_record!(hdl_record! {});
 nic_spec::req_flow_ctx_record!(hdl_record! {});
 nic_spec::req_stats_record!(hdl_record! {});
+nic_spec::cnm_info_record!(hdl_record! {});
+nic_spec::cnm_stats_record!(hdl_record! {});
