@@ -85,7 +85,9 @@ fn bad_scenarios_and_flags_exit_2_naming_the_field() {
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("topology.link_gbps"), "{err}");
-    let (code, _, err) = hpccnic(&[
+    // DCQCN is built: `--cc dcqcn` plans (it needs `switch.ecn`, which the
+    // scenario keeps on; `netsim/tests/netsim.rs` checks the refusal).
+    let (code, out, err) = hpccnic(&[
         "netsim",
         "--scenario",
         "examples/netsim/incast16.toml",
@@ -93,8 +95,7 @@ fn bad_scenarios_and_flags_exit_2_naming_the_field() {
         "dcqcn",
         "--check",
     ]);
-    assert_eq!(code, 2);
-    assert!(err.contains("cc.algo"), "{err}");
+    assert_eq!(code, 0, "{out}\n{err}");
     let (code, _, err) = hpccnic(&[
         "netsim",
         "--scenario",
