@@ -741,10 +741,11 @@ fn vcd_time_follows_the_core_clock() {
 fn dcqcn_cnps_decode_in_tshark_and_their_icrc_equals_scapys() {
     let out = tmp("dcqcn_incast");
     let _ = std::fs::remove_dir_all(&out);
+    let scenario = root().join("examples/netsim/dcqcn_incast.toml");
     let (code, stdout, stderr) = hpccnic(&[
         "netsim",
         "--scenario",
-        "examples/netsim/dcqcn_incast.toml",
+        scenario.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
     ]);
