@@ -12,6 +12,7 @@ mod cc_loop;
 mod cc_replay;
 mod dcqcn_replay;
 mod netsim;
+mod netsim_compare;
 mod sim;
 mod wireshark;
 use std::path::PathBuf;

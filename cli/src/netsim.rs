@@ -30,7 +30,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct NetsimArgs {
     /// The scenario file (TOML).
     #[arg(long)]
@@ -65,6 +65,11 @@ pub struct NetsimArgs {
     /// Check the scenario and print its plan, run nothing.
     #[arg(long)]
     pub check: bool,
+    /// Run the scenario once per CC listed (e.g. `hpcc-sender,dcqcn`)
+    /// into `--out DIR/<cc>/`, and write the side-by-side `compare.svg`,
+    /// `compare.md` and `compare.json` into `DIR`.
+    #[arg(long, value_enum, value_delimiter = ',', conflicts_with = "cc")]
+    pub compare: Option<Vec<CcAlgo>>,
 }
 
 /// Load, override and check a scenario.
@@ -85,11 +90,48 @@ pub fn plan_of(a: &NetsimArgs) -> Result<Plan, String> {
 }
 
 pub fn main(a: NetsimArgs) -> i32 {
-    let plan = match plan_of(&a) {
+    if let Some(algos) = &a.compare {
+        return crate::netsim_compare::main(&a, algos);
+    }
+    match run_one(&a) {
+        Ok(None) => 0,
+        Ok(Some(done)) => done.exit_code(),
+        Err(code) => code,
+    }
+}
+
+/// One finished run: its plan, result and summary.
+pub struct Done {
+    pub plan: Plan,
+    pub result: NetResult,
+    pub summary: Summary,
+    pub wall_s: f64,
+}
+
+impl Done {
+    /// 0, or 1 (with the first errors printed) if a work request
+    /// completed wrongly.
+    pub fn exit_code(&self) -> i32 {
+        if self.summary.errors.is_empty() {
+            0
+        } else {
+            for e in self.summary.errors.iter().take(10) {
+                eprintln!("error: {e}");
+            }
+            1
+        }
+    }
+}
+
+/// Plan, run and write one scenario into `a.out`, printing the headline
+/// figures. `Ok(None)` for `--check`; `Err(2)` for a bad scenario, flag
+/// or output directory (printed).
+pub fn run_one(a: &NetsimArgs) -> Result<Option<Done>, i32> {
+    let plan = match plan_of(a) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: {e}");
-            return 2;
+            return Err(2);
         }
     };
     println!(
@@ -112,11 +154,11 @@ pub fn main(a: NetsimArgs) -> i32 {
         );
     }
     if a.check {
-        return 0;
+        return Ok(None);
     }
     if let Err(e) = std::fs::create_dir_all(&a.out) {
         eprintln!("error: --out {}: {e}", a.out.display());
-        return 2;
+        return Err(2);
     }
     let bar = args::progress(
         Some(plan.cycles),
@@ -160,18 +202,16 @@ pub fn main(a: NetsimArgs) -> i32 {
     })();
     if let Err(e) = written {
         eprintln!("error: --out {}: {e}", a.out.display());
-        return 2;
+        return Err(2);
     }
     print_summary(&s, wall, &r);
     println!("results: {}", a.out.display());
-    if s.errors.is_empty() {
-        0
-    } else {
-        for e in s.errors.iter().take(10) {
-            eprintln!("error: {e}");
-        }
-        1
-    }
+    Ok(Some(Done {
+        plan,
+        result: r,
+        summary: s,
+        wall_s: wall,
+    }))
 }
 
 fn print_summary(s: &Summary, wall: f64, r: &NetResult) {

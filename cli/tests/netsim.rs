@@ -116,3 +116,104 @@ fn bad_scenarios_and_flags_exit_2_naming_the_field() {
     assert!(out.contains("leaf-spine with 32 hosts"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--compare hpcc-sender,dcqcn` on the 4:1 DCQCN incast: one full run
+/// per CC under `--out`, and the side-by-side table, plot and summaries;
+/// HPCC++ holds a smaller queue than DCQCN, and only DCQCN sends CNPs.
+/// Bad lists exit 2 before anything runs.
+#[test]
+fn compare_runs_each_cc_and_writes_them_side_by_side() {
+    let out = std::env::temp_dir().join(format!("netsim-cli-cmp-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let (code, stdout, stderr) = hpccnic(&[
+        "netsim",
+        "--scenario",
+        "examples/netsim/dcqcn_incast.toml",
+        "--compare",
+        "hpcc-sender,dcqcn",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    for f in [
+        "compare.svg",
+        "compare.md",
+        "compare.json",
+        "hpcc-sender/summary.json",
+        "hpcc-sender/queue.svg",
+        "dcqcn/summary.json",
+        "dcqcn/host4.pcap",
+    ] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    let md = std::fs::read_to_string(out.join("compare.md")).unwrap();
+    assert!(
+        md.contains("| hpcc-sender |") && md.contains("| dcqcn |"),
+        "{md}"
+    );
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("compare.json")).unwrap()).unwrap();
+    let h = &j["hpcc-sender"];
+    let d = &j["dcqcn"];
+    let peak = |s: &serde_json::Value| s["bottleneck"]["peak_queue_bytes"].as_u64().unwrap();
+    assert!(peak(h) < peak(d), "{} vs {}", peak(h), peak(d));
+    assert_eq!(h["nic"]["cnps_sent"], 0);
+    assert!(d["nic"]["cnps_sent"].as_u64().unwrap() > 0);
+    let svg = std::fs::read_to_string(out.join("compare.svg")).unwrap();
+    assert!(svg.contains("hpcc-sender") && svg.contains("dcqcn"));
+    let _ = std::fs::remove_dir_all(&out);
+
+    for (list, why) in [
+        ("dcqcn", "at least two"),
+        ("dcqcn,dcqcn", "twice"),
+        ("hpcc-sender,bogus", "bogus"),
+    ] {
+        let (code, _, err) = hpccnic(&[
+            "netsim",
+            "--scenario",
+            "examples/netsim/dcqcn_incast.toml",
+            "--compare",
+            list,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 2, "{list}");
+        assert!(err.contains(why), "{list}: {err}");
+        assert!(!out.exists(), "{list}: nothing runs");
+    }
+    // DCQCN on a switch without ECN: refused before the HPCC++ run starts.
+    let dir = std::env::temp_dir().join(format!("netsim-cli-cmp-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let no_ecn = dir.join("no_ecn.toml");
+    std::fs::write(
+        &no_ecn,
+        "duration_us = 10\n[topology]\nkind = \"incast\"\nsenders = 2\n[switch]\necn = false\n[[workload]]\nkind = \"long\"\n",
+    )
+    .unwrap();
+    let (code, _, err) = hpccnic(&[
+        "netsim",
+        "--scenario",
+        no_ecn.to_str().unwrap(),
+        "--compare",
+        "hpcc-sender,dcqcn",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("dcqcn") && err.contains("switch.ecn"), "{err}");
+    assert!(!out.exists(), "nothing runs");
+    // --compare and --cc together: clap refuses.
+    let (code, _, err) = hpccnic(&[
+        "netsim",
+        "--scenario",
+        "examples/netsim/dcqcn_incast.toml",
+        "--compare",
+        "hpcc-sender,dcqcn",
+        "--cc",
+        "dcqcn",
+        "--check",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--cc"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -51,26 +51,12 @@ pub struct WireFrame {
 
 /// The DCQCN registers a host writes when some of its flows run DCQCN:
 /// the reaction point's ([`DcqcnParams::regs`](nic_golden::cc::dcqcn_params::DcqcnParams::regs))
-/// and the notification point's CNP interval (cycles).
+/// and the notification point's CNP interval (cycles). A scenario's
+/// `[cc.dcqcn]` gives them ([`DcqcnSec::regs`](crate::net::scenario::DcqcnSec::regs)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct DcqcnRegs {
     pub rp: nic_golden::cc::DcqcnCfg,
     pub np_interval: u32,
-}
-
-impl DcqcnRegs {
-    /// The defaults of [`DcqcnParams::for_line_rate`](nic_golden::cc::dcqcn_params::DcqcnParams::for_line_rate)
-    /// and a 50 µs CNP interval, at `ns_per_cycle`.
-    pub fn defaults(line_rate_gbps: f64, ns_per_cycle: f64) -> Result<Self, String> {
-        let p =
-            nic_golden::cc::dcqcn_params::DcqcnParams::for_line_rate(line_rate_gbps, ns_per_cycle);
-        Ok(DcqcnRegs {
-            rp: p.regs()?,
-            np_interval: (50_000.0 / ns_per_cycle)
-                .round()
-                .min(((1 << 24) - 1) as f64) as u32,
-        })
-    }
 }
 
 /// Which congestion control the host gives each flow: an HPCC++ variant

@@ -316,6 +316,50 @@ fn bad_scenarios_name_the_field() {
     assert!(e.contains("nic.rtl_hosts") && e.contains("8 peers"), "{e}");
 }
 
+/// `[cc.dcqcn]`: each field given reaches the registers the hosts write,
+/// the rest keep `DcqcnParams::for_line_rate`'s defaults; an out-of-range
+/// or unknown field is refused by name.
+#[test]
+fn dcqcn_section_sets_the_registers_and_refuses_bad_fields() {
+    use nic_golden::cc::dcqcn_params::DcqcnParams;
+    let base = format!("{INCAST4}\n[cc]\nalgo = \"dcqcn\"\n");
+    let defaults = scenario(&base).unwrap().dcqcn.unwrap();
+    let ns = 0.64; // 100G: 64 bits per cycle
+    assert_eq!(
+        defaults.rp,
+        DcqcnParams::for_line_rate(100.0, ns).regs().unwrap()
+    );
+    assert_eq!(defaults.np_interval, (50_000.0f64 / ns).round() as u32);
+    let set = scenario(&format!(
+        "{base}[cc.dcqcn]\ng_log2 = 4\nf = 5\nr_ai_mbps = 40.0\ncnp_interval_us = 4.0\nwindow_bytes = 65536.0\n"
+    ))
+    .unwrap()
+    .dcqcn
+    .unwrap();
+    let mut want = DcqcnParams::for_line_rate(100.0, ns);
+    want.g_log2 = 4;
+    want.f = 5;
+    want.r_ai_mbps = 40.0;
+    want.window_bytes = Some(65536.0);
+    assert_eq!(set.rp, want.regs().unwrap());
+    assert_ne!(set.rp, defaults.rp);
+    assert_eq!(set.np_interval, (4_000.0f64 / ns).round() as u32);
+    for (field, value) in [
+        ("g_log2", "16"),
+        ("f", "8"),
+        ("r_min_mbps", "0.0"),
+        ("dec_period_us", "0.0"),
+        ("alpha_init", "1.5"),
+        ("cnp_interval_us", "20000.0"),
+        ("cnp_interval_us", "-1.0"),
+    ] {
+        let e = scenario(&format!("{base}[cc.dcqcn]\n{field} = {value}\n")).expect_err(field);
+        assert!(e.contains(&format!("cc.dcqcn.{field}")), "{field}: {e}");
+    }
+    let e = scenario(&format!("{base}[cc.dcqcn]\nkmin = 3\n")).unwrap_err();
+    assert!(e.contains("kmin"), "{e}");
+}
+
 /// Every shipped example scenario plans (the files stay valid).
 #[test]
 fn shipped_scenarios_plan() {

@@ -141,7 +141,89 @@ pub struct CcSec {
     /// Probe interval, ns (default: T).
     pub probe_interval_ns: Option<f64>,
     pub rto_us: f64,
+    /// DCQCN's parameters (`[cc.dcqcn]`, used when `algo = "dcqcn"`):
+    /// each field left out keeps its `DcqcnParams::for_line_rate` default.
+    pub dcqcn: DcqcnSec,
 }
+
+/// `[cc.dcqcn]`: DCQCN's registers in physical units (`docs/dcqcn.md`).
+/// A field left out keeps the default of `DcqcnParams::for_line_rate` at
+/// the host link's rate; the NP's CNP interval defaults to 50 µs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DcqcnSec {
+    /// g = 2^-g_log2 (default 8: 1/256).
+    pub g_log2: Option<u8>,
+    /// The α update period, µs (default 1).
+    pub alpha_period_us: Option<f64>,
+    /// The rate-decrease period, µs (default 4).
+    pub dec_period_us: Option<f64>,
+    /// The rate-increase timer, µs (default 300).
+    pub inc_period_us: Option<f64>,
+    /// The byte counter, bytes per increase stage (default 0: off).
+    pub byte_reset: Option<u32>,
+    /// F, the fast-recovery stages (default 1).
+    pub f: Option<u8>,
+    /// R_ai, Mb/s (default 5 × link/25G).
+    pub r_ai_mbps: Option<f64>,
+    /// R_hai, Mb/s (default 50 × link/25G).
+    pub r_hai_mbps: Option<f64>,
+    /// The minimum rate, Mb/s (default 100).
+    pub r_min_mbps: Option<f64>,
+    /// Rc on the first CNP, Gb/s (default the line rate).
+    pub r_first_cnp_gbps: Option<f64>,
+    /// α on the first CNP (default 1).
+    pub alpha_init: Option<f64>,
+    /// The window the RP's updates carry, bytes (default none).
+    pub window_bytes: Option<f64>,
+    /// The NP's CNP interval per flow, µs (default 50).
+    pub cnp_interval_us: Option<f64>,
+}
+
+impl DcqcnSec {
+    /// The registers at `link_gbps` and `ns_per_cycle`, or the field
+    /// that is out of range (named `cc.dcqcn.<field>`).
+    pub fn regs(
+        &self,
+        link_gbps: f64,
+        ns_per_cycle: f64,
+    ) -> Result<crate::core_env::DcqcnRegs, String> {
+        let mut p =
+            nic_golden::cc::dcqcn_params::DcqcnParams::for_line_rate(link_gbps, ns_per_cycle);
+        macro_rules! take {
+            ($($f:ident),*) => { $( if let Some(v) = self.$f { p.$f = v; } )* };
+        }
+        take!(
+            g_log2,
+            alpha_period_us,
+            dec_period_us,
+            inc_period_us,
+            byte_reset,
+            f,
+            r_ai_mbps,
+            r_hai_mbps,
+            r_min_mbps,
+            r_first_cnp_gbps,
+            alpha_init
+        );
+        if self.window_bytes.is_some() {
+            p.window_bytes = self.window_bytes;
+        }
+        let rp = p.regs().map_err(|e| format!("cc.dcqcn.{e}"))?;
+        let interval_us = self.cnp_interval_us.unwrap_or(50.0);
+        let interval = (interval_us * 1000.0 / ns_per_cycle).round();
+        if !(interval_us.is_finite() && (0.0..((1u32 << 24) as f64)).contains(&interval)) {
+            return Err(format!(
+                "cc.dcqcn.cnp_interval_us: {interval_us} µs is {interval} cycles at {ns_per_cycle} ns/cycle, outside 0..2^24"
+            ));
+        }
+        Ok(crate::core_env::DcqcnRegs {
+            rp,
+            np_interval: interval as u32,
+        })
+    }
+}
+
 impl Default for CcSec {
     fn default() -> Self {
         Self {
@@ -154,6 +236,7 @@ impl Default for CcSec {
             mtu: 1024,
             probe_interval_ns: None,
             rto_us: 1000.0,
+            dcqcn: DcqcnSec::default(),
         }
     }
 }
@@ -455,10 +538,7 @@ impl Scenario {
                     "cc.algo: dcqcn needs switch.ecn = true (DCQCN reacts to ECN marks)".into(),
                 );
             }
-            Some(
-                crate::core_env::DcqcnRegs::defaults(t.link_gbps, ns_per_cycle)
-                    .map_err(|e| format!("cc.algo dcqcn: {e}"))?,
-            )
+            Some(c.dcqcn.regs(t.link_gbps, ns_per_cycle)?)
         } else {
             None
         };
