@@ -34,7 +34,7 @@
 #define HPCC_NIC_REG_CQ_COUNT 16u /* elements at most */
 #define HPCC_NIC_REG_STATS 0x1000u /* counter page p (STATS_PAGES) at STATS + 0x100 p, its counter k at + 4k; 32 bits, wrapping */
 #define HPCC_NIC_REG_STATS_STRIDE 0x100u
-#define HPCC_NIC_REG_STATS_COUNT 8u /* elements at most */
+#define HPCC_NIC_REG_STATS_COUNT 11u /* elements at most */
 #define HPCC_NIC_REG_SQ_DB 0x8000u /* flow f's send queue doorbell at SQ_DB + 4f: write the producer index (bits 15:0); read: consumer index << 16 | producer index */
 #define HPCC_NIC_REG_SQ_DB_STRIDE 0x4u
 #define HPCC_NIC_REG_SQ_DB_COUNT 4096u /* elements at most */
@@ -247,6 +247,35 @@
 #define HPCC_NIC_STAT_HOST_IF_CI_REFUSED 0x173Cu
 #define HPCC_NIC_STAT_HOST_IF_RD_DESCS 0x1740u
 #define HPCC_NIC_STAT_HOST_IF_WR_DESCS 5956u
+#define HPCC_NIC_STATS_PAGE_DCQCN 8u /* DcqcnStats */
+#define HPCC_NIC_STATS_DCQCN_COUNT 11u /* counters on the page */
+#define HPCC_NIC_STAT_DCQCN_EVENTS 0x1800u
+#define HPCC_NIC_STAT_DCQCN_CNPS 0x1804u
+#define HPCC_NIC_STAT_DCQCN_SENTS 0x1808u
+#define HPCC_NIC_STAT_DCQCN_VISITS 0x180Cu
+#define HPCC_NIC_STAT_DCQCN_CUTS 0x1810u
+#define HPCC_NIC_STAT_DCQCN_INCREASES 0x1814u
+#define HPCC_NIC_STAT_DCQCN_HELD 0x1818u
+#define HPCC_NIC_STAT_DCQCN_RECOVERED 0x181Cu
+#define HPCC_NIC_STAT_DCQCN_COALESCED 0x1820u
+#define HPCC_NIC_STAT_DCQCN_DROP_FLOW 0x1824u
+#define HPCC_NIC_STAT_DCQCN_TIMER_LATE 0x1828u
+#define HPCC_NIC_STATS_PAGE_NP 9u /* NpStats */
+#define HPCC_NIC_STATS_NP_COUNT 5u /* counters on the page */
+#define HPCC_NIC_STAT_NP_MARKS 0x1900u
+#define HPCC_NIC_STAT_NP_CNPS 0x1904u
+#define HPCC_NIC_STAT_NP_SUPPRESSED 0x1908u
+#define HPCC_NIC_STAT_NP_DROPPED_BUSY 0x190Cu
+#define HPCC_NIC_STAT_NP_BAD_FLOW 0x1910u
+#define HPCC_NIC_STATS_PAGE_CNM 10u /* CnmStats */
+#define HPCC_NIC_STATS_CNM_COUNT 7u /* counters on the page */
+#define HPCC_NIC_STAT_CNM_CNMS 0x1A00u
+#define HPCC_NIC_STAT_CNM_ROCE 0x1A04u
+#define HPCC_NIC_STAT_CNM_BAD_FCS 0x1A08u
+#define HPCC_NIC_STAT_CNM_TRUNC 0x1A0Cu
+#define HPCC_NIC_STAT_CNM_BAD_VERSION 0x1A10u
+#define HPCC_NIC_STAT_CNM_BAD_LEN 0x1A14u
+#define HPCC_NIC_STAT_CNM_DROPPED 0x1A18u
 
 /* A send-queue entry (work request), little-endian. */
 #define HPCC_NIC_WQE_SIZE 32u /* bytes */

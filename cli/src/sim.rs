@@ -522,7 +522,7 @@ struct Outcome {
 /// `nic_spec::hostif::STATS_PAGES` it has.
 fn core_counters(o: &nic_golden::nic::core::Out) -> Vec<(&'static str, &'static str, u32)> {
     let recs = nic_spec::records::all();
-    let pages: [(&str, Vec<u64>); 7] = [
+    let pages: [(&str, Vec<u64>); 10] = [
         ("RxParseStats", o.stats_parse.field_values()),
         ("RxDispatchStats", o.stats_dispatch.field_values()),
         ("TxStats", o.stats_tx.field_values()),
@@ -530,6 +530,9 @@ fn core_counters(o: &nic_golden::nic::core::Out) -> Vec<(&'static str, &'static 
         ("CcStats", o.stats_cc.field_values()),
         ("ReqStats", o.stats_req.field_values()),
         ("CoreStats", o.stats_core.field_values()),
+        ("DcqcnStats", o.stats_dcqcn.field_values()),
+        ("NpStats", o.stats_np.field_values()),
+        ("CnmStats", o.stats_cnm.field_values()),
     ];
     let mut v = Vec::new();
     for (page, values) in pages {

@@ -348,6 +348,7 @@ impl CoreHost {
             dma_rd_ready: self.ready(),
             dma_wr_ready: self.ready(),
             tx_tready: self.ready() && !self.paused,
+            cnm_ready: true,
             ..Default::default()
         };
         if let Some(c) = self.cfg_q.front() {

@@ -78,7 +78,7 @@ pub mod map {
         FLOW_SQ_LOG_SIZE = 0x0608, Rw, 1, 4, "staged: log2 of the send queue's entries, 0..=15 (larger values read as 15)";
         FLOW_CQ = 0x060C, Rw, 1, 4, "staged: the completion queue of the flow's work requests (bits above log2 CQs read as 0)";
         CQ = 0x0800, Rw, MAX_CQS, 0x20, "completion queue c's registers (CQ_* offsets) at CQ + 0x20 c";
-        STATS = 0x1000, Ro, 8, 0x100, "counter page p (STATS_PAGES) at STATS + 0x100 p, its counter k at + 4k; 32 bits, wrapping";
+        STATS = 0x1000, Ro, 11, 0x100, "counter page p (STATS_PAGES) at STATS + 0x100 p, its counter k at + 4k; 32 bits, wrapping";
         SQ_DB = 0x8000, Rw, MAX_FLOWS, 4, "flow f's send queue doorbell at SQ_DB + 4f: write the producer index (bits 15:0); read: consumer index << 16 | producer index";
     }
     /// The entry of [`ALL`] that holds `addr`, and the element index.
@@ -109,7 +109,8 @@ pub mod cq_reg {
 
 /// The counter pages of `map::STATS`, in page order: the records of
 /// `nic_spec::records` whose fields are the counters, in field order.
-pub const STATS_PAGES: [&str; 8] = [
+/// Pages are only ever appended, so a page's address never moves.
+pub const STATS_PAGES: [&str; 11] = [
     "RxParseStats",
     "RxDispatchStats",
     "TxStats",
@@ -118,24 +119,14 @@ pub const STATS_PAGES: [&str; 8] = [
     "ReqStats",
     "CoreStats",
     "HostIfStats",
+    "DcqcnStats",
+    "NpStats",
+    "CnmStats",
 ];
 
-/// Counter records that have no page yet: (record, why). Every other
+/// Counter records that have no page: (record, why). Every other
 /// `*Stats` record is a page.
-pub const STATS_UNMAPPED: [(&str, &str); 3] = [
-    (
-        "DcqcnStats",
-        "the DCQCN reaction point's counters are on the NIC core's m_stats_dcqcn port; the host interface has no page for them yet",
-    ),
-    (
-        "NpStats",
-        "the DCQCN notification point's counters are on the NIC core's m_stats_np port; the host interface has no page for them yet",
-    ),
-    (
-        "CnmStats",
-        "the QCN CNM receive tap is a block of its own; the NIC core does not instantiate it yet",
-    ),
-];
+pub const STATS_UNMAPPED: [(&str, &str); 0] = [];
 
 /// The byte address of counter `field` of the page named `page`.
 pub fn stats_addr(page: &str, field: usize) -> Option<u16> {

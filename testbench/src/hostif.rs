@@ -93,7 +93,8 @@ harness! {
             req: s_req, sq_resp: s_sq, cq_resp: s_cq,
             stats_parse: s_stats_parse, stats_dispatch: s_stats_dispatch, stats_tx: s_stats_tx,
             stats_sched: s_stats_sched, stats_cc: s_stats_cc, stats_req: s_stats_req,
-            stats_core: s_stats_core, stats_host: s_stats_host
+            stats_core: s_stats_core, stats_host: s_stats_host,
+            stats_dcqcn: s_stats_dcqcn, stats_np: s_stats_np, stats_cnm: s_stats_cnm
         }
         records_out { resp: m_resp, cfg: m_cfg, commit: m_commit, sq: m_sq, cq: m_cq }
     }
@@ -228,7 +229,8 @@ harness! {
             axil: s_axil, cmpl: s_cmpl, dma_rd: s_dma_rd, dma_wr: s_dma_wr,
             stats_parse: s_stats_parse, stats_dispatch: s_stats_dispatch, stats_tx: s_stats_tx,
             stats_sched: s_stats_sched, stats_cc: s_stats_cc, stats_req: s_stats_req,
-            stats_core: s_stats_core
+            stats_core: s_stats_core, stats_dcqcn: s_stats_dcqcn, stats_np: s_stats_np,
+            stats_cnm: s_stats_cnm
         }
         records_out {
             axil: s_axil, read_desc: m_axis_read_desc, write_desc: m_axis_write_desc,

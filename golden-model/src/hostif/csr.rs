@@ -1,12 +1,12 @@
 //! Twin of `hdl/src/hostif/csr.rs`: the register decoder of the
 //! `nic_spec::hostif::map`.
 
-use crate::cc::CcStats;
+use crate::cc::{CcStats, DcqcnStats, NpStats};
 use crate::hostif::stats_sel::{select, Counters};
 use crate::hostif::{merge, HostIfStats, RegReq, RegResp, SqCommit};
 use crate::mem::ram::{self, Ram};
 use crate::nic::{CfgWrite, CoreStats};
-use crate::roce::{ReqStats, RxDispatchStats, RxParseStats, TxStats};
+use crate::roce::{CnmStats, ReqStats, RxDispatchStats, RxParseStats, TxStats};
 use crate::sched::SchedStats;
 use crate::Cycle;
 use nic_spec::hostif::{self, cq_reg, map, resp};
@@ -31,6 +31,9 @@ pub struct In {
     pub stats_req: ReqStats,
     pub stats_core: CoreStats,
     pub stats_host: HostIfStats,
+    pub stats_dcqcn: DcqcnStats,
+    pub stats_np: NpStats,
+    pub stats_cnm: CnmStats,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -167,7 +170,7 @@ impl<const A: usize, const Q: usize, const C: usize> Cycle for Csr<A, Q, C> {
         let db_flow = (addr.wrapping_sub(map::SQ_DB) >> 2) & 0x3FFF;
         let no_strb = s.q_strb == 0;
         let k = ((addr >> 2) & 0x3F) as u8;
-        let page = (addr >> 8) & 7;
+        let page = (addr >> 8) & 0xF;
         let values: Vec<u64> = match page {
             0 => i.stats_parse.values(),
             1 => i.stats_dispatch.values(),
@@ -176,7 +179,10 @@ impl<const A: usize, const Q: usize, const C: usize> Cycle for Csr<A, Q, C> {
             4 => i.stats_cc.values(),
             5 => i.stats_req.values(),
             6 => i.stats_core.values(),
-            _ => i.stats_host.values(),
+            7 => i.stats_host.values(),
+            8 => i.stats_dcqcn.values(),
+            9 => i.stats_np.values(),
+            _ => i.stats_cnm.values(),
         };
         let (stats_data, stats_hit) = select(&values, k);
         // The shadow RAM's word (read at the edge into this cycle).

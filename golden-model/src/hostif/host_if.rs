@@ -2,14 +2,15 @@
 //! its blocks' twins exactly as the RTL joins the blocks (a fixed-point
 //! solve per cycle, `crate::solve`).
 
-use crate::cc::CcStats;
+use crate::cc::{CcStats, DcqcnStats, NpStats};
 use crate::hostif::{
     axil_slave, cq_engine, csr, dma_rd_mux, dma_wr_pack, sq_engine, wqe_unpack, AxilIn, AxilOut,
     CqEvent, DmaDesc, HostIfStats,
 };
 use crate::nic::{CfgWrite, CoreStats};
 use crate::roce::{
-    HostReadReq, HostWrite, ReqStats, RxDispatchStats, RxParseStats, TxStats, WorkReq, WrCompletion,
+    CnmStats, HostReadReq, HostWrite, ReqStats, RxDispatchStats, RxParseStats, TxStats, WorkReq,
+    WrCompletion,
 };
 use crate::sched::SchedStats;
 use crate::solve::{fixed_point, Node};
@@ -43,6 +44,9 @@ pub struct In {
     pub stats_cc: CcStats,
     pub stats_req: ReqStats,
     pub stats_core: CoreStats,
+    pub stats_dcqcn: DcqcnStats,
+    pub stats_np: NpStats,
+    pub stats_cnm: CnmStats,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -124,6 +128,9 @@ fn wire(e: &In, o: &Outs) -> Ins {
             stats_cc: e.stats_cc,
             stats_req: e.stats_req,
             stats_core: e.stats_core,
+            stats_dcqcn: e.stats_dcqcn,
+            stats_np: e.stats_np,
+            stats_cnm: e.stats_cnm,
             stats_host: HostIfStats {
                 reads: o.csr.reads,
                 writes: o.csr.writes,

@@ -49,7 +49,10 @@ counters!(
     crate::cc::CcStats,
     crate::roce::ReqStats,
     crate::nic::CoreStats,
-    crate::hostif::HostIfStats
+    crate::hostif::HostIfStats,
+    crate::cc::DcqcnStats,
+    crate::cc::NpStats,
+    crate::roce::CnmStats
 );
 
 impl<R: Counters> Cycle for StatsSel<R> {

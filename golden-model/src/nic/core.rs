@@ -18,9 +18,10 @@ use crate::nic::{
     CfgWrite, CoreStats,
 };
 use crate::roce::requester::{self, Requester};
-use crate::roce::{rx_dispatch, rx_parse, tx};
+use crate::roce::{cnm_rx, rx_dispatch, rx_parse, tx};
 use crate::roce::{
-    HostReadReq, HostWrite, ReqStats, RxDispatchStats, RxParseStats, TxStats, WorkReq, WrCompletion,
+    CnmInfo, CnmStats, HostReadReq, HostWrite, ReqStats, RxDispatchStats, RxParseStats, TxStats,
+    WorkReq, WrCompletion,
 };
 use crate::sched::flow_sched::{self, FlowSched};
 use crate::sched::SchedStats;
@@ -48,6 +49,7 @@ pub struct In {
     pub rx_tvalid: bool,
     pub rx_tuser: bool,
     pub tx_tready: bool,
+    pub cnm_ready: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -76,6 +78,9 @@ pub struct Out {
     pub stats_core: CoreStats,
     pub stats_dcqcn: DcqcnStats,
     pub stats_np: NpStats,
+    pub cnm_valid: bool,
+    pub cnm: CnmInfo,
+    pub stats_cnm: CnmStats,
 }
 
 /// Every block's inputs for one cycle.
@@ -99,6 +104,7 @@ struct Ins {
     rp_arb: rp_arb::In,
     rp: dcqcn::In,
     np: dcqcn_np::In,
+    cnm: cnm_rx::In,
 }
 
 /// Every block's outputs for one cycle.
@@ -122,6 +128,7 @@ struct Outs {
     rp_arb: rp_arb::Out,
     rp: dcqcn::Out,
     np: dcqcn_np::Out,
+    cnm: cnm_rx::Out,
 }
 
 /// The NIC core for 2^A flows with 2^Q work requests each and a 2^B-word
@@ -146,6 +153,7 @@ pub struct NicCore<const A: usize, const Q: usize, const B: usize> {
     rp_arb: Node<rp_arb::RpArb>,
     rp: Node<DcqcnRp<A>>,
     np: Node<DcqcnNp<A>>,
+    cnm: Node<cnm_rx::CnmRx>,
     ins: Ins,
     /// Every block's outputs in the last cycle.
     outs: Outs,
@@ -174,6 +182,7 @@ impl<const A: usize, const Q: usize, const B: usize> Default for NicCore<A, Q, B
             rp_arb: Node::new(Default::default()),
             rp: Node::new(Default::default()),
             np: Node::new(Default::default()),
+            cnm: Node::new(Default::default()),
             ins: Ins::default(),
             outs: Outs::default(),
             passes: 0,
@@ -361,6 +370,14 @@ fn wire(e: &In, o: &Outs) -> Ins {
             ce: o.dispatch.ce,
             cnp_ready: o.tx_arb.cnp_ready,
         },
+        cnm: cnm_rx::In {
+            rx_tdata: e.rx_tdata,
+            rx_tkeep: e.rx_tkeep,
+            rx_tlast: e.rx_tlast,
+            rx_tuser: e.rx_tuser,
+            rx_tvalid: e.rx_tvalid && o.parse.in_tready,
+            cnm_ready: e.cnm_ready,
+        },
     }
 }
 
@@ -404,6 +421,9 @@ fn outputs(o: &Outs) -> Out {
         },
         stats_dcqcn: o.rp.stats,
         stats_np: o.np.stats,
+        cnm_valid: o.cnm.cnm_valid,
+        cnm: o.cnm.cnm,
+        stats_cnm: o.cnm.stats,
     }
 }
 
@@ -428,6 +448,7 @@ impl<const A: usize, const Q: usize, const B: usize> NicCore<A, Q, B> {
             rp_arb: self.rp_arb.eval(&i.rp_arb),
             rp: self.rp.eval(&i.rp),
             np: self.np.eval(&i.np),
+            cnm: self.cnm.eval(&i.cnm),
         }
     }
 
@@ -451,6 +472,7 @@ impl<const A: usize, const Q: usize, const B: usize> NicCore<A, Q, B> {
             rp_arb: self.rp_arb.commit(&i.rp_arb),
             rp: self.rp.commit(&i.rp),
             np: self.np.commit(&i.np),
+            cnm: self.cnm.commit(&i.cnm),
         }
     }
 

@@ -94,6 +94,9 @@ fn wire(e: &In, o: &Outs) -> Ins {
             stats_cc: c.stats_cc,
             stats_req: c.stats_req,
             stats_core: c.stats_core,
+            stats_dcqcn: c.stats_dcqcn,
+            stats_np: c.stats_np,
+            stats_cnm: c.stats_cnm,
         },
         core: core::In {
             reset: e.rst,
@@ -115,6 +118,7 @@ fn wire(e: &In, o: &Outs) -> Ins {
             rx_tvalid: e.rx_tvalid,
             rx_tuser: e.rx_tuser,
             tx_tready: e.tx_tready,
+            cnm_ready: true,
         },
     }
 }

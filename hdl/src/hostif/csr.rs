@@ -43,7 +43,7 @@
 //! registers 0; the shadow RAM keeps its contents), `s_req` (`RegReq`,
 //! ready in `Idle`), `m_resp` (`RegResp`, strobe), `m_cfg` (`CfgWrite`),
 //! `m_commit` (`SqCommit`, strobe), `m_sq`/`s_sq` and `m_cq`/`s_cq`
-//! (`RegReq`/`RegResp`), `s_stats_*` (the eight counter records),
+//! (`RegReq`/`RegResp`), `s_stats_*` (the eleven counter records),
 //! counters `reads`, `writes` (answered), `slverr`, `decerr`,
 //! `ro_writes` (32 bits, wrapping).
 //!
@@ -54,14 +54,14 @@
 //!
 //! Golden twin: `nic_golden::hostif::csr`.
 
-use crate::cc::CcStatsSink;
+use crate::cc::{CcStatsSink, DcqcnStatsSink, NpStatsSink};
 use crate::hostif::stats_sel::*;
 use crate::hostif::{
     HostIfStatsSink, RegReqSink, RegReqSource, RegRespSink, RegRespSource, SqCommitSource,
 };
 use crate::mem::Ram;
 use crate::nic::{CfgWriteSource, CoreStatsSink};
-use crate::roce::{ReqStatsSink, RxDispatchStatsSink, RxParseStatsSink, TxStatsSink};
+use crate::roce::{CnmStatsSink, ReqStatsSink, RxDispatchStatsSink, RxParseStatsSink, TxStatsSink};
 use crate::sched::SchedStatsSink;
 use nic_spec::hostif::{self, cq_reg, map, resp};
 use rust_hdl::prelude::*;
@@ -96,6 +96,9 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize> {
     pub s_stats_req: ReqStatsSink,
     pub s_stats_core: CoreStatsSink,
     pub s_stats_host: HostIfStatsSink,
+    pub s_stats_dcqcn: DcqcnStatsSink,
+    pub s_stats_np: NpStatsSink,
+    pub s_stats_cnm: CnmStatsSink,
     pub reads: Signal<Out, Bits<32>>,
     pub writes: Signal<Out, Bits<32>>,
     pub slverr: Signal<Out, Bits<32>>,
@@ -136,6 +139,9 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize> {
     sel_req: ReqStatsSel,
     sel_core: CoreStatsSel,
     sel_host: HostIfStatsSel,
+    sel_dcqcn: DcqcnStatsSel,
+    sel_np: NpStatsSel,
+    sel_cnm: CnmStatsSel,
     k_id: Constant<Bits<32>>,
     k_version: Constant<Bits<32>>,
     k_caps: Constant<Bits<32>>,
@@ -169,7 +175,7 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize> {
     k_sq_align: Constant<Bits<32>>,
     k_hi_half: Constant<Bits<64>>,
     k_lo_half: Constant<Bits<64>>,
-    k_page: [Constant<Bits<3>>; 8],
+    k_page: [Constant<Bits<4>>; 11],
     k_word: Constant<Bits<16>>,
     k_off: [Constant<Bits<2>>; 4],
     // Decode, from the latched request.
@@ -185,7 +191,7 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize> {
     in_cq: Signal<Local, Bit>,
     cq_off: Signal<Local, Bits<16>>,
     in_stats: Signal<Local, Bit>,
-    stats_page: Signal<Local, Bits<3>>,
+    stats_page: Signal<Local, Bits<4>>,
     stats_data: Signal<Local, Bits<32>>,
     stats_hit: Signal<Local, Bit>,
     in_db: Signal<Local, Bit>,
@@ -209,7 +215,7 @@ impl<const A: usize, const Q: usize, const C: usize> Default for Csr<A, Q, C> {
         );
         assert!(C <= 4, "Csr: at most 16 completion queues (the CQ window)");
         assert_eq!(
-            map::STATS % 0x800,
+            map::STATS % 0x1000,
             0,
             "counter pages: page and index are address bits"
         );
@@ -241,6 +247,9 @@ impl<const A: usize, const Q: usize, const C: usize> Default for Csr<A, Q, C> {
             s_stats_req: Default::default(),
             s_stats_core: Default::default(),
             s_stats_host: Default::default(),
+            s_stats_dcqcn: Default::default(),
+            s_stats_np: Default::default(),
+            s_stats_cnm: Default::default(),
             reads: Default::default(),
             writes: Default::default(),
             slverr: Default::default(),
@@ -281,6 +290,9 @@ impl<const A: usize, const Q: usize, const C: usize> Default for Csr<A, Q, C> {
             sel_req: Default::default(),
             sel_core: Default::default(),
             sel_host: Default::default(),
+            sel_dcqcn: Default::default(),
+            sel_np: Default::default(),
+            sel_cnm: Default::default(),
             k_id: Constant::new(Bits::<32>::from(hostif::ID as u64)),
             k_version: Constant::new(Bits::<32>::from(hostif::VERSION as u64)),
             k_caps: Constant::new(Bits::<32>::from(
@@ -316,7 +328,7 @@ impl<const A: usize, const Q: usize, const C: usize> Default for Csr<A, Q, C> {
             k_sq_align: Constant::new(Bits::<32>::from(0xFFFF_FFE0u64)),
             k_hi_half: Constant::new(Bits::<64>::from(0xFFFF_FFFF_0000_0000u64)),
             k_lo_half: Constant::new(Bits::<64>::from(0xFFFF_FFFFu64)),
-            k_page: [0, 1, 2, 3, 4, 5, 6, 7].map(|i| Constant::new(Bits::<3>::from(i as u64))),
+            k_page: std::array::from_fn(|i| Constant::new(Bits::<4>::from(i as u64))),
             k_word: Constant::new(Bits::<16>::from(0xFFFCu64)),
             k_off: [0, 1, 2, 3].map(|i| Constant::new(Bits::<2>::from(i as u64))),
             q_word: Default::default(),
@@ -421,7 +433,7 @@ impl<const A: usize, const Q: usize, const C: usize> Logic for Csr<A, Q, C> {
         self.cq_off.next = (self.q_word.val() - self.k_cq.val());
         self.in_stats.next = ((self.q_word.val() >= self.k_stats.val())
             && (self.q_word.val() < self.k_stats_end.val()));
-        self.stats_page.next = self.q_word.val().get_bits::<3>(8);
+        self.stats_page.next = self.q_word.val().get_bits::<4>(8);
         self.in_db.next =
             ((self.q_word.val() >= self.k_db.val()) && (self.q_word.val() < self.k_db_end.val()));
         self.db_off.next = (self.q_word.val() - self.k_db.val());
@@ -436,6 +448,9 @@ impl<const A: usize, const Q: usize, const C: usize> Logic for Csr<A, Q, C> {
         self.sel_req.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
         self.sel_core.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
         self.sel_host.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
+        self.sel_dcqcn.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
+        self.sel_np.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
+        self.sel_cnm.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
         RxParseStatsSink::link(&mut self.s_stats_parse, &mut self.sel_parse.s_stats);
         RxDispatchStatsSink::link(&mut self.s_stats_dispatch, &mut self.sel_dispatch.s_stats);
         TxStatsSink::link(&mut self.s_stats_tx, &mut self.sel_tx.s_stats);
@@ -444,6 +459,9 @@ impl<const A: usize, const Q: usize, const C: usize> Logic for Csr<A, Q, C> {
         ReqStatsSink::link(&mut self.s_stats_req, &mut self.sel_req.s_stats);
         CoreStatsSink::link(&mut self.s_stats_core, &mut self.sel_core.s_stats);
         HostIfStatsSink::link(&mut self.s_stats_host, &mut self.sel_host.s_stats);
+        DcqcnStatsSink::link(&mut self.s_stats_dcqcn, &mut self.sel_dcqcn.s_stats);
+        NpStatsSink::link(&mut self.s_stats_np, &mut self.sel_np.s_stats);
+        CnmStatsSink::link(&mut self.s_stats_cnm, &mut self.sel_cnm.s_stats);
         self.stats_data.next = self.sel_parse.data.val();
         self.stats_hit.next = self.sel_parse.hit.val();
         if (self.stats_page.val() == self.k_page[1].val()) {
@@ -467,6 +485,15 @@ impl<const A: usize, const Q: usize, const C: usize> Logic for Csr<A, Q, C> {
         } else if (self.stats_page.val() == self.k_page[7].val()) {
             self.stats_data.next = self.sel_host.data.val();
             self.stats_hit.next = self.sel_host.hit.val();
+        } else if (self.stats_page.val() == self.k_page[8].val()) {
+            self.stats_data.next = self.sel_dcqcn.data.val();
+            self.stats_hit.next = self.sel_dcqcn.hit.val();
+        } else if (self.stats_page.val() == self.k_page[9].val()) {
+            self.stats_data.next = self.sel_np.data.val();
+            self.stats_hit.next = self.sel_np.hit.val();
+        } else if (self.stats_page.val() == self.k_page[10].val()) {
+            self.stats_data.next = self.sel_cnm.data.val();
+            self.stats_hit.next = self.sel_cnm.hit.val();
         }
         // Byte lanes: a strobed lane takes the new byte.
         self.mask.next = 0.into();

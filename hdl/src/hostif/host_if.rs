@@ -27,7 +27,7 @@
 //! Formats, latency and bad-input behaviour are the blocks' (each one's
 //! doc comment). Golden twin: `nic_golden::hostif::host_if`.
 
-use crate::cc::CcStatsSink;
+use crate::cc::{CcStatsSink, DcqcnStatsSink, NpStatsSink};
 use crate::hostif::axil_slave::AxilSlave;
 use crate::hostif::cq_engine::CqEngine;
 use crate::hostif::csr::Csr;
@@ -38,8 +38,8 @@ use crate::hostif::wqe_unpack::WqeUnpack;
 use crate::hostif::*;
 use crate::nic::{CfgWriteSource, CoreStatsSink};
 use crate::roce::{
-    HostReadReqSink, HostWriteSink, ReqStatsSink, RxDispatchStatsSink, RxParseStatsSink,
-    TxStatsSink, WorkReqSource, WrCompletionSink, WrCompletionSource,
+    CnmStatsSink, HostReadReqSink, HostWriteSink, ReqStatsSink, RxDispatchStatsSink,
+    RxParseStatsSink, TxStatsSink, WorkReqSource, WrCompletionSink, WrCompletionSource,
 };
 use crate::sched::SchedStatsSink;
 use crate::stream::{AxisSink, AxisSource};
@@ -71,6 +71,9 @@ pub struct HostIf<const A: usize, const Q: usize, const C: usize, const N: usize
     pub s_stats_cc: CcStatsSink,
     pub s_stats_req: ReqStatsSink,
     pub s_stats_core: CoreStatsSink,
+    pub s_stats_dcqcn: DcqcnStatsSink,
+    pub s_stats_np: NpStatsSink,
+    pub s_stats_cnm: CnmStatsSink,
     axil: AxilSlave,
     csr: Csr<A, Q, C>,
     sq: SqEngine<A, Q, W>,
@@ -125,6 +128,9 @@ impl<const A: usize, const Q: usize, const C: usize, const N: usize, const W: us
         CcStatsSink::link(&mut self.s_stats_cc, &mut self.csr.s_stats_cc);
         ReqStatsSink::link(&mut self.s_stats_req, &mut self.csr.s_stats_req);
         CoreStatsSink::link(&mut self.s_stats_core, &mut self.csr.s_stats_core);
+        DcqcnStatsSink::link(&mut self.s_stats_dcqcn, &mut self.csr.s_stats_dcqcn);
+        NpStatsSink::link(&mut self.s_stats_np, &mut self.csr.s_stats_np);
+        CnmStatsSink::link(&mut self.s_stats_cnm, &mut self.csr.s_stats_cnm);
         self.csr.s_stats_host.reads.next = self.csr.reads.val();
         self.csr.s_stats_host.writes.next = self.csr.writes.val();
         self.csr.s_stats_host.slverr.next = self.csr.slverr.val();

@@ -7,7 +7,7 @@
 //! record's field order and no field is listed twice:
 //! `RxParseStatsSel`, `RxDispatchStatsSel`, `TxStatsSel`,
 //! `SchedStatsSel`, `CcStatsSel`, `ReqStatsSel`, `CoreStatsSel`,
-//! `HostIfStatsSel`.
+//! `HostIfStatsSel`, `DcqcnStatsSel`, `NpStatsSel`, `CnmStatsSel`.
 //!
 //! Ports (combinational, no clock): `s_stats` (the record's counters),
 //! `sel` (`Bits<8>`, the field index) → `data` (`Bits<32>`, the counter,
@@ -17,10 +17,10 @@
 //!
 //! Golden twin: `nic_golden::hostif::stats_sel`.
 
-use crate::cc::CcStatsSink;
+use crate::cc::{CcStatsSink, DcqcnStatsSink, NpStatsSink};
 use crate::hostif::HostIfStatsSink;
 use crate::nic::CoreStatsSink;
-use crate::roce::{ReqStatsSink, RxDispatchStatsSink, RxParseStatsSink, TxStatsSink};
+use crate::roce::{CnmStatsSink, ReqStatsSink, RxDispatchStatsSink, RxParseStatsSink, TxStatsSink};
 use crate::sched::SchedStatsSink;
 use rust_hdl::prelude::*;
 
@@ -88,3 +88,6 @@ nic_spec::cc_stats_record!(hdl_stats_sel! { CcStatsSel; });
 nic_spec::req_stats_record!(hdl_stats_sel! { ReqStatsSel; });
 nic_spec::core_stats_record!(hdl_stats_sel! { CoreStatsSel; });
 nic_spec::host_if_stats_record!(hdl_stats_sel! { HostIfStatsSel; });
+nic_spec::dcqcn_stats_record!(hdl_stats_sel! { DcqcnStatsSel; });
+nic_spec::np_stats_record!(hdl_stats_sel! { NpStatsSel; });
+nic_spec::cnm_stats_record!(hdl_stats_sel! { CnmStatsSel; });

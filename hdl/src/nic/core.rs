@@ -16,6 +16,7 @@
 //!   DCQCN (flows with FLOW_CC_VARIANT 2):                              ├─ CNP (RpEvent) ─► RpArb ─► DcqcnRp ─ CcUpdate ─► EvArb
 //!                                                                      └─ CeMark ─► DcqcnNp ─ CnpReq ─► TxArb
 //!   CfgRegs ─ CREATE/DESTROY (RpEvent) ─► RpArb;  CfgRegs.m_dcqcn ─► DcqcnRp.cfg;  np_interval ─► DcqcnNp
+//!   s_axis_rx (every beat the parser takes) ─► CnmRx (QCN CNM tap) ─► m_cnm, m_stats_cnm
 //! ```
 //!
 //! Ports (clock `clock`, `reset` for the Rx and Tx pipelines):
@@ -29,7 +30,13 @@
 //! - counters: `m_stats_parse`, `m_stats_dispatch`, `m_stats_tx`,
 //!   `m_stats_sched`, `m_stats_cc`, `m_stats_req`, `m_stats_core`,
 //!   `m_stats_dcqcn` (the reaction point), `m_stats_np` (the notification
-//!   point).
+//!   point), `m_stats_cnm` (the CNM tap);
+//! - `m_cnm` (`CnmInfo`, valid/ready): each good QCN CNM (IEEE 802.1Qau,
+//!   EtherType 0x22E7) the Rx saw, from [`CnmRx`], a tap on the beats the
+//!   parser takes (the parser drops the frame: not IPv4). A CNM drives no
+//!   flow's rate (`docs/roce.md` §11); a record offered while the slot is
+//!   full is dropped and counted (`CnmStats.dropped`). `hpcc_nic` holds
+//!   `ready` high: the host sees the counters only.
 //!
 //! Formats, latency, throughput and bad-input behaviour are the blocks'
 //! (each one's doc comment); the glue adds no state except the update
@@ -51,6 +58,7 @@ use crate::nic::rp_arb::RpArb;
 use crate::nic::rx_ctx_mux::RxCtxMux;
 use crate::nic::tx_arb::TxArb;
 use crate::nic::{CfgWriteSink, CoreStatsSource};
+use crate::roce::cnm_rx::CnmRx;
 use crate::roce::requester::Requester;
 use crate::roce::rx_dispatch::RoceRxDispatch;
 use crate::roce::rx_parse::RoceRxParse;
@@ -83,6 +91,8 @@ pub struct NicCore<const A: usize, const Q: usize, const AQ: usize, const B: usi
     pub m_stats_core: CoreStatsSource,
     pub m_stats_dcqcn: DcqcnStatsSource,
     pub m_stats_np: NpStatsSource,
+    pub m_cnm: CnmInfoSource,
+    pub m_stats_cnm: CnmStatsSource,
     cfg: CfgRegs<A>,
     parse: RoceRxParse<B>,
     dispatch: RoceRxDispatch<A>,
@@ -101,6 +111,7 @@ pub struct NicCore<const A: usize, const Q: usize, const AQ: usize, const B: usi
     rp_arb: RpArb,
     rp: DcqcnRp<A>,
     np: DcqcnNp<A>,
+    cnm: CnmRx,
 }
 
 impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> Logic
@@ -110,7 +121,7 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> Logic
     fn update(&mut self) {
         clock!(
             self, clock, cfg, parse, dispatch, rx_ctx, requester, sched, ev_arb, cc_arb, cc,
-            read_resp, int_tap, notify_tx, notify_rx, tx_arb, tx, rp_arb, rp, np
+            read_resp, int_tap, notify_tx, notify_rx, tx_arb, tx, rp_arb, rp, np, cnm
         );
         self.parse.reset.next = self.reset.val();
         self.dispatch.reset.next = self.reset.val();
@@ -149,6 +160,14 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> Logic
 
         // ---- Receive: parser → dispatcher → responder, requester, host.
         AxisSink::<64, 8, 1>::link(&mut self.s_axis_rx, &mut self.parse.s_axis_rx);
+        // The CNM tap sees every beat the parser takes.
+        self.cnm.s_axis_rx.tdata.next = self.s_axis_rx.tdata.val();
+        self.cnm.s_axis_rx.tkeep.next = self.s_axis_rx.tkeep.val();
+        self.cnm.s_axis_rx.tlast.next = self.s_axis_rx.tlast.val();
+        self.cnm.s_axis_rx.tuser.next = self.s_axis_rx.tuser.val();
+        self.cnm.s_axis_rx.tvalid.next =
+            (self.s_axis_rx.tvalid.val() && self.parse.s_axis_rx.tready.val());
+        CnmInfoSource::link(&mut self.m_cnm, &mut self.cnm.m_cnm);
         RxMetaSource::join(&mut self.parse.m_meta, &mut self.dispatch.s_meta);
         AxisSource::<64, 8, 1>::join(&mut self.parse.m_axis_pay, &mut self.dispatch.s_axis_pay);
         RxFlowCtxSource::<A>::join(&mut self.rx_ctx.m_ctx, &mut self.dispatch.s_ctx);
@@ -201,6 +220,7 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> Logic
         ReqStatsSource::link(&mut self.m_stats_req, &mut self.requester.m_stats);
         DcqcnStatsSource::link(&mut self.m_stats_dcqcn, &mut self.rp.m_stats);
         NpStatsSource::link(&mut self.m_stats_np, &mut self.np.m_stats);
+        CnmStatsSource::link(&mut self.m_stats_cnm, &mut self.cnm.m_stats);
         self.m_stats_core.bad_cfg.next = self.cfg.bad_cfg.val();
         self.m_stats_core.commits.next = self.cfg.commits.val();
         self.m_stats_core.updates.next = self.ev_arb.updates.val();

@@ -104,6 +104,14 @@ impl<
         crate::cc::CcStatsSource::join(&mut self.core.m_stats_cc, &mut self.host.s_stats_cc);
         crate::roce::ReqStatsSource::join(&mut self.core.m_stats_req, &mut self.host.s_stats_req);
         crate::nic::CoreStatsSource::join(&mut self.core.m_stats_core, &mut self.host.s_stats_core);
+        crate::cc::DcqcnStatsSource::join(
+            &mut self.core.m_stats_dcqcn,
+            &mut self.host.s_stats_dcqcn,
+        );
+        crate::cc::NpStatsSource::join(&mut self.core.m_stats_np, &mut self.host.s_stats_np);
+        crate::roce::CnmStatsSource::join(&mut self.core.m_stats_cnm, &mut self.host.s_stats_cnm);
+        // The CNM records are not forwarded to the host (counters only).
+        self.core.m_cnm.ready.next = true;
         // ---- MAC side.
         AxisSource::<64, 8, 1>::link(&mut self.m_axis_tx, &mut self.core.m_axis_tx);
         AxisSink::<64, 8, 1>::link(&mut self.s_axis_rx, &mut self.core.s_axis_rx);

@@ -33,7 +33,11 @@ pub fn map_addr(rng: &mut StdRng) -> u16 {
         }
         3 => map::FLOW_SQ_BASE_LO + 4 * rng.gen_range(0..5),
         4 | 5 => map::CQ + 0x20 * rng.gen_range(0..6) + 4 * rng.gen_range(0..8),
-        6 | 7 => map::STATS + 0x100 * rng.gen_range(0..9) + 4 * rng.gen_range(0..20),
+        // Every page, one past the last, and past every page's fields.
+        6 | 7 => {
+            let pages = nic_spec::hostif::STATS_PAGES.len() as u16;
+            map::STATS + 0x100 * rng.gen_range(0..pages + 1) + 4 * rng.gen_range(0..20)
+        }
         8 | 9 => map::SQ_DB + 4 * rng.gen_range(0..12),
         10 => rng.gen(),
         11 => map::SCRATCH,
@@ -62,6 +66,9 @@ fn stimulus(seed: u64, n: usize) -> Vec<In> {
         stats_req: counters(&mut rng, 12),
         stats_core: counters(&mut rng, 12),
         stats_host: counters::<HostIfStats>(&mut rng, 18),
+        stats_dcqcn: counters(&mut rng, 11),
+        stats_np: counters(&mut rng, 5),
+        stats_cnm: counters(&mut rng, 7),
         ..Default::default()
     };
     let p_ready = rng.gen_range(0.2..1.0);

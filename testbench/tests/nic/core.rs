@@ -412,3 +412,120 @@ fn cc_in_the_loop_with_a_variant_per_flow() {
     assert!((0.85..=1.0).contains(&util), "utilisation {util}");
     assert!(q_mean < 4.0 * frame, "mean queue {q_mean}");
 }
+
+/// The CNM tap inside the core: QCN CNMs (good ones with and without a
+/// sampled RoCEv2 frame, ones whose MSDU is cut short, ones of a bad
+/// version) among RoCEv2 frames, into a core with no flow configured.
+/// The tap counts each CNM by its verdict and offers the good ones on
+/// `m_cnm` in order (a record offered while the slot is full is dropped
+/// and counted); the parser drops every CNM as not IPv4 (`bad_eth`), so
+/// no CNM reaches the dispatcher as RoCE. RTL = twin on both engines.
+#[test]
+fn core_counts_cnms_and_never_takes_one_for_roce() {
+    use crate::roce::cnm_rx::{good_cnm, pdu_off, roce_packet};
+    use nic_golden::roce::cnm_rx::encode_cnm;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    let mut rng = SmallRng::seed_from_u64(5);
+    let mut frames: Vec<Vec<u8>> = Vec::new();
+    let mut want = Vec::new();
+    let (mut cnm_frames, mut trunc, mut bad_version) = (0u32, 0u32, 0u32);
+    for k in 0..32 {
+        match k % 4 {
+            0 | 1 => {
+                let (c, info) = good_cnm(&mut rng);
+                frames.push(encode_cnm(&c));
+                want.push(info);
+                cnm_frames += 1;
+            }
+            2 => {
+                // The frame ends one byte before the MSDU it announces
+                // (or inside the fixed fields when the MSDU is empty).
+                let (c, _) = good_cnm(&mut rng);
+                let mut f = encode_cnm(&c);
+                let end = pdu_off(&c) + 24 + c.msdu_len as usize;
+                f.truncate(end - if c.msdu_len > 0 { 1 } else { 4 });
+                frames.push(f);
+                trunc += 1;
+                cnm_frames += 1;
+            }
+            _ => {
+                if rng.gen_bool(0.5) {
+                    let (mut c, _) = good_cnm(&mut rng);
+                    c.version = rng.gen_range(1..16);
+                    frames.push(encode_cnm(&c));
+                    bad_version += 1;
+                    cnm_frames += 1;
+                } else {
+                    frames.push(roce_packet(&mut rng).encode());
+                }
+            }
+        }
+    }
+    let idle = In {
+        cnm_ready: true,
+        ..Default::default()
+    };
+    let mut s = vec![idle; 4];
+    for (n, f) in frames.iter().enumerate() {
+        let beats = f.len().div_ceil(8);
+        for b in 0..beats {
+            let mut lanes = [0u8; 8];
+            let chunk = &f[8 * b..(8 * b + 8).min(f.len())];
+            lanes[..chunk.len()].copy_from_slice(chunk);
+            let last = b + 1 == beats;
+            s.push(In {
+                rx_tdata: u64::from_le_bytes(lanes),
+                rx_tkeep: if last {
+                    ((1u16 << chunk.len()) - 1) as u8
+                } else {
+                    0xFF
+                },
+                rx_tlast: last,
+                rx_tvalid: true,
+                // Ready throughout the first half; then a slow consumer.
+                cnm_ready: n < frames.len() / 2 || rng.gen_bool(0.3),
+                ..Default::default()
+            });
+        }
+        for _ in 0..rng.gen_range(0..3) {
+            s.push(In {
+                cnm_ready: n < frames.len() / 2 || rng.gen_bool(0.3),
+                ..Default::default()
+            });
+        }
+    }
+    s.extend(std::iter::repeat(idle).take(40));
+    let out = both::<Rtl, Twin>("nic_core_cnm", &s).unwrap();
+    let last = out.last().unwrap();
+    let c = last.stats_cnm;
+    eprintln!("CNM {c:?}; parser {:?}", last.stats_parse);
+    assert_eq!(c.cnms, want.len() as u32, "{c:?}");
+    assert_eq!(
+        c.roce,
+        want.iter().filter(|i| i.qp_valid).count() as u32,
+        "{c:?}"
+    );
+    assert_eq!((c.trunc, c.bad_version), (trunc, bad_version), "{c:?}");
+    assert_eq!((c.bad_fcs, c.bad_len), (0, 0), "{c:?}");
+    // The records taken, in order: the good CNMs but the dropped ones.
+    let seen: Vec<_> = s
+        .iter()
+        .zip(&out)
+        .filter(|(i, o)| o.cnm_valid && i.cnm_ready)
+        .map(|(_, o)| o.cnm)
+        .collect();
+    assert_eq!(seen.len() as u32 + c.dropped, c.cnms, "{c:?}");
+    assert!(c.dropped > 0, "the slow consumer loses some: {c:?}");
+    let mut it = want.iter();
+    for r in &seen {
+        assert!(it.any(|w| w == r), "{r:?} is not the next good CNM");
+    }
+    // Every CNM is dropped by the parser as not IPv4; none is RoCE.
+    assert_eq!(
+        last.stats_parse.bad_eth, cnm_frames,
+        "{:?}",
+        last.stats_parse
+    );
+    assert!(last.stats_parse.ok <= frames.len() as u32 - cnm_frames);
+}

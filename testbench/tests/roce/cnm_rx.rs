@@ -40,7 +40,7 @@ fn mac(rng: &mut SmallRng) -> [u8; 6] {
 }
 
 /// A RoCEv2 frame of this NIC, random fields.
-fn roce_packet(rng: &mut SmallRng) -> Packet {
+pub(crate) fn roce_packet(rng: &mut SmallRng) -> Packet {
     let ops = [0x06u8, 0x07, 0x08, 0x0A, 0x0C, 0x11, 0xC0];
     let n = rng.gen_range(0..80);
     Packet {
@@ -62,7 +62,7 @@ fn roce_packet(rng: &mut SmallRng) -> Packet {
 
 /// A well-formed CNM with random fields and tags, and the record it must
 /// give, written from the encoder's input (not by parsing).
-fn good_cnm(rng: &mut SmallRng) -> (Cnm, CnmInfo) {
+pub(crate) fn good_cnm(rng: &mut SmallRng) -> (Cnm, CnmInfo) {
     let (msdu, qp) = if rng.gen_bool(0.5) {
         // The sample is a RoCEv2 frame: its MSDU from the EtherType on.
         let p = roce_packet(rng);
@@ -133,7 +133,7 @@ fn good_cnm(rng: &mut SmallRng) -> (Cnm, CnmInfo) {
 }
 
 /// Where a CNM's PDU starts: after DA, SA, its tags and 0x22E7.
-fn pdu_off(c: &Cnm) -> usize {
+pub(crate) fn pdu_off(c: &Cnm) -> usize {
     14 + 4 * (c.s_tag.is_some() as usize + c.c_tag.is_some() as usize + c.rpid.is_some() as usize)
 }
 

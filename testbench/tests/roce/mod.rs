@@ -1,6 +1,6 @@
 mod bench;
 mod bswap;
-mod cnm_rx;
+pub(crate) mod cnm_rx;
 mod crc32;
 mod op_decode;
 mod requester;
