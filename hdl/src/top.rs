@@ -522,6 +522,8 @@ mod tests {
             m_cc: CcFeedbackSource<3>,
             m_nak: NakReqSource<3>,
             m_rdreq: ReadReqSource<3>,
+            m_cnp: crate::cc::RpEventSource,
+            m_ce: crate::cc::CeMarkSource,
             parse: RoceRxParse<6>,
             dispatch: RoceRxDispatch<3>,
         }
@@ -539,6 +541,8 @@ mod tests {
                 CcFeedbackSource::<3>::link(&mut self.m_cc, &mut self.dispatch.m_cc);
                 NakReqSource::<3>::link(&mut self.m_nak, &mut self.dispatch.m_nak);
                 ReadReqSource::<3>::link(&mut self.m_rdreq, &mut self.dispatch.m_rdreq);
+                crate::cc::RpEventSource::link(&mut self.m_cnp, &mut self.dispatch.m_cnp);
+                crate::cc::CeMarkSource::link(&mut self.m_ce, &mut self.dispatch.m_ce);
                 RxMetaSource::join(&mut self.parse.m_meta, &mut self.dispatch.s_meta);
                 AxisSource::<64, 8, 1>::join(
                     &mut self.parse.m_axis_pay,
