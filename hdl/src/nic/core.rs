@@ -160,13 +160,15 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> Logic
 
         // ---- Receive: parser → dispatcher → responder, requester, host.
         AxisSink::<64, 8, 1>::link(&mut self.s_axis_rx, &mut self.parse.s_axis_rx);
-        // The CNM tap sees every beat the parser takes.
+        // The CNM tap sees every beat the parser takes. (The parser's
+        // `tready` is read at the core's port: a linked child port has no
+        // net of its own in the emitted Verilog.)
         self.cnm.s_axis_rx.tdata.next = self.s_axis_rx.tdata.val();
         self.cnm.s_axis_rx.tkeep.next = self.s_axis_rx.tkeep.val();
         self.cnm.s_axis_rx.tlast.next = self.s_axis_rx.tlast.val();
         self.cnm.s_axis_rx.tuser.next = self.s_axis_rx.tuser.val();
         self.cnm.s_axis_rx.tvalid.next =
-            (self.s_axis_rx.tvalid.val() && self.parse.s_axis_rx.tready.val());
+            (self.s_axis_rx.tvalid.val() && self.s_axis_rx.tready.val());
         CnmInfoSource::link(&mut self.m_cnm, &mut self.cnm.m_cnm);
         RxMetaSource::join(&mut self.parse.m_meta, &mut self.dispatch.s_meta);
         AxisSource::<64, 8, 1>::join(&mut self.parse.m_axis_pay, &mut self.dispatch.s_axis_pay);
