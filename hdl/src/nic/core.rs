@@ -33,7 +33,7 @@
 //!   point), `m_stats_cnm` (the CNM tap);
 //! - `m_cnm` (`CnmInfo`, valid/ready): each good QCN CNM (IEEE 802.1Qau,
 //!   EtherType 0x22E7) the Rx saw, from [`CnmRx`], a tap on the beats the
-//!   parser takes (the parser drops the frame: not IPv4). A CNM drives no
+//!   parser takes (the parser drops the frame: `trunc` or `bad_eth`). A CNM drives no
 //!   flow's rate (`docs/roce.md` §11); a record offered while the slot is
 //!   full is dropped and counted (`CnmStats.dropped`). `hpcc_nic` holds
 //!   `ready` high: the host sees the counters only.

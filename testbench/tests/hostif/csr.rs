@@ -50,25 +50,29 @@ pub fn map_addr(rng: &mut StdRng) -> u16 {
     }
 }
 
-fn counters<R: Record>(rng: &mut StdRng, n: usize) -> R {
-    let v: Vec<u128> = (0..n).map(|_| rng.gen::<u32>() as u128).collect();
+/// A counter record with every field random (its size from its own field
+/// list, so a field added to a record is filled too).
+fn counters<R: Record>(rng: &mut StdRng) -> R {
+    let mut names = Vec::new();
+    R::names("", &mut names);
+    let v: Vec<u128> = names.iter().map(|_| rng.gen::<u32>() as u128).collect();
     R::from_values(&v, &mut 0)
 }
 
 fn stimulus(seed: u64, n: usize) -> Vec<In> {
     let mut rng = StdRng::seed_from_u64(seed);
     let base = In {
-        stats_parse: counters(&mut rng, 11),
-        stats_dispatch: counters(&mut rng, 7),
-        stats_tx: counters(&mut rng, 3),
-        stats_sched: counters(&mut rng, 10),
-        stats_cc: counters(&mut rng, 8),
-        stats_req: counters(&mut rng, 12),
-        stats_core: counters(&mut rng, 12),
-        stats_host: counters::<HostIfStats>(&mut rng, 18),
-        stats_dcqcn: counters(&mut rng, 11),
-        stats_np: counters(&mut rng, 5),
-        stats_cnm: counters(&mut rng, 7),
+        stats_parse: counters(&mut rng),
+        stats_dispatch: counters(&mut rng),
+        stats_tx: counters(&mut rng),
+        stats_sched: counters(&mut rng),
+        stats_cc: counters(&mut rng),
+        stats_req: counters(&mut rng),
+        stats_core: counters(&mut rng),
+        stats_host: counters::<HostIfStats>(&mut rng),
+        stats_dcqcn: counters(&mut rng),
+        stats_np: counters(&mut rng),
+        stats_cnm: counters(&mut rng),
         ..Default::default()
     };
     let p_ready = rng.gen_range(0.2..1.0);
