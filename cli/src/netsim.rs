@@ -407,10 +407,26 @@ fn plot_rates(path: &Path, plan: &Plan, r: &NetResult) -> Result<(), Box<dyn std
     Ok(())
 }
 
+/// The FCT charts' x axis: size bucket k of `BUCKETS` at x = k.
+pub(crate) fn bucket_x(name: &str) -> f64 {
+    BUCKETS.iter().position(|b| b.0 == name).unwrap_or(0) as f64
+}
+
+/// The label of the size bucket at x (empty between buckets' ticks).
+pub(crate) fn bucket_label(v: &f64) -> String {
+    BUCKETS
+        .get(v.round() as usize)
+        .map_or(String::new(), |b| b.0.to_string())
+}
+
+/// The FCT charts' x range: every size bucket, half a step either side.
+pub(crate) fn bucket_range() -> std::ops::Range<f64> {
+    -0.5..(BUCKETS.len() as f64 - 0.5)
+}
+
 /// p50 / p95 / p99 FCT slowdown per size bucket.
 fn plot_fct(path: &Path, s: &Summary) -> Result<(), Box<dyn std::error::Error>> {
-    let labels: Vec<&str> = BUCKETS.iter().map(|b| b.0).collect();
-    let x = |name: &str| labels.iter().position(|&l| l == name).unwrap_or(0) as f64;
+    let x = bucket_x;
     let y_max = s.fct.iter().map(|b| b.slowdown_p99).fold(1.0, f64::max) * 1.1;
     let root = SVGBackend::new(path, (900, 420)).into_drawing_area();
     root.fill(&WHITE)?;
@@ -422,16 +438,12 @@ fn plot_fct(path: &Path, s: &Summary) -> Result<(), Box<dyn std::error::Error>> 
         .margin(8)
         .x_label_area_size(30)
         .y_label_area_size(60)
-        .build_cartesian_2d(-0.5f64..(labels.len() as f64 - 0.5), 0f64..y_max)?;
+        .build_cartesian_2d(bucket_range(), 0f64..y_max)?;
     ch.configure_mesh()
         .x_desc("flow size")
         .y_desc("FCT slowdown")
-        .x_labels(labels.len())
-        .x_label_formatter(&|v| {
-            labels
-                .get(v.round() as usize)
-                .map_or(String::new(), |s| s.to_string())
-        })
+        .x_labels(BUCKETS.len())
+        .x_label_formatter(&bucket_label)
         .draw()?;
     for (n, (name, f)) in [
         (

@@ -16,7 +16,7 @@
 //! Exit: 2 for a bad scenario or flag (nothing runs), 1 if any run
 //! completed a work request wrongly, else 0.
 
-use crate::netsim::{run_one, Done, NetsimArgs, COLORS};
+use crate::netsim::{bucket_label, bucket_range, bucket_x, run_one, Done, NetsimArgs, COLORS};
 use nic_netsim::net::results::BUCKETS;
 use nic_netsim::net::scenario::CcAlgo;
 use plotters::prelude::*;
@@ -276,8 +276,7 @@ fn plot(path: &Path, done: &[Done]) -> Result<(), Box<dyn std::error::Error>> {
         .background_style(WHITE)
         .draw()?;
     if with_fct {
-        let labels: Vec<&str> = BUCKETS.iter().map(|b| b.0).collect();
-        let x = |name: &str| labels.iter().position(|&l| l == name).unwrap_or(0) as f64;
+        let x = bucket_x;
         let y_max = done
             .iter()
             .flat_map(|d| d.summary.fct.iter().map(|b| b.slowdown_p99))
@@ -291,19 +290,12 @@ fn plot(path: &Path, done: &[Done]) -> Result<(), Box<dyn std::error::Error>> {
             .margin(8)
             .x_label_area_size(30)
             .y_label_area_size(70)
-            .build_cartesian_2d(
-                -0.5f64..(labels.len() as f64 - 0.5),
-                (1f64..y_max).log_scale(),
-            )?;
+            .build_cartesian_2d(bucket_range(), (1f64..y_max).log_scale())?;
         ch.configure_mesh()
             .x_desc("flow size")
             .y_desc("FCT slowdown")
-            .x_labels(labels.len())
-            .x_label_formatter(&|v| {
-                labels
-                    .get(v.round() as usize)
-                    .map_or(String::new(), |s| s.to_string())
-            })
+            .x_labels(BUCKETS.len())
+            .x_label_formatter(&bucket_label)
             .draw()?;
         for (n, d) in done.iter().enumerate() {
             let c = COLORS[n % COLORS.len()];
