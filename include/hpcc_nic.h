@@ -116,7 +116,7 @@
 #define HPCC_NIC_CORE_DCQCN_DEC_PERIOD_WIDTH 24u
 #define HPCC_NIC_CORE_DCQCN_INC_PERIOD 0x33u /* DCQCN: the rate-increase timer, cycles (0: off) */
 #define HPCC_NIC_CORE_DCQCN_INC_PERIOD_WIDTH 24u
-#define HPCC_NIC_CORE_DCQCN_BYTE_RESET 0x34u /* DCQCN: the byte counter, bytes per increase stage (0: off; the NIC core does not count bytes sent yet, so write 0) */
+#define HPCC_NIC_CORE_DCQCN_BYTE_RESET 0x34u /* DCQCN: the byte counter, payload bytes sent per increase stage (0: off, no SENT events) */
 #define HPCC_NIC_CORE_DCQCN_BYTE_RESET_WIDTH 32u
 #define HPCC_NIC_CORE_DCQCN_F 0x35u /* DCQCN: F, the fast-recovery stages */
 #define HPCC_NIC_CORE_DCQCN_F_WIDTH 3u
@@ -214,7 +214,7 @@
 #define HPCC_NIC_STAT_REQ_ACK_AHEAD 0x1528u
 #define HPCC_NIC_STAT_REQ_BAD_FB 0x152Cu
 #define HPCC_NIC_STATS_PAGE_CORE 6u /* CoreStats */
-#define HPCC_NIC_STATS_CORE_COUNT 12u /* counters on the page */
+#define HPCC_NIC_STATS_CORE_COUNT 14u /* counters on the page */
 #define HPCC_NIC_STAT_CORE_BAD_CFG 0x1600u
 #define HPCC_NIC_STAT_CORE_COMMITS 0x1604u
 #define HPCC_NIC_STAT_CORE_UPDATES 0x1608u
@@ -227,6 +227,8 @@
 #define HPCC_NIC_STAT_CORE_NOTIFY_DROPS 0x1624u
 #define HPCC_NIC_STAT_CORE_NOTIFIES_APPLIED 0x1628u
 #define HPCC_NIC_STAT_CORE_NOTIFIES_BAD 0x162Cu
+#define HPCC_NIC_STAT_CORE_SENT_PKTS 0x1630u
+#define HPCC_NIC_STAT_CORE_SENT_DROPS 0x1634u
 #define HPCC_NIC_STATS_PAGE_HOST_IF 7u /* HostIfStats */
 #define HPCC_NIC_STATS_HOST_IF_COUNT 18u /* counters on the page */
 #define HPCC_NIC_STAT_HOST_IF_READS 0x1700u

@@ -622,7 +622,10 @@ macro_rules! cfg_write_record {
 /// served (`reads`) and READ responses sent (`read_resps`); NewINT:
 /// receiver events to the CC (`int_events`), NOTIFYs queued and dropped
 /// (`notifies`, `notify_drops`), NOTIFYs applied and without a valid W
-/// (`notifies_applied`, `notifies_bad`).
+/// (`notifies_applied`, `notifies_bad`); DCQCN's byte counter: packets
+/// of DCQCN flows tapped for SENT events (`sent_pkts`) and those whose
+/// bytes were dropped because another flow's SENT was still waiting
+/// (`sent_drops`; `hdl/src/nic/sent_tap.rs`).
 #[macro_export]
 macro_rules! core_stats_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
@@ -633,7 +636,7 @@ macro_rules! core_stats_record {
                 bad_cfg: 32 u32, commits: 32 u32, updates: 32 u32, update_drops: 32 u32,
                 acks: 32 u32, reads: 32 u32, read_resps: 32 u32, int_events: 32 u32,
                 notifies: 32 u32, notify_drops: 32 u32, notifies_applied: 32 u32,
-                notifies_bad: 32 u32
+                notifies_bad: 32 u32, sent_pkts: 32 u32, sent_drops: 32 u32
             ],
             records = [],
         }

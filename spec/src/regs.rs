@@ -61,7 +61,7 @@ regs! {
     DCQCN_ALPHA_PERIOD = 0x31, 24, "DCQCN: the alpha update period, cycles (0: off)";
     DCQCN_DEC_PERIOD = 0x32, 24, "DCQCN: the rate-decrease period, cycles (0: a cut on every CNP)";
     DCQCN_INC_PERIOD = 0x33, 24, "DCQCN: the rate-increase timer, cycles (0: off)";
-    DCQCN_BYTE_RESET = 0x34, 32, "DCQCN: the byte counter, bytes per increase stage (0: off; the NIC core does not count bytes sent yet, so write 0)";
+    DCQCN_BYTE_RESET = 0x34, 32, "DCQCN: the byte counter, payload bytes sent per increase stage (0: off, no SENT events)";
     DCQCN_F = 0x35, 3, "DCQCN: F, the fast-recovery stages";
     DCQCN_R_AI = 0x36, 32, "DCQCN: R_ai, UQ8.24 bytes/ns";
     DCQCN_R_HAI = 0x37, 32, "DCQCN: R_hai, UQ8.24 bytes/ns";

@@ -14,8 +14,8 @@ use crate::cc::dcqcn_np::{self, DcqcnNp};
 use crate::cc::hpcc::{self, HpccCc};
 use crate::cc::{CcStats, DcqcnStats, NpStats};
 use crate::nic::{
-    cc_arb, cfg_regs, ev_arb, int_tap, notify_rx, notify_tx, read_resp, rp_arb, rx_ctx_mux, tx_arb,
-    CfgWrite, CoreStats,
+    cc_arb, cfg_regs, ev_arb, int_tap, notify_rx, notify_tx, read_resp, rp_arb, rx_ctx_mux,
+    sent_tap, tx_arb, CfgWrite, CoreStats,
 };
 use crate::roce::requester::{self, Requester};
 use crate::roce::{cnm_rx, rx_dispatch, rx_parse, tx};
@@ -104,6 +104,7 @@ struct Ins {
     rp_arb: rp_arb::In,
     rp: dcqcn::In,
     np: dcqcn_np::In,
+    sent: sent_tap::In,
     cnm: cnm_rx::In,
 }
 
@@ -128,6 +129,7 @@ struct Outs {
     rp_arb: rp_arb::Out,
     rp: dcqcn::Out,
     np: dcqcn_np::Out,
+    sent: sent_tap::Out,
     cnm: cnm_rx::Out,
 }
 
@@ -153,6 +155,7 @@ pub struct NicCore<const A: usize, const Q: usize, const B: usize> {
     rp_arb: Node<rp_arb::RpArb>,
     rp: Node<DcqcnRp<A>>,
     np: Node<DcqcnNp<A>>,
+    sent: Node<sent_tap::SentTap<A>>,
     cnm: Node<cnm_rx::CnmRx>,
     ins: Ins,
     /// Every block's outputs in the last cycle.
@@ -182,6 +185,7 @@ impl<const A: usize, const Q: usize, const B: usize> Default for NicCore<A, Q, B
             rp_arb: Node::new(Default::default()),
             rp: Node::new(Default::default()),
             np: Node::new(Default::default()),
+            sent: Node::new(Default::default()),
             cnm: Node::new(Default::default()),
             ins: Ins::default(),
             outs: Outs::default(),
@@ -357,6 +361,8 @@ fn wire(e: &In, o: &Outs) -> Ins {
             ctl: o.cfg.rp_ctl,
             cnp_valid: o.dispatch.cnp_valid,
             cnp: o.dispatch.cnp,
+            sent_valid: o.sent.sent_valid,
+            sent: o.sent.sent,
             event_ready: o.rp.ev_ready,
         },
         rp: dcqcn::In {
@@ -369,6 +375,16 @@ fn wire(e: &In, o: &Outs) -> Ins {
             ce_valid: o.dispatch.ce_valid,
             ce: o.dispatch.ce,
             cnp_ready: o.tx_arb.cnp_ready,
+        },
+        sent: sent_tap::In {
+            cfg_on: g.dcqcn.byte_reset != 0,
+            ctl_taken: o.cfg.rp_ctl_valid && o.rp_arb.ctl_ready,
+            ctl_op: o.cfg.rp_ctl.op,
+            ctl_flow: o.cfg.rp_ctl.flow as u32,
+            desc_taken: o.req.desc_valid && o.tx_arb.req_ready,
+            desc_flow: o.req.desc.flow,
+            desc_len: o.req.desc.len,
+            sent_ready: o.rp_arb.sent_ready,
         },
         cnm: cnm_rx::In {
             rx_tdata: e.rx_tdata,
@@ -418,6 +434,8 @@ fn outputs(o: &Outs) -> Out {
             notify_drops: o.notify_tx.drops,
             notifies_applied: o.notify_rx.applied,
             notifies_bad: o.notify_rx.bad,
+            sent_pkts: o.sent.sent_pkts,
+            sent_drops: o.sent.sent_drops,
         },
         stats_dcqcn: o.rp.stats,
         stats_np: o.np.stats,
@@ -448,6 +466,7 @@ impl<const A: usize, const Q: usize, const B: usize> NicCore<A, Q, B> {
             rp_arb: self.rp_arb.eval(&i.rp_arb),
             rp: self.rp.eval(&i.rp),
             np: self.np.eval(&i.np),
+            sent: self.sent.eval(&i.sent),
             cnm: self.cnm.eval(&i.cnm),
         }
     }
@@ -472,6 +491,7 @@ impl<const A: usize, const Q: usize, const B: usize> NicCore<A, Q, B> {
             rp_arb: self.rp_arb.commit(&i.rp_arb),
             rp: self.rp.commit(&i.rp),
             np: self.np.commit(&i.np),
+            sent: self.sent.commit(&i.sent),
             cnm: self.cnm.commit(&i.cnm),
         }
     }

@@ -12,6 +12,7 @@ pub mod notify_tx;
 pub mod read_resp;
 pub mod rp_arb;
 pub mod rx_ctx_mux;
+pub mod sent_tap;
 pub mod tx_arb;
 
 // The records this area's blocks exchange, generated from their one

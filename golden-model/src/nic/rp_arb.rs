@@ -1,5 +1,6 @@
 //! Twin of `hdl/src/nic/rp_arb.rs`: the DCQCN reaction point's event
-//! port, shared by flow creation and removal (first) and received CNPs.
+//! port, shared by flow creation and removal (first), received CNPs and
+//! the bytes DCQCN flows sent (last).
 
 use crate::cc::RpEvent;
 use crate::Cycle;
@@ -10,6 +11,8 @@ pub struct In {
     pub ctl: RpEvent,
     pub cnp_valid: bool,
     pub cnp: RpEvent,
+    pub sent_valid: bool,
+    pub sent: RpEvent,
     pub event_ready: bool,
 }
 
@@ -17,6 +20,7 @@ pub struct In {
 pub struct Out {
     pub ctl_ready: bool,
     pub cnp_ready: bool,
+    pub sent_ready: bool,
     pub event_valid: bool,
     pub event: RpEvent,
 }
@@ -31,8 +35,15 @@ impl Cycle for RpArb {
         Out {
             ctl_ready: i.event_ready,
             cnp_ready: i.event_ready && !i.ctl_valid,
-            event_valid: i.ctl_valid || i.cnp_valid,
-            event: if i.ctl_valid { i.ctl } else { i.cnp },
+            sent_ready: i.event_ready && !i.ctl_valid && !i.cnp_valid,
+            event_valid: i.ctl_valid || i.cnp_valid || i.sent_valid,
+            event: if i.ctl_valid {
+                i.ctl
+            } else if i.cnp_valid {
+                i.cnp
+            } else {
+                i.sent
+            },
         }
     }
 }

@@ -16,6 +16,7 @@
 //!   DCQCN (flows with FLOW_CC_VARIANT 2):                              ├─ CNP (RpEvent) ─► RpArb ─► DcqcnRp ─ CcUpdate ─► EvArb
 //!                                                                      └─ CeMark ─► DcqcnNp ─ CnpReq ─► TxArb
 //!   CfgRegs ─ CREATE/DESTROY (RpEvent) ─► RpArb;  CfgRegs.m_dcqcn ─► DcqcnRp.cfg;  np_interval ─► DcqcnNp
+//!   Requester ─ TxDesc taken by TxArb (observed) ─► SentTap ─ SENT (RpEvent) ─► RpArb (byte counter; on while byte_reset ≠ 0)
 //!   s_axis_rx (every beat the parser takes) ─► CnmRx (QCN CNM tap) ─► m_cnm, m_stats_cnm
 //! ```
 //!
@@ -56,6 +57,7 @@ use crate::nic::notify_tx::NotifyTx;
 use crate::nic::read_resp::ReadResp;
 use crate::nic::rp_arb::RpArb;
 use crate::nic::rx_ctx_mux::RxCtxMux;
+use crate::nic::sent_tap::SentTap;
 use crate::nic::tx_arb::TxArb;
 use crate::nic::{CfgWriteSink, CoreStatsSource};
 use crate::roce::cnm_rx::CnmRx;
@@ -111,6 +113,7 @@ pub struct NicCore<const A: usize, const Q: usize, const AQ: usize, const B: usi
     rp_arb: RpArb,
     rp: DcqcnRp<A>,
     np: DcqcnNp<A>,
+    sent: SentTap<A>,
     cnm: CnmRx,
 }
 
@@ -121,7 +124,7 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> Logic
     fn update(&mut self) {
         clock!(
             self, clock, cfg, parse, dispatch, rx_ctx, requester, sched, ev_arb, cc_arb, cc,
-            read_resp, int_tap, notify_tx, notify_rx, tx_arb, tx, rp_arb, rp, np, cnm
+            read_resp, int_tap, notify_tx, notify_rx, tx_arb, tx, rp_arb, rp, np, sent, cnm
         );
         self.parse.reset.next = self.reset.val();
         self.dispatch.reset.next = self.reset.val();
@@ -191,6 +194,17 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> Logic
         crate::cc::CcUpdateSink::join(&mut self.ev_arb.s_dcqcn, &mut self.rp.m_update);
         crate::cc::CeMarkSource::join(&mut self.dispatch.m_ce, &mut self.np.s_ce);
         crate::cc::CnpReqSource::join(&mut self.np.m_cnp, &mut self.tx_arb.s_cnp);
+        // The byte counter's SENTs: the commits the reaction point takes and
+        // the requester's descriptors the Tx arbiter takes, observed.
+        crate::cc::RpEventSource::join(&mut self.sent.m_sent, &mut self.rp_arb.s_sent);
+        self.sent.cfg_on.next = self.cfg.m_dcqcn.byte_reset.val().any();
+        self.sent.ctl_taken.next = (self.cfg.m_rp_ctl.valid.val() && self.rp_arb.s_ctl.ready.val());
+        self.sent.ctl_op.next = self.cfg.m_rp_ctl.op.val();
+        self.sent.ctl_flow.next = self.cfg.m_rp_ctl.flow.val().get_bits::<A>(0);
+        self.sent.desc_taken.next =
+            (self.requester.m_desc.valid.val() && self.tx_arb.s_req.ready.val());
+        self.sent.desc_flow.next = self.requester.m_desc.flow.val();
+        self.sent.desc_len.next = self.requester.m_desc.len.val();
 
         // ---- Requester, scheduler, CC.
         WorkReqSink::link(&mut self.s_wr, &mut self.requester.s_wr);
@@ -235,5 +249,7 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> Logic
         self.m_stats_core.notify_drops.next = self.notify_tx.drops.val();
         self.m_stats_core.notifies_applied.next = self.notify_rx.applied.val();
         self.m_stats_core.notifies_bad.next = self.notify_rx.bad.val();
+        self.m_stats_core.sent_pkts.next = self.sent.sent_pkts.val();
+        self.m_stats_core.sent_drops.next = self.sent.sent_drops.val();
     }
 }

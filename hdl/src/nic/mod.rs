@@ -10,7 +10,9 @@
 //! - [`tx_arb`]: the Tx builder's descriptor port, shared by ACKs, READ
 //!   responses and the requester;
 //! - [`rp_arb`]: the DCQCN reaction point's event port, shared by flow
-//!   creation and received CNPs;
+//!   creation, received CNPs and SENTs;
+//! - [`sent_tap`]: the bytes each DCQCN flow sends, as SENT events for
+//!   the reaction point's byte counter;
 //! - [`read_resp`]: READ requests → READ RESPONSE descriptors;
 //! - [`rx_ctx_mux`]: the dispatcher's context port, shared by flow
 //!   creation and the requester's READ tracking;
@@ -31,6 +33,7 @@ pub mod notify_tx;
 pub mod read_resp;
 pub mod rp_arb;
 pub mod rx_ctx_mux;
+pub mod sent_tap;
 pub mod tx_arb;
 
 pub use self::core::NicCore;

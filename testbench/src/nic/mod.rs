@@ -11,6 +11,7 @@ use nic_hdl::nic::notify_tx::NotifyTx;
 use nic_hdl::nic::read_resp::ReadResp;
 use nic_hdl::nic::rp_arb::RpArb;
 use nic_hdl::nic::rx_ctx_mux::RxCtxMux;
+use nic_hdl::nic::sent_tap::SentTap;
 use nic_hdl::nic::tx_arb::TxArb;
 use nic_hdl::nic::NicCore;
 
@@ -83,10 +84,31 @@ harness! {
         type In = golden::rp_arb::In;
         type Out = golden::rp_arb::Out;
         clock = clock;
-        inputs { ctl_valid: s_ctl.valid, cnp_valid: s_cnp.valid, event_ready: m_event.ready }
-        outputs { ctl_ready: s_ctl.ready, cnp_ready: s_cnp.ready, event_valid: m_event.valid }
-        records_in { ctl: s_ctl, cnp: s_cnp }
+        inputs {
+            ctl_valid: s_ctl.valid, cnp_valid: s_cnp.valid, sent_valid: s_sent.valid,
+            event_ready: m_event.ready
+        }
+        outputs {
+            ctl_ready: s_ctl.ready, cnp_ready: s_cnp.ready, sent_ready: s_sent.ready,
+            event_valid: m_event.valid
+        }
+        records_in { ctl: s_ctl, cnp: s_cnp, sent: s_sent }
         records_out { event: m_event }
+    }
+}
+
+harness! {
+    impl<const A: usize> SentTap<A> {
+        type In = golden::sent_tap::In;
+        type Out = golden::sent_tap::Out;
+        clock = clock;
+        inputs {
+            cfg_on: cfg_on, ctl_taken: ctl_taken, ctl_op: ctl_op, ctl_flow: ctl_flow,
+            desc_taken: desc_taken, desc_flow: desc_flow, desc_len: desc_len,
+            sent_ready: m_sent.ready
+        }
+        outputs { sent_valid: m_sent.valid, sent_pkts: sent_pkts, sent_drops: sent_drops }
+        records_out { sent: m_sent }
     }
 }
 

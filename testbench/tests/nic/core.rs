@@ -45,10 +45,18 @@ struct Cfg {
 
 /// DCQCN at the core tests' clock (6.4 ns, 10 Gb/s), with periods short
 /// enough for runs of a few thousand cycles: α 1 µs, decrease 4 µs,
-/// increase 10 µs, a CNP per flow per 300 cycles at most.
+/// increase 10 µs, a CNP per flow per 300 cycles at most; the byte
+/// counter off.
 fn dcqcn_regs() -> DcqcnRegs {
+    dcqcn_regs_bytes(0)
+}
+
+/// [`dcqcn_regs`] with the byte counter on: an increase stage per
+/// `byte_reset` payload bytes sent (the core's `SentTap`).
+fn dcqcn_regs_bytes(byte_reset: u32) -> DcqcnRegs {
     let p = nic_golden::cc::dcqcn_params::DcqcnParams {
         inc_period_us: 10.0,
+        byte_reset,
         ..nic_golden::cc::dcqcn_params::DcqcnParams::for_line_rate(10.0, 6.4)
     };
     DcqcnRegs {
@@ -180,7 +188,8 @@ fn workload() -> impl Strategy<Value = Cfg> {
             Just(VariantPlan::All(Variant::Receiver)),
             Just(VariantPlan::Mixed),
             Just(VariantPlan::Dcqcn(dcqcn_regs())),
-            Just(VariantPlan::MixedDcqcn(dcqcn_regs()))
+            Just(VariantPlan::MixedDcqcn(dcqcn_regs())),
+            Just(VariantPlan::MixedDcqcn(dcqcn_regs_bytes(2048)))
         ],
     )
         .prop_map(
@@ -239,7 +248,7 @@ fn core_no_x_in_four_state_simulation() {
         loss: 0.0,
         stall: 0.2,
         dma_latency: 5,
-        cc_variant: VariantPlan::MixedDcqcn(dcqcn_regs()),
+        cc_variant: VariantPlan::MixedDcqcn(dcqcn_regs_bytes(2048)),
         ce: 0.3,
     };
     let (rec, _) = run(&c, 3000, 3000);
@@ -251,7 +260,9 @@ fn core_no_x_in_four_state_simulation() {
 /// and both memories are byte-exact; the receiver's notification point
 /// takes the DCQCN flows' CE marks and sends CNPs, the sender's reaction
 /// point receives them and cuts; the HPCC++ flows (not ECN-capable) see
-/// no mark. NIC 0's inputs replayed on the RTL, both engines.
+/// no mark. The byte counter is on: the DCQCN flows' packets reach the
+/// reaction point as SENTs, the HPCC++ flows' never do. NIC 0's inputs
+/// replayed on the RTL, both engines.
 #[test]
 fn core_runs_hpcc_and_dcqcn_flows_together() {
     let c = Cfg {
@@ -263,7 +274,7 @@ fn core_runs_hpcc_and_dcqcn_flows_together() {
         loss: 0.01,
         stall: 0.1,
         dma_latency: 5,
-        cc_variant: VariantPlan::MixedDcqcn(dcqcn_regs()),
+        cc_variant: VariantPlan::MixedDcqcn(dcqcn_regs_bytes(2048)),
         ce: 0.5,
     };
     let (rec, res, last) = run_with_outputs(&c, 2_000_000, 4000);
@@ -290,6 +301,17 @@ fn core_runs_hpcc_and_dcqcn_flows_together() {
             rp[1 - n]
         );
     }
+    // The byte counter: NIC 0 sends the WRITEs, NIC 1 the READ responses
+    // (responder descriptors, not the requester's: no SENT). Every SENT
+    // is a DCQCN flow's (no `drop_flow` below), and the RP took one per
+    // pending record.
+    let core0 = last[0].stats_core;
+    assert!(core0.sent_pkts > 0, "NIC 0: {core0:?}");
+    assert!(
+        rp[0].sents > 0 && rp[0].sents <= core0.sent_pkts,
+        "NIC 0: {:?}",
+        rp[0]
+    );
     // Every CNP sent arrived (the link loses 1 %: at most a few lost) and
     // none was for a flow the reaction point does not run.
     for n in 0..2 {

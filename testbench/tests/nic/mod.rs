@@ -9,4 +9,5 @@ mod notify_tx;
 mod read_resp;
 mod rp_arb;
 mod rx_ctx_mux;
+mod sent_tap;
 mod tx_arb;

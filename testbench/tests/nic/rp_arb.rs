@@ -1,5 +1,6 @@
 //! `hdl/src/nic/rp_arb.rs` against `nic_golden::nic::rp_arb`: creation
-//! and removal events and received CNPs at random, with back-pressure.
+//! and removal events, received CNPs and SENTs at random, with
+//! back-pressure.
 
 use crate::common::*;
 use nic_golden::cc::RpEvent;
@@ -27,14 +28,19 @@ proptest! {
                 ctl: ev(&mut rng),
                 cnp_valid: rng.gen_bool(0.6),
                 cnp: ev(&mut rng),
+                sent_valid: rng.gen_bool(0.5),
+                sent: ev(&mut rng),
                 event_ready: rng.gen_bool(0.7),
             })
             .collect();
         let out = both::<RpArb, Golden>("rp_arb", &s)?;
         for (i, o) in s.iter().zip(&out) {
-            // Creation first; a CNP only when no creation waits.
+            // Creation first; a CNP only when no creation waits; a SENT
+            // only when neither waits.
             prop_assert_eq!(o.cnp_ready, i.event_ready && !i.ctl_valid);
-            prop_assert_eq!(o.event, if i.ctl_valid { i.ctl } else { i.cnp });
+            prop_assert_eq!(o.sent_ready, i.event_ready && !i.ctl_valid && !i.cnp_valid);
+            let want = if i.ctl_valid { i.ctl } else if i.cnp_valid { i.cnp } else { i.sent };
+            prop_assert_eq!(o.event, want);
         }
     }
 }
