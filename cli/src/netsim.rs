@@ -247,8 +247,15 @@ fn print_summary(s: &Summary, wall: f64, r: &NetResult) {
     );
     if s.nic.ce_marks + s.nic.cnps_received > 0 {
         println!(
-            "DCQCN: {} CE marks taken, {} CNPs sent, {} received, {} rate cuts",
-            s.nic.ce_marks, s.nic.cnps_sent, s.nic.cnps_received, s.nic.rate_cuts
+            "DCQCN: {} CE marks taken, {} CNPs sent, {} received, {} rate cuts, {} increases; \
+             byte counter: {} SENTs, {} packets' bytes dropped",
+            s.nic.ce_marks,
+            s.nic.cnps_sent,
+            s.nic.cnps_received,
+            s.nic.rate_cuts,
+            s.nic.rate_increases,
+            s.nic.sents,
+            s.nic.sent_drops
         );
     }
     if let Some(j) = s.jain_index {

@@ -276,6 +276,27 @@ fn dcqcn_incast_marks_notifies_and_cuts() {
     }
 }
 
+/// DCQCN's byte counter in the cores: with `[cc.dcqcn] byte_reset` on,
+/// every sender's `SentTap` turns its packets into SENT events, the
+/// reaction points take them and climb back faster than on the timer
+/// alone (more increases than the same run with the byte counter off);
+/// no SENT is for a flow the reaction point does not run.
+#[test]
+fn dcqcn_byte_counter_raises_the_rate_between_cnps() {
+    let base = format!("{INCAST4}\n[cc]\nalgo = \"dcqcn\"\n");
+    let off = scenario(&base).unwrap();
+    let on = scenario(&format!("{base}[cc.dcqcn]\nbyte_reset = 65536\n")).unwrap();
+    assert_eq!(on.dcqcn.unwrap().rp.byte_reset, 65536);
+    let (_, s_off) = go(&off);
+    let (_, s_on) = go(&on);
+    let (a, b) = (&s_off.nic, &s_on.nic);
+    eprintln!("byte counter off: {a:?}\nbyte counter on: {b:?}");
+    assert_eq!((a.sents, a.sent_drops), (0, 0), "{a:?}");
+    assert!(b.sents > 0 && b.rate_cuts > 0, "{b:?}");
+    assert!(b.rate_increases > a.rate_increases, "off {a:?}\non {b:?}");
+    assert_eq!(s_on.drops, 0);
+}
+
 /// Bad scenarios are refused with the field named, before anything runs.
 #[test]
 fn bad_scenarios_name_the_field() {

@@ -96,6 +96,13 @@ pub struct NicTotals {
     pub cnps_sent: u64,
     pub cnps_received: u64,
     pub rate_cuts: u64,
+    /// DCQCN: the reaction points' rate increases (timer and byte
+    /// counter), the SENT events they took (the byte counter's, from the
+    /// cores' `SentTap`; 0 with `byte_reset` 0), and the packets whose
+    /// bytes the taps dropped (`CoreStats.sent_drops`).
+    pub rate_increases: u64,
+    pub sents: u64,
+    pub sent_drops: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -435,6 +442,9 @@ impl Summary {
                 t.cnps_sent += o.stats_np.cnps as u64;
                 t.cnps_received += o.stats_dcqcn.cnps as u64;
                 t.rate_cuts += o.stats_dcqcn.cuts as u64;
+                t.rate_increases += o.stats_dcqcn.increases as u64;
+                t.sents += o.stats_dcqcn.sents as u64;
+                t.sent_drops += o.stats_core.sent_drops as u64;
                 t
             }),
             jain_index,
