@@ -5,20 +5,23 @@
 //! `--out DIR/<cc>/` (each with the full output of a single run), then
 //! writes into `DIR`:
 //! - `compare.svg`: the queue over time under each CC (the bottleneck
-//!   port's, or where the scenario has none, the deepest queue of any
-//!   port at each sample) and, when the scenario has sized flows, the p50
-//!   and p99 FCT slowdown per flow size under each;
-//! - `compare.md`: the table (utilisation, peak, p99 and mean queue,
-//!   Jain, drops and pauses, DCQCN's marks and cuts, FCT slowdown per
-//!   size, wall time), also printed;
+//!   port's in an incast or a dumbbell; in a leaf-spine, which has many
+//!   hot ports, the deepest queue of any port at each sample) and, when
+//!   the scenario has sized flows, the p50 and p99 FCT slowdown per flow
+//!   size under each;
+//! - `compare.md`: the table (the bottleneck's utilisation, peak, p99 and
+//!   mean queue, Jain, drops and pauses, frames the NICs dropped with a
+//!   full receive buffer, DCQCN's marks and cuts, FCT slowdown per size,
+//!   wall time), also printed;
 //! - `compare.json`: the runs' summaries, keyed by CC.
 //!
 //! Exit: 2 for a bad scenario or flag (nothing runs), 1 if any run
 //! completed a work request wrongly, else 0.
 
 use crate::netsim::{bucket_label, bucket_range, bucket_x, run_one, Done, NetsimArgs, COLORS};
+use nic_netsim::net::results::Bottleneck;
 use nic_netsim::net::results::BUCKETS;
-use nic_netsim::net::scenario::CcAlgo;
+use nic_netsim::net::scenario::{CcAlgo, TopoKind};
 use plotters::prelude::*;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -95,6 +98,17 @@ pub fn main(a: &NetsimArgs, algos: &[CcAlgo]) -> i32 {
     done.iter().map(Done::exit_code).max().unwrap_or(0)
 }
 
+/// The bottleneck the comparison uses: the summary's (the port that sent
+/// most) in an incast or a dumbbell, where that is the one hot port; none
+/// in a leaf-spine, whose Poisson flows meet at many ports (the busiest
+/// is not the most congested).
+fn bottleneck(d: &Done) -> Option<&Bottleneck> {
+    match d.plan.scenario.topology.kind {
+        TopoKind::LeafSpine => None,
+        TopoKind::Incast | TopoKind::Dumbbell => d.summary.bottleneck.as_ref(),
+    }
+}
+
 /// The queue the comparison plots and tabulates: the bottleneck port's,
 /// or the deepest of any port at each sample. (µs, bytes) per sample,
 /// and what it is.
@@ -102,11 +116,7 @@ fn queue_series(d: &Done) -> (Vec<(f64, f64)>, String) {
     let r = &d.result;
     let ns = d.plan.ns_per_cycle;
     let t = |c: u64| c.saturating_sub(nic_netsim::net::run::T0) as f64 * ns / 1000.0;
-    let port = d
-        .summary
-        .bottleneck
-        .as_ref()
-        .and_then(|b| r.ports.iter().position(|p| *p == b.port));
+    let port = bottleneck(d).and_then(|b| r.ports.iter().position(|p| *p == b.port));
     match port {
         Some(k) => (
             r.samples
@@ -129,9 +139,9 @@ fn queue_series(d: &Done) -> (Vec<(f64, f64)>, String) {
 }
 
 /// Peak, p99 and mean of the compared queue (the bottleneck's figures
-/// over the steady window, or the deepest port's).
+/// over the steady window, or the largest of any port's).
 fn queue_figures(d: &Done) -> (u64, u64, f64) {
-    match &d.summary.bottleneck {
+    match bottleneck(d) {
         Some(b) => (b.peak_queue_bytes, b.p99_queue_bytes, b.mean_queue_bytes),
         None => d
             .summary
@@ -156,10 +166,10 @@ fn kb(b: f64) -> String {
 fn table(done: &[Done]) -> String {
     let mut t = String::new();
     let s0 = &done[0].summary;
-    let what = if s0.bottleneck.is_some() {
+    let what = if bottleneck(&done[0]).is_some() {
         "the bottleneck port, steady window"
     } else {
-        "the deepest port"
+        "the largest of any port"
     };
     let _ = writeln!(
         t,
@@ -168,25 +178,24 @@ fn table(done: &[Done]) -> String {
     );
     let _ = writeln!(
         t,
-        "| CC | utilisation | peak queue | p99 queue | mean queue | Jain | drops, pauses | CE marks / CNPs / cuts | flows done | wall |"
+        "| CC | utilisation | peak queue | p99 queue | mean queue | Jain | drops, pauses | NIC rx drops (buffer full) | CE marks / CNPs / cuts | flows done | wall |"
     );
-    let _ = writeln!(t, "|---|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(t, "|---|---|---|---|---|---|---|---|---|---|---|");
     for d in done {
         let s = &d.summary;
         let (peak, p99, mean) = queue_figures(d);
         let _ = writeln!(
             t,
-            "| {} | {} | {} | {} | {} | {} | {}, {} | {} | {}/{} | {:.0} s |",
+            "| {} | {} | {} | {} | {} | {} | {}, {} | {} | {} | {}/{} | {:.0} s |",
             algo_name(d.plan.scenario.cc.algo),
-            s.bottleneck
-                .as_ref()
-                .map_or("—".into(), |b| format!("{:.3}", b.utilisation)),
+            bottleneck(d).map_or("—".into(), |b| format!("{:.3}", b.utilisation)),
             kb(peak as f64),
             kb(p99 as f64),
             kb(mean),
             s.jain_index.map_or("—".into(), |j| format!("{j:.4}")),
             s.drops,
             s.pauses,
+            s.nic.rx_drop_full,
             if s.nic.ce_marks + s.nic.cnps_received > 0 {
                 format!(
                     "{} / {} / {}",

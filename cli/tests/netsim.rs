@@ -117,6 +117,85 @@ fn bad_scenarios_and_flags_exit_2_naming_the_field() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `--compare` on a small leaf-spine with Poisson flows: no bottleneck
+/// is picked (the busiest port is not the most congested), the table's
+/// queue figures are the largest of any port's and its utilisation "—".
+#[test]
+fn compare_on_a_leaf_spine_takes_the_largest_queue_of_any_port() {
+    let out = std::env::temp_dir().join(format!("netsim-cli-cmp-ls-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("small.cdf"), "1000 0\n20000 50\n60000 100\n").unwrap();
+    let sc = out.join("ls.toml");
+    std::fs::write(
+        &sc,
+        r#"name = "ls-small"
+seed = 3
+duration_us = 400
+[topology]
+kind = "leaf-spine"
+leaves = 2
+spines = 1
+hosts_per_leaf = 3
+link_gbps = 100
+link_delay_ns = 500
+fabric_gbps = 100
+fabric_delay_ns = 500
+[switch]
+ecn = true
+[[workload]]
+kind = "poisson"
+cdf = "small.cdf"
+load = 0.6
+start_us = 0
+stop_us = 30
+"#,
+    )
+    .unwrap();
+    let (code, stdout, stderr) = hpccnic(&[
+        "netsim",
+        "--scenario",
+        sc.to_str().unwrap(),
+        "--compare",
+        "hpcc-sender,dcqcn",
+        "--out",
+        out.join("cmp").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let md = std::fs::read_to_string(out.join("cmp/compare.md")).unwrap();
+    assert!(
+        md.contains("queue figures of the largest of any port"),
+        "{md}"
+    );
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("cmp/compare.json")).unwrap())
+            .unwrap();
+    for cc in ["hpcc-sender", "dcqcn"] {
+        let s = &j[cc];
+        assert_eq!(s["flows_completed"], s["flows"], "{cc}: {s}");
+        let peak = s["ports"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["peak_queue_bytes"].as_u64().unwrap())
+            .max()
+            .unwrap();
+        let kb = if peak as f64 >= 1e6 {
+            format!("{:.2} MB", peak as f64 / 1e6)
+        } else {
+            format!("{:.1} KB", peak as f64 / 1e3)
+        };
+        let row = md
+            .lines()
+            .find(|l| l.starts_with(&format!("| {cc} |")))
+            .unwrap_or_else(|| panic!("{cc}: no row in {md}"));
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        assert_eq!(cells[2], "—", "{row}");
+        assert_eq!(cells[3], kb, "{row}");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// `--compare hpcc-sender,dcqcn` on the 4:1 DCQCN incast: one full run
 /// per CC under `--out`, and the side-by-side table, plot and summaries;
 /// HPCC++ holds a smaller queue than DCQCN, and only DCQCN sends CNPs.
