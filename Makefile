@@ -71,14 +71,17 @@ test-long: deps-sim
 
 # The README's network-simulator figures (docs/netsim.md): every example
 # scenario, the variants, W_ai and two RTL NICs in the loop, into
-# build/netsim/<run>/ (about 5 minutes, plus the leaf-spine WebSearch run).
+# build/netsim/<run>/ (about 5 minutes, plus the leaf-spine WebSearch runs,
+# about 20 minutes each).
 netsim-figures: deps-sim
 	@for r in "incast16 incast16.toml" "incast16-rtl incast16.toml --engine verilator --rtl-hosts 0,1" \
 	  "incast16-receiver incast16.toml --cc hpcc-receiver" "incast16-probe incast16.toml --cc hpcc-probe" \
 	  "fairness fairness.toml" "fairness-wai3000 fairness.toml --w-ai-bytes 3000" \
 	  "dumbbell dumbbell_lossless.toml" "websearch leaf_spine_websearch.toml" \
 	  "incast16-dcqcn incast16.toml --cc dcqcn --duration-us 1000" "dcqcn-incast dcqcn_incast.toml" \
-	  "fairness-dcqcn fairness.toml --cc dcqcn"; do \
+	  "fairness-dcqcn fairness.toml --cc dcqcn" \
+	  "cmp-incast16 incast16.toml --compare hpcc-sender,dcqcn" \
+	  "cmp-websearch leaf_spine_websearch.toml --compare hpcc-sender,dcqcn"; do \
 	  set -- $$r; n=$$1; f=$$2; shift 2; echo "== $$n"; \
 	  $(CLI) netsim --scenario examples/netsim/$$f "$$@" --out $(BUILD)/netsim/$$n || exit 1; \
 	done

@@ -986,7 +986,7 @@ mod tests {
     }
 
     #[test]
-    fn stats_have_105_counters() {
+    fn stats_have_107_counters() {
         let n: usize = all()
             .iter()
             .filter(|r| r.name.ends_with("Stats"))
@@ -994,7 +994,8 @@ mod tests {
             .sum();
         // parser (with ce_dropped), dispatcher, Tx, scheduler (with
         // bad_trim), CC (with drop_variant), requester, core, host
-        // interface, DCQCN RP and NP, CNM tap
-        assert_eq!(n, 12 + 7 + 3 + 10 + 8 + 12 + 12 + 18 + 11 + 5 + 7);
+        // interface, DCQCN RP and NP, CNM tap (the core with SentTap's
+        // sent_pkts and sent_drops)
+        assert_eq!(n, 12 + 7 + 3 + 10 + 8 + 12 + 14 + 18 + 11 + 5 + 7);
     }
 }
