@@ -13,6 +13,7 @@
 pub mod arith;
 pub mod cc;
 pub mod hostif;
+pub mod mac;
 pub mod mem;
 pub mod nic;
 pub mod record;

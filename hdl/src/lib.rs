@@ -12,6 +12,7 @@
 pub mod arith;
 pub mod cc;
 pub mod hostif;
+pub mod mac;
 pub mod mem;
 pub mod nic;
 pub mod record;

@@ -57,6 +57,10 @@ pub type HpccNic256 = crate::nic::HpccNic<8, 4, 12, 11, 3, 8, 4>;
 /// The host interface alone, at the NIC's size.
 pub type HostIf256 = crate::hostif::HostIf<8, 4, 3, 8, 4>;
 
+/// The 10G MAC (`eth_mac_10g`'s ports), standard and jumbo receive limits.
+pub type Mac10gStd = crate::mac::Mac10g<{ nic_spec::mac::MAX_FRAME }>;
+pub type Mac10gJumbo = crate::mac::Mac10g<{ nic_spec::mac::MAX_FRAME_JUMBO }>;
+
 /// The RoCEv2 Tx frame builder, 1024 flows.
 pub type RoceTx1024 = RoceTx<10>;
 
@@ -278,6 +282,16 @@ pub fn tops() -> Vec<Top> {
             name: "roce_rx_dispatch",
             about: "RoCEv2 Rx dispatcher (per-flow PSN state, events), 1024 flows",
             verilog: verilog_of::<crate::roce::rx_dispatch::RoceRxDispatch<10>>,
+        },
+        Top {
+            name: "mac_10g",
+            about: "10G MAC, 64-bit XGMII, eth_mac_10g's core ports: preamble, FCS, padding, deficit idle count, lane-0/4 starts; frames up to 1522 bytes",
+            verilog: verilog_of::<Mac10gStd>,
+        },
+        Top {
+            name: "mac_10g_jumbo",
+            about: "10G MAC as mac_10g, receiving frames up to 9022 bytes",
+            verilog: verilog_of::<Mac10gJumbo>,
         },
     ]
 }

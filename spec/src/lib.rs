@@ -8,6 +8,7 @@
 pub mod cnm;
 pub mod dcqcn;
 pub mod hostif;
+pub mod mac;
 pub mod records;
 pub mod regs;
 pub mod roce;

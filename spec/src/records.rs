@@ -530,6 +530,48 @@ macro_rules! cnm_stats_record {
     };
 }
 
+/// The 10G/1G MAC transmitter's counters (32 bits, wrapping): frames
+/// sent whole (`frames`) and their bytes, padding and FCS included
+/// (`bytes`); frames ended with `/E/` (`aborts`): `tuser` set on the last
+/// beat, a last beat with `tkeep[0]` clear, or the stream running dry
+/// inside a frame (underflow).
+#[macro_export]
+macro_rules! mac_tx_stats_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = MacTxStats, sink = MacTxStatsSink, source = MacTxStatsSource,
+            kind = level, generics = [],
+            fields = [ frames: 32 u32, bytes: 32 u32, aborts: 32 u32 ],
+            records = [],
+        }
+    };
+}
+
+/// The MAC receiver's counters (32 bits, wrapping). Each frame that
+/// starts counts exactly once: good frames (`frames`, and their `bytes`
+/// with the FCS), or by the first failing reason: `bad_preamble` (a
+/// start whose preamble or SFD is wrong: nothing is passed on),
+/// `errors` (a control character such as `/E/` inside the frame, or
+/// `rx_er` on GMII), `oversize` (longer than the limit: cut there),
+/// `runts` (shorter than 64 bytes), `bad_fcs`; and MAC control frames,
+/// never passed on: `pause` (good PAUSE or PFC frames, acted on) and
+/// `ctl_other` (other opcodes).
+#[macro_export]
+macro_rules! mac_rx_stats_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = MacRxStats, sink = MacRxStatsSink, source = MacRxStatsSource,
+            kind = level, generics = [],
+            fields = [
+                frames: 32 u32, bytes: 32 u32, bad_preamble: 32 u32, errors: 32 u32,
+                oversize: 32 u32, runts: 32 u32, bad_fcs: 32 u32, pause: 32 u32,
+                ctl_other: 32 u32
+            ],
+            records = [],
+        }
+    };
+}
+
 /// A work request, host → requester: an RDMA `opcode`
 /// ([`crate::roce::wr::WRITE`] or [`crate::roce::wr::READ`]) of `len`
 /// bytes between local address `laddr` and the peer's `va` (`rkey`), on
@@ -872,6 +914,8 @@ macro_rules! all_records {
         $crate::np_stats_record!($gen! { $($ctx)* });
         $crate::cnm_info_record!($gen! { $($ctx)* });
         $crate::cnm_stats_record!($gen! { $($ctx)* });
+        $crate::mac_tx_stats_record!($gen! { $($ctx)* });
+        $crate::mac_rx_stats_record!($gen! { $($ctx)* });
         $crate::work_req_record!($gen! { $($ctx)* });
         $crate::wr_completion_record!($gen! { $($ctx)* });
         $crate::req_flow_ctx_record!($gen! { $($ctx)* });

@@ -354,3 +354,35 @@ harness! {
         records_out { cnm: m_cnm, stats: m_stats }
     }
 }
+
+harness! {
+    impl<> nic_hdl::mac::XgmiiTx {
+        type In = golden::mac::xgmii_tx::In;
+        type Out = golden::mac::xgmii_tx::Out;
+        clock = clock;
+        inputs {
+            reset: reset, s_tdata: s_axis.tdata, s_tkeep: s_axis.tkeep, s_tvalid: s_axis.tvalid,
+            s_tlast: s_axis.tlast, s_tuser: s_axis.tuser, pause: pause
+        }
+        outputs { s_tready: s_axis.tready, txd: xgmii_txd, txc: xgmii_txc }
+        records_out { stats: m_stats }
+    }
+}
+
+harness! {
+    impl<> nic_hdl::mac::XgmiiRx {
+        type In = golden::mac::xgmii_rx::In;
+        type Out = golden::mac::xgmii_rx::Out;
+        clock = clock;
+        inputs {
+            reset: reset, rxd: xgmii_rxd, rxc: xgmii_rxc, cfg_max_len: cfg_max_len,
+            m_tready: m_axis.tready
+        }
+        outputs {
+            m_tdata: m_axis.tdata, m_tkeep: m_axis.tkeep, m_tvalid: m_axis.tvalid,
+            m_tlast: m_axis.tlast, m_tuser: m_axis.tuser, bad_frame: bad_frame,
+            bad_fcs: bad_fcs, pause_valid: pause_valid, pause_quanta: pause_quanta
+        }
+        records_out { stats: m_stats }
+    }
+}

@@ -161,3 +161,10 @@ mod hostif {
     nic_spec::cq_event_record!(tb_record! {});
     nic_spec::host_if_stats_record!(tb_record! {});
 }
+
+mod mac {
+    use nic_golden::mac::*;
+    use nic_hdl::mac::*;
+    nic_spec::mac_tx_stats_record!(tb_record! {});
+    nic_spec::mac_rx_stats_record!(tb_record! {});
+}

@@ -9,6 +9,7 @@ mod common;
 mod arith;
 mod cc;
 mod hostif;
+mod mac;
 mod mem;
 mod nic;
 mod roce;

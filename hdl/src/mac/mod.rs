@@ -1,0 +1,19 @@
+//! The MAC glue (`docs/mac.md`): the 10G XGMII transmitter and receiver
+//! and `Mac10g`, the top that drops in where verilog-ethernet's
+//! `eth_mac_10g` sits.
+//!
+//! Not built yet (issue 17): the 1G GMII/RGMII MAC, the clock-crossing
+//! FIFOs, transmitted pause frames, the vendor-MAC adapter.
+
+pub mod mac_10g;
+pub mod xgmii_rx;
+pub mod xgmii_tx;
+
+pub use mac_10g::Mac10g;
+pub use xgmii_rx::XgmiiRx;
+pub use xgmii_tx::XgmiiTx;
+
+use crate::hdl_record;
+use rust_hdl::prelude::*;
+nic_spec::mac_tx_stats_record!(hdl_record! {});
+nic_spec::mac_rx_stats_record!(hdl_record! {});

@@ -1,0 +1,633 @@
+//! The 10G MAC receiver: XGMII words to a 64-bit frame stream without the
+//! FCS.
+//!
+//! What it does: finds `/S/` in lane 0 or lane 4 (a lane-4 start is
+//! realigned by half a word), checks the preamble and SFD, checks the FCS
+//! (the CRC register over the frame and its FCS must end at the residue
+//! 0xDEBB20E3), the length (runts under 64 bytes, oversize over
+//! `cfg_max_len`, FCS included) and control characters inside the frame,
+//! strips the FCS, and flags a bad frame on `tuser` of its last beat, as
+//! the NIC's receive path expects. MAC control frames (EtherType 0x8808 to
+//! 01-80-C2-00-00-01) are never passed on; a good PAUSE or PFC frame
+//! raises `pause_valid` with its quanta (PFC: the largest time among the
+//! priorities it enables: the NIC has one transmit queue).
+//!
+//! Ports (clock `clock`, synchronous active-high `reset`):
+//! - `xgmii_rxd` / `xgmii_rxc`: lane k in bits 8k+7..8k / bit k;
+//! - `cfg_max_len`: the longest frame taken, FCS included (a constant in
+//!   the tops: `nic_spec::mac::MAX_FRAME`, or `MAX_FRAME_JUMBO`);
+//! - `m_axis` (`AxisSource<64, 8, 1>`, `tready` ignored: a MAC cannot
+//!   stall the wire; put a FIFO behind it): `tkeep` all ones but on the
+//!   last beat, `tuser` on the last beat = bad frame;
+//! - `bad_frame`, `bad_fcs`: one-cycle pulses with the end of a frame
+//!   (the ports `rx_error_bad_frame`, `rx_error_bad_fcs` of `mac_10g`);
+//! - `pause_valid`, `pause_quanta`: a good PAUSE/PFC frame's request;
+//! - `m_stats` (`MacRxStats`): each frame that starts counts once.
+//!
+//! Latency: a word on the pins in cycle t is realigned in cycle t + 2
+//! (t + 3 for a lane-4 start's second half); its bytes leave on `m_axis`
+//! one word later (the FCS is held back to be stripped), the last beat
+//! one cycle after the word that ends the frame. Throughput: one word per
+//! cycle, always.
+//!
+//! Bad input: a wrong preamble or SFD: nothing is passed on, counted
+//! (`bad_preamble`) and pulsed on `bad_frame`. A control character other
+//! than `/T/` inside the frame (`/E/`, `/I/`, a second `/S/`), a runt, an
+//! oversize frame (cut at the limit: the rest of it is ignored until the
+//! next `/S/`), or a bad FCS: the frame's beats so far are passed on with
+//! `tuser` on the last; a frame of 4 bytes or fewer (nothing left once
+//! the FCS is stripped) passes no beat and is only counted. A frame that
+//! never ends is cut as oversize. A start less than 5 bytes after a `/T/`
+//! in lane 4 realignment can lose that frame (the IFG is at least 5 bytes
+//! on any conforming link).
+//!
+//! Golden twin: `nic_golden::mac::xgmii_rx`, held to the byte-level
+//! reference `nic_golden::mac::xgmii::decode`.
+
+use super::MacRxStatsSource;
+use crate::roce::crc32::Crc32x64;
+use crate::stream::AxisSource;
+use nic_spec::mac::{ctl, xgmii, FCS_RESIDUE, MIN_FRAME};
+use rust_hdl::prelude::*;
+
+/// Lane classification (combinational): `fc` = the first lane with its
+/// control bit set (8 if none), `term` = that lane holds `/T/`;
+/// `keep_hi` = the lanes of `fc` − 4 bytes (an end with `fc` ≥ 5 leaves
+/// them after the FCS is stripped), `keep_lo` = the lanes of 4 + `fc`
+/// (an end with `fc` ≤ 4 cuts the held word there).
+#[derive(LogicBlock, Default)]
+pub struct RxLanes {
+    pub d: Signal<In, Bits<64>>,
+    pub c: Signal<In, Bits<8>>,
+    pub fc: Signal<Out, Bits<4>>,
+    pub term: Signal<Out, Bit>,
+    pub keep_hi: Signal<Out, Bits<8>>,
+    pub keep_lo: Signal<Out, Bits<8>>,
+}
+
+fn keep_of(n: u64) -> u64 {
+    if n >= 8 {
+        0xFF
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+impl Logic for RxLanes {
+    fn update(&mut self) {
+        let c = self.c.val().to_u64() as u32;
+        let fc = (c | 0x100).trailing_zeros() as u64;
+        self.fc.next = Bits::<4>::from(fc);
+        let byte = (self.d.val().to_u64() >> (8 * (fc.min(7)))) & 0xFF;
+        self.term.next = fc < 8 && byte == xgmii::TERM as u64;
+        self.keep_hi.next = Bits::<8>::from(keep_of(fc.saturating_sub(4)));
+        self.keep_lo.next = Bits::<8>::from(keep_of(4 + fc));
+    }
+    fn connect(&mut self) {
+        self.fc.connect();
+        self.term.connect();
+        self.keep_hi.connect();
+        self.keep_lo.connect();
+    }
+    fn hdl(&self) -> Verilog {
+        let mut s = String::from("always @(*) begin\n  casez (c)\n");
+        for k in 0..8u32 {
+            let pat: String = (0..8)
+                .rev()
+                .map(|j| {
+                    if j < k {
+                        '0'
+                    } else if j == k {
+                        '1'
+                    } else {
+                        '?'
+                    }
+                })
+                .collect();
+            s += &format!("    8'b{pat}: fc = 4'd{k};\n");
+        }
+        s += "    default: fc = 4'd8;\n  endcase\n";
+        s += &format!(
+            "  term = (fc != 4'd8) && (d[{{fc[2:0], 3'b000}} +: 8] == 8'h{:02X});\n",
+            xgmii::TERM
+        );
+        s += "  keep_hi = (fc > 4'd4) ? ((8'd1 << (fc - 4'd4)) - 8'd1) : 8'd0;\n";
+        s += "  keep_lo = (fc < 4'd4) ? ((8'd1 << (fc + 4'd4)) - 8'd1) : 8'hFF;\nend\n";
+        Verilog::Custom(s)
+    }
+}
+
+/// The four big-endian 16-bit fields of a word's lane pairs (0,1), (2,3),
+/// (4,5), (6,7) (combinational): EtherType, opcode, quanta and PFC times.
+#[derive(LogicBlock, Default)]
+pub struct Be16x4 {
+    pub d: Signal<In, Bits<64>>,
+    pub p0: Signal<Out, Bits<16>>,
+    pub p1: Signal<Out, Bits<16>>,
+    pub p2: Signal<Out, Bits<16>>,
+    pub p3: Signal<Out, Bits<16>>,
+}
+
+impl Logic for Be16x4 {
+    fn update(&mut self) {
+        let d = self.d.val().to_u64();
+        let p = |k: u32| (((d >> (16 * k)) & 0xFF) << 8) | ((d >> (16 * k + 8)) & 0xFF);
+        self.p0.next = Bits::<16>::from(p(0));
+        self.p1.next = Bits::<16>::from(p(1));
+        self.p2.next = Bits::<16>::from(p(2));
+        self.p3.next = Bits::<16>::from(p(3));
+    }
+    fn connect(&mut self) {
+        self.p0.connect();
+        self.p1.connect();
+        self.p2.connect();
+        self.p3.connect();
+    }
+    fn hdl(&self) -> Verilog {
+        let mut s = String::from("always @(*) begin\n");
+        for k in 0..4 {
+            s += &format!(
+                "  p{k} = {{d[{}:{}], d[{}:{}]}};\n",
+                16 * k + 7,
+                16 * k,
+                16 * k + 15,
+                16 * k + 8
+            );
+        }
+        s += "end\n";
+        Verilog::Custom(s)
+    }
+}
+
+#[derive(LogicBlock)]
+pub struct XgmiiRx {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub xgmii_rxd: Signal<In, Bits<64>>,
+    pub xgmii_rxc: Signal<In, Bits<8>>,
+    pub cfg_max_len: Signal<In, Bits<16>>,
+    pub m_axis: AxisSource<64, 8, 1>,
+    pub bad_frame: Signal<Out, Bit>,
+    pub bad_fcs: Signal<Out, Bit>,
+    pub pause_valid: Signal<Out, Bit>,
+    pub pause_quanta: Signal<Out, Bits<16>>,
+    pub m_stats: MacRxStatsSource,
+    lanes: RxLanes,
+    be: Be16x4,
+    crc_net: Crc32x64,
+    in_d: DFFWithInit<Bits<64>>,
+    in_c: DFFWithInit<Bits<8>>,
+    prev_d: DFFWithInit<Bits<64>>,
+    prev_c: DFFWithInit<Bits<8>>,
+    swap: DFF<Bit>,
+    data: DFF<Bit>,
+    cnt: DFF<Bits<16>>,
+    crc: DFF<Bits<32>>,
+    widx: DFF<Bits<3>>,
+    hold_v: DFF<Bit>,
+    hold_d: DFF<Bits<64>>,
+    hold_k: DFF<Bits<8>>,
+    dst_ctl: DFF<Bit>,
+    is_ctl: DFF<Bit>,
+    ctl_op: DFF<Bits<16>>,
+    pfc_en: DFF<Bits<8>>,
+    quanta: DFF<Bits<16>>,
+    pend: DFF<Bit>,
+    end_err: DFF<Bit>,
+    end_over: DFF<Bit>,
+    o_tdata: DFF<Bits<64>>,
+    o_tkeep: DFF<Bits<8>>,
+    o_tvalid: DFF<Bit>,
+    o_tlast: DFF<Bit>,
+    o_tuser: DFF<Bits<1>>,
+    o_bad_frame: DFF<Bit>,
+    o_bad_fcs: DFF<Bit>,
+    o_pause_valid: DFF<Bit>,
+    o_pause_quanta: DFF<Bits<16>>,
+    n_frames: DFF<Bits<32>>,
+    n_bytes: DFF<Bits<32>>,
+    n_bad_preamble: DFF<Bits<32>>,
+    n_errors: DFF<Bits<32>>,
+    n_oversize: DFF<Bits<32>>,
+    n_runts: DFF<Bits<32>>,
+    n_bad_fcs: DFF<Bits<32>>,
+    n_pause: DFF<Bits<32>>,
+    n_ctl_other: DFF<Bits<32>>,
+    k_crc_init: Constant<Bits<32>>,
+    k_start: Constant<Bits<8>>,
+    k_pre_word: Constant<Bits<64>>,
+    k_pre_ctrl: Constant<Bits<8>>,
+    k_idle_word: Constant<Bits<64>>,
+    k_residue: Constant<Bits<32>>,
+    k_min: Constant<Bits<16>>,
+    k_dst: Constant<Bits<48>>,
+    k_ethertype: Constant<Bits<16>>,
+    k_op_pause: Constant<Bits<16>>,
+    k_op_pfc: Constant<Bits<16>>,
+    a_d: Signal<Local, Bits<64>>,
+    a_c: Signal<Local, Bits<8>>,
+    s0: Signal<Local, Bit>,
+    s4: Signal<Local, Bit>,
+    v_err: Signal<Local, Bit>,
+    v_over: Signal<Local, Bit>,
+    v_runt: Signal<Local, Bit>,
+    v_fcs: Signal<Local, Bit>,
+    cnt_n: Signal<Local, Bits<17>>,
+    cnt_sat: Signal<Local, Bits<16>>,
+    ctl_now: Signal<Local, Bit>,
+    pfc: Signal<Local, Bit>,
+    qmax: Signal<Local, Bits<16>>,
+}
+
+impl Default for XgmiiRx {
+    fn default() -> Self {
+        let dst = ctl::DST.to_be_bytes();
+        let dst_lanes = u64::from_le_bytes([dst[2], dst[3], dst[4], dst[5], dst[6], dst[7], 0, 0]);
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            xgmii_rxd: Default::default(),
+            xgmii_rxc: Default::default(),
+            cfg_max_len: Default::default(),
+            m_axis: Default::default(),
+            bad_frame: Default::default(),
+            bad_fcs: Default::default(),
+            pause_valid: Default::default(),
+            pause_quanta: Default::default(),
+            m_stats: Default::default(),
+            lanes: Default::default(),
+            be: Default::default(),
+            crc_net: Default::default(),
+            in_d: DFFWithInit::new(Bits::<64>::from(xgmii::IDLE_WORD)),
+            in_c: DFFWithInit::new(Bits::<8>::from(0xFFu64)),
+            prev_d: DFFWithInit::new(Bits::<64>::from(xgmii::IDLE_WORD)),
+            prev_c: DFFWithInit::new(Bits::<8>::from(0xFFu64)),
+            swap: Default::default(),
+            data: Default::default(),
+            cnt: Default::default(),
+            crc: Default::default(),
+            widx: Default::default(),
+            hold_v: Default::default(),
+            hold_d: Default::default(),
+            hold_k: Default::default(),
+            dst_ctl: Default::default(),
+            is_ctl: Default::default(),
+            ctl_op: Default::default(),
+            pfc_en: Default::default(),
+            quanta: Default::default(),
+            pend: Default::default(),
+            end_err: Default::default(),
+            end_over: Default::default(),
+            o_tdata: Default::default(),
+            o_tkeep: Default::default(),
+            o_tvalid: Default::default(),
+            o_tlast: Default::default(),
+            o_tuser: Default::default(),
+            o_bad_frame: Default::default(),
+            o_bad_fcs: Default::default(),
+            o_pause_valid: Default::default(),
+            o_pause_quanta: Default::default(),
+            n_frames: Default::default(),
+            n_bytes: Default::default(),
+            n_bad_preamble: Default::default(),
+            n_errors: Default::default(),
+            n_oversize: Default::default(),
+            n_runts: Default::default(),
+            n_bad_fcs: Default::default(),
+            n_pause: Default::default(),
+            n_ctl_other: Default::default(),
+            k_crc_init: Constant::new(Bits::<32>::from(0xFFFF_FFFFu64)),
+            k_start: Constant::new(Bits::<8>::from(xgmii::START as u64)),
+            k_pre_word: Constant::new(Bits::<64>::from(xgmii::PREAMBLE_WORD)),
+            k_pre_ctrl: Constant::new(Bits::<8>::from(xgmii::PREAMBLE_CTRL as u64)),
+            k_idle_word: Constant::new(Bits::<64>::from(xgmii::IDLE_WORD)),
+            k_residue: Constant::new(Bits::<32>::from(FCS_RESIDUE as u64)),
+            k_min: Constant::new(Bits::<16>::from(MIN_FRAME as u64)),
+            k_dst: Constant::new(Bits::<48>::from(dst_lanes)),
+            k_ethertype: Constant::new(Bits::<16>::from(ctl::ETHERTYPE as u64)),
+            k_op_pause: Constant::new(Bits::<16>::from(ctl::OP_PAUSE as u64)),
+            k_op_pfc: Constant::new(Bits::<16>::from(ctl::OP_PFC as u64)),
+            a_d: Default::default(),
+            a_c: Default::default(),
+            s0: Default::default(),
+            s4: Default::default(),
+            v_err: Default::default(),
+            v_over: Default::default(),
+            v_runt: Default::default(),
+            v_fcs: Default::default(),
+            cnt_n: Default::default(),
+            cnt_sat: Default::default(),
+            ctl_now: Default::default(),
+            pfc: Default::default(),
+            qmax: Default::default(),
+        }
+    }
+}
+
+impl Logic for XgmiiRx {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            in_d,
+            in_c,
+            prev_d,
+            prev_c,
+            swap,
+            data,
+            cnt,
+            crc,
+            widx,
+            hold_v,
+            hold_d,
+            hold_k,
+            dst_ctl,
+            is_ctl,
+            ctl_op,
+            pfc_en,
+            quanta,
+            pend,
+            end_err,
+            end_over,
+            o_tdata,
+            o_tkeep,
+            o_tvalid,
+            o_tlast,
+            o_tuser,
+            o_bad_frame,
+            o_bad_fcs,
+            o_pause_valid,
+            o_pause_quanta,
+            n_frames,
+            n_bytes,
+            n_bad_preamble,
+            n_errors,
+            n_oversize,
+            n_runts,
+            n_bad_fcs,
+            n_pause,
+            n_ctl_other
+        );
+        self.o_tvalid.d.next = false;
+        self.o_tlast.d.next = false;
+        self.o_tuser.d.next = 0.into();
+        self.o_bad_frame.d.next = false;
+        self.o_bad_fcs.d.next = false;
+        self.o_pause_valid.d.next = false;
+
+        // ---- Lane-4 alignment ----------------------------------------------
+        if self.swap.q.val() {
+            self.a_d.next = ((bit_cast::<64, 32>(self.in_d.q.val().get_bits::<32>(0)) << 32)
+                | bit_cast::<64, 32>(self.prev_d.q.val().get_bits::<32>(32)));
+            self.a_c.next = ((bit_cast::<8, 4>(self.in_c.q.val().get_bits::<4>(0)) << 4)
+                | bit_cast::<8, 4>(self.prev_c.q.val().get_bits::<4>(4)));
+        } else {
+            self.a_d.next = self.prev_d.q.val();
+            self.a_c.next = self.prev_c.q.val();
+        }
+        self.s0.next = (self.in_c.q.val().get_bit(0)
+            && (self.in_d.q.val().get_bits::<8>(0) == self.k_start.val()));
+        self.s4.next = (self.in_c.q.val().get_bit(4)
+            && (self.in_d.q.val().get_bits::<8>(32) == self.k_start.val()));
+        if self.s0.val() {
+            self.swap.d.next = false;
+        } else if self.s4.val() {
+            self.swap.d.next = true;
+        }
+        self.prev_d.d.next = self.in_d.q.val();
+        self.prev_c.d.next = self.in_c.q.val();
+        self.in_d.d.next = self.xgmii_rxd.val();
+        self.in_c.d.next = self.xgmii_rxc.val();
+        self.lanes.d.next = self.a_d.val();
+        self.lanes.c.next = self.a_c.val();
+        self.be.d.next = self.a_d.val();
+
+        // ---- The last beat of the frame that ended last cycle --------------
+        self.v_err.next = self.end_err.q.val();
+        self.v_over.next = (self.end_over.q.val() || (self.cnt.q.val() > self.cfg_max_len.val()));
+        self.v_runt.next = (self.cnt.q.val() < self.k_min.val());
+        self.v_fcs.next = (self.crc.q.val() != self.k_residue.val());
+        if self.pend.q.val() {
+            if self.v_err.val() {
+                self.n_errors.d.next = (self.n_errors.q.val() + 1);
+            } else if self.v_over.val() {
+                self.n_oversize.d.next = (self.n_oversize.q.val() + 1);
+            } else if self.v_runt.val() {
+                self.n_runts.d.next = (self.n_runts.q.val() + 1);
+            } else if self.v_fcs.val() {
+                self.n_bad_fcs.d.next = (self.n_bad_fcs.q.val() + 1);
+            } else if self.is_ctl.q.val() {
+                if ((self.ctl_op.q.val() == self.k_op_pause.val())
+                    || (self.ctl_op.q.val() == self.k_op_pfc.val()))
+                {
+                    self.n_pause.d.next = (self.n_pause.q.val() + 1);
+                    self.o_pause_valid.d.next = true;
+                    self.o_pause_quanta.d.next = self.quanta.q.val();
+                } else {
+                    self.n_ctl_other.d.next = (self.n_ctl_other.q.val() + 1);
+                }
+            } else {
+                self.n_frames.d.next = (self.n_frames.q.val() + 1);
+                self.n_bytes.d.next = (self.n_bytes.q.val() + bit_cast::<32, 16>(self.cnt.q.val()));
+            }
+            self.o_bad_frame.d.next = (self.v_err.val() || self.v_over.val() || self.v_runt.val());
+            self.o_bad_fcs.d.next =
+                (!(self.v_err.val() || self.v_over.val() || self.v_runt.val()) && self.v_fcs.val());
+            if (self.hold_v.q.val() && !self.is_ctl.q.val()) {
+                self.o_tvalid.d.next = true;
+                self.o_tlast.d.next = true;
+                if (self.v_err.val() || self.v_over.val() || self.v_runt.val() || self.v_fcs.val())
+                {
+                    self.o_tuser.d.next = 1.into();
+                }
+                self.o_tdata.d.next = self.hold_d.q.val();
+                self.o_tkeep.d.next = self.hold_k.q.val();
+            }
+            self.hold_v.d.next = false;
+            self.pend.d.next = false;
+        }
+
+        // ---- This word ------------------------------------------------------
+        self.crc_net.crc_in.next = self.crc.q.val();
+        self.crc_net.data.next = self.a_d.val();
+        self.crc_net.nbytes.next = self.lanes.fc.val();
+        self.cnt_n.next =
+            (bit_cast::<17, 16>(self.cnt.q.val()) + bit_cast::<17, 4>(self.lanes.fc.val()));
+        if self.cnt_n.val().get_bit(16) {
+            self.cnt_sat.next = 0xFFFF.into();
+        } else {
+            self.cnt_sat.next = self.cnt_n.val().get_bits::<16>(0);
+        }
+        self.ctl_now.next = ((self.widx.q.val() == 1)
+            && self.dst_ctl.q.val()
+            && (self.be.p2.val() == self.k_ethertype.val()));
+        self.pfc.next = (self.ctl_op.q.val() == self.k_op_pfc.val());
+        self.qmax.next = self.quanta.q.val();
+        if !self.data.q.val() {
+            if (self.a_c.val().get_bit(0)
+                && (self.a_d.val().get_bits::<8>(0) == self.k_start.val()))
+            {
+                if ((self.a_c.val() == self.k_pre_ctrl.val())
+                    && (self.a_d.val() == self.k_pre_word.val()))
+                {
+                    self.data.d.next = true;
+                    self.cnt.d.next = 0.into();
+                    self.crc.d.next = self.k_crc_init.val();
+                    self.widx.d.next = 0.into();
+                    self.is_ctl.d.next = false;
+                    self.dst_ctl.d.next = false;
+                    self.quanta.d.next = 0.into();
+                } else {
+                    self.n_bad_preamble.d.next = (self.n_bad_preamble.q.val() + 1);
+                    self.o_bad_frame.d.next = true;
+                }
+            }
+        } else {
+            self.crc.d.next = self.crc_net.crc_out.val();
+            self.cnt.d.next = self.cnt_sat.val();
+            if ((self.lanes.fc.val() == 8) && (self.cnt_sat.val() > self.cfg_max_len.val())) {
+                // Oversize: cut here; the held word becomes the last beat.
+                self.end_err.d.next = false;
+                self.end_over.d.next = true;
+                self.pend.d.next = true;
+                self.data.d.next = false;
+            } else if self.lanes.fc.val() == 8 {
+                if self.ctl_now.val() {
+                    self.is_ctl.d.next = true;
+                    self.ctl_op.d.next = self.be.p3.val();
+                }
+                if (self.hold_v.q.val() && !self.is_ctl.q.val() && !self.ctl_now.val()) {
+                    self.o_tvalid.d.next = true;
+                    self.o_tdata.d.next = self.hold_d.q.val();
+                    self.o_tkeep.d.next = 0xFF.into();
+                }
+                if self.widx.q.val() == 0 {
+                    self.dst_ctl.d.next = (self.a_d.val().get_bits::<48>(0) == self.k_dst.val());
+                }
+                if (self.is_ctl.q.val() && (self.widx.q.val() == 2)) {
+                    if self.pfc.val() {
+                        self.pfc_en.d.next = self.a_d.val().get_bits::<8>(8);
+                        self.qmax.next = 0.into();
+                        if (self.a_d.val().get_bit(8) && (self.be.p1.val() > self.qmax.val())) {
+                            self.qmax.next = self.be.p1.val();
+                        }
+                        if (self.a_d.val().get_bit(9) && (self.be.p2.val() > self.qmax.val())) {
+                            self.qmax.next = self.be.p2.val();
+                        }
+                        if (self.a_d.val().get_bit(10) && (self.be.p3.val() > self.qmax.val())) {
+                            self.qmax.next = self.be.p3.val();
+                        }
+                    } else {
+                        self.qmax.next = self.be.p0.val();
+                    }
+                    self.quanta.d.next = self.qmax.val();
+                } else if (self.is_ctl.q.val() && self.pfc.val() && (self.widx.q.val() == 3)) {
+                    if (self.pfc_en.q.val().get_bit(3) && (self.be.p0.val() > self.qmax.val())) {
+                        self.qmax.next = self.be.p0.val();
+                    }
+                    if (self.pfc_en.q.val().get_bit(4) && (self.be.p1.val() > self.qmax.val())) {
+                        self.qmax.next = self.be.p1.val();
+                    }
+                    if (self.pfc_en.q.val().get_bit(5) && (self.be.p2.val() > self.qmax.val())) {
+                        self.qmax.next = self.be.p2.val();
+                    }
+                    if (self.pfc_en.q.val().get_bit(6) && (self.be.p3.val() > self.qmax.val())) {
+                        self.qmax.next = self.be.p3.val();
+                    }
+                    self.quanta.d.next = self.qmax.val();
+                } else if (self.is_ctl.q.val()
+                    && self.pfc.val()
+                    && (self.widx.q.val() == 4)
+                    && self.pfc_en.q.val().get_bit(7))
+                {
+                    if (self.be.p0.val() > self.qmax.val()) {
+                        self.quanta.d.next = self.be.p0.val();
+                    }
+                }
+                self.hold_v.d.next = true;
+                self.hold_d.d.next = self.a_d.val();
+                self.hold_k.d.next = 0xFF.into();
+                if self.widx.q.val() != 7 {
+                    self.widx.d.next = (self.widx.q.val() + 1);
+                }
+            } else {
+                if (self.lanes.fc.val() >= 5) {
+                    if (self.hold_v.q.val() && !self.is_ctl.q.val()) {
+                        self.o_tvalid.d.next = true;
+                        self.o_tdata.d.next = self.hold_d.q.val();
+                        self.o_tkeep.d.next = 0xFF.into();
+                    }
+                    self.hold_v.d.next = true;
+                    self.hold_d.d.next = self.a_d.val();
+                    self.hold_k.d.next = self.lanes.keep_hi.val();
+                } else if self.hold_v.q.val() {
+                    self.hold_k.d.next = self.lanes.keep_lo.val();
+                }
+                self.end_err.d.next = !self.lanes.term.val();
+                self.end_over.d.next = false;
+                self.pend.d.next = true;
+                self.data.d.next = false;
+            }
+        }
+        // ---- Reset ----------------------------------------------------------
+        if self.reset.val() {
+            self.in_d.d.next = self.k_idle_word.val();
+            self.in_c.d.next = 0xFF.into();
+            self.prev_d.d.next = self.k_idle_word.val();
+            self.prev_c.d.next = 0xFF.into();
+            self.swap.d.next = false;
+            self.data.d.next = false;
+            self.cnt.d.next = 0.into();
+            self.crc.d.next = 0.into();
+            self.widx.d.next = 0.into();
+            self.hold_v.d.next = false;
+            self.hold_d.d.next = 0.into();
+            self.hold_k.d.next = 0.into();
+            self.dst_ctl.d.next = false;
+            self.is_ctl.d.next = false;
+            self.ctl_op.d.next = 0.into();
+            self.pfc_en.d.next = 0.into();
+            self.quanta.d.next = 0.into();
+            self.pend.d.next = false;
+            self.end_err.d.next = false;
+            self.end_over.d.next = false;
+            self.o_tdata.d.next = 0.into();
+            self.o_tkeep.d.next = 0.into();
+            self.o_tvalid.d.next = false;
+            self.o_tlast.d.next = false;
+            self.o_tuser.d.next = 0.into();
+            self.o_bad_frame.d.next = false;
+            self.o_bad_fcs.d.next = false;
+            self.o_pause_valid.d.next = false;
+            self.o_pause_quanta.d.next = 0.into();
+            self.n_frames.d.next = 0.into();
+            self.n_bytes.d.next = 0.into();
+            self.n_bad_preamble.d.next = 0.into();
+            self.n_errors.d.next = 0.into();
+            self.n_oversize.d.next = 0.into();
+            self.n_runts.d.next = 0.into();
+            self.n_bad_fcs.d.next = 0.into();
+            self.n_pause.d.next = 0.into();
+            self.n_ctl_other.d.next = 0.into();
+        }
+        self.m_axis.tdata.next = self.o_tdata.q.val();
+        self.m_axis.tkeep.next = self.o_tkeep.q.val();
+        self.m_axis.tvalid.next = self.o_tvalid.q.val();
+        self.m_axis.tlast.next = self.o_tlast.q.val();
+        self.m_axis.tuser.next = self.o_tuser.q.val();
+        self.bad_frame.next = self.o_bad_frame.q.val();
+        self.bad_fcs.next = self.o_bad_fcs.q.val();
+        self.pause_valid.next = self.o_pause_valid.q.val();
+        self.pause_quanta.next = self.o_pause_quanta.q.val();
+        self.m_stats.frames.next = self.n_frames.q.val();
+        self.m_stats.bytes.next = self.n_bytes.q.val();
+        self.m_stats.bad_preamble.next = self.n_bad_preamble.q.val();
+        self.m_stats.errors.next = self.n_errors.q.val();
+        self.m_stats.oversize.next = self.n_oversize.q.val();
+        self.m_stats.runts.next = self.n_runts.q.val();
+        self.m_stats.bad_fcs.next = self.n_bad_fcs.q.val();
+        self.m_stats.pause.next = self.n_pause.q.val();
+        self.m_stats.ctl_other.next = self.n_ctl_other.q.val();
+    }
+}

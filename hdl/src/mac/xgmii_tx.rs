@@ -1,0 +1,640 @@
+//! The 10G MAC transmitter: a 64-bit frame stream to XGMII words.
+//!
+//! What it does: puts `/S/`, the preamble and the SFD before each frame,
+//! pads it with zeros to 60 bytes, appends the FCS and `/T/`, and keeps
+//! the inter-frame gap at 12 bytes on average with a deficit idle count
+//! (IEEE 802.3 46.3.1.4): a frame starts in lane 0 or lane 4, the gap
+//! before it is 12 bytes less up to 3 deleted idles, the deficit (0..=3)
+//! growing by each deleted idle and shrinking by each inserted one.
+//! Back-to-back 64-byte frames go at line rate, 84 bytes (10.5 words)
+//! apart.
+//!
+//! Ports (clock `clock`, synchronous active-high `reset`):
+//! - `s_axis` (`AxisSink<64, 8, 1>`): the frame without FCS, first byte
+//!   in `tdata[7:0]`. `tkeep` is read on the last beat only: its bytes
+//!   are the low lanes set before the first clear one. `tuser` on the
+//!   last beat asks for the frame to be aborted.
+//! - `pause`: hold off new frames (the pause timer); a frame in progress
+//!   goes on.
+//! - `xgmii_txd` / `xgmii_txc`: lane k in bits 8k+7..8k / bit k, lane 0
+//!   first on the wire. Registers: idle (`/I/` everywhere) after reset.
+//! - `m_stats` (`MacTxStats`): frames, bytes (padding and FCS included),
+//!   aborts.
+//!
+//! Pipeline: the framer (one word per cycle; the preamble word takes a
+//! cycle in which the stream is not read) → the lane encoder (FCS and
+//! `/T/` from the framer's registered word and the CRC register, an FCS
+//! that spills into the next word) → the lane-4 shift (a frame that
+//! starts in lane 4 leaves half a word later) → the output registers. A
+//! beat taken in cycle t is on `xgmii_txd` in cycle t + 2.
+//!
+//! Throughput: one beat per cycle inside a frame; per frame, one cycle
+//! for the preamble and the gap. `s_axis.tready` is a register decode
+//! (high inside a frame).
+//!
+//! Bad input: a beat missing inside a frame (underflow), `tuser` on the
+//! last beat, or a last beat with `tkeep[0]` clear: the frame ends with a
+//! word of `/E/` then `/T/`, so the peer drops it, counted in `aborts`;
+//! after an underflow the rest of the frame is read and discarded. No
+//! frame length is too long to send.
+//!
+//! Golden twin: `nic_golden::mac::xgmii_tx`, itself held to the
+//! byte-level schedule `nic_golden::mac::xgmii::schedule`.
+
+use super::MacTxStatsSource;
+use crate::roce::crc32::Crc32x64;
+use crate::stream::AxisSink;
+use nic_spec::mac::xgmii;
+use rust_hdl::prelude::*;
+
+/// Framer states.
+const ST_IDLE: u64 = 0;
+const ST_DATA: u64 = 1;
+const ST_PAD: u64 = 2;
+const ST_DRAIN: u64 = 3;
+/// What the framer hands the lane encoder.
+const K_NONE: u64 = 0;
+const K_PRE: u64 = 1;
+const K_DATA: u64 = 2;
+const K_ABORT: u64 = 3;
+
+/// The bytes of a last beat: `n` = the low lanes of `keep` set before the
+/// first clear one (0..=8), `mask` = those lanes' bits (combinational).
+#[derive(LogicBlock, Default)]
+pub struct KeepCount {
+    pub keep: Signal<In, Bits<8>>,
+    pub n: Signal<Out, Bits<4>>,
+    pub mask: Signal<Out, Bits<64>>,
+}
+
+impl Logic for KeepCount {
+    fn update(&mut self) {
+        let n = (self.keep.val().to_u64() as u8).trailing_ones() as u64;
+        self.n.next = Bits::<4>::from(n);
+        let m = if n >= 8 {
+            u64::MAX
+        } else {
+            (1u64 << (8 * n)) - 1
+        };
+        self.mask.next = Bits::<64>::from(m);
+    }
+    fn connect(&mut self) {
+        self.n.connect();
+        self.mask.connect();
+    }
+    fn hdl(&self) -> Verilog {
+        let mut s = String::from("always @(*) begin\n  casez (keep)\n");
+        for n in 0..=8u32 {
+            let pat: String = (0..8)
+                .rev()
+                .map(|k| {
+                    if k < n {
+                        '1'
+                    } else if k == n {
+                        '0'
+                    } else {
+                        '?'
+                    }
+                })
+                .collect();
+            s += &format!("    8'b{pat}: n = 4'd{n};\n");
+        }
+        s += "    default: n = 4'd0;\n  endcase\n";
+        s += "  mask = (n >= 4'd8) ? 64'hFFFFFFFFFFFFFFFF : ((64'd1 << {n, 3'b000}) - 64'd1);\nend\n";
+        Verilog::Custom(s)
+    }
+}
+
+/// The lane encoder (combinational): one word with `/S/` in lane 0 from
+/// the framer's word (`kind`: none, preamble, data, abort; `n` bytes on
+/// the last data word), the FCS, and the spill of the previous word (FCS
+/// bytes and `/T/` that did not fit). `sv`/`sn`/`sf`: this word's spill.
+#[derive(LogicBlock, Default)]
+pub struct TxLanes {
+    pub kind: Signal<In, Bits<2>>,
+    pub data: Signal<In, Bits<64>>,
+    pub n: Signal<In, Bits<4>>,
+    pub last: Signal<In, Bit>,
+    pub fcs: Signal<In, Bits<32>>,
+    pub spill_v: Signal<In, Bit>,
+    pub spill_n: Signal<In, Bits<3>>,
+    pub spill_fcs: Signal<In, Bits<32>>,
+    pub d: Signal<Out, Bits<64>>,
+    pub c: Signal<Out, Bits<8>>,
+    pub sv: Signal<Out, Bit>,
+    pub sn: Signal<Out, Bits<3>>,
+    pub sf: Signal<Out, Bits<32>>,
+}
+
+/// The lane encoder's function, as the RTL's Verilog computes it.
+#[allow(clippy::too_many_arguments)]
+fn tx_lanes(
+    kind: u64,
+    data: u64,
+    n: u64,
+    last: bool,
+    fcs: u32,
+    spill_v: bool,
+    spill_n: u64,
+    spill_fcs: u32,
+) -> (u64, u8, bool, u64, u32) {
+    let put = |d: &mut u64, c: &mut u8, k: usize, b: u64, ct: bool| {
+        *d = (*d & !(0xFFu64 << (8 * k))) | ((b & 0xFF) << (8 * k));
+        *c = (*c & !(1 << k)) | ((ct as u8) << k);
+    };
+    let (mut d, mut c) = (xgmii::IDLE_WORD, 0xFFu8);
+    match kind {
+        K_PRE => (xgmii::PREAMBLE_WORD, xgmii::PREAMBLE_CTRL, false, 0, 0),
+        K_DATA if !last => (data, 0, false, 0, 0),
+        K_DATA => {
+            let n = n.clamp(1, 8) as usize;
+            for k in 0..8 {
+                if k < n {
+                    put(&mut d, &mut c, k, data >> (8 * k), false);
+                } else if k < n + 4 {
+                    put(&mut d, &mut c, k, (fcs >> (8 * (k - n))) as u64, false);
+                } else if k == n + 4 {
+                    put(&mut d, &mut c, k, xgmii::TERM as u64, true);
+                }
+            }
+            if n >= 4 {
+                let rest = ((fcs as u64) >> (8 * (8 - n))) as u32;
+                (d, c, true, (n - 4) as u64, rest)
+            } else {
+                (d, c, false, 0, 0)
+            }
+        }
+        K_ABORT => (u64::from_le_bytes([xgmii::ERROR; 8]), 0xFF, true, 0, 0),
+        _ => {
+            if spill_v {
+                let sn = spill_n.min(4) as usize;
+                for k in 0..8 {
+                    if k < sn {
+                        put(&mut d, &mut c, k, (spill_fcs >> (8 * k)) as u64, false);
+                    } else if k == sn {
+                        put(&mut d, &mut c, k, xgmii::TERM as u64, true);
+                    }
+                }
+            }
+            (d, c, false, 0, 0)
+        }
+    }
+}
+
+impl Logic for TxLanes {
+    fn update(&mut self) {
+        let (d, c, sv, sn, sf) = tx_lanes(
+            self.kind.val().to_u64(),
+            self.data.val().to_u64(),
+            self.n.val().to_u64(),
+            self.last.val(),
+            self.fcs.val().to_u64() as u32,
+            self.spill_v.val(),
+            self.spill_n.val().to_u64(),
+            self.spill_fcs.val().to_u64() as u32,
+        );
+        self.d.next = Bits::<64>::from(d);
+        self.c.next = Bits::<8>::from(c as u64);
+        self.sv.next = sv;
+        self.sn.next = Bits::<3>::from(sn);
+        self.sf.next = Bits::<32>::from(sf as u64);
+    }
+    fn connect(&mut self) {
+        self.d.connect();
+        self.c.connect();
+        self.sv.connect();
+        self.sn.connect();
+        self.sf.connect();
+    }
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(format!(
+            r#"integer k;
+integer nn;
+integer sp;
+always @(*) begin
+  d = 64'h{idle:016X};
+  c = 8'hFF;
+  sv = 1'b0;
+  sn = 3'd0;
+  sf = 32'd0;
+  nn = (n == 4'd0) ? 1 : ((n > 4'd8) ? 8 : n);
+  sp = (spill_n > 3'd4) ? 4 : spill_n;
+  case (kind)
+    2'd{pre}: begin
+      d = 64'h{pw:016X};
+      c = 8'h{pc:02X};
+    end
+    2'd{data_k}: begin
+      if (!last) begin
+        d = data;
+        c = 8'h00;
+      end else begin
+        for (k = 0; k < 8; k = k + 1) begin
+          if (k < nn) begin
+            d[8*k +: 8] = data[8*k +: 8];
+            c[k] = 1'b0;
+          end else if (k < nn + 4) begin
+            d[8*k +: 8] = fcs[8*(k-nn) +: 8];
+            c[k] = 1'b0;
+          end else if (k == nn + 4) begin
+            d[8*k +: 8] = 8'h{term:02X};
+            c[k] = 1'b1;
+          end
+        end
+        if (nn >= 4) begin
+          sv = 1'b1;
+          sn = nn - 4;
+          sf = fcs >> (8*(8-nn));
+        end
+      end
+    end
+    2'd{abort}: begin
+      d = {{8{{8'h{err:02X}}}}};
+      c = 8'hFF;
+      sv = 1'b1;
+    end
+    default: begin
+      if (spill_v) begin
+        for (k = 0; k < 8; k = k + 1) begin
+          if (k < sp) begin
+            d[8*k +: 8] = spill_fcs[8*k +: 8];
+            c[k] = 1'b0;
+          end else if (k == sp) begin
+            d[8*k +: 8] = 8'h{term:02X};
+            c[k] = 1'b1;
+          end
+        end
+      end
+    end
+  endcase
+end
+"#,
+            idle = xgmii::IDLE_WORD,
+            pw = xgmii::PREAMBLE_WORD,
+            pc = xgmii::PREAMBLE_CTRL,
+            term = xgmii::TERM,
+            err = xgmii::ERROR,
+            pre = K_PRE,
+            data_k = K_DATA,
+            abort = K_ABORT,
+        ))
+    }
+}
+
+#[derive(LogicBlock)]
+pub struct XgmiiTx {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub s_axis: AxisSink<64, 8, 1>,
+    pub pause: Signal<In, Bit>,
+    pub xgmii_txd: Signal<Out, Bits<64>>,
+    pub xgmii_txc: Signal<Out, Bits<8>>,
+    pub m_stats: MacTxStatsSource,
+    keep: KeepCount,
+    lanes: TxLanes,
+    crc_net: Crc32x64,
+    // ---- Framer
+    st: DFF<Bits<2>>,
+    gap_wait: DFF<Bits<2>>,
+    next_s: DFF<Bit>,
+    deficit: DFF<Bits<2>>,
+    s0: DFF<Bit>,
+    nwords: DFF<Bits<13>>,
+    crc: DFF<Bits<32>>,
+    f_kind: DFF<Bits<2>>,
+    f_data: DFF<Bits<64>>,
+    f_n: DFF<Bits<4>>,
+    f_last: DFF<Bit>,
+    f_s0: DFF<Bit>,
+    // ---- Encoder and lane-4 shift
+    spill_v: DFF<Bit>,
+    spill_n: DFF<Bits<3>>,
+    spill_fcs: DFF<Bits<32>>,
+    swap: DFF<Bit>,
+    carry_d: DFFWithInit<Bits<32>>,
+    carry_c: DFFWithInit<Bits<4>>,
+    txd: DFFWithInit<Bits<64>>,
+    txc: DFFWithInit<Bits<8>>,
+    n_frames: DFF<Bits<32>>,
+    n_bytes: DFF<Bits<32>>,
+    n_aborts: DFF<Bits<32>>,
+    k_crc_init: Constant<Bits<32>>,
+    k_st_idle: Constant<Bits<2>>,
+    k_st_data: Constant<Bits<2>>,
+    k_st_pad: Constant<Bits<2>>,
+    k_st_drain: Constant<Bits<2>>,
+    k_none: Constant<Bits<2>>,
+    k_pre: Constant<Bits<2>>,
+    k_data: Constant<Bits<2>>,
+    k_abort: Constant<Bits<2>>,
+    k_seven: Constant<Bits<13>>,
+    k_max_words: Constant<Bits<13>>,
+    k_idle_half: Constant<Bits<32>>,
+    k_idle_word: Constant<Bits<64>>,
+    // ---- Locals
+    kind_n: Signal<Local, Bits<2>>,
+    data_n: Signal<Local, Bits<64>>,
+    n_n: Signal<Local, Bits<4>>,
+    last_n: Signal<Local, Bit>,
+    abort_n: Signal<Local, Bit>,
+    do_gap: Signal<Local, Bit>,
+    g_n: Signal<Local, Bits<4>>,
+    g_r: Signal<Local, Bits<3>>,
+    g_t: Signal<Local, Bits<5>>,
+    g_sum: Signal<Local, Bits<3>>,
+    g_ins: Signal<Local, Bits<3>>,
+    g_dec: Signal<Local, Bits<3>>,
+    s0_n: Signal<Local, Bit>,
+    pre: Signal<Local, Bit>,
+    swap_now: Signal<Local, Bit>,
+    cd: Signal<Local, Bits<32>>,
+    cc: Signal<Local, Bits<4>>,
+}
+
+impl Default for XgmiiTx {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            s_axis: Default::default(),
+            pause: Default::default(),
+            xgmii_txd: Default::default(),
+            xgmii_txc: Default::default(),
+            m_stats: Default::default(),
+            keep: Default::default(),
+            lanes: Default::default(),
+            crc_net: Default::default(),
+            st: Default::default(),
+            gap_wait: Default::default(),
+            next_s: Default::default(),
+            deficit: Default::default(),
+            s0: Default::default(),
+            nwords: Default::default(),
+            crc: Default::default(),
+            f_kind: Default::default(),
+            f_data: Default::default(),
+            f_n: Default::default(),
+            f_last: Default::default(),
+            f_s0: Default::default(),
+            spill_v: Default::default(),
+            spill_n: Default::default(),
+            spill_fcs: Default::default(),
+            swap: Default::default(),
+            carry_d: DFFWithInit::new(Bits::<32>::from(0x0707_0707u64)),
+            carry_c: DFFWithInit::new(Bits::<4>::from(0xFu64)),
+            txd: DFFWithInit::new(Bits::<64>::from(xgmii::IDLE_WORD)),
+            txc: DFFWithInit::new(Bits::<8>::from(0xFFu64)),
+            n_frames: Default::default(),
+            n_bytes: Default::default(),
+            n_aborts: Default::default(),
+            k_crc_init: Constant::new(Bits::<32>::from(0xFFFF_FFFFu64)),
+            k_st_idle: Constant::new(Bits::<2>::from(ST_IDLE)),
+            k_st_data: Constant::new(Bits::<2>::from(ST_DATA)),
+            k_st_pad: Constant::new(Bits::<2>::from(ST_PAD)),
+            k_st_drain: Constant::new(Bits::<2>::from(ST_DRAIN)),
+            k_none: Constant::new(Bits::<2>::from(K_NONE)),
+            k_pre: Constant::new(Bits::<2>::from(K_PRE)),
+            k_data: Constant::new(Bits::<2>::from(K_DATA)),
+            k_abort: Constant::new(Bits::<2>::from(K_ABORT)),
+            k_seven: Constant::new(Bits::<13>::from(7u64)),
+            k_max_words: Constant::new(Bits::<13>::from(0x1FFFu64)),
+            k_idle_half: Constant::new(Bits::<32>::from(0x0707_0707u64)),
+            k_idle_word: Constant::new(Bits::<64>::from(xgmii::IDLE_WORD)),
+            kind_n: Default::default(),
+            data_n: Default::default(),
+            n_n: Default::default(),
+            last_n: Default::default(),
+            abort_n: Default::default(),
+            do_gap: Default::default(),
+            g_n: Default::default(),
+            g_r: Default::default(),
+            g_t: Default::default(),
+            g_sum: Default::default(),
+            g_ins: Default::default(),
+            g_dec: Default::default(),
+            s0_n: Default::default(),
+            pre: Default::default(),
+            swap_now: Default::default(),
+            cd: Default::default(),
+            cc: Default::default(),
+        }
+    }
+}
+
+impl Logic for XgmiiTx {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, st, gap_wait, next_s, deficit, s0, nwords, crc, f_kind, f_data, f_n,
+            f_last, f_s0, spill_v, spill_n, spill_fcs, swap, carry_d, carry_c, txd, txc, n_frames,
+            n_bytes, n_aborts
+        );
+        // ---- Lane encoder and lane-4 shift, from the framer's registers ---
+        self.lanes.kind.next = self.f_kind.q.val();
+        self.lanes.data.next = self.f_data.q.val();
+        self.lanes.n.next = self.f_n.q.val();
+        self.lanes.last.next = self.f_last.q.val();
+        self.lanes.fcs.next = !self.crc.q.val();
+        self.lanes.spill_v.next = self.spill_v.q.val();
+        self.lanes.spill_n.next = self.spill_n.q.val();
+        self.lanes.spill_fcs.next = self.spill_fcs.q.val();
+        self.pre.next = (self.f_kind.q.val() == self.k_pre.val());
+        if self.pre.val() {
+            self.swap_now.next = self.f_s0.q.val();
+        } else {
+            self.swap_now.next = self.swap.q.val();
+        }
+        // A frame that starts in lane 4 after one that started in lane 0:
+        // the lanes before its /S/ are idle.
+        if (self.pre.val() && self.f_s0.q.val() && !self.swap.q.val()) {
+            self.cd.next = self.k_idle_half.val();
+            self.cc.next = 0xF.into();
+        } else {
+            self.cd.next = self.carry_d.q.val();
+            self.cc.next = self.carry_c.q.val();
+        }
+        if self.swap_now.val() {
+            self.txd.d.next = ((bit_cast::<64, 32>(self.lanes.d.val().get_bits::<32>(0)) << 32)
+                | bit_cast::<64, 32>(self.cd.val()));
+            self.txc.d.next = ((bit_cast::<8, 4>(self.lanes.c.val().get_bits::<4>(0)) << 4)
+                | bit_cast::<8, 4>(self.cc.val()));
+        } else {
+            self.txd.d.next = self.lanes.d.val();
+            self.txc.d.next = self.lanes.c.val();
+        }
+        self.swap.d.next = self.swap_now.val();
+        self.carry_d.d.next = self.lanes.d.val().get_bits::<32>(32);
+        self.carry_c.d.next = self.lanes.c.val().get_bits::<4>(4);
+        self.spill_v.d.next = self.lanes.sv.val();
+        self.spill_n.d.next = self.lanes.sn.val();
+        self.spill_fcs.d.next = self.lanes.sf.val();
+
+        // ---- Framer ------------------------------------------------------
+        self.keep.keep.next = self.s_axis.tkeep.val();
+        self.s0_n.next = self.s0.q.val();
+        self.kind_n.next = self.k_none.val();
+        self.data_n.next = 0.into();
+        self.n_n.next = 0.into();
+        self.last_n.next = false;
+        self.abort_n.next = false;
+        self.do_gap.next = false;
+        self.g_n.next = 4.into();
+        self.s_axis.tready.next = ((self.st.q.val() == self.k_st_data.val())
+            || (self.st.q.val() == self.k_st_drain.val()));
+        if self.st.q.val() == self.k_st_idle.val() {
+            if self.gap_wait.q.val().any() {
+                self.gap_wait.d.next = (self.gap_wait.q.val() - 1);
+            } else if (self.s_axis.tvalid.val() && !self.pause.val()) {
+                self.kind_n.next = self.k_pre.val();
+                self.s0_n.next = self.next_s.q.val();
+                self.st.d.next = self.k_st_data.val();
+                self.nwords.d.next = 0.into();
+            } else {
+                self.next_s.d.next = false;
+                self.deficit.d.next = 0.into();
+            }
+        } else if self.st.q.val() == self.k_st_data.val() {
+            if (!self.s_axis.tvalid.val()
+                || (self.s_axis.tlast.val()
+                    && (self.s_axis.tuser.val().any() || !self.keep.n.val().any())))
+            {
+                self.abort_n.next = true;
+                if self.s_axis.tvalid.val() {
+                    self.st.d.next = self.k_st_idle.val();
+                } else {
+                    self.st.d.next = self.k_st_drain.val();
+                }
+            } else if self.s_axis.tlast.val() {
+                self.kind_n.next = self.k_data.val();
+                self.data_n.next = (self.s_axis.tdata.val() & self.keep.mask.val());
+                if (self.nwords.q.val() < self.k_seven.val()) {
+                    self.n_n.next = 8.into();
+                    self.nwords.d.next = (self.nwords.q.val() + 1);
+                    self.st.d.next = self.k_st_pad.val();
+                } else {
+                    if ((self.nwords.q.val() == self.k_seven.val()) && (self.keep.n.val() < 4)) {
+                        self.n_n.next = 4.into();
+                    } else {
+                        self.n_n.next = self.keep.n.val();
+                    }
+                    self.last_n.next = true;
+                }
+            } else {
+                self.kind_n.next = self.k_data.val();
+                self.data_n.next = self.s_axis.tdata.val();
+                self.n_n.next = 8.into();
+                if (self.nwords.q.val() != self.k_max_words.val()) {
+                    self.nwords.d.next = (self.nwords.q.val() + 1);
+                }
+            }
+        } else if self.st.q.val() == self.k_st_pad.val() {
+            self.kind_n.next = self.k_data.val();
+            if (self.nwords.q.val() == self.k_seven.val()) {
+                self.n_n.next = 4.into();
+                self.last_n.next = true;
+            } else {
+                self.n_n.next = 8.into();
+                self.nwords.d.next = (self.nwords.q.val() + 1);
+            }
+        } else {
+            if self.gap_wait.q.val().any() {
+                self.gap_wait.d.next = (self.gap_wait.q.val() - 1);
+            } else {
+                self.next_s.d.next = false;
+                self.deficit.d.next = 0.into();
+            }
+            if (self.s_axis.tvalid.val() && self.s_axis.tlast.val()) {
+                self.st.d.next = self.k_st_idle.val();
+            }
+        }
+        if self.abort_n.val() {
+            self.kind_n.next = self.k_abort.val();
+            self.do_gap.next = true;
+            self.g_n.next = 4.into();
+            self.n_aborts.d.next = (self.n_aborts.q.val() + 1);
+        }
+        if self.last_n.val() {
+            self.n_frames.d.next = (self.n_frames.q.val() + 1);
+            self.n_bytes.d.next = (self.n_bytes.q.val()
+                + (bit_cast::<32, 13>(self.nwords.q.val()) << 3)
+                + bit_cast::<32, 4>(self.n_n.val())
+                + 4);
+            self.do_gap.next = true;
+            self.g_n.next = self.n_n.val();
+            self.st.d.next = self.k_st_idle.val();
+        }
+        // ---- The gap after this frame (deficit idle count) ---------------
+        self.g_r.next = bit_cast::<3, 2>(self.g_n.val().get_bits::<2>(0));
+        self.g_sum.next = (bit_cast::<3, 2>(self.deficit.q.val()) + self.g_r.val());
+        self.g_ins.next = (4 - self.g_r.val());
+        self.g_dec.next = (bit_cast::<3, 2>(self.deficit.q.val()) - self.g_ins.val());
+        if self.s0.q.val() {
+            self.g_t.next = (bit_cast::<5, 4>(self.g_n.val()) + 20);
+        } else {
+            self.g_t.next = (bit_cast::<5, 4>(self.g_n.val()) + 16);
+        }
+        if self.do_gap.val() {
+            if self.g_r.val().any() {
+                if (self.g_sum.val() <= 3) {
+                    self.g_t.next = (self.g_t.val() - bit_cast::<5, 3>(self.g_r.val()));
+                    self.deficit.d.next = self.g_sum.val().get_bits::<2>(0);
+                } else {
+                    self.g_t.next = (self.g_t.val() + bit_cast::<5, 3>(self.g_ins.val()));
+                    if (bit_cast::<3, 2>(self.deficit.q.val()) > self.g_ins.val()) {
+                        self.deficit.d.next = self.g_dec.val().get_bits::<2>(0);
+                    } else {
+                        self.deficit.d.next = 0.into();
+                    }
+                }
+            }
+            self.gap_wait.d.next = (self.g_t.val().get_bits::<2>(3) - 1);
+            self.next_s.d.next = self.g_t.val().get_bit(2);
+        }
+        // ---- CRC of the words handed on ----------------------------------
+        self.crc_net.crc_in.next = self.crc.q.val();
+        self.crc_net.data.next = self.data_n.val();
+        self.crc_net.nbytes.next = self.n_n.val();
+        if self.kind_n.val() == self.k_pre.val() {
+            self.crc.d.next = self.k_crc_init.val();
+        } else if self.kind_n.val() == self.k_data.val() {
+            self.crc.d.next = self.crc_net.crc_out.val();
+        }
+        self.f_kind.d.next = self.kind_n.val();
+        self.f_data.d.next = self.data_n.val();
+        self.f_n.d.next = self.n_n.val();
+        self.f_last.d.next = self.last_n.val();
+        self.s0.d.next = self.s0_n.val();
+        self.f_s0.d.next = self.s0_n.val();
+        // ---- Reset ---------------------------------------------------------
+        if self.reset.val() {
+            self.st.d.next = self.k_st_idle.val();
+            self.gap_wait.d.next = 0.into();
+            self.next_s.d.next = false;
+            self.deficit.d.next = 0.into();
+            self.s0.d.next = false;
+            self.nwords.d.next = 0.into();
+            self.crc.d.next = 0.into();
+            self.f_kind.d.next = self.k_none.val();
+            self.f_data.d.next = 0.into();
+            self.f_n.d.next = 0.into();
+            self.f_last.d.next = false;
+            self.f_s0.d.next = false;
+            self.spill_v.d.next = false;
+            self.spill_n.d.next = 0.into();
+            self.spill_fcs.d.next = 0.into();
+            self.swap.d.next = false;
+            self.carry_d.d.next = self.k_idle_half.val();
+            self.carry_c.d.next = 0xF.into();
+            self.txd.d.next = self.k_idle_word.val();
+            self.txc.d.next = 0xFF.into();
+            self.n_frames.d.next = 0.into();
+            self.n_bytes.d.next = 0.into();
+            self.n_aborts.d.next = 0.into();
+        }
+        self.xgmii_txd.next = self.txd.q.val();
+        self.xgmii_txc.next = self.txc.q.val();
+        self.m_stats.frames.next = self.n_frames.q.val();
+        self.m_stats.bytes.next = self.n_bytes.q.val();
+        self.m_stats.aborts.next = self.n_aborts.q.val();
+    }
+}

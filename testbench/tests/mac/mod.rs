@@ -1,0 +1,2 @@
+mod xgmii_rx;
+mod xgmii_tx;
