@@ -3,6 +3,8 @@
 # Icarus Verilog (cocotb 2):
 # - cocotbext-axi's AXI4-Stream source and sink against the flat `s_axis_*` /
 #   `m_axis_*` ports of the stream tops;
+# - cocotbext-eth's XGMII source and sink against `mac_10g` (XGMII pins) with
+#   cocotbext-axi on its frame streams (testbench/cocotb/test_xgmii.py);
 # - cocotbext-axi's AXI4-Lite master against the register map of `hpcc_nic`
 #   (`s_axil_*`), addresses from the generated C header.
 #   scripts/cocotb.sh [verilog dir]     (default build/verilog, from `make verilog`)
@@ -14,6 +16,23 @@ for top in axis_skid64 axis_fifo64; do
   mkdir -p "$(dirname "$log")"
   if TOP=$top VERILOG="$vdir/$top.v" BUILD_DIR="$root/build/cocotb/$top" \
       python3 "$root/testbench/cocotb/test_axis.py" >"$log" 2>&1; then
+    tail -n 1 "$log"
+  else
+    tail -n 40 "$log"
+    echo "cocotb: $top FAILED (log: $log)"
+    exit 1
+  fi
+done
+
+# cocotbext-eth's XGMII source and sink against the 10G MAC: every frame
+# size on mac_10g, a sample of sizes and jumbo frames on mac_10g_jumbo.
+for run in "mac_10g 1" "mac_10g_jumbo 97"; do
+  set -- $run
+  top=$1
+  log="$root/build/cocotb/$top.log"
+  mkdir -p "$(dirname "$log")"
+  if TOP=$top XGMII_STEP=$2 VERILOG="$vdir/$top.v" BUILD_DIR="$root/build/cocotb/$top" \
+      python3 "$root/testbench/cocotb/test_xgmii.py" >"$log" 2>&1; then
     tail -n 1 "$log"
   else
     tail -n 40 "$log"

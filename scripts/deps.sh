@@ -25,10 +25,11 @@ if ! python3 -c 'from scapy.contrib.roce import BTH; BTH.compute_icrc' >/dev/nul
   python3 -m pip install -q scapy || python3 -m pip install -q --break-system-packages scapy
 fi
 
-# cocotb 2 and cocotbext-axi, the independent AXI4-Stream peer (scripts/cocotb.sh).
-if ! python3 -c 'import cocotb_tools.runner, cocotbext.axi' >/dev/null 2>&1; then
-  echo "deps: installing cocotb, cocotbext-axi (pip)"
-  python3 -m pip install -q 'cocotb>=2' cocotbext-axi || python3 -m pip install -q --break-system-packages 'cocotb>=2' cocotbext-axi
+# cocotb 2, cocotbext-axi and cocotbext-eth: the independent AXI4-Stream and
+# XGMII peers (scripts/cocotb.sh).
+if ! python3 -c 'import cocotb_tools.runner, cocotbext.axi, cocotbext.eth' >/dev/null 2>&1; then
+  echo "deps: installing cocotb, cocotbext-axi, cocotbext-eth (pip)"
+  python3 -m pip install -q 'cocotb>=2' cocotbext-axi cocotbext-eth || python3 -m pip install -q --break-system-packages 'cocotb>=2' cocotbext-axi cocotbext-eth
 fi
 
 if [ "$what" = synth ]; then

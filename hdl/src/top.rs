@@ -572,6 +572,65 @@ mod tests {
         assert!(v.contains("always @(*) parse$m_meta$ready = dispatch$s_meta$ready;"));
     }
 
+    /// `mac_10g` has every core port of verilog-ethernet's `eth_mac_10g`
+    /// (64-bit XGMII), with its direction; the only other input is the
+    /// ignored `rx_axis_tready`.
+    #[test]
+    fn mac_10g_has_eth_mac_10g_ports() {
+        let v = flat("mac_10g");
+        let wrapper = v.split_once("module mac_10g(").unwrap().1;
+        let inputs = [
+            "rx_clk",
+            "rx_rst",
+            "tx_clk",
+            "tx_rst",
+            "tx_axis_tdata",
+            "tx_axis_tkeep",
+            "tx_axis_tvalid",
+            "tx_axis_tlast",
+            "tx_axis_tuser",
+            "xgmii_rxd",
+            "xgmii_rxc",
+        ];
+        let outputs = [
+            "tx_axis_tready",
+            "rx_axis_tdata",
+            "rx_axis_tkeep",
+            "rx_axis_tvalid",
+            "rx_axis_tlast",
+            "rx_axis_tuser",
+            "xgmii_txd",
+            "xgmii_txc",
+            "rx_error_bad_frame",
+            "rx_error_bad_fcs",
+        ];
+        let decl = |p: &str| {
+            wrapper
+                .lines()
+                .map(str::trim)
+                .find(|l| l.ends_with(&format!(" {p};")))
+                .unwrap_or_else(|| panic!("mac_10g: no port {p}"))
+                .to_string()
+        };
+        for p in inputs {
+            assert!(decl(p).starts_with("input"), "{p}");
+        }
+        for p in outputs {
+            assert!(decl(p).starts_with("output"), "{p}");
+        }
+        let extra_inputs: Vec<&str> = wrapper
+            .split_once(");")
+            .unwrap()
+            .1
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with("input"))
+            .filter(|l| !inputs.iter().any(|p| l.ends_with(&format!(" {p};"))))
+            .collect();
+        assert_eq!(extra_inputs.len(), 1, "{extra_inputs:?}");
+        assert!(extra_inputs[0].ends_with(" rx_axis_tready;"));
+    }
+
     /// `hpcc_nic`'s clock, reset and AXI4-Lite ports have the names vendor
     /// tools and cocotbext-axi expect, and they are the fields of the
     /// AXI4-Lite records (`nic_spec::records`: `AxilIn`, `AxilOut`).

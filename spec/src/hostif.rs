@@ -126,7 +126,16 @@ pub const STATS_PAGES: [&str; 11] = [
 
 /// Counter records that have no page: (record, why). Every other
 /// `*Stats` record is a page.
-pub const STATS_UNMAPPED: [(&str, &str); 0] = [];
+pub const STATS_UNMAPPED: [(&str, &str); 2] = [
+    (
+        "MacTxStats",
+        "the MAC sits outside hpcc_nic: its counters are ports of mac_10g (tx_clk domain)",
+    ),
+    (
+        "MacRxStats",
+        "the MAC sits outside hpcc_nic: its counters are ports of mac_10g (rx_clk domain)",
+    ),
+];
 
 /// The byte address of counter `field` of the page named `page`.
 pub fn stats_addr(page: &str, field: usize) -> Option<u16> {
