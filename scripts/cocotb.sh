@@ -25,8 +25,9 @@ for top in axis_skid64 axis_fifo64; do
 done
 
 # cocotbext-eth's XGMII source and sink against the 10G MAC: every frame
-# size on mac_10g, a sample of sizes and jumbo frames on mac_10g_jumbo.
-for run in "mac_10g 1" "mac_10g_jumbo 97"; do
+# size on mac_10g, a sample of sizes and jumbo frames on mac_10g_jumbo, and
+# PAUSE frames sent on request by mac_10g_pause (every top: pause received).
+for run in "mac_10g 1" "mac_10g_jumbo 97" "mac_10g_pause 97"; do
   set -- $run
   top=$1
   log="$root/build/cocotb/$top.log"

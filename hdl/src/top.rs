@@ -57,9 +57,12 @@ pub type HpccNic256 = crate::nic::HpccNic<8, 4, 12, 11, 3, 8, 4>;
 /// The host interface alone, at the NIC's size.
 pub type HostIf256 = crate::hostif::HostIf<8, 4, 3, 8, 4>;
 
-/// The 10G MAC (`eth_mac_10g`'s ports), standard and jumbo receive limits.
-pub type Mac10gStd = crate::mac::Mac10g<{ nic_spec::mac::MAX_FRAME }>;
-pub type Mac10gJumbo = crate::mac::Mac10g<{ nic_spec::mac::MAX_FRAME_JUMBO }>;
+/// The 10G MAC as a drop-in for `eth_mac_10g` (its core ports), standard
+/// and jumbo receive limits.
+pub type Mac10gStd = crate::mac::EthMac10g<{ nic_spec::mac::MAX_FRAME }>;
+pub type Mac10gJumbo = crate::mac::EthMac10g<{ nic_spec::mac::MAX_FRAME_JUMBO }>;
+/// The 10G MAC with the inputs to send PAUSE frames (standard limit).
+pub type Mac10gPause = crate::mac::Mac10g<{ nic_spec::mac::MAX_FRAME }>;
 
 /// The RoCEv2 Tx frame builder, 1024 flows.
 pub type RoceTx1024 = RoceTx<10>;
@@ -285,13 +288,18 @@ pub fn tops() -> Vec<Top> {
         },
         Top {
             name: "mac_10g",
-            about: "10G MAC, 64-bit XGMII, eth_mac_10g's core ports: preamble, FCS, padding, deficit idle count, lane-0/4 starts; frames up to 1522 bytes",
+            about: "10G MAC, 64-bit XGMII, eth_mac_10g's core ports: preamble, FCS, padding, deficit idle count, lane-0/4 starts, pause timer; frames up to 1522 bytes",
             verilog: verilog_of::<Mac10gStd>,
         },
         Top {
             name: "mac_10g_jumbo",
             about: "10G MAC as mac_10g, receiving frames up to 9022 bytes",
             verilog: verilog_of::<Mac10gJumbo>,
+        },
+        Top {
+            name: "mac_10g_pause",
+            about: "10G MAC as mac_10g, plus the inputs to send 802.3x PAUSE frames (tx_pause_req, tx_pause_quanta, cfg_src_mac)",
+            verilog: verilog_of::<Mac10gPause>,
         },
     ]
 }

@@ -126,7 +126,7 @@ pub const STATS_PAGES: [&str; 11] = [
 
 /// Counter records that have no page: (record, why). Every other
 /// `*Stats` record is a page.
-pub const STATS_UNMAPPED: [(&str, &str); 2] = [
+pub const STATS_UNMAPPED: [(&str, &str); 3] = [
     (
         "MacTxStats",
         "the MAC sits outside hpcc_nic: its counters are ports of mac_10g (tx_clk domain)",
@@ -134,6 +134,10 @@ pub const STATS_UNMAPPED: [(&str, &str); 2] = [
     (
         "MacRxStats",
         "the MAC sits outside hpcc_nic: its counters are ports of mac_10g (rx_clk domain)",
+    ),
+    (
+        "MacPauseStats",
+        "the MAC sits outside hpcc_nic: its counters are ports of mac_10g (tx_clk domain)",
     ),
 ];
 

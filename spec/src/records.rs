@@ -572,6 +572,23 @@ macro_rules! mac_rx_stats_record {
     };
 }
 
+/// The MAC's pause control (transmit side, `tx_clk` counters, 32 bits,
+/// wrapping): PAUSE frames sent on the core's request (`sent`), requests
+/// replaced by a newer one before they went out (`superseded`), received
+/// pause requests applied to the timer (`applied`: a quanta of 0
+/// resumes), and cycles in which the timer held new frames off (`held`).
+#[macro_export]
+macro_rules! mac_pause_stats_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = MacPauseStats, sink = MacPauseStatsSink, source = MacPauseStatsSource,
+            kind = level, generics = [],
+            fields = [ sent: 32 u32, superseded: 32 u32, applied: 32 u32, held: 32 u32 ],
+            records = [],
+        }
+    };
+}
+
 /// A work request, host → requester: an RDMA `opcode`
 /// ([`crate::roce::wr::WRITE`] or [`crate::roce::wr::READ`]) of `len`
 /// bytes between local address `laddr` and the peer's `va` (`rkey`), on
@@ -916,6 +933,7 @@ macro_rules! all_records {
         $crate::cnm_stats_record!($gen! { $($ctx)* });
         $crate::mac_tx_stats_record!($gen! { $($ctx)* });
         $crate::mac_rx_stats_record!($gen! { $($ctx)* });
+        $crate::mac_pause_stats_record!($gen! { $($ctx)* });
         $crate::work_req_record!($gen! { $($ctx)* });
         $crate::wr_completion_record!($gen! { $($ctx)* });
         $crate::req_flow_ctx_record!($gen! { $($ctx)* });
@@ -1030,7 +1048,7 @@ mod tests {
     }
 
     #[test]
-    fn stats_have_119_counters() {
+    fn stats_have_123_counters() {
         let n: usize = all()
             .iter()
             .filter(|r| r.name.ends_with("Stats"))
@@ -1040,7 +1058,11 @@ mod tests {
         // bad_trim), CC (with drop_variant), requester, core, host
         // interface, DCQCN RP and NP, CNM tap (the core with SentTap's
         // sent_pkts and sent_drops): 107 on the core's register pages;
-        // then the MAC's Tx and Rx (outside the core: `STATS_UNMAPPED`)
-        assert_eq!(n, 12 + 7 + 3 + 10 + 8 + 12 + 14 + 18 + 11 + 5 + 7 + 3 + 9);
+        // then the MAC's Tx, Rx and pause control (outside the core:
+        // `STATS_UNMAPPED`)
+        assert_eq!(
+            n,
+            12 + 7 + 3 + 10 + 8 + 12 + 14 + 18 + 11 + 5 + 7 + 3 + 9 + 4
+        );
     }
 }

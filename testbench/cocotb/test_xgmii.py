@@ -13,7 +13,12 @@ port names `eth_mac_10g` has (`tx_axis_*`, `rx_axis_*`, `xgmii_*`,
   top) from the peer come out unchanged without the FCS; a bad FCS, an
   `/E/` in mid-frame and a runt are flagged on `tuser` and on
   `rx_error_bad_fcs` / `rx_error_bad_frame`, and the next good frame goes
-  through.
+  through;
+- pause: a PAUSE frame from the peer (rx_clk) stops new frames on the
+  transmit side (tx_clk, an unrelated clock) for its quanta (8 tx_clk
+  cycles each), a PAUSE of 0 quanta resumes at once, and a PAUSE with a
+  bad FCS is ignored and flagged; on `mac_10g_pause`, `tx_pause_req`
+  sends an 802.3x PAUSE frame that the peer accepts, byte for byte.
 
 Run by scripts/cocotb.sh (part of `make test`) on Icarus Verilog:
     TOP=mac_10g VERILOG=build/verilog/mac_10g.v python3 testbench/cocotb/test_xgmii.py
@@ -37,6 +42,14 @@ JUMBO = TOP.endswith("jumbo")
 SEED = int(os.environ.get("XGMII_SEED", "1234"))
 # Every size from 60 to 1514 in the full run; XGMII_STEP thins it out.
 STEP = int(os.environ.get("XGMII_STEP", "1"))
+TX_PS = 6400
+SRC_MAC = 0x021B2C3D4E5F
+
+
+def pause_frame(quanta, src=bytes.fromhex("02aabbccddee")):
+    """An 802.3x PAUSE frame without FCS (60 bytes)."""
+    b = bytes.fromhex("0180c2000001") + src + struct.pack(">HHH", 0x8808, 0x0001, quanta)
+    return b + bytes(60 - len(b))
 
 
 async def setup(dut):
@@ -46,6 +59,10 @@ async def setup(dut):
     dut.rx_rst.value = 1
     dut.xgmii_rxd.value = 0x0707070707070707
     dut.xgmii_rxc.value = 0xFF
+    if hasattr(dut, "tx_pause_req"):
+        dut.tx_pause_req.value = 0
+        dut.tx_pause_quanta.value = 0
+        dut.cfg_src_mac.value = SRC_MAC
     for _ in range(4):
         await RisingEdge(dut.tx_clk)
         await RisingEdge(dut.rx_clk)
@@ -148,6 +165,90 @@ async def receive(dut):
         await RisingEdge(dut.rx_clk)
     assert (bad_fcs, bad_frame) == (1, 2), (bad_fcs, bad_frame)
     dut._log.info("receive: bad FCS, /E/ and a runt flagged; the next frame good")
+
+
+@cocotb.test()
+async def pause_received(dut):
+    """A received PAUSE holds the transmitter off for its quanta."""
+    rng = random.Random(SEED + 2)
+    await setup(dut)
+    src = AxiStreamSource(AxiStreamBus.from_prefix(dut, "tx_axis"), dut.tx_clk, dut.tx_rst)
+    snk = XgmiiSink(dut.xgmii_txd, dut.xgmii_txc, dut.tx_clk, dut.tx_rst)
+    peer = XgmiiSource(dut.xgmii_rxd, dut.xgmii_rxc, dut.rx_clk, dut.rx_rst)
+    rx = AxiStreamSink(AxiStreamBus.from_prefix(dut, "rx_axis"), dut.rx_clk, dut.rx_rst)
+
+    async def gaps(n_frames, pause=None, at=20):
+        """Send n_frames back to back; after `at` of them leave, the peer
+        sends `pause` (a raw frame with FCS). The largest gap between frame
+        starts, in tx_clk cycles."""
+        for _ in range(n_frames):
+            src.send_nowait(AxiStreamFrame(bytes(rng.getrandbits(8) for _ in range(60))))
+        starts = []
+        for k in range(n_frames):
+            f = await snk.recv()
+            assert f.check_fcs()
+            starts.append(f.sim_time_start)
+            if k == at and pause is not None:
+                await peer.send(pause)
+        await src.wait()
+        return max(b - a for a, b in zip(starts, starts[1:])) / TX_PS
+
+    base = await gaps(60)
+    assert abs(base - 10.5) <= 0.5, base
+    for q in (1, 50, 300):
+        g = await gaps(80 + q // 8, XgmiiFrame.from_payload(pause_frame(q)))
+        # The timer holds 8q cycles from the request's arrival; a frame may
+        # be under way when it arrives, and the next start waits for the
+        # gap and the grant.
+        assert 8 * q <= g <= 8 * q + 2 * 10.5 + 4, (q, g)
+        dut._log.info("pause_received: %d quanta: the transmitter stopped for %.1f cycles (8q = %d)", q, g, 8 * q)
+    # XOFF then XON: the second PAUSE (0 quanta) resumes at once.
+    for _ in range(60):
+        src.send_nowait(AxiStreamFrame(bytes(60)))
+    starts = []
+    for k in range(60):
+        f = await snk.recv()
+        starts.append(f.sim_time_start)
+        if k == 10:
+            await peer.send(XgmiiFrame.from_payload(pause_frame(0xFFFF)))
+            await peer.send(XgmiiFrame.from_payload(pause_frame(0)))
+    await src.wait()
+    g_xon = max(b - a for a, b in zip(starts, starts[1:])) / TX_PS
+    assert g_xon < 200, g_xon
+    # A PAUSE with a bad FCS is flagged and ignored.
+    raw = bytearray(pause_frame(2000) + struct.pack("<L", zlib.crc32(pause_frame(2000)) ^ 1))
+    g = await gaps(40, XgmiiFrame.from_raw_payload(raw), at=10)
+    assert g <= 11, g
+    assert rx.empty(), "a MAC control frame was passed on"
+    dut._log.info(
+        "pause_received: XOFF then XON: largest gap %.1f cycles; after a bad-FCS PAUSE: %.1f", g_xon, g
+    )
+    for _ in range(8):
+        await RisingEdge(dut.tx_clk)
+    assert int(dut.m_stats_pause_applied.value) == 5, int(dut.m_stats_pause_applied.value)
+    assert int(dut.m_stats_rx_pause.value) == 5
+    assert int(dut.m_stats_rx_bad_fcs.value) == 1
+
+
+@cocotb.test()
+async def pause_sent(dut):
+    """`tx_pause_req` sends a PAUSE frame (mac_10g_pause only)."""
+    if not hasattr(dut, "tx_pause_req"):
+        dut._log.info("pause_sent: %s has no tx_pause_req (the drop-in ports)", TOP)
+        return
+    await setup(dut)
+    snk = XgmiiSink(dut.xgmii_txd, dut.xgmii_txc, dut.tx_clk, dut.tx_rst)
+    for q in (0x1234, 0, 0xFFFF):
+        await RisingEdge(dut.tx_clk)
+        dut.tx_pause_quanta.value = q
+        dut.tx_pause_req.value = 1
+        await RisingEdge(dut.tx_clk)
+        dut.tx_pause_req.value = 0
+        f = await snk.recv()
+        assert f.check_fcs(), "the peer rejects the PAUSE frame's FCS"
+        assert bytes(f.get_payload()) == pause_frame(q, SRC_MAC.to_bytes(6, "big")), f.get_payload().hex()
+    assert int(dut.m_stats_pause_sent.value) == 3
+    dut._log.info("pause_sent: three PAUSE frames accepted by XgmiiSink, byte for byte")
 
 
 def main():

@@ -386,3 +386,22 @@ harness! {
         records_out { stats: m_stats }
     }
 }
+
+harness! {
+    impl<> nic_hdl::mac::TxPause<3> {
+        type In = golden::mac::tx_pause::In;
+        type Out = golden::mac::tx_pause::Out;
+        clock = clock;
+        inputs {
+            reset: reset, s_tdata: s_axis.tdata, s_tkeep: s_axis.tkeep, s_tvalid: s_axis.tvalid,
+            s_tlast: s_axis.tlast, s_tuser: s_axis.tuser, m_tready: m_axis.tready,
+            rx_pause_valid: rx_pause_valid, rx_pause_quanta: rx_pause_quanta,
+            tx_pause_req: tx_pause_req, tx_pause_quanta: tx_pause_quanta, cfg_src_mac: cfg_src_mac
+        }
+        outputs {
+            s_tready: s_axis.tready, m_tdata: m_axis.tdata, m_tkeep: m_axis.tkeep,
+            m_tvalid: m_axis.tvalid, m_tlast: m_axis.tlast, m_tuser: m_axis.tuser, paused: paused
+        }
+        records_out { stats: m_stats }
+    }
+}

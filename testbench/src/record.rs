@@ -167,4 +167,5 @@ mod mac {
     use nic_hdl::mac::*;
     nic_spec::mac_tx_stats_record!(tb_record! {});
     nic_spec::mac_rx_stats_record!(tb_record! {});
+    nic_spec::mac_pause_stats_record!(tb_record! {});
 }

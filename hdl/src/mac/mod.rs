@@ -2,14 +2,21 @@
 //! and `Mac10g`, the top that drops in where verilog-ethernet's
 //! `eth_mac_10g` sits.
 //!
+//! The pause path: [`TxPause`] (the pause timer and the PAUSE inserter)
+//! and [`ReqSync`] (a received pause crossing from `rx_clk` to `tx_clk`).
+//!
 //! Not built yet (issue 17): the 1G GMII/RGMII MAC, the clock-crossing
-//! FIFOs, transmitted pause frames, the vendor-MAC adapter.
+//! FIFOs to the core clock, the vendor-MAC adapter.
 
 pub mod mac_10g;
+pub mod req_sync;
+pub mod tx_pause;
 pub mod xgmii_rx;
 pub mod xgmii_tx;
 
-pub use mac_10g::Mac10g;
+pub use mac_10g::{EthMac10g, Mac10g};
+pub use req_sync::ReqSync;
+pub use tx_pause::TxPause;
 pub use xgmii_rx::XgmiiRx;
 pub use xgmii_tx::XgmiiTx;
 
@@ -17,3 +24,4 @@ use crate::hdl_record;
 use rust_hdl::prelude::*;
 nic_spec::mac_tx_stats_record!(hdl_record! {});
 nic_spec::mac_rx_stats_record!(hdl_record! {});
+nic_spec::mac_pause_stats_record!(hdl_record! {});

@@ -255,7 +255,9 @@ always @(*) begin
     end
     default: begin
       if (spill_v) begin
-        for (k = 0; k < 8; k = k + 1) begin
+        // sp <= 4: FCS bytes in lanes 0..3 (spill_fcs has four), /T/ in
+        // lane sp
+        for (k = 0; k < 4; k = k + 1) begin
           if (k < sp) begin
             d[8*k +: 8] = spill_fcs[8*k +: 8];
             c[k] = 1'b0;
@@ -263,6 +265,10 @@ always @(*) begin
             d[8*k +: 8] = 8'h{term:02X};
             c[k] = 1'b1;
           end
+        end
+        if (sp == 4) begin
+          d[39:32] = 8'h{term:02X};
+          c[4] = 1'b1;
         end
       end
     end

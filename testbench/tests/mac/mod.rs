@@ -1,2 +1,4 @@
+mod req_sync;
+mod tx_pause;
 mod xgmii_rx;
 mod xgmii_tx;

@@ -1,0 +1,195 @@
+//! Twin of `hdl/src/mac/tx_pause.rs`: the transmit side's pause control,
+//! register for register. It holds new frames off while a received pause
+//! runs (the pause timer), and puts an 802.3x PAUSE frame in front of the
+//! next frame when the core asks for one. See the RTL's docs for the
+//! ports and the behaviour on bad input.
+
+use super::MacPauseStats;
+use crate::Cycle;
+use nic_spec::mac::ctl;
+
+/// One cycle's inputs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct In {
+    pub reset: bool,
+    pub s_tdata: u64,
+    pub s_tkeep: u8,
+    pub s_tvalid: bool,
+    pub s_tlast: bool,
+    pub s_tuser: bool,
+    pub m_tready: bool,
+    /// A received PAUSE/PFC request (already in this clock domain).
+    pub rx_pause_valid: bool,
+    pub rx_pause_quanta: u16,
+    /// The core asks for a PAUSE frame with this quanta (0 = XON).
+    pub tx_pause_req: bool,
+    pub tx_pause_quanta: u16,
+    /// The source address of sent PAUSE frames (first byte on the wire in
+    /// bits 47..40).
+    pub cfg_src_mac: u64,
+}
+
+/// One cycle's outputs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Out {
+    pub s_tready: bool,
+    pub m_tdata: u64,
+    pub m_tkeep: u8,
+    pub m_tvalid: bool,
+    pub m_tlast: bool,
+    pub m_tuser: bool,
+    /// The pause timer is running: no new user frame starts.
+    pub paused: bool,
+    pub stats: MacPauseStats,
+}
+
+/// Who owns the output stream.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Grant {
+    #[default]
+    Idle,
+    User,
+    Pause,
+}
+
+/// The three beats of a PAUSE frame without padding and FCS (18 bytes:
+/// destination, source, EtherType 0x8808, opcode 1, quanta; the
+/// transmitter pads it to 60): first byte in bits 7..0.
+pub fn pause_frame_words(src_mac: u64, quanta: u16) -> [u64; 3] {
+    let mut b = Vec::with_capacity(24);
+    b.extend_from_slice(&ctl::DST.to_be_bytes()[2..]);
+    b.extend_from_slice(&(src_mac & 0xFFFF_FFFF_FFFF).to_be_bytes()[2..]);
+    b.extend_from_slice(&ctl::ETHERTYPE.to_be_bytes());
+    b.extend_from_slice(&ctl::OP_PAUSE.to_be_bytes());
+    b.extend_from_slice(&quanta.to_be_bytes());
+    b.resize(24, 0);
+    let w = |k: usize| u64::from_le_bytes(b[8 * k..8 * k + 8].try_into().unwrap());
+    [w(0), w(1), w(2)]
+}
+
+/// The pause control with `QUANTUM_SHIFT` = log2(cycles per quantum): 3
+/// for a 64-bit word at 10G, 6 for a byte at 1G.
+#[derive(Clone, Debug, Default)]
+pub struct TxPause<const QUANTUM_SHIFT: usize> {
+    grant: Grant,
+    beat: u8,
+    pending: bool,
+    pending_quanta: u16,
+    send_quanta: u16,
+    remaining: u32,
+    stats: MacPauseStats,
+}
+
+impl<const QUANTUM_SHIFT: usize> Cycle for TxPause<QUANTUM_SHIFT> {
+    type In = In;
+    type Out = Out;
+
+    fn step(&mut self, i: &In) -> Out {
+        let paused = self.remaining != 0;
+        let mut out = Out {
+            paused,
+            stats: self.stats,
+            ..Default::default()
+        };
+        match self.grant {
+            Grant::Idle => {}
+            Grant::User => {
+                out.s_tready = i.m_tready;
+                out.m_tdata = i.s_tdata;
+                out.m_tkeep = i.s_tkeep;
+                out.m_tvalid = i.s_tvalid;
+                out.m_tlast = i.s_tlast;
+                out.m_tuser = i.s_tuser;
+            }
+            Grant::Pause => {
+                let w = pause_frame_words(i.cfg_src_mac, self.send_quanta);
+                out.m_tdata = w[self.beat as usize];
+                out.m_tkeep = if self.beat == 2 { 0x03 } else { 0xFF };
+                out.m_tvalid = true;
+                out.m_tlast = self.beat == 2;
+            }
+        }
+        if i.reset {
+            *self = Self::default();
+            return out;
+        }
+        // ---- The pause timer
+        if paused {
+            self.stats.held = self.stats.held.wrapping_add(1);
+        }
+        if i.rx_pause_valid {
+            self.remaining = (i.rx_pause_quanta as u32) << QUANTUM_SHIFT;
+            self.stats.applied = self.stats.applied.wrapping_add(1);
+        } else if paused {
+            self.remaining -= 1;
+        }
+        // ---- Who sends next
+        match self.grant {
+            Grant::Idle => {
+                if self.pending {
+                    self.grant = Grant::Pause;
+                    self.beat = 0;
+                    self.send_quanta = self.pending_quanta;
+                    self.pending = false;
+                } else if i.s_tvalid && !paused {
+                    self.grant = Grant::User;
+                }
+            }
+            Grant::User => {
+                if i.s_tvalid && i.m_tready && i.s_tlast {
+                    self.grant = Grant::Idle;
+                }
+            }
+            Grant::Pause => {
+                if i.m_tready {
+                    if self.beat == 2 {
+                        self.grant = Grant::Idle;
+                        self.stats.sent = self.stats.sent.wrapping_add(1);
+                    } else {
+                        self.beat += 1;
+                    }
+                }
+            }
+        }
+        // ---- The core's request: the newest wins
+        if i.tx_pause_req {
+            if self.pending {
+                self.stats.superseded = self.stats.superseded.wrapping_add(1);
+            }
+            self.pending = true;
+            self.pending_quanta = i.tx_pause_quanta;
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pause_frame_bytes() {
+        let w = pause_frame_words(0x02_00_00_00_00_07, 0x1234);
+        let b: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+        assert_eq!(
+            &b[..18],
+            &[
+                0x01, 0x80, 0xC2, 0x00, 0x00, 0x01, 0x02, 0, 0, 0, 0, 0x07, 0x88, 0x08, 0x00, 0x01,
+                0x12, 0x34
+            ]
+        );
+        assert!(b[18..].iter().all(|&x| x == 0));
+    }
+
+    #[test]
+    fn a_quantum_is_eight_cycles_at_10g() {
+        let mut p = TxPause::<3>::default();
+        p.step(&In {
+            rx_pause_valid: true,
+            rx_pause_quanta: 2,
+            ..Default::default()
+        });
+        let held = (0..40).filter(|_| p.step(&In::default()).paused).count();
+        assert_eq!(held, 16);
+    }
+}
