@@ -297,6 +297,16 @@ pub fn tops() -> Vec<Top> {
             verilog: verilog_of::<Mac10gJumbo>,
         },
         Top {
+            name: "axis_async_fifo_tx",
+            about: "clock-crossing frame FIFO (store and forward), 512 x 64-bit words, back-pressure (core clock into a MAC's)",
+            verilog: verilog_of::<crate::mac::AxisAsyncFifo<9, 0>>,
+        },
+        Top {
+            name: "axis_async_fifo_rx",
+            about: "clock-crossing frame FIFO, 512 x 64-bit words, drops a frame that finds no room (a MAC's clock into the core's)",
+            verilog: verilog_of::<crate::mac::AxisAsyncFifo<9, 1>>,
+        },
+        Top {
             name: "mac_10g_pause",
             about: "10G MAC as mac_10g, plus the inputs to send 802.3x PAUSE frames (tx_pause_req, tx_pause_quanta, cfg_src_mac)",
             verilog: verilog_of::<Mac10gPause>,

@@ -126,7 +126,7 @@ pub const STATS_PAGES: [&str; 11] = [
 
 /// Counter records that have no page: (record, why). Every other
 /// `*Stats` record is a page.
-pub const STATS_UNMAPPED: [(&str, &str); 3] = [
+pub const STATS_UNMAPPED: [(&str, &str); 4] = [
     (
         "MacTxStats",
         "the MAC sits outside hpcc_nic: its counters are ports of mac_10g (tx_clk domain)",
@@ -138,6 +138,10 @@ pub const STATS_UNMAPPED: [(&str, &str); 3] = [
     (
         "MacPauseStats",
         "the MAC sits outside hpcc_nic: its counters are ports of mac_10g (tx_clk domain)",
+    ),
+    (
+        "AsyncFifoStats",
+        "the clock-crossing FIFOs sit between the MAC and hpcc_nic: their counters are ports (write-side clock)",
     ),
 ];
 

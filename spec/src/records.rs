@@ -589,6 +589,22 @@ macro_rules! mac_pause_stats_record {
     };
 }
 
+/// A clock-crossing frame FIFO's counters (write side, 32 bits,
+/// wrapping): frames stored whole (`frames`) and frames dropped
+/// (`dropped`: no room when they arrived in drop mode, or longer than the
+/// FIFO).
+#[macro_export]
+macro_rules! async_fifo_stats_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = AsyncFifoStats, sink = AsyncFifoStatsSink, source = AsyncFifoStatsSource,
+            kind = level, generics = [],
+            fields = [ frames: 32 u32, dropped: 32 u32 ],
+            records = [],
+        }
+    };
+}
+
 /// A work request, host → requester: an RDMA `opcode`
 /// ([`crate::roce::wr::WRITE`] or [`crate::roce::wr::READ`]) of `len`
 /// bytes between local address `laddr` and the peer's `va` (`rkey`), on
@@ -934,6 +950,7 @@ macro_rules! all_records {
         $crate::mac_tx_stats_record!($gen! { $($ctx)* });
         $crate::mac_rx_stats_record!($gen! { $($ctx)* });
         $crate::mac_pause_stats_record!($gen! { $($ctx)* });
+        $crate::async_fifo_stats_record!($gen! { $($ctx)* });
         $crate::work_req_record!($gen! { $($ctx)* });
         $crate::wr_completion_record!($gen! { $($ctx)* });
         $crate::req_flow_ctx_record!($gen! { $($ctx)* });
@@ -1048,7 +1065,7 @@ mod tests {
     }
 
     #[test]
-    fn stats_have_123_counters() {
+    fn stats_have_125_counters() {
         let n: usize = all()
             .iter()
             .filter(|r| r.name.ends_with("Stats"))
@@ -1058,11 +1075,11 @@ mod tests {
         // bad_trim), CC (with drop_variant), requester, core, host
         // interface, DCQCN RP and NP, CNM tap (the core with SentTap's
         // sent_pkts and sent_drops): 107 on the core's register pages;
-        // then the MAC's Tx, Rx and pause control (outside the core:
-        // `STATS_UNMAPPED`)
+        // then the MAC's Tx, Rx, pause control and clock-crossing FIFO
+        // (outside the core: `STATS_UNMAPPED`)
         assert_eq!(
             n,
-            12 + 7 + 3 + 10 + 8 + 12 + 14 + 18 + 11 + 5 + 7 + 3 + 9 + 4
+            12 + 7 + 3 + 10 + 8 + 12 + 14 + 18 + 11 + 5 + 7 + 3 + 9 + 4 + 2
         );
     }
 }

@@ -168,4 +168,5 @@ mod mac {
     nic_spec::mac_tx_stats_record!(tb_record! {});
     nic_spec::mac_rx_stats_record!(tb_record! {});
     nic_spec::mac_pause_stats_record!(tb_record! {});
+    nic_spec::async_fifo_stats_record!(tb_record! {});
 }

@@ -2,6 +2,7 @@
 //! and receiver, the transmit side's pause control, and the byte-level XGMII reference they are checked
 //! against ([`xgmii`]).
 
+pub mod axis_async_fifo;
 pub mod req_sync;
 pub mod tx_pause;
 pub mod xgmii;
@@ -12,3 +13,4 @@ use crate::golden_record;
 nic_spec::mac_tx_stats_record!(golden_record! {});
 nic_spec::mac_rx_stats_record!(golden_record! {});
 nic_spec::mac_pause_stats_record!(golden_record! {});
+nic_spec::async_fifo_stats_record!(golden_record! {});

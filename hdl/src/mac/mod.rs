@@ -5,15 +5,20 @@
 //! The pause path: [`TxPause`] (the pause timer and the PAUSE inserter)
 //! and [`ReqSync`] (a received pause crossing from `rx_clk` to `tx_clk`).
 //!
-//! Not built yet (issue 17): the 1G GMII/RGMII MAC, the clock-crossing
-//! FIFOs to the core clock, the vendor-MAC adapter.
+//! The clock crossing to the core: [`AxisAsyncFifo`] (a frame FIFO between
+//! two clocks).
+//!
+//! Not built yet (issue 17): the 1G GMII/RGMII MAC, the vendor-MAC
+//! adapter.
 
+pub mod axis_async_fifo;
 pub mod mac_10g;
 pub mod req_sync;
 pub mod tx_pause;
 pub mod xgmii_rx;
 pub mod xgmii_tx;
 
+pub use axis_async_fifo::AxisAsyncFifo;
 pub use mac_10g::{EthMac10g, Mac10g};
 pub use req_sync::ReqSync;
 pub use tx_pause::TxPause;
@@ -25,3 +30,4 @@ use rust_hdl::prelude::*;
 nic_spec::mac_tx_stats_record!(hdl_record! {});
 nic_spec::mac_rx_stats_record!(hdl_record! {});
 nic_spec::mac_pause_stats_record!(hdl_record! {});
+nic_spec::async_fifo_stats_record!(hdl_record! {});

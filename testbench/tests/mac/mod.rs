@@ -1,3 +1,4 @@
+mod axis_async_fifo;
 mod req_sync;
 mod tx_pause;
 mod xgmii_rx;
