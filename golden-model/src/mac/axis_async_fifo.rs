@@ -315,3 +315,40 @@ impl<const A: usize, const DROP: usize> AxisAsyncFifo<A, DROP> {
         self.sync.step_out(rst);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The latency in the docs: a one-beat frame written on an `s_clk`
+    /// edge is on `m_axis` after the 5th `m_clk` edge that follows (equal
+    /// clocks, interleaved).
+    #[test]
+    fn last_beat_to_m_axis_is_five_m_clk_edges() {
+        let mut f = AxisAsyncFifo::<4, 0>::default();
+        for _ in 0..10 {
+            f.step_s(&SIn::default());
+            f.step_m(false, true);
+        }
+        let beat = Beat {
+            tdata: 7,
+            tkeep: 0xFF,
+            tlast: true,
+            tuser: false,
+        };
+        f.step_s(&SIn {
+            reset: false,
+            beat,
+            tvalid: true,
+        });
+        let mut edges = 0;
+        while !f.m_out().tvalid {
+            f.step_m(false, true);
+            edges += 1;
+            f.step_s(&SIn::default());
+            assert!(edges < 20);
+        }
+        assert_eq!(edges, 5);
+        assert_eq!(f.m_out().beat, beat);
+    }
+}

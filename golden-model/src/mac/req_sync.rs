@@ -120,3 +120,29 @@ impl ReqSync {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The latency in the docs: with the two clocks interleaved, `update`
+    /// is high after the 3rd `clock_out` edge that follows the
+    /// `clock_in` edge taking `send`.
+    #[test]
+    fn send_to_update_is_three_out_edges() {
+        let mut r = ReqSync::default();
+        r.step_in(&InSide {
+            reset: false,
+            send: true,
+            data: 9,
+        });
+        let mut edges = 0;
+        while !r.out().update {
+            r.step_out(false);
+            edges += 1;
+            r.step_in(&InSide::default());
+            assert!(edges < 10);
+        }
+        assert_eq!((edges, r.out().data), (3, 9));
+    }
+}

@@ -29,7 +29,8 @@
 //! one loses nothing).
 //!
 //! Timing: a frame's last beat written in `s_clk` cycle t can be on
-//! `m_axis` 4 to 6 `m_clk` cycles later (crossing, RAM read, head
+//! `m_axis` after the 5th `m_clk` edge that follows, or the 6th when the
+//! commit toggle just misses an edge (crossing, RAM read, head
 //! register); then one beat per `m_clk` cycle (II 1). Capacity: 2^`A`
 //! words in the RAM, plus up to 3 in the read pipeline.
 //!

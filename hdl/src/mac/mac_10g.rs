@@ -29,10 +29,11 @@
 //!
 //! Wiring: [`XgmiiRx`] on `rx_clk`; its pause requests cross to `tx_clk`
 //! by a [`ReqSync`] into [`TxPause`] (the pause timer, which holds new
-//! frames off, and the PAUSE inserter), in front of [`XgmiiTx`]. A
-//! received pause stops new frames 6 to 8 `tx_clk` cycles after the
-//! receiver's `rx_pause_valid` at equal clocks (the crossing, then the
-//! grant), and a frame already started goes on.
+//! frames off, and the PAUSE inserter), in front of [`XgmiiTx`]. The
+//! timer runs (`tx_paused`) from the 4th `tx_clk` edge after the
+//! `rx_clk` edge that takes `rx_pause_valid` (the 5th if the crossing's
+//! toggle just misses an edge: 3 or 4 in [`ReqSync`], one in the timer);
+//! a frame already started goes on.
 //!
 //! The drop-in tops `mac_10g` and `mac_10g_jumbo` are [`EthMac10g`]: this
 //! block with the PAUSE-sending inputs tied off, so that no input beyond
