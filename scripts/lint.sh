@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Lint every emitted Verilog file: verilator --lint-only, then yosys
-# `hierarchy -check; proc; check -assert`. Fails on any error.
+# `hierarchy -check; proc; check -assert`, and no latch after `proc` (a
+# combinational block that misses an assignment on some path). Fails on any
+# error.
 set -euo pipefail
 dir=${1:-build/verilog}
 status=0
@@ -13,9 +15,9 @@ for f in "${files[@]}"; do
   if ! out=$(verilator --lint-only -Wno-fatal -Wno-lint -Wno-style --top-module "$name" "$f" 2>&1); then
     echo "lint: verilator FAILED on $name"; echo "$out" | grep -E '^%Error' | head -20; status=1; continue
   fi
-  if ! out=$(yosys -q -p "read_verilog $f; hierarchy -check -top $name; proc; check -assert" 2>&1); then
+  if ! out=$(yosys -q -p "read_verilog $f; hierarchy -check -top $name; proc; check -assert; select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr" 2>&1); then
     echo "lint: yosys FAILED on $name"; echo "$out" | tail -20; status=1; continue
   fi
-  echo "lint: $name clean (verilator --lint-only, yosys check -assert)"
+  echo "lint: $name clean (verilator --lint-only, yosys check -assert, no latch)"
 done
 exit $status

@@ -212,6 +212,7 @@ impl Logic for TxLanes {
 integer nn;
 integer sp;
 always @(*) begin
+  k = 0;  // assigned on every path: no latch for the loop variable
   d = 64'h{idle:016X};
   c = 8'hFF;
   sv = 1'b0;
