@@ -14,62 +14,38 @@
 set -euo pipefail
 vdir=${1:-build/verilog}
 root=$(cd "$(dirname "$0")/.." && pwd)
-for top in axis_skid64 axis_fifo64; do
-  log="$root/build/cocotb/$top.log"
+# run TOP SCRIPT [VAR=value ...]: one cocotb test module on one emitted top,
+# its log in build/cocotb/TOP.log; the last line on success, the tail and a
+# failure line (exit 1) otherwise.
+run() {
+  local top=$1 script=$2
+  shift 2
+  local log="$root/build/cocotb/$top.log"
   mkdir -p "$(dirname "$log")"
-  if TOP=$top VERILOG="$vdir/$top.v" BUILD_DIR="$root/build/cocotb/$top" \
-      python3 "$root/testbench/cocotb/test_axis.py" >"$log" 2>&1; then
+  if env "$@" TOP="$top" VERILOG="$vdir/$top.v" BUILD_DIR="$root/build/cocotb/$top" \
+      python3 "$root/testbench/cocotb/$script" >"$log" 2>&1; then
     tail -n 1 "$log"
   else
-    tail -n 40 "$log"
+    tail -n 60 "$log"
     echo "cocotb: $top FAILED (log: $log)"
     exit 1
   fi
-done
+}
+
+run axis_skid64 test_axis.py
+run axis_fifo64 test_axis.py
 
 # The clock-crossing frame FIFOs: the core's clock (10 ns) into a MAC's
 # (6.4 ns) with back-pressure, a MAC's (6.4 ns) into a slower one (9.7 ns)
 # dropping whole frames.
-for run in "axis_async_fifo_tx 10000 6400" "axis_async_fifo_rx 6400 9700"; do
-  set -- $run
-  top=$1
-  log="$root/build/cocotb/$top.log"
-  mkdir -p "$(dirname "$log")"
-  if TOP=$top S_PS=$2 M_PS=$3 VERILOG="$vdir/$top.v" BUILD_DIR="$root/build/cocotb/$top" \
-      python3 "$root/testbench/cocotb/test_async_fifo.py" >"$log" 2>&1; then
-    tail -n 1 "$log"
-  else
-    tail -n 40 "$log"
-    echo "cocotb: $top FAILED (log: $log)"
-    exit 1
-  fi
-done
+run axis_async_fifo_tx test_async_fifo.py S_PS=10000 M_PS=6400
+run axis_async_fifo_rx test_async_fifo.py S_PS=6400 M_PS=9700
 
 # cocotbext-eth's XGMII source and sink against the 10G MAC: every frame
 # size on mac_10g, a sample of sizes and jumbo frames on mac_10g_jumbo, and
 # PAUSE frames sent on request by mac_10g_pause (every top: pause received).
-for run in "mac_10g 1" "mac_10g_jumbo 97" "mac_10g_pause 97"; do
-  set -- $run
-  top=$1
-  log="$root/build/cocotb/$top.log"
-  mkdir -p "$(dirname "$log")"
-  if TOP=$top XGMII_STEP=$2 VERILOG="$vdir/$top.v" BUILD_DIR="$root/build/cocotb/$top" \
-      python3 "$root/testbench/cocotb/test_xgmii.py" >"$log" 2>&1; then
-    tail -n 1 "$log"
-  else
-    tail -n 40 "$log"
-    echo "cocotb: $top FAILED (log: $log)"
-    exit 1
-  fi
-done
+run mac_10g test_xgmii.py XGMII_STEP=1
+run mac_10g_jumbo test_xgmii.py XGMII_STEP=97
+run mac_10g_pause test_xgmii.py XGMII_STEP=97
 
-top=hpcc_nic
-log="$root/build/cocotb/$top.log"
-if TOP=$top VERILOG="$vdir/$top.v" HEADER="$root/include/hpcc_nic.h" BUILD_DIR="$root/build/cocotb/$top" \
-    python3 "$root/testbench/cocotb/test_axil.py" >"$log" 2>&1; then
-  tail -n 1 "$log"
-else
-  tail -n 60 "$log"
-  echo "cocotb: $top FAILED (log: $log)"
-  exit 1
-fi
+run hpcc_nic test_axil.py HEADER="$root/include/hpcc_nic.h"
