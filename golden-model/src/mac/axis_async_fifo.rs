@@ -99,6 +99,7 @@ pub struct AxisAsyncFifo<const A: usize, const DROP: usize> {
     s_open: bool,
     rd_s0: u16,
     rd_s1: u16,
+    rd_w: u16,
     s_req: bool,
     s_in_rst: bool,
     m_in_rst_s0: bool,
@@ -137,6 +138,7 @@ impl<const A: usize, const DROP: usize> Default for AxisAsyncFifo<A, DROP> {
             s_open: false,
             rd_s0: 0,
             rd_s1: 0,
+            rd_w: 0,
             s_req: false,
             s_in_rst: false,
             m_in_rst_s0: false,
@@ -175,7 +177,7 @@ impl<const A: usize, const DROP: usize> AxisAsyncFifo<A, DROP> {
 
     /// The write side's outputs for inputs `i` (before the edge).
     pub fn s_out(&self, i: &SIn) -> SOut {
-        let rd_w = ungray(self.rd_s1);
+        let rd_w = self.rd_w;
         let room = self.wr.wrapping_sub(rd_w) != Self::CAP;
         let tready = !self.rst_s(i) && (DROP == 1 || room || self.dropping || self.commit == rd_w);
         SOut {
@@ -205,7 +207,7 @@ impl<const A: usize, const DROP: usize> AxisAsyncFifo<A, DROP> {
     pub fn step_s(&mut self, i: &SIn) {
         let o = self.s_out(i);
         let rst = self.rst_s(i);
-        let rd_w = ungray(self.rd_s1);
+        let rd_w = self.rd_w;
         let room = self.wr.wrapping_sub(rd_w) != Self::CAP;
         // The commit pointer goes to the read side on every commit.
         let mut send = false;
@@ -213,6 +215,7 @@ impl<const A: usize, const DROP: usize> AxisAsyncFifo<A, DROP> {
         self.s_in_rst = rst;
         self.m_in_rst_s1 = self.m_in_rst_s0;
         self.m_in_rst_s0 = self.m_in_rst;
+        self.rd_w = ungray(self.rd_s1);
         self.rd_s1 = self.rd_s0;
         self.rd_s0 = self.rd_gray;
         if rst {

@@ -22,7 +22,8 @@
 //!   zero while `tvalid` is low), on `m_clk`.
 //!
 //! How it crosses: the read pointer goes to the write side in Gray code
-//! (one bit changes per step) through two registers; the commit pointer
+//! (one bit changes per step) through two registers, then a register
+//! after its decode to binary; the commit pointer
 //! (where the last whole frame ends) jumps by a frame at a time, so it
 //! goes the other way through a [`ReqSync`] (toggle handshake, newest
 //! value wins; the pointer is absolute, so a value overtaken by a newer
@@ -112,6 +113,7 @@ pub struct AxisAsyncFifo<const A: usize, const DROP: usize> {
     s_open: DFF<Bit>,
     rd_s0: DFF<Bits<16>>,
     rd_s1: DFF<Bits<16>>,
+    rd_w: DFF<Bits<16>>,
     s_req: DFF<Bit>,
     s_in_rst: DFF<Bit>,
     m_in_rst_s0: DFF<Bit>,
@@ -140,7 +142,6 @@ pub struct AxisAsyncFifo<const A: usize, const DROP: usize> {
     k_hold: Constant<Bits<3>>,
     // ---- locals
     rst_s: Signal<Local, Bit>,
-    rd_w: Signal<Local, Bits<16>>,
     room: Signal<Local, Bit>,
     ready: Signal<Local, Bit>,
     beat: Signal<Local, Bits<74>>,
@@ -178,6 +179,7 @@ impl<const A: usize, const DROP: usize> Default for AxisAsyncFifo<A, DROP> {
             s_open: Default::default(),
             rd_s0: Default::default(),
             rd_s1: Default::default(),
+            rd_w: Default::default(),
             s_req: Default::default(),
             s_in_rst: Default::default(),
             m_in_rst_s0: Default::default(),
@@ -204,7 +206,6 @@ impl<const A: usize, const DROP: usize> Default for AxisAsyncFifo<A, DROP> {
             k_drop: Constant::new(DROP == 1),
             k_hold: Constant::new(Bits::<3>::from(HOLD)),
             rst_s: Default::default(),
-            rd_w: Default::default(),
             room: Default::default(),
             ready: Default::default(),
             beat: Default::default(),
@@ -235,6 +236,7 @@ impl<const A: usize, const DROP: usize> Logic for AxisAsyncFifo<A, DROP> {
             s_open,
             rd_s0,
             rd_s1,
+            rd_w,
             s_req,
             s_in_rst,
             m_in_rst_s0,
@@ -275,14 +277,17 @@ impl<const A: usize, const DROP: usize> Logic for AxisAsyncFifo<A, DROP> {
         self.m_in_rst_s1.d.next = self.m_in_rst_s0.q.val();
         self.rd_s0.d.next = self.rd_gray.q.val();
         self.rd_s1.d.next = self.rd_s0.q.val();
+        // The read pointer in binary, registered after the decode (one
+        // cycle later than it could be: conservative, and off the tready
+        // path).
         self.rd_bin.gray.next = self.rd_s1.q.val();
-        self.rd_w.next = self.rd_bin.bin.val();
-        self.room.next = ((self.wr.q.val() - self.rd_w.val()) != self.k_cap.val());
+        self.rd_w.d.next = self.rd_bin.bin.val();
+        self.room.next = ((self.wr.q.val() - self.rd_w.q.val()) != self.k_cap.val());
         self.ready.next = (!self.rst_s.val()
             && (self.k_drop.val()
                 || self.room.val()
                 || self.dropping.q.val()
-                || (self.commit.q.val() == self.rd_w.val())));
+                || (self.commit.q.val() == self.rd_w.q.val())));
         self.s_axis.tready.next = self.ready.val();
         self.beat.next = (bit_cast::<74, 64>(self.s_axis.tdata.val())
             | (bit_cast::<74, 8>(self.s_axis.tkeep.val()) << 64)
