@@ -25,8 +25,6 @@ Run by scripts/cocotb.sh (part of `make test`) on Icarus Verilog:
 
 import os
 import random
-import sys
-from pathlib import Path
 
 import cocotb
 from cocotb.clock import Clock
@@ -189,26 +187,14 @@ async def resets_in_traffic(dut):
 
 
 def main():
-    from cocotb_tools.runner import get_runner
+    from icarus_run import run
 
-    verilog = Path(os.environ["VERILOG"]).resolve()
-    build = Path(os.environ.get("BUILD_DIR", f"build/cocotb/{TOP}")).resolve()
-    runner = get_runner("icarus")
-    runner.build(sources=[verilog], hdl_toplevel=TOP, build_dir=build, timescale=("1ps", "1ps"), always=True)
-    results = runner.test(
-        hdl_toplevel=TOP,
-        test_module="test_async_fifo",
-        test_dir=Path(__file__).parent,
-        build_dir=build,
-        timescale=("1ps", "1ps"),
-        results_xml=str(build / "results.xml"),
+    run(
+        "test_async_fifo",
+        TOP,
+        f"cocotbext-axi source ({S_PS} ps) and sink ({M_PS} ps) agree, resets on either side",
         extra_env={"TOP": TOP, "S_PS": str(S_PS), "M_PS": str(M_PS)},
     )
-    text = Path(results).read_text()
-    if "<failure" in text or "<error" in text:
-        print(f"cocotb: {TOP} FAILED (see {results})")
-        sys.exit(1)
-    print(f"cocotb: {TOP}: cocotbext-axi source ({S_PS} ps) and sink ({M_PS} ps) agree, resets on either side")
 
 
 if __name__ == "__main__":

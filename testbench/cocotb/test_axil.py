@@ -31,7 +31,6 @@ Run by scripts/cocotb.sh (part of `make test`):
 import os
 import random
 import re
-import sys
 from pathlib import Path
 
 import cocotb
@@ -299,28 +298,11 @@ async def register_map(dut):
 
 
 def main():
-    from cocotb_tools.runner import get_runner
+    from icarus_run import run
 
-    top = os.environ["TOP"]
-    verilog = Path(os.environ["VERILOG"]).resolve()
     # The simulator runs in the build directory: the header by its full path.
     os.environ["HEADER"] = str(Path(os.environ.get("HEADER", "include/hpcc_nic.h")).resolve())
-    build = Path(os.environ.get("BUILD_DIR", f"build/cocotb/{top}")).resolve()
-    runner = get_runner("icarus")
-    runner.build(sources=[verilog], hdl_toplevel=top, build_dir=build, timescale=("1ps", "1ps"), always=True)
-    results = runner.test(
-        hdl_toplevel=top,
-        test_module="test_axil",
-        test_dir=Path(__file__).parent,
-        build_dir=build,
-        timescale=("1ps", "1ps"),
-        results_xml=str(build / "results.xml"),
-    )
-    text = Path(results).read_text()
-    if "<failure" in text or "<error" in text:
-        print(f"cocotb: {top} FAILED (see {results})")
-        sys.exit(1)
-    print(f"cocotb: {top}: AXI4-Lite register map through cocotbext-axi AxiLiteMaster, every check passed")
+    run("test_axil", os.environ["TOP"], "AXI4-Lite register map through cocotbext-axi AxiLiteMaster, every check passed")
 
 
 if __name__ == "__main__":

@@ -12,8 +12,6 @@ Run by scripts/cocotb.sh (part of `make test`) on Icarus Verilog:
 
 import os
 import random
-import sys
-from pathlib import Path
 
 import cocotb
 from cocotb.clock import Clock
@@ -65,27 +63,9 @@ async def frames_pass_unchanged(dut):
 
 
 def main():
-    from cocotb_tools.runner import get_runner
+    from icarus_run import run
 
-    top = os.environ["TOP"]
-    verilog = Path(os.environ["VERILOG"]).resolve()
-    build = Path(os.environ.get("BUILD_DIR", f"build/cocotb/{top}")).resolve()
-    runner = get_runner("icarus")
-    runner.build(sources=[verilog], hdl_toplevel=top, build_dir=build, timescale=("1ps", "1ps"), always=True)
-    results = runner.test(
-        hdl_toplevel=top,
-        test_module="test_axis",
-        test_dir=Path(__file__).parent,
-        build_dir=build,
-        timescale=("1ps", "1ps"),
-        results_xml=str(build / "results.xml"),
-    )
-    # The runner returns the results file; a failed test raises or is recorded there.
-    text = Path(results).read_text()
-    if "<failure" in text or "<error" in text:
-        print(f"cocotb: {top} FAILED (see {results})")
-        sys.exit(1)
-    print(f"cocotb: {top}: {FRAMES} frames through cocotbext-axi source/sink, unchanged")
+    run("test_axis", os.environ["TOP"], f"{FRAMES} frames through cocotbext-axi source/sink, unchanged")
 
 
 if __name__ == "__main__":

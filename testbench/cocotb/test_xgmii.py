@@ -27,9 +27,7 @@ Run by scripts/cocotb.sh (part of `make test`) on Icarus Verilog:
 import os
 import random
 import struct
-import sys
 import zlib
-from pathlib import Path
 
 import cocotb
 from cocotb.clock import Clock
@@ -252,26 +250,15 @@ async def pause_sent(dut):
 
 
 def main():
-    from cocotb_tools.runner import get_runner
+    from icarus_run import run
 
-    verilog = Path(os.environ["VERILOG"]).resolve()
-    build = Path(os.environ.get("BUILD_DIR", f"build/cocotb/{TOP}")).resolve()
-    runner = get_runner("icarus")
-    runner.build(sources=[verilog], hdl_toplevel=TOP, build_dir=build, timescale=("1ps", "1ps"), always=True)
-    results = runner.test(
-        hdl_toplevel=TOP,
-        test_module="test_xgmii",
-        test_dir=Path(__file__).parent,
-        build_dir=build,
-        timescale=("1ps", "1ps"),
-        results_xml=str(build / "results.xml"),
+    sizes = f"sizes 1..1514{', 9000' if JUMBO else ''}, step {STEP}"
+    run(
+        "test_xgmii",
+        TOP,
+        f"cocotbext-eth XgmiiSource/XgmiiSink and cocotbext-axi agree ({sizes})",
         extra_env={"TOP": TOP, "XGMII_STEP": str(STEP)},
     )
-    text = Path(results).read_text()
-    if "<failure" in text or "<error" in text:
-        print(f"cocotb: {TOP} FAILED (see {results})")
-        sys.exit(1)
-    print(f"cocotb: {TOP}: cocotbext-eth XgmiiSource/XgmiiSink and cocotbext-axi agree (sizes 1..1514{', 9000' if JUMBO else ''}, step {STEP})")
 
 
 if __name__ == "__main__":
