@@ -216,9 +216,10 @@ mod tests {
         for seed in 1..20 {
             let fs = frames(seed, 40);
             let got = tx_words(&fs);
-            // The first /S/ leaves in cycle 2: the preamble is registered
-            // in cycle 0, encoded into the output register in cycle 1.
-            let want = schedule(&fs, 8 * 2);
+            // The first /S/ leaves in cycle 4: the preamble is registered
+            // in cycle 0, passes the CRC stage's two registers in cycles 1
+            // and 2, and is encoded into the output register in cycle 3.
+            let want = schedule(&fs, 8 * 4);
             let diff = (0..want.len()).find(|&k| got[k] != want[k]);
             assert_eq!(diff, None, "seed {seed}: first difference at word {diff:?}");
             let (dec, _) = decode(&got, 1522);

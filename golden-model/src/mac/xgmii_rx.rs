@@ -67,6 +67,10 @@ pub struct XgmiiRx {
     prev_d: u64,
     prev_c: u8,
     swap: bool,
+    /// The realigned word, two register stages deep (the RTL's `b_*`,
+    /// `c_*`: the CRC's data part is computed between them).
+    stage_b: (u64, u8),
+    stage_c: (u64, u8),
     data: bool,
     cnt: u16,
     crc: u32,
@@ -93,6 +97,8 @@ impl Default for XgmiiRx {
             prev_d: xgmii::IDLE_WORD,
             prev_c: 0xFF,
             swap: false,
+            stage_b: (0, 0xFF),
+            stage_c: (xgmii::IDLE_WORD, 0xFF),
             data: false,
             cnt: 0,
             crc: 0,
@@ -139,7 +145,7 @@ impl Cycle for XgmiiRx {
         o.pause_valid = false;
 
         // ---- Lane-4 alignment --------------------------------------------
-        let (a_d, a_c) = if self.swap {
+        let (new_d, new_c) = if self.swap {
             (
                 ((self.in_d & 0xFFFF_FFFF) << 32) | (self.prev_d >> 32),
                 ((self.in_c & 0xF) << 4) | (self.prev_c >> 4),
@@ -161,6 +167,9 @@ impl Cycle for XgmiiRx {
         self.in_d = i.rxd;
         self.in_c = i.rxc;
         self.swap = swap_n;
+        let (a_d, a_c) = self.stage_c;
+        self.stage_c = self.stage_b;
+        self.stage_b = (new_d, new_c);
 
         // ---- The last beat of the frame that ended last cycle ------------
         if self.pend {

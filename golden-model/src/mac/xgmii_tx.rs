@@ -112,6 +112,18 @@ pub fn lanes(
     }
 }
 
+/// A framer word on its way to the lane encoder (the RTL's `g_*`, `h_*`),
+/// with the CRC register as it stands once the word is taken in.
+#[derive(Clone, Copy, Debug, Default)]
+struct Staged {
+    kind: Kind,
+    data: u64,
+    n: u8,
+    last: bool,
+    s0: bool,
+    crc: u32,
+}
+
 /// The register state of the RTL.
 #[derive(Clone, Debug)]
 pub struct XgmiiTx {
@@ -127,6 +139,10 @@ pub struct XgmiiTx {
     f_n: u8,
     f_last: bool,
     f_s0: bool,
+    /// The CRC stage: the data part is computed between `stage_g` and
+    /// `stage_h`, the encoder reads `stage_h`.
+    stage_g: Staged,
+    stage_h: Staged,
     spill_v: bool,
     spill_n: u8,
     spill_fcs: u32,
@@ -153,6 +169,8 @@ impl Default for XgmiiTx {
             f_n: 0,
             f_last: false,
             f_s0: false,
+            stage_g: Staged::default(),
+            stage_h: Staged::default(),
             spill_v: false,
             spill_n: 0,
             spill_fcs: 0,
@@ -207,8 +225,20 @@ impl Cycle for XgmiiTx {
             return out;
         }
 
-        // ---- Lane encoder and lane-4 shift (from the framer's registers) --
-        let kind = match self.f_kind {
+        // ---- CRC stage: the framer's word moves on two registers ---------
+        let h = self.stage_h;
+        self.stage_h = self.stage_g;
+        self.stage_g = Staged {
+            kind: self.f_kind,
+            data: self.f_data,
+            n: self.f_n,
+            last: self.f_last,
+            s0: self.f_s0,
+            crc: self.crc,
+        };
+
+        // ---- Lane encoder and lane-4 shift (from the word in `stage_h`) ---
+        let kind = match h.kind {
             Kind::None => KIND_NONE,
             Kind::Pre => KIND_PRE,
             Kind::Data => KIND_DATA,
@@ -216,19 +246,19 @@ impl Cycle for XgmiiTx {
         };
         let (e_d, e_c, sv, sn, sf) = lanes(
             kind,
-            self.f_data,
-            self.f_n,
-            self.f_last,
-            !self.crc,
+            h.data,
+            h.n,
+            h.last,
+            !h.crc,
             self.spill_v,
             self.spill_n,
             self.spill_fcs,
         );
-        let pre = self.f_kind == Kind::Pre;
-        let swap = if pre { self.f_s0 } else { self.swap };
+        let pre = h.kind == Kind::Pre;
+        let swap = if pre { h.s0 } else { self.swap };
         // A frame that starts in lane 4 after one that started in lane 0:
         // the lanes before its `/S/` are idle.
-        let (cd, cc) = if pre && self.f_s0 && !self.swap {
+        let (cd, cc) = if pre && h.s0 && !self.swap {
             (0x0707_0707u32, 0xFu8)
         } else {
             (self.carry_d, self.carry_c)

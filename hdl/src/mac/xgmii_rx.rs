@@ -45,7 +45,7 @@
 //! reference `nic_golden::mac::xgmii::decode`.
 
 use super::MacRxStatsSource;
-use crate::roce::crc32::Crc32x64;
+use crate::roce::crc32::{Crc32Advance, Crc32Data64};
 use crate::stream::AxisSource;
 use nic_spec::mac::{ctl, xgmii, FCS_RESIDUE, MIN_FRAME};
 use rust_hdl::prelude::*;
@@ -172,14 +172,28 @@ pub struct XgmiiRx {
     pub pause_valid: Signal<Out, Bit>,
     pub pause_quanta: Signal<Out, Bits<16>>,
     pub m_stats: MacRxStatsSource,
-    lanes: RxLanes,
+    lanes_b: RxLanes,
     be: Be16x4,
-    crc_net: Crc32x64,
+    crc_data: Crc32Data64,
+    crc_adv: Crc32Advance,
     in_d: DFFWithInit<Bits<64>>,
     in_c: DFFWithInit<Bits<8>>,
     prev_d: DFFWithInit<Bits<64>>,
     prev_c: DFFWithInit<Bits<8>>,
     swap: DFF<Bit>,
+    /// A plain `DFF`, not a `DFFWithInit`: Verilator 5.006 (Debian's)
+    /// computed the CRC's XOR network wrong on a `DFFWithInit` output (its
+    /// `q = dff.q ^ init`), while Icarus and rust-hdl were right; its
+    /// power-up value 0 is never seen (`b_c` powers up as control lanes).
+    b_d: DFF<Bits<64>>,
+    b_c: DFFWithInit<Bits<8>>,
+    c_d: DFFWithInit<Bits<64>>,
+    c_c: DFFWithInit<Bits<8>>,
+    c_fc: DFF<Bits<4>>,
+    c_term: DFF<Bit>,
+    c_keep_hi: DFF<Bits<8>>,
+    c_keep_lo: DFF<Bits<8>>,
+    dpart: DFF<Bits<32>>,
     data: DFF<Bit>,
     cnt: DFF<Bits<16>>,
     crc: DFF<Bits<32>>,
@@ -191,6 +205,20 @@ pub struct XgmiiRx {
     is_ctl: DFF<Bit>,
     ctl_op: DFF<Bits<16>>,
     pfc_en: DFF<Bits<8>>,
+    time_p0: DFF<Bits<16>>,
+    time_p1: DFF<Bits<16>>,
+    time_p2: DFF<Bits<16>>,
+    time_p3: DFF<Bits<16>>,
+    time_p4: DFF<Bits<16>>,
+    time_p5: DFF<Bits<16>>,
+    time_p6: DFF<Bits<16>>,
+    time_p7: DFF<Bits<16>>,
+    max_p01: DFF<Bits<16>>,
+    max_p23: DFF<Bits<16>>,
+    max_p45: DFF<Bits<16>>,
+    max_p67: DFF<Bits<16>>,
+    max_p0123: DFF<Bits<16>>,
+    max_p4567: DFF<Bits<16>>,
     quanta: DFF<Bits<16>>,
     pend: DFF<Bit>,
     end_err: DFF<Bit>,
@@ -234,9 +262,10 @@ pub struct XgmiiRx {
     v_fcs: Signal<Local, Bit>,
     cnt_n: Signal<Local, Bits<17>>,
     cnt_sat: Signal<Local, Bits<16>>,
+    cfg_less8: Signal<Local, Bits<16>>,
+    over8: Signal<Local, Bit>,
     ctl_now: Signal<Local, Bit>,
     pfc: Signal<Local, Bit>,
-    qmax: Signal<Local, Bits<16>>,
 }
 
 impl Default for XgmiiRx {
@@ -255,14 +284,24 @@ impl Default for XgmiiRx {
             pause_valid: Default::default(),
             pause_quanta: Default::default(),
             m_stats: Default::default(),
-            lanes: Default::default(),
+            lanes_b: Default::default(),
             be: Default::default(),
-            crc_net: Default::default(),
+            crc_data: Default::default(),
+            crc_adv: Default::default(),
             in_d: DFFWithInit::new(Bits::<64>::from(xgmii::IDLE_WORD)),
             in_c: DFFWithInit::new(Bits::<8>::from(0xFFu64)),
             prev_d: DFFWithInit::new(Bits::<64>::from(xgmii::IDLE_WORD)),
             prev_c: DFFWithInit::new(Bits::<8>::from(0xFFu64)),
             swap: Default::default(),
+            b_d: Default::default(),
+            b_c: DFFWithInit::new(Bits::<8>::from(0xFFu64)),
+            c_d: DFFWithInit::new(Bits::<64>::from(xgmii::IDLE_WORD)),
+            c_c: DFFWithInit::new(Bits::<8>::from(0xFFu64)),
+            c_fc: Default::default(),
+            c_term: Default::default(),
+            c_keep_hi: Default::default(),
+            c_keep_lo: Default::default(),
+            dpart: Default::default(),
             data: Default::default(),
             cnt: Default::default(),
             crc: Default::default(),
@@ -274,6 +313,20 @@ impl Default for XgmiiRx {
             is_ctl: Default::default(),
             ctl_op: Default::default(),
             pfc_en: Default::default(),
+            time_p0: Default::default(),
+            time_p1: Default::default(),
+            time_p2: Default::default(),
+            time_p3: Default::default(),
+            time_p4: Default::default(),
+            time_p5: Default::default(),
+            time_p6: Default::default(),
+            time_p7: Default::default(),
+            max_p01: Default::default(),
+            max_p23: Default::default(),
+            max_p45: Default::default(),
+            max_p67: Default::default(),
+            max_p0123: Default::default(),
+            max_p4567: Default::default(),
             quanta: Default::default(),
             pend: Default::default(),
             end_err: Default::default(),
@@ -317,9 +370,10 @@ impl Default for XgmiiRx {
             v_fcs: Default::default(),
             cnt_n: Default::default(),
             cnt_sat: Default::default(),
+            cfg_less8: Default::default(),
+            over8: Default::default(),
             ctl_now: Default::default(),
             pfc: Default::default(),
-            qmax: Default::default(),
         }
     }
 }
@@ -335,6 +389,15 @@ impl Logic for XgmiiRx {
             prev_d,
             prev_c,
             swap,
+            b_d,
+            b_c,
+            c_d,
+            c_c,
+            c_fc,
+            c_term,
+            c_keep_hi,
+            c_keep_lo,
+            dpart,
             data,
             cnt,
             crc,
@@ -346,6 +409,20 @@ impl Logic for XgmiiRx {
             is_ctl,
             ctl_op,
             pfc_en,
+            time_p0,
+            time_p1,
+            time_p2,
+            time_p3,
+            time_p4,
+            time_p5,
+            time_p6,
+            time_p7,
+            max_p01,
+            max_p23,
+            max_p45,
+            max_p67,
+            max_p0123,
+            max_p4567,
             quanta,
             pend,
             end_err,
@@ -399,9 +476,61 @@ impl Logic for XgmiiRx {
         self.prev_c.d.next = self.in_c.q.val();
         self.in_d.d.next = self.xgmii_rxd.val();
         self.in_c.d.next = self.xgmii_rxc.val();
-        self.lanes.d.next = self.a_d.val();
-        self.lanes.c.next = self.a_c.val();
-        self.be.d.next = self.a_d.val();
+        // ---- Stage B: the data part of the CRC (linear: step(c, d, n) =
+        // step(c, 0, n) ^ step(0, d, n)), registered with the word --------
+        self.b_d.d.next = self.a_d.val();
+        self.b_c.d.next = self.a_c.val();
+        self.lanes_b.d.next = self.b_d.q.val();
+        self.lanes_b.c.next = self.b_c.q.val();
+        self.crc_data.data.next = self.b_d.q.val();
+        self.crc_data.nbytes.next = self.lanes_b.fc.val();
+        self.c_d.d.next = self.b_d.q.val();
+        self.c_c.d.next = self.b_c.q.val();
+        self.dpart.d.next = self.crc_data.part.val();
+        self.c_fc.d.next = self.lanes_b.fc.val();
+        self.c_term.d.next = self.lanes_b.term.val();
+        self.c_keep_hi.d.next = self.lanes_b.keep_hi.val();
+        self.c_keep_lo.d.next = self.lanes_b.keep_lo.val();
+        // ---- Stage C: the frame, from the word in c_d / c_c and its lane
+        // classification, registered with it --------------------------------
+        self.be.d.next = self.c_d.q.val();
+        // ---- PFC: the largest enabled time, a registered max tree that
+        // settles three cycles after the last time is captured ------------
+        if (self.time_p1.q.val() > self.time_p0.q.val()) {
+            self.max_p01.d.next = self.time_p1.q.val();
+        } else {
+            self.max_p01.d.next = self.time_p0.q.val();
+        }
+        if (self.time_p3.q.val() > self.time_p2.q.val()) {
+            self.max_p23.d.next = self.time_p3.q.val();
+        } else {
+            self.max_p23.d.next = self.time_p2.q.val();
+        }
+        if (self.time_p5.q.val() > self.time_p4.q.val()) {
+            self.max_p45.d.next = self.time_p5.q.val();
+        } else {
+            self.max_p45.d.next = self.time_p4.q.val();
+        }
+        if (self.time_p7.q.val() > self.time_p6.q.val()) {
+            self.max_p67.d.next = self.time_p7.q.val();
+        } else {
+            self.max_p67.d.next = self.time_p6.q.val();
+        }
+        if (self.max_p23.q.val() > self.max_p01.q.val()) {
+            self.max_p0123.d.next = self.max_p23.q.val();
+        } else {
+            self.max_p0123.d.next = self.max_p01.q.val();
+        }
+        if (self.max_p67.q.val() > self.max_p45.q.val()) {
+            self.max_p4567.d.next = self.max_p67.q.val();
+        } else {
+            self.max_p4567.d.next = self.max_p45.q.val();
+        }
+        if (self.max_p4567.q.val() > self.max_p0123.q.val()) {
+            self.quanta.d.next = self.max_p4567.q.val();
+        } else {
+            self.quanta.d.next = self.max_p0123.q.val();
+        }
 
         // ---- The last beat of the frame that ended last cycle --------------
         self.v_err.next = self.end_err.q.val();
@@ -449,11 +578,16 @@ impl Logic for XgmiiRx {
         }
 
         // ---- This word ------------------------------------------------------
-        self.crc_net.crc_in.next = self.crc.q.val();
-        self.crc_net.data.next = self.a_d.val();
-        self.crc_net.nbytes.next = self.lanes.fc.val();
+        self.crc_adv.crc_in.next = self.crc.q.val();
+        self.crc_adv.nbytes.next = self.c_fc.q.val();
+        // A full word ends the frame as oversize when cnt + 8 (saturated)
+        // > cfg_max_len: one comparison of the cnt register against a
+        // constant of the top (cfg_max_len - 8).
+        self.cfg_less8.next = (self.cfg_max_len.val() - 8);
+        self.over8.next = ((self.cfg_max_len.val() != 0xFFFF)
+            && ((self.cfg_max_len.val() < 8) || (self.cnt.q.val() > self.cfg_less8.val())));
         self.cnt_n.next =
-            (bit_cast::<17, 16>(self.cnt.q.val()) + bit_cast::<17, 4>(self.lanes.fc.val()));
+            (bit_cast::<17, 16>(self.cnt.q.val()) + bit_cast::<17, 4>(self.c_fc.q.val()));
         if self.cnt_n.val().get_bit(16) {
             self.cnt_sat.next = 0xFFFF.into();
         } else {
@@ -463,13 +597,12 @@ impl Logic for XgmiiRx {
             && self.dst_ctl.q.val()
             && (self.be.p2.val() == self.k_ethertype.val()));
         self.pfc.next = (self.ctl_op.q.val() == self.k_op_pfc.val());
-        self.qmax.next = self.quanta.q.val();
         if !self.data.q.val() {
-            if (self.a_c.val().get_bit(0)
-                && (self.a_d.val().get_bits::<8>(0) == self.k_start.val()))
+            if (self.c_c.q.val().get_bit(0)
+                && (self.c_d.q.val().get_bits::<8>(0) == self.k_start.val()))
             {
-                if ((self.a_c.val() == self.k_pre_ctrl.val())
-                    && (self.a_d.val() == self.k_pre_word.val()))
+                if ((self.c_c.q.val() == self.k_pre_ctrl.val())
+                    && (self.c_d.q.val() == self.k_pre_word.val()))
                 {
                     self.data.d.next = true;
                     self.cnt.d.next = 0.into();
@@ -477,22 +610,29 @@ impl Logic for XgmiiRx {
                     self.widx.d.next = 0.into();
                     self.is_ctl.d.next = false;
                     self.dst_ctl.d.next = false;
-                    self.quanta.d.next = 0.into();
+                    self.time_p0.d.next = 0.into();
+                    self.time_p1.d.next = 0.into();
+                    self.time_p2.d.next = 0.into();
+                    self.time_p3.d.next = 0.into();
+                    self.time_p4.d.next = 0.into();
+                    self.time_p5.d.next = 0.into();
+                    self.time_p6.d.next = 0.into();
+                    self.time_p7.d.next = 0.into();
                 } else {
                     self.n_bad_preamble.d.next = (self.n_bad_preamble.q.val() + 1);
                     self.o_bad_frame.d.next = true;
                 }
             }
         } else {
-            self.crc.d.next = self.crc_net.crc_out.val();
+            self.crc.d.next = (self.crc_adv.crc_out.val() ^ self.dpart.q.val());
             self.cnt.d.next = self.cnt_sat.val();
-            if ((self.lanes.fc.val() == 8) && (self.cnt_sat.val() > self.cfg_max_len.val())) {
+            if ((self.c_fc.q.val() == 8) && self.over8.val()) {
                 // Oversize: cut here; the held word becomes the last beat.
                 self.end_err.d.next = false;
                 self.end_over.d.next = true;
                 self.pend.d.next = true;
                 self.data.d.next = false;
-            } else if self.lanes.fc.val() == 8 {
+            } else if self.c_fc.q.val() == 8 {
                 if self.ctl_now.val() {
                     self.is_ctl.d.next = true;
                     self.ctl_op.d.next = self.be.p3.val();
@@ -503,68 +643,63 @@ impl Logic for XgmiiRx {
                     self.o_tkeep.d.next = 0xFF.into();
                 }
                 if self.widx.q.val() == 0 {
-                    self.dst_ctl.d.next = (self.a_d.val().get_bits::<48>(0) == self.k_dst.val());
+                    self.dst_ctl.d.next = (self.c_d.q.val().get_bits::<48>(0) == self.k_dst.val());
                 }
                 if (self.is_ctl.q.val() && (self.widx.q.val() == 2)) {
                     if self.pfc.val() {
-                        self.pfc_en.d.next = self.a_d.val().get_bits::<8>(8);
-                        self.qmax.next = 0.into();
-                        if (self.a_d.val().get_bit(8) && (self.be.p1.val() > self.qmax.val())) {
-                            self.qmax.next = self.be.p1.val();
+                        self.pfc_en.d.next = self.c_d.q.val().get_bits::<8>(8);
+                        if self.c_d.q.val().get_bit(8) {
+                            self.time_p0.d.next = self.be.p1.val();
                         }
-                        if (self.a_d.val().get_bit(9) && (self.be.p2.val() > self.qmax.val())) {
-                            self.qmax.next = self.be.p2.val();
+                        if self.c_d.q.val().get_bit(9) {
+                            self.time_p1.d.next = self.be.p2.val();
                         }
-                        if (self.a_d.val().get_bit(10) && (self.be.p3.val() > self.qmax.val())) {
-                            self.qmax.next = self.be.p3.val();
+                        if self.c_d.q.val().get_bit(10) {
+                            self.time_p2.d.next = self.be.p3.val();
                         }
                     } else {
-                        self.qmax.next = self.be.p0.val();
+                        self.time_p0.d.next = self.be.p0.val();
                     }
-                    self.quanta.d.next = self.qmax.val();
                 } else if (self.is_ctl.q.val() && self.pfc.val() && (self.widx.q.val() == 3)) {
-                    if (self.pfc_en.q.val().get_bit(3) && (self.be.p0.val() > self.qmax.val())) {
-                        self.qmax.next = self.be.p0.val();
+                    if self.pfc_en.q.val().get_bit(3) {
+                        self.time_p3.d.next = self.be.p0.val();
                     }
-                    if (self.pfc_en.q.val().get_bit(4) && (self.be.p1.val() > self.qmax.val())) {
-                        self.qmax.next = self.be.p1.val();
+                    if self.pfc_en.q.val().get_bit(4) {
+                        self.time_p4.d.next = self.be.p1.val();
                     }
-                    if (self.pfc_en.q.val().get_bit(5) && (self.be.p2.val() > self.qmax.val())) {
-                        self.qmax.next = self.be.p2.val();
+                    if self.pfc_en.q.val().get_bit(5) {
+                        self.time_p5.d.next = self.be.p2.val();
                     }
-                    if (self.pfc_en.q.val().get_bit(6) && (self.be.p3.val() > self.qmax.val())) {
-                        self.qmax.next = self.be.p3.val();
+                    if self.pfc_en.q.val().get_bit(6) {
+                        self.time_p6.d.next = self.be.p3.val();
                     }
-                    self.quanta.d.next = self.qmax.val();
                 } else if (self.is_ctl.q.val()
                     && self.pfc.val()
                     && (self.widx.q.val() == 4)
                     && self.pfc_en.q.val().get_bit(7))
                 {
-                    if (self.be.p0.val() > self.qmax.val()) {
-                        self.quanta.d.next = self.be.p0.val();
-                    }
+                    self.time_p7.d.next = self.be.p0.val();
                 }
                 self.hold_v.d.next = true;
-                self.hold_d.d.next = self.a_d.val();
+                self.hold_d.d.next = self.c_d.q.val();
                 self.hold_k.d.next = 0xFF.into();
                 if self.widx.q.val() != 7 {
                     self.widx.d.next = (self.widx.q.val() + 1);
                 }
             } else {
-                if (self.lanes.fc.val() >= 5) {
+                if (self.c_fc.q.val() >= 5) {
                     if (self.hold_v.q.val() && !self.is_ctl.q.val()) {
                         self.o_tvalid.d.next = true;
                         self.o_tdata.d.next = self.hold_d.q.val();
                         self.o_tkeep.d.next = 0xFF.into();
                     }
                     self.hold_v.d.next = true;
-                    self.hold_d.d.next = self.a_d.val();
-                    self.hold_k.d.next = self.lanes.keep_hi.val();
+                    self.hold_d.d.next = self.c_d.q.val();
+                    self.hold_k.d.next = self.c_keep_hi.q.val();
                 } else if self.hold_v.q.val() {
-                    self.hold_k.d.next = self.lanes.keep_lo.val();
+                    self.hold_k.d.next = self.c_keep_lo.q.val();
                 }
-                self.end_err.d.next = !self.lanes.term.val();
+                self.end_err.d.next = !self.c_term.q.val();
                 self.end_over.d.next = false;
                 self.pend.d.next = true;
                 self.data.d.next = false;
@@ -577,6 +712,15 @@ impl Logic for XgmiiRx {
             self.prev_d.d.next = self.k_idle_word.val();
             self.prev_c.d.next = 0xFF.into();
             self.swap.d.next = false;
+            self.b_d.d.next = 0.into();
+            self.b_c.d.next = 0xFF.into();
+            self.c_d.d.next = self.k_idle_word.val();
+            self.c_c.d.next = 0xFF.into();
+            self.dpart.d.next = 0.into();
+            self.c_fc.d.next = 0.into();
+            self.c_term.d.next = false;
+            self.c_keep_hi.d.next = 0.into();
+            self.c_keep_lo.d.next = 0.into();
             self.data.d.next = false;
             self.cnt.d.next = 0.into();
             self.crc.d.next = 0.into();
@@ -588,6 +732,20 @@ impl Logic for XgmiiRx {
             self.is_ctl.d.next = false;
             self.ctl_op.d.next = 0.into();
             self.pfc_en.d.next = 0.into();
+            self.time_p0.d.next = 0.into();
+            self.time_p1.d.next = 0.into();
+            self.time_p2.d.next = 0.into();
+            self.time_p3.d.next = 0.into();
+            self.time_p4.d.next = 0.into();
+            self.time_p5.d.next = 0.into();
+            self.time_p6.d.next = 0.into();
+            self.time_p7.d.next = 0.into();
+            self.max_p01.d.next = 0.into();
+            self.max_p23.d.next = 0.into();
+            self.max_p45.d.next = 0.into();
+            self.max_p67.d.next = 0.into();
+            self.max_p0123.d.next = 0.into();
+            self.max_p4567.d.next = 0.into();
             self.quanta.d.next = 0.into();
             self.pend.d.next = false;
             self.end_err.d.next = false;

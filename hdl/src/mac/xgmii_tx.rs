@@ -42,7 +42,7 @@
 //! byte-level schedule `nic_golden::mac::xgmii::schedule`.
 
 use super::MacTxStatsSource;
-use crate::roce::crc32::Crc32x64;
+use crate::roce::crc32::{Crc32Advance, Crc32Data64};
 use crate::stream::AxisSink;
 use nic_spec::mac::xgmii;
 use rust_hdl::prelude::*;
@@ -207,84 +207,102 @@ impl Logic for TxLanes {
         self.sf.connect();
     }
     fn hdl(&self) -> Verilog {
-        Verilog::Custom(format!(
-            r#"integer k;
-integer nn;
-integer sp;
-always @(*) begin
-  k = 0;  // assigned on every path: no latch for the loop variable
-  d = 64'h{idle:016X};
-  c = 8'hFF;
-  sv = 1'b0;
-  sn = 3'd0;
-  sf = 32'd0;
-  nn = (n == 4'd0) ? 1 : ((n > 4'd8) ? 8 : n);
-  sp = (spill_n > 3'd4) ? 4 : spill_n;
-  case (kind)
-    2'd{pre}: begin
-      d = 64'h{pw:016X};
-      c = 8'h{pc:02X};
-    end
-    2'd{data_k}: begin
-      if (!last) begin
-        d = data;
-        c = 8'h00;
-      end else begin
-        for (k = 0; k < 8; k = k + 1) begin
-          if (k < nn) begin
-            d[8*k +: 8] = data[8*k +: 8];
-            c[k] = 1'b0;
-          end else if (k < nn + 4) begin
-            d[8*k +: 8] = fcs[8*(k-nn) +: 8];
-            c[k] = 1'b0;
-          end else if (k == nn + 4) begin
-            d[8*k +: 8] = 8'h{term:02X};
-            c[k] = 1'b1;
-          end
-        end
-        if (nn >= 4) begin
-          sv = 1'b1;
-          sn = nn - 4;
-          sf = fcs >> (8*(8-nn));
-        end
-      end
-    end
-    2'd{abort}: begin
-      d = {{8{{8'h{err:02X}}}}};
-      c = 8'hFF;
-      sv = 1'b1;
-    end
-    default: begin
-      if (spill_v) begin
-        // sp <= 4: FCS bytes in lanes 0..3 (spill_fcs has four), /T/ in
-        // lane sp
-        for (k = 0; k < 4; k = k + 1) begin
-          if (k < sp) begin
-            d[8*k +: 8] = spill_fcs[8*k +: 8];
-            c[k] = 1'b0;
-          end else if (k == sp) begin
-            d[8*k +: 8] = 8'h{term:02X};
-            c[k] = 1'b1;
-          end
-        end
-        if (sp == 4) begin
-          d[39:32] = 8'h{term:02X};
-          c[4] = 1'b1;
-        end
-      end
-    end
-  endcase
-end
-"#,
-            idle = xgmii::IDLE_WORD,
-            pw = xgmii::PREAMBLE_WORD,
-            pc = xgmii::PREAMBLE_CTRL,
-            term = xgmii::TERM,
-            err = xgmii::ERROR,
-            pre = K_PRE,
-            data_k = K_DATA,
-            abort = K_ABORT,
-        ))
+        // Every lane's source is a constant of the case (no loop variable,
+        // no integer arithmetic): each output bit is a small mux.
+        let term = xgmii::TERM;
+        let mut v = String::from("always @(*) begin\n");
+        v += &format!(
+            "  d = 64'h{:016X};\n  c = 8'hFF;\n  sv = 1'b0;\n  sn = 3'd0;\n  sf = 32'd0;\n",
+            xgmii::IDLE_WORD
+        );
+        v += "  case (kind)\n";
+        v += &format!(
+            "    2'd{K_PRE}: begin\n      d = 64'h{:016X};\n      c = 8'h{:02X};\n    end\n",
+            xgmii::PREAMBLE_WORD,
+            xgmii::PREAMBLE_CTRL
+        );
+        v += &format!("    2'd{K_DATA}: begin\n      if (!last) begin\n        d = data;\n        c = 8'h00;\n      end else begin\n        case (n)\n");
+        // n = 0 acts as 1, n > 8 as 8 (the framer never sends either).
+        for n in 1..=8usize {
+            let label = match n {
+                1 => "4'd0, 4'd1".to_string(),
+                8 => "default".to_string(),
+                _ => format!("4'd{n}"),
+            };
+            v += &format!("          {label}: begin\n");
+            for k in 0..8usize {
+                if k < n {
+                    v += &format!(
+                        "            d[{}:{}] = data[{}:{}];\n",
+                        8 * k + 7,
+                        8 * k,
+                        8 * k + 7,
+                        8 * k
+                    );
+                    v += &format!("            c[{k}] = 1'b0;\n");
+                } else if k < n + 4 {
+                    let f = k - n;
+                    v += &format!(
+                        "            d[{}:{}] = fcs[{}:{}];\n",
+                        8 * k + 7,
+                        8 * k,
+                        8 * f + 7,
+                        8 * f
+                    );
+                    v += &format!("            c[{k}] = 1'b0;\n");
+                } else if k == n + 4 {
+                    v += &format!("            d[{}:{}] = 8'h{term:02X};\n", 8 * k + 7, 8 * k);
+                    v += &format!("            c[{k}] = 1'b1;\n");
+                }
+            }
+            if n >= 4 {
+                // The FCS bytes that did not fit: fcs >> 8 * (8 - n).
+                let lo = 8 * (8 - n);
+                v += "            sv = 1'b1;\n";
+                v += &format!("            sn = 3'd{};\n", n - 4);
+                if lo == 0 {
+                    v += "            sf = fcs;\n";
+                } else if lo < 32 {
+                    v += &format!("            sf = {{{lo}'d0, fcs[31:{lo}]}};\n");
+                }
+            }
+            v += "          end\n";
+        }
+        v += "        endcase\n      end\n    end\n";
+        v += &format!(
+            "    2'd{K_ABORT}: begin\n      d = {{8{{8'h{:02X}}}}};\n      c = 8'hFF;\n      sv = 1'b1;\n    end\n",
+            xgmii::ERROR
+        );
+        // The spill: spill_n (<= 4; more acts as 4) FCS bytes in lanes
+        // 0.., then /T/.
+        v += "    default: begin\n      if (spill_v) begin\n        case (spill_n)\n";
+        for sp in 0..=4usize {
+            let label = if sp == 4 {
+                "default".to_string()
+            } else {
+                format!("3'd{sp}")
+            };
+            v += &format!("          {label}: begin\n");
+            for k in 0..sp {
+                v += &format!(
+                    "            d[{}:{}] = spill_fcs[{}:{}];\n",
+                    8 * k + 7,
+                    8 * k,
+                    8 * k + 7,
+                    8 * k
+                );
+                v += &format!("            c[{k}] = 1'b0;\n");
+            }
+            v += &format!(
+                "            d[{}:{}] = 8'h{term:02X};\n",
+                8 * sp + 7,
+                8 * sp
+            );
+            v += &format!("            c[{sp}] = 1'b1;\n");
+            v += "          end\n";
+        }
+        v += "        endcase\n      end\n    end\n  endcase\nend\n";
+        Verilog::Custom(v)
     }
 }
 
@@ -299,7 +317,8 @@ pub struct XgmiiTx {
     pub m_stats: MacTxStatsSource,
     keep: KeepCount,
     lanes: TxLanes,
-    crc_net: Crc32x64,
+    crc_data: Crc32Data64,
+    crc_adv: Crc32Advance,
     // ---- Framer
     st: DFF<Bits<2>>,
     gap_wait: DFF<Bits<2>>,
@@ -313,6 +332,18 @@ pub struct XgmiiTx {
     f_n: DFF<Bits<4>>,
     f_last: DFF<Bit>,
     f_s0: DFF<Bit>,
+    // ---- CRC stage (the data part in, the register advanced)
+    cs_kind: DFF<Bits<2>>,
+    cs_data: DFF<Bits<64>>,
+    cs_n: DFF<Bits<4>>,
+    cs_last: DFF<Bit>,
+    cs_s0: DFF<Bit>,
+    cs_dpart: DFF<Bits<32>>,
+    enc_kind: DFF<Bits<2>>,
+    enc_data: DFF<Bits<64>>,
+    enc_n: DFF<Bits<4>>,
+    enc_last: DFF<Bit>,
+    enc_s0: DFF<Bit>,
     // ---- Encoder and lane-4 shift
     spill_v: DFF<Bit>,
     spill_n: DFF<Bits<3>>,
@@ -370,7 +401,8 @@ impl Default for XgmiiTx {
             m_stats: Default::default(),
             keep: Default::default(),
             lanes: Default::default(),
-            crc_net: Default::default(),
+            crc_data: Default::default(),
+            crc_adv: Default::default(),
             st: Default::default(),
             gap_wait: Default::default(),
             next_s: Default::default(),
@@ -383,6 +415,17 @@ impl Default for XgmiiTx {
             f_n: Default::default(),
             f_last: Default::default(),
             f_s0: Default::default(),
+            cs_kind: Default::default(),
+            cs_data: Default::default(),
+            cs_n: Default::default(),
+            cs_last: Default::default(),
+            cs_s0: Default::default(),
+            cs_dpart: Default::default(),
+            enc_kind: Default::default(),
+            enc_data: Default::default(),
+            enc_n: Default::default(),
+            enc_last: Default::default(),
+            enc_s0: Default::default(),
             spill_v: Default::default(),
             spill_n: Default::default(),
             spill_fcs: Default::default(),
@@ -433,27 +476,53 @@ impl Logic for XgmiiTx {
     fn update(&mut self) {
         dff_setup!(
             self, clock, st, gap_wait, next_s, deficit, s0, nwords, crc, f_kind, f_data, f_n,
-            f_last, f_s0, spill_v, spill_n, spill_fcs, swap, carry_d, carry_c, txd, txc, n_frames,
-            n_bytes, n_aborts
+            f_last, f_s0, cs_kind, cs_data, cs_n, cs_last, cs_s0, cs_dpart, enc_kind, enc_data,
+            enc_n, enc_last, enc_s0, spill_v, spill_n, spill_fcs, swap, carry_d, carry_c, txd, txc,
+            n_frames, n_bytes, n_aborts
         );
-        // ---- Lane encoder and lane-4 shift, from the framer's registers ---
-        self.lanes.kind.next = self.f_kind.q.val();
-        self.lanes.data.next = self.f_data.q.val();
-        self.lanes.n.next = self.f_n.q.val();
-        self.lanes.last.next = self.f_last.q.val();
+        // ---- CRC stage: the data part of the framer's word (linear:
+        // step(c, d, n) = step(c, 0, n) ^ step(0, d, n)) is registered with
+        // the word (cs_*); then the register advances over cs_n bytes and
+        // takes that part in, while the word moves on to enc_* ---------------
+        self.crc_data.data.next = self.f_data.q.val();
+        self.crc_data.nbytes.next = self.f_n.q.val();
+        self.cs_dpart.d.next = self.crc_data.part.val();
+        self.cs_kind.d.next = self.f_kind.q.val();
+        self.cs_data.d.next = self.f_data.q.val();
+        self.cs_n.d.next = self.f_n.q.val();
+        self.cs_last.d.next = self.f_last.q.val();
+        self.cs_s0.d.next = self.f_s0.q.val();
+        self.crc_adv.crc_in.next = self.crc.q.val();
+        self.crc_adv.nbytes.next = self.cs_n.q.val();
+        if self.cs_kind.q.val() == self.k_pre.val() {
+            self.crc.d.next = self.k_crc_init.val();
+        } else if self.cs_kind.q.val() == self.k_data.val() {
+            self.crc.d.next = (self.crc_adv.crc_out.val() ^ self.cs_dpart.q.val());
+        }
+        self.enc_kind.d.next = self.cs_kind.q.val();
+        self.enc_data.d.next = self.cs_data.q.val();
+        self.enc_n.d.next = self.cs_n.q.val();
+        self.enc_last.d.next = self.cs_last.q.val();
+        self.enc_s0.d.next = self.cs_s0.q.val();
+        // ---- Lane encoder and lane-4 shift, from the word in enc_* and the
+        // CRC register (which holds that word) ------------------------------
+        self.lanes.kind.next = self.enc_kind.q.val();
+        self.lanes.data.next = self.enc_data.q.val();
+        self.lanes.n.next = self.enc_n.q.val();
+        self.lanes.last.next = self.enc_last.q.val();
         self.lanes.fcs.next = !self.crc.q.val();
         self.lanes.spill_v.next = self.spill_v.q.val();
         self.lanes.spill_n.next = self.spill_n.q.val();
         self.lanes.spill_fcs.next = self.spill_fcs.q.val();
-        self.pre.next = (self.f_kind.q.val() == self.k_pre.val());
+        self.pre.next = (self.enc_kind.q.val() == self.k_pre.val());
         if self.pre.val() {
-            self.swap_now.next = self.f_s0.q.val();
+            self.swap_now.next = self.enc_s0.q.val();
         } else {
             self.swap_now.next = self.swap.q.val();
         }
         // A frame that starts in lane 4 after one that started in lane 0:
         // the lanes before its /S/ are idle.
-        if (self.pre.val() && self.f_s0.q.val() && !self.swap.q.val()) {
+        if (self.pre.val() && self.enc_s0.q.val() && !self.swap.q.val()) {
             self.cd.next = self.k_idle_half.val();
             self.cc.next = 0xF.into();
         } else {
@@ -597,15 +666,6 @@ impl Logic for XgmiiTx {
             self.gap_wait.d.next = (self.g_t.val().get_bits::<2>(3) - 1);
             self.next_s.d.next = self.g_t.val().get_bit(2);
         }
-        // ---- CRC of the words handed on ----------------------------------
-        self.crc_net.crc_in.next = self.crc.q.val();
-        self.crc_net.data.next = self.data_n.val();
-        self.crc_net.nbytes.next = self.n_n.val();
-        if self.kind_n.val() == self.k_pre.val() {
-            self.crc.d.next = self.k_crc_init.val();
-        } else if self.kind_n.val() == self.k_data.val() {
-            self.crc.d.next = self.crc_net.crc_out.val();
-        }
         self.f_kind.d.next = self.kind_n.val();
         self.f_data.d.next = self.data_n.val();
         self.f_n.d.next = self.n_n.val();
@@ -626,6 +686,17 @@ impl Logic for XgmiiTx {
             self.f_n.d.next = 0.into();
             self.f_last.d.next = false;
             self.f_s0.d.next = false;
+            self.cs_kind.d.next = self.k_none.val();
+            self.cs_data.d.next = 0.into();
+            self.cs_n.d.next = 0.into();
+            self.cs_last.d.next = false;
+            self.cs_s0.d.next = false;
+            self.cs_dpart.d.next = 0.into();
+            self.enc_kind.d.next = self.k_none.val();
+            self.enc_data.d.next = 0.into();
+            self.enc_n.d.next = 0.into();
+            self.enc_last.d.next = false;
+            self.enc_s0.d.next = false;
             self.spill_v.d.next = false;
             self.spill_n.d.next = 0.into();
             self.spill_fcs.d.next = 0.into();

@@ -44,17 +44,22 @@ pub fn step(mut crc: u32, data: u64, nbytes: u32) -> u32 {
     crc
 }
 
-/// The Verilog XOR expression of output bit `j` after `n` bytes.
-fn xor_terms(j: usize, n: u32) -> String {
+/// The XOR terms of output bit `j` after `n` bytes, from the register
+/// (`crc_in`) and/or the data (`data`).
+fn terms(j: usize, n: u32, from_crc: bool, from_data: bool) -> String {
     let mut terms = Vec::new();
-    for i in 0..32 {
-        if (step(1 << i, 0, n) >> j) & 1 != 0 {
-            terms.push(format!("crc_in[{i}]"));
+    if from_crc {
+        for i in 0..32 {
+            if (step(1 << i, 0, n) >> j) & 1 != 0 {
+                terms.push(format!("crc_in[{i}]"));
+            }
         }
     }
-    for i in 0..(8 * n as usize) {
-        if (step(0, 1u64 << i, n) >> j) & 1 != 0 {
-            terms.push(format!("data[{i}]"));
+    if from_data {
+        for i in 0..(8 * n as usize) {
+            if (step(0, 1u64 << i, n) >> j) & 1 != 0 {
+                terms.push(format!("data[{i}]"));
+            }
         }
     }
     if terms.is_empty() {
@@ -62,6 +67,29 @@ fn xor_terms(j: usize, n: u32) -> String {
     } else {
         terms.join(" ^ ")
     }
+}
+
+/// One `case (nbytes)` over the byte counts 0..=8 (9..=15 act as 8),
+/// assigning `out` from the XOR networks; `zero` is the count-0 value.
+fn case_body(out: &str, zero: &str, from_crc: bool, from_data: bool) -> String {
+    let mut v = format!("always @(*) begin\n  case (nbytes)\n    4'd0: {out} = {zero};\n");
+    for n in 1..=8u32 {
+        let label = if n == 8 {
+            "default".to_string()
+        } else {
+            format!("4'd{n}")
+        };
+        v.push_str(&format!("    {label}: begin\n"));
+        for j in 0..32 {
+            v.push_str(&format!(
+                "      {out}[{j}] = {};\n",
+                terms(j, n, from_crc, from_data)
+            ));
+        }
+        v.push_str("    end\n");
+    }
+    v.push_str("  endcase\nend\n");
+    v
 }
 
 #[derive(LogicBlock, Default)]
@@ -85,22 +113,69 @@ impl Logic for Crc32x64 {
     }
 
     fn hdl(&self) -> Verilog {
-        let mut v =
-            String::from("always @(*) begin\n  case (nbytes)\n    4'd0: crc_out = crc_in;\n");
-        for n in 1..=8u32 {
-            let label = if n == 8 {
-                "default".to_string()
-            } else {
-                format!("4'd{n}")
-            };
-            v.push_str(&format!("    {label}: begin\n"));
-            for j in 0..32 {
-                v.push_str(&format!("      crc_out[{j}] = {};\n", xor_terms(j, n)));
-            }
-            v.push_str("    end\n");
-        }
-        v.push_str("  endcase\nend\n");
-        Verilog::Custom(v)
+        Verilog::Custom(case_body("crc_out", "crc_in", true, true))
+    }
+}
+
+/// The data part of a CRC-32 step (combinational): `part` =
+/// `step(0, data, nbytes)`, what the bytes in lanes `0..nbytes` add to
+/// the register. With [`Crc32Advance`] it splits a step by linearity,
+/// `step(c, d, n) = step(c, 0, n) ^ step(0, d, n)`, so the data part can
+/// be computed (and registered) a cycle before the register's loop takes
+/// it in: the loop is then only the register's own network.
+///
+/// Ports: `data: Bits<64>` (byte k in bits 8k+7..8k), `nbytes: Bits<4>`
+/// (0..=8; 9..=15 act as 8), `part: Bits<32>` (0 for `nbytes` 0).
+/// Latency 0.
+#[derive(LogicBlock, Default)]
+pub struct Crc32Data64 {
+    pub data: Signal<In, Bits<64>>,
+    pub nbytes: Signal<In, Bits<4>>,
+    pub part: Signal<Out, Bits<32>>,
+}
+
+impl Logic for Crc32Data64 {
+    fn update(&mut self) {
+        let n = (self.nbytes.val().index() as u32).min(8);
+        let d = self.data.val().to_u64();
+        self.part.next = Bits::<32>::from(step(0, d, n) as u64);
+    }
+
+    fn connect(&mut self) {
+        self.part.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(case_body("part", "32'h0", false, true))
+    }
+}
+
+/// The register part of a CRC-32 step (combinational): `crc_out` =
+/// `step(crc_in, 0, nbytes)`, the register advanced over `nbytes` zero
+/// bytes; XOR a [`Crc32Data64`]'s `part` to finish the step.
+///
+/// Ports: `crc_in: Bits<32>`, `nbytes: Bits<4>` (0..=8; 9..=15 act as 8;
+/// 0 passes `crc_in` through), `crc_out: Bits<32>`. Latency 0.
+#[derive(LogicBlock, Default)]
+pub struct Crc32Advance {
+    pub crc_in: Signal<In, Bits<32>>,
+    pub nbytes: Signal<In, Bits<4>>,
+    pub crc_out: Signal<Out, Bits<32>>,
+}
+
+impl Logic for Crc32Advance {
+    fn update(&mut self) {
+        let n = (self.nbytes.val().index() as u32).min(8);
+        let c = self.crc_in.val().to_u32();
+        self.crc_out.next = Bits::<32>::from(step(c, 0, n) as u64);
+    }
+
+    fn connect(&mut self) {
+        self.crc_out.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(case_body("crc_out", "crc_in", true, false))
     }
 }
 
@@ -114,5 +189,18 @@ mod tests {
         let d = u64::from_le_bytes(*b"12345678");
         let c = step(step(0xFFFF_FFFF, d, 8), b'9' as u64, 1);
         assert_eq!(!c, 0xCBF4_3926);
+    }
+
+    /// The split that `Crc32Data64` and `Crc32Advance` rely on.
+    #[test]
+    fn step_is_linear() {
+        let mut x = 0x1234_5678_9abc_def0u64;
+        for k in 0..200u64 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let (c, d, n) = ((x >> 32) as u32, x.rotate_left(17), (k % 10) as u32);
+            assert_eq!(step(c, 0, n) ^ step(0, d, n), step(c, d, n));
+        }
     }
 }
