@@ -73,6 +73,9 @@ pub struct XgmiiRx {
     stage_c: (u64, u8),
     data: bool,
     cnt: u16,
+    /// cnt + 8 (saturated) > cfg_max_len, from the previous cycle's
+    /// `cnt` and `cfg_max_len` (the RTL's registered `cnt_over8`).
+    cnt_over8: bool,
     crc: u32,
     widx: u8,
     hold_v: bool,
@@ -101,6 +104,7 @@ impl Default for XgmiiRx {
             stage_c: (xgmii::IDLE_WORD, 0xFF),
             data: false,
             cnt: 0,
+            cnt_over8: false,
             crc: 0,
             widx: 0,
             hold_v: false,
@@ -228,13 +232,17 @@ impl Cycle for XgmiiRx {
                     o.bad_frame = true;
                 }
             }
+            // Outside a frame: as for a frame starting (count 0).
+            self.cnt_over8 = 8 > i.cfg_max_len;
             return out;
         }
         let fc = first_ctrl(a_c);
         self.crc = crc_step(self.crc, a_d, fc as u32);
         let cnt_n = self.cnt.saturating_add(fc as u16);
         self.cnt = cnt_n;
-        if fc == 8 && cnt_n > i.cfg_max_len {
+        let over = fc == 8 && self.cnt_over8;
+        self.cnt_over8 = cnt_n.saturating_add(8) > i.cfg_max_len;
+        if over {
             // Oversize: cut here; the held word becomes the last beat.
             self.end_err = false;
             self.end_over = true;

@@ -151,6 +151,9 @@ pub struct XgmiiTx {
     carry_c: u8,
     txd: u64,
     txc: u8,
+    /// A frame's length, counted the cycle after it was sent (the RTL's
+    /// `done_v`, `done_len`).
+    done: Option<u32>,
     stats: MacTxStats,
 }
 
@@ -179,6 +182,7 @@ impl Default for XgmiiTx {
             carry_c: 0xF,
             txd: xgmii::IDLE_WORD,
             txc: 0xFF,
+            done: None,
             stats: MacTxStats::default(),
         }
     }
@@ -348,10 +352,12 @@ impl Cycle for XgmiiTx {
                 }
             }
         }
-        if last_n {
-            let len = (self.nwords as u32) * 8 + n_n as u32 + 4;
+        if let Some(len) = self.done.take() {
             self.stats.frames = self.stats.frames.wrapping_add(1);
             self.stats.bytes = self.stats.bytes.wrapping_add(len);
+        }
+        if last_n {
+            self.done = Some((self.nwords as u32) * 8 + n_n as u32 + 4);
             self.gap(n_n);
             self.st = St::Idle;
         }

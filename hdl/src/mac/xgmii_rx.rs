@@ -196,6 +196,9 @@ pub struct XgmiiRx {
     dpart: DFF<Bits<32>>,
     data: DFF<Bit>,
     cnt: DFF<Bits<16>>,
+    /// A full word now would make the frame oversize: cnt + 8 (saturated)
+    /// > cfg_max_len, judged a cycle ahead from the count it loads.
+    cnt_over8: DFF<Bit>,
     crc: DFF<Bits<32>>,
     widx: DFF<Bits<3>>,
     hold_v: DFF<Bit>,
@@ -263,7 +266,7 @@ pub struct XgmiiRx {
     cnt_n: Signal<Local, Bits<17>>,
     cnt_sat: Signal<Local, Bits<16>>,
     cfg_less8: Signal<Local, Bits<16>>,
-    over8: Signal<Local, Bit>,
+    cnt_next: Signal<Local, Bits<16>>,
     ctl_now: Signal<Local, Bit>,
     pfc: Signal<Local, Bit>,
 }
@@ -304,6 +307,7 @@ impl Default for XgmiiRx {
             dpart: Default::default(),
             data: Default::default(),
             cnt: Default::default(),
+            cnt_over8: Default::default(),
             crc: Default::default(),
             widx: Default::default(),
             hold_v: Default::default(),
@@ -371,7 +375,7 @@ impl Default for XgmiiRx {
             cnt_n: Default::default(),
             cnt_sat: Default::default(),
             cfg_less8: Default::default(),
-            over8: Default::default(),
+            cnt_next: Default::default(),
             ctl_now: Default::default(),
             pfc: Default::default(),
         }
@@ -400,6 +404,7 @@ impl Logic for XgmiiRx {
             dpart,
             data,
             cnt,
+            cnt_over8,
             crc,
             widx,
             hold_v,
@@ -580,12 +585,7 @@ impl Logic for XgmiiRx {
         // ---- This word ------------------------------------------------------
         self.crc_adv.crc_in.next = self.crc.q.val();
         self.crc_adv.nbytes.next = self.c_fc.q.val();
-        // A full word ends the frame as oversize when cnt + 8 (saturated)
-        // > cfg_max_len: one comparison of the cnt register against a
-        // constant of the top (cfg_max_len - 8).
-        self.cfg_less8.next = (self.cfg_max_len.val() - 8);
-        self.over8.next = ((self.cfg_max_len.val() != 0xFFFF)
-            && ((self.cfg_max_len.val() < 8) || (self.cnt.q.val() > self.cfg_less8.val())));
+        self.cnt_next.next = self.cnt.q.val();
         self.cnt_n.next =
             (bit_cast::<17, 16>(self.cnt.q.val()) + bit_cast::<17, 4>(self.c_fc.q.val()));
         if self.cnt_n.val().get_bit(16) {
@@ -605,7 +605,7 @@ impl Logic for XgmiiRx {
                     && (self.c_d.q.val() == self.k_pre_word.val()))
                 {
                     self.data.d.next = true;
-                    self.cnt.d.next = 0.into();
+                    self.cnt_next.next = 0.into();
                     self.crc.d.next = self.k_crc_init.val();
                     self.widx.d.next = 0.into();
                     self.is_ctl.d.next = false;
@@ -625,8 +625,8 @@ impl Logic for XgmiiRx {
             }
         } else {
             self.crc.d.next = (self.crc_adv.crc_out.val() ^ self.dpart.q.val());
-            self.cnt.d.next = self.cnt_sat.val();
-            if ((self.c_fc.q.val() == 8) && self.over8.val()) {
+            self.cnt_next.next = self.cnt_sat.val();
+            if ((self.c_fc.q.val() == 8) && self.cnt_over8.q.val()) {
                 // Oversize: cut here; the held word becomes the last beat.
                 self.end_err.d.next = false;
                 self.end_over.d.next = true;
@@ -722,7 +722,7 @@ impl Logic for XgmiiRx {
             self.c_keep_hi.d.next = 0.into();
             self.c_keep_lo.d.next = 0.into();
             self.data.d.next = false;
-            self.cnt.d.next = 0.into();
+            self.cnt_next.next = 0.into();
             self.crc.d.next = 0.into();
             self.widx.d.next = 0.into();
             self.hold_v.d.next = false;
@@ -768,6 +768,24 @@ impl Logic for XgmiiRx {
             self.n_bad_fcs.d.next = 0.into();
             self.n_pause.d.next = 0.into();
             self.n_ctl_other.d.next = 0.into();
+        }
+        // A full word ends the frame as oversize when cnt + 8 (saturated)
+        // > cfg_max_len: one comparison against a constant of the top
+        // (cfg_max_len - 8), registered. cfg_max_len is configuration: hold
+        // it steady (a change is seen from the next cycle).
+        self.cnt.d.next = self.cnt_next.val();
+        self.cfg_less8.next = (self.cfg_max_len.val() - 8);
+        // Inside a frame the count loaded is cnt_sat; outside, a frame can
+        // only start, with the count 0 (off the start detection's path).
+        if self.data.q.val() {
+            self.cnt_over8.d.next = ((self.cfg_max_len.val() != 0xFFFF)
+                && ((self.cfg_max_len.val() < 8) || (self.cnt_sat.val() > self.cfg_less8.val())));
+        } else {
+            self.cnt_over8.d.next =
+                ((self.cfg_max_len.val() != 0xFFFF) && (self.cfg_max_len.val() < 8));
+        }
+        if self.reset.val() {
+            self.cnt_over8.d.next = false;
         }
         self.m_axis.tdata.next = self.o_tdata.q.val();
         self.m_axis.tkeep.next = self.o_tkeep.q.val();

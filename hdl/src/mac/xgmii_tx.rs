@@ -105,6 +105,80 @@ impl Logic for KeepCount {
     }
 }
 
+/// The gap after a frame (deficit idle count, IEEE 802.3 46.3.1.4), as a
+/// table (combinational): from the deficit (0..=3), whether the frame
+/// started in lane 0 (`s0`) and the bytes of its last aligned word (`n`;
+/// an abort counts as 4), the idle words to wait (`idle_words`; not `wait`, a Verilog keyword), whether the
+/// next frame starts in lane 4 (`next_s`) and the new deficit. Written
+/// as a 128-entry case table rather than the small adders it stands for,
+/// so it is a few LUT levels on the framer's path.
+#[derive(LogicBlock, Default)]
+pub struct GapTable {
+    pub deficit: Signal<In, Bits<2>>,
+    pub s0: Signal<In, Bit>,
+    pub n: Signal<In, Bits<4>>,
+    pub idle_words: Signal<Out, Bits<2>>,
+    pub next_s: Signal<Out, Bit>,
+    pub deficit_next: Signal<Out, Bits<2>>,
+}
+
+/// The gap rule in the widths of the registers (`n` = 0..=15, 5-bit
+/// arithmetic): (wait, next_s, deficit_next).
+fn gap_rule(deficit: u8, s0: bool, n: u8) -> (u8, bool, u8) {
+    let r = n & 3;
+    let sum = (deficit + r) & 7;
+    let ins = (4 - r) & 7;
+    let dec = deficit.wrapping_sub(ins) & 7;
+    let mut t = (n + if s0 { 20 } else { 16 }) & 31;
+    let mut def = deficit;
+    if r != 0 {
+        if sum <= 3 {
+            t = t.wrapping_sub(r) & 31;
+            def = sum & 3;
+        } else {
+            t = (t + ins) & 31;
+            def = if deficit > ins { dec & 3 } else { 0 };
+        }
+    }
+    (((t >> 3).wrapping_sub(1)) & 3, (t >> 2) & 1 != 0, def)
+}
+
+impl Logic for GapTable {
+    fn update(&mut self) {
+        let (w, ns, d) = gap_rule(
+            self.deficit.val().to_u64() as u8,
+            self.s0.val(),
+            self.n.val().to_u64() as u8,
+        );
+        self.idle_words.next = Bits::<2>::from(w as u64);
+        self.next_s.next = ns;
+        self.deficit_next.next = Bits::<2>::from(d as u64);
+    }
+    fn connect(&mut self) {
+        self.idle_words.connect();
+        self.next_s.connect();
+        self.deficit_next.connect();
+    }
+    fn hdl(&self) -> Verilog {
+        let mut v = String::from("always @(*) begin\n  case ({s0, deficit, n})\n");
+        for s0 in [false, true] {
+            for def in 0..4u8 {
+                for n in 0..16u8 {
+                    let (w, ns, d) = gap_rule(def, s0, n);
+                    let key = ((s0 as u32) << 6) | ((def as u32) << 4) | n as u32;
+                    v += &format!(
+                        "    7'd{key}: begin idle_words = 2'd{w}; next_s = 1'b{}; deficit_next = 2'd{d}; end\n",
+                        ns as u8
+                    );
+                }
+            }
+        }
+        v += "    default: begin idle_words = 2'd0; next_s = 1'b0; deficit_next = 2'd0; end\n";
+        v += "  endcase\nend\n";
+        Verilog::Custom(v)
+    }
+}
+
 /// The lane encoder (combinational): one word with `/S/` in lane 0 from
 /// the framer's word (`kind`: none, preamble, data, abort; `n` bytes on
 /// the last data word), the FCS, and the spill of the previous word (FCS
@@ -317,6 +391,7 @@ pub struct XgmiiTx {
     pub m_stats: MacTxStatsSource,
     keep: KeepCount,
     lanes: TxLanes,
+    gap: GapTable,
     crc_data: Crc32Data64,
     crc_adv: Crc32Advance,
     // ---- Framer
@@ -353,6 +428,8 @@ pub struct XgmiiTx {
     carry_c: DFFWithInit<Bits<4>>,
     txd: DFFWithInit<Bits<64>>,
     txc: DFFWithInit<Bits<8>>,
+    done_v: DFF<Bit>,
+    done_len: DFF<Bits<32>>,
     n_frames: DFF<Bits<32>>,
     n_bytes: DFF<Bits<32>>,
     n_aborts: DFF<Bits<32>>,
@@ -377,11 +454,8 @@ pub struct XgmiiTx {
     abort_n: Signal<Local, Bit>,
     do_gap: Signal<Local, Bit>,
     g_n: Signal<Local, Bits<4>>,
-    g_r: Signal<Local, Bits<3>>,
-    g_t: Signal<Local, Bits<5>>,
-    g_sum: Signal<Local, Bits<3>>,
-    g_ins: Signal<Local, Bits<3>>,
-    g_dec: Signal<Local, Bits<3>>,
+    nwords_hi: Signal<Local, Bits<10>>,
+    nwords_lt7: Signal<Local, Bit>,
     s0_n: Signal<Local, Bit>,
     pre: Signal<Local, Bit>,
     swap_now: Signal<Local, Bit>,
@@ -401,6 +475,7 @@ impl Default for XgmiiTx {
             m_stats: Default::default(),
             keep: Default::default(),
             lanes: Default::default(),
+            gap: Default::default(),
             crc_data: Default::default(),
             crc_adv: Default::default(),
             st: Default::default(),
@@ -434,6 +509,8 @@ impl Default for XgmiiTx {
             carry_c: DFFWithInit::new(Bits::<4>::from(0xFu64)),
             txd: DFFWithInit::new(Bits::<64>::from(xgmii::IDLE_WORD)),
             txc: DFFWithInit::new(Bits::<8>::from(0xFFu64)),
+            done_v: Default::default(),
+            done_len: Default::default(),
             n_frames: Default::default(),
             n_bytes: Default::default(),
             n_aborts: Default::default(),
@@ -457,11 +534,8 @@ impl Default for XgmiiTx {
             abort_n: Default::default(),
             do_gap: Default::default(),
             g_n: Default::default(),
-            g_r: Default::default(),
-            g_t: Default::default(),
-            g_sum: Default::default(),
-            g_ins: Default::default(),
-            g_dec: Default::default(),
+            nwords_hi: Default::default(),
+            nwords_lt7: Default::default(),
             s0_n: Default::default(),
             pre: Default::default(),
             swap_now: Default::default(),
@@ -478,7 +552,7 @@ impl Logic for XgmiiTx {
             self, clock, st, gap_wait, next_s, deficit, s0, nwords, crc, f_kind, f_data, f_n,
             f_last, f_s0, cs_kind, cs_data, cs_n, cs_last, cs_s0, cs_dpart, enc_kind, enc_data,
             enc_n, enc_last, enc_s0, spill_v, spill_n, spill_fcs, swap, carry_d, carry_c, txd, txc,
-            n_frames, n_bytes, n_aborts
+            done_v, done_len, n_frames, n_bytes, n_aborts
         );
         // ---- CRC stage: the data part of the framer's word (linear:
         // step(c, d, n) = step(c, 0, n) ^ step(0, d, n)) is registered with
@@ -547,6 +621,10 @@ impl Logic for XgmiiTx {
 
         // ---- Framer ------------------------------------------------------
         self.keep.keep.next = self.s_axis.tkeep.val();
+        // nwords < 7 as bit tests (a comparator is a carry chain on ECP5).
+        self.nwords_hi.next = self.nwords.q.val().get_bits::<10>(3);
+        self.nwords_lt7.next =
+            (!self.nwords_hi.val().any() && (self.nwords.q.val().get_bits::<3>(0) != 7));
         self.s0_n.next = self.s0.q.val();
         self.kind_n.next = self.k_none.val();
         self.data_n.next = 0.into();
@@ -583,7 +661,7 @@ impl Logic for XgmiiTx {
             } else if self.s_axis.tlast.val() {
                 self.kind_n.next = self.k_data.val();
                 self.data_n.next = (self.s_axis.tdata.val() & self.keep.mask.val());
-                if (self.nwords.q.val() < self.k_seven.val()) {
+                if self.nwords_lt7.val() {
                     self.n_n.next = 8.into();
                     self.nwords.d.next = (self.nwords.q.val() + 1);
                     self.st.d.next = self.k_st_pad.val();
@@ -629,42 +707,29 @@ impl Logic for XgmiiTx {
             self.g_n.next = 4.into();
             self.n_aborts.d.next = (self.n_aborts.q.val() + 1);
         }
-        if self.last_n.val() {
+        // A frame sent is counted a cycle later, from its registered
+        // length (the sum is off the framer's decision path).
+        self.done_v.d.next = self.last_n.val();
+        self.done_len.d.next = ((bit_cast::<32, 13>(self.nwords.q.val()) << 3)
+            + bit_cast::<32, 4>(self.n_n.val())
+            + 4);
+        if self.done_v.q.val() {
             self.n_frames.d.next = (self.n_frames.q.val() + 1);
-            self.n_bytes.d.next = (self.n_bytes.q.val()
-                + (bit_cast::<32, 13>(self.nwords.q.val()) << 3)
-                + bit_cast::<32, 4>(self.n_n.val())
-                + 4);
+            self.n_bytes.d.next = (self.n_bytes.q.val() + self.done_len.q.val());
+        }
+        if self.last_n.val() {
             self.do_gap.next = true;
             self.g_n.next = self.n_n.val();
             self.st.d.next = self.k_st_idle.val();
         }
         // ---- The gap after this frame (deficit idle count) ---------------
-        self.g_r.next = bit_cast::<3, 2>(self.g_n.val().get_bits::<2>(0));
-        self.g_sum.next = (bit_cast::<3, 2>(self.deficit.q.val()) + self.g_r.val());
-        self.g_ins.next = (4 - self.g_r.val());
-        self.g_dec.next = (bit_cast::<3, 2>(self.deficit.q.val()) - self.g_ins.val());
-        if self.s0.q.val() {
-            self.g_t.next = (bit_cast::<5, 4>(self.g_n.val()) + 20);
-        } else {
-            self.g_t.next = (bit_cast::<5, 4>(self.g_n.val()) + 16);
-        }
+        self.gap.deficit.next = self.deficit.q.val();
+        self.gap.s0.next = self.s0.q.val();
+        self.gap.n.next = self.g_n.val();
         if self.do_gap.val() {
-            if self.g_r.val().any() {
-                if (self.g_sum.val() <= 3) {
-                    self.g_t.next = (self.g_t.val() - bit_cast::<5, 3>(self.g_r.val()));
-                    self.deficit.d.next = self.g_sum.val().get_bits::<2>(0);
-                } else {
-                    self.g_t.next = (self.g_t.val() + bit_cast::<5, 3>(self.g_ins.val()));
-                    if (bit_cast::<3, 2>(self.deficit.q.val()) > self.g_ins.val()) {
-                        self.deficit.d.next = self.g_dec.val().get_bits::<2>(0);
-                    } else {
-                        self.deficit.d.next = 0.into();
-                    }
-                }
-            }
-            self.gap_wait.d.next = (self.g_t.val().get_bits::<2>(3) - 1);
-            self.next_s.d.next = self.g_t.val().get_bit(2);
+            self.gap_wait.d.next = self.gap.idle_words.val();
+            self.next_s.d.next = self.gap.next_s.val();
+            self.deficit.d.next = self.gap.deficit_next.val();
         }
         self.f_kind.d.next = self.kind_n.val();
         self.f_data.d.next = self.data_n.val();
@@ -705,6 +770,8 @@ impl Logic for XgmiiTx {
             self.carry_c.d.next = 0xF.into();
             self.txd.d.next = self.k_idle_word.val();
             self.txc.d.next = 0xFF.into();
+            self.done_v.d.next = false;
+            self.done_len.d.next = 0.into();
             self.n_frames.d.next = 0.into();
             self.n_bytes.d.next = 0.into();
             self.n_aborts.d.next = 0.into();
