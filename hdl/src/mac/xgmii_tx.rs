@@ -429,7 +429,6 @@ pub struct XgmiiTx {
     txd: DFFWithInit<Bits<64>>,
     txc: DFFWithInit<Bits<8>>,
     done_v: DFF<Bit>,
-    done_len: DFF<Bits<32>>,
     n_frames: DFF<Bits<32>>,
     n_bytes: DFF<Bits<32>>,
     n_aborts: DFF<Bits<32>>,
@@ -510,7 +509,6 @@ impl Default for XgmiiTx {
             txd: DFFWithInit::new(Bits::<64>::from(xgmii::IDLE_WORD)),
             txc: DFFWithInit::new(Bits::<8>::from(0xFFu64)),
             done_v: Default::default(),
-            done_len: Default::default(),
             n_frames: Default::default(),
             n_bytes: Default::default(),
             n_aborts: Default::default(),
@@ -552,7 +550,7 @@ impl Logic for XgmiiTx {
             self, clock, st, gap_wait, next_s, deficit, s0, nwords, crc, f_kind, f_data, f_n,
             f_last, f_s0, cs_kind, cs_data, cs_n, cs_last, cs_s0, cs_dpart, enc_kind, enc_data,
             enc_n, enc_last, enc_s0, spill_v, spill_n, spill_fcs, swap, carry_d, carry_c, txd, txc,
-            done_v, done_len, n_frames, n_bytes, n_aborts
+            done_v, n_frames, n_bytes, n_aborts
         );
         // ---- CRC stage: the data part of the framer's word (linear:
         // step(c, d, n) = step(c, 0, n) ^ step(0, d, n)) is registered with
@@ -707,15 +705,16 @@ impl Logic for XgmiiTx {
             self.g_n.next = 4.into();
             self.n_aborts.d.next = (self.n_aborts.q.val() + 1);
         }
-        // A frame sent is counted a cycle later, from its registered
-        // length (the sum is off the framer's decision path).
+        // A frame sent is counted a cycle later, from registers (the sum
+        // is off the framer's decision path): its last word's bytes are in
+        // f_n, and nwords holds until the next frame starts.
         self.done_v.d.next = self.last_n.val();
-        self.done_len.d.next = ((bit_cast::<32, 13>(self.nwords.q.val()) << 3)
-            + bit_cast::<32, 4>(self.n_n.val())
-            + 4);
         if self.done_v.q.val() {
             self.n_frames.d.next = (self.n_frames.q.val() + 1);
-            self.n_bytes.d.next = (self.n_bytes.q.val() + self.done_len.q.val());
+            self.n_bytes.d.next = (self.n_bytes.q.val()
+                + (bit_cast::<32, 13>(self.nwords.q.val()) << 3)
+                + bit_cast::<32, 4>(self.f_n.q.val())
+                + 4);
         }
         if self.last_n.val() {
             self.do_gap.next = true;
@@ -771,7 +770,6 @@ impl Logic for XgmiiTx {
             self.txd.d.next = self.k_idle_word.val();
             self.txc.d.next = 0xFF.into();
             self.done_v.d.next = false;
-            self.done_len.d.next = 0.into();
             self.n_frames.d.next = 0.into();
             self.n_bytes.d.next = 0.into();
             self.n_aborts.d.next = 0.into();
