@@ -24,11 +24,21 @@
 //! - `pause_valid`, `pause_quanta`: a good PAUSE/PFC frame's request;
 //! - `m_stats` (`MacRxStats`): each frame that starts counts once.
 //!
+//! Pipeline: input registers and the lane-4 realignment; stage B
+//! (`b_*`): the word's data part of the CRC ([`Crc32Data64`]) and its
+//! lane classification ([`RxLanes`]) are computed and registered into
+//! stage C (`c_*`), where the frame logic runs: the CRC register advances
+//! ([`Crc32Advance`]) and takes the part in. Oversize is judged from a
+//! registered flag (`cnt_over8`), and a PFC frame's largest enabled time
+//! from a registered max tree (`time_p*` → `max_p*` → `quanta`) that
+//! settles three cycles after the last time is captured, before the end
+//! of any frame that is not a runt.
+//!
 //! Latency: a word on the pins in cycle t is realigned in cycle t + 2
-//! (t + 3 for a lane-4 start's second half); its bytes leave on `m_axis`
-//! one word later (the FCS is held back to be stripped), the last beat
-//! one cycle after the word that ends the frame. Throughput: one word per
-//! cycle, always.
+//! (t + 3 for a lane-4 start's second half) and reaches the frame logic
+//! in t + 4; its bytes leave on `m_axis` one word later (the FCS is held
+//! back to be stripped), the last beat one cycle after the word that
+//! ends the frame. Throughput: one word per cycle, always.
 //!
 //! Bad input: a wrong preamble or SFD: nothing is passed on, counted
 //! (`bad_preamble`) and pulsed on `bad_frame`. A control character other

@@ -22,11 +22,15 @@
 //!   aborts.
 //!
 //! Pipeline: the framer (one word per cycle; the preamble word takes a
-//! cycle in which the stream is not read) → the lane encoder (FCS and
-//! `/T/` from the framer's registered word and the CRC register, an FCS
-//! that spills into the next word) → the lane-4 shift (a frame that
-//! starts in lane 4 leaves half a word later) → the output registers. A
-//! beat taken in cycle t is on `xgmii_txd` in cycle t + 2.
+//! cycle in which the stream is not read; the gap rule is a table,
+//! [`GapTable`]) → the CRC stage (`cs_*`: the word's data part of the
+//! CRC, [`Crc32Data64`], registered with it; then the CRC register
+//! advances, [`Crc32Advance`], and takes it in while the word moves to
+//! `enc_*`) → the lane encoder (FCS and `/T/` from `enc_*` and the CRC
+//! register, an FCS that spills into the next word) → the lane-4 shift (a
+//! frame that starts in lane 4 leaves half a word later) → the output
+//! registers. A beat taken in cycle t is on `xgmii_txd` in cycle t + 4; a
+//! frame is counted the cycle after its last word leaves the framer.
 //!
 //! Throughput: one beat per cycle inside a frame; per frame, one cycle
 //! for the preamble and the gap. `s_axis.tready` is a register decode
