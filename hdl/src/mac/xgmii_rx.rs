@@ -30,7 +30,8 @@
 //! stage C (`c_*`), where the frame logic runs: the CRC register advances
 //! ([`Crc32Advance`]) and takes the part in. Oversize is judged from a
 //! registered flag (`cnt_over8`), and a PFC frame's largest enabled time
-//! from a registered max tree (`time_p*` → `max_p*` → `quanta`) that
+//! from a registered max tree of [`MinMax`] blocks (`time_p*` → `max_p*`
+//! → `max_all`; not reset: the times are, and it flushes in 3 cycles) that
 //! settles three cycles after the last time is captured, before the end
 //! of any frame that is not a runt.
 //!
@@ -55,6 +56,7 @@
 //! reference `nic_golden::mac::xgmii::decode`.
 
 use super::MacRxStatsSource;
+use crate::arith::MinMax;
 use crate::roce::crc32::{Crc32Advance, Crc32Data64};
 use crate::stream::AxisSource;
 use nic_spec::mac::{ctl, xgmii, FCS_RESIDUE, MIN_FRAME};
@@ -226,13 +228,13 @@ pub struct XgmiiRx {
     time_p5: DFF<Bits<16>>,
     time_p6: DFF<Bits<16>>,
     time_p7: DFF<Bits<16>>,
-    max_p01: DFF<Bits<16>>,
-    max_p23: DFF<Bits<16>>,
-    max_p45: DFF<Bits<16>>,
-    max_p67: DFF<Bits<16>>,
-    max_p0123: DFF<Bits<16>>,
-    max_p4567: DFF<Bits<16>>,
-    quanta: DFF<Bits<16>>,
+    max_p01: MinMax<16>,
+    max_p23: MinMax<16>,
+    max_p45: MinMax<16>,
+    max_p67: MinMax<16>,
+    max_p0123: MinMax<16>,
+    max_p4567: MinMax<16>,
+    max_all: MinMax<16>,
     pend: DFF<Bit>,
     end_err: DFF<Bit>,
     end_over: DFF<Bit>,
@@ -341,7 +343,7 @@ impl Default for XgmiiRx {
             max_p67: Default::default(),
             max_p0123: Default::default(),
             max_p4567: Default::default(),
-            quanta: Default::default(),
+            max_all: Default::default(),
             pend: Default::default(),
             end_err: Default::default(),
             end_over: Default::default(),
@@ -432,13 +434,6 @@ impl Logic for XgmiiRx {
             time_p5,
             time_p6,
             time_p7,
-            max_p01,
-            max_p23,
-            max_p45,
-            max_p67,
-            max_p0123,
-            max_p4567,
-            quanta,
             pend,
             end_err,
             end_over,
@@ -511,41 +506,34 @@ impl Logic for XgmiiRx {
         self.be.d.next = self.c_d.q.val();
         // ---- PFC: the largest enabled time, a registered max tree that
         // settles three cycles after the last time is captured ------------
-        if (self.time_p1.q.val() > self.time_p0.q.val()) {
-            self.max_p01.d.next = self.time_p1.q.val();
-        } else {
-            self.max_p01.d.next = self.time_p0.q.val();
-        }
-        if (self.time_p3.q.val() > self.time_p2.q.val()) {
-            self.max_p23.d.next = self.time_p3.q.val();
-        } else {
-            self.max_p23.d.next = self.time_p2.q.val();
-        }
-        if (self.time_p5.q.val() > self.time_p4.q.val()) {
-            self.max_p45.d.next = self.time_p5.q.val();
-        } else {
-            self.max_p45.d.next = self.time_p4.q.val();
-        }
-        if (self.time_p7.q.val() > self.time_p6.q.val()) {
-            self.max_p67.d.next = self.time_p7.q.val();
-        } else {
-            self.max_p67.d.next = self.time_p6.q.val();
-        }
-        if (self.max_p23.q.val() > self.max_p01.q.val()) {
-            self.max_p0123.d.next = self.max_p23.q.val();
-        } else {
-            self.max_p0123.d.next = self.max_p01.q.val();
-        }
-        if (self.max_p67.q.val() > self.max_p45.q.val()) {
-            self.max_p4567.d.next = self.max_p67.q.val();
-        } else {
-            self.max_p4567.d.next = self.max_p45.q.val();
-        }
-        if (self.max_p4567.q.val() > self.max_p0123.q.val()) {
-            self.quanta.d.next = self.max_p4567.q.val();
-        } else {
-            self.quanta.d.next = self.max_p0123.q.val();
-        }
+        self.max_p01.clock.next = self.clock.val();
+        self.max_p01.a.next = self.time_p0.q.val();
+        self.max_p01.b.next = self.time_p1.q.val();
+        self.max_p01.in_valid.next = true;
+        self.max_p23.clock.next = self.clock.val();
+        self.max_p23.a.next = self.time_p2.q.val();
+        self.max_p23.b.next = self.time_p3.q.val();
+        self.max_p23.in_valid.next = true;
+        self.max_p45.clock.next = self.clock.val();
+        self.max_p45.a.next = self.time_p4.q.val();
+        self.max_p45.b.next = self.time_p5.q.val();
+        self.max_p45.in_valid.next = true;
+        self.max_p67.clock.next = self.clock.val();
+        self.max_p67.a.next = self.time_p6.q.val();
+        self.max_p67.b.next = self.time_p7.q.val();
+        self.max_p67.in_valid.next = true;
+        self.max_p0123.clock.next = self.clock.val();
+        self.max_p0123.a.next = self.max_p01.max.val();
+        self.max_p0123.b.next = self.max_p23.max.val();
+        self.max_p0123.in_valid.next = true;
+        self.max_p4567.clock.next = self.clock.val();
+        self.max_p4567.a.next = self.max_p45.max.val();
+        self.max_p4567.b.next = self.max_p67.max.val();
+        self.max_p4567.in_valid.next = true;
+        self.max_all.clock.next = self.clock.val();
+        self.max_all.a.next = self.max_p0123.max.val();
+        self.max_all.b.next = self.max_p4567.max.val();
+        self.max_all.in_valid.next = true;
 
         // ---- The last beat of the frame that ended last cycle --------------
         self.v_err.next = self.end_err.q.val();
@@ -567,7 +555,7 @@ impl Logic for XgmiiRx {
                 {
                     self.n_pause.d.next = (self.n_pause.q.val() + 1);
                     self.o_pause_valid.d.next = true;
-                    self.o_pause_quanta.d.next = self.quanta.q.val();
+                    self.o_pause_quanta.d.next = self.max_all.max.val();
                 } else {
                     self.n_ctl_other.d.next = (self.n_ctl_other.q.val() + 1);
                 }
@@ -750,13 +738,6 @@ impl Logic for XgmiiRx {
             self.time_p5.d.next = 0.into();
             self.time_p6.d.next = 0.into();
             self.time_p7.d.next = 0.into();
-            self.max_p01.d.next = 0.into();
-            self.max_p23.d.next = 0.into();
-            self.max_p45.d.next = 0.into();
-            self.max_p67.d.next = 0.into();
-            self.max_p0123.d.next = 0.into();
-            self.max_p4567.d.next = 0.into();
-            self.quanta.d.next = 0.into();
             self.pend.d.next = false;
             self.end_err.d.next = false;
             self.end_over.d.next = false;
