@@ -5,6 +5,8 @@
 #   `m_axis_*` ports of the stream tops;
 # - cocotbext-eth's XGMII source and sink against `mac_10g` (XGMII pins) with
 #   cocotbext-axi on its frame streams (testbench/cocotb/test_xgmii.py);
+# - cocotbext-eth's GMII source and sink against `mac_1g`
+#   (testbench/cocotb/test_gmii.py);
 # - cocotbext-axi's AXI4-Stream source and sink across the clock-crossing
 #   frame FIFOs (`axis_async_fifo_tx`/`_rx`) at unrelated clocks
 #   (testbench/cocotb/test_async_fifo.py);
@@ -47,5 +49,7 @@ run axis_async_fifo_rx test_async_fifo.py S_PS=6400 M_PS=9700
 run mac_10g test_xgmii.py XGMII_STEP=1
 run mac_10g_jumbo test_xgmii.py XGMII_STEP=97
 run mac_10g_pause test_xgmii.py XGMII_STEP=97
+# cocotbext-eth's GMII source and sink against the 1G MAC (every frame size).
+run mac_1g test_gmii.py GMII_STEP=1
 
 run hpcc_nic test_axil.py HEADER="$root/include/hpcc_nic.h"

@@ -311,6 +311,11 @@ pub fn tops() -> Vec<Top> {
             about: "10G MAC as mac_10g, plus the inputs to send 802.3x PAUSE frames (tx_pause_req, tx_pause_quanta, cfg_src_mac)",
             verilog: verilog_of::<Mac10gPause>,
         },
+        Top {
+            name: "mac_1g",
+            about: "1G MAC, GMII, 64-bit frame streams (64 <-> 8 converters inside): preamble, FCS, padding, 12-byte gap, pause timer (64 cycles a quantum), PAUSE sending; frames up to 1522 bytes",
+            verilog: verilog_of::<crate::mac::Mac1g>,
+        },
     ]
 }
 

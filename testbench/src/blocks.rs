@@ -388,6 +388,70 @@ harness! {
 }
 
 harness! {
+    impl<> nic_hdl::mac::GmiiTx {
+        type In = golden::mac::gmii_tx::In;
+        type Out = golden::mac::gmii_tx::Out;
+        clock = clock;
+        inputs {
+            reset: reset, s_tdata: s_axis.tdata, s_tkeep: s_axis.tkeep, s_tvalid: s_axis.tvalid,
+            s_tlast: s_axis.tlast, s_tuser: s_axis.tuser, pause: pause
+        }
+        outputs { s_tready: s_axis.tready, txd: gmii_txd, tx_en: gmii_tx_en, tx_er: gmii_tx_er }
+        records_out { stats: m_stats }
+    }
+}
+
+harness! {
+    impl<> nic_hdl::mac::GmiiRx {
+        type In = golden::mac::gmii_rx::In;
+        type Out = golden::mac::gmii_rx::Out;
+        clock = clock;
+        inputs {
+            reset: reset, rxd: gmii_rxd, rx_dv: gmii_rx_dv, rx_er: gmii_rx_er,
+            cfg_max_len: cfg_max_len, m_tready: m_axis.tready
+        }
+        outputs {
+            m_tdata: m_axis.tdata, m_tkeep: m_axis.tkeep, m_tvalid: m_axis.tvalid,
+            m_tlast: m_axis.tlast, m_tuser: m_axis.tuser, bad_frame: bad_frame,
+            bad_fcs: bad_fcs, pause_valid: pause_valid, pause_quanta: pause_quanta
+        }
+        records_out { stats: m_stats }
+    }
+}
+
+harness! {
+    impl<> nic_hdl::stream::AxisNarrow {
+        type In = golden::stream::axis_narrow::In;
+        type Out = golden::stream::axis_narrow::Out;
+        clock = clock;
+        inputs {
+            reset: reset, s_tdata: s_axis.tdata, s_tkeep: s_axis.tkeep, s_tvalid: s_axis.tvalid,
+            s_tlast: s_axis.tlast, s_tuser: s_axis.tuser, m_tready: m_axis.tready
+        }
+        outputs {
+            s_tready: s_axis.tready, m_tdata: m_axis.tdata, m_tkeep: m_axis.tkeep,
+            m_tvalid: m_axis.tvalid, m_tlast: m_axis.tlast, m_tuser: m_axis.tuser
+        }
+    }
+}
+
+harness! {
+    impl<> nic_hdl::stream::AxisWiden {
+        type In = golden::stream::axis_widen::In;
+        type Out = golden::stream::axis_widen::Out;
+        clock = clock;
+        inputs {
+            reset: reset, s_tdata: s_axis.tdata, s_tkeep: s_axis.tkeep, s_tvalid: s_axis.tvalid,
+            s_tlast: s_axis.tlast, s_tuser: s_axis.tuser, m_tready: m_axis.tready
+        }
+        outputs {
+            s_tready: s_axis.tready, m_tdata: m_axis.tdata, m_tkeep: m_axis.tkeep,
+            m_tvalid: m_axis.tvalid, m_tlast: m_axis.tlast, m_tuser: m_axis.tuser
+        }
+    }
+}
+
+harness! {
     impl<> nic_hdl::mac::TxPause<3> {
         type In = golden::mac::tx_pause::In;
         type Out = golden::mac::tx_pause::Out;

@@ -1,8 +1,11 @@
-//! Twins of the MAC blocks (`hdl/src/mac/`): the 10G XGMII transmitter
-//! and receiver, the transmit side's pause control, and the byte-level XGMII reference they are checked
-//! against ([`xgmii`]).
+//! Twins of the MAC blocks (`hdl/src/mac/`): the 10G XGMII and 1G GMII
+//! transmitters and receivers, the transmit side's pause control, and the byte-level XGMII and GMII references they
+//! are checked against ([`xgmii`], [`gmii`]).
 
 pub mod axis_async_fifo;
+pub mod gmii;
+pub mod gmii_rx;
+pub mod gmii_tx;
 pub mod req_sync;
 pub mod tx_pause;
 pub mod xgmii;

@@ -5,7 +5,9 @@
 //! field to the block's widths.
 
 pub mod axis_fifo;
+pub mod axis_narrow;
 pub mod axis_skid;
+pub mod axis_widen;
 
 use crate::mask;
 

@@ -12,14 +12,20 @@
 //! adapter.
 
 pub mod axis_async_fifo;
+pub mod gmii_rx;
+pub mod gmii_tx;
 pub mod mac_10g;
+pub mod mac_1g;
 pub mod req_sync;
 pub mod tx_pause;
 pub mod xgmii_rx;
 pub mod xgmii_tx;
 
 pub use axis_async_fifo::AxisAsyncFifo;
+pub use gmii_rx::GmiiRx;
+pub use gmii_tx::GmiiTx;
 pub use mac_10g::{EthMac10g, Mac10g};
+pub use mac_1g::Mac1g;
 pub use req_sync::ReqSync;
 pub use tx_pause::TxPause;
 pub use xgmii_rx::XgmiiRx;

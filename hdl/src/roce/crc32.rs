@@ -179,6 +179,40 @@ impl Logic for Crc32Advance {
     }
 }
 
+/// One byte into a CRC-32 register (combinational): `crc_out` =
+/// `step(crc_in, data, 1)`, for the 1G MAC's byte-wide FCS.
+///
+/// Ports: `crc_in: Bits<32>`, `data: Bits<8>`, `crc_out: Bits<32>`.
+/// Latency 0; its Verilog is one XOR network (the byte matrix of the same
+/// generator as [`Crc32x64`]).
+#[derive(LogicBlock, Default)]
+pub struct Crc32x8 {
+    pub crc_in: Signal<In, Bits<32>>,
+    pub data: Signal<In, Bits<8>>,
+    pub crc_out: Signal<Out, Bits<32>>,
+}
+
+impl Logic for Crc32x8 {
+    fn update(&mut self) {
+        let d = self.data.val().to_u64();
+        let c = self.crc_in.val().to_u32();
+        self.crc_out.next = Bits::<32>::from(step(c, d, 1) as u64);
+    }
+
+    fn connect(&mut self) {
+        self.crc_out.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        let mut v = String::from("always @(*) begin\n");
+        for j in 0..32 {
+            v.push_str(&format!("  crc_out[{j}] = {};\n", terms(j, 1, true, true)));
+        }
+        v.push_str("end\n");
+        Verilog::Custom(v)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

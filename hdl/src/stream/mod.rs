@@ -14,10 +14,14 @@
 //! stable Rust cannot compute D/8 in a type.
 
 pub mod axis_fifo;
+pub mod axis_narrow;
 pub mod axis_skid;
+pub mod axis_widen;
 
 pub use axis_fifo::AxisFifo;
+pub use axis_narrow::AxisNarrow;
 pub use axis_skid::AxisSkid;
+pub use axis_widen::AxisWiden;
 
 use rust_hdl::prelude::*;
 

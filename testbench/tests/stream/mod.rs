@@ -1,2 +1,3 @@
 mod axis_fifo;
 mod axis_skid;
+mod axis_width;

@@ -1,0 +1,166 @@
+//! `mac_1g`: the 1G MAC top: GMII on one side, the NIC core's 64-bit
+//! frame streams on the other.
+//!
+//! Ports (flat names in the emitted wrapper; `$` becomes `_`):
+//! - `rx_clk`, `rx_rst`, `tx_clk`, `tx_rst`: the GMII receive and
+//!   transmit clocks (125 MHz at 1 Gb/s) and their synchronous,
+//!   active-high resets;
+//! - `tx_axis_{tdata,tkeep,tvalid,tready,tlast,tuser}` (`tx_clk`, 64 bits):
+//!   the frame to send, without FCS; `tkeep` is read on the last beat;
+//!   `tuser` on the last beat aborts it. The frame must come whole (a
+//!   store-and-forward FIFO in front, as in `mac_10g`): a beat missing
+//!   inside a frame aborts it;
+//! - `rx_axis_{tdata,tkeep,tvalid,tlast,tuser}` (`rx_clk`, 64 bits): a
+//!   received frame without FCS, `tuser` on the last beat = bad frame;
+//!   `rx_axis_tready` is ignored (a MAC cannot stall the wire);
+//! - `gmii_rxd`, `gmii_rx_dv`, `gmii_rx_er` (`rx_clk`), `gmii_txd`,
+//!   `gmii_tx_en`, `gmii_tx_er` (`tx_clk`);
+//! - `rx_error_bad_frame`, `rx_error_bad_fcs` (`rx_clk`): one-cycle
+//!   pulses;
+//! - `rx_pause_valid` / `rx_pause_quanta` (`rx_clk`), `tx_paused`
+//!   (`tx_clk`), `m_stats_tx_*`, `m_stats_rx_*`, `m_stats_pause_*`: as in
+//!   `mac_10g`;
+//! - `tx_pause_req`, `tx_pause_quanta`, `cfg_src_mac` (`tx_clk`): send an
+//!   802.3x PAUSE (see [`TxPause`]); tie them to 0 if unused.
+//!
+//! Wiring: `tx_axis` → [`TxPause`] (64 bits; the timer counts a quantum
+//! as 64 cycles of a byte) → [`AxisNarrow`] (64 → 8) → [`GmiiTx`];
+//! [`GmiiRx`] → [`AxisWiden`] (8 → 64) → `rx_axis`; [`GmiiRx`]'s pause
+//! requests cross to `tx_clk` through a [`ReqSync`]. The receive limit is
+//! [`MAX_FRAME`] bytes, FCS included.
+//!
+//! Latency: a beat taken on `tx_axis` while the transmitter is idle puts
+//! the first preamble byte on `gmii_txd` 3 cycles later (one in
+//! [`TxPause`], one in [`AxisNarrow`], one in [`GmiiTx`]); a received byte
+//! reaches `rx_axis` 16 to 23 cycles after it is on `gmii_rxd` (15 in
+//! [`GmiiRx`], then the beat is gathered). Back-to-back 64-byte frames
+//! leave every 84 cycles.
+
+use super::{
+    GmiiRx, GmiiTx, MacPauseStatsSource, MacRxStatsSource, MacTxStatsSource, ReqSync, TxPause,
+};
+use crate::stream::{AxisNarrow, AxisSink, AxisSource, AxisWiden};
+use nic_spec::mac::MAX_FRAME;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct Mac1g {
+    pub rx_clk: Signal<In, Clock>,
+    pub rx_rst: Signal<In, Bit>,
+    pub tx_clk: Signal<In, Clock>,
+    pub tx_rst: Signal<In, Bit>,
+    pub tx_axis: AxisSink<64, 8, 1>,
+    pub rx_axis: AxisSource<64, 8, 1>,
+    pub gmii_rxd: Signal<In, Bits<8>>,
+    pub gmii_rx_dv: Signal<In, Bit>,
+    pub gmii_rx_er: Signal<In, Bit>,
+    pub gmii_txd: Signal<Out, Bits<8>>,
+    pub gmii_tx_en: Signal<Out, Bit>,
+    pub gmii_tx_er: Signal<Out, Bit>,
+    pub rx_error_bad_frame: Signal<Out, Bit>,
+    pub rx_error_bad_fcs: Signal<Out, Bit>,
+    pub rx_pause_valid: Signal<Out, Bit>,
+    pub rx_pause_quanta: Signal<Out, Bits<16>>,
+    pub tx_paused: Signal<Out, Bit>,
+    pub tx_pause_req: Signal<In, Bit>,
+    pub tx_pause_quanta: Signal<In, Bits<16>>,
+    pub cfg_src_mac: Signal<In, Bits<48>>,
+    pub m_stats_tx: MacTxStatsSource,
+    pub m_stats_rx: MacRxStatsSource,
+    pub m_stats_pause: MacPauseStatsSource,
+    tx: GmiiTx,
+    narrow: AxisNarrow,
+    rx: GmiiRx,
+    widen: AxisWiden,
+    pause_sync: ReqSync<16>,
+    pause: TxPause<6>,
+    k_max_len: Constant<Bits<16>>,
+}
+
+impl Default for Mac1g {
+    fn default() -> Self {
+        Self {
+            rx_clk: Default::default(),
+            rx_rst: Default::default(),
+            tx_clk: Default::default(),
+            tx_rst: Default::default(),
+            tx_axis: Default::default(),
+            rx_axis: Default::default(),
+            gmii_rxd: Default::default(),
+            gmii_rx_dv: Default::default(),
+            gmii_rx_er: Default::default(),
+            gmii_txd: Default::default(),
+            gmii_tx_en: Default::default(),
+            gmii_tx_er: Default::default(),
+            rx_error_bad_frame: Default::default(),
+            rx_error_bad_fcs: Default::default(),
+            rx_pause_valid: Default::default(),
+            rx_pause_quanta: Default::default(),
+            tx_paused: Default::default(),
+            tx_pause_req: Default::default(),
+            tx_pause_quanta: Default::default(),
+            cfg_src_mac: Default::default(),
+            m_stats_tx: Default::default(),
+            m_stats_rx: Default::default(),
+            m_stats_pause: Default::default(),
+            tx: Default::default(),
+            narrow: Default::default(),
+            rx: Default::default(),
+            widen: Default::default(),
+            pause_sync: Default::default(),
+            pause: Default::default(),
+            k_max_len: Constant::new(Bits::<16>::from(MAX_FRAME as u64)),
+        }
+    }
+}
+
+impl Logic for Mac1g {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ---- Transmit (tx_clk)
+        self.pause.clock.next = self.tx_clk.val();
+        self.pause.reset.next = self.tx_rst.val();
+        self.narrow.clock.next = self.tx_clk.val();
+        self.narrow.reset.next = self.tx_rst.val();
+        self.tx.clock.next = self.tx_clk.val();
+        self.tx.reset.next = self.tx_rst.val();
+        self.tx.pause.next = false;
+        AxisSink::<64, 8, 1>::link(&mut self.tx_axis, &mut self.pause.s_axis);
+        AxisSource::<64, 8, 1>::join(&mut self.pause.m_axis, &mut self.narrow.s_axis);
+        AxisSource::<8, 1, 1>::join(&mut self.narrow.m_axis, &mut self.tx.s_axis);
+        self.pause.rx_pause_valid.next = self.pause_sync.update.val();
+        self.pause.rx_pause_quanta.next = self.pause_sync.data_out.val();
+        self.pause.tx_pause_req.next = self.tx_pause_req.val();
+        self.pause.tx_pause_quanta.next = self.tx_pause_quanta.val();
+        self.pause.cfg_src_mac.next = self.cfg_src_mac.val();
+        self.tx_paused.next = self.pause.paused.val();
+        MacPauseStatsSource::link(&mut self.m_stats_pause, &mut self.pause.m_stats);
+        self.gmii_txd.next = self.tx.gmii_txd.val();
+        self.gmii_tx_en.next = self.tx.gmii_tx_en.val();
+        self.gmii_tx_er.next = self.tx.gmii_tx_er.val();
+        MacTxStatsSource::link(&mut self.m_stats_tx, &mut self.tx.m_stats);
+        // ---- The pause request crossing (rx_clk -> tx_clk)
+        self.pause_sync.clock_in.next = self.rx_clk.val();
+        self.pause_sync.reset_in.next = self.rx_rst.val();
+        self.pause_sync.send.next = self.rx.pause_valid.val();
+        self.pause_sync.data.next = self.rx.pause_quanta.val();
+        self.pause_sync.clock_out.next = self.tx_clk.val();
+        self.pause_sync.reset_out.next = self.tx_rst.val();
+        // ---- Receive (rx_clk)
+        self.rx.clock.next = self.rx_clk.val();
+        self.rx.reset.next = self.rx_rst.val();
+        self.widen.clock.next = self.rx_clk.val();
+        self.widen.reset.next = self.rx_rst.val();
+        self.rx.gmii_rxd.next = self.gmii_rxd.val();
+        self.rx.gmii_rx_dv.next = self.gmii_rx_dv.val();
+        self.rx.gmii_rx_er.next = self.gmii_rx_er.val();
+        self.rx.cfg_max_len.next = self.k_max_len.val();
+        AxisSource::<8, 1, 1>::join(&mut self.rx.m_axis, &mut self.widen.s_axis);
+        AxisSource::<64, 8, 1>::link(&mut self.rx_axis, &mut self.widen.m_axis);
+        self.rx_error_bad_frame.next = self.rx.bad_frame.val();
+        self.rx_error_bad_fcs.next = self.rx.bad_fcs.val();
+        self.rx_pause_valid.next = self.rx.pause_valid.val();
+        self.rx_pause_quanta.next = self.rx.pause_quanta.val();
+        MacRxStatsSource::link(&mut self.m_stats_rx, &mut self.rx.m_stats);
+    }
+}
