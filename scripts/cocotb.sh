@@ -6,7 +6,8 @@
 # - cocotbext-eth's XGMII source and sink against `mac_10g` (XGMII pins) with
 #   cocotbext-axi on its frame streams (testbench/cocotb/test_xgmii.py);
 # - cocotbext-eth's GMII source and sink against `mac_1g`
-#   (testbench/cocotb/test_gmii.py);
+#   (testbench/cocotb/test_gmii.py), and the RGMII ones against
+#   `mac_1g_rgmii` (testbench/cocotb/test_rgmii.py);
 # - cocotbext-axi's AXI4-Stream source and sink across the clock-crossing
 #   frame FIFOs (`axis_async_fifo_tx`/`_rx`) at unrelated clocks
 #   (testbench/cocotb/test_async_fifo.py);
@@ -51,5 +52,8 @@ run mac_10g_jumbo test_xgmii.py XGMII_STEP=97
 run mac_10g_pause test_xgmii.py XGMII_STEP=97
 # cocotbext-eth's GMII source and sink against the 1G MAC (every frame size).
 run mac_1g test_gmii.py GMII_STEP=1
+# cocotbext-eth's RGMII source and sink through the RGMII adapter (a sample
+# of sizes; the DDR primitives as behavioural models).
+run mac_1g_rgmii test_rgmii.py RGMII_STEP=37
 
 run hpcc_nic test_axil.py HEADER="$root/include/hpcc_nic.h"

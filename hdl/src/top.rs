@@ -316,6 +316,11 @@ pub fn tops() -> Vec<Top> {
             about: "1G MAC, GMII, 64-bit frame streams (64 <-> 8 converters inside): preamble, FCS, padding, 12-byte gap, pause timer (64 cycles a quantum), PAUSE sending; frames up to 1522 bytes",
             verilog: verilog_of::<crate::mac::Mac1g>,
         },
+        Top {
+            name: "mac_1g_rgmii",
+            about: "mac_1g behind the RGMII adapter (ECP5 ODDRX1F/IDDRX1F primitives, transmit clock forwarded from tx_clk90)",
+            verilog: verilog_of::<crate::mac::Mac1gRgmii>,
+        },
     ]
 }
 

@@ -37,7 +37,8 @@
 //! leave every 84 cycles.
 
 use super::{
-    GmiiRx, GmiiTx, MacPauseStatsSource, MacRxStatsSource, MacTxStatsSource, ReqSync, TxPause,
+    GmiiRx, GmiiTx, MacPauseStatsSource, MacRxStatsSource, MacTxStatsSource, ReqSync, RgmiiPhy,
+    TxPause,
 };
 use crate::stream::{AxisNarrow, AxisSink, AxisSource, AxisWiden};
 use nic_spec::mac::MAX_FRAME;
@@ -162,5 +163,80 @@ impl Logic for Mac1g {
         self.rx_pause_valid.next = self.rx.pause_valid.val();
         self.rx_pause_quanta.next = self.rx.pause_quanta.val();
         MacRxStatsSource::link(&mut self.m_stats_rx, &mut self.rx.m_stats);
+    }
+}
+
+/// `mac_1g_rgmii`: [`Mac1g`] behind the [`RgmiiPhy`] adapter, for boards
+/// with an RGMII PHY (the ECPIX-5's). The GMII pins give way to
+/// `rgmii_txd[3:0]`, `rgmii_tx_ctl`, `rgmii_txc` (on `tx_clk`, the
+/// forwarded clock from `tx_clk90`) and `rgmii_rxc`, `rgmii_rxd[3:0]`,
+/// `rgmii_rx_ctl`; the receive side runs on `rgmii_rxc` (`rx_rst` must be
+/// synchronous to it). Every other port is [`Mac1g`]'s. The DDR registers
+/// are ECP5 primitives (see [`RgmiiPhy`] for simulation).
+#[derive(LogicBlock, Default)]
+pub struct Mac1gRgmii {
+    pub tx_clk: Signal<In, Clock>,
+    pub tx_clk90: Signal<In, Clock>,
+    pub tx_rst: Signal<In, Bit>,
+    pub rx_rst: Signal<In, Bit>,
+    pub tx_axis: AxisSink<64, 8, 1>,
+    pub rx_axis: AxisSource<64, 8, 1>,
+    pub rgmii_txd: Signal<Out, Bits<4>>,
+    pub rgmii_tx_ctl: Signal<Out, Bit>,
+    pub rgmii_txc: Signal<Out, Bit>,
+    pub rgmii_rxc: Signal<In, Clock>,
+    pub rgmii_rxd: Signal<In, Bits<4>>,
+    pub rgmii_rx_ctl: Signal<In, Bit>,
+    pub rx_error_bad_frame: Signal<Out, Bit>,
+    pub rx_error_bad_fcs: Signal<Out, Bit>,
+    pub rx_pause_valid: Signal<Out, Bit>,
+    pub rx_pause_quanta: Signal<Out, Bits<16>>,
+    pub tx_paused: Signal<Out, Bit>,
+    pub tx_pause_req: Signal<In, Bit>,
+    pub tx_pause_quanta: Signal<In, Bits<16>>,
+    pub cfg_src_mac: Signal<In, Bits<48>>,
+    pub m_stats_tx: MacTxStatsSource,
+    pub m_stats_rx: MacRxStatsSource,
+    pub m_stats_pause: MacPauseStatsSource,
+    mac: Mac1g,
+    phy: RgmiiPhy,
+}
+
+impl Logic for Mac1gRgmii {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.phy.tx_clk.next = self.tx_clk.val();
+        self.phy.tx_clk90.next = self.tx_clk90.val();
+        self.phy.tx_rst.next = self.tx_rst.val();
+        self.phy.rgmii_rxc.next = self.rgmii_rxc.val();
+        self.phy.rx_rst.next = self.rx_rst.val();
+        self.phy.rgmii_rxd.next = self.rgmii_rxd.val();
+        self.phy.rgmii_rx_ctl.next = self.rgmii_rx_ctl.val();
+        self.rgmii_txd.next = self.phy.rgmii_txd.val();
+        self.rgmii_tx_ctl.next = self.phy.rgmii_tx_ctl.val();
+        self.rgmii_txc.next = self.phy.rgmii_txc.val();
+        self.phy.gmii_txd.next = self.mac.gmii_txd.val();
+        self.phy.gmii_tx_en.next = self.mac.gmii_tx_en.val();
+        self.phy.gmii_tx_er.next = self.mac.gmii_tx_er.val();
+        self.mac.gmii_rxd.next = self.phy.gmii_rxd.val();
+        self.mac.gmii_rx_dv.next = self.phy.gmii_rx_dv.val();
+        self.mac.gmii_rx_er.next = self.phy.gmii_rx_er.val();
+        self.mac.tx_clk.next = self.tx_clk.val();
+        self.mac.tx_rst.next = self.tx_rst.val();
+        self.mac.rx_clk.next = self.rgmii_rxc.val();
+        self.mac.rx_rst.next = self.rx_rst.val();
+        AxisSink::<64, 8, 1>::link(&mut self.tx_axis, &mut self.mac.tx_axis);
+        AxisSource::<64, 8, 1>::link(&mut self.rx_axis, &mut self.mac.rx_axis);
+        self.rx_error_bad_frame.next = self.mac.rx_error_bad_frame.val();
+        self.rx_error_bad_fcs.next = self.mac.rx_error_bad_fcs.val();
+        self.rx_pause_valid.next = self.mac.rx_pause_valid.val();
+        self.rx_pause_quanta.next = self.mac.rx_pause_quanta.val();
+        self.tx_paused.next = self.mac.tx_paused.val();
+        self.mac.tx_pause_req.next = self.tx_pause_req.val();
+        self.mac.tx_pause_quanta.next = self.tx_pause_quanta.val();
+        self.mac.cfg_src_mac.next = self.cfg_src_mac.val();
+        MacTxStatsSource::link(&mut self.m_stats_tx, &mut self.mac.m_stats_tx);
+        MacRxStatsSource::link(&mut self.m_stats_rx, &mut self.mac.m_stats_rx);
+        MacPauseStatsSource::link(&mut self.m_stats_pause, &mut self.mac.m_stats_pause);
     }
 }
