@@ -33,6 +33,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 from cocotbext.eth import GmiiFrame, GmiiSink, GmiiSource
+from mac_frames import kept, pause_frame
 
 TOP = os.environ.get("TOP", "mac_1g")
 SEED = int(os.environ.get("GMII_SEED", "4321"))
@@ -40,11 +41,6 @@ STEP = int(os.environ.get("GMII_STEP", "1"))
 TX_PS = 8000
 SRC_MAC = 0x021B2C3D4E5F
 
-
-def pause_frame(quanta, src=bytes.fromhex("02aabbccddee")):
-    """An 802.3x PAUSE frame without FCS (60 bytes)."""
-    b = bytes.fromhex("0180c2000001") + src + struct.pack(">HHH", 0x8808, 0x0001, quanta)
-    return b + bytes(60 - len(b))
 
 
 async def setup(dut):
@@ -66,9 +62,6 @@ async def setup(dut):
     for _ in range(4):
         await RisingEdge(dut.tx_clk)
 
-
-def kept(frame):
-    return bytes(b for b, k in zip(frame.tdata, frame.tkeep) if k)
 
 
 def peers(dut):

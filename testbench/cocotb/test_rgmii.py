@@ -30,6 +30,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge, Timer
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 from cocotbext.eth import GmiiFrame, RgmiiSink, RgmiiSource
+from mac_frames import kept
 
 TOP = os.environ.get("TOP", "mac_1g_rgmii")
 SEED = int(os.environ.get("RGMII_SEED", "77"))
@@ -61,9 +62,6 @@ async def setup(dut):
     for _ in range(4):
         await RisingEdge(dut.tx_clk)
 
-
-def kept(frame):
-    return bytes(b for b, k in zip(frame.tdata, frame.tkeep) if k)
 
 
 @cocotb.test()

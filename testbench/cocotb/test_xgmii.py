@@ -34,6 +34,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 from cocotbext.eth import XgmiiFrame, XgmiiSink, XgmiiSource
+from mac_frames import kept, pause_frame
 
 TOP = os.environ.get("TOP", "mac_10g")
 JUMBO = TOP.endswith("jumbo")
@@ -43,11 +44,6 @@ STEP = int(os.environ.get("XGMII_STEP", "1"))
 TX_PS = 6400
 SRC_MAC = 0x021B2C3D4E5F
 
-
-def pause_frame(quanta, src=bytes.fromhex("02aabbccddee")):
-    """An 802.3x PAUSE frame without FCS (60 bytes)."""
-    b = bytes.fromhex("0180c2000001") + src + struct.pack(">HHH", 0x8808, 0x0001, quanta)
-    return b + bytes(60 - len(b))
 
 
 async def setup(dut):
@@ -69,10 +65,6 @@ async def setup(dut):
     for _ in range(4):
         await RisingEdge(dut.tx_clk)
 
-
-def kept(frame):
-    """The bytes of a received frame that `tkeep` marks."""
-    return bytes(b for b, k in zip(frame.tdata, frame.tkeep) if k)
 
 
 def sizes(rng):

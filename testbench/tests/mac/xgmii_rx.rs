@@ -11,6 +11,7 @@
 //! - `xgmii_rx_pause_quanta`: PAUSE and PFC frames give their quanta.
 //! - `xgmii_rx_no_x_in_four_state_simulation`: Icarus, no X or Z.
 
+use super::ctl_frame;
 use crate::common::*;
 use nic_golden::mac::xgmii::{decode, fcs};
 use nic_golden::mac::xgmii_rx::{In, Out, XgmiiRx as Golden};
@@ -35,16 +36,6 @@ enum Kind {
     PauseBadFcs,
     CtlOther,
     NeverEnds,
-}
-
-fn ctl_frame(op: u16, body: &[u8]) -> Vec<u8> {
-    let mut f = ctl::DST.to_be_bytes()[2..].to_vec();
-    f.extend_from_slice(&[0x02, 0, 0, 0, 0, 1]);
-    f.extend_from_slice(&ctl::ETHERTYPE.to_be_bytes());
-    f.extend_from_slice(&op.to_be_bytes());
-    f.extend_from_slice(body);
-    f.resize(60, 0);
-    f
 }
 
 /// Lanes (byte, control) of random traffic, and the kinds sent.
