@@ -29,12 +29,13 @@
 //! requests cross to `tx_clk` through a [`ReqSync`]. The receive limit is
 //! [`MAX_FRAME`] bytes, FCS included.
 //!
-//! Latency: a beat taken on `tx_axis` while the transmitter is idle puts
-//! the first preamble byte on `gmii_txd` 3 cycles later (one in
-//! [`TxPause`], one in [`AxisNarrow`], one in [`GmiiTx`]); a received byte
-//! reaches `rx_axis` 16 to 23 cycles after it is on `gmii_rxd` (15 in
-//! [`GmiiRx`], then the beat is gathered). Back-to-back 64-byte frames
-//! leave every 84 cycles.
+//! Latency: transmit, [`TxPause`] (a cycle at each frame boundary), then
+//! [`AxisNarrow`] (1 cycle), then [`GmiiTx`] (the preamble starts 2 cycles
+//! after it sees the first byte while idle); receive, a byte on
+//! `gmii_rxd` reaches `rx_axis` 16 to 23 cycles later (15 in [`GmiiRx`],
+//! then 1 to 8 while [`AxisWiden`] gathers the beat). Back-to-back 64-byte
+//! frames leave every 84 cycles (measured: `gmii_tx_line_rate`, and
+//! cocotbext-eth's `GmiiSink` on `mac_1g`).
 
 use super::{
     GmiiRx, GmiiTx, MacPauseStatsSource, MacRxStatsSource, MacTxStatsSource, ReqSync, RgmiiPhy,
