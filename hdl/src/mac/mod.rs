@@ -1,6 +1,8 @@
 //! The MAC glue (`docs/mac.md`): the 10G XGMII transmitter and receiver
 //! and `Mac10g`, the top that drops in where verilog-ethernet's
-//! `eth_mac_10g` sits.
+//! `eth_mac_10g` sits; the 1G GMII transmitter and receiver and `Mac1g`
+//! (with the 64 <-> 8 converters of `crate::stream`), and [`RgmiiPhy`],
+//! the RGMII adapter on the ECP5's DDR registers (`Mac1gRgmii`).
 //!
 //! The pause path: [`TxPause`] (the pause timer and the PAUSE inserter)
 //! and [`ReqSync`] (a received pause crossing from `rx_clk` to `tx_clk`).
@@ -8,8 +10,8 @@
 //! The clock crossing to the core: [`AxisAsyncFifo`] (a frame FIFO between
 //! two clocks).
 //!
-//! Not built yet (issue 17): the 1G GMII/RGMII MAC, the vendor-MAC
-//! adapter.
+//! Not built yet (issue 17): the vendor-MAC adapter, a top joining MAC,
+//! FIFOs and core.
 
 pub mod axis_async_fifo;
 pub mod gmii_rx;
