@@ -317,6 +317,11 @@ pub fn tops() -> Vec<Top> {
             verilog: verilog_of::<crate::mac::Mac1g>,
         },
         Top {
+            name: "vendor_mac_adapter",
+            about: "joins the core's frame streams to a vendor MAC that owns the FCS (Xilinx 10G/25G AXI4-Stream): pads to 60 bytes, tkeep made contiguous, store-and-forward transmit FIFO (no underflow) and drop-mode receive FIFO, 512 words each; core_clk, tx_clk, rx_clk",
+            verilog: verilog_of::<crate::mac::VendorMacAdapter<9>>,
+        },
+        Top {
             name: "mac_1g_rgmii",
             about: "mac_1g behind the RGMII adapter (ECP5 ODDRX1F/IDDRX1F primitives, transmit clock forwarded from tx_clk90)",
             verilog: verilog_of::<crate::mac::Mac1gRgmii>,

@@ -126,7 +126,7 @@ pub const STATS_PAGES: [&str; 11] = [
 
 /// Counter records that have no page: (record, why). Every other
 /// `*Stats` record is a page.
-pub const STATS_UNMAPPED: [(&str, &str); 4] = [
+pub const STATS_UNMAPPED: [(&str, &str); 5] = [
     (
         "MacTxStats",
         "the MAC sits outside hpcc_nic: its counters are ports of mac_10g (tx_clk domain)",
@@ -142,6 +142,10 @@ pub const STATS_UNMAPPED: [(&str, &str); 4] = [
     (
         "AsyncFifoStats",
         "the clock-crossing FIFOs sit between the MAC and hpcc_nic: their counters are ports (write-side clock)",
+    ),
+    (
+        "TxPadStats",
+        "the vendor-MAC adapter sits between hpcc_nic and a vendor MAC: its counters are ports (core clock)",
     ),
 ];
 

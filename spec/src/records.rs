@@ -605,6 +605,22 @@ macro_rules! async_fifo_stats_record {
     };
 }
 
+/// The vendor-MAC adapter's transmit counters (`AxisPad`, core clock,
+/// 32 bits, wrapping): frames passed on (`frames`), those padded to 60
+/// bytes (`padded`), and last beats with no byte (`tkeep[0]` clear:
+/// `bad_keep`, sent flagged with `tuser`).
+#[macro_export]
+macro_rules! tx_pad_stats_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = TxPadStats, sink = TxPadStatsSink, source = TxPadStatsSource,
+            kind = level, generics = [],
+            fields = [ frames: 32 u32, padded: 32 u32, bad_keep: 32 u32 ],
+            records = [],
+        }
+    };
+}
+
 /// A work request, host → requester: an RDMA `opcode`
 /// ([`crate::roce::wr::WRITE`] or [`crate::roce::wr::READ`]) of `len`
 /// bytes between local address `laddr` and the peer's `va` (`rkey`), on
@@ -951,6 +967,7 @@ macro_rules! all_records {
         $crate::mac_rx_stats_record!($gen! { $($ctx)* });
         $crate::mac_pause_stats_record!($gen! { $($ctx)* });
         $crate::async_fifo_stats_record!($gen! { $($ctx)* });
+        $crate::tx_pad_stats_record!($gen! { $($ctx)* });
         $crate::work_req_record!($gen! { $($ctx)* });
         $crate::wr_completion_record!($gen! { $($ctx)* });
         $crate::req_flow_ctx_record!($gen! { $($ctx)* });
@@ -1065,7 +1082,7 @@ mod tests {
     }
 
     #[test]
-    fn stats_have_125_counters() {
+    fn stats_have_128_counters() {
         let n: usize = all()
             .iter()
             .filter(|r| r.name.ends_with("Stats"))
@@ -1076,10 +1093,11 @@ mod tests {
         // interface, DCQCN RP and NP, CNM tap (the core with SentTap's
         // sent_pkts and sent_drops): 107 on the core's register pages;
         // then the MAC's Tx, Rx, pause control and clock-crossing FIFO
-        // (outside the core: `STATS_UNMAPPED`)
+        // and the vendor-MAC adapter's padder (outside the core:
+        // `STATS_UNMAPPED`)
         assert_eq!(
             n,
-            12 + 7 + 3 + 10 + 8 + 12 + 14 + 18 + 11 + 5 + 7 + 3 + 9 + 4 + 2
+            12 + 7 + 3 + 10 + 8 + 12 + 14 + 18 + 11 + 5 + 7 + 3 + 9 + 4 + 2 + 3
         );
     }
 }

@@ -420,6 +420,23 @@ harness! {
 }
 
 harness! {
+    impl<> nic_hdl::mac::AxisPad {
+        type In = golden::mac::axis_pad::In;
+        type Out = golden::mac::axis_pad::Out;
+        clock = clock;
+        inputs {
+            reset: reset, s_tdata: s_axis.tdata, s_tkeep: s_axis.tkeep, s_tvalid: s_axis.tvalid,
+            s_tlast: s_axis.tlast, s_tuser: s_axis.tuser, m_tready: m_axis.tready
+        }
+        outputs {
+            s_tready: s_axis.tready, m_tdata: m_axis.tdata, m_tkeep: m_axis.tkeep,
+            m_tvalid: m_axis.tvalid, m_tlast: m_axis.tlast, m_tuser: m_axis.tuser
+        }
+        records_out { stats: m_stats }
+    }
+}
+
+harness! {
     impl<> nic_hdl::stream::AxisNarrow {
         type In = golden::stream::axis_narrow::In;
         type Out = golden::stream::axis_narrow::Out;

@@ -169,4 +169,5 @@ mod mac {
     nic_spec::mac_rx_stats_record!(tb_record! {});
     nic_spec::mac_pause_stats_record!(tb_record! {});
     nic_spec::async_fifo_stats_record!(tb_record! {});
+    nic_spec::tx_pad_stats_record!(tb_record! {});
 }

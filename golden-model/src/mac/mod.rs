@@ -3,6 +3,7 @@
 //! are checked against ([`xgmii`], [`gmii`]).
 
 pub mod axis_async_fifo;
+pub mod axis_pad;
 pub mod gmii;
 pub mod gmii_rx;
 pub mod gmii_tx;
@@ -17,3 +18,4 @@ nic_spec::mac_tx_stats_record!(golden_record! {});
 nic_spec::mac_rx_stats_record!(golden_record! {});
 nic_spec::mac_pause_stats_record!(golden_record! {});
 nic_spec::async_fifo_stats_record!(golden_record! {});
+nic_spec::tx_pad_stats_record!(golden_record! {});

@@ -10,10 +10,14 @@
 //! The clock crossing to the core: [`AxisAsyncFifo`] (a frame FIFO between
 //! two clocks).
 //!
-//! Not built yet (issue 17): the vendor-MAC adapter, a top joining MAC,
-//! FIFOs and core.
+//! The vendor-MAC adapter: [`VendorMacAdapter`] ([`AxisPad`] and two
+//! [`AxisAsyncFifo`]s), for a MAC that owns the FCS and takes
+//! AXI4-Stream (Xilinx's 10G/25G subsystem).
+//!
+//! Not built yet (issue 17): a top joining MAC, FIFOs and core.
 
 pub mod axis_async_fifo;
+pub mod axis_pad;
 pub mod gmii_rx;
 pub mod gmii_tx;
 pub mod mac_10g;
@@ -21,10 +25,12 @@ pub mod mac_1g;
 pub mod req_sync;
 pub mod rgmii;
 pub mod tx_pause;
+pub mod vendor_mac;
 pub mod xgmii_rx;
 pub mod xgmii_tx;
 
 pub use axis_async_fifo::AxisAsyncFifo;
+pub use axis_pad::AxisPad;
 pub use gmii_rx::GmiiRx;
 pub use gmii_tx::GmiiTx;
 pub use mac_10g::{EthMac10g, Mac10g};
@@ -32,6 +38,7 @@ pub use mac_1g::{Mac1g, Mac1gRgmii};
 pub use req_sync::ReqSync;
 pub use rgmii::RgmiiPhy;
 pub use tx_pause::TxPause;
+pub use vendor_mac::VendorMacAdapter;
 pub use xgmii_rx::XgmiiRx;
 pub use xgmii_tx::XgmiiTx;
 
@@ -41,3 +48,4 @@ nic_spec::mac_tx_stats_record!(hdl_record! {});
 nic_spec::mac_rx_stats_record!(hdl_record! {});
 nic_spec::mac_pause_stats_record!(hdl_record! {});
 nic_spec::async_fifo_stats_record!(hdl_record! {});
+nic_spec::tx_pad_stats_record!(hdl_record! {});

@@ -1,6 +1,7 @@
 //! The MAC blocks' tests, and what the receivers' tests share.
 
 mod axis_async_fifo;
+mod axis_pad;
 mod gmii_rx;
 mod gmii_tx;
 mod req_sync;
