@@ -123,7 +123,11 @@ impl Cycle for AxisPad {
                         self.out_last = true;
                         self.out_user = user;
                     } else {
-                        self.out_keep = if no_byte { 0x01 } else { ((1u16 << n) - 1) as u8 };
+                        self.out_keep = if no_byte {
+                            0x01
+                        } else {
+                            ((1u16 << n) - 1) as u8
+                        };
                         self.out_last = true;
                         self.out_user = user;
                     }
