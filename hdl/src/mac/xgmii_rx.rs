@@ -4,7 +4,8 @@
 //! What it does: finds `/S/` in lane 0 or lane 4 (a lane-4 start is
 //! realigned by half a word), checks the preamble and SFD, checks the FCS
 //! (the CRC register over the frame and its FCS must end at the residue
-//! 0xDEBB20E3), the length (runts under 64 bytes, oversize over
+//! 0xDEBB20E3; computed as: the register over the whole words equals the
+//! last word's target, [`Crc32FcsTarget64`]), the length (runts under 64 bytes, oversize over
 //! `cfg_max_len`, FCS included) and control characters inside the frame,
 //! strips the FCS, and flags a bad frame on `tuser` of its last beat, as
 //! the NIC's receive path expects. MAC control frames (EtherType 0x8808 to
@@ -25,10 +26,14 @@
 //! - `m_stats` (`MacRxStats`): each frame that starts counts once.
 //!
 //! Pipeline: input registers and the lane-4 realignment; stage B
-//! (`b_*`): the word's data part of the CRC ([`Crc32Data64`]) and its
-//! lane classification ([`RxLanes`]) are computed and registered into
-//! stage C (`c_*`), where the frame logic runs: the CRC register advances
-//! ([`Crc32Advance`]) and takes the part in. Oversize is judged from a
+//! (`b_*`): the word's data part of the CRC ([`Crc32Data64`], a whole
+//! word), its FCS target ([`Crc32FcsTarget64`]) and its lane
+//! classification ([`RxLanes`]) are computed and registered into stage C
+//! (`c_*`), where the frame logic runs: on a whole word the CRC register
+//! advances ([`Crc32Advance`], a whole word) and takes the part in; a
+//! frame's last, partial word is never taken in: its target is held in
+//! `end_target`, and the FCS check compares the register with it. Every
+//! CRC network is one fixed XOR network: none selects by byte count. Oversize is judged from a
 //! registered flag (`cnt_over8`), and a PFC frame's largest enabled time
 //! from a registered max tree of [`MinMax`] blocks (`time_p*` → `max_p*`
 //! → `max_all`; not reset: the times are, and it flushes in 3 cycles) that
@@ -57,9 +62,9 @@
 
 use super::MacRxStatsSource;
 use crate::arith::MinMax;
-use crate::roce::crc32::{Crc32Advance, Crc32Data64};
+use crate::roce::crc32::{Crc32Advance, Crc32Data64, Crc32FcsTarget64};
 use crate::stream::AxisSource;
-use nic_spec::mac::{ctl, xgmii, FCS_RESIDUE, MIN_FRAME};
+use nic_spec::mac::{ctl, xgmii, MIN_FRAME};
 use rust_hdl::prelude::*;
 
 /// Lane classification (combinational): `fc` = the first lane with its
@@ -188,6 +193,7 @@ pub struct XgmiiRx {
     be: Be16x4,
     crc_data: Crc32Data64,
     crc_adv: Crc32Advance,
+    crc_tgt: Crc32FcsTarget64,
     in_d: DFFWithInit<Bits<64>>,
     in_c: DFFWithInit<Bits<8>>,
     prev_d: DFFWithInit<Bits<64>>,
@@ -206,6 +212,11 @@ pub struct XgmiiRx {
     c_keep_hi: DFF<Bits<8>>,
     c_keep_lo: DFF<Bits<8>>,
     dpart: DFF<Bits<32>>,
+    /// The FCS target of the word in stage C, were it a frame's last.
+    c_target: DFF<Bits<32>>,
+    /// The FCS target of the frame's last word: the check passes when the
+    /// CRC register (over the whole words before it) equals it.
+    end_target: DFF<Bits<32>>,
     data: DFF<Bit>,
     cnt: DFF<Bits<16>>,
     /// A full word now would make the frame oversize: cnt + 8 (saturated)
@@ -218,7 +229,10 @@ pub struct XgmiiRx {
     hold_k: DFF<Bits<8>>,
     dst_ctl: DFF<Bit>,
     is_ctl: DFF<Bit>,
-    ctl_op: DFF<Bits<16>>,
+    /// The MAC control frame's opcode, decoded when it is captured: PFC
+    /// (`op_pfc`), PAUSE or PFC (`op_pause`).
+    op_pfc: DFF<Bit>,
+    op_pause: DFF<Bit>,
     pfc_en: DFF<Bits<8>>,
     time_p0: DFF<Bits<16>>,
     time_p1: DFF<Bits<16>>,
@@ -261,7 +275,6 @@ pub struct XgmiiRx {
     k_pre_word: Constant<Bits<64>>,
     k_pre_ctrl: Constant<Bits<8>>,
     k_idle_word: Constant<Bits<64>>,
-    k_residue: Constant<Bits<32>>,
     k_min: Constant<Bits<16>>,
     k_dst: Constant<Bits<48>>,
     k_ethertype: Constant<Bits<16>>,
@@ -303,6 +316,7 @@ impl Default for XgmiiRx {
             be: Default::default(),
             crc_data: Default::default(),
             crc_adv: Default::default(),
+            crc_tgt: Default::default(),
             in_d: DFFWithInit::new(Bits::<64>::from(xgmii::IDLE_WORD)),
             in_c: DFFWithInit::new(Bits::<8>::from(0xFFu64)),
             prev_d: DFFWithInit::new(Bits::<64>::from(xgmii::IDLE_WORD)),
@@ -317,6 +331,8 @@ impl Default for XgmiiRx {
             c_keep_hi: Default::default(),
             c_keep_lo: Default::default(),
             dpart: Default::default(),
+            c_target: Default::default(),
+            end_target: Default::default(),
             data: Default::default(),
             cnt: Default::default(),
             cnt_over8: Default::default(),
@@ -327,7 +343,8 @@ impl Default for XgmiiRx {
             hold_k: Default::default(),
             dst_ctl: Default::default(),
             is_ctl: Default::default(),
-            ctl_op: Default::default(),
+            op_pfc: Default::default(),
+            op_pause: Default::default(),
             pfc_en: Default::default(),
             time_p0: Default::default(),
             time_p1: Default::default(),
@@ -370,7 +387,6 @@ impl Default for XgmiiRx {
             k_pre_word: Constant::new(Bits::<64>::from(xgmii::PREAMBLE_WORD)),
             k_pre_ctrl: Constant::new(Bits::<8>::from(xgmii::PREAMBLE_CTRL as u64)),
             k_idle_word: Constant::new(Bits::<64>::from(xgmii::IDLE_WORD)),
-            k_residue: Constant::new(Bits::<32>::from(FCS_RESIDUE as u64)),
             k_min: Constant::new(Bits::<16>::from(MIN_FRAME as u64)),
             k_dst: Constant::new(Bits::<48>::from(dst_lanes)),
             k_ethertype: Constant::new(Bits::<16>::from(ctl::ETHERTYPE as u64)),
@@ -414,6 +430,8 @@ impl Logic for XgmiiRx {
             c_keep_hi,
             c_keep_lo,
             dpart,
+            c_target,
+            end_target,
             data,
             cnt,
             cnt_over8,
@@ -424,7 +442,8 @@ impl Logic for XgmiiRx {
             hold_k,
             dst_ctl,
             is_ctl,
-            ctl_op,
+            op_pfc,
+            op_pause,
             pfc_en,
             time_p0,
             time_p1,
@@ -493,10 +512,13 @@ impl Logic for XgmiiRx {
         self.lanes_b.d.next = self.b_d.q.val();
         self.lanes_b.c.next = self.b_c.q.val();
         self.crc_data.data.next = self.b_d.q.val();
-        self.crc_data.nbytes.next = self.lanes_b.fc.val();
+        self.crc_data.nbytes.next = 8.into();
         self.c_d.d.next = self.b_d.q.val();
         self.c_c.d.next = self.b_c.q.val();
         self.dpart.d.next = self.crc_data.part.val();
+        self.crc_tgt.data.next = self.b_d.q.val();
+        self.crc_tgt.nbytes.next = self.lanes_b.fc.val();
+        self.c_target.d.next = self.crc_tgt.target.val();
         self.c_fc.d.next = self.lanes_b.fc.val();
         self.c_term.d.next = self.lanes_b.term.val();
         self.c_keep_hi.d.next = self.lanes_b.keep_hi.val();
@@ -539,7 +561,7 @@ impl Logic for XgmiiRx {
         self.v_err.next = self.end_err.q.val();
         self.v_over.next = (self.end_over.q.val() || (self.cnt.q.val() > self.cfg_max_len.val()));
         self.v_runt.next = (self.cnt.q.val() < self.k_min.val());
-        self.v_fcs.next = (self.crc.q.val() != self.k_residue.val());
+        self.v_fcs.next = (self.crc.q.val() != self.end_target.q.val());
         if self.pend.q.val() {
             if self.v_err.val() {
                 self.n_errors.d.next = (self.n_errors.q.val() + 1);
@@ -550,9 +572,7 @@ impl Logic for XgmiiRx {
             } else if self.v_fcs.val() {
                 self.n_bad_fcs.d.next = (self.n_bad_fcs.q.val() + 1);
             } else if self.is_ctl.q.val() {
-                if ((self.ctl_op.q.val() == self.k_op_pause.val())
-                    || (self.ctl_op.q.val() == self.k_op_pfc.val()))
-                {
+                if self.op_pause.q.val() {
                     self.n_pause.d.next = (self.n_pause.q.val() + 1);
                     self.o_pause_valid.d.next = true;
                     self.o_pause_quanta.d.next = self.max_all.max.val();
@@ -582,7 +602,7 @@ impl Logic for XgmiiRx {
 
         // ---- This word ------------------------------------------------------
         self.crc_adv.crc_in.next = self.crc.q.val();
-        self.crc_adv.nbytes.next = self.c_fc.q.val();
+        self.crc_adv.nbytes.next = 8.into();
         self.cnt_next.next = self.cnt.q.val();
         self.cnt_n.next =
             (bit_cast::<17, 16>(self.cnt.q.val()) + bit_cast::<17, 4>(self.c_fc.q.val()));
@@ -594,7 +614,7 @@ impl Logic for XgmiiRx {
         self.ctl_now.next = ((self.widx.q.val() == 1)
             && self.dst_ctl.q.val()
             && (self.be.p2.val() == self.k_ethertype.val()));
-        self.pfc.next = (self.ctl_op.q.val() == self.k_op_pfc.val());
+        self.pfc.next = self.op_pfc.q.val();
         if !self.data.q.val() {
             if (self.c_c.q.val().get_bit(0)
                 && (self.c_d.q.val().get_bits::<8>(0) == self.k_start.val()))
@@ -622,7 +642,13 @@ impl Logic for XgmiiRx {
                 }
             }
         } else {
-            self.crc.d.next = (self.crc_adv.crc_out.val() ^ self.dpart.q.val());
+            // Whole words only into the CRC register; a last, partial
+            // word sets the target the register is compared with.
+            if self.c_fc.q.val() == 8 {
+                self.crc.d.next = (self.crc_adv.crc_out.val() ^ self.dpart.q.val());
+            } else {
+                self.end_target.d.next = self.c_target.q.val();
+            }
             self.cnt_next.next = self.cnt_sat.val();
             if ((self.c_fc.q.val() == 8) && self.cnt_over8.q.val()) {
                 // Oversize: cut here; the held word becomes the last beat.
@@ -633,7 +659,9 @@ impl Logic for XgmiiRx {
             } else if self.c_fc.q.val() == 8 {
                 if self.ctl_now.val() {
                     self.is_ctl.d.next = true;
-                    self.ctl_op.d.next = self.be.p3.val();
+                    self.op_pfc.d.next = (self.be.p3.val() == self.k_op_pfc.val());
+                    self.op_pause.d.next = ((self.be.p3.val() == self.k_op_pause.val())
+                        || (self.be.p3.val() == self.k_op_pfc.val()));
                 }
                 if (self.hold_v.q.val() && !self.is_ctl.q.val() && !self.ctl_now.val()) {
                     self.o_tvalid.d.next = true;
@@ -715,6 +743,8 @@ impl Logic for XgmiiRx {
             self.c_d.d.next = self.k_idle_word.val();
             self.c_c.d.next = 0xFF.into();
             self.dpart.d.next = 0.into();
+            self.c_target.d.next = 0.into();
+            self.end_target.d.next = 0.into();
             self.c_fc.d.next = 0.into();
             self.c_term.d.next = false;
             self.c_keep_hi.d.next = 0.into();
@@ -728,7 +758,8 @@ impl Logic for XgmiiRx {
             self.hold_k.d.next = 0.into();
             self.dst_ctl.d.next = false;
             self.is_ctl.d.next = false;
-            self.ctl_op.d.next = 0.into();
+            self.op_pfc.d.next = false;
+            self.op_pause.d.next = false;
             self.pfc_en.d.next = 0.into();
             self.time_p0.d.next = 0.into();
             self.time_p1.d.next = 0.into();

@@ -104,7 +104,16 @@ impl Logic for KeepCount {
             s += &format!("    8'b{pat}: n = 4'd{n};\n");
         }
         s += "    default: n = 4'd0;\n  endcase\n";
-        s += "  mask = (n >= 4'd8) ? 64'hFFFFFFFFFFFFFFFF : ((64'd1 << {n, 3'b000}) - 64'd1);\nend\n";
+        // Lane by lane (a shifted mask minus one would be a 64-bit carry
+        // chain).
+        for k in 0..8 {
+            s += &format!(
+                "  mask[{}:{}] = (n > 4'd{k}) ? 8'hFF : 8'h00;\n",
+                8 * k + 7,
+                8 * k
+            );
+        }
+        s += "end\n";
         Verilog::Custom(s)
     }
 }

@@ -213,6 +213,116 @@ impl Logic for Crc32x8 {
     }
 }
 
+/// The inverse of `n` zero bytes: `step(unstep_zero(c, n), 0, n) == c`
+/// (each zero-bit step is invertible: its result has bit 31 set exactly
+/// when the register's bit 0 was set, since the polynomial has bit 31).
+pub fn unstep_zero(mut crc: u32, nbytes: u32) -> u32 {
+    for _ in 0..(8 * nbytes.min(8)) {
+        crc = if crc & 0x8000_0000 != 0 {
+            ((crc ^ POLY) << 1) | 1
+        } else {
+            crc << 1
+        };
+    }
+    crc
+}
+
+/// The register value, before a frame's last `nbytes` bytes (`data`),
+/// that makes the frame's FCS check pass: `step(c, data, nbytes)` equals
+/// the residue exactly when `c == fcs_target(data, nbytes)` (by
+/// linearity, `c = unstep_zero(residue ^ step(0, data, n), n)`).
+pub fn fcs_target(data: u64, nbytes: u32) -> u32 {
+    let n = nbytes.min(8);
+    unstep_zero(nic_spec::mac::FCS_RESIDUE ^ step(0, data, n), n)
+}
+
+/// The data lanes `0..n` of `data` (the others zero).
+fn lanes(data: u64, n: u32) -> u64 {
+    if n >= 8 {
+        data
+    } else {
+        data & ((1u64 << (8 * n)) - 1)
+    }
+}
+
+/// [`fcs_target`] as the Verilog computes it, with no network per byte
+/// count: `K_n ^ Q(lanes(data, n))`, where `Q = M^-8 . step(0, ., 8)` is
+/// one fixed linear map and `K_n = unstep_zero(residue, n)` a constant.
+/// (`step(0, d, n) = M^-(8-n) step(0, lanes(d, n), 8)`: the `8 - n` zero
+/// lanes after the bytes only advance the register; so
+/// `M^-n (R ^ step(0, d, n)) = M^-n R ^ M^-8 step(0, lanes(d, n), 8)`.)
+pub fn fcs_target_split(data: u64, nbytes: u32) -> u32 {
+    let n = nbytes.min(8);
+    unstep_zero(nic_spec::mac::FCS_RESIDUE, n) ^ unstep_zero(step(0, lanes(data, n), 8), 8)
+}
+
+/// The FCS check's target for a frame's last, partial word
+/// (combinational): `target` = [`fcs_target`]`(data, nbytes)`. With it
+/// the 10G receiver's CRC register only ever takes whole words (fixed
+/// networks, no byte-count select, in its loop and in the data part):
+/// the last word's bytes are not taken in, and the register is compared
+/// with this target instead of the residue after them. It is computed a
+/// stage ahead, from the data alone.
+///
+/// Ports: `data: Bits<64>`, `nbytes: Bits<4>` (0..=8; 9..=15 act as 8;
+/// 0 gives the residue), `target: Bits<32>`. Latency 0. Verilog: the
+/// data masked to its `nbytes` lanes into one fixed XOR network, then a
+/// constant per byte count ([`fcs_target_split`]).
+#[derive(LogicBlock, Default)]
+pub struct Crc32FcsTarget64 {
+    pub data: Signal<In, Bits<64>>,
+    pub nbytes: Signal<In, Bits<4>>,
+    pub target: Signal<Out, Bits<32>>,
+}
+
+impl Logic for Crc32FcsTarget64 {
+    fn update(&mut self) {
+        let n = (self.nbytes.val().index() as u32).min(8);
+        let d = self.data.val().to_u64();
+        self.target.next = Bits::<32>::from(fcs_target(d, n) as u64);
+    }
+
+    fn connect(&mut self) {
+        self.target.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        let q = |d: u64| unstep_zero(step(0, d, 8), 8);
+        let mut v = String::from("reg [63:0] dm;\nreg [31:0] k;\nalways @(*) begin\n");
+        // Lane by lane (a shifted mask minus one would be a 64-bit carry
+        // chain).
+        for k in 0..8 {
+            v.push_str(&format!(
+                "  dm[{}:{}] = (nbytes > 4'd{k}) ? data[{}:{}] : 8'h00;\n",
+                8 * k + 7,
+                8 * k,
+                8 * k + 7,
+                8 * k
+            ));
+        }
+        v.push_str("  case (nbytes)\n");
+        for n in 0..=8u32 {
+            let label = if n == 8 {
+                "default".to_string()
+            } else {
+                format!("4'd{n}")
+            };
+            let k = unstep_zero(nic_spec::mac::FCS_RESIDUE, n);
+            v.push_str(&format!("    {label}: k = 32'h{k:08x};\n"));
+        }
+        v.push_str("  endcase\n");
+        for j in 0..32 {
+            let t: Vec<String> = (0..64)
+                .filter(|&i| (q(1u64 << i) >> j) & 1 != 0)
+                .map(|i| format!("dm[{i}]"))
+                .collect();
+            v.push_str(&format!("  target[{j}] = k[{j}] ^ {};\n", t.join(" ^ ")));
+        }
+        v.push_str("end\n");
+        Verilog::Custom(v)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,6 +345,25 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             let (c, d, n) = ((x >> 32) as u32, x.rotate_left(17), (k % 10) as u32);
             assert_eq!(step(c, 0, n) ^ step(0, d, n), step(c, d, n));
+        }
+    }
+
+    /// `unstep_zero` inverts the zero-byte advance; the FCS target is the
+    /// one register value whose step ends at the residue; the split form
+    /// the Verilog uses equals it.
+    #[test]
+    fn fcs_target_is_the_register_that_passes() {
+        let mut x = 0x0bad_cafe_1234_5678u64;
+        for k in 0..900u64 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let (c, d, n) = ((x >> 32) as u32, x.rotate_left(23), (k % 10) as u32);
+            assert_eq!(step(unstep_zero(c, n), 0, n), c);
+            let t = fcs_target(d, n);
+            assert_eq!(fcs_target_split(d, n), t);
+            assert_eq!(step(t, d, n), nic_spec::mac::FCS_RESIDUE);
+            assert_eq!(step(c, d, n) == nic_spec::mac::FCS_RESIDUE, c == t);
         }
     }
 }
