@@ -30,6 +30,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge, Timer
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
+from mac_frames import gaps
 
 TOP = os.environ.get("TOP", "axis_async_fifo_tx")
 DROP = TOP.endswith("_rx")
@@ -37,11 +38,6 @@ S_PS = int(os.environ.get("S_PS", "10000"))
 M_PS = int(os.environ.get("M_PS", "6400"))
 SEED = int(os.environ.get("FIFO_SEED", "4242"))
 CAP_BYTES = 512 * 8
-
-
-def gaps(rng, p):
-    while True:
-        yield rng.random() < p
 
 
 async def setup(dut):

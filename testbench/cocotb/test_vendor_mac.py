@@ -34,6 +34,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge, Timer
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
+from mac_frames import gaps
 
 TOP = os.environ.get("TOP", "vendor_mac_adapter")
 CORE_PS = int(os.environ.get("CORE_PS", "6400"))
@@ -42,11 +43,6 @@ RX_PS = int(os.environ.get("RX_PS", "6212"))
 SEED = int(os.environ.get("VENDOR_SEED", "1717"))
 CAP_BYTES = 512 * 8
 MIN_NO_FCS = 60
-
-
-def gaps(rng, p):
-    while True:
-        yield rng.random() < p
 
 
 async def setup(dut):
