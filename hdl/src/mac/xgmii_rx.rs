@@ -7,8 +7,8 @@
 //! 0xDEBB20E3; computed as: the register over the whole words equals the
 //! last word's target, [`Crc32FcsTarget64`]), the length (runts under 64
 //! bytes, oversize over `cfg_max_len`, FCS included) and control
-//! characters inside the frame, strips the FCS, and flags a bad frame on `tuser` of its last beat, as
-//! the NIC's receive path expects. MAC control frames (EtherType 0x8808 to
+//! characters inside the frame, strips the FCS, and flags a bad frame on
+//! `tuser` of its last beat, as the NIC's receive path expects. MAC control frames (EtherType 0x8808 to
 //! 01-80-C2-00-00-01) are never passed on; a good PAUSE or PFC frame
 //! raises `pause_valid` with its quanta (PFC: the largest time among the
 //! priorities it enables: the NIC has one transmit queue).
@@ -35,8 +35,8 @@
 //! `end_target`, and the FCS check compares the register with it. Every
 //! CRC network is one fixed XOR network: none selects by byte count.
 //! Oversize is judged from a registered flag (`cnt_over8`), and a PFC
-//! frame's largest enabled time from a registered max tree of [`MinMax`] blocks (`time_p*` → `max_p*`
-//! → `max_all`; not reset: the times are, and it flushes in 3 cycles) that
+//! frame's largest enabled time from a registered max tree of [`MinMax`]
+//! blocks (`time_p*` → `max_p*` → `max_all`; not reset: the times are, and it flushes in 3 cycles) that
 //! settles three cycles after the last time is captured, before the end
 //! of any frame that is not a runt.
 //!
