@@ -1,17 +1,17 @@
 //! The 10G MAC receiver: XGMII words to a 64-bit frame stream without the
 //! FCS.
 //!
-//! What it does: finds `/S/` in lane 0 or lane 4 (a lane-4 start is
-//! realigned by half a word), checks the preamble and SFD, checks the FCS
-//! (the CRC register over the frame and its FCS must end at the residue
-//! 0xDEBB20E3; computed as: the register over the whole words equals the
-//! last word's target, [`Crc32FcsTarget64`]), the length (runts under 64
-//! bytes, oversize over `cfg_max_len`, FCS included) and control
-//! characters inside the frame, strips the FCS, and flags a bad frame on
-//! `tuser` of its last beat, as the NIC's receive path expects. MAC control frames (EtherType 0x8808 to
-//! 01-80-C2-00-00-01) are never passed on; a good PAUSE or PFC frame
-//! raises `pause_valid` with its quanta (PFC: the largest time among the
-//! priorities it enables: the NIC has one transmit queue).
+//! What it does: finds `/S/` in lane 0 or lane 4 (a lane-4 start is realigned
+//! by half a word), checks the preamble and SFD, checks the FCS (the CRC
+//! register over the frame and its FCS must end at the residue 0xDEBB20E3;
+//! computed as: the register over the whole words equals the last word's
+//! target, [`Crc32FcsTarget64`]), the length (runts under 64 bytes, oversize
+//! over `cfg_max_len`, FCS included) and control characters inside the frame,
+//! strips the FCS, and flags a bad frame on `tuser` of its last beat, as the
+//! NIC's receive path expects. MAC control frames (EtherType 0x8808 to
+//! 01-80-C2-00-00-01) are never passed on; a good PAUSE or PFC frame raises
+//! `pause_valid` with its quanta (PFC: the largest time among the priorities it
+//! enables: the NIC has one transmit queue).
 //!
 //! Ports (clock `clock`, synchronous active-high `reset`):
 //! - `xgmii_rxd` / `xgmii_rxc`: lane k in bits 8k+7..8k / bit k;
@@ -25,20 +25,19 @@
 //! - `pause_valid`, `pause_quanta`: a good PAUSE/PFC frame's request;
 //! - `m_stats` (`MacRxStats`): each frame that starts counts once.
 //!
-//! Pipeline: input registers and the lane-4 realignment; stage B
-//! (`b_*`): the word's data part of the CRC ([`Crc32Data64`], a whole
-//! word), its FCS target ([`Crc32FcsTarget64`]) and its lane
-//! classification ([`RxLanes`]) are computed and registered into stage C
-//! (`c_*`), where the frame logic runs: on a whole word the CRC register
-//! advances ([`Crc32Advance`], a whole word) and takes the part in; a
-//! frame's last, partial word is never taken in: its target is held in
-//! `end_target`, and the FCS check compares the register with it. Every
-//! CRC network is one fixed XOR network: none selects by byte count.
-//! Oversize is judged from a registered flag (`cnt_over8`), and a PFC
-//! frame's largest enabled time from a registered max tree of [`MinMax`]
-//! blocks (`time_p*` → `max_p*` → `max_all`; not reset: the times are, and it flushes in 3 cycles) that
-//! settles three cycles after the last time is captured, before the end
-//! of any frame that is not a runt.
+//! Pipeline: input registers and the lane-4 realignment; stage B (`b_*`): the
+//! word's data part of the CRC ([`Crc32Data64`], a whole word), its FCS target
+//! ([`Crc32FcsTarget64`]) and its lane classification ([`RxLanes`]) are
+//! computed and registered into stage C (`c_*`), where the frame logic runs: on
+//! a whole word the CRC register advances ([`Crc32Advance`], a whole word) and
+//! takes the part in; a frame's last, partial word is never taken in: its
+//! target is held in `end_target`, and the FCS check compares the register with
+//! it. Every CRC network is one fixed XOR network: none selects by byte count.
+//! Oversize is judged from a registered flag (`cnt_over8`), and a PFC frame's
+//! largest enabled time from a registered max tree of [`MinMax`] blocks
+//! (`time_p*` → `max_p*` → `max_all`; not reset: the times are, and it flushes
+//! in 3 cycles) that settles three cycles after the last time is captured,
+//! before the end of any frame that is not a runt.
 //!
 //! Latency: a word on the pins in cycle t is realigned in cycle t + 2
 //! (t + 3 for a lane-4 start's second half) and reaches the frame logic
