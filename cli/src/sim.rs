@@ -20,6 +20,7 @@ use nic_golden::nic::core::{In, NicCore};
 use nic_golden::Cycle;
 use nic_netsim::core_env::{run_core_sim, CoreFn, CoreSimCfg, NicFn, VariantPlan};
 use nic_netsim::driver::{nic_sim_params, run_nic_sim, NicSimCfg};
+use nic_netsim::driver_10g::run_nic_10g_sim;
 use nic_testbench::roce::pipes::{engine_for, Lockstep};
 use nic_testbench::EngineKind;
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapWriter};
@@ -64,6 +65,9 @@ type Twin = NicCore<3, 3, 8>;
 /// 16-entry WQE buffer.
 type NicRtl = nic_hdl::nic::HpccNic<3, 3, 6, 8, 2, 4, 4>;
 type NicTwin = nic_golden::nic::nic::HpccNic<3, 3, 8, 2, 4, 4>;
+/// The NIC `sim --top nic-10g` runs: that NIC on the 10G MAC.
+type Nic10gRtl = nic_hdl::nic::HpccNic10g<3, 3, 6, 8, 2, 4, 4>;
+type Nic10gTwin = nic_golden::nic::nic_10g::HpccNic10g<3, 3, 8, 2, 4, 4>;
 
 /// What `sim` runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -73,6 +77,12 @@ pub enum SimTop {
     Nic,
     /// `hpcc_nic_core`: the core alone, work requests on a stream.
     Core,
+    /// `hpcc_nic_10g`: `hpcc_nic` on the 10G MAC, driven as `nic`; the
+    /// link carries XGMII words (a lost frame arrives with a bit flipped:
+    /// the receiving MAC finds a bad FCS), and a monitor checks every
+    /// frame on it (preamble, FCS, size).
+    #[value(name = "nic-10g")]
+    Nic10g,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -133,7 +143,8 @@ pub struct SimArgs {
     /// What runs the NICs.
     #[arg(long, value_enum, default_value = "golden")]
     engine: SimEngine,
-    /// `nic`: the whole NIC through its host interface; `core`: the core.
+    /// `nic`: the whole NIC through its host interface; `core`: the core;
+    /// `nic-10g`: the whole NIC on the 10G MAC, XGMII on the link.
     #[arg(long, value_enum, default_value = "nic")]
     top: SimTop,
     /// `--top nic`: log2 of each flow's send-queue entries, 0 ..= 10 (small
@@ -309,6 +320,7 @@ pub fn main(a: SimArgs) -> i32 {
                 }
             };
             Outcome {
+                mac: None,
                 counters: r.last.iter().map(core_counters).collect(),
                 hosts: None,
                 cycles: r.cycles,
@@ -320,7 +332,7 @@ pub fn main(a: SimArgs) -> i32 {
                 wire: r.wire,
             }
         }
-        SimTop::Nic => {
+        SimTop::Nic | SimTop::Nic10g => {
             let nc = NicSimCfg {
                 core: c.clone(),
                 sq_log: a.sq_log,
@@ -337,33 +349,67 @@ pub fn main(a: SimArgs) -> i32 {
             };
             let p = nic_sim_params(&nc, 3, 3);
             use nic_golden::nic::nic::In as NicIn;
-            let r = match kind {
-                None => {
-                    let mut t = [NicTwin::default(), NicTwin::default()];
-                    let [t0, t1] = &mut t;
-                    let nics: [NicFn<'_, NicIn, _>; 2] = [
-                        Box::new(|i: &NicIn| t0.step(i)),
-                        Box::new(|i: &NicIn| t1.step(i)),
-                    ];
-                    run_nic_sim(&nc, &p, nics, budget, &mut progress)
-                }
-                Some(kind) => {
-                    let mut l = [0, 1].map(|n| {
-                        Lockstep::new(
-                            engine_for::<NicRtl>(kind, vcd(n).as_deref()),
-                            NicTwin::default(),
-                            ["hpcc_nic 0", "hpcc_nic 1"][n],
-                        )
-                    });
-                    let [l0, l1] = &mut l;
-                    let nics: [NicFn<'_, NicIn, _>; 2] = [
-                        Box::new(|i: &NicIn| l0.step(i)),
-                        Box::new(|i: &NicIn| l1.step(i)),
-                    ];
-                    run_nic_sim(&nc, &p, nics, budget, &mut progress)
+            use nic_golden::nic::nic_10g::In as Nic10gIn;
+            let mut mac = None;
+            let r = if a.top == SimTop::Nic10g {
+                let r = match kind {
+                    None => {
+                        let mut t = [Nic10gTwin::default(), Nic10gTwin::default()];
+                        let [t0, t1] = &mut t;
+                        let nics: [NicFn<'_, Nic10gIn, _>; 2] = [
+                            Box::new(|i: &Nic10gIn| t0.step(i)),
+                            Box::new(|i: &Nic10gIn| t1.step(i)),
+                        ];
+                        run_nic_10g_sim(&nc, &p, nics, budget, &mut progress)
+                    }
+                    Some(kind) => {
+                        let mut l = [0, 1].map(|n| {
+                            Lockstep::new(
+                                engine_for::<Nic10gRtl>(kind, vcd(n).as_deref()),
+                                Nic10gTwin::default(),
+                                ["hpcc_nic_10g 0", "hpcc_nic_10g 1"][n],
+                            )
+                        });
+                        let [l0, l1] = &mut l;
+                        let nics: [NicFn<'_, Nic10gIn, _>; 2] = [
+                            Box::new(|i: &Nic10gIn| l0.step(i)),
+                            Box::new(|i: &Nic10gIn| l1.step(i)),
+                        ];
+                        run_nic_10g_sim(&nc, &p, nics, budget, &mut progress)
+                    }
+                };
+                mac = Some((r.lost, r.aborted, r.mac));
+                r.sim
+            } else {
+                match kind {
+                    None => {
+                        let mut t = [NicTwin::default(), NicTwin::default()];
+                        let [t0, t1] = &mut t;
+                        let nics: [NicFn<'_, NicIn, _>; 2] = [
+                            Box::new(|i: &NicIn| t0.step(i)),
+                            Box::new(|i: &NicIn| t1.step(i)),
+                        ];
+                        run_nic_sim(&nc, &p, nics, budget, &mut progress)
+                    }
+                    Some(kind) => {
+                        let mut l = [0, 1].map(|n| {
+                            Lockstep::new(
+                                engine_for::<NicRtl>(kind, vcd(n).as_deref()),
+                                NicTwin::default(),
+                                ["hpcc_nic 0", "hpcc_nic 1"][n],
+                            )
+                        });
+                        let [l0, l1] = &mut l;
+                        let nics: [NicFn<'_, NicIn, _>; 2] = [
+                            Box::new(|i: &NicIn| l0.step(i)),
+                            Box::new(|i: &NicIn| l1.step(i)),
+                        ];
+                        run_nic_sim(&nc, &p, nics, budget, &mut progress)
+                    }
                 }
             };
             Outcome {
+                mac,
                 counters: r.hosts.iter().map(|h| h.counters.clone()).collect(),
                 hosts: Some(r.hosts),
                 cycles: r.cycles,
@@ -472,6 +518,28 @@ pub fn main(a: SimArgs) -> i32 {
             sum("HostIfStats", "h2c_len_err")
         );
     }
+    if let Some((lost, aborted, m)) = &r.mac {
+        for n in 0..2 {
+            let (tx, rx, _) = &m[n];
+            println!(
+                "mac {}: tx frames {} bytes {} aborted {} (on the wire {}); rx frames {} bytes {}, bad FCS {} (made bad on the link {}), errors {}, runts {}, oversize {}, bad preamble {}, pause {}",
+                ["A", "B"][n],
+                tx.frames,
+                tx.bytes,
+                tx.aborts,
+                aborted[n],
+                rx.frames,
+                rx.bytes,
+                rx.bad_fcs,
+                lost[1 - n],
+                rx.errors,
+                rx.runts,
+                rx.oversize,
+                rx.bad_preamble,
+                rx.pause
+            );
+        }
+    }
     println!("byte-exact: {}", if r.byte_exact { "yes" } else { "NO" });
     for e in r.errors.iter().take(20) {
         println!("error: {e}");
@@ -516,7 +584,16 @@ struct Outcome {
     byte_exact: bool,
     errors: Vec<String>,
     wire: Vec<nic_netsim::WireFrame>,
+    /// `--top nic-10g`: per direction, frames made bad on the link and
+    /// frames the NIC aborted; each NIC's MAC counters.
+    mac: Option<([u64; 2], [u64; 2], [MacCounters; 2])>,
 }
+
+type MacCounters = (
+    nic_golden::mac::MacTxStats,
+    nic_golden::mac::MacRxStats,
+    nic_golden::mac::MacPauseStats,
+);
 
 /// A core's counters as (page, field, value), the pages of
 /// `nic_spec::hostif::STATS_PAGES` it has.

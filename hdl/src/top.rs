@@ -54,6 +54,10 @@ pub type HpccNicCore256 = crate::nic::NicCore<8, 4, 12, 11>;
 /// queues, a 16-entry WQE buffer (`docs/driver.md`).
 pub type HpccNic256 = crate::nic::HpccNic<8, 4, 12, 11, 3, 8, 4>;
 
+/// The whole NIC on the 10G MAC, one clock: `HpccNic256` and
+/// `Mac10g` (frames up to 1522 bytes).
+pub type HpccNic10g256 = crate::nic::HpccNic10g<8, 4, 12, 11, 3, 8, 4>;
+
 /// The host interface alone, at the NIC's size.
 pub type HostIf256 = crate::hostif::HostIf<8, 4, 3, 8, 4>;
 
@@ -179,6 +183,11 @@ pub fn tops() -> Vec<Top> {
             name: "hpcc_nic",
             about: "the NIC: host interface (AXI4-Lite registers, send and completion queues in host memory, DMA descriptors) + the NIC core; 256 flows x 16 work requests, 8 completion queues",
             verilog: verilog_of::<HpccNic256>,
+        },
+        Top {
+            name: "hpcc_nic_10g",
+            about: "hpcc_nic on the 10G MAC (64-bit XGMII), one clock for the NIC and both MAC sides (a PCS with an elastic buffer): the NIC on a 10GBASE-R wire",
+            verilog: verilog_of::<HpccNic10g256>,
         },
         Top {
             name: "host_if",

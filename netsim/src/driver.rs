@@ -1049,6 +1049,34 @@ pub fn run_nic_sim(
         c.core.seed,
     );
     pair.wire = Some(Vec::new());
+    let mut r = drive_pair(&mut pair, &w, max_cycles, progress);
+    r.wire = pair.wire.take().unwrap_or_default();
+    r
+}
+
+/// A host of [`drive_pair`]: the driver, or the driver behind an adapter.
+pub trait DriverHost: Host {
+    fn driver(&self) -> &NicHost;
+    fn driver_mut(&mut self) -> &mut NicHost;
+}
+
+impl DriverHost for NicHost {
+    fn driver(&self) -> &NicHost {
+        self
+    }
+    fn driver_mut(&mut self) -> &mut NicHost {
+        self
+    }
+}
+
+/// Run `pair` until every work request of `w` completed or `max_cycles`,
+/// then read every counter; the result without the wire's frames.
+pub fn drive_pair<H: DriverHost>(
+    pair: &mut crate::core_env::Pair<'_, H>,
+    w: &crate::core_env::Workload,
+    max_cycles: u64,
+    progress: &mut dyn FnMut(u64, usize, usize),
+) -> NicSimResult {
     let planned = w.wrs[0].len() + w.wrs[1].len();
     let mut finished = false;
     while !finished && pair.now < max_cycles {
@@ -1056,17 +1084,17 @@ pub fn run_nic_sim(
         finished = pair.run(to);
         progress(
             pair.now,
-            pair.hosts.iter().map(|h| h.done.len()).sum(),
+            pair.hosts.iter().map(|h| h.driver().done.len()).sum(),
             planned,
         );
     }
     // Read every counter, then let the reads finish.
     if finished {
         for h in pair.hosts.iter_mut() {
-            h.push_ops(counter_reads());
+            h.driver_mut().push_ops(counter_reads());
         }
         let until = pair.now + 200_000;
-        while pair.hosts.iter().any(|h| h.ops_pending() > 0) && pair.now < until {
+        while pair.hosts.iter().any(|h| h.driver().ops_pending() > 0) && pair.now < until {
             pair.step();
         }
     }
@@ -1074,12 +1102,12 @@ pub fn run_nic_sim(
         cycles: pair.now,
         finished,
         planned,
-        completed: pair.hosts.iter().map(|h| h.done.len()).sum(),
+        completed: pair.hosts.iter().map(|h| h.driver().done.len()).sum(),
         byte_exact: true,
         ..Default::default()
     };
     let recs = nic_spec::records::all();
-    for (n, h) in pair.hosts.iter().enumerate() {
+    for (n, h) in pair.hosts.iter().map(|h| h.driver()).enumerate() {
         r.errors
             .extend(h.errors.iter().map(|e| format!("NIC {n}: {e}")));
         if h.data(w.expected_mem[n].len()) != &w.expected_mem[n][..] {
@@ -1107,6 +1135,5 @@ pub fn run_nic_sim(
             cq_passes: h.cq_passes(),
         });
     }
-    r.wire = pair.wire.take().unwrap_or_default();
     r
 }

@@ -14,6 +14,9 @@
 //! - [`driver`]: the host of the whole NIC (`hpcc_nic`): a driver
 //!   following `docs/driver.md` over AXI4-Lite, send and completion
 //!   queues in host memory, a DMA engine; the runs of `hpccnic sim`.
+//! - [`xgmii_link`]: one direction of a 10G link of XGMII words, with a
+//!   monitor that checks and records every frame; [`driver_10g`]: the
+//!   driver on `hpcc_nic_10g`, two of them over such links.
 //! - [`bottleneck`]: a queue that stamps one ns-3 telemetry hop (the
 //!   minimal switch); [`cc_loop`]: the CC in the loop through it.
 //! - [`fluid`]: a closed loop for the CC algorithm alone (N flows through
@@ -31,11 +34,13 @@ pub mod bottleneck;
 pub mod cc_loop;
 pub mod core_env;
 pub mod driver;
+pub mod driver_10g;
 pub mod fluid;
 pub mod fluid_dcqcn;
 pub mod host;
 pub mod link;
 pub mod net;
+pub mod xgmii_link;
 
 pub use core_env::{WireFrame, FIRST_QP};
 pub use host::HostMem;

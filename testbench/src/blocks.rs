@@ -355,6 +355,88 @@ harness! {
     }
 }
 
+/// Test fixture: [`nic_hdl::mac::Mac10g`] with `rx_clk` and `tx_clk`
+/// tied to one clock (as `hpcc_nic_10g` has it), for the twin
+/// `nic_golden::mac::mac_10g`; both resets are inputs, every other port
+/// is `Mac10g`'s.
+#[derive(LogicBlock, Default)]
+pub struct Mac10gOneClock<const MAX_LEN: usize> {
+    pub clock: Signal<In, Clock>,
+    pub rx_rst: Signal<In, Bit>,
+    pub tx_rst: Signal<In, Bit>,
+    pub tx_axis: nic_hdl::stream::AxisSink<64, 8, 1>,
+    pub rx_axis: nic_hdl::stream::AxisSource<64, 8, 1>,
+    pub xgmii_rxd: Signal<In, Bits<64>>,
+    pub xgmii_rxc: Signal<In, Bits<8>>,
+    pub xgmii_txd: Signal<Out, Bits<64>>,
+    pub xgmii_txc: Signal<Out, Bits<8>>,
+    pub rx_error_bad_frame: Signal<Out, Bit>,
+    pub rx_error_bad_fcs: Signal<Out, Bit>,
+    pub rx_pause_valid: Signal<Out, Bit>,
+    pub rx_pause_quanta: Signal<Out, Bits<16>>,
+    pub tx_paused: Signal<Out, Bit>,
+    pub tx_pause_req: Signal<In, Bit>,
+    pub tx_pause_quanta: Signal<In, Bits<16>>,
+    pub cfg_src_mac: Signal<In, Bits<48>>,
+    pub m_stats_tx: nic_hdl::mac::MacTxStatsSource,
+    pub m_stats_rx: nic_hdl::mac::MacRxStatsSource,
+    pub m_stats_pause: nic_hdl::mac::MacPauseStatsSource,
+    mac: nic_hdl::mac::Mac10g<MAX_LEN>,
+}
+
+impl<const MAX_LEN: usize> Logic for Mac10gOneClock<MAX_LEN> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.mac.rx_clk.next = self.clock.val();
+        self.mac.tx_clk.next = self.clock.val();
+        self.mac.rx_rst.next = self.rx_rst.val();
+        self.mac.tx_rst.next = self.tx_rst.val();
+        nic_hdl::stream::AxisSink::<64, 8, 1>::link(&mut self.tx_axis, &mut self.mac.tx_axis);
+        nic_hdl::stream::AxisSource::<64, 8, 1>::link(&mut self.rx_axis, &mut self.mac.rx_axis);
+        self.mac.xgmii_rxd.next = self.xgmii_rxd.val();
+        self.mac.xgmii_rxc.next = self.xgmii_rxc.val();
+        self.xgmii_txd.next = self.mac.xgmii_txd.val();
+        self.xgmii_txc.next = self.mac.xgmii_txc.val();
+        self.rx_error_bad_frame.next = self.mac.rx_error_bad_frame.val();
+        self.rx_error_bad_fcs.next = self.mac.rx_error_bad_fcs.val();
+        self.rx_pause_valid.next = self.mac.rx_pause_valid.val();
+        self.rx_pause_quanta.next = self.mac.rx_pause_quanta.val();
+        self.tx_paused.next = self.mac.tx_paused.val();
+        self.mac.tx_pause_req.next = self.tx_pause_req.val();
+        self.mac.tx_pause_quanta.next = self.tx_pause_quanta.val();
+        self.mac.cfg_src_mac.next = self.cfg_src_mac.val();
+        nic_hdl::mac::MacTxStatsSource::link(&mut self.m_stats_tx, &mut self.mac.m_stats_tx);
+        nic_hdl::mac::MacRxStatsSource::link(&mut self.m_stats_rx, &mut self.mac.m_stats_rx);
+        nic_hdl::mac::MacPauseStatsSource::link(
+            &mut self.m_stats_pause,
+            &mut self.mac.m_stats_pause,
+        );
+    }
+}
+
+harness! {
+    impl<const MAX_LEN: usize> Mac10gOneClock<MAX_LEN> {
+        type In = golden::mac::mac_10g::In;
+        type Out = golden::mac::mac_10g::Out;
+        clock = clock;
+        inputs {
+            rx_rst: rx_rst, tx_rst: tx_rst, tx_tdata: tx_axis.tdata, tx_tkeep: tx_axis.tkeep,
+            tx_tvalid: tx_axis.tvalid, tx_tlast: tx_axis.tlast, tx_tuser: tx_axis.tuser,
+            xgmii_rxd: xgmii_rxd, xgmii_rxc: xgmii_rxc, tx_pause_req: tx_pause_req,
+            tx_pause_quanta: tx_pause_quanta, cfg_src_mac: cfg_src_mac
+        }
+        outputs {
+            tx_tready: tx_axis.tready, rx_tdata: rx_axis.tdata, rx_tkeep: rx_axis.tkeep,
+            rx_tvalid: rx_axis.tvalid, rx_tlast: rx_axis.tlast, rx_tuser: rx_axis.tuser,
+            xgmii_txd: xgmii_txd, xgmii_txc: xgmii_txc,
+            rx_error_bad_frame: rx_error_bad_frame, rx_error_bad_fcs: rx_error_bad_fcs,
+            rx_pause_valid: rx_pause_valid, rx_pause_quanta: rx_pause_quanta,
+            tx_paused: tx_paused
+        }
+        records_out { stats_tx: m_stats_tx, stats_rx: m_stats_rx, stats_pause: m_stats_pause }
+    }
+}
+
 harness! {
     impl<> nic_hdl::mac::XgmiiTx {
         type In = golden::mac::xgmii_tx::In;

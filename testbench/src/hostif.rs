@@ -13,7 +13,7 @@ use nic_hdl::hostif::stats_sel::*;
 use nic_hdl::hostif::wqe_unpack::WqeUnpack;
 use nic_hdl::hostif::HostIf;
 use nic_hdl::hostif::HostIfStatsSink;
-use nic_hdl::nic::HpccNic;
+use nic_hdl::nic::{HpccNic, HpccNic10g};
 use nic_hdl::roce::TxStatsSink;
 use rust_hdl::prelude::*;
 
@@ -266,6 +266,37 @@ harness! {
         records_out {
             axil: s_axil, read_desc: m_axis_read_desc, write_desc: m_axis_write_desc,
             event: m_event
+        }
+    }
+}
+
+harness! {
+    impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const C: usize, const N: usize, const W: usize> HpccNic10g<A, Q, AQ, B, C, N, W> {
+        type In = nic_golden::nic::nic_10g::In;
+        type Out = nic_golden::nic::nic_10g::Out;
+        clock = clk;
+        inputs {
+            rst: rst, read_desc_ready: m_axis_read_desc.ready,
+            h2c_tdata: s_axis_h2c.tdata, h2c_tkeep: s_axis_h2c.tkeep, h2c_tlast: s_axis_h2c.tlast,
+            h2c_tuser: s_axis_h2c.tuser, h2c_tvalid: s_axis_h2c.tvalid,
+            write_desc_ready: m_axis_write_desc.ready, c2h_tready: m_axis_c2h.tready,
+            xgmii_rxd: xgmii_rxd, xgmii_rxc: xgmii_rxc, tx_pause_req: tx_pause_req,
+            tx_pause_quanta: tx_pause_quanta, cfg_src_mac: cfg_src_mac
+        }
+        outputs {
+            read_desc_valid: m_axis_read_desc.valid, h2c_tready: s_axis_h2c.tready,
+            write_desc_valid: m_axis_write_desc.valid,
+            c2h_tdata: m_axis_c2h.tdata, c2h_tkeep: m_axis_c2h.tkeep, c2h_tlast: m_axis_c2h.tlast,
+            c2h_tuser: m_axis_c2h.tuser, c2h_tvalid: m_axis_c2h.tvalid,
+            event_valid: m_event.valid,
+            xgmii_txd: xgmii_txd, xgmii_txc: xgmii_txc, tx_paused: tx_paused,
+            rx_error_bad_frame: rx_error_bad_frame, rx_error_bad_fcs: rx_error_bad_fcs
+        }
+        records_in { axil: s_axil }
+        records_out {
+            axil: s_axil, read_desc: m_axis_read_desc, write_desc: m_axis_write_desc,
+            event: m_event, stats_mac_tx: m_stats_mac_tx, stats_mac_rx: m_stats_mac_rx,
+            stats_mac_pause: m_stats_mac_pause, stats_tx_fifo: m_stats_tx_fifo
         }
     }
 }

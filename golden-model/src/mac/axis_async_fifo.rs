@@ -251,6 +251,25 @@ impl<const A: usize, const DROP: usize> AxisAsyncFifo<A, DROP> {
         });
     }
 
+    /// One rising edge shared by both clocks (`s_clk` and `m_clk` tied
+    /// together, as in a top on one clock): each side samples the other's
+    /// registers as they were before the edge, as the RTL does. The read
+    /// side goes first (its RAM read sees the RAM before this edge's
+    /// write); the write side then sees the read side's registers as they
+    /// were.
+    pub fn step_same_clock(&mut self, i: &SIn, m_reset: bool, m_tready: bool) {
+        let (m_in_rst, rd_gray, sync) = (self.m_in_rst, self.rd_gray, self.sync.clone());
+        self.step_m(m_reset, m_tready);
+        let sync_m = std::mem::replace(&mut self.sync, sync);
+        let (m_in_rst_next, rd_gray_next) = (self.m_in_rst, self.rd_gray);
+        self.m_in_rst = m_in_rst;
+        self.rd_gray = rd_gray;
+        self.step_s(i);
+        self.m_in_rst = m_in_rst_next;
+        self.rd_gray = rd_gray_next;
+        self.sync.take_out_side(&sync_m);
+    }
+
     /// A rising edge of `m_clk`, with that side's reset and `m_axis.tready`.
     pub fn step_m(&mut self, reset: bool, tready: bool) {
         let rst = reset || self.m_req || self.s_req_m1;

@@ -7,6 +7,7 @@ pub mod axis_pad;
 pub mod gmii;
 pub mod gmii_rx;
 pub mod gmii_tx;
+pub mod mac_10g;
 pub mod req_sync;
 pub mod tx_pause;
 pub mod xgmii;

@@ -94,6 +94,31 @@ impl ReqSync {
     }
 
     /// A rising edge of `clock_out`, with that side's reset.
+    /// One rising edge shared by both clocks (`clock_in` and `clock_out`
+    /// tied together, as in a top on one clock): each side samples the
+    /// other's registers as they were before the edge, as the RTL's
+    /// non-blocking registers do.
+    pub fn step_same_clock(&mut self, i: &InSide, reset_out: bool) {
+        let seen_before = self.req_seen;
+        self.step_out(reset_out);
+        let seen_after = self.req_seen;
+        // The in side reads the out side's acknowledge before the edge.
+        self.req_seen = seen_before;
+        self.step_in(i);
+        self.req_seen = seen_after;
+    }
+
+    /// Take the out side's registers (`clock_out`) from `other`: for a
+    /// block that steps its two sides on one edge in turn.
+    pub fn take_out_side(&mut self, other: &ReqSync) {
+        self.req_s0 = other.req_s0;
+        self.req_s1 = other.req_s1;
+        self.req_seen = other.req_seen;
+        self.update = other.update;
+        self.out = other.out;
+        self.settle_out = other.settle_out;
+    }
+
     pub fn step_out(&mut self, reset: bool) {
         let req = self.req_tog;
         let hold = self.hold;

@@ -7,6 +7,7 @@ pub mod core;
 pub mod ev_arb;
 pub mod int_tap;
 pub mod nic;
+pub mod nic_10g;
 pub mod notify_rx;
 pub mod notify_tx;
 pub mod read_resp;

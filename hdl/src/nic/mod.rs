@@ -20,7 +20,9 @@
 //!   telemetry to its CC, its W back in a NOTIFY, the sender applying it;
 //! - [`core`]: `NicCore`, everything joined;
 //! - [`nic`]: `HpccNic`, the host interface ([`crate::hostif`]) and the
-//!   core: the `hpcc_nic` top.
+//!   core: the `hpcc_nic` top;
+//! - [`nic_10g`]: `HpccNic10g`, `HpccNic` on the 10G MAC, one clock: the
+//!   `hpcc_nic_10g` top.
 
 pub mod cc_arb;
 pub mod cfg_regs;
@@ -28,6 +30,7 @@ pub mod core;
 pub mod ev_arb;
 pub mod int_tap;
 pub mod nic;
+pub mod nic_10g;
 pub mod notify_rx;
 pub mod notify_tx;
 pub mod read_resp;
@@ -38,6 +41,7 @@ pub mod tx_arb;
 
 pub use self::core::NicCore;
 pub use self::nic::HpccNic;
+pub use self::nic_10g::HpccNic10g;
 
 // The records this area's blocks exchange, generated from their one
 // declaration in `nic_spec::records` (see `crate::record`).

@@ -4,6 +4,7 @@ mod axis_async_fifo;
 mod axis_pad;
 mod gmii_rx;
 mod gmii_tx;
+mod mac_10g;
 mod req_sync;
 mod tx_pause;
 mod xgmii_rx;
