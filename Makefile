@@ -13,7 +13,7 @@ TOPS      = $(shell $(CARGO) run -q --release -- tops | cut -d' ' -f1)
 # Tops too big for the default synthesis run (half an hour to over an hour
 # each on two cores): `make synth-big` does them. The NIC core is inside the
 # NIC, which `make synth` does.
-BIG_TOPS ?= hpcc_cc_4096 hpcc_nic_core
+BIG_TOPS ?= hpcc_cc_4096 hpcc_nic_core hpcc_nic_10g
 # The NIC (host interface + core): emitted, linted and synthesised first;
 # its figures end `make`.
 CORE      = hpcc_nic

@@ -360,7 +360,7 @@ pub fn main(a: SimArgs) -> i32 {
                             Box::new(|i: &Nic10gIn| t0.step(i)),
                             Box::new(|i: &Nic10gIn| t1.step(i)),
                         ];
-                        run_nic_10g_sim(&nc, &p, nics, budget, &mut progress)
+                        run_nic_10g_sim(&nc, &p, nics, budget, false, &mut progress)
                     }
                     Some(kind) => {
                         let mut l = [0, 1].map(|n| {
@@ -375,7 +375,7 @@ pub fn main(a: SimArgs) -> i32 {
                             Box::new(|i: &Nic10gIn| l0.step(i)),
                             Box::new(|i: &Nic10gIn| l1.step(i)),
                         ];
-                        run_nic_10g_sim(&nc, &p, nics, budget, &mut progress)
+                        run_nic_10g_sim(&nc, &p, nics, budget, false, &mut progress)
                     }
                 };
                 mac = Some((r.lost, r.aborted, r.mac));

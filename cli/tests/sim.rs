@@ -772,3 +772,38 @@ fn dcqcn_cnps_decode_in_tshark_and_their_icrc_equals_scapys() {
     }
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// The NIC on the 10G MAC (`--top nic-10g`): XGMII words on the link,
+/// mixed work (READs, bad work requests) at 5 % loss. A frame lost on the
+/// way arrives with a bit flipped: each receiving MAC counts exactly the
+/// frames made bad on its link as bad FCS, and nothing else goes wrong on
+/// the wire. The pcap (the link monitor's frames) passes the Wireshark
+/// checks of every scenario.
+#[test]
+fn nic_10g_mixed_at_5_percent_loss() {
+    let extra = [
+        "--top",
+        "nic-10g",
+        "--loss",
+        "0.05",
+        "--messages",
+        "24",
+        "--seed",
+        "3",
+    ];
+    scenario("nic10g-mixed-5", "mixed", &extra);
+    let mut args = vec!["sim", "mixed"];
+    args.extend(extra);
+    let (_, out, _) = hpccnic(&args);
+    let macs: Vec<&str> = out.lines().filter(|l| l.starts_with("mac ")).collect();
+    assert_eq!(macs.len(), 2, "{out}");
+    for l in macs {
+        let bad = figure(l, "bad FCS ");
+        assert!(bad > 0, "{l}");
+        assert_eq!(bad, figure(l, "made bad on the link "), "{l}");
+        for k in ["errors ", "runts ", "oversize ", "bad preamble "] {
+            assert_eq!(figure(l, k), 0, "{k}: {l}");
+        }
+    }
+    assert!(figure(&out, "recoveries ") > 0, "{out}");
+}

@@ -91,12 +91,16 @@ pub struct Xgmii10gResult {
     pub aborted: [u64; 2],
     /// Each NIC's MAC counters at the end (its `m_stats_mac_*` ports).
     pub mac: [(MacTxStats, MacRxStats, MacPauseStats); 2],
+    /// NIC 0's inputs, every cycle, if asked (to replay them on an RTL
+    /// engine).
+    pub inputs: Vec<In>,
 }
 
 /// Two `hpcc_nic_10g` (`nics`: the golden twin, or an RTL engine with the
 /// twin in lockstep), each driven by the driver, over XGMII words with
 /// `c.core.delay` cycles of delay and `c.core.loss` frames made bad per
-/// direction. Runs as [`crate::driver::run_nic_sim`]; a frame on the
+/// direction. Runs as [`crate::driver::run_nic_sim`] (`record`: keep NIC
+/// 0's inputs); a frame on the
 /// wire that breaks a good sender's rules (preamble, FCS, terminator,
 /// size) is an error of the run.
 pub fn run_nic_10g_sim(
@@ -104,6 +108,7 @@ pub fn run_nic_10g_sim(
     p: &DriverParams,
     nics: [crate::core_env::NicFn<'_, In, Out>; 2],
     max_cycles: u64,
+    record: bool,
     progress: &mut dyn FnMut(u64, usize, usize),
 ) -> Xgmii10gResult {
     let (hosts, w) = nic_hosts(c, p);
@@ -127,6 +132,9 @@ pub fn run_nic_10g_sim(
         last: nic::In::default(),
     });
     let mut pair = Pair::with_wires(hosts, nics, [Box::new(NoFrames), Box::new(NoFrames)]);
+    if record {
+        pair.record = Some([Vec::new(), Vec::new()]);
+    }
     let mut sim = drive_pair(&mut pair, &w, max_cycles, progress);
     let mut wire: Vec<WireFrame> = Vec::new();
     let mut r = Xgmii10gResult::default();
@@ -139,6 +147,9 @@ pub fn run_nic_10g_sim(
         wire.append(&mut l.frames);
     }
     wire.sort_by_key(|f| (f.time, f.from));
+    if let Some([r0, _]) = pair.record.take() {
+        r.inputs = r0;
+    }
     r.mac = pair
         .last
         .map(|o| (o.stats_mac_tx, o.stats_mac_rx, o.stats_mac_pause));

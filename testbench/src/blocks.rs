@@ -423,7 +423,8 @@ harness! {
             rx_rst: rx_rst, tx_rst: tx_rst, tx_tdata: tx_axis.tdata, tx_tkeep: tx_axis.tkeep,
             tx_tvalid: tx_axis.tvalid, tx_tlast: tx_axis.tlast, tx_tuser: tx_axis.tuser,
             xgmii_rxd: xgmii_rxd, xgmii_rxc: xgmii_rxc, tx_pause_req: tx_pause_req,
-            tx_pause_quanta: tx_pause_quanta, cfg_src_mac: cfg_src_mac
+            tx_pause_quanta: tx_pause_quanta, cfg_src_mac: cfg_src_mac,
+            rx_tready: rx_axis.tready
         }
         outputs {
             tx_tready: tx_axis.tready, rx_tdata: rx_axis.tdata, rx_tkeep: rx_axis.tkeep,
@@ -434,6 +435,49 @@ harness! {
             tx_paused: tx_paused
         }
         records_out { stats_tx: m_stats_tx, stats_rx: m_stats_rx, stats_pause: m_stats_pause }
+    }
+}
+
+/// Test fixture: [`nic_hdl::mac::AxisAsyncFifo`] with `s_clk` and
+/// `m_clk` tied to one clock and one reset (as `hpcc_nic_10g`'s transmit
+/// FIFO), for the twin `nic_golden::mac::axis_async_fifo::OneClock`.
+#[derive(LogicBlock, Default)]
+pub struct AxisAsyncFifoOneClock<const A: usize, const DROP: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub s_axis: nic_hdl::stream::AxisSink<64, 8, 1>,
+    pub m_axis: nic_hdl::stream::AxisSource<64, 8, 1>,
+    pub m_stats: nic_hdl::mac::AsyncFifoStatsSource,
+    fifo: nic_hdl::mac::AxisAsyncFifo<A, DROP>,
+}
+
+impl<const A: usize, const DROP: usize> Logic for AxisAsyncFifoOneClock<A, DROP> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.fifo.s_clk.next = self.clock.val();
+        self.fifo.m_clk.next = self.clock.val();
+        self.fifo.s_rst.next = self.reset.val();
+        self.fifo.m_rst.next = self.reset.val();
+        nic_hdl::stream::AxisSink::<64, 8, 1>::link(&mut self.s_axis, &mut self.fifo.s_axis);
+        nic_hdl::stream::AxisSource::<64, 8, 1>::link(&mut self.m_axis, &mut self.fifo.m_axis);
+        nic_hdl::mac::AsyncFifoStatsSource::link(&mut self.m_stats, &mut self.fifo.m_stats);
+    }
+}
+
+harness! {
+    impl<const A: usize, const DROP: usize> AxisAsyncFifoOneClock<A, DROP> {
+        type In = golden::mac::axis_async_fifo::OneClockIn;
+        type Out = golden::mac::axis_async_fifo::OneClockOut;
+        clock = clock;
+        inputs {
+            reset: reset, s_tdata: s_axis.tdata, s_tkeep: s_axis.tkeep, s_tlast: s_axis.tlast,
+            s_tuser: s_axis.tuser, s_tvalid: s_axis.tvalid, m_tready: m_axis.tready
+        }
+        outputs {
+            s_tready: s_axis.tready, m_tdata: m_axis.tdata, m_tkeep: m_axis.tkeep,
+            m_tlast: m_axis.tlast, m_tuser: m_axis.tuser, m_tvalid: m_axis.tvalid
+        }
+        records_out { stats: m_stats }
     }
 }
 

@@ -338,6 +338,68 @@ impl<const A: usize, const DROP: usize> AxisAsyncFifo<A, DROP> {
     }
 }
 
+/// One cycle's inputs of the FIFO with both clocks tied to one
+/// ([`OneClock`]): one reset for both sides.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OneClockIn {
+    pub reset: bool,
+    pub s_tdata: u64,
+    pub s_tkeep: u8,
+    pub s_tlast: bool,
+    pub s_tuser: bool,
+    pub s_tvalid: bool,
+    pub m_tready: bool,
+}
+
+/// One cycle's outputs of [`OneClock`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OneClockOut {
+    pub s_tready: bool,
+    pub m_tdata: u64,
+    pub m_tkeep: u8,
+    pub m_tlast: bool,
+    pub m_tuser: bool,
+    pub m_tvalid: bool,
+    pub stats: AsyncFifoStats,
+}
+
+/// The FIFO with `s_clk` and `m_clk` tied to one clock and one reset
+/// (as `hpcc_nic_10g`'s transmit FIFO): [`AxisAsyncFifo::step_same_clock`]
+/// each cycle.
+#[derive(Clone, Debug, Default)]
+pub struct OneClock<const A: usize, const DROP: usize> {
+    pub fifo: AxisAsyncFifo<A, DROP>,
+}
+
+impl<const A: usize, const DROP: usize> crate::Cycle for OneClock<A, DROP> {
+    type In = OneClockIn;
+    type Out = OneClockOut;
+    fn step(&mut self, i: &OneClockIn) -> OneClockOut {
+        let s = SIn {
+            reset: i.reset,
+            beat: Beat {
+                tdata: i.s_tdata,
+                tkeep: i.s_tkeep,
+                tlast: i.s_tlast,
+                tuser: i.s_tuser,
+            },
+            tvalid: i.s_tvalid,
+        };
+        let so = self.fifo.s_out(&s);
+        let mo = self.fifo.m_out();
+        self.fifo.step_same_clock(&s, i.reset, i.m_tready);
+        OneClockOut {
+            s_tready: so.tready,
+            m_tdata: mo.beat.tdata,
+            m_tkeep: mo.beat.tkeep,
+            m_tlast: mo.beat.tlast,
+            m_tuser: mo.beat.tuser,
+            m_tvalid: mo.tvalid,
+            stats: so.stats,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -30,6 +30,8 @@ pub struct In {
     pub tx_pause_req: bool,
     pub tx_pause_quanta: u16,
     pub cfg_src_mac: u64,
+    /// `rx_axis.tready`: ignored (a MAC cannot stall the wire).
+    pub rx_tready: bool,
 }
 
 /// One cycle's outputs.

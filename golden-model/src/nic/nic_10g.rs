@@ -151,6 +151,7 @@ fn mac_in(e: &In, b: &Beat, tvalid: bool) -> mac_10g::In {
         tx_pause_req: e.tx_pause_req,
         tx_pause_quanta: e.tx_pause_quanta,
         cfg_src_mac: e.cfg_src_mac,
+        rx_tready: true,
     }
 }
 

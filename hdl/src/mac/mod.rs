@@ -14,7 +14,8 @@
 //! [`AxisAsyncFifo`]s), for a MAC that owns the FCS and takes
 //! AXI4-Stream (Xilinx's 10G/25G subsystem).
 //!
-//! Not built yet (issue 17): a top joining MAC, FIFOs and core.
+//! The NIC on the 10G MAC (one clock) is `crate::nic::HpccNic10g`
+//! (`hpcc_nic_10g`).
 
 pub mod axis_async_fifo;
 pub mod axis_pad;

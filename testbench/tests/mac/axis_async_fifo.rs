@@ -308,3 +308,126 @@ fn axis_async_fifo_resets() {
         }
     }
 }
+
+/// The FIFO with both clocks tied to one (`hpcc_nic_10g`'s transmit
+/// FIFO) against `OneClock` (the twin's `step_same_clock`), both engines,
+/// every port every cycle: both modes, random frames (longer than the
+/// FIFO too), gaps, back-pressure and resets; the frames out are the
+/// frames in, whole, in order.
+mod one_clock {
+    use crate::common::*;
+    use nic_golden::mac::axis_async_fifo::{OneClock, OneClockIn, OneClockOut};
+    use nic_golden::Cycle;
+    use nic_testbench::blocks::AxisAsyncFifoOneClock;
+    use proptest::prelude::*;
+    use rand::{rngs::StdRng, Rng, SeedableRng};
+
+    fn stimulus<const DROP: usize>(seed: u64, n: usize, resets: bool) -> Vec<OneClockIn> {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let p_ready = rng.gen_range(0.2..1.0);
+        let mut g = OneClock::<4, DROP>::default();
+        let mut v = Vec::new();
+        let (mut f, mut b) = (0u64, 0u64);
+        let mut beats = rng.gen_range(1..24u64);
+        let mut dry = 0;
+        while f < n as u64 || v.len() < 40 {
+            let done = f >= n as u64;
+            let i = OneClockIn {
+                reset: resets && rng.gen_bool(0.003),
+                s_tdata: (f << 16) | b,
+                s_tkeep: 0xFF,
+                s_tlast: b + 1 == beats,
+                s_tuser: b + 1 == beats && f % 5 == 3,
+                s_tvalid: !done && dry == 0,
+                m_tready: rng.gen_bool(p_ready),
+            };
+            let o = g.step(&i);
+            if !done {
+                if i.reset {
+                    b = 0;
+                } else if dry > 0 {
+                    dry -= 1;
+                } else if o.s_tready {
+                    b += 1;
+                    if b == beats {
+                        f += 1;
+                        b = 0;
+                        beats = rng.gen_range(1..24);
+                    }
+                    dry = if rng.gen_bool(0.2) {
+                        rng.gen_range(1..4)
+                    } else {
+                        0
+                    };
+                }
+            }
+            v.push(i);
+        }
+        for _ in 0..60 {
+            v.push(OneClockIn {
+                m_tready: true,
+                ..Default::default()
+            });
+        }
+        v
+    }
+
+    /// The frames taken out: (frame tag, beats, tuser), each beat its
+    /// frame's and in order.
+    fn frames(s: &[OneClockIn], o: &[OneClockOut]) -> Vec<(u64, u64, bool)> {
+        let mut v = Vec::new();
+        let mut k = 0;
+        for (i, x) in s.iter().zip(o) {
+            if x.m_tvalid && i.m_tready {
+                assert_eq!(x.m_tdata & 0xFFFF, k, "beat out of order");
+                k += 1;
+                if x.m_tlast {
+                    v.push((x.m_tdata >> 16, k, x.m_tuser));
+                    k = 0;
+                }
+            }
+        }
+        v
+    }
+
+    proptest! {
+        #![proptest_config(config(8))]
+        #[test]
+        fn axis_async_fifo_one_clock_matches_golden(seed in any::<u64>(), n in 1usize..30) {
+            let s = stimulus::<0>(seed, n, false);
+            let o = both::<AxisAsyncFifoOneClock<4, 0>, OneClock<4, 0>>("axis_async_fifo_1clk_bp", &s)?;
+            // Back-pressure: every frame that fits (16 words) comes out,
+            // in order; the longer ones are dropped.
+            let got = frames(&s, &o);
+            let st = o.last().unwrap().stats;
+            prop_assert_eq!(got.len() as u32, st.frames);
+            prop_assert_eq!(st.frames + st.dropped, n as u32);
+            prop_assert!(got.windows(2).all(|w| w[0].0 < w[1].0));
+            prop_assert!(got.iter().all(|&(_, beats, _)| beats <= 16));
+            let s = stimulus::<1>(seed, n, false);
+            let o = both::<AxisAsyncFifoOneClock<4, 1>, OneClock<4, 1>>("axis_async_fifo_1clk_drop", &s)?;
+            let got = frames(&s, &o);
+            let st = o.last().unwrap().stats;
+            prop_assert_eq!(got.len() as u32, st.frames);
+            prop_assert_eq!(st.frames + st.dropped, n as u32);
+            prop_assert!(got.windows(2).all(|w| w[0].0 < w[1].0));
+        }
+    }
+
+    #[test]
+    fn axis_async_fifo_one_clock_resets() {
+        for seed in 0..3 {
+            let s = stimulus::<0>(seed, 40, true);
+            both::<AxisAsyncFifoOneClock<4, 0>, OneClock<4, 0>>("axis_async_fifo_1clk_rst", &s)
+                .unwrap();
+        }
+    }
+
+    #[test]
+    fn axis_async_fifo_one_clock_no_x_in_four_state_simulation() {
+        four_state::<AxisAsyncFifoOneClock<4, 0>, OneClock<4, 0>>(
+            "axis_async_fifo_1clk_x",
+            &stimulus::<0>(5, 20, true),
+        );
+    }
+}

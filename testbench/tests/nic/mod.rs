@@ -4,6 +4,7 @@ mod core;
 mod ev_arb;
 mod int_tap;
 mod nic;
+mod nic_10g;
 mod notify_rx;
 mod notify_tx;
 mod read_resp;

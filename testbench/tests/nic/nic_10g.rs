@@ -1,0 +1,133 @@
+//! `hdl/src/nic/nic_10g.rs` (`hpcc_nic_10g`: `hpcc_nic` on the 10G MAC,
+//! one clock) against its twin `nic_golden::nic::nic_10g`: two NICs over
+//! XGMII words (`nic_netsim::driver_10g`), each with the driver of
+//! `nic_netsim::driver`, a monitor on each direction checking every frame
+//! on the wire (preamble, FCS, size, terminator).
+//!
+//! - `nic_10g_twin_closed_loop`: the twins alone, to the end: every work
+//!   request completed once with its status, both memories byte-exact;
+//!   no frame on the wire breaks the rules; every frame the link made bad
+//!   is counted as a bad FCS by the receiving MAC; every frame on the wire
+//!   ended with `/E/` is one the core aborted (`TxStats.aborted`), none an
+//!   underflow (the store-and-forward FIFO);
+//! - `nic_10g_matches_golden`: NIC 0's recorded inputs replayed on the
+//!   RTL, every port every cycle: Verilator for the whole run, rust-hdl
+//!   for the first cycles (it runs the whole NIC at about a thousand
+//!   cycles a second);
+//! - `nic_10g_no_x_in_four_state_simulation`: Icarus, no X or Z on any
+//!   port.
+
+use super::nic::cfg;
+use crate::common::*;
+use nic_golden::nic::nic_10g::HpccNic10g as Golden;
+use nic_golden::Cycle;
+use nic_hdl::nic::HpccNic10g;
+use nic_netsim::driver::{nic_sim_params, NicSimCfg};
+use nic_netsim::driver_10g::{run_nic_10g_sim, Xgmii10gResult};
+
+const A: usize = 3;
+const Q: usize = 3;
+const B: usize = 8;
+const C: usize = 2;
+const N: usize = 4;
+const W: usize = 3;
+type Rtl = HpccNic10g<A, Q, { A + Q }, B, C, N, W>;
+type Twin = Golden<A, Q, B, C, N, W>;
+
+/// Two twins to the end; panics on a failed run.
+fn run(c: &NicSimCfg, record: bool) -> Xgmii10gResult {
+    let p = nic_sim_params(c, A as u32, Q as u32);
+    let mut t = [Twin::default(), Twin::default()];
+    let [t0, t1] = &mut t;
+    let r = run_nic_10g_sim(
+        c,
+        &p,
+        [Box::new(|i| t0.step(i)), Box::new(|i| t1.step(i))],
+        3_000_000,
+        record,
+        &mut |_, _, _| {},
+    );
+    let s = &r.sim;
+    assert!(
+        s.finished && s.byte_exact && s.errors.is_empty() && s.completed == s.planned,
+        "seed {}: finished {}, byte-exact {}, {}/{} completed, errors {:?}",
+        c.core.seed,
+        s.finished,
+        s.byte_exact,
+        s.completed,
+        s.planned,
+        &s.errors[..s.errors.len().min(10)]
+    );
+    r
+}
+
+fn counter(r: &Xgmii10gResult, n: usize, page: &str, field: &str) -> u32 {
+    r.sim.hosts[n]
+        .counters
+        .iter()
+        .find(|(p, f, _)| *p == page && *f == field)
+        .unwrap_or_else(|| panic!("no counter {page}.{field}"))
+        .2
+}
+
+#[test]
+fn nic_10g_twin_closed_loop() {
+    for (seed, loss, read_pct, bad) in
+        [(1, 0.0, 0, false), (2, 0.02, 30, false), (3, 0.1, 30, true)]
+    {
+        let r = run(&cfg(seed, loss, read_pct, bad), false);
+        for n in 0..2 {
+            let (tx, rx, _) = &r.mac[n];
+            assert_eq!(
+                rx.bad_fcs as u64,
+                r.lost[1 - n],
+                "seed {seed}: NIC {n}: bad FCS vs frames made bad on the link"
+            );
+            assert_eq!(
+                r.aborted[n],
+                counter(&r, n, "TxStats", "aborted") as u64,
+                "seed {seed}: NIC {n}: aborts on the wire vs the core's"
+            );
+            assert_eq!(tx.aborts as u64, r.aborted[n]);
+            assert_eq!(
+                (rx.errors, rx.runts, rx.oversize, rx.bad_preamble),
+                (r.aborted[1 - n] as u32, 0, 0, 0),
+                "seed {seed}: NIC {n}"
+            );
+            let sent = r.sim.wire.iter().filter(|f| f.from == n).count() as u32;
+            assert_eq!(tx.frames, sent, "seed {seed}: NIC {n}: frames");
+            assert_eq!(
+                rx.frames,
+                r.sim.wire.iter().filter(|f| f.from != n && !f.lost).count() as u32
+            );
+        }
+        if loss > 0.0 {
+            assert!(
+                r.lost.iter().sum::<u64>() > 0,
+                "seed {seed}: no frame made bad"
+            );
+        }
+        if bad {
+            assert!(
+                r.aborted.iter().sum::<u64>() > 0,
+                "seed {seed}: no frame aborted"
+            );
+        }
+    }
+}
+
+#[test]
+fn nic_10g_matches_golden() {
+    let r = run(&cfg(11, 0.02, 30, true), true);
+    verilator::<Rtl, Twin>("hpcc_nic_10g_long", &r.inputs).unwrap();
+    both::<Rtl, Twin>("hpcc_nic_10g", &r.inputs[..1200]).unwrap();
+}
+
+#[test]
+fn nic_10g_no_x_in_four_state_simulation() {
+    let r = run(&cfg(13, 0.0, 30, true), true);
+    // Past the bring-up: frames on the wire both ways.
+    let first = r.sim.wire.first().map_or(0, |f| f.time as usize);
+    let end = (first + 3000).min(r.inputs.len());
+    four_state::<Rtl, Twin>("hpcc_nic_10g_4state", &r.inputs[..end]);
+}
