@@ -43,6 +43,11 @@ pub const MIN_FRAME: usize = 64;
 /// headers and the FCS.
 pub const MAX_FRAME: usize = 1522;
 pub const MAX_FRAME_JUMBO: usize = 9022;
+
+/// log2 words of `hpcc_nic_10g`'s store-and-forward transmit FIFO
+/// (between the core and the MAC): 512 words (4 KiB), room for three
+/// frames of the largest MTU (1024 bytes of payload, ~100 of headers).
+pub const NIC_10G_TX_FIFO_A: usize = 9;
 /// Nominal inter-packet gap in bytes (T and idles included); the 10G
 /// transmitter keeps its average with a deficit idle count of at most
 /// [`DIC_MAX`] deleted idles.

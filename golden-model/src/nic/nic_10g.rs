@@ -133,8 +133,8 @@ impl Out {
     }
 }
 
-/// The transmit FIFO's size: `hdl/src/nic/nic_10g.rs` `TX_FIFO_A`.
-pub const TX_FIFO_A: usize = 9;
+/// The transmit FIFO's size (log2 words).
+pub const TX_FIFO_A: usize = nic_spec::mac::NIC_10G_TX_FIFO_A;
 
 /// The MAC's inputs for the transmit FIFO's beat `b`.
 fn mac_in(e: &In, b: &Beat, tvalid: bool) -> mac_10g::In {

@@ -55,9 +55,8 @@ use crate::stream::{AxisSink, AxisSource};
 use nic_spec::mac::MAX_FRAME;
 use rust_hdl::prelude::*;
 
-/// log2 words of the transmit FIFO: 512 words (4 KiB), room for three
-/// frames of the largest MTU (1024 bytes of payload and ~100 of headers).
-pub const TX_FIFO_A: usize = 9;
+/// log2 words of the transmit FIFO ([`nic_spec::mac::NIC_10G_TX_FIFO_A`]).
+pub const TX_FIFO_A: usize = nic_spec::mac::NIC_10G_TX_FIFO_A;
 
 /// [`HpccNic`] of the same parameters on [`Mac10g`].
 #[derive(LogicBlock, Default)]
