@@ -216,10 +216,11 @@ mod tests {
         for seed in 1..20 {
             let fs = frames(seed, 40);
             let got = tx_words(&fs);
-            // The first /S/ leaves in cycle 4: the preamble is registered
-            // in cycle 0, passes the CRC stage's two registers in cycles 1
-            // and 2, and is encoded into the output register in cycle 3.
-            let want = schedule(&fs, 8 * 4);
+            // The first /S/ leaves in cycle 6: the preamble is registered
+            // in cycle 0, passes the CRC and rewind stages' four registers
+            // in cycles 1 to 4, and is encoded into the output register in
+            // cycle 5.
+            let want = schedule(&fs, 8 * 6);
             let diff = (0..want.len()).find(|&k| got[k] != want[k]);
             assert_eq!(diff, None, "seed {seed}: first difference at word {diff:?}");
             let (dec, _) = decode(&got, 1522);

@@ -112,8 +112,9 @@ pub fn lanes(
     }
 }
 
-/// A framer word on its way to the lane encoder (the RTL's `g_*`, `h_*`),
-/// with the CRC register as it stands once the word is taken in.
+/// A framer word on its way to the lane encoder (the RTL's `cs_*`,
+/// `rh_*`, `rl_*`, `enc_*`), with the CRC over the frame up to and including the
+/// word's bytes (the RTL's whole-word register rewound: `fcs_state`).
 #[derive(Clone, Copy, Debug, Default)]
 struct Staged {
     kind: Kind,
@@ -139,10 +140,12 @@ pub struct XgmiiTx {
     f_n: u8,
     f_last: bool,
     f_s0: bool,
-    /// The CRC stage: the data part is computed between `stage_g` and
-    /// `stage_h`, the encoder reads `stage_h`.
-    stage_g: Staged,
-    stage_h: Staged,
+    /// The CRC stage (`stage_cs`), the rewind stages (`stage_rh`,
+    /// `stage_rl`); the encoder reads `stage_enc`.
+    stage_cs: Staged,
+    stage_rh: Staged,
+    stage_rl: Staged,
+    stage_enc: Staged,
     spill_v: bool,
     spill_n: u8,
     spill_fcs: u32,
@@ -172,8 +175,10 @@ impl Default for XgmiiTx {
             f_n: 0,
             f_last: false,
             f_s0: false,
-            stage_g: Staged::default(),
-            stage_h: Staged::default(),
+            stage_cs: Staged::default(),
+            stage_rh: Staged::default(),
+            stage_rl: Staged::default(),
+            stage_enc: Staged::default(),
             spill_v: false,
             spill_n: 0,
             spill_fcs: 0,
@@ -229,10 +234,13 @@ impl Cycle for XgmiiTx {
             return out;
         }
 
-        // ---- CRC stage: the framer's word moves on two registers ---------
-        let h = self.stage_h;
-        self.stage_h = self.stage_g;
-        self.stage_g = Staged {
+        // ---- CRC and rewind stages: the framer's word moves on four
+        // registers --------------------------------------------------------
+        let h = self.stage_enc;
+        self.stage_enc = self.stage_rl;
+        self.stage_rl = self.stage_rh;
+        self.stage_rh = self.stage_cs;
+        self.stage_cs = Staged {
             kind: self.f_kind,
             data: self.f_data,
             n: self.f_n,
@@ -241,7 +249,7 @@ impl Cycle for XgmiiTx {
             crc: self.crc,
         };
 
-        // ---- Lane encoder and lane-4 shift (from the word in `stage_h`) ---
+        // ---- Lane encoder and lane-4 shift (from the word in `stage_enc`) -
         let kind = match h.kind {
             Kind::None => KIND_NONE,
             Kind::Pre => KIND_PRE,

@@ -23,14 +23,20 @@
 //!
 //! Pipeline: the framer (one word per cycle; the preamble word takes a
 //! cycle in which the stream is not read; the gap rule is a table,
-//! [`GapTable`]) → the CRC stage (`cs_*`: the word's data part of the
-//! CRC, [`Crc32Data64`], registered with it; then the CRC register
-//! advances, [`Crc32Advance`], and takes it in while the word moves to
-//! `enc_*`) → the lane encoder (FCS and `/T/` from `enc_*` and the CRC
-//! register, an FCS that spills into the next word) → the lane-4 shift (a
-//! frame that starts in lane 4 leaves half a word later) → the output
-//! registers. A beat taken in cycle t is on `xgmii_txd` in cycle t + 4; a
-//! frame is counted the cycle after its last word leaves the framer.
+//! [`GapTable`]; a last word's lanes after its bytes are zero) → the CRC
+//! stage (`cs_*`: the word's data part of the CRC as a whole word,
+//! [`Crc32Data64`], registered with it; then the CRC register advances
+//! over a whole word, [`Crc32Advance`], and takes it in while the word
+//! moves to `rh_*`: no network in the loop or before it selects by byte
+//! count) → two rewind stages (the register back over the word's zero
+//! lanes, by 4s into `crc_half` while the word is in `rh_*`, then by 1s
+//! into `fcs_state` while it is in `rl_*`, [`Crc32Rewind`]: each a 4-way
+//! choice of fixed networks) → the lane encoder (FCS and `/T/` from
+//! `enc_*` and `fcs_state`, an FCS that spills into the next word) → the
+//! lane-4 shift (a frame that starts in lane 4 leaves half a word later)
+//! → the output registers. A beat taken in cycle t is on `xgmii_txd` in
+//! cycle t + 6; a frame is counted the cycle after its last word leaves
+//! the framer.
 //!
 //! Throughput: one beat per cycle inside a frame; per frame, one cycle
 //! for the preamble and the gap. `s_axis.tready` is a register decode
@@ -46,7 +52,7 @@
 //! byte-level schedule `nic_golden::mac::xgmii::schedule`.
 
 use super::MacTxStatsSource;
-use crate::roce::crc32::{Crc32Advance, Crc32Data64};
+use crate::roce::crc32::{Crc32Advance, Crc32Data64, Crc32Rewind};
 use crate::stream::AxisSink;
 use nic_spec::mac::xgmii;
 use rust_hdl::prelude::*;
@@ -407,6 +413,8 @@ pub struct XgmiiTx {
     gap: GapTable,
     crc_data: Crc32Data64,
     crc_adv: Crc32Advance,
+    rewind_by4: Crc32Rewind<4>,
+    rewind_by1: Crc32Rewind<1>,
     // ---- Framer
     st: DFF<Bits<2>>,
     gap_wait: DFF<Bits<2>>,
@@ -427,6 +435,28 @@ pub struct XgmiiTx {
     cs_last: DFF<Bit>,
     cs_s0: DFF<Bit>,
     cs_dpart: DFF<Bits<32>>,
+    // ---- Rewind stages: by 4s (`rh_*`, the CRC register holds the word
+    // taken in), then by 1s (`rl_*`, `crc_half` holds it)
+    rh_kind: DFF<Bits<2>>,
+    rh_data: DFF<Bits<64>>,
+    rh_n: DFF<Bits<4>>,
+    rh_last: DFF<Bit>,
+    rh_s0: DFF<Bit>,
+    /// The zero lanes of the word in `rh_*` (8 − its bytes; 0 for 8).
+    rh_back: DFF<Bits<4>>,
+    rl_kind: DFF<Bits<2>>,
+    rl_data: DFF<Bits<64>>,
+    rl_n: DFF<Bits<4>>,
+    rl_last: DFF<Bit>,
+    rl_s0: DFF<Bit>,
+    rl_back: DFF<Bits<2>>,
+    /// The CRC register rewound by the 4s of `rh_back`. Plain `DFF`s
+    /// feeding XOR networks, like `crc` (see `XgmiiRx`'s `b_d` on
+    /// Verilator 5.006).
+    crc_half: DFF<Bits<32>>,
+    /// The CRC over the frame up to the word in `enc_*`, that word's
+    /// bytes only (its zero lanes rewound).
+    fcs_state: DFF<Bits<32>>,
     enc_kind: DFF<Bits<2>>,
     enc_data: DFF<Bits<64>>,
     enc_n: DFF<Bits<4>>,
@@ -455,6 +485,7 @@ pub struct XgmiiTx {
     k_data: Constant<Bits<2>>,
     k_abort: Constant<Bits<2>>,
     k_seven: Constant<Bits<13>>,
+    k_eight: Constant<Bits<4>>,
     k_max_words: Constant<Bits<13>>,
     k_idle_half: Constant<Bits<32>>,
     k_idle_word: Constant<Bits<64>>,
@@ -490,6 +521,8 @@ impl Default for XgmiiTx {
             gap: Default::default(),
             crc_data: Default::default(),
             crc_adv: Default::default(),
+            rewind_by4: Default::default(),
+            rewind_by1: Default::default(),
             st: Default::default(),
             gap_wait: Default::default(),
             next_s: Default::default(),
@@ -508,6 +541,20 @@ impl Default for XgmiiTx {
             cs_last: Default::default(),
             cs_s0: Default::default(),
             cs_dpart: Default::default(),
+            rh_kind: Default::default(),
+            rh_data: Default::default(),
+            rh_n: Default::default(),
+            rh_last: Default::default(),
+            rh_s0: Default::default(),
+            rh_back: Default::default(),
+            rl_kind: Default::default(),
+            rl_data: Default::default(),
+            rl_n: Default::default(),
+            rl_last: Default::default(),
+            rl_s0: Default::default(),
+            rl_back: Default::default(),
+            crc_half: Default::default(),
+            fcs_state: Default::default(),
             enc_kind: Default::default(),
             enc_data: Default::default(),
             enc_n: Default::default(),
@@ -535,6 +582,7 @@ impl Default for XgmiiTx {
             k_data: Constant::new(Bits::<2>::from(K_DATA)),
             k_abort: Constant::new(Bits::<2>::from(K_ABORT)),
             k_seven: Constant::new(Bits::<13>::from(7u64)),
+            k_eight: Constant::new(Bits::<4>::from(8u64)),
             k_max_words: Constant::new(Bits::<13>::from(0x1FFFu64)),
             k_idle_half: Constant::new(Bits::<32>::from(0x0707_0707u64)),
             k_idle_word: Constant::new(Bits::<64>::from(xgmii::IDLE_WORD)),
@@ -561,16 +609,19 @@ impl Logic for XgmiiTx {
     fn update(&mut self) {
         dff_setup!(
             self, clock, st, gap_wait, next_s, deficit, s0, nwords, crc, f_kind, f_data, f_n,
-            f_last, f_s0, cs_kind, cs_data, cs_n, cs_last, cs_s0, cs_dpart, enc_kind, enc_data,
-            enc_n, enc_last, enc_s0, spill_v, spill_n, spill_fcs, swap, carry_d, carry_c, txd, txc,
-            done_v, n_frames, n_bytes, n_aborts
+            f_last, f_s0, cs_kind, cs_data, cs_n, cs_last, cs_s0, cs_dpart, rh_kind, rh_data, rh_n,
+            rh_last, rh_s0, rh_back, rl_kind, rl_data, rl_n, rl_last, rl_s0, rl_back, crc_half,
+            fcs_state, enc_kind, enc_data, enc_n, enc_last, enc_s0, spill_v, spill_n, spill_fcs,
+            swap, carry_d, carry_c, txd, txc, done_v, n_frames, n_bytes, n_aborts
         );
-        // ---- CRC stage: the data part of the framer's word (linear:
-        // step(c, d, n) = step(c, 0, n) ^ step(0, d, n)) is registered with
-        // the word (cs_*); then the register advances over cs_n bytes and
-        // takes that part in, while the word moves on to enc_* ---------------
+        // ---- CRC stage: the data part of the framer's word, a whole word
+        // (its lanes after the last byte are zero; linear: step(c, d, 8) =
+        // step(c, 0, 8) ^ step(0, d, 8)), is registered with the word
+        // (cs_*); then the register advances over 8 bytes and takes that
+        // part in, while the word moves on to rh_*. No network selects by
+        // byte count in the loop or before it. -------------------------------
         self.crc_data.data.next = self.f_data.q.val();
-        self.crc_data.nbytes.next = self.f_n.q.val();
+        self.crc_data.nbytes.next = 8.into();
         self.cs_dpart.d.next = self.crc_data.part.val();
         self.cs_kind.d.next = self.f_kind.q.val();
         self.cs_data.d.next = self.f_data.q.val();
@@ -578,24 +629,50 @@ impl Logic for XgmiiTx {
         self.cs_last.d.next = self.f_last.q.val();
         self.cs_s0.d.next = self.f_s0.q.val();
         self.crc_adv.crc_in.next = self.crc.q.val();
-        self.crc_adv.nbytes.next = self.cs_n.q.val();
+        self.crc_adv.nbytes.next = 8.into();
         if self.cs_kind.q.val() == self.k_pre.val() {
             self.crc.d.next = self.k_crc_init.val();
         } else if self.cs_kind.q.val() == self.k_data.val() {
             self.crc.d.next = (self.crc_adv.crc_out.val() ^ self.cs_dpart.q.val());
         }
-        self.enc_kind.d.next = self.cs_kind.q.val();
-        self.enc_data.d.next = self.cs_data.q.val();
-        self.enc_n.d.next = self.cs_n.q.val();
-        self.enc_last.d.next = self.cs_last.q.val();
-        self.enc_s0.d.next = self.cs_s0.q.val();
+        self.rh_kind.d.next = self.cs_kind.q.val();
+        self.rh_data.d.next = self.cs_data.q.val();
+        self.rh_n.d.next = self.cs_n.q.val();
+        self.rh_last.d.next = self.cs_last.q.val();
+        self.rh_s0.d.next = self.cs_s0.q.val();
+        if self.cs_n.q.val().get_bit(3) {
+            self.rh_back.d.next = 0.into();
+        } else {
+            self.rh_back.d.next = (self.k_eight.val() - self.cs_n.q.val());
+        }
+        // ---- Rewind stages: the register, which holds the word in rh_* as
+        // a whole word, back over its zero lanes (rh_back bytes: by 4s into
+        // crc_half, then by 1s into fcs_state), while the word moves on
+        // through rl_* to enc_* (only a frame's last word uses it) ----------
+        self.rewind_by4.crc_in.next = self.crc.q.val();
+        self.rewind_by4.sel.next = self.rh_back.q.val().get_bits::<2>(2);
+        self.crc_half.d.next = self.rewind_by4.crc_out.val();
+        self.rl_kind.d.next = self.rh_kind.q.val();
+        self.rl_data.d.next = self.rh_data.q.val();
+        self.rl_n.d.next = self.rh_n.q.val();
+        self.rl_last.d.next = self.rh_last.q.val();
+        self.rl_s0.d.next = self.rh_s0.q.val();
+        self.rl_back.d.next = self.rh_back.q.val().get_bits::<2>(0);
+        self.rewind_by1.crc_in.next = self.crc_half.q.val();
+        self.rewind_by1.sel.next = self.rl_back.q.val();
+        self.fcs_state.d.next = self.rewind_by1.crc_out.val();
+        self.enc_kind.d.next = self.rl_kind.q.val();
+        self.enc_data.d.next = self.rl_data.q.val();
+        self.enc_n.d.next = self.rl_n.q.val();
+        self.enc_last.d.next = self.rl_last.q.val();
+        self.enc_s0.d.next = self.rl_s0.q.val();
         // ---- Lane encoder and lane-4 shift, from the word in enc_* and the
-        // CRC register (which holds that word) ------------------------------
+        // FCS state (which holds that word) ---------------------------------
         self.lanes.kind.next = self.enc_kind.q.val();
         self.lanes.data.next = self.enc_data.q.val();
         self.lanes.n.next = self.enc_n.q.val();
         self.lanes.last.next = self.enc_last.q.val();
-        self.lanes.fcs.next = !self.crc.q.val();
+        self.lanes.fcs.next = !self.fcs_state.q.val();
         self.lanes.spill_v.next = self.spill_v.q.val();
         self.lanes.spill_n.next = self.spill_n.q.val();
         self.lanes.spill_fcs.next = self.spill_fcs.q.val();
@@ -769,6 +846,20 @@ impl Logic for XgmiiTx {
             self.cs_last.d.next = false;
             self.cs_s0.d.next = false;
             self.cs_dpart.d.next = 0.into();
+            self.rh_kind.d.next = self.k_none.val();
+            self.rh_data.d.next = 0.into();
+            self.rh_n.d.next = 0.into();
+            self.rh_last.d.next = false;
+            self.rh_s0.d.next = false;
+            self.rh_back.d.next = 0.into();
+            self.rl_kind.d.next = self.k_none.val();
+            self.rl_data.d.next = 0.into();
+            self.rl_n.d.next = 0.into();
+            self.rl_last.d.next = false;
+            self.rl_s0.d.next = false;
+            self.rl_back.d.next = 0.into();
+            self.crc_half.d.next = 0.into();
+            self.fcs_state.d.next = 0.into();
             self.enc_kind.d.next = self.k_none.val();
             self.enc_data.d.next = 0.into();
             self.enc_n.d.next = 0.into();

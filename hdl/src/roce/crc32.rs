@@ -323,6 +323,70 @@ impl Logic for Crc32FcsTarget64 {
     }
 }
 
+/// The CRC register rewound over `STEP × sel` zero bytes
+/// (combinational): `crc_out` = [`unstep_zero`]`(crc_in, STEP × sel)`.
+///
+/// What it is for: a word whose lanes `n..8` are zero advances the
+/// register as its `n` bytes and then `8 - n` zero bytes, so rewinding
+/// those zero bytes gives the register after the bytes alone
+/// (`unstep_zero(step(c, lanes(d, n), 8), 8 - n) == step(c, d, n)`).
+/// With it the 10G transmitter's CRC register takes whole words only (a
+/// fixed network in its loop and in its data part), and a frame's last
+/// word is corrected after the loop in two stages of their own:
+/// `Crc32Rewind<4>` (0, 4 or 8 bytes) then `Crc32Rewind<1>` (0..=3).
+///
+/// Ports: `crc_in: Bits<32>`, `sel: Bits<2>` (0 passes `crc_in`
+/// through), `crc_out: Bits<32>`. Latency 0. Verilog: one XOR network
+/// (the inverse zero-byte matrix) per `sel`, selected by it: a 4-way
+/// choice, so each stage is a few LUT levels. `STEP × 3` over 8 acts as 8
+/// (defined behaviour; the transmitter never asks for it).
+#[derive(LogicBlock, Default)]
+pub struct Crc32Rewind<const STEP: usize> {
+    pub crc_in: Signal<In, Bits<32>>,
+    pub sel: Signal<In, Bits<2>>,
+    pub crc_out: Signal<Out, Bits<32>>,
+}
+
+impl<const STEP: usize> Logic for Crc32Rewind<STEP> {
+    fn update(&mut self) {
+        let k = (STEP as u32) * (self.sel.val().index() as u32);
+        let c = self.crc_in.val().to_u32();
+        self.crc_out.next = Bits::<32>::from(unstep_zero(c, k) as u64);
+    }
+
+    fn connect(&mut self) {
+        self.crc_out.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        let mut v = String::from("always @(*) begin\n  case (sel)\n    2'd0: crc_out = crc_in;\n");
+        for sel in 1..=3u32 {
+            let k = (STEP as u32) * sel;
+            let label = if sel == 3 {
+                "default".to_string()
+            } else {
+                format!("2'd{sel}")
+            };
+            v.push_str(&format!("    {label}: begin\n"));
+            for j in 0..32 {
+                let t: Vec<String> = (0..32)
+                    .filter(|&i| (unstep_zero(1 << i, k) >> j) & 1 != 0)
+                    .map(|i| format!("crc_in[{i}]"))
+                    .collect();
+                let rhs = if t.is_empty() {
+                    "1'b0".to_string()
+                } else {
+                    t.join(" ^ ")
+                };
+                v.push_str(&format!("      crc_out[{j}] = {rhs};\n"));
+            }
+            v.push_str("    end\n");
+        }
+        v.push_str("  endcase\nend\n");
+        Verilog::Custom(v)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -345,6 +409,24 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             let (c, d, n) = ((x >> 32) as u32, x.rotate_left(17), (k % 10) as u32);
             assert_eq!(step(c, 0, n) ^ step(0, d, n), step(c, d, n));
+        }
+    }
+
+    /// A whole word with zero lanes after its bytes, rewound over them
+    /// in the transmitter's two steps (by 4s, then by 1s), is the step
+    /// over the bytes alone.
+    #[test]
+    fn a_whole_word_rewound_is_the_partial_step() {
+        let mut x = 0x5eed_f00d_8badu64;
+        for k in 0..900u64 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let (c, d, n) = ((x >> 32) as u32, x.rotate_left(29), (k % 9) as u32);
+            let whole = step(c, 0, 8) ^ step(0, lanes(d, n), 8);
+            let back = 8 - n;
+            let hi = unstep_zero(whole, 4 * (back >> 2));
+            assert_eq!(unstep_zero(hi, back & 3), step(c, d, n));
         }
     }
 
