@@ -30,9 +30,11 @@
 //! ([`Crc32FcsTarget64`]) and its lane classification ([`RxLanes`]) are
 //! computed and registered into stage C (`c_*`), where the frame logic runs: on
 //! a whole word the CRC register advances ([`Crc32Advance`], a whole word) and
-//! takes the part in; a frame's last, partial word is never taken in: its
-//! target is held in `end_target`, and the FCS check compares the register with
-//! it. Every CRC network is one fixed XOR network: none selects by byte count.
+//! takes the part in; a frame's last, partial word is never taken in: the
+//! register is compared with its target as the word ends the frame, and the
+//! result registered (`end_fcs_bad`, read with the frame's verdict a cycle
+//! later; a frame cut as oversize has no last word and is bad anyway). Every
+//! CRC network is one fixed XOR network: none selects by byte count.
 //! Oversize is judged from a registered flag (`cnt_over8`), and a PFC frame's
 //! largest enabled time from a registered max tree of [`MinMax`] blocks
 //! (`time_p*` → `max_p*` → `max_all`; not reset: the times are, and it flushes
@@ -210,12 +212,22 @@ pub struct XgmiiRx {
     c_term: DFF<Bit>,
     c_keep_hi: DFF<Bits<8>>,
     c_keep_lo: DFF<Bits<8>>,
+    /// Compares on the word in stage C, made in stage B and registered
+    /// with it (off the frame logic's path): `/S/` in lane 0, the whole
+    /// preamble word, the MAC control destination in lanes 0..6.
+    c_start: DFF<Bit>,
+    c_pre: DFF<Bit>,
+    c_dst: DFF<Bit>,
+    /// `c_fc` decoded in stage B: no control lane (a whole data word);
+    /// the first control lane is 5 or later.
+    c_full: DFF<Bit>,
+    c_fc_ge5: DFF<Bit>,
     dpart: DFF<Bits<32>>,
     /// The FCS target of the word in stage C, were it a frame's last.
     c_target: DFF<Bits<32>>,
-    /// The FCS target of the frame's last word: the check passes when the
-    /// CRC register (over the whole words before it) equals it.
-    end_target: DFF<Bits<32>>,
+    /// The FCS check of the frame's last word failed: the CRC register
+    /// (over the whole words before it) differed from the word's target.
+    end_fcs_bad: DFF<Bit>,
     data: DFF<Bit>,
     cnt: DFF<Bits<16>>,
     /// A full word now would make the frame oversize: cnt + 8 (saturated)
@@ -289,7 +301,7 @@ pub struct XgmiiRx {
     v_fcs: Signal<Local, Bit>,
     cnt_n: Signal<Local, Bits<17>>,
     cnt_sat: Signal<Local, Bits<16>>,
-    cfg_less8: Signal<Local, Bits<16>>,
+    cfg_less16: Signal<Local, Bits<16>>,
     cnt_next: Signal<Local, Bits<16>>,
     ctl_now: Signal<Local, Bit>,
     pfc: Signal<Local, Bit>,
@@ -329,9 +341,14 @@ impl Default for XgmiiRx {
             c_term: Default::default(),
             c_keep_hi: Default::default(),
             c_keep_lo: Default::default(),
+            c_start: Default::default(),
+            c_pre: Default::default(),
+            c_dst: Default::default(),
+            c_full: Default::default(),
+            c_fc_ge5: Default::default(),
             dpart: Default::default(),
             c_target: Default::default(),
-            end_target: Default::default(),
+            end_fcs_bad: Default::default(),
             data: Default::default(),
             cnt: Default::default(),
             cnt_over8: Default::default(),
@@ -401,7 +418,7 @@ impl Default for XgmiiRx {
             v_fcs: Default::default(),
             cnt_n: Default::default(),
             cnt_sat: Default::default(),
-            cfg_less8: Default::default(),
+            cfg_less16: Default::default(),
             cnt_next: Default::default(),
             ctl_now: Default::default(),
             pfc: Default::default(),
@@ -428,9 +445,14 @@ impl Logic for XgmiiRx {
             c_term,
             c_keep_hi,
             c_keep_lo,
+            c_start,
+            c_pre,
+            c_dst,
+            c_full,
+            c_fc_ge5,
             dpart,
             c_target,
-            end_target,
+            end_fcs_bad,
             data,
             cnt,
             cnt_over8,
@@ -522,6 +544,13 @@ impl Logic for XgmiiRx {
         self.c_term.d.next = self.lanes_b.term.val();
         self.c_keep_hi.d.next = self.lanes_b.keep_hi.val();
         self.c_keep_lo.d.next = self.lanes_b.keep_lo.val();
+        self.c_start.d.next = (self.b_c.q.val().get_bit(0)
+            && (self.b_d.q.val().get_bits::<8>(0) == self.k_start.val()));
+        self.c_pre.d.next = ((self.b_c.q.val() == self.k_pre_ctrl.val())
+            && (self.b_d.q.val() == self.k_pre_word.val()));
+        self.c_dst.d.next = (self.b_d.q.val().get_bits::<48>(0) == self.k_dst.val());
+        self.c_full.d.next = (self.lanes_b.fc.val() == 8);
+        self.c_fc_ge5.d.next = (self.lanes_b.fc.val() >= 5);
         // ---- Stage C: the frame, from the word in c_d / c_c and its lane
         // classification, registered with it --------------------------------
         self.be.d.next = self.c_d.q.val();
@@ -560,7 +589,7 @@ impl Logic for XgmiiRx {
         self.v_err.next = self.end_err.q.val();
         self.v_over.next = (self.end_over.q.val() || (self.cnt.q.val() > self.cfg_max_len.val()));
         self.v_runt.next = (self.cnt.q.val() < self.k_min.val());
-        self.v_fcs.next = (self.crc.q.val() != self.end_target.q.val());
+        self.v_fcs.next = self.end_fcs_bad.q.val();
         if self.pend.q.val() {
             if self.v_err.val() {
                 self.n_errors.d.next = (self.n_errors.q.val() + 1);
@@ -615,12 +644,8 @@ impl Logic for XgmiiRx {
             && (self.be.p2.val() == self.k_ethertype.val()));
         self.pfc.next = self.op_pfc.q.val();
         if !self.data.q.val() {
-            if (self.c_c.q.val().get_bit(0)
-                && (self.c_d.q.val().get_bits::<8>(0) == self.k_start.val()))
-            {
-                if ((self.c_c.q.val() == self.k_pre_ctrl.val())
-                    && (self.c_d.q.val() == self.k_pre_word.val()))
-                {
+            if self.c_start.q.val() {
+                if self.c_pre.q.val() {
                     self.data.d.next = true;
                     self.cnt_next.next = 0.into();
                     self.crc.d.next = self.k_crc_init.val();
@@ -642,20 +667,20 @@ impl Logic for XgmiiRx {
             }
         } else {
             // Whole words only into the CRC register; a last, partial
-            // word sets the target the register is compared with.
-            if self.c_fc.q.val() == 8 {
+            // word is checked here: the register against its target.
+            if self.c_full.q.val() {
                 self.crc.d.next = (self.crc_adv.crc_out.val() ^ self.dpart.q.val());
             } else {
-                self.end_target.d.next = self.c_target.q.val();
+                self.end_fcs_bad.d.next = (self.crc.q.val() != self.c_target.q.val());
             }
             self.cnt_next.next = self.cnt_sat.val();
-            if ((self.c_fc.q.val() == 8) && self.cnt_over8.q.val()) {
+            if (self.c_full.q.val() && self.cnt_over8.q.val()) {
                 // Oversize: cut here; the held word becomes the last beat.
                 self.end_err.d.next = false;
                 self.end_over.d.next = true;
                 self.pend.d.next = true;
                 self.data.d.next = false;
-            } else if self.c_fc.q.val() == 8 {
+            } else if self.c_full.q.val() {
                 if self.ctl_now.val() {
                     self.is_ctl.d.next = true;
                     self.op_pfc.d.next = (self.be.p3.val() == self.k_op_pfc.val());
@@ -668,7 +693,7 @@ impl Logic for XgmiiRx {
                     self.o_tkeep.d.next = 0xFF.into();
                 }
                 if self.widx.q.val() == 0 {
-                    self.dst_ctl.d.next = (self.c_d.q.val().get_bits::<48>(0) == self.k_dst.val());
+                    self.dst_ctl.d.next = self.c_dst.q.val();
                 }
                 if (self.is_ctl.q.val() && (self.widx.q.val() == 2)) {
                     if self.pfc.val() {
@@ -712,7 +737,7 @@ impl Logic for XgmiiRx {
                     self.widx.d.next = (self.widx.q.val() + 1);
                 }
             } else {
-                if (self.c_fc.q.val() >= 5) {
+                if self.c_fc_ge5.q.val() {
                     if (self.hold_v.q.val() && !self.is_ctl.q.val()) {
                         self.o_tvalid.d.next = true;
                         self.o_tdata.d.next = self.hold_d.q.val();
@@ -743,11 +768,16 @@ impl Logic for XgmiiRx {
             self.c_c.d.next = 0xFF.into();
             self.dpart.d.next = 0.into();
             self.c_target.d.next = 0.into();
-            self.end_target.d.next = 0.into();
+            self.end_fcs_bad.d.next = false;
             self.c_fc.d.next = 0.into();
             self.c_term.d.next = false;
             self.c_keep_hi.d.next = 0.into();
             self.c_keep_lo.d.next = 0.into();
+            self.c_start.d.next = false;
+            self.c_pre.d.next = false;
+            self.c_dst.d.next = false;
+            self.c_full.d.next = false;
+            self.c_fc_ge5.d.next = false;
             self.data.d.next = false;
             self.cnt_next.next = 0.into();
             self.crc.d.next = 0.into();
@@ -791,16 +821,21 @@ impl Logic for XgmiiRx {
             self.n_ctl_other.d.next = 0.into();
         }
         // A full word ends the frame as oversize when cnt + 8 (saturated)
-        // > cfg_max_len: one comparison against a constant of the top
-        // (cfg_max_len - 8), registered. cfg_max_len is configuration: hold
-        // it steady (a change is seen from the next cycle).
+        // > cfg_max_len, judged a cycle ahead and registered. The flag is
+        // only read inside a frame after a full word (a partial word ends
+        // the frame), so the count it is judged for is cnt + 8 + 8: the
+        // comparison is the register against a constant of the top
+        // (cfg_max_len - 16), not the sum loaded (no adder before it).
+        // Saturation agrees: a count that would saturate is over any
+        // cfg_max_len below 0xFFFF. cfg_max_len is configuration: hold it
+        // steady (a change is seen from the next cycle).
         self.cnt.d.next = self.cnt_next.val();
-        self.cfg_less8.next = (self.cfg_max_len.val() - 8);
-        // Inside a frame the count loaded is cnt_sat; outside, a frame can
-        // only start, with the count 0 (off the start detection's path).
+        self.cfg_less16.next = (self.cfg_max_len.val() - 16);
+        // Outside a frame, a frame can only start, with the count 0 (off
+        // the start detection's path).
         if self.data.q.val() {
             self.cnt_over8.d.next = ((self.cfg_max_len.val() != 0xFFFF)
-                && ((self.cfg_max_len.val() < 8) || (self.cnt_sat.val() > self.cfg_less8.val())));
+                && ((self.cfg_max_len.val() < 16) || (self.cnt.q.val() > self.cfg_less16.val())));
         } else {
             self.cnt_over8.d.next =
                 ((self.cfg_max_len.val() != 0xFFFF) && (self.cfg_max_len.val() < 8));
