@@ -25,10 +25,11 @@
 //! - `pause_valid`, `pause_quanta`: a good PAUSE/PFC frame's request;
 //! - `m_stats` (`MacRxStats`): each frame that starts counts once.
 //!
-//! Pipeline: input registers and the lane-4 realignment; stage B (`b_*`): the
-//! word's data part of the CRC ([`Crc32Data64`], a whole word), its FCS target
-//! ([`Crc32FcsTarget64`]) and its lane classification ([`RxLanes`]) are
-//! computed and registered into stage C (`c_*`), where the frame logic runs: on
+//! Pipeline: input registers and the lane-4 realignment, whose word's lane
+//! classification ([`RxLanes`]) is registered with it into stage B (`b_*`);
+//! there the word's data part of the CRC ([`Crc32Data64`], a whole word) and
+//! its FCS target ([`Crc32FcsTarget64`], its byte count from that register)
+//! are computed and registered into stage C (`c_*`), where the frame logic runs: on
 //! a whole word the CRC register advances ([`Crc32Advance`], a whole word) and
 //! takes the part in; a frame's last, partial word is never taken in: the
 //! register is compared with its target as the word ends the frame, and the
@@ -190,7 +191,7 @@ pub struct XgmiiRx {
     pub pause_valid: Signal<Out, Bit>,
     pub pause_quanta: Signal<Out, Bits<16>>,
     pub m_stats: MacRxStatsSource,
-    lanes_b: RxLanes,
+    lanes_a: RxLanes,
     be: Be16x4,
     crc_data: Crc32Data64,
     crc_adv: Crc32Advance,
@@ -206,6 +207,13 @@ pub struct XgmiiRx {
     /// power-up value 0 is never seen (`b_c` powers up as control lanes).
     b_d: DFF<Bits<64>>,
     b_c: DFFWithInit<Bits<8>>,
+    /// The lane classification of the word in `b_*` ([`RxLanes`] on the
+    /// realigned word, registered with it: the FCS target's byte count
+    /// comes from a register).
+    b_fc: DFF<Bits<4>>,
+    b_term: DFF<Bit>,
+    b_keep_hi: DFF<Bits<8>>,
+    b_keep_lo: DFF<Bits<8>>,
     c_d: DFFWithInit<Bits<64>>,
     c_c: DFFWithInit<Bits<8>>,
     c_fc: DFF<Bits<4>>,
@@ -323,7 +331,7 @@ impl Default for XgmiiRx {
             pause_valid: Default::default(),
             pause_quanta: Default::default(),
             m_stats: Default::default(),
-            lanes_b: Default::default(),
+            lanes_a: Default::default(),
             be: Default::default(),
             crc_data: Default::default(),
             crc_adv: Default::default(),
@@ -334,6 +342,10 @@ impl Default for XgmiiRx {
             prev_c: DFFWithInit::new(Bits::<8>::from(0xFFu64)),
             swap: Default::default(),
             b_d: Default::default(),
+            b_fc: Default::default(),
+            b_term: Default::default(),
+            b_keep_hi: Default::default(),
+            b_keep_lo: Default::default(),
             b_c: DFFWithInit::new(Bits::<8>::from(0xFFu64)),
             c_d: DFFWithInit::new(Bits::<64>::from(xgmii::IDLE_WORD)),
             c_c: DFFWithInit::new(Bits::<8>::from(0xFFu64)),
@@ -439,6 +451,10 @@ impl Logic for XgmiiRx {
             swap,
             b_d,
             b_c,
+            b_fc,
+            b_term,
+            b_keep_hi,
+            b_keep_lo,
             c_d,
             c_c,
             c_fc,
@@ -530,27 +546,31 @@ impl Logic for XgmiiRx {
         // step(c, 0, n) ^ step(0, d, n)), registered with the word --------
         self.b_d.d.next = self.a_d.val();
         self.b_c.d.next = self.a_c.val();
-        self.lanes_b.d.next = self.b_d.q.val();
-        self.lanes_b.c.next = self.b_c.q.val();
+        self.lanes_a.d.next = self.a_d.val();
+        self.lanes_a.c.next = self.a_c.val();
+        self.b_fc.d.next = self.lanes_a.fc.val();
+        self.b_term.d.next = self.lanes_a.term.val();
+        self.b_keep_hi.d.next = self.lanes_a.keep_hi.val();
+        self.b_keep_lo.d.next = self.lanes_a.keep_lo.val();
         self.crc_data.data.next = self.b_d.q.val();
         self.crc_data.nbytes.next = 8.into();
         self.c_d.d.next = self.b_d.q.val();
         self.c_c.d.next = self.b_c.q.val();
         self.dpart.d.next = self.crc_data.part.val();
         self.crc_tgt.data.next = self.b_d.q.val();
-        self.crc_tgt.nbytes.next = self.lanes_b.fc.val();
+        self.crc_tgt.nbytes.next = self.b_fc.q.val();
         self.c_target.d.next = self.crc_tgt.target.val();
-        self.c_fc.d.next = self.lanes_b.fc.val();
-        self.c_term.d.next = self.lanes_b.term.val();
-        self.c_keep_hi.d.next = self.lanes_b.keep_hi.val();
-        self.c_keep_lo.d.next = self.lanes_b.keep_lo.val();
+        self.c_fc.d.next = self.b_fc.q.val();
+        self.c_term.d.next = self.b_term.q.val();
+        self.c_keep_hi.d.next = self.b_keep_hi.q.val();
+        self.c_keep_lo.d.next = self.b_keep_lo.q.val();
         self.c_start.d.next = (self.b_c.q.val().get_bit(0)
             && (self.b_d.q.val().get_bits::<8>(0) == self.k_start.val()));
         self.c_pre.d.next = ((self.b_c.q.val() == self.k_pre_ctrl.val())
             && (self.b_d.q.val() == self.k_pre_word.val()));
         self.c_dst.d.next = (self.b_d.q.val().get_bits::<48>(0) == self.k_dst.val());
-        self.c_full.d.next = (self.lanes_b.fc.val() == 8);
-        self.c_fc_ge5.d.next = (self.lanes_b.fc.val() >= 5);
+        self.c_full.d.next = (self.b_fc.q.val() == 8);
+        self.c_fc_ge5.d.next = (self.b_fc.q.val() >= 5);
         // ---- Stage C: the frame, from the word in c_d / c_c and its lane
         // classification, registered with it --------------------------------
         self.be.d.next = self.c_d.q.val();
@@ -764,6 +784,11 @@ impl Logic for XgmiiRx {
             self.swap.d.next = false;
             self.b_d.d.next = 0.into();
             self.b_c.d.next = 0xFF.into();
+            // RxLanes of the reset word (all control, data 0).
+            self.b_fc.d.next = 0.into();
+            self.b_term.d.next = false;
+            self.b_keep_hi.d.next = 0.into();
+            self.b_keep_lo.d.next = 0x0F.into();
             self.c_d.d.next = self.k_idle_word.val();
             self.c_c.d.next = 0xFF.into();
             self.dpart.d.next = 0.into();
