@@ -226,6 +226,9 @@ pub struct XgmiiRx {
     c_start: DFF<Bit>,
     c_pre: DFF<Bit>,
     c_dst: DFF<Bit>,
+    /// The MAC control EtherType in lanes 4, 5 (read on the frame's second
+    /// word).
+    c_type_ctl: DFF<Bit>,
     /// `c_fc` decoded in stage B: no control lane (a whole data word);
     /// the first control lane is 5 or later.
     c_full: DFF<Bit>,
@@ -296,7 +299,8 @@ pub struct XgmiiRx {
     k_idle_word: Constant<Bits<64>>,
     k_min: Constant<Bits<16>>,
     k_dst: Constant<Bits<48>>,
-    k_ethertype: Constant<Bits<16>>,
+    /// The EtherType as lanes 4, 5 hold it (first byte in the low bits).
+    k_ethertype_lanes: Constant<Bits<16>>,
     k_op_pause: Constant<Bits<16>>,
     k_op_pfc: Constant<Bits<16>>,
     a_d: Signal<Local, Bits<64>>,
@@ -356,6 +360,7 @@ impl Default for XgmiiRx {
             c_start: Default::default(),
             c_pre: Default::default(),
             c_dst: Default::default(),
+            c_type_ctl: Default::default(),
             c_full: Default::default(),
             c_fc_ge5: Default::default(),
             dpart: Default::default(),
@@ -417,7 +422,9 @@ impl Default for XgmiiRx {
             k_idle_word: Constant::new(Bits::<64>::from(xgmii::IDLE_WORD)),
             k_min: Constant::new(Bits::<16>::from(MIN_FRAME as u64)),
             k_dst: Constant::new(Bits::<48>::from(dst_lanes)),
-            k_ethertype: Constant::new(Bits::<16>::from(ctl::ETHERTYPE as u64)),
+            k_ethertype_lanes: Constant::new(Bits::<16>::from(
+                (ctl::ETHERTYPE as u16).swap_bytes() as u64,
+            )),
             k_op_pause: Constant::new(Bits::<16>::from(ctl::OP_PAUSE as u64)),
             k_op_pfc: Constant::new(Bits::<16>::from(ctl::OP_PFC as u64)),
             a_d: Default::default(),
@@ -464,6 +471,7 @@ impl Logic for XgmiiRx {
             c_start,
             c_pre,
             c_dst,
+            c_type_ctl,
             c_full,
             c_fc_ge5,
             dpart,
@@ -569,6 +577,8 @@ impl Logic for XgmiiRx {
         self.c_pre.d.next = ((self.b_c.q.val() == self.k_pre_ctrl.val())
             && (self.b_d.q.val() == self.k_pre_word.val()));
         self.c_dst.d.next = (self.b_d.q.val().get_bits::<48>(0) == self.k_dst.val());
+        self.c_type_ctl.d.next =
+            (self.b_d.q.val().get_bits::<16>(32) == self.k_ethertype_lanes.val());
         self.c_full.d.next = (self.b_fc.q.val() == 8);
         self.c_fc_ge5.d.next = (self.b_fc.q.val() >= 5);
         // ---- Stage C: the frame, from the word in c_d / c_c and its lane
@@ -659,9 +669,8 @@ impl Logic for XgmiiRx {
         } else {
             self.cnt_sat.next = self.cnt_n.val().get_bits::<16>(0);
         }
-        self.ctl_now.next = ((self.widx.q.val() == 1)
-            && self.dst_ctl.q.val()
-            && (self.be.p2.val() == self.k_ethertype.val()));
+        self.ctl_now.next =
+            ((self.widx.q.val() == 1) && self.dst_ctl.q.val() && self.c_type_ctl.q.val());
         self.pfc.next = self.op_pfc.q.val();
         if !self.data.q.val() {
             if self.c_start.q.val() {
@@ -801,6 +810,7 @@ impl Logic for XgmiiRx {
             self.c_start.d.next = false;
             self.c_pre.d.next = false;
             self.c_dst.d.next = false;
+            self.c_type_ctl.d.next = false;
             self.c_full.d.next = false;
             self.c_fc_ge5.d.next = false;
             self.data.d.next = false;
