@@ -215,7 +215,6 @@ pub struct XgmiiRx {
     b_keep_hi: DFF<Bits<8>>,
     b_keep_lo: DFF<Bits<8>>,
     c_d: DFFWithInit<Bits<64>>,
-    c_c: DFFWithInit<Bits<8>>,
     c_fc: DFF<Bits<4>>,
     c_term: DFF<Bit>,
     c_keep_hi: DFF<Bits<8>>,
@@ -352,7 +351,6 @@ impl Default for XgmiiRx {
             b_keep_lo: Default::default(),
             b_c: DFFWithInit::new(Bits::<8>::from(0xFFu64)),
             c_d: DFFWithInit::new(Bits::<64>::from(xgmii::IDLE_WORD)),
-            c_c: DFFWithInit::new(Bits::<8>::from(0xFFu64)),
             c_fc: Default::default(),
             c_term: Default::default(),
             c_keep_hi: Default::default(),
@@ -463,7 +461,6 @@ impl Logic for XgmiiRx {
             b_keep_hi,
             b_keep_lo,
             c_d,
-            c_c,
             c_fc,
             c_term,
             c_keep_hi,
@@ -563,7 +560,6 @@ impl Logic for XgmiiRx {
         self.crc_data.data.next = self.b_d.q.val();
         self.crc_data.nbytes.next = 8.into();
         self.c_d.d.next = self.b_d.q.val();
-        self.c_c.d.next = self.b_c.q.val();
         self.dpart.d.next = self.crc_data.part.val();
         self.crc_tgt.data.next = self.b_d.q.val();
         self.crc_tgt.nbytes.next = self.b_fc.q.val();
@@ -581,7 +577,7 @@ impl Logic for XgmiiRx {
             (self.b_d.q.val().get_bits::<16>(32) == self.k_ethertype_lanes.val());
         self.c_full.d.next = (self.b_fc.q.val() == 8);
         self.c_fc_ge5.d.next = (self.b_fc.q.val() >= 5);
-        // ---- Stage C: the frame, from the word in c_d / c_c and its lane
+        // ---- Stage C: the frame, from the word in c_d, its compares and its lane
         // classification, registered with it --------------------------------
         self.be.d.next = self.c_d.q.val();
         // ---- PFC: the largest enabled time, a registered max tree that
@@ -799,7 +795,6 @@ impl Logic for XgmiiRx {
             self.b_keep_hi.d.next = 0.into();
             self.b_keep_lo.d.next = 0x0F.into();
             self.c_d.d.next = self.k_idle_word.val();
-            self.c_c.d.next = 0xFF.into();
             self.dpart.d.next = 0.into();
             self.c_target.d.next = 0.into();
             self.end_fcs_bad.d.next = false;

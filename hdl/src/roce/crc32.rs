@@ -391,6 +391,12 @@ impl<const STEP: usize> Logic for Crc32Rewind<STEP> {
 mod tests {
     use super::*;
 
+    /// The tests' pseudo-random sequence (Knuth's MMIX LCG).
+    fn lcg(x: u64) -> u64 {
+        x.wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407)
+    }
+
     #[test]
     fn check_value() {
         // "12345678" then "9": the CRC-32 catalogue's check value.
@@ -404,9 +410,7 @@ mod tests {
     fn step_is_linear() {
         let mut x = 0x1234_5678_9abc_def0u64;
         for k in 0..200u64 {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            x = lcg(x);
             let (c, d, n) = ((x >> 32) as u32, x.rotate_left(17), (k % 10) as u32);
             assert_eq!(step(c, 0, n) ^ step(0, d, n), step(c, d, n));
         }
@@ -419,9 +423,7 @@ mod tests {
     fn a_whole_word_rewound_is_the_partial_step() {
         let mut x = 0x5eed_f00d_8badu64;
         for k in 0..900u64 {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            x = lcg(x);
             let (c, d, n) = ((x >> 32) as u32, x.rotate_left(29), (k % 9) as u32);
             let whole = step(c, 0, 8) ^ step(0, lanes(d, n), 8);
             let back = 8 - n;
@@ -437,9 +439,7 @@ mod tests {
     fn fcs_target_is_the_register_that_passes() {
         let mut x = 0x0bad_cafe_1234_5678u64;
         for k in 0..900u64 {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            x = lcg(x);
             let (c, d, n) = ((x >> 32) as u32, x.rotate_left(23), (k % 10) as u32);
             assert_eq!(step(unstep_zero(c, n), 0, n), c);
             let t = fcs_target(d, n);
