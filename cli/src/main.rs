@@ -13,6 +13,7 @@ mod cc_replay;
 mod dcqcn_replay;
 mod netsim;
 mod netsim_compare;
+mod rx_replay;
 mod sim;
 mod wireshark;
 use std::path::PathBuf;
@@ -64,6 +65,13 @@ enum Cmd {
     /// 2 on a bad option.
     #[command(alias = "sim-core")]
     Sim(sim::SimArgs),
+    /// Every frame of a capture (pcap or pcapng) through the NIC's receive
+    /// path: the golden model, or the RTL parser and dispatcher on an
+    /// engine with their twins in lockstep; one JSON line per frame (its
+    /// verdict, accepted or the drop reason, and the events it caused),
+    /// then the totals; exit status 1 if the totals do not account for
+    /// every frame once or `--expect` differs, 2 on a bad option.
+    RxReplay(rx_replay::RxReplayArgs),
     /// The CC in the loop on the NIC core: one flow through a bottleneck
     /// that stamps telemetry; prints utilisation and queue, draws W, R and
     /// the queue over time (SVG).
@@ -121,6 +129,7 @@ fn run(cli: Cli) -> i32 {
         Cmd::CcLoop(a) => return cc_loop::main(a),
         Cmd::Netsim(a) => return netsim::main(a),
         Cmd::Sim(a) => return sim::main(a),
+        Cmd::RxReplay(a) => return rx_replay::main(a),
         Cmd::WiresharkConstants(a) => return wireshark::main(a),
         Cmd::CHeader(a) => return c_header::main(a),
         Cmd::Tops => {

@@ -16,11 +16,12 @@
 use crate::args;
 use clap::{Args, ValueEnum};
 use nic_golden::cc::params::Variant;
-use nic_golden::nic::core::{In, NicCore};
+use nic_golden::nic::core::{NicCore, RxView};
 use nic_golden::Cycle;
 use nic_netsim::core_env::{run_core_sim, CoreFn, CoreSimCfg, NicFn, VariantPlan};
 use nic_netsim::driver::{nic_sim_params, run_nic_sim, NicSimCfg};
 use nic_netsim::driver_10g::run_nic_10g_sim;
+use nic_netsim::rx_log::{self, RxMonitor};
 use nic_testbench::roce::pipes::{engine_for, Lockstep};
 use nic_testbench::EngineKind;
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapWriter};
@@ -188,6 +189,13 @@ pub struct SimArgs {
     /// golden).
     #[arg(long)]
     vcd: Option<PathBuf>,
+    /// The receive path's report of every frame each NIC received, and
+    /// the set-up that replays it (`hpccnic rx-replay`): `dir/x` writes
+    /// `dir/x.a.jsonl` and `dir/x.a.toml` for NIC A, `dir/x.b.*` for B
+    /// (`docs/rx-replay.md`; `--top core` and `nic`; with an RTL engine,
+    /// from the golden core in lockstep with it)
+    #[arg(long)]
+    rx_log: Option<PathBuf>,
     /// Refuse a run whose memory estimate is above this many MiB, ≥ 1.
     #[arg(long, allow_negative_numbers = true, default_value_t = args::DEFAULT_MEM_LIMIT_MIB, value_parser = clap::value_parser!(u64).range(1..))]
     mem_limit_mib: u64,
@@ -235,6 +243,10 @@ pub fn main(a: SimArgs) -> i32 {
     // The clock: the RTL engines read it from NIC_CLOCK_MHZ for their
     // waveforms' time.
     std::env::set_var("NIC_CLOCK_MHZ", a.clock_mhz.to_string());
+    if a.rx_log.is_some() && a.top == SimTop::Nic10g {
+        eprintln!("error: --rx-log: with --top core or nic (the 10G MAC drops frames of its own before the receive path)");
+        return 2;
+    }
     if !a.mtu.is_power_of_two() {
         eprintln!("error: --mtu {}: the MTU is 256, 512 or 1024", a.mtu);
         return 2;
@@ -295,14 +307,19 @@ pub fn main(a: SimArgs) -> i32 {
         SimEngine::RustHdl => Some(EngineKind::RustHdl),
     };
     let vcd = |n| a.vcd.as_deref().map(|v| vcd_name(v, n));
+    // The receive paths' monitors (`--rx-log`).
+    let mut monitors = [0, 1].map(|_| a.rx_log.is_some().then(RxMonitor::new));
+    let [m0, m1] = &mut monitors;
     let r = match a.top {
         SimTop::Core => {
             let r = match kind {
                 None => {
                     let mut t = [Twin::default(), Twin::default()];
                     let [t0, t1] = &mut t;
-                    let cores: [CoreFn<'_>; 2] =
-                        [Box::new(|i: &In| t0.step(i)), Box::new(|i: &In| t1.step(i))];
+                    let cores: [CoreFn<'_>; 2] = [
+                        watched(t0, Twin::step, Twin::rx_view, m0),
+                        watched(t1, Twin::step, Twin::rx_view, m1),
+                    ];
                     run_core_sim(&c, cores, budget, &mut progress)
                 }
                 Some(kind) => {
@@ -314,8 +331,11 @@ pub fn main(a: SimArgs) -> i32 {
                         )
                     });
                     let [l0, l1] = &mut l;
-                    let cores: [CoreFn<'_>; 2] =
-                        [Box::new(|i: &In| l0.step(i)), Box::new(|i: &In| l1.step(i))];
+                    let view = |l: &Lockstep<Rtl, Twin>| l.golden.rx_view();
+                    let cores: [CoreFn<'_>; 2] = [
+                        watched(l0, Lockstep::step, view, m0),
+                        watched(l1, Lockstep::step, view, m1),
+                    ];
                     run_core_sim(&c, cores, budget, &mut progress)
                 }
             };
@@ -385,9 +405,10 @@ pub fn main(a: SimArgs) -> i32 {
                     None => {
                         let mut t = [NicTwin::default(), NicTwin::default()];
                         let [t0, t1] = &mut t;
+                        let view = |t: &NicTwin| t.core().rx_view();
                         let nics: [NicFn<'_, NicIn, _>; 2] = [
-                            Box::new(|i: &NicIn| t0.step(i)),
-                            Box::new(|i: &NicIn| t1.step(i)),
+                            watched(t0, NicTwin::step, view, m0),
+                            watched(t1, NicTwin::step, view, m1),
                         ];
                         run_nic_sim(&nc, &p, nics, budget, &mut progress)
                     }
@@ -400,9 +421,10 @@ pub fn main(a: SimArgs) -> i32 {
                             )
                         });
                         let [l0, l1] = &mut l;
+                        let view = |l: &Lockstep<NicRtl, NicTwin>| l.golden.core().rx_view();
                         let nics: [NicFn<'_, NicIn, _>; 2] = [
-                            Box::new(|i: &NicIn| l0.step(i)),
-                            Box::new(|i: &NicIn| l1.step(i)),
+                            watched(l0, Lockstep::step, view, m0),
+                            watched(l1, Lockstep::step, view, m1),
                         ];
                         run_nic_sim(&nc, &p, nics, budget, &mut progress)
                     }
@@ -565,11 +587,107 @@ pub fn main(a: SimArgs) -> i32 {
         }
         println!("pcap: {} ({} frames)", p.display(), r.wire.len());
     }
-    if r.finished && r.byte_exact && r.errors.is_empty() && r.completed == r.planned {
+    let mut log_ok = true;
+    if let Some(prefix) = &a.rx_log {
+        for (n, m) in monitors.into_iter().enumerate() {
+            let m = m.expect("a monitor per NIC with --rx-log");
+            match write_rx_log(prefix, n, m, &r.wire) {
+                Ok(line) => println!("{line}"),
+                Err(e) => {
+                    eprintln!("error: --rx-log {}: {e}", prefix.display());
+                    log_ok = false;
+                }
+            }
+        }
+    }
+    if r.finished && r.byte_exact && r.errors.is_empty() && r.completed == r.planned && log_ok {
         0
     } else {
         1
     }
+}
+
+/// A NIC as a pair steps it, its receive path watched by `m` (if any)
+/// after every step.
+fn watched<'a, S, I: 'a, O: 'a>(
+    s: &'a mut S,
+    step: fn(&mut S, &I) -> O,
+    view: impl Fn(&S) -> RxView + 'a,
+    m: &'a mut Option<RxMonitor>,
+) -> NicFn<'a, I, O> {
+    Box::new(move |i: &I| {
+        let o = step(s, i);
+        if let Some(m) = m.as_mut() {
+            m.observe(&view(s));
+        }
+        o
+    })
+}
+
+/// `--rx-log`: NIC `n`'s reports (`<prefix>.<a|b>.jsonl`) and replay
+/// set-up (`<prefix>.<a|b>.toml`). The NIC received the frames of the
+/// other NIC that were not lost, in the order they were sent; a frame's
+/// number is its place in the pcap (the wire's order).
+fn write_rx_log(
+    prefix: &std::path::Path,
+    n: usize,
+    m: RxMonitor,
+    wire: &[nic_netsim::WireFrame],
+) -> Result<String, Box<dyn std::error::Error>> {
+    let delivered: Vec<(u64, usize)> = wire
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.from == 1 - n && !f.lost)
+        .map(|(k, f)| (k as u64 + 1, f.frame.len()))
+        .collect();
+    let (reports, mut cfg) = m.finish(&delivered)?;
+    cfg.dst_mac = wire
+        .iter()
+        .find(|f| f.from == 1 - n)
+        .map(|f| rx_log::mac_string(&f.frame[..6]));
+    cfg.skip = wire
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.from == 1 - n && f.lost)
+        .map(|(k, _)| k as u64 + 1)
+        .collect();
+    cfg.full = reports
+        .iter()
+        .filter(|r| r["verdict"] == "drop_full")
+        .filter_map(|r| r["frame"].as_u64())
+        .collect();
+    let side = ["a", "b"][n];
+    let name = |ext: &str| {
+        let mut p = prefix.as_os_str().to_owned();
+        p.push(format!(".{side}.{ext}"));
+        PathBuf::from(p)
+    };
+    if let Some(d) = prefix.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(d)?;
+    }
+    let mut jsonl = String::new();
+    for r in &reports {
+        jsonl.push_str(&serde_json::to_string(r)?);
+        jsonl.push('\n');
+    }
+    std::fs::write(name("jsonl"), jsonl)?;
+    let head = format!(
+        "# The receive-path set-up of NIC {} in this sim run. Replay the run's pcap\n# through the receive path and compare with the run's log:\n#   hpccnic rx-replay --pcap <the pcap> --flows <this file> --expect <the .{side}.jsonl beside it>\n",
+        side.to_uppercase(),
+    );
+    std::fs::write(name("toml"), head + &toml::to_string(&cfg)?)?;
+    let t = rx_log::tally(&reports);
+    Ok(format!(
+        "rx-log {}: {} frames ({}), {} context writes: {}",
+        side.to_uppercase(),
+        reports.len(),
+        t.iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        cfg.flows.len(),
+        name("jsonl").display()
+    ))
 }
 
 /// What a run of either top gives.

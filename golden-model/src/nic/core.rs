@@ -522,6 +522,26 @@ impl<const A: usize, const Q: usize, const B: usize> NicCore<A, Q, B> {
     pub fn scheduler(&self) -> &FlowSched<A> {
         &self.sched.m
     }
+
+    /// The receive path in the last cycle (for monitors: `sim --rx-log`
+    /// turns it into one verdict and the events of every received frame).
+    pub fn rx_view(&self) -> RxView {
+        RxView {
+            parse: self.outs.parse,
+            dispatch_in: self.ins.dispatch,
+            dispatch: self.outs.dispatch,
+        }
+    }
+}
+
+/// The receive path's ports in one cycle ([`NicCore::rx_view`]): the
+/// parser's outputs, and the dispatcher's inputs (its context writes,
+/// its event readies) and outputs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RxView {
+    pub parse: rx_parse::Out,
+    pub dispatch_in: rx_dispatch::In,
+    pub dispatch: rx_dispatch::Out,
 }
 
 impl<const A: usize, const Q: usize, const B: usize> Cycle for NicCore<A, Q, B> {

@@ -64,6 +64,7 @@ impl<H: Harness, G: Cycle<In = H::In, Out = H::Out>> Lockstep<H, G> {
 
 use nic_golden::roce::packet::Drop;
 use nic_golden::roce::txn::{AckReq, CcEvent, FlowCfg, ReadReq, RxDrop, RxEvent, RxPipe};
+use nic_golden::roce::RxDispatchStats;
 use nic_hdl::roce::rx_dispatch::RoceRxDispatch;
 use nic_hdl::roce::rx_parse::RoceRxParse;
 use std::collections::VecDeque;
@@ -102,7 +103,7 @@ pub struct RtlRx<const B: usize, const A: usize> {
 /// events (the RTL counts a drop after it emitted the packet's events, the
 /// model before; the RTL's CE strobe comes right after the decision, before
 /// a payload's host writes).
-fn normalise(ev: Vec<RxEvent>) -> Vec<RxEvent> {
+pub fn normalise(ev: Vec<RxEvent>) -> Vec<RxEvent> {
     let (mut keep, rest): (Vec<_>, Vec<_>) = ev
         .into_iter()
         .partition(|e| !matches!(e, RxEvent::Drop(_) | RxEvent::CeMark { .. }));
@@ -247,84 +248,10 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
             h.words.push((po.pay_tdata, po.pay_tkeep, po.pay_tlast));
             h.complete = po.pay_tlast;
         }
-        // Events.
-        if o.wr_valid {
-            let lanes: Vec<usize> = (0..8).filter(|k| o.wr.strb >> k & 1 != 0).collect();
-            if let (Some(&lo), Some(&hi)) = (lanes.first(), lanes.last()) {
-                let bytes = o.wr.data.to_le_bytes();
-                let addr = o.wr.addr + lo as u64;
-                // Merge with the previous write when contiguous.
-                match ev.last_mut() {
-                    Some(RxEvent::HostWrite { addr: a, data })
-                        if *a + data.len() as u64 == addr =>
-                    {
-                        data.extend_from_slice(&bytes[lo..=hi])
-                    }
-                    _ => ev.push(RxEvent::HostWrite {
-                        addr,
-                        data: bytes[lo..=hi].to_vec(),
-                    }),
-                }
-            }
-        }
-        if o.ack_valid {
-            ev.push(RxEvent::Ack(AckReq {
-                flow: o.ack.flow,
-                psn: o.ack.psn,
-                aeth: o.ack.aeth,
-                tlm: o.ack.tlm.to_tlm(),
-            }));
-        }
-        if o.cc_valid {
-            ev.push(RxEvent::Cc(CcEvent {
-                flow: o.cc.flow,
-                psn: o.cc.psn,
-                aeth: o.cc.aeth,
-                opcode: o.cc.opcode,
-                tlm: o.cc.tlm.to_tlm(),
-            }));
-        }
-        if o.nak_valid {
-            ev.push(RxEvent::Nak {
-                flow: o.nak.flow,
-                psn: o.nak.psn,
-            });
-        }
-        if o.rdreq_valid {
-            ev.push(RxEvent::ReadReq(ReadReq {
-                flow: o.rdreq.flow,
-                psn: o.rdreq.psn,
-                va: o.rdreq.va,
-                rkey: o.rdreq.rkey,
-                len: o.rdreq.len,
-                msn: o.rdreq.msn,
-            }));
-        }
-        if o.cnp_valid {
-            ev.push(RxEvent::Cnp {
-                flow: o.cnp.flow as u32,
-            });
-        }
-        if o.ce_valid {
-            ev.push(RxEvent::CeMark {
-                flow: o.ce.flow as u32,
-            });
-        }
-        for (n0, n1, r) in [
-            (
-                d0.stats.unknown_flow,
-                o.stats.unknown_flow,
-                RxDrop::UnknownFlow,
-            ),
-            (d0.stats.oos, o.stats.oos, RxDrop::Oos),
-            (d0.stats.dup, o.stats.dup, RxDrop::Dup),
-            (d0.stats.bad_psn, o.stats.bad_psn, RxDrop::BadPsn),
-            (d0.stats.bad_va, o.stats.bad_va, RxDrop::BadVa),
-            (d0.stats.bad_op, o.stats.bad_op, RxDrop::BadOp),
-        ] {
-            for _ in n0..n1 {
-                ev.push(RxEvent::Drop(r));
-            }
+        // Events, then the dispatcher's drops (as the RTL counts them).
+        dispatch_events(&di, &o, ev);
+        for r in dispatch_verdicts(&d0.stats, &o.stats).into_iter().flatten() {
+            ev.push(RxEvent::Drop(r));
         }
     }
 
@@ -343,6 +270,110 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
                 || o.cnp_valid
                 || o.ce_valid)
     }
+}
+
+/// The events the dispatcher hands over in one cycle (`o`: its outputs,
+/// `i`: its inputs, whose readies say what was taken), appended to `ev`.
+/// A host-write beat contiguous with a host write at the end of `ev` is
+/// merged into it, so one packet's payload reads as one write.
+pub fn dispatch_events(i: &DIn, o: &DOut, ev: &mut Vec<RxEvent>) {
+    if o.wr_valid && i.wr_ready {
+        let lanes: Vec<usize> = (0..8).filter(|k| o.wr.strb >> k & 1 != 0).collect();
+        if let (Some(&lo), Some(&hi)) = (lanes.first(), lanes.last()) {
+            let bytes = o.wr.data.to_le_bytes();
+            let addr = o.wr.addr + lo as u64;
+            match ev.last_mut() {
+                Some(RxEvent::HostWrite { addr: a, data }) if *a + data.len() as u64 == addr => {
+                    data.extend_from_slice(&bytes[lo..=hi])
+                }
+                _ => ev.push(RxEvent::HostWrite {
+                    addr,
+                    data: bytes[lo..=hi].to_vec(),
+                }),
+            }
+        }
+    }
+    if o.ack_valid && i.ack_ready {
+        ev.push(RxEvent::Ack(AckReq {
+            flow: o.ack.flow,
+            psn: o.ack.psn,
+            aeth: o.ack.aeth,
+            tlm: o.ack.tlm.to_tlm(),
+        }));
+    }
+    if o.cc_valid && i.cc_ready {
+        ev.push(RxEvent::Cc(CcEvent {
+            flow: o.cc.flow,
+            psn: o.cc.psn,
+            aeth: o.cc.aeth,
+            opcode: o.cc.opcode,
+            tlm: o.cc.tlm.to_tlm(),
+        }));
+    }
+    if o.nak_valid && i.nak_ready {
+        ev.push(RxEvent::Nak {
+            flow: o.nak.flow,
+            psn: o.nak.psn,
+        });
+    }
+    if o.rdreq_valid && i.rdreq_ready {
+        ev.push(RxEvent::ReadReq(ReadReq {
+            flow: o.rdreq.flow,
+            psn: o.rdreq.psn,
+            va: o.rdreq.va,
+            rkey: o.rdreq.rkey,
+            len: o.rdreq.len,
+            msn: o.rdreq.msn,
+        }));
+    }
+    if o.cnp_valid && i.cnp_ready {
+        ev.push(RxEvent::Cnp {
+            flow: o.cnp.flow as u32,
+        });
+    }
+    if o.ce_valid {
+        ev.push(RxEvent::CeMark {
+            flow: o.ce.flow as u32,
+        });
+    }
+}
+
+/// The dispatcher's verdicts between two cycles' counters, in counter
+/// order: `None` for a packet accepted, the reason for one dropped (one
+/// packet is decided per cycle at most).
+pub fn dispatch_verdicts(d0: &RxDispatchStats, d1: &RxDispatchStats) -> Vec<Option<RxDrop>> {
+    let mut v = Vec::new();
+    for _ in d0.accepted..d1.accepted {
+        v.push(None);
+    }
+    for (n0, n1, r) in [
+        (d0.unknown_flow, d1.unknown_flow, RxDrop::UnknownFlow),
+        (d0.oos, d1.oos, RxDrop::Oos),
+        (d0.dup, d1.dup, RxDrop::Dup),
+        (d0.bad_psn, d1.bad_psn, RxDrop::BadPsn),
+        (d0.bad_va, d1.bad_va, RxDrop::BadVa),
+        (d0.bad_op, d1.bad_op, RxDrop::BadOp),
+    ] {
+        for _ in n0..n1 {
+            v.push(Some(r));
+        }
+    }
+    v
+}
+
+/// The parser's verdicts between two cycles' outputs, in reason order:
+/// `None` for a frame passed to the dispatcher, the reason's counter name
+/// (`nic_golden::roce::rx_parse::REASONS`, `drop_full` included) for one
+/// dropped.
+pub fn parse_verdicts(p0: &POut, p1: &POut) -> Vec<Option<&'static str>> {
+    let (c0, c1) = (p0.cnt(), p1.cnt());
+    let mut v = Vec::new();
+    for (r, name) in nic_golden::roce::rx_parse::REASONS.iter().enumerate() {
+        for _ in c0[r]..c1[r] {
+            v.push((r != 0).then_some(*name));
+        }
+    }
+    v
 }
 
 impl<const B: usize, const A: usize> RtlRx<B, A> {

@@ -1,0 +1,458 @@
+//! Receive-path reports (`hpccnic rx-replay`, `hpccnic sim --rx-log`):
+//! one JSON line per received frame with its verdict (accepted, or the
+//! one drop reason) and the events it caused, and the set-up that lets a
+//! capture be replayed through the receive path alone.
+//!
+//! - [`report`]: one frame's JSON line from the events a receive path
+//!   gave for it (a [`RxPipe`] returns them per frame).
+//! - [`RxMonitor`]: the same lines from a running NIC core, built from
+//!   the receive path's ports cycle by cycle ([`RxView`]): the parser's
+//!   verdicts in frame order, the dispatcher's verdicts in packet order,
+//!   the events it hands over, and every write of its context port
+//!   (flow set-up, and the requester's `rd_addr`/`rd_psn` before each
+//!   READ), each placed before the first packet it reached.
+//! - [`ReplayCfg`]: the flows (and scheduled context writes) of a replay,
+//!   as TOML; [`ReplayCfg::accept_all`] makes one that accepts every QP of
+//!   a capture.
+//! - [`replay`]: a capture through a [`RxPipe`] (the golden transaction
+//!   model, or the RTL parser and dispatcher on an engine with their twins
+//!   in lockstep), a report per frame and the totals.
+//!
+//! Line format (`docs/rx-replay.md`):
+//! `{"frame": N, "len": bytes, "verdict": "accepted" | <reason>, "events": [...]}`,
+//! `N` the frame's number in the capture (1-based, as Wireshark numbers
+//! it). Events, in the order the dispatcher raised them, CE marks last:
+//! `host_write` (addr, len, crc32 of the bytes), `ack`, `cc`, `nak`,
+//! `read_req`, `cnp`, `ce`.
+
+use nic_golden::nic::core::RxView;
+use nic_golden::roce::packet::{decode, Tlm};
+use nic_golden::roce::txn::{FlowCfg, RxEvent, RxPipe};
+use nic_golden::roce::RxFlowCtx;
+use nic_spec::roce::{is_read_resp, is_write, op};
+use nic_testbench::roce::pipes::{dispatch_events, dispatch_verdicts, normalise, parse_verdicts};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+fn tlm_json(t: &Option<Tlm>) -> Value {
+    match t {
+        None => Value::Null,
+        Some(t) => json!({
+            "hdr": format!("{:#018x}", t.hdr),
+            "hops": t.hops.iter().map(|h| format!("{h:#018x}")).collect::<Vec<_>>(),
+        }),
+    }
+}
+
+/// One event as JSON.
+pub fn event_json(e: &RxEvent) -> Value {
+    match e {
+        RxEvent::HostWrite { addr, data } => json!({
+            "event": "host_write", "addr": addr, "len": data.len(),
+            "crc32": crc32fast::hash(data),
+        }),
+        RxEvent::Ack(a) => json!({
+            "event": "ack", "flow": a.flow, "psn": a.psn, "aeth": a.aeth, "tlm": tlm_json(&a.tlm),
+        }),
+        RxEvent::Cc(c) => json!({
+            "event": "cc", "flow": c.flow, "psn": c.psn, "aeth": c.aeth, "opcode": c.opcode,
+            "tlm": tlm_json(&c.tlm),
+        }),
+        RxEvent::Nak { flow, psn } => json!({"event": "nak", "flow": flow, "psn": psn}),
+        RxEvent::ReadReq(r) => json!({
+            "event": "read_req", "flow": r.flow, "psn": r.psn, "va": r.va, "rkey": r.rkey,
+            "len": r.len, "msn": r.msn,
+        }),
+        RxEvent::Cnp { flow } => json!({"event": "cnp", "flow": flow}),
+        RxEvent::CeMark { flow } => json!({"event": "ce", "flow": flow}),
+        RxEvent::Drop(d) => json!({"event": "drop", "reason": d.name()}),
+    }
+}
+
+/// Frame `frame` (capture number) of `len` bytes, and the events the
+/// receive path gave for it (a drop among them is the verdict; more than
+/// one drop is reported as `"verdict": "multiple"` with every reason in
+/// `drops`, which no correct receive path produces).
+pub fn report(frame: u64, len: usize, events: Vec<RxEvent>) -> Value {
+    let events = normalise(events);
+    let drops: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            RxEvent::Drop(d) => Some(d.name()),
+            _ => None,
+        })
+        .collect();
+    let rest: Vec<Value> = events
+        .iter()
+        .filter(|e| !matches!(e, RxEvent::Drop(_)))
+        .map(event_json)
+        .collect();
+    let mut v = json!({
+        "frame": frame,
+        "len": len,
+        "verdict": match drops.len() {
+            0 => "accepted",
+            1 => drops[0],
+            _ => "multiple",
+        },
+        "events": rest,
+    });
+    if drops.len() > 1 {
+        v["drops"] = json!(drops);
+    }
+    v
+}
+
+/// Verdict counts of a list of reports (`verdict` → frames).
+pub fn tally(reports: &[Value]) -> BTreeMap<String, u64> {
+    let mut t = BTreeMap::new();
+    for r in reports {
+        let v = r["verdict"].as_str().unwrap_or("?").to_string();
+        *t.entry(v).or_insert(0) += 1;
+    }
+    t
+}
+
+/// A context write of the dispatcher (a flow's set-up, or the
+/// requester's `rd_addr`/`rd_psn` with `rd_only`), applied before frame
+/// `before_frame` is fed (0: at the start).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowWrite {
+    pub qp: u32,
+    #[serde(default)]
+    pub epsn: u32,
+    #[serde(default)]
+    pub rd_addr: u64,
+    #[serde(default)]
+    pub rd_psn: u32,
+    #[serde(default)]
+    pub cnp_on_ce: bool,
+    /// The flow exists (false: removes it).
+    #[serde(default = "yes")]
+    pub active: bool,
+    /// Only `rd_addr` and `rd_psn` are written (the requester's write).
+    #[serde(default)]
+    pub rd_only: bool,
+    #[serde(default)]
+    pub before_frame: u64,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The set-up of a replay (TOML).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayCfg {
+    /// The MTU the dispatcher counts READ lengths in (256 ..= 4096).
+    pub mtu: u32,
+    /// Feed only the frames whose Ethernet destination is this MAC
+    /// (`aa:bb:cc:dd:ee:ff`); every frame if absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dst_mac: Option<String>,
+    /// Capture numbers of frames not to feed (lost on the link).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skip: Vec<u64>,
+    /// Capture numbers of frames that found the receive buffer full in
+    /// the run the capture comes from (a drop of timing, not of content,
+    /// which a replay fed one frame at a time cannot meet): reported as
+    /// `drop_full`, not fed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub full: Vec<u64>,
+    /// Context writes, in the order they are applied.
+    #[serde(default, rename = "flow")]
+    pub flows: Vec<FlowWrite>,
+}
+
+/// Parse `aa:bb:cc:dd:ee:ff`.
+pub fn parse_mac(s: &str) -> Result<[u8; 6], String> {
+    let parts: Vec<&str> = s.split(':').collect();
+    if parts.len() != 6 {
+        return Err(format!("{s:?}: a MAC is six hex bytes joined by ':'"));
+    }
+    let mut m = [0u8; 6];
+    for (k, p) in parts.iter().enumerate() {
+        m[k] = u8::from_str_radix(p, 16).map_err(|_| format!("{s:?}: {p:?} is not a hex byte"))?;
+    }
+    Ok(m)
+}
+
+pub fn mac_string(m: &[u8]) -> String {
+    m.iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+impl ReplayCfg {
+    /// Check the values a receive path of 2^`flow_bits` flows takes.
+    pub fn check(&self, flow_bits: u32) -> Result<(), String> {
+        if !(256..=4096).contains(&self.mtu) || !self.mtu.is_power_of_two() {
+            return Err(format!("mtu = {}: 256, 512, 1024, 2048 or 4096", self.mtu));
+        }
+        if let Some(m) = &self.dst_mac {
+            parse_mac(m)?;
+        }
+        for f in &self.flows {
+            if f.qp >= 1 << flow_bits {
+                return Err(format!(
+                    "flow qp = {}: the receive path has QPs 0 ..= {}",
+                    f.qp,
+                    (1u32 << flow_bits) - 1
+                ));
+            }
+            if f.epsn > nic_spec::roce::PSN_MASK || f.rd_psn > nic_spec::roce::PSN_MASK {
+                return Err(format!("flow qp = {}: a PSN has 24 bits", f.qp));
+            }
+        }
+        Ok(())
+    }
+
+    /// A set-up that accepts every QP below 2^`flow_bits` found in
+    /// `frames` (those that decode): the expected PSN is the first PSN of
+    /// a WRITE or READ REQUEST of the QP, the first READ RESPONSE's PSN
+    /// the expected response PSN, responses land from address 0.
+    /// Only frames to `dst_mac` (if given) count.
+    pub fn accept_all(
+        frames: &[(u64, Vec<u8>)],
+        mtu: u32,
+        flow_bits: u32,
+        dst_mac: Option<&str>,
+    ) -> Result<Self, String> {
+        let dst = dst_mac.map(parse_mac).transpose()?;
+        let mut qps: BTreeMap<u32, FlowWrite> = BTreeMap::new();
+        let mut epsn_set = std::collections::BTreeSet::new();
+        let mut rd_set = std::collections::BTreeSet::new();
+        for (_, f) in frames {
+            if dst.is_some_and(|d| f.get(..6) != Some(&d[..])) {
+                continue;
+            }
+            let Ok(p) = decode(f, false) else { continue };
+            if p.dqp >= 1 << flow_bits {
+                continue;
+            }
+            let w = qps.entry(p.dqp).or_insert(FlowWrite {
+                qp: p.dqp,
+                epsn: 0,
+                rd_addr: 0,
+                rd_psn: 0,
+                cnp_on_ce: false,
+                active: true,
+                rd_only: false,
+                before_frame: 0,
+            });
+            if (is_write(p.opcode) || p.opcode == op::READ_REQ) && epsn_set.insert(p.dqp) {
+                w.epsn = p.psn;
+            }
+            if is_read_resp(p.opcode) && rd_set.insert(p.dqp) {
+                w.rd_psn = p.psn;
+            }
+        }
+        Ok(ReplayCfg {
+            mtu,
+            dst_mac: dst_mac.map(str::to_string),
+            skip: Vec::new(),
+            full: Vec::new(),
+            flows: qps.into_values().collect(),
+        })
+    }
+}
+
+/// The writes of `cfg` due before frame `n` that are not yet applied
+/// (from `next`), applied to `pipe`.
+fn apply_writes(cfg: &ReplayCfg, next: &mut usize, n: u64, pipe: &mut dyn RxPipe) {
+    while let Some(w) = cfg.flows.get(*next) {
+        if w.before_frame > n {
+            break;
+        }
+        if w.rd_only {
+            pipe.set_read(w.qp, w.rd_addr, w.rd_psn);
+        } else {
+            pipe.configure(
+                w.qp,
+                &FlowCfg {
+                    valid: w.active,
+                    epsn: w.epsn,
+                    rd_addr: w.rd_addr,
+                    rd_psn: w.rd_psn,
+                    cnp_on_ce: w.cnp_on_ce,
+                },
+            );
+        }
+        *next += 1;
+    }
+}
+
+/// Feed `frames` ((capture number, bytes), in capture order) through
+/// `pipe` as `cfg` says: frames to another MAC and skipped ones are left
+/// out, and `full` ones reported as `drop_full`; each frame's writes
+/// are applied before it. `fcs`: each frame
+/// ends with its Ethernet FCS, which is checked and removed (a bad one
+/// gives `bad_fcs`). Returns one report per frame fed.
+pub fn replay(
+    cfg: &ReplayCfg,
+    frames: &[(u64, Vec<u8>)],
+    fcs: bool,
+    pipe: &mut dyn RxPipe,
+) -> Vec<Value> {
+    let dst = cfg
+        .dst_mac
+        .as_deref()
+        .map(|m| parse_mac(m).expect("checked"));
+    let skip: std::collections::HashSet<u64> = cfg.skip.iter().copied().collect();
+    let full: std::collections::HashSet<u64> = cfg.full.iter().copied().collect();
+    let mut sorted = cfg.flows.clone();
+    sorted.sort_by_key(|w| w.before_frame);
+    let cfg = ReplayCfg {
+        flows: sorted,
+        ..cfg.clone()
+    };
+    let mut next = 0;
+    let mut out = Vec::new();
+    for (n, f) in frames {
+        if skip.contains(n) || dst.is_some_and(|d| f.get(..6) != Some(&d[..])) {
+            continue;
+        }
+        if full.contains(n) {
+            out.push(json!({"frame": n, "len": f.len(), "verdict": "drop_full", "events": []}));
+            continue;
+        }
+        apply_writes(&cfg, &mut next, *n, pipe);
+        let (body, bad) = if fcs && f.len() >= 4 {
+            let (b, tail) = f.split_at(f.len() - 4);
+            (b, crc32fast::hash(b).to_le_bytes() != tail)
+        } else {
+            (&f[..], fcs)
+        };
+        out.push(report(*n, f.len(), pipe.receive(body, bad)));
+    }
+    out
+}
+
+/// The receive path of a running NIC core, observed at its ports cycle
+/// by cycle ([`RxMonitor::observe`] after every step), turned into the
+/// same reports as [`replay`] gives ([`RxMonitor::finish`]).
+#[derive(Default)]
+pub struct RxMonitor {
+    last: RxView,
+    /// The parser's verdicts in frame order (`None`: passed on).
+    parsed: Vec<Option<&'static str>>,
+    /// The dispatcher's packets in order: verdict and events.
+    packets: Vec<Vec<RxEvent>>,
+    /// Context writes: (packets decided before the write, the write).
+    writes: Vec<(usize, RxFlowCtx)>,
+    mtu_log2: u8,
+}
+
+impl RxMonitor {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// One cycle of the core (its [`RxView`] after the step).
+    pub fn observe(&mut self, v: &RxView) {
+        self.parsed
+            .extend(parse_verdicts(&self.last.parse, &v.parse));
+        // A packet is decided (its counter moves) in the cycle its first
+        // event can appear, so verdicts come before this cycle's events.
+        for d in dispatch_verdicts(&self.last.dispatch.stats, &v.dispatch.stats) {
+            let ev = d.map(RxEvent::Drop).into_iter().collect();
+            self.packets.push(ev);
+        }
+        if v.dispatch_in.ctx_valid {
+            self.writes.push((self.packets.len(), v.dispatch_in.ctx));
+        }
+        self.mtu_log2 = v.dispatch_in.cfg_mtu_log2;
+        let mut ev = Vec::new();
+        dispatch_events(&v.dispatch_in, &v.dispatch, &mut ev);
+        if !ev.is_empty() {
+            match self.packets.last_mut() {
+                Some(p) => {
+                    // Host-write beats of one payload merge across cycles.
+                    for e in ev {
+                        match (p.last_mut(), e) {
+                            (
+                                Some(RxEvent::HostWrite { addr: a, data }),
+                                RxEvent::HostWrite { addr, data: more },
+                            ) if *a + data.len() as u64 == addr => data.extend_from_slice(&more),
+                            (_, e) => p.push(e),
+                        }
+                    }
+                }
+                None => panic!("rx monitor: dispatcher events before any packet: {ev:?}"),
+            }
+        }
+        self.last = *v;
+    }
+
+    /// The reports of the frames the core received (`delivered`: their
+    /// (capture number, length), in the order they reached the core) and
+    /// the replay set-up that reproduces them (`dst_mac`, `skip` filled
+    /// in by the caller). Errors if the core decided more frames than it
+    /// was given.
+    pub fn finish(self, delivered: &[(u64, usize)]) -> Result<(Vec<Value>, ReplayCfg), String> {
+        if self.parsed.len() > delivered.len() {
+            return Err(format!(
+                "rx monitor: {} parser verdicts for {} frames delivered",
+                self.parsed.len(),
+                delivered.len()
+            ));
+        }
+        let mut reports = Vec::new();
+        let mut first_frame_of_packet = Vec::new();
+        let mut packets = self.packets.into_iter();
+        for (k, verdict) in self.parsed.iter().enumerate() {
+            let (n, len) = delivered[k];
+            let ev = match verdict {
+                // A parser drop (`drop_full` too: a frame that found the
+                // receive buffer full, which a replay never meets).
+                Some(name) => {
+                    reports.push(json!({"frame": n, "len": len, "verdict": name, "events": []}));
+                    continue;
+                }
+                None => {
+                    first_frame_of_packet.push(n);
+                    match packets.next() {
+                        Some(ev) => ev,
+                        None => break, // still in the dispatcher at the end
+                    }
+                }
+            };
+            reports.push(report(n, len, ev));
+        }
+        let flows = self
+            .writes
+            .iter()
+            .filter_map(|&(k, c)| {
+                let before_frame = if k == 0 {
+                    0
+                } else {
+                    *first_frame_of_packet.get(k)?
+                };
+                Some(FlowWrite {
+                    qp: c.flow,
+                    epsn: c.epsn,
+                    rd_addr: c.rd_addr,
+                    rd_psn: c.rd_psn,
+                    cnp_on_ce: c.cnp_on_ce,
+                    active: c.active,
+                    rd_only: c.rd_only,
+                    before_frame,
+                })
+            })
+            .collect();
+        Ok((
+            reports,
+            ReplayCfg {
+                mtu: 1 << self.mtu_log2.clamp(8, 12),
+                dst_mac: None,
+                skip: Vec::new(),
+                full: Vec::new(),
+                flows,
+            },
+        ))
+    }
+}
