@@ -24,7 +24,7 @@ PIN_TOPS ?= mac_1g_rgmii
 SYNTH_TOPS = $(CORE) $(filter-out $(BIG_TOPS) $(PIN_TOPS) $(CORE),$(TOPS))
 CLI       = $(CARGO) run -q --release --
 
-.PHONY: all deps deps-sim verilog lint synth synth-big test test-long cocotb bench vcd clean netsim-figures
+.PHONY: all deps deps-sim verilog lint synth synth-big test test-long cocotb bench vcd clean netsim-figures fuzz
 
 all: deps verilog lint synth
 
@@ -89,6 +89,16 @@ netsim-figures: deps-sim
 	  set -- $$r; n=$$1; f=$$2; shift 2; echo "== $$n"; \
 	  $(CLI) netsim --scenario examples/netsim/$$f "$$@" --out $(BUILD)/netsim/$$n || exit 1; \
 	done
+
+# The structure-aware fuzzer of the receive path (docs/rx-replay.md):
+# FUZZ_FRAMES (10^6) mutated frames into the RTL parser and dispatcher on
+# Verilator, the golden models in lockstep; figures in $(BUILD)/fuzz/
+# (about 5 minutes). `make test` runs 30 000 frames.
+FUZZ_FRAMES ?= 1000000
+FUZZ_SEED   ?= 1
+fuzz: deps-sim
+	@$(CLI) rx-fuzz --frames $(FUZZ_FRAMES) --seed $(FUZZ_SEED) --json $(BUILD)/fuzz/summary.json \
+	  --failure-pcap $(BUILD)/fuzz/failure.pcap
 
 bench: synth
 	@cp $(BUILD)/synth/summary.json $(BUILD)/bench.json

@@ -40,6 +40,7 @@ pub mod fluid_dcqcn;
 pub mod host;
 pub mod link;
 pub mod net;
+pub mod rx_fuzz;
 pub mod rx_log;
 pub mod xgmii_link;
 

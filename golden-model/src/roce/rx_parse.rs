@@ -188,7 +188,7 @@ pub fn check_frame(frame: &[u8], flen: usize, bad_fcs: bool) -> Result<(RxMeta, 
         if pp < pad || pp - pad > MAX_PAYLOAD {
             return Err(BAD_LEN);
         }
-    } else if pp != 0 {
+    } else if pp != 0 || pad != 0 {
         return Err(BAD_LEN);
     }
     let off = tlm_offset(r, a);
@@ -592,6 +592,51 @@ mod tests {
             assert_eq!(m.ce, tos & 3 == 3, "tos {tos:#x}");
             assert_eq!(ipv4_ce(&f, f.len()), tos & 3 == 3);
             assert!(!ipv4_ce(&f[..15], 15));
+        }
+    }
+
+    /// An opcode without payload whose PadCnt is not 0 is `bad_len`, as
+    /// the transaction-level `decode` has it (found by `rx-fuzz`: the
+    /// cycle twin and the RTL checked only the payload bytes, and passed
+    /// the frame on to the ICRC check).
+    #[test]
+    fn pad_on_an_opcode_without_payload_is_bad_len() {
+        use crate::roce::packet::{decode, icrc, Packet, Reth, Tlm};
+        use nic_spec::roce::{op, Drop, BTH_OFF};
+        for (opcode, reth, tlm) in [
+            (op::READ_REQ, true, false),
+            (op::READ_REQ, true, true),
+            (op::ACK, false, false),
+            (op::PROBE, false, true),
+        ] {
+            let mut f = Packet {
+                opcode,
+                reth: reth.then(|| Reth {
+                    va: 8,
+                    rkey: 1,
+                    dlen: 64,
+                }),
+                aeth: (opcode == op::ACK).then_some(0x1F00_0001),
+                tlm: tlm.then(Tlm::fresh),
+                ..Default::default()
+            }
+            .encode();
+            for pad in 1..4u8 {
+                f[BTH_OFF + 1] = (f[BTH_OFF + 1] & 0xCF) | (pad << 4);
+                let n = f.len();
+                let c = icrc(&f).to_le_bytes();
+                f[n - 4..].copy_from_slice(&c);
+                assert_eq!(
+                    decode(&f, false).err(),
+                    Some(Drop::BadLen),
+                    "{opcode:#x} pad {pad}"
+                );
+                assert_eq!(
+                    check_frame(&f, f.len(), false).err(),
+                    Some(BAD_LEN),
+                    "{opcode:#x} pad {pad}"
+                );
+            }
         }
     }
 

@@ -864,7 +864,8 @@ impl<const B: usize> Logic for RoceRxParse<B> {
                 || (self.a_pp.q.val() < self.a_pad.q.val())
                 || (self.plen.val() > self.k_4096.val()));
         } else {
-            self.lenb.next = (self.a_lena.q.val() || self.a_pp.q.val().any());
+            self.lenb.next =
+                ((self.a_lena.q.val() || self.a_pp.q.val().any()) || self.a_pad.q.val().any());
         }
         self.icrc_bad.next = (self.crc_q.q.val() != self.k_res.val());
         if self.a_fcs.q.val() {

@@ -97,6 +97,9 @@ pub struct RtlRx<const B: usize, const A: usize> {
     last_p: POut,
     last_d: DOut,
     xcheck: Option<nic_golden::roce::txn::GoldenRx>,
+    /// The host side takes the dispatcher's outputs in one cycle of this
+    /// many (1: every cycle).
+    ready_every: u64,
 }
 
 /// Events in a comparable form: CE marks, then drops, after the other
@@ -134,6 +137,7 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
             last_p: POut::default(),
             last_d: DOut::default(),
             xcheck: Some(nic_golden::roce::txn::GoldenRx::new(A as u32, mtu_log2)),
+            ready_every: 1,
         };
         r.last_p = r.parse.step(&PIn {
             reset: true,
@@ -145,6 +149,29 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
             ..Default::default()
         });
         r
+    }
+
+    /// Back-pressure: the host side takes the dispatcher's outputs (host
+    /// writes, events) in one cycle of `n` only (1, the default: every
+    /// cycle), so a burst can fill the parser's frame buffer.
+    pub fn set_ready_every(&mut self, n: u64) {
+        self.ready_every = n.max(1);
+    }
+
+    /// The dispatcher's context RAM, as its cycle twin (in lockstep with
+    /// the RTL, every port every cycle) holds it.
+    pub fn contexts(&self) -> &[nic_golden::roce::txn::dispatch::Ctx] {
+        &self.disp.golden.mem
+    }
+
+    /// After [`RtlRx::receive_burst`] (which the transaction-level
+    /// cross-check does not follow: a full buffer drops frames by timing),
+    /// give the cross-check the dispatcher's contexts.
+    pub fn resync_model(&mut self) {
+        let mem = self.disp.golden.mem.clone();
+        if let Some(x) = self.xcheck.as_mut() {
+            x.dispatch.load_contexts(&mem);
+        }
     }
 
     /// Clock cycles run so far (the parser's; both stages run together).
@@ -161,14 +188,19 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
     ) {
         let (d, k, l, u) = word.unwrap_or_default();
         let p0 = self.last_p;
+        // With a slow host (`ready_every` > 1) the queue between the
+        // stages holds two packets at most, so the back-pressure reaches
+        // the parser (as the NIC top's wiring passes it); otherwise it
+        // takes everything.
+        let room = self.ready_every == 1 || self.queue.len() < 2;
         let po = self.parse.step(&PIn {
             in_tdata: d,
             in_tkeep: k,
             in_tlast: l,
             in_tvalid: word.is_some(),
             in_tuser: u,
-            meta_ready: true,
-            pay_tready: true,
+            meta_ready: room,
+            pay_tready: room,
             ..Default::default()
         });
         // Drops by the parser, from its counters.
@@ -181,14 +213,15 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
         self.last_p = po;
 
         // Dispatcher inputs from the head of the queue.
+        let ready = self.parse.cycles() % self.ready_every == 0;
         let mut di = DIn {
             cfg_mtu_log2: self.mtu_log2,
-            wr_ready: true,
-            ack_ready: true,
-            cc_ready: true,
-            nak_ready: true,
-            rdreq_ready: true,
-            cnp_ready: true,
+            wr_ready: ready,
+            ack_ready: ready,
+            cc_ready: ready,
+            nak_ready: ready,
+            rdreq_ready: ready,
+            cnp_ready: ready,
             ..Default::default()
         };
         if let Some((flow, c, rd_only)) = cfg {
@@ -228,7 +261,7 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
         }
         // The parser's outputs go into the queue (after the dispatcher
         // took this cycle's head, as a FIFO would).
-        if po.meta_valid {
+        if po.meta_valid && room {
             let complete = po.meta.len == 0;
             self.queue.push_back(Pending {
                 meta: po,
@@ -238,7 +271,7 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
                 next_word: 0,
             });
         }
-        if po.pay_tvalid {
+        if po.pay_tvalid && room {
             let h = self
                 .queue
                 .iter_mut()

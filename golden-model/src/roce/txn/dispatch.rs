@@ -379,6 +379,20 @@ impl RxDispatchModel {
         }
     }
 
+    /// Every flow's context (for checks: a dropped packet changes none).
+    pub fn contexts(&self) -> &[Ctx] {
+        &self.flows
+    }
+
+    /// Load every flow's context (`ctx[f]` for flow f; the rest kept):
+    /// to follow a cycle-level dispatcher through traffic this model
+    /// cannot see frame by frame (frames a full receive buffer dropped).
+    pub fn load_contexts(&mut self, ctx: &[Ctx]) {
+        for (f, c) in self.flows.iter_mut().zip(ctx) {
+            *f = *c;
+        }
+    }
+
     /// The responder's expected PSN of a flow (for tests and reports).
     pub fn epsn(&self, flow: u32) -> Option<u32> {
         self.flows.get(flow as usize).map(|f| f.epsn)
