@@ -8,7 +8,8 @@
 //!   reason §7 of `docs/roce.md` gives it (and the rest are accounted);
 //! - with the FCS kept in the capture (`--fcs`), a bad FCS is `bad_fcs`;
 //! - without a set-up it accepts every QP of a capture;
-//! - the shipped example capture is what the documented command makes.
+//! - the shipped example capture is what the documented command makes,
+//!   and replays to its logs on all three engines.
 
 use pcap_file::pcap::{PcapPacket, PcapReader, PcapWriter};
 use serde_json::Value;
@@ -444,5 +445,24 @@ fn the_example_capture_is_current() {
             "examples/captures/{f} is not what the command in examples/captures/README.md makes: copy {} there",
             dir.join(f).display()
         );
+    }
+    // The shipped files replay to their logs on every engine.
+    for engine in ["golden", "verilator", "rust-hdl"] {
+        for side in ["a", "b"] {
+            let (code, _, err) = hpccnic(&[
+                "rx-replay",
+                "--engine",
+                engine,
+                "--pcap",
+                ex.join("write_read.pcap").to_str().unwrap(),
+                "--flows",
+                ex.join(format!("write_read.{side}.toml")).to_str().unwrap(),
+                "--expect",
+                ex.join(format!("write_read.{side}.jsonl"))
+                    .to_str()
+                    .unwrap(),
+            ]);
+            assert_eq!(code, 0, "{engine} {side}: {err}");
+        }
     }
 }
