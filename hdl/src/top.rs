@@ -25,6 +25,9 @@ pub type Divider32 = Divider<32, 16>;
 pub type AxisSkid64 = AxisSkid<64, 8, 1>;
 /// 64-bit stream FIFO, 512 beats of block RAM, 1-bit tuser.
 pub type AxisFifo64 = AxisFifo<64, 8, 1, 74, 9>;
+/// The same FIFO, 8 bits wide and 4 beats of RAM (6 with the output
+/// stage): small enough for a bounded proof to fill it (`make formal`).
+pub type AxisFifo8D4 = AxisFifo<8, 1, 1, 11, 2>;
 
 /// The HPCC++ CC module at its default size, 1024 flows.
 pub type HpccCc1024 = HpccCc<10>;
@@ -233,6 +236,11 @@ pub fn tops() -> Vec<Top> {
             name: "axis_fifo64",
             about: "64-bit AXI-stream FIFO, 512 beats",
             verilog: verilog_of::<AxisFifo64>,
+        },
+        Top {
+            name: "axis_fifo8_d4",
+            about: "the AXI-stream FIFO at 8 bits and 4 beats of RAM (+2 in its output stage), for the formal checks (make formal)",
+            verilog: verilog_of::<AxisFifo8D4>,
         },
         Top {
             name: "ns3_hop_parse",
