@@ -193,7 +193,7 @@ pub struct SimArgs {
     /// the set-up that replays it (`hpccnic rx-replay`): `dir/x` writes
     /// `dir/x.a.jsonl` and `dir/x.a.toml` for NIC A, `dir/x.b.*` for B
     /// (`docs/rx-replay.md`; `--top core` and `nic`; with an RTL engine,
-    /// from the golden core in lockstep with it)
+    /// from the golden core in lockstep with it) (default: none)
     #[arg(long)]
     rx_log: Option<PathBuf>,
     /// Refuse a run whose memory estimate is above this many MiB, ≥ 1.

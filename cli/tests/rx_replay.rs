@@ -350,6 +350,7 @@ fn without_a_setup_every_qp_of_the_capture_is_accepted() {
     assert_eq!(code, 0, "{err}");
     let l = lines(&out);
     let t = &l.last().unwrap()["totals"];
+    assert_eq!(t["accounted"], true, "{t}");
     // The same frames, the same events as the sim's own log, up to the
     // first frame the run dropped (its buffer was full, or it was lost):
     // the replay, fed one frame at a time, accepts it, so its
