@@ -110,52 +110,6 @@ fn read_capture(p: &Path) -> Result<Vec<(u64, Vec<u8>)>, String> {
     Ok(frames)
 }
 
-/// Each frame fed is counted once: the verdicts' totals equal the
-/// receive path's counters.
-fn accounting(
-    t: &std::collections::BTreeMap<String, u64>,
-    counters: &[(&str, u64)],
-) -> Vec<String> {
-    let c = |n: &str| counters.iter().find(|x| x.0 == n).map_or(0, |x| x.1);
-    let mut bad = Vec::new();
-    let passed: u64 = c("ok");
-    let decided: u64 = [
-        "accepted",
-        "unknown_flow",
-        "oos",
-        "dup",
-        "bad_psn",
-        "bad_va",
-        "bad_op",
-    ]
-    .iter()
-    .map(|n| c(n))
-    .sum();
-    if passed != decided {
-        bad.push(format!(
-            "the parser passed {passed} frames, the dispatcher decided {decided}"
-        ));
-    }
-    for (name, _) in counters {
-        if *name == "ok" {
-            continue;
-        }
-        let want = t.get(*name).copied().unwrap_or(0);
-        if c(name) != want {
-            bad.push(format!(
-                "counter {name} = {}, frames reported so: {want}",
-                c(name)
-            ));
-        }
-    }
-    for (v, n) in t {
-        if !counters.iter().any(|x| x.0 == v) {
-            bad.push(format!("{n} frames reported {v}, which no counter counts"));
-        }
-    }
-    bad
-}
-
 pub fn main(a: RxReplayArgs) -> i32 {
     let frames = match read_capture(&a.pcap) {
         Ok(f) => f,
@@ -239,7 +193,7 @@ pub fn main(a: RxReplayArgs) -> i32 {
         *n -= cfg.full.len() as u64;
     }
     fed.retain(|_, n| *n > 0);
-    let bad = accounting(&fed, &counters);
+    let bad = rx_log::accounting(&fed, &counters);
     let mut code = 0;
     for r in &reports {
         if writeln!(out, "{r}").is_err() {

@@ -674,18 +674,7 @@ impl Fuzz {
             .iter()
             .map(|n| d(n))
             .sum();
-        let decided: u64 = [
-            "accepted",
-            "unknown_flow",
-            "oos",
-            "dup",
-            "bad_psn",
-            "bad_va",
-            "bad_op",
-        ]
-        .iter()
-        .map(|n| d(n))
-        .sum();
+        let decided: u64 = crate::rx_log::DECIDED.iter().map(|n| d(n)).sum();
         if parsed != FLOOD as u64 || decided != d("ok") {
             return Err((
                 frames,
@@ -823,34 +812,10 @@ pub fn run(cfg: &FuzzCfg, progress: &mut dyn FnMut(u64)) -> Result<FuzzStats, Bo
     }
     // The RTL's counters equal the verdicts counted.
     let counters = z.rx.counters();
-    let c = |n: &str| counters.iter().find(|x| x.0 == n).map_or(0, |x| x.1);
-    for (n, v) in &counters {
-        if *n == "ok" {
-            continue;
-        }
-        let want = z.tally.get(*n).copied().unwrap_or(0);
-        if *v != want {
-            let m = format!("counter {n} = {v}, verdicts counted {want}");
-            return Err(fail(&mut z, vec![], m));
-        }
-    }
-    let decided: u64 = [
-        "accepted",
-        "unknown_flow",
-        "oos",
-        "dup",
-        "bad_psn",
-        "bad_va",
-        "bad_op",
-    ]
-    .iter()
-    .map(|n| c(n))
-    .sum();
-    if decided != c("ok") {
-        let m = format!(
-            "the parser passed {}, the dispatcher decided {decided}",
-            c("ok")
-        );
+    if let Some(m) = crate::rx_log::accounting(&z.tally, &counters)
+        .into_iter()
+        .next()
+    {
         return Err(fail(&mut z, vec![], m));
     }
     z.stats.cycles = z.rx.cycles();

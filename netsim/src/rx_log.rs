@@ -114,6 +114,46 @@ pub fn tally(reports: &[Value]) -> BTreeMap<String, u64> {
     t
 }
 
+/// The dispatcher's counters of decisions: every packet the parser
+/// passed on (`ok`) gets exactly one.
+pub const DECIDED: [&str; 7] = [
+    "accepted",
+    "unknown_flow",
+    "oos",
+    "dup",
+    "bad_psn",
+    "bad_va",
+    "bad_op",
+];
+
+/// Each frame counted once: `tally` (verdict → frames) against the
+/// receive path's `counters` (`RxPipe::counters`): the parser's passes
+/// equal the dispatcher's decisions, every counter but `ok` equals its
+/// verdict's count, and no verdict goes uncounted. Returns what differs.
+pub fn accounting(tally: &BTreeMap<String, u64>, counters: &[(&str, u64)]) -> Vec<String> {
+    let c = |n: &str| counters.iter().find(|x| x.0 == n).map_or(0, |x| x.1);
+    let mut bad = Vec::new();
+    let decided: u64 = DECIDED.iter().map(|n| c(n)).sum();
+    if c("ok") != decided {
+        bad.push(format!(
+            "the parser passed {} frames, the dispatcher decided {decided}",
+            c("ok")
+        ));
+    }
+    for (name, v) in counters {
+        let want = tally.get(*name).copied().unwrap_or(0);
+        if *name != "ok" && *v != want {
+            bad.push(format!("counter {name} = {v}, frames reported so: {want}"));
+        }
+    }
+    for (v, n) in tally {
+        if !counters.iter().any(|x| x.0 == v) {
+            bad.push(format!("{n} frames reported {v}, which no counter counts"));
+        }
+    }
+    bad
+}
+
 /// A context write of the dispatcher (a flow's set-up, or the
 /// requester's `rd_addr`/`rd_psn` with `rd_only`), applied before frame
 /// `before_frame` is fed (0: at the start).
