@@ -24,7 +24,7 @@ PIN_TOPS ?= mac_1g_rgmii
 SYNTH_TOPS = $(CORE) $(filter-out $(BIG_TOPS) $(PIN_TOPS) $(CORE),$(TOPS))
 CLI       = $(CARGO) run -q --release --
 
-.PHONY: all deps deps-sim verilog lint synth synth-big test test-long cocotb bench vcd clean netsim-figures fuzz formal
+.PHONY: all deps deps-sim verilog lint synth synth-big test test-long cocotb bench vcd clean netsim-figures fuzz formal soak
 
 all: deps verilog lint synth
 
@@ -99,6 +99,23 @@ FUZZ_SEED   ?= 1
 fuzz: deps-sim
 	@$(CLI) rx-fuzz --frames $(FUZZ_FRAMES) --seed $(FUZZ_SEED) --json $(BUILD)/fuzz/summary.json \
 	  --failure-pcap $(BUILD)/fuzz/failure.pcap
+
+# The soak of the whole NIC (docs/soak.md): two hpcc_nic on Verilator,
+# the golden NICs in lockstep (every port, every cycle), SOAK_MESSAGES
+# random work requests each (WRITEs, READs, bad ones), 1 % loss, 1 % of
+# the frames damaged on the link, DMA read errors, and the watchdog
+# (a work request complete within 4 M cycles, no stream stalled for
+# 100 k). 23 000 work requests per NIC run for about 10^8 cycles (about an
+# hour). Figures in $(BUILD)/soak/summary.txt.
+SOAK_MESSAGES ?= 23000
+SOAK_SEED     ?= 1
+SOAK_ENGINE   ?= verilator
+soak: deps-sim
+	@mkdir -p $(BUILD)/soak
+	@( $(CLI) sim mixed --top nic --engine $(SOAK_ENGINE) --messages $(SOAK_MESSAGES) --seed $(SOAK_SEED) \
+	  --flows 6 --loss 0.01 --corrupt 0.01 --dma-err 0.001 --wr-timeout 4000000 --stall-timeout 100000; \
+	  echo $$? > $(BUILD)/soak/status ) | tee $(BUILD)/soak/summary.txt
+	@exit $$(cat $(BUILD)/soak/status)
 
 # Bounded formal checks (SymbiYosys + Boolector from PyPI) of the stream
 # blocks' emitted Verilog: the FIFO never overflows or underflows and

@@ -114,13 +114,20 @@ pub struct SimArgs {
     /// Per-frame loss probability on each direction, in [0, 1).
     #[arg(long, allow_negative_numbers = true, default_value_t = 0.0, value_parser = args::loss)]
     loss: f64,
+    /// Probability that a frame not lost arrives damaged, in [0, 1): one
+    /// bit of its ICRC or of its BTH flipped, or cut short. Each must be
+    /// dropped by the receiver; the sender recovers it as a loss. `--top
+    /// core` and `nic` (default: 0)
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0.0, value_parser = args::loss)]
+    corrupt: f64,
     /// Seed of every random draw of the run (message sizes and flows,
     /// initial PSNs, memory contents, losses): a seed names one run. Any
     /// 64-bit number.
     #[arg(long, allow_negative_numbers = true, default_value_t = 1)]
     seed: u64,
-    /// Work requests posted by each NIC, 1 ..= 4096.
-    #[arg(long, allow_negative_numbers = true, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    /// Work requests posted by each NIC, 1 ..= 65536 (`make soak` posts
+    /// tens of thousands).
+    #[arg(long, allow_negative_numbers = true, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65536))]
     messages: u64,
     /// Largest message, bytes, 1 ..= 2^20.
     #[arg(long, allow_negative_numbers = true, default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
@@ -196,6 +203,17 @@ pub struct SimArgs {
     /// from the golden core in lockstep with it) (default: none)
     #[arg(long)]
     rx_log: Option<PathBuf>,
+    /// `--top nic`, `nic-10g`: the watchdog's bound on a work request,
+    /// cycles from its entry written into its send queue to its
+    /// completion read; the run fails when one is older (checked every
+    /// 16384 cycles; default: 0, off)
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0)]
+    wr_timeout: u64,
+    /// `--top nic`, `nic-10g`: the watchdog's bound on a stall, cycles
+    /// the NIC leaves a beat of `s_axis_rx` or `s_axis_h2c` offered and
+    /// not taken (default: 0, off)
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0)]
+    stall_timeout: u64,
     /// Refuse a run whose memory estimate is above this many MiB, ≥ 1.
     #[arg(long, allow_negative_numbers = true, default_value_t = args::DEFAULT_MEM_LIMIT_MIB, value_parser = clap::value_parser!(u64).range(1..))]
     mem_limit_mib: u64,
@@ -247,6 +265,14 @@ pub fn main(a: SimArgs) -> i32 {
         eprintln!("error: --rx-log: with --top core or nic (the 10G MAC drops frames of its own before the receive path)");
         return 2;
     }
+    if a.corrupt > 0.0 && a.top == SimTop::Nic10g {
+        eprintln!("error: --corrupt: with --top core or nic (on the 10G link, --loss already damages frames: the MAC finds a bad FCS)");
+        return 2;
+    }
+    if (a.wr_timeout > 0 || a.stall_timeout > 0) && a.top == SimTop::Core {
+        eprintln!("error: --wr-timeout, --stall-timeout: with --top nic or nic-10g (the driver's watchdog)");
+        return 2;
+    }
     if !a.mtu.is_power_of_two() {
         eprintln!("error: --mtu {}: the MTU is 256, 512 or 1024", a.mtu);
         return 2;
@@ -278,6 +304,7 @@ pub fn main(a: SimArgs) -> i32 {
         },
         mtu_log2: a.mtu.trailing_zeros() as u8,
         loss: a.loss,
+        corrupt: a.corrupt,
         delay: a.delay,
         tlm_data: a.telemetry == Telemetry::Data,
         cc_variant: match a.variant {
@@ -296,6 +323,7 @@ pub fn main(a: SimArgs) -> i32 {
         eprintln!("error: {e}");
         return 2;
     }
+    let started = std::time::Instant::now();
     let bar = args::progress(None, "{spinner} sim [{elapsed_precise}] {msg}");
     let mut progress = |cycles: u64, done: usize, planned: usize| {
         bar.set_message(format!("cycle {cycles}, {done}/{planned} work requests"));
@@ -350,6 +378,8 @@ pub fn main(a: SimArgs) -> i32 {
                 byte_exact: r.byte_exact,
                 errors: r.errors,
                 wire: r.wire,
+                watchdog: Vec::new(),
+                bytes: None,
             }
         }
         SimTop::Nic | SimTop::Nic10g => {
@@ -366,6 +396,10 @@ pub fn main(a: SimArgs) -> i32 {
                 bad_input: a.scenario == CoreScenario::Mixed,
                 stall: 0.0,
                 dma_latency: 16,
+                watchdog: nic_netsim::driver::Watchdog {
+                    wr_cycles: a.wr_timeout,
+                    stall_cycles: a.stall_timeout,
+                },
             };
             let p = nic_sim_params(&nc, 3, 3);
             use nic_golden::nic::nic::In as NicIn;
@@ -441,6 +475,8 @@ pub fn main(a: SimArgs) -> i32 {
                 byte_exact: r.byte_exact,
                 errors: r.errors,
                 wire: r.wire,
+                watchdog: r.watchdog,
+                bytes: Some((r.bytes_moved, r.bytes_compared)),
             }
         }
     };
@@ -562,7 +598,91 @@ pub fn main(a: SimArgs) -> i32 {
             );
         }
     }
-    println!("byte-exact: {}", if r.byte_exact { "yes" } else { "NO" });
+    // The damaged frames: each must be dropped by its receiver, as bad
+    // (any parser reason but drop_full) or for a full buffer.
+    let mut damage_ok = true;
+    // (The counters are read at the end of a finished run only.)
+    if a.corrupt > 0.0 && r.finished {
+        let damaged: Vec<_> = r.wire.iter().filter(|f| f.damaged.is_some()).collect();
+        let cut = damaged
+            .iter()
+            .filter(|f| f.arrived().len() < f.frame.len())
+            .count();
+        let icrc = damaged
+            .iter()
+            .filter(|f| {
+                let (s, d) = (&f.frame, f.arrived());
+                s.len() == d.len() && s[s.len() - 4..] != d[d.len() - 4..]
+            })
+            .count();
+        let bad: u64 = nic_spec::records::all()
+            .iter()
+            .find(|x| x.name == "RxParseStats")
+            .map(|x| {
+                x.fields
+                    .iter()
+                    .filter(|f| f.name != "ok" && f.name != "drop_full")
+                    .map(|f| sum("RxParseStats", f.name))
+                    .sum()
+            })
+            .unwrap_or(0);
+        let n = damaged.len() as u64;
+        damage_ok = bad <= n && n <= bad + sum("RxParseStats", "drop_full");
+        println!(
+            "bad frames injected {n} (ICRC bit {icrc}, BTH bit {}, cut {cut}); the receivers dropped {bad} as bad, {} for a full buffer: {}",
+            n as usize - icrc - cut,
+            sum("RxParseStats", "drop_full"),
+            if damage_ok {
+                "every damaged frame dropped"
+            } else {
+                "MISMATCH"
+            }
+        );
+    }
+    if let Some(h) = &r.hosts {
+        let streams = nic_netsim::driver::WATCHED_STREAMS
+            .iter()
+            .enumerate()
+            .map(|(k, s)| {
+                format!(
+                    "{s} {}",
+                    h.iter().map(|h| h.stall_max[k]).max().unwrap_or(0)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let bound = |b: u64| {
+            if b == 0 {
+                "off".to_string()
+            } else {
+                format!("{b}")
+            }
+        };
+        println!(
+            "watchdog: longest work request {} cycles (bound {}), longest stall {streams} cycles (bound {}); {}",
+            h.iter().map(|h| h.wr_cycles_max).max().unwrap_or(0),
+            bound(a.wr_timeout),
+            bound(a.stall_timeout),
+            if r.watchdog.is_empty() {
+                "deadlocks 0".to_string()
+            } else {
+                format!("FIRED: {}", r.watchdog.join("; "))
+            }
+        );
+    }
+    match r.bytes {
+        Some((moved, compared)) => println!(
+            "byte-exact: {} ({moved} bytes moved by the completed work requests; {compared} bytes of host memory compared)",
+            if r.byte_exact { "yes" } else { "NO" }
+        ),
+        None => println!("byte-exact: {}", if r.byte_exact { "yes" } else { "NO" }),
+    }
+    let wall = started.elapsed().as_secs_f64();
+    println!(
+        "wall time {wall:.1} s ({:.0} cycles/s of the pair, engine {})",
+        r.cycles as f64 / wall.max(1e-9),
+        a.engine.to_possible_value().unwrap().get_name()
+    );
     for e in r.errors.iter().take(20) {
         println!("error: {e}");
     }
@@ -576,7 +696,8 @@ pub fn main(a: SimArgs) -> i32 {
             let mut w = PcapWriter::with_header(std::io::BufWriter::new(f), header)?;
             for fr in &r.wire {
                 let ts = Duration::from_nanos(cycle_ns(fr.time, period_ps));
-                w.write_packet(&PcapPacket::new(ts, fr.frame.len() as u32, &fr.frame))?;
+                let b = fr.arrived();
+                w.write_packet(&PcapPacket::new(ts, b.len() as u32, b))?;
             }
             w.into_writer().flush()?;
             Ok(())
@@ -600,7 +721,14 @@ pub fn main(a: SimArgs) -> i32 {
             }
         }
     }
-    if r.finished && r.byte_exact && r.errors.is_empty() && r.completed == r.planned && log_ok {
+    if r.finished
+        && r.byte_exact
+        && r.errors.is_empty()
+        && r.watchdog.is_empty()
+        && damage_ok
+        && r.completed == r.planned
+        && log_ok
+    {
         0
     } else {
         1
@@ -638,7 +766,7 @@ fn write_rx_log(
         .iter()
         .enumerate()
         .filter(|(_, f)| f.from == 1 - n && !f.lost)
-        .map(|(k, f)| (k as u64 + 1, f.frame.len()))
+        .map(|(k, f)| (k as u64 + 1, f.arrived().len()))
         .collect();
     let (reports, mut cfg) = m.finish(&delivered)?;
     cfg.dst_mac = wire
@@ -705,6 +833,11 @@ struct Outcome {
     /// `--top nic-10g`: per direction, frames made bad on the link and
     /// frames the NIC aborted; each NIC's MAC counters.
     mac: Option<([u64; 2], [u64; 2], [MacCounters; 2])>,
+    /// What the watchdog found (`--top nic`, `nic-10g`).
+    watchdog: Vec<String>,
+    /// `--top nic`, `nic-10g`: bytes the completed work requests moved,
+    /// bytes of host memory compared.
+    bytes: Option<(u64, u64)>,
 }
 
 type MacCounters = (

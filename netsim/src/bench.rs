@@ -225,6 +225,7 @@ fn core_writes(flows: u32, n: u32, len: u32, delay: u64) -> (CoreHost, u64) {
             delay,
             loss: 0.0,
             ce: 0.0,
+            corrupt: 0.0,
         },
         9,
     );
@@ -336,6 +337,7 @@ fn engine_speeds<'a, H: crate::core_env::Host, Rtl>(
             delay: 50,
             loss: 0.0,
             ce: 0.0,
+            corrupt: 0.0,
         },
         3,
     );
@@ -391,6 +393,7 @@ fn nic_bench_params(batch: u32) -> DriverParams {
         axil_pause: 0.0,
         dma_err: 0.0,
         bad_input: false,
+        watchdog: Default::default(),
     }
 }
 
@@ -435,6 +438,7 @@ fn nic_writes(flows: u32, n: u32, len: u32, batch: u32) -> NicHost {
             delay: 10,
             loss: 0.0,
             ce: 0.0,
+            corrupt: 0.0,
         },
         9,
     );
@@ -506,6 +510,7 @@ pub fn bench_nic_engines(f: &mut Figures) {
         axil_pause: 0.0,
         dma_err: 0.0,
         bad_input: false,
+        watchdog: Default::default(),
     };
     let w = plan(11, 4, 16, 3000, 30, 4, 1024);
     let hosts = [0, 1].map(|n| NicHost::new(p, w.mem[n].clone(), &w.flows[n], &w.wrs[n], n as u64));

@@ -178,6 +178,7 @@ pub fn run(c: &CcLoopCfg) -> CcLoopRun {
             delay: c.delay,
             loss: 0.0,
             ce: 0.0,
+            corrupt: 0.0,
         },
         4,
     );

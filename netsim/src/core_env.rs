@@ -46,7 +46,18 @@ pub struct WireFrame {
     pub from: usize,
     /// Lost on the link (never arrived).
     pub lost: bool,
+    /// The frame as sent.
     pub frame: Vec<u8>,
+    /// The frame as it arrived, if the link damaged it
+    /// ([`crate::link::damage`]).
+    pub damaged: Option<Vec<u8>>,
+}
+
+impl WireFrame {
+    /// The frame as it arrived (if it was not lost).
+    pub fn arrived(&self) -> &[u8] {
+        self.damaged.as_deref().unwrap_or(&self.frame)
+    }
 }
 
 /// The DCQCN registers a host writes when some of its flows run DCQCN:
@@ -505,6 +516,11 @@ pub trait Wire {
     fn pop_arrived(&mut self, now: u64) -> Option<Vec<u8>>;
     /// Frames lost so far.
     fn lost(&self) -> u64;
+    /// The frame of the last `send` as it will arrive, if the wire
+    /// damaged it.
+    fn take_damaged(&mut self) -> Option<Vec<u8>> {
+        None
+    }
     /// The bottleneck, if it is one (for its traces).
     fn bottleneck(&self) -> Option<&Bottleneck> {
         None
@@ -520,6 +536,9 @@ impl Wire for Link {
     }
     fn lost(&self) -> u64 {
         self.lost
+    }
+    fn take_damaged(&mut self) -> Option<Vec<u8>> {
+        Link::take_damaged(self)
     }
 }
 
@@ -657,12 +676,14 @@ impl<'a, H: Host> Pair<'a, H> {
                 let start = self.hosts[n].last_tx_start();
                 let copy = self.wire.is_some().then(|| f.clone());
                 let lost = self.links[n].send(now, f);
+                let damaged = self.links[n].take_damaged();
                 if let (Some(w), Some(frame)) = (&mut self.wire, copy) {
                     w.push(WireFrame {
                         time: start,
                         from: n,
                         lost,
                         frame,
+                        damaged,
                     });
                 }
             }
@@ -875,6 +896,9 @@ pub struct CoreSimCfg {
     pub bad: usize,
     pub mtu_log2: u8,
     pub loss: f64,
+    /// Probability that a frame not lost arrives damaged
+    /// ([`crate::link::damage`]): bad frames the receiver must drop.
+    pub corrupt: f64,
     pub delay: u64,
     /// Telemetry in every data packet (else in probes only).
     pub tlm_data: bool,
@@ -963,6 +987,7 @@ pub fn run_core_sim(
             delay: c.delay,
             loss: c.loss,
             ce: 0.0,
+            corrupt: c.corrupt,
         },
         c.seed,
     );

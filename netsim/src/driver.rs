@@ -75,7 +75,27 @@ pub struct DriverParams {
     pub dma_err: f64,
     /// Inject the bad register accesses of the module doc.
     pub bad_input: bool,
+    /// The bounds [`drive_pair`] holds the run to.
+    pub watchdog: Watchdog,
 }
+
+/// The watchdog of a run ([`drive_pair`] checks it every 2^14 cycles, so
+/// it fires at most that late; 0 turns a bound off).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Watchdog {
+    /// Cycles from a work request's entry written into its send queue
+    /// to its completion read from the completion queue, at most (an
+    /// entry posted again after DMA_ERR keeps its first cycle).
+    pub wr_cycles: u64,
+    /// Cycles the NIC may leave a beat the host offers untaken, at most:
+    /// `s_axis_rx` (a frame from the wire) and `s_axis_h2c` (DMA read
+    /// data).
+    pub stall_cycles: u64,
+}
+
+/// The streams [`Watchdog::stall_cycles`] watches, in the order of
+/// [`NicHost::stall_max`].
+pub const WATCHED_STREAMS: [&str; 2] = ["s_axis_rx", "s_axis_h2c"];
 
 /// One register access and the answer it must get.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -320,6 +340,15 @@ pub struct NicHost {
     expect: BTreeMap<u32, PlannedWr>,
     /// tag → cycle of its completion.
     pub done: BTreeMap<u32, u64>,
+    /// tag → cycle its entry was first written into its send queue, while
+    /// it is not complete.
+    posted_at: BTreeMap<u32, u64>,
+    /// The longest a work request took, entry written to completion read.
+    pub wr_cycles_max: u64,
+    /// Per [`WATCHED_STREAMS`]: the current and the longest run of cycles
+    /// with a beat offered and not taken.
+    stall_run: [u64; 2],
+    pub stall_max: [u64; 2],
     sqs: BTreeMap<u32, Sq>,
     /// Per CQ: consumer index.
     cq_ci: Vec<u16>,
@@ -370,6 +399,33 @@ pub struct NicHost {
 }
 
 impl NicHost {
+    /// What the watchdog `w` finds at `now`: the oldest work request not
+    /// complete within `w.wr_cycles`, or a stream stalled longer than
+    /// `w.stall_cycles`.
+    pub fn watchdog(&self, now: u64, w: &Watchdog) -> Option<String> {
+        if w.wr_cycles > 0 {
+            if let Some((tag, at)) = self.posted_at.iter().min_by_key(|x| *x.1) {
+                if now - at > w.wr_cycles {
+                    return Some(format!(
+                        "watchdog: work request tag {tag}, in its send queue since cycle {at}, not complete at cycle {now} (bound {} cycles)",
+                        w.wr_cycles
+                    ));
+                }
+            }
+        }
+        if w.stall_cycles > 0 {
+            for (k, name) in WATCHED_STREAMS.iter().enumerate() {
+                if self.stall_run[k] > w.stall_cycles {
+                    return Some(format!(
+                        "watchdog: {name} stalled (valid, not ready) for {} cycles at cycle {now} (bound {} cycles)",
+                        self.stall_run[k], w.stall_cycles
+                    ));
+                }
+            }
+        }
+        None
+    }
+
     /// A host with `mem` as its data (extended by the rings), its flows,
     /// and the work requests to post.
     pub fn new(
@@ -412,6 +468,10 @@ impl NicHost {
             wr_q: wrs.iter().copied().collect(),
             expect,
             done: BTreeMap::new(),
+            posted_at: BTreeMap::new(),
+            wr_cycles_max: 0,
+            stall_run: [0; 2],
+            stall_max: [0; 2],
             sqs,
             events: VecDeque::new(),
             rd_desc: VecDeque::new(),
@@ -536,6 +596,7 @@ impl NicHost {
             self.mem
                 .write(sq.base + slot * wqe::SIZE as u64, &wqe_bytes(&w.wr));
             sq.tags.insert(sq.pi, w.wr.tag);
+            self.posted_at.entry(w.wr.tag).or_insert(now);
             sq.pi = sq.pi.wrapping_add(1);
             sq.outstanding += 1;
             rung = Some(f);
@@ -619,6 +680,9 @@ impl NicHost {
         if self.done.insert(tag, now).is_some() {
             self.errors
                 .push(format!("cycle {now}: second completion {e:?}"));
+        }
+        if let Some(at) = self.posted_at.remove(&tag) {
+            self.wr_cycles_max = self.wr_cycles_max.max(now - at);
         }
         let bytes = if w.status == Status::Ok { w.wr.len } else { 0 };
         if f != w.wr.flow || e.status != w.status as u8 || e.bytes != bytes {
@@ -821,6 +885,14 @@ impl Host for NicHost {
         if self.wr_desc.is_none() {
             self.wr_desc = self.wr_desc_q.pop_front();
         }
+        // ---- The watchdog's streams.
+        for (k, stalled) in [i.rx_tvalid && !o.rx_tready, i.h2c_tvalid && !o.h2c_tready]
+            .into_iter()
+            .enumerate()
+        {
+            self.stall_run[k] = if stalled { self.stall_run[k] + 1 } else { 0 };
+            self.stall_max[k] = self.stall_max[k].max(self.stall_run[k]);
+        }
         // ---- MAC.
         if i.rx_tvalid && o.rx_tready {
             self.rx_pos += 8;
@@ -946,6 +1018,7 @@ pub struct NicSimCfg {
     /// Ready low on host ports with this probability.
     pub stall: f64,
     pub dma_latency: u64,
+    pub watchdog: Watchdog,
 }
 
 /// What a run gives.
@@ -957,6 +1030,13 @@ pub struct NicSimResult {
     pub planned: usize,
     pub byte_exact: bool,
     pub errors: Vec<String>,
+    /// What the watchdog found (the run stopped there).
+    pub watchdog: Vec<String>,
+    /// Bytes the completed work requests moved (WRITE and READ payload of
+    /// the good ones), and bytes of host memory compared with what each
+    /// host must end with (both NICs).
+    pub bytes_moved: u64,
+    pub bytes_compared: u64,
     pub wire: Vec<crate::core_env::WireFrame>,
     /// Per NIC: (completions read, events, reposts, doorbells, register
     /// accesses, aborted frames, answers by code).
@@ -979,6 +1059,11 @@ pub struct HostSummary {
     /// queue, went round (its last index / its size).
     pub sq_passes: u32,
     pub cq_passes: u32,
+    /// The watchdog's figures: the longest a work request took (its entry
+    /// written to its completion read) and, per [`WATCHED_STREAMS`], the
+    /// longest a beat offered waited, cycles.
+    pub wr_cycles_max: u64,
+    pub stall_max: [u64; 2],
 }
 
 /// The driver's parameters of a run (NIC of 2^`flows_log` flows).
@@ -999,6 +1084,7 @@ pub fn nic_sim_params(c: &NicSimCfg, flows_log: u32, wr_log: u32) -> DriverParam
         axil_pause: c.axil_pause,
         dma_err: c.dma_err,
         bad_input: c.bad_input,
+        watchdog: c.watchdog,
     }
 }
 
@@ -1045,6 +1131,7 @@ pub fn run_nic_sim(
             delay: c.core.delay,
             loss: c.core.loss,
             ce: 0.0,
+            corrupt: c.core.corrupt,
         },
         c.core.seed,
     );
@@ -1079,7 +1166,8 @@ pub fn drive_pair<H: DriverHost>(
 ) -> NicSimResult {
     let planned = w.wrs[0].len() + w.wrs[1].len();
     let mut finished = false;
-    while !finished && pair.now < max_cycles {
+    let mut barked = Vec::new();
+    while !finished && pair.now < max_cycles && barked.is_empty() {
         let to = (pair.now + (1 << 14)).min(max_cycles);
         finished = pair.run(to);
         progress(
@@ -1087,6 +1175,12 @@ pub fn drive_pair<H: DriverHost>(
             pair.hosts.iter().map(|h| h.driver().done.len()).sum(),
             planned,
         );
+        for (n, h) in pair.hosts.iter().enumerate() {
+            let d = h.driver();
+            if let Some(e) = d.watchdog(pair.now, &d.p.watchdog) {
+                barked.push(format!("NIC {n}: {e}"));
+            }
+        }
     }
     // Read every counter, then let the reads finish.
     if finished {
@@ -1104,6 +1198,18 @@ pub fn drive_pair<H: DriverHost>(
         planned,
         completed: pair.hosts.iter().map(|h| h.driver().done.len()).sum(),
         byte_exact: true,
+        watchdog: barked,
+        bytes_moved: w
+            .wrs
+            .iter()
+            .zip(pair.hosts.iter())
+            .flat_map(|(wrs, h)| {
+                wrs.iter()
+                    .filter(|x| x.status == Status::Ok && h.driver().done.contains_key(&x.wr.tag))
+            })
+            .map(|x| x.wr.len as u64)
+            .sum(),
+        bytes_compared: w.expected_mem.iter().map(|m| m.len() as u64).sum(),
         ..Default::default()
     };
     let recs = nic_spec::records::all();
@@ -1133,6 +1239,8 @@ pub fn drive_pair<H: DriverHost>(
             counters,
             sq_passes: h.sq_passes(),
             cq_passes: h.cq_passes(),
+            wr_cycles_max: h.wr_cycles_max,
+            stall_max: h.stall_max,
         });
     }
     r

@@ -116,6 +116,7 @@ pub fn run_nic_10g_sim(
         delay: c.core.delay,
         loss: c.core.loss,
         ce: 0.0,
+        corrupt: 0.0,
     };
     let links = [0usize, 1].map(|n| {
         Rc::new(RefCell::new(XgmiiLink::new(

@@ -188,6 +188,7 @@ impl XgmiiLink {
                         from: self.from,
                         lost: self.lose,
                         frame: self.bytes[..n - FCS_LEN].to_vec(),
+                        damaged: None,
                     });
                 }
                 None
@@ -216,6 +217,7 @@ mod tests {
                 delay: 3,
                 loss: 0.0,
                 ce: 0.0,
+                corrupt: 0.0,
             },
             1,
             7,
@@ -247,6 +249,7 @@ mod tests {
                 delay: 0,
                 loss: 0.5,
                 ce: 0.0,
+                corrupt: 0.0,
             },
             0,
             3,
@@ -277,6 +280,7 @@ mod tests {
                 delay: 0,
                 loss: 0.0,
                 ce: 0.0,
+                corrupt: 0.0,
             },
             0,
             1,

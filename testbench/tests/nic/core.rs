@@ -118,6 +118,7 @@ fn run_with_outputs(
             delay: 200,
             loss: c.loss,
             ce: c.ce,
+            corrupt: 0.0,
         },
         c.seed,
     );

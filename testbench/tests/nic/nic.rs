@@ -43,6 +43,7 @@ pub fn cfg(seed: u64, loss: f64, read_pct: u32, bad: bool) -> NicSimCfg {
             bad: if bad { 4 } else { 0 },
             mtu_log2: 8,
             loss,
+            corrupt: 0.0,
             delay: 200,
             tlm_data: true,
             cc_variant: VariantPlan::Mixed,
@@ -58,6 +59,7 @@ pub fn cfg(seed: u64, loss: f64, read_pct: u32, bad: bool) -> NicSimCfg {
         bad_input: bad,
         stall: 0.1,
         dma_latency: 12,
+        watchdog: Default::default(),
     }
 }
 
@@ -95,6 +97,7 @@ pub fn run(
             delay: c.core.delay,
             loss: c.core.loss,
             ce: 0.0,
+            corrupt: 0.0,
         },
         c.core.seed,
     );
