@@ -8,7 +8,8 @@
 #
 # Each check is a bounded model check (BMC) to DEPTH cycles from the
 # power-up state (the registers' initial values). A deliberately broken
-# FIFO (testbench/formal/broken_fifo.v) must FAIL. Prints one line per
+# FIFO (testbench/formal/broken_fifo.v) must FAIL. FORMAL_ONLY=<name> runs
+# one check. Prints one line per
 # check; exit status 1 if a check does not give what it should.
 set -u
 VDIR=${1:?usage: scripts/formal.sh VERILOG_DIR [OUT_DIR]}
@@ -29,9 +30,12 @@ done
 export PATH="$OUT/bin:$PATH"
 
 status=0
+# FORMAL_ONLY=<name>: run that check alone.
+skip() { [ -n "${FORMAL_ONLY:-}" ] && [ "$FORMAL_ONLY" != "$1" ]; }
 # name | verilog | defines | depth | expect
 run() {
   local name=$1 verilog=$2 defines=$3 depth=$4 expect=$5
+  skip "$name" && return
   local sby="$OUT/$name.sby"
   cat > "$sby" <<SBY
 [options]
@@ -50,6 +54,12 @@ prep -top axis_check
 $verilog
 $PROPS
 SBY
+  report "$name" "$depth" "$expect"
+}
+
+# Run $OUT/<name>.sby and print its line.
+report() {
+  local name=$1 depth=$2 expect=$3 sby="$OUT/$1.sby"
   local t0=$SECONDS
   yowasp-sby -f "$sby" > "$OUT/$name.log" 2>&1
   local got
@@ -57,11 +67,42 @@ SBY
   elif grep -q "DONE (FAIL" "$OUT/$name.log"; then got=FAIL
   else got=ERROR; fi
   local step=$(grep -oE "(Assert failed|failed assertion).*step [0-9]+|BMC failed at step [0-9]+|at step [0-9]+" "$OUT/$name.log" | head -1)
-  printf '%-16s bmc depth %-3s %-5s (expected %s) %3ss %s\n' "$name" "$depth" "$got" "$expect" $((SECONDS - t0)) "$step"
+  local mode=$(sed -n 's/^mode //p' "$sby")
+  printf '%-18s %-5s depth %-3s %-5s (expected %s) %3ss %s\n' "$name" "$mode" "$depth" "$got" "$expect" $((SECONDS - t0)) "$step"
   if [ "$got" != "$expect" ]; then
     status=1
     tail -20 "$OUT/$name.log"
   fi
+}
+
+# name | verilog | dut | defines | depth | expect: a check whose checker is
+# made by wrap.py from the DUT's ports, with axil_props.svh as its body.
+run_wrapped() {
+  local name=$1 verilog=$2 dut=$3 defines=$4 depth=$5 expect=$6 props=${7:-axil_props.svh}
+  skip "$name" && return
+  python3 "$ROOT/testbench/formal/wrap.py" "$verilog" "$dut" axil_check "$props" \
+    > "$OUT/$name.check.sv" || { status=1; return; }
+  local sby="$OUT/$name.sby" mode=bmc
+  case " $defines " in *" -D HS_COVER "*) mode=cover ;; esac
+  cat > "$sby" <<SBY
+[options]
+mode $mode
+depth $depth
+
+[engines]
+smtbmc boolector
+
+[script]
+read_verilog -formal $(basename "$verilog")
+read_verilog -formal -sv $defines $name.check.sv
+prep -top axil_check
+
+[files]
+$verilog
+$OUT/$name.check.sv
+$ROOT/testbench/formal/$props
+SBY
+  report "$name" "$depth" "$expect"
 }
 
 FIFO8="-D DUT=axis_fifo8_d4 -D DW=8 -D KW=1 -D HAS_LEVEL -D LEVEL_MAX=4 -D CAP=6 -D ORDER"
@@ -71,4 +112,40 @@ run broken_fifo "$ROOT/testbench/formal/broken_fifo.v" \
   "-D DUT=broken_fifo -D DW=8 -D KW=1 -D CAP=6 -D ORDER" 20 FAIL
 run axis_skid64 "$VDIR/axis_skid64.v" "-D DUT=axis_skid64 -D DW=64 -D KW=8 -D HAS_READY_NEXT -D CAP=2 -D ORDER" 16 PASS
 run axis_fifo64 "$VDIR/axis_fifo64.v" "-D DUT=axis_fifo64 -D DW=64 -D KW=8 -D HAS_LEVEL -D LEVEL_MAX=512 -D CAP=514 -D ORDER" 12 PASS
+# The AXI4-Lite slave of the host interface, the register decoder behind
+# it: the protocol and counts with every input free; with LIVE, every
+# request answered within BOUND cycles.
+run_wrapped host_if_axil "$VDIR/host_if.v" host_if "" 16 PASS
+run_wrapped host_if_cover "$VDIR/host_if.v" host_if "-D HS_COVER" 30 PASS
+run_wrapped host_if_axil_live "$VDIR/host_if.v" host_if "-D LIVE -D BOUND=24" 28 PASS
+# The blocks behind the NIC's frame outputs, every input free: the
+# handshake rule on each output channel (wrap.py).
+run_wrapped roce_tx "$VDIR/roce_tx.v" roce_tx "" 12 PASS handshake.svh
+# ... and within that bound each output channel is reached valid and not
+# ready (sby cover mode), so the check above is not vacuous.
+run_wrapped roce_tx_cover "$VDIR/roce_tx.v" roce_tx "-D HS_COVER" 12 PASS handshake.svh
+run_wrapped roce_rx_parse "$VDIR/roce_rx_parse.v" roce_rx_parse "" 12 PASS handshake.svh
+run_wrapped roce_rx_dispatch "$VDIR/roce_rx_dispatch.v" roce_rx_dispatch "" 12 PASS handshake.svh
+run_wrapped requester "$VDIR/requester.v" requester "" 12 PASS handshake.svh
+
+# The whole NIC: every output channel (m_axis_tx, m_axis_c2h, the DMA
+# descriptors) holds valid and its payload until ready, and the AXI4-Lite
+# counts, with every input free.
+run_wrapped hpcc_nic "$VDIR/hpcc_nic.v" hpcc_nic "" ${NIC_DEPTH:-8} PASS
+
+# Two deliberate bugs in the slave, each must be caught: B held after it
+# was taken (a second answer: the counts), and a write's answer dropped
+# (no answer: the bound).
+MUT="$ROOT/testbench/formal/mutate.py"
+if ! skip host_if_axil_dup; then
+  python3 "$MUT" "$VDIR/host_if.v" "$OUT/host_if_dup.v" \
+    'if ((b_v$q && s_axil$bready)) begin' 'if ((b_v$q && s_axil$bready && 1'"'"'b0)) begin' || status=1
+  run_wrapped host_if_axil_dup "$OUT/host_if_dup.v" host_if "" 16 FAIL
+fi
+if ! skip host_if_axil_lost; then
+  python3 "$MUT" "$VDIR/host_if.v" "$OUT/host_if_lost.v" \
+    'b_v$d = 1'"'"'b1;
+                b_r$d = s_resp$resp;' 'b_r$d = s_resp$resp;' || status=1
+  run_wrapped host_if_axil_lost "$OUT/host_if_lost.v" host_if "-D LIVE -D BOUND=24" 28 FAIL
+fi
 exit $status

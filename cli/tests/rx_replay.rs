@@ -170,6 +170,34 @@ fn the_sims_own_pcaps_replay_exactly() {
     }
 }
 
+/// Frames the link damaged (`sim --corrupt`) are in the pcap as they
+/// arrived, and the replay gives each the drop reason the NIC gave it.
+#[test]
+fn frames_damaged_on_the_link_replay_with_their_reasons() {
+    let dir = tmp("damaged");
+    sim(
+        &dir,
+        &[
+            "write",
+            "--top",
+            "core",
+            "--seed",
+            "5",
+            "--corrupt",
+            "0.1",
+            "--messages",
+            "24",
+        ],
+    );
+    replay_matches(&dir, "golden");
+    let log = std::fs::read_to_string(dir.join("run.a.jsonl")).unwrap()
+        + &std::fs::read_to_string(dir.join("run.b.jsonl")).unwrap();
+    let l = lines(&log);
+    for v in ["bad_icrc", "trunc"] {
+        assert!(l.iter().any(|x| x["verdict"] == v), "no {v} in the run");
+    }
+}
+
 #[test]
 fn the_rtl_receive_path_replays_the_sim_exactly() {
     let dir = tmp("rtl");

@@ -244,6 +244,67 @@ fn nic_rtl_mixed_at_0_1_and_10_percent_loss() {
     }
 }
 
+/// `make soak`'s run, short: two `hpcc_nic` on Verilator with their
+/// twins in lockstep, loss, frames damaged on the link, flagged DMA reads
+/// and the watchdog. Every damaged frame is dropped by its receiver, the
+/// watchdog stays quiet, the data is byte-exact.
+#[test]
+fn soak_short_on_verilator() {
+    let (code, out, err) = hpccnic(&[
+        "sim",
+        "mixed",
+        "--top",
+        "nic",
+        "--engine",
+        "verilator",
+        "--messages",
+        "40",
+        "--flows",
+        "6",
+        "--loss",
+        "0.01",
+        "--corrupt",
+        "0.05",
+        "--dma-err",
+        "0.01",
+        "--wr-timeout",
+        "4000000",
+        "--stall-timeout",
+        "100000",
+        "--seed",
+        "9",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(figure(&out, "bad frames injected ") > 0, "{out}");
+    assert!(out.contains("every damaged frame dropped"), "{out}");
+    assert!(out.contains("deadlocks 0"), "{out}");
+    assert!(out.contains("byte-exact: yes"), "{out}");
+    assert!(figure(&out, "byte-exact: yes (") > 0, "bytes moved: {out}");
+}
+
+/// The watchdog can fail a run: a bound shorter than a work request
+/// takes stops it with exit status 1 and says which work request.
+#[test]
+fn the_watchdog_fires_on_a_late_work_request() {
+    let (code, out, err) = hpccnic(&[
+        "sim",
+        "write",
+        "--top",
+        "nic",
+        "--messages",
+        "20",
+        "--wr-timeout",
+        "3000",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("FIRED: NIC "), "{out}");
+    assert!(out.contains("watchdog: work request tag "), "{out}");
+    let (code, out, err) = hpccnic(&["sim", "write", "--top", "core", "--wr-timeout", "3000"]);
+    assert_eq!(code, 2, "the watchdog is the driver's: {out}{err}");
+    let (code, out, err) = hpccnic(&["sim", "write", "--top", "nic-10g", "--corrupt", "0.1"]);
+    assert_eq!(code, 2, "{out}{err}");
+}
+
 /// The NIC's twin alone, longer: WRITEs and READs at 10 % loss, and
 /// with flagged DMA reads (entries completed DMA_ERR and posted again,
 /// frames aborted and sent again).
