@@ -12,12 +12,18 @@ reset input (`reset` or `rst`) was high. Assumed,
 for every input channel (`<g>_valid`/`<g>_tvalid` in, its ready out):
 the same rule, unless the properties file defines NO_SOURCE_ASSUME.
 
-    wrap.py VERILOG DUT CHECKER PROPS.svh > checker.sv
+With HS_COVER defined, each output channel gets a cover statement
+(valid and not ready) instead, for sby's cover mode: the check is not
+vacuous where the cover is reached. NOCOVER (a comma-separated list of
+channel names, the 5th argument) leaves channels out of it.
+
+    wrap.py VERILOG DUT CHECKER PROPS.svh [NOCOVER] > checker.sv
 """
 import re
 import sys
 
 verilog, dut, checker, props = sys.argv[1:5]
+nocover = set(filter(None, (sys.argv[5] if len(sys.argv) > 5 else "").split(",")))
 src = open(verilog).read()
 m = re.search(r"^module\s+%s\s*\((.*?)\);(.*?)^endmodule" % re.escape(dut), src, re.S | re.M)
 if not m:
@@ -78,7 +84,8 @@ for g, v, r in channels(outs, ins):
 # valid and not ready, so its check above is not vacuous within the bound.
 print("`ifdef HS_COVER")
 for g, v, r in channels(outs, ins):
-    print(f"    always @(posedge `CLK) cover (hs_ok && {v} && !{r});")
+    if g not in nocover:
+        print(f"    always @(posedge `CLK) cover (hs_ok && {v} && !{r});")
 print("`endif")
 print("`ifndef NO_SOURCE_ASSUME")
 for g, v, r in channels(ins, outs):
