@@ -97,8 +97,8 @@ fn other_bad_values_exit_2_naming_the_argument() {
         (&["sim", "write", "--flows", "0"], &["--flows"]),
         (&["sim", "write", "--messages", "0"], &["--messages"]),
         (
-            &["sim", "write", "--messages", "4097"],
-            &["--messages", "4096"],
+            &["sim", "write", "--messages", "65537"],
+            &["--messages", "65536"],
         ),
         (&["sim", "write", "--max-size", "1048577"], &["--max-size"]),
         (&["sim", "write", "--max-size", "-1"], &["--max-size"]),
@@ -276,7 +276,7 @@ fn help_states_every_default_and_range() {
     let sim = hpccnic(&["sim", "--help"]).out;
     assert!(!sim.contains("(golden models)"), "{sim}");
     for range in [
-        "1 ..= 4096",
+        "1 ..= 65536",
         "1 ..= 2^20",
         "1 ..= 6",
         "0 ..= 100000",
