@@ -8,9 +8,11 @@
 #include <stdint.h>
 
 #define HPCC_NIC_ID 0x48504343u /* the ID register's value: "HPCC" */
-#define HPCC_NIC_VERSION 0x10000u /* major << 16 | minor */
+#define HPCC_NIC_VERSION 0x10001u /* major << 16 | minor */
 #define HPCC_NIC_AXIL_ADDR_W 16u /* AXI4-Lite address bits */
 #define HPCC_NIC_MAX_LOG_SIZE 15u /* the largest ring: 2^15 entries */
+#define HPCC_NIC_SOFT_RESET_CYCLES 0x8u /* cycles a soft reset holds the pipelines in reset */
+#define HPCC_NIC_CONTROL_SOFT_RESET 0x1u /* CONTROL bit: soft reset */
 
 /* AXI4-Lite responses (BRESP, RRESP). */
 #define HPCC_NIC_RESP_OKAY 0u
@@ -22,6 +24,7 @@
 #define HPCC_NIC_REG_VERSION 0x4u /* interface version: major << 16 | minor */
 #define HPCC_NIC_REG_SCRATCH 0x8u /* scratch register for the driver (no effect) */
 #define HPCC_NIC_REG_CAPS 0xCu /* bits 3:0 log2 flows, 7:4 log2 work requests outstanding per flow, 11:8 log2 completion queues, 15:12 log2 of the largest ring (15) */
+#define HPCC_NIC_REG_CONTROL 0x10u /* bit 0: soft reset. Writing 1 holds the receive and transmit pipelines and the payload reads in flight in reset (what the rst pin resets, but not the register interface) for SOFT_RESET_CYCLES cycles from the cycle the register decoder answers the write; reads 1 while the reset runs. Other bits: written as anything, read 0 */
 #define HPCC_NIC_REG_CORE 0x400u /* core register r (nic_spec::regs) at CORE + 8r: low word at +0, high word at +4 (only for registers wider than 32 bits); writing the low word writes the 64-bit value to the core, writing the high word only holds it; a read returns the value last written */
 #define HPCC_NIC_REG_CORE_STRIDE 0x8u
 #define HPCC_NIC_REG_CORE_COUNT 64u /* elements at most */

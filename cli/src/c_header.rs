@@ -164,6 +164,14 @@ pub fn constants() -> Vec<(String, u64)> {
         (format!("{P}_VERSION"), hostif::VERSION as u64),
         (format!("{P}_AXIL_ADDR_W"), hostif::ADDR_W as u64),
         (format!("{P}_MAX_LOG_SIZE"), hostif::MAX_LOG_SIZE as u64),
+        (
+            format!("{P}_SOFT_RESET_CYCLES"),
+            hostif::SOFT_RESET_CYCLES as u64,
+        ),
+        (
+            format!("{P}_CONTROL_SOFT_RESET"),
+            hostif::control::SOFT_RESET as u64,
+        ),
         (format!("{P}_RESP_OKAY"), resp::OKAY as u64),
         (format!("{P}_RESP_SLVERR"), resp::SLVERR as u64),
         (format!("{P}_RESP_DECERR"), resp::DECERR as u64),
@@ -345,6 +353,16 @@ pub fn header() -> String {
         w,
         &format!("{P}_MAX_LOG_SIZE"),
         "the largest ring: 2^15 entries",
+    );
+    def(
+        w,
+        &format!("{P}_SOFT_RESET_CYCLES"),
+        "cycles a soft reset holds the pipelines in reset",
+    );
+    def(
+        w,
+        &format!("{P}_CONTROL_SOFT_RESET"),
+        "CONTROL bit: soft reset",
     );
     writeln!(w, "\n/* AXI4-Lite responses (BRESP, RRESP). */").unwrap();
     for n in ["OKAY", "SLVERR", "DECERR"] {

@@ -199,7 +199,7 @@ pub fn bad_accesses(p: &DriverParams, flows: &[FlowSpec]) -> Vec<RegOp> {
         RegOp::write(map::CAPS, 1).expecting(resp::SLVERR),
         RegOp::write(map::STATS, 1).expecting(resp::SLVERR),
         RegOp::write(map::CQ + cq_reg::PI, 1).expecting(resp::SLVERR),
-        RegOp::read(0x0010, None).expecting(resp::DECERR),
+        RegOp::read(0x0014, None).expecting(resp::DECERR),
         RegOp::write(0x0300, 1).expecting(resp::DECERR),
         RegOp::read(map::CORE + 8 * regs::MTU_LOG2 + 4, None).expecting(resp::DECERR),
         // A write whose strobes name a lane below its byte offset.

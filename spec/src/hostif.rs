@@ -11,7 +11,16 @@
 /// The value of the ID register: "HPCC" in ASCII.
 pub const ID: u32 = 0x4850_4343;
 /// The value of the VERSION register: major in bits 31..16, minor in 15..0.
-pub const VERSION: u32 = 0x0001_0000;
+pub const VERSION: u32 = 0x0001_0001;
+/// Cycles a soft reset (`map::CONTROL` bit 0) holds the pipelines in
+/// reset. Each block's reset takes one cycle; the rest is margin for
+/// the blocks' neighbours to see the pipelines idle.
+pub const SOFT_RESET_CYCLES: u32 = 8;
+/// `map::CONTROL` bits.
+pub mod control {
+    /// Soft reset (`SOFT_RESET_CYCLES` cycles).
+    pub const SOFT_RESET: u32 = 1;
+}
 /// AXI4-Lite address width, bits.
 pub const ADDR_W: usize = 16;
 
@@ -72,6 +81,7 @@ pub mod map {
         VERSION = 0x0004, Ro, 1, 4, "interface version: major << 16 | minor";
         SCRATCH = 0x0008, Rw, 1, 4, "scratch register for the driver (no effect)";
         CAPS = 0x000C, Ro, 1, 4, "bits 3:0 log2 flows, 7:4 log2 work requests outstanding per flow, 11:8 log2 completion queues, 15:12 log2 of the largest ring (15)";
+        CONTROL = 0x0010, Rw, 1, 4, "bit 0: soft reset. Writing 1 holds the receive and transmit pipelines and the payload reads in flight in reset (what the rst pin resets, but not the register interface) for SOFT_RESET_CYCLES cycles from the cycle the register decoder answers the write; reads 1 while the reset runs. Other bits: written as anything, read 0";
         CORE = 0x0400, Rw, 64, 8, "core register r (nic_spec::regs) at CORE + 8r: low word at +0, high word at +4 (only for registers wider than 32 bits); writing the low word writes the 64-bit value to the core, writing the high word only holds it; a read returns the value last written";
         FLOW_SQ_BASE_LO = 0x0600, Rw, 1, 4, "staged: send queue base address, bits 31:0 (bits 4:0 read as 0: 32-byte aligned)";
         FLOW_SQ_BASE_HI = 0x0604, Rw, 1, 4, "staged: send queue base address, bits 63:32";

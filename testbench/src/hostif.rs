@@ -87,7 +87,8 @@ harness! {
         outputs {
             req_ready: s_req.ready, resp_valid: m_resp.valid, cfg_valid: m_cfg.valid,
             commit_valid: m_commit.valid, sq_valid: m_sq.valid, cq_valid: m_cq.valid,
-            reads: reads, writes: writes, slverr: slverr, decerr: decerr, ro_writes: ro_writes
+            reads: reads, writes: writes, slverr: slverr, decerr: decerr, ro_writes: ro_writes,
+            soft_reset: soft_reset
         }
         records_in {
             req: s_req, sq_resp: s_sq, cq_resp: s_cq,
@@ -160,7 +161,7 @@ harness! {
         type Out = golden::dma_rd_mux::Out;
         clock = clock;
         inputs {
-            core_valid: s_core.valid, fetch_valid: s_fetch.valid,
+            reset: reset, core_valid: s_core.valid, fetch_valid: s_fetch.valid,
             desc_ready: m_axis_read_desc.ready,
             h2c_tdata: s_axis_h2c.tdata, h2c_tkeep: s_axis_h2c.tkeep, h2c_tlast: s_axis_h2c.tlast,
             h2c_tuser: s_axis_h2c.tuser, h2c_tvalid: s_axis_h2c.tvalid,
@@ -223,7 +224,8 @@ harness! {
             cmpl_ready: s_cmpl.ready, dma_rd_ready: s_dma_rd.ready,
             core_h2c_tdata: m_axis_core_h2c.tdata, core_h2c_tkeep: m_axis_core_h2c.tkeep,
             core_h2c_tlast: m_axis_core_h2c.tlast, core_h2c_tuser: m_axis_core_h2c.tuser,
-            core_h2c_tvalid: m_axis_core_h2c.tvalid, dma_wr_ready: s_dma_wr.ready
+            core_h2c_tvalid: m_axis_core_h2c.tvalid, dma_wr_ready: s_dma_wr.ready,
+            core_reset: core_reset
         }
         records_in {
             axil: s_axil, cmpl: s_cmpl, dma_rd: s_dma_rd, dma_wr: s_dma_wr,

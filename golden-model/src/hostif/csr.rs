@@ -54,6 +54,8 @@ pub struct Out {
     pub slverr: u32,
     pub decerr: u32,
     pub ro_writes: u32,
+    /// High while a soft reset (`CONTROL` bit 0) runs.
+    pub soft_reset: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -79,6 +81,8 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize> {
     resp_d: u32,
     resp_c: u8,
     scratch: u32,
+    /// Cycles of soft reset left.
+    soft_left: u32,
     sq_base_lo: u32,
     sq_base_hi: u32,
     sq_log: u8,
@@ -121,6 +125,7 @@ impl<const A: usize, const Q: usize, const C: usize> Default for Csr<A, Q, C> {
             resp_d: 0,
             resp_c: 0,
             scratch: 0,
+            soft_left: 0,
             sq_base_lo: 0,
             sq_base_hi: 0,
             sq_log: 0,
@@ -193,6 +198,8 @@ impl<const A: usize, const Q: usize, const C: usize> Cycle for Csr<A, Q, C> {
             } else {
                 shadow_word as u32
             }
+        } else if addr == map::CONTROL {
+            0
         } else if addr == map::FLOW_SQ_BASE_LO {
             s.sq_base_lo
         } else if addr == map::FLOW_SQ_BASE_HI {
@@ -250,6 +257,7 @@ impl<const A: usize, const Q: usize, const C: usize> Cycle for Csr<A, Q, C> {
             slverr: s.n_slverr,
             decerr: s.n_decerr,
             ro_writes: s.n_ro,
+            soft_reset: s.soft_left != 0,
         };
         // ---- Take a request.
         if i.req_valid && s.state == State::Idle {
@@ -265,6 +273,7 @@ impl<const A: usize, const Q: usize, const C: usize> Cycle for Csr<A, Q, C> {
         let mut shadow_we = false;
         self.commit_v = false;
         let ro_hit = |n: &mut u32| *n = n.wrapping_add(1);
+        self.soft_left = s.soft_left.saturating_sub(1);
         match s.state {
             State::Idle => {}
             State::Decode => {
@@ -286,6 +295,11 @@ impl<const A: usize, const Q: usize, const C: usize> Cycle for Csr<A, Q, C> {
                     data = s.scratch;
                     if s.q_wr {
                         self.scratch = merged;
+                    }
+                } else if addr == map::CONTROL {
+                    data = (s.soft_left != 0) as u32;
+                    if s.q_wr && merged & hostif::control::SOFT_RESET != 0 {
+                        self.soft_left = hostif::SOFT_RESET_CYCLES;
                     }
                 } else if in_core && core_ok {
                     if !(s.q_wr && no_strb) {
@@ -423,6 +437,7 @@ impl<const A: usize, const Q: usize, const C: usize> Cycle for Csr<A, Q, C> {
             self.commit_v = false;
             self.sub_v = false;
             self.scratch = 0;
+            self.soft_left = 0;
             self.sq_base_lo = 0;
             self.sq_base_hi = 0;
             self.sq_log = 0;

@@ -1,6 +1,7 @@
 //! Twin of `hdl/src/hostif/dma_rd_mux.rs`: the Tx's payload reads and
 //! the send-queue fetches onto one read-descriptor port, and the h2c
-//! stream back to whoever asked.
+//! stream back to whoever asked. `reset` makes the payload reads in
+//! flight stale: their beats are taken and dropped.
 
 use crate::hostif::{DmaDesc, WqeBeat, WqeFetch};
 use crate::mem::fifo::{self, Fifo};
@@ -12,6 +13,8 @@ pub const MAX_READS: u32 = 8;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
+    /// Synchronous reset (with the Tx builder's).
+    pub reset: bool,
     pub core_valid: bool,
     pub core: HostReadReq,
     pub fetch_valid: bool,
@@ -61,6 +64,10 @@ pub struct DmaRdMux {
     cur_word: u16,
     pad: bool,
     drop: bool,
+    /// Payload reads issued and not finished.
+    core_reads: u32,
+    /// Of those, the oldest ones issued before the last reset.
+    stale: u32,
     n_descs: u32,
     n_err: u32,
     n_len: u32,
@@ -81,10 +88,11 @@ impl Cycle for DmaRdMux {
         let issue = can && (pick_core || pick_fetch);
         // ---- h2c.
         let out_valid = s.cur_v && !s.drop && (s.pad || i.h2c_tvalid);
+        let sink = !s.cur_fetch && s.stale != 0;
         let out_ready = if s.cur_fetch {
             i.beat_ready
         } else {
-            i.core_tready
+            i.core_tready || sink
         };
         let stray = !s.cur_v && s.reads == 0;
         let h2c_tready = (s.cur_v && !s.pad && (s.drop || out_ready)) || stray;
@@ -103,7 +111,7 @@ impl Cycle for DmaRdMux {
             core_tkeep: keep,
             core_tlast: s.cur_left == 1,
             core_tuser: user,
-            core_tvalid: out_valid && !s.cur_fetch,
+            core_tvalid: out_valid && !s.cur_fetch && !sink,
             beat_valid: out_valid && s.cur_fetch,
             beat: WqeBeat {
                 data,
@@ -195,6 +203,14 @@ impl Cycle for DmaRdMux {
             (true, false) => self.reads += 1,
             (false, true) => self.reads -= 1,
             _ => {}
+        }
+        let issue_core = issue && pick_core;
+        let finish_core = finish && !s.cur_fetch;
+        self.core_reads = (s.core_reads + issue_core as u32 - finish_core as u32) & 0xF;
+        if i.reset {
+            self.stale = self.core_reads;
+        } else if finish_core && s.stale != 0 {
+            self.stale = s.stale - 1;
         }
         out
     }

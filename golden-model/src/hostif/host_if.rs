@@ -76,6 +76,8 @@ pub struct Out {
     pub core_h2c_tuser: bool,
     pub core_h2c_tvalid: bool,
     pub dma_wr_ready: bool,
+    /// The soft reset (`CONTROL` bit 0) for the core.
+    pub core_reset: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -181,6 +183,7 @@ fn wire(e: &In, o: &Outs) -> Ins {
             done: o.wr.done,
         },
         rd: dma_rd_mux::In {
+            reset: e.reset || o.csr.soft_reset,
             core_valid: e.dma_rd_valid,
             core: e.dma_rd,
             fetch_valid: o.sq.fetch_valid,
@@ -232,6 +235,7 @@ fn outputs(o: &Outs) -> Out {
         core_h2c_tuser: o.rd.core_tuser,
         core_h2c_tvalid: o.rd.core_tvalid,
         dma_wr_ready: o.wr.core_ready,
+        core_reset: o.csr.soft_reset,
     }
 }
 

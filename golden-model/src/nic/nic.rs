@@ -99,7 +99,7 @@ fn wire(e: &In, o: &Outs) -> Ins {
             stats_cnm: c.stats_cnm,
         },
         core: core::In {
-            reset: e.rst,
+            reset: e.rst || h.core_reset,
             cfg_valid: h.cfg_valid,
             cfg: h.cfg,
             wr_valid: h.wr_valid,

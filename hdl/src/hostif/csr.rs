@@ -4,6 +4,11 @@
 //!
 //! What it holds and what it forwards:
 //! - `ID`, `VERSION`, `CAPS` (read-only constants) and `SCRATCH`;
+//! - `CONTROL`: writing bit 0 as 1 (its lane strobed) starts a soft
+//!   reset: `soft_reset` is high for `SOFT_RESET_CYCLES` cycles from the
+//!   cycle the decoder answers the write (`m_resp.valid`; a new write
+//!   starts the count again); a read returns bit 0 = `soft_reset`. The
+//!   decoder itself is not reset by it;
 //! - the core window `CORE`: core register r (`nic_spec::regs`) as a low
 //!   word at `CORE + 8r` and, for registers wider than 32 bits, a high
 //!   word at `+4`. Writing the high word holds it in a shadow RAM;
@@ -40,7 +45,8 @@
 //! bytes. Nothing refused changes anything.
 //!
 //! Ports (clock `clock`): `reset` (synchronous: idle, scratch and staged
-//! registers 0; the shadow RAM keeps its contents), `s_req` (`RegReq`,
+//! registers 0, a soft reset stopped; the shadow RAM keeps its contents),
+//! `soft_reset` (out), `s_req` (`RegReq`,
 //! ready in `Idle`), `m_resp` (`RegResp`, strobe), `m_cfg` (`CfgWrite`),
 //! `m_commit` (`SqCommit`, strobe), `m_sq`/`s_sq` and `m_cq`/`s_cq`
 //! (`RegReq`/`RegResp`), `s_stats_*` (the eleven counter records),
@@ -80,6 +86,8 @@ pub enum CsrState {
 pub struct Csr<const A: usize, const Q: usize, const C: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
+    /// High while a soft reset (`CONTROL` bit 0) runs.
+    pub soft_reset: Signal<Out, Bit>,
     pub s_req: RegReqSink,
     pub m_resp: RegRespSource,
     pub m_cfg: CfgWriteSource,
@@ -113,6 +121,8 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize> {
     resp_d: DFF<Bits<32>>,
     resp_c: DFF<Bits<2>>,
     scratch: DFF<Bits<32>>,
+    /// Cycles of soft reset left.
+    soft_left: DFF<Bits<4>>,
     sq_base_lo: DFF<Bits<32>>,
     sq_base_hi: DFF<Bits<32>>,
     sq_log: DFF<Bits<4>>,
@@ -148,6 +158,8 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize> {
     k_a_id: Constant<Bits<16>>,
     k_a_version: Constant<Bits<16>>,
     k_a_scratch: Constant<Bits<16>>,
+    k_a_control: Constant<Bits<16>>,
+    k_soft_cycles: Constant<Bits<4>>,
     k_a_caps: Constant<Bits<16>>,
     k_core: Constant<Bits<16>>,
     k_core_end: Constant<Bits<16>>,
@@ -231,6 +243,7 @@ impl<const A: usize, const Q: usize, const C: usize> Default for Csr<A, Q, C> {
         Self {
             clock: Default::default(),
             reset: Default::default(),
+            soft_reset: Default::default(),
             s_req: Default::default(),
             m_resp: Default::default(),
             m_cfg: Default::default(),
@@ -264,6 +277,7 @@ impl<const A: usize, const Q: usize, const C: usize> Default for Csr<A, Q, C> {
             resp_d: Default::default(),
             resp_c: Default::default(),
             scratch: Default::default(),
+            soft_left: Default::default(),
             sq_base_lo: Default::default(),
             sq_base_hi: Default::default(),
             sq_log: Default::default(),
@@ -301,6 +315,8 @@ impl<const A: usize, const Q: usize, const C: usize> Default for Csr<A, Q, C> {
             k_a_id: k16(map::ID),
             k_a_version: k16(map::VERSION),
             k_a_scratch: k16(map::SCRATCH),
+            k_a_control: k16(map::CONTROL),
+            k_soft_cycles: Constant::new(Bits::<4>::from(hostif::SOFT_RESET_CYCLES as u64)),
             k_a_caps: k16(map::CAPS),
             k_core: k16(map::CORE),
             k_core_end: k16(map::CORE + 8 * 64),
@@ -376,6 +392,7 @@ impl<const A: usize, const Q: usize, const C: usize> Logic for Csr<A, Q, C> {
             resp_d,
             resp_c,
             scratch,
+            soft_left,
             sq_base_lo,
             sq_base_hi,
             sq_log,
@@ -509,6 +526,8 @@ impl<const A: usize, const Q: usize, const C: usize> Logic for Csr<A, Q, C> {
             if self.core_hi.val() {
                 self.old_w.next = self.shadow.read_data.val().get_bits::<32>(32);
             }
+        } else if (self.q_word.val() == self.k_a_control.val()) {
+            self.old_w.next = 0.into();
         } else if (self.q_word.val() == self.k_flow_base_lo.val()) {
             self.old_w.next = self.sq_base_lo.q.val();
         } else if (self.q_word.val() == self.k_flow_base_hi.val()) {
@@ -535,6 +554,10 @@ impl<const A: usize, const Q: usize, const C: usize> Logic for Csr<A, Q, C> {
         self.shadow.write_data.next = self.new_cfg.val();
         self.shadow.write_enable.next = false;
         self.commit_v.d.next = false;
+        // Soft reset: counts down (a CONTROL write below starts it again).
+        if self.soft_left.q.val().any() {
+            self.soft_left.d.next = (self.soft_left.q.val() - 1);
+        }
         match self.state.q.val() {
             CsrState::Idle => {}
             CsrState::Decode => {
@@ -559,6 +582,13 @@ impl<const A: usize, const Q: usize, const C: usize> Logic for Csr<A, Q, C> {
                     self.resp_data.next = self.scratch.q.val();
                     if self.q_wr.q.val() {
                         self.scratch.d.next = self.merged.val();
+                    }
+                } else if (self.q_word.val() == self.k_a_control.val()) {
+                    if self.soft_left.q.val().any() {
+                        self.resp_data.next = 1.into();
+                    }
+                    if (self.q_wr.q.val() && self.merged.val().get_bit(0)) {
+                        self.soft_left.d.next = self.k_soft_cycles.val();
                     }
                 } else if (self.in_core.val() && self.core_ok.val()) {
                     if (self.q_wr.q.val() && self.no_strb.val()) {
@@ -724,6 +754,7 @@ impl<const A: usize, const Q: usize, const C: usize> Logic for Csr<A, Q, C> {
         self.m_cq.addr.next = self.cq_off.val();
         self.m_cq.wdata.next = self.q_wdata.q.val();
         self.m_cq.wstrb.next = self.q_strb.q.val();
+        self.soft_reset.next = self.soft_left.q.val().any();
         self.reads.next = self.n_reads.q.val();
         self.writes.next = self.n_writes.q.val();
         self.slverr.next = self.n_slverr.q.val();
@@ -736,6 +767,7 @@ impl<const A: usize, const Q: usize, const C: usize> Logic for Csr<A, Q, C> {
             self.commit_v.d.next = false;
             self.sub_v.d.next = false;
             self.scratch.d.next = 0.into();
+            self.soft_left.d.next = 0.into();
             self.sq_base_lo.d.next = 0.into();
             self.sq_base_hi.d.next = 0.into();
             self.sq_log.d.next = 0.into();

@@ -26,7 +26,18 @@
 //! A payload read of length 0 is taken and dropped (the Tx never asks
 //! for one).
 //!
-//! Ports (clock `clock`; no reset): as above; counters `rd_descs`
+//! Reset (`reset`, synchronous, with the Tx builder's): the payload
+//! reads issued before it (taken from `s_core` up to and in the reset's
+//! last cycle, and not yet finished) are *stale*: the Tx that asked for
+//! them has forgotten them. Their descriptors are still issued (a
+//! descriptor offered is held until taken) and their beats are still
+//! taken from `s_axis_h2c` as the DMA engine returns them, in order, but
+//! they are dropped instead of reaching `m_axis_core`, so no payload of
+//! a read from before the reset reaches the Tx after it. Send-queue
+//! fetches, the route and the counters are not touched (the send-queue
+//! engine is not reset).
+//!
+//! Ports (clock `clock`, `reset`): as above; counters `rd_descs`
 //! (descriptors taken by the DMA engine), `h2c_err`, `h2c_len_err`.
 //!
 //! Timing: a request in cycle t → its descriptor offered in t + 1; the
@@ -48,6 +59,7 @@ pub const MAX_READS: u64 = 8;
 #[derive(LogicBlock)]
 pub struct DmaRdMux {
     pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
     pub s_core: HostReadReqSink,
     pub s_fetch: WqeFetchSink,
     pub m_axis_read_desc: DmaDescSource,
@@ -73,6 +85,10 @@ pub struct DmaRdMux {
     cur_word: DFF<Bits<10>>,
     pad: DFF<Bit>,
     drop: DFF<Bit>,
+    /// Payload reads issued and not finished.
+    core_reads: DFF<Bits<4>>,
+    /// Of those, the ones issued before the last reset (the oldest).
+    stale: DFF<Bits<4>>,
     n_descs: DFF<Bits<32>>,
     n_err: DFF<Bits<32>>,
     n_len: DFF<Bits<32>>,
@@ -90,12 +106,18 @@ pub struct DmaRdMux {
     out_ready: Signal<Local, Bit>,
     beat: Signal<Local, Bit>,
     stray: Signal<Local, Bit>,
+    /// The current read is a stale payload read: its beats are dropped.
+    sink: Signal<Local, Bit>,
+    issue_core: Signal<Local, Bit>,
+    finish_core: Signal<Local, Bit>,
+    core_reads_next: Signal<Local, Bits<4>>,
 }
 
 impl Default for DmaRdMux {
     fn default() -> Self {
         Self {
             clock: Default::default(),
+            reset: Default::default(),
             s_core: Default::default(),
             s_fetch: Default::default(),
             m_axis_read_desc: Default::default(),
@@ -120,6 +142,8 @@ impl Default for DmaRdMux {
             cur_word: Default::default(),
             pad: Default::default(),
             drop: Default::default(),
+            core_reads: Default::default(),
+            stale: Default::default(),
             n_descs: Default::default(),
             n_err: Default::default(),
             n_len: Default::default(),
@@ -137,6 +161,10 @@ impl Default for DmaRdMux {
             out_ready: Default::default(),
             beat: Default::default(),
             stray: Default::default(),
+            sink: Default::default(),
+            issue_core: Default::default(),
+            finish_core: Default::default(),
+            core_reads_next: Default::default(),
         }
     }
 }
@@ -146,7 +174,7 @@ impl Logic for DmaRdMux {
     fn update(&mut self) {
         dff_setup!(
             self, clock, d_v, d_addr, d_len, d_tag, reads, turn_core, cur_v, cur_fetch, cur_left,
-            cur_flow, cur_idx, cur_word, pad, drop, n_descs, n_err, n_len
+            cur_flow, cur_idx, cur_word, pad, drop, core_reads, stale, n_descs, n_err, n_len
         );
         clock!(self, clock, route);
         // ---- Requests → descriptors (and their routes).
@@ -206,11 +234,16 @@ impl Logic for DmaRdMux {
         self.out_valid.next = (self.cur_v.q.val()
             && !self.drop.q.val()
             && (self.pad.q.val() || self.s_axis_h2c.tvalid.val()));
+        self.sink.next = (!self.cur_fetch.q.val() && self.stale.q.val().any());
         self.out_ready.next = self.m_axis_core.tready.val();
         if self.cur_fetch.q.val() {
             self.out_ready.next = self.m_beat.ready.val();
         }
-        self.m_axis_core.tvalid.next = (self.out_valid.val() && !self.cur_fetch.q.val());
+        if self.sink.val() {
+            self.out_ready.next = true;
+        }
+        self.m_axis_core.tvalid.next =
+            ((self.out_valid.val() && !self.cur_fetch.q.val()) && !self.sink.val());
         self.m_axis_core.tdata.next = self.s_axis_h2c.tdata.val();
         self.m_axis_core.tkeep.next = self.s_axis_h2c.tkeep.val();
         self.m_axis_core.tuser.next = self.s_axis_h2c.tuser.val();
@@ -267,6 +300,21 @@ impl Logic for DmaRdMux {
             self.reads.d.next = (self.reads.q.val() + 1);
         } else if (!self.issue.val() && self.finish.val()) {
             self.reads.d.next = (self.reads.q.val() - 1);
+        }
+        // ---- Payload reads in flight, and the stale ones.
+        self.issue_core.next = (self.issue.val() && self.pick_core.val());
+        self.finish_core.next = (self.finish.val() && !self.cur_fetch.q.val());
+        self.core_reads_next.next = self.core_reads.q.val();
+        if (self.issue_core.val() && !self.finish_core.val()) {
+            self.core_reads_next.next = (self.core_reads.q.val() + 1);
+        } else if (!self.issue_core.val() && self.finish_core.val()) {
+            self.core_reads_next.next = (self.core_reads.q.val() - 1);
+        }
+        self.core_reads.d.next = self.core_reads_next.val();
+        if self.reset.val() {
+            self.stale.d.next = self.core_reads_next.val();
+        } else if (self.finish_core.val() && self.stale.q.val().any()) {
+            self.stale.d.next = (self.stale.q.val() - 1);
         }
         self.rd_descs.next = self.n_descs.q.val();
         self.h2c_err.next = self.n_err.q.val();

@@ -13,8 +13,10 @@
 //!                                    └─ entry sent ─► CqEngine ─► m_event
 //! ```
 //!
-//! Ports (clock `clock`): `reset` (synchronous: the AXI4-Lite slave and
-//! the register decoder; the queues' state is kept, `docs/driver.md`);
+//! Ports (clock `clock`): `reset` (synchronous: the AXI4-Lite slave, the
+//! register decoder, and the DMA read mux's payload reads, which become
+//! stale with the core's Tx builder; the queues' state is kept,
+//! `docs/driver.md`);
 //! host side: `s_axil` (AXI4-Lite), `m_axis_read_desc` + `s_axis_h2c`,
 //! `m_axis_write_desc` + `m_axis_c2h` (verilog-axi `axi_dma` style
 //! descriptors, 64-bit streams), `m_event` (`CqEvent`: a completion
@@ -22,7 +24,9 @@
 //! `s_cmpl` (`WrCompletion`), `s_dma_rd` (`HostReadReq`) with its data on
 //! `m_axis_core_h2c`, `s_dma_wr` (`HostWrite`), and the core's counter
 //! records `s_stats_*`, read over AXI4-Lite with the host interface's own
-//! (`HostIfStats`).
+//! (`HostIfStats`); `core_reset`: the soft reset (`CONTROL` bit 0,
+//! `SOFT_RESET_CYCLES` cycles), which also resets the DMA read mux's
+//! payload reads here.
 //!
 //! Formats, latency and bad-input behaviour are the blocks' (each one's
 //! doc comment). Golden twin: `nic_golden::hostif::host_if`.
@@ -74,6 +78,8 @@ pub struct HostIf<const A: usize, const Q: usize, const C: usize, const N: usize
     pub s_stats_dcqcn: DcqcnStatsSink,
     pub s_stats_np: NpStatsSink,
     pub s_stats_cnm: CnmStatsSink,
+    /// The soft reset (`CONTROL` bit 0) for the core's pipelines.
+    pub core_reset: Signal<Out, Bit>,
     axil: AxilSlave,
     csr: Csr<A, Q, C>,
     sq: SqEngine<A, Q, W>,
@@ -91,6 +97,8 @@ impl<const A: usize, const Q: usize, const C: usize, const N: usize, const W: us
         clock!(self, clock, axil, csr, sq, unpack, cq, rd, wr);
         self.axil.reset.next = self.reset.val();
         self.csr.reset.next = self.reset.val();
+        self.rd.reset.next = (self.reset.val() || self.csr.soft_reset.val());
+        self.core_reset.next = self.csr.soft_reset.val();
         // ---- Registers.
         AxiLite::link(&mut self.s_axil, &mut self.axil.s_axil);
         RegReqSource::join(&mut self.axil.m_req, &mut self.csr.s_req);

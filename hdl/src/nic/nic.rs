@@ -13,8 +13,10 @@
 //! ```
 //!
 //! Ports: `clk`, `rst` (synchronous, active high: the Rx and Tx
-//! pipelines, the AXI4-Lite slave and the register decoder; queues,
-//! per-flow state and configuration are kept, `docs/driver.md`), the
+//! pipelines, the payload reads in flight, the AXI4-Lite slave and the
+//! register decoder; queues, per-flow state and configuration are kept,
+//! `docs/driver.md` §8; the soft reset, `CONTROL` bit 0, resets the same
+//! but the register interface), the
 //! host interface's (`s_axil`, `m_axis_read_desc`, `s_axis_h2c`,
 //! `m_axis_write_desc`, `m_axis_c2h`, `m_event`) and the core's MAC side
 //! (`m_axis_tx`, `s_axis_rx`: 64-bit AXI4-Stream without FCS,
@@ -70,7 +72,7 @@ impl<
     fn update(&mut self) {
         clock!(self, clk, host, core);
         self.host.reset.next = self.rst.val();
-        self.core.reset.next = self.rst.val();
+        self.core.reset.next = (self.rst.val() || self.host.core_reset.val());
         // ---- Host side.
         AxiLite::link(&mut self.s_axil, &mut self.host.s_axil);
         DmaDescSource::link(&mut self.m_axis_read_desc, &mut self.host.m_axis_read_desc);

@@ -22,7 +22,14 @@ const C: usize = 2;
 /// An address somewhere interesting in the map.
 pub fn map_addr(rng: &mut StdRng) -> u16 {
     let a = match rng.gen_range(0..13) {
-        0 => [map::ID, map::VERSION, map::SCRATCH, map::CAPS, 0x10][rng.gen_range(0..5)],
+        0 => [
+            map::ID,
+            map::VERSION,
+            map::SCRATCH,
+            map::CAPS,
+            map::CONTROL,
+            0x14,
+        ][rng.gen_range(0..6)],
         1 | 2 => {
             let r = if rng.gen_bool(0.8) {
                 nic_spec::regs::ALL[rng.gen_range(0..nic_spec::regs::ALL.len())].addr
@@ -144,4 +151,46 @@ proptest! {
             prop_assert!(out.iter().any(|o| o.sq_valid) && out.iter().any(|o| o.cq_valid));
         }
     }
+}
+
+/// `CONTROL` bit 0: a write of 1 holds `soft_reset` for exactly
+/// `SOFT_RESET_CYCLES` cycles from the cycle its answer leaves; a read
+/// returns 1 while it runs and 0 after; a write of 0 or without lane 0
+/// starts nothing; `reset` stops it. On both engines.
+#[test]
+fn csr_soft_reset_runs_its_cycles() {
+    let req = |write: bool, wdata: u32, wstrb: u8| In {
+        req_valid: true,
+        req: RegReq {
+            write,
+            addr: map::CONTROL,
+            wdata,
+            wstrb,
+        },
+        cfg_ready: true,
+        ..Default::default()
+    };
+    let idle = In::default();
+    // Requests at cycles 0 (write 1), 3 (read), 14 (read), 17 (write 0),
+    // 20 (write 1 without lane 0), 30 (write 1), 33 (reset).
+    let mut s = vec![idle; 40];
+    s[0] = req(true, 1, 0xF);
+    s[3] = req(false, 0, 0);
+    s[14] = req(false, 0, 0);
+    s[17] = req(true, 0xFFFF_FFFE, 0xF);
+    s[20] = req(true, 1, 0xE);
+    s[30] = req(true, 1, 0x1);
+    s[33].reset = true;
+    let out = both::<Csr<A, Q, C>, Golden<A, Q, C>>("csr_soft_reset", &s).unwrap();
+    let n = nic_spec::hostif::SOFT_RESET_CYCLES as usize;
+    let high: Vec<usize> = (0..s.len()).filter(|&k| out[k].soft_reset).collect();
+    let want: Vec<usize> = (2..2 + n).chain(32..34).collect();
+    assert_eq!(high, want, "cycles with soft_reset high");
+    let answers: Vec<(usize, u32)> = (0..s.len())
+        .filter(|&k| out[k].resp_valid)
+        .map(|k| (k, out[k].resp.rdata))
+        .collect();
+    assert_eq!(answers[1], (5, 1), "read while running: {answers:?}");
+    assert_eq!(answers[2], (16, 0), "read after: {answers:?}");
+    assert!(answers.iter().all(|a| a.1 <= 1), "{answers:?}");
 }

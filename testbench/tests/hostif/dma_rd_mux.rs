@@ -7,7 +7,10 @@
 //! beats while nothing is asked; random back-pressure from both readers.
 //! The loop checks that each reader gets exactly its words, in order,
 //! with the data read (flagged where the engine flagged or padded), and
-//! the counters. Replayed on both engines.
+//! the counters. With resets (1 to 4 cycles, as the Tx builder's): the
+//! payload words asked for before a reset must never reach the core, the
+//! fetches are untouched, and the stream goes on. Replayed on both
+//! engines.
 
 use crate::common::*;
 use nic_golden::hostif::dma_rd_mux::{DmaRdMux as Golden, In};
@@ -27,7 +30,7 @@ fn mem(addr: u64) -> u64 {
 /// A word a reader should see: (data, flagged, for a fetch: (flow, idx, word)).
 type Want = (u64, bool, Option<(u32, u16, u8)>);
 
-fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 3]) {
+fn closed_loop(seed: u64, n: usize, resets: bool) -> (Vec<In>, [u32; 4]) {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut dut = Golden::default();
     let (p_desc, p_sink, p_err) = (
@@ -45,8 +48,9 @@ fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 3]) {
     let mut want_fetch: VecDeque<Want> = VecDeque::new();
     let mut idle = false;
     let mut rec = Vec::with_capacity(n);
-    let mut sum = [0u32; 3];
+    let mut sum = [0u32; 4];
     let mut len_errs = 0u32;
+    let mut reset_left = 0u32;
     // Requests for n cycles, then until everything is delivered.
     for cycle in 0..20 * n as u64 {
         let drain = cycle >= n as u64;
@@ -100,7 +104,12 @@ fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 3]) {
             }
         }
         let b = beats.front().copied();
+        if resets && !drain && reset_left == 0 && rng.gen_bool(0.002) {
+            reset_left = rng.gen_range(1..=4);
+            sum[3] += 1;
+        }
         let i = In {
+            reset: reset_left > 0,
             core_valid: core_req.is_some(),
             core: core_req.unwrap_or_default(),
             fetch_valid: fetch_req.is_some(),
@@ -178,6 +187,13 @@ fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 3]) {
                 sum[1] += 1;
             }
         }
+        // A reset: the Tx forgets its request and every payload word it
+        // asked for (up to and in this cycle); none may reach it later.
+        if i.reset {
+            reset_left -= 1;
+            core_req = None;
+            want_core.clear();
+        }
         // Nothing asked, nothing in flight: a stray frame may come next.
         idle = core_req.is_none()
             && fetch_req.is_none()
@@ -208,14 +224,21 @@ proptest! {
     #![proptest_config(config(8))]
     #[test]
     fn dma_rd_mux_matches_golden(seed in any::<u64>()) {
-        let (s, sum) = closed_loop(seed, 3000);
+        let (s, sum) = closed_loop(seed, 3000, false);
         prop_assert!(sum[0] > 10, "{sum:?}");
         both::<DmaRdMux, Golden>("dma_rd_mux", &s)?;
+    }
+
+    #[test]
+    fn dma_rd_mux_resets_drop_stale_payload(seed in any::<u64>()) {
+        let (s, sum) = closed_loop(seed, 6000, true);
+        prop_assert!(sum[0] > 10 && sum[3] > 0, "{sum:?}");
+        both::<DmaRdMux, Golden>("dma_rd_mux_resets", &s)?;
     }
 }
 
 #[test]
 fn dma_rd_mux_no_x_in_four_state_simulation() {
-    let (s, _) = closed_loop(9, 2000);
+    let (s, _) = closed_loop(9, 2000, true);
     four_state::<DmaRdMux, Golden>("dma_rd_mux_4state", &s);
 }
