@@ -70,6 +70,16 @@ type NicTwin = nic_golden::nic::nic::HpccNic<3, 3, 8, 2, 4, 4>;
 type Nic10gRtl = nic_hdl::nic::HpccNic10g<3, 3, 6, 8, 2, 4, 4>;
 type Nic10gTwin = nic_golden::nic::nic_10g::HpccNic10g<3, 3, 8, 2, 4, 4>;
 
+/// How `--reset-at` resets NIC B.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SimResetKind {
+    /// The `rst` pin, 16 cycles; the driver holds its register accesses
+    /// around it.
+    Pin,
+    /// A write of `CONTROL` bit 0 (soft reset, 8 cycles).
+    Soft,
+}
+
 /// What `sim` runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SimTop {
@@ -214,6 +224,15 @@ pub struct SimArgs {
     /// not taken (default: 0, off)
     #[arg(long, allow_negative_numbers = true, default_value_t = 0)]
     stall_timeout: u64,
+    /// `--top nic`, `nic-10g`: reset NIC B in mid-traffic at this cycle
+    /// (or as soon after as its bring-up is over); NIC A is its peer and
+    /// every work request of both must still complete, byte-exact
+    /// (`docs/driver.md` §8; default: none)
+    #[arg(long, allow_negative_numbers = true)]
+    reset_at: Option<u64>,
+    /// How `--reset-at` resets NIC B (default: pin)
+    #[arg(long, value_enum, default_value_t = SimResetKind::Pin)]
+    reset_kind: SimResetKind,
     /// Refuse a run whose memory estimate is above this many MiB, ≥ 1.
     #[arg(long, allow_negative_numbers = true, default_value_t = args::DEFAULT_MEM_LIMIT_MIB, value_parser = clap::value_parser!(u64).range(1..))]
     mem_limit_mib: u64,
@@ -271,6 +290,10 @@ pub fn main(a: SimArgs) -> i32 {
     }
     if (a.wr_timeout > 0 || a.stall_timeout > 0) && a.top == SimTop::Core {
         eprintln!("error: --wr-timeout, --stall-timeout: with --top nic or nic-10g (the driver's watchdog)");
+        return 2;
+    }
+    if a.reset_at.is_some() && a.top == SimTop::Core {
+        eprintln!("error: --reset-at: with --top nic or nic-10g (the driver resets NIC B)");
         return 2;
     }
     if !a.mtu.is_power_of_two() {
@@ -400,6 +423,13 @@ pub fn main(a: SimArgs) -> i32 {
                     wr_cycles: a.wr_timeout,
                     stall_cycles: a.stall_timeout,
                 },
+                reset: a.reset_at.map(|at| nic_netsim::driver::ResetPlan {
+                    at,
+                    kind: match a.reset_kind {
+                        SimResetKind::Pin => nic_netsim::driver::ResetKind::Pin,
+                        SimResetKind::Soft => nic_netsim::driver::ResetKind::Soft,
+                    },
+                }),
             };
             let p = nic_sim_params(&nc, 3, 3);
             use nic_golden::nic::nic::In as NicIn;
@@ -670,6 +700,30 @@ pub fn main(a: SimArgs) -> i32 {
             }
         );
     }
+    let mut reset_ok = true;
+    if let (Some(at), Some(h)) = (a.reset_at, &r.hosts) {
+        match h.get(1).and_then(|h| h.reset) {
+            Some(d) => println!(
+                "reset: NIC B at cycle {} ({}; asked for cycle {at}), its work requests outstanding then {}",
+                d.at,
+                match a.reset_kind {
+                    SimResetKind::Pin => format!(
+                        "rst pin, {} cycles",
+                        nic_netsim::driver::RESET_PIN_CYCLES
+                    ),
+                    SimResetKind::Soft => format!(
+                        "CONTROL soft reset, {} cycles",
+                        nic_spec::hostif::SOFT_RESET_CYCLES
+                    ),
+                },
+                d.outstanding
+            ),
+            None => {
+                println!("reset: NOT made (asked for cycle {at}; the run ended at cycle {})", r.cycles);
+                reset_ok = false;
+            }
+        }
+    }
     match r.bytes {
         Some((moved, compared)) => println!(
             "byte-exact: {} ({moved} bytes moved by the completed work requests; {compared} bytes of host memory compared)",
@@ -726,6 +780,7 @@ pub fn main(a: SimArgs) -> i32 {
         && r.errors.is_empty()
         && r.watchdog.is_empty()
         && damage_ok
+        && reset_ok
         && r.completed == r.planned
         && log_ok
     {

@@ -97,6 +97,38 @@ pub struct Watchdog {
 /// [`NicHost::stall_max`].
 pub const WATCHED_STREAMS: [&str; 2] = ["s_axis_rx", "s_axis_h2c"];
 
+/// How a run resets a NIC in mid-traffic (`sim --reset-at`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResetKind {
+    /// The `rst` pin, high for [`RESET_PIN_CYCLES`] cycles. The driver
+    /// holds its register accesses around it: it waits for the access in
+    /// flight to be answered, starts none while `rst` is high, and goes
+    /// on after (the AXI4-Lite slave and the staged registers are reset).
+    Pin,
+    /// A write of `CONTROL` bit 0 (soft reset), queued next.
+    Soft,
+}
+
+/// A reset of one NIC in mid-traffic: at the first cycle at or after `at`
+/// once bring-up is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResetPlan {
+    pub at: u64,
+    pub kind: ResetKind,
+}
+
+/// Cycles the driver holds `rst` high for a [`ResetKind::Pin`] reset.
+pub const RESET_PIN_CYCLES: u64 = 16;
+
+/// What a reset of [`ResetPlan`] met: the cycle it started (`rst` high,
+/// or the `CONTROL` write queued) and the work requests posted and not
+/// complete then.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ResetDone {
+    pub at: u64,
+    pub outstanding: usize,
+}
+
 /// One register access and the answer it must get.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RegOp {
@@ -396,6 +428,11 @@ pub struct NicHost {
     configured: bool,
     /// Accesses of the bring-up still to answer.
     bring_up_left: usize,
+    /// The reset to make, and what it met once made.
+    pub reset_plan: Option<ResetPlan>,
+    pub reset_done: Option<ResetDone>,
+    /// `rst` high while `now` is below this.
+    rst_until: u64,
 }
 
 impl NicHost {
@@ -502,6 +539,9 @@ impl NicHost {
             wr_descs: 0,
             configured: false,
             bring_up_left,
+            reset_plan: None,
+            reset_done: None,
+            rst_until: 0,
         }
     }
 
@@ -701,8 +741,38 @@ impl Host for NicHost {
     fn inputs(&mut self, now: u64) -> In {
         self.post(now);
         self.reap(now);
-        // The next access.
-        if self.master.op.is_none() {
+        // A reset in mid-traffic, once bring-up is over.
+        let mut hold = false;
+        if let (Some(r), None, true) = (self.reset_plan, self.reset_done, self.configured) {
+            if now >= r.at {
+                let start = match r.kind {
+                    ResetKind::Soft => {
+                        self.ops.push_front(RegOp::write(
+                            map::CONTROL,
+                            nic_spec::hostif::control::SOFT_RESET,
+                        ));
+                        true
+                    }
+                    // Wait for the access in flight to be answered.
+                    ResetKind::Pin => {
+                        hold = true;
+                        self.master.op.is_none()
+                    }
+                };
+                if start {
+                    self.reset_done = Some(ResetDone {
+                        at: now,
+                        outstanding: self.posted_at.len(),
+                    });
+                    if r.kind == ResetKind::Pin {
+                        self.rst_until = now + RESET_PIN_CYCLES;
+                    }
+                }
+            }
+        }
+        let rst = now < self.rst_until;
+        // The next access (none while a pin reset waits or runs).
+        if self.master.op.is_none() && !hold && !rst {
             if let Some(op) = self.ops.pop_front() {
                 if op.write && op.addr >= map::SQ_DB {
                     self.doorbells_issued.push(now);
@@ -741,6 +811,7 @@ impl Host for NicHost {
                 arvalid: m.ar_left && m.ar_wait == 0,
                 rready: false,
             },
+            rst,
             ..Default::default()
         };
         i.axil.bready = !self.pause();
@@ -1019,6 +1090,8 @@ pub struct NicSimCfg {
     pub stall: f64,
     pub dma_latency: u64,
     pub watchdog: Watchdog,
+    /// A reset of NIC 1 (B) in mid-traffic; NIC 0 is its peer.
+    pub reset: Option<ResetPlan>,
 }
 
 /// What a run gives.
@@ -1064,6 +1137,8 @@ pub struct HostSummary {
     /// longest a beat offered waited, cycles.
     pub wr_cycles_max: u64,
     pub stall_max: [u64; 2],
+    /// The reset in mid-traffic made ([`NicSimCfg::reset`]).
+    pub reset: Option<ResetDone>,
 }
 
 /// The driver's parameters of a run (NIC of 2^`flows_log` flows).
@@ -1101,13 +1176,17 @@ pub fn nic_hosts(c: &NicSimCfg, p: &DriverParams) -> ([NicHost; 2], crate::core_
         1 << k.mtu_log2,
     );
     let hosts = [0, 1].map(|n| {
-        NicHost::new(
+        let mut h = NicHost::new(
             *p,
             w.mem[n].clone(),
             &w.flows[n],
             &w.wrs[n],
             k.seed ^ (n as u64 + 1) * 0x9E37,
-        )
+        );
+        if n == 1 {
+            h.reset_plan = c.reset;
+        }
+        h
     });
     (hosts, w)
 }
@@ -1216,8 +1295,16 @@ pub fn drive_pair<H: DriverHost>(
     for (n, h) in pair.hosts.iter().map(|h| h.driver()).enumerate() {
         r.errors
             .extend(h.errors.iter().map(|e| format!("NIC {n}: {e}")));
-        if h.data(w.expected_mem[n].len()) != &w.expected_mem[n][..] {
+        let exp = &w.expected_mem[n];
+        if let Some(k) = (0..exp.len()).find(|&k| h.mem.bytes[k] != exp[k]) {
             r.byte_exact = false;
+            let end = (k..exp.len())
+                .rev()
+                .find(|&j| h.mem.bytes[j] != exp[j])
+                .unwrap_or(k);
+            r.errors.push(format!(
+                "NIC {n}: host memory differs from the plan in bytes {k}..={end}"
+            ));
         }
         let mut counters = Vec::new();
         for page in hostif::STATS_PAGES {
@@ -1241,6 +1328,7 @@ pub fn drive_pair<H: DriverHost>(
             cq_passes: h.cq_passes(),
             wr_cycles_max: h.wr_cycles_max,
             stall_max: h.stall_max,
+            reset: h.reset_done,
         });
     }
     r

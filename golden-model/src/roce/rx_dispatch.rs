@@ -32,8 +32,13 @@
 //! on `wr_*`; the others in the cycle after `Exec`.
 //!
 //! `reset` returns to `Idle` and clears the events, the host write
-//! register and the counters; a packet in flight is abandoned without
-//! writing its context (the RAM is not cleared).
+//! register and the counters (the RAM is not cleared); a packet in flight
+//! is abandoned. One abandoned after its decision, whose payload goes to
+//! the host and whose last word was not taken, is undone: its flow's
+//! context from before it is written back in the reset cycle or the first
+//! later cycle without a cfg write (a whole-context cfg write of the flow
+//! cancels it); until then no record is taken. While a payload packet's
+//! last word waits in the host write register, no record is taken.
 //!
 //! This model reads the context at `Exec` from its memory: with the
 //! interlock above, that is the word the RTL read.
@@ -149,6 +154,13 @@ pub struct RoceRxDispatch<const A: usize> {
     wr_strb: u8,
     /// Host address of the next payload word.
     pa: u64,
+    /// The undo of the payload packet in flight: (flow, its context
+    /// before the packet), armed from the decision until its last word
+    /// is taken; `undo_pending`: a reset came, the write back waits.
+    undo: Option<(usize, Ctx)>,
+    undo_pending: bool,
+    /// The word in the host write register is its packet's last.
+    wr_last: bool,
     pub cnt: Counters,
 }
 
@@ -176,6 +188,9 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             wr_data: 0,
             wr_strb: 0,
             pa: 0,
+            undo: None,
+            undo_pending: false,
+            wr_last: false,
             cnt: Counters::default(),
         }
     }
@@ -212,7 +227,12 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
             && (!self.nak_v || i.nak_ready)
             && (!self.rdreq_v || i.rdreq_ready)
             && (!self.cnp_v || i.cnp_ready);
-        let meta_ready = !i.reset && self.st == State::Idle && ev_free;
+        let last_taken = self.wr_v && i.wr_ready && self.wr_last;
+        let meta_ready = !i.reset
+            && self.st == State::Idle
+            && ev_free
+            && (self.undo.is_none() || last_taken)
+            && !self.undo_pending;
         let pay_tready = !i.reset
             && match self.st {
                 State::PayDrop => true,
@@ -309,6 +329,23 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
             },
         };
 
+        // The undo (see the module doc), from this cycle's values.
+        // Armed (the RTL's `undo_v`): an undo held and not yet pending.
+        let armed = self.undo.is_some() && !self.undo_pending;
+        let undo_want = (armed && !last_taken && i.reset) || self.undo_pending;
+        let undo_cancel = i.ctx_valid
+            && !i.ctx.rd_only
+            && self
+                .undo
+                .is_some_and(|(f, _)| (i.ctx.flow & fm) as usize == f);
+        if undo_want && !i.ctx_valid {
+            let (f, c) = self.undo.expect("an undo is armed");
+            self.mem[f] = c;
+        }
+        self.undo_pending = undo_want && i.ctx_valid && !undo_cancel;
+        if !self.undo_pending && (undo_want || i.reset || last_taken) {
+            self.undo = None;
+        }
         // The next state (every register, from this cycle's values).
         let stale_in = self.stale;
         self.stale = i.ctx_valid || (self.st == State::Look && stale_in);
@@ -364,6 +401,9 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                         let d = self.exec();
                         if d.write {
                             let f = self.flow();
+                            if d.pay_to.is_some() && m.len != 0 {
+                                self.undo = Some((f, self.mem[f]));
+                            }
                             self.mem[f] = d.ctx;
                         }
                         if let Some((psn, aeth)) = d.ack {
@@ -397,6 +437,7 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                 State::PayWr => {
                     if pay_hs {
                         self.wr_v = true;
+                        self.wr_last = i.pay_tlast;
                         self.wr_addr = self.pa;
                         self.wr_data = i.pay_tdata;
                         self.wr_strb = i.pay_tkeep;

@@ -56,9 +56,20 @@
 //!
 //! # Ports (clock `clock`)
 //! - `reset` (synchronous: state machine, events, host write register,
-//!   counters; not the context RAM). A packet in flight is abandoned
-//!   without touching its context; the source (the parser) must be reset
-//!   with it, so the next record starts a packet.
+//!   counters; not the context RAM). A packet in flight is abandoned;
+//!   the source (the parser) must be reset with it, so the next record
+//!   starts a packet. A packet abandoned before its decision has not
+//!   touched its context. One abandoned after it, whose payload goes to
+//!   the host and whose last word has not been taken on `m_wr`, is
+//!   *undone*: its flow's context as it was before the packet (kept in
+//!   undo registers from the decision until that last word is taken) is
+//!   written back in the reset cycle, or in the first cycle after it
+//!   without an `s_ctx` write (until then no record is taken); an `s_ctx`
+//!   write of the whole context of that flow first cancels the undo. So
+//!   a retransmission of the packet is accepted again, and no payload is
+//!   lost because a reset cut it. (The words already taken stay written.)
+//!   While a payload packet's last word waits on `m_wr`, the next record
+//!   is not taken (one undo at a time).
 //! - `cfg_mtu_log2: 4` (8..=12, clamped; hold constant).
 //! - Context write `s_ctx.valid`, `s_ctx.flow: A`, `s_ctx.active`, `s_ctx.epsn: 24`,
 //!   `s_ctx.rd_addr: 64`, `s_ctx.rd_psn: 24`, `s_ctx.rd_only`, `s_ctx.cnp_on_ce`: writes the whole
@@ -221,6 +232,25 @@ pub struct RoceRxDispatch<const A: usize> {
     wr_data_r: DFF<Bits<64>>,
     wr_strb_r: DFF<Bits<8>>,
     pa: DFF<Bits<64>>,
+    /// The undo of the payload packet in flight (see `reset`): armed at
+    /// its decision, disarmed when its last word is taken on `m_wr`.
+    undo_v: DFF<Bit>,
+    /// A reset came while armed; the write back waits for a cycle without
+    /// an `s_ctx` write.
+    undo_pending: DFF<Bit>,
+    undo_flow: DFF<Bits<A>>,
+    u_fl: DFF<Bits<3>>,
+    u_epsn: DFF<Bits<24>>,
+    u_msn: DFF<Bits<24>>,
+    u_wva: DFF<Bits<64>>,
+    u_radr: DFF<Bits<64>>,
+    u_rpsn: DFF<Bits<24>>,
+    /// The word in the host write register is its packet's last.
+    wr_last: DFF<Bit>,
+    last_taken: Signal<Local, Bit>,
+    undo_want: Signal<Local, Bit>,
+    undo_cancel: Signal<Local, Bit>,
+    undo_do: Signal<Local, Bit>,
     c_unknown: DFF<Bits<32>>,
     c_oos: DFF<Bits<32>>,
     c_dup: DFF<Bits<32>>,
@@ -409,6 +439,20 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             wr_data_r: Default::default(),
             wr_strb_r: Default::default(),
             pa: Default::default(),
+            undo_v: Default::default(),
+            undo_pending: Default::default(),
+            undo_flow: Default::default(),
+            u_fl: Default::default(),
+            u_epsn: Default::default(),
+            u_msn: Default::default(),
+            u_wva: Default::default(),
+            u_radr: Default::default(),
+            u_rpsn: Default::default(),
+            wr_last: Default::default(),
+            last_taken: Default::default(),
+            undo_want: Default::default(),
+            undo_cancel: Default::default(),
+            undo_do: Default::default(),
             c_unknown: Default::default(),
             c_oos: Default::default(),
             c_dup: Default::default(),
@@ -572,6 +616,16 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             wr_data_r,
             wr_strb_r,
             pa,
+            undo_v,
+            undo_pending,
+            undo_flow,
+            u_fl,
+            u_epsn,
+            u_msn,
+            u_wva,
+            u_radr,
+            u_rpsn,
+            wr_last,
             c_unknown,
             c_oos,
             c_dup,
@@ -593,7 +647,12 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             && (!self.nak_v.q.val() || self.m_nak.ready.val())
             && (!self.rdreq_v.q.val() || self.m_rdreq.ready.val())
             && (!self.cnp_v.q.val() || self.m_cnp.ready.val()));
-        self.mready.next = (!self.reset.val() && self.is_idle.val() && self.ev_free.val());
+        self.last_taken.next = (self.wr_v.q.val() && self.m_wr.ready.val() && self.wr_last.q.val());
+        self.mready.next = (!self.reset.val()
+            && self.is_idle.val()
+            && self.ev_free.val()
+            && (!self.undo_v.q.val() || self.last_taken.val())
+            && !self.undo_pending.q.val());
         self.accept.next = (self.mready.val() && self.s_meta.valid.val());
         self.ptready.next = (!self.reset.val()
             && (self.is_paydrop.val()
@@ -845,6 +904,33 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         } else {
             self.cfg_fl.next = 0.into();
         }
+        // ---- undo (see `reset`): armed at a payload packet's decision
+        // with the context it read, disarmed when its last word is taken.
+        self.undo_want.next = ((self.undo_v.q.val() && !self.last_taken.val() && self.reset.val())
+            || self.undo_pending.q.val());
+        self.undo_cancel.next = (self.s_ctx.valid.val()
+            && !self.s_ctx.rd_only.val()
+            && (self.s_ctx.flow.val() == self.undo_flow.q.val()));
+        self.undo_do.next = (self.undo_want.val() && !self.s_ctx.valid.val());
+        self.undo_pending.d.next =
+            ((self.undo_want.val() && self.s_ctx.valid.val()) && !self.undo_cancel.val());
+        if self.reset.val() {
+            self.undo_v.d.next = false;
+        } else if ((self.wen.val() && self.pay_write.val()) && self.len_nz.val()) {
+            self.undo_v.d.next = true;
+            self.undo_flow.d.next = self.flow.val();
+            self.u_fl.d.next = self.c_fl.q.val();
+            self.u_epsn.d.next = self.c_epsn.q.val();
+            self.u_msn.d.next = self.c_msn.q.val();
+            self.u_wva.d.next = self.c_wva.q.val();
+            self.u_radr.d.next = self.c_radr.q.val();
+            self.u_rpsn.d.next = self.c_rpsn.q.val();
+        } else if self.last_taken.val() {
+            self.undo_v.d.next = false;
+        }
+        if (self.is_paywr.val() && self.pay_hs.val()) {
+            self.wr_last.d.next = self.s_axis_pay.tlast.val();
+        }
         if self.s_ctx.valid.val() {
             self.ram_fl.write_enable.next = !self.s_ctx.rd_only.val();
             self.ram_fl.write_address.next = self.s_ctx.flow.val();
@@ -864,6 +950,25 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ram_rpsn.write_enable.next = true;
             self.ram_rpsn.write_address.next = self.s_ctx.flow.val();
             self.ram_rpsn.write_data.next = self.s_ctx.rd_psn.val();
+        } else if self.undo_do.val() {
+            self.ram_fl.write_enable.next = true;
+            self.ram_fl.write_address.next = self.undo_flow.q.val();
+            self.ram_fl.write_data.next = self.u_fl.q.val();
+            self.ram_epsn.write_enable.next = true;
+            self.ram_epsn.write_address.next = self.undo_flow.q.val();
+            self.ram_epsn.write_data.next = self.u_epsn.q.val();
+            self.ram_msn.write_enable.next = true;
+            self.ram_msn.write_address.next = self.undo_flow.q.val();
+            self.ram_msn.write_data.next = self.u_msn.q.val();
+            self.ram_wva.write_enable.next = true;
+            self.ram_wva.write_address.next = self.undo_flow.q.val();
+            self.ram_wva.write_data.next = self.u_wva.q.val();
+            self.ram_radr.write_enable.next = true;
+            self.ram_radr.write_address.next = self.undo_flow.q.val();
+            self.ram_radr.write_data.next = self.u_radr.q.val();
+            self.ram_rpsn.write_enable.next = true;
+            self.ram_rpsn.write_address.next = self.undo_flow.q.val();
+            self.ram_rpsn.write_data.next = self.u_rpsn.q.val();
         } else {
             self.ram_fl.write_enable.next = self.wen.val();
             self.ram_fl.write_address.next = self.flow.val();

@@ -12,14 +12,20 @@
 //!   every port every cycle, on both engines (a short run on rust-hdl);
 //! - `host_if_matches_golden`: the host interface alone, its inputs taken
 //!   from the same run, on both engines;
-//! - `nic_no_x_in_four_state_simulation`: Icarus, no X or Z on any port.
+//! - `nic_no_x_in_four_state_simulation`: Icarus, no X or Z on any port;
+//! - `nic_reset_mid_traffic_recovers`: NIC B reset in mid-traffic (the
+//!   `rst` pin, then a `CONTROL` soft reset): both NICs' work requests
+//!   still complete, byte-exact; B's recorded inputs replayed on both
+//!   engines through the reset.
 
 use crate::common::*;
 use nic_golden::nic::nic::{HpccNic as Golden, In};
 use nic_golden::Cycle;
 use nic_hdl::nic::HpccNic;
 use nic_netsim::core_env::{CoreSimCfg, Pair, VariantPlan};
-use nic_netsim::driver::{counter_reads, nic_hosts, nic_sim_params, NicHost, NicSimCfg};
+use nic_netsim::driver::{
+    counter_reads, nic_hosts, nic_sim_params, NicHost, NicSimCfg, ResetDone, ResetKind, ResetPlan,
+};
 use nic_netsim::LinkCfg;
 use proptest::prelude::*;
 
@@ -60,6 +66,7 @@ pub fn cfg(seed: u64, loss: f64, read_pct: u32, bad: bool) -> NicSimCfg {
         stall: 0.1,
         dma_latency: 12,
         watchdog: Default::default(),
+        reset: None,
     }
 }
 
@@ -73,6 +80,23 @@ pub fn run(
     Vec<In>,
     Vec<nic_golden::hostif::host_if::In>,
     Result<u64, String>,
+) {
+    let (rec, host_in, r, _) = run_nic(c, max_cycles, record, 0);
+    (rec, host_in, r)
+}
+
+/// As [`run`], recording NIC `which`'s inputs; also what NIC 1's reset
+/// (`c.reset`) met.
+pub fn run_nic(
+    c: &NicSimCfg,
+    max_cycles: u64,
+    record: usize,
+    which: usize,
+) -> (
+    Vec<In>,
+    Vec<nic_golden::hostif::host_if::In>,
+    Result<u64, String>,
+    Option<ResetDone>,
 ) {
     let p = nic_sim_params(c, A as u32, Q as u32);
     let (hosts, w) = nic_hosts(c, &p);
@@ -112,7 +136,8 @@ pub fn run(
             pair.step();
         }
     }
-    let mut rec = pair.record.take().unwrap()[0].clone();
+    let mut rec = pair.record.take().unwrap()[which].clone();
+    let reset = pair.hosts[1].reset_done;
     rec.truncate(record);
     let mut errs: Vec<String> = Vec::new();
     for (n, h) in pair.hosts.iter().enumerate() {
@@ -138,7 +163,7 @@ pub fn run(
     } else {
         Err(errs.join("\n"))
     };
-    (rec, host_in, out)
+    (rec, host_in, out, reset)
 }
 
 #[test]
@@ -200,4 +225,42 @@ fn nic_no_x_in_four_state_simulation() {
     let (rec, _, r) = run(&c, 2_000_000, 3000);
     r.unwrap();
     four_state::<Rtl, Twin>("hpcc_nic_4state", &rec);
+}
+
+/// NIC B reset in mid-traffic, by the `rst` pin (the driver holds its
+/// register accesses around it) and by a `CONTROL` soft reset: the frames
+/// and payload reads in flight are lost, and recovery is the transport's
+/// (NIC A retransmits, B's requester times out and sends again; a
+/// payload packet cut by the reset is undone, so its retransmission is
+/// accepted). Every work request of both NICs completes with its status,
+/// both memories byte-exact, with work requests outstanding at the reset.
+/// B's inputs are replayed on the RTL: on rust-hdl up to 600 cycles past
+/// the reset, on Verilator the whole run.
+#[test]
+fn nic_reset_mid_traffic_recovers() {
+    for (seed, kind, at) in [(21, ResetKind::Pin, 2600), (22, ResetKind::Soft, 2600)] {
+        let mut c = cfg(seed, 0.01, 30, false);
+        c.reset = Some(ResetPlan { at, kind });
+        let (rec, _, r, done) = run_nic(&c, 2_000_000, usize::MAX, 1);
+        if let Err(e) = r {
+            panic!("seed {seed} {kind:?}: {e}");
+        }
+        let done = done.unwrap_or_else(|| panic!("seed {seed} {kind:?}: the reset was not made"));
+        assert!(
+            done.outstanding > 0,
+            "seed {seed} {kind:?}: no work request outstanding at the reset ({done:?})"
+        );
+        let rst_cycles = rec.iter().filter(|i| i.rst).count() as u64;
+        let want = match kind {
+            ResetKind::Pin => nic_netsim::driver::RESET_PIN_CYCLES,
+            ResetKind::Soft => 0,
+        };
+        assert_eq!(
+            rst_cycles, want,
+            "seed {seed} {kind:?}: cycles with rst high"
+        );
+        let upto = (done.at as usize + 600).min(rec.len());
+        both::<Rtl, Twin>(&format!("hpcc_nic_reset_{kind:?}"), &rec[..upto]).unwrap();
+        verilator::<Rtl, Twin>(&format!("hpcc_nic_reset_{kind:?}_long"), &rec).unwrap();
+    }
 }
