@@ -59,6 +59,14 @@ fn expected() -> BTreeMap<String, u64> {
     let mut e = BTreeMap::new();
     e.insert(format!("{p}_ID"), hostif::ID as u64);
     e.insert(format!("{p}_VERSION"), hostif::VERSION as u64);
+    e.insert(
+        format!("{p}_SOFT_RESET_CYCLES"),
+        hostif::SOFT_RESET_CYCLES as u64,
+    );
+    e.insert(
+        format!("{p}_CONTROL_SOFT_RESET"),
+        hostif::control::SOFT_RESET as u64,
+    );
     for r in map::ALL {
         e.insert(format!("{p}_REG_{}", r.name), r.addr as u64);
     }

@@ -221,6 +221,19 @@ async def register_map(dut):
     assert seen in [value] + [0x1000 + i for i in range(4)], hex(seen)
     assert await rd(reg("SCRATCH")) == 0x1003
 
+    # ---- CONTROL: 0 at rest; a soft reset (bit 0) runs
+    # SOFT_RESET_CYCLES cycles from its write's answer (a read on its
+    # heels may still see it), then reads 0; the register port is not
+    # reset by it (this access and the tally go on).
+    assert await rd(reg("CONTROL")) == 0
+    await wr(reg("CONTROL"), 0)
+    assert await rd(reg("CONTROL")) == 0
+    await wr(reg("CONTROL"), H["HPCC_NIC_CONTROL_SOFT_RESET"])
+    assert await rd(reg("CONTROL")) in (0, 1)
+    for _ in range(H["HPCC_NIC_SOFT_RESET_CYCLES"] + 4):
+        await RisingEdge(dut.clk)
+    assert await rd(reg("CONTROL")) == 0
+
     # ---- Read-only registers: SLVERR, nothing changes.
     await wr(reg("ID"), 0, AxiResp.SLVERR, ro=True)
     await wr(reg("CAPS"), 0, AxiResp.SLVERR, ro=True)
@@ -230,7 +243,7 @@ async def register_map(dut):
     assert await rd(cq_at(0, "PI")) == 0
 
     # ---- No register: DECERR.
-    for addr in [0x0010, 0x0300, core_lo("MTU_LOG2") + 4, reg("SQ_DB") + 4 * flows,
+    for addr in [0x0014, 0x0300, core_lo("MTU_LOG2") + 4, reg("SQ_DB") + 4 * flows,
                  reg("CQ") + H["HPCC_NIC_REG_CQ_STRIDE"] * cqs,
                  reg("STATS") + 4 * H["HPCC_NIC_STATS_RX_PARSE_COUNT"], 0xFFFC]:
         await rd(addr, AxiResp.DECERR)
