@@ -8,7 +8,11 @@ It also asserts the handshake rule on every output channel of the DUT:
 an output `<g>_tvalid` or `<g>_valid` with an input `<g>_tready` or
 `<g>_ready` is a source, and once it is valid without ready, it stays
 valid with every `<g>_*` output unchanged in the next cycle, unless the
-reset input (`reset` or `rst`) was high. Assumed,
+reset input (`reset` or `rst`) was high. A DUT with a `core_reset`
+output (`host_if`: the soft reset it gives the core) may also drop the
+channels that feed the core's reset parts (`CORE_RESET_CHANNELS`: the
+payload stream to the core's Tx, whose beats become stale) in the cycle
+after `core_reset` was high. Assumed,
 for every input channel (`<g>_valid`/`<g>_tvalid` in, its ready out):
 the same rule, unless the properties file defines NO_SOURCE_ASSUME.
 
@@ -55,6 +59,11 @@ if rst:
 print(f'`include "{props}"')
 
 
+# Output channels a soft reset (`core_reset`) may cut: they feed a part of
+# the core that is reset with it.
+CORE_RESET_CHANNELS = {"m_axis_core_h2c"}
+
+
 def channels(valids, readies):
     """(group, valid, ready, payload) of each handshaked channel."""
     out = []
@@ -76,10 +85,15 @@ rst_expr = rst or "1'b0"
 print("    reg hs_rst = 1'b0;")
 print(f"    always @(posedge `CLK) hs_rst <= {rst_expr};")
 print("    wire hs_ok = hs_past && !hs_rst;")
+soft = "core_reset" in outs
+if soft:
+    print("    reg hs_core_rst = 1'b0;")
+    print("    always @(posedge `CLK) hs_core_rst <= core_reset;")
 for g, v, r in channels(outs, ins):
     pay = [n for n in outs if n.startswith(g + "_") and n != v]
     same = " && ".join([v] + [f"{n} == $past({n})" for n in pay])
-    print(f"    always @(posedge `CLK) if (hs_ok && $past({v} && !{r})) assert ({same});")
+    ok = "hs_ok && !hs_core_rst" if soft and g in CORE_RESET_CHANNELS else "hs_ok"
+    print(f"    always @(posedge `CLK) if ({ok} && $past({v} && !{r})) assert ({same});")
 # Reachability (sby cover mode, HS_COVER): each output channel is seen
 # valid and not ready, so its check above is not vacuous within the bound.
 print("`ifdef HS_COVER")
