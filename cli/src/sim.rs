@@ -462,7 +462,7 @@ pub fn main(a: SimArgs) -> i32 {
                         run_nic_10g_sim(&nc, &p, nics, budget, false, &mut progress)
                     }
                 };
-                mac = Some((r.lost, r.aborted, r.mac));
+                mac = Some((r.lost, r.aborted, r.cut, r.mac));
                 r.sim
             } else {
                 match kind {
@@ -606,16 +606,17 @@ pub fn main(a: SimArgs) -> i32 {
             sum("HostIfStats", "h2c_len_err")
         );
     }
-    if let Some((lost, aborted, m)) = &r.mac {
+    if let Some((lost, aborted, cut, m)) = &r.mac {
         for n in 0..2 {
             let (tx, rx, _) = &m[n];
             println!(
-                "mac {}: tx frames {} bytes {} aborted {} (on the wire {}); rx frames {} bytes {}, bad FCS {} (made bad on the link {}), errors {}, runts {}, oversize {}, bad preamble {}, pause {}",
+                "mac {}: tx frames {} bytes {} aborted {} (on the wire {}, cut by a reset {}); rx frames {} bytes {}, bad FCS {} (made bad on the link {}), errors {}, runts {}, oversize {}, bad preamble {}, pause {}",
                 ["A", "B"][n],
                 tx.frames,
                 tx.bytes,
                 tx.aborts,
                 aborted[n],
+                cut[n],
                 rx.frames,
                 rx.bytes,
                 rx.bad_fcs,
@@ -887,7 +888,9 @@ struct Outcome {
     wire: Vec<nic_netsim::WireFrame>,
     /// `--top nic-10g`: per direction, frames made bad on the link and
     /// frames the NIC aborted; each NIC's MAC counters.
-    mac: Option<([u64; 2], [u64; 2], [MacCounters; 2])>,
+    /// Per direction: frames made bad on the link, aborted by the MAC, cut
+    /// by a reset of the sender; each MAC's counters.
+    mac: Option<([u64; 2], [u64; 2], [u64; 2], [MacCounters; 2])>,
     /// What the watchdog found (`--top nic`, `nic-10g`).
     watchdog: Vec<String>,
     /// `--top nic`, `nic-10g`: bytes the completed work requests moved,

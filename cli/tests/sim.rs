@@ -871,7 +871,8 @@ fn nic_10g_mixed_at_5_percent_loss() {
 
 /// NIC B reset in mid-traffic (`--reset-at`), by the pin and by the soft
 /// reset, with loss and READs: every work request of both NICs still
-/// completes, byte-exact, and the run says what the reset met. A reset
+/// completes, byte-exact, and the run says what the reset met; on the
+/// 10G top too, where the pin cuts the frame B's MAC was sending. A reset
 /// asked for after the run's end is not made, and the run fails.
 /// (Both RTL engines: `nic_reset_mid_traffic_recovers` in the testbench.)
 #[test]
@@ -901,6 +902,26 @@ fn a_reset_in_mid_traffic_is_recovered() {
         );
         assert!(out.contains("byte-exact: yes"), "{kind}: {out}");
     }
+    // On the 10G top the pin resets B's MAC too: the frame it was
+    // sending is cut on the wire (counted, not an error of the run).
+    let (code, out, err) = hpccnic(&[
+        "sim",
+        "mixed",
+        "--top",
+        "nic-10g",
+        "--messages",
+        "20",
+        "--loss",
+        "0.01",
+        "--reset-at",
+        "5000",
+        "--seed",
+        "4",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let b = &out[out.find("mac B:").expect("mac B line")..];
+    assert!(figure(b, "cut by a reset ") > 0, "{out}");
+    assert!(out.contains("byte-exact: yes"), "{out}");
     let (code, out, _) = hpccnic(&[
         "sim",
         "write",

@@ -42,7 +42,12 @@ impl Host for NicHost10g {
         let i = self.last;
         let sent = self.driver.take(now, &i, &o.to_nic());
         debug_assert!(sent.is_none(), "the driver's MAC side is idle");
-        self.tx.borrow_mut().push(now, o.xgmii_txd, o.xgmii_txc);
+        let mut tx = self.tx.borrow_mut();
+        if i.rst {
+            // The MAC's words already on their way out follow the reset.
+            tx.sender_reset_until = Some(now + 8);
+        }
+        tx.push(now, o.xgmii_txd, o.xgmii_txc);
         None
     }
     fn receive(&mut self, _frame: Vec<u8>) {
@@ -89,6 +94,8 @@ pub struct Xgmii10gResult {
     /// the NIC aborted.
     pub lost: [u64; 2],
     pub aborted: [u64; 2],
+    /// Frames cut short by a reset of their sender's MAC (`rst`).
+    pub cut: [u64; 2],
     /// Each NIC's MAC counters at the end (its `m_stats_mac_*` ports).
     pub mac: [(MacTxStats, MacRxStats, MacPauseStats); 2],
     /// NIC 0's inputs, every cycle, if asked (to replay them on an RTL
@@ -145,6 +152,7 @@ pub fn run_nic_10g_sim(
             .extend(l.errors.iter().map(|e| format!("wire from NIC {n}: {e}")));
         r.lost[n] = l.lost;
         r.aborted[n] = l.aborted;
+        r.cut[n] = l.cut;
         wire.append(&mut l.frames);
     }
     wire.sort_by_key(|f| (f.time, f.from));

@@ -62,6 +62,11 @@ pub struct XgmiiLink {
     pub aborted: u64,
     /// Frames on the wire that break the rules of a good sender.
     pub errors: Vec<String>,
+    /// The sender's MAC was reset up to this cycle (its `rst`, plus the
+    /// words already on their way out): a frame it cut short then is
+    /// counted in `cut`, not an error.
+    pub sender_reset_until: Option<u64>,
+    pub cut: u64,
 }
 
 impl XgmiiLink {
@@ -80,7 +85,13 @@ impl XgmiiLink {
             lost: 0,
             aborted: 0,
             errors: Vec::new(),
+            sender_reset_until: None,
+            cut: 0,
         }
+    }
+
+    fn in_sender_reset(&self, now: u64) -> bool {
+        self.sender_reset_until.is_some_and(|u| now <= u)
     }
 
     /// The sender's word of cycle `now`.
@@ -137,8 +148,12 @@ impl XgmiiLink {
             Mon::Preamble(n) => {
                 let want = if n < 6 { PREAMBLE_BYTE } else { SFD };
                 if ctrl || b != want {
-                    self.errors
-                        .push(format!("cycle {now}: a bad preamble or SFD"));
+                    if self.in_sender_reset(now) {
+                        self.cut += 1;
+                    } else {
+                        self.errors
+                            .push(format!("cycle {now}: a bad preamble or SFD"));
+                    }
                     self.mon = Mon::Idle;
                 } else if n == 6 {
                     self.mon = Mon::Data;
@@ -173,7 +188,9 @@ impl XgmiiLink {
                     return None;
                 }
                 let n = self.bytes.len();
-                if b != xgmii::TERM {
+                if b != xgmii::TERM && self.in_sender_reset(now) {
+                    self.cut += 1;
+                } else if b != xgmii::TERM {
                     self.errors
                         .push(format!("cycle {now}: control {b:#04x} inside a frame"));
                 } else if n < MIN_FRAME {
