@@ -268,7 +268,11 @@ mod tests {
             map::find(map::CORE + 8 * 0x2F).map(|(r, k)| (r.name, k)),
             Some(("CORE", 0x2F))
         );
-        assert_eq!(map::find(0x0010), None);
+        assert_eq!(
+            map::find(map::CONTROL).map(|(r, k)| (r.name, k)),
+            Some(("CONTROL", 0))
+        );
+        assert_eq!(map::find(0x0014), None);
     }
 
     #[test]
