@@ -21,6 +21,7 @@ pub mod roce;
 pub mod sched;
 pub mod solve;
 pub mod stream;
+pub mod uart;
 
 /// A synchronous block, one clock cycle per call.
 pub trait Cycle {

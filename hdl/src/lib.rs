@@ -20,3 +20,4 @@ pub mod roce;
 pub mod sched;
 pub mod stream;
 pub mod top;
+pub mod uart;

@@ -13,3 +13,4 @@ pub mod records;
 pub mod regs;
 pub mod roce;
 pub mod sched;
+pub mod uart;

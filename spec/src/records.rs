@@ -930,6 +930,23 @@ macro_rules! host_if_stats_record {
     };
 }
 
+/// The UART register bridge's counters (`nic_spec::uart::STATS_NAMES`,
+/// in that order; 32 bits, wrapping).
+#[macro_export]
+macro_rules! uart_bridge_stats_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = UartBridgeStats, sink = UartBridgeStatsSink, source = UartBridgeStatsSource,
+            kind = level, generics = [],
+            fields = [
+                requests: 32 u32, bad_crc: 32 u32, bad_cmd: 32 u32, truncated: 32 u32,
+                framing: 32 u32, stray: 32 u32, overrun: 32 u32
+            ],
+            records = [],
+        }
+    };
+}
+
 /// Every record, for generators that want them all: calls
 /// `$gen! { <ctx> <record> }` once per record, nested ones first.
 #[macro_export]
@@ -986,6 +1003,7 @@ macro_rules! all_records {
         $crate::cqe_write_record!($gen! { $($ctx)* });
         $crate::cq_event_record!($gen! { $($ctx)* });
         $crate::host_if_stats_record!($gen! { $($ctx)* });
+        $crate::uart_bridge_stats_record!($gen! { $($ctx)* });
     };
 }
 

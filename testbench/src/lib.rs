@@ -48,6 +48,7 @@ pub mod record;
 pub mod roce;
 pub mod rusthdl_engine;
 pub mod sched;
+pub mod uart;
 pub mod verilator;
 
 pub use cosim::{check, EngineKind};

@@ -171,3 +171,9 @@ mod mac {
     nic_spec::async_fifo_stats_record!(tb_record! {});
     nic_spec::tx_pad_stats_record!(tb_record! {});
 }
+
+mod uart {
+    use nic_golden::uart::*;
+    use nic_hdl::uart::*;
+    nic_spec::uart_bridge_stats_record!(tb_record! {});
+}

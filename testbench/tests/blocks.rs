@@ -15,3 +15,4 @@ mod nic;
 mod roce;
 mod sched;
 mod stream;
+mod uart;

@@ -1,0 +1,44 @@
+//! Harnesses of the UART register bridge's blocks (`hdl/src/uart/`)
+//! against their twins (`nic_golden::uart`).
+
+use nic_golden::uart as golden;
+use nic_hdl::uart::{UartAxil, UartRx, UartTx};
+
+crate::harness! {
+    impl<> UartRx {
+        type In = golden::uart_rx::In;
+        type Out = golden::uart_rx::Out;
+        clock = clock;
+        inputs { reset: reset, rx: rx, cfg_clks_per_bit: cfg_clks_per_bit }
+        outputs { data_valid: data_valid, data: data, frame_err: frame_err }
+    }
+}
+
+crate::harness! {
+    impl<> UartTx {
+        type In = golden::uart_tx::In;
+        type Out = golden::uart_tx::Out;
+        clock = clock;
+        inputs {
+            reset: reset, cfg_clks_per_bit: cfg_clks_per_bit, s_tdata: s_axis.tdata,
+            s_tvalid: s_axis.tvalid, s_tkeep: s_axis.tkeep, s_tlast: s_axis.tlast,
+            s_tuser: s_axis.tuser
+        }
+        outputs { s_tready: s_axis.tready, tx: tx }
+    }
+}
+
+crate::harness! {
+    impl<> UartAxil {
+        type In = golden::uart_axil::In;
+        type Out = golden::uart_axil::Out;
+        clock = clock;
+        inputs {
+            reset: reset, uart_rx: uart_rx, cfg_clks_per_bit: cfg_clks_per_bit,
+            cfg_timeout: cfg_timeout
+        }
+        outputs { uart_tx: uart_tx }
+        records_in { axil: m_axil }
+        records_out { axil: m_axil, stats: m_stats }
+    }
+}
