@@ -15,7 +15,10 @@
 #   vendor-MAC adapter (`vendor_mac_adapter`) at three unrelated clocks
 #   (testbench/cocotb/test_vendor_mac.py);
 # - cocotbext-axi's AXI4-Lite master against the register map of `hpcc_nic`
-#   (`s_axil_*`), addresses from the generated C header.
+#   (`s_axil_*`), addresses from the generated C header;
+# - cocotbext-uart's UART source and sink and cocotbext-axi's AXI4-Lite RAM
+#   around the UART register bridge (`uart_axil`), requests framed by the
+#   host script (boards/ecpix5/hpcc_uart.py).
 #   scripts/cocotb.sh [verilog dir]     (default build/verilog, from `make verilog`)
 set -euo pipefail
 vdir=${1:-build/verilog}
@@ -64,3 +67,7 @@ run mac_1g_rgmii test_rgmii.py RGMII_STEP=37
 run vendor_mac_adapter test_vendor_mac.py
 
 run hpcc_nic test_axil.py HEADER="$root/include/hpcc_nic.h"
+
+# cocotbext-uart (1 Mbaud, 50 cycles a bit) and cocotbext-axi's AxiLiteRam
+# around the UART register bridge; the host script frames the requests.
+run uart_axil test_uart_axil.py

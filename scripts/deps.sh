@@ -27,11 +27,11 @@ if ! python3 -c 'from scapy.contrib.roce import BTH; BTH.compute_icrc' >/dev/nul
   python3 -m pip install -q scapy || python3 -m pip install -q --break-system-packages scapy
 fi
 
-# cocotb 2, cocotbext-axi and cocotbext-eth: the independent AXI4-Stream and
-# XGMII peers (scripts/cocotb.sh).
-if ! python3 -c 'import cocotb_tools.runner, cocotbext.axi, cocotbext.eth' >/dev/null 2>&1; then
-  echo "deps: installing cocotb, cocotbext-axi, cocotbext-eth (pip)"
-  python3 -m pip install -q 'cocotb>=2' cocotbext-axi cocotbext-eth || python3 -m pip install -q --break-system-packages 'cocotb>=2' cocotbext-axi cocotbext-eth
+# cocotb 2, cocotbext-axi, cocotbext-eth and cocotbext-uart: the independent
+# AXI4-Stream, AXI4-Lite, XGMII/GMII/RGMII and UART peers (scripts/cocotb.sh).
+if ! python3 -c 'import cocotb_tools.runner, cocotbext.axi, cocotbext.eth, cocotbext.uart' >/dev/null 2>&1; then
+  echo "deps: installing cocotb, cocotbext-axi, cocotbext-eth, cocotbext-uart (pip)"
+  python3 -m pip install -q 'cocotb>=2' cocotbext-axi cocotbext-eth cocotbext-uart || python3 -m pip install -q --break-system-packages 'cocotb>=2' cocotbext-axi cocotbext-eth cocotbext-uart
 fi
 
 if [ "$what" = synth ]; then

@@ -343,6 +343,11 @@ pub fn tops() -> Vec<Top> {
             about: "mac_1g behind the RGMII adapter (ECP5 ODDRX1F/IDDRX1F primitives, transmit clock forwarded from tx_clk90)",
             verilog: verilog_of::<crate::mac::Mac1gRgmii>,
         },
+        Top {
+            name: "uart_axil",
+            about: "the UART register bridge: 8N1 requests with a CRC-8 -> AXI4-Lite master accesses -> responses (the board tops' host side for registers)",
+            verilog: verilog_of::<crate::uart::UartAxil>,
+        },
     ]
 }
 
@@ -529,6 +534,7 @@ mod tests {
                     ("m_stats", "CcStats"),
                 ][..],
             ),
+            ("uart_axil", &[("m_stats", "UartBridgeStats")][..]),
             (
                 "hpcc_nic",
                 &[

@@ -3,8 +3,8 @@
 //! AXI4-Lite registers.
 //!
 //! The RTL (`hdl/src/uart/uart_axil.rs`), its twin, the host script
-//! (`boards/ecpix5/hpcc_uart.py`, which checks its copy of these values
-//! against `hpccnic uart-proto`) and the docs take these from here.
+//! (`boards/ecpix5/hpcc_uart.py`, whose copy of these values this
+//! module's tests check) and the docs take these from here.
 //!
 //! The line is 8N1 (one start bit, eight data bits LSB first, one stop
 //! bit, no parity); the bit time is a whole number of clock cycles
@@ -146,6 +146,48 @@ mod tests {
             .unwrap();
         let names: Vec<&str> = r.fields.iter().map(|f| f.name).collect();
         assert_eq!(names, STATS_NAMES);
+    }
+
+    /// The host script's copy of the protocol (`boards/ecpix5/hpcc_uart.py`,
+    /// which has no Rust to import) equals this module.
+    #[test]
+    fn the_host_script_has_these_values() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../boards/ecpix5/hpcc_uart.py");
+        let py = std::fs::read_to_string(path).unwrap();
+        let val = |name: &str| -> String {
+            let pre = format!("{name} = ");
+            let line = py
+                .lines()
+                .find(|l| l.starts_with(&pre))
+                .unwrap_or_else(|| panic!("{name} is not in {path}"));
+            line[pre.len()..].trim().to_string()
+        };
+        let num = |name: &str| -> u64 {
+            let v = val(name);
+            match v.strip_prefix("0x") {
+                Some(h) => u64::from_str_radix(h, 16).unwrap(),
+                None => v.parse().unwrap(),
+            }
+        };
+        for (name, want) in [
+            ("SYNC", SYNC as u64),
+            ("CMD_READ", cmd::READ as u64),
+            ("CMD_WRITE", cmd::WRITE as u64),
+            ("CMD_STATS", cmd::STATS as u64),
+            ("READ_LEN", READ_LEN as u64),
+            ("WRITE_LEN", WRITE_LEN as u64),
+            ("STATS_LEN", STATS_LEN as u64),
+            ("RESP_LEN", RESP_LEN as u64),
+            ("STATUS_OKAY", status::OKAY as u64),
+            ("STATUS_SLVERR", status::SLVERR as u64),
+            ("STATUS_DECERR", status::DECERR as u64),
+            ("STATUS_BAD_CRC", status::BAD_CRC as u64),
+            ("CRC8_POLY", CRC8_POLY as u64),
+        ] {
+            assert_eq!(num(name), want, "{name} in {path}");
+        }
+        let names: Vec<String> = STATS_NAMES.iter().map(|n| format!("\"{n}\"")).collect();
+        assert_eq!(val("STATS_NAMES"), format!("[{}]", names.join(", ")));
     }
 
     #[test]
