@@ -190,6 +190,26 @@ mod tests {
         assert_eq!(val("STATS_NAMES"), format!("[{}]", names.join(", ")));
     }
 
+    /// `docs/board.md`'s protocol table shows these values.
+    #[test]
+    fn the_board_doc_has_these_values() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/board.md");
+        let doc = std::fs::read_to_string(path).unwrap();
+        for row in [
+            format!("| `SYNC` | 0x{SYNC:02X} |"),
+            format!("| `cmd::READ` | 0x{:02X} |", cmd::READ),
+            format!("| `cmd::WRITE` | 0x{:02X} |", cmd::WRITE),
+            format!("| `cmd::STATS` | 0x{:02X} |", cmd::STATS),
+            format!("| `status::BAD_CRC` | 0x{:02X} |", status::BAD_CRC),
+        ] {
+            assert!(doc.contains(&row), "{path} has no row `{row}`");
+        }
+        for (k, n) in STATS_NAMES.iter().enumerate() {
+            let row = format!("| {k} | `{n}` |");
+            assert!(doc.contains(&row), "{path} has no row `{row}`");
+        }
+    }
+
     #[test]
     fn lengths() {
         assert_eq!(request_len(cmd::READ), Some(5));
