@@ -21,6 +21,9 @@ With HS_COVER defined, each output channel gets a cover statement
 vacuous where the cover is reached. NOCOVER (a comma-separated list of
 channel names, the 5th argument) leaves channels out of it.
 
+An AXI4-Lite master port (`m_axil_*`, `uart_axil`) gets the same rule on
+its AW, W and AR channels (asserted) and B and R (assumed).
+
     wrap.py VERILOG DUT CHECKER PROPS.svh [NOCOVER] > checker.sv
 """
 import re
@@ -65,7 +68,10 @@ CORE_RESET_CHANNELS = {"m_axis_core_h2c"}
 
 
 def channels(valids, readies):
-    """(group, valid, ready, payload) of each handshaked channel."""
+    """(group, valid, ready) of each handshaked channel: `<g>_tvalid` /
+    `<g>_tready`, `<g>_valid` / `<g>_ready`, and the five channels of an
+    AXI4-Lite master port `m_axil_*` (`m_axil_awvalid` / `m_axil_awready`:
+    group `m_axil_aw`, its payload `m_axil_aw*`)."""
     out = []
     for v in valids:
         for suffix, rsuffix in (("_tvalid", "_tready"), ("_valid", "_ready")):
@@ -74,6 +80,10 @@ def channels(valids, readies):
                 r = g + rsuffix
                 if r in readies:
                     out.append((g, v, r))
+        if v.startswith("m_axil_") and v.endswith("valid") and not v.endswith("_valid"):
+            g = v[: -len("valid")]
+            if g + "ready" in readies:
+                out.append((g, v, g + "ready"))
     return out
 
 
@@ -89,8 +99,14 @@ soft = "core_reset" in outs
 if soft:
     print("    reg hs_core_rst = 1'b0;")
     print("    always @(posedge `CLK) hs_core_rst <= core_reset;")
+def prefix(g):
+    """What a channel's payload names start with: `<g>_`, or for an
+    AXI4-Lite master channel (`m_axil_aw`) the group itself."""
+    return g if g.startswith("m_axil_") else g + "_"
+
+
 for g, v, r in channels(outs, ins):
-    pay = [n for n in outs if n.startswith(g + "_") and n != v]
+    pay = [n for n in outs if n.startswith(prefix(g)) and n != v]
     same = " && ".join([v] + [f"{n} == $past({n})" for n in pay])
     ok = "hs_ok && !hs_core_rst" if soft and g in CORE_RESET_CHANNELS else "hs_ok"
     print(f"    always @(posedge `CLK) if ({ok} && $past({v} && !{r})) assert ({same});")
@@ -103,7 +119,7 @@ for g, v, r in channels(outs, ins):
 print("`endif")
 print("`ifndef NO_SOURCE_ASSUME")
 for g, v, r in channels(ins, outs):
-    pay = [n for n in ins if n.startswith(g + "_") and n != v and n != r]
+    pay = [n for n in ins if n.startswith(prefix(g)) and n != v and n != r]
     same = " && ".join([v] + [f"{n} == $past({n})" for n in pay])
     print(f"    always @(posedge `CLK) if (hs_ok && $past({v} && !{r})) assume ({same});")
 print("`endif")

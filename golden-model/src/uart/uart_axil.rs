@@ -110,11 +110,11 @@ impl Cycle for UartAxil {
         if exec && self.cmd == cmd::WRITE {
             axil.awvalid = !self.aw_done;
             axil.wvalid = !self.w_done;
-            axil.bready = true;
+            axil.bready = self.aw_done && self.w_done;
         }
         if exec && self.cmd == cmd::READ {
             axil.arvalid = !self.ar_done;
-            axil.rready = true;
+            axil.rready = self.ar_done;
         }
         let out = Out {
             uart_tx: t.tx,

@@ -40,7 +40,9 @@
 //!   `truncated` (the boards use about 1 ms);
 //! - `m_axil` ([`AxiLiteMaster`]): AXI4-Lite master, 16-bit addresses,
 //!   32-bit data, `awprot`/`arprot` 0, `wstrb` 0xF; every valid is held
-//!   until its ready;
+//!   until its ready (`make formal`, `uart_axil`); `bready` rises only
+//!   after AW and W were taken and `rready` after AR was, so a slave's
+//!   answer before its request is never taken;
 //! - `m_stats` (`UartBridgeStats`): the counters, 32 bits, wrapping.
 //!
 //! Timing: the last request byte's strobe from [`UartRx`] in cycle t →
@@ -271,11 +273,11 @@ impl Logic for UartAxil {
             if (self.cmd.q.val() == self.k_write.val()) {
                 self.m_axil.awvalid.next = !self.aw_done.q.val();
                 self.m_axil.wvalid.next = !self.w_done.q.val();
-                self.m_axil.bready.next = true;
+                self.m_axil.bready.next = (self.aw_done.q.val() && self.w_done.q.val());
             }
             if (self.cmd.q.val() == self.k_read.val()) {
                 self.m_axil.arvalid.next = !self.ar_done.q.val();
-                self.m_axil.rready.next = true;
+                self.m_axil.rready.next = self.ar_done.q.val();
             }
         }
 
