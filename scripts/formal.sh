@@ -164,4 +164,12 @@ if ! skip host_if_axil_lost; then
                 b_r$d = s_resp$resp;' 'b_r$d = s_resp$resp;' || status=1
   run_wrapped host_if_axil_lost "$OUT/host_if_lost.v" host_if "-D LIVE -D BOUND=24" 28 FAIL
 fi
+# The bridge taking B before its AW and W were taken (its first design):
+# a slave's early B ends the access with AW still offered, which the
+# handshake rule catches (step 185).
+if ! skip uart_axil_early_b; then
+  python3 "$MUT" "$VDIR/uart_axil.v" "$OUT/uart_axil_early_b.v" \
+    'm_axil$bready = (aw_done$q && w_done$q);' 'm_axil$bready = 1'"'"'b1;' || status=1
+  run_wrapped uart_axil_early_b "$OUT/uart_axil_early_b.v" uart_axil "" 200 FAIL handshake.svh
+fi
 exit $status
