@@ -138,6 +138,10 @@ run_wrapped roce_rx_parse "$VDIR/roce_rx_parse.v" roce_rx_parse "" 12 PASS hands
 # WRITE nine: the bound lets the cover run reach every channel.
 run_wrapped uart_axil "$VDIR/uart_axil.v" uart_axil "" 200 PASS handshake.svh
 run_wrapped uart_axil_cover "$VDIR/uart_axil.v" uart_axil "-D HS_COVER" 200 PASS handshake.svh
+# The board host memory's DMA engine (16 KiB of block RAM): h2c holds its
+# beat until taken, with descriptors, c2h beats and host accesses free.
+run_wrapped bram_dma "$VDIR/bram_dma.v" bram_dma "" 24 PASS handshake.svh
+run_wrapped bram_dma_cover "$VDIR/bram_dma.v" bram_dma "-D HS_COVER" 24 PASS handshake.svh
 for c in "roce_rx_dispatch 12 -" "requester 12 m_cc"; do
   set -- $c
   run_wrapped $1 "$VDIR/$1.v" $1 "" $2 PASS handshake.svh

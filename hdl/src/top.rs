@@ -348,6 +348,11 @@ pub fn tops() -> Vec<Top> {
             about: "the UART register bridge: 8N1 requests with a CRC-8 -> AXI4-Lite master accesses -> responses (the board tops' host side for registers)",
             verilog: verilog_of::<crate::uart::UartAxil>,
         },
+        Top {
+            name: "bram_dma",
+            about: "block RAM as host memory (16 KiB, byte enables) and the DMA engine serving the NIC's read and write descriptors at any byte alignment, with a 32-bit host port (the board tops' host memory)",
+            verilog: verilog_of::<crate::hostif::bram_dma::BramDma<11>>,
+        },
     ]
 }
 
@@ -535,6 +540,16 @@ mod tests {
                 ][..],
             ),
             ("uart_axil", &[("m_stats", "UartBridgeStats")][..]),
+            (
+                "bram_dma",
+                &[
+                    ("s_axis_read_desc", "DmaDesc"),
+                    ("s_axis_write_desc", "DmaDesc"),
+                    ("s_req", "RegReq"),
+                    ("m_resp", "RegResp"),
+                    ("m_stats", "BramDmaStats"),
+                ][..],
+            ),
             (
                 "hpcc_nic",
                 &[

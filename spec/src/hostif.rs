@@ -136,7 +136,7 @@ pub const STATS_PAGES: [&str; 11] = [
 
 /// Counter records that have no page: (record, why). Every other
 /// `*Stats` record is a page.
-pub const STATS_UNMAPPED: [(&str, &str); 6] = [
+pub const STATS_UNMAPPED: [(&str, &str); 7] = [
     (
         "MacTxStats",
         "the MAC sits outside hpcc_nic: its counters are ports of mac_10g (tx_clk domain)",
@@ -160,6 +160,10 @@ pub const STATS_UNMAPPED: [(&str, &str); 6] = [
     (
         "UartBridgeStats",
         "the UART register bridge sits in front of hpcc_nic's s_axil on a board: its counters are ports, and the host reads them with the bridge's STATS command",
+    ),
+    (
+        "BramDmaStats",
+        "the block-RAM host memory stands in for a host's PCIe DMA engine on a board: its counters are ports of the board top",
     ),
 ];
 

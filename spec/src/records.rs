@@ -947,6 +947,25 @@ macro_rules! uart_bridge_stats_record {
     };
 }
 
+/// The board host memory's DMA engine counters (`BramDma`,
+/// `docs/board.md`; 32 bits, wrapping): descriptors taken, descriptors
+/// outside the memory (served flagged or written nowhere), and write
+/// bursts whose beat count is not the descriptor's.
+#[macro_export]
+macro_rules! bram_dma_stats_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = BramDmaStats, sink = BramDmaStatsSink, source = BramDmaStatsSource,
+            kind = level, generics = [],
+            fields = [
+                rd_descs: 32 u32, wr_descs: 32 u32, rd_range_err: 32 u32,
+                wr_range_err: 32 u32, wr_len_err: 32 u32
+            ],
+            records = [],
+        }
+    };
+}
+
 /// Every record, for generators that want them all: calls
 /// `$gen! { <ctx> <record> }` once per record, nested ones first.
 #[macro_export]
@@ -1004,6 +1023,7 @@ macro_rules! all_records {
         $crate::cq_event_record!($gen! { $($ctx)* });
         $crate::host_if_stats_record!($gen! { $($ctx)* });
         $crate::uart_bridge_stats_record!($gen! { $($ctx)* });
+        $crate::bram_dma_stats_record!($gen! { $($ctx)* });
     };
 }
 
@@ -1112,10 +1132,11 @@ mod tests {
         // sent_pkts and sent_drops): 107 on the core's register pages;
         // then the MAC's Tx, Rx, pause control and clock-crossing FIFO
         // and the vendor-MAC adapter's padder, and the UART register
-        // bridge (outside the core: `STATS_UNMAPPED`)
+        // bridge and the board host memory's DMA engine (outside the
+        // core: `STATS_UNMAPPED`)
         assert_eq!(
             n,
-            12 + 7 + 3 + 10 + 8 + 12 + 14 + 18 + 11 + 5 + 7 + 3 + 9 + 4 + 2 + 3 + 7
+            12 + 7 + 3 + 10 + 8 + 12 + 14 + 18 + 11 + 5 + 7 + 3 + 9 + 4 + 2 + 3 + 7 + 5
         );
     }
 }

@@ -4,6 +4,7 @@
 use crate::harness;
 use nic_golden::hostif as golden;
 use nic_hdl::hostif::axil_slave::AxilSlave;
+use nic_hdl::hostif::bram_dma::BramDma;
 use nic_hdl::hostif::cq_engine::CqEngine;
 use nic_hdl::hostif::csr::Csr;
 use nic_hdl::hostif::dma_rd_mux::DmaRdMux;
@@ -177,6 +178,29 @@ harness! {
         }
         records_in { core: s_core, fetch: s_fetch }
         records_out { desc: m_axis_read_desc, beat: m_beat }
+    }
+}
+
+harness! {
+    impl<const M: usize> BramDma<M> {
+        type In = golden::bram_dma::In;
+        type Out = golden::bram_dma::Out;
+        clock = clock;
+        inputs {
+            reset: reset, read_desc_valid: s_axis_read_desc.valid, h2c_tready: m_axis_h2c.tready,
+            write_desc_valid: s_axis_write_desc.valid,
+            c2h_tdata: s_axis_c2h.tdata, c2h_tkeep: s_axis_c2h.tkeep, c2h_tlast: s_axis_c2h.tlast,
+            c2h_tuser: s_axis_c2h.tuser, c2h_tvalid: s_axis_c2h.tvalid, req_valid: s_req.valid
+        }
+        outputs {
+            read_desc_ready: s_axis_read_desc.ready,
+            h2c_tdata: m_axis_h2c.tdata, h2c_tkeep: m_axis_h2c.tkeep, h2c_tlast: m_axis_h2c.tlast,
+            h2c_tuser: m_axis_h2c.tuser, h2c_tvalid: m_axis_h2c.tvalid,
+            write_desc_ready: s_axis_write_desc.ready, c2h_tready: s_axis_c2h.tready,
+            req_ready: s_req.ready, resp_valid: m_resp.valid
+        }
+        records_in { read_desc: s_axis_read_desc, write_desc: s_axis_write_desc, req: s_req }
+        records_out { resp: m_resp, stats: m_stats }
     }
 }
 

@@ -160,6 +160,7 @@ mod hostif {
     nic_spec::cqe_write_record!(tb_record! {});
     nic_spec::cq_event_record!(tb_record! {});
     nic_spec::host_if_stats_record!(tb_record! {});
+    nic_spec::bram_dma_stats_record!(tb_record! {});
 }
 
 mod mac {

@@ -2,6 +2,7 @@
 //! `HostIf`, joined from their twins.
 
 pub mod axil_slave;
+pub mod bram_dma;
 pub mod cq_engine;
 pub mod csr;
 pub mod dma_rd_mux;
@@ -26,6 +27,7 @@ nic_spec::cqe_req_record!(golden_record! {});
 nic_spec::cqe_write_record!(golden_record! {});
 nic_spec::cq_event_record!(golden_record! {});
 nic_spec::host_if_stats_record!(golden_record! {});
+nic_spec::bram_dma_stats_record!(golden_record! {});
 
 /// The 32-bit lane mask of an AXI4-Lite write strobe.
 pub fn lane_mask(wstrb: u8) -> u32 {

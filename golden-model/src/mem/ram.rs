@@ -54,3 +54,54 @@ impl<const D: usize, const N: usize> Cycle for Ram<D, N> {
         o
     }
 }
+
+/// Twin of `RamBe` (`hdl/src/mem/ram.rs`): 2^N words of 64 bits, a
+/// write enable per byte lane.
+#[derive(Clone, Debug)]
+pub struct RamBe<const N: usize> {
+    mem: Vec<u64>,
+    out: u64,
+}
+
+/// `RamBe`'s inputs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InBe {
+    pub read_address: u32,
+    pub write_address: u32,
+    pub write_data: u64,
+    pub write_enable: u8,
+}
+
+impl<const N: usize> Default for RamBe<N> {
+    fn default() -> Self {
+        Self {
+            mem: vec![0; 1 << N],
+            out: 0,
+        }
+    }
+}
+
+impl<const N: usize> RamBe<N> {
+    /// The read port's register this cycle (what `read_data` shows).
+    pub fn read_data(&self) -> u64 {
+        self.out
+    }
+    /// Word `a` as the memory holds it now (for checks, not a port).
+    pub fn peek(&self, a: usize) -> u64 {
+        self.mem[a & ((1 << N) - 1)]
+    }
+    /// One clock edge; returns the read data shown before it.
+    pub fn step(&mut self, i: &InBe) -> u64 {
+        let o = self.out;
+        let m = (1usize << N) - 1;
+        self.out = self.mem[i.read_address as usize & m];
+        let w = &mut self.mem[i.write_address as usize & m];
+        for k in 0..8 {
+            if i.write_enable >> k & 1 == 1 {
+                let lane = 0xFFu64 << (8 * k);
+                *w = (*w & !lane) | (i.write_data & lane);
+            }
+        }
+        o
+    }
+}

@@ -18,9 +18,12 @@
 //!   → read descriptors; the h2c stream back to whoever asked;
 //! - [`dma_wr_pack`]: the receive path's host writes and the completion
 //!   entries → write descriptors and the c2h stream;
-//! - [`host_if`]: `HostIf`, everything joined.
+//! - [`host_if`]: `HostIf`, everything joined;
+//! - [`bram_dma`]: on a board without PCIe, block RAM as host memory
+//!   and the DMA engine that serves the NIC's descriptors from it.
 
 pub mod axil_slave;
+pub mod bram_dma;
 pub mod cq_engine;
 pub mod csr;
 pub mod dma_rd_mux;
@@ -47,6 +50,7 @@ nic_spec::cqe_req_record!(hdl_record! {});
 nic_spec::cqe_write_record!(hdl_record! {});
 nic_spec::cq_event_record!(hdl_record! {});
 nic_spec::host_if_stats_record!(hdl_record! {});
+nic_spec::bram_dma_stats_record!(hdl_record! {});
 
 /// An AXI4-Lite slave port (AMBA AXI4-Lite, 32-bit data, the address
 /// width of `nic_spec::hostif::ADDR_W`): the five channels with the

@@ -78,3 +78,86 @@ impl<D: Synth, const N: usize> Logic for Ram<D, N> {
         ))
     }
 }
+
+/// Simple dual-port RAM of 64-bit words with a write enable per byte
+/// lane, one clock, synchronous read: the host memory of a board
+/// (`hostif::bram_dma`), where DMA writes land at any byte alignment.
+///
+/// Ports (clock `clock`): `read_address` (`Bits<N>`) → `read_data`
+/// (`Bits<64>`) one cycle later; `write_address`, `write_data`,
+/// `write_enable` (`Bits<8>`: bit k writes byte lane k, bits 8k+7..8k).
+///
+/// The same rules as [`Ram`]: `no_rw_check` (a read of the word written
+/// in the same cycle returns the old word in simulation, is undefined
+/// on the FPGA), every word zero at configuration. Yosys maps it to
+/// block RAM with byte enables. Latency 1, one read and one write per
+/// cycle. Golden twin: `nic_golden::mem::ram::RamBe`.
+#[derive(LogicBlock)]
+pub struct RamBe<const N: usize> {
+    pub clock: Signal<In, Clock>,
+    pub read_address: Signal<In, Bits<N>>,
+    pub read_data: Signal<Out, Bits<64>>,
+    pub write_address: Signal<In, Bits<N>>,
+    pub write_data: Signal<In, Bits<64>>,
+    pub write_enable: Signal<In, Bits<8>>,
+    _sim: Box<BTreeMap<Bits<N>, u64>>,
+}
+
+impl<const N: usize> Default for RamBe<N> {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            read_address: Default::default(),
+            read_data: Default::default(),
+            write_address: Default::default(),
+            write_data: Default::default(),
+            write_enable: Default::default(),
+            _sim: Box::default(),
+        }
+    }
+}
+
+impl<const N: usize> Logic for RamBe<N> {
+    fn update(&mut self) {
+        if self.clock.pos_edge() {
+            let old = *self._sim.get(&self.read_address.val()).unwrap_or(&0);
+            self.read_data.next = Bits::<64>::from(old);
+            let en = self.write_enable.val().to_u64();
+            if en != 0 {
+                let addr = self.write_address.val();
+                let mut word = *self._sim.get(&addr).unwrap_or(&0);
+                let data = self.write_data.val().to_u64();
+                for k in 0..8 {
+                    if en >> k & 1 == 1 {
+                        let lane = 0xFFu64 << (8 * k);
+                        word = (word & !lane) | (data & lane);
+                    }
+                }
+                self._sim.insert(addr, word);
+            }
+        }
+    }
+
+    fn connect(&mut self) {
+        self.read_data.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        let lanes: String = (0..8)
+            .map(|k| {
+                format!(
+                    "   if (write_enable[{k}]) mem[write_address][{hi}:{lo}] <= write_data[{hi}:{lo}];\n",
+                    hi = 8 * k + 7,
+                    lo = 8 * k
+                )
+            })
+            .collect();
+        Verilog::Custom(format!(
+            "(* no_rw_check *)\nreg[63:0] mem[{a}:0];\ninteger i;\n\
+             initial begin\n  read_data = 0;\n  for (i = 0; i < {n}; i = i + 1) mem[i] = 0;\nend\n\n\
+             always @(posedge clock) begin\n   read_data <= mem[read_address];\n{lanes}end\n",
+            a = (1usize << N) - 1,
+            n = 1usize << N,
+        ))
+    }
+}

@@ -1,4 +1,5 @@
 mod axil_slave;
+mod bram_dma;
 mod cq_engine;
 mod csr;
 mod dma_rd_mux;
