@@ -71,3 +71,7 @@ run hpcc_nic test_axil.py HEADER="$root/include/hpcc_nic.h"
 # cocotbext-uart (1 Mbaud, 50 cycles a bit) and cocotbext-axi's AxiLiteRam
 # around the UART register bridge; the host script frames the requests.
 run uart_axil test_uart_axil.py
+
+# cocotbext-axi's AxiLiteMaster and two AxiLiteRams around the board's
+# address split (registers below HOST_MEM_BASE, host memory above).
+run axil_split test_axil_split.py

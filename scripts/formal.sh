@@ -142,6 +142,12 @@ run_wrapped uart_axil_cover "$VDIR/uart_axil.v" uart_axil "-D HS_COVER" 200 PASS
 # beat until taken, with descriptors, c2h beats and host accesses free.
 run_wrapped bram_dma "$VDIR/bram_dma.v" bram_dma "" 24 PASS handshake.svh
 run_wrapped bram_dma_cover "$VDIR/bram_dma.v" bram_dma "-D HS_COVER" 24 PASS handshake.svh
+# The board's AXI4-Lite split: the slave port's AXI4-Lite rules
+# (axil_props.svh: B and R held, no answer without a request) and both
+# master ports' AW, W and AR held until taken, B and R from the slaves
+# assumed so (wrap.py's m_axil_* rule).
+run_wrapped axil_split "$VDIR/axil_split.v" axil_split "" 16 PASS
+run_wrapped axil_split_cover "$VDIR/axil_split.v" axil_split "-D HS_COVER" 16 PASS
 for c in "roce_rx_dispatch 12 -" "requester 12 m_cc"; do
   set -- $c
   run_wrapped $1 "$VDIR/$1.v" $1 "" $2 PASS handshake.svh

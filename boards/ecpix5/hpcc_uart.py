@@ -21,7 +21,7 @@ import argparse
 import sys
 import time
 
-# ---- nic_spec::uart (checked against the spec by `cargo test -p nic-spec`)
+# ---- nic_spec::uart and nic_spec::board (checked against the spec by `cargo test -p nic-spec`)
 SYNC = 0x5A
 CMD_READ = 0x01
 CMD_WRITE = 0x02
@@ -36,6 +36,9 @@ STATUS_DECERR = 0x03
 STATUS_BAD_CRC = 0x80
 CRC8_POLY = 0x07
 STATS_NAMES = ["requests", "bad_crc", "bad_cmd", "truncated", "framing", "stray", "overrun"]
+# The board's address space (nic_spec::board): registers below, host memory from here.
+HOST_MEM_BASE = 0xC000
+HOST_MEM_LOG_WORDS = 11
 # ----
 
 STATUS_TEXT = {

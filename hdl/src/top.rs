@@ -349,9 +349,14 @@ pub fn tops() -> Vec<Top> {
             verilog: verilog_of::<crate::uart::UartAxil>,
         },
         Top {
+            name: "axil_split",
+            about: "AXI4-Lite address split: one master onto the NIC's registers (below HOST_MEM_BASE) and the board's host memory (at and above it, rebased to 0); one write and one read outstanding (the board tops' register/memory decoder)",
+            verilog: verilog_of::<crate::hostif::axil_split::AxilSplit>,
+        },
+        Top {
             name: "bram_dma",
             about: "block RAM as host memory (16 KiB, byte enables) and the DMA engine serving the NIC's read and write descriptors at any byte alignment, with a 32-bit host port (the board tops' host memory)",
-            verilog: verilog_of::<crate::hostif::bram_dma::BramDma<11>>,
+            verilog: verilog_of::<crate::hostif::bram_dma::BramDma<{ nic_spec::board::HOST_MEM_LOG_WORDS }>>,
         },
     ]
 }

@@ -5,6 +5,7 @@
 //! No dependencies, no logic beyond `const fn` tables, so every crate of
 //! the workspace (`nic-hdl` included) can use it.
 
+pub mod board;
 pub mod cnm;
 pub mod dcqcn;
 pub mod hostif;

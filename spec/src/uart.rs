@@ -183,6 +183,11 @@ mod tests {
             ("STATUS_DECERR", status::DECERR as u64),
             ("STATUS_BAD_CRC", status::BAD_CRC as u64),
             ("CRC8_POLY", CRC8_POLY as u64),
+            ("HOST_MEM_BASE", crate::board::HOST_MEM_BASE as u64),
+            (
+                "HOST_MEM_LOG_WORDS",
+                crate::board::HOST_MEM_LOG_WORDS as u64,
+            ),
         ] {
             assert_eq!(num(name), want, "{name} in {path}");
         }

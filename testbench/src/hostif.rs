@@ -4,6 +4,7 @@
 use crate::harness;
 use nic_golden::hostif as golden;
 use nic_hdl::hostif::axil_slave::AxilSlave;
+use nic_hdl::hostif::axil_split::AxilSplit;
 use nic_hdl::hostif::bram_dma::BramDma;
 use nic_hdl::hostif::cq_engine::CqEngine;
 use nic_hdl::hostif::csr::Csr;
@@ -178,6 +179,18 @@ harness! {
         }
         records_in { core: s_core, fetch: s_fetch }
         records_out { desc: m_axis_read_desc, beat: m_beat }
+    }
+}
+
+harness! {
+    impl<> AxilSplit {
+        type In = golden::axil_split::In;
+        type Out = golden::axil_split::Out;
+        clock = clock;
+        inputs { reset: reset }
+        outputs { }
+        records_in { s: s_axil, a: m_axil_a, b: m_axil_b }
+        records_out { s: s_axil, a: m_axil_a, b: m_axil_b }
     }
 }
 

@@ -2,6 +2,7 @@
 //! `HostIf`, joined from their twins.
 
 pub mod axil_slave;
+pub mod axil_split;
 pub mod bram_dma;
 pub mod cq_engine;
 pub mod csr;

@@ -23,6 +23,7 @@
 //!   and the DMA engine that serves the NIC's descriptors from it.
 
 pub mod axil_slave;
+pub mod axil_split;
 pub mod bram_dma;
 pub mod cq_engine;
 pub mod csr;

@@ -1,4 +1,5 @@
 mod axil_slave;
+mod axil_split;
 mod bram_dma;
 mod cq_engine;
 mod csr;
