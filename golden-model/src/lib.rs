@@ -11,6 +11,7 @@
 //! across the rising clock edge.
 
 pub mod arith;
+pub mod board;
 pub mod cc;
 pub mod hostif;
 pub mod mac;

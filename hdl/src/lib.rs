@@ -10,6 +10,7 @@
 #![allow(unused_parens)]
 
 pub mod arith;
+pub mod board;
 pub mod cc;
 pub mod hostif;
 pub mod mac;

@@ -354,6 +354,11 @@ pub fn tops() -> Vec<Top> {
             verilog: verilog_of::<crate::hostif::axil_split::AxilSplit>,
         },
         Top {
+            name: "lock_reset",
+            about: "the reset from a PLL's lock, on the oscillator's clock: held from configuration until lock and the released button have been seen for 2^16 cycles (655 us at 100 MHz), lock losses counted (the board tops' reset)",
+            verilog: verilog_of::<crate::board::LockReset<16>>,
+        },
+        Top {
             name: "bram_dma",
             about: "block RAM as host memory (16 KiB, byte enables) and the DMA engine serving the NIC's read and write descriptors at any byte alignment, with a 32-bit host port (the board tops' host memory)",
             verilog: verilog_of::<crate::hostif::bram_dma::BramDma<{ nic_spec::board::HOST_MEM_LOG_WORDS }>>,

@@ -36,6 +36,7 @@
 //! low at `n * 6400` ps (inputs applied), and its rising edge is at
 //! `n * 6400 + 3200` ps.
 
+pub mod board;
 pub mod cc;
 pub mod cosim;
 pub mod dcqcn;

@@ -7,6 +7,7 @@
 mod common;
 
 mod arith;
+mod board;
 mod cc;
 mod hostif;
 mod mac;

@@ -1,0 +1,3 @@
+//! Twins of `hdl/src/board/`: board glue.
+
+pub mod lock_reset;

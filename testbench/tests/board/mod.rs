@@ -1,0 +1,1 @@
+mod lock_reset;
