@@ -24,7 +24,7 @@ PIN_TOPS ?= mac_1g_rgmii
 SYNTH_TOPS = $(CORE) $(filter-out $(BIG_TOPS) $(PIN_TOPS) $(CORE),$(TOPS))
 CLI       = $(CARGO) run -q --release --
 
-.PHONY: all deps deps-sim verilog lint synth synth-big test test-long cocotb bench vcd clean netsim-figures fuzz formal soak
+.PHONY: all deps deps-sim verilog lint synth synth-xcup synth-big test test-long cocotb bench vcd clean netsim-figures fuzz formal soak
 
 all: deps verilog lint synth
 
@@ -52,6 +52,12 @@ synth: deps verilog
 	@cat $(BUILD)/synth/$(CORE).line
 
 # The big tops (the CC module at 4096 flows), merged into the same summary.
+# Resource estimate of the NIC on the Alveo U250's UltraScale+ part with
+# yosys synth_xilinx -family xcup (no Vivado here; about 31 minutes).
+synth-xcup: deps verilog
+	@python3 boards/alveo-u250/estimate.py --verilog $(VDIR)/hpcc_nic.v --top hpcc_nic \
+	  --out $(BUILD)/xcup/hpcc_nic --json $(BUILD)/xcup/summary.json
+
 synth-big: deps verilog
 	@for t in $(BIG_TOPS); do \
 	  python3 boards/ecp5-85f/synth.py --verilog $(VDIR)/$$t.v --name $$t --top $$t --freq $(FREQ_MHZ) \
