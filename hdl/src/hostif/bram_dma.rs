@@ -40,7 +40,7 @@
 //! `m_axis_h2c` in t + 3 (t + 4 unaligned), then one beat a cycle while
 //! `tready` is high; `s_axis_read_desc.ready` rises the cycle after the
 //! last beat is registered, so back-to-back reads of n beats take
-//! n + 3 cycles each (n + 4 unaligned). Writes: a descriptor taken in
+//! n + 2 cycles each (n + 3 unaligned). Writes: a descriptor taken in
 //! cycle t, its beats from t + 1 at one a cycle, the next descriptor
 //! taken the cycle after its `tlast` (two cycles after when a carry is
 //! left). A host access in cycle t is answered in t + 1.

@@ -414,7 +414,8 @@ fn bram_dma_no_x_in_four_state_simulation() {
 
 /// Throughput and latency on the twin: a 512-byte aligned read is 64
 /// beats back to back, the first 3 cycles after the descriptor; an
-/// unaligned one 4; a write of 64 beats at an unaligned address takes
+/// unaligned one 4; back-to-back reads of n beats one every n + 2
+/// cycles (n + 3 unaligned); a write of 64 beats at an unaligned address takes
 /// 64 beats in 64 cycles plus the carry's cycle.
 #[test]
 fn bram_dma_streams_one_beat_a_cycle() {
@@ -439,6 +440,32 @@ fn bram_dma_streams_one_beat_a_cycle() {
         assert_eq!(beats.len(), 64);
         assert_eq!(beats[0], first, "addr {addr}");
         assert_eq!(*beats.last().unwrap(), first + 63);
+    }
+    // Back to back: reads of n = 8 beats, one every n + 2 cycles
+    // (n + 3 unaligned).
+    for (addr, period) in [(0u64, 10u64), (5, 11)] {
+        let mut dut = G::default();
+        let mut accepts = Vec::new();
+        for t in 0..40u64 {
+            let o = dut.step(&In {
+                read_desc_valid: true,
+                read_desc: DmaDesc {
+                    addr,
+                    len: 64,
+                    tag: 0,
+                },
+                h2c_tready: true,
+                ..Default::default()
+            });
+            if o.read_desc_ready {
+                accepts.push(t);
+            }
+        }
+        assert_eq!(
+            accepts,
+            (0..4).map(|k| k * period).collect::<Vec<_>>(),
+            "addr {addr}"
+        );
     }
     let mut dut = G::default();
     let mut taken = Vec::new();
