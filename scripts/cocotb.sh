@@ -18,7 +18,11 @@
 #   (`s_axil_*`), addresses from the generated C header;
 # - cocotbext-uart's UART source and sink and cocotbext-axi's AXI4-Lite RAM
 #   around the UART register bridge (`uart_axil`), requests framed by the
-#   host script (boards/ecpix5/hpcc_uart.py).
+#   host script (boards/ecpix5/hpcc_uart.py);
+# - the ECPIX-5 board top (boards/ecpix5/fpga.v + `ecpix5_core`, a PLL
+#   model), quick: the PLL not locking holds it in reset, then a register
+#   read and bad UART requests through cocotbext-uart
+#   (testbench/cocotb/test_board.py; `make board-sim` runs it whole).
 #   scripts/cocotb.sh [verilog dir]     (default build/verilog, from `make verilog`)
 set -euo pipefail
 vdir=${1:-build/verilog}
@@ -75,3 +79,9 @@ run uart_axil test_uart_axil.py
 # cocotbext-axi's AxiLiteMaster and two AxiLiteRams around the board's
 # address split (registers below HOST_MEM_BASE, host memory above).
 run axil_split test_axil_split.py
+
+# The ECPIX-5 board top, quick (a full run: `make board-sim`).
+cargo run -q --release --manifest-path "$root/Cargo.toml" -- board-setup --mtu-log2 8 \
+  --out "$root/build/cocotb/board-setup.json" >/dev/null
+run ecpix5_core test_board.py BOARD_QUICK=1 BOARD_SETUP="$root/build/cocotb/board-setup.json" \
+  HEADER="$root/include/hpcc_nic.h"

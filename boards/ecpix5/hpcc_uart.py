@@ -13,6 +13,16 @@ emitted Verilog with; `Bridge` adds the line (pyserial).
     python3 boards/ecpix5/hpcc_uart.py --port /dev/ttyUSB1 write 0x0008 0x12345678
     python3 boards/ecpix5/hpcc_uart.py --port /dev/ttyUSB1 stats
 
+And the NIC behind it, with the bring-up that `hpccnic board-setup`
+writes (the Rust driver model's register accesses, the host-memory
+layout, the entry formats: one source for the script, the board
+co-simulation and the RTL's tests):
+
+    cargo run --release -- board-setup --out setup.json   # or --peer-mac ...
+    python3 boards/ecpix5/hpcc_uart.py --port /dev/ttyUSB1 setup setup.json
+    python3 boards/ecpix5/hpcc_uart.py --port /dev/ttyUSB1 post-write setup.json \
+        --src 0x100 --dst 0xa00 --len 300 --fill random
+
 On the ECPIX-5 the FT2232H's channel B is the UART (`/dev/ttyUSB1`
 usually); the line runs at 1 Mbaud, 8N1.
 """
@@ -136,6 +146,124 @@ class Bridge:
         return out
 
 
+# ---- The NIC behind the bridge: procedures over register accesses.
+#
+# Each procedure is a generator that yields ("r", addr) or ("w", addr,
+# value) and is sent back (status, value) for each; `run` drives one over
+# a `Bridge`, and the board co-simulation drives the same generators over
+# cocotbext-uart (testbench/cocotb/test_board.py). `setup` is the JSON of
+# `hpccnic board-setup`; memory addresses are the DMA's (0 = the board
+# memory's first byte, at HOST_MEM_BASE on the bridge).
+
+
+def _checked(st, what):
+    if st != STATUS_OKAY:
+        raise BridgeError(f"{what}: {STATUS_TEXT.get(st, hex(st))}")
+
+
+def proc_setup(setup):
+    """The bring-up: every access of `setup["ops"]`, each checked against
+    the answer (and, for reads, the value) the driver model expects."""
+    for op in setup["ops"]:
+        if op["write"]:
+            st, _ = yield ("w", op["addr"], op["data"])
+        else:
+            st, v = yield ("r", op["addr"])
+            if st == op["expect"] and op["value"] is not None and v != op["value"]:
+                raise BridgeError(f"read {op['addr']:#06x}: {v:#x}, not {op['value']:#x}")
+        if st != op["expect"]:
+            raise BridgeError(f"{'write' if op['write'] else 'read'} {op['addr']:#06x}: "
+                              f"{STATUS_TEXT.get(st, hex(st))}, not {STATUS_TEXT.get(op['expect'])}")
+    return len(setup["ops"])
+
+
+def proc_mem_read(addr, n):
+    """n bytes of board memory from addr."""
+    first = addr & ~3
+    out = bytearray()
+    for a in range(first, addr + n, 4):
+        st, v = yield ("r", HOST_MEM_BASE + a)
+        _checked(st, f"memory read {a:#x}")
+        out += v.to_bytes(4, "little")
+    return bytes(out[addr - first:addr - first + n])
+
+
+def proc_mem_write(addr, data):
+    """data into board memory at addr; the bytes around it in its first
+    and last words are kept (read, then written back)."""
+    first = addr & ~3
+    end = addr + len(data)
+    last = (end + 3) & ~3
+    buf = bytearray(last - first)
+    if first != addr or last != end:
+        head = yield from proc_mem_read(first, 4)
+        tail = yield from proc_mem_read(last - 4, 4)
+        buf[:4] = head
+        buf[-4:] = tail
+    buf[addr - first:end - first] = data
+    for k in range(0, len(buf), 4):
+        st, _ = yield ("w", HOST_MEM_BASE + first + k, int.from_bytes(buf[k:k + 4], "little"))
+        _checked(st, f"memory write {first + k:#x}")
+
+
+def wqe_bytes(setup, opcode, laddr, va, length, rkey, tag):
+    """A send-queue entry, laid out as `setup["wqe"]` says."""
+    f = setup["wqe"]["fields"]
+    b = bytearray(setup["wqe"]["size"])
+    for name, v in (("laddr", laddr), ("va", va), ("len", length), ("rkey", rkey),
+                    ("tag", tag), ("opcode", opcode)):
+        b[f[name]["offset"]:f[name]["offset"] + f[name]["size"]] = v.to_bytes(f[name]["size"], "little")
+    return bytes(b)
+
+
+def proc_post(setup, flow, pi, opcode, laddr, va, length, tag, rkey=0):
+    """Post one work request on `flow` (its entry of `setup["flows"]`) at
+    producer index pi and ring the doorbell; returns the next pi."""
+    slot = flow["sq_base"] + setup["wqe"]["size"] * (pi % (1 << flow["sq_log"]))
+    yield from proc_mem_write(slot, wqe_bytes(setup, opcode, laddr, va, length, rkey, tag))
+    nxt = (pi + 1) & 0xFFFF
+    r = setup["regs"]
+    st, _ = yield ("w", r["sq_db"] + r["sq_db_stride"] * flow["flow"], nxt)
+    _checked(st, f"doorbell of flow {flow['flow']}")
+    return nxt
+
+
+def proc_reap(setup, ci, tries=1000):
+    """Wait (polling) for completion-queue entry ci of CQ 0, release it
+    (CI = ci + 1) and return it as a dict; None after `tries` polls."""
+    cq = setup["cq"][0]
+    size = setup["cqe"]["size"]
+    f = setup["cqe"]["fields"]
+    at = cq["base"] + size * (ci % (1 << cq["log_size"]))
+    want = 1 - ((ci >> cq["log_size"]) & 1)
+    for _ in range(tries):
+        raw = yield from proc_mem_read(at + f["phase"]["offset"], 1)
+        if (raw[0] >> f["phase"]["bit"]) & 1 == want:
+            break
+    else:
+        return None
+    e = yield from proc_mem_read(at, size)
+    out = {k: int.from_bytes(e[v["offset"]:v["offset"] + v["size"]], "little")
+           for k, v in f.items() if v["size"]}
+    r = setup["regs"]
+    st, _ = yield ("w", r["cq"] + r["cq_ci"], (ci + 1) & 0xFFFF)
+    _checked(st, "CQ consumer index")
+    return out
+
+
+def run(proc, bridge):
+    """Drive a procedure over a Bridge; its return value."""
+    try:
+        req = next(proc)
+        while True:
+            if req[0] == "r":
+                req = proc.send(bridge._transact(request(CMD_READ, req[1])))
+            else:
+                req = proc.send(bridge._transact(request(CMD_WRITE, req[1], req[2])))
+    except StopIteration as e:
+        return e.value
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--port", required=True, help="serial port, e.g. /dev/ttyUSB1")
@@ -147,6 +275,19 @@ def main(argv=None):
     w.add_argument("addr", type=lambda s: int(s, 0))
     w.add_argument("value", type=lambda s: int(s, 0))
     sub.add_parser("stats", help="the bridge's own counters")
+    su = sub.add_parser("setup", help="bring the NIC up (the JSON of `hpccnic board-setup`)")
+    su.add_argument("json")
+    pw = sub.add_parser("post-write", help="post an RDMA WRITE on the first flow and wait for it")
+    pw.add_argument("json")
+    pw.add_argument("--src", type=lambda s: int(s, 0), required=True, help="local address (8-byte aligned)")
+    pw.add_argument("--dst", type=lambda s: int(s, 0), required=True,
+                    help="the peer's address (8-byte aligned; in loopback, this board's)")
+    pw.add_argument("--len", type=int, required=True)
+    pw.add_argument("--tag", type=lambda s: int(s, 0), default=1)
+    pw.add_argument("--pi", type=int, default=0, help="the flow's producer index (0 after setup)")
+    pw.add_argument("--ci", type=int, default=0, help="the CQ's consumer index (0 after setup)")
+    pw.add_argument("--fill", choices=["none", "random"], default="none",
+                    help="random: fill the source first, and in loopback compare the destination")
     a = ap.parse_args(argv)
     b = Bridge(a.port, a.baud)
     try:
@@ -154,6 +295,30 @@ def main(argv=None):
             print(f"{a.addr:#06x}: {b.read(a.addr):#010x}")
         elif a.op == "write":
             b.write(a.addr, a.value)
+        elif a.op == "setup":
+            import json
+            n = run(proc_setup(json.load(open(a.json))), b)
+            print(f"setup: {n} register accesses answered as expected")
+        elif a.op == "post-write":
+            import json
+            import os
+            setup = json.load(open(a.json))
+            flow = setup["flows"][0]
+            data = None
+            if a.fill == "random":
+                data = os.urandom(a.len)
+                run(proc_mem_write(a.src, data), b)
+            run(proc_post(setup, flow, a.pi, setup["opcodes"]["write"], a.src, a.dst, a.len, a.tag), b)
+            c = run(proc_reap(setup, a.ci), b)
+            if c is None:
+                print("post-write: no completion", file=sys.stderr)
+                return 1
+            print(f"completion: tag {c['tag']:#x}, status {c['status']}, {c['bytes']} bytes, flow {c['flow']}")
+            if data is not None and len(setup["flows"]) == 2:
+                got = run(proc_mem_read(a.dst, a.len), b)
+                print("destination: " + ("byte-exact" if got == data else "DIFFERS"))
+                return 0 if got == data and c["status"] == 0 else 1
+            return 0 if c["status"] == 0 else 1
         else:
             for k, v in b.stats().items():
                 print(f"{k:10} {v}")

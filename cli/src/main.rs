@@ -6,6 +6,7 @@ use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 
 mod args;
+mod board_setup;
 mod c_header;
 mod cc_compare;
 mod cc_loop;
@@ -97,6 +98,10 @@ enum Cmd {
     /// `docs/driver.md`) from the spec: print it, write it, or check a
     /// file against it.
     CHeader(c_header::Args),
+    /// A board NIC's bring-up as JSON: the register accesses of
+    /// `docs/driver.md` §3 and the host memory layout, for
+    /// `boards/ecpix5/hpcc_uart.py setup` and the board co-simulation.
+    BoardSetup(board_setup::Args),
 }
 
 fn main() {
@@ -141,6 +146,7 @@ fn run(cli: Cli) -> i32 {
         Cmd::RxFuzz(a) => return rx_fuzz::main(a),
         Cmd::WiresharkConstants(a) => return wireshark::main(a),
         Cmd::CHeader(a) => return c_header::main(a),
+        Cmd::BoardSetup(a) => return board_setup::main(a),
         Cmd::Tops => {
             for t in nic_hdl::top::tops() {
                 println!("{:16} {}", t.name, t.about);

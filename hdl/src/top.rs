@@ -61,6 +61,19 @@ pub type HpccNic256 = crate::nic::HpccNic<8, 4, 12, 11, 3, 8, 4>;
 /// `Mac10g` (frames up to 1522 bytes).
 pub type HpccNic10g256 = crate::nic::HpccNic10g<8, 4, 12, 11, 3, 8, 4>;
 
+/// The ECPIX-5's board core (`boards/ecpix5/fpga.v`): the NIC for 16
+/// flows x 8 work requests, an 8 KiB receive buffer, 4 completion queues
+/// and a 16-entry WQE buffer, on the 1G RGMII MAC, with the UART bridge
+/// and 16 KiB of block RAM as host memory. Smaller than `HpccNic256` so
+/// that it fits the board beside its host side and places in bearable
+/// time.
+pub type Ecpix5Core = crate::board::NicBoard1g<4, 3, 7, 10, 2, 4, 4>;
+
+/// The Alveo U250's board core (`boards/alveo-u250/fpga.v`, Vivado):
+/// `HpccNic256` behind the vendor-MAC adapter (the 10G/25G Ethernet
+/// subsystem owns the FCS).
+pub type AlveoCore = crate::board::NicBoardVendor<8, 4, 12, 11, 3, 8, 4>;
+
 /// The host interface alone, at the NIC's size.
 pub type HostIf256 = crate::hostif::HostIf<8, 4, 3, 8, 4>;
 
@@ -357,6 +370,21 @@ pub fn tops() -> Vec<Top> {
             name: "lock_reset",
             about: "the reset from a PLL's lock, on the oscillator's clock: held from configuration until lock and the released button have been seen for 2^16 cycles (655 us at 100 MHz), lock losses counted (the board tops' reset)",
             verilog: verilog_of::<crate::board::LockReset<16>>,
+        },
+        Top {
+            name: "reset_sync",
+            about: "a reset taken into a clock domain: two flip-flops, both 1 at configuration (the board tops' per-domain reset)",
+            verilog: verilog_of::<crate::board::ResetSync>,
+        },
+        Top {
+            name: "ecpix5_core",
+            about: "the ECPIX-5 board core (boards/ecpix5/fpga.v without the PLL and I/O buffers): the NIC (16 flows x 8 work requests, 4 completion queues) on the 1G RGMII MAC through two clock-crossing frame FIFOs, the UART register bridge, the register/memory split, 16 KiB of block RAM host memory with its DMA engine, LockReset and a reset synchroniser per domain",
+            verilog: verilog_of::<Ecpix5Core>,
+        },
+        Top {
+            name: "alveo_core",
+            about: "the Alveo U250 board core (boards/alveo-u250/fpga.v, Vivado): hpcc_nic (256 flows) behind the vendor-MAC adapter for the Xilinx 10G/25G Ethernet subsystem; XDMA's AXI4-Lite master and descriptor-bypass streams on its host side",
+            verilog: verilog_of::<AlveoCore>,
         },
         Top {
             name: "bram_dma",

@@ -6,7 +6,8 @@ test module on it, and exit 1 if any test failed or errored.
     run("test_axis", top, "300 frames ... unchanged", extra_env={...})
 
 `VERILOG` (the emitted file) and `BUILD_DIR` (default build/cocotb/<top>)
-come from the environment, as scripts/cocotb.sh sets them.
+come from the environment, as scripts/cocotb.sh sets them; `parameters`
+override the top module's Verilog parameters.
 """
 
 import os
@@ -14,13 +15,20 @@ import sys
 from pathlib import Path
 
 
-def run(module, top, summary, extra_env=None):
+def run(module, top, summary, extra_env=None, parameters=None):
     from cocotb_tools.runner import get_runner
 
     verilog = Path(os.environ["VERILOG"]).resolve()
     build = Path(os.environ.get("BUILD_DIR", f"build/cocotb/{top}")).resolve()
     runner = get_runner("icarus")
-    runner.build(sources=[verilog], hdl_toplevel=top, build_dir=build, timescale=("1ps", "1ps"), always=True)
+    runner.build(
+        sources=[verilog],
+        hdl_toplevel=top,
+        build_dir=build,
+        timescale=("1ps", "1ps"),
+        parameters=parameters or {},
+        always=True,
+    )
     results = runner.test(
         hdl_toplevel=top,
         test_module=module,

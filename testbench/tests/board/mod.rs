@@ -1,1 +1,2 @@
 mod lock_reset;
+mod reset_sync;
