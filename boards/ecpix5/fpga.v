@@ -42,6 +42,10 @@ module fpga #(
     output wire [3:0] led
 );
 
+    // The bridge's settings, at its ports' widths.
+    localparam [15:0] CLKS_PER_BIT = (CORE_HZ + BAUD / 2) / BAUD;
+    localparam [23:0] TIMEOUT_CLKS = UART_TIMEOUT;
+
     wire tx_clk;
     wire tx_clk90;
     wire clk;
@@ -109,8 +113,8 @@ module fpga #(
         .tx_clk90(tx_clk90),
         .uart_rx(uart_rx),
         .uart_tx(uart_tx),
-        .cfg_clks_per_bit((CORE_HZ + BAUD / 2) / BAUD),
-        .cfg_timeout(UART_TIMEOUT),
+        .cfg_clks_per_bit(CLKS_PER_BIT),
+        .cfg_timeout(TIMEOUT_CLKS),
         .rgmii_txd(rgmii_txd),
         .rgmii_tx_ctl(rgmii_tx_ctl),
         .rgmii_txc(rgmii_tx_clk),
