@@ -1,7 +1,9 @@
 # HPCC++ SmartNIC: main targets.
 #   make         emit + lint the Verilog of every top (the NIC first), synthesise for
 #                ECP5-85F (the NIC first), print the NIC's utilisation and Fmax at the end
-#   make test    the co-simulation test suite (both engines) and the Verilog lint
+#   make test    the co-simulation test suite (both engines) and the Verilog lint,
+#                its long runs left out (about 15-25 minutes)
+#   make test-full   make test with the long runs (about 2 hours)
 #   make bench   benchmarks + synthesis figures -> build/bench.json
 # Each target installs the tools it needs if they are missing (scripts/deps.sh).
 
@@ -26,7 +28,7 @@ PIN_TOPS ?= mac_1g_rgmii ecpix5_core
 SYNTH_TOPS = $(CORE) $(filter-out $(BIG_TOPS) $(PIN_TOPS) $(CORE),$(TOPS))
 CLI       = $(CARGO) run -q --release --
 
-.PHONY: all deps deps-sim verilog lint synth synth-xcup synth-big test test-long cocotb bench vcd clean netsim-figures fuzz formal soak board-ecpix5 board-sim board-alveo-tcl
+.PHONY: all deps deps-sim verilog lint synth synth-xcup synth-big test test-full test-long cocotb bench vcd clean netsim-figures fuzz formal soak board-ecpix5 board-sim board-alveo-tcl
 
 all: deps verilog lint synth
 
@@ -70,6 +72,15 @@ synth-big: deps verilog
 test: deps-sim lint
 	@scripts/cocotb.sh $(VDIR)
 	$(CARGO) test --workspace --release
+
+# Everything `make test` runs, plus what it leaves out to stay near 15
+# minutes: the tests marked `#[ignore = "long: make test-full"]` (the whole
+# NIC in lockstep on each engine, four-state runs of the NIC, the longer
+# `sim` runs on Verilator and rust-hdl) and every frame size on the MACs'
+# cocotb checks (about 2 hours on two cores).
+test-full: deps-sim lint
+	@COCOTB_FULL=1 scripts/cocotb.sh $(VDIR)
+	$(CARGO) test --workspace --release -- --include-ignored
 
 # cocotbext-axi against the emitted Verilog (also run by `make test`): its
 # AXI4-Stream source and sink on the stream tops, its AXI4-Lite master on

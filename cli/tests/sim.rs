@@ -224,6 +224,7 @@ fn write() {
 /// status, both memories are byte-exact, tshark and scapy accept every
 /// frame.
 #[test]
+#[ignore = "long: make test-full"]
 fn nic_rtl_mixed_at_0_1_and_10_percent_loss() {
     for (loss, seed) in [("0", "1"), ("0.01", "2"), ("0.1", "3")] {
         scenario_of(
@@ -503,6 +504,7 @@ fn usage_errors() {
 /// The RTL puts exactly the golden core's bytes on the wire, in the same
 /// order at the same times, losses and retransmissions included.
 #[test]
+#[ignore = "long: make test-full"]
 fn rtl_and_golden_put_the_same_frames_on_the_wire() {
     let mut pcaps = Vec::new();
     for engine in ["golden", "verilator"] {
@@ -536,6 +538,7 @@ fn rtl_and_golden_put_the_same_frames_on_the_wire() {
 /// whole NIC runs on rust-hdl in `testbench/tests/nic/nic.rs`), with
 /// waveforms.
 #[test]
+#[ignore = "long: make test-full"]
 fn write_on_rust_hdl_with_waveforms() {
     let vcd = tmp("vcd/w.vcd");
     let (code, out, err) = hpccnic(&[
@@ -564,6 +567,7 @@ fn write_on_rust_hdl_with_waveforms() {
 /// READs under loss on the RTL core: lost READ responses are re-read,
 /// and a duplicate READ REQUEST is executed again by the RTL dispatcher.
 #[test]
+#[ignore = "long: make test-full"]
 fn lossy_read_on_verilator() {
     scenario(
         "lossy-read-verilator",

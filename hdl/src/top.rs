@@ -428,9 +428,21 @@ mod tests {
     }
 
     /// Every top gets a flat wrapper with the same ports, none with `$`.
+    /// The big tops that are other tops with other parameters, or the NIC
+    /// with a board's glue around it, are left out here (emitting them
+    /// takes minutes); their wrappers are the top module of `make lint`,
+    /// which `make test` runs on every emitted top.
     #[test]
     fn every_top_has_a_flat_wrapper() {
-        for t in tops().iter().filter(|t| t.name != "hpcc_cc_4096") {
+        const BIG: [&str; 6] = [
+            "hpcc_cc_4096",
+            "dcqcn_rp_4096",
+            "hpcc_nic_core",
+            "hpcc_nic_10g",
+            "alveo_core",
+            "ecpix5_core",
+        ];
+        for t in tops().iter().filter(|t| !BIG.contains(&t.name)) {
             let v = flat(t.name);
             let raw = v
                 .split_once(&format!("\n// {}: `top` with flat", t.name))

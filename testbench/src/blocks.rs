@@ -3,7 +3,7 @@
 
 use crate::harness;
 use nic_golden as golden;
-use nic_hdl::arith::{Delay, Divider, MinMax, Normalize, SatAddSub, WideMul};
+use nic_hdl::arith::{Delay, DelayRam, Divider, MinMax, Normalize, SatAddSub, WideMul};
 use nic_hdl::cc::{
     ComputeWind, DcqcnNp, DcqcnRp, Ewma, HopMax, HpccCc, MeasureInflight, Ns3HopParse, Rate,
 };
@@ -271,6 +271,16 @@ harness! {
 
 harness! {
     impl<const W: usize, const L: usize> Delay<W, L> {
+        type In = golden::arith::delay::In;
+        type Out = golden::arith::delay::Out;
+        clock = clock;
+        inputs { d: d }
+        outputs { q: q }
+    }
+}
+
+harness! {
+    impl<const L: usize, const A: usize> DelayRam<Bits<40>, L, A> {
         type In = golden::arith::delay::In;
         type Out = golden::arith::delay::Out;
         clock = clock;

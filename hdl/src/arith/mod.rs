@@ -12,7 +12,8 @@
 //! | [`Normalize`] | leading zeros, x << lz | 2 |
 //! | [`WideMul`] | 32 × 32 → 64 | 4 |
 //! | [`Divider`] | floor(a·2^F / d), saturating | N + 1 |
-//! | [`Delay`] | d from L cycles ago | L |
+//! | [`Delay`] | d from L cycles ago, in registers | L |
+//! | [`DelayRam`] | d from L cycles ago, in a block RAM | L |
 
 pub mod delay;
 pub mod divider;
@@ -21,7 +22,7 @@ pub mod normalize;
 pub mod sat_add_sub;
 pub mod wide_mul;
 
-pub use delay::Delay;
+pub use delay::{Delay, DelayRam};
 pub use divider::Divider;
 pub use min_max::MinMax;
 pub use normalize::Normalize;

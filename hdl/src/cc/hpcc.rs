@@ -82,7 +82,7 @@ use super::hop_max::HopMax;
 use super::int_ns3::Ns3HopParse;
 use super::measure_inflight::MeasureInflight;
 use super::rate::Rate;
-use crate::arith::Delay;
+use crate::arith::{Delay, DelayRam};
 use crate::cc::{CcEventSink, CcStatsSource, CcUpdateSource};
 use crate::mem::Ram;
 use rust_hdl::prelude::*;
@@ -263,10 +263,10 @@ pub struct HpccCc<const A: usize> {
 
     // ---- the event's context, from stage 3, at the stages that use it
     ctx: Signal<Local, EventCtx>,
-    ctx_s47: CtxDelay<44>,
+    ctx_s47: DelayRam<EventCtx, 44, 6>,
     ctx_s55: CtxDelay<8>,
     ctx_s56: CtxDelay<1>,
-    ctx_s87: CtxDelay<31>,
+    ctx_s87: DelayRam<EventCtx, 31, 5>,
     ctx_s96: CtxDelay<9>,
     ctx_s101: CtxDelay<5>,
 
@@ -274,7 +274,7 @@ pub struct HpccCc<const A: usize> {
     hop_max: HopMax,
     ewma: Ewma,
     u_s56: DFF<Bits<32>>,
-    u_out_s101: Delay<32, 45>,
+    u_out_s101: DelayRam<Bits<32>, 45, 6>,
 
     // ---- stages 56..96: lines 11–20; W, Wc, incStage by status, written
     // at 96

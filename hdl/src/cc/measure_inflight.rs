@@ -46,7 +46,7 @@
 //!
 //! Golden twin: `nic_golden::cc::measure_inflight` (`hop_term`).
 
-use crate::arith::{Delay, Divider, WideMul};
+use crate::arith::{Delay, DelayRam, Divider, WideMul};
 use rust_hdl::prelude::*;
 
 /// Cycles from the hop to `u_prime`, `tau`, `out_valid`.
@@ -105,11 +105,11 @@ pub struct MeasureInflight {
     valid_s3: Delay<1, 3>,
     div: Divider<32, 30>,
     // ---- alongside: the queue term (line 5), multiply at 32
-    qmin_s32: Delay<17, 30>,
+    qmin_s32: DelayRam<Bits<17>, 30, 5>,
     q_mul: WideMul,
     /// s − 29 − mlog + code, the queue term's shift, for stage 36.
-    q_shift_s36: Delay<8, 34>,
-    tau_s38: Delay<24, 36>,
+    q_shift_s36: DelayRam<Bits<8>, 34, 6>,
+    tau_s38: DelayRam<Bits<24>, 36, 6>,
     // ---- stages 36..38: the terms, their sum, saturated
     u_q: Signal<Local, Bits<64>>,
     u_q_s37: DFF<Bits<64>>,

@@ -12,6 +12,11 @@
 //! is undefined. Every word starts at zero (an `initial` block: FPGA
 //! configuration, and no X in a 4-state simulation).
 //!
+//! [`Ram::block`] makes one that yosys must put in block RAM (the
+//! attribute `ram_style = "block"`): for memories small enough that
+//! yosys would otherwise choose LUT RAM, such as the delay lines of
+//! [`crate::arith::DelayRam`] on the ECP5, whose LUTs are the scarcer.
+//!
 //! Latency 1, one read and one write per cycle. Golden twin:
 //! `nic_golden::mem::ram`.
 
@@ -27,6 +32,18 @@ pub struct Ram<D: Synth, const N: usize> {
     pub write_data: Signal<In, D>,
     pub write_enable: Signal<In, Bit>,
     _sim: Box<BTreeMap<Bits<N>, D>>,
+    /// Emit `ram_style = "block"` ([`Ram::block`]).
+    _block: bool,
+}
+
+impl<D: Synth, const N: usize> Ram<D, N> {
+    /// A `Ram` that synthesis must map to block RAM.
+    pub fn block() -> Self {
+        Self {
+            _block: true,
+            ..Default::default()
+        }
+    }
 }
 
 impl<D: Synth, const N: usize> Default for Ram<D, N> {
@@ -39,6 +56,7 @@ impl<D: Synth, const N: usize> Default for Ram<D, N> {
             write_data: Default::default(),
             write_enable: Default::default(),
             _sim: Box::default(),
+            _block: false,
         }
     }
 }
@@ -68,8 +86,13 @@ impl<D: Synth, const N: usize> Logic for Ram<D, N> {
             "integer i;\ninitial begin\n  read_data = 0;\n  for (i = 0; i < {n}; i = i + 1) mem[i] = 0;\nend\n",
             n = 1usize << N
         );
+        let style = if self._block {
+            "(* ram_style = \"block\" *)\n"
+        } else {
+            ""
+        };
         Verilog::Custom(format!(
-            "(* no_rw_check *)\nreg[{d}:0] mem[{a}:0];\n{init}\n\
+            "{style}(* no_rw_check *)\nreg[{d}:0] mem[{a}:0];\n{init}\n\
              always @(posedge clock) begin\n   read_data <= mem[read_address];\n   \
              if (write_enable) begin\n      mem[write_address] <= write_data;\n   end\nend\n",
             d = D::BITS - 1,

@@ -222,6 +222,7 @@ proptest! {
     }
 
     #[test]
+    #[ignore = "long: make test-full"]
     fn core_matches_golden(c in workload()) {
         let (rec, _) = run(&c, 1500, 1500);
         both::<Rtl, Twin>("nic_core", &rec)?;
@@ -239,6 +240,7 @@ proptest! {
 }
 
 #[test]
+#[ignore = "long: make test-full"]
 fn core_no_x_in_four_state_simulation() {
     let c = Cfg {
         seed: 7,

@@ -186,6 +186,7 @@ fn nic_twin_closed_loop() {
 /// first cycles (it runs the whole NIC at about a thousand cycles a
 /// second), Verilator for the whole run.
 #[test]
+#[ignore = "long: make test-full"]
 fn nic_matches_golden() {
     let c = cfg(11, 0.01, 30, true);
     let (rec, _, r) = run(&c, 2_000_000, usize::MAX);
@@ -199,6 +200,7 @@ proptest! {
     /// Whole runs on Verilator: WRITEs and READs at 0, 1 and 10 % loss,
     /// with and without bad host input and DMA errors.
     #[test]
+    #[ignore = "long: make test-full"]
     fn nic_matches_golden_verilator(seed in any::<u64>(), loss in prop_oneof![Just(0.0), Just(0.01), Just(0.1)], bad in any::<bool>()) {
         let c = cfg(seed, loss, 30, bad);
         let (rec, _, r) = run(&c, 2_000_000, usize::MAX);
@@ -210,6 +212,7 @@ proptest! {
 /// The host interface alone: its inputs in a NIC run (the core's side
 /// included), replayed on both engines.
 #[test]
+#[ignore = "long: make test-full"]
 fn host_if_matches_golden() {
     type HostRtl = nic_hdl::hostif::HostIf<A, Q, C, N, W>;
     type HostTwin = nic_golden::hostif::host_if::HostIf<A, Q, C, N, W>;
@@ -220,6 +223,7 @@ fn host_if_matches_golden() {
 }
 
 #[test]
+#[ignore = "long: make test-full"]
 fn nic_no_x_in_four_state_simulation() {
     let c = cfg(13, 0.0, 30, true);
     let (rec, _, r) = run(&c, 2_000_000, 3000);

@@ -117,6 +117,7 @@ fn nic_10g_twin_closed_loop() {
 }
 
 #[test]
+#[ignore = "long: make test-full"]
 fn nic_10g_matches_golden() {
     let r = run(&cfg(11, 0.02, 30, true), true);
     verilator::<Rtl, Twin>("hpcc_nic_10g_long", &r.inputs).unwrap();
@@ -124,6 +125,7 @@ fn nic_10g_matches_golden() {
 }
 
 #[test]
+#[ignore = "long: make test-full"]
 fn nic_10g_no_x_in_four_state_simulation() {
     let r = run(&cfg(13, 0.0, 30, true), true);
     // Past the bring-up: frames on the wire both ways.
