@@ -78,9 +78,14 @@ test: deps-sim lint
 # NIC in lockstep on each engine, four-state runs of the NIC, the longer
 # `sim` runs on Verilator and rust-hdl) and every frame size on the MACs'
 # cocotb checks (about 2 hours on two cores).
+# The other ignored tests stay out: the benchmarks (`make bench`) and the
+# known gap `hop_max_exact_tie_tracks_f64` (README, "Known gaps").
+NOT_LONG = --skip bench_dcqcn_figures --skip bench_sched_alone --skip bench_requester_alone \
+  --skip bench_roce_alone --skip nic_figures --skip core_figures --skip dcqcn_closed_loop_figures \
+  --skip hop_max_exact_tie_tracks_f64
 test-full: deps-sim lint
 	@COCOTB_FULL=1 scripts/cocotb.sh $(VDIR)
-	$(CARGO) test --workspace --release -- --include-ignored
+	$(CARGO) test --workspace --release -- --include-ignored $(NOT_LONG)
 
 # cocotbext-axi against the emitted Verilog (also run by `make test`): its
 # AXI4-Stream source and sink on the stream tops, its AXI4-Lite master on

@@ -2,22 +2,24 @@
 # Lint every emitted Verilog file: verilator --lint-only, then yosys
 # `hierarchy -check; proc; check -assert`, and no latch after `proc` (a
 # combinational block that misses an assignment on some path). Fails on any
-# error.
+# error. Two files at a time (LINT_JOBS), the NIC first; a line per file.
 set -euo pipefail
 dir=${1:-build/verilog}
-status=0
 # The NIC first (`make` leads with it).
 files=()
 [ -f "$dir/hpcc_nic.v" ] && files+=("$dir/hpcc_nic.v")
 for f in "$dir"/*.v; do [ "$f" = "$dir/hpcc_nic.v" ] || files+=("$f"); done
-for f in "${files[@]}"; do
+lint_one() {
+  local f=$1 name out
   name=$(basename "$f" .v)
   if ! out=$(verilator --lint-only -Wno-fatal -Wno-lint -Wno-style --top-module "$name" "$f" 2>&1); then
-    echo "lint: verilator FAILED on $name"; echo "$out" | grep -E '^%Error' | head -20; status=1; continue
+    echo "lint: verilator FAILED on $name"; echo "$out" | grep -E '^%Error' | head -20; return 1
   fi
   if ! out=$(yosys -q -p "read_verilog $f; hierarchy -check -top $name; proc; check -assert; select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr" 2>&1); then
-    echo "lint: yosys FAILED on $name"; echo "$out" | tail -20; status=1; continue
+    echo "lint: yosys FAILED on $name"; echo "$out" | tail -20; return 1
   fi
   echo "lint: $name clean (verilator --lint-only, yosys check -assert, no latch)"
-done
-exit $status
+}
+export -f lint_one
+# xargs exits non-zero if any file failed; every file is still linted.
+printf '%s\n' "${files[@]}" | xargs -P "${LINT_JOBS:-2}" -I{} bash -c 'lint_one "$1"' _ {}
