@@ -289,14 +289,7 @@ fn compile(dir: &Path, verilog: &str, shim: &str, so: &Path) {
         .unwrap_or_else(|e| {
             panic!("cannot run verilator ({e}); install it with `make deps` (apt-get install verilator)")
         });
-    if !out.status.success() {
-        panic!(
-            "verilator failed in {}:\n{}\n{}",
-            tmp.display(),
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+    step_ok(&out, "verilator", &tmp);
     // Verilator's run-time library is the same for every model: objects
     // built once are copied in after verilating (so they are newer than
     // the makefile, and `make` skips them). That takes about 14 s off
@@ -316,14 +309,7 @@ fn compile(dir: &Path, verilog: &str, shim: &str, so: &Path) {
         .args(["-f", "Vtop.mk", "-j", &jobs])
         .output()
         .unwrap_or_else(|e| panic!("cannot run make ({e})"));
-    if !out.status.success() {
-        panic!(
-            "verilator build failed in {}:\n{}\n{}",
-            tmp.display(),
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+    step_ok(&out, "verilator build (make)", &tmp);
     if !have_runtime {
         keep_runtime(&obj, &runtime);
     }
@@ -336,6 +322,18 @@ fn compile(dir: &Path, verilog: &str, shim: &str, so: &Path) {
     std::fs::copy(tmp.join("obj").join("libcosim.so"), &staged).unwrap();
     std::fs::rename(&staged, so).unwrap();
     let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// Panics with a step's output if it failed.
+fn step_ok(out: &std::process::Output, step: &str, dir: &Path) {
+    if !out.status.success() {
+        panic!(
+            "{step} failed in {}:\n{}\n{}",
+            dir.display(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }
 
 /// The objects of Verilator's run-time library that every model links.
