@@ -2,7 +2,7 @@
 #   make         emit + lint the Verilog of every top (the NIC first), synthesise for
 #                ECP5-85F (the NIC first), print the NIC's utilisation and Fmax at the end
 #   make test    the co-simulation test suite (both engines) and the Verilog lint,
-#                its long runs left out (about 15-25 minutes)
+#                its long runs left out (they are in `make test-full`)
 #   make test-full   make test with the long runs
 #   make bench   benchmarks + synthesis figures -> build/bench.json
 # Each target installs the tools it needs if they are missing (scripts/deps.sh).
