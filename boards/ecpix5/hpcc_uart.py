@@ -49,6 +49,17 @@ STATS_NAMES = ["requests", "bad_crc", "bad_cmd", "truncated", "framing", "stray"
 # The board's address space (nic_spec::board): registers below, host memory from here.
 HOST_MEM_BASE = 0xC000
 HOST_MEM_LOG_WORDS = 11
+# The STATS pages (nic_spec::board::STATS_PAGES): STATS address (page << 8) | k
+# reads counter k of the page; page 0 is STATS_NAMES.
+STATS_PAGES = [
+    ("BRIDGE", ["requests", "bad_crc", "bad_cmd", "truncated", "framing", "stray", "overrun"]),
+    ("HOST_MEM", ["rd_descs", "wr_descs", "rd_range_err", "wr_range_err", "wr_len_err"]),
+    ("TX_FIFO", ["frames", "dropped"]),
+    ("RX_FIFO", ["frames", "dropped"]),
+    ("MAC_TX", ["frames", "bytes", "aborts"]),
+    ("MAC_RX", ["frames", "bytes", "bad_preamble", "errors", "oversize", "runts", "bad_fcs", "pause", "ctl_other"]),
+    ("RESET", ["lock_losses"]),
+]
 # ----
 
 STATUS_TEXT = {
@@ -83,6 +94,14 @@ def request(cmd, addr, value=None):
     if cmd == CMD_WRITE:
         body += (value & 0xFFFFFFFF).to_bytes(4, "big")
     return bytes([SYNC]) + body + bytes([crc8(body)])
+
+
+def stats_index(page, name):
+    """The STATS address of counter `name` of the page named `page`."""
+    for p, (pname, names) in enumerate(STATS_PAGES):
+        if pname == page:
+            return (p << 8) | names.index(name)
+    raise KeyError(page)
 
 
 def parse_response(resp):
@@ -137,12 +156,15 @@ class Bridge:
             raise BridgeError(f"write {addr:#06x}: {STATUS_TEXT.get(status, hex(status))}")
 
     def stats(self):
+        """Every counter of every page: {"PAGE.name": value}."""
         out = {}
-        for k, name in enumerate(STATS_NAMES):
-            status, value = self._transact(request(CMD_STATS, k))
-            if status != STATUS_OKAY:
-                raise BridgeError(f"stats {k}: {STATUS_TEXT.get(status, hex(status))}")
-            out[name] = value
+        for page, names in STATS_PAGES:
+            for name in names:
+                k = stats_index(page, name)
+                status, value = self._transact(request(CMD_STATS, k))
+                if status != STATUS_OKAY:
+                    raise BridgeError(f"stats {k:#06x}: {STATUS_TEXT.get(status, hex(status))}")
+                out[f"{page}.{name}"] = value
         return out
 
 
@@ -274,7 +296,7 @@ def main(argv=None):
     w = sub.add_parser("write", help="write a register")
     w.add_argument("addr", type=lambda s: int(s, 0))
     w.add_argument("value", type=lambda s: int(s, 0))
-    sub.add_parser("stats", help="the bridge's own counters")
+    sub.add_parser("stats", help="every board counter: the bridge's, the host memory's, the FIFOs', the MAC's, lock losses")
     su = sub.add_parser("setup", help="bring the NIC up (the JSON of `hpccnic board-setup`)")
     su.add_argument("json")
     pw = sub.add_parser("post-write", help="post an RDMA WRITE on the first flow and wait for it")
@@ -321,7 +343,7 @@ def main(argv=None):
             return 0 if c["status"] == 0 else 1
         else:
             for k, v in b.stats().items():
-                print(f"{k:10} {v}")
+                print(f"{k:20} {v}")
     except BridgeError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

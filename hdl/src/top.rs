@@ -377,8 +377,13 @@ pub fn tops() -> Vec<Top> {
             verilog: verilog_of::<crate::board::ResetSync>,
         },
         Top {
+            name: "stats_cross",
+            about: "a counter read across clocks: a STATS index out to the counters' clock, the answer (hit, index, value) back, shown only for the current index (the ECPIX-5 core's STATS pages on rgmii_rxc, tx_clk and clk100)",
+            verilog: verilog_of::<crate::board::StatsCross>,
+        },
+        Top {
             name: "ecpix5_core",
-            about: "the ECPIX-5 board core (boards/ecpix5/fpga.v without the PLL and I/O buffers): the NIC (16 flows x 8 work requests, 4 completion queues) on the 1G RGMII MAC through two clock-crossing frame FIFOs, the UART register bridge, the register/memory split, 16 KiB of block RAM host memory with its DMA engine, LockReset and a reset synchroniser per domain",
+            about: "the ECPIX-5 board core (boards/ecpix5/fpga.v without the PLL and I/O buffers): the NIC (16 flows x 8 work requests, 4 completion queues) on the 1G RGMII MAC through two clock-crossing frame FIFOs, the UART register bridge with every board counter on its STATS pages, the register/memory split, 16 KiB of block RAM host memory with its DMA engine, LockReset and a reset synchroniser per domain",
             verilog: verilog_of::<Ecpix5Core>,
         },
         Top {

@@ -136,7 +136,7 @@ pub const STATS_PAGES: [&str; 11] = [
 
 /// Counter records that have no page: (record, why). Every other
 /// `*Stats` record is a page.
-pub const STATS_UNMAPPED: [(&str, &str); 7] = [
+pub const STATS_UNMAPPED: [(&str, &str); 8] = [
     (
         "MacTxStats",
         "the MAC sits outside hpcc_nic: its counters are ports of mac_10g (tx_clk domain)",
@@ -163,7 +163,11 @@ pub const STATS_UNMAPPED: [(&str, &str); 7] = [
     ),
     (
         "BramDmaStats",
-        "the block-RAM host memory stands in for a host's PCIe DMA engine on a board: its counters are ports of the board top",
+        "the block-RAM host memory stands in for a host's PCIe DMA engine on a board: its counters are ports of the board top, and the host reads them with the bridge's STATS command (board::STATS_PAGES)",
+    ),
+    (
+        "BoardStats",
+        "the board's own counters (the PLL's lock losses) are outside hpcc_nic: the host reads them with the bridge's STATS command (board::STATS_PAGES)",
     ),
 ];
 

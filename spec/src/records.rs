@@ -966,6 +966,22 @@ macro_rules! bram_dma_stats_record {
     };
 }
 
+/// The board's own counters, outside every block's record (32 bits,
+/// wrapping): `lock_losses`, the PLL lock losses `LockReset` counted on
+/// the oscillator's clock. Page `RESET` of the bridge's `STATS` command
+/// (`nic_spec::board::STATS_PAGES`).
+#[macro_export]
+macro_rules! board_stats_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = BoardStats, sink = BoardStatsSink, source = BoardStatsSource,
+            kind = level, generics = [],
+            fields = [ lock_losses: 32 u32 ],
+            records = [],
+        }
+    };
+}
+
 /// Every record, for generators that want them all: calls
 /// `$gen! { <ctx> <record> }` once per record, nested ones first.
 #[macro_export]
@@ -1024,6 +1040,7 @@ macro_rules! all_records {
         $crate::host_if_stats_record!($gen! { $($ctx)* });
         $crate::uart_bridge_stats_record!($gen! { $($ctx)* });
         $crate::bram_dma_stats_record!($gen! { $($ctx)* });
+        $crate::board_stats_record!($gen! { $($ctx)* });
     };
 }
 
@@ -1132,11 +1149,11 @@ mod tests {
         // sent_pkts and sent_drops): 107 on the core's register pages;
         // then the MAC's Tx, Rx, pause control and clock-crossing FIFO
         // and the vendor-MAC adapter's padder, and the UART register
-        // bridge and the board host memory's DMA engine (outside the
-        // core: `STATS_UNMAPPED`)
+        // bridge, the board host memory's DMA engine and the board's
+        // lock losses (outside the core: `STATS_UNMAPPED`)
         assert_eq!(
             n,
-            12 + 7 + 3 + 10 + 8 + 12 + 14 + 18 + 11 + 5 + 7 + 3 + 9 + 4 + 2 + 3 + 7 + 5
+            12 + 7 + 3 + 10 + 8 + 12 + 14 + 18 + 11 + 5 + 7 + 3 + 9 + 4 + 2 + 3 + 7 + 5 + 1
         );
     }
 }

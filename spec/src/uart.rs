@@ -193,6 +193,26 @@ mod tests {
         }
         let names: Vec<String> = STATS_NAMES.iter().map(|n| format!("\"{n}\"")).collect();
         assert_eq!(val("STATS_NAMES"), format!("[{}]", names.join(", ")));
+        // STATS_PAGES: one line per page, in page order.
+        let start = py
+            .find("STATS_PAGES = [\n")
+            .expect("STATS_PAGES in the script");
+        let lines: Vec<&str> = py[start..]
+            .lines()
+            .skip(1)
+            .take_while(|l| *l != "]")
+            .collect();
+        let want: Vec<String> = crate::board::STATS_PAGES
+            .iter()
+            .map(|p| {
+                let f: Vec<String> = crate::board::stats_fields(p)
+                    .iter()
+                    .map(|n| format!("\"{n}\""))
+                    .collect();
+                format!("    (\"{}\", [{}]),", p.name, f.join(", "))
+            })
+            .collect();
+        assert_eq!(lines, want, "STATS_PAGES in {path}");
     }
 
     /// `docs/board.md`'s protocol table shows these values.
@@ -211,6 +231,16 @@ mod tests {
         }
         for (k, n) in STATS_NAMES.iter().enumerate() {
             let row = format!("| {k} | `{n}` |");
+            assert!(doc.contains(&row), "{path} has no row `{row}`");
+        }
+        for (p, page) in crate::board::STATS_PAGES.iter().enumerate().skip(1) {
+            let row = format!(
+                "| {p} | `{}` | `{}` | `{}` | {} |",
+                page.name,
+                page.record,
+                page.clock,
+                crate::board::stats_fields(page).join(", ")
+            );
             assert!(doc.contains(&row), "{path} has no row `{row}`");
         }
     }

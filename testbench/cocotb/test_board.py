@@ -25,7 +25,7 @@ own host script:
   path).
 
 Checks, in order (with BOARD_QUICK=1, as `make test` runs it: 1, a
-register read and 4's UART requests; `make board-sim` runs them all):
+register read, 4's UART requests and 5; `make board-sim` runs them all):
 1. the PLL never locks: no answer on the UART, `eth_rst_n` low, LD5 and
    LD6 dark; then it locks and the board leaves reset;
 2. bring-up: every access gets the answer the driver model expects (ID,
@@ -39,7 +39,11 @@ register read and 4's UART requests; `make board-sim` runs them all):
    .bad_fcs`), the WRITE unharmed;
 4. bad UART requests: one with a bad CRC is answered BAD_CRC and not
    executed; a truncated one gets no answer; both are counted by the
-   bridge's STATS and ports.
+   bridge's STATS and ports;
+5. every board counter (STATS pages 1-6: host memory, FIFOs, MAC, lock
+   losses; three clock domains) read over the UART equals its port, an
+   index past a page answers DECERR (the quick run first sends a frame
+   with an error on rx_ctl and a good one, so the receive pages count).
 
 Run by scripts/cocotb.sh (quick, part of `make test`) and
 scripts/board_sim.sh (`make board-sim`):
@@ -261,10 +265,61 @@ async def board(dut):
     assert int(dut.core.m_stats_bridge_truncated.value) == 1
     dut._log.info("UART: a bad CRC answered BAD_CRC, a truncated request dropped, both counted")
 
+    await board_pages(dut, host, wire)
+
     if not QUICK:
         out = Path(os.environ["WIRE_PCAP"])
         write_pcap(out, wire.frames)
         dut._log.info("%d frames of the wire written to %s", len(wire.frames), out)
+
+
+# The board core's counter ports of each STATS page (page 0, the
+# bridge's, is checked above).
+PAGE_PORTS = {
+    "HOST_MEM": "m_stats_mem_",
+    "TX_FIFO": "m_stats_tx_fifo_",
+    "RX_FIFO": "m_stats_rx_fifo_",
+    "MAC_TX": "m_stats_mac_tx_",
+    "MAC_RX": "m_stats_mac_rx_",
+    "RESET": "",
+}
+
+
+async def board_pages(dut, host, wire):
+    """5. Every board counter read over the UART (STATS pages 1-6, from
+    three clocks) equals its port; one past each page, and a page past
+    the last, answer DECERR. In the quick run a good frame and one with
+    an error on rx_ctl are sent first, so the receive pages count."""
+    if QUICK:
+        junk = b"\xff" * 6 + b"\x02\x00\x00\x00\x00\x01" + b"\x88\xb5" + bytes(range(46))
+        bad = GmiiFrame.from_payload(junk)
+        bad.normalize()
+        bad.error[20] = 1
+        await wire.source.send(bad)
+        await wire.source.send(GmiiFrame.from_payload(junk))
+    await ClockCycles(dut.core.clk, 2000)
+    got = {}
+    for p, (page, names) in enumerate(proto.STATS_PAGES):
+        if page == "BRIDGE":
+            continue
+        for k, name in enumerate(names):
+            st, v = await host.transact(proto.request(proto.CMD_STATS, (p << 8) | k))
+            host.requests += 1
+            port = int(getattr(dut.core, PAGE_PORTS[page] + name).value)
+            assert (st, v) == (proto.STATUS_OKAY, port), f"{page}.{name}: {(st, v)}, port {port}"
+            got[f"{page}.{name}"] = v
+        st, v = await host.transact(proto.request(proto.CMD_STATS, (p << 8) | len(names)))
+        host.requests += 1
+        assert (st, v) == (proto.STATUS_DECERR, 0), f"{page} past its last: {(st, v)}"
+    st, v = await host.transact(proto.request(proto.CMD_STATS, len(proto.STATS_PAGES) << 8))
+    host.requests += 1
+    assert (st, v) == (proto.STATUS_DECERR, 0), f"a page past the last: {(st, v)}"
+    assert got["MAC_RX.errors"] == 1, got
+    assert got["MAC_RX.frames"] >= 1 and got["RX_FIFO.frames"] >= got["MAC_RX.frames"], got
+    assert got["MAC_TX.frames"] == len(wire.frames), (got, len(wire.frames))
+    assert got["RESET.lock_losses"] == 0, got
+    dut._log.info("board counters over the UART equal their ports: %s",
+                  {k: v for k, v in got.items() if v})
 
 
 async def drive(host, proc, dut=None, what=""):

@@ -18,7 +18,9 @@ checked against the RTL too. It runs:
 - a truncated request and an unknown command: no response within the
   idle timeout and more, nothing accessed;
 - STATS: the bridge's counters (and its `m_stats_*` ports) equal the
-  tally; an index past the last counter answers DECERR.
+  tally; an index past the last counter answers DECERR; the first and
+  last counters of every board page (`STATS_PAGES`) come from the
+  `ext_stat_*` port (a board model here), one past them answers DECERR.
 
 Run by scripts/cocotb.sh (part of `make test`):
     TOP=uart_axil VERILOG=build/verilog/uart_axil.v python3 testbench/cocotb/test_uart_axil.py
@@ -82,6 +84,9 @@ async def bridge_against_cocotbext_uart_and_axil_ram(dut):
     dut.uart_rx.value = 1
     dut.cfg_clks_per_bit.value = CLKS_PER_BIT
     dut.cfg_timeout.value = TIMEOUT_CYCLES
+    dut.ext_stat_hit.value = 0
+    dut.ext_stat_data.value = 0
+    cocotb.start_soon(board_pages(dut))
     ram = AxiLiteRam(AxiLiteBus.from_prefix(dut, "m_axil"), dut.clock, dut.reset, size=2**16)
     ram.write_if.aw_channel.set_pause_generator(pauses(rng, 0.3))
     ram.write_if.w_channel.set_pause_generator(pauses(rng, 0.3))
@@ -150,11 +155,36 @@ async def bridge_against_cocotbext_uart_and_axil_ram(dut):
     st, val = await transact(src, sink, proto.request(proto.CMD_STATS, len(proto.STATS_NAMES)))
     assert (st, val) == (proto.STATUS_DECERR, 0), (st, val)
     tally["requests"] += 1
+    # Pages past 0 come from `ext_stat_*`: here a board model that answers
+    # the pages of proto.STATS_PAGES, a value made from the index, a
+    # cycle after the index.
+    for p, (page, names) in enumerate(proto.STATS_PAGES[1:], start=1):
+        for k in (0, len(names) - 1, len(names)):
+            idx = (p << 8) | k
+            st, val = await transact(src, sink, proto.request(proto.CMD_STATS, idx))
+            want = (proto.STATUS_OKAY, board_stat(idx)) if k < len(names) else (proto.STATUS_DECERR, 0)
+            assert (st, val) == want, f"STATS {idx:#06x}: {(st, val)}, not {want}"
+            tally["requests"] += 1
     await RisingEdge(dut.clock)
     for name in proto.STATS_NAMES:
         got = int(getattr(dut, f"m_stats_{name}").value)
         assert got == tally[name], f"m_stats_{name} = {got}, tally {tally[name]}"
     dut._log.info("tally %s", tally)
+
+
+def board_stat(idx):
+    return ((idx * 0x9E3779B1) ^ 0xB0A2D000) & 0xFFFFFFFF
+
+
+async def board_pages(dut):
+    """The board side of `ext_stat_*`, registered."""
+    while True:
+        await RisingEdge(dut.clock)
+        idx = int(dut.ext_stat_index.value)
+        page, k = idx >> 8, idx & 0xFF
+        hit = 1 <= page < len(proto.STATS_PAGES) and k < len(proto.STATS_PAGES[page][1])
+        dut.ext_stat_hit.value = int(hit)
+        dut.ext_stat_data.value = board_stat(idx)
 
 
 def main():

@@ -35,9 +35,9 @@ crate::harness! {
         clock = clock;
         inputs {
             reset: reset, uart_rx: uart_rx, cfg_clks_per_bit: cfg_clks_per_bit,
-            cfg_timeout: cfg_timeout
+            cfg_timeout: cfg_timeout, ext_stat_data: ext_stat_data, ext_stat_hit: ext_stat_hit
         }
-        outputs { uart_tx: uart_tx }
+        outputs { uart_tx: uart_tx, ext_stat_index: ext_stat_index }
         records_in { axil: m_axil }
         records_out { axil: m_axil, stats: m_stats }
     }

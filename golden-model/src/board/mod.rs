@@ -2,3 +2,4 @@
 
 pub mod lock_reset;
 pub mod reset_sync;
+pub mod stats_cross;

@@ -186,6 +186,8 @@ pub struct RoceTx<const A: usize> {
     b_v: bool,
     b_data: u64,
     b_kind: u8,
+    b_close: bool,
+    out_open: bool,
     crc: u32,
     c_frames: u32,
     c_bad: u32,
@@ -266,6 +268,8 @@ impl<const A: usize> Default for RoceTx<A> {
             b_v: false,
             b_data: 0,
             b_kind: 0,
+            b_close: false,
+            out_open: false,
             crc: 0,
             c_frames: 0,
             c_bad: 0,
@@ -385,6 +389,8 @@ impl<const A: usize> Cycle for RoceTx<A> {
         let icrc = !self.crc;
         let (tdata, tkeep, tlast) = if !self.b_v {
             (0, 0, false)
+        } else if self.b_close {
+            (0, 0x01, true)
         } else {
             match self.b_kind {
                 1 => (self.b_data | ((icrc as u64) << 16), 0x3F, true),
@@ -405,7 +411,8 @@ impl<const A: usize> Cycle for RoceTx<A> {
             out_tkeep: tkeep,
             out_tlast: tlast,
             out_tvalid: self.b_v,
-            out_tuser: self.b_v && (self.b_kind == 1 || self.b_kind == 3) && self.b_err,
+            out_tuser: self.b_v
+                && (self.b_close || ((self.b_kind == 1 || self.b_kind == 3) && self.b_err)),
             stats: TxStats {
                 frames: self.c_frames,
                 bad_req: self.c_bad,
@@ -652,6 +659,7 @@ impl<const A: usize> Cycle for RoceTx<A> {
             n.b_data = self.a_data;
             n.b_kind = self.a_kind;
             n.b_err = self.a_err;
+            n.b_close = false;
             if self.a_v {
                 n.crc = if self.a_first {
                     crc32::step(crc32::INIT, u64::MAX, 8)
@@ -661,6 +669,20 @@ impl<const A: usize> Cycle for RoceTx<A> {
             }
         } else if i.reset {
             n.b_v = false;
+        }
+        // A reset with a frame open on the output: its closing word.
+        let open_next = if self.b_v && i.out_tready {
+            !tlast
+        } else {
+            self.out_open
+        };
+        n.out_open = open_next;
+        if i.reset {
+            n.b_v = open_next;
+            n.b_close = open_next;
+            n.b_kind = 0;
+            n.b_data = 0;
+            n.b_err = false;
         }
         if self.b_v && i.out_tready && (self.b_kind == 1 || self.b_kind == 3) {
             n.c_frames = self.c_frames.wrapping_add(1);

@@ -15,6 +15,9 @@ pub struct In {
     pub cfg_timeout: u32,
     /// The slave's side of the AXI4-Lite channels.
     pub axil: AxilOut,
+    /// The board's counter at `ext_stat_index`, and whether it names one.
+    pub ext_stat_data: u32,
+    pub ext_stat_hit: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -23,7 +26,12 @@ pub struct Out {
     /// The master's side of the AXI4-Lite channels.
     pub axil: AxilIn,
     pub stats: UartBridgeStats,
+    /// The `STATS` address (page << 8 | counter) of the request.
+    pub ext_stat_index: u16,
 }
+
+/// The first `STATS` address past page 0 (the bridge's own counters).
+const EXT_BASE: u16 = 0x100;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum St {
@@ -120,6 +128,7 @@ impl Cycle for UartAxil {
             uart_tx: t.tx,
             axil,
             stats: self.n,
+            ext_stat_index: self.addr,
         };
 
         let rx_event = r.data_valid || r.frame_err;
@@ -218,13 +227,16 @@ impl Cycle for UartAxil {
                 }
                 if self.cmd == cmd::STATS {
                     n.st = St::Resp;
-                    if (self.addr as usize) < STATS_NAMES.len() {
-                        n.resp_status = status::OKAY;
-                        n.resp_data = self.stat(self.addr);
+                    let (ok, v) = if self.addr >= EXT_BASE {
+                        (i.ext_stat_hit, i.ext_stat_data)
                     } else {
-                        n.resp_status = status::DECERR;
-                        n.resp_data = 0;
-                    }
+                        (
+                            (self.addr as usize) < STATS_NAMES.len(),
+                            self.stat(self.addr),
+                        )
+                    };
+                    n.resp_status = if ok { status::OKAY } else { status::DECERR };
+                    n.resp_data = if ok { v } else { 0 };
                 }
                 if i.axil.rvalid && axil.rready {
                     n.st = St::Resp;

@@ -6,6 +6,8 @@
 //!   PLL, held until the PLL has locked (and for a while after), with a
 //!   count of lock losses;
 //! - [`reset_sync`]: `ResetSync`, that reset taken into one clock domain;
+//! - [`stats_cross`]: `StatsCross`, a counter read across clocks (the
+//!   bridge's `STATS` index out, the answer back);
 //! - [`nic_board_1g`]: `NicBoard1g`, the NIC with its 1G RGMII MAC, the
 //!   UART register bridge and block RAM as host memory (the ECPIX-5's
 //!   board core);
@@ -16,8 +18,15 @@ pub mod lock_reset;
 pub mod nic_board_1g;
 pub mod nic_board_vendor;
 pub mod reset_sync;
+pub mod stats_cross;
+
+use crate::hdl_record;
+use rust_hdl::prelude::*;
+
+nic_spec::board_stats_record!(hdl_record! {});
 
 pub use lock_reset::LockReset;
 pub use nic_board_1g::NicBoard1g;
 pub use nic_board_vendor::NicBoardVendor;
 pub use reset_sync::ResetSync;
+pub use stats_cross::StatsCross;

@@ -4,9 +4,15 @@
 //! pad and the ICRC.
 //!
 //! # Ports (clock `clock`)
-//! - `reset` (synchronous): empties the pipeline (a frame being sent is cut
-//!   short), clears `m_rdq.valid` and the counters. The context RAM keeps its
-//!   contents. Reset the host read-data source with it.
+//! - `reset` (synchronous): empties the pipeline, clears `m_rdq.valid` and
+//!   the counters. The context RAM keeps its contents. Reset the host
+//!   read-data source with it. A frame of which words were already taken
+//!   on `m_axis_tx` is closed rather than left open: from the reset's
+//!   first cycle the output holds one closing word (`tdata` 0, `tkeep`
+//!   0x01, `tlast`, `tuser` = abort) until it is taken, during the reset
+//!   or after it, so the MAC drops the frame instead of joining it to the
+//!   next one. A frame none of whose words was taken simply vanishes. The
+//!   closing word is not counted.
 //! - Context write (one cycle): `s_ctx.valid`, `s_ctx.flow: A`, `s_ctx.dmac: 48`,
 //!   `s_ctx.smac: 48`, `s_ctx.sip: 32`, `s_ctx.dip: 32`, `s_ctx.sport: 16`,
 //!   `s_ctx.dqp: 24`, `s_ctx.pkey: 16`, `s_ctx.tos: 8`. MACs and IPs as numbers
@@ -249,6 +255,12 @@ pub struct RoceTx<const A: usize> {
     b_v: DFF<Bit>,
     b_data: DFF<Bits<64>>,
     b_kind: DFF<Bits<2>>,
+    /// The word in stage B is the closing word of a frame cut by a reset.
+    b_close: DFF<Bit>,
+    /// A frame is open on `m_axis_tx`: a word of it taken, its last not.
+    out_open: DFF<Bit>,
+    /// `out_open` after this cycle's handshake.
+    open_next: Signal<Local, Bit>,
     crc: DFF<Bits<32>>,
     c_frames: DFF<Bits<32>>,
     c_bad: DFF<Bits<32>>,
@@ -423,6 +435,9 @@ impl<const A: usize> Default for RoceTx<A> {
             b_v: Default::default(),
             b_data: Default::default(),
             b_kind: Default::default(),
+            b_close: Default::default(),
+            out_open: Default::default(),
+            open_next: Default::default(),
             crc: Default::default(),
             c_frames: Default::default(),
             c_bad: Default::default(),
@@ -567,6 +582,8 @@ impl<const A: usize> Logic for RoceTx<A> {
             b_v,
             b_data,
             b_kind,
+            b_close,
+            out_open,
             crc,
             c_frames,
             c_bad
@@ -1057,6 +1074,7 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.b_data.d.next = self.a_data.q.val();
             self.b_kind.d.next = self.a_kind.q.val();
             self.b_err.d.next = self.a_err.q.val();
+            self.b_close.d.next = false;
             if self.a_v.q.val() {
                 if self.a_first.q.val() {
                     self.crc.d.next = self.k_crc0.val();
@@ -1067,12 +1085,30 @@ impl<const A: usize> Logic for RoceTx<A> {
         } else if self.reset.val() {
             self.b_v.d.next = false;
         }
+        // A reset with a frame open: stage B holds its closing word.
+        self.open_next.next = self.out_open.q.val();
+        if (self.b_v.q.val() && self.m_axis_tx.tready.val()) {
+            self.open_next.next =
+                !(self.b_close.q.val() || (self.b_kind.q.val() == 1) || (self.b_kind.q.val() == 3));
+        }
+        self.out_open.d.next = self.open_next.val();
+        if self.reset.val() {
+            self.b_v.d.next = self.open_next.val();
+            self.b_close.d.next = self.open_next.val();
+            self.b_kind.d.next = 0.into();
+            self.b_data.d.next = 0.into();
+            self.b_err.d.next = false;
+        }
         self.icrc.next = !self.crc.q.val();
         self.m_axis_tx.tvalid.next = self.b_v.q.val();
         if !self.b_v.q.val() {
             self.m_axis_tx.tdata.next = 0.into();
             self.m_axis_tx.tkeep.next = 0.into();
             self.m_axis_tx.tlast.next = false;
+        } else if self.b_close.q.val() {
+            self.m_axis_tx.tdata.next = 0.into();
+            self.m_axis_tx.tkeep.next = 0x01.into();
+            self.m_axis_tx.tlast.next = true;
         } else if (self.b_kind.q.val() == 1) {
             self.m_axis_tx.tdata.next =
                 (self.b_data.q.val() | (bit_cast::<64, 32>(self.icrc.val()) << 16));
@@ -1094,9 +1130,10 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.m_axis_tx.tlast.next = false;
         }
         // Abort on the last word of a frame whose payload came flagged.
-        self.m_axis_tx.tuser.next = (self.b_v.q.val()
+        self.m_axis_tx.tuser.next = ((self.b_v.q.val()
             && ((self.b_kind.q.val() == 1) || (self.b_kind.q.val() == 3))
             && self.b_err.q.val())
+            || (self.b_v.q.val() && self.b_close.q.val()))
         .into();
         if (self.b_v.q.val()
             && self.m_axis_tx.tready.val()

@@ -15,9 +15,11 @@
 //!   within `cfg_timeout` cycles, the request is counted `truncated` and
 //!   dropped (no answer);
 //! - `Exec`: READ: AR, then R; WRITE: AW and W (each held until taken,
-//!   in either order), then B; STATS: the bridge's own counter at the
-//!   address, no access (DECERR past the last one). The access's
-//!   `rresp`/`bresp` is the status;
+//!   in either order), then B; STATS: a counter, no access. The address
+//!   is `(page << 8) | k` (`nic_spec::board::STATS_PAGES`): page 0 is
+//!   the bridge's own counters (DECERR past the last one); another page
+//!   is read from the `ext_stat_*` port (DECERR where it has no hit).
+//!   The access's `rresp`/`bresp` is the status;
 //! - `Resp`: `SYNC`, the status, the value (high byte first), the CRC-8
 //!   of those five bytes, back to back on the line; then `Idle`, and
 //!   `requests` counts the request.
@@ -43,7 +45,15 @@
 //!   until its ready (`make formal`, `uart_axil`); `bready` rises only
 //!   after AW and W were taken and `rready` after AR was, so a slave's
 //!   answer before its request is never taken;
-//! - `m_stats` (`UartBridgeStats`): the counters, 32 bits, wrapping.
+//! - `m_stats` (`UartBridgeStats`): the counters, 32 bits, wrapping;
+//! - `ext_stat_index: Bits<16>` (out, the request's address register),
+//!   `ext_stat_data: Bits<32>` and `ext_stat_hit` (in): the counters
+//!   of the pages past 0, the board's (`NicBoard1g`). The bridge reads
+//!   `ext_stat_data`/`ext_stat_hit` in the cycle it executes a `STATS`
+//!   request; `ext_stat_index` has then held its value since the
+//!   address's last byte, one character (10 bit times) earlier, so the
+//!   answer may take up to that long to follow the index (the board
+//!   carries it across clocks). Tie `ext_stat_hit` low for no pages.
 //!
 //! Timing: the last request byte's strobe from [`UartRx`] in cycle t →
 //! `arvalid`/`awvalid`/`wvalid` in t + 1; the answer (`rvalid`/`bvalid`)
@@ -81,6 +91,9 @@ pub struct UartAxil {
     pub cfg_timeout: Signal<In, Bits<24>>,
     pub m_axil: AxiLiteMaster,
     pub m_stats: UartBridgeStatsSource,
+    pub ext_stat_index: Signal<Out, Bits<16>>,
+    pub ext_stat_data: Signal<In, Bits<32>>,
+    pub ext_stat_hit: Signal<In, Bit>,
     rx: UartRx,
     tx: UartTx,
     crc_rx: Crc8Step,
@@ -121,6 +134,8 @@ pub struct UartAxil {
     k_decerr: Constant<Bits<8>>,
     k_okay: Constant<Bits<8>>,
     k_n_stats: Constant<Bits<16>>,
+    /// The first address past page 0 (`STATS`).
+    k_ext_base: Constant<Bits<16>>,
     /// A byte or a framing error from the receiver this cycle.
     rx_event: Signal<Local, Bit>,
     last_byte: Signal<Local, Bit>,
@@ -141,6 +156,9 @@ impl Default for UartAxil {
             cfg_timeout: Default::default(),
             m_axil: Default::default(),
             m_stats: Default::default(),
+            ext_stat_index: Default::default(),
+            ext_stat_data: Default::default(),
+            ext_stat_hit: Default::default(),
             rx: Default::default(),
             tx: Default::default(),
             crc_rx: Default::default(),
@@ -175,6 +193,7 @@ impl Default for UartAxil {
             k_decerr: k8(status::DECERR),
             k_okay: k8(status::OKAY),
             k_n_stats: Constant::new(Bits::<16>::from(STATS_NAMES.len() as u64)),
+            k_ext_base: Constant::new(Bits::<16>::from(0x100u64)),
             rx_event: Default::default(),
             last_byte: Default::default(),
             timed_out: Default::default(),
@@ -237,6 +256,7 @@ impl Logic for UartAxil {
             (!self.rx_event.val() && (self.idle.q.val() >= self.cfg_timeout.val()));
 
         // ---- The counter a STATS request reads.
+        self.ext_stat_index.next = self.addr.q.val();
         self.stat_sel.next = self.n_overrun.q.val();
         if (self.addr.q.val() == 0) {
             self.stat_sel.next = self.n_requests.q.val();
@@ -394,6 +414,12 @@ impl Logic for UartAxil {
                     if (self.addr.q.val() >= self.k_n_stats.val()) {
                         self.resp_status.d.next = self.k_decerr.val();
                         self.resp_data.d.next = 0.into();
+                    }
+                    if (self.addr.q.val() >= self.k_ext_base.val()) {
+                        if self.ext_stat_hit.val() {
+                            self.resp_status.d.next = self.k_okay.val();
+                            self.resp_data.d.next = self.ext_stat_data.val();
+                        }
                     }
                 }
                 if (self.m_axil.rvalid.val() && self.m_axil.rready.val()) {

@@ -1,2 +1,3 @@
 mod lock_reset;
 mod reset_sync;
+mod stats_cross;

@@ -10,8 +10,11 @@
 //! - every response decoded from `uart_tx` (strict bit times) is the one
 //!   the request asks for: READ returns the value last written (or the
 //!   slave's SLVERR/DECERR), WRITE answers OKAY and the slave holds the
-//!   value, STATS returns the counter as it stood, a wrong CRC answers
-//!   `BAD_CRC` and accesses nothing;
+//!   value, STATS returns the counter as it stood (page 0) or the
+//!   board's counter from the `ext_stat_*` port (a board model here:
+//!   the pages and counter counts of `nic_spec::board::STATS_PAGES`, a
+//!   value made from the index, answered a cycle after the index), a
+//!   wrong CRC answers `BAD_CRC` and accesses nothing;
 //! - unknown commands, truncated requests, framing errors, stray bytes
 //!   and bytes sent during a response get no response and are counted in
 //!   exactly their counter (`m_stats` at the end equals the plan's);
@@ -30,6 +33,7 @@ use nic_golden::uart::uart_axil::{In, Out, UartAxil as Golden};
 use nic_golden::uart::UartBridgeStats;
 use nic_golden::Cycle;
 use nic_hdl::uart::UartAxil;
+use nic_spec::board::STATS_PAGES;
 use nic_spec::uart::{cmd, status, RESP_LEN, STATS_NAMES, SYNC};
 use proptest::prelude::*;
 use rand::{rngs::StdRng, Rng, SeedableRng};
@@ -44,6 +48,17 @@ fn slave_resp(addr: u16) -> u8 {
     } else {
         status::OKAY
     }
+}
+
+/// The board model behind `ext_stat_*`: (hit, value) for a `STATS`
+/// address past page 0.
+fn board_stat(index: u16) -> (bool, u32) {
+    let page = (index >> 8) as usize;
+    let k = (index & 0xFF) as usize;
+    let hit = page >= 1
+        && page < STATS_PAGES.len()
+        && k < nic_spec::board::stats_fields(&STATS_PAGES[page]).len();
+    (hit, (index as u32).wrapping_mul(0x9E37_79B1) ^ 0xB0A2_D000)
 }
 
 /// An AXI4-Lite register file with random ready and answer delays.
@@ -156,7 +171,8 @@ fn slot(rng: &mut StdRng) -> Slot {
     match rng.gen_range(0..20) {
         0..=4 => Slot::Read(addr(rng)),
         5..=9 => Slot::Write(addr(rng), rng.gen()),
-        10 | 11 => Slot::Stats(rng.gen_range(0..9)),
+        10 => Slot::Stats(rng.gen_range(0..9)),
+        11 => Slot::Stats((rng.gen_range(0..9u16) << 8) | rng.gen_range(0..12u16)),
         12 => Slot::BadCrc(
             rng.gen(),
             addr(rng),
@@ -193,6 +209,11 @@ struct Plan {
 }
 
 fn plan(seed: u64, nslots: usize, n: usize) -> Plan {
+    plan_with(seed, nslots, n, &[])
+}
+
+/// A plan whose first slots are `forced`, the rest random.
+fn plan_with(seed: u64, nslots: usize, n: usize, forced: &[Slot]) -> Plan {
     let mut rng = StdRng::seed_from_u64(seed);
     let timeout = (12 * n + rng.gen_range(0..2 * n)) as u32;
     let mut line = vec![true; 4];
@@ -206,8 +227,11 @@ fn plan(seed: u64, nslots: usize, n: usize) -> Plan {
             line.extend(std::iter::repeat_n(true, rng.gen_range(0..=n)));
         }
     };
-    for _ in 0..nslots {
-        let s = slot(&mut rng);
+    for j in 0..nslots {
+        let s = match forced.get(j) {
+            Some(f) => f.clone(),
+            None => slot(&mut rng),
+        };
         match s {
             Slot::Read(a) | Slot::Overrun(a, _) => {
                 send(&mut line, &mut rng, &request(cmd::READ, a, None));
@@ -248,11 +272,16 @@ fn plan(seed: u64, nslots: usize, n: usize) -> Plan {
                     st.stray,
                     st.overrun,
                 ];
-                if (k as usize) < STATS_NAMES.len() {
-                    resp.push((status::OKAY, v[k as usize]));
+                let (hit, x) = if k >= 0x100 {
+                    board_stat(k)
                 } else {
-                    resp.push((status::DECERR, 0));
-                }
+                    ((k as usize) < STATS_NAMES.len(), v[(k as usize).min(6)])
+                };
+                resp.push(if hit {
+                    (status::OKAY, x)
+                } else {
+                    (status::DECERR, 0)
+                });
                 st.requests += 1;
             }
             Slot::BadCrc(wr, a, d, pos, bit) => {
@@ -309,15 +338,20 @@ fn stim(p: &Plan, seed: u64, n: u16, pready: f64) -> (Vec<In>, Slave) {
     let mut g = Golden::default();
     let mut slave = Slave::default();
     let mut s = Vec::with_capacity(p.line.len());
+    let mut index = 0u16;
     for &rx in &p.line {
+        let (hit, data) = board_stat(index);
         let i = In {
             reset: false,
             uart_rx: rx,
             cfg_clks_per_bit: n,
             cfg_timeout: p.cfg_timeout,
             axil: slave.drive(&mut rng, pready),
+            ext_stat_data: data,
+            ext_stat_hit: hit,
         };
         let o = g.step(&i);
+        index = o.ext_stat_index;
         slave.clock(&mut rng, &i.axil, &o.axil);
         s.push(i);
     }
@@ -388,6 +422,31 @@ fn uart_axil_every_fault_at_50_cycles_a_bit() {
     assert_eq!(slave.log, p.accesses);
 }
 
+/// Every board page's first and last counter, one past the last, a
+/// page past the last, and page 0's last and first-past-last, at the
+/// board's bit time (42 cycles): the page decode and the DECERRs.
+#[test]
+fn uart_axil_reads_board_pages() {
+    let mut slots = vec![Slot::Stats(6), Slot::Stats(7), Slot::Stats(0xFF)];
+    for (p, page) in STATS_PAGES.iter().enumerate().skip(1) {
+        let n = nic_spec::board::stats_fields(page).len() as u16;
+        let base = (p as u16) << 8;
+        slots.extend([
+            Slot::Stats(base),
+            Slot::Stats(base + n - 1),
+            Slot::Stats(base + n),
+        ]);
+    }
+    slots.push(Slot::Stats((STATS_PAGES.len() as u16) << 8));
+    slots.push(Slot::Stats(0xFFFF));
+    let p = plan_with(5, slots.len(), 42, &slots);
+    let oks = p.resp.iter().filter(|r| r.0 == status::OKAY).count();
+    assert_eq!(oks, 1 + 2 * (STATS_PAGES.len() - 1));
+    let (s, _) = stim(&p, 5, 42, 0.5);
+    let o = both::<UartAxil, Golden>("uart_axil_pages", &s).unwrap();
+    assert_eq!(responses(&o, 42), p.resp);
+}
+
 /// Line noise, random resets, random AXI4-Lite answers: the RTL and
 /// the twin agree on every cycle.
 #[test]
@@ -415,6 +474,8 @@ fn uart_axil_resets_and_noise() {
                 rresp: rng.gen_range(0..4),
                 rvalid: rng.gen(),
             },
+            ext_stat_data: rng.gen(),
+            ext_stat_hit: rng.gen(),
         });
     }
     both::<UartAxil, Golden>("uart_axil_noise", &s).unwrap();
