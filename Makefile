@@ -69,8 +69,15 @@ synth-big: deps verilog
 	    --json-summary $(BUILD)/synth/summary.json --merge | grep -E "^$$t:" || exit 1; \
 	done
 
+# The cocotb checks (Icarus: one core) run while cargo compiles the test
+# binaries (the other core); their output is printed when both are done,
+# then the Rust tests run.
 test: deps-sim lint
-	@scripts/cocotb.sh $(VDIR)
+	@mkdir -p $(BUILD); scripts/cocotb.sh $(VDIR) > $(BUILD)/cocotb.out 2>&1 & cocotb=$$!; \
+	  $(CARGO) test --workspace --release --no-run; built=$$?; \
+	  wait $$cocotb; checked=$$?; cat $(BUILD)/cocotb.out; \
+	  if [ $$checked != 0 ]; then echo "make test: the cocotb checks failed"; exit 1; fi; \
+	  if [ $$built != 0 ]; then echo "make test: the tests did not compile"; exit 1; fi
 	$(CARGO) test --workspace --release
 
 # Everything `make test` runs, plus what it leaves out to stay near 15

@@ -55,6 +55,13 @@ run() {
   fi
 }
 
+# The board's bring-up (hpccnic board-setup), first: after this line the
+# script runs no cargo, so `make test` can compile the test binaries
+# alongside it without either waiting on the other's lock.
+mkdir -p "$root/build/cocotb"
+cargo run -q --release --manifest-path "$root/Cargo.toml" -- board-setup --mtu-log2 8 \
+  --out "$root/build/cocotb/board-setup.json" >/dev/null
+
 run axis_skid64 test_axis.py
 run axis_fifo64 test_axis.py
 
@@ -91,8 +98,7 @@ run uart_axil test_uart_axil.py
 # address split (registers below HOST_MEM_BASE, host memory above).
 run axil_split test_axil_split.py
 
-# The ECPIX-5 board top, quick (a full run: `make board-sim`).
-cargo run -q --release --manifest-path "$root/Cargo.toml" -- board-setup --mtu-log2 8 \
-  --out "$root/build/cocotb/board-setup.json" >/dev/null
+# The ECPIX-5 board top, quick (a full run: `make board-sim`); its bring-up
+# JSON was written at the start.
 run ecpix5_core test_board.py BOARD_QUICK=1 BOARD_SETUP="$root/build/cocotb/board-setup.json" \
   HEADER="$root/include/hpcc_nic.h"
