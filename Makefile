@@ -16,7 +16,7 @@ TOPS      = $(shell $(CARGO) run -q --release -- tops | cut -d' ' -f1)
 # each on two cores): `make synth-big` does them. The NIC core is inside the
 # NIC, which `make synth` does; `alveo_core` is hpcc_nic with the vendor-MAC
 # adapter (its estimate is `make synth-xcup`).
-BIG_TOPS ?= hpcc_cc_4096 hpcc_nic_core hpcc_nic_10g alveo_core
+BIG_TOPS ?= hpcc_cc_4096 hpcc_cc_h2 hpcc_nic_core hpcc_nic_10g alveo_core
 # The NIC (host interface + core): emitted, linted and synthesised first;
 # its figures end `make`.
 CORE      = hpcc_nic

@@ -33,6 +33,10 @@ pub type AxisFifo8D4 = AxisFifo<8, 1, 1, 11, 2>;
 pub type HpccCc1024 = HpccCc<10>;
 /// The HPCC++ CC module at 4096 flows (must still fit an ECP5-85F).
 pub type HpccCc4096 = HpccCc<12>;
+/// The HPCC++ CC module at 1024 flows tracking 2 hops of telemetry (a
+/// network of one or two switches; an event of more hops is
+/// `DROP_HOPS`): three `MeasureInflight` pipelines fewer.
+pub type HpccCc1024H2 = HpccCc<10, 2>;
 
 /// The DCQCN reaction point at the CC module's sizes: 1024 flows, and
 /// 4096.
@@ -64,10 +68,11 @@ pub type HpccNic10g256 = crate::nic::HpccNic10g<8, 4, 12, 11, 3, 8, 4>;
 /// The ECPIX-5's board core (`boards/ecpix5/fpga.v`): the NIC for 16
 /// flows x 8 work requests, an 8 KiB receive buffer, 4 completion queues
 /// and a 16-entry WQE buffer, on the 1G RGMII MAC, with the UART bridge
-/// and 16 KiB of block RAM as host memory. Smaller than `HpccNic256` so
-/// that it fits the board beside its host side and places in bearable
-/// time.
-pub type Ecpix5Core = crate::board::NicBoard1g<4, 3, 7, 10, 2, 4, 4>;
+/// and 16 KiB of block RAM as host memory; its CC module tracks 2 hops of
+/// telemetry (one or two switches; an event of more is `DROP_HOPS`).
+/// Smaller than `HpccNic256` so that it fits the board beside its host
+/// side and routes in bearable time.
+pub type Ecpix5Core = crate::board::NicBoard1g<4, 3, 7, 10, 2, 4, 4, 2>;
 
 /// The Alveo U250's board core (`boards/alveo-u250/fpga.v`, Vivado):
 /// `HpccNic256` behind the vendor-MAC adapter (the 10G/25G Ethernet
@@ -266,6 +271,11 @@ pub fn tops() -> Vec<Top> {
             verilog: verilog_of::<HpccCc1024>,
         },
         Top {
+            name: "hpcc_cc_h2",
+            about: "HPCC++ CC module, 1024 flows, 2 hops of telemetry tracked (more: DROP_HOPS)",
+            verilog: verilog_of::<HpccCc1024H2>,
+        },
+        Top {
             name: "hpcc_cc_4096",
             about: "HPCC++ CC module, 4096 flows",
             verilog: verilog_of::<HpccCc4096>,
@@ -439,8 +449,9 @@ mod tests {
     /// which `make test` runs on every emitted top.
     #[test]
     fn every_top_has_a_flat_wrapper() {
-        const BIG: [&str; 6] = [
+        const BIG: [&str; 7] = [
             "hpcc_cc_4096",
+            "hpcc_cc_h2",
             "dcqcn_rp_4096",
             "hpcc_nic_core",
             "hpcc_nic_10g",

@@ -98,7 +98,7 @@ harness! {
 }
 
 harness! {
-    impl<const A: usize> HpccCc<A> {
+    impl<const A: usize, const H: usize> HpccCc<A, H> {
         type In = golden::cc::hpcc::In;
         type Out = golden::cc::hpcc::Out;
         clock = clock;

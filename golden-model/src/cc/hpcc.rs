@@ -19,7 +19,8 @@ use super::params::CcRegs;
 use crate::Cycle;
 use std::collections::VecDeque;
 
-/// Hops of telemetry at most.
+/// Hops of telemetry at most (the events' hop words; a module built to
+/// track fewer, `HpccCc<A, H>`, drops events of more than H hops).
 pub const HOPS: usize = 5;
 
 /// Event operations (`in_op`).
@@ -194,10 +195,10 @@ pub enum Gate {
     Telemetry(Vec<HopFields>),
 }
 
-/// Classify `ev` for a module of `flows` flows; `variant` gives the
-/// event's flow's variant if it exists, `None` if not (only asked for a
-/// flow id in range).
-pub fn gate(ev: &CcEvent, flows: usize, variant: impl Fn() -> Option<bool>) -> Gate {
+/// Classify `ev` for a module of `flows` flows tracking `hops` hops (1..=
+/// [`HOPS`]); `variant` gives the event's flow's variant if it exists,
+/// `None` if not (only asked for a flow id in range).
+pub fn gate(ev: &CcEvent, flows: usize, hops: usize, variant: impl Fn() -> Option<bool>) -> Gate {
     if ev.flow as usize >= flows {
         return Gate::Drop(status::DROP_FLOW);
     }
@@ -212,7 +213,7 @@ pub fn gate(ev: &CcEvent, flows: usize, variant: impl Fn() -> Option<bool>) -> G
         _ => return Gate::Drop(status::DROP_FLOW),
     }
     let n = ev.nhops as usize;
-    if n == 0 || n > HOPS {
+    if n == 0 || n > hops.min(HOPS) {
         return Gate::Drop(status::DROP_HOPS);
     }
     let new: Vec<HopFields> = ev.hops[..n].iter().map(|&w| HopFields::decode(w)).collect();
@@ -226,15 +227,25 @@ pub fn gate(ev: &CcEvent, flows: usize, variant: impl Fn() -> Option<bool>) -> G
 #[derive(Clone, Debug)]
 pub struct HpccFixed {
     pub flows: usize,
+    /// Hops tracked: an event of more is `DROP_HOPS`.
+    pub hops: usize,
     pub state: Vec<FlowState>,
 }
 
 impl HpccFixed {
     /// `flows_log2`: the module holds 2^flows_log2 flows.
     pub fn new(flows_log2: u32) -> Self {
+        Self::with_hops(flows_log2, HOPS)
+    }
+
+    /// A module of 2^flows_log2 flows that tracks `hops` hops (1..=
+    /// [`HOPS`]): the RTL's `HpccCc<A, H>`.
+    pub fn with_hops(flows_log2: u32, hops: usize) -> Self {
+        assert!((1..=HOPS).contains(&hops), "1 <= hops <= {HOPS}");
         let flows = 1usize << flows_log2;
         Self {
             flows,
+            hops,
             state: vec![FlowState::default(); flows],
         }
     }
@@ -247,7 +258,7 @@ impl HpccFixed {
             ..Default::default()
         };
         let fi = ev.flow as usize;
-        let new = match gate(ev, self.flows, || {
+        let new = match gate(ev, self.flows, self.hops, || {
             let s = &self.state[fi];
             s.created.then_some(s.variant)
         }) {
@@ -457,19 +468,20 @@ pub const LATENCY: usize = 102;
 /// `HAZARD_WINDOW + 1` cycles, events of different flows go one a cycle.
 pub const HAZARD_WINDOW: usize = 9;
 
-/// The cycle twin. `A`: the module holds 2^A flows.
+/// The cycle twin. `A`: the module holds 2^A flows; `H`: it tracks H
+/// hops (an event of more is `DROP_HOPS`).
 #[derive(Clone)]
-pub struct HpccCc<const A: usize> {
+pub struct HpccCc<const A: usize, const H: usize = HOPS> {
     pub model: HpccFixed,
     pipe: VecDeque<Option<CcUpdate>>,
     window: VecDeque<Option<u16>>,
     counters: Counters,
 }
 
-impl<const A: usize> Default for HpccCc<A> {
+impl<const A: usize, const H: usize> Default for HpccCc<A, H> {
     fn default() -> Self {
         Self {
-            model: HpccFixed::new(A as u32),
+            model: HpccFixed::with_hops(A as u32, H),
             pipe: std::iter::repeat(None).take(LATENCY).collect(),
             window: std::iter::repeat(None).take(HAZARD_WINDOW).collect(),
             counters: Counters::default(),
@@ -477,7 +489,7 @@ impl<const A: usize> Default for HpccCc<A> {
     }
 }
 
-impl<const A: usize> Cycle for HpccCc<A> {
+impl<const A: usize, const H: usize> Cycle for HpccCc<A, H> {
     type In = In;
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {

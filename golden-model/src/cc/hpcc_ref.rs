@@ -143,7 +143,7 @@ impl HpccRef {
             ..Default::default()
         };
         let fi = ev.flow as usize;
-        let new = match gate(ev, self.state.len(), || {
+        let new = match gate(ev, self.state.len(), HOPS, || {
             let s = &self.state[fi];
             s.created.then_some(s.receiver)
         }) {

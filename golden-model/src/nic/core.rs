@@ -136,7 +136,7 @@ struct Outs {
 /// The NIC core for 2^A flows with 2^Q work requests each and a 2^B-word
 /// receive frame buffer.
 #[derive(Clone)]
-pub struct NicCore<const A: usize, const Q: usize, const B: usize> {
+pub struct NicCore<const A: usize, const Q: usize, const B: usize, const H: usize = 5> {
     cfg: Node<cfg_regs::CfgRegs<A>>,
     parse: Node<rx_parse::RoceRxParse<B>>,
     dispatch: Node<rx_dispatch::RoceRxDispatch<A>>,
@@ -145,7 +145,7 @@ pub struct NicCore<const A: usize, const Q: usize, const B: usize> {
     sched: Node<FlowSched<A>>,
     ev_arb: Node<ev_arb::EvArb>,
     cc_arb: Node<cc_arb::CcArb>,
-    cc: Node<HpccCc<A>>,
+    cc: Node<HpccCc<A, H>>,
     read_resp: Node<read_resp::ReadResp<A>>,
     int_tap: Node<int_tap::IntTap<A>>,
     notify_tx: Node<notify_tx::NotifyTx<A>>,
@@ -164,7 +164,9 @@ pub struct NicCore<const A: usize, const Q: usize, const B: usize> {
     pub passes: usize,
 }
 
-impl<const A: usize, const Q: usize, const B: usize> Default for NicCore<A, Q, B> {
+impl<const A: usize, const Q: usize, const B: usize, const H: usize> Default
+    for NicCore<A, Q, B, H>
+{
     fn default() -> Self {
         Self {
             cfg: Node::new(Default::default()),
@@ -445,7 +447,7 @@ fn outputs(o: &Outs) -> Out {
     }
 }
 
-impl<const A: usize, const Q: usize, const B: usize> NicCore<A, Q, B> {
+impl<const A: usize, const Q: usize, const B: usize, const H: usize> NicCore<A, Q, B, H> {
     fn eval(&mut self, i: &Ins) -> Outs {
         Outs {
             cfg: self.cfg.eval(&i.cfg),
@@ -544,7 +546,7 @@ pub struct RxView {
     pub dispatch: rx_dispatch::Out,
 }
 
-impl<const A: usize, const Q: usize, const B: usize> Cycle for NicCore<A, Q, B> {
+impl<const A: usize, const Q: usize, const B: usize, const H: usize> Cycle for NicCore<A, Q, B, H> {
     type In = In;
     type Out = Out;
     fn step(&mut self, e: &In) -> Out {

@@ -158,9 +158,10 @@ pub struct HpccNic<
     const C: usize,
     const N: usize,
     const W: usize,
+    const H: usize = 5,
 > {
     host: Node<HostIf<A, Q, C, N, W>>,
-    core: Node<NicCore<A, Q, B>>,
+    core: Node<NicCore<A, Q, B, H>>,
     ins: Ins,
     outs: Outs,
 }
@@ -172,7 +173,8 @@ impl<
         const C: usize,
         const N: usize,
         const W: usize,
-    > Default for HpccNic<A, Q, B, C, N, W>
+        const H: usize,
+    > Default for HpccNic<A, Q, B, C, N, W, H>
 {
     fn default() -> Self {
         Self {
@@ -191,14 +193,15 @@ impl<
         const C: usize,
         const N: usize,
         const W: usize,
-    > HpccNic<A, Q, B, C, N, W>
+        const H: usize,
+    > HpccNic<A, Q, B, C, N, W, H>
 {
     /// The host interface's twin (for monitors: its completion queues).
     pub fn host(&self) -> &HostIf<A, Q, C, N, W> {
         &self.host.m
     }
     /// The core's twin (for monitors).
-    pub fn core(&self) -> &NicCore<A, Q, B> {
+    pub fn core(&self) -> &NicCore<A, Q, B, H> {
         &self.core.m
     }
     /// The host interface's inputs in the last cycle (to replay them on
@@ -219,7 +222,8 @@ impl<
         const C: usize,
         const N: usize,
         const W: usize,
-    > Cycle for HpccNic<A, Q, B, C, N, W>
+        const H: usize,
+    > Cycle for HpccNic<A, Q, B, C, N, W, H>
 {
     type In = In;
     type Out = Out;

@@ -104,6 +104,7 @@ pub struct NicBoard1g<
     const C: usize,
     const N: usize,
     const W: usize,
+    const H: usize = 5,
 > {
     pub clk100: Signal<In, Clock>,
     pub pll_lock: Signal<In, Bit>,
@@ -140,7 +141,7 @@ pub struct NicBoard1g<
     split: AxilSplit,
     mem_axil: AxilSlave,
     mem: BramDma<HOST_MEM_LOG_WORDS>,
-    nic: HpccNic<A, Q, AQ, B, C, N, W>,
+    nic: HpccNic<A, Q, AQ, B, C, N, W, H>,
     tx_fifo: AxisAsyncFifo<FRAME_FIFO_A, 0>,
     rx_fifo: AxisAsyncFifo<FRAME_FIFO_A, 1>,
     mac: Mac1gRgmii,
@@ -175,7 +176,8 @@ impl<
         const C: usize,
         const N: usize,
         const W: usize,
-    > Default for NicBoard1g<A, Q, AQ, B, C, N, W>
+        const H: usize,
+    > Default for NicBoard1g<A, Q, AQ, B, C, N, W, H>
 {
     fn default() -> Self {
         let page = |p: u8| Constant::new(Bits::<8>::from(p as u64));
@@ -248,7 +250,8 @@ impl<
         const C: usize,
         const N: usize,
         const W: usize,
-    > Logic for NicBoard1g<A, Q, AQ, B, C, N, W>
+        const H: usize,
+    > Logic for NicBoard1g<A, Q, AQ, B, C, N, W, H>
 {
     #[hdl_gen]
     fn update(&mut self) {

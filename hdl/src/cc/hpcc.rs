@@ -4,9 +4,19 @@
 //! This file holds the per-flow state RAMs, the hazard interlock, the
 //! event's checks and commit decision (pseudocode lines 21–26, 28–34) and
 //! the plumbing between the arithmetic blocks, each in its own file with
-//! its pseudocode lines: [`MeasureInflight`] (lines 4–5, five of them),
+//! its pseudocode lines: [`MeasureInflight`] (lines 4–5, one per hop
+//! tracked),
 //! [`HopMax`] (6–7), [`Ewma`] (8–9), [`ComputeWind`] (11–20), [`Rate`]
 //! (27). `super` (`mod.rs`) has the table from pseudocode line to code.
+//!
+//! # Parameters
+//! `A`: 2^A flows. `H` (1..=5, default 5): the hops of telemetry tracked.
+//! The events carry up to five hop words; a module built for fewer (a
+//! network of one or two switches: `HpccCc<A, 2>`, the ECPIX-5 board's)
+//! drops an event of more than H hops as `DROP_HOPS` and has H
+//! `MeasureInflight` pipelines and H hop RAMs instead of five (the
+//! pipelines are most of its logic). For events of at most H hops it is
+//! the five-hop module exactly.
 //!
 //! # Ports (clock `clock`)
 //! Configuration (quasi-static; change only while no event is in flight;
@@ -59,13 +69,13 @@
 //!
 //! # State
 //! Per flow, in block RAM (2^A flows): meta (37 bits: variant, created,
-//! hop count, lastUpdate), five hops of 61
-//! bits, U (32), W/Wc/incStage (67). The meta RAM starts at zero: no flow
+//! hop count, lastUpdate), H hops of 61
+//! bits (the ns-3 hop word without its rate code), U (32), W/Wc/incStage (67). The meta RAM starts at zero: no flow
 //! exists until created.
 //!
 //! # Bad input
 //! Flow id ≥ 2^A, a flow not created, or an unknown op: `DROP_FLOW`. Hop
-//! count 0 or > 5: `DROP_HOPS`. An unknown rate code in a used hop:
+//! count 0 or > H: `DROP_HOPS`. An unknown rate code in a used hop:
 //! `DROP_RATE`. An event whose variant is not its flow's (an ACK's
 //! telemetry for a NewINT flow, a data packet's for a NewAck flow):
 //! `DROP_VARIANT`. Dropped events write no state and are counted. A hop
@@ -149,7 +159,7 @@ impl<const L: usize> Logic for CtxDelay<L> {
 }
 
 #[derive(LogicBlock)]
-pub struct HpccCc<const A: usize> {
+pub struct HpccCc<const A: usize, const H: usize = 5> {
     pub clock: Signal<In, Clock>,
     pub cfg_t: Signal<In, Bits<24>>,
     pub cfg_inv_t_m: Signal<In, Bits<32>>,
@@ -169,8 +179,10 @@ pub struct HpccCc<const A: usize> {
     /// A, the flow id's width (a flow id ≥ 2^A has a bit set from A on;
     /// hdl_gen cannot print the const generic itself).
     k_a: Constant<Bits<8>>,
+    /// H, the hops tracked (a hop count above it is `DROP_HOPS`).
+    k_h: Constant<Bits<4>>,
     /// i, for hop i's test nhops > i.
-    hop_index: [Constant<Bits<4>>; 5],
+    hop_index: [Constant<Bits<4>>; H],
     /// 1.0 in UQ8.24.
     u_one: Constant<Bits<32>>,
     op_event: Constant<Bits<2>>,
@@ -207,47 +219,47 @@ pub struct HpccCc<const A: usize> {
     now_s3: Delay<32, 1>,
     nhops_s2: Delay<4, 2>,
     nhops_s3: Delay<4, 1>,
-    /// The ack's hops (ack.L), parsed.
-    new_ts_s2: [Delay<24, 2>; 5],
-    new_bytes_s2: [Delay<20, 2>; 5],
-    new_qlen_s2: [Delay<17, 2>; 5],
-    new_code_s2: [Delay<3, 2>; 5],
-    rate_ok_s2: [Delay<1, 2>; 5],
-    qlen_max_s3: [Delay<1, 3>; 5],
+    /// The ack's hops (ack.L) as hop words (the ns-3 word's bits 63..3),
+    /// and their parsed flags.
+    new_hop_s2: [Delay<61, 2>; H],
+    new_code_s2: [Delay<3, 2>; H],
+    rate_ok_s2: [Delay<1, 2>; H],
+    qlen_max_s3: [Delay<1, 3>; H],
 
     // ---- per-flow state. Meta word: created [35], hop count [34:32]
     // (written as 4 bits at [35:32], OR created), lastUpdateSeq or
-    // lastUpdateTime [31:0]. Hop word (L[i]): ts [60:37], bytes [36:17],
-    // qlen [16:0]. W word: W [66:35], Wc [34:3], incStage [2:0].
+    // lastUpdateTime [31:0]. Hop word (L[i], the ns-3 hop word without its
+    // rate code): qlen [60:44], bytes [43:24], ts [23:0]. W word: W
+    // [66:35], Wc [34:3], incStage [2:0].
     meta_ram: Ram<Bits<37>, A>,
-    hop_ram: [Ram<Bits<61>, A>; 5],
+    hop_ram: [Ram<Bits<61>, A>; H],
     u_ram: Ram<Bits<32>, A>,
     w_ram: Ram<Bits<67>, A>,
 
     // ---- stage 1: the RAM outputs, registered
     meta_s2: DFF<Bits<37>>,
-    old_hop_s2: [DFF<Bits<61>>; 5],
+    old_hop_s2: [DFF<Bits<61>>; H],
 
     // ---- stage 2: the commit decision and the hop count tests
     last_update: Signal<Local, Bits<32>>,
     seq_delta: Signal<Local, Bits<32>>,
     now_delta: Signal<Local, Bits<32>>,
-    active: [Signal<Local, Bit>; 5],
+    active: [Signal<Local, Bit>; H],
     bad_rate: Signal<Local, Bit>,
     meta_s3: DFF<Bits<37>>,
     /// Line 22 / 29: commit Wc this time.
     commit_s3: DFF<Bit>,
-    /// Hop count 0 or > 5.
+    /// Hop count 0 or > H.
     nhops_bad_s3: DFF<Bit>,
     /// Hop count differs from the stored one (or none stored).
     nhops_changed_s3: DFF<Bit>,
     bad_rate_s3: DFF<Bit>,
-    active_s3: [DFF<Bit>; 5],
-    /// The ack's hops as hop words, for the write.
-    new_hop_s3: [DFF<Bits<61>>; 5],
+    active_s3: [DFF<Bit>; H],
+    /// The ack's hop words, for the write.
+    new_hop_s3: [DFF<Bits<61>>; H],
 
     // ---- stages 2..40: lines 4–5, one block per hop
-    measure: [MeasureInflight; 5],
+    measure: [MeasureInflight; H],
 
     // ---- stage 3: status, flags; meta and hop writes (registered)
     created: Signal<Local, Bit>,
@@ -259,7 +271,7 @@ pub struct HpccCc<const A: usize> {
     meta_we_s4: DFF<Bit>,
     meta_wd_s4: DFF<Bits<37>>,
     hop_we_s4: DFF<Bit>,
-    hop_wd_s4: [DFF<Bits<61>>; 5],
+    hop_wd_s4: [DFF<Bits<61>>; H],
 
     // ---- the event's context, from stage 3, at the stages that use it
     ctx: Signal<Local, EventCtx>,
@@ -314,9 +326,10 @@ fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
     Constant::new(v.to_bits())
 }
 
-impl<const A: usize> Default for HpccCc<A> {
+impl<const A: usize, const H: usize> Default for HpccCc<A, H> {
     fn default() -> Self {
         assert!((2..=16).contains(&A), "HpccCc needs 2 <= A <= 16");
+        assert!((1..=5).contains(&H), "HpccCc needs 1 <= H <= 5");
         Self {
             clock: Default::default(),
             cfg_t: Default::default(),
@@ -333,6 +346,7 @@ impl<const A: usize> Default for HpccCc<A> {
             m_update: Default::default(),
             m_stats: Default::default(),
             k_a: k(A as u64),
+            k_h: k(H as u64),
             hop_index: std::array::from_fn(|i| k(i as u64)),
             u_one: k(1 << 24),
             op_event: k(0),
@@ -363,12 +377,10 @@ impl<const A: usize> Default for HpccCc<A> {
             now_s3: Default::default(),
             nhops_s2: Default::default(),
             nhops_s3: Default::default(),
-            new_ts_s2: Default::default(),
-            new_bytes_s2: Default::default(),
-            new_qlen_s2: Default::default(),
-            new_code_s2: Default::default(),
-            rate_ok_s2: Default::default(),
-            qlen_max_s3: Default::default(),
+            new_hop_s2: std::array::from_fn(|_| Default::default()),
+            new_code_s2: std::array::from_fn(|_| Default::default()),
+            rate_ok_s2: std::array::from_fn(|_| Default::default()),
+            qlen_max_s3: std::array::from_fn(|_| Default::default()),
             // Every RAM (`Ram`) starts at zero: no flow exists at power-up
             // (and no X in a 4-state simulation).
             meta_ram: Default::default(),
@@ -376,20 +388,20 @@ impl<const A: usize> Default for HpccCc<A> {
             u_ram: Default::default(),
             w_ram: Default::default(),
             meta_s2: Default::default(),
-            old_hop_s2: Default::default(),
+            old_hop_s2: std::array::from_fn(|_| Default::default()),
             last_update: Default::default(),
             seq_delta: Default::default(),
             now_delta: Default::default(),
-            active: Default::default(),
+            active: std::array::from_fn(|_| Default::default()),
             bad_rate: Default::default(),
             meta_s3: Default::default(),
             commit_s3: Default::default(),
             nhops_bad_s3: Default::default(),
             nhops_changed_s3: Default::default(),
             bad_rate_s3: Default::default(),
-            active_s3: Default::default(),
-            new_hop_s3: Default::default(),
-            measure: Default::default(),
+            active_s3: std::array::from_fn(|_| Default::default()),
+            new_hop_s3: std::array::from_fn(|_| Default::default()),
+            measure: std::array::from_fn(|_| Default::default()),
             created: Default::default(),
             flags: Default::default(),
             status: Default::default(),
@@ -399,7 +411,7 @@ impl<const A: usize> Default for HpccCc<A> {
             meta_we_s4: Default::default(),
             meta_wd_s4: Default::default(),
             hop_we_s4: Default::default(),
-            hop_wd_s4: Default::default(),
+            hop_wd_s4: std::array::from_fn(|_| Default::default()),
             ctx: Default::default(),
             ctx_s47: Default::default(),
             ctx_s55: Default::default(),
@@ -441,7 +453,7 @@ impl<const A: usize> Default for HpccCc<A> {
     }
 }
 
-impl<const A: usize> Logic for HpccCc<A> {
+impl<const A: usize, const H: usize> Logic for HpccCc<A, H> {
     #[hdl_gen]
     fn update(&mut self) {
         // ---- clocks
@@ -514,11 +526,9 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.recent_valid[i].clock.next = self.clock.val();
             self.recent_flow[i].clock.next = self.clock.val();
         }
-        for i in 0..5 {
+        for i in 0..H {
             self.hop_ram[i].clock.next = self.clock.val();
-            self.new_ts_s2[i].clock.next = self.clock.val();
-            self.new_bytes_s2[i].clock.next = self.clock.val();
-            self.new_qlen_s2[i].clock.next = self.clock.val();
+            self.new_hop_s2[i].clock.next = self.clock.val();
             self.new_code_s2[i].clock.next = self.clock.val();
             self.rate_ok_s2[i].clock.next = self.clock.val();
             self.qlen_max_s3[i].clock.next = self.clock.val();
@@ -553,10 +563,8 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.parse[2].word.next = self.s_event.hop2.val();
         self.parse[3].word.next = self.s_event.hop3.val();
         self.parse[4].word.next = self.s_event.hop4.val();
-        for i in 0..5 {
-            self.new_ts_s2[i].d.next = self.parse[i].ts.val();
-            self.new_bytes_s2[i].d.next = self.parse[i].bytes.val();
-            self.new_qlen_s2[i].d.next = self.parse[i].qlen.val();
+        for i in 0..H {
+            self.new_hop_s2[i].d.next = self.parse[i].word.val().get_bits::<61>(3);
             self.new_code_s2[i].d.next = self.parse[i].rate.val();
             self.rate_ok_s2[i].d.next = self.parse[i].rate_ok.val().into();
             self.qlen_max_s3[i].d.next = self.parse[i].qlen_max.val().into();
@@ -575,7 +583,7 @@ impl<const A: usize> Logic for HpccCc<A> {
 
         // ---- stage 1: register the RAM outputs
         self.meta_s2.d.next = self.meta_ram.read_data.val();
-        for i in 0..5 {
+        for i in 0..H {
             self.old_hop_s2[i].d.next = self.hop_ram[i].read_data.val();
         }
 
@@ -594,11 +602,12 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.now_s3.d.next = self.now_s2.q.val();
         self.nhops_s3.d.next = self.nhops_s2.q.val();
         self.meta_s3.d.next = self.meta_s2.q.val();
-        self.nhops_bad_s3.d.next = ((!self.nhops_s2.q.val().any()) || (self.nhops_s2.q.val() > 5));
+        self.nhops_bad_s3.d.next =
+            ((!self.nhops_s2.q.val().any()) || (self.nhops_s2.q.val() > self.k_h.val()));
         self.nhops_changed_s3.d.next =
             (bit_cast::<4, 3>(self.meta_s2.q.val().get_bits::<3>(32)) != self.nhops_s2.q.val());
         self.bad_rate.next = false;
-        for i in 0..5 {
+        for i in 0..H {
             self.active[i].next = (self.nhops_s2.q.val() > self.hop_index[i].val());
             if (self.active[i].val() && !self.rate_ok_s2[i].q.val().any()) {
                 self.bad_rate.next = true;
@@ -606,35 +615,21 @@ impl<const A: usize> Logic for HpccCc<A> {
             self.active_s3[i].d.next = self.active[i].val();
         }
         self.bad_rate_s3.d.next = self.bad_rate.val();
-        // The ack's hops as hop words, for the write (one statement per
-        // hop: hdl_gen evaluates a `bit_cast`'s argument outside the loop,
-        // where `i` does not exist).
-        self.new_hop_s3[0].d.next = ((bit_cast::<61, 24>(self.new_ts_s2[0].q.val()) << 37)
-            | ((bit_cast::<61, 20>(self.new_bytes_s2[0].q.val()) << 17)
-                | bit_cast::<61, 17>(self.new_qlen_s2[0].q.val())));
-        self.new_hop_s3[1].d.next = ((bit_cast::<61, 24>(self.new_ts_s2[1].q.val()) << 37)
-            | ((bit_cast::<61, 20>(self.new_bytes_s2[1].q.val()) << 17)
-                | bit_cast::<61, 17>(self.new_qlen_s2[1].q.val())));
-        self.new_hop_s3[2].d.next = ((bit_cast::<61, 24>(self.new_ts_s2[2].q.val()) << 37)
-            | ((bit_cast::<61, 20>(self.new_bytes_s2[2].q.val()) << 17)
-                | bit_cast::<61, 17>(self.new_qlen_s2[2].q.val())));
-        self.new_hop_s3[3].d.next = ((bit_cast::<61, 24>(self.new_ts_s2[3].q.val()) << 37)
-            | ((bit_cast::<61, 20>(self.new_bytes_s2[3].q.val()) << 17)
-                | bit_cast::<61, 17>(self.new_qlen_s2[3].q.val())));
-        self.new_hop_s3[4].d.next = ((bit_cast::<61, 24>(self.new_ts_s2[4].q.val()) << 37)
-            | ((bit_cast::<61, 20>(self.new_bytes_s2[4].q.val()) << 17)
-                | bit_cast::<61, 17>(self.new_qlen_s2[4].q.val())));
+        // The ack's hop words, for the write.
+        for i in 0..H {
+            self.new_hop_s3[i].d.next = self.new_hop_s2[i].q.val();
+        }
 
         // ---- stages 2..40: lines 4–5 per hop: ack.L[i] against L[i]
-        for i in 0..5 {
+        for i in 0..H {
             self.measure[i].in_valid.next = self.valid_s2.q.val().any();
-            self.measure[i].new_ts.next = self.new_ts_s2[i].q.val();
-            self.measure[i].new_bytes.next = self.new_bytes_s2[i].q.val();
-            self.measure[i].new_qlen.next = self.new_qlen_s2[i].q.val();
+            self.measure[i].new_ts.next = self.new_hop_s2[i].q.val().get_bits::<24>(0);
+            self.measure[i].new_bytes.next = self.new_hop_s2[i].q.val().get_bits::<20>(24);
+            self.measure[i].new_qlen.next = self.new_hop_s2[i].q.val().get_bits::<17>(44);
             self.measure[i].code.next = self.new_code_s2[i].q.val();
-            self.measure[i].old_ts.next = self.old_hop_s2[i].q.val().get_bits::<24>(37);
-            self.measure[i].old_bytes.next = self.old_hop_s2[i].q.val().get_bits::<20>(17);
-            self.measure[i].old_qlen.next = self.old_hop_s2[i].q.val().get_bits::<17>(0);
+            self.measure[i].old_ts.next = self.old_hop_s2[i].q.val().get_bits::<24>(0);
+            self.measure[i].old_bytes.next = self.old_hop_s2[i].q.val().get_bits::<20>(24);
+            self.measure[i].old_qlen.next = self.old_hop_s2[i].q.val().get_bits::<17>(44);
             self.measure[i].active.next = self.active[i].val();
             self.measure[i].cfg_mlog.next = self.cfg_mlog.val();
             self.measure[i].cfg_inv_t_s.next = self.cfg_inv_t_s.val();
@@ -645,7 +640,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.created.next = self.meta_s3.q.val().get_bit(35);
         // The anomaly flags of the used hops.
         self.flags.next = 0.into();
-        for i in 0..5 {
+        for i in 0..H {
             if self.measure[i].stale.val() {
                 self.flags.next = self.flags.val().replace_bit(0, true);
             }
@@ -715,7 +710,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.hop_we_s4.d.next = (self.valid_s3.q.val().any()
             && ((self.status.val() == self.st_init.val())
                 || (self.status.val() == self.st_update.val())));
-        for i in 0..5 {
+        for i in 0..H {
             self.hop_wd_s4[i].d.next = self.new_hop_s3[i].q.val();
         }
         // The event's context, on to the stages that use it.
@@ -731,7 +726,7 @@ impl<const A: usize> Logic for HpccCc<A> {
         self.meta_ram.write_address.next = self.wr_flow_s4.q.val();
         self.meta_ram.write_enable.next = self.meta_we_s4.q.val();
         self.meta_ram.write_data.next = self.meta_wd_s4.q.val();
-        for i in 0..5 {
+        for i in 0..H {
             self.hop_ram[i].write_address.next = self.wr_flow_s4.q.val();
             self.hop_ram[i].write_enable.next = self.hop_we_s4.q.val();
             self.hop_ram[i].write_data.next = self.hop_wd_s4[i].q.val();
@@ -739,9 +734,14 @@ impl<const A: usize> Logic for HpccCc<A> {
 
         // ---- stages 40..43: lines 6–7, the hop maximum and its tau
         self.hop_max.in_valid.next = self.measure[0].out_valid.val();
-        for i in 0..5 {
+        for i in 0..H {
             self.hop_max.u_hop[i].next = self.measure[i].u_prime.val();
             self.hop_max.tau_hop[i].next = self.measure[i].tau.val();
+        }
+        // The hops not tracked (H < 5) as inactive ones: u′ 0, tau 0.
+        for i in H..5 {
+            self.hop_max.u_hop[i].next = 0.into();
+            self.hop_max.tau_hop[i].next = 0.into();
         }
 
         // ---- stages 43..55: lines 8–9 (U read at 47, in at 48)

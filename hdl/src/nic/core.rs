@@ -73,7 +73,13 @@ use rust_hdl::prelude::*;
 /// The NIC core for 2^A flows with 2^Q work requests each (`AQ` = A + Q)
 /// and a 2^B-word receive frame buffer.
 #[derive(LogicBlock, Default)]
-pub struct NicCore<const A: usize, const Q: usize, const AQ: usize, const B: usize> {
+pub struct NicCore<
+    const A: usize,
+    const Q: usize,
+    const AQ: usize,
+    const B: usize,
+    const H: usize = 5,
+> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub s_cfg: CfgWriteSink,
@@ -103,7 +109,7 @@ pub struct NicCore<const A: usize, const Q: usize, const AQ: usize, const B: usi
     sched: FlowSched<A>,
     ev_arb: EvArb,
     cc_arb: CcArb,
-    cc: HpccCc<A>,
+    cc: HpccCc<A, H>,
     read_resp: ReadResp<A>,
     int_tap: IntTap<A>,
     notify_tx: NotifyTx<A>,
@@ -117,8 +123,8 @@ pub struct NicCore<const A: usize, const Q: usize, const AQ: usize, const B: usi
     cnm: CnmRx,
 }
 
-impl<const A: usize, const Q: usize, const AQ: usize, const B: usize> Logic
-    for NicCore<A, Q, AQ, B>
+impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: usize> Logic
+    for NicCore<A, Q, AQ, B, H>
 {
     #[hdl_gen]
     fn update(&mut self) {

@@ -43,6 +43,7 @@ pub struct HpccNic<
     const C: usize,
     const N: usize,
     const W: usize,
+    const H: usize = 5,
 > {
     pub clk: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
@@ -55,7 +56,7 @@ pub struct HpccNic<
     pub m_axis_tx: AxisSource<64, 8, 1>,
     pub s_axis_rx: AxisSink<64, 8, 1>,
     host: HostIf<A, Q, C, N, W>,
-    core: NicCore<A, Q, AQ, B>,
+    core: NicCore<A, Q, AQ, B, H>,
 }
 
 impl<
@@ -66,7 +67,8 @@ impl<
         const C: usize,
         const N: usize,
         const W: usize,
-    > Logic for HpccNic<A, Q, AQ, B, C, N, W>
+        const H: usize,
+    > Logic for HpccNic<A, Q, AQ, B, C, N, W, H>
 {
     #[hdl_gen]
     fn update(&mut self) {
