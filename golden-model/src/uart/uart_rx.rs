@@ -26,13 +26,11 @@ enum St {
     Stop,
 }
 
-/// (bit time − 1, half the bit time − 1) after clamping to 2 cycles.
+/// (bit time − 1, half the bit time − 1) after clamping to
+/// `nic_spec::uart::MIN_CLKS_PER_BIT` cycles.
 pub fn bit_times(cfg: u16) -> (u16, u16) {
-    if cfg > 2 {
-        (cfg - 1, (cfg >> 1) - 1)
-    } else {
-        (1, 0)
-    }
+    let cfg = cfg.max(nic_spec::uart::MIN_CLKS_PER_BIT);
+    (cfg - 1, (cfg >> 1) - 1)
 }
 
 #[derive(Clone, Debug, Default)]

@@ -13,7 +13,7 @@
 //! Ports (clock `clock`, synchronous active-high `reset`):
 //! - `rx`: the line (idle high), asynchronous;
 //! - `cfg_clks_per_bit: Bits<16>`: cycles per bit; values below
-//!   `nic_spec::uart::MIN_CLKS_PER_BIT` (2) act as 2;
+//!   `nic_spec::uart::MIN_CLKS_PER_BIT` (2) act as it;
 //! - `data_valid`, `data: Bits<8>`: a byte, strobed for one cycle;
 //! - `frame_err`: a character whose stop bit was 0, strobed for one
 //!   cycle.
@@ -40,7 +40,7 @@ pub enum UartRxState {
     Stop,
 }
 
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct UartRx {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -69,6 +69,44 @@ pub struct UartRx {
     line: Signal<Local, Bit>,
     fall: Signal<Local, Bit>,
     sample: Signal<Local, Bit>,
+    /// `nic_spec::uart::MIN_CLKS_PER_BIT`, and the bit time − 1 and half
+    /// the bit time − 1 it gives.
+    k_min_clks: Constant<Bits<16>>,
+    k_min_bit_m1: Constant<Bits<16>>,
+    k_min_half_m1: Constant<Bits<16>>,
+}
+
+impl Default for UartRx {
+    fn default() -> Self {
+        let min = nic_spec::uart::MIN_CLKS_PER_BIT as u64;
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            rx: Default::default(),
+            cfg_clks_per_bit: Default::default(),
+            data_valid: Default::default(),
+            data: Default::default(),
+            frame_err: Default::default(),
+            sync1_n: Default::default(),
+            sync2_n: Default::default(),
+            prev_n: Default::default(),
+            st: Default::default(),
+            count: Default::default(),
+            nbit: Default::default(),
+            shift: Default::default(),
+            out_valid: Default::default(),
+            out_byte: Default::default(),
+            out_err: Default::default(),
+            bit_m1: Default::default(),
+            half_m1: Default::default(),
+            line: Default::default(),
+            fall: Default::default(),
+            sample: Default::default(),
+            k_min_clks: Constant::new(Bits::<16>::from(min)),
+            k_min_bit_m1: Constant::new(Bits::<16>::from(min - 1)),
+            k_min_half_m1: Constant::new(Bits::<16>::from((min >> 1) - 1)),
+        }
+    }
 }
 
 impl Logic for UartRx {
@@ -83,9 +121,9 @@ impl Logic for UartRx {
         self.prev_n.d.next = self.sync2_n.q.val();
         self.line.next = !self.sync2_n.q.val();
         self.fall.next = (self.sync2_n.q.val() && !self.prev_n.q.val());
-        self.bit_m1.next = 1.into();
-        self.half_m1.next = 0.into();
-        if (self.cfg_clks_per_bit.val() > 2) {
+        self.bit_m1.next = self.k_min_bit_m1.val();
+        self.half_m1.next = self.k_min_half_m1.val();
+        if (self.cfg_clks_per_bit.val() > self.k_min_clks.val()) {
             self.bit_m1.next = (self.cfg_clks_per_bit.val() - 1);
             self.half_m1.next = ((self.cfg_clks_per_bit.val() >> 1) - 1);
         }

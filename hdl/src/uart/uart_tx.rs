@@ -7,7 +7,8 @@
 //! back with no idle between them.
 //!
 //! Ports (clock `clock`, synchronous active-high `reset`):
-//! - `cfg_clks_per_bit: Bits<16>`: cycles per bit; below 2 act as 2;
+//! - `cfg_clks_per_bit: Bits<16>`: cycles per bit; values below
+//!   `nic_spec::uart::MIN_CLKS_PER_BIT` (2) act as it;
 //! - `s_axis` (`AxisSink<8, 1, 1>`): the bytes; `tkeep`, `tlast` and
 //!   `tuser` are ignored;
 //! - `tx`: the line, high when idle (also at power-up, before any
@@ -26,7 +27,7 @@
 use crate::stream::AxisSink;
 use rust_hdl::prelude::*;
 
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct UartTx {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -41,14 +42,37 @@ pub struct UartTx {
     count: DFF<Bits<16>>,
     bit_m1: Signal<Local, Bits<16>>,
     bit_end: Signal<Local, Bit>,
+    /// `nic_spec::uart::MIN_CLKS_PER_BIT`, and the bit time − 1 it gives.
+    k_min_clks: Constant<Bits<16>>,
+    k_min_bit_m1: Constant<Bits<16>>,
+}
+
+impl Default for UartTx {
+    fn default() -> Self {
+        let min = nic_spec::uart::MIN_CLKS_PER_BIT as u64;
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            cfg_clks_per_bit: Default::default(),
+            s_axis: Default::default(),
+            tx: Default::default(),
+            shift: Default::default(),
+            left: Default::default(),
+            count: Default::default(),
+            bit_m1: Default::default(),
+            bit_end: Default::default(),
+            k_min_clks: Constant::new(Bits::<16>::from(min)),
+            k_min_bit_m1: Constant::new(Bits::<16>::from(min - 1)),
+        }
+    }
 }
 
 impl Logic for UartTx {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, shift, left, count);
-        self.bit_m1.next = 1.into();
-        if (self.cfg_clks_per_bit.val() > 2) {
+        self.bit_m1.next = self.k_min_bit_m1.val();
+        if (self.cfg_clks_per_bit.val() > self.k_min_clks.val()) {
             self.bit_m1.next = (self.cfg_clks_per_bit.val() - 1);
         }
         self.bit_end.next = (self.count.q.val() == 0);
