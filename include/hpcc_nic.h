@@ -23,7 +23,7 @@
 #define HPCC_NIC_REG_ID 0x0u /* constant 0x48504343 ("HPCC") */
 #define HPCC_NIC_REG_VERSION 0x4u /* interface version: major << 16 | minor */
 #define HPCC_NIC_REG_SCRATCH 0x8u /* scratch register for the driver (no effect) */
-#define HPCC_NIC_REG_CAPS 0xCu /* bits 3:0 log2 flows, 7:4 log2 work requests outstanding per flow, 11:8 log2 completion queues, 15:12 log2 of the largest ring (15) */
+#define HPCC_NIC_REG_CAPS 0xCu /* bits 3:0 log2 flows, 7:4 log2 work requests outstanding per flow, 11:8 log2 completion queues, 15:12 log2 of the largest ring (15), 19:16 hops of telemetry the CC module tracks (H; events with more are dropped as DROP_HOPS) */
 #define HPCC_NIC_REG_CONTROL 0x10u /* bit 0: soft reset. Writing 1 holds the receive and transmit pipelines and the payload reads in flight in reset (what the rst pin resets, but not the register interface) for SOFT_RESET_CYCLES cycles from the cycle the register decoder answers the write; reads 1 while the reset runs. Other bits: written as anything, read 0 */
 #define HPCC_NIC_REG_CORE 0x400u /* core register r (nic_spec::regs) at CORE + 8r: low word at +0, high word at +4 (only for registers wider than 32 bits); writing the low word writes the 64-bit value to the core, writing the high word only holds it; a read returns the value last written */
 #define HPCC_NIC_REG_CORE_STRIDE 0x8u
@@ -52,6 +52,7 @@
 #define HPCC_NIC_CAPS_LOG_WRS(c) (((c) >> 4) & 0xFu)
 #define HPCC_NIC_CAPS_LOG_CQS(c) (((c) >> 8) & 0xFu)
 #define HPCC_NIC_CAPS_LOG_RING(c) (((c) >> 12) & 0xFu)
+#define HPCC_NIC_CAPS_HOPS(c) (((c) >> 16) & 0xFu)
 
 /* The core's registers: index r of HPCC_NIC_REG_CORE_LO(r) / _HI(r); the
  * value's width in bits (a width above 32 has a high word). */

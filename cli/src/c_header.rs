@@ -403,6 +403,7 @@ pub fn header() -> String {
     writeln!(w, "#define {P}_CAPS_LOG_WRS(c) (((c) >> 4) & 0xFu)").unwrap();
     writeln!(w, "#define {P}_CAPS_LOG_CQS(c) (((c) >> 8) & 0xFu)").unwrap();
     writeln!(w, "#define {P}_CAPS_LOG_RING(c) (((c) >> 12) & 0xFu)").unwrap();
+    writeln!(w, "#define {P}_CAPS_HOPS(c) (((c) >> 16) & 0xFu)").unwrap();
     writeln!(
         w,
         "\n/* The core's registers: index r of HPCC_NIC_REG_CORE_LO(r) / _HI(r); the\n \

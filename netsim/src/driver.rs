@@ -7,7 +7,7 @@
 //!   random `bready`/`rready`). Every answer is checked against the one
 //!   the access must get (OKAY, SLVERR, DECERR) and reads against their
 //!   value where it is known.
-//! - **Bring-up** (`docs/driver.md`): ID, VERSION and CAPS checked,
+//! - **Bring-up** (`docs/driver.md`): ID and VERSION checked,
 //!   SCRATCH written and read back; the core's global registers through
 //!   the core window; each completion queue (base, size, moderation,
 //!   enable); each flow's staged context, its send queue, its CQ, then

@@ -80,7 +80,7 @@ pub mod map {
         ID = 0x0000, Ro, 1, 4, "constant 0x48504343 (\"HPCC\")";
         VERSION = 0x0004, Ro, 1, 4, "interface version: major << 16 | minor";
         SCRATCH = 0x0008, Rw, 1, 4, "scratch register for the driver (no effect)";
-        CAPS = 0x000C, Ro, 1, 4, "bits 3:0 log2 flows, 7:4 log2 work requests outstanding per flow, 11:8 log2 completion queues, 15:12 log2 of the largest ring (15)";
+        CAPS = 0x000C, Ro, 1, 4, "bits 3:0 log2 flows, 7:4 log2 work requests outstanding per flow, 11:8 log2 completion queues, 15:12 log2 of the largest ring (15), 19:16 hops of telemetry the CC module tracks (H; events with more are dropped as DROP_HOPS)";
         CONTROL = 0x0010, Rw, 1, 4, "bit 0: soft reset. Writing 1 holds the receive and transmit pipelines and the payload reads in flight in reset (what the rst pin resets, but not the register interface) for SOFT_RESET_CYCLES cycles from the cycle the register decoder answers the write; reads 1 while the reset runs. Other bits: written as anything, read 0";
         CORE = 0x0400, Rw, 64, 8, "core register r (nic_spec::regs) at CORE + 8r: low word at +0, high word at +4 (only for registers wider than 32 bits); writing the low word writes the 64-bit value to the core, writing the high word only holds it; a read returns the value last written";
         FLOW_SQ_BASE_LO = 0x0600, Rw, 1, 4, "staged: send queue base address, bits 31:0 (bits 4:0 read as 0: 32-byte aligned)";
@@ -230,9 +230,10 @@ pub mod cqe {
 }
 
 /// Bits of `map::CAPS` for a NIC of 2^a flows, 2^q work requests per
-/// flow and 2^c completion queues.
-pub const fn caps(a: u32, q: u32, c: u32) -> u32 {
-    a | q << 4 | c << 8 | 15 << 12
+/// flow, 2^c completion queues and a CC module that tracks h hops of
+/// telemetry.
+pub const fn caps(a: u32, q: u32, c: u32, h: u32) -> u32 {
+    a | q << 4 | c << 8 | MAX_LOG_SIZE << 12 | h << 16
 }
 
 /// The largest ring: 2^15 entries (indices are 16 bits).
@@ -285,6 +286,23 @@ mod tests {
             Some(("CONTROL", 0))
         );
         assert_eq!(map::find(0x0014), None);
+    }
+
+    #[test]
+    fn caps_fields_are_four_bits_each_where_the_docs_say() {
+        let c = caps(8, 4, 3, 5);
+        assert_eq!(c, 0x5_F348);
+        assert_eq!(
+            [
+                c & 0xF,
+                (c >> 4) & 0xF,
+                (c >> 8) & 0xF,
+                (c >> 12) & 0xF,
+                (c >> 16) & 0xF
+            ],
+            [8, 4, 3, MAX_LOG_SIZE, 5]
+        );
+        assert_eq!(caps(4, 3, 2, 2) >> 16, 2);
     }
 
     #[test]

@@ -177,6 +177,9 @@ async def register_map(dut):
     caps = await rd(reg("CAPS"))
     flows, cqs = 1 << (caps & 0xF), 1 << ((caps >> 8) & 0xF)
     assert (caps >> 12) & 0xF == H["HPCC_NIC_MAX_LOG_SIZE"]
+    # hpcc_nic's CC module tracks every hop word of a CC event (5).
+    assert (caps >> 16) & 0xF == 5, f"CAPS hops {(caps >> 16) & 0xF}"
+    assert caps >> 20 == 0, f"CAPS 0x{caps:08x}: bits above 19 set"
     assert await rd(reg("SCRATCH")) == 0, "the misaligned write changed SCRATCH"
 
     # ---- SCRATCH, full words and partial strobes.

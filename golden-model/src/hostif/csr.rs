@@ -71,7 +71,7 @@ enum State {
 
 /// The RTL's registers, one field each.
 #[derive(Clone, Debug)]
-pub struct Csr<const A: usize, const Q: usize, const C: usize> {
+pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 5> {
     state: State,
     q_wr: bool,
     q_addr: u16,
@@ -105,7 +105,7 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize> {
     wide_mask: u64,
 }
 
-impl<const A: usize, const Q: usize, const C: usize> Default for Csr<A, Q, C> {
+impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for Csr<A, Q, C, H> {
     fn default() -> Self {
         let mut core_mask = 0u64;
         let mut wide_mask = 0u64;
@@ -150,7 +150,7 @@ impl<const A: usize, const Q: usize, const C: usize> Default for Csr<A, Q, C> {
     }
 }
 
-impl<const A: usize, const Q: usize, const C: usize> Cycle for Csr<A, Q, C> {
+impl<const A: usize, const Q: usize, const C: usize, const H: usize> Cycle for Csr<A, Q, C, H> {
     type In = In;
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
@@ -289,7 +289,7 @@ impl<const A: usize, const Q: usize, const C: usize> Cycle for Csr<A, Q, C> {
                     } else if addr == map::VERSION {
                         data = hostif::VERSION;
                     } else {
-                        data = hostif::caps(A as u32, Q as u32, C as u32);
+                        data = hostif::caps(A as u32, Q as u32, C as u32, H as u32);
                     }
                 } else if addr == map::SCRATCH {
                     data = s.scratch;

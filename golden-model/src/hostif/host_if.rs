@@ -240,11 +240,19 @@ fn outputs(o: &Outs) -> Out {
 }
 
 /// The host interface for 2^A flows, 2^Q work requests each, 2^C
-/// completion queues (`N` = 2^C), a 2^W-entry WQE buffer.
+/// completion queues (`N` = 2^C), a 2^W-entry WQE buffer, a CC module
+/// of `H` hops (reported in `CAPS`).
 #[derive(Clone)]
-pub struct HostIf<const A: usize, const Q: usize, const C: usize, const N: usize, const W: usize> {
+pub struct HostIf<
+    const A: usize,
+    const Q: usize,
+    const C: usize,
+    const N: usize,
+    const W: usize,
+    const H: usize = 5,
+> {
     axil: Node<axil_slave::AxilSlave>,
-    csr: Node<csr::Csr<A, Q, C>>,
+    csr: Node<csr::Csr<A, Q, C, H>>,
     sq: Node<sq_engine::SqEngine<A, Q, W>>,
     unpack: Node<wqe_unpack::WqeUnpack<W>>,
     cq: Node<cq_engine::CqEngine<C, N>>,
@@ -253,8 +261,14 @@ pub struct HostIf<const A: usize, const Q: usize, const C: usize, const N: usize
     ins: Ins,
 }
 
-impl<const A: usize, const Q: usize, const C: usize, const N: usize, const W: usize> Default
-    for HostIf<A, Q, C, N, W>
+impl<
+        const A: usize,
+        const Q: usize,
+        const C: usize,
+        const N: usize,
+        const W: usize,
+        const H: usize,
+    > Default for HostIf<A, Q, C, N, W, H>
 {
     fn default() -> Self {
         Self {
@@ -270,8 +284,14 @@ impl<const A: usize, const Q: usize, const C: usize, const N: usize, const W: us
     }
 }
 
-impl<const A: usize, const Q: usize, const C: usize, const N: usize, const W: usize>
-    HostIf<A, Q, C, N, W>
+impl<
+        const A: usize,
+        const Q: usize,
+        const C: usize,
+        const N: usize,
+        const W: usize,
+        const H: usize,
+    > HostIf<A, Q, C, N, W, H>
 {
     fn eval(&mut self, i: &Ins) -> Outs {
         Outs {
@@ -291,8 +311,14 @@ impl<const A: usize, const Q: usize, const C: usize, const N: usize, const W: us
     }
 }
 
-impl<const A: usize, const Q: usize, const C: usize, const N: usize, const W: usize> Cycle
-    for HostIf<A, Q, C, N, W>
+impl<
+        const A: usize,
+        const Q: usize,
+        const C: usize,
+        const N: usize,
+        const W: usize,
+        const H: usize,
+    > Cycle for HostIf<A, Q, C, N, W, H>
 {
     type In = In;
     type Out = Out;

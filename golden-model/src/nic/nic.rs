@@ -160,7 +160,7 @@ pub struct HpccNic<
     const W: usize,
     const H: usize = 5,
 > {
-    host: Node<HostIf<A, Q, C, N, W>>,
+    host: Node<HostIf<A, Q, C, N, W, H>>,
     core: Node<NicCore<A, Q, B, H>>,
     ins: Ins,
     outs: Outs,
@@ -197,7 +197,7 @@ impl<
     > HpccNic<A, Q, B, C, N, W, H>
 {
     /// The host interface's twin (for monitors: its completion queues).
-    pub fn host(&self) -> &HostIf<A, Q, C, N, W> {
+    pub fn host(&self) -> &HostIf<A, Q, C, N, W, H> {
         &self.host.m
     }
     /// The core's twin (for monitors).

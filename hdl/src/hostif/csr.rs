@@ -83,7 +83,7 @@ pub enum CsrState {
 }
 
 #[derive(LogicBlock)]
-pub struct Csr<const A: usize, const Q: usize, const C: usize> {
+pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 5> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     /// High while a soft reset (`CONTROL` bit 0) runs.
@@ -219,7 +219,7 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize> {
     resp_data: Signal<Local, Bits<32>>,
 }
 
-impl<const A: usize, const Q: usize, const C: usize> Default for Csr<A, Q, C> {
+impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for Csr<A, Q, C, H> {
     fn default() -> Self {
         assert!(
             (1..=12).contains(&A),
@@ -309,9 +309,9 @@ impl<const A: usize, const Q: usize, const C: usize> Default for Csr<A, Q, C> {
             sel_cnm: Default::default(),
             k_id: Constant::new(Bits::<32>::from(hostif::ID as u64)),
             k_version: Constant::new(Bits::<32>::from(hostif::VERSION as u64)),
-            k_caps: Constant::new(Bits::<32>::from(
-                hostif::caps(A as u32, Q as u32, C as u32) as u64
-            )),
+            k_caps: Constant::new(Bits::<32>::from(hostif::caps(
+                A as u32, Q as u32, C as u32, H as u32,
+            ) as u64)),
             k_a_id: k16(map::ID),
             k_a_version: k16(map::VERSION),
             k_a_scratch: k16(map::SCRATCH),
@@ -377,7 +377,7 @@ impl<const A: usize, const Q: usize, const C: usize> Default for Csr<A, Q, C> {
     }
 }
 
-impl<const A: usize, const Q: usize, const C: usize> Logic for Csr<A, Q, C> {
+impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for Csr<A, Q, C, H> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(

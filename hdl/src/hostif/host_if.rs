@@ -51,9 +51,17 @@ use rust_hdl::prelude::*;
 
 /// The host interface for 2^A flows with 2^Q work requests each at the
 /// requester, 2^C completion queues (`N` = 2^C) and a WQE buffer of 2^W
-/// entries.
+/// entries; `H`, the hops of telemetry the core's CC module tracks, is
+/// reported in `CAPS` (bits 19:16).
 #[derive(LogicBlock, Default)]
-pub struct HostIf<const A: usize, const Q: usize, const C: usize, const N: usize, const W: usize> {
+pub struct HostIf<
+    const A: usize,
+    const Q: usize,
+    const C: usize,
+    const N: usize,
+    const W: usize,
+    const H: usize = 5,
+> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub s_axil: AxiLite,
@@ -81,7 +89,7 @@ pub struct HostIf<const A: usize, const Q: usize, const C: usize, const N: usize
     /// The soft reset (`CONTROL` bit 0) for the core's pipelines.
     pub core_reset: Signal<Out, Bit>,
     axil: AxilSlave,
-    csr: Csr<A, Q, C>,
+    csr: Csr<A, Q, C, H>,
     sq: SqEngine<A, Q, W>,
     unpack: WqeUnpack<W>,
     cq: CqEngine<C, N>,
@@ -89,8 +97,14 @@ pub struct HostIf<const A: usize, const Q: usize, const C: usize, const N: usize
     wr: DmaWrPack,
 }
 
-impl<const A: usize, const Q: usize, const C: usize, const N: usize, const W: usize> Logic
-    for HostIf<A, Q, C, N, W>
+impl<
+        const A: usize,
+        const Q: usize,
+        const C: usize,
+        const N: usize,
+        const W: usize,
+        const H: usize,
+    > Logic for HostIf<A, Q, C, N, W, H>
 {
     #[hdl_gen]
     fn update(&mut self) {

@@ -55,7 +55,7 @@ pub struct HpccNic<
     pub m_event: CqEventSource,
     pub m_axis_tx: AxisSource<64, 8, 1>,
     pub s_axis_rx: AxisSink<64, 8, 1>,
-    host: HostIf<A, Q, C, N, W>,
+    host: HostIf<A, Q, C, N, W, H>,
     core: NicCore<A, Q, AQ, B, H>,
 }
 
