@@ -25,9 +25,10 @@ own host script:
   path).
 
 Checks, in order (with BOARD_QUICK=1, as `make test` runs it: 1, a
-register read, 4's UART requests and 5; `make board-sim` runs them all):
+register reads, 4's UART requests and 5; `make board-sim` runs them all):
 1. the PLL never locks: no answer on the UART, `eth_rst_n` low, LD5 and
-   LD6 dark; then it locks and the board leaves reset;
+   LD6 dark; then it locks and the board leaves reset; `CAPS` gives the
+   board core's parameters (16 flows, 8 work requests, 4 CQs, 2 hops);
 2. bring-up: every access gets the answer the driver model expects (ID,
    VERSION, the core's globals, the completion queue, both flows, COMMIT);
 3. a WRITE of 300 bytes from host memory to host memory through the
@@ -232,6 +233,11 @@ async def board(dut):
 
     # ---- 2. Bring-up, as the driver model wrote it (the host script's
     # procedure over the simulated line).
+    # The board core's parameters as the host sees them (CAPS):
+    # NicBoard1g<4, 3, 7, 10, 2, 4, 4, 2> = 16 flows, 8 work requests a
+    # flow, 4 completion queues, rings up to 2^15, a CC of 2 hops.
+    caps = await host.read(H["HPCC_NIC_REG_CAPS"])
+    assert caps == 0x2_F234, f"CAPS 0x{caps:08x}"
     if QUICK:
         r = setup["regs"]
         assert await host.read(r["id"]) == H["HPCC_NIC_ID"]
