@@ -3,7 +3,9 @@
 //! `nic_spec::hostif::map`, answered on `m_resp`.
 //!
 //! What it holds and what it forwards:
-//! - `ID`, `VERSION`, `CAPS` (read-only constants) and `SCRATCH`;
+//! - `ID`, `VERSION`, `CAPS` (read-only constants; `CAPS` =
+//!   `nic_spec::hostif::caps(A, Q, C, H)`, H the hops of telemetry the
+//!   core's CC module tracks) and `SCRATCH`;
 //! - `CONTROL`: writing bit 0 as 1 (its lane strobed) starts a soft
 //!   reset: `soft_reset` is high for `SOFT_RESET_CYCLES` cycles from the
 //!   cycle the decoder answers the write (`m_resp.valid`; a new write
