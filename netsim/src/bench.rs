@@ -492,8 +492,8 @@ pub fn bench_nic(f: &mut Figures) {
 /// cycles of a two-NIC run (bring-up, WRITEs and READs).
 pub fn bench_nic_engines(f: &mut Figures) {
     use nic_golden::nic::nic::In as NicIn;
-    type Rtl = nic_hdl::nic::HpccNic<3, 3, 6, 8, 2, 4, 3>;
-    type Twin = nic_golden::nic::nic::HpccNic<3, 3, 8, 2, 4, 3>;
+    type Rtl = nic_hdl::nic::HpccNic<3, 3, 6, 8, 2, 4, 4>;
+    type Twin = nic_golden::nic::nic::HpccNic<3, 3, 8, 2, 4, 4>;
     let p = DriverParams {
         core: HostParams {
             ring: 8,
