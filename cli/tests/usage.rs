@@ -90,7 +90,21 @@ fn the_issues_bad_invocations_exit_2_naming_the_argument() {
 #[test]
 fn other_bad_values_exit_2_naming_the_argument() {
     for (args, names) in [
-        (&["sim", "send"][..], &["'send'", "write, read, mixed"][..]),
+        (
+            &[
+                "verilog",
+                "--skip",
+                "no_such_top",
+                "--out-dir",
+                "/nonexistent",
+            ][..],
+            &["--skip", "no_such_top"][..],
+        ),
+        (
+            &["verilog", "--top", "divider32", "--skip", "divider32"],
+            &["--skip"],
+        ),
+        (&["sim", "send"], &["'send'", "write, read, mixed"]),
         (&["sim"], &["<SCENARIO>"]),
         (&["sim", "write", "--mtu", "1000"], &["--mtu", "MTU"]),
         (&["sim", "write", "--flows", "7"], &["--flows", "1..=6"]),

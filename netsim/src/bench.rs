@@ -10,7 +10,7 @@ pub use nic_testbench::bench::Figures;
 
 /// Every figure of this crate.
 pub fn run_all() -> Figures {
-    let mut f = Figures::new();
+    let mut f = nic_testbench::bench::figures();
     bench_cc_closed_loop(&mut f);
     bench_dcqcn_closed_loop(&mut f);
     bench_core(&mut f);
@@ -492,8 +492,8 @@ pub fn bench_nic(f: &mut Figures) {
 /// cycles of a two-NIC run (bring-up, WRITEs and READs).
 pub fn bench_nic_engines(f: &mut Figures) {
     use nic_golden::nic::nic::In as NicIn;
-    type Rtl = nic_hdl::nic::HpccNic<3, 3, 6, 8, 2, 4, 4>;
-    type Twin = nic_golden::nic::nic::HpccNic<3, 3, 8, 2, 4, 4>;
+    type Rtl = nic_hdl::nic::HpccNic<3, 3, 6, 8, 2, 4, 3>;
+    type Twin = nic_golden::nic::nic::HpccNic<3, 3, 8, 2, 4, 3>;
     let p = DriverParams {
         core: HostParams {
             ring: 8,
@@ -534,7 +534,7 @@ mod tests {
     #[test]
     #[ignore]
     fn nic_figures() {
-        let mut f = super::Figures::new();
+        let mut f = nic_testbench::bench::figures();
         super::bench_nic(&mut f);
         super::bench_nic_engines(&mut f);
         for (k, v) in &f {
@@ -547,7 +547,7 @@ mod tests {
     #[test]
     #[ignore]
     fn core_figures() {
-        let mut f = super::Figures::new();
+        let mut f = nic_testbench::bench::figures();
         super::bench_core(&mut f);
         super::bench_core_engines(&mut f);
         for (k, v) in &f {
@@ -563,7 +563,7 @@ mod dcqcn_tests {
     #[test]
     #[ignore = "a benchmark (make bench runs it)"]
     fn dcqcn_closed_loop_figures() {
-        let mut f = super::Figures::new();
+        let mut f = nic_testbench::bench::figures();
         super::bench_dcqcn_closed_loop(&mut f);
         for (k, v) in &f {
             println!("{k} {v}");

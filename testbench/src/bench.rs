@@ -13,6 +13,14 @@ use std::time::Instant;
 
 pub type Figures = BTreeMap<String, f64>;
 
+/// An empty set of figures, for a benchmark: from here on the process
+/// builds its Verilator models for simulation speed
+/// ([`crate::verilator::build_for_speed`]), as the README's figures were.
+pub fn figures() -> Figures {
+    crate::verilator::build_for_speed();
+    Figures::new()
+}
+
 /// xorshift64: deterministic operands without a dependency.
 pub struct Rng(pub u64);
 impl Rng {
@@ -86,7 +94,7 @@ fn latency_ii<H: Harness + Default + 'static>(
 pub fn run_all() -> Figures {
     use nic_hdl::arith::*;
     use nic_hdl::top::*;
-    let mut f = Figures::new();
+    let mut f = figures();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
 
     let mul: Vec<_> = (0..4096)
@@ -486,7 +494,7 @@ mod tests {
     #[test]
     #[ignore = "a benchmark (make bench runs it)"]
     fn bench_dcqcn_figures() {
-        let mut f = super::Figures::new();
+        let mut f = super::figures();
         super::bench_dcqcn(&mut f);
         for (k, v) in &f {
             println!("{k} {v}");

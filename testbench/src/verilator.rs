@@ -126,14 +126,35 @@ fn lib_cache() -> &'static Mutex<HashMap<String, LibSlot>> {
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
-/// The C++ optimisation of a model: the generated code's "fast" files at
-/// -O1 and its "slow" (construction) files at -O0, set through the
-/// variables of Verilator's `verilated.mk`. Measured on `hpcc_nic`
-/// (Verilator 5.006, two cores): its build takes 32 s instead of 121 s
-/// with Verilator's defaults (-Os / -O2), and a two-NIC `sim` runs at
-/// 2124 cycles/s instead of 1852 (the golden models in lockstep, not the
-/// model, set the pace). Part of the model cache key.
-const CXX_OPT: [&str; 2] = ["OPT_FAST=-O1", "OPT_SLOW=-O0"];
+/// The C++ optimisation of a model, set through the variables of
+/// Verilator's `verilated.mk`, and part of the model cache key:
+/// - for tests (the default): the generated code's "fast" files at -O1,
+///   its "slow" (construction) files at -O0. Measured on `hpcc_nic`
+///   (Verilator 5.006, two cores): its build takes 32 s instead of 121 s,
+///   and a two-NIC `sim` runs at 2124 cycles/s instead of 1852 (the golden
+///   models in lockstep, not the model, set the pace there);
+/// - for benchmarks ([`build_for_speed`], called by
+///   [`crate::bench::figures`]): Verilator's own choice, -Os for the fast
+///   files and -O2 for the slow ones, which the simulation-speed figures
+///   of the README were measured with.
+const CXX_OPT_TEST: [&str; 2] = ["OPT_FAST=-O1", "OPT_SLOW=-O0"];
+const CXX_OPT_SPEED: [&str; 2] = ["OPT_FAST=-Os", "OPT_SLOW=-O2"];
+
+static FOR_SPEED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// From now on, this process builds its models for simulation speed
+/// (benchmarks), not build time (tests).
+pub fn build_for_speed() {
+    FOR_SPEED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn cxx_opt() -> [&'static str; 2] {
+    if FOR_SPEED.load(std::sync::atomic::Ordering::Relaxed) {
+        CXX_OPT_SPEED
+    } else {
+        CXX_OPT_TEST
+    }
+}
 
 fn shim_source(ports: &[VPort], clock: &str) -> String {
     let mut s = String::new();
@@ -214,7 +235,7 @@ pub fn build(name: &str, verilog: &str, clock: &str) -> Arc<VerilatedLib> {
     let mut h = Sha256::new();
     h.update(verilog.as_bytes());
     h.update(shim.as_bytes());
-    h.update(CXX_OPT.concat().as_bytes());
+    h.update(cxx_opt().concat().as_bytes());
     let hash: String = h
         .finalize()
         .iter()
@@ -329,7 +350,7 @@ fn compile(dir: &Path, verilog: &str, shim: &str, so: &Path) {
     let out = Command::new("make")
         .current_dir(&obj)
         .args(["-f", "Vtop.mk", "-j", &jobs])
-        .args(CXX_OPT)
+        .args(cxx_opt())
         .output()
         .unwrap_or_else(|e| panic!("cannot run make ({e})"));
     step_ok(&out, "verilator build (make)", &tmp);

@@ -614,7 +614,7 @@ fn read_responses(
 #[test]
 #[ignore]
 fn bench_requester_alone() {
-    let mut f = nic_testbench::bench::Figures::new();
+    let mut f = nic_testbench::bench::figures();
     nic_testbench::roce::bench::bench_requester(&mut f);
     for (k, v) in f {
         println!("{k} {v}");
