@@ -134,9 +134,10 @@ fn lib_cache() -> &'static Mutex<HashMap<String, LibSlot>> {
 ///   and a two-NIC `sim` runs at 2124 cycles/s instead of 1852 (the golden
 ///   models in lockstep, not the model, set the pace there);
 /// - for benchmarks ([`build_for_speed`], called by
-///   [`crate::bench::figures`]): Verilator's own choice, -Os for the fast
-///   files and -O2 for the slow ones, which the simulation-speed figures
-///   of the README were measured with.
+///   [`crate::bench::figures`]): the flags every model was built with
+///   before (Verilator's -Os for the fast files, our -O2 for the slow
+///   ones), which the simulation-speed figures of the README were
+///   measured with.
 const CXX_OPT_TEST: [&str; 2] = ["OPT_FAST=-O1", "OPT_SLOW=-O0"];
 const CXX_OPT_SPEED: [&str; 2] = ["OPT_FAST=-Os", "OPT_SLOW=-O2"];
 
