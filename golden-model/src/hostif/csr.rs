@@ -9,7 +9,7 @@ use crate::nic::{CfgWrite, CoreStats};
 use crate::roce::{CnmStats, ReqStats, RxDispatchStats, RxParseStats, TxStats};
 use crate::sched::SchedStats;
 use crate::Cycle;
-use nic_spec::hostif::{self, cq_reg, map, resp};
+use nic_spec::hostif::{self, cq_reg, full_reset, map, resp};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
@@ -69,6 +69,15 @@ enum State {
     Sub,
 }
 
+/// The part of a full reset's sweep (`nic_spec::hostif::full_reset`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum SweepPhase {
+    #[default]
+    CoreWords,
+    Flows,
+    CqRegs,
+}
+
 /// The RTL's registers, one field each.
 #[derive(Clone, Debug)]
 pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 5> {
@@ -83,6 +92,10 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     scratch: u32,
     /// Cycles of soft reset left.
     soft_left: u32,
+    /// A full reset's sweep runs: its phase, and the index within it.
+    sweep: bool,
+    sweep_phase: SweepPhase,
+    sweep_index: u16,
     sq_base_lo: u32,
     sq_base_hi: u32,
     sq_log: u8,
@@ -126,6 +139,9 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             resp_c: 0,
             scratch: 0,
             soft_left: 0,
+            sweep: false,
+            sweep_phase: SweepPhase::CoreWords,
+            sweep_index: 0,
             sq_base_lo: 0,
             sq_base_hi: 0,
             sq_log: 0,
@@ -257,7 +273,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Cycle for C
             slverr: s.n_slverr,
             decerr: s.n_decerr,
             ro_writes: s.n_ro,
-            soft_reset: s.soft_left != 0,
+            soft_reset: s.soft_left != 0 || s.sweep,
         };
         // ---- Take a request.
         if i.req_valid && s.state == State::Idle {
@@ -298,7 +314,28 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Cycle for C
                     }
                 } else if addr == map::CONTROL {
                     data = (s.soft_left != 0) as u32;
-                    if s.q_wr && merged & hostif::control::SOFT_RESET != 0 {
+                    if s.q_wr && merged & hostif::control::FULL_RESET != 0 {
+                        // A full reset: the sweep's first write (the high
+                        // word of core register 0) comes next.
+                        respond = false;
+                        self.sweep = true;
+                        self.sweep_phase = SweepPhase::CoreWords;
+                        self.sweep_index = 0;
+                        self.q_addr = map::CORE + 4;
+                        self.q_wdata = 0;
+                        self.q_strb = 0xF;
+                        self.state = State::Decode;
+                        self.scratch = 0;
+                        self.sq_base_lo = 0;
+                        self.sq_base_hi = 0;
+                        self.sq_log = 0;
+                        self.sq_cq = 0;
+                        self.n_reads = 0;
+                        self.n_writes = 0;
+                        self.n_slverr = 0;
+                        self.n_decerr = 0;
+                        self.n_ro = 0;
+                    } else if s.q_wr && merged & hostif::control::SOFT_RESET != 0 {
                         self.soft_left = hostif::SOFT_RESET_CYCLES;
                     }
                 } else if in_core && core_ok {
@@ -413,6 +450,47 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Cycle for C
             write_data: new_cfg as u128,
             write_enable: shadow_we,
         });
+        // ---- A full reset's sweep: the write after the one answered now.
+        if s.sweep && respond {
+            let flows_last = ((1u32 << A) - 1) as u16;
+            let cq_ops_last = ((full_reset::CQ_OPS.len() as u32) << C) as u16 - 1;
+            let next = match s.sweep_phase {
+                SweepPhase::CoreWords if s.sweep_index == full_reset::CORE_WORDS as u16 - 1 => {
+                    Some((SweepPhase::Flows, flows_last))
+                }
+                SweepPhase::CoreWords => Some((SweepPhase::CoreWords, s.sweep_index + 1)),
+                SweepPhase::Flows if s.sweep_index == 0 => Some((SweepPhase::CqRegs, 0)),
+                SweepPhase::Flows => Some((SweepPhase::Flows, s.sweep_index - 1)),
+                SweepPhase::CqRegs if s.sweep_index == cq_ops_last => None,
+                SweepPhase::CqRegs => Some((SweepPhase::CqRegs, s.sweep_index + 1)),
+            };
+            match next {
+                Some((phase, index)) => {
+                    // Core words: each register's high word (odd word)
+                    // first.
+                    let (addr, value) = match phase {
+                        SweepPhase::CoreWords => (map::CORE + ((index ^ 1) << 2), 0),
+                        SweepPhase::Flows => (map::CORE + 8 * nic_spec::regs::COMMIT, index as u32),
+                        SweepPhase::CqRegs => {
+                            let (reg, value) = full_reset::CQ_OPS[(index & 7) as usize];
+                            (map::CQ + ((index >> 3) << 5) + reg, value)
+                        }
+                    };
+                    respond = false;
+                    self.sweep_phase = phase;
+                    self.sweep_index = index;
+                    self.q_addr = addr;
+                    self.q_wdata = value;
+                    self.state = State::Decode;
+                }
+                None => {
+                    // The CONTROL write's answer.
+                    self.sweep = false;
+                    code = resp::OKAY;
+                    data = 0;
+                }
+            }
+        }
         self.resp_v = respond;
         if respond {
             self.resp_d = data;
@@ -438,6 +516,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Cycle for C
             self.sub_v = false;
             self.scratch = 0;
             self.soft_left = 0;
+            self.sweep = false;
             self.sq_base_lo = 0;
             self.sq_base_hi = 0;
             self.sq_log = 0;

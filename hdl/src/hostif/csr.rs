@@ -10,7 +10,17 @@
 //!   reset: `soft_reset` is high for `SOFT_RESET_CYCLES` cycles from the
 //!   cycle the decoder answers the write (`m_resp.valid`; a new write
 //!   starts the count again); a read returns bit 0 = `soft_reset`. The
-//!   decoder itself is not reset by it;
+//!   decoder itself is not reset by it. Writing bit 1 as 1 starts a
+//!   *full reset* instead (`nic_spec::hostif::full_reset`): `soft_reset`
+//!   high, SCRATCH, the staged send-queue registers and the counters 0,
+//!   then a sweep of writes the decoder makes itself, each through the
+//!   state path a host's write of it takes (`Decode` → `Shadow` → `Cfg`
+//!   → `CfgWait` for the core window, `Sub` for a CQ register), with no
+//!   answer on `m_resp` and no counting: every core-window word 0 (high
+//!   word first), a COMMIT of every flow inactive (2^A − 1 down to 0,
+//!   `m_commit` with the staged registers 0), each CQ's `CQ_OPS`. The
+//!   CONTROL write is answered (OKAY, counted in `writes`) after the
+//!   last; no request is taken meanwhile;
 //! - the core window `CORE`: core register r (`nic_spec::regs`) as a low
 //!   word at `CORE + 8r` and, for registers wider than 32 bits, a high
 //!   word at `+4`. Writing the high word holds it in a shadow RAM;
@@ -47,7 +57,8 @@
 //! bytes. Nothing refused changes anything.
 //!
 //! Ports (clock `clock`): `reset` (synchronous: idle, scratch and staged
-//! registers 0, a soft reset stopped; the shadow RAM keeps its contents),
+//! registers 0, a soft reset or a full reset's sweep stopped where it
+//! is, unanswered; the shadow RAM keeps its contents),
 //! `soft_reset` (out), `s_req` (`RegReq`,
 //! ready in `Idle`), `m_resp` (`RegResp`, strobe), `m_cfg` (`CfgWrite`),
 //! `m_commit` (`SqCommit`, strobe), `m_sq`/`s_sq` and `m_cq`/`s_cq`
@@ -58,7 +69,10 @@
 //! Timing: an access is answered 2 cycles after it is taken (fixed
 //! registers, counters, staged registers, refusals), 3 (core window
 //! reads and high words), 4 plus the core's commit (core low words), or
-//! 2 plus the owner's answer (CQ registers, doorbells).
+//! 2 plus the owner's answer (CQ registers, doorbells). A full reset
+//! takes the sum of its writes' times: one cycle for a word that is no
+//! register, the times above for the others (measured in
+//! `docs/driver.md` §8).
 //!
 //! Golden twin: `nic_golden::hostif::csr`.
 
@@ -71,7 +85,7 @@ use crate::mem::Ram;
 use crate::nic::{CfgWriteSource, CoreStatsSink};
 use crate::roce::{CnmStatsSink, ReqStatsSink, RxDispatchStatsSink, RxParseStatsSink, TxStatsSink};
 use crate::sched::SchedStatsSink;
-use nic_spec::hostif::{self, cq_reg, map, resp};
+use nic_spec::hostif::{self, cq_reg, full_reset, map, resp};
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
@@ -82,6 +96,14 @@ pub enum CsrState {
     Cfg,
     CfgWait,
     Sub,
+}
+
+/// The part of a full reset's sweep (`nic_spec::hostif::full_reset`).
+#[derive(Copy, Clone, PartialEq, Debug, LogicState)]
+pub enum SweepPhase {
+    CoreWords,
+    Flows,
+    CqRegs,
 }
 
 #[derive(LogicBlock)]
@@ -125,6 +147,11 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     scratch: DFF<Bits<32>>,
     /// Cycles of soft reset left.
     soft_left: DFF<Bits<4>>,
+    /// A full reset's sweep runs: `sweep_phase`, and the index within
+    /// it (core-window word, flow, or CQ · 8 + CQ_OPS entry).
+    sweep: DFF<Bit>,
+    sweep_phase: DFF<SweepPhase>,
+    sweep_index: DFF<Bits<16>>,
     sq_base_lo: DFF<Bits<32>>,
     sq_base_hi: DFF<Bits<32>>,
     sq_log: DFF<Bits<4>>,
@@ -162,6 +189,14 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     k_a_scratch: Constant<Bits<16>>,
     k_a_control: Constant<Bits<16>>,
     k_soft_cycles: Constant<Bits<4>>,
+    k_full_reset: Constant<Bits<32>>,
+    k_core_words_last: Constant<Bits<16>>,
+    k_flows_last: Constant<Bits<16>>,
+    k_cq_ops_last: Constant<Bits<16>>,
+    k_commit_word: Constant<Bits<16>>,
+    k_cq_op_reg: [Constant<Bits<16>>; 8],
+    k_cq_op_data: [Constant<Bits<32>>; 8],
+    k_cq_op_index: [Constant<Bits<3>>; 8],
     k_a_caps: Constant<Bits<16>>,
     k_core: Constant<Bits<16>>,
     k_core_end: Constant<Bits<16>>,
@@ -219,6 +254,12 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     respond: Signal<Local, Bit>,
     resp_code: Signal<Local, Bits<2>>,
     resp_data: Signal<Local, Bits<32>>,
+    // The sweep's next write.
+    sweep_next_phase: Signal<Local, SweepPhase>,
+    sweep_next_index: Signal<Local, Bits<16>>,
+    sweep_done: Signal<Local, Bit>,
+    sweep_addr: Signal<Local, Bits<16>>,
+    sweep_data: Signal<Local, Bits<32>>,
 }
 
 impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for Csr<A, Q, C, H> {
@@ -280,6 +321,9 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             resp_c: Default::default(),
             scratch: Default::default(),
             soft_left: Default::default(),
+            sweep: Default::default(),
+            sweep_phase: Default::default(),
+            sweep_index: Default::default(),
             sq_base_lo: Default::default(),
             sq_base_hi: Default::default(),
             sq_log: Default::default(),
@@ -319,6 +363,17 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             k_a_scratch: k16(map::SCRATCH),
             k_a_control: k16(map::CONTROL),
             k_soft_cycles: Constant::new(Bits::<4>::from(hostif::SOFT_RESET_CYCLES as u64)),
+            k_full_reset: Constant::new(Bits::<32>::from(hostif::control::FULL_RESET as u64)),
+            k_core_words_last: k16(full_reset::CORE_WORDS as u16 - 1),
+            k_flows_last: Constant::new(Bits::<16>::from((1u64 << A) - 1)),
+            k_cq_ops_last: Constant::new(Bits::<16>::from(
+                ((full_reset::CQ_OPS.len() as u64) << C) - 1,
+            )),
+            k_commit_word: k16(map::CORE + 8 * nic_spec::regs::COMMIT),
+            k_cq_op_reg: full_reset::CQ_OPS.map(|(r, _)| k16(r)),
+            k_cq_op_data: full_reset::CQ_OPS
+                .map(|(_, v)| Constant::new(Bits::<32>::from(v as u64))),
+            k_cq_op_index: std::array::from_fn(|i| Constant::new(Bits::<3>::from(i as u64))),
             k_a_caps: k16(map::CAPS),
             k_core: k16(map::CORE),
             k_core_end: k16(map::CORE + 8 * 64),
@@ -375,6 +430,11 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             respond: Default::default(),
             resp_code: Default::default(),
             resp_data: Default::default(),
+            sweep_next_phase: Default::default(),
+            sweep_next_index: Default::default(),
+            sweep_done: Default::default(),
+            sweep_addr: Default::default(),
+            sweep_data: Default::default(),
         }
     }
 }
@@ -395,6 +455,9 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
             resp_c,
             scratch,
             soft_left,
+            sweep,
+            sweep_phase,
+            sweep_index,
             sq_base_lo,
             sq_base_hi,
             sq_log,
@@ -589,7 +652,28 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
                     if self.soft_left.q.val().any() {
                         self.resp_data.next = 1.into();
                     }
-                    if (self.q_wr.q.val() && self.merged.val().get_bit(0)) {
+                    if (self.q_wr.q.val() && (self.merged.val() & self.k_full_reset.val()).any()) {
+                        // A full reset: the sweep's first write (the
+                        // high word of core register 0) comes next.
+                        self.respond.next = false;
+                        self.sweep.d.next = true;
+                        self.sweep_phase.d.next = SweepPhase::CoreWords;
+                        self.sweep_index.d.next = 0.into();
+                        self.q_addr.d.next = (self.k_core.val() + 4);
+                        self.q_wdata.d.next = 0.into();
+                        self.q_strb.d.next = 0xF.into();
+                        self.state.d.next = CsrState::Decode;
+                        self.scratch.d.next = 0.into();
+                        self.sq_base_lo.d.next = 0.into();
+                        self.sq_base_hi.d.next = 0.into();
+                        self.sq_log.d.next = 0.into();
+                        self.sq_cq.d.next = 0.into();
+                        self.n_reads.d.next = 0.into();
+                        self.n_writes.d.next = 0.into();
+                        self.n_slverr.d.next = 0.into();
+                        self.n_decerr.d.next = 0.into();
+                        self.n_ro.d.next = 0.into();
+                    } else if (self.q_wr.q.val() && self.merged.val().get_bit(0)) {
                         self.soft_left.d.next = self.k_soft_cycles.val();
                     }
                 } else if (self.in_core.val() && self.core_ok.val()) {
@@ -715,6 +799,67 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
                 }
             }
         }
+        // ---- A full reset's sweep: the write after the one answered now.
+        self.sweep_next_phase.next = self.sweep_phase.q.val();
+        self.sweep_next_index.next = (self.sweep_index.q.val() + 1);
+        self.sweep_done.next = false;
+        match self.sweep_phase.q.val() {
+            SweepPhase::CoreWords => {
+                if (self.sweep_index.q.val() == self.k_core_words_last.val()) {
+                    self.sweep_next_phase.next = SweepPhase::Flows;
+                    self.sweep_next_index.next = self.k_flows_last.val();
+                }
+            }
+            SweepPhase::Flows => {
+                self.sweep_next_index.next = (self.sweep_index.q.val() - 1);
+                if !self.sweep_index.q.val().any() {
+                    self.sweep_next_phase.next = SweepPhase::CqRegs;
+                    self.sweep_next_index.next = 0.into();
+                }
+            }
+            SweepPhase::CqRegs => {
+                if (self.sweep_index.q.val() == self.k_cq_ops_last.val()) {
+                    self.sweep_done.next = true;
+                }
+            }
+        }
+        // Core words: each register's high word (odd word) first.
+        self.sweep_addr.next = (self.k_core.val() + ((self.sweep_next_index.val() ^ 1) << 2));
+        self.sweep_data.next = 0.into();
+        match self.sweep_next_phase.val() {
+            SweepPhase::CoreWords => {}
+            SweepPhase::Flows => {
+                self.sweep_addr.next = self.k_commit_word.val();
+                self.sweep_data.next = bit_cast::<32, 16>(self.sweep_next_index.val());
+            }
+            SweepPhase::CqRegs => {
+                self.sweep_addr.next =
+                    (self.k_cq.val() + ((self.sweep_next_index.val() >> 3) << 5));
+                for j in 0..8 {
+                    if (self.sweep_next_index.val().get_bits::<3>(0) == self.k_cq_op_index[j].val())
+                    {
+                        self.sweep_addr.next = (self.k_cq.val()
+                            + (((self.sweep_next_index.val() >> 3) << 5)
+                                + self.k_cq_op_reg[j].val()));
+                        self.sweep_data.next = self.k_cq_op_data[j].val();
+                    }
+                }
+            }
+        }
+        if (self.sweep.q.val() && self.respond.val() && !self.sweep_done.val()) {
+            self.respond.next = false;
+            self.sweep_phase.d.next = self.sweep_next_phase.val();
+            self.sweep_index.d.next = self.sweep_next_index.val();
+            self.q_addr.d.next = self.sweep_addr.val();
+            self.q_wdata.d.next = self.sweep_data.val();
+            self.state.d.next = CsrState::Decode;
+        }
+        if (self.sweep.q.val() && self.respond.val() && self.sweep_done.val()) {
+            // The CONTROL write's answer.
+            self.sweep.d.next = false;
+            self.resp_code.next = self.k_okay.val();
+            self.resp_data.next = 0.into();
+        }
         // ---- The answer, and the counters.
         self.resp_v.d.next = self.respond.val();
         if self.respond.val() {
@@ -756,7 +901,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         self.m_cq.addr.next = self.cq_off.val();
         self.m_cq.wdata.next = self.q_wdata.q.val();
         self.m_cq.wstrb.next = self.q_strb.q.val();
-        self.soft_reset.next = self.soft_left.q.val().any();
+        self.soft_reset.next = (self.soft_left.q.val().any() || self.sweep.q.val());
         self.reads.next = self.n_reads.q.val();
         self.writes.next = self.n_writes.q.val();
         self.slverr.next = self.n_slverr.q.val();
@@ -770,6 +915,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
             self.sub_v.d.next = false;
             self.scratch.d.next = 0.into();
             self.soft_left.d.next = 0.into();
+            self.sweep.d.next = false;
             self.sq_base_lo.d.next = 0.into();
             self.sq_base_hi.d.next = 0.into();
             self.sq_log.d.next = 0.into();

@@ -83,6 +83,7 @@ fn stimulus(seed: u64, n: usize) -> Vec<In> {
         ..Default::default()
     };
     let p_ready = rng.gen_range(0.2..1.0);
+    let mut rng_full = StdRng::seed_from_u64(seed ^ 0x5EED);
     (0..n)
         .map(|_| In {
             reset: rng.gen_bool(0.003),
@@ -115,6 +116,15 @@ fn stimulus(seed: u64, n: usize) -> Vec<In> {
                 resp: rng.gen_range(0..4),
             },
             ..base
+        })
+        .map(|mut i| {
+            // A full reset (CONTROL bit 1) keeps the decoder busy for
+            // hundreds of cycles: rare here, `csr_full_reset_matches_golden`
+            // drives it.
+            if i.req.write && i.req.addr & 0xFFFC == map::CONTROL && rng_full.gen_bool(0.9) {
+                i.req.wdata &= !nic_spec::hostif::control::FULL_RESET;
+            }
+            i
         })
         .enumerate()
         .map(|(k, mut i)| {
@@ -172,12 +182,13 @@ fn csr_soft_reset_runs_its_cycles() {
     };
     let idle = In::default();
     // Requests at cycles 0 (write 1), 3 (read), 14 (read), 17 (write 0),
-    // 20 (write 1 without lane 0), 30 (write 1), 33 (reset).
+    // 20 (write 1 without lane 0), 30 (write 1), 33 (reset). (Bit 1, the
+    // full reset, is `csr_full_reset_*`'s.)
     let mut s = vec![idle; 40];
     s[0] = req(true, 1, 0xF);
     s[3] = req(false, 0, 0);
     s[14] = req(false, 0, 0);
-    s[17] = req(true, 0xFFFF_FFFE, 0xF);
+    s[17] = req(true, 0xFFFF_FFFC, 0xF);
     s[20] = req(true, 1, 0xE);
     s[30] = req(true, 1, 0x1);
     s[33].reset = true;
@@ -193,4 +204,207 @@ fn csr_soft_reset_runs_its_cycles() {
     assert_eq!(answers[1], (5, 1), "read while running: {answers:?}");
     assert_eq!(answers[2], (16, 0), "read after: {answers:?}");
     assert!(answers.iter().all(|a| a.1 <= 1), "{answers:?}");
+}
+
+/// A stimulus with a full reset (`CONTROL` = 2, or any value with bit 1,
+/// partial strobes included) at cycle `at`, everything else random as in
+/// [`stimulus`].
+fn full_reset_stimulus(seed: u64, n: usize, at: usize) -> Vec<In> {
+    let mut s = stimulus(seed, n);
+    let mut rng = StdRng::seed_from_u64(seed ^ 0xF0F0);
+    for i in s.iter_mut().skip(at) {
+        i.reset = false;
+    }
+    for i in s.iter_mut().skip(at).take(40) {
+        i.reset = false;
+        i.req_valid = true;
+        i.req = RegReq {
+            write: true,
+            addr: map::CONTROL,
+            wdata: rng.gen::<u32>() | nic_spec::hostif::control::FULL_RESET,
+            wstrb: 0x1 | rng.gen_range(0..16),
+        };
+    }
+    s
+}
+
+proptest! {
+    #![proptest_config(config(8))]
+    /// The full reset's sweep against the twin with the core, the CQ
+    /// engine and the send-queue engine answering at random times (and
+    /// the pin reset now and then cutting it), every port every cycle.
+    #[test]
+    fn csr_full_reset_matches_golden(
+        seed in any::<u64>(),
+        at in 12usize..200,
+        cut in proptest::option::of(40usize..600),
+    ) {
+        let n = 2500;
+        let mut s = full_reset_stimulus(seed, n, at);
+        if let Some(c) = cut {
+            s[at + c].reset = true;
+        }
+        let out = both::<Csr<A, Q, C>, Golden<A, Q, C>>("csr_full_reset", &s)?;
+        let swept = out[at..].iter().filter(|o| o.commit_valid && !o.commit.active).count();
+        match cut {
+            // The sweep ran to its end: a COMMIT of every flow, the
+            // pipelines out of reset again, requests answered after.
+            None => {
+                prop_assert!(swept > 1 << A, "{swept} inactive COMMITs");
+                prop_assert!(out[at..].iter().any(|o| o.resp_valid), "answered");
+            }
+            // A pin reset stops it where it is: the decoder takes
+            // requests again.
+            Some(c) => {
+                prop_assert!(out[at + c + 1..].iter().any(|o| o.resp_valid));
+            }
+        }
+    }
+}
+
+/// The full reset with every neighbour answering at once: the sweep's
+/// writes in order (every core register 0, high word first; a COMMIT of
+/// every flow, 2^A − 1 down to 0, inactive, `m_commit` with the staged
+/// send-queue registers 0; each CQ's `CQ_OPS`), `soft_reset` high from
+/// the write's decode to its answer, nothing answered until the end, the
+/// decoder's registers and counters back to 0 (the write itself counted),
+/// and the cycles it takes. On both engines.
+#[test]
+fn csr_full_reset_sweeps_every_register() {
+    use nic_spec::hostif::{control, full_reset};
+    let access = |write: bool, addr: u16, wdata: u32| In {
+        req_valid: true,
+        req: RegReq {
+            write,
+            addr,
+            wdata,
+            wstrb: 0xF,
+        },
+        ..Default::default()
+    };
+    let ready = |mut i: In| {
+        i.cfg_ready = true;
+        i.cq_ready = true;
+        i.cq_resp_valid = true;
+        i.sq_ready = true;
+        i.sq_resp_valid = true;
+        i
+    };
+    // Dirty the decoder: SCRATCH, a staged register, a core register's
+    // high word, a refused access; then the full reset; then reads.
+    let mut s: Vec<In> = Vec::new();
+    let put = |s: &mut Vec<In>, i: In, gap: usize| {
+        s.push(ready(i));
+        s.extend(std::iter::repeat(ready(In::default())).take(gap));
+    };
+    put(&mut s, access(true, map::SCRATCH, 0xDEAD_BEEF), 4);
+    put(&mut s, access(true, map::FLOW_SQ_BASE_LO, 0x1000), 4);
+    put(&mut s, access(true, map::FLOW_CQ, 3), 4);
+    put(
+        &mut s,
+        access(true, map::CORE + 8 * nic_spec::regs::FLOW_DMAC + 4, 0x55),
+        5,
+    );
+    put(&mut s, access(true, map::ID, 1), 4);
+    let at = s.len();
+    put(
+        &mut s,
+        access(true, map::CONTROL, control::FULL_RESET),
+        2000,
+    );
+    let reads = [
+        map::SCRATCH,
+        map::FLOW_SQ_BASE_LO,
+        map::FLOW_CQ,
+        map::CORE + 8 * nic_spec::regs::FLOW_DMAC + 4,
+    ];
+    for a in reads {
+        put(&mut s, access(false, a, 0), 6);
+    }
+    let out = both::<Csr<A, Q, C>, Golden<A, Q, C>>("csr_full_reset_sweep", &s).unwrap();
+    let answered: Vec<usize> = (0..s.len()).filter(|&k| out[k].resp_valid).collect();
+    assert_eq!(
+        answered.len(),
+        5 + 1 + reads.len(),
+        "one answer per access: {answered:?}"
+    );
+    let done = answered[5];
+    // The sweep's writes, in order.
+    // (`cfg_ready` always high: each write is valid for one cycle.)
+    let cfg: Vec<(u16, u64)> = (at..done)
+        .filter(|&k| out[k].cfg_valid)
+        .map(|k| (out[k].cfg.addr, out[k].cfg.data))
+        .collect();
+    let mut want: Vec<(u16, u64)> = nic_spec::regs::ALL.iter().map(|r| (r.addr, 0)).collect();
+    want.extend((0..1u64 << A).rev().map(|f| (nic_spec::regs::COMMIT, f)));
+    assert_eq!(cfg, want, "core writes of the sweep");
+    let commits: Vec<_> = (at..done)
+        .filter(|&k| out[k].commit_valid)
+        .map(|k| out[k].commit)
+        .collect();
+    // The COMMIT low word written 0 in the core-word pass, then each flow.
+    assert_eq!(commits.len(), 1 + (1 << A), "{commits:?}");
+    for (k, c) in commits.iter().enumerate() {
+        let flow = if k == 0 { 0 } else { (1u32 << A) - k as u32 };
+        assert_eq!(
+            (c.flow, c.active, c.base, c.log_size, c.cq),
+            (flow, false, 0, 0, 0),
+            "COMMIT {k}"
+        );
+    }
+    let cq: Vec<(u16, u32)> = (at..done)
+        .filter(|&k| out[k].cq_valid)
+        .map(|k| (out[k].cq.addr, out[k].cq.wdata))
+        .collect();
+    let want_cq: Vec<(u16, u32)> = (0..1u16 << C)
+        .flat_map(|c| {
+            full_reset::CQ_OPS
+                .iter()
+                .map(move |&(r, v)| (0x20 * c + r, v))
+        })
+        .collect();
+    assert_eq!(cq, want_cq, "CQ writes of the sweep");
+    assert!(out.iter().all(|o| !o.sq_valid), "no doorbell");
+    // soft_reset from the cycle after the write's decode to its answer.
+    let high: Vec<usize> = (0..s.len()).filter(|&k| out[k].soft_reset).collect();
+    assert_eq!(high.first(), Some(&(at + 2)), "soft_reset starts");
+    assert_eq!(
+        high.last(),
+        Some(&(done - 1)),
+        "soft_reset ends with the answer"
+    );
+    assert_eq!(
+        high.len(),
+        done - 1 - (at + 2) + 1,
+        "soft_reset held throughout"
+    );
+    assert_eq!(out[done].resp.resp, nic_spec::hostif::resp::OKAY);
+    // Back to 0; the CONTROL write is the one access counted.
+    let after = out[done + 1];
+    assert_eq!(
+        (
+            after.reads,
+            after.writes,
+            after.slverr,
+            after.decerr,
+            after.ro_writes
+        ),
+        (0, 1, 0, 0, 0),
+        "counters after the full reset"
+    );
+    for (k, a) in reads.iter().enumerate() {
+        assert_eq!(
+            out[answered[6 + k]].resp.rdata,
+            0,
+            "{a:#x} reads 0 after the full reset"
+        );
+    }
+    // The cycles, with every neighbour answering at once: the figure
+    // docs/driver.md §8 gives for A = 3, C = 2.
+    let cycles = done - at;
+    let writes = full_reset::writes(A as u32, C as u32) as usize;
+    println!(
+        "full reset: {writes} writes, answered {cycles} cycles after the CONTROL write was taken"
+    );
+    assert!(cycles > writes, "{cycles}");
 }
