@@ -13,6 +13,7 @@
 #define HPCC_NIC_MAX_LOG_SIZE 15u /* the largest ring: 2^15 entries */
 #define HPCC_NIC_SOFT_RESET_CYCLES 0x8u /* cycles a soft reset holds the pipelines in reset */
 #define HPCC_NIC_CONTROL_SOFT_RESET 0x1u /* CONTROL bit: soft reset */
+#define HPCC_NIC_CONTROL_FULL_RESET 0x2u /* CONTROL bit: full reset (every register and flow to its power-up value) */
 
 /* AXI4-Lite responses (BRESP, RRESP). */
 #define HPCC_NIC_RESP_OKAY 0u
@@ -24,7 +25,7 @@
 #define HPCC_NIC_REG_VERSION 0x4u /* interface version: major << 16 | minor */
 #define HPCC_NIC_REG_SCRATCH 0x8u /* scratch register for the driver (no effect) */
 #define HPCC_NIC_REG_CAPS 0xCu /* bits 3:0 log2 flows, 7:4 log2 work requests outstanding per flow, 11:8 log2 completion queues, 15:12 log2 of the largest ring (15), 19:16 hops of telemetry the CC module tracks (H; events with more are dropped as DROP_HOPS) */
-#define HPCC_NIC_REG_CONTROL 0x10u /* bit 0: soft reset. Writing 1 holds the receive and transmit pipelines and the payload reads in flight in reset (what the rst pin resets, but not the register interface) for SOFT_RESET_CYCLES cycles from the cycle the register decoder answers the write; reads 1 while the reset runs. Other bits: written as anything, read 0 */
+#define HPCC_NIC_REG_CONTROL 0x10u /* bit 0: soft reset. Writing 1 holds the receive and transmit pipelines and the payload reads in flight in reset (what the rst pin resets, but not the register interface) for SOFT_RESET_CYCLES cycles from the cycle the register decoder answers the write; reads 1 while the reset runs. Bit 1: full reset (takes precedence over bit 0). Writing 1 returns every register the host can write and every flow's and completion queue's state to its power-up value (the sweep of nic_spec::hostif::full_reset); the write is answered when it is done, and the pipelines are then reset as by bit 0. Other bits: written as anything, read 0 */
 #define HPCC_NIC_REG_CORE 0x400u /* core register r (nic_spec::regs) at CORE + 8r: low word at +0, high word at +4 (only for registers wider than 32 bits); writing the low word writes the 64-bit value to the core, writing the high word only holds it; a read returns the value last written */
 #define HPCC_NIC_REG_CORE_STRIDE 0x8u
 #define HPCC_NIC_REG_CORE_COUNT 64u /* elements at most */

@@ -172,6 +172,10 @@ pub fn constants() -> Vec<(String, u64)> {
             format!("{P}_CONTROL_SOFT_RESET"),
             hostif::control::SOFT_RESET as u64,
         ),
+        (
+            format!("{P}_CONTROL_FULL_RESET"),
+            hostif::control::FULL_RESET as u64,
+        ),
         (format!("{P}_RESP_OKAY"), resp::OKAY as u64),
         (format!("{P}_RESP_SLVERR"), resp::SLVERR as u64),
         (format!("{P}_RESP_DECERR"), resp::DECERR as u64),
@@ -363,6 +367,11 @@ pub fn header() -> String {
         w,
         &format!("{P}_CONTROL_SOFT_RESET"),
         "CONTROL bit: soft reset",
+    );
+    def(
+        w,
+        &format!("{P}_CONTROL_FULL_RESET"),
+        "CONTROL bit: full reset (every register and flow to its power-up value)",
     );
     writeln!(w, "\n/* AXI4-Lite responses (BRESP, RRESP). */").unwrap();
     for n in ["OKAY", "SLVERR", "DECERR"] {

@@ -19,7 +19,7 @@ use nic_golden::cc::params::Variant;
 use nic_golden::nic::core::{NicCore, RxView};
 use nic_golden::Cycle;
 use nic_netsim::core_env::{run_core_sim, CoreFn, CoreSimCfg, NicFn, VariantPlan};
-use nic_netsim::driver::{nic_sim_params, run_nic_sim, NicSimCfg};
+use nic_netsim::driver::{nic_sim_params, run_nic_sim, NicSimCfg, ResetDone};
 use nic_netsim::driver_10g::run_nic_10g_sim;
 use nic_netsim::rx_log::{self, RxMonitor};
 use nic_testbench::roce::pipes::{engine_for, Lockstep};
@@ -78,6 +78,10 @@ pub enum SimResetKind {
     Pin,
     /// A write of `CONTROL` bit 0 (soft reset, 8 cycles).
     Soft,
+    /// A write of `CONTROL` bit 1 (full reset) to both NICs; each driver
+    /// brings its NIC up again and posts again every work request not
+    /// complete.
+    Full,
 }
 
 /// What `sim` runs.
@@ -230,7 +234,8 @@ pub struct SimArgs {
     /// (`docs/driver.md` §8; default: none)
     #[arg(long, allow_negative_numbers = true)]
     reset_at: Option<u64>,
-    /// How `--reset-at` resets NIC B (default: pin)
+    /// How `--reset-at` resets NIC B (default: pin; `full` resets both
+    /// NICs, which start again)
     #[arg(long, value_enum, default_value_t = SimResetKind::Pin)]
     reset_kind: SimResetKind,
     /// Refuse a run whose memory estimate is above this many MiB, ≥ 1.
@@ -428,6 +433,7 @@ pub fn main(a: SimArgs) -> i32 {
                     kind: match a.reset_kind {
                         SimResetKind::Pin => nic_netsim::driver::ResetKind::Pin,
                         SimResetKind::Soft => nic_netsim::driver::ResetKind::Soft,
+                        SimResetKind::Full => nic_netsim::driver::ResetKind::Full,
                     },
                 }),
             };
@@ -702,7 +708,28 @@ pub fn main(a: SimArgs) -> i32 {
         );
     }
     let mut reset_ok = true;
-    if let (Some(at), Some(h)) = (a.reset_at, &r.hosts) {
+    if let (Some(at), Some(h), SimResetKind::Full) = (a.reset_at, &r.hosts, a.reset_kind) {
+        for (n, name) in ["A", "B"].iter().enumerate() {
+            match h.get(n).and_then(|h| h.reset) {
+                Some(ResetDone {
+                    at: made,
+                    outstanding,
+                    answered_at: Some(done),
+                }) => println!(
+                    "reset: NIC {name} at cycle {made} (CONTROL full reset, answered after {} cycles; asked for cycle {at}), its work requests outstanding then {outstanding}, posted again",
+                    done - made
+                ),
+                d => {
+                    println!(
+                        "reset: NIC {name}: full reset NOT {} (asked for cycle {at}; the run ended at cycle {})",
+                        if d.is_some() { "answered" } else { "made" },
+                        r.cycles
+                    );
+                    reset_ok = false;
+                }
+            }
+        }
+    } else if let (Some(at), Some(h)) = (a.reset_at, &r.hosts) {
         match h.get(1).and_then(|h| h.reset) {
             Some(d) => println!(
                 "reset: NIC B at cycle {} ({}; asked for cycle {at}), its work requests outstanding then {}",
@@ -716,6 +743,7 @@ pub fn main(a: SimArgs) -> i32 {
                         "CONTROL soft reset, {} cycles",
                         nic_spec::hostif::SOFT_RESET_CYCLES
                     ),
+                    SimResetKind::Full => unreachable!("printed above"),
                 },
                 d.outstanding
             ),

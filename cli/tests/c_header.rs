@@ -67,6 +67,10 @@ fn expected() -> BTreeMap<String, u64> {
         format!("{p}_CONTROL_SOFT_RESET"),
         hostif::control::SOFT_RESET as u64,
     );
+    e.insert(
+        format!("{p}_CONTROL_FULL_RESET"),
+        hostif::control::FULL_RESET as u64,
+    );
     for r in map::ALL {
         e.insert(format!("{p}_REG_{}", r.name), r.addr as u64);
     }

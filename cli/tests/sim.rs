@@ -259,7 +259,7 @@ fn soak_short_on_verilator() {
         "--engine",
         "verilator",
         "--messages",
-        "40",
+        "24",
         "--flows",
         "6",
         "--loss",

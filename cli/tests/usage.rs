@@ -332,14 +332,14 @@ fn help_states_every_default_and_range() {
 #[test]
 fn progress_only_on_a_terminal() {
     // The core (fast): the progress line is the same for either top.
-    let r = hpccnic(&["sim", "write", "--top", "core", "--messages", "3000"]);
+    let r = hpccnic(&["sim", "write", "--top", "core", "--messages", "300"]);
     assert_eq!(r.code, 0, "{}", r.err);
     assert_eq!(r.err, "", "no progress on a pipe");
     let bin = env!("CARGO_BIN_EXE_hpccnic");
     let o = Command::new("script")
         .args([
             "-qec",
-            &format!("{bin} sim write --top core --messages 3000 > /dev/null"),
+            &format!("{bin} sim write --top core --messages 300 > /dev/null"),
             "/dev/null",
         ])
         .env("TERM", "xterm")
@@ -347,7 +347,7 @@ fn progress_only_on_a_terminal() {
         .output()
         .expect("`script` (util-linux) runs the command on a terminal");
     let shown = String::from_utf8_lossy(&o.stdout);
-    assert!(shown.contains("/6000 work requests"), "{shown:?}");
+    assert!(shown.contains("/600 work requests"), "{shown:?}");
 }
 
 // ---- The dissector's constants ---------------------------------------------

@@ -107,6 +107,15 @@ pub enum ResetKind {
     Pin,
     /// A write of `CONTROL` bit 0 (soft reset), queued next.
     Soft,
+    /// A write of `CONTROL` bit 1 (full reset), to both NICs of a run at
+    /// the same cycle. Each driver drops the accesses it had queued,
+    /// writes it, posts and reaps nothing until it is answered, then
+    /// starts again: its rings zeroed, the bring-up again, and every work
+    /// request not complete posted again from the start (its data moved
+    /// again). A full reset returns every flow to its power-up state, so
+    /// the peer's flows (their PSNs, their requests in flight) must
+    /// start again too, as RoCE's QPs reconnect after an error.
+    Full,
 }
 
 /// A reset of one NIC in mid-traffic: at the first cycle at or after `at`
@@ -127,6 +136,9 @@ pub const RESET_PIN_CYCLES: u64 = 16;
 pub struct ResetDone {
     pub at: u64,
     pub outstanding: usize,
+    /// [`ResetKind::Full`]: the cycle the `CONTROL` write was answered
+    /// (the sweep done).
+    pub answered_at: Option<u64>,
 }
 
 /// One register access and the answer it must get.
@@ -433,6 +445,12 @@ pub struct NicHost {
     pub reset_done: Option<ResetDone>,
     /// `rst` high while `now` is below this.
     rst_until: u64,
+    /// A full reset's `CONTROL` write is queued or in flight.
+    restarting: bool,
+    /// The flows and the work requests, for starting again after a full
+    /// reset.
+    flows: Vec<FlowSpec>,
+    wrs: Vec<PlannedWr>,
 }
 
 impl NicHost {
@@ -542,6 +560,41 @@ impl NicHost {
             reset_plan: None,
             reset_done: None,
             rst_until: 0,
+            restarting: false,
+            flows: flows.to_vec(),
+            wrs: wrs.to_vec(),
+        }
+    }
+
+    /// After a full reset's answer: the rings zeroed, the send and
+    /// completion queues' indices 0, the bring-up queued, and every work
+    /// request not complete queued to be posted again, in plan order.
+    fn restart(&mut self, now: u64) {
+        self.restarting = false;
+        for q in self.sqs.values_mut() {
+            *q = Sq {
+                base: q.base,
+                ..Sq::default()
+            };
+            self.mem.write(q.base, &vec![0; wqe::SIZE << self.p.sq_log]);
+        }
+        for &base in &self.layout.cq_base {
+            self.mem.write(base, &vec![0; cqe::SIZE << self.p.cq_log]);
+        }
+        self.cq_ci.iter_mut().for_each(|c| *c = 0);
+        self.events.clear();
+        self.posted_at.clear();
+        self.wr_q = self
+            .wrs
+            .iter()
+            .filter(|w| !self.done.contains_key(&w.wr.tag))
+            .copied()
+            .collect();
+        self.ops = bring_up(&self.p, &self.flows, &self.layout).into();
+        self.bring_up_left = self.ops.len();
+        self.configured = false;
+        if let Some(d) = self.reset_done.as_mut() {
+            d.answered_at = Some(now);
         }
     }
 
@@ -604,7 +657,8 @@ impl NicHost {
     /// Post what can be posted: entries into their send queues, a
     /// doorbell per flow run (at most `batch` entries).
     fn post(&mut self, now: u64) {
-        if !self.configured || now < self.p.core.post_from || self.ops.len() > 4 {
+        if !self.configured || self.restarting || now < self.p.core.post_from || self.ops.len() > 4
+        {
             return;
         }
         let mut rung: Option<u32> = None;
@@ -654,6 +708,9 @@ impl NicHost {
     /// Read the completion queues with an event: every entry of this
     /// pass, then the consumer index.
     fn reap(&mut self, now: u64) {
+        if self.restarting {
+            return;
+        }
         while let Some(c) = self.events.pop_front() {
             let c = c as usize;
             let log = self.p.cq_log;
@@ -753,6 +810,15 @@ impl Host for NicHost {
                         ));
                         true
                     }
+                    ResetKind::Full => {
+                        self.ops.clear();
+                        self.ops.push_back(RegOp::write(
+                            map::CONTROL,
+                            nic_spec::hostif::control::FULL_RESET,
+                        ));
+                        self.restarting = true;
+                        true
+                    }
                     // Wait for the access in flight to be answered.
                     ResetKind::Pin => {
                         hold = true;
@@ -763,6 +829,7 @@ impl Host for NicHost {
                     self.reset_done = Some(ResetDone {
                         at: now,
                         outstanding: self.posted_at.len(),
+                        answered_at: None,
                     });
                     if r.kind == ResetKind::Pin {
                         self.rst_until = now + RESET_PIN_CYCLES;
@@ -895,6 +962,12 @@ impl Host for NicHost {
                             self.configured = true;
                             self.configured_at = Some(now);
                         }
+                    }
+                    if op.write
+                        && op.addr == map::CONTROL
+                        && op.data & nic_spec::hostif::control::FULL_RESET != 0
+                    {
+                        self.restart(now);
                     }
                 }
             }
@@ -1183,7 +1256,8 @@ pub fn nic_hosts(c: &NicSimCfg, p: &DriverParams) -> ([NicHost; 2], crate::core_
             &w.wrs[n],
             k.seed ^ (n as u64 + 1) * 0x9E37,
         );
-        if n == 1 {
+        // A full reset restarts both NICs (ResetKind::Full).
+        if n == 1 || c.reset.is_some_and(|r| r.kind == ResetKind::Full) {
             h.reset_plan = c.reset;
         }
         h

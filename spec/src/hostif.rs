@@ -28,24 +28,37 @@ pub mod control {
 }
 
 /// The full reset (`control::FULL_RESET`): a sweep of register writes the
-/// register decoder makes itself, through the paths a host's writes take,
-/// while it holds the pipelines in reset. In order:
-/// 1. every word of the core window, each register's high word before
-///    its low word, written 0 ([`CORE_WORDS`] writes; words that are no
-///    register are skipped in a cycle): the core's globals and staged
-///    per-flow registers at their power-up value 0;
+/// register decoder makes itself, through the paths a host's writes take.
+/// In order:
+/// 1. the staged per-flow registers' and COMMIT's words of the core
+///    window ([`STAGED_WORDS`]), written 0 (COMMIT's high word, its
+///    active bit, before its low word: a COMMIT of flow 0, inactive);
 /// 2. a COMMIT of every flow, 2^A − 1 down to 0, inactive, with the
 ///    staged send-queue registers 0: every flow's contexts, requester,
-///    scheduler, CC and DCQCN state, and send queue as at power-up;
-/// 3. each completion queue's registers, [`CQ_OPS`] in order: disabled,
+///    scheduler, CC and DCQCN state, and send queue as at power-up, and
+///    no flow sends or accepts anything after its COMMIT;
+/// 3. every word of the core window, each register's high word before
+///    its low word, written 0 ([`CORE_WORDS`] writes; words that are no
+///    register are skipped in a cycle): the core's globals (and the
+///    staged registers again) at their power-up value 0;
+/// 4. each completion queue's registers, [`CQ_OPS`] in order: disabled,
 ///    enabled (which empties it: indices, moderation state 0) and
 ///    disabled again, then its address, size and moderation 0.
 ///
-/// The decoder's own registers (SCRATCH, the staged send-queue registers,
-/// its counters) are 0 from the sweep's start; the CONTROL write itself
-/// is counted once, when it is answered.
+/// The pipelines run during the sweep (so the blocks a COMMIT waits for
+/// drain) and are reset for `SOFT_RESET_CYCLES` from its answer, as by
+/// `control::SOFT_RESET`. The decoder's own registers (SCRATCH, the
+/// staged send-queue registers, its counters) are 0 from the sweep's
+/// start; the CONTROL write itself is counted once, when it is answered.
 pub mod full_reset {
     use super::cq_reg;
+    /// The first and last word of the staged per-flow registers (`FLOW_*`,
+    /// core registers 0x20..=0x2E) and of COMMIT, written before the
+    /// COMMITs of every flow.
+    pub const STAGED_WORDS: (u32, u32) = (
+        2 * crate::regs::FLOW_DMAC as u32,
+        2 * crate::regs::COMMIT as u32 + 1,
+    );
     /// Words of the core window the sweep writes (64 registers × 2).
     pub const CORE_WORDS: u32 = 128;
     /// The writes to each completion queue: (register offset, value).
@@ -61,7 +74,10 @@ pub mod full_reset {
     ];
     /// The writes of the sweep for 2^a flows and 2^c completion queues.
     pub const fn writes(a: u32, c: u32) -> u32 {
-        CORE_WORDS + (1 << a) + (CQ_OPS.len() as u32) * (1 << c)
+        (STAGED_WORDS.1 - STAGED_WORDS.0 + 1)
+            + (1 << a)
+            + CORE_WORDS
+            + (CQ_OPS.len() as u32) * (1 << c)
     }
 }
 /// AXI4-Lite address width, bits.
@@ -124,7 +140,7 @@ pub mod map {
         VERSION = 0x0004, Ro, 1, 4, "interface version: major << 16 | minor";
         SCRATCH = 0x0008, Rw, 1, 4, "scratch register for the driver (no effect)";
         CAPS = 0x000C, Ro, 1, 4, "bits 3:0 log2 flows, 7:4 log2 work requests outstanding per flow, 11:8 log2 completion queues, 15:12 log2 of the largest ring (15), 19:16 hops of telemetry the CC module tracks (H; events with more are dropped as DROP_HOPS)";
-        CONTROL = 0x0010, Rw, 1, 4, "bit 0: soft reset. Writing 1 holds the receive and transmit pipelines and the payload reads in flight in reset (what the rst pin resets, but not the register interface) for SOFT_RESET_CYCLES cycles from the cycle the register decoder answers the write; reads 1 while the reset runs. Bit 1: full reset (takes precedence over bit 0). Writing 1 returns every register the host can write and every flow's and completion queue's state to its power-up value (the sweep of nic_spec::hostif::full_reset, pipelines held in reset meanwhile); the write is answered when it is done. Other bits: written as anything, read 0";
+        CONTROL = 0x0010, Rw, 1, 4, "bit 0: soft reset. Writing 1 holds the receive and transmit pipelines and the payload reads in flight in reset (what the rst pin resets, but not the register interface) for SOFT_RESET_CYCLES cycles from the cycle the register decoder answers the write; reads 1 while the reset runs. Bit 1: full reset (takes precedence over bit 0). Writing 1 returns every register the host can write and every flow's and completion queue's state to its power-up value (the sweep of nic_spec::hostif::full_reset); the write is answered when it is done, and the pipelines are then reset as by bit 0. Other bits: written as anything, read 0";
         CORE = 0x0400, Rw, 64, 8, "core register r (nic_spec::regs) at CORE + 8r: low word at +0, high word at +4 (only for registers wider than 32 bits); writing the low word writes the 64-bit value to the core, writing the high word only holds it; a read returns the value last written";
         FLOW_SQ_BASE_LO = 0x0600, Rw, 1, 4, "staged: send queue base address, bits 31:0 (bits 4:0 read as 0: 32-byte aligned)";
         FLOW_SQ_BASE_HI = 0x0604, Rw, 1, 4, "staged: send queue base address, bits 63:32";

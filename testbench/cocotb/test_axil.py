@@ -21,7 +21,10 @@ with the addresses taken from the generated C header
   registers (alignment and clamping), a CQ's registers, a COMMIT and a
   good doorbell (read back as consumer << 16 | producer);
 - the host interface's own counters afterwards: reads, writes, SLVERR,
-  DECERR and read-only writes equal the accesses made.
+  DECERR and read-only writes equal the accesses made;
+- the full reset (CONTROL bit 1) last: answered after its sweep, every
+  register dirtied before reads its power-up value 0 after, the host
+  counters restarted.
 
 Run by scripts/cocotb.sh (part of `make test`):
     TOP=hpcc_nic VERILOG=build/verilog/hpcc_nic.v HEADER=include/hpcc_nic.h \\
@@ -36,6 +39,7 @@ from pathlib import Path
 import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge
+from cocotb.utils import get_sim_time
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster
 from cocotbext.axi.constants import AxiResp
 
@@ -311,6 +315,28 @@ async def register_map(dut):
     assert got["RO_WRITES"] == t.ro, (got, t.ro)
     assert got["READS"] == t.reads - 5, (got, t.reads)
     dut._log.info("%d reads, %d writes, %d SLVERR, %d DECERR checked", t.reads, t.writes, t.slverr, t.decerr)
+
+    # ---- CONTROL bit 1, the full reset (last: it restarts the counters).
+    # Dirty what the host writes, then write it: the answer comes once the
+    # sweep is done, and every register reads its power-up value 0, the
+    # CQ emptied, the host counters restarted with the CONTROL write as
+    # their one write.
+    await wr(reg("SCRATCH"), 0x12345678)
+    await wr(core_lo("RTO"), 777)
+    await wr(core_lo("FLOW_DMAC") + 4, 0xBEEF)
+    await wr(core_lo("COMMIT") + 4, 1)
+    await wr(reg("FLOW_SQ_LOG_SIZE"), 5)
+    await wr(cq_at(1, "MOD_COUNT"), 9)
+    start = get_sim_time("ns")
+    await wr(reg("CONTROL"), H["HPCC_NIC_CONTROL_FULL_RESET"])
+    took = get_sim_time("ns") - start
+    assert await rd(stat("HOST_IF", "WRITES")) == 1
+    for a in [reg("SCRATCH"), core_lo("RTO"), core_lo("FLOW_DMAC") + 4, core_lo("COMMIT") + 4,
+              reg("FLOW_SQ_LOG_SIZE"), cq_at(1, "BASE_LO"), cq_at(1, "LOG_SIZE"),
+              cq_at(1, "MOD_TIME"), cq_at(1, "MOD_COUNT"), cq_at(1, "CTRL"), cq_at(1, "PI"),
+              cq_at(1, "CI")]:
+        assert await rd(a) == 0, f"0x{a:04x} after the full reset"
+    dut._log.info("full reset answered %.0f ns after its write was started", took)
 
 
 def main():

@@ -73,8 +73,9 @@ enum State {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum SweepPhase {
     #[default]
-    CoreWords,
+    StagedWords,
     Flows,
+    CoreWords,
     CqRegs,
 }
 
@@ -140,7 +141,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             scratch: 0,
             soft_left: 0,
             sweep: false,
-            sweep_phase: SweepPhase::CoreWords,
+            sweep_phase: SweepPhase::StagedWords,
             sweep_index: 0,
             sq_base_lo: 0,
             sq_base_hi: 0,
@@ -273,7 +274,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Cycle for C
             slverr: s.n_slverr,
             decerr: s.n_decerr,
             ro_writes: s.n_ro,
-            soft_reset: s.soft_left != 0 || s.sweep,
+            soft_reset: s.soft_left != 0,
         };
         // ---- Take a request.
         if i.req_valid && s.state == State::Idle {
@@ -316,12 +317,13 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Cycle for C
                     data = (s.soft_left != 0) as u32;
                     if s.q_wr && merged & hostif::control::FULL_RESET != 0 {
                         // A full reset: the sweep's first write (the high
-                        // word of core register 0) comes next.
+                        // word of the first staged register) comes next.
+                        let first = full_reset::STAGED_WORDS.0 as u16;
                         respond = false;
                         self.sweep = true;
-                        self.sweep_phase = SweepPhase::CoreWords;
-                        self.sweep_index = 0;
-                        self.q_addr = map::CORE + 4;
+                        self.sweep_phase = SweepPhase::StagedWords;
+                        self.sweep_index = first;
+                        self.q_addr = map::CORE + ((first ^ 1) << 2);
                         self.q_wdata = 0;
                         self.q_strb = 0xF;
                         self.state = State::Decode;
@@ -455,11 +457,15 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Cycle for C
             let flows_last = ((1u32 << A) - 1) as u16;
             let cq_ops_last = ((full_reset::CQ_OPS.len() as u32) << C) as u16 - 1;
             let next = match s.sweep_phase {
-                SweepPhase::CoreWords if s.sweep_index == full_reset::CORE_WORDS as u16 - 1 => {
+                SweepPhase::StagedWords if s.sweep_index == full_reset::STAGED_WORDS.1 as u16 => {
                     Some((SweepPhase::Flows, flows_last))
                 }
+                SweepPhase::StagedWords => Some((SweepPhase::StagedWords, s.sweep_index + 1)),
+                SweepPhase::CoreWords if s.sweep_index == full_reset::CORE_WORDS as u16 - 1 => {
+                    Some((SweepPhase::CqRegs, 0))
+                }
                 SweepPhase::CoreWords => Some((SweepPhase::CoreWords, s.sweep_index + 1)),
-                SweepPhase::Flows if s.sweep_index == 0 => Some((SweepPhase::CqRegs, 0)),
+                SweepPhase::Flows if s.sweep_index == 0 => Some((SweepPhase::CoreWords, 0)),
                 SweepPhase::Flows => Some((SweepPhase::Flows, s.sweep_index - 1)),
                 SweepPhase::CqRegs if s.sweep_index == cq_ops_last => None,
                 SweepPhase::CqRegs => Some((SweepPhase::CqRegs, s.sweep_index + 1)),
@@ -469,7 +475,9 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Cycle for C
                     // Core words: each register's high word (odd word)
                     // first.
                     let (addr, value) = match phase {
-                        SweepPhase::CoreWords => (map::CORE + ((index ^ 1) << 2), 0),
+                        SweepPhase::StagedWords | SweepPhase::CoreWords => {
+                            (map::CORE + ((index ^ 1) << 2), 0)
+                        }
                         SweepPhase::Flows => (map::CORE + 8 * nic_spec::regs::COMMIT, index as u32),
                         SweepPhase::CqRegs => {
                             let (reg, value) = full_reset::CQ_OPS[(index & 7) as usize];
@@ -484,8 +492,10 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Cycle for C
                     self.state = State::Decode;
                 }
                 None => {
-                    // The CONTROL write's answer.
+                    // The CONTROL write's answer; the pipelines' reset
+                    // from it.
                     self.sweep = false;
+                    self.soft_left = hostif::SOFT_RESET_CYCLES;
                     code = resp::OKAY;
                     data = 0;
                 }

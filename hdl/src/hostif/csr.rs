@@ -11,16 +11,18 @@
 //!   cycle the decoder answers the write (`m_resp.valid`; a new write
 //!   starts the count again); a read returns bit 0 = `soft_reset`. The
 //!   decoder itself is not reset by it. Writing bit 1 as 1 starts a
-//!   *full reset* instead (`nic_spec::hostif::full_reset`): `soft_reset`
-//!   high, SCRATCH, the staged send-queue registers and the counters 0,
-//!   then a sweep of writes the decoder makes itself, each through the
-//!   state path a host's write of it takes (`Decode` → `Shadow` → `Cfg`
-//!   → `CfgWait` for the core window, `Sub` for a CQ register), with no
-//!   answer on `m_resp` and no counting: every core-window word 0 (high
-//!   word first), a COMMIT of every flow inactive (2^A − 1 down to 0,
-//!   `m_commit` with the staged registers 0), each CQ's `CQ_OPS`. The
-//!   CONTROL write is answered (OKAY, counted in `writes`) after the
-//!   last; no request is taken meanwhile;
+//!   *full reset* instead (`nic_spec::hostif::full_reset`): SCRATCH, the
+//!   staged send-queue registers and the counters 0, then a sweep of
+//!   writes the decoder makes itself, each through the state path a
+//!   host's write of it takes (`Decode` → `Shadow` → `Cfg` → `CfgWait`
+//!   for the core window, `Sub` for a CQ register), with no answer on
+//!   `m_resp` and no counting: the staged per-flow words 0, a COMMIT of
+//!   every flow inactive (2^A − 1 down to 0, `m_commit` with the staged
+//!   registers 0), every core-window word 0 (high word first), each CQ's
+//!   `CQ_OPS`. The CONTROL write is answered (OKAY, counted in `writes`)
+//!   after the last, and a soft reset starts with the answer; no request
+//!   is taken meanwhile. (The pipelines are not held in reset during the
+//!   sweep: a COMMIT waits for the requester, which may wait for the Tx);
 //! - the core window `CORE`: core register r (`nic_spec::regs`) as a low
 //!   word at `CORE + 8r` and, for registers wider than 32 bits, a high
 //!   word at `+4`. Writing the high word holds it in a shadow RAM;
@@ -101,8 +103,9 @@ pub enum CsrState {
 /// The part of a full reset's sweep (`nic_spec::hostif::full_reset`).
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
 pub enum SweepPhase {
-    CoreWords,
+    StagedWords,
     Flows,
+    CoreWords,
     CqRegs,
 }
 
@@ -191,6 +194,8 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     k_soft_cycles: Constant<Bits<4>>,
     k_full_reset: Constant<Bits<32>>,
     k_core_words_last: Constant<Bits<16>>,
+    k_staged_first: Constant<Bits<16>>,
+    k_staged_last: Constant<Bits<16>>,
     k_flows_last: Constant<Bits<16>>,
     k_cq_ops_last: Constant<Bits<16>>,
     k_commit_word: Constant<Bits<16>>,
@@ -365,6 +370,8 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             k_soft_cycles: Constant::new(Bits::<4>::from(hostif::SOFT_RESET_CYCLES as u64)),
             k_full_reset: Constant::new(Bits::<32>::from(hostif::control::FULL_RESET as u64)),
             k_core_words_last: k16(full_reset::CORE_WORDS as u16 - 1),
+            k_staged_first: k16(full_reset::STAGED_WORDS.0 as u16),
+            k_staged_last: k16(full_reset::STAGED_WORDS.1 as u16),
             k_flows_last: Constant::new(Bits::<16>::from((1u64 << A) - 1)),
             k_cq_ops_last: Constant::new(Bits::<16>::from(
                 ((full_reset::CQ_OPS.len() as u64) << C) - 1,
@@ -654,12 +661,14 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
                     }
                     if (self.q_wr.q.val() && (self.merged.val() & self.k_full_reset.val()).any()) {
                         // A full reset: the sweep's first write (the
-                        // high word of core register 0) comes next.
+                        // high word of the first staged register) comes
+                        // next.
                         self.respond.next = false;
                         self.sweep.d.next = true;
-                        self.sweep_phase.d.next = SweepPhase::CoreWords;
-                        self.sweep_index.d.next = 0.into();
-                        self.q_addr.d.next = (self.k_core.val() + 4);
+                        self.sweep_phase.d.next = SweepPhase::StagedWords;
+                        self.sweep_index.d.next = self.k_staged_first.val();
+                        self.q_addr.d.next =
+                            (self.k_core.val() + ((self.k_staged_first.val() ^ 1) << 2));
                         self.q_wdata.d.next = 0.into();
                         self.q_strb.d.next = 0xF.into();
                         self.state.d.next = CsrState::Decode;
@@ -804,8 +813,8 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         self.sweep_next_index.next = (self.sweep_index.q.val() + 1);
         self.sweep_done.next = false;
         match self.sweep_phase.q.val() {
-            SweepPhase::CoreWords => {
-                if (self.sweep_index.q.val() == self.k_core_words_last.val()) {
+            SweepPhase::StagedWords => {
+                if (self.sweep_index.q.val() == self.k_staged_last.val()) {
                     self.sweep_next_phase.next = SweepPhase::Flows;
                     self.sweep_next_index.next = self.k_flows_last.val();
                 }
@@ -813,6 +822,12 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
             SweepPhase::Flows => {
                 self.sweep_next_index.next = (self.sweep_index.q.val() - 1);
                 if !self.sweep_index.q.val().any() {
+                    self.sweep_next_phase.next = SweepPhase::CoreWords;
+                    self.sweep_next_index.next = 0.into();
+                }
+            }
+            SweepPhase::CoreWords => {
+                if (self.sweep_index.q.val() == self.k_core_words_last.val()) {
                     self.sweep_next_phase.next = SweepPhase::CqRegs;
                     self.sweep_next_index.next = 0.into();
                 }
@@ -827,6 +842,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         self.sweep_addr.next = (self.k_core.val() + ((self.sweep_next_index.val() ^ 1) << 2));
         self.sweep_data.next = 0.into();
         match self.sweep_next_phase.val() {
+            SweepPhase::StagedWords => {}
             SweepPhase::CoreWords => {}
             SweepPhase::Flows => {
                 self.sweep_addr.next = self.k_commit_word.val();
@@ -855,8 +871,9 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
             self.state.d.next = CsrState::Decode;
         }
         if (self.sweep.q.val() && self.respond.val() && self.sweep_done.val()) {
-            // The CONTROL write's answer.
+            // The CONTROL write's answer; the pipelines' reset from it.
             self.sweep.d.next = false;
+            self.soft_left.d.next = self.k_soft_cycles.val();
             self.resp_code.next = self.k_okay.val();
             self.resp_data.next = 0.into();
         }
@@ -901,7 +918,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         self.m_cq.addr.next = self.cq_off.val();
         self.m_cq.wdata.next = self.q_wdata.q.val();
         self.m_cq.wstrb.next = self.q_strb.q.val();
-        self.soft_reset.next = (self.soft_left.q.val().any() || self.sweep.q.val());
+        self.soft_reset.next = self.soft_left.q.val().any();
         self.reads.next = self.n_reads.q.val();
         self.writes.next = self.n_writes.q.val();
         self.slverr.next = self.n_slverr.q.val();

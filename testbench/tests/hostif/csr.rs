@@ -215,7 +215,15 @@ fn full_reset_stimulus(seed: u64, n: usize, at: usize) -> Vec<In> {
     for i in s.iter_mut().skip(at) {
         i.reset = false;
     }
-    for i in s.iter_mut().skip(at).take(40) {
+    // No full reset before `at` (the one below is the one counted).
+    for i in s.iter_mut().take(at) {
+        if i.req.addr & 0xFFFC == map::CONTROL {
+            i.req.wdata &= !nic_spec::hostif::control::FULL_RESET;
+        }
+    }
+    // Offered until taken (the access in progress at `at` may wait for
+    // its neighbour).
+    for i in s.iter_mut().skip(at).take(200) {
         i.reset = false;
         i.req_valid = true;
         i.req = RegReq {
@@ -237,7 +245,7 @@ proptest! {
     fn csr_full_reset_matches_golden(
         seed in any::<u64>(),
         at in 12usize..200,
-        cut in proptest::option::of(40usize..600),
+        cut in proptest::option::of(200usize..800),
     ) {
         let n = 2500;
         let mut s = full_reset_stimulus(seed, n, at);
@@ -263,12 +271,13 @@ proptest! {
 }
 
 /// The full reset with every neighbour answering at once: the sweep's
-/// writes in order (every core register 0, high word first; a COMMIT of
-/// every flow, 2^A − 1 down to 0, inactive, `m_commit` with the staged
-/// send-queue registers 0; each CQ's `CQ_OPS`), `soft_reset` high from
-/// the write's decode to its answer, nothing answered until the end, the
-/// decoder's registers and counters back to 0 (the write itself counted),
-/// and the cycles it takes. On both engines.
+/// writes in order (the staged per-flow registers 0; a COMMIT of every
+/// flow, 2^A − 1 down to 0, inactive, `m_commit` with the staged
+/// send-queue registers 0; every core register 0, high word first; each
+/// CQ's `CQ_OPS`), nothing answered until the end, `soft_reset` for
+/// `SOFT_RESET_CYCLES` from the answer, the decoder's registers and
+/// counters back to 0 (the write itself counted), and the cycles it
+/// takes. On both engines.
 #[test]
 fn csr_full_reset_sweeps_every_register() {
     use nic_spec::hostif::{control, full_reset};
@@ -306,6 +315,13 @@ fn csr_full_reset_sweeps_every_register() {
         5,
     );
     put(&mut s, access(true, map::ID, 1), 4);
+    // COMMIT's high word, the active bit: the sweep's COMMITs must still
+    // be inactive.
+    put(
+        &mut s,
+        access(true, map::CORE + 8 * nic_spec::regs::COMMIT + 4, 1),
+        5,
+    );
     let at = s.len();
     put(
         &mut s,
@@ -325,27 +341,40 @@ fn csr_full_reset_sweeps_every_register() {
     let answered: Vec<usize> = (0..s.len()).filter(|&k| out[k].resp_valid).collect();
     assert_eq!(
         answered.len(),
-        5 + 1 + reads.len(),
+        6 + 1 + reads.len(),
         "one answer per access: {answered:?}"
     );
-    let done = answered[5];
+    let done = answered[6];
     // The sweep's writes, in order.
     // (`cfg_ready` always high: each write is valid for one cycle.)
     let cfg: Vec<(u16, u64)> = (at..done)
         .filter(|&k| out[k].cfg_valid)
         .map(|k| (out[k].cfg.addr, out[k].cfg.data))
         .collect();
-    let mut want: Vec<(u16, u64)> = nic_spec::regs::ALL.iter().map(|r| (r.addr, 0)).collect();
+    let staged = |r: &&nic_spec::regs::Reg| {
+        (nic_spec::regs::FLOW_DMAC..=nic_spec::regs::COMMIT).contains(&r.addr)
+    };
+    let mut want: Vec<(u16, u64)> = nic_spec::regs::ALL
+        .iter()
+        .filter(staged)
+        .map(|r| (r.addr, 0))
+        .collect();
     want.extend((0..1u64 << A).rev().map(|f| (nic_spec::regs::COMMIT, f)));
+    want.extend(nic_spec::regs::ALL.iter().map(|r| (r.addr, 0)));
     assert_eq!(cfg, want, "core writes of the sweep");
     let commits: Vec<_> = (at..done)
         .filter(|&k| out[k].commit_valid)
         .map(|k| out[k].commit)
         .collect();
-    // The COMMIT low word written 0 in the core-word pass, then each flow.
-    assert_eq!(commits.len(), 1 + (1 << A), "{commits:?}");
+    // The COMMIT low word written 0 in the staged words, each flow, and
+    // the COMMIT low word again in the core-word pass.
+    assert_eq!(commits.len(), 1 + (1 << A) + 1, "{commits:?}");
     for (k, c) in commits.iter().enumerate() {
-        let flow = if k == 0 { 0 } else { (1u32 << A) - k as u32 };
+        let flow = if k == 0 {
+            0
+        } else {
+            ((1u32 << A) - 1).saturating_sub(k as u32 - 1)
+        };
         assert_eq!(
             (c.flow, c.active, c.base, c.log_size, c.cq),
             (flow, false, 0, 0, 0),
@@ -365,18 +394,13 @@ fn csr_full_reset_sweeps_every_register() {
         .collect();
     assert_eq!(cq, want_cq, "CQ writes of the sweep");
     assert!(out.iter().all(|o| !o.sq_valid), "no doorbell");
-    // soft_reset from the cycle after the write's decode to its answer.
+    // soft_reset for SOFT_RESET_CYCLES from the answer, not before.
     let high: Vec<usize> = (0..s.len()).filter(|&k| out[k].soft_reset).collect();
-    assert_eq!(high.first(), Some(&(at + 2)), "soft_reset starts");
+    let n = nic_spec::hostif::SOFT_RESET_CYCLES as usize;
     assert_eq!(
-        high.last(),
-        Some(&(done - 1)),
-        "soft_reset ends with the answer"
-    );
-    assert_eq!(
-        high.len(),
-        done - 1 - (at + 2) + 1,
-        "soft_reset held throughout"
+        high,
+        (done..done + n).collect::<Vec<_>>(),
+        "cycles with soft_reset high"
     );
     assert_eq!(out[done].resp.resp, nic_spec::hostif::resp::OKAY);
     // Back to 0; the CONTROL write is the one access counted.
@@ -394,7 +418,7 @@ fn csr_full_reset_sweeps_every_register() {
     );
     for (k, a) in reads.iter().enumerate() {
         assert_eq!(
-            out[answered[6 + k]].resp.rdata,
+            out[answered[7 + k]].resp.rdata,
             0,
             "{a:#x} reads 0 after the full reset"
         );

@@ -14,7 +14,8 @@
 //!   from the same run, on both engines;
 //! - `nic_no_x_in_four_state_simulation`: Icarus, no X or Z on any port;
 //! - `nic_reset_mid_traffic_recovers`: NIC B reset in mid-traffic (the
-//!   `rst` pin, then a `CONTROL` soft reset): both NICs' work requests
+//!   `rst` pin, then a `CONTROL` soft reset), then both NICs full-reset
+//!   (`CONTROL` bit 1) and brought up again: both NICs' work requests
 //!   still complete, byte-exact; B's recorded inputs replayed on both
 //!   engines through the reset.
 
@@ -236,13 +237,21 @@ fn nic_no_x_in_four_state_simulation() {
 /// and payload reads in flight are lost, and recovery is the transport's
 /// (NIC A retransmits, B's requester times out and sends again; a
 /// payload packet cut by the reset is undone, so its retransmission is
-/// accepted). Every work request of both NICs completes with its status,
-/// both memories byte-exact, with work requests outstanding at the reset.
+/// accepted). Then both NICs full-reset in mid-traffic (`CONTROL` bit 1:
+/// every flow and queue back to its power-up state), their drivers
+/// bringing them up again and posting again what was not complete.
+/// Every work request of both NICs completes with its status, both
+/// memories byte-exact, with work requests outstanding at the reset.
 /// B's inputs are replayed on the RTL: on rust-hdl up to 600 cycles past
-/// the reset, on Verilator the whole run.
+/// the reset (a full reset: 300 past its answer), on Verilator the whole
+/// run.
 #[test]
 fn nic_reset_mid_traffic_recovers() {
-    for (seed, kind, at) in [(21, ResetKind::Pin, 2600), (22, ResetKind::Soft, 2600)] {
+    for (seed, kind, at) in [
+        (21, ResetKind::Pin, 2600),
+        (22, ResetKind::Soft, 2600),
+        (23, ResetKind::Full, 2600),
+    ] {
         let mut c = cfg(seed, 0.01, 30, false);
         c.reset = Some(ResetPlan { at, kind });
         let (rec, _, r, done) = run_nic(&c, 2_000_000, usize::MAX, 1);
@@ -257,13 +266,26 @@ fn nic_reset_mid_traffic_recovers() {
         let rst_cycles = rec.iter().filter(|i| i.rst).count() as u64;
         let want = match kind {
             ResetKind::Pin => nic_netsim::driver::RESET_PIN_CYCLES,
-            ResetKind::Soft => 0,
+            ResetKind::Soft | ResetKind::Full => 0,
         };
         assert_eq!(
             rst_cycles, want,
             "seed {seed} {kind:?}: cycles with rst high"
         );
-        let upto = (done.at as usize + 600).min(rec.len());
+        // rust-hdl (slow on the whole NIC): through the reset; for a full
+        // reset, through its sweep and the bring-up's first accesses.
+        let upto = match (kind, done.answered_at) {
+            (ResetKind::Full, Some(end)) => {
+                println!(
+                    "full reset of NIC B: answered {} cycles after the driver queued it",
+                    end - done.at
+                );
+                end as usize + 300
+            }
+            (ResetKind::Full, None) => panic!("seed {seed}: the full reset was not answered"),
+            _ => done.at as usize + 600,
+        }
+        .min(rec.len());
         both::<Rtl, Twin>(&format!("hpcc_nic_reset_{kind:?}"), &rec[..upto]).unwrap();
         verilator::<Rtl, Twin>(&format!("hpcc_nic_reset_{kind:?}_long"), &rec).unwrap();
     }
