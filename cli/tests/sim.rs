@@ -906,6 +906,34 @@ fn a_reset_in_mid_traffic_is_recovered() {
         );
         assert!(out.contains("byte-exact: yes"), "{kind}: {out}");
     }
+    // A full reset (CONTROL bit 1) of both NICs: each answered after its
+    // sweep, each driver brings its NIC up again and posts again what
+    // was not complete; every work request completes, byte-exact.
+    let (code, out, err) = hpccnic(&[
+        "sim",
+        "mixed",
+        "--top",
+        "nic",
+        "--messages",
+        "30",
+        "--loss",
+        "0.01",
+        "--reset-at",
+        "2800",
+        "--reset-kind",
+        "full",
+        "--seed",
+        "4",
+    ]);
+    assert_eq!(code, 0, "full: {out}{err}");
+    for nic in ["A", "B"] {
+        let line = &out[out
+            .find(&format!("reset: NIC {nic} at cycle "))
+            .unwrap_or_else(|| panic!("NIC {nic}'s reset line: {out}"))..];
+        assert!(figure(line, "answered after ") > 0, "{out}");
+        assert!(figure(line, "outstanding then ") > 0, "{out}");
+    }
+    assert!(out.contains("byte-exact: yes"), "full: {out}");
     // On the 10G top the pin resets B's MAC too: the frame it was
     // sending is cut on the wire (counted, not an error of the run).
     let (code, out, err) = hpccnic(&[
