@@ -16,7 +16,8 @@
 //!   writes the decoder makes itself, each through the state path a
 //!   host's write of it takes (`Decode` → `Shadow` → `Cfg` → `CfgWait`
 //!   for the core window, `Sub` for a CQ register), with no answer on
-//!   `m_resp` and no counting: the staged per-flow words 0, a COMMIT of
+//!   `m_resp` and no counting: the staged per-flow words and COMMIT's 0
+//!   (COMMIT's high word, its active bit, first), a COMMIT of
 //!   every flow inactive (2^A − 1 down to 0, `m_commit` with the staged
 //!   registers 0), every core-window word 0 (high word first), each CQ's
 //!   `CQ_OPS`. The CONTROL write is answered (OKAY, counted in `writes`)
