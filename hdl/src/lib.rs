@@ -22,3 +22,4 @@ pub mod sched;
 pub mod stream;
 pub mod top;
 pub mod uart;
+pub mod verilog;

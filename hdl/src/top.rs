@@ -92,10 +92,11 @@ pub type Mac10gPause = crate::mac::Mac10g<{ nic_spec::mac::MAX_FRAME }>;
 /// The RoCEv2 Tx frame builder, 1024 flows.
 pub type RoceTx1024 = RoceTx<10>;
 
-fn verilog_of<B: Block + Default>() -> String {
+/// A top's design, built and connected: what its Verilog is emitted from.
+fn design<B: Block + Default + 'static>() -> Box<dyn Block> {
     let mut uut = B::default();
     uut.connect_all();
-    generate_verilog(&uut)
+    Box::new(uut)
 }
 
 /// The Verilog of a top as `make verilog` writes it: rust-hdl's modules
@@ -181,18 +182,23 @@ fn top_ports(verilog: &str) -> Vec<Port> {
         .collect()
 }
 
-/// A named top: its name and a function that emits its Verilog.
+/// A named top: its name and a function that builds its design.
 pub struct Top {
     pub name: &'static str,
     pub about: &'static str,
-    pub verilog: fn() -> String,
+    pub design: fn() -> Box<dyn Block>,
 }
 
 impl Top {
+    /// Its Verilog: `top` and its sub-modules ([`crate::verilog`]).
+    pub fn verilog(&self) -> String {
+        crate::verilog::generate_verilog(&*(self.design)())
+    }
+
     /// Its Verilog with the flat wrapper named after it
     /// ([`with_flat_wrapper`]): what `make verilog` writes.
     pub fn verilog_flat(&self) -> String {
-        with_flat_wrapper(self.name, &(self.verilog)())
+        with_flat_wrapper(self.name, &self.verilog())
     }
 }
 
@@ -203,601 +209,208 @@ pub fn tops() -> Vec<Top> {
         Top {
             name: "hpcc_nic",
             about: "the NIC: host interface (AXI4-Lite registers, send and completion queues in host memory, DMA descriptors) + the NIC core; 256 flows x 16 work requests, 8 completion queues",
-            verilog: verilog_of::<HpccNic256>,
+            design: design::<HpccNic256>,
         },
         Top {
             name: "hpcc_nic_10g",
             about: "hpcc_nic on the 10G MAC (64-bit XGMII), one clock for the NIC and both MAC sides (a PCS with an elastic buffer): the NIC on a 10GBASE-R wire",
-            verilog: verilog_of::<HpccNic10g256>,
+            design: design::<HpccNic10g256>,
         },
         Top {
             name: "host_if",
             about: "the host interface alone: AXI4-Lite registers, send and completion queues, DMA read mux and write packer; 256 flows, 8 completion queues",
-            verilog: verilog_of::<HostIf256>,
+            design: design::<HostIf256>,
         },
         Top {
             name: "hpcc_nic_core",
             about: "the NIC core (draft -00 Figure 4): requester, scheduler, HPCC++ CC, RoCEv2 Tx/Rx, READ responder, configuration; 256 flows x 16 work requests",
-            verilog: verilog_of::<HpccNicCore256>,
+            design: design::<HpccNicCore256>,
         },
         Top {
             name: "wide_mul",
             about: "32x32->64 multiplier, latency 4",
-            verilog: verilog_of::<WideMul>,
+            design: design::<WideMul>,
         },
         Top {
             name: "divider32",
             about: "32-bit divider, 16 fraction bits, latency 33",
-            verilog: verilog_of::<Divider32>,
+            design: design::<Divider32>,
         },
         Top {
             name: "normalize32",
             about: "32-bit leading-zero count + normalise, latency 2",
-            verilog: verilog_of::<Normalize32>,
+            design: design::<Normalize32>,
         },
         Top {
             name: "sat_add_sub32",
             about: "32-bit saturating add/sub, latency 1",
-            verilog: verilog_of::<SatAddSub32>,
+            design: design::<SatAddSub32>,
         },
         Top {
             name: "min_max32",
             about: "32-bit min/max, latency 1",
-            verilog: verilog_of::<MinMax32>,
+            design: design::<MinMax32>,
         },
         Top {
             name: "axis_skid64",
             about: "64-bit AXI-stream register slice",
-            verilog: verilog_of::<AxisSkid64>,
+            design: design::<AxisSkid64>,
         },
         Top {
             name: "axis_fifo64",
             about: "64-bit AXI-stream FIFO, 512 beats",
-            verilog: verilog_of::<AxisFifo64>,
+            design: design::<AxisFifo64>,
         },
         Top {
             name: "axis_fifo8_d4",
             about: "the AXI-stream FIFO at 8 bits and 4 beats of RAM (+2 in its output stage), for the formal checks (make formal)",
-            verilog: verilog_of::<AxisFifo8D4>,
+            design: design::<AxisFifo8D4>,
         },
         Top {
             name: "ns3_hop_parse",
             about: "ns-3 telemetry hop parser (combinational)",
-            verilog: verilog_of::<Ns3HopParse>,
+            design: design::<Ns3HopParse>,
         },
         Top {
             name: "hpcc_cc",
             about: "HPCC++ CC module, 1024 flows",
-            verilog: verilog_of::<HpccCc1024>,
+            design: design::<HpccCc1024>,
         },
         Top {
             name: "hpcc_cc_h2",
             about: "HPCC++ CC module, 1024 flows, 2 hops of telemetry tracked (more: DROP_HOPS)",
-            verilog: verilog_of::<HpccCc1024H2>,
+            design: design::<HpccCc1024H2>,
         },
         Top {
             name: "hpcc_cc_4096",
             about: "HPCC++ CC module, 4096 flows",
-            verilog: verilog_of::<HpccCc4096>,
+            design: design::<HpccCc4096>,
         },
         Top {
             name: "dcqcn_rp",
             about: "DCQCN reaction point, 1024 flows",
-            verilog: verilog_of::<DcqcnRp1024>,
+            design: design::<DcqcnRp1024>,
         },
         Top {
             name: "dcqcn_rp_4096",
             about: "DCQCN reaction point, 4096 flows",
-            verilog: verilog_of::<DcqcnRp4096>,
+            design: design::<DcqcnRp4096>,
         },
         Top {
             name: "dcqcn_np",
             about: "DCQCN notification point (CNP limiter), 1024 flows",
-            verilog: verilog_of::<DcqcnNp1024>,
+            design: design::<DcqcnNp1024>,
         },
         Top {
             name: "cnm_rx",
             about: "QCN CNM receive tap (IEEE 802.1Qau): CNM fields and the sampled RoCEv2 QP from the Rx stream, never back-pressures",
-            verilog: verilog_of::<CnmRx>,
+            design: design::<CnmRx>,
         },
         Top {
             name: "flow_sched",
             about: "credit-based flow scheduler, 1024 flows",
-            verilog: verilog_of::<FlowSched1024>,
+            design: design::<FlowSched1024>,
         },
         Top {
             name: "requester",
             about: "requester: work requests, PktSend -> descriptors, ACK/NAK -> completions, timer; 256 flows x 16",
-            verilog: verilog_of::<Requester256>,
+            design: design::<Requester256>,
         },
         Top {
             name: "roce_rx_parse",
             about:
                 "RoCEv2 Rx parser/checker, 2048-word frame buffer, latency 7 (last word -> record)",
-            verilog: verilog_of::<crate::roce::rx_parse::RoceRxParse<11>>,
+            design: design::<crate::roce::rx_parse::RoceRxParse<11>>,
         },
         Top {
             name: "roce_tx",
             about: "RoCEv2 Tx frame builder, 1024 flows, line rate",
-            verilog: verilog_of::<RoceTx1024>,
+            design: design::<RoceTx1024>,
         },
         Top {
             name: "roce_rx_dispatch",
             about: "RoCEv2 Rx dispatcher (per-flow PSN state, events), 1024 flows",
-            verilog: verilog_of::<crate::roce::rx_dispatch::RoceRxDispatch<10>>,
+            design: design::<crate::roce::rx_dispatch::RoceRxDispatch<10>>,
         },
         Top {
             name: "mac_10g",
             about: "10G MAC, 64-bit XGMII, eth_mac_10g's core ports: preamble, FCS, padding, deficit idle count, lane-0/4 starts, pause timer; frames up to 1522 bytes",
-            verilog: verilog_of::<Mac10gStd>,
+            design: design::<Mac10gStd>,
         },
         Top {
             name: "mac_10g_jumbo",
             about: "10G MAC as mac_10g, receiving frames up to 9022 bytes",
-            verilog: verilog_of::<Mac10gJumbo>,
+            design: design::<Mac10gJumbo>,
         },
         Top {
             name: "axis_async_fifo_tx",
             about: "clock-crossing frame FIFO (store and forward), 512 x 64-bit words, back-pressure (core clock into a MAC's)",
-            verilog: verilog_of::<crate::mac::AxisAsyncFifo<9, 0>>,
+            design: design::<crate::mac::AxisAsyncFifo<9, 0>>,
         },
         Top {
             name: "axis_async_fifo_rx",
             about: "clock-crossing frame FIFO, 512 x 64-bit words, drops a frame that finds no room (a MAC's clock into the core's)",
-            verilog: verilog_of::<crate::mac::AxisAsyncFifo<9, 1>>,
+            design: design::<crate::mac::AxisAsyncFifo<9, 1>>,
         },
         Top {
             name: "mac_10g_pause",
             about: "10G MAC as mac_10g, plus the inputs to send 802.3x PAUSE frames (tx_pause_req, tx_pause_quanta, cfg_src_mac)",
-            verilog: verilog_of::<Mac10gPause>,
+            design: design::<Mac10gPause>,
         },
         Top {
             name: "mac_1g",
             about: "1G MAC, GMII, 64-bit frame streams (64 <-> 8 converters inside): preamble, FCS, padding, 12-byte gap, pause timer (64 cycles a quantum), PAUSE sending; frames up to 1522 bytes",
-            verilog: verilog_of::<crate::mac::Mac1g>,
+            design: design::<crate::mac::Mac1g>,
         },
         Top {
             name: "vendor_mac_adapter",
             about: "joins the core's frame streams to a vendor MAC that owns the FCS (Xilinx 10G/25G AXI4-Stream): pads to 60 bytes, tkeep made contiguous, store-and-forward transmit FIFO (no underflow) and drop-mode receive FIFO, 512 words each; core_clk, tx_clk, rx_clk",
-            verilog: verilog_of::<crate::mac::VendorMacAdapter<9>>,
+            design: design::<crate::mac::VendorMacAdapter<9>>,
         },
         Top {
             name: "mac_1g_rgmii",
             about: "mac_1g behind the RGMII adapter (ECP5 ODDRX1F/IDDRX1F primitives, transmit clock forwarded from tx_clk90)",
-            verilog: verilog_of::<crate::mac::Mac1gRgmii>,
+            design: design::<crate::mac::Mac1gRgmii>,
         },
         Top {
             name: "uart_axil",
             about: "the UART register bridge: 8N1 requests with a CRC-8 -> AXI4-Lite master accesses -> responses (the board tops' host side for registers)",
-            verilog: verilog_of::<crate::uart::UartAxil>,
+            design: design::<crate::uart::UartAxil>,
         },
         Top {
             name: "axil_split",
             about: "AXI4-Lite address split: one master onto the NIC's registers (below HOST_MEM_BASE) and the board's host memory (at and above it, rebased to 0); one write and one read outstanding (the board tops' register/memory decoder)",
-            verilog: verilog_of::<crate::hostif::axil_split::AxilSplit>,
+            design: design::<crate::hostif::axil_split::AxilSplit>,
         },
         Top {
             name: "lock_reset",
             about: "the reset from a PLL's lock, on the oscillator's clock: held from configuration until lock and the released button have been seen for 2^16 cycles (655 us at 100 MHz), lock losses counted (the board tops' reset)",
-            verilog: verilog_of::<crate::board::LockReset<16>>,
+            design: design::<crate::board::LockReset<16>>,
         },
         Top {
             name: "reset_sync",
             about: "a reset taken into a clock domain: two flip-flops, both 1 at configuration (the board tops' per-domain reset)",
-            verilog: verilog_of::<crate::board::ResetSync>,
+            design: design::<crate::board::ResetSync>,
         },
         Top {
             name: "stats_cross",
             about: "a counter read across clocks: a STATS index out to the counters' clock, the answer (hit, index, value) back, shown only for the current index (the ECPIX-5 core's STATS pages on rgmii_rxc, tx_clk and clk100)",
-            verilog: verilog_of::<crate::board::StatsCross>,
+            design: design::<crate::board::StatsCross>,
         },
         Top {
             name: "ecpix5_core",
             about: "the ECPIX-5 board core (boards/ecpix5/fpga.v without the PLL and I/O buffers): the NIC (16 flows x 8 work requests, 4 completion queues) on the 1G RGMII MAC through two clock-crossing frame FIFOs, the UART register bridge with every board counter on its STATS pages, the register/memory split, 16 KiB of block RAM host memory with its DMA engine, LockReset and a reset synchroniser per domain",
-            verilog: verilog_of::<Ecpix5Core>,
+            design: design::<Ecpix5Core>,
         },
         Top {
             name: "alveo_core",
             about: "the Alveo U250 board core (boards/alveo-u250/fpga.v, Vivado): hpcc_nic (256 flows) behind the vendor-MAC adapter for the Xilinx 10G/25G Ethernet subsystem; XDMA's AXI4-Lite master and descriptor-bypass streams on its host side",
-            verilog: verilog_of::<AlveoCore>,
+            design: design::<AlveoCore>,
         },
         Top {
             name: "bram_dma",
             about: "block RAM as host memory (16 KiB, byte enables) and the DMA engine serving the NIC's read and write descriptors at any byte alignment, with a 32-bit host port (the board tops' host memory)",
-            verilog: verilog_of::<crate::hostif::bram_dma::BramDma<{ nic_spec::board::HOST_MEM_LOG_WORDS }>>,
+            design: design::<crate::hostif::bram_dma::BramDma<{ nic_spec::board::HOST_MEM_LOG_WORDS }>>,
         },
     ]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::collections::HashMap;
-    use std::sync::{Mutex, OnceLock};
-
-    /// A top's Verilog with its flat wrapper, emitted once for all the
-    /// tests here (the NIC's takes seconds).
-    fn flat(name: &str) -> String {
-        static CACHE: OnceLock<Mutex<HashMap<String, String>>> = OnceLock::new();
-        let cache = CACHE.get_or_init(Default::default);
-        if let Some(v) = cache.lock().unwrap().get(name) {
-            return v.clone();
-        }
-        let t = tops().into_iter().find(|t| t.name == name).expect("a top");
-        let v = t.verilog_flat();
-        cache.lock().unwrap().insert(name.to_string(), v.clone());
-        v
-    }
-
-    /// The ports of a top's flat wrapper, in order.
-    fn wrapper_ports(top: &str) -> Vec<String> {
-        let v = flat(top);
-        let header = v
-            .split_once(&format!("module {top}("))
-            .unwrap_or_else(|| panic!("{top}: no wrapper module"))
-            .1
-            .split_once(");")
-            .unwrap()
-            .0;
-        header.split(',').map(|p| p.trim().to_string()).collect()
-    }
-
-    /// Every top gets a flat wrapper with the same ports, none with `$`.
-    /// The big tops that are other tops with other parameters, or the NIC
-    /// with a board's glue around it, are left out here (emitting them
-    /// takes minutes); their wrappers are the top module of `make lint`,
-    /// which `make test` runs on every emitted top.
-    #[test]
-    fn every_top_has_a_flat_wrapper() {
-        const BIG: [&str; 7] = [
-            "hpcc_cc_4096",
-            "hpcc_cc_h2",
-            "dcqcn_rp_4096",
-            "hpcc_nic_core",
-            "hpcc_nic_10g",
-            "alveo_core",
-            "ecpix5_core",
-        ];
-        for t in tops().iter().filter(|t| !BIG.contains(&t.name)) {
-            let v = flat(t.name);
-            let raw = v
-                .split_once(&format!("\n// {}: `top` with flat", t.name))
-                .unwrap()
-                .0;
-            let ports = wrapper_ports(t.name);
-            assert_eq!(ports.len(), top_ports(raw).len(), "{}", t.name);
-            assert!(ports.iter().all(|p| !p.contains('$')), "{}", t.name);
-        }
-    }
-
-    /// The RoCE blocks' packet streams are `s_axis_<name>` / `m_axis_<name>`
-    /// with every AXI4-Stream signal, `tuser` included.
-    #[test]
-    fn roce_streams_are_axis_bundles_with_tuser() {
-        for (top, streams) in [
-            ("roce_tx", &["s_axis_rd", "m_axis_tx"][..]),
-            ("roce_rx_parse", &["s_axis_rx", "m_axis_pay"][..]),
-            ("roce_rx_dispatch", &["s_axis_pay"][..]),
-            (
-                "hpcc_nic_core",
-                &["s_axis_rx", "m_axis_tx", "s_axis_h2c"][..],
-            ),
-            (
-                "hpcc_nic",
-                &["s_axis_rx", "m_axis_tx", "s_axis_h2c", "m_axis_c2h"][..],
-            ),
-        ] {
-            let v = flat(top);
-            let wrapper = v.split_once(&format!("module {top}(")).unwrap().1;
-            for s in streams {
-                for f in ["tdata", "tkeep", "tlast", "tuser", "tvalid", "tready"] {
-                    let p = format!("{s}_{f}");
-                    assert!(wrapper.contains(&format!(" {p};")), "{top}: no port {p}");
-                }
-            }
-        }
-    }
-
-    /// The flat port names a record's fields get under `prefix`, from its
-    /// one declaration in `nic_spec::records` (handshake by kind, nested
-    /// records recursively).
-    fn record_ports(name: &str, prefix: &str, nested: bool, out: &mut Vec<String>) {
-        let recs = nic_spec::records::all();
-        let r = recs
-            .iter()
-            .find(|r| r.name == name)
-            .expect("declared record");
-        if !nested {
-            match r.kind {
-                "ready" => out.extend([format!("{prefix}_valid"), format!("{prefix}_ready")]),
-                "strobe" => out.push(format!("{prefix}_valid")),
-                _ => {}
-            }
-        }
-        out.extend(r.fields.iter().map(|f| format!("{prefix}_{}", f.name)));
-        for (field, rec) in r.records {
-            record_ports(rec, &format!("{prefix}_{field}"), true, out);
-        }
-    }
-
-    /// Every record port of every block top carries exactly the fields the
-    /// record's declaration lists, named `s_<name>_*` / `m_<name>_*`.
-    #[test]
-    fn record_ports_follow_their_declaration() {
-        for (top, records) in [
-            (
-                "roce_rx_parse",
-                &[("m_meta", "RxMeta"), ("m_stats", "RxParseStats")][..],
-            ),
-            (
-                "roce_rx_dispatch",
-                &[
-                    ("s_ctx", "RxFlowCtx"),
-                    ("s_meta", "RxMeta"),
-                    ("m_wr", "HostWrite"),
-                    ("m_ack", "AckInfo"),
-                    ("m_cc", "CcFeedback"),
-                    ("m_nak", "NakReq"),
-                    ("m_rdreq", "ReadReq"),
-                    ("m_stats", "RxDispatchStats"),
-                ][..],
-            ),
-            (
-                "roce_tx",
-                &[
-                    ("s_ctx", "TxFlowCtx"),
-                    ("s_req", "TxDesc"),
-                    ("m_rdq", "HostReadReq"),
-                    ("m_stats", "TxStats"),
-                ][..],
-            ),
-            (
-                "dcqcn_rp",
-                &[
-                    ("cfg", "DcqcnCfg"),
-                    ("s_event", "RpEvent"),
-                    ("m_update", "CcUpdate"),
-                    ("m_stats", "DcqcnStats"),
-                ][..],
-            ),
-            (
-                "dcqcn_np",
-                &[
-                    ("s_ce", "CeMark"),
-                    ("m_cnp", "CnpReq"),
-                    ("m_stats", "NpStats"),
-                ][..],
-            ),
-            (
-                "cnm_rx",
-                &[("m_cnm", "CnmInfo"), ("m_stats", "CnmStats")][..],
-            ),
-            (
-                "flow_sched",
-                &[
-                    ("s_ev", "SchedEvent"),
-                    ("m_send", "PktSend"),
-                    ("m_stats", "SchedStats"),
-                ][..],
-            ),
-            (
-                "hpcc_nic_core",
-                &[
-                    ("s_cfg", "CfgWrite"),
-                    ("s_wr", "WorkReq"),
-                    ("m_cmpl", "WrCompletion"),
-                    ("m_dma_rd", "HostReadReq"),
-                    ("m_dma_wr", "HostWrite"),
-                    ("m_stats_parse", "RxParseStats"),
-                    ("m_stats_dispatch", "RxDispatchStats"),
-                    ("m_stats_tx", "TxStats"),
-                    ("m_stats_sched", "SchedStats"),
-                    ("m_stats_cc", "CcStats"),
-                    ("m_stats_req", "ReqStats"),
-                    ("m_stats_core", "CoreStats"),
-                ][..],
-            ),
-            (
-                "hpcc_cc",
-                &[
-                    ("s_event", "CcEvent"),
-                    ("m_update", "CcUpdate"),
-                    ("m_stats", "CcStats"),
-                ][..],
-            ),
-            ("uart_axil", &[("m_stats", "UartBridgeStats")][..]),
-            (
-                "bram_dma",
-                &[
-                    ("s_axis_read_desc", "DmaDesc"),
-                    ("s_axis_write_desc", "DmaDesc"),
-                    ("s_req", "RegReq"),
-                    ("m_resp", "RegResp"),
-                    ("m_stats", "BramDmaStats"),
-                ][..],
-            ),
-            (
-                "hpcc_nic",
-                &[
-                    ("m_axis_read_desc", "DmaDesc"),
-                    ("m_axis_write_desc", "DmaDesc"),
-                    ("m_event", "CqEvent"),
-                ][..],
-            ),
-            (
-                "host_if",
-                &[
-                    ("m_axis_read_desc", "DmaDesc"),
-                    ("m_axis_write_desc", "DmaDesc"),
-                    ("m_event", "CqEvent"),
-                    ("m_cfg", "CfgWrite"),
-                    ("m_wr", "WorkReq"),
-                    ("s_cmpl", "WrCompletion"),
-                    ("s_dma_rd", "HostReadReq"),
-                    ("s_dma_wr", "HostWrite"),
-                ][..],
-            ),
-        ] {
-            let ports = wrapper_ports(top);
-            for (prefix, rec) in records {
-                let mut want = Vec::new();
-                record_ports(rec, prefix, false, &mut want);
-                let have: Vec<&str> = ports
-                    .iter()
-                    .map(String::as_str)
-                    .filter(|p| p.starts_with(&format!("{prefix}_")))
-                    .collect();
-                assert_eq!(have, want, "{top}: ports of {prefix} ({rec})");
-            }
-        }
-    }
-
-    /// `join` wires a producer's record port to a consumer's, in the
-    /// emitted Verilog: the parser's `m_meta` to the dispatcher's `s_meta`.
-    #[test]
-    fn record_join_wires_producer_to_consumer() {
-        use crate::roce::rx_dispatch::RoceRxDispatch;
-        use crate::roce::rx_parse::RoceRxParse;
-        use crate::roce::*;
-        use crate::stream::{AxisSink, AxisSource};
-
-        #[derive(LogicBlock, Default)]
-        struct RxChain {
-            clock: Signal<In, Clock>,
-            reset: Signal<In, Bit>,
-            cfg_mtu_log2: Signal<In, Bits<4>>,
-            s_axis_rx: AxisSink<64, 8, 1>,
-            s_ctx: RxFlowCtxSink<3>,
-            m_wr: HostWriteSource,
-            m_ack: AckInfoSource<3>,
-            m_cc: CcFeedbackSource<3>,
-            m_nak: NakReqSource<3>,
-            m_rdreq: ReadReqSource<3>,
-            m_cnp: crate::cc::RpEventSource,
-            m_ce: crate::cc::CeMarkSource,
-            parse: RoceRxParse<6>,
-            dispatch: RoceRxDispatch<3>,
-        }
-        impl Logic for RxChain {
-            #[hdl_gen]
-            fn update(&mut self) {
-                clock!(self, clock, parse, dispatch);
-                self.parse.reset.next = self.reset.val();
-                self.dispatch.reset.next = self.reset.val();
-                self.dispatch.cfg_mtu_log2.next = self.cfg_mtu_log2.val();
-                AxisSink::<64, 8, 1>::link(&mut self.s_axis_rx, &mut self.parse.s_axis_rx);
-                RxFlowCtxSink::<3>::link(&mut self.s_ctx, &mut self.dispatch.s_ctx);
-                HostWriteSource::link(&mut self.m_wr, &mut self.dispatch.m_wr);
-                AckInfoSource::<3>::link(&mut self.m_ack, &mut self.dispatch.m_ack);
-                CcFeedbackSource::<3>::link(&mut self.m_cc, &mut self.dispatch.m_cc);
-                NakReqSource::<3>::link(&mut self.m_nak, &mut self.dispatch.m_nak);
-                ReadReqSource::<3>::link(&mut self.m_rdreq, &mut self.dispatch.m_rdreq);
-                crate::cc::RpEventSource::link(&mut self.m_cnp, &mut self.dispatch.m_cnp);
-                crate::cc::CeMarkSource::link(&mut self.m_ce, &mut self.dispatch.m_ce);
-                RxMetaSource::join(&mut self.parse.m_meta, &mut self.dispatch.s_meta);
-                AxisSource::<64, 8, 1>::join(
-                    &mut self.parse.m_axis_pay,
-                    &mut self.dispatch.s_axis_pay,
-                );
-            }
-        }
-        let v = verilog_of::<RxChain>();
-        for f in ["valid", "opcode", "len", "tlm$hop4"] {
-            let line = format!("always @(*) dispatch$s_meta${f} = parse$m_meta${f};");
-            assert!(v.contains(&line), "no `{line}`");
-        }
-        assert!(v.contains("always @(*) parse$m_meta$ready = dispatch$s_meta$ready;"));
-    }
-
-    /// `mac_10g` has every core port of verilog-ethernet's `eth_mac_10g`
-    /// (64-bit XGMII), with its direction; the only other input is the
-    /// ignored `rx_axis_tready`.
-    #[test]
-    fn mac_10g_has_eth_mac_10g_ports() {
-        let v = flat("mac_10g");
-        let wrapper = v.split_once("module mac_10g(").unwrap().1;
-        let inputs = [
-            "rx_clk",
-            "rx_rst",
-            "tx_clk",
-            "tx_rst",
-            "tx_axis_tdata",
-            "tx_axis_tkeep",
-            "tx_axis_tvalid",
-            "tx_axis_tlast",
-            "tx_axis_tuser",
-            "xgmii_rxd",
-            "xgmii_rxc",
-        ];
-        let outputs = [
-            "tx_axis_tready",
-            "rx_axis_tdata",
-            "rx_axis_tkeep",
-            "rx_axis_tvalid",
-            "rx_axis_tlast",
-            "rx_axis_tuser",
-            "xgmii_txd",
-            "xgmii_txc",
-            "rx_error_bad_frame",
-            "rx_error_bad_fcs",
-        ];
-        let decl = |p: &str| {
-            wrapper
-                .lines()
-                .map(str::trim)
-                .find(|l| l.ends_with(&format!(" {p};")))
-                .unwrap_or_else(|| panic!("mac_10g: no port {p}"))
-                .to_string()
-        };
-        for p in inputs {
-            assert!(decl(p).starts_with("input"), "{p}");
-        }
-        for p in outputs {
-            assert!(decl(p).starts_with("output"), "{p}");
-        }
-        let extra_inputs: Vec<&str> = wrapper
-            .split_once(");")
-            .unwrap()
-            .1
-            .lines()
-            .map(str::trim)
-            .filter(|l| l.starts_with("input"))
-            .filter(|l| !inputs.iter().any(|p| l.ends_with(&format!(" {p};"))))
-            .collect();
-        assert_eq!(extra_inputs.len(), 1, "{extra_inputs:?}");
-        assert!(extra_inputs[0].ends_with(" rx_axis_tready;"));
-    }
-
-    /// `hpcc_nic`'s clock, reset and AXI4-Lite ports have the names vendor
-    /// tools and cocotbext-axi expect, and they are the fields of the
-    /// AXI4-Lite records (`nic_spec::records`: `AxilIn`, `AxilOut`).
-    #[test]
-    fn the_nic_has_the_axi4_lite_port_names() {
-        let ports = wrapper_ports("hpcc_nic");
-        let want: Vec<String> = [
-            "clk", "rst", "awaddr", "awprot", "awvalid", "awready", "wdata", "wstrb", "wvalid",
-            "wready", "bresp", "bvalid", "bready", "araddr", "arprot", "arvalid", "arready",
-            "rdata", "rresp", "rvalid", "rready",
-        ]
-        .iter()
-        .map(|p| {
-            if p.len() <= 3 {
-                p.to_string()
-            } else {
-                format!("s_axil_{p}")
-            }
-        })
-        .collect();
-        assert_eq!(&ports[..want.len()], &want[..]);
-        let recs = nic_spec::records::all();
-        let mut fields: Vec<String> = ["AxilIn", "AxilOut"]
-            .iter()
-            .flat_map(|n| recs.iter().find(|r| r.name == *n).unwrap().fields.iter())
-            .map(|f| format!("s_axil_{}", f.name))
-            .collect();
-        fields.sort();
-        let mut have: Vec<String> = want[2..].to_vec();
-        have.sort();
-        assert_eq!(have, fields);
-    }
 }

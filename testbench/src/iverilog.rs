@@ -8,7 +8,7 @@
 
 use crate::verilator::{parse_top_ports, VPort};
 use crate::Harness;
-use rust_hdl::prelude::generate_verilog;
+use nic_hdl::verilog::generate_verilog;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;

@@ -16,4 +16,6 @@ mod nic;
 mod roce;
 mod sched;
 mod stream;
+mod top;
 mod uart;
+mod verilog;
