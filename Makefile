@@ -12,7 +12,7 @@ CARGO    ?= cargo
 BUILD    ?= build
 VDIR     := $(BUILD)/verilog
 FREQ_MHZ ?= 200
-TOPS      = $(shell $(CARGO) run -q --release -- tops | cut -d' ' -f1)
+TOPS      = $(shell $(QUICK) tops | cut -d' ' -f1)
 # Tops too big for the default synthesis run (half an hour to over an hour
 # each on two cores): `make synth-big` does them. The NIC core is inside the
 # NIC, which `make synth` does; `alveo_core` is hpcc_nic with the vendor-MAC
@@ -27,9 +27,14 @@ CORE      = hpcc_nic
 # `ecpix5_core` in `make board-ecpix5`.
 PIN_TOPS ?= mac_1g_rgmii ecpix5_core
 SYNTH_TOPS = $(CORE) $(filter-out $(BIG_TOPS) $(PIN_TOPS) $(CORE),$(TOPS))
+# The CLI for runs whose speed matters (benchmarks, netsim, fuzz, soak):
+# the release profile, every crate at opt-level 3.
 CLI       = $(CARGO) run -q --release --
+# The CLI for emitting Verilog and for the test flows: cargo profile
+# `quick` (Cargo.toml), half the compile time; the Verilog is the same.
+QUICK     = $(CARGO) run -q --profile quick --
 
-.PHONY: all deps deps-sim verilog lint lint-test synth synth-xcup synth-big test test-full test-long cocotb bench vcd clean netsim-figures fuzz formal soak board-ecpix5 board-sim board-alveo-tcl
+.PHONY: all deps deps-sim verilog lint synth synth-xcup synth-big test test-full test-long cocotb bench vcd clean netsim-figures fuzz formal soak board-ecpix5 board-sim board-alveo-tcl
 
 all: deps verilog lint synth
 
@@ -40,7 +45,7 @@ deps-sim:
 	@scripts/deps.sh sim
 
 verilog:
-	@$(CLI) verilog --out-dir $(VDIR)
+	@$(QUICK) verilog --out-dir $(VDIR)
 
 lint: deps-sim verilog
 	@scripts/lint.sh $(VDIR)
@@ -70,42 +75,25 @@ synth-big: deps verilog
 	    --json-summary $(BUILD)/synth/summary.json --merge | grep -E "^$$t:" || exit 1; \
 	done
 
-# `make test` neither emits nor lints the big variant tops (40 % of the
-# emitted Verilog by size; the lint of every top took 14 minutes of a clean
-# clone's `make test`, 2026-11-29): each
-# is a larger or differently wired instance of blocks whose tops it does
-# lint (hpcc_nic, ecpix5_core, hpcc_cc, dcqcn_rp, mac_10g). `make lint`,
-# `make` and `make test-full` lint every top.
-TEST_SKIP ?= hpcc_nic_core hpcc_nic_10g alveo_core hpcc_cc_4096 hpcc_cc_h2 dcqcn_rp_4096
+# `make test` and `make test-full` (scripts/test.sh): installs alongside
+# one compile of every test binary and the CLI (cargo profile `quick`),
+# then the Verilog of every top, then the tests (cargo nextest, both
+# cores) with the lint and the cocotb checks alongside; a time profile at
+# the end, also in $(BUILD)/test-times.json. `make test` neither emits nor
+# lints the big variant tops (TEST_SKIP in scripts/test.sh: each is a larger
+# or differently wired instance of tops it does lint), and leaves out the
+# tests marked `#[ignore = "long: make test-full"]`.
+test:
+	@scripts/test.sh test
 
-lint-test: deps-sim
-	@$(CLI) verilog --out-dir $(VDIR) $(addprefix --skip ,$(TEST_SKIP))
-	@LINT_SKIP="$(TEST_SKIP)" scripts/lint.sh $(VDIR)
-
-# The cocotb checks (Icarus: one core) run while cargo compiles the test
-# binaries (the other core); their output is printed when both are done,
-# then the Rust tests run.
-test: deps-sim lint-test
-	@mkdir -p $(BUILD); scripts/cocotb.sh $(VDIR) > $(BUILD)/cocotb.out 2>&1 & cocotb=$$!; \
-	  $(CARGO) test --workspace --release --no-run; built=$$?; \
-	  wait $$cocotb; checked=$$?; cat $(BUILD)/cocotb.out; \
-	  if [ $$checked != 0 ]; then echo "make test: the cocotb checks failed"; exit 1; fi; \
-	  if [ $$built != 0 ]; then echo "make test: the tests did not compile"; exit 1; fi
-	$(CARGO) test --workspace --release
-
-# Everything `make test` runs, plus what it leaves out to stay near 15
-# minutes: the tests marked `#[ignore = "long: make test-full"]` (the whole
-# NIC in lockstep on each engine, four-state runs of the NIC, the longer
-# `sim` runs on Verilator and rust-hdl) and every frame size on the MACs'
-# cocotb checks (not yet timed as a whole).
-# The other ignored tests stay out: the benchmarks (`make bench`) and the
-# known gap `hop_max_exact_tie_tracks_f64` (README, "Known gaps").
-NOT_LONG = --skip bench_dcqcn_figures --skip bench_sched_alone --skip bench_requester_alone \
-  --skip bench_roce_alone --skip nic_figures --skip core_figures --skip dcqcn_closed_loop_figures \
-  --skip hop_max_exact_tie_tracks_f64
-test-full: deps-sim lint
-	@COCOTB_FULL=1 scripts/cocotb.sh $(VDIR)
-	$(CARGO) test --workspace --release -- --include-ignored $(NOT_LONG)
+# Everything `make test` runs, plus the long runs: the ignored tests (the
+# whole NIC in lockstep on each engine, four-state runs of the NIC, the
+# longer `sim` runs, rust-hdl's emitter against ours on the NIC-sized
+# tops), every top emitted and linted, and every frame size on the MACs'
+# cocotb checks. The benchmarks (`make bench`) and the known gap
+# `hop_max_exact_tie_tracks_f64` stay out.
+test-full:
+	@scripts/test.sh full
 
 # cocotbext-axi against the emitted Verilog (also run by `make test`): its
 # AXI4-Stream source and sink on the stream tops, its AXI4-Lite master on
@@ -173,7 +161,7 @@ soak: deps-sim
 # Prints the utilisation and each clock's slack; fails if a clock misses
 # its constraint. About 2 hours on this 2-core machine.
 board-ecpix5: deps
-	@$(CLI) verilog --top ecpix5_core --out-dir $(VDIR)
+	@$(QUICK) verilog --top ecpix5_core --out-dir $(VDIR)
 	@python3 boards/ecpix5/build.py --core $(VDIR)/ecpix5_core.v --out $(BUILD)/board-ecpix5
 
 # The board top co-simulated on Icarus (testbench/cocotb/test_board.py):
@@ -182,13 +170,13 @@ board-ecpix5: deps
 # WRITE checked byte-exact; then the frames of the wire through the golden
 # receive path (`hpccnic rx-replay`). About 40 minutes.
 board-sim: deps-sim
-	@$(CLI) verilog --top ecpix5_core --out-dir $(VDIR)
+	@$(QUICK) verilog --top ecpix5_core --out-dir $(VDIR)
 	@scripts/board_sim.sh $(VDIR)
 
 # The Alveo U250 vendor flow (docs/board.md §7): emits the board core the
 # Vivado script reads and prints the command. Vivado is not run here.
 board-alveo-tcl:
-	@$(CLI) verilog --top alveo_core --out-dir $(VDIR)
+	@$(QUICK) verilog --top alveo_core --out-dir $(VDIR)
 	@echo "Vivado 2023.2, non-project flow (XDMA, 10G/25G Ethernet subsystem, alveo_core):"
 	@echo "  vivado -mode batch -source boards/alveo-u250/build.tcl -tclargs $(VDIR)/alveo_core.v $(BUILD)/alveo-u250"
 

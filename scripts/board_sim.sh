@@ -14,7 +14,7 @@ vdir=${1:-build/verilog}
 root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/build/cocotb/ecpix5_core"
 mkdir -p "$out"
-cli() { cargo run -q --release --manifest-path "$root/Cargo.toml" -- "$@"; }
+cli() { cargo run -q --profile quick --manifest-path "$root/Cargo.toml" -- "$@"; }
 cli board-setup --mtu-log2 8 --out "$out/board-setup.json"
 log="$out/board.log"
 if ! env TOP=ecpix5_core VERILOG="$vdir/ecpix5_core.v" BUILD_DIR="$out" \

@@ -41,12 +41,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 # its log in build/cocotb/TOP.log; the last line on success, the tail and a
 # failure line (exit 1) otherwise.
 run() {
-  local top=$1 script=$2
+  local top=$1 script=$2 start
   shift 2
   local log="$root/build/cocotb/$top.log"
   mkdir -p "$(dirname "$log")"
+  start=$(date +%s.%N)
   if env "$@" TOP="$top" VERILOG="$vdir/$top.v" BUILD_DIR="$root/build/cocotb/$top" \
       python3 "$root/testbench/cocotb/$script" >"$log" 2>&1; then
+    printf '%s\t%s\t%s\n' "$top" "$start" "$(date +%s.%N)" >>"$times"
     tail -n 1 "$log"
   else
     tail -n 60 "$log"
@@ -59,8 +61,17 @@ run() {
 # script runs no cargo, so `make test` can compile the test binaries
 # alongside it without either waiting on the other's lock.
 mkdir -p "$root/build/cocotb"
-cargo run -q --release --manifest-path "$root/Cargo.toml" -- board-setup --mtu-log2 8 \
-  --out "$root/build/cocotb/board-setup.json" >/dev/null
+# Each check's start and end (scripts/test_times.py reads them).
+times="$root/build/cocotb/times.tsv"
+: >"$times"
+# HPCCNIC: the CLI binary to use (scripts/test.sh sets it to the test
+# build's); by default `cargo run --profile quick`.
+if [ -n "${HPCCNIC:-}" ]; then
+  hpccnic() { "$HPCCNIC" "$@"; }
+else
+  hpccnic() { cargo run -q --profile quick --manifest-path "$root/Cargo.toml" -- "$@"; }
+fi
+hpccnic board-setup --mtu-log2 8 --out "$root/build/cocotb/board-setup.json" >/dev/null
 
 run axis_skid64 test_axis.py
 run axis_fifo64 test_axis.py

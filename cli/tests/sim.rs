@@ -121,13 +121,14 @@ fn icrc_scapy(pcap: &str) -> (bool, String) {
     )
 }
 
-/// Run one scenario with a pcap, check the summary and the pcap.
-fn scenario(name: &str, scenario: &str, extra: &[&str]) {
+/// Run one scenario with a pcap, check the summary and the pcap; returns
+/// the summary (what `sim` printed).
+fn scenario(name: &str, scenario: &str, extra: &[&str]) -> String {
     scenario_of("sim", name, scenario, extra)
 }
 
 /// The same for `command` (`sim` or `sim-core`).
-fn scenario_of(command: &str, name: &str, scenario: &str, extra: &[&str]) {
+fn scenario_of(command: &str, name: &str, scenario: &str, extra: &[&str]) -> String {
     let pcap = tmp(&format!("{name}.pcap"));
     let pcap = pcap.to_str().unwrap();
     let mut args = vec![command, scenario, "--pcap", pcap];
@@ -208,6 +209,7 @@ fn scenario_of(command: &str, name: &str, scenario: &str, extra: &[&str]) {
         text.contains(&format!("{frames} ICRCs match, 0 do not")),
         "{name}: {text}"
     );
+    out
 }
 
 #[test]
@@ -380,11 +382,8 @@ fn lossy_write_1_percent() {
 #[test]
 fn lossy_write_10_percent() {
     let extra = ["--loss", "0.1", "--mtu", "512", "--max-size", "20000"];
-    scenario("write-10", "write", &extra);
+    let out = scenario("write-10", "write", &extra);
     // With this much loss, frames are lost and resent.
-    let mut args = vec!["sim", "write"];
-    args.extend(extra);
-    let (_, out, _) = hpccnic(&args);
     assert!(figure(&out, "lost ") > 0, "{out}");
     assert!(figure(&out, "retransmissions ") > 0, "{out}");
     assert!(figure(&out, "recoveries ") > 0, "{out}");
@@ -856,10 +855,7 @@ fn nic_10g_mixed_at_5_percent_loss() {
         "--seed",
         "3",
     ];
-    scenario("nic10g-mixed-5", "mixed", &extra);
-    let mut args = vec!["sim", "mixed"];
-    args.extend(extra);
-    let (_, out, _) = hpccnic(&args);
+    let out = scenario("nic10g-mixed-5", "mixed", &extra);
     let macs: Vec<&str> = out.lines().filter(|l| l.starts_with("mac ")).collect();
     assert_eq!(macs.len(), 2, "{out}");
     for l in macs {

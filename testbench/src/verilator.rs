@@ -17,7 +17,7 @@
 
 use crate::gtkw::{write_gtkw_or_warn, GtkwSpec};
 use crate::{Engine, Harness};
-use rust_hdl::prelude::generate_verilog;
+use nic_hdl::verilog::generate_verilog;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -267,7 +267,13 @@ pub fn build(name: &str, verilog: &str, clock: &str) -> Arc<VerilatedLib> {
     let dir = crate::workspace_target().join("verilator").join(&key);
     let so = dir.join("libcosim.so");
     if !so.exists() {
-        compile(&dir, verilog, &shim, &so);
+        // One builder per model across processes too (nextest runs each
+        // test in its own process, and the tests of one block start
+        // together): the others wait on the lock, then load its library.
+        let _lock = BuildLock::take(&dir);
+        if !so.exists() {
+            compile(&dir, verilog, &shim, &so);
+        }
     }
     let lib = unsafe { libloading::Library::new(&so) }
         .unwrap_or_else(|e| panic!("loading {}: {e}", so.display()));
@@ -367,6 +373,28 @@ fn compile(dir: &Path, verilog: &str, shim: &str, so: &Path) {
     std::fs::copy(tmp.join("obj").join("libcosim.so"), &staged).unwrap();
     std::fs::rename(&staged, so).unwrap();
     let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// An exclusive `flock` on `<dir>.lock`, held while a model is built;
+/// released when dropped (or when the process ends).
+struct BuildLock(#[allow(dead_code)] std::fs::File);
+
+impl BuildLock {
+    fn take(dir: &Path) -> Self {
+        use std::os::unix::io::AsRawFd;
+        std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
+        let path = dir.with_extension("lock");
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        // SAFETY: flock on a descriptor this function owns.
+        let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
+        assert_eq!(r, 0, "flock {}", path.display());
+        Self(file)
+    }
 }
 
 /// Panics with a step's output if it failed.
@@ -470,7 +498,7 @@ impl<H: Harness> VerilatorEngine<H> {
     /// `name` names the cache directory (use the block's name).
     pub fn new(name: &str, uut: &mut H, vcd: Option<&Path>) -> Self {
         uut.connect_all();
-        let verilog = generate_verilog(uut);
+        let verilog = generate_verilog(&*uut);
         Self::from_verilog(name, &verilog, vcd)
     }
 
