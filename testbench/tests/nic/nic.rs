@@ -35,7 +35,7 @@ const Q: usize = 3;
 const B: usize = 8;
 const C: usize = 2;
 const N: usize = 4;
-const W: usize = 3;
+const W: usize = 4;
 type Rtl = HpccNic<A, Q, { A + Q }, B, C, N, W>;
 type Twin = Golden<A, Q, B, C, N, W>;
 
