@@ -1,9 +1,12 @@
 # HPCC++ SmartNIC: main targets.
-#   make         emit + lint the Verilog of every top (the NIC first), synthesise for
-#                ECP5-85F (the NIC first), print the NIC's utilisation and Fmax at the end
-#   make test    the co-simulation test suite (both engines) and the Verilog lint,
-#                its long runs and the lint of the big variant tops left out
-#                (they are in `make test-full`)
+#   make         emit + lint the Verilog of every top, synthesise the NIC
+#                (hpcc_nic) with yosys for the ECP5-85F and print its cells
+#                (scripts/all.sh, about 20 minutes on a fresh 2-core machine)
+#   make synth   place and route every top out of context on the ECP5-85F,
+#                the NIC first (its Fmax; about 1.5 hours for the NIC alone)
+#   make test    the co-simulation test suite (both engines), the Verilog
+#                lint and the cocotb peer checks, its long runs left out
+#                (scripts/test.sh; a time profile at the end)
 #   make test-full   make test with the long runs
 #   make bench   benchmarks + synthesis figures -> build/bench.json
 # Each target installs the tools it needs if they are missing (scripts/deps.sh).
@@ -36,7 +39,8 @@ QUICK     = $(CARGO) run -q --profile quick --
 
 .PHONY: all deps deps-sim verilog lint synth synth-xcup synth-big test test-full test-long cocotb bench vcd clean netsim-figures fuzz formal soak board-ecpix5 board-sim board-alveo-tcl
 
-all: deps verilog lint synth
+all:
+	@scripts/all.sh
 
 deps:
 	@scripts/deps.sh synth
@@ -52,12 +56,15 @@ lint: deps-sim verilog
 
 # Out-of-context place and route of every top on the ECP5-85F (speed 8),
 # target $(FREQ_MHZ) MHz; figures merged into $(BUILD)/synth/summary.json.
+# SYNTH_JOBS tops at a time (yosys and nextpnr each use one core): the
+# NIC on one core, the other tops one after another on the other.
+SYNTH_JOBS ?= 2
 synth: deps verilog
 	@rm -f $(BUILD)/synth/summary.json
-	@for t in $(SYNTH_TOPS); do \
-	  python3 boards/ecp5-85f/synth.py --verilog $(VDIR)/$$t.v --name $$t --top $$t --freq $(FREQ_MHZ) \
-	    --json-summary $(BUILD)/synth/summary.json --merge | grep -E "^$$t:" | tee $(BUILD)/synth/$$t.line || exit 1; \
-	done
+	@printf '%s\n' $(SYNTH_TOPS) | xargs -P $(SYNTH_JOBS) -I{} sh -c \
+	  'python3 boards/ecp5-85f/synth.py --verilog $(VDIR)/{}.v --name {} --top {} --freq $(FREQ_MHZ) \
+	    --json-summary $(BUILD)/synth/{}/summary.json | grep -E "^{}:" | tee $(BUILD)/synth/{}.line'
+	@python3 boards/ecp5-85f/merge.py $(BUILD)/synth/summary.json $(foreach t,$(SYNTH_TOPS),$(BUILD)/synth/$(t)/summary.json)
 	@echo "---- the NIC, hpcc_nic (ECP5-85F, out of context, placer seed 1) ----"
 	@cat $(BUILD)/synth/$(CORE).line
 

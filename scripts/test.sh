@@ -4,7 +4,8 @@
 #
 #   scripts/test.sh [test|full]
 #
-# Phases (each line of $BUILD/test-phases.tsv: name, start, end, exit code):
+# Phases (each line of $BUILD/<run>-phases.tsv, run = test or test-full:
+# name, start, end, exit code; the profile in $BUILD/<run>-times.json):
 # - installs: scripts/deps.sh sim (apt-get, pip, cargo-nextest if missing),
 #   in the background while the compile runs (the compile needs none of it);
 # - compile: every test binary and the CLI in one cargo invocation, cargo
@@ -30,36 +31,22 @@ export HPCCNIC="$target/$PROFILE/hpccnic"
 # ecpix5_core, hpcc_cc, dcqcn_rp); make test-full does them all.
 TEST_SKIP=${TEST_SKIP-hpcc_nic_core hpcc_nic_10g alveo_core hpcc_cc_4096 hpcc_cc_h2 dcqcn_rp_4096}
 # The tests that are not run by either: the benchmarks (`make bench`) and
-# the known gap hop_max_exact_tie_tracks_f64 (docs/status.md).
+# the known gap hop_max_exact_tie_tracks_f64 (README, "Known gaps").
 NOT_RUN='test(=bench_dcqcn_figures) | test(=bench_sched_alone) | test(=bench_requester_alone) | test(=bench_roce_alone) | test(=nic_figures) | test(=core_figures) | test(=dcqcn_closed_loop_figures) | test(=hop_max_exact_tie_tracks_f64)'
 
 mkdir -p "$BUILD/logs"
-phases="$BUILD/test-phases.tsv"
-: >"$phases"
-stamp() { date +%s.%N; }
-# phase NAME CMD...: run CMD, append its line to the phases file.
-phase() {
-  local name=$1 start rc
-  shift
-  start=$(stamp)
-  "$@"
-  rc=$?
-  printf '%s\t%s\t%s\t%s\n' "$name" "$start" "$(stamp)" "$rc" >>"$phases"
-  return $rc
-}
+. scripts/phases.sh
+run=$( [ "$mode" = full ] && echo test-full || echo test )
+phases_start "$BUILD/$run-phases.tsv"
 failed=()
-profile() {
-  python3 scripts/test_times.py --phases "$phases" --junit "$target/nextest/default/junit.xml" \
-    --cocotb "$BUILD/cocotb/times.tsv" --lint "$BUILD/logs/lint.log" --json "$BUILD/test-times.json" ||
-    echo "test: no time profile (scripts/test_times.py failed)"
-}
 finish() {
-  profile
+  phases_profile "$BUILD/$run-times.json" --junit "$target/nextest/default/junit.xml" \
+    --cocotb "$BUILD/cocotb/times.tsv" --lint "$BUILD/logs/lint.log"
   if [ ${#failed[@]} -gt 0 ]; then
-    echo "make $( [ "$mode" = full ] && echo test-full || echo test ): FAILED: ${failed[*]}"
+    echo "make $run: FAILED: ${failed[*]}"
     exit 1
   fi
-  echo "make $( [ "$mode" = full ] && echo test-full || echo test ): every check passed"
+  echo "make $run: every check passed"
 }
 
 phase installs scripts/deps.sh sim >"$BUILD/logs/installs.log" 2>&1 &

@@ -119,7 +119,8 @@ def main():
     lint = lint_times(a.lint) if a.lint else []
 
     print()
-    print(f"==== time profile ({fmt(t1 - t0).strip()} wall; build/test-times.json)")
+    where = f"; {a.json}" if a.json else ""
+    print(f"==== time profile ({fmt(t1 - t0).strip()} wall{where})")
     print(f"{'phase':<34} {'from':>8} {'to':>8} {'time':>10}  status")
     for p in phases:
         status = "ok" if p["status"] == 0 else f"exit {p['status']}"

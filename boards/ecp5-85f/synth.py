@@ -246,6 +246,12 @@ def main():
                     help="update an existing JSON summary file instead of overwriting it")
     ap.add_argument("--require-timing", action="store_true",
                     help=f"exit {EXIT_TIMING} if the Fmax of --clock is below its target")
+    ap.add_argument("--nextpnr-args", default=os.environ.get("NEXTPNR_ARGS", ""),
+                    help="more nextpnr options, e.g. '--router router2' (default: none, "
+                         "or $NEXTPNR_ARGS)")
+    ap.add_argument("--netlist",
+                    help="place and route this yosys JSON netlist instead of running "
+                         "yosys (from an earlier run's output directory)")
     ap.add_argument("--synth-only", action="store_true",
                     help="stop after yosys: report the netlist's cells (LUT4, CCU2C, FF, "
                          "MULT18X18D, DP16KD, LUT RAM), no place and route, no Fmax")
@@ -286,7 +292,12 @@ def main():
     script = (f"read_verilog {ys_quote(rel(args.verilog, out_dir))}; "
               f"synth_ecp5 -top {args.top} -json {netlist}")
     yosys_cmd = [yosys, "-q", "-l", "yosys.log", "-p", script]
-    t_yosys = run_tool("yosys", yosys_cmd, out_dir, yosys_log)
+    if args.netlist:
+        if os.path.abspath(args.netlist) != os.path.join(out_dir, netlist):
+            shutil.copyfile(args.netlist, os.path.join(out_dir, netlist))
+        yosys_cmd, t_yosys = None, 0.0
+    else:
+        t_yosys = run_tool("yosys", yosys_cmd, out_dir, yosys_log)
 
     if args.synth_only:
         report_netlist(name, os.path.join(out_dir, netlist), t_yosys, summary_path,
@@ -302,6 +313,7 @@ def main():
                "-q", "-l", "nextpnr.log"]
     if not args.no_ooc:
         pnr_cmd.append("--out-of-context")
+    pnr_cmd += shlex.split(args.nextpnr_args)
     if args.lpf:
         # Even out of context nextpnr insists that every port is LOCATEd once
         # an LPF is given; the ports are deliberately unpinned here.
