@@ -23,7 +23,7 @@ mkdir -p "$BUILD/logs" "$BUILD/synth"
 phases_start "$BUILD/make-phases.tsv"
 failed=()
 finish() {
-  phases_profile "$BUILD/make-times.json"
+  phases_profile "$BUILD/make-times.json" --lint "$BUILD/logs/lint.log"
   if [ ${#failed[@]} -gt 0 ]; then
     echo "make: FAILED: ${failed[*]}"
     exit 1
@@ -44,7 +44,8 @@ phase synthesis python3 boards/ecp5-85f/synth.py --verilog "$VDIR/$CORE.v" --nam
   --top "$CORE" --synth-only --json-summary "$BUILD/synth/yosys-summary.json" --merge \
   >"$line" 2>&1 &
 synthesis=$!
-phase lint env LINT_JOBS=1 scripts/lint.sh "$VDIR" || failed+=(lint)
+phase lint env LINT_JOBS=1 scripts/lint.sh "$VDIR" 2>&1 | tee "$BUILD/logs/lint.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || failed+=(lint)
 wait $synthesis || failed+=(synthesis)
 echo "---- the NIC, $CORE (ECP5-85F, yosys synth_ecp5; place and route and Fmax: make synth)"
 cat "$line"

@@ -112,8 +112,8 @@ def main():
     tests = [t for t in tests if t[2] is None or t[2] >= t0 - 1]
     cocotb = [
         (r[0], float(r[2]) - float(r[1]))
-        for r in read_tsv(a.cocotb)
-        if a.cocotb and len(r) == 3
+        for r in (read_tsv(a.cocotb) if a.cocotb else [])
+        if len(r) == 3
     ]
     cocotb.sort(key=lambda x: -x[1])
     lint = lint_times(a.lint) if a.lint else []
