@@ -5,8 +5,9 @@
 //! timestamp it came from.
 //!
 //! Options are checked before any input is read (ranges; exit status 2);
-//! a bad input line is named on stderr and skipped (exit status 1 at the
-//! end). f64 and golden stream (constant memory); rtl holds the events,
+//! a bad input line (malformed, or not UTF-8) is named on stderr and
+//! skipped (exit status 1 at the end); a FILE that is a directory, or an
+//! input that cannot be read, ends the run (exit status 2). f64 and golden stream (constant memory); rtl holds the events,
 //! up to `--mem-limit-mib`.
 
 use crate::args;
@@ -554,6 +555,10 @@ pub fn main(a: ReplayArgs) -> i32 {
         None => (Box::new(std::io::stdin().lock()), None),
         Some(f) if f.as_os_str() == "-" => (Box::new(std::io::stdin().lock()), None),
         Some(f) => match std::fs::File::open(f) {
+            Ok(h) if h.metadata().is_ok_and(|m| m.is_dir()) => {
+                eprintln!("error: cc-replay: FILE {}: is a directory", f.display());
+                return 2;
+            }
             Ok(h) => {
                 let len = h.metadata().ok().map(|m| m.len());
                 (Box::new(h), len)
@@ -594,10 +599,18 @@ pub fn main(a: ReplayArgs) -> i32 {
         }
         let line = match line {
             Ok(l) => l,
-            Err(e) => {
+            // Not UTF-8: the line's bytes are consumed, the next one is read.
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
                 eprintln!("cc-replay: line {n}: unreadable: {e}");
                 rejected += 1;
                 continue;
+            }
+            // Any other error would come back on every read (stdin a
+            // directory: EISDIR): the input ends here.
+            Err(e) => {
+                pb.finish_and_clear();
+                eprintln!("error: cc-replay: cannot read the input at line {n}: {e}");
+                return 2;
             }
         };
         if line.trim().is_empty() {

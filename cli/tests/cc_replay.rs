@@ -341,3 +341,79 @@ fn f64_and_golden_agree_on_anomalous_telemetry() {
         );
     }
 }
+
+/// Runs `cc-replay` with `stdin`, killing it after `secs`: (exit code, or
+/// `None` if it had to be killed; its stderr's length and first line).
+fn replay_bounded(args: &[&str], stdin: Stdio, secs: u64) -> (Option<i32>, usize, String) {
+    use std::io::Read;
+    let mut c = Command::new(env!("CARGO_BIN_EXE_hpccnic"))
+        .arg("cc-replay")
+        .args(args)
+        .stdin(stdin)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read stderr on a thread so that a child writing without end cannot
+    // block on a full pipe; keep only the count and the first line.
+    let mut err = c.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let (mut n, mut head, mut buf) = (0usize, Vec::new(), [0u8; 8192]);
+        while let Ok(k) = err.read(&mut buf) {
+            if k == 0 {
+                break;
+            }
+            if head.len() < 4096 {
+                head.extend_from_slice(&buf[..k]);
+            }
+            n += k;
+        }
+        (
+            n,
+            String::from_utf8_lossy(&head)
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string(),
+        )
+    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    let code = loop {
+        if let Some(s) = c.try_wait().unwrap() {
+            break s.code();
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = c.kill();
+            let _ = c.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let (n, first) = reader.join().unwrap();
+    (code, n, first)
+}
+
+#[test]
+fn a_directory_as_input_is_refused_not_read_for_ever() {
+    // Reading a directory fails on every call (EISDIR): the replay once
+    // named it and went on to the next "line", for ever.
+    let dir = std::env::temp_dir();
+    let dir_s = dir.to_str().unwrap();
+    let (code, n, first) = replay_bounded(&[dir_s], Stdio::null(), 20);
+    assert_eq!(
+        code,
+        Some(2),
+        "FILE = a directory: exit {code:?}, {n} bytes of stderr: {first}"
+    );
+    assert!(first.contains(dir_s), "{first}");
+    assert!(n < 1000, "{n} bytes of stderr");
+    let stdin = Stdio::from(std::fs::File::open(&dir).unwrap());
+    let (code, n, first) = replay_bounded(&[], stdin, 20);
+    assert_eq!(
+        code,
+        Some(2),
+        "stdin = a directory: exit {code:?}, {n} bytes of stderr: {first}"
+    );
+    assert!(first.contains("cannot read"), "{first}");
+    assert!(n < 1000, "{n} bytes of stderr");
+}
