@@ -15,7 +15,7 @@
 
 use nic_golden::cc::int_ns3::HopFields;
 use nic_golden::roce::packet::tlm_offset;
-use nic_spec::roce::TLM_LEN;
+use nic_spec::roce::{BTH_OFF, TLM_LEN};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::VecDeque;
@@ -52,12 +52,17 @@ pub struct Bottleneck {
     pub queue_trace: Vec<(u64, u64, u32)>,
 }
 
-/// Write one hop into `frame`'s telemetry area, if it has one with room.
+/// Write one hop into `frame`'s telemetry area, if it has one with room
+/// and travels forward (`nic_spec::roce::stamped_on_path`: not an HPCC ACK
+/// echo or a NOTIFY).
 /// Returns whether it did.
 pub fn stamp(frame: &mut [u8], hop: u64) -> bool {
     let Some(off) = tlm_offset(frame) else {
         return false;
     };
+    if !nic_spec::roce::stamped_on_path(frame[BTH_OFF]) {
+        return false;
+    }
     if frame.len() < off + TLM_LEN {
         return false;
     }

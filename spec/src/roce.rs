@@ -172,6 +172,19 @@ pub const fn is_ack(opcode: u8) -> bool {
     matches!(opcode, op::ACK | op::ACK_TLM)
 }
 
+/// A switch on the path adds its hop to the opcode's telemetry area
+/// (`docs/roce.md` §2): data (WRITE, READ RESPONSE) and PROBE carry the
+/// area forward, toward the receiver. The answers that carry it back, the
+/// HPCC ACK (0xC2, the receiver's echo) and the NOTIFY (0xC1, NewINT's
+/// result), are feedback and are not stamped: the sender's CC acts on its
+/// forward path only, as in HPCC (draft -00 Figure 1; ns-3's switches
+/// stamp data packets only). Stamping the echo made each direction of two
+/// hosts sending to each other read the other's data as its own load and
+/// hold both at 0.75 of the link (issue 50).
+pub const fn stamped_on_path(opcode: u8) -> bool {
+    !matches!(opcode, op::ACK_TLM | op::NOTIFY)
+}
+
 /// The opcode of an acknowledgement: HPCC ACK when it carries the
 /// telemetry area, the standard ACK otherwise.
 pub const fn ack_opcode(tlm: bool) -> u8 {
