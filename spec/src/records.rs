@@ -716,7 +716,9 @@ macro_rules! cfg_write_record {
 /// (`notifies_applied`, `notifies_bad`); DCQCN's byte counter: packets
 /// of DCQCN flows tapped for SENT events (`sent_pkts`) and those whose
 /// bytes were dropped because another flow's SENT was still waiting
-/// (`sent_drops`; `hdl/src/nic/sent_tap.rs`).
+/// (`sent_drops`; `hdl/src/nic/sent_tap.rs`); ACKs replaced in their
+/// flow's slot by a newer one before the Tx took them (`ack_coalesced`;
+/// `hdl/src/nic/ack_coalesce.rs`).
 #[macro_export]
 macro_rules! core_stats_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
@@ -727,7 +729,8 @@ macro_rules! core_stats_record {
                 bad_cfg: 32 u32, commits: 32 u32, updates: 32 u32, update_drops: 32 u32,
                 acks: 32 u32, reads: 32 u32, read_resps: 32 u32, int_events: 32 u32,
                 notifies: 32 u32, notify_drops: 32 u32, notifies_applied: 32 u32,
-                notifies_bad: 32 u32, sent_pkts: 32 u32, sent_drops: 32 u32
+                notifies_bad: 32 u32, sent_pkts: 32 u32, sent_drops: 32 u32,
+                ack_coalesced: 32 u32
             ],
             records = [],
         }

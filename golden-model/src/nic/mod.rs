@@ -1,6 +1,7 @@
 //! Twins of the NIC core (`hdl/src/nic/`): the glue blocks and the core
 //! itself, joined from the blocks' twins.
 
+pub mod ack_coalesce;
 pub mod cc_arb;
 pub mod cfg_regs;
 pub mod core;

@@ -9,7 +9,7 @@
 //!  s_wr ─► Requester ─ TxDesc ─────────────────────────────► TxArb ─┘
 //!            │  ▲ PktSend                                     ▲   ▲
 //!            │  └── FlowSched ◄─ EvArb ◄─ CcUpdate ◄─ HpccCc  │   └─ ReadResp ◄─ ReadReq ─┐
-//!            ├─ SchedEvent ─────────► EvArb                   └─ AckInfo ◄──────────────┤
+//!            ├─ SchedEvent ─────────► EvArb     AckCoalesce ──┘◄─ IntTap ◄─ AckInfo ◄───┤
 //!            ├─ CcEvent ─► CcArb ─► HpccCc                                             │
 //!            └─► m_cmpl      s_axis_rx ─► RoceRxParse ─► RoceRxDispatch ─ CcFeedback, NakReq ─► Requester
 //!                                                                      ├─ HostWrite ─► m_dma_wr
@@ -41,12 +41,13 @@
 //!
 //! Formats, latency, throughput and bad-input behaviour are the blocks'
 //! (each one's doc comment); the glue adds no state except the update
-//! queue of [`EvArb`], the round-robin bits, the READ responder's job
+//! queue of [`EvArb`], the ACK slots of [`AckCoalesce`], the round-robin bits, the READ responder's job
 //! and the configuration registers.
 //!
 //! Golden twin: `nic_golden::nic::core` (the blocks' twins, joined the
 //! same way).
 
+use crate::nic::ack_coalesce::AckCoalesce;
 use crate::cc::{CcStatsSource, DcqcnNp, DcqcnRp, DcqcnStatsSource, HpccCc, NpStatsSource};
 use crate::nic::cc_arb::CcArb;
 use crate::nic::cfg_regs::CfgRegs;
@@ -112,6 +113,7 @@ pub struct NicCore<
     cc: HpccCc<A, H>,
     read_resp: ReadResp<A>,
     int_tap: IntTap<A>,
+    ack_slots: AckCoalesce<A>,
     notify_tx: NotifyTx<A>,
     notify_rx: NotifyRx<A>,
     tx_arb: TxArb<A>,
@@ -130,7 +132,7 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
     fn update(&mut self) {
         clock!(
             self, clock, cfg, parse, dispatch, rx_ctx, requester, sched, ev_arb, cc_arb, cc,
-            read_resp, int_tap, notify_tx, notify_rx, tx_arb, tx, rp_arb, rp, np, sent, cnm
+            read_resp, int_tap, ack_slots, notify_tx, notify_rx, tx_arb, tx, rp_arb, rp, np, sent, cnm
         );
         self.parse.reset.next = self.reset.val();
         self.dispatch.reset.next = self.reset.val();
@@ -184,7 +186,8 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
         RxFlowCtxSource::<A>::join(&mut self.rx_ctx.m_ctx, &mut self.dispatch.s_ctx);
         HostWriteSource::link(&mut self.m_dma_wr, &mut self.dispatch.m_wr);
         AckInfoSource::<A>::join(&mut self.dispatch.m_ack, &mut self.int_tap.s_ack);
-        AckInfoSource::<A>::join(&mut self.int_tap.m_ack, &mut self.tx_arb.s_ack);
+        AckInfoSource::<A>::join(&mut self.int_tap.m_ack, &mut self.ack_slots.s_ack);
+        AckInfoSource::<A>::join(&mut self.ack_slots.m_ack, &mut self.tx_arb.s_ack);
         crate::cc::CcEventSource::join(&mut self.int_tap.m_event, &mut self.cc_arb.s_int);
         CcFeedbackSource::<A>::join(&mut self.dispatch.m_cc, &mut self.notify_rx.s_fb);
         CcFeedbackSource::<A>::join(&mut self.notify_rx.m_fb, &mut self.requester.s_fb);
@@ -257,5 +260,6 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
         self.m_stats_core.notifies_bad.next = self.notify_rx.bad.val();
         self.m_stats_core.sent_pkts.next = self.sent.sent_pkts.val();
         self.m_stats_core.sent_drops.next = self.sent.sent_drops.val();
+        self.m_stats_core.ack_coalesced.next = self.ack_slots.coalesced.val();
     }
 }

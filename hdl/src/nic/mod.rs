@@ -24,6 +24,7 @@
 //! - [`nic_10g`]: `HpccNic10g`, `HpccNic` on the 10G MAC, one clock: the
 //!   `hpcc_nic_10g` top.
 
+pub mod ack_coalesce;
 pub mod cc_arb;
 pub mod cfg_regs;
 pub mod core;

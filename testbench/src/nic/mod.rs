@@ -2,6 +2,7 @@
 
 use crate::harness;
 use nic_golden::nic as golden;
+use nic_hdl::nic::ack_coalesce::AckCoalesce;
 use nic_hdl::nic::cc_arb::CcArb;
 use nic_hdl::nic::cfg_regs::CfgRegs;
 use nic_hdl::nic::ev_arb::EvArb;
@@ -121,6 +122,18 @@ harness! {
         outputs { ctx_valid: m_ctx.valid, rx_busy: rx_busy }
         records_in { cfg: s_cfg, req: s_req }
         records_out { ctx: m_ctx }
+    }
+}
+
+harness! {
+    impl<const A: usize> AckCoalesce<A> {
+        type In = golden::ack_coalesce::In;
+        type Out = golden::ack_coalesce::Out;
+        clock = clock;
+        inputs { ack_valid: s_ack.valid, out_ready: m_ack.ready }
+        outputs { ack_ready: s_ack.ready, out_valid: m_ack.valid, coalesced: coalesced }
+        records_in { ack: s_ack }
+        records_out { out: m_ack }
     }
 }
 

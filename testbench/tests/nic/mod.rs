@@ -1,3 +1,4 @@
+mod ack_coalesce;
 mod cc_arb;
 mod cfg_regs;
 mod core;

@@ -72,8 +72,11 @@ fn counter(r: &Xgmii10gResult, n: usize, page: &str, field: &str) -> u32 {
 
 #[test]
 fn nic_10g_twin_closed_loop() {
+    // The third run must abort a frame (a DMA read error inside one): seed 5
+    // does; seeds 3 and 4 stopped doing so when the ACK slots changed the
+    // timing (issue 50).
     for (seed, loss, read_pct, bad) in
-        [(1, 0.0, 0, false), (2, 0.02, 30, false), (3, 0.1, 30, true)]
+        [(1, 0.0, 0, false), (2, 0.02, 30, false), (5, 0.1, 30, true)]
     {
         let r = run(&cfg(seed, loss, read_pct, bad), false);
         for n in 0..2 {
