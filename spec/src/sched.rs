@@ -14,3 +14,9 @@ pub const OP_ACK: u8 = 3;
 pub const OP_REWIND: u8 = 4;
 /// nxt = a, the bytes past a back to the credit, epoch = b; a in [una, nxt].
 pub const OP_TRIM: u8 = 5;
+
+/// log2 of the requester's Tx descriptor queue (`hdl/src/nic/desc_queue.rs`
+/// in `hpcc_nic_core`): 4 descriptors, one PktSend of the default 4 KiB
+/// credit cap at a 1 KiB MTU. While it is full the requester takes no
+/// PktSend and cuts the one it is cutting (TRIM).
+pub const REQ_DESC_QUEUE_LOG2: usize = 2;

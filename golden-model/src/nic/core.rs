@@ -14,7 +14,7 @@ use crate::cc::dcqcn_np::{self, DcqcnNp};
 use crate::cc::hpcc::{self, HpccCc};
 use crate::cc::{CcStats, DcqcnStats, NpStats};
 use crate::nic::{
-    ack_coalesce, cc_arb, cfg_regs, ev_arb, int_tap, notify_rx, notify_tx, read_resp, rp_arb, rx_ctx_mux,
+    ack_coalesce, cc_arb, cfg_regs, desc_queue, ev_arb, int_tap, notify_rx, notify_tx, read_resp, rp_arb, rx_ctx_mux,
     sent_tap, tx_arb, CfgWrite, CoreStats,
 };
 use crate::roce::requester::{self, Requester};
@@ -27,6 +27,9 @@ use crate::sched::flow_sched::{self, FlowSched};
 use crate::sched::SchedStats;
 use crate::solve::Node;
 use crate::Cycle;
+
+/// log2 of the requester's descriptor queue.
+const DESC_L: usize = nic_spec::sched::REQ_DESC_QUEUE_LOG2;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
@@ -98,6 +101,7 @@ struct Ins {
     read_resp: read_resp::In,
     int_tap: int_tap::In,
     ack_slots: ack_coalesce::In,
+    desc_q: desc_queue::In,
     notify_tx: notify_tx::In,
     notify_rx: notify_rx::In,
     tx_arb: tx_arb::In,
@@ -124,6 +128,7 @@ struct Outs {
     read_resp: read_resp::Out,
     int_tap: int_tap::Out,
     ack_slots: ack_coalesce::Out,
+    desc_q: desc_queue::Out,
     notify_tx: notify_tx::Out,
     notify_rx: notify_rx::Out,
     tx_arb: tx_arb::Out,
@@ -151,6 +156,7 @@ pub struct NicCore<const A: usize, const Q: usize, const B: usize, const H: usiz
     read_resp: Node<read_resp::ReadResp<A>>,
     int_tap: Node<int_tap::IntTap<A>>,
     ack_slots: Node<ack_coalesce::AckCoalesce<A>>,
+    desc_q: Node<desc_queue::DescQueue<A, DESC_L>>,
     notify_tx: Node<notify_tx::NotifyTx<A>>,
     notify_rx: Node<notify_rx::NotifyRx<A>>,
     tx_arb: Node<tx_arb::TxArb<A>>,
@@ -184,6 +190,7 @@ impl<const A: usize, const Q: usize, const B: usize, const H: usize> Default
             read_resp: Node::new(Default::default()),
             int_tap: Node::new(Default::default()),
             ack_slots: Node::new(Default::default()),
+            desc_q: Node::new(Default::default()),
             notify_tx: Node::new(Default::default()),
             notify_rx: Node::new(Default::default()),
             tx_arb: Node::new(Default::default()),
@@ -276,9 +283,15 @@ fn wire(e: &In, o: &Outs) -> Ins {
             nak_valid: o.dispatch.nak_valid,
             nak: o.dispatch.nak,
             ev_ready: o.ev_arb.req_ready,
-            desc_ready: o.tx_arb.req_ready,
+            desc_ready: o.desc_q.desc_ready,
             cmpl_ready: e.cmpl_ready,
             cc_ready: o.cc_arb.ack_ready,
+            desc_full: o.desc_q.desc_full,
+        },
+        desc_q: desc_queue::In {
+            desc_valid: o.req.desc_valid,
+            desc: o.req.desc,
+            out_ready: o.tx_arb.req_ready,
         },
         sched: flow_sched::In {
             cfg_mtu: g.mtu_bytes as u32,
@@ -349,8 +362,8 @@ fn wire(e: &In, o: &Outs) -> Ins {
             notify: o.notify_tx.desc,
             rresp_valid: o.read_resp.desc_valid,
             rresp: o.read_resp.desc,
-            req_valid: o.req.desc_valid,
-            req: o.req.desc,
+            req_valid: o.desc_q.out_valid,
+            req: o.desc_q.out,
             desc_ready: o.tx.req_ready,
         },
         tx: tx::In {
@@ -392,9 +405,9 @@ fn wire(e: &In, o: &Outs) -> Ins {
             ctl_taken: o.cfg.rp_ctl_valid && o.rp_arb.ctl_ready,
             ctl_op: o.cfg.rp_ctl.op,
             ctl_flow: o.cfg.rp_ctl.flow as u32,
-            desc_taken: o.req.desc_valid && o.tx_arb.req_ready,
-            desc_flow: o.req.desc.flow,
-            desc_len: o.req.desc.len,
+            desc_taken: o.desc_q.out_valid && o.tx_arb.req_ready,
+            desc_flow: o.desc_q.out.flow,
+            desc_len: o.desc_q.out.len,
             sent_ready: o.rp_arb.sent_ready,
         },
         cnm: cnm_rx::In {
@@ -472,6 +485,7 @@ impl<const A: usize, const Q: usize, const B: usize, const H: usize> NicCore<A, 
             read_resp: self.read_resp.eval(&i.read_resp),
             int_tap: self.int_tap.eval(&i.int_tap),
             ack_slots: self.ack_slots.eval(&i.ack_slots),
+            desc_q: self.desc_q.eval(&i.desc_q),
             notify_tx: self.notify_tx.eval(&i.notify_tx),
             notify_rx: self.notify_rx.eval(&i.notify_rx),
             tx_arb: self.tx_arb.eval(&i.tx_arb),
@@ -498,6 +512,7 @@ impl<const A: usize, const Q: usize, const B: usize, const H: usize> NicCore<A, 
             read_resp: self.read_resp.commit(&i.read_resp),
             int_tap: self.int_tap.commit(&i.int_tap),
             ack_slots: self.ack_slots.commit(&i.ack_slots),
+            desc_q: self.desc_q.commit(&i.desc_q),
             notify_tx: self.notify_tx.commit(&i.notify_tx),
             notify_rx: self.notify_rx.commit(&i.notify_rx),
             tx_arb: self.tx_arb.commit(&i.tx_arb),

@@ -96,6 +96,9 @@ pub struct In {
     pub desc_ready: bool,
     pub cmpl_ready: bool,
     pub cc_ready: bool,
+    /// The descriptor queue after `m_desc` is full (`DescQueue`): take no
+    /// PktSend, and cut the one being cut at its next segment.
+    pub desc_full: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -404,9 +407,10 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
         let take_fb = idle && !take_ctx && i.fb_valid;
         let take_nak = idle && !take_ctx && !take_fb && i.nak_valid;
         let take_t = idle && !take_ctx && !take_fb && !take_nak && t_exp;
-        let take_send = idle && !take_ctx && !take_fb && !take_nak && !t_exp && i.send_valid;
+        let send_valid = i.send_valid && !i.desc_full;
+        let take_send = idle && !take_ctx && !take_fb && !take_nak && !t_exp && send_valid;
         let take_wr =
-            idle && !take_ctx && !take_fb && !take_nak && !t_exp && !i.send_valid && i.wr_valid;
+            idle && !take_ctx && !take_fb && !take_nak && !t_exp && !send_valid && i.wr_valid;
         let o = Out {
             ctx_ready: take_ctx,
             wr_ready: take_wr,
@@ -674,9 +678,10 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                 let k = off >> l;
                 let left = extent(w.read, w.len).wrapping_sub(off);
                 let seg = left.min(mtu);
-                if seg > self.rem {
+                if seg > self.rem || i.desc_full {
                     // The PktSend crosses into a message that does not
-                    // fit in its rest: cut here.
+                    // fit in its rest, or the descriptor queue is full:
+                    // cut here.
                     self.s.epoch = self.s.epoch.wrapping_add(1);
                     self.s.seq_exp = self.cur;
                     inc(&mut self.cnt.trims);

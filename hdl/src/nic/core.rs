@@ -48,6 +48,7 @@
 //! same way).
 
 use crate::nic::ack_coalesce::AckCoalesce;
+use crate::nic::desc_queue::DescQueue;
 use crate::cc::{CcStatsSource, DcqcnNp, DcqcnRp, DcqcnStatsSource, HpccCc, NpStatsSource};
 use crate::nic::cc_arb::CcArb;
 use crate::nic::cfg_regs::CfgRegs;
@@ -70,6 +71,9 @@ use crate::roce::*;
 use crate::sched::{FlowSched, SchedStatsSource};
 use crate::stream::{AxisSink, AxisSource};
 use rust_hdl::prelude::*;
+
+/// log2 of the requester's descriptor queue ([`DescQueue`]).
+pub const DESC_L: usize = nic_spec::sched::REQ_DESC_QUEUE_LOG2;
 
 /// The NIC core for 2^A flows with 2^Q work requests each (`AQ` = A + Q)
 /// and a 2^B-word receive frame buffer.
@@ -114,6 +118,7 @@ pub struct NicCore<
     read_resp: ReadResp<A>,
     int_tap: IntTap<A>,
     ack_slots: AckCoalesce<A>,
+    desc_q: DescQueue<A, DESC_L>,
     notify_tx: NotifyTx<A>,
     notify_rx: NotifyRx<A>,
     tx_arb: TxArb<A>,
@@ -132,7 +137,7 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
     fn update(&mut self) {
         clock!(
             self, clock, cfg, parse, dispatch, rx_ctx, requester, sched, ev_arb, cc_arb, cc,
-            read_resp, int_tap, ack_slots, notify_tx, notify_rx, tx_arb, tx, rp_arb, rp, np, sent, cnm
+            read_resp, int_tap, ack_slots, desc_q, notify_tx, notify_rx, tx_arb, tx, rp_arb, rp, np, sent, cnm
         );
         self.parse.reset.next = self.reset.val();
         self.dispatch.reset.next = self.reset.val();
@@ -211,9 +216,9 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
         self.sent.ctl_op.next = self.cfg.m_rp_ctl.op.val();
         self.sent.ctl_flow.next = self.cfg.m_rp_ctl.flow.val().get_bits::<A>(0);
         self.sent.desc_taken.next =
-            (self.requester.m_desc.valid.val() && self.tx_arb.s_req.ready.val());
-        self.sent.desc_flow.next = self.requester.m_desc.flow.val();
-        self.sent.desc_len.next = self.requester.m_desc.len.val();
+            (self.desc_q.m_desc.valid.val() && self.tx_arb.s_req.ready.val());
+        self.sent.desc_flow.next = self.desc_q.m_desc.flow.val();
+        self.sent.desc_len.next = self.desc_q.m_desc.len.val();
 
         // ---- Requester, scheduler, CC.
         WorkReqSink::link(&mut self.s_wr, &mut self.requester.s_wr);
@@ -230,7 +235,9 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
         // ---- Transmit: ACKs, READ responses, requester → Tx builder.
         TxDescSource::<A>::join(&mut self.read_resp.m_desc, &mut self.tx_arb.s_rresp);
         TxDescSource::<A>::join(&mut self.notify_tx.m_desc, &mut self.tx_arb.s_notify);
-        TxDescSource::<A>::join(&mut self.requester.m_desc, &mut self.tx_arb.s_req);
+        TxDescSource::<A>::join(&mut self.requester.m_desc, &mut self.desc_q.s_desc);
+        self.requester.desc_full.next = self.desc_q.desc_full.val();
+        TxDescSource::<A>::join(&mut self.desc_q.m_desc, &mut self.tx_arb.s_req);
         TxDescSource::<A>::join(&mut self.tx_arb.m_desc, &mut self.tx.s_req);
         AxisSink::<64, 8, 1>::link(&mut self.s_axis_h2c, &mut self.tx.s_axis_rd);
         HostReadReqSource::link(&mut self.m_dma_rd, &mut self.tx.m_rdq);

@@ -27,6 +27,7 @@
 pub mod ack_coalesce;
 pub mod cc_arb;
 pub mod cfg_regs;
+pub mod desc_queue;
 pub mod core;
 pub mod ev_arb;
 pub mod int_tap;

@@ -144,6 +144,8 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     pub s_send: PktSendSink,
     pub s_fb: CcFeedbackSink<A>,
     pub s_nak: NakReqSink<A>,
+    /// The descriptor queue after `m_desc` is full ([`crate::nic::desc_queue::DescQueue`]).
+    pub desc_full: Signal<In, Bit>,
     pub m_ev: SchedEventSource,
     pub m_desc: TxDescSource<A>,
     pub m_rd: RxFlowCtxSource<A>,
@@ -349,6 +351,7 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     take_nak: Signal<Local, Bit>,
     take_t: Signal<Local, Bit>,
     take_send: Signal<Local, Bit>,
+    send_valid: Signal<Local, Bit>,
     take_wr: Signal<Local, Bit>,
     flow_in: Signal<Local, Bits<16>>,
     ev_hs: Signal<Local, Bit>,
@@ -425,6 +428,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             s_send: Default::default(),
             s_fb: Default::default(),
             s_nak: Default::default(),
+            desc_full: Default::default(),
             m_ev: Default::default(),
             m_desc: Default::default(),
             m_rd: Default::default(),
@@ -587,6 +591,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             take_fb: Default::default(),
             take_nak: Default::default(),
             take_t: Default::default(),
+            send_valid: Default::default(),
             take_send: Default::default(),
             take_wr: Default::default(),
             flow_in: Default::default(),
@@ -865,18 +870,19 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             && !self.s_fb.valid.val()
             && !self.s_nak.valid.val()
             && self.t_exp.val());
+        self.send_valid.next = (self.s_send.valid.val() && !self.desc_full.val());
         self.take_send.next = (self.idle.val()
             && !self.s_ctx.valid.val()
             && !self.s_fb.valid.val()
             && !self.s_nak.valid.val()
             && !self.t_exp.val()
-            && self.s_send.valid.val());
+            && self.send_valid.val());
         self.take_wr.next = (self.idle.val()
             && !self.s_ctx.valid.val()
             && !self.s_fb.valid.val()
             && !self.s_nak.valid.val()
             && !self.t_exp.val()
-            && !self.s_send.valid.val()
+            && !self.send_valid.val()
             && self.s_wr.valid.val());
         self.s_ctx.ready.next = self.take_ctx.val();
         self.s_fb.ready.next = self.take_fb.val();
@@ -892,7 +898,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             self.flow_in.next = bit_cast::<16, A>(self.s_nak.flow.val());
         } else if self.t_exp.val() {
             self.flow_in.next = self.timer.head_data.val().get_bits::<16>(40);
-        } else if self.s_send.valid.val() {
+        } else if self.send_valid.val() {
             self.flow_in.next = self.s_send.flow.val();
         } else {
             self.flow_in.next = self.s_wr.flow.val();
@@ -1423,9 +1429,10 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                 self.state.d.next = ReqState::Seg;
             }
             ReqState::Seg => {
-                if self.r_trim.q.val() {
+                if (self.r_trim.q.val() || self.desc_full.val()) {
                     // The PktSend crosses into a message that does not fit
-                    // in its rest: cut here.
+                    // in its rest, or the descriptor queue is full: cut
+                    // here.
                     self.s_epoch.d.next = (self.s_epoch.q.val() + 1);
                     self.s_seq_exp.d.next = self.cur.q.val();
                     self.c_trims.d.next = (self.c_trims.q.val() + 1);

@@ -5,6 +5,7 @@ use nic_golden::nic as golden;
 use nic_hdl::nic::ack_coalesce::AckCoalesce;
 use nic_hdl::nic::cc_arb::CcArb;
 use nic_hdl::nic::cfg_regs::CfgRegs;
+use nic_hdl::nic::desc_queue::DescQueue;
 use nic_hdl::nic::ev_arb::EvArb;
 use nic_hdl::nic::int_tap::IntTap;
 use nic_hdl::nic::notify_rx::NotifyRx;
@@ -134,6 +135,18 @@ harness! {
         outputs { ack_ready: s_ack.ready, out_valid: m_ack.valid, coalesced: coalesced }
         records_in { ack: s_ack }
         records_out { out: m_ack }
+    }
+}
+
+harness! {
+    impl<const A: usize, const L: usize> DescQueue<A, L> {
+        type In = golden::desc_queue::In;
+        type Out = golden::desc_queue::Out;
+        clock = clock;
+        inputs { desc_valid: s_desc.valid, out_ready: m_desc.ready }
+        outputs { desc_ready: s_desc.ready, out_valid: m_desc.valid, desc_full: desc_full }
+        records_in { desc: s_desc }
+        records_out { out: m_desc }
     }
 }
 

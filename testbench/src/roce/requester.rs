@@ -14,7 +14,7 @@ harness! {
             ctx_valid: s_ctx.valid, wr_valid: s_wr.valid, send_valid: s_send.valid,
             fb_valid: s_fb.valid, nak_valid: s_nak.valid,
             ev_ready: m_ev.ready, desc_ready: m_desc.ready, cmpl_ready: m_cmpl.ready,
-            cc_ready: m_cc.ready
+            cc_ready: m_cc.ready, desc_full: desc_full
         }
         outputs {
             ctx_ready: s_ctx.ready, wr_ready: s_wr.ready, send_ready: s_send.ready,

@@ -2,6 +2,7 @@ mod ack_coalesce;
 mod cc_arb;
 mod cfg_regs;
 mod core;
+mod desc_queue;
 mod ev_arb;
 mod int_tap;
 mod nic;

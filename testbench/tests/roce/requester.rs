@@ -256,6 +256,9 @@ fn run(c: &Cfg, cycles: u64, finish: bool) -> Result<Vec<requester::In>, String>
             desc_ready: rng.gen_range(0..100) < 80,
             cmpl_ready: true,
             cc_ready: true,
+            // A full descriptor queue now and then: PktSends wait, and
+            // the one being cut is cut there (TRIM).
+            desc_full: rng.gen_range(0..100) < 10,
         };
         let ro = req.step(&ri);
         rec.push(ri);
