@@ -425,6 +425,8 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
                 self.pcnt = (len + 7) >> 3;
                 self.psh = rec.sh6;
                 self.pend = rec.end;
+                // The header words before the payload are free.
+                self.rp = rec.ps;
                 let r = (len & 7) as u32;
                 self.pkeep = if r == 0 { 0xFF } else { (1u8 << r) - 1 };
                 self.pmask = if r == 0 {
@@ -441,6 +443,10 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
             if plast {
                 self.busy = false;
                 self.rp = self.pend;
+            } else {
+                // Space is freed as words leave: the words before the one
+                // being read are in the output registers or gone.
+                self.rp = self.rd;
             }
         }
         self.rd = ra;

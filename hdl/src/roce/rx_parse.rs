@@ -79,6 +79,10 @@
 //!   FIFO's "full" likewise.
 //! - Buffer: 2^B 64-bit words (B is a const generic; the NIC uses 11 =
 //!   2048 words, two maximum frames and more). Metadata: 16 entries.
+//!   Space is freed as words leave, not at the frame's end: a frame's
+//!   header words when its record is taken, then each payload word once
+//!   the next one is read (the read pointer follows the output), and the
+//!   rest (pad, ICRC) with the last payload word.
 //! - Output: the metadata RAMs and the buffer are read with the next
 //!   pointer as address, so their outputs show the current entry / word.
 //!
@@ -1171,6 +1175,8 @@ impl<const B: usize> Logic for RoceRxParse<B> {
                 self.pcnt.d.next = bit_cast::<10, 13>((self.m_len.val() + self.k_7.val()) >> 3);
                 self.psh.d.next = self.ram_sh.read_data.val();
                 self.pend.d.next = self.ram_end.read_data.val();
+                // The header words before the payload are free.
+                self.rp.d.next = self.ram_ps.read_data.val();
             } else {
                 self.rp.d.next = self.ram_end.read_data.val();
             }
@@ -1186,6 +1192,10 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             if self.plast.val() {
                 self.busy.d.next = false;
                 self.rp.d.next = self.pend.q.val();
+            } else {
+                // Space is freed as words leave: the words before the one
+                // being read are in the output registers or gone.
+                self.rp.d.next = self.rd.q.val();
             }
         }
 

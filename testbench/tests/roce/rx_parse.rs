@@ -843,6 +843,42 @@ fn rx_parse_drop_full() {
     verilator::<RoceRxParse<BN>, Golden<BN>>("roce_rx_parse_full2", &s).unwrap();
 }
 
+/// Space is freed as words leave: back-to-back WRITEs of 93 words each
+/// through a 128-word buffer, read out at one word a cycle, are all kept
+/// (freed only at each frame's end, the second frame found the buffer
+/// full with the first still in it, and every other frame was dropped).
+#[test]
+fn rx_parse_frees_space_as_words_leave() {
+    let mut rng = SmallRng::seed_from_u64(5);
+    let fr: Vec<Frame> = (0..6)
+        .map(|_| {
+            let mut p = Pkt::random(&mut rng, 0);
+            p.opcode = 0x0A;
+            p.t = false;
+            p.eth_pad = 0;
+            p.payload = (0..680).map(|_| rng.gen()).collect();
+            Frame {
+                bytes: p.encode(),
+                fcs: false,
+                want: g::OK,
+                out: Some((p.meta(), p.payload.clone())),
+            }
+        })
+        .collect();
+    assert!(fr[0].bytes.len().div_ceil(8) > (1 << BS) / 2 + 20);
+    let plan = Plan {
+        gap: 0,
+        hole: 0,
+        mready: 100,
+        pready: 100,
+    };
+    let s = stimulus(&mut rng, &fr, &plan);
+    let outs = both::<RoceRxParse<BS>, Golden<BS>>("roce_rx_parse_frees", &s).unwrap();
+    check(&fr, &s, &outs, false);
+    let c = outs.last().unwrap().stats;
+    assert_eq!((c.ok, c.drop_full), (6, 0));
+}
+
 /// Four-state: no X on any port, values equal the golden model.
 #[test]
 fn rx_parse_no_x_in_four_state_simulation() {
