@@ -1,6 +1,6 @@
 //! `AckCoalesce`: the responder's ACKs wait here for the Tx, one slot per
 //! flow, so the receive path never waits on the transmit path
-//! (`docs/architecture.md` §5e, issue 50).
+//! (`docs/architecture.md` §5h, issue 50).
 //!
 //! # What it does
 //! An ACK or NAK (`AckInfo`) is always taken. It goes into its flow's

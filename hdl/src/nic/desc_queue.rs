@@ -1,7 +1,7 @@
 //! `DescQueue`: the requester's Tx descriptors wait here for the Tx
 //! arbiter, so the requester goes back to its inputs (feedback, NAKs,
 //! timers) instead of waiting on the Tx for each frame
-//! (`docs/architecture.md` §5e, issue 50).
+//! (`docs/architecture.md` §5h, issue 50).
 //!
 //! # What it does
 //! A FIFO of 2^L `TxDesc` records. It tells the requester, in
