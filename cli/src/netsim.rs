@@ -242,8 +242,8 @@ fn print_summary(s: &Summary, wall: f64, r: &NetResult) {
         s.drops, s.drops_after_first_rtt, s.pauses, s.pauses_after_first_rtt, s.unroutable
     );
     println!(
-        "NICs: {} frames in, {} dropped with a full receive buffer, {} bad; {} timeouts, {} NAKs",
-        s.nic.rx_ok, s.nic.rx_drop_full, s.nic.rx_bad, s.nic.timeouts, s.nic.naks
+        "NICs: {} frames in, {} dropped with a full receive buffer (peak {} words held), {} bad; {} timeouts, {} NAKs",
+        s.nic.rx_ok, s.nic.rx_drop_full, s.nic.rx_buffer_peak_words, s.nic.rx_bad, s.nic.timeouts, s.nic.naks
     );
     if s.nic.ce_marks + s.nic.cnps_received > 0 {
         println!(

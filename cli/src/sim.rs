@@ -18,6 +18,7 @@ use clap::{Args, ValueEnum};
 use nic_golden::cc::params::Variant;
 use nic_golden::nic::core::{NicCore, RxView};
 use nic_golden::Cycle;
+use nic_netsim::core_env::SIM_RX_BUF_LOG2;
 use nic_netsim::core_env::{run_core_sim, CoreFn, CoreSimCfg, NicFn, VariantPlan};
 use nic_netsim::driver::{nic_sim_params, run_nic_sim, NicSimCfg, ResetDone};
 use nic_netsim::driver_10g::run_nic_10g_sim;
@@ -58,17 +59,17 @@ pub fn cycle_ns(cycle: u64, period_ps: u64) -> u64 {
     (cycle as u128 * period_ps as u128 / 1000).min(u64::MAX as u128) as u64
 }
 
-/// The core `sim` runs: 8 flows × 8 work requests, a 256-word receive
-/// buffer (the co-simulation tests' size).
-type Rtl = nic_hdl::nic::NicCore<3, 3, 6, 8>;
-type Twin = NicCore<3, 3, 8>;
+/// The core `sim` runs: 8 flows × 8 work requests, a 1024-word receive
+/// buffer (the co-simulation tests' size, `SIM_RX_BUF_LOG2`).
+type Rtl = nic_hdl::nic::NicCore<3, 3, 6, SIM_RX_BUF_LOG2>;
+type Twin = NicCore<3, 3, SIM_RX_BUF_LOG2>;
 /// The NIC `sim --top nic` runs: that core, 4 completion queues, a
 /// 16-entry WQE buffer.
-type NicRtl = nic_hdl::nic::HpccNic<3, 3, 6, 8, 2, 4, 4>;
-type NicTwin = nic_golden::nic::nic::HpccNic<3, 3, 8, 2, 4, 4>;
+type NicRtl = nic_hdl::nic::HpccNic<3, 3, 6, SIM_RX_BUF_LOG2, 2, 4, 4>;
+type NicTwin = nic_golden::nic::nic::HpccNic<3, 3, SIM_RX_BUF_LOG2, 2, 4, 4>;
 /// The NIC `sim --top nic-10g` runs: that NIC on the 10G MAC.
-type Nic10gRtl = nic_hdl::nic::HpccNic10g<3, 3, 6, 8, 2, 4, 4>;
-type Nic10gTwin = nic_golden::nic::nic_10g::HpccNic10g<3, 3, 8, 2, 4, 4>;
+type Nic10gRtl = nic_hdl::nic::HpccNic10g<3, 3, 6, SIM_RX_BUF_LOG2, 2, 4, 4>;
+type Nic10gTwin = nic_golden::nic::nic_10g::HpccNic10g<3, 3, SIM_RX_BUF_LOG2, 2, 4, 4>;
 
 /// How `--reset-at` resets NIC B.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -146,7 +147,8 @@ pub struct SimArgs {
     /// Largest message, bytes, 1 ..= 2^20.
     #[arg(long, allow_negative_numbers = true, default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
     max_size: u32,
-    /// MTU, bytes: 256, 512 or 1024 (the core's receive buffer holds 2 KiB).
+    /// MTU, bytes: 256, 512 or 1024 (the core's receive buffer holds 8 KiB: two
+    /// maximum frames and sixteen small ones).
     #[arg(long, allow_negative_numbers = true, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(256..=1024))]
     mtu: u32,
     /// Flows per NIC, 1 ..= 6 (QPs 2 ..= 7 of the core's 8).

@@ -131,7 +131,10 @@ fn replay_matches(dir: &Path, engine: &str) {
 
 #[test]
 fn the_sims_own_pcaps_replay_exactly() {
-    for (name, top, seed) in [("core", "core", "3"), ("nic", "nic", "4")] {
+    // Seeds whose runs lose a data packet (an `oos` verdict): the nic's
+    // seed 4 stopped doing so once its receive buffer stopped dropping
+    // (issue 50); seed 7 loses three.
+    for (name, top, seed) in [("core", "core", "3"), ("nic", "nic", "7")] {
         let dir = tmp(name);
         sim(
             &dir,

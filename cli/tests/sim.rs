@@ -289,13 +289,16 @@ fn soak_short_on_verilator() {
 /// takes stops it with exit status 1 and says which work request.
 #[test]
 fn the_watchdog_fires_on_a_late_work_request() {
+    // The watchdog looks every 2^14 cycles: 60 messages keep the run past
+    // the first look with work requests queued longer than the bound (20
+    // did until issue 50's receive path made the run shorter).
     let (code, out, err) = hpccnic(&[
         "sim",
         "write",
         "--top",
         "nic",
         "--messages",
-        "20",
+        "60",
         "--wr-timeout",
         "3000",
     ]);

@@ -2,6 +2,7 @@
 //! fixed-point model against the f64 reference in a closed loop
 //! ([`crate::fluid`]). The block figures are `nic_testbench::bench`.
 
+use crate::core_env::SIM_RX_BUF_LOG2;
 use crate::fluid::{run, Fixed, FluidCfg, FluidRun};
 use nic_golden::cc::hpcc::{op, CcEvent, HpccFixed};
 use nic_golden::cc::hpcc_ref::HpccRef;
@@ -288,7 +289,7 @@ fn insert_rate(f: &mut Figures, key: &str, per_cycle: f64) {
 /// co-simulation tests' size) on its twin, on Verilator and on rust-hdl's
 /// simulator, over 3000 cycles of a two-NIC run with WRITEs and READs.
 pub fn bench_core_engines(f: &mut Figures) {
-    type Rtl = nic_hdl::nic::NicCore<3, 3, 6, 8>;
+    type Rtl = nic_hdl::nic::NicCore<3, 3, 6, SIM_RX_BUF_LOG2>;
     let p = HostParams {
         ring: 8,
         post_from: 0,
@@ -305,8 +306,8 @@ pub fn bench_core_engines(f: &mut Figures) {
             n as u64,
         )
     });
-    let mut t0 = NicCore::<3, 3, 8>::default();
-    let mut t1 = NicCore::<3, 3, 8>::default();
+    let mut t0 = NicCore::<3, 3, SIM_RX_BUF_LOG2>::default();
+    let mut t1 = NicCore::<3, 3, SIM_RX_BUF_LOG2>::default();
     engine_speeds::<_, Rtl>(
         f,
         "core",
@@ -492,8 +493,8 @@ pub fn bench_nic(f: &mut Figures) {
 /// cycles of a two-NIC run (bring-up, WRITEs and READs).
 pub fn bench_nic_engines(f: &mut Figures) {
     use nic_golden::nic::nic::In as NicIn;
-    type Rtl = nic_hdl::nic::HpccNic<3, 3, 6, 8, 2, 4, 3>;
-    type Twin = nic_golden::nic::nic::HpccNic<3, 3, 8, 2, 4, 3>;
+    type Rtl = nic_hdl::nic::HpccNic<3, 3, 6, SIM_RX_BUF_LOG2, 2, 4, 3>;
+    type Twin = nic_golden::nic::nic::HpccNic<3, 3, SIM_RX_BUF_LOG2, 2, 4, 3>;
     let p = DriverParams {
         core: HostParams {
             ring: 8,

@@ -118,6 +118,13 @@ impl VariantPlan {
     }
 }
 
+/// log2 of the receive buffer's words in the small NIC the co-simulation
+/// tests, `sim` and `netsim`'s RTL hosts run (8 flows × 8 work requests):
+/// 1024 words (8 KiB), which takes MTUs up to 2 KiB
+/// (`nic_spec::roce::rx_buf_max_mtu_log2`: two maximum frames and sixteen
+/// minimum ones). 2 KiB (B = 8) held only a 256-byte MTU.
+pub const SIM_RX_BUF_LOG2: usize = 10;
+
 /// What the host configures and how it behaves.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HostParams {

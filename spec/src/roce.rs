@@ -376,3 +376,26 @@ impl RxDrop {
         }
     }
 }
+
+/// The most 8-byte words a frame of MTU 2^`mtu_log2` takes in the receive
+/// buffer: Ethernet, IPv4, UDP, BTH, RETH and the telemetry area (118
+/// bytes), the payload, at most 3 bytes of pad and the ICRC (the FCS is
+/// not stored).
+pub const fn max_frame_words(mtu_log2: u32) -> u32 {
+    ((1u32 << mtu_log2) + 125).div_ceil(8)
+}
+
+/// The largest `MTU_LOG2` (8..=12) a receive buffer of 2^`b` words takes:
+/// the buffer (which holds at most 2^b − 1 words) must hold two maximum
+/// frames and the sixteen minimum frames (62 bytes, 8 words) of the
+/// parser's record FIFO, so that one frame can arrive while another
+/// leaves and small frames behind them are not dropped. Below 8: a buffer
+/// too small for any MTU. `MTU_LOG2` writes above it are refused
+/// (`CoreStats.bad_cfg`).
+pub const fn rx_buf_max_mtu_log2(b: u32) -> u32 {
+    let mut m = 12;
+    while m >= 8 && 2 * max_frame_words(m) + 16 * 8 > (1 << b) - 1 {
+        m -= 1;
+    }
+    m
+}

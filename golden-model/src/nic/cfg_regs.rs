@@ -82,7 +82,7 @@ struct Staged {
 }
 
 #[derive(Clone, Debug, Default)]
-pub struct CfgRegs<const A: usize> {
+pub struct CfgRegs<const A: usize, const B: usize> {
     state: State,
     /// The global registers, held in the output fields they drive
     /// (`mtu_bytes` is derived at the output; the handshake fields are
@@ -100,7 +100,7 @@ pub fn mtu_bytes(mtu_log2: u8) -> u16 {
     1 << mtu_log2.clamp(8, 12)
 }
 
-impl<const A: usize> Cycle for CfgRegs<A> {
+impl<const A: usize, const B: usize> Cycle for CfgRegs<A, B> {
     type In = In;
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
@@ -179,11 +179,19 @@ impl<const A: usize> Cycle for CfgRegs<A> {
     }
 }
 
-impl<const A: usize> CfgRegs<A> {
+impl<const A: usize, const B: usize> CfgRegs<A, B> {
     fn write(&mut self, addr: u16, d: u64) {
         let (g, f) = (&mut self.g, &mut self.f);
         match addr {
-            MTU_LOG2 => g.mtu_log2 = (d & 0xF) as u8,
+            MTU_LOG2 => {
+                // Above what the 2^B-word receive buffer takes: refused.
+                let max = nic_spec::roce::rx_buf_max_mtu_log2(B as u32);
+                if max < 12 && (d & 0xF) as u32 > max {
+                    self.bad = self.bad.wrapping_add(1);
+                } else {
+                    g.mtu_log2 = (d & 0xF) as u8;
+                }
+            }
             RTO => g.rto = d as u32,
             PROBE_T => g.probe_t = (d & 0xFF_FFFF) as u32,
             SCHED_CAP => g.sched_cap = (d & 0xF_FFFF) as u32,

@@ -144,7 +144,7 @@ struct Outs {
 /// receive frame buffer.
 #[derive(Clone)]
 pub struct NicCore<const A: usize, const Q: usize, const B: usize, const H: usize = 5> {
-    cfg: Node<cfg_regs::CfgRegs<A>>,
+    cfg: Node<cfg_regs::CfgRegs<A, B>>,
     parse: Node<rx_parse::RoceRxParse<B>>,
     dispatch: Node<rx_dispatch::RoceRxDispatch<A>>,
     rx_ctx: Node<rx_ctx_mux::RxCtxMux<A>>,
@@ -523,6 +523,11 @@ impl<const A: usize, const Q: usize, const B: usize, const H: usize> NicCore<A, 
             sent: self.sent.commit(&i.sent),
             cnm: self.cnm.commit(&i.cnm),
         }
+    }
+
+    /// The most words the receive buffer has held (for monitors).
+    pub fn rx_buffer_peak(&self) -> u16 {
+        self.parse.m.buffer_peak()
     }
 
     /// The requester's twin (for monitors).

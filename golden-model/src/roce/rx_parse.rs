@@ -266,6 +266,8 @@ pub struct RoceRxParse<const B: usize> {
     wp: u16,
     fstart: u16,
     rp: u16,
+    /// The most words the buffer held (model only, for monitors).
+    peak: u16,
     ovf: bool,
     /// Room in the buffer and record FIFO full, as registers (computed
     /// from the previous cycle's pointers).
@@ -305,6 +307,7 @@ impl<const B: usize> Default for RoceRxParse<B> {
             wp: 0,
             fstart: 0,
             rp: 0,
+            peak: 0,
             ovf: false,
             room_q: false,
             mfull_q: false,
@@ -337,6 +340,12 @@ pub fn keep_bytes(keep: u8) -> usize {
 }
 
 impl<const B: usize> RoceRxParse<B> {
+    /// The most words the frame buffer has held (committed frames and
+    /// the one arriving), for monitors: a receive buffer's high-water
+    /// mark, out of 2^B − 1.
+    pub fn buffer_peak(&self) -> u16 {
+        self.peak
+    }
     /// The counters, in reason order.
     pub fn counters(&self) -> [u32; 11] {
         self.cnt
@@ -559,6 +568,7 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
             self.primed = false;
             self.cnt = [0; 11];
         }
+        self.peak = self.peak.max(self.wp.wrapping_sub(self.rp));
         o
     }
 }

@@ -29,10 +29,26 @@
 //! `Idle`); a commit five cycles plus any wait for `rx_busy` and the three
 //! ready handshakes.
 //!
-//! Bad input: an address that is no register, or a commit of a flow id
-//! ≥ 2^A, is counted in `bad_cfg` and changes nothing.
+//! Bad input: an address that is no register, a commit of a flow id
+//! ≥ 2^A, or an `MTU_LOG2` above what the core's 2^B-word receive buffer
+//! takes (`nic_spec::roce::rx_buf_max_mtu_log2`: two maximum frames and
+//! sixteen minimum ones; B = 8 takes 8, B = 10 takes 11, B = 11 takes 12)
+//! is counted in `bad_cfg` and changes nothing.
 //!
 //! Golden twin: `nic_golden::nic::cfg_regs`.
+
+/// The largest `MTU_LOG2` value a 2^`b`-word receive buffer takes, as the
+/// register compares it: 15 (any: larger values are clamped to 12) when
+/// the buffer takes 4 KiB frames. Panics if it takes no MTU at all.
+pub fn mtu_log2_max(b: usize) -> u32 {
+    let m = nic_spec::roce::rx_buf_max_mtu_log2(b as u32);
+    assert!(m >= 8, "a receive buffer of 2^{b} words takes no MTU (256 B needs 2^8)");
+    if m >= 12 {
+        15
+    } else {
+        m
+    }
+}
 
 use crate::cc::{CcEventSource, DcqcnCfgSource, RpEventSource};
 use crate::nic::CfgWriteSink;
@@ -57,7 +73,7 @@ pub enum CfgState {
 }
 
 #[derive(LogicBlock)]
-pub struct CfgRegs<const A: usize> {
+pub struct CfgRegs<const A: usize, const B: usize> {
     pub clock: Signal<In, Clock>,
     pub s_cfg: CfgWriteSink,
     pub rx_busy: Signal<In, Bit>,
@@ -134,6 +150,8 @@ pub struct CfgRegs<const A: usize> {
     n_bad: DFF<Bits<32>>,
     n_commits: DFF<Bits<32>>,
     k_mtu_log2: Constant<Bits<16>>,
+    /// The largest `MTU_LOG2` value taken (15: any; the buffer holds 4 KiB frames).
+    k_mtu_max: Constant<Bits<4>>,
     k_rto: Constant<Bits<16>>,
     k_probe_t: Constant<Bits<16>>,
     k_sched_cap: Constant<Bits<16>>,
@@ -189,7 +207,7 @@ pub struct CfgRegs<const A: usize> {
     flow_oor: Signal<Local, Bit>,
 }
 
-impl<const A: usize> Default for CfgRegs<A> {
+impl<const A: usize, const B: usize> Default for CfgRegs<A, B> {
     fn default() -> Self {
         assert!((1..=16).contains(&A), "CfgRegs: 1 <= A <= 16");
         let k = |a: u16| Constant::new(Bits::<16>::from(a as u64));
@@ -269,6 +287,7 @@ impl<const A: usize> Default for CfgRegs<A> {
             n_bad: Default::default(),
             n_commits: Default::default(),
             k_mtu_log2: k(MTU_LOG2),
+            k_mtu_max: Constant::new(Bits::<4>::from(mtu_log2_max(B) as u64)),
             k_rto: k(RTO),
             k_probe_t: k(PROBE_T),
             k_sched_cap: k(SCHED_CAP),
@@ -326,7 +345,7 @@ impl<const A: usize> Default for CfgRegs<A> {
     }
 }
 
-impl<const A: usize> Logic for CfgRegs<A> {
+impl<const A: usize, const B: usize> Logic for CfgRegs<A, B> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -384,7 +403,11 @@ impl<const A: usize> Logic for CfgRegs<A> {
         self.flow_oor.next = ((self.s_cfg.data.val().get_bits::<32>(0) >> self.k_a.val()).any());
         if self.take.val() {
             if (self.s_cfg.addr.val() == self.k_mtu_log2.val()) {
-                self.r_mtu_log2.d.next = self.s_cfg.data.val().get_bits::<4>(0);
+                if (self.s_cfg.data.val().get_bits::<4>(0) > self.k_mtu_max.val()) {
+                    self.n_bad.d.next = (self.n_bad.q.val() + 1);
+                } else {
+                    self.r_mtu_log2.d.next = self.s_cfg.data.val().get_bits::<4>(0);
+                }
             } else if (self.s_cfg.addr.val() == self.k_rto.val()) {
                 self.r_rto.d.next = self.s_cfg.data.val().get_bits::<32>(0);
             } else if (self.s_cfg.addr.val() == self.k_probe_t.val()) {

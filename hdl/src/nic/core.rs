@@ -106,7 +106,7 @@ pub struct NicCore<
     pub m_stats_np: NpStatsSource,
     pub m_cnm: CnmInfoSource,
     pub m_stats_cnm: CnmStatsSource,
-    cfg: CfgRegs<A>,
+    cfg: CfgRegs<A, B>,
     parse: RoceRxParse<B>,
     dispatch: RoceRxDispatch<A>,
     rx_ctx: RxCtxMux<A>,

@@ -85,6 +85,9 @@ pub struct NicTotals {
     pub rx_ok: u64,
     /// Frames dropped because a receive buffer was full.
     pub rx_drop_full: u64,
+    /// The most words any NIC's receive buffer held (its high-water
+    /// mark; the golden hosts' buffer holds 2047, the RTL hosts' 1023).
+    pub rx_buffer_peak_words: u64,
     /// Frames dropped by any other parser check.
     pub rx_bad: u64,
     /// Retransmission timeouts and NAKs of the requesters.
@@ -103,6 +106,15 @@ pub struct NicTotals {
     pub rate_increases: u64,
     pub sents: u64,
     pub sent_drops: u64,
+}
+
+impl NicTotals {
+    fn with_rx_peak(self, words: u16) -> Self {
+        Self {
+            rx_buffer_peak_words: words as u64,
+            ..self
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -446,7 +458,8 @@ impl Summary {
                 t.sents += o.stats_dcqcn.sents as u64;
                 t.sent_drops += o.stats_core.sent_drops as u64;
                 t
-            }),
+            })
+            .with_rx_peak(r.rx_peak.iter().copied().max().unwrap_or(0)),
             jain_index,
             jain_window_us,
             join_to_fair_us,

@@ -21,7 +21,9 @@
 //! bytes sent, each connection's bytes on the wire and its latest W and
 //! R (the UPDATEs its sender's scheduler takes): [`NetResult`].
 
-use crate::core_env::{config_script, CoreHost, FlowSpec, HostParams, VariantPlan, FIRST_QP};
+use crate::core_env::{
+    config_script, CoreHost, FlowSpec, HostParams, VariantPlan, FIRST_QP, SIM_RX_BUF_LOG2,
+};
 use crate::net::scenario::Plan;
 use crate::net::switch::{PauseOut, PortCfg, PortStats, Switch, SwitchCfg};
 use crate::net::topo::{host_ip, host_mac, host_of_ip, Peer};
@@ -48,6 +50,8 @@ pub trait NicModel {
     fn sched_event(&self) -> Option<SchedEvent>;
     /// "golden" or the RTL engine's name.
     fn engine(&self) -> &'static str;
+    /// The most words its receive buffer has held (the twin's).
+    fn rx_buffer_peak(&self) -> u16;
 }
 
 impl<const A: usize, const Q: usize, const B: usize> NicModel for NicCore<A, Q, B> {
@@ -57,8 +61,11 @@ impl<const A: usize, const Q: usize, const B: usize> NicModel for NicCore<A, Q, 
     fn sched_event(&self) -> Option<SchedEvent> {
         NicCore::sched_event(self)
     }
+    fn rx_buffer_peak(&self) -> u16 {
+        NicCore::rx_buffer_peak(self)
+    }
     fn engine(&self) -> &'static str {
-        if B == 8 {
+        if B == SIM_RX_BUF_LOG2 {
             "golden hpcc_nic_core"
         } else {
             "golden"
@@ -77,16 +84,19 @@ where
     fn sched_event(&self) -> Option<SchedEvent> {
         self.golden.sched_event()
     }
+    fn rx_buffer_peak(&self) -> u16 {
+        self.golden.rx_buffer_peak()
+    }
     fn engine(&self) -> &'static str {
         "verilator+golden"
     }
 }
 
 /// The RTL NIC core the RTL hosts run (`hpcc_nic_core`, 8 flows).
-pub type RtlCore = nic_hdl::nic::NicCore<3, 3, 6, 8>;
+pub type RtlCore = nic_hdl::nic::NicCore<3, 3, 6, SIM_RX_BUF_LOG2>;
 
 /// The NIC of a host: for the hosts of `rtl_hosts`, the configuration
-/// of the emitted `hpcc_nic_core` (8 flows, a 2 KiB receive buffer): on
+/// of the emitted `hpcc_nic_core` (8 flows, an 8 KiB receive buffer): on
 /// Verilator with its golden twin in lockstep if `verilator`, else the
 /// twin alone. Other hosts get the golden core with the receive buffer of
 /// the `hpcc_nic` top (16 KiB) and 8 or 64 flows (as their QPs need).
@@ -97,10 +107,10 @@ pub fn nic_for(rtl_host: bool, verilator: bool, qps: usize) -> Box<dyn NicModel>
                 nic_testbench::EngineKind::Verilator,
                 None,
             ),
-            NicCore::<3, 3, 8>::default(),
+            NicCore::<3, 3, SIM_RX_BUF_LOG2>::default(),
             "hpcc_nic_core",
         )),
-        (true, false, _) => Box::new(NicCore::<3, 3, 8>::default()),
+        (true, false, _) => Box::new(NicCore::<3, 3, SIM_RX_BUF_LOG2>::default()),
         (false, _, true) => Box::new(NicCore::<3, 3, 11>::default()),
         (false, _, false) => Box::new(NicCore::<6, 3, 11>::default()),
     }
@@ -165,6 +175,8 @@ pub struct NetResult {
     pub engines: Vec<&'static str>,
     /// Each NIC's outputs in the last cycle (its counters).
     pub last: Vec<Out>,
+    /// The most words each NIC's receive buffer held.
+    pub rx_peak: Vec<u16>,
 }
 
 /// Flow contexts, QP tables and work of every host.
@@ -523,6 +535,7 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(u64, u64, usize, usize)) -> Net
         }
     }
     r.cycles = now;
+    r.rx_peak = nics.iter().map(|m| m.rx_buffer_peak()).collect();
     r.flow_times = vec![(None, None); nflows];
     for (h, host) in hosts.iter().enumerate() {
         r.errors

@@ -18,7 +18,7 @@ use nic_hdl::nic::tx_arb::TxArb;
 use nic_hdl::nic::NicCore;
 
 harness! {
-    impl<const A: usize> CfgRegs<A> {
+    impl<const A: usize, const B: usize> CfgRegs<A, B> {
         type In = golden::cfg_regs::In;
         type Out = golden::cfg_regs::Out;
         clock = clock;

@@ -41,7 +41,8 @@ proptest! {
     #[test]
     fn cfg_regs_matches_golden(seed in any::<u64>(), n in 20usize..300) {
         let s = stimulus(seed, n);
-        let out = both::<CfgRegs<4>, Golden<4>>("cfg_regs", &s)?;
+        // A 1024-word receive buffer: MTU_LOG2 12 and up are refused.
+        let out = both::<CfgRegs<4, 10>, Golden<4, 10>>("cfg_regs", &s)?;
         // The stimulus reaches every path: writes taken, commits done.
         if n > 200 {
             let last = out.last().unwrap();
@@ -77,7 +78,7 @@ fn cfg_regs_routes_each_flow_to_one_cc() {
         s.push(w(COMMIT, 5 | (active as u64) << 32));
         s.extend(std::iter::repeat(ready()).take(8));
     }
-    let out = both::<CfgRegs<4>, Golden<4>>("cfg_regs_route", &s).unwrap();
+    let out = both::<CfgRegs<4, 11>, Golden<4, 11>>("cfg_regs_route", &s).unwrap();
     let last = out.last().unwrap();
     assert_eq!((last.dcqcn.r_line, last.np_interval), (12_345, 0xFF_FFFF));
     let ops: Vec<(u8, u8)> = out
@@ -102,4 +103,33 @@ fn cfg_regs_routes_each_flow_to_one_cc() {
         .iter()
         .filter(|o| o.rp_ctl_valid)
         .all(|o| o.rp_ctl.flow == 5));
+}
+
+/// `MTU_LOG2` takes what the receive buffer holds (two maximum frames
+/// and sixteen minimum ones) and refuses the rest, counted in `bad_cfg`
+/// with the register unchanged: a 2^8-word buffer takes 256-byte MTUs
+/// only, 2^10 up to 2 KiB, 2^11 everything (values past 12 are clamped).
+#[test]
+fn mtu_log2_is_refused_above_what_the_receive_buffer_takes() {
+    use nic_spec::regs::MTU_LOG2;
+    let s: Vec<In> = (0u64..16)
+        .map(|d| In {
+            cfg_valid: true,
+            cfg: CfgWrite { addr: MTU_LOG2, data: d },
+            ..Default::default()
+        })
+        .chain(std::iter::once(In::default()))
+        .collect();
+    fn taken(out: &[nic_golden::nic::cfg_regs::Out]) -> (Vec<u8>, u32) {
+        (out[1..].iter().map(|o| o.mtu_log2).collect(), out.last().unwrap().bad_cfg)
+    }
+    let (m8, bad8) = taken(&both::<CfgRegs<4, 8>, Golden<4, 8>>("cfg_regs_mtu8", &s).unwrap());
+    assert_eq!(m8, [0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8, 8, 8, 8, 8, 8]);
+    assert_eq!(bad8, 7);
+    let (m10, bad10) = taken(&both::<CfgRegs<4, 10>, Golden<4, 10>>("cfg_regs_mtu10", &s).unwrap());
+    assert_eq!(&m10[8..], [8, 9, 10, 11, 11, 11, 11, 11]);
+    assert_eq!(bad10, 4);
+    let (m11, bad11) = taken(&both::<CfgRegs<4, 11>, Golden<4, 11>>("cfg_regs_mtu11", &s).unwrap());
+    assert_eq!(m11, (0..16).collect::<Vec<u8>>());
+    assert_eq!(bad11, 0);
 }

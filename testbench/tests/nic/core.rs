@@ -24,7 +24,7 @@ use proptest::prelude::*;
 
 const A: usize = 3;
 const Q: usize = 3;
-const B: usize = 8;
+const B: usize = nic_netsim::core_env::SIM_RX_BUF_LOG2;
 type Rtl = NicCore<A, Q, { A + Q }, B>;
 type Twin = Golden<A, Q, B>;
 

@@ -32,7 +32,7 @@ use proptest::prelude::*;
 
 const A: usize = 3;
 const Q: usize = 3;
-const B: usize = 8;
+const B: usize = nic_netsim::core_env::SIM_RX_BUF_LOG2;
 const C: usize = 2;
 const N: usize = 4;
 const W: usize = 4;

@@ -27,7 +27,7 @@ use nic_netsim::driver_10g::{run_nic_10g_sim, Xgmii10gResult};
 
 const A: usize = 3;
 const Q: usize = 3;
-const B: usize = 8;
+const B: usize = nic_netsim::core_env::SIM_RX_BUF_LOG2;
 const C: usize = 2;
 const N: usize = 4;
 const W: usize = 4;
