@@ -120,3 +120,34 @@ pub fn sample<S: Strategy>(s: S) -> S::Value {
         .unwrap()
         .current()
 }
+
+/// A telemetry area of random words (`present` at random too).
+pub fn random_telemetry<R: rand::Rng>(rng: &mut R) -> nic_golden::roce::Telemetry {
+    nic_golden::roce::Telemetry {
+        present: rng.gen(),
+        hdr: rng.gen(),
+        hop0: rng.gen(),
+        hop1: rng.gen(),
+        hop2: rng.gen(),
+        hop3: rng.gen(),
+        hop4: rng.gen(),
+    }
+}
+
+/// A Tx descriptor of random fields, its flow below `flows` (ids past a
+/// block's 2^A included when `flows` is larger).
+pub fn random_tx_desc<R: rand::Rng>(rng: &mut R, flows: u32) -> nic_golden::roce::TxDesc {
+    nic_golden::roce::TxDesc {
+        flow: rng.gen_range(0..flows),
+        opcode: rng.gen(),
+        psn: rng.gen_range(0..1 << 24),
+        ackreq: rng.gen(),
+        len: rng.gen_range(0..1 << 13),
+        addr: rng.gen(),
+        va: rng.gen(),
+        rkey: rng.gen(),
+        dlen: rng.gen(),
+        aeth: rng.gen(),
+        tlm: random_telemetry(rng),
+    }
+}

@@ -2,34 +2,10 @@
 
 use crate::common::*;
 use nic_golden::nic::desc_queue::{DescQueue as Golden, In};
-use nic_golden::roce::{Telemetry, TxDesc};
+use nic_golden::roce::TxDesc;
 use nic_hdl::nic::desc_queue::DescQueue;
 use proptest::prelude::*;
 use rand::{rngs::StdRng, Rng, SeedableRng};
-
-fn desc(rng: &mut StdRng) -> TxDesc {
-    TxDesc {
-        flow: rng.gen_range(0..40),
-        opcode: rng.gen(),
-        psn: rng.gen(),
-        ackreq: rng.gen(),
-        len: rng.gen(),
-        addr: rng.gen(),
-        va: rng.gen(),
-        rkey: rng.gen(),
-        dlen: rng.gen(),
-        aeth: rng.gen(),
-        tlm: Telemetry {
-            present: rng.gen(),
-            hdr: rng.gen(),
-            hop0: rng.gen(),
-            hop1: rng.gen(),
-            hop2: rng.gen(),
-            hop3: rng.gen(),
-            hop4: rng.gen(),
-        },
-    }
-}
 
 proptest! {
     #![proptest_config(config(8))]
@@ -44,7 +20,7 @@ proptest! {
         let s: Vec<In> = (0..n)
             .map(|_| In {
                 desc_valid: rng.gen_bool(p_in),
-                desc: desc(&mut rng),
+                desc: random_tx_desc(&mut rng, 40),
                 out_ready: rng.gen_bool(p_out),
             })
             .collect();
@@ -65,7 +41,7 @@ proptest! {
 fn full_at_four_records() {
     let mut rng = StdRng::seed_from_u64(1);
     let mut s: Vec<In> = (0..6)
-        .map(|_| In { desc_valid: true, desc: desc(&mut rng), out_ready: false })
+        .map(|_| In { desc_valid: true, desc: random_tx_desc(&mut rng, 40), out_ready: false })
         .collect();
     s.push(In { out_ready: true, ..Default::default() });
     s.push(In::default());

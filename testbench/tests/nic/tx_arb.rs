@@ -2,38 +2,10 @@
 
 use crate::common::*;
 use nic_golden::nic::tx_arb::{In, TxArb as Golden};
-use nic_golden::roce::{AckInfo, Telemetry, TxDesc};
+use nic_golden::roce::AckInfo;
 use nic_hdl::nic::tx_arb::TxArb;
 use proptest::prelude::*;
 use rand::{rngs::StdRng, Rng, SeedableRng};
-
-fn tlm(rng: &mut StdRng) -> Telemetry {
-    Telemetry {
-        present: rng.gen(),
-        hdr: rng.gen(),
-        hop0: rng.gen(),
-        hop1: rng.gen(),
-        hop2: rng.gen(),
-        hop3: rng.gen(),
-        hop4: rng.gen(),
-    }
-}
-
-fn desc(rng: &mut StdRng) -> TxDesc {
-    TxDesc {
-        flow: rng.gen_range(0..16),
-        opcode: rng.gen(),
-        psn: rng.gen_range(0..1 << 24),
-        ackreq: rng.gen(),
-        len: rng.gen_range(0..1 << 13),
-        addr: rng.gen(),
-        va: rng.gen(),
-        rkey: rng.gen(),
-        dlen: rng.gen(),
-        aeth: rng.gen(),
-        tlm: tlm(rng),
-    }
-}
 
 proptest! {
     #![proptest_config(config(8))]
@@ -47,18 +19,18 @@ proptest! {
                     flow: rng.gen_range(0..16),
                     psn: rng.gen_range(0..1 << 24),
                     aeth: rng.gen(),
-                    tlm: tlm(&mut rng),
+                    tlm: random_telemetry(&mut rng),
                 },
                 cnp_valid: rng.gen_bool(0.2),
                 cnp: nic_golden::cc::CnpReq {
                     flow: rng.gen_range(0..20),
                 },
                 notify_valid: rng.gen_bool(0.2),
-                notify: desc(&mut rng),
+                notify: random_tx_desc(&mut rng, 16),
                 rresp_valid: rng.gen_bool(0.6),
-                rresp: desc(&mut rng),
+                rresp: random_tx_desc(&mut rng, 16),
                 req_valid: rng.gen_bool(0.6),
-                req: desc(&mut rng),
+                req: random_tx_desc(&mut rng, 16),
                 desc_ready: rng.gen_bool(0.7),
             })
             .collect();
@@ -80,9 +52,9 @@ fn cnp_requests_go_after_acks_and_before_notifies() {
         cnp_valid: true,
         cnp: nic_golden::cc::CnpReq { flow: 9 },
         notify_valid: true,
-        notify: desc(&mut rng),
+        notify: random_tx_desc(&mut rng, 16),
         req_valid: true,
-        req: desc(&mut rng),
+        req: random_tx_desc(&mut rng, 16),
         desc_ready: true,
         ..Default::default()
     };
