@@ -317,6 +317,16 @@ pub fn tops() -> Vec<Top> {
             design: design::<Requester256>,
         },
         Top {
+            name: "ack_coalesce",
+            about: "the responder's ACK slots: one per flow, a newer ACK replacing the waiting one; 256 flows",
+            design: design::<crate::nic::ack_coalesce::AckCoalesce<8>>,
+        },
+        Top {
+            name: "desc_queue",
+            about: "the requester's Tx descriptor queue, 4 descriptors, 256 flows",
+            design: design::<crate::nic::desc_queue::DescQueue<8, { nic_spec::sched::REQ_DESC_QUEUE_LOG2 }>>,
+        },
+        Top {
             name: "roce_rx_parse",
             about:
                 "RoCEv2 Rx parser/checker, 2048-word frame buffer, latency 7 (last word -> record)",
