@@ -70,6 +70,29 @@ fn incast_drains_the_first_rtt_and_holds_the_queue_near_zero() {
     assert!(s.ports[4].stamped > 100);
 }
 
+/// Two hosts sending long flows to each other at once
+/// (`examples/netsim/bidir.toml`, 120 µs): each NIC sends its data and
+/// the other direction's ACKs while it receives, and every link carries
+/// at least 0.9 of its rate with no frame dropped for a full receive
+/// buffer, which never holds more than one frame and a few words (issue
+/// 50: 0.754 of the link when switches stamped the ACKs' echo; 42 frames
+/// dropped before the ACK slots).
+#[test]
+fn two_hosts_send_to_each_other_at_line_rate() {
+    let text = std::fs::read_to_string(example("bidir.toml"))
+        .unwrap()
+        .replace("duration_us = 200", "duration_us = 120");
+    let p = scenario(&text).unwrap();
+    let (_, s) = go(&p);
+    // Every port carries one direction's data and the other's ACKs.
+    for port in &s.ports {
+        assert!(port.utilisation >= 0.9, "{port:?}");
+    }
+    assert_eq!((s.nic.rx_drop_full, s.nic.timeouts, s.nic.naks), (0, 0, 0), "{:?}", s.nic);
+    assert!(s.nic.rx_buffer_peak_words < 2 * 144, "{:?}", s.nic);
+    assert_eq!(s.ports.len(), 4);
+}
+
 /// The two other variants on the same incast: the receiver-based
 /// (NewINT) and probe-only telemetry also drain the burst and share fairly.
 /// W_min (1 % of W_init, 287 B) is under one packet: the receiver variant

@@ -88,6 +88,8 @@ pub struct NicTotals {
     /// The most words any NIC's receive buffer held (its high-water
     /// mark; the golden hosts' buffer holds 2047, the RTL hosts' 1023).
     pub rx_buffer_peak_words: u64,
+    /// The same for each NIC, by host.
+    pub rx_buffer_peak_by_host: Vec<u16>,
     /// Frames dropped by any other parser check.
     pub rx_bad: u64,
     /// Retransmission timeouts and NAKs of the requesters.
@@ -109,9 +111,10 @@ pub struct NicTotals {
 }
 
 impl NicTotals {
-    fn with_rx_peak(self, words: u16) -> Self {
+    fn with_rx_peak(self, by_host: &[u16]) -> Self {
         Self {
-            rx_buffer_peak_words: words as u64,
+            rx_buffer_peak_words: by_host.iter().copied().max().unwrap_or(0) as u64,
+            rx_buffer_peak_by_host: by_host.to_vec(),
             ..self
         }
     }
@@ -459,7 +462,7 @@ impl Summary {
                 t.sent_drops += o.stats_core.sent_drops as u64;
                 t
             })
-            .with_rx_peak(r.rx_peak.iter().copied().max().unwrap_or(0)),
+            .with_rx_peak(&r.rx_peak),
             jain_index,
             jain_window_us,
             join_to_fair_us,
