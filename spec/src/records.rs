@@ -1149,14 +1149,15 @@ mod tests {
         // parser (with ce_dropped), dispatcher, Tx, scheduler (with
         // bad_trim), CC (with drop_variant), requester, core, host
         // interface, DCQCN RP and NP, CNM tap (the core with SentTap's
-        // sent_pkts and sent_drops): 107 on the core's register pages;
+        // sent_pkts and sent_drops, and AckCoalesce's ack_coalesced):
+        // 108 on the core's register pages;
         // then the MAC's Tx, Rx, pause control and clock-crossing FIFO
         // and the vendor-MAC adapter's padder, and the UART register
         // bridge, the board host memory's DMA engine and the board's
         // lock losses (outside the core: `STATS_UNMAPPED`)
         assert_eq!(
             n,
-            12 + 7 + 3 + 10 + 8 + 12 + 14 + 18 + 11 + 5 + 7 + 3 + 9 + 4 + 2 + 3 + 7 + 5 + 1
+            12 + 7 + 3 + 10 + 8 + 12 + 15 + 18 + 11 + 5 + 7 + 3 + 9 + 4 + 2 + 3 + 7 + 5 + 1
         );
     }
 }
