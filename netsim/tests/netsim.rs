@@ -88,7 +88,12 @@ fn two_hosts_send_to_each_other_at_line_rate() {
     for port in &s.ports {
         assert!(port.utilisation >= 0.9, "{port:?}");
     }
-    assert_eq!((s.nic.rx_drop_full, s.nic.timeouts, s.nic.naks), (0, 0, 0), "{:?}", s.nic);
+    assert_eq!(
+        (s.nic.rx_drop_full, s.nic.timeouts, s.nic.naks),
+        (0, 0, 0),
+        "{:?}",
+        s.nic
+    );
     assert!(s.nic.rx_buffer_peak_words < 2 * 144, "{:?}", s.nic);
     assert_eq!(s.ports.len(), 4);
 }

@@ -14,8 +14,8 @@ use crate::cc::dcqcn_np::{self, DcqcnNp};
 use crate::cc::hpcc::{self, HpccCc};
 use crate::cc::{CcStats, DcqcnStats, NpStats};
 use crate::nic::{
-    ack_coalesce, cc_arb, cfg_regs, desc_queue, ev_arb, int_tap, notify_rx, notify_tx, read_resp, rp_arb, rx_ctx_mux,
-    sent_tap, tx_arb, CfgWrite, CoreStats,
+    ack_coalesce, cc_arb, cfg_regs, desc_queue, ev_arb, int_tap, notify_rx, notify_tx, read_resp,
+    rp_arb, rx_ctx_mux, sent_tap, tx_arb, CfgWrite, CoreStats,
 };
 use crate::roce::requester::{self, Requester};
 use crate::roce::{cnm_rx, rx_dispatch, rx_parse, tx};

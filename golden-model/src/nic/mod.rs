@@ -4,8 +4,8 @@
 pub mod ack_coalesce;
 pub mod cc_arb;
 pub mod cfg_regs;
-pub mod desc_queue;
 pub mod core;
+pub mod desc_queue;
 pub mod ev_arb;
 pub mod int_tap;
 pub mod nic;

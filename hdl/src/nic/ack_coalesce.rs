@@ -116,8 +116,8 @@ impl<const A: usize> Logic for AckCoalesce<A> {
         self.hit.next = self.queued.q.val().get_bit(self.i_flow.q.val().index());
         self.ram_pa.write_enable.next = self.i_v.q.val();
         self.ram_pa.write_address.next = self.i_flow.q.val();
-        self.pa_word.next =
-            (bit_cast::<57, 24>(self.i_psn.q.val()) | (bit_cast::<57, 32>(self.i_aeth.q.val()) << 24));
+        self.pa_word.next = (bit_cast::<57, 24>(self.i_psn.q.val())
+            | (bit_cast::<57, 32>(self.i_aeth.q.val()) << 24));
         self.pa_word.next = self.pa_word.val().replace_bit(56, self.i_tlm.q.val());
         self.ram_pa.write_data.next = self.pa_word.val();
         for k in 0..6 {

@@ -42,7 +42,10 @@
 /// the buffer takes 4 KiB frames. Panics if it takes no MTU at all.
 pub fn mtu_log2_max(b: usize) -> u32 {
     let m = nic_spec::roce::rx_buf_max_mtu_log2(b as u32);
-    assert!(m >= 8, "a receive buffer of 2^{b} words takes no MTU (256 B needs 2^8)");
+    assert!(
+        m >= 8,
+        "a receive buffer of 2^{b} words takes no MTU (256 B needs 2^8)"
+    );
     if m >= 12 {
         15
     } else {

@@ -47,11 +47,11 @@
 //! Golden twin: `nic_golden::nic::core` (the blocks' twins, joined the
 //! same way).
 
-use crate::nic::ack_coalesce::AckCoalesce;
-use crate::nic::desc_queue::DescQueue;
 use crate::cc::{CcStatsSource, DcqcnNp, DcqcnRp, DcqcnStatsSource, HpccCc, NpStatsSource};
+use crate::nic::ack_coalesce::AckCoalesce;
 use crate::nic::cc_arb::CcArb;
 use crate::nic::cfg_regs::CfgRegs;
+use crate::nic::desc_queue::DescQueue;
 use crate::nic::ev_arb::EvArb;
 use crate::nic::int_tap::IntTap;
 use crate::nic::notify_rx::NotifyRx;
@@ -137,7 +137,8 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
     fn update(&mut self) {
         clock!(
             self, clock, cfg, parse, dispatch, rx_ctx, requester, sched, ev_arb, cc_arb, cc,
-            read_resp, int_tap, ack_slots, desc_q, notify_tx, notify_rx, tx_arb, tx, rp_arb, rp, np, sent, cnm
+            read_resp, int_tap, ack_slots, desc_q, notify_tx, notify_rx, tx_arb, tx, rp_arb, rp,
+            np, sent, cnm
         );
         self.parse.reset.next = self.reset.val();
         self.dispatch.reset.next = self.reset.val();

@@ -115,7 +115,10 @@ impl<const A: usize, const L: usize> Logic for DescQueue<A, L> {
             | (bit_cast::<128, 64>(self.s_desc.tlm.hop4.val()) << 64));
         self.flow_word.next = (bit_cast::<32, A>(self.s_desc.flow.val())
             | (bit_cast::<32, 13>(self.s_desc.len.val()) << 16));
-        self.flow_word.next = self.flow_word.val().replace_bit(29, self.s_desc.ackreq.val());
+        self.flow_word.next = self
+            .flow_word
+            .val()
+            .replace_bit(29, self.s_desc.ackreq.val());
         self.flow_word.next = self
             .flow_word
             .val()

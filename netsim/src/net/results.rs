@@ -433,36 +433,39 @@ impl Summary {
             pauses: r.port_stats.iter().map(|p| p.pauses_sent).sum(),
             pauses_after_first_rtt: after(&r.pauses_t),
             unroutable: r.unroutable,
-            nic: r.last.iter().fold(NicTotals::default(), |mut t, o| {
-                let p = &o.stats_parse;
-                t.rx_ok += p.ok as u64;
-                t.rx_drop_full += p.drop_full as u64;
-                t.rx_bad += [
-                    p.bad_fcs,
-                    p.trunc,
-                    p.bad_eth,
-                    p.bad_ip,
-                    p.bad_port,
-                    p.bad_opcode,
-                    p.bad_len,
-                    p.bad_tlm,
-                    p.bad_icrc,
-                ]
+            nic: r
+                .last
                 .iter()
-                .map(|&x| x as u64)
-                .sum::<u64>();
-                t.timeouts += o.stats_req.timeouts as u64;
-                t.naks += o.stats_req.naks as u64;
-                t.ce_marks += o.stats_np.marks as u64;
-                t.cnps_sent += o.stats_np.cnps as u64;
-                t.cnps_received += o.stats_dcqcn.cnps as u64;
-                t.rate_cuts += o.stats_dcqcn.cuts as u64;
-                t.rate_increases += o.stats_dcqcn.increases as u64;
-                t.sents += o.stats_dcqcn.sents as u64;
-                t.sent_drops += o.stats_core.sent_drops as u64;
-                t
-            })
-            .with_rx_peak(&r.rx_peak),
+                .fold(NicTotals::default(), |mut t, o| {
+                    let p = &o.stats_parse;
+                    t.rx_ok += p.ok as u64;
+                    t.rx_drop_full += p.drop_full as u64;
+                    t.rx_bad += [
+                        p.bad_fcs,
+                        p.trunc,
+                        p.bad_eth,
+                        p.bad_ip,
+                        p.bad_port,
+                        p.bad_opcode,
+                        p.bad_len,
+                        p.bad_tlm,
+                        p.bad_icrc,
+                    ]
+                    .iter()
+                    .map(|&x| x as u64)
+                    .sum::<u64>();
+                    t.timeouts += o.stats_req.timeouts as u64;
+                    t.naks += o.stats_req.naks as u64;
+                    t.ce_marks += o.stats_np.marks as u64;
+                    t.cnps_sent += o.stats_np.cnps as u64;
+                    t.cnps_received += o.stats_dcqcn.cnps as u64;
+                    t.rate_cuts += o.stats_dcqcn.cuts as u64;
+                    t.rate_increases += o.stats_dcqcn.increases as u64;
+                    t.sents += o.stats_dcqcn.sents as u64;
+                    t.sent_drops += o.stats_core.sent_drops as u64;
+                    t
+                })
+                .with_rx_peak(&r.rx_peak),
             jain_index,
             jain_window_us,
             join_to_fair_us,

@@ -54,7 +54,13 @@ fn sent(stim: &[In]) -> (Vec<AckInfo>, u32) {
     let mut g = Golden::<4>::default();
     let mut out = Vec::new();
     let mut coalesced = 0;
-    for i in stim.iter().chain(std::iter::repeat(&In { out_ready: true, ..Default::default() }).take(40)) {
+    for i in stim.iter().chain(
+        std::iter::repeat(&In {
+            out_ready: true,
+            ..Default::default()
+        })
+        .take(40),
+    ) {
         let o = g.step(i);
         if o.out_valid && i.out_ready {
             out.push(o.out);
@@ -70,25 +76,52 @@ fn sent(stim: &[In]) -> (Vec<AckInfo>, u32) {
 #[test]
 fn a_newer_ack_replaces_the_waiting_one_of_its_flow() {
     let mut rng = StdRng::seed_from_u64(7);
-    let mk = |flow, psn, rng: &mut StdRng| AckInfo { flow, psn, ..ack(rng, 1) };
-    let a = [mk(3, 10, &mut rng), mk(5, 20, &mut rng), mk(3, 11, &mut rng), mk(3, 12, &mut rng)];
+    let mk = |flow, psn, rng: &mut StdRng| AckInfo {
+        flow,
+        psn,
+        ..ack(rng, 1)
+    };
+    let a = [
+        mk(3, 10, &mut rng),
+        mk(5, 20, &mut rng),
+        mk(3, 11, &mut rng),
+        mk(3, 12, &mut rng),
+    ];
     // The Tx is busy for 30 cycles after the first ACK arrives.
     let mut stim: Vec<In> = a
         .iter()
-        .map(|x| In { ack_valid: true, ack: *x, out_ready: false })
+        .map(|x| In {
+            ack_valid: true,
+            ack: *x,
+            out_ready: false,
+        })
         .collect();
     stim.extend(std::iter::repeat(In::default()).take(26));
     let out = both::<AckCoalesce<4>, Golden<4>>("ack_coalesce_newest", &stim).unwrap();
     assert!(out.iter().all(|o| o.ack_ready), "an ACK is never refused");
     let (sent_busy, coalesced) = sent(&stim);
-    assert_eq!(sent_busy, vec![a[3], a[1]], "flow 3's newest (PSN 12, its telemetry), then flow 5's");
+    assert_eq!(
+        sent_busy,
+        vec![a[3], a[1]],
+        "flow 3's newest (PSN 12, its telemetry), then flow 5's"
+    );
     assert_eq!(coalesced, 2);
     // The Tx free: one ACK out per ACK in, in order.
     let spaced: Vec<In> = a
         .iter()
         .flat_map(|x| {
-            std::iter::once(In { ack_valid: true, ack: *x, out_ready: true })
-                .chain(std::iter::repeat(In { out_ready: true, ..Default::default() }).take(7))
+            std::iter::once(In {
+                ack_valid: true,
+                ack: *x,
+                out_ready: true,
+            })
+            .chain(
+                std::iter::repeat(In {
+                    out_ready: true,
+                    ..Default::default()
+                })
+                .take(7),
+            )
         })
         .collect();
     let (sent_free, coalesced) = sent(&spaced);

@@ -115,13 +115,19 @@ fn mtu_log2_is_refused_above_what_the_receive_buffer_takes() {
     let s: Vec<In> = (0u64..16)
         .map(|d| In {
             cfg_valid: true,
-            cfg: CfgWrite { addr: MTU_LOG2, data: d },
+            cfg: CfgWrite {
+                addr: MTU_LOG2,
+                data: d,
+            },
             ..Default::default()
         })
         .chain(std::iter::once(In::default()))
         .collect();
     fn taken(out: &[nic_golden::nic::cfg_regs::Out]) -> (Vec<u8>, u32) {
-        (out[1..].iter().map(|o| o.mtu_log2).collect(), out.last().unwrap().bad_cfg)
+        (
+            out[1..].iter().map(|o| o.mtu_log2).collect(),
+            out.last().unwrap().bad_cfg,
+        )
     }
     let (m8, bad8) = taken(&both::<CfgRegs<4, 8>, Golden<4, 8>>("cfg_regs_mtu8", &s).unwrap());
     assert_eq!(m8, [0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8, 8, 8, 8, 8, 8]);

@@ -41,9 +41,16 @@ proptest! {
 fn full_at_four_records() {
     let mut rng = StdRng::seed_from_u64(1);
     let mut s: Vec<In> = (0..6)
-        .map(|_| In { desc_valid: true, desc: random_tx_desc(&mut rng, 40), out_ready: false })
+        .map(|_| In {
+            desc_valid: true,
+            desc: random_tx_desc(&mut rng, 40),
+            out_ready: false,
+        })
         .collect();
-    s.push(In { out_ready: true, ..Default::default() });
+    s.push(In {
+        out_ready: true,
+        ..Default::default()
+    });
     s.push(In::default());
     let out = both::<DescQueue<4, 2>, Golden<4, 2>>("desc_queue_full", &s).unwrap();
     let full: Vec<bool> = out.iter().map(|o| o.desc_full).collect();
