@@ -24,7 +24,11 @@
 //!   One PktSend can carry several whole small work requests. Where the
 //!   next segment does not fit in what is left of the PktSend, the
 //!   requester cuts there: TRIM(cut, epoch + 1) to the scheduler, and
-//!   the PktSends it decided past the cut are stale (older epoch). A
+//!   the PktSends it decided past the cut are stale (older epoch). It
+//!   cuts the same way when `desc_full` is high at a segment (the
+//!   descriptor queue after `m_desc` is full), and takes no PktSend while
+//!   it is: so it never waits on the Tx, and feedback waits at most one
+//!   operation. A
 //!   READ's one byte becomes a READ REQUEST for the responses not yet
 //!   received, and before its first REQUEST the dispatcher's READ
 //!   tracking (`m_rd`: landing address, first PSN) is written.
@@ -50,6 +54,9 @@
 //!   `tlm_data`; discards the flow's ring), `s_wr` ([`WorkReqSink`]),
 //!   `s_send` ([`PktSendSink`] from the scheduler), `s_fb`
 //!   ([`CcFeedbackSink`] from the dispatcher), `s_nak` ([`NakReqSink`]).
+//! - `desc_full`: the descriptor queue after `m_desc` holds all it can
+//!   (`hdl/src/nic/desc_queue.rs`); 0 when `m_desc` goes straight to a
+//!   consumer.
 //! - Out: `m_ev` ([`SchedEventSource`]: INIT, DOORBELL, ACK, REWIND,
 //!   TRIM), `m_desc` ([`TxDescSource`]), `m_rd` ([`RxFlowCtxSource`],
 //!   a strobe, `rd_only`), `m_cmpl` ([`WrCompletionSource`]), `m_cc`
