@@ -276,6 +276,9 @@ pub struct CoreHost {
     pub work: Option<crate::net::work::FlowWork>,
     /// The MAC side's Tx is paused (PFC from the switch): `tx_tready` low.
     pub paused: bool,
+    /// The wire still carries the last frame's FCS, padding, gap and the
+    /// next preamble (the network simulator's pacing): `tx_tready` low.
+    pub tx_gap: bool,
 }
 
 impl CoreHost {
@@ -312,6 +315,7 @@ impl CoreHost {
             in_ring: BTreeMap::new(),
             work: None,
             paused: false,
+            tx_gap: false,
         }
     }
 
@@ -365,7 +369,7 @@ impl CoreHost {
             cmpl_ready: self.ready(),
             dma_rd_ready: self.ready(),
             dma_wr_ready: self.ready(),
-            tx_tready: self.ready() && !self.paused,
+            tx_tready: self.ready() && !self.paused && !self.tx_gap,
             cnm_ready: true,
             ..Default::default()
         };

@@ -3,7 +3,7 @@
 //! the golden NICs' frames, and bad scenarios refused by field.
 
 use nic_netsim::net::results::Summary;
-use nic_netsim::net::run::{run, NetResult};
+use nic_netsim::net::run::{run, NetResult, T0};
 use nic_netsim::net::scenario::{NicEngine, Plan, Scenario};
 use std::path::{Path, PathBuf};
 
@@ -96,6 +96,44 @@ fn two_hosts_send_to_each_other_at_line_rate() {
     );
     assert!(s.nic.rx_buffer_peak_words < 2 * 144, "{:?}", s.nic);
     assert_eq!(s.ports.len(), 4);
+}
+
+/// A 2 KB flow that starts while a 400 KB flow to the same peer runs:
+/// with a QP per flow (the default) it runs beside it and is done in a
+/// few RTTs; with one QP per peer it waits behind it (a QP is in order).
+#[test]
+fn a_qp_per_flow_keeps_a_small_flow_from_waiting_behind_a_large_one() {
+    let base = r#"
+duration_us = 100
+[topology]
+kind = "incast"
+senders = 1
+link_gbps = 100
+link_delay_ns = 500
+[[workload]]
+kind = "incast"
+src = [0]
+bytes = 400000
+[[workload]]
+kind = "incast"
+src = [0]
+bytes = 2000
+start_us = 5
+"#;
+    let mut fct_us = Vec::new();
+    for qp in ["flow", "peer"] {
+        let p = scenario(&format!("{base}[nic]\nqp = \"{qp}\"\n")).unwrap();
+        let (r, s) = go(&p);
+        assert_eq!(s.flows_completed, 2, "{qp}");
+        let small = p.flows.iter().find(|f| f.size == Some(2000)).unwrap();
+        let done = r.flow_times[small.id].1.unwrap();
+        let us = (done - T0 - small.start) as f64 * p.ns_per_cycle / 1000.0;
+        eprintln!("qp = {qp}: the 2 KB flow took {us:.1} µs");
+        fct_us.push(us);
+    }
+    // 400 KB takes 32 µs at 100 Gb/s; the base RTT is about 4 µs.
+    assert!(fct_us[0] < 10.0, "{fct_us:?}");
+    assert!(fct_us[1] > 20.0, "{fct_us:?}");
 }
 
 /// The two other variants on the same incast: the receiver-based
@@ -358,12 +396,19 @@ fn bad_scenarios_name_the_field() {
         e.contains("workload[0].cdf") && e.contains("not 100"),
         "{e}"
     );
-    // An RTL host with more peers than the RTL core's QPs.
-    let e = scenario(
-        "duration_us = 10\n[topology]\nkind = \"incast\"\nsenders = 8\n[nic]\nrtl_hosts = [8]\n[[workload]]\nkind = \"long\"\n",
-    )
-    .unwrap_err();
-    assert!(e.contains("nic.rtl_hosts") && e.contains("8 peers"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    // An RTL host with more QPs than the RTL core keeps: its 8 flows in,
+    // one QP each, or one per peer.
+    for (qp, why) in [("flow", "one per flow"), ("peer", "one per peer")] {
+        let e = scenario(&format!(
+            "duration_us = 10\n[topology]\nkind = \"incast\"\nsenders = 8\n[nic]\nqp = \"{qp}\"\nrtl_hosts = [8]\n[[workload]]\nkind = \"long\"\n",
+        ))
+        .unwrap_err();
+        assert!(
+            e.contains("nic.rtl_hosts") && e.contains("needs 8 QPs") && e.contains(why),
+            "{e}"
+        );
+    }
 }
 
 /// `[cc.dcqcn]`: each field given reaches the registers the hosts write,

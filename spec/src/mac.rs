@@ -54,6 +54,19 @@ pub const NIC_10G_TX_FIFO_A: usize = 9;
 pub const IFG: usize = 12;
 pub const DIC_MAX: usize = 3;
 
+/// Bytes a frame of `len` bytes (from the destination address, FCS not
+/// included: what the NIC core sends) takes on the wire: padded to
+/// [`MIN_FRAME`] with its FCS, plus preamble, SFD and the inter-packet
+/// gap. The network simulator serialises every frame at this size.
+pub const fn wire_bytes(len: usize) -> usize {
+    let framed = if len + FCS_LEN > MIN_FRAME {
+        len + FCS_LEN
+    } else {
+        MIN_FRAME
+    };
+    framed + PREAMBLE_LEN + IFG
+}
+
 /// MAC control frames (802.3 annex 31B, 802.1Qbb).
 pub mod ctl {
     /// Destination of pause and PFC frames.
@@ -68,4 +81,19 @@ pub mod ctl {
     /// A quantum is 512 bit times: 8 cycles of a 64-bit word at 10G, 64
     /// cycles of a byte at 1G.
     pub const QUANTUM_BITS: usize = 512;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_bytes_pads_and_adds_the_overhead() {
+        // A 58-byte ACK pads to 64 with its FCS: 84 on the wire.
+        assert_eq!(wire_bytes(58), 84);
+        // 1100 bytes + FCS + preamble/SFD + gap.
+        assert_eq!(wire_bytes(1100), 1124);
+        assert_eq!(wire_bytes(60), 84);
+        assert_eq!(wire_bytes(61), 85);
+    }
 }

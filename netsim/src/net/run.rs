@@ -7,13 +7,16 @@
 //! hosts of `rtl_hosts` the RTL `hpcc_nic_core` on Verilator with the
 //! golden core in lockstep (any difference at any port stops the run),
 //! or that core's twin alone on the golden engine.
-//! A host keeps one QP per peer (`FIRST_QP` + k for its k-th peer) and
-//! its core is configured with a flow context per QP.
+//! A host keeps a QP per flow it sends or receives, or with `nic.qp =
+//! "peer"` one per peer (`FIRST_QP` + k for its k-th, [`host_setup`]),
+//! and its core is configured with a flow context per QP.
 //!
 //! A NIC's frames reach its switch `delay` cycles after their last beat
 //! (the NIC sends 8 bytes a cycle: the host link's rate, see
-//! [`scenario`](crate::net::scenario)); a switch port's frames reach its
-//! peer `delay` cycles after their last byte at the port's rate. A pause
+//! [`scenario`](crate::net::scenario)); its next frame starts when the
+//! wire time of the last (`nic_spec::mac::wire_bytes`: padding, FCS,
+//! preamble and gap) is over. A switch port's frames reach its peer
+//! `delay` cycles after their wire time at the port's rate. A pause
 //! from a switch reaches its upstream after the link's delay; a paused
 //! NIC's MAC-side `tx_tready` is low.
 //!
@@ -24,7 +27,7 @@
 use crate::core_env::{
     config_script, CoreHost, FlowSpec, HostParams, VariantPlan, FIRST_QP, SIM_RX_BUF_LOG2,
 };
-use crate::net::scenario::Plan;
+use crate::net::scenario::{Plan, QpMap};
 use crate::net::switch::{PauseOut, PortCfg, PortStats, Switch, SwitchCfg};
 use crate::net::topo::{host_ip, host_mac, host_of_ip, Peer};
 use crate::net::work::{FlowPlan, FlowWork};
@@ -32,11 +35,15 @@ use nic_golden::cc::params::rate_code;
 use nic_golden::nic::core::{In, NicCore, Out};
 use nic_golden::sched::SchedEvent;
 use nic_golden::Cycle;
+use nic_spec::mac::wire_bytes;
 use nic_spec::regs;
+use nic_spec::roce::{carries_payload, BTH_OFF};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{BTreeMap, VecDeque};
 
+/// Bytes a NIC moves a cycle (its 64-bit stream): the host link's rate.
+pub const NIC_BYTES_PER_CYCLE: f64 = 8.0;
 /// Bytes of a WRITE work request at most.
 pub const CHUNK: u32 = 64 * 1024;
 /// Cycles for the hosts to write their configuration before flows start
@@ -99,10 +106,12 @@ pub type RtlCore = nic_hdl::nic::NicCore<3, 3, 6, SIM_RX_BUF_LOG2>;
 /// of the emitted `hpcc_nic_core` (8 flows, an 8 KiB receive buffer): on
 /// Verilator with its golden twin in lockstep if `verilator`, else the
 /// twin alone. Other hosts get the golden core with the receive buffer of
-/// the `hpcc_nic` top (16 KiB) and 8 or 64 flows (as their QPs need).
+/// the `hpcc_nic` top (16 KiB) and 8, 64 or 256 flows (as their QPs
+/// need; the plan refuses more than `scenario::QPS_MAX`).
 pub fn nic_for(rtl_host: bool, verilator: bool, qps: usize) -> Box<dyn NicModel> {
-    match (rtl_host, verilator, qps <= 6) {
-        (true, true, _) => Box::new(nic_testbench::roce::pipes::Lockstep::new(
+    let flows = qps + FIRST_QP as usize;
+    match (rtl_host, verilator) {
+        (true, true) => Box::new(nic_testbench::roce::pipes::Lockstep::new(
             nic_testbench::roce::pipes::engine_for::<RtlCore>(
                 nic_testbench::EngineKind::Verilator,
                 None,
@@ -110,13 +119,16 @@ pub fn nic_for(rtl_host: bool, verilator: bool, qps: usize) -> Box<dyn NicModel>
             NicCore::<3, 3, SIM_RX_BUF_LOG2>::default(),
             "hpcc_nic_core",
         )),
-        (true, false, _) => Box::new(NicCore::<3, 3, SIM_RX_BUF_LOG2>::default()),
-        (false, _, true) => Box::new(NicCore::<3, 3, 11>::default()),
-        (false, _, false) => Box::new(NicCore::<6, 3, 11>::default()),
+        (true, false) => Box::new(NicCore::<3, 3, SIM_RX_BUF_LOG2>::default()),
+        _ if flows <= 1 << 3 => Box::new(NicCore::<3, 3, 11>::default()),
+        _ if flows <= 1 << 6 => Box::new(NicCore::<6, 3, 11>::default()),
+        _ => Box::new(NicCore::<8, 3, 11>::default()),
     }
 }
 
-/// A sender → receiver pair that has flows (its sender's QP).
+/// A sender → receiver pair of hosts that has flows, and the QP of its
+/// first flow at the sender (with a QP per flow, its other flows have
+/// QPs of their own; the pair's figures add them all up).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Conn {
     pub src: usize,
@@ -181,34 +193,52 @@ pub struct NetResult {
 
 /// Flow contexts, QP tables and work of every host.
 pub struct HostSetup {
-    /// `qp[h][peer]`.
-    pub qp: Vec<BTreeMap<usize, u32>>,
+    /// Each host's QPs: local QP → (peer, the peer's QP).
+    pub qps: Vec<BTreeMap<u32, (usize, u32)>>,
+    /// Each flow's QP at its sender (by flow id).
+    pub flow_qp: Vec<u32>,
     pub specs: Vec<Vec<FlowSpec>>,
     pub work: Vec<FlowWork>,
 }
 
+/// QPs by `plan.scenario.nic.qp`: a QP pair per flow, or per pair of
+/// hosts (both directions on it), numbered `FIRST_QP` + k on each host in
+/// flow order; each QP's send PSN drawn from the scenario's seed.
 pub fn host_setup(plan: &Plan) -> HostSetup {
     let n = plan.topo.hosts;
-    let mut qp: Vec<BTreeMap<usize, u32>> = vec![BTreeMap::new(); n];
+    let mut qps: Vec<BTreeMap<u32, (usize, u32)>> = vec![BTreeMap::new(); n];
+    // (host, peer) → its QP for that peer (per-peer QPs only).
+    let mut of_peer: BTreeMap<(usize, usize), u32> = BTreeMap::new();
+    let mut flow_qp = vec![0; plan.flows.len()];
     for f in &plan.flows {
-        for (a, b) in [(f.src, f.dst), (f.dst, f.src)] {
-            let k = qp[a].len() as u32;
-            qp[a].entry(b).or_insert(FIRST_QP + k);
-        }
+        let (a, b) = (f.src, f.dst);
+        let shared = plan.scenario.nic.qp == QpMap::Peer;
+        flow_qp[f.id] = match of_peer.get(&(a, b)) {
+            Some(&q) if shared => q,
+            _ => {
+                let qa = FIRST_QP + qps[a].len() as u32;
+                let qb = FIRST_QP + qps[b].len() as u32;
+                qps[a].insert(qa, (b, qb));
+                qps[b].insert(qb, (a, qa));
+                of_peer.insert((a, b), qa);
+                of_peer.insert((b, a), qb);
+                qa
+            }
+        };
     }
     let mut rng = StdRng::seed_from_u64(plan.scenario.seed ^ 0x95);
-    // PSN of a → b.
-    let mut psn: BTreeMap<(usize, usize), u32> = BTreeMap::new();
-    for (a, peers) in qp.iter().enumerate() {
-        for &b in peers.keys() {
-            psn.insert((a, b), rng.gen_range(0..1 << 24));
+    // Send PSN of each (host, QP).
+    let mut psn: BTreeMap<(usize, u32), u32> = BTreeMap::new();
+    for (a, local) in qps.iter().enumerate() {
+        for &q in local.keys() {
+            psn.insert((a, q), rng.gen_range(0..1 << 24));
         }
     }
     let specs = (0..n)
         .map(|a| {
-            qp[a]
+            qps[a]
                 .iter()
-                .map(|(&b, &q)| FlowSpec {
+                .map(|(&q, &(b, qb))| FlowSpec {
                     flow: q,
                     dmac: host_mac(b),
                     smac: host_mac(a),
@@ -216,9 +246,9 @@ pub fn host_setup(plan: &Plan) -> HostSetup {
                     dip: host_ip(b),
                     sport: 0xC000
                         | ((a as u16).wrapping_mul(0x9E3).wrapping_add(q as u16) & 0x3FFF),
-                    dqp: qp[b][&a],
-                    send_psn: psn[&(a, b)],
-                    recv_psn: psn[&(b, a)],
+                    dqp: qb,
+                    send_psn: psn[&(a, q)],
+                    recv_psn: psn[&(b, qb)],
                 })
                 .collect()
         })
@@ -231,7 +261,7 @@ pub fn host_setup(plan: &Plan) -> HostSetup {
                 .filter(|f| f.src == a)
                 .map(|f| FlowPlan {
                     id: f.id,
-                    qp: qp[a][&f.dst],
+                    qp: flow_qp[f.id],
                     size: f.size,
                     start: T0 + f.start,
                     stop: T0 + f.stop,
@@ -240,7 +270,12 @@ pub fn host_setup(plan: &Plan) -> HostSetup {
             FlowWork::new(plans, CHUNK, 8)
         })
         .collect();
-    HostSetup { qp, specs, work }
+    HostSetup {
+        qps,
+        flow_qp,
+        specs,
+        work,
+    }
 }
 
 /// The host parameters of every NIC.
@@ -298,7 +333,7 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(u64, u64, usize, usize)) -> Net
             nic_for(
                 plan.rtl_hosts.contains(&h),
                 plan.scenario.nic.engine == crate::net::scenario::NicEngine::Verilator,
-                setup.qp[h].len(),
+                setup.qps[h].len(),
             )
         })
         .collect();
@@ -354,22 +389,19 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(u64, u64, usize, usize)) -> Net
     }
     let mut conns: Vec<Conn> = Vec::new();
     let mut conn_of: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+    // (host, local QP) → connection, for the W and R of its UPDATEs.
+    let mut conn_of_qp: BTreeMap<(usize, u32), usize> = BTreeMap::new();
     for f in &plan.flows {
-        conn_of.entry((f.src, f.dst)).or_insert_with(|| {
+        let c = *conn_of.entry((f.src, f.dst)).or_insert_with(|| {
             conns.push(Conn {
                 src: f.src,
                 dst: f.dst,
-                qp: setup.qp[f.src][&f.dst],
+                qp: setup.flow_qp[f.id],
             });
             conns.len() - 1
         });
+        conn_of_qp.insert((f.src, setup.flow_qp[f.id]), c);
     }
-    // (host, local QP) → connection.
-    let conn_of_qp: BTreeMap<(usize, u32), usize> = conns
-        .iter()
-        .enumerate()
-        .map(|(k, c)| ((c.src, c.qp), k))
-        .collect();
     let mut r = NetResult {
         ports: names,
         port_rate: rates,
@@ -396,6 +428,8 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(u64, u64, usize, usize)) -> Net
         })
         .collect();
     let mut host_wire: Vec<VecDeque<(u64, Vec<u8>)>> = vec![VecDeque::new(); n];
+    // Cycle each host's wire is free for its next frame (fractional).
+    let mut wire_free = vec![0f64; n];
     let mut lines = PauseLines {
         host: vec![VecDeque::new(); n],
         port: topo
@@ -458,6 +492,10 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(u64, u64, usize, usize)) -> Net
             if hosts[h].paused {
                 r.host_paused[h] += 1;
             }
+            // The next frame starts when the last one's wire time is over
+            // (within the cycle: the fraction carries to the next frame,
+            // as the MAC's deficit idle count keeps the gap's average).
+            hosts[h].tx_gap = (now as f64) < wire_free[h].floor();
             let i = hosts[h].inputs(now);
             let o = nics[h].step(&i);
             r.last[h] = o;
@@ -473,7 +511,12 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(u64, u64, usize, usize)) -> Net
             }
             if let Some(f) = hosts[h].take(now, &i, &o) {
                 r.nic_frames += 1;
-                let dst = if f.len() >= 34 {
+                let start = *hosts[h].tx_starts.last().expect("a frame has a start") as f64;
+                wire_free[h] =
+                    wire_free[h].max(start) + wire_bytes(f.len()) as f64 / NIC_BYTES_PER_CYCLE;
+                // A connection's bytes: its data frames (not the ACKs
+                // and READ requests of the other direction).
+                let dst = if f.len() > BTH_OFF && carries_payload(f[BTH_OFF]) {
                     host_of_ip(u32::from_be_bytes(f[30..34].try_into().unwrap()))
                 } else {
                     None

@@ -252,12 +252,30 @@ pub enum NicEngine {
     Verilator,
 }
 
+/// How a host's flows map onto queue pairs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum QpMap {
+    /// Every flow has a QP of its own on both hosts, as in the HPCC
+    /// paper's ns-3 simulations: flows between the same two hosts run side
+    /// by side (and take their own ECMP path, by their UDP source port).
+    #[default]
+    Flow,
+    /// One QP per pair of hosts, shared by every flow between them in both
+    /// directions: a QP is in order, so a flow waits behind an earlier one
+    /// to the same peer (head-of-line blocking, as an application with one
+    /// connection per peer sees it).
+    Peer,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
 #[serde(deny_unknown_fields, default)]
 pub struct NicSec {
     pub engine: NicEngine,
+    /// QP per flow (default) or per pair of hosts.
+    pub qp: QpMap,
     /// Hosts with the configuration of the emitted `hpcc_nic_core` (8
-    /// flows, a 2 KiB receive buffer): on the RTL with `engine =
+    /// flows, an 8 KiB receive buffer): on the RTL with `engine =
     /// "verilator"` (default hosts 0 and 1), its golden twin otherwise
     /// (default none).
     pub rtl_hosts: Option<Vec<usize>>,
@@ -413,6 +431,10 @@ pub struct Plan {
 }
 
 const HOSTS_MAX: usize = 62;
+/// QPs of a golden core at most (`FIRST_QP`..256: 2^8 flows).
+pub const QPS_MAX: usize = 254;
+/// QPs of an RTL host at most (the emitted core's 8 flows, QPs 2..7).
+pub const RTL_QPS_MAX: usize = 6;
 
 impl Scenario {
     /// Read and parse a scenario file.
@@ -804,25 +826,23 @@ impl Scenario {
         for (i, fl) in flows.iter_mut().enumerate() {
             fl.id = i;
         }
-        // QPs per host: one per peer.
-        let mut peers = vec![std::collections::BTreeSet::new(); hosts];
-        for fl in &flows {
-            peers[fl.src].insert(fl.dst);
-            peers[fl.dst].insert(fl.src);
-        }
-        for (h, p) in peers.iter().enumerate() {
-            let max = if rtl_hosts.contains(&h) { 6 } else { HOSTS_MAX };
-            if p.len() > max {
+        // QPs per host: one per flow or one per peer.
+        let qps = qp_counts(hosts, &flows, self.nic.qp);
+        for (h, &q) in qps.iter().enumerate() {
+            let rtl = rtl_hosts.contains(&h);
+            let max = if rtl { RTL_QPS_MAX } else { QPS_MAX };
+            if q > max {
                 return Err(format!(
-                    "{}: host {h} talks to {} peers; its core keeps at most {max} QPs{}",
-                    if rtl_hosts.contains(&h) {
-                        "nic.rtl_hosts"
-                    } else {
-                        "workload"
+                    "{}: host {h} needs {q} QPs ({}); its core keeps at most {max}{}",
+                    if rtl { "nic.rtl_hosts" } else { "workload" },
+                    match self.nic.qp {
+                        QpMap::Flow => "one per flow it sends or receives",
+                        QpMap::Peer => "one per peer",
                     },
-                    p.len(),
-                    if rtl_hosts.contains(&h) {
+                    if rtl {
                         " (the RTL core has 8 flows, QPs 2..7)"
+                    } else if self.nic.qp == QpMap::Flow {
+                        "; fewer flows, or nic.qp = \"peer\""
                     } else {
                         ""
                     }
@@ -860,5 +880,22 @@ impl Scenario {
             self.switch.ecn_kmin_kb.unwrap_or(100.0 * k),
             self.switch.ecn_kmax_kb.unwrap_or(400.0 * k),
         )
+    }
+}
+
+/// The QPs each host needs: one per flow it sends or receives, or one
+/// per peer it talks to.
+pub fn qp_counts(hosts: usize, flows: &[Flow], map: QpMap) -> Vec<usize> {
+    let mut peers = vec![std::collections::BTreeSet::new(); hosts];
+    let mut per_flow = vec![0; hosts];
+    for fl in flows {
+        peers[fl.src].insert(fl.dst);
+        peers[fl.dst].insert(fl.src);
+        per_flow[fl.src] += 1;
+        per_flow[fl.dst] += 1;
+    }
+    match map {
+        QpMap::Flow => per_flow,
+        QpMap::Peer => peers.iter().map(|p| p.len()).collect(),
     }
 }
