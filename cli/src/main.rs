@@ -55,6 +55,11 @@ enum Cmd {
         /// e.g. the synthesis figures of `make synth`).
         #[arg(long, default_value = "build/bench.json")]
         json: PathBuf,
+        /// Run only this group of the environment's figures (repeat for
+        /// more): cc-loop, dcqcn-loop, core, core-engines, nic,
+        /// nic-engines, line-rate. Default: every figure.
+        #[arg(long, value_name = "NAME")]
+        group: Vec<String>,
     },
     /// Replay telemetry events (JSON Lines from FILE or stdin) through an
     /// HPCC++ model, or CNPs and sent packets through the DCQCN reaction
@@ -238,7 +243,7 @@ fn run(cli: Cli) -> i32 {
                 return 2;
             }
         }
-        Cmd::Bench { json } => {
+        Cmd::Bench { json, group } => {
             // The output before the run (it takes minutes).
             if let Err(e) = json
                 .parent()
@@ -254,8 +259,19 @@ fn run(cli: Cli) -> i32 {
                 eprintln!("error: --json {}: {e}", json.display());
                 return 2;
             }
-            let mut figs = nic_testbench::bench::run_all();
-            figs.extend(nic_netsim::bench::run_all());
+            let figs = if group.is_empty() {
+                let mut figs = nic_testbench::bench::run_all();
+                figs.extend(nic_netsim::bench::run_all());
+                figs
+            } else {
+                match nic_netsim::bench::run_groups(&group) {
+                    Ok(figs) => figs,
+                    Err(e) => {
+                        eprintln!("error: --group: {e}");
+                        return 2;
+                    }
+                }
+            };
             let mut all: serde_json::Map<String, serde_json::Value> =
                 std::fs::read_to_string(&json)
                     .ok()

@@ -9,16 +9,111 @@ use nic_golden::cc::hpcc_ref::HpccRef;
 use nic_golden::cc::params::CcParams;
 pub use nic_testbench::bench::Figures;
 
+/// The groups of this crate's figures, by name (`hpccnic bench --group`).
+pub const GROUPS: [(&str, fn(&mut Figures)); 7] = [
+    ("cc-loop", bench_cc_closed_loop),
+    ("dcqcn-loop", bench_dcqcn_closed_loop),
+    ("core", bench_core),
+    ("core-engines", bench_core_engines),
+    ("nic", bench_nic),
+    ("nic-engines", bench_nic_engines),
+    ("line-rate", bench_line_rate),
+];
+
 /// Every figure of this crate.
 pub fn run_all() -> Figures {
     let mut f = nic_testbench::bench::figures();
-    bench_cc_closed_loop(&mut f);
-    bench_dcqcn_closed_loop(&mut f);
-    bench_core(&mut f);
-    bench_core_engines(&mut f);
-    bench_nic(&mut f);
-    bench_nic_engines(&mut f);
+    for (_, g) in GROUPS {
+        g(&mut f);
+    }
     f
+}
+
+/// The figures of the groups named (of [`GROUPS`]); an unknown name is
+/// an error that lists them.
+pub fn run_groups(names: &[String]) -> Result<Figures, String> {
+    let mut f = nic_testbench::bench::figures();
+    for n in names {
+        let Some((_, g)) = GROUPS.iter().find(|(k, _)| k == n) else {
+            let known: Vec<_> = GROUPS.iter().map(|(k, _)| *k).collect();
+            return Err(format!(
+                "unknown group {n}; the groups: {}",
+                known.join(", ")
+            ));
+        };
+        g(&mut f);
+    }
+    Ok(f)
+}
+
+/// Both NIC cores sending to each other at once ([`crate::line_rate`]):
+/// 64-byte, 256-byte and MTU (1 KiB) WRITEs, and a mix (64 B, 1 KiB,
+/// 256 B, 16 KiB in turn), on 1, 8 and 64 flows; 64-byte WRITEs one way
+/// on 1 and 64 flows (`data_fill`: the share of the wire's frame rate);
+/// then the mix on 8 flows with each host taking DMA writes in half the
+/// cycles. Figures
+/// `line_rate_<size>_<flows>flows_<figure>` for NIC 0's direction (the
+/// run is symmetric; the other direction is within a frame of it).
+pub fn bench_line_rate(f: &mut Figures) {
+    use crate::line_rate::{run, LineRateCfg};
+    let mix = vec![64, 1024, 256, 16384];
+    let mut runs: Vec<(String, LineRateCfg)> = Vec::new();
+    for (name, sizes, messages) in [
+        ("64B", vec![64], 3000),
+        ("256B", vec![256], 2000),
+        ("1KB", vec![1024], 1000),
+        ("mix", mix.clone(), 400),
+    ] {
+        for flows in [1u32, 8, 64] {
+            runs.push((
+                format!("line_rate_{name}_{flows}flows"),
+                LineRateCfg {
+                    flows,
+                    sizes: sizes.clone(),
+                    messages,
+                    link_delay: 100,
+                    dma_wr_share: 1.0,
+                    one_way: false,
+                },
+            ));
+        }
+    }
+    // The message rate of one direction: 64-byte WRITEs from NIC 0 only.
+    for flows in [1u32, 64] {
+        runs.push((
+            format!("line_rate_64B_oneway_{flows}flows"),
+            LineRateCfg {
+                flows,
+                sizes: vec![64],
+                messages: 3000,
+                link_delay: 100,
+                dma_wr_share: 1.0,
+                one_way: true,
+            },
+        ));
+    }
+    runs.push((
+        "line_rate_mix_8flows_host_half".into(),
+        LineRateCfg {
+            flows: 8,
+            sizes: mix,
+            messages: 400,
+            link_delay: 100,
+            dma_wr_share: 0.5,
+            one_way: false,
+        },
+    ));
+    for (key, cfg) in runs {
+        let r = run(&cfg);
+        let d = &r.dir[0];
+        let round = |x: f64| (x * 1e4).round() / 1e4;
+        f.insert(format!("{key}_finished"), r.finished as u8 as f64);
+        f.insert(format!("{key}_wire_fill"), round(d.wire_fill));
+        f.insert(format!("{key}_data_fill"), round(d.data_fill));
+        f.insert(format!("{key}_drop_full"), d.drop_full as f64);
+        f.insert(format!("{key}_goodput"), round(d.goodput));
+        f.insert(format!("{key}_timeouts_naks"), (d.timeouts + d.naks) as f64);
+    }
 }
 
 /// DCQCN in the closed loop of [`crate::fluid_dcqcn`] (ns-3's DCQCN and

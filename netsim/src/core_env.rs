@@ -37,6 +37,10 @@ use std::collections::{BTreeMap, VecDeque};
 /// datagrams. A host's flow i is QP `FIRST_QP + i` on both NICs.
 pub const FIRST_QP: u32 = 2;
 
+/// Bytes the NIC core moves a cycle (its 64-bit stream): the line's rate
+/// in the simulations (100 Gb/s at 0.64 ns, 10 Gb/s at 6.4 ns).
+pub const WIRE_BYTES_PER_CYCLE: f64 = 8.0;
+
 /// A frame as it went on the wire.
 #[derive(Clone, Debug)]
 pub struct WireFrame {
@@ -276,9 +280,18 @@ pub struct CoreHost {
     pub work: Option<crate::net::work::FlowWork>,
     /// The MAC side's Tx is paused (PFC from the switch): `tx_tready` low.
     pub paused: bool,
-    /// The wire still carries the last frame's FCS, padding, gap and the
-    /// next preamble (the network simulator's pacing): `tx_tready` low.
-    pub tx_gap: bool,
+    /// Pace the transmitter as a MAC does: a frame starts only when the
+    /// last one's wire time is over (`nic_spec::mac::wire_bytes` at 8
+    /// bytes a cycle: its padding, FCS, preamble and gap), `tx_tready`
+    /// low until then. The fraction of a cycle carries to the next frame,
+    /// as the 10G MAC's deficit idle count keeps the gap's average.
+    pub pace_wire: bool,
+    /// Cycle the wire is free for the next frame (fractional).
+    wire_free: f64,
+    /// The share of cycles the host takes a DMA write in (a host slower
+    /// than the line: 0.5 takes every other one), on top of `stall`.
+    pub dma_wr_share: f64,
+    dma_wr_credit: f64,
 }
 
 impl CoreHost {
@@ -315,7 +328,10 @@ impl CoreHost {
             in_ring: BTreeMap::new(),
             work: None,
             paused: false,
-            tx_gap: false,
+            pace_wire: false,
+            wire_free: 0.0,
+            dma_wr_share: 1.0,
+            dma_wr_credit: 0.0,
         }
     }
 
@@ -368,8 +384,10 @@ impl CoreHost {
         let mut i = In {
             cmpl_ready: self.ready(),
             dma_rd_ready: self.ready(),
-            dma_wr_ready: self.ready(),
-            tx_tready: self.ready() && !self.paused && !self.tx_gap,
+            dma_wr_ready: self.ready() && self.dma_wr_credit + self.dma_wr_share >= 1.0,
+            tx_tready: self.ready()
+                && !self.paused
+                && !(self.pace_wire && (now as f64) < self.wire_free.floor()),
             cnm_ready: true,
             ..Default::default()
         };
@@ -448,7 +466,10 @@ impl CoreHost {
                 self.rd_q.pop_front();
             }
         }
+        // The DMA-write share accrues every cycle and a write spends one.
+        self.dma_wr_credit = (self.dma_wr_credit + self.dma_wr_share).min(1.0);
         if o.dma_wr_valid && i.dma_wr_ready {
+            self.dma_wr_credit -= 1.0;
             let w = &o.dma_wr;
             for b in 0..8 {
                 if w.strb >> b & 1 == 1 {
@@ -473,6 +494,9 @@ impl CoreHost {
                 .extend_from_slice(&o.tx_tdata.to_le_bytes()[..n]);
             if o.tx_tlast {
                 let f = std::mem::take(&mut self.tx_buf);
+                let start = *self.tx_starts.last().expect("a frame has a start") as f64;
+                self.wire_free = self.wire_free.max(start)
+                    + nic_spec::mac::wire_bytes(f.len()) as f64 / WIRE_BYTES_PER_CYCLE;
                 if o.tx_tuser {
                     self.tx_aborts += 1;
                 } else {

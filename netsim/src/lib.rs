@@ -25,6 +25,8 @@
 //!   notification point and the DCQCN reaction point (twin and f64).
 //! - [`net`]: the network simulator (`hpccnic netsim`): switches,
 //!   topologies, workloads, scenarios, results.
+//! - [`line_rate`]: two cores sending to each other at once, paced by
+//!   the wire (the line-rate figures of `make bench`).
 //! - [`bench`]: the figures of `make bench` that need this environment.
 //!
 //! Arrows point down: `cli → netsim → testbench → {hdl, golden-model}`.
@@ -38,6 +40,7 @@ pub mod driver_10g;
 pub mod fluid;
 pub mod fluid_dcqcn;
 pub mod host;
+pub mod line_rate;
 pub mod link;
 pub mod net;
 pub mod rx_fuzz;

@@ -15,7 +15,7 @@
 //! (the NIC sends 8 bytes a cycle: the host link's rate, see
 //! [`scenario`](crate::net::scenario)); its next frame starts when the
 //! wire time of the last (`nic_spec::mac::wire_bytes`: padding, FCS,
-//! preamble and gap) is over. A switch port's frames reach its peer
+//! preamble and gap) is over (`CoreHost::pace_wire`). A switch port's frames reach its peer
 //! `delay` cycles after their wire time at the port's rate. A pause
 //! from a switch reaches its upstream after the link's delay; a paused
 //! NIC's MAC-side `tx_tready` is low.
@@ -35,15 +35,12 @@ use nic_golden::cc::params::rate_code;
 use nic_golden::nic::core::{In, NicCore, Out};
 use nic_golden::sched::SchedEvent;
 use nic_golden::Cycle;
-use nic_spec::mac::wire_bytes;
 use nic_spec::regs;
 use nic_spec::roce::{carries_payload, BTH_OFF};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{BTreeMap, VecDeque};
 
-/// Bytes a NIC moves a cycle (its 64-bit stream): the host link's rate.
-pub const NIC_BYTES_PER_CYCLE: f64 = 8.0;
 /// Bytes of a WRITE work request at most.
 pub const CHUNK: u32 = 64 * 1024;
 /// Cycles for the hosts to write their configuration before flows start
@@ -319,13 +316,15 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(u64, u64, usize, usize)) -> Net
                     w.data = 2;
                 }
             }
-            CoreHost::with_work(
+            let mut host = CoreHost::with_work(
                 p,
                 mem.clone(),
                 cfg,
                 setup.work[h].clone(),
                 sc.seed ^ h as u64,
-            )
+            );
+            host.pace_wire = true;
+            host
         })
         .collect();
     let mut nics: Vec<Box<dyn NicModel>> = (0..n)
@@ -428,8 +427,6 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(u64, u64, usize, usize)) -> Net
         })
         .collect();
     let mut host_wire: Vec<VecDeque<(u64, Vec<u8>)>> = vec![VecDeque::new(); n];
-    // Cycle each host's wire is free for its next frame (fractional).
-    let mut wire_free = vec![0f64; n];
     let mut lines = PauseLines {
         host: vec![VecDeque::new(); n],
         port: topo
@@ -492,10 +489,6 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(u64, u64, usize, usize)) -> Net
             if hosts[h].paused {
                 r.host_paused[h] += 1;
             }
-            // The next frame starts when the last one's wire time is over
-            // (within the cycle: the fraction carries to the next frame,
-            // as the MAC's deficit idle count keeps the gap's average).
-            hosts[h].tx_gap = (now as f64) < wire_free[h].floor();
             let i = hosts[h].inputs(now);
             let o = nics[h].step(&i);
             r.last[h] = o;
@@ -511,9 +504,6 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(u64, u64, usize, usize)) -> Net
             }
             if let Some(f) = hosts[h].take(now, &i, &o) {
                 r.nic_frames += 1;
-                let start = *hosts[h].tx_starts.last().expect("a frame has a start") as f64;
-                wire_free[h] =
-                    wire_free[h].max(start) + wire_bytes(f.len()) as f64 / NIC_BYTES_PER_CYCLE;
                 // A connection's bytes: its data frames (not the ACKs
                 // and READ requests of the other direction).
                 let dst = if f.len() > BTH_OFF && carries_payload(f[BTH_OFF]) {

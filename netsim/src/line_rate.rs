@@ -1,0 +1,209 @@
+//! Two NIC cores sending WRITEs to each other at once, each transmitter
+//! paced as a MAC paces it: the line-rate contract of `make bench`
+//! (issue 50), with every ready realistic.
+//!
+//! Each NIC (NIC 0 alone if `one_way`) posts `messages` WRITEs round
+//! robin over `flows` flows, their sizes cycling through `sizes` (a size up to the MTU is one frame; a
+//! larger one is several). Telemetry rides in every data packet and every
+//! packet asks for an ACK (HPCC++ sender-based, as `sim` and `netsim`
+//! configure it), so each transmitter carries its own data and the other
+//! direction's ACKs. The link is a [`Link`](crate::link::Link) of
+//! `link_delay` cycles; each host's transmitter is paced by the wire
+//! (`CoreHost::pace_wire`: padding, FCS, preamble and gap), and its DMA
+//! writes may be slower than the line (`dma_wr_share`).
+//!
+//! No switch stamps telemetry here, so the CC keeps each flow at its
+//! initial window (the line's BDP): what is measured is the NIC's
+//! datapath, not the algorithm.
+//!
+//! Figures per direction ([`Direction`]), over the span from its first
+//! data frame's start to its last data frame's end:
+//! - `wire_fill`: the share of the line its frames (data and control)
+//!   take, by their wire size; `data_fill`: its data frames' share (with
+//!   messages of one frame size, the share of the wire's frame rate it
+//!   reaches). A frame may start within a cycle of its slot (the pacing's
+//!   deficit), so a full line reads up to 1.0001;
+//! - `drop_full`: frames the receiving NIC dropped with a full buffer;
+//! - `goodput`: data frames the messages need / data frames sent (below 1
+//!   when frames were sent again);
+//! - timeouts and NAKs of the sender.
+
+use crate::core_env::{
+    config_script, plan, CoreHost, CorePair, HostParams, PlannedWr, VariantPlan, FIRST_QP,
+};
+use crate::link::LinkCfg;
+use nic_golden::cc::params::CcParams;
+use nic_golden::nic::core::{In, NicCore};
+use nic_golden::roce::WorkReq;
+use nic_golden::Cycle;
+use nic_spec::mac::wire_bytes;
+use nic_spec::roce::wr::{self, Status};
+use nic_spec::roce::{carries_payload, BTH_OFF};
+
+/// One run's set-up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineRateCfg {
+    pub flows: u32,
+    /// Message sizes, bytes, used in turn.
+    pub sizes: Vec<u32>,
+    /// WRITEs each NIC posts.
+    pub messages: u32,
+    pub link_delay: u64,
+    /// The share of cycles each host takes a DMA write in.
+    pub dma_wr_share: f64,
+    /// Only NIC 0 posts WRITEs (NIC 1 sends their ACKs): the message rate
+    /// of one direction.
+    pub one_way: bool,
+}
+
+/// What one direction (NIC n's transmitter, the other's receiver) did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Direction {
+    /// Cycles from its first data frame's start to its last's end.
+    pub span: u64,
+    pub frames: u64,
+    pub data_frames: u64,
+    pub wire_fill: f64,
+    pub data_fill: f64,
+    pub drop_full: u32,
+    pub goodput: f64,
+    pub timeouts: u32,
+    pub naks: u32,
+}
+
+/// A run: both directions, and whether every WRITE completed.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct LineRate {
+    pub finished: bool,
+    pub cycles: u64,
+    pub dir: [Direction; 2],
+}
+
+/// The MTU of the runs (log2 bytes).
+pub const MTU_LOG2: u8 = 10;
+
+/// The hosts' parameters: MTU 1 KiB, DMA latency 4 cycles, no stalls,
+/// HPCC++ sender-based with telemetry in data, T = 2 µs at 100 Gb/s
+/// (0.64 ns a cycle), 16 work requests per flow.
+pub fn host_params() -> HostParams {
+    let cc = CcParams {
+        base_rtt_ns: 2000.0,
+        line_rate_gbps: 100.0,
+        flows: 128,
+        ..CcParams::default()
+    };
+    HostParams {
+        mtu_log2: MTU_LOG2,
+        rto: 1_000_000,
+        probe_t: 1_000_000,
+        sched_cap: 4096,
+        ns_per_cycle: (0.64 * 65536.0) as u32,
+        cc: cc.regs().unwrap(),
+        tlm_data: true,
+        cc_variant: VariantPlan::All(nic_golden::cc::params::Variant::Sender),
+        dma_latency: 4,
+        stall: 0.0,
+        ring: 16,
+        post_from: 400,
+    }
+}
+
+/// Run `cfg` on two golden cores of 128 flows, 16 work requests each and
+/// the `hpcc_nic` top's 16 KiB receive buffer.
+pub fn run(cfg: &LineRateCfg) -> LineRate {
+    let mut t0 = NicCore::<7, 4, 11>::default();
+    let mut t1 = NicCore::<7, 4, 11>::default();
+    run_on(
+        cfg,
+        [Box::new(|i: &In| t0.step(i)), Box::new(|i: &In| t1.step(i))],
+    )
+}
+
+/// Run `cfg` on the cores `nics` (golden, RTL, or both in lockstep).
+pub fn run_on(cfg: &LineRateCfg, nics: [crate::core_env::CoreFn<'_>; 2]) -> LineRate {
+    assert!(cfg.flows >= 1 && !cfg.sizes.is_empty() && cfg.messages >= 1);
+    let p = host_params();
+    let w = plan(5, cfg.flows, 0, 8, 0, 0, 1 << MTU_LOG2);
+    let max = *cfg.sizes.iter().max().unwrap();
+    let wrs: Vec<PlannedWr> = (0..cfg.messages)
+        .map(|k| PlannedWr {
+            wr: WorkReq {
+                flow: FIRST_QP + k % cfg.flows,
+                opcode: wr::WRITE,
+                laddr: 0,
+                va: 0,
+                rkey: 0,
+                len: cfg.sizes[k as usize % cfg.sizes.len()],
+                tag: k,
+            },
+            status: Status::Ok,
+        })
+        .collect();
+    let hosts = [0, 1].map(|n| {
+        let mut h = CoreHost::new(
+            p,
+            vec![n as u8 + 1; max as usize + 64],
+            config_script(&p, &w.flows[n]),
+            if n == 1 && cfg.one_way { &[] } else { &wrs },
+            n as u64 + 1,
+        );
+        h.pace_wire = true;
+        h.dma_wr_share = cfg.dma_wr_share;
+        h
+    });
+    let mut pair = CorePair::new(
+        hosts,
+        nics,
+        LinkCfg {
+            delay: cfg.link_delay,
+            loss: 0.0,
+            ce: 0.0,
+            corrupt: 0.0,
+        },
+        9,
+    );
+    pair.wire = Some(Vec::new());
+    let finished = pair.run(200_000_000);
+    let frames_needed: u64 = wrs
+        .iter()
+        .map(|w| (w.wr.len as u64).div_ceil(1 << MTU_LOG2).max(1))
+        .sum();
+    let wire = pair.wire.take().unwrap();
+    let dir = [0, 1].map(|n| {
+        let mine: Vec<_> = wire.iter().filter(|f| f.from == n).collect();
+        let is_data = |f: &Vec<u8>| f.len() > BTH_OFF && carries_payload(f[BTH_OFF]);
+        let data: Vec<_> = mine.iter().filter(|f| is_data(&f.frame)).collect();
+        let (Some(first), Some(last)) = (data.first(), data.last()) else {
+            return Direction::default();
+        };
+        let end = last.time as f64 + wire_bytes(last.frame.len()) as f64 / 8.0;
+        let span = end - first.time as f64;
+        let in_span: Vec<_> = mine
+            .iter()
+            .filter(|f| f.time >= first.time && (f.time as f64) < end)
+            .collect();
+        let fill = |fs: &mut dyn Iterator<Item = &Vec<u8>>| {
+            fs.map(|f| wire_bytes(f.len()) as f64 / 8.0).sum::<f64>() / span
+        };
+        let o = &pair.last[n];
+        Direction {
+            span: span.ceil() as u64,
+            frames: in_span.len() as u64,
+            data_frames: data.len() as u64,
+            wire_fill: fill(&mut in_span.iter().map(|f| &f.frame)),
+            data_fill: fill(&mut data.iter().map(|f| &f.frame)),
+            drop_full: pair.last[1 - n].stats_parse.drop_full,
+            goodput: frames_needed as f64 / data.len() as f64,
+            timeouts: o.stats_req.timeouts,
+            naks: o.stats_req.naks,
+        }
+    });
+    for h in &pair.hosts {
+        assert!(h.errors.is_empty(), "line-rate run: {:?}", h.errors);
+    }
+    LineRate {
+        finished,
+        cycles: pair.now,
+        dir,
+    }
+}
