@@ -367,7 +367,7 @@ fn dcqcn_byte_counter_raises_the_rate_between_cnps() {
 /// Bad scenarios are refused with the field named, before anything runs.
 #[test]
 fn bad_scenarios_name_the_field() {
-    let cases: [(&str, &str); 9] = [
+    let cases: [(&str, &str); 11] = [
         ("duration_us = 10\n[topology]\nkind = \"ring\"\n", "ring"),
         ("duration_us = 10\n[topology]\nkind = \"incast\"\n[[workload]]\nkind = \"long\"\n", "topology.senders"),
         ("duration_us = 10\n[topology]\nkind = \"incast\"\nsenders = 2\nlink_gbps = 10\n[[workload]]\nkind = \"long\"\n", "topology.link_gbps"),
@@ -377,6 +377,8 @@ fn bad_scenarios_name_the_field() {
         ("duration_us = 10\n[topology]\nkind = \"incast\"\nsenders = 2\n[[workload]]\nkind = \"poisson\"\nload = 0.5\n", "workload[0].cdf"),
         ("duration_us = 10\n[topology]\nkind = \"incast\"\nsenders = 2\n[switch]\necn = false\n[cc]\nalgo = \"dcqcn\"\n[[workload]]\nkind = \"long\"\n", "cc.algo"),
         ("duration_us = 10\n[topology]\nkind = \"incast\"\nsenders = 2\n[nic]\nengine = \"verilator\"\nrtl_hosts = [7]\n[[workload]]\nkind = \"long\"\n", "nic.rtl_hosts"),
+        ("duration_us = 10\n[topology]\nkind = \"incast\"\nsenders = 2\n[nic]\nhost_dma_gbps = 0\n[[workload]]\nkind = \"long\"\n", "nic.host_dma_gbps"),
+        ("duration_us = 10\n[topology]\nkind = \"incast\"\nsenders = 2\n[nic]\nhost_dma_latency_ns = -1\n[[workload]]\nkind = \"long\"\n", "nic.host_dma_latency_ns"),
     ];
     for (text, field) in cases {
         let e = scenario(text).expect_err(text);

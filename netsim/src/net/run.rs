@@ -289,7 +289,7 @@ pub fn host_params(plan: &Plan) -> HostParams {
             None => VariantPlan::All(plan.cc.variant),
         },
         tlm_data: plan.tlm_data,
-        dma_latency: 8,
+        dma_latency: plan.dma_latency,
         stall: 0.0,
         ring: 8,
         post_from: 0,
@@ -324,6 +324,7 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(u64, u64, usize, usize)) -> Net
                 sc.seed ^ h as u64,
             );
             host.pace_wire = true;
+            host.dma_wr_share = plan.dma_wr_share;
             host
         })
         .collect();

@@ -274,6 +274,13 @@ pub struct NicSec {
     pub engine: NicEngine,
     /// QP per flow (default) or per pair of hosts.
     pub qp: QpMap,
+    /// The rate at which each host takes the NIC's DMA writes, Gb/s
+    /// (default: the link's; a slower host back-pressures the NIC, which
+    /// has no pause yet and drops what its buffer cannot hold).
+    pub host_dma_gbps: Option<f64>,
+    /// Each host's DMA read latency, ns: a read request to its first data
+    /// beat (default: 8 NIC cycles).
+    pub host_dma_latency_ns: Option<f64>,
     /// Hosts with the configuration of the emitted `hpcc_nic_core` (8
     /// flows, an 8 KiB receive buffer): on the RTL with `engine =
     /// "verilator"` (default hosts 0 and 1), its golden twin otherwise
@@ -428,6 +435,10 @@ pub struct Plan {
     pub rto: u32,
     /// The DCQCN registers when `cc.algo` is DCQCN.
     pub dcqcn: Option<crate::core_env::DcqcnRegs>,
+    /// The share of cycles a host takes a DMA write in.
+    pub dma_wr_share: f64,
+    /// A host's DMA read latency, cycles.
+    pub dma_latency: u64,
 }
 
 const HOSTS_MAX: usize = 62;
@@ -667,6 +678,23 @@ impl Scenario {
                 ));
             }
         }
+        let n = &self.nic;
+        let dma_wr_share = match n.host_dma_gbps {
+            None => 1.0,
+            Some(g) if g.is_finite() && g > 0.0 => (g / t.link_gbps).min(1.0),
+            Some(g) => return Err(format!("nic.host_dma_gbps: {g} must be above 0")),
+        };
+        let dma_latency = match n.host_dma_latency_ns {
+            None => 8,
+            Some(l) if l.is_finite() && (0.0..=100_000.0).contains(&l) => {
+                (l / ns_per_cycle).round() as u64
+            }
+            Some(l) => {
+                return Err(format!(
+                    "nic.host_dma_latency_ns: {l} must be in 0..=100000"
+                ))
+            }
+        };
         let o = &self.output;
         for &h in &o.pcap_hosts {
             if h >= topo.hosts {
@@ -870,6 +898,8 @@ impl Scenario {
             },
             rto: cyc(c.rto_us) as u32,
             dcqcn,
+            dma_wr_share,
+            dma_latency,
         })
     }
 
