@@ -50,8 +50,9 @@ pub fn run_groups(names: &[String]) -> Result<Figures, String> {
 /// 64-byte, 256-byte and MTU (1 KiB) WRITEs, and a mix (64 B, 1 KiB,
 /// 256 B, 16 KiB in turn), on 1, 8 and 64 flows; 64-byte WRITEs one way
 /// on 1 and 64 flows (`data_fill`: the share of the wire's frame rate);
-/// then the mix on 8 flows with each host taking DMA writes in half the
-/// cycles. Figures
+/// the mix on 8 flows with each host taking DMA writes in half the
+/// cycles; and the mix on 6 flows on the RTL cores (Verilator, twins in
+/// lockstep: `_6flows_rtl`). Figures
 /// `line_rate_<size>_<flows>flows_<figure>` for NIC 0's direction (the
 /// run is symmetric; the other direction is within a frame of it).
 pub fn bench_line_rate(f: &mut Figures) {
@@ -103,8 +104,25 @@ pub fn bench_line_rate(f: &mut Figures) {
             one_way: false,
         },
     ));
+    // The RTL cores on Verilator, twins in lockstep (6 flows: the
+    // emitted core's QPs 2..7).
+    runs.push((
+        "line_rate_mix_6flows_rtl".into(),
+        LineRateCfg {
+            flows: 6,
+            sizes: vec![64, 1024, 256, 16384],
+            messages: 200,
+            link_delay: 100,
+            dma_wr_share: 1.0,
+            one_way: false,
+        },
+    ));
     for (key, cfg) in runs {
-        let r = run(&cfg);
+        let r = if key.ends_with("_rtl") {
+            crate::line_rate::run_rtl(&cfg)
+        } else {
+            run(&cfg)
+        };
         let d = &r.dir[0];
         let round = |x: f64| (x * 1e4).round() / 1e4;
         f.insert(format!("{key}_finished"), r.finished as u8 as f64);

@@ -115,14 +115,43 @@ pub fn run(cfg: &LineRateCfg) -> LineRate {
     let mut t1 = NicCore::<7, 4, 11>::default();
     run_on(
         cfg,
+        16,
         [Box::new(|i: &In| t0.step(i)), Box::new(|i: &In| t1.step(i))],
     )
 }
 
-/// Run `cfg` on the cores `nics` (golden, RTL, or both in lockstep).
-pub fn run_on(cfg: &LineRateCfg, nics: [crate::core_env::CoreFn<'_>; 2]) -> LineRate {
+/// Run `cfg` (at most 6 flows) on two RTL cores as `netsim`'s RTL hosts
+/// run them (`hpcc_nic_core`: 8 flows × 8 work requests, an 8 KiB
+/// receive buffer) on Verilator, each with its golden twin in lockstep:
+/// any difference at any port on any cycle panics.
+pub fn run_rtl(cfg: &LineRateCfg) -> LineRate {
+    use crate::core_env::SIM_RX_BUF_LOG2;
+    use crate::net::run::RtlCore;
+    use nic_testbench::roce::pipes::{engine_for, Lockstep};
+    assert!(cfg.flows <= 6, "the RTL core keeps QPs 2..7");
+    let mut nics = [0, 1].map(|_| {
+        Lockstep::new(
+            engine_for::<RtlCore>(nic_testbench::EngineKind::Verilator, None),
+            NicCore::<3, 3, SIM_RX_BUF_LOG2>::default(),
+            "hpcc_nic_core",
+        )
+    });
+    let [n0, n1] = &mut nics;
+    run_on(
+        cfg,
+        8,
+        [Box::new(|i: &In| n0.step(i)), Box::new(|i: &In| n1.step(i))],
+    )
+}
+
+/// Run `cfg` on the cores `nics` (golden, RTL, or both in lockstep),
+/// whose flows keep `ring` work requests each.
+pub fn run_on(cfg: &LineRateCfg, ring: u32, nics: [crate::core_env::CoreFn<'_>; 2]) -> LineRate {
     assert!(cfg.flows >= 1 && !cfg.sizes.is_empty() && cfg.messages >= 1);
-    let p = host_params();
+    let p = HostParams {
+        ring,
+        ..host_params()
+    };
     let w = plan(5, cfg.flows, 0, 8, 0, 0, 1 << MTU_LOG2);
     let max = *cfg.sizes.iter().max().unwrap();
     let wrs: Vec<PlannedWr> = (0..cfg.messages)
