@@ -269,37 +269,21 @@ pub fn bench_cc_closed_loop(f: &mut Figures) {
 
 // ---- The NIC core (`hpcc_nic_core`) --------------------------------------
 
-use crate::core_env::{
-    config_script, plan, CoreHost, CorePair, HostParams, PlannedWr, VariantPlan,
-};
+use crate::core_env::{config_script, plan, CoreHost, CorePair, HostParams, PlannedWr};
 use crate::link::LinkCfg;
 use nic_golden::nic::core::{In, NicCore};
 use nic_golden::roce::WorkReq;
 use nic_golden::Cycle;
 use nic_spec::roce::wr::{self, Status};
 
-/// The host parameters of the core benchmarks (MTU 1024, no stalls, DMA
-/// latency 4 cycles, T = 2 µs at 100 Gb/s time-scaled as in `cc_loop`).
+/// The host parameters of the core benchmarks, those of the line-rate
+/// runs ([`crate::line_rate::host_params`]: MTU 1024, no stalls, DMA
+/// latency 4 cycles, T = 2 µs at 100 Gb/s) with 2^`q` work requests a
+/// flow.
 fn bench_params(q: usize) -> HostParams {
-    let cc = CcParams {
-        base_rtt_ns: 2000.0,
-        line_rate_gbps: 100.0,
-        flows: 128,
-        ..CcParams::default()
-    };
     HostParams {
-        mtu_log2: 10,
-        rto: 1_000_000,
-        probe_t: 1_000_000,
-        sched_cap: 4096,
-        ns_per_cycle: (0.64 * 65536.0) as u32,
-        cc: cc.regs().unwrap(),
-        tlm_data: true,
-        cc_variant: VariantPlan::All(nic_golden::cc::params::Variant::Sender),
-        dma_latency: 4,
-        stall: 0.0,
         ring: 1 << q,
-        post_from: 400,
+        ..crate::line_rate::host_params()
     }
 }
 
