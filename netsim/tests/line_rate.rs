@@ -28,9 +28,10 @@ fn both_directions_fill_the_line_and_drop_nothing() {
 
 /// 64-byte WRITEs one way: the share of the wire's frame rate they
 /// reach. On 64 flows, the line's (issue 50 asks ≥ 0.95). On one flow
-/// 0.766 (issue 50 asks ≥ 0.8): the flow's 16 outstanding work requests
-/// (2^Q) of one frame each cover 16 × 20 cycles, about the 300-cycle
-/// round trip of this link, so the ring, not the datapath, bounds it.
+/// 0.766 (issue 50 asks ≥ 0.8): one flow's messages leave about 34
+/// cycles apart, against the 26 a 210-byte frame takes on the wire (32
+/// work requests a flow instead of 16 give 0.819, so the ring is only
+/// part of it).
 #[test]
 fn small_writes_one_way() {
     for (flows, at_least) in [(1, 0.75), (64, 0.95)] {
