@@ -52,7 +52,8 @@ pub fn run_groups(names: &[String]) -> Result<Figures, String> {
 /// on 1 and 64 flows (`data_fill`: the share of the wire's frame rate);
 /// the mix on 8 flows with each host taking DMA writes in half the
 /// cycles; and the mix on 6 flows on the RTL cores (Verilator, twins in
-/// lockstep: `_6flows_rtl`). Figures
+/// lockstep: `_6flows_rtl`); and 64-byte WRITEs one way on one flow with
+/// 32 work requests a flow (`_ring32`). Figures
 /// `line_rate_<size>_<flows>flows_<figure>` for NIC 0's direction (the
 /// run is symmetric; the other direction is within a frame of it).
 pub fn bench_line_rate(f: &mut Figures) {
@@ -117,9 +118,29 @@ pub fn bench_line_rate(f: &mut Figures) {
             one_way: false,
         },
     ));
+    // One flow's 64-byte rate with 32 work requests a flow (2^Q = 32).
+    runs.push((
+        "line_rate_64B_oneway_1flows_ring32".into(),
+        LineRateCfg {
+            flows: 1,
+            sizes: vec![64],
+            messages: 3000,
+            link_delay: 100,
+            dma_wr_share: 1.0,
+            one_way: true,
+        },
+    ));
     for (key, cfg) in runs {
         let r = if key.ends_with("_rtl") {
             crate::line_rate::run_rtl(&cfg)
+        } else if key.ends_with("_ring32") {
+            let mut t0 = NicCore::<7, 5, 11>::default();
+            let mut t1 = NicCore::<7, 5, 11>::default();
+            crate::line_rate::run_on(
+                &cfg,
+                32,
+                [Box::new(|i: &In| t0.step(i)), Box::new(|i: &In| t1.step(i))],
+            )
         } else {
             run(&cfg)
         };
