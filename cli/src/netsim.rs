@@ -20,7 +20,7 @@ use crate::args;
 use clap::Args;
 use nic_netsim::net::results::{conn_rates, fct_csv, flows_csv, queue_csv, Summary, BUCKETS};
 use nic_netsim::net::run::{run, NetResult, T0};
-use nic_netsim::net::scenario::{CcAlgo, NicEngine, Overrides, Plan, Scenario};
+use nic_netsim::net::scenario::{CcAlgo, NicEngine, Overrides, Plan, QpMap, Scenario};
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapWriter};
 use pcap_file::{DataLink, TsResolution};
 use plotters::coord::types::RangedCoordf64;
@@ -59,6 +59,9 @@ pub struct NetsimArgs {
     /// W_ai, bytes (`cc.w_ai_bytes`).
     #[arg(long)]
     pub w_ai_bytes: Option<f64>,
+    /// A QP per flow, or one per pair of hosts (`nic.qp`).
+    #[arg(long, value_enum)]
+    pub qp: Option<QpMap>,
     /// Output directory.
     #[arg(long, default_value = "build/netsim")]
     pub out: PathBuf,
@@ -84,6 +87,7 @@ pub fn plan_of(a: &NetsimArgs) -> Result<Plan, String> {
         rtl_hosts: a.rtl_hosts.clone(),
         duration_us: a.duration_us,
         w_ai_bytes: a.w_ai_bytes,
+        qp: a.qp,
     })?;
     s.plan()
         .map_err(|e| format!("{}: {e}", a.scenario.display()))

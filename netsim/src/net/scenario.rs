@@ -253,7 +253,7 @@ pub enum NicEngine {
 }
 
 /// How a host's flows map onto queue pairs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum QpMap {
     /// Every flow has a QP of its own on both hosts, as in the HPCC
@@ -401,6 +401,7 @@ pub struct Overrides {
     pub rtl_hosts: Option<Vec<usize>>,
     pub duration_us: Option<f64>,
     pub w_ai_bytes: Option<f64>,
+    pub qp: Option<QpMap>,
 }
 
 /// One flow of the run.
@@ -495,6 +496,9 @@ impl Scenario {
         }
         if let Some(w) = o.w_ai_bytes {
             self.cc.w_ai_bytes = Some(w);
+        }
+        if let Some(q) = o.qp {
+            self.nic.qp = q;
         }
         Ok(())
     }
