@@ -85,6 +85,16 @@ fn bad_scenarios_and_flags_exit_2_naming_the_field() {
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("topology.link_gbps"), "{err}");
+    let (code, _, err) = hpccnic(&[
+        "netsim",
+        "--scenario",
+        "examples/netsim/incast16.toml",
+        "--qp",
+        "per-host",
+        "--check",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--qp") && err.contains("flow, peer"), "{err}");
     // DCQCN is built: `--cc dcqcn` plans (it needs `switch.ecn`, which the
     // scenario keeps on; `netsim/tests/netsim.rs` checks the refusal).
     let (code, out, err) = hpccnic(&[
