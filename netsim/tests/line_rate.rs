@@ -30,7 +30,7 @@ fn both_directions_fill_the_line_and_drop_nothing() {
 /// reach. On 64 flows, the line's (issue 50 asks ≥ 0.95). On one flow
 /// 0.766 (issue 50 asks ≥ 0.8): one flow's messages leave about 34
 /// cycles apart, against the 26 a 210-byte frame takes on the wire (32
-/// work requests a flow instead of 16 give 0.819, so the ring is only
+/// work requests a flow instead of 16 give 0.811, so the ring is only
 /// part of it).
 #[test]
 fn small_writes_one_way() {
