@@ -15,8 +15,9 @@
 //! (the NIC sends 8 bytes a cycle: the host link's rate, see
 //! [`scenario`](crate::net::scenario)); its next frame starts when the
 //! wire time of the last (`nic_spec::mac::wire_bytes`: padding, FCS,
-//! preamble and gap) is over (`CoreHost::pace_wire`). A switch port's frames reach its peer
-//! `delay` cycles after their wire time at the port's rate. A pause
+//! preamble and gap) is over (`CoreHost::pace_wire`). A switch port's
+//! frames reach its peer `delay` cycles after their wire time at the
+//! port's rate. A pause
 //! from a switch reaches its upstream after the link's delay; a paused
 //! NIC's MAC-side `tx_tready` is low.
 //!
