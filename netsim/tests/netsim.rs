@@ -125,6 +125,8 @@ start_us = 5
         let p = scenario(&format!("{base}[nic]\nqp = \"{qp}\"\n")).unwrap();
         let (r, s) = go(&p);
         assert_eq!(s.flows_completed, 2, "{qp}");
+        // Two flows between the same two hosts: two QPs on each, or one.
+        assert_eq!(s.qps_max, if qp == "flow" { 2 } else { 1 }, "{qp}");
         let small = p.flows.iter().find(|f| f.size == Some(2000)).unwrap();
         let done = r.flow_times[small.id].1.unwrap();
         let us = (done - T0 - small.start) as f64 * p.ns_per_cycle / 1000.0;

@@ -128,6 +128,9 @@ pub struct Summary {
     pub cc: String,
     /// Hosts on the RTL (Verilator, the golden core in lockstep).
     pub rtl_hosts: Vec<usize>,
+    /// How flows map onto QPs (`nic.qp`), and the most QPs any host used.
+    pub qp: crate::net::scenario::QpMap,
+    pub qps_max: usize,
     pub link_gbps: f64,
     pub ns_per_cycle: f64,
     pub base_rtt_ns: f64,
@@ -420,6 +423,15 @@ impl Summary {
             hosts: plan.topo.hosts,
             cc: format!("{:?}", plan.scenario.cc.algo),
             rtl_hosts: plan.rtl_hosts.clone(),
+            qp: plan.scenario.nic.qp,
+            qps_max: crate::net::scenario::qp_counts(
+                plan.topo.hosts,
+                &plan.flows,
+                plan.scenario.nic.qp,
+            )
+            .into_iter()
+            .max()
+            .unwrap_or(0),
             link_gbps: plan.scenario.topology.link_gbps,
             ns_per_cycle: plan.ns_per_cycle,
             base_rtt_ns: plan.base_rtt_ns,
