@@ -136,6 +136,7 @@ fn build(a: &Args) -> Result<serde_json::Value, String> {
         stall: 0.0,
         ring: 8,
         post_from: 0,
+        rx_pause: None,
     };
     let p = DriverParams {
         core,

@@ -76,6 +76,7 @@ pub fn bench_line_rate(f: &mut Figures) {
                     link_delay: 100,
                     dma_wr_share: 1.0,
                     one_way: false,
+                    pause: false,
                 },
             ));
         }
@@ -91,6 +92,7 @@ pub fn bench_line_rate(f: &mut Figures) {
                 link_delay: 100,
                 dma_wr_share: 1.0,
                 one_way: true,
+                pause: false,
             },
         ));
     }
@@ -98,11 +100,26 @@ pub fn bench_line_rate(f: &mut Figures) {
         "line_rate_mix_8flows_host_half".into(),
         LineRateCfg {
             flows: 8,
+            sizes: mix.clone(),
+            messages: 400,
+            link_delay: 100,
+            dma_wr_share: 0.5,
+            one_way: false,
+            pause: false,
+        },
+    ));
+    // The same with the link pause: the receiver sends XOFF and XON on
+    // its buffer's fill, the sender honours them.
+    runs.push((
+        "line_rate_mix_8flows_host_half_pause".into(),
+        LineRateCfg {
+            flows: 8,
             sizes: mix,
             messages: 400,
             link_delay: 100,
             dma_wr_share: 0.5,
             one_way: false,
+            pause: true,
         },
     ));
     // The RTL cores on Verilator, twins in lockstep (6 flows: the
@@ -116,6 +133,7 @@ pub fn bench_line_rate(f: &mut Figures) {
             link_delay: 100,
             dma_wr_share: 1.0,
             one_way: false,
+            pause: false,
         },
     ));
     // One flow's 64-byte rate with 32 work requests a flow (2^Q = 32).
@@ -128,6 +146,7 @@ pub fn bench_line_rate(f: &mut Figures) {
             link_delay: 100,
             dma_wr_share: 1.0,
             one_way: true,
+            pause: false,
         },
     ));
     for (key, cfg) in runs {
@@ -139,6 +158,7 @@ pub fn bench_line_rate(f: &mut Figures) {
             crate::line_rate::run_on(
                 &cfg,
                 32,
+                11,
                 [Box::new(|i: &In| t0.step(i)), Box::new(|i: &In| t1.step(i))],
             )
         } else {
@@ -150,6 +170,7 @@ pub fn bench_line_rate(f: &mut Figures) {
         f.insert(format!("{key}_wire_fill"), round(d.wire_fill));
         f.insert(format!("{key}_data_fill"), round(d.data_fill));
         f.insert(format!("{key}_drop_full"), d.drop_full as f64);
+        f.insert(format!("{key}_pauses"), d.pauses as f64);
         f.insert(format!("{key}_goodput"), round(d.goodput));
         f.insert(format!("{key}_timeouts_naks"), (d.timeouts + d.naks) as f64);
     }

@@ -138,6 +138,7 @@ pub fn run(c: &CcLoopCfg) -> CcLoopRun {
         stall: 0.0,
         ring: 1 << Q,
         post_from: 0,
+        rx_pause: None,
     };
     let nflows = c.flows.clamp(1, 2);
     let flows = plan(1, nflows, 0, 8, 0, 0, 1 << c.mtu_log2).flows;

@@ -155,6 +155,36 @@ pub struct HostParams {
     pub ring: u32,
     /// No work request is posted before this cycle.
     pub post_from: u64,
+    /// The link pause on host back-pressure (`RX_XOFF`, `RX_XON`,
+    /// `RX_PAUSE_QUANTA`); `None` leaves it off.
+    pub rx_pause: Option<RxPauseRegs>,
+}
+
+/// The link pause's registers: the receive buffer's words at which the
+/// NIC sends XOFF and XON, and the quanta an XOFF asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RxPauseRegs {
+    pub xoff: u16,
+    pub xon: u16,
+    pub quanta: u16,
+}
+
+impl RxPauseRegs {
+    /// For a 2^`b`-word buffer, MTU 2^`mtu_log2` and a link whose two
+    /// delays are `link_rtt_cycles` (8 bytes a cycle): XOFF with the
+    /// headroom of `nic_spec::roce::rx_pause_headroom_words`, XON half
+    /// way down, and quanta for a pause of twice the round trip (at least
+    /// 64). `None` if the buffer has no room for that headroom.
+    pub fn for_link(b: u32, mtu_log2: u8, link_rtt_cycles: u64) -> Option<Self> {
+        let rtt = link_rtt_cycles.min(u16::MAX as u64) as u32;
+        let xoff = nic_spec::roce::rx_xoff_max(b, mtu_log2 as u32, rtt);
+        (xoff > 0).then(|| Self {
+            xoff: xoff as u16,
+            xon: (xoff / 2) as u16,
+            // A quantum is 8 cycles (64 bytes) at 8 bytes a cycle.
+            quanta: (2 * rtt / 8).clamp(64, u16::MAX as u32) as u16,
+        })
+    }
 }
 
 /// One flow's context as the host writes it.
@@ -191,6 +221,13 @@ pub fn config_script(p: &HostParams, flows: &[FlowSpec]) -> Vec<CfgWrite> {
         (regs::CC_W_INIT, c.w_init as u64),
         (regs::CC_MLOG, c.mlog as u64),
     ];
+    if let Some(r) = p.rx_pause {
+        v.extend([
+            (regs::RX_XOFF, r.xoff as u64),
+            (regs::RX_XON, r.xon as u64),
+            (regs::RX_PAUSE_QUANTA, r.quanta as u64),
+        ]);
+    }
     if let Some(d) = p.cc_variant.dcqcn() {
         let r = &d.rp;
         v.extend([
@@ -288,6 +325,16 @@ pub struct CoreHost {
     pub pace_wire: bool,
     /// Cycle the wire is free for the next frame (fractional).
     wire_free: f64,
+    /// The core's PAUSE request not yet on the wire (the newest wins); it
+    /// goes at the next frame boundary, as `TxPause` sends it.
+    pause_pending: Option<u16>,
+    /// PAUSE frames sent: (cycle their last byte leaves, quanta).
+    pub pause_out: VecDeque<(u64, u16)>,
+    /// A PAUSE from the peer holds new frames until this cycle (a frame
+    /// already started goes on).
+    pub paused_until: u64,
+    /// PAUSE frames (XOFF and XON) this host's MAC sent.
+    pub pauses_sent: u64,
     /// The share of cycles the host takes a DMA write in (a host slower
     /// than the line: 0.5 takes every other one), on top of `stall`.
     pub dma_wr_share: f64,
@@ -330,6 +377,10 @@ impl CoreHost {
             paused: false,
             pace_wire: false,
             wire_free: 0.0,
+            pause_pending: None,
+            pause_out: VecDeque::new(),
+            paused_until: 0,
+            pauses_sent: 0,
             dma_wr_share: 1.0,
             dma_wr_credit: 0.0,
         }
@@ -387,6 +438,7 @@ impl CoreHost {
             dma_wr_ready: self.ready() && self.dma_wr_credit + self.dma_wr_share >= 1.0,
             tx_tready: self.ready()
                 && !self.paused
+                && !(self.tx_buf.is_empty() && now < self.paused_until)
                 && !(self.pace_wire && (now as f64) < self.wire_free.floor()),
             cnm_ready: true,
             ..Default::default()
@@ -485,6 +537,7 @@ impl CoreHost {
                 self.rx_pos = 0;
             }
         }
+        let mut sent = None;
         if o.tx_tvalid && i.tx_tready {
             if self.tx_buf.is_empty() {
                 self.tx_starts.push(now);
@@ -501,11 +554,32 @@ impl CoreHost {
                     self.tx_aborts += 1;
                 } else {
                     self.frames_out += 1;
-                    return Some(f);
+                    sent = Some(f);
                 }
             }
         }
-        None
+        // The core's PAUSE: a 60-byte MAC control frame at the next frame
+        // boundary, on the wire like any frame (the next frame waits for
+        // it when the transmitter is paced).
+        if o.pause_req {
+            self.pause_pending = Some(o.pause_quanta);
+        }
+        if let (true, Some(q)) = (self.tx_buf.is_empty(), self.pause_pending) {
+            self.pause_pending = None;
+            let end = self.wire_free.max(now as f64 + 1.0)
+                + nic_spec::mac::wire_bytes(60) as f64 / WIRE_BYTES_PER_CYCLE;
+            self.wire_free = end;
+            self.pause_out.push_back((end.ceil() as u64, q));
+            self.pauses_sent += 1;
+        }
+        sent
+    }
+
+    /// A PAUSE of `quanta` from the peer arrived at `now`: no new frame
+    /// for `quanta` × 512 bit times (8 cycles at 8 bytes a cycle); 0
+    /// releases at once.
+    pub fn pause_in(&mut self, now: u64, quanta: u16) {
+        self.paused_until = now + quanta as u64 * 8;
     }
 
     fn complete(&mut self, now: u64, c: &WrCompletion) {
@@ -560,6 +634,8 @@ pub trait Wire {
     fn bottleneck(&self) -> Option<&Bottleneck> {
         None
     }
+    /// Cycles from a frame's last byte to its arrival.
+    fn delay(&self) -> u64;
 }
 
 impl Wire for Link {
@@ -575,6 +651,9 @@ impl Wire for Link {
     fn take_damaged(&mut self) -> Option<Vec<u8>> {
         Link::take_damaged(self)
     }
+    fn delay(&self) -> u64 {
+        self.cfg.delay
+    }
 }
 
 impl Wire for Bottleneck {
@@ -589,6 +668,9 @@ impl Wire for Bottleneck {
     }
     fn bottleneck(&self) -> Option<&Bottleneck> {
         Some(self)
+    }
+    fn delay(&self) -> u64 {
+        self.cfg.delay
     }
 }
 
@@ -609,6 +691,13 @@ pub trait Host {
     fn finished(&self) -> bool;
     /// Cycle of the first beat of the last frame sent.
     fn last_tx_start(&self) -> u64;
+    /// The next PAUSE frame the MAC sent: (cycle its last byte left,
+    /// quanta).
+    fn take_pause(&mut self) -> Option<(u64, u16)> {
+        None
+    }
+    /// A PAUSE from the peer arrived at `now`.
+    fn pause_in(&mut self, _now: u64, _quanta: u16) {}
 }
 
 impl Host for CoreHost {
@@ -628,6 +717,12 @@ impl Host for CoreHost {
     }
     fn last_tx_start(&self) -> u64 {
         self.tx_starts.last().copied().unwrap_or(0)
+    }
+    fn take_pause(&mut self) -> Option<(u64, u16)> {
+        self.pause_out.pop_front()
+    }
+    fn pause_in(&mut self, now: u64, quanta: u16) {
+        CoreHost::pause_in(self, now, quanta)
     }
 }
 
@@ -651,6 +746,8 @@ pub struct Pair<'a, H: Host> {
     pub wire: Option<Vec<WireFrame>>,
     /// Each NIC's outputs in the last cycle.
     pub last: [H::Out; 2],
+    /// PAUSE frames on their way to NIC n: (arrival cycle, quanta).
+    pause_line: [VecDeque<(u64, u16)>; 2],
 }
 
 /// Two NIC cores with their host models (`hpcc_nic_core`).
@@ -688,6 +785,7 @@ impl<'a, H: Host> Pair<'a, H> {
             record: None,
             wire: None,
             last: Default::default(),
+            pause_line: Default::default(),
         }
     }
 
@@ -698,6 +796,10 @@ impl<'a, H: Host> Pair<'a, H> {
             while let Some(f) = self.links[1 - n].pop_arrived(now) {
                 self.hosts[n].receive(f);
             }
+            while self.pause_line[n].front().is_some_and(|p| p.0 <= now) {
+                let (_, q) = self.pause_line[n].pop_front().unwrap();
+                self.hosts[n].pause_in(now, q);
+            }
         }
         for n in 0..2 {
             let i = self.hosts[n].inputs(now);
@@ -707,6 +809,10 @@ impl<'a, H: Host> Pair<'a, H> {
             }
             let sent = self.hosts[n].take(now, &i, &o);
             self.last[n] = o;
+            while let Some((end, q)) = self.hosts[n].take_pause() {
+                let at = end + self.links[n].delay();
+                self.pause_line[1 - n].push_back((at, q));
+            }
             if let Some(f) = sent {
                 let start = self.hosts[n].last_tx_start();
                 let copy = self.wire.is_some().then(|| f.clone());
@@ -978,6 +1084,7 @@ pub fn core_sim_params(c: &CoreSimCfg) -> HostParams {
         stall: 0.0,
         ring: 8,
         post_from: 0,
+        rx_pause: None,
     }
 }
 

@@ -84,6 +84,9 @@ impl crate::core_env::Wire for NoFrames {
     fn lost(&self) -> u64 {
         0
     }
+    fn delay(&self) -> u64 {
+        0
+    }
 }
 
 /// What a run over XGMII adds to [`NicSimResult`].

@@ -29,7 +29,8 @@
 //! - timeouts and NAKs of the sender.
 
 use crate::core_env::{
-    config_script, plan, CoreHost, CorePair, HostParams, PlannedWr, VariantPlan, FIRST_QP,
+    config_script, plan, CoreHost, CorePair, HostParams, PlannedWr, RxPauseRegs, VariantPlan,
+    FIRST_QP,
 };
 use crate::link::LinkCfg;
 use nic_golden::cc::params::CcParams;
@@ -54,6 +55,11 @@ pub struct LineRateCfg {
     /// Only NIC 0 posts WRITEs (NIC 1 sends their ACKs): the message rate
     /// of one direction.
     pub one_way: bool,
+    /// The link pause on host back-pressure: each NIC's `RX_XOFF`,
+    /// `RX_XON` and `RX_PAUSE_QUANTA` from its buffer, the MTU and the
+    /// link ([`RxPauseRegs::for_link`]), and each honours the other's
+    /// PAUSE frames.
+    pub pause: bool,
 }
 
 /// What one direction (NIC n's transmitter, the other's receiver) did.
@@ -66,6 +72,10 @@ pub struct Direction {
     pub wire_fill: f64,
     pub data_fill: f64,
     pub drop_full: u32,
+    /// PAUSE frames the receiving NIC sent (XOFF, refreshes and XON) and
+    /// the cycles its pause was in force.
+    pub pauses: u64,
+    pub pause_cycles: u32,
     pub goodput: f64,
     pub timeouts: u32,
     pub naks: u32,
@@ -105,6 +115,7 @@ pub fn host_params() -> HostParams {
         stall: 0.0,
         ring: 16,
         post_from: 400,
+        rx_pause: None,
     }
 }
 
@@ -116,6 +127,7 @@ pub fn run(cfg: &LineRateCfg) -> LineRate {
     run_on(
         cfg,
         16,
+        11,
         [Box::new(|i: &In| t0.step(i)), Box::new(|i: &In| t1.step(i))],
     )
 }
@@ -140,16 +152,27 @@ pub fn run_rtl(cfg: &LineRateCfg) -> LineRate {
     run_on(
         cfg,
         8,
+        SIM_RX_BUF_LOG2 as u32,
         [Box::new(|i: &In| n0.step(i)), Box::new(|i: &In| n1.step(i))],
     )
 }
 
 /// Run `cfg` on the cores `nics` (golden, RTL, or both in lockstep),
 /// whose flows keep `ring` work requests each.
-pub fn run_on(cfg: &LineRateCfg, ring: u32, nics: [crate::core_env::CoreFn<'_>; 2]) -> LineRate {
+pub fn run_on(
+    cfg: &LineRateCfg,
+    ring: u32,
+    rx_buf_log2: u32,
+    nics: [crate::core_env::CoreFn<'_>; 2],
+) -> LineRate {
     assert!(cfg.flows >= 1 && !cfg.sizes.is_empty() && cfg.messages >= 1);
+    let rx_pause = cfg.pause.then(|| {
+        RxPauseRegs::for_link(rx_buf_log2, MTU_LOG2, 2 * cfg.link_delay)
+            .expect("the buffer has room for the link's pause headroom")
+    });
     let p = HostParams {
         ring,
+        rx_pause,
         ..host_params()
     };
     let w = plan(5, cfg.flows, 0, 8, 0, 0, 1 << MTU_LOG2);
@@ -222,6 +245,8 @@ pub fn run_on(cfg: &LineRateCfg, ring: u32, nics: [crate::core_env::CoreFn<'_>; 
             wire_fill: fill(&mut in_span.iter().map(|f| &f.frame)),
             data_fill: fill(&mut data.iter().map(|f| &f.frame)),
             drop_full: pair.last[1 - n].stats_parse.drop_full,
+            pauses: pair.hosts[1 - n].pauses_sent,
+            pause_cycles: pair.last[1 - n].stats_core.pause_cycles,
             goodput: frames_needed as f64 / data.len() as f64,
             timeouts: o.stats_req.timeouts,
             naks: o.stats_req.naks,

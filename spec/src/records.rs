@@ -718,7 +718,10 @@ macro_rules! cfg_write_record {
 /// bytes were dropped because another flow's SENT was still waiting
 /// (`sent_drops`; `hdl/src/nic/sent_tap.rs`); ACKs replaced in their
 /// flow's slot by a newer one before the Tx took them (`ack_coalesced`;
-/// `hdl/src/nic/ack_coalesce.rs`).
+/// `hdl/src/nic/ack_coalesce.rs`); link pause on host back-pressure
+/// (`hdl/src/nic/rx_pause.rs`): XOFF requests sent, first and refreshes
+/// (`pause_xoff`), XON requests (`pause_xon`), and cycles with the pause
+/// in force (`pause_cycles`).
 #[macro_export]
 macro_rules! core_stats_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
@@ -730,7 +733,8 @@ macro_rules! core_stats_record {
                 acks: 32 u32, reads: 32 u32, read_resps: 32 u32, int_events: 32 u32,
                 notifies: 32 u32, notify_drops: 32 u32, notifies_applied: 32 u32,
                 notifies_bad: 32 u32, sent_pkts: 32 u32, sent_drops: 32 u32,
-                ack_coalesced: 32 u32
+                ack_coalesced: 32 u32, pause_xoff: 32 u32, pause_xon: 32 u32,
+                pause_cycles: 32 u32
             ],
             records = [],
         }
@@ -1149,15 +1153,16 @@ mod tests {
         // parser (with ce_dropped), dispatcher, Tx, scheduler (with
         // bad_trim), CC (with drop_variant), requester, core, host
         // interface, DCQCN RP and NP, CNM tap (the core with SentTap's
-        // sent_pkts and sent_drops, and AckCoalesce's ack_coalesced):
-        // 108 on the core's register pages;
+        // sent_pkts and sent_drops, AckCoalesce's ack_coalesced and
+        // RxPause's pause_xoff, pause_xon and pause_cycles):
+        // 111 on the core's register pages;
         // then the MAC's Tx, Rx, pause control and clock-crossing FIFO
         // and the vendor-MAC adapter's padder, and the UART register
         // bridge, the board host memory's DMA engine and the board's
         // lock losses (outside the core: `STATS_UNMAPPED`)
         assert_eq!(
             n,
-            12 + 7 + 3 + 10 + 8 + 12 + 15 + 18 + 11 + 5 + 7 + 3 + 9 + 4 + 2 + 3 + 7 + 5 + 1
+            12 + 7 + 3 + 10 + 8 + 12 + 18 + 18 + 11 + 5 + 7 + 3 + 9 + 4 + 2 + 3 + 7 + 5 + 1
         );
     }
 }

@@ -34,6 +34,9 @@ regs! {
     PROBE_T = 0x02, 24, "probe interval, cycles (a PROBE per flow with data in flight)";
     SCHED_CAP = 0x03, 20, "scheduler credit cap, bytes (at least the MTU is used)";
     NS_PER_CYCLE = 0x04, 24, "the core clock's period, UQ8.16 ns: converts the CC's R (B/ns) to the scheduler's (B/cycle)";
+    RX_XOFF = 0x05, 16, "receive buffer words (8 bytes) at which the NIC asks its link to pause (XOFF); 0: never. Refused above the buffer's 2^B - 1 words; leave headroom (nic_spec::roce::rx_xoff_max)";
+    RX_XON = 0x06, 16, "receive buffer words at or below which a pause is released (XON); keep it below RX_XOFF";
+    RX_PAUSE_QUANTA = 0x07, 16, "the quanta (512 bit times each) an XOFF asks for; sent again every quanta x 4 cycles while the pause holds; 0: never pause";
     CC_T = 0x11, 24, "T, the base RTT, ns";
     CC_INV_T_M = 0x12, 32, "1/T mantissa (CcParams::regs)";
     CC_INV_T_S = 0x13, 8, "1/T shift (CcParams::regs)";

@@ -399,3 +399,41 @@ pub const fn rx_buf_max_mtu_log2(b: u32) -> u32 {
     }
     m
 }
+
+/// The link pause's thresholds on the parser's 16-entry record FIFO
+/// (`hdl/src/nic/rx_pause.rs`): an XOFF at this many records waiting…
+pub const RX_META_XOFF: u32 = 12;
+/// …and no XON while more than this many wait. Minimum frames (8 words,
+/// 10.5 cycles on the wire) fill the FIFO before the buffer: the four
+/// records above `RX_META_XOFF` are all their headroom, so a host slower
+/// than minimum frames at line rate can still see `drop_full`.
+pub const RX_META_XON: u32 = 8;
+
+/// Words (8 bytes a cycle) the pause path itself takes to act, beyond
+/// the frames and the link: the core's pause decision (2 cycles), the
+/// MAC's PAUSE frame (3 words, padded to 64 bytes with preamble and gap:
+/// 11 cycles), the peer's receive MAC and its pause timer (about 12).
+pub const PAUSE_REACTION_WORDS: u32 = 32;
+
+/// The receive buffer's headroom above `RX_XOFF`, in words: what can
+/// still arrive after the fill crosses it. Our PAUSE waits behind the
+/// frame our MAC is sending (one maximum frame), the peer finishes the
+/// frame it has started (another), the link's round trip carries
+/// `link_rtt_words` words (its two delays, at 8 bytes a cycle), and the
+/// pause path takes [`PAUSE_REACTION_WORDS`].
+pub const fn rx_pause_headroom_words(mtu_log2: u32, link_rtt_words: u32) -> u32 {
+    2 * max_frame_words(mtu_log2) + link_rtt_words + PAUSE_REACTION_WORDS
+}
+
+/// The largest `RX_XOFF` with the headroom of [`rx_pause_headroom_words`]
+/// in a buffer of 2^`b` words (which holds at most 2^b − 1); 0 (pause
+/// off) when the buffer has no room for that headroom.
+pub const fn rx_xoff_max(b: u32, mtu_log2: u32, link_rtt_words: u32) -> u32 {
+    let cap = (1u32 << b) - 1;
+    let h = rx_pause_headroom_words(mtu_log2, link_rtt_words);
+    if h >= cap {
+        0
+    } else {
+        cap - h
+    }
+}

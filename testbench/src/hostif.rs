@@ -299,7 +299,8 @@ harness! {
             c2h_tuser: m_axis_c2h.tuser, c2h_tvalid: m_axis_c2h.tvalid,
             event_valid: m_event.valid,
             tx_tdata: m_axis_tx.tdata, tx_tkeep: m_axis_tx.tkeep, tx_tlast: m_axis_tx.tlast,
-            tx_tuser: m_axis_tx.tuser, tx_tvalid: m_axis_tx.tvalid, rx_tready: s_axis_rx.tready
+            tx_tuser: m_axis_tx.tuser, tx_tvalid: m_axis_tx.tvalid, rx_tready: s_axis_rx.tready,
+            pause_req: pause_req, pause_quanta: pause_quanta
         }
         records_in { axil: s_axil }
         records_out {

@@ -38,6 +38,9 @@ pub struct Out {
     pub probe_t: u32,
     pub sched_cap: u32,
     pub ns_per_cycle: u32,
+    pub rx_xoff: u16,
+    pub rx_xon: u16,
+    pub rx_pause_quanta: u16,
     pub cc_t: u32,
     pub cc_inv_t_m: u32,
     pub cc_inv_t_s: u8,
@@ -196,6 +199,16 @@ impl<const A: usize, const B: usize> CfgRegs<A, B> {
             PROBE_T => g.probe_t = (d & 0xFF_FFFF) as u32,
             SCHED_CAP => g.sched_cap = (d & 0xF_FFFF) as u32,
             NS_PER_CYCLE => g.ns_per_cycle = (d & 0xFF_FFFF) as u32,
+            RX_XOFF => {
+                // A fill the 2^B-word buffer (2^B − 1 words) never reaches: refused.
+                if d > (1u64 << B) - 1 {
+                    self.bad = self.bad.wrapping_add(1);
+                } else {
+                    g.rx_xoff = d as u16;
+                }
+            }
+            RX_XON => g.rx_xon = d as u16,
+            RX_PAUSE_QUANTA => g.rx_pause_quanta = d as u16,
             CC_T => g.cc_t = (d & 0xFF_FFFF) as u32,
             CC_INV_T_M => g.cc_inv_t_m = d as u32,
             CC_INV_T_S => g.cc_inv_t_s = d as u8,

@@ -15,7 +15,7 @@ use crate::cc::hpcc::{self, HpccCc};
 use crate::cc::{CcStats, DcqcnStats, NpStats};
 use crate::nic::{
     ack_coalesce, cc_arb, cfg_regs, desc_queue, ev_arb, int_tap, notify_rx, notify_tx, read_resp,
-    rp_arb, rx_ctx_mux, sent_tap, tx_arb, CfgWrite, CoreStats,
+    rp_arb, rx_ctx_mux, rx_pause, sent_tap, tx_arb, CfgWrite, CoreStats,
 };
 use crate::roce::requester::{self, Requester};
 use crate::roce::{cnm_rx, rx_dispatch, rx_parse, tx};
@@ -84,6 +84,8 @@ pub struct Out {
     pub cnm_valid: bool,
     pub cnm: CnmInfo,
     pub stats_cnm: CnmStats,
+    pub pause_req: bool,
+    pub pause_quanta: u16,
 }
 
 /// Every block's inputs for one cycle.
@@ -111,6 +113,7 @@ struct Ins {
     np: dcqcn_np::In,
     sent: sent_tap::In,
     cnm: cnm_rx::In,
+    rx_pause: rx_pause::In,
 }
 
 /// Every block's outputs for one cycle.
@@ -138,6 +141,7 @@ struct Outs {
     np: dcqcn_np::Out,
     sent: sent_tap::Out,
     cnm: cnm_rx::Out,
+    rx_pause: rx_pause::Out,
 }
 
 /// The NIC core for 2^A flows with 2^Q work requests each and a 2^B-word
@@ -166,6 +170,7 @@ pub struct NicCore<const A: usize, const Q: usize, const B: usize, const H: usiz
     np: Node<DcqcnNp<A>>,
     sent: Node<sent_tap::SentTap<A>>,
     cnm: Node<cnm_rx::CnmRx>,
+    rx_pause: Node<rx_pause::RxPause>,
     ins: Ins,
     /// Every block's outputs in the last cycle.
     outs: Outs,
@@ -200,6 +205,7 @@ impl<const A: usize, const Q: usize, const B: usize, const H: usize> Default
             np: Node::new(Default::default()),
             sent: Node::new(Default::default()),
             cnm: Node::new(Default::default()),
+            rx_pause: Node::new(Default::default()),
             ins: Ins::default(),
             outs: Outs::default(),
             passes: 0,
@@ -418,6 +424,14 @@ fn wire(e: &In, o: &Outs) -> Ins {
             rx_tvalid: e.rx_tvalid && o.parse.in_tready,
             cnm_ready: e.cnm_ready,
         },
+        rx_pause: rx_pause::In {
+            reset: e.reset,
+            buf_fill: o.parse.buf_fill,
+            meta_fill: o.parse.meta_fill,
+            cfg_xoff: o.cfg.rx_xoff,
+            cfg_xon: o.cfg.rx_xon,
+            cfg_quanta: o.cfg.rx_pause_quanta,
+        },
     }
 }
 
@@ -461,12 +475,17 @@ fn outputs(o: &Outs) -> Out {
             sent_pkts: o.sent.sent_pkts,
             sent_drops: o.sent.sent_drops,
             ack_coalesced: o.ack_slots.coalesced,
+            pause_xoff: o.rx_pause.xoffs,
+            pause_xon: o.rx_pause.xons,
+            pause_cycles: o.rx_pause.cycles,
         },
         stats_dcqcn: o.rp.stats,
         stats_np: o.np.stats,
         cnm_valid: o.cnm.cnm_valid,
         cnm: o.cnm.cnm,
         stats_cnm: o.cnm.stats,
+        pause_req: o.rx_pause.pause_req,
+        pause_quanta: o.rx_pause.pause_quanta,
     }
 }
 
@@ -495,6 +514,7 @@ impl<const A: usize, const Q: usize, const B: usize, const H: usize> NicCore<A, 
             np: self.np.eval(&i.np),
             sent: self.sent.eval(&i.sent),
             cnm: self.cnm.eval(&i.cnm),
+            rx_pause: self.rx_pause.eval(&i.rx_pause),
         }
     }
 
@@ -522,7 +542,14 @@ impl<const A: usize, const Q: usize, const B: usize, const H: usize> NicCore<A, 
             np: self.np.commit(&i.np),
             sent: self.sent.commit(&i.sent),
             cnm: self.cnm.commit(&i.cnm),
+            rx_pause: self.rx_pause.commit(&i.rx_pause),
         }
+    }
+
+    /// `pause_req` and `pause_quanta` this cycle (registers: known before
+    /// the cycle's inputs, as a MAC stepped first needs them).
+    pub fn pause_request(&self) -> (bool, u16) {
+        self.rx_pause.m.request()
     }
 
     /// The most words the receive buffer has held (for monitors).

@@ -15,6 +15,7 @@ pub mod notify_tx;
 pub mod read_resp;
 pub mod rp_arb;
 pub mod rx_ctx_mux;
+pub mod rx_pause;
 pub mod sent_tap;
 pub mod tx_arb;
 

@@ -49,6 +49,8 @@ pub struct Out {
     pub tx_tuser: bool,
     pub tx_tvalid: bool,
     pub rx_tready: bool,
+    pub pause_req: bool,
+    pub pause_quanta: u16,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -145,6 +147,8 @@ fn outputs(o: &Outs) -> Out {
         tx_tuser: c.tx_tuser,
         tx_tvalid: c.tx_tvalid,
         rx_tready: c.rx_tready,
+        pause_req: c.pause_req,
+        pause_quanta: c.pause_quanta,
     }
 }
 
@@ -208,6 +212,10 @@ impl<
     /// the host interface alone).
     pub fn host_in(&self) -> crate::hostif::host_if::In {
         self.ins.host
+    }
+    /// The core's `pause_req` and `pause_quanta` this cycle (registers).
+    pub fn pause_request(&self) -> (bool, u16) {
+        self.core.m.pause_request()
     }
     /// The core's outputs in the last cycle (its counters).
     pub fn core_out(&self) -> &core::Out {

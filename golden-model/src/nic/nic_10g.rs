@@ -137,7 +137,9 @@ impl Out {
 pub const TX_FIFO_A: usize = nic_spec::mac::NIC_10G_TX_FIFO_A;
 
 /// The MAC's inputs for the transmit FIFO's beat `b`.
-fn mac_in(e: &In, b: &Beat, tvalid: bool) -> mac_10g::In {
+/// `pause` is the core's own request this cycle ([`HpccNic::pause_request`]):
+/// it wins over the port's in the same cycle.
+fn mac_in(e: &In, b: &Beat, tvalid: bool, pause: (bool, u16)) -> mac_10g::In {
     mac_10g::In {
         rx_rst: e.rst,
         tx_rst: e.rst,
@@ -148,8 +150,8 @@ fn mac_in(e: &In, b: &Beat, tvalid: bool) -> mac_10g::In {
         tx_tuser: b.tuser,
         xgmii_rxd: e.xgmii_rxd,
         xgmii_rxc: e.xgmii_rxc,
-        tx_pause_req: e.tx_pause_req,
-        tx_pause_quanta: e.tx_pause_quanta,
+        tx_pause_req: pause.0 || e.tx_pause_req,
+        tx_pause_quanta: if pause.0 { pause.1 } else { e.tx_pause_quanta },
         cfg_src_mac: e.cfg_src_mac,
         rx_tready: true,
     }
@@ -217,7 +219,8 @@ impl<
     type Out = Out;
     fn step(&mut self, e: &In) -> Out {
         let f = self.tx_fifo.m_out();
-        let m = self.mac.step(&mac_in(e, &f.beat, f.tvalid));
+        let pause = self.nic.pause_request();
+        let m = self.mac.step(&mac_in(e, &f.beat, f.tvalid, pause));
         let no_beat = SIn {
             reset: e.rst,
             ..Default::default()

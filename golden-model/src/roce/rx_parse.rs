@@ -71,6 +71,11 @@ pub struct Out {
     pub pay_tuser: bool,
     /// Always 1: the parser never back-pressures the MAC.
     pub in_tready: bool,
+    /// Words the frame buffer holds (committed frames and the one being
+    /// written), as of the previous cycle (a register).
+    pub buf_fill: u16,
+    /// Records waiting in the metadata FIFO, as of the previous cycle.
+    pub meta_fill: u8,
     pub stats: RxParseStats,
 }
 
@@ -268,6 +273,9 @@ pub struct RoceRxParse<const B: usize> {
     rp: u16,
     /// The most words the buffer held (model only, for monitors).
     peak: u16,
+    /// `buf_fill` and `meta_fill` (registers).
+    fill_q: u16,
+    mfill_q: u8,
     ovf: bool,
     /// Room in the buffer and record FIFO full, as registers (computed
     /// from the previous cycle's pointers).
@@ -308,6 +316,8 @@ impl<const B: usize> Default for RoceRxParse<B> {
             fstart: 0,
             rp: 0,
             peak: 0,
+            fill_q: 0,
+            mfill_q: 0,
             ovf: false,
             room_q: false,
             mfull_q: false,
@@ -358,6 +368,8 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
     fn step(&mut self, i: &In) -> Out {
         let bmask = (1usize << B) - 1;
         let mmask = (1usize << META_A) - 1;
+        let fill_next = self.wp.wrapping_sub(self.rp);
+        let mfill_next = self.mw.wrapping_sub(self.mr);
         // ---- Outputs (registers and RAM outputs).
         let mval = self.mv && !self.busy;
         let rec = self.meta_mem[self.mr as usize & mmask];
@@ -370,6 +382,8 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
         };
         let mut o = Out {
             in_tready: true,
+            buf_fill: self.fill_q,
+            meta_fill: self.mfill_q,
             pay_tuser: false,
             meta_valid: mval,
             pay_tvalid: pval,
@@ -569,6 +583,11 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
             self.cnt = [0; 11];
         }
         self.peak = self.peak.max(self.wp.wrapping_sub(self.rp));
+        (self.fill_q, self.mfill_q) = if i.reset {
+            (0, 0)
+        } else {
+            (fill_next, mfill_next)
+        };
         o
     }
 }

@@ -30,9 +30,11 @@
 //! ready handshakes.
 //!
 //! Bad input: an address that is no register, a commit of a flow id
-//! ≥ 2^A, or an `MTU_LOG2` above what the core's 2^B-word receive buffer
+//! ≥ 2^A, an `MTU_LOG2` above what the core's 2^B-word receive buffer
 //! takes (`nic_spec::roce::rx_buf_max_mtu_log2`: two maximum frames and
-//! sixteen minimum ones; B = 8 takes 8, B = 10 takes 11, B = 11 takes 12)
+//! sixteen minimum ones; B = 8 takes 8, B = 10 takes 11, B = 11 takes 12),
+//! or an `RX_XOFF` above the buffer's 2^B − 1 words (a fill it never
+//! reaches; the value is compared whole, so bits above 15 refuse it too)
 //! is counted in `bad_cfg` and changes nothing.
 //!
 //! Golden twin: `nic_golden::nic::cfg_regs`.
@@ -94,6 +96,9 @@ pub struct CfgRegs<const A: usize, const B: usize> {
     pub probe_t: Signal<Out, Bits<24>>,
     pub sched_cap: Signal<Out, Bits<20>>,
     pub ns_per_cycle: Signal<Out, Bits<24>>,
+    pub rx_xoff: Signal<Out, Bits<16>>,
+    pub rx_xon: Signal<Out, Bits<16>>,
+    pub rx_pause_quanta: Signal<Out, Bits<16>>,
     pub cc_t: Signal<Out, Bits<24>>,
     pub cc_inv_t_m: Signal<Out, Bits<32>>,
     pub cc_inv_t_s: Signal<Out, Bits<8>>,
@@ -112,6 +117,9 @@ pub struct CfgRegs<const A: usize, const B: usize> {
     r_probe_t: DFF<Bits<24>>,
     r_sched_cap: DFF<Bits<20>>,
     r_ns_per_cycle: DFF<Bits<24>>,
+    r_rx_xoff: DFF<Bits<16>>,
+    r_rx_xon: DFF<Bits<16>>,
+    r_rx_pause_quanta: DFF<Bits<16>>,
     r_cc_t: DFF<Bits<24>>,
     r_cc_inv_t_m: DFF<Bits<32>>,
     r_cc_inv_t_s: DFF<Bits<8>>,
@@ -159,6 +167,11 @@ pub struct CfgRegs<const A: usize, const B: usize> {
     k_probe_t: Constant<Bits<16>>,
     k_sched_cap: Constant<Bits<16>>,
     k_ns_per_cycle: Constant<Bits<16>>,
+    k_rx_xoff: Constant<Bits<16>>,
+    k_rx_xon: Constant<Bits<16>>,
+    k_rx_pause_quanta: Constant<Bits<16>>,
+    /// The largest `RX_XOFF` taken: the buffer's 2^B − 1 words.
+    k_xoff_max: Constant<Bits<16>>,
     k_cc_t: Constant<Bits<16>>,
     k_cc_inv_t_m: Constant<Bits<16>>,
     k_cc_inv_t_s: Constant<Bits<16>>,
@@ -231,6 +244,9 @@ impl<const A: usize, const B: usize> Default for CfgRegs<A, B> {
             probe_t: Default::default(),
             sched_cap: Default::default(),
             ns_per_cycle: Default::default(),
+            rx_xoff: Default::default(),
+            rx_xon: Default::default(),
+            rx_pause_quanta: Default::default(),
             cc_t: Default::default(),
             cc_inv_t_m: Default::default(),
             cc_inv_t_s: Default::default(),
@@ -249,6 +265,9 @@ impl<const A: usize, const B: usize> Default for CfgRegs<A, B> {
             r_probe_t: Default::default(),
             r_sched_cap: Default::default(),
             r_ns_per_cycle: Default::default(),
+            r_rx_xoff: Default::default(),
+            r_rx_xon: Default::default(),
+            r_rx_pause_quanta: Default::default(),
             r_cc_t: Default::default(),
             r_cc_inv_t_m: Default::default(),
             r_cc_inv_t_s: Default::default(),
@@ -295,6 +314,10 @@ impl<const A: usize, const B: usize> Default for CfgRegs<A, B> {
             k_probe_t: k(PROBE_T),
             k_sched_cap: k(SCHED_CAP),
             k_ns_per_cycle: k(NS_PER_CYCLE),
+            k_rx_xoff: k(RX_XOFF),
+            k_rx_xon: k(RX_XON),
+            k_rx_pause_quanta: k(RX_PAUSE_QUANTA),
+            k_xoff_max: Constant::new(Bits::<16>::from((1u64 << B) - 1)),
             k_cc_t: k(CC_T),
             k_cc_inv_t_m: k(CC_INV_T_M),
             k_cc_inv_t_s: k(CC_INV_T_S),
@@ -360,6 +383,9 @@ impl<const A: usize, const B: usize> Logic for CfgRegs<A, B> {
             r_probe_t,
             r_sched_cap,
             r_ns_per_cycle,
+            r_rx_xoff,
+            r_rx_xon,
+            r_rx_pause_quanta,
             r_cc_t,
             r_cc_inv_t_m,
             r_cc_inv_t_s,
@@ -419,6 +445,18 @@ impl<const A: usize, const B: usize> Logic for CfgRegs<A, B> {
                 self.r_sched_cap.d.next = self.s_cfg.data.val().get_bits::<20>(0);
             } else if (self.s_cfg.addr.val() == self.k_ns_per_cycle.val()) {
                 self.r_ns_per_cycle.d.next = self.s_cfg.data.val().get_bits::<24>(0);
+            } else if (self.s_cfg.addr.val() == self.k_rx_xoff.val()) {
+                if ((self.s_cfg.data.val().get_bits::<16>(0) > self.k_xoff_max.val())
+                    || self.s_cfg.data.val().get_bits::<48>(16).any())
+                {
+                    self.n_bad.d.next = (self.n_bad.q.val() + 1);
+                } else {
+                    self.r_rx_xoff.d.next = self.s_cfg.data.val().get_bits::<16>(0);
+                }
+            } else if (self.s_cfg.addr.val() == self.k_rx_xon.val()) {
+                self.r_rx_xon.d.next = self.s_cfg.data.val().get_bits::<16>(0);
+            } else if (self.s_cfg.addr.val() == self.k_rx_pause_quanta.val()) {
+                self.r_rx_pause_quanta.d.next = self.s_cfg.data.val().get_bits::<16>(0);
             } else if (self.s_cfg.addr.val() == self.k_cc_t.val()) {
                 self.r_cc_t.d.next = self.s_cfg.data.val().get_bits::<24>(0);
             } else if (self.s_cfg.addr.val() == self.k_cc_inv_t_m.val()) {
@@ -591,6 +629,9 @@ impl<const A: usize, const B: usize> Logic for CfgRegs<A, B> {
         self.probe_t.next = self.r_probe_t.q.val();
         self.sched_cap.next = self.r_sched_cap.q.val();
         self.ns_per_cycle.next = self.r_ns_per_cycle.q.val();
+        self.rx_xoff.next = self.r_rx_xoff.q.val();
+        self.rx_xon.next = self.r_rx_xon.q.val();
+        self.rx_pause_quanta.next = self.r_rx_pause_quanta.q.val();
         self.cc_t.next = self.r_cc_t.q.val();
         self.cc_inv_t_m.next = self.r_cc_inv_t_m.q.val();
         self.cc_inv_t_s.next = self.r_cc_inv_t_s.q.val();

@@ -18,6 +18,7 @@
 //!   CfgRegs ─ CREATE/DESTROY (RpEvent) ─► RpArb;  CfgRegs.m_dcqcn ─► DcqcnRp.cfg;  np_interval ─► DcqcnNp
 //!   Requester ─ TxDesc taken by TxArb (observed) ─► SentTap ─ SENT (RpEvent) ─► RpArb (byte counter; on while byte_reset ≠ 0)
 //!   s_axis_rx (every beat the parser takes) ─► CnmRx (QCN CNM tap) ─► m_cnm, m_stats_cnm
+//!   RoceRxParse buf_fill, meta_fill ─► RxPause (RX_XOFF, RX_XON, RX_PAUSE_QUANTA) ─► pause_req, pause_quanta
 //! ```
 //!
 //! Ports (clock `clock`, `reset` for the Rx and Tx pipelines):
@@ -32,6 +33,11 @@
 //!   `m_stats_sched`, `m_stats_cc`, `m_stats_req`, `m_stats_core`,
 //!   `m_stats_dcqcn` (the reaction point), `m_stats_np` (the notification
 //!   point), `m_stats_cnm` (the CNM tap);
+//! - `pause_req` (one cycle), `pause_quanta: 16`: an 802.3x PAUSE the
+//!   MAC should send (`TxPause`'s `tx_pause_req`, `tx_pause_quanta`):
+//!   XOFF when the receive buffer fills past `RX_XOFF` while the host
+//!   holds writes back, refreshed while it stays full, XON (0 quanta)
+//!   at `RX_XON` ([`RxPause`]);
 //! - `m_cnm` (`CnmInfo`, valid/ready): each good QCN CNM (IEEE 802.1Qau,
 //!   EtherType 0x22E7) the Rx saw, from [`CnmRx`], a tap on the beats the
 //!   parser takes (the parser drops the frame: `trunc` or `bad_eth`). A CNM drives no
@@ -59,6 +65,7 @@ use crate::nic::notify_tx::NotifyTx;
 use crate::nic::read_resp::ReadResp;
 use crate::nic::rp_arb::RpArb;
 use crate::nic::rx_ctx_mux::RxCtxMux;
+use crate::nic::rx_pause::RxPause;
 use crate::nic::sent_tap::SentTap;
 use crate::nic::tx_arb::TxArb;
 use crate::nic::{CfgWriteSink, CoreStatsSource};
@@ -106,6 +113,8 @@ pub struct NicCore<
     pub m_stats_np: NpStatsSource,
     pub m_cnm: CnmInfoSource,
     pub m_stats_cnm: CnmStatsSource,
+    pub pause_req: Signal<Out, Bit>,
+    pub pause_quanta: Signal<Out, Bits<16>>,
     cfg: CfgRegs<A, B>,
     parse: RoceRxParse<B>,
     dispatch: RoceRxDispatch<A>,
@@ -128,6 +137,7 @@ pub struct NicCore<
     np: DcqcnNp<A>,
     sent: SentTap<A>,
     cnm: CnmRx,
+    rx_pause: RxPause,
 }
 
 impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: usize> Logic
@@ -138,9 +148,10 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
         clock!(
             self, clock, cfg, parse, dispatch, rx_ctx, requester, sched, ev_arb, cc_arb, cc,
             read_resp, int_tap, ack_slots, desc_q, notify_tx, notify_rx, tx_arb, tx, rp_arb, rp,
-            np, sent, cnm
+            np, sent, cnm, rx_pause
         );
         self.parse.reset.next = self.reset.val();
+        self.rx_pause.reset.next = self.reset.val();
         self.dispatch.reset.next = self.reset.val();
         self.tx.reset.next = self.reset.val();
 
@@ -200,6 +211,14 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
         crate::cc::CcUpdateSource::join(&mut self.notify_rx.m_update, &mut self.ev_arb.s_notify);
         NakReqSource::<A>::join(&mut self.dispatch.m_nak, &mut self.requester.s_nak);
         ReadReqSource::<A>::join(&mut self.dispatch.m_rdreq, &mut self.read_resp.s_rdreq);
+        // Host back-pressure fills the receive buffer: a link pause.
+        self.rx_pause.buf_fill.next = self.parse.buf_fill.val();
+        self.rx_pause.meta_fill.next = self.parse.meta_fill.val();
+        self.rx_pause.cfg_xoff.next = self.cfg.rx_xoff.val();
+        self.rx_pause.cfg_xon.next = self.cfg.rx_xon.val();
+        self.rx_pause.cfg_quanta.next = self.cfg.rx_pause_quanta.val();
+        self.pause_req.next = self.rx_pause.pause_req.val();
+        self.pause_quanta.next = self.rx_pause.pause_quanta.val();
 
         // ---- DCQCN: CNPs received → reaction point → scheduler; CE marks →
         // notification point → CNPs sent.
@@ -269,5 +288,8 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
         self.m_stats_core.sent_pkts.next = self.sent.sent_pkts.val();
         self.m_stats_core.sent_drops.next = self.sent.sent_drops.val();
         self.m_stats_core.ack_coalesced.next = self.ack_slots.coalesced.val();
+        self.m_stats_core.pause_xoff.next = self.rx_pause.xoffs.val();
+        self.m_stats_core.pause_xon.next = self.rx_pause.xons.val();
+        self.m_stats_core.pause_cycles.next = self.rx_pause.cycles.val();
     }
 }

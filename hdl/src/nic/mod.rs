@@ -18,6 +18,8 @@
 //!   creation and the requester's READ tracking;
 //! - [`int_tap`], [`notify_tx`], [`notify_rx`]: NewINT: the receiver's
 //!   telemetry to its CC, its W back in a NOTIFY, the sender applying it;
+//! - [`rx_pause`]: the receive buffer's fill → PAUSE requests to the MAC
+//!   (host back-pressure becomes a link pause);
 //! - [`core`]: `NicCore`, everything joined;
 //! - [`nic`]: `HpccNic`, the host interface ([`crate::hostif`]) and the
 //!   core: the `hpcc_nic` top;
@@ -38,6 +40,7 @@ pub mod notify_tx;
 pub mod read_resp;
 pub mod rp_arb;
 pub mod rx_ctx_mux;
+pub mod rx_pause;
 pub mod sent_tap;
 pub mod tx_arb;
 

@@ -20,7 +20,9 @@
 //! host interface's (`s_axil`, `m_axis_read_desc`, `s_axis_h2c`,
 //! `m_axis_write_desc`, `m_axis_c2h`, `m_event`) and the core's MAC side
 //! (`m_axis_tx`, `s_axis_rx`: 64-bit AXI4-Stream without FCS,
-//! `s_axis_rx.tuser` = bad frame). Every counter is read over AXI4-Lite.
+//! `s_axis_rx.tuser` = bad frame), and `pause_req`, `pause_quanta`: the
+//! core's PAUSE requests for the MAC (`NicCore`). Every counter is read
+//! over AXI4-Lite.
 //! Wiring only; latency, throughput and bad-input behaviour are the
 //! blocks'.
 //!
@@ -55,6 +57,8 @@ pub struct HpccNic<
     pub m_event: CqEventSource,
     pub m_axis_tx: AxisSource<64, 8, 1>,
     pub s_axis_rx: AxisSink<64, 8, 1>,
+    pub pause_req: Signal<Out, Bit>,
+    pub pause_quanta: Signal<Out, Bits<16>>,
     host: HostIf<A, Q, C, N, W, H>,
     core: NicCore<A, Q, AQ, B, H>,
 }
@@ -119,5 +123,7 @@ impl<
         // ---- MAC side.
         AxisSource::<64, 8, 1>::link(&mut self.m_axis_tx, &mut self.core.m_axis_tx);
         AxisSink::<64, 8, 1>::link(&mut self.s_axis_rx, &mut self.core.s_axis_rx);
+        self.pause_req.next = self.core.pause_req.val();
+        self.pause_quanta.next = self.core.pause_quanta.val();
     }
 }

@@ -22,7 +22,9 @@
 //! - `xgmii_rxd`, `xgmii_rxc`, `xgmii_txd`, `xgmii_txc`: 64-bit XGMII;
 //! - `tx_pause_req` (one cycle), `tx_pause_quanta`, `cfg_src_mac`: send
 //!   an 802.3x PAUSE frame ([`TxPause`](crate::mac::TxPause)); tie
-//!   `tx_pause_req` low if unused;
+//!   `tx_pause_req` low if unused. The core asks for its own PAUSEs
+//!   (XOFF and XON on its receive buffer's fill, `RX_XOFF`, `RX_XON`,
+//!   `RX_PAUSE_QUANTA`): in a cycle where both ask, the core's wins;
 //! - `tx_paused`: a received PAUSE or PFC frame holds new frames off;
 //! - `rx_error_bad_frame`, `rx_error_bad_fcs`: one-cycle pulses, as in
 //!   `mac_10g`;
@@ -135,8 +137,14 @@ impl<
         self.mac.xgmii_rxc.next = self.xgmii_rxc.val();
         self.xgmii_txd.next = self.mac.xgmii_txd.val();
         self.xgmii_txc.next = self.mac.xgmii_txc.val();
-        self.mac.tx_pause_req.next = self.tx_pause_req.val();
-        self.mac.tx_pause_quanta.next = self.tx_pause_quanta.val();
+        // The core's own PAUSE (host back-pressure) wins over the port's
+        // in the same cycle; both are one-cycle requests.
+        self.mac.tx_pause_req.next = (self.nic.pause_req.val() || self.tx_pause_req.val());
+        if self.nic.pause_req.val() {
+            self.mac.tx_pause_quanta.next = self.nic.pause_quanta.val();
+        } else {
+            self.mac.tx_pause_quanta.next = self.tx_pause_quanta.val();
+        }
         self.mac.cfg_src_mac.next = self.cfg_src_mac.val();
         self.tx_paused.next = self.mac.tx_paused.val();
         self.rx_error_bad_frame.next = self.mac.rx_error_bad_frame.val();

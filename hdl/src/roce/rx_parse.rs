@@ -30,6 +30,10 @@
 //!   last, ceil(len/8) words, none when `m_meta.len` is 0; lanes beyond
 //!   `pay_tkeep` are 0; all 0 while not valid. The next record is offered
 //!   only after the last payload word was taken.
+//! - `buf_fill: 16`: the words the buffer holds (committed frames and
+//!   the one being written), `meta_fill: 8`: the records waiting; both as
+//!   of the previous cycle (registers), for the link pause
+//!   ([`RxPause`](crate::nic::rx_pause::RxPause)).
 //! - counters (32 bits, wrapping): `m_stats.ok`, `m_stats.bad_fcs`, `m_stats.trunc`,
 //!   `m_stats.bad_eth`, `m_stats.bad_ip`, `m_stats.bad_port`, `m_stats.bad_opcode`,
 //!   `m_stats.bad_len`, `m_stats.bad_tlm`, `m_stats.bad_icrc`, `m_stats.drop_full`,
@@ -123,6 +127,8 @@ pub struct RoceRxParse<const B: usize> {
     pub m_meta: RxMetaSource,
     pub m_axis_pay: AxisSource<64, 8, 1>,
     pub m_stats: RxParseStatsSource,
+    pub buf_fill: Signal<Out, Bits<16>>,
+    pub meta_fill: Signal<Out, Bits<8>>,
     // Sub-blocks.
     crc: Crc32x64,
     crc_dp: Crc32x64,
@@ -206,6 +212,8 @@ pub struct RoceRxParse<const B: usize> {
     ovf: DFF<Bit>,
     room_q: DFF<Bit>,
     mfull_q: DFF<Bit>,
+    fill_q: DFF<Bits<16>>,
+    mfill_q: DFF<Bits<8>>,
     commit_q: DFF<Bit>,
     dec_q: DFF<Bit>,
     rsn_q: DFF<Bits<4>>,
@@ -347,6 +355,8 @@ impl<const B: usize> Default for RoceRxParse<B> {
             m_meta: Default::default(),
             m_axis_pay: Default::default(),
             m_stats: Default::default(),
+            buf_fill: Default::default(),
+            meta_fill: Default::default(),
             crc: Default::default(),
             crc_dp: Default::default(),
             dec_in: Default::default(),
@@ -425,6 +435,8 @@ impl<const B: usize> Default for RoceRxParse<B> {
             ovf: Default::default(),
             room_q: Default::default(),
             mfull_q: Default::default(),
+            fill_q: Default::default(),
+            mfill_q: Default::default(),
             commit_q: Default::default(),
             dec_q: Default::default(),
             rsn_q: Default::default(),
@@ -572,9 +584,9 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             ipacc, c_d, c_n, c_first, crem, crc_q, tl_on, tl_lo, tl_hi, a_fcs, a_trunc, a_eth,
             a_ip, a_port, a_opc, a_lena, a_tlm, a_pp, a_pad, a_pay, a_r, a_a, a_t, a_p, why, b_len,
             b_w0, b_sh, b_r, b_a, b_t, wp, fstart, rp, ovf, mw, mr, mv, busy, primed, rd, hold,
-            pcnt, psh, pkeep, pmask, pend, room_q, mfull_q, commit_q, dec_q, rsn_q, q_len, q_ps,
-            q_end, q_sh, q_ce, c_ce, b_ce, a_ce, ce_dropped, q_r, q_a, q_t, q_nz, rd1, mr1, dpart,
-            n2, f2, why_c, c_len, c_w0, c_sh, c_r, c_a, c_t
+            pcnt, psh, pkeep, pmask, pend, room_q, mfull_q, fill_q, mfill_q, commit_q, dec_q,
+            rsn_q, q_len, q_ps, q_end, q_sh, q_ce, c_ce, b_ce, a_ce, ce_dropped, q_r, q_a, q_t,
+            q_nz, rd1, mr1, dpart, n2, f2, why_c, c_len, c_w0, c_sh, c_r, c_a, c_t
         );
         for i in 0..15 {
             self.hw[i].clock.next = self.clock.val();
@@ -931,6 +943,10 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.dec.next = (self.dl_v[3].q.val() && self.dl_l[3].q.val());
         self.mfull.next = self.mfull_q.q.val();
         self.mfull_q.d.next = ((self.mw.q.val() - self.mr.q.val()) == self.k_mcap.val());
+        self.fill_q.d.next = (self.wp.q.val() - self.rp.q.val());
+        self.mfill_q.d.next = (self.mw.q.val() - self.mr.q.val());
+        self.buf_fill.next = self.fill_q.q.val();
+        self.meta_fill.next = self.mfill_q.q.val();
         if self.why_c.q.val().any() {
             self.rsn.next = self.why_c.q.val();
         } else if (self.ovf.q.val() || !self.room.val() || self.mfull.val()) {
@@ -1217,6 +1233,8 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             self.wcnt.d.next = 0.into();
             self.room_q.d.next = true;
             self.mfull_q.d.next = false;
+            self.fill_q.d.next = 0.into();
+            self.mfill_q.d.next = 0.into();
             self.wp.d.next = 0.into();
             self.fstart.d.next = 0.into();
             self.rp.d.next = 0.into();

@@ -294,6 +294,7 @@ pub fn host_params(plan: &Plan) -> HostParams {
         stall: 0.0,
         ring: 8,
         post_from: 0,
+        rx_pause: None,
     }
 }
 

@@ -13,6 +13,7 @@ use nic_hdl::nic::notify_tx::NotifyTx;
 use nic_hdl::nic::read_resp::ReadResp;
 use nic_hdl::nic::rp_arb::RpArb;
 use nic_hdl::nic::rx_ctx_mux::RxCtxMux;
+use nic_hdl::nic::rx_pause::RxPause;
 use nic_hdl::nic::sent_tap::SentTap;
 use nic_hdl::nic::tx_arb::TxArb;
 use nic_hdl::nic::NicCore;
@@ -30,7 +31,8 @@ harness! {
             cfg_ready: s_cfg.ready, tx_ctx_valid: m_tx_ctx.valid, rx_ctx_valid: m_rx_ctx.valid,
             req_ctx_valid: m_req_ctx.valid, cc_ctl_valid: m_cc_ctl.valid,
             mtu_log2: mtu_log2, mtu_bytes: mtu_bytes, rto: rto, probe_t: probe_t,
-            sched_cap: sched_cap, ns_per_cycle: ns_per_cycle,
+            sched_cap: sched_cap, ns_per_cycle: ns_per_cycle, rx_xoff: rx_xoff, rx_xon: rx_xon,
+            rx_pause_quanta: rx_pause_quanta,
             cc_t: cc_t, cc_inv_t_m: cc_inv_t_m, cc_inv_t_s: cc_inv_t_s, cc_uq_m: cc_uq_m,
             cc_eta: cc_eta, cc_max_stage: cc_max_stage, cc_w_ai: cc_w_ai, cc_w_min: cc_w_min,
             cc_w_init: cc_w_init, cc_mlog: cc_mlog, bad_cfg: bad_cfg, commits: commits,
@@ -248,7 +250,8 @@ harness! {
             dma_rd_valid: m_dma_rd.valid, h2c_tready: s_axis_h2c.tready,
             dma_wr_valid: m_dma_wr.valid, rx_tready: s_axis_rx.tready,
             tx_tdata: m_axis_tx.tdata, tx_tkeep: m_axis_tx.tkeep, tx_tlast: m_axis_tx.tlast,
-            tx_tvalid: m_axis_tx.tvalid, tx_tuser: m_axis_tx.tuser, cnm_valid: m_cnm.valid
+            tx_tvalid: m_axis_tx.tvalid, tx_tuser: m_axis_tx.tuser, cnm_valid: m_cnm.valid,
+            pause_req: pause_req, pause_quanta: pause_quanta
         }
         records_in { cfg: s_cfg, wr: s_wr }
         records_out {
@@ -257,6 +260,22 @@ harness! {
             stats_sched: m_stats_sched, stats_cc: m_stats_cc, stats_req: m_stats_req,
             stats_core: m_stats_core, stats_dcqcn: m_stats_dcqcn, stats_np: m_stats_np,
             cnm: m_cnm, stats_cnm: m_stats_cnm
+        }
+    }
+}
+
+harness! {
+    impl<> RxPause {
+        type In = golden::rx_pause::In;
+        type Out = golden::rx_pause::Out;
+        clock = clock;
+        inputs {
+            reset: reset, buf_fill: buf_fill, meta_fill: meta_fill, cfg_xoff: cfg_xoff,
+            cfg_xon: cfg_xon, cfg_quanta: cfg_quanta
+        }
+        outputs {
+            pause_req: pause_req, pause_quanta: pause_quanta, paused: paused, xoffs: xoffs,
+            xons: xons, cycles: cycles
         }
     }
 }

@@ -19,7 +19,8 @@ harness! {
             meta_valid: m_meta.valid,
             pay_tdata: m_axis_pay.tdata, pay_tkeep: m_axis_pay.tkeep,
             pay_tlast: m_axis_pay.tlast, pay_tvalid: m_axis_pay.tvalid,
-            pay_tuser: m_axis_pay.tuser, in_tready: s_axis_rx.tready
+            pay_tuser: m_axis_pay.tuser, in_tready: s_axis_rx.tready,
+            buf_fill: buf_fill, meta_fill: meta_fill
         }
         records_out { meta: m_meta, stats: m_stats }
     }

@@ -12,5 +12,6 @@ mod notify_tx;
 mod read_resp;
 mod rp_arb;
 mod rx_ctx_mux;
+mod rx_pause;
 mod sent_tap;
 mod tx_arb;
