@@ -67,6 +67,12 @@
 #define HPCC_NIC_CORE_SCHED_CAP_WIDTH 20u
 #define HPCC_NIC_CORE_NS_PER_CYCLE 0x4u /* the core clock's period, UQ8.16 ns: converts the CC's R (B/ns) to the scheduler's (B/cycle) */
 #define HPCC_NIC_CORE_NS_PER_CYCLE_WIDTH 24u
+#define HPCC_NIC_CORE_RX_XOFF 0x5u /* receive buffer words (8 bytes) at which the NIC asks its link to pause (XOFF); 0: never. Refused above the buffer's 2^B - 1 words; leave headroom (nic_spec::roce::rx_xoff_max) */
+#define HPCC_NIC_CORE_RX_XOFF_WIDTH 16u
+#define HPCC_NIC_CORE_RX_XON 0x6u /* receive buffer words at or below which a pause is released (XON); keep it below RX_XOFF */
+#define HPCC_NIC_CORE_RX_XON_WIDTH 16u
+#define HPCC_NIC_CORE_RX_PAUSE_QUANTA 0x7u /* the quanta (512 bit times each) an XOFF asks for; sent again every quanta x 4 cycles while the pause holds; 0: never pause */
+#define HPCC_NIC_CORE_RX_PAUSE_QUANTA_WIDTH 16u
 #define HPCC_NIC_CORE_CC_T 0x11u /* T, the base RTT, ns */
 #define HPCC_NIC_CORE_CC_T_WIDTH 24u
 #define HPCC_NIC_CORE_CC_INV_T_M 0x12u /* 1/T mantissa (CcParams::regs) */
@@ -219,7 +225,7 @@
 #define HPCC_NIC_STAT_REQ_ACK_AHEAD 0x1528u
 #define HPCC_NIC_STAT_REQ_BAD_FB 0x152Cu
 #define HPCC_NIC_STATS_PAGE_CORE 6u /* CoreStats */
-#define HPCC_NIC_STATS_CORE_COUNT 15u /* counters on the page */
+#define HPCC_NIC_STATS_CORE_COUNT 18u /* counters on the page */
 #define HPCC_NIC_STAT_CORE_BAD_CFG 0x1600u
 #define HPCC_NIC_STAT_CORE_COMMITS 0x1604u
 #define HPCC_NIC_STAT_CORE_UPDATES 0x1608u
@@ -235,6 +241,9 @@
 #define HPCC_NIC_STAT_CORE_SENT_PKTS 0x1630u
 #define HPCC_NIC_STAT_CORE_SENT_DROPS 0x1634u
 #define HPCC_NIC_STAT_CORE_ACK_COALESCED 0x1638u
+#define HPCC_NIC_STAT_CORE_PAUSE_XOFF 0x163Cu
+#define HPCC_NIC_STAT_CORE_PAUSE_XON 0x1640u
+#define HPCC_NIC_STAT_CORE_PAUSE_CYCLES 0x1644u
 #define HPCC_NIC_STATS_PAGE_HOST_IF 7u /* HostIfStats */
 #define HPCC_NIC_STATS_HOST_IF_COUNT 18u /* counters on the page */
 #define HPCC_NIC_STAT_HOST_IF_READS 0x1700u

@@ -249,6 +249,19 @@ fn print_summary(s: &Summary, wall: f64, r: &NetResult) {
         "NICs: {} frames in, {} dropped with a full receive buffer (peak {} words held), {} bad; {} timeouts, {} NAKs",
         s.nic.rx_ok, s.nic.rx_drop_full, s.nic.rx_buffer_peak_words, s.nic.rx_bad, s.nic.timeouts, s.nic.naks
     );
+    println!(
+        "NIC pauses: {} PAUSE frames sent, in force {} cycles{}",
+        s.nic.pauses_sent,
+        s.nic.pause_cycles,
+        if s.nic.pause_off_hosts.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; off on hosts {:?} (the receive buffer has no room for the link's headroom)",
+                s.nic.pause_off_hosts
+            )
+        }
+    );
     if s.nic.ce_marks + s.nic.cnps_received > 0 {
         println!(
             "DCQCN: {} CE marks taken, {} CNPs sent, {} received, {} rate cuts, {} increases; \

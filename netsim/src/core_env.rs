@@ -171,12 +171,12 @@ pub struct RxPauseRegs {
 
 impl RxPauseRegs {
     /// For a 2^`b`-word buffer, MTU 2^`mtu_log2` and a link whose two
-    /// delays are `link_rtt_cycles` (8 bytes a cycle): XOFF with the
+    /// delays carry `link_rtt_words` words (8 bytes): XOFF with the
     /// headroom of `nic_spec::roce::rx_pause_headroom_words`, XON half
     /// way down, and quanta for a pause of twice the round trip (at least
     /// 64). `None` if the buffer has no room for that headroom.
-    pub fn for_link(b: u32, mtu_log2: u8, link_rtt_cycles: u64) -> Option<Self> {
-        let rtt = link_rtt_cycles.min(u16::MAX as u64) as u32;
+    pub fn for_link(b: u32, mtu_log2: u8, link_rtt_words: u64) -> Option<Self> {
+        let rtt = link_rtt_words.min(u16::MAX as u64) as u32;
         let xoff = nic_spec::roce::rx_xoff_max(b, mtu_log2 as u32, rtt);
         (xoff > 0).then(|| Self {
             xoff: xoff as u16,

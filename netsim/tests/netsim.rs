@@ -138,6 +138,54 @@ start_us = 5
     assert!(fct_us[1] > 20.0, "{fct_us:?}");
 }
 
+/// Two senders to a host that takes DMA writes at a quarter of the
+/// link's rate (each sender's window alone is about the link's BDP, which
+/// the 64 KiB buffer holds): its NIC's receive buffer fills, the NIC sends PAUSE frames (`RX_XOFF`), the
+/// switch port toward it holds its frames (and, lossless, pauses the
+/// sender's port in turn), and nothing is dropped anywhere. With the 16
+/// KiB buffer a 1 µs link at 100 Gb/s leaves no room for the headroom:
+/// the pause is off, said so in the summary, and the NIC drops.
+#[test]
+fn a_slow_host_pauses_its_switch_port_instead_of_dropping() {
+    let base = r#"
+duration_us = 120
+[topology]
+kind = "incast"
+senders = 2
+link_gbps = 100
+link_delay_ns = 1000
+[switch]
+mode = "lossless"
+[[workload]]
+kind = "incast"
+src = [0, 1]
+bytes = 100000
+[nic]
+host_dma_gbps = 25
+"#;
+    let p = scenario(&format!("{base}rx_buffer_kb = 64\n")).unwrap();
+    let (r, s) = go(&p);
+    eprintln!(
+        "64 KiB: {:?}, switches: drops {} pauses {}",
+        s.nic, s.drops, s.pauses
+    );
+    assert_eq!(s.flows_completed, 2);
+    assert_eq!((s.nic.rx_drop_full, s.drops, s.nic.timeouts), (0, 0, 0));
+    assert!(s.nic.pause_off_hosts.is_empty());
+    let dst = p.flows[0].dst;
+    assert!(
+        r.pauses_sent[dst] >= 2 && s.nic.pause_cycles > 0,
+        "{:?}",
+        s.nic
+    );
+    let p = scenario(base).unwrap();
+    let (_, s) = go(&p);
+    eprintln!("16 KiB: {:?}", s.nic);
+    assert_eq!(s.nic.pause_off_hosts, vec![0, 1, 2]);
+    assert_eq!(s.nic.pauses_sent, 0);
+    assert!(s.nic.rx_drop_full > 0);
+}
+
 /// The two other variants on the same incast: the receiver-based
 /// (NewINT) and probe-only telemetry also drain the burst and share fairly.
 /// W_min (1 % of W_init, 287 B) is under one packet: the receiver variant

@@ -387,9 +387,9 @@ pub const fn max_frame_words(mtu_log2: u32) -> u32 {
 
 /// The largest `MTU_LOG2` (8..=12) a receive buffer of 2^`b` words takes:
 /// the buffer (which holds at most 2^b − 1 words) must hold two maximum
-/// frames and the sixteen minimum frames (62 bytes, 8 words) of the
-/// parser's record FIFO, so that one frame can arrive while another
-/// leaves and small frames behind them are not dropped. Below 8: a buffer
+/// frames and sixteen minimum frames (62 bytes, 8 words), so that one
+/// frame can arrive while another leaves and small frames behind them are
+/// not dropped. Below 8: a buffer
 /// too small for any MTU. `MTU_LOG2` writes above it are refused
 /// (`CoreStats.bad_cfg`).
 pub const fn rx_buf_max_mtu_log2(b: u32) -> u32 {
@@ -400,14 +400,21 @@ pub const fn rx_buf_max_mtu_log2(b: u32) -> u32 {
     m
 }
 
-/// The link pause's thresholds on the parser's 16-entry record FIFO
-/// (`hdl/src/nic/rx_pause.rs`): an XOFF at this many records waiting…
-pub const RX_META_XOFF: u32 = 12;
-/// …and no XON while more than this many wait. Minimum frames (8 words,
-/// 10.5 cycles on the wire) fill the FIFO before the buffer: the four
-/// records above `RX_META_XOFF` are all their headroom, so a host slower
-/// than minimum frames at line rate can still see `drop_full`.
-pub const RX_META_XON: u32 = 8;
+/// log2 of the receive parser's record FIFO (`hdl/src/roce/rx_parse.rs`):
+/// 64 records, a record per frame waiting in the buffer. With 1 KiB
+/// frames 16 records held only 2,300 words, less than a 1 µs link's
+/// round trip at 100 Gb/s, so a paused link still overflowed them.
+pub const RX_META_LOG2: u32 = 6;
+
+/// The link pause's thresholds on the record FIFO
+/// (`hdl/src/nic/rx_pause.rs`): an XOFF at this many records waiting (3/4
+/// of the FIFO)…
+pub const RX_META_XOFF: u32 = 3 << (RX_META_LOG2 - 2);
+/// …and no XON while more than this many wait (1/2). Small frames fill
+/// the FIFO before the buffer: the 16 records above `RX_META_XOFF` are
+/// their headroom, so a host slower than minimum frames at line rate on a
+/// long link can still see `drop_full`.
+pub const RX_META_XON: u32 = 1 << (RX_META_LOG2 - 1);
 
 /// Words (8 bytes a cycle) the pause path itself takes to act, beyond
 /// the frames and the link: the core's pause decision (2 cycles), the

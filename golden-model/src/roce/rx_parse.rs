@@ -15,7 +15,7 @@ use crate::roce::{RxMeta, RxParseStats, Telemetry};
 use crate::Cycle;
 
 /// log2 of the metadata FIFO's entries.
-pub const META_A: usize = 4;
+pub const META_A: usize = nic_spec::roce::RX_META_LOG2 as usize;
 
 /// Reasons, as counter indices (`Out::cnt`'s order).
 pub const OK: usize = 0;

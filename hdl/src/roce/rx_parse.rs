@@ -5,8 +5,8 @@
 //! Takes the MAC's 64-bit frame stream (no back-pressure: one word per
 //! cycle forever, frames back to back), stores every frame's words in a
 //! block-RAM ring buffer while checking the frame in stream, and at the end
-//! of the frame either commits it (a metadata record into a 16-entry
-//! metadata FIFO; the words stay in the buffer) or rolls the buffer's write
+//! of the frame either commits it (a metadata record into a 64-entry
+//! metadata FIFO, `nic_spec::roce::RX_META_LOG2`; the words stay in the buffer) or rolls the buffer's write
 //! pointer back and counts the first failing reason. Committed frames come
 //! out in order as a metadata record (`meta_*`) followed by the payload
 //! words (`pay_*`), realigned so that payload byte 0 is in lane 0; pad and
@@ -82,7 +82,7 @@
 //!   critical path), so the buffer holds at most 2^B − 1 words; the record
 //!   FIFO's "full" likewise.
 //! - Buffer: 2^B 64-bit words (B is a const generic; the NIC uses 11 =
-//!   2048 words, two maximum frames and more). Metadata: 16 entries.
+//!   2048 words, two maximum frames and more). Metadata: 64 entries.
 //!   Space is freed as words leave, not at the frame's end: a frame's
 //!   header words when its record is taken, then each payload word once
 //!   the next one is read (the read pointer follows the output), and the
@@ -111,7 +111,7 @@ use crate::stream::{AxisSink, AxisSource};
 use rust_hdl::prelude::*;
 
 /// log2 of the metadata FIFO's entries.
-pub const META_A: usize = 4;
+pub const META_A: usize = nic_spec::roce::RX_META_LOG2 as usize;
 /// The CRC register after a frame and its own (correct) ICRC.
 pub const RESIDUE: u32 = 0xDEBB_20E3;
 

@@ -90,6 +90,13 @@ pub struct NicTotals {
     pub rx_buffer_peak_words: u64,
     /// The same for each NIC, by host.
     pub rx_buffer_peak_by_host: Vec<u16>,
+    /// PAUSE frames the NICs sent on host back-pressure (XOFF, refreshes
+    /// and XON), and the cycles their pauses were in force, summed.
+    pub pauses_sent: u64,
+    pub pause_cycles: u64,
+    /// Hosts whose link pause is off: their receive buffer has no room
+    /// for their link's headroom (`nic_spec::roce::rx_pause_headroom_words`).
+    pub pause_off_hosts: Vec<usize>,
     /// Frames dropped by any other parser check.
     pub rx_bad: u64,
     /// Retransmission timeouts and NAKs of the requesters.
@@ -111,6 +118,15 @@ pub struct NicTotals {
 }
 
 impl NicTotals {
+    fn with_pauses(self, r: &crate::net::run::NetResult) -> Self {
+        Self {
+            pauses_sent: r.pauses_sent.iter().sum(),
+            pause_off_hosts: (0..r.rx_pause.len())
+                .filter(|&h| r.rx_pause[h].is_none())
+                .collect(),
+            ..self
+        }
+    }
     fn with_rx_peak(self, by_host: &[u16]) -> Self {
         Self {
             rx_buffer_peak_words: by_host.iter().copied().max().unwrap_or(0) as u64,
@@ -475,9 +491,11 @@ impl Summary {
                     t.rate_increases += o.stats_dcqcn.increases as u64;
                     t.sents += o.stats_dcqcn.sents as u64;
                     t.sent_drops += o.stats_core.sent_drops as u64;
+                    t.pause_cycles += o.stats_core.pause_cycles as u64;
                     t
                 })
-                .with_rx_peak(&r.rx_peak),
+                .with_rx_peak(&r.rx_peak)
+                .with_pauses(r),
             jain_index,
             jain_window_us,
             join_to_fair_us,

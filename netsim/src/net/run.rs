@@ -26,7 +26,8 @@
 //! R (the UPDATEs its sender's scheduler takes): [`NetResult`].
 
 use crate::core_env::{
-    config_script, CoreHost, FlowSpec, HostParams, VariantPlan, FIRST_QP, SIM_RX_BUF_LOG2,
+    config_script, CoreHost, FlowSpec, HostParams, RxPauseRegs, VariantPlan, FIRST_QP,
+    SIM_RX_BUF_LOG2,
 };
 use crate::net::scenario::{Plan, QpMap};
 use crate::net::switch::{PauseOut, PortCfg, PortStats, Switch, SwitchCfg};
@@ -106,8 +107,19 @@ pub type RtlCore = nic_hdl::nic::NicCore<3, 3, 6, SIM_RX_BUF_LOG2>;
 /// twin alone. Other hosts get the golden core with the receive buffer of
 /// the `hpcc_nic` top (16 KiB) and 8, 64 or 256 flows (as their QPs
 /// need; the plan refuses more than `scenario::QPS_MAX`).
-pub fn nic_for(rtl_host: bool, verilator: bool, qps: usize) -> Box<dyn NicModel> {
+pub fn nic_for(rtl_host: bool, verilator: bool, qps: usize, rx_buf_log2: u32) -> Box<dyn NicModel> {
     let flows = qps + FIRST_QP as usize;
+    /// A golden core of 2^A flows and the buffer of `rx_buf_log2`.
+    macro_rules! golden {
+        ($a:literal) => {
+            match rx_buf_log2 {
+                11 => Box::new(NicCore::<$a, 3, 11>::default()),
+                12 => Box::new(NicCore::<$a, 3, 12>::default()),
+                13 => Box::new(NicCore::<$a, 3, 13>::default()),
+                b => panic!("no golden host with a 2^{b}-word buffer (the plan allows 11..=13)"),
+            }
+        };
+    }
     match (rtl_host, verilator) {
         (true, true) => Box::new(nic_testbench::roce::pipes::Lockstep::new(
             nic_testbench::roce::pipes::engine_for::<RtlCore>(
@@ -118,9 +130,9 @@ pub fn nic_for(rtl_host: bool, verilator: bool, qps: usize) -> Box<dyn NicModel>
             "hpcc_nic_core",
         )),
         (true, false) => Box::new(NicCore::<3, 3, SIM_RX_BUF_LOG2>::default()),
-        _ if flows <= 1 << 3 => Box::new(NicCore::<3, 3, 11>::default()),
-        _ if flows <= 1 << 6 => Box::new(NicCore::<6, 3, 11>::default()),
-        _ => Box::new(NicCore::<8, 3, 11>::default()),
+        _ if flows <= 1 << 3 => golden!(3),
+        _ if flows <= 1 << 6 => golden!(6),
+        _ => golden!(8),
     }
 }
 
@@ -187,6 +199,20 @@ pub struct NetResult {
     pub last: Vec<Out>,
     /// The most words each NIC's receive buffer held.
     pub rx_peak: Vec<u16>,
+    /// Each NIC's link pause: its registers (`None`: off, its buffer has
+    /// no room for its link's headroom) and the PAUSE frames it sent.
+    pub rx_pause: Vec<Option<RxPauseRegs>>,
+    pub pauses_sent: Vec<u64>,
+}
+
+/// log2 words of host `h`'s receive buffer: the plan's for golden hosts
+/// (`nic.rx_buffer_kb`), [`SIM_RX_BUF_LOG2`]'s for RTL hosts.
+pub fn rx_buf_log2(plan: &Plan, h: usize) -> u32 {
+    if plan.rtl_hosts.contains(&h) {
+        SIM_RX_BUF_LOG2 as u32
+    } else {
+        plan.rx_buf_log2
+    }
 }
 
 /// Flow contexts, QP tables and work of every host.
@@ -309,8 +335,23 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(u64, u64, usize, usize)) -> Net
     let mut mem_rng = StdRng::seed_from_u64(sc.seed ^ 0x3E3);
     let mem: Vec<u8> = (0..CHUNK as usize + 8).map(|_| mem_rng.gen()).collect();
     let ecn = sc.switch.ecn;
+    // Each host's link pause: on when its receive buffer has room for the
+    // headroom of its link (`nic_spec::roce::rx_pause_headroom_words`).
+    let rx_pause: Vec<Option<RxPauseRegs>> = (0..n)
+        .map(|h| {
+            let (s, k) = topo.uplink[h];
+            let l = &topo.switches[s][k];
+            let words_per_cycle = l.gbps / 64.0 * plan.ns_per_cycle;
+            let rtt_words = (2.0 * cyc(l.delay_ns) as f64 * words_per_cycle).ceil() as u64;
+            RxPauseRegs::for_link(rx_buf_log2(plan, h), p.mtu_log2, rtt_words)
+        })
+        .collect();
     let mut hosts: Vec<CoreHost> = (0..n)
         .map(|h| {
+            let p = HostParams {
+                rx_pause: rx_pause[h],
+                ..p
+            };
             let mut cfg = config_script(&p, &setup.specs[h]);
             if ecn {
                 // ECN-capable transport (ECT(0)), so switches can mark.
@@ -336,6 +377,7 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(u64, u64, usize, usize)) -> Net
                 plan.rtl_hosts.contains(&h),
                 plan.scenario.nic.engine == crate::net::scenario::NicEngine::Verilator,
                 setup.qps[h].len(),
+                rx_buf_log2(plan, h),
             )
         })
         .collect();
@@ -430,6 +472,10 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(u64, u64, usize, usize)) -> Net
         })
         .collect();
     let mut host_wire: Vec<VecDeque<(u64, Vec<u8>)>> = vec![VecDeque::new(); n];
+    // The NICs' PAUSE frames on their way to their switch ports (arrival,
+    // quanta), and when each port's pause runs out.
+    let mut nic_pause_line: Vec<VecDeque<(u64, u16)>> = vec![VecDeque::new(); n];
+    let mut nic_pause_end: Vec<Option<u64>> = vec![None; n];
     let mut lines = PauseLines {
         host: vec![VecDeque::new(); n],
         port: topo
@@ -479,6 +525,19 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(u64, u64, usize, usize)) -> Net
                 switches[s].receive(k, f, &mut pauses);
             }
             lines.send(s, &mut pauses, topo, &switches[s], now);
+            // A NIC's PAUSE holds the switch port toward it for its quanta
+            // (512 bit times each at the port's rate), or until an XON.
+            while nic_pause_line[h].front().is_some_and(|e| e.0 <= now) {
+                let (_, q) = nic_pause_line[h].pop_front().unwrap();
+                let port = &mut switches[s].ports[k];
+                port.paused = q > 0;
+                nic_pause_end[h] = (q > 0)
+                    .then(|| now + (q as f64 * 64.0 / port.cfg.bytes_per_cycle).ceil() as u64);
+            }
+            if nic_pause_end[h].is_some_and(|e| e <= now) {
+                switches[s].ports[k].paused = false;
+                nic_pause_end[h] = None;
+            }
             while lines.host[h].front().is_some_and(|e| e.0 <= now) {
                 hosts[h].paused = lines.host[h].pop_front().unwrap().1;
             }
@@ -526,6 +585,9 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(u64, u64, usize, usize)) -> Net
                 }
                 host_wire[h].push_back((now + 1 + host_delay[h], f));
             }
+            while let Some((end, q)) = hosts[h].pause_out.pop_front() {
+                nic_pause_line[h].push_back((end + host_delay[h], q));
+            }
         }
         if now % plan.sample == 0 && now >= T0 {
             r.samples.push(now);
@@ -572,6 +634,8 @@ pub fn run(plan: &Plan, progress: &mut dyn FnMut(u64, u64, usize, usize)) -> Net
     }
     r.cycles = now;
     r.rx_peak = nics.iter().map(|m| m.rx_buffer_peak()).collect();
+    r.rx_pause = rx_pause;
+    r.pauses_sent = hosts.iter().map(|h| h.pauses_sent).collect();
     r.flow_times = vec![(None, None); nflows];
     for (h, host) in hosts.iter().enumerate() {
         r.errors

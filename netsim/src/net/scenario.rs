@@ -276,8 +276,13 @@ pub struct NicSec {
     pub qp: QpMap,
     /// The rate at which each host takes the NIC's DMA writes, Gb/s
     /// (default: the link's; a slower host back-pressures the NIC, which
-    /// has no pause yet and drops what its buffer cannot hold).
+    /// pauses its link when its receive buffer has room for the link's
+    /// headroom, and otherwise drops what its buffer cannot hold).
     pub host_dma_gbps: Option<f64>,
+    /// The golden hosts' receive buffer, KiB: 16 (default, the `hpcc_nic`
+    /// top's), 32 or 64. The link pause needs room for the link's round
+    /// trip above `RX_XOFF`: a 1 µs link at 100 Gb/s needs 64.
+    pub rx_buffer_kb: Option<u32>,
     /// Each host's DMA read latency, ns: a read request to its first data
     /// beat (default: 8 NIC cycles).
     pub host_dma_latency_ns: Option<f64>,
@@ -440,6 +445,8 @@ pub struct Plan {
     pub dma_wr_share: f64,
     /// A host's DMA read latency, cycles.
     pub dma_latency: u64,
+    /// log2 words of the golden hosts' receive buffer (11..=13).
+    pub rx_buf_log2: u32,
 }
 
 const HOSTS_MAX: usize = 62;
@@ -688,6 +695,12 @@ impl Scenario {
             Some(g) if g.is_finite() && g > 0.0 => (g / t.link_gbps).min(1.0),
             Some(g) => return Err(format!("nic.host_dma_gbps: {g} must be above 0")),
         };
+        let rx_buf_log2 = match n.rx_buffer_kb {
+            None | Some(16) => 11,
+            Some(32) => 12,
+            Some(64) => 13,
+            Some(k) => return Err(format!("nic.rx_buffer_kb: {k} must be 16, 32 or 64")),
+        };
         let dma_latency = match n.host_dma_latency_ns {
             None => 8,
             Some(l) if l.is_finite() && (0.0..=100_000.0).contains(&l) => {
@@ -903,6 +916,7 @@ impl Scenario {
             rto: cyc(c.rto_us) as u32,
             dcqcn,
             dma_wr_share,
+            rx_buf_log2,
             dma_latency,
         })
     }

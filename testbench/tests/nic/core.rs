@@ -86,6 +86,7 @@ fn params(c: &Cfg) -> HostParams {
         stall: c.stall,
         ring: 1 << Q,
         post_from: 0,
+        rx_pause: None,
     }
 }
 
