@@ -22,7 +22,8 @@ use crate::common::*;
 use nic_golden::nic::nic_10g::HpccNic10g as Golden;
 use nic_golden::Cycle;
 use nic_hdl::nic::HpccNic10g;
-use nic_netsim::driver::{nic_sim_params, NicSimCfg};
+use nic_netsim::core_env::RxPauseRegs;
+use nic_netsim::driver::{nic_sim_params, DriverParams, NicSimCfg};
 use nic_netsim::driver_10g::{run_nic_10g_sim, Xgmii10gResult};
 
 const A: usize = 3;
@@ -36,12 +37,16 @@ type Twin = Golden<A, Q, B, C, N, W>;
 
 /// Two twins to the end; panics on a failed run.
 fn run(c: &NicSimCfg, record: bool) -> Xgmii10gResult {
-    let p = nic_sim_params(c, A as u32, Q as u32);
+    run_with(c, &nic_sim_params(c, A as u32, Q as u32), record)
+}
+
+/// [`run`] with the drivers' parameters `p`.
+fn run_with(c: &NicSimCfg, p: &DriverParams, record: bool) -> Xgmii10gResult {
     let mut t = [Twin::default(), Twin::default()];
     let [t0, t1] = &mut t;
     let r = run_nic_10g_sim(
         c,
-        &p,
+        p,
         [Box::new(|i| t0.step(i)), Box::new(|i| t1.step(i))],
         3_000_000,
         record,
@@ -117,6 +122,49 @@ fn nic_10g_twin_closed_loop() {
             );
         }
     }
+}
+
+/// Hosts that often hold their DMA ports (ready low in 60 % of cycles)
+/// and a low `RX_XOFF` (8 words, one small frame; the headroom above it
+/// is the rest of the 1023-word buffer): the receiving core asks for PAUSE frames, its
+/// MAC sends them on the wire, the peer's MAC applies them, and nothing
+/// is dropped for a full buffer.
+#[test]
+fn nic_10g_pauses_its_link_when_the_host_falls_behind() {
+    let mut c = cfg(7, 0.0, 0, false);
+    c.stall = 0.6;
+    let mut p = nic_sim_params(&c, A as u32, Q as u32);
+    p.core.rx_pause = Some(RxPauseRegs {
+        xoff: 8,
+        xon: 4,
+        quanta: 100,
+    });
+    let r = run_with(&c, &p, false);
+    let mut paused = 0;
+    for n in 0..2 {
+        let xoffs = counter(&r, n, "CoreStats", "pause_xoff");
+        let (_, peer_rx, _) = &r.mac[1 - n];
+        let (_, _, pause) = &r.mac[n];
+        eprintln!(
+            "NIC {n}: XOFFs {xoffs}, XONs {}, PAUSE frames sent {}, received by the peer {}, applied {}",
+            counter(&r, n, "CoreStats", "pause_xon"),
+            pause.sent,
+            peer_rx.pause,
+            r.mac[1 - n].2.applied
+        );
+        assert_eq!(counter(&r, n, "RxParseStats", "drop_full"), 0, "NIC {n}");
+        // Every request reached the wire (a newer one may replace one not
+        // yet sent) and the peer took every PAUSE frame.
+        assert_eq!(
+            pause.sent + pause.superseded,
+            xoffs + counter(&r, n, "CoreStats", "pause_xon"),
+            "NIC {n}"
+        );
+        assert_eq!(peer_rx.pause, pause.sent, "NIC {n}");
+        assert_eq!(r.mac[1 - n].2.applied, pause.sent, "NIC {n}");
+        paused += xoffs;
+    }
+    assert!(paused > 0, "no XOFF: the test does not pause");
 }
 
 #[test]

@@ -797,7 +797,7 @@ fn rx_parse_line_rate() {
 }
 
 /// Room: a small buffer and a stalled output drop frames as `drop_full`
-/// (the buffer, then the 16-entry record FIFO), never stall the input and
+/// (the buffer, then the 64-entry record FIFO), never stall the input and
 /// never corrupt the frames already committed.
 #[test]
 fn rx_parse_drop_full() {
@@ -814,8 +814,9 @@ fn rx_parse_drop_full() {
     let outs = both::<RoceRxParse<BS>, Golden<BS>>("roce_rx_parse_full", &s).unwrap();
     check(&fr, &s, &outs, true);
     assert!(outs.last().unwrap().stats.drop_full > 0);
-    // 40 ACKs while meta_ready is low: 16 are kept, 24 dropped, 16 delivered.
-    let fr: Vec<Frame> = (0..40)
+    // 80 ACKs while meta_ready is low: 64 are kept, 16 dropped, 64 delivered.
+    let records = 1u32 << nic_spec::roce::RX_META_LOG2;
+    let fr: Vec<Frame> = (0..records + 16)
         .map(|_| {
             let mut p = Pkt::random(&mut rng, 0);
             p.opcode = 0x11;
@@ -839,7 +840,7 @@ fn rx_parse_drop_full() {
     let outs = run_golden::<BN>(&s);
     check(&fr, &s, &outs, true);
     let c = outs.last().unwrap();
-    assert_eq!((c.stats.ok, c.stats.drop_full), (16, 24));
+    assert_eq!((c.stats.ok, c.stats.drop_full), (records, 16));
     verilator::<RoceRxParse<BN>, Golden<BN>>("roce_rx_parse_full2", &s).unwrap();
 }
 
