@@ -139,3 +139,35 @@ fn mtu_log2_is_refused_above_what_the_receive_buffer_takes() {
     assert_eq!(m11, (0..16).collect::<Vec<u8>>());
     assert_eq!(bad11, 0);
 }
+
+/// `RX_XOFF` takes a fill the 2^B-word buffer can reach (at most 2^B − 1
+/// words) and refuses the rest, compared whole (bits above 15 too),
+/// counted in `bad_cfg` with the register unchanged.
+#[test]
+fn rx_xoff_is_refused_above_the_receive_buffer() {
+    use nic_spec::regs::{RX_PAUSE_QUANTA, RX_XOFF, RX_XON};
+    let s: Vec<In> = [
+        (RX_XOFF, 1023),
+        (RX_XOFF, 1024),
+        (RX_XOFF, 0x1_0000_0005),
+        (RX_XOFF, 5),
+        (RX_XON, 0xFFFF),
+        (RX_PAUSE_QUANTA, 0x1_2345),
+    ]
+    .into_iter()
+    .map(|(addr, data)| In {
+        cfg_valid: true,
+        cfg: CfgWrite { addr, data },
+        ..Default::default()
+    })
+    .chain(std::iter::once(In::default()))
+    .collect();
+    let out = both::<CfgRegs<4, 10>, Golden<4, 10>>("cfg_regs_rx_xoff", &s).unwrap();
+    let xoff: Vec<u16> = out[1..5].iter().map(|o| o.rx_xoff).collect();
+    assert_eq!(xoff, [1023, 1023, 1023, 5]);
+    let last = out.last().unwrap();
+    assert_eq!(
+        (last.rx_xon, last.rx_pause_quanta, last.bad_cfg),
+        (0xFFFF, 0x2345, 2)
+    );
+}
