@@ -178,12 +178,21 @@ host_dma_gbps = 25
         "{:?}",
         s.nic
     );
+    assert_eq!(s.nic.pauses_sent_by_host[dst], s.nic.pauses_sent);
     let p = scenario(base).unwrap();
     let (_, s) = go(&p);
     eprintln!("16 KiB: {:?}", s.nic);
     assert_eq!(s.nic.pause_off_hosts, vec![0, 1, 2]);
     assert_eq!(s.nic.pauses_sent, 0);
     assert!(s.nic.rx_drop_full > 0);
+    assert_eq!(
+        s.nic
+            .rx_drop_full_by_host
+            .iter()
+            .map(|&d| d as u64)
+            .sum::<u64>(),
+        s.nic.rx_drop_full
+    );
 }
 
 /// The two other variants on the same incast: the receiver-based

@@ -83,8 +83,9 @@ pub struct FctBucket {
 pub struct NicTotals {
     /// Frames the receive parsers accepted.
     pub rx_ok: u64,
-    /// Frames dropped because a receive buffer was full.
+    /// Frames dropped because a receive buffer was full, and each NIC's.
     pub rx_drop_full: u64,
+    pub rx_drop_full_by_host: Vec<u32>,
     /// The most words any NIC's receive buffer held (its high-water
     /// mark; the golden hosts' buffer holds 2047, the RTL hosts' 1023).
     pub rx_buffer_peak_words: u64,
@@ -94,6 +95,8 @@ pub struct NicTotals {
     /// and XON), and the cycles their pauses were in force, summed.
     pub pauses_sent: u64,
     pub pause_cycles: u64,
+    /// PAUSE frames each NIC sent.
+    pub pauses_sent_by_host: Vec<u64>,
     /// Hosts whose link pause is off: their receive buffer has no room
     /// for their link's headroom (`nic_spec::roce::rx_pause_headroom_words`).
     pub pause_off_hosts: Vec<usize>,
@@ -121,6 +124,8 @@ impl NicTotals {
     fn with_pauses(self, r: &crate::net::run::NetResult) -> Self {
         Self {
             pauses_sent: r.pauses_sent.iter().sum(),
+            pauses_sent_by_host: r.pauses_sent.clone(),
+            rx_drop_full_by_host: r.last.iter().map(|o| o.stats_parse.drop_full).collect(),
             pause_off_hosts: (0..r.rx_pause.len())
                 .filter(|&h| r.rx_pause[h].is_none())
                 .collect(),
