@@ -73,6 +73,8 @@
 #define HPCC_NIC_CORE_RX_XON_WIDTH 16u
 #define HPCC_NIC_CORE_RX_PAUSE_QUANTA 0x7u /* the quanta (512 bit times each) an XOFF asks for; sent again every quanta x 4 cycles while the pause holds; 0: never pause */
 #define HPCC_NIC_CORE_RX_PAUSE_QUANTA_WIDTH 16u
+#define HPCC_NIC_CORE_TX_CTL_SHARE 0x8u /* while data waits to be sent, control frames (ACK, NAK, CNP, NOTIFY) take at most 2^-s of the line; s = 0: no limit, control always first. Recommended 4 (nic_spec::roce::TX_CTL_SHARE_DEFAULT); ACKs of a flow coalesce while they wait */
+#define HPCC_NIC_CORE_TX_CTL_SHARE_WIDTH 3u
 #define HPCC_NIC_CORE_CC_T 0x11u /* T, the base RTT, ns */
 #define HPCC_NIC_CORE_CC_T_WIDTH 24u
 #define HPCC_NIC_CORE_CC_INV_T_M 0x12u /* 1/T mantissa (CcParams::regs) */

@@ -137,6 +137,7 @@ fn build(a: &Args) -> Result<serde_json::Value, String> {
         ring: 8,
         post_from: 0,
         rx_pause: None,
+        tx_ctl_share: nic_spec::roce::TX_CTL_SHARE_DEFAULT as u8,
     };
     let p = DriverParams {
         core,

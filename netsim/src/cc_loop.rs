@@ -139,6 +139,7 @@ pub fn run(c: &CcLoopCfg) -> CcLoopRun {
         ring: 1 << Q,
         post_from: 0,
         rx_pause: None,
+        tx_ctl_share: nic_spec::roce::TX_CTL_SHARE_DEFAULT as u8,
     };
     let nflows = c.flows.clamp(1, 2);
     let flows = plan(1, nflows, 0, 8, 0, 0, 1 << c.mtu_log2).flows;

@@ -158,6 +158,9 @@ pub struct HostParams {
     /// The link pause on host back-pressure (`RX_XOFF`, `RX_XON`,
     /// `RX_PAUSE_QUANTA`); `None` leaves it off.
     pub rx_pause: Option<RxPauseRegs>,
+    /// `TX_CTL_SHARE`: while data waits, control frames take at most
+    /// 2^-s of the line (0: no limit, control always first).
+    pub tx_ctl_share: u8,
 }
 
 /// The link pause's registers: the receive buffer's words at which the
@@ -210,6 +213,7 @@ pub fn config_script(p: &HostParams, flows: &[FlowSpec]) -> Vec<CfgWrite> {
         (regs::PROBE_T, p.probe_t as u64),
         (regs::SCHED_CAP, p.sched_cap as u64),
         (regs::NS_PER_CYCLE, p.ns_per_cycle as u64),
+        (regs::TX_CTL_SHARE, p.tx_ctl_share as u64),
         (regs::CC_T, c.t as u64),
         (regs::CC_INV_T_M, c.inv_t_m as u64),
         (regs::CC_INV_T_S, c.inv_t_s as u64),
@@ -1085,6 +1089,7 @@ pub fn core_sim_params(c: &CoreSimCfg) -> HostParams {
         ring: 8,
         post_from: 0,
         rx_pause: None,
+        tx_ctl_share: nic_spec::roce::TX_CTL_SHARE_DEFAULT as u8,
     }
 }
 

@@ -116,6 +116,7 @@ pub fn host_params() -> HostParams {
         ring: 16,
         post_from: 400,
         rx_pause: None,
+        tx_ctl_share: nic_spec::roce::TX_CTL_SHARE_DEFAULT as u8,
     }
 }
 

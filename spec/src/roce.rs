@@ -444,3 +444,32 @@ pub const fn rx_xoff_max(b: u32, mtu_log2: u32, link_rtt_words: u32) -> u32 {
         cap - h
     }
 }
+
+/// 8-byte words a control frame without the telemetry area takes on the
+/// wire (FCS, preamble and gap included), the largest of them: the CNP
+/// (BTH and 16 reserved bytes), against the ACK's 11.
+pub const CTL_WIRE_WORDS_PLAIN: u32 =
+    crate::mac::wire_bytes(BTH_OFF + BTH_LEN + RETH_LEN + ICRC_LEN).div_ceil(8) as u32;
+/// The same with the area: the HPCC ACK (AETH and 48 bytes of
+/// telemetry), against the NOTIFY's 17 (no AETH).
+pub const CTL_WIRE_WORDS_TLM: u32 =
+    crate::mac::wire_bytes(BTH_OFF + BTH_LEN + AETH_LEN + TLM_LEN + ICRC_LEN).div_ceil(8) as u32;
+
+/// The control share's recommended `TX_CTL_SHARE` (`hdl/src/nic/tx_arb.rs`):
+/// while data waits, control frames (ACK, NAK, CNP, NOTIFY) take at most
+/// 2^-4 of the line, so data keeps at least 15/16 of it (above 0.9 at
+/// any frame size). A control frame then waits at most
+/// `CTL_WIRE_WORDS_TLM << 4` = 272 cycles for the budget behind the one
+/// before it, and ACKs of a flow coalesce meanwhile (`AckCoalesce`).
+pub const TX_CTL_SHARE_DEFAULT: u32 = 4;
+
+/// Cycles the Tx arbiter's control budget charges a control frame of
+/// `words` wire words under `TX_CTL_SHARE` = `share_log2` (0: no budget,
+/// 0 cycles): `words << share_log2`.
+pub const fn ctl_cost(words: u32, share_log2: u32) -> u32 {
+    if share_log2 == 0 {
+        0
+    } else {
+        words << share_log2
+    }
+}

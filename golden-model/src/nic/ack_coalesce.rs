@@ -11,6 +11,9 @@ pub struct In {
     pub ack_valid: bool,
     pub ack: AckInfo,
     pub out_ready: bool,
+    /// The Tx arbiter's control budget lets an ACK go (`TxArb::ctl_open`):
+    /// the head is read into the output register only then.
+    pub open: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -82,7 +85,8 @@ impl<const A: usize> Cycle for AckCoalesce<A> {
         let head = self.order.head();
         let hit = self.input.is_some_and(|a| self.queued[a.flow as usize]);
         let writes_head = matches!((self.input, head), (Some(a), Some(h)) if a.flow == h);
-        let pop = head.is_some() && self.read.is_none() && !self.out_valid && !writes_head;
+        let pop =
+            head.is_some() && self.read.is_none() && !self.out_valid && !writes_head && i.open;
         // The RAM read (no read-during-write of the same slot: see `pop`).
         let read_next = head.filter(|_| pop).map(|h| AckInfo {
             flow: h,

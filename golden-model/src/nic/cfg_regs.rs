@@ -41,6 +41,7 @@ pub struct Out {
     pub rx_xoff: u16,
     pub rx_xon: u16,
     pub rx_pause_quanta: u16,
+    pub tx_ctl_share: u8,
     pub cc_t: u32,
     pub cc_inv_t_m: u32,
     pub cc_inv_t_s: u8,
@@ -209,6 +210,7 @@ impl<const A: usize, const B: usize> CfgRegs<A, B> {
             }
             RX_XON => g.rx_xon = d as u16,
             RX_PAUSE_QUANTA => g.rx_pause_quanta = d as u16,
+            TX_CTL_SHARE => g.tx_ctl_share = (d & 7) as u8,
             CC_T => g.cc_t = (d & 0xFF_FFFF) as u32,
             CC_INV_T_M => g.cc_inv_t_m = d as u32,
             CC_INV_T_S => g.cc_inv_t_s = d as u8,

@@ -343,6 +343,7 @@ fn wire(e: &In, o: &Outs) -> Ins {
             event_ready: o.cc_arb.int_ready,
         },
         ack_slots: ack_coalesce::In {
+            open: o.tx_arb.ctl_open,
             ack_valid: o.int_tap.out_valid,
             ack: o.int_tap.out,
             out_ready: o.tx_arb.ack_ready,
@@ -360,6 +361,7 @@ fn wire(e: &In, o: &Outs) -> Ins {
             out_ready: o.req.fb_ready,
         },
         tx_arb: tx_arb::In {
+            cfg_ctl_share: o.cfg.tx_ctl_share,
             ack_valid: o.ack_slots.out_valid,
             ack: o.ack_slots.out,
             cnp_valid: o.np.cnp_valid,

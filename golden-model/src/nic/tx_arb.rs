@@ -1,6 +1,7 @@
 //! Twin of `hdl/src/nic/tx_arb.rs`: the Tx builder's descriptor port;
 //! ACKs first, then CNPs, NOTIFYs, then READ responses and the requester
-//! in turn.
+//! in turn. With `TX_CTL_SHARE` = s > 0, control frames take at most 2^-s
+//! of the line while data waits (the control budget).
 
 use crate::cc::CnpReq;
 use crate::roce::{AckInfo, TxDesc};
@@ -8,6 +9,8 @@ use crate::Cycle;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
+    /// `TX_CTL_SHARE`.
+    pub cfg_ctl_share: u8,
     pub ack_valid: bool,
     pub ack: AckInfo,
     pub cnp_valid: bool,
@@ -23,6 +26,9 @@ pub struct In {
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Out {
+    /// The control sources may go (`AckCoalesce` loads its output
+    /// register only then, so the ACK sent is the newest).
+    pub ctl_open: bool,
     pub ack_ready: bool,
     pub cnp_ready: bool,
     pub notify_ready: bool,
@@ -37,6 +43,13 @@ pub struct Out {
 pub struct TxArb<const A: usize> {
     turn_r: bool,
     acks: u32,
+    /// Cycles before the next control frame may go while data waits.
+    ctl_debt: u32,
+    /// `ctl_debt` is not 0 (a register of its own).
+    debt_nz: bool,
+    /// The costs of a control frame with and without telemetry.
+    cost_tlm: u32,
+    cost_plain: u32,
 }
 
 /// The ACK/NAK descriptor for a dispatcher's `AckInfo`.
@@ -64,19 +77,25 @@ impl<const A: usize> Cycle for TxArb<A> {
     type In = In;
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
-        let pick_c = !i.ack_valid && i.cnp_valid;
-        let first = i.ack_valid || i.cnp_valid || i.notify_valid;
-        let pick_n = !i.ack_valid && !i.cnp_valid && i.notify_valid;
+        let ctl_open =
+            !self.debt_nz || i.cfg_ctl_share & 7 == 0 || (!i.rresp_valid && !i.req_valid);
+        let ack_valid = i.ack_valid && ctl_open;
+        let cnp_valid = i.cnp_valid && ctl_open;
+        let notify_valid = i.notify_valid && ctl_open;
+        let pick_c = !ack_valid && cnp_valid;
+        let first = ack_valid || cnp_valid || notify_valid;
+        let pick_n = !ack_valid && !cnp_valid && notify_valid;
         let pick_r = !first && i.rresp_valid && (!i.req_valid || self.turn_r);
         let pick_q = !first && !pick_r && i.req_valid;
         let out = Out {
-            ack_ready: i.desc_ready,
+            ctl_open,
+            ack_ready: i.desc_ready && ctl_open,
             cnp_ready: i.desc_ready && pick_c,
             notify_ready: i.desc_ready && pick_n,
             rresp_ready: i.desc_ready && pick_r,
             req_ready: i.desc_ready && pick_q,
             desc_valid: first || i.rresp_valid || i.req_valid,
-            desc: if i.ack_valid {
+            desc: if ack_valid {
                 ack_desc(&i.ack)
             } else if pick_c {
                 cnp_desc(i.cnp.flow as u32 & ((1u32 << A) - 1))
@@ -92,9 +111,30 @@ impl<const A: usize> Cycle for TxArb<A> {
         if i.desc_ready && (pick_r || pick_q) {
             self.turn_r = pick_q;
         }
-        if i.desc_ready && i.ack_valid {
+        if i.desc_ready && ack_valid {
             self.acks = self.acks.wrapping_add(1);
         }
+        // The control budget: a control frame taken sets the debt to its
+        // cost, else the debt falls by one.
+        let taken_tlm = if i.desc_ready && ack_valid {
+            Some(i.ack.tlm.present)
+        } else if i.desc_ready && pick_c {
+            Some(false)
+        } else if i.desc_ready && pick_n {
+            Some(i.notify.tlm.present)
+        } else {
+            None
+        };
+        match taken_tlm {
+            Some(tlm) => {
+                self.ctl_debt = if tlm { self.cost_tlm } else { self.cost_plain };
+            }
+            None => self.ctl_debt = self.ctl_debt.saturating_sub(1),
+        }
+        self.debt_nz = self.ctl_debt != 0;
+        let s = (i.cfg_ctl_share & 7) as u32;
+        self.cost_tlm = nic_spec::roce::ctl_cost(nic_spec::roce::CTL_WIRE_WORDS_TLM, s);
+        self.cost_plain = nic_spec::roce::ctl_cost(nic_spec::roce::CTL_WIRE_WORDS_PLAIN, s);
         out
     }
 }

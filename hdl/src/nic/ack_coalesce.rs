@@ -21,6 +21,10 @@
 //!   telemetry are registers (held while not valid).
 //! - `coalesced` (32 bits, wrapping): ACKs replaced by a newer one of the
 //!   same flow before they were sent.
+//! - `open` (from `TxArb.ctl_open`): the Tx arbiter's control budget
+//!   lets a control frame go. The head is read into the output register
+//!   only then, so while the budget holds the ACKs back they coalesce in
+//!   their slots and the one sent is the newest of its flow.
 //!
 //! # Structure and timing
 //! - Input register slice (`i_*`): the record as taken.
@@ -29,8 +33,8 @@
 //!   flag per flow (`queued`, a register of 2^A ≤ 256 bits), and the
 //!   order of the queued flows in a [`Fifo`] of 2^A entries (each flow is
 //!   in it at most once).
-//! - Out: the FIFO's head is popped when the output register is empty
-//!   and no read is in flight, unless the input register writes the same
+//! - Out: the FIFO's head is popped when the output register is empty,
+//!   no read is in flight and `open` is high, unless the input register writes the same
 //!   flow's slot in that cycle (the RAM has no read-during-write
 //!   bypass); the slot's words, read from the RAM's registered output,
 //!   load the output register the cycle after.
@@ -55,6 +59,8 @@ pub struct AckCoalesce<const A: usize> {
     pub s_ack: AckInfoSink<A>,
     pub m_ack: AckInfoSource<A>,
     pub coalesced: Signal<Out, Bits<32>>,
+    /// The Tx arbiter's control budget lets an ACK go (`TxArb.ctl_open`).
+    pub open: Signal<In, Bit>,
     // Input slice.
     i_v: DFF<Bit>,
     i_flow: DFF<Bits<A>>,
@@ -135,6 +141,7 @@ impl<const A: usize> Logic for AckCoalesce<A> {
         self.pop.next = (self.order.head_valid.val()
             && !self.rd_v.q.val()
             && !self.o_v.q.val()
+            && self.open.val()
             && !(self.i_v.q.val() && (self.i_flow.q.val() == self.order.head_data.val())));
         self.order.pop.next = self.pop.val();
         self.ram_pa.read_address.next = self.order.head_data.val();

@@ -99,6 +99,7 @@ pub struct CfgRegs<const A: usize, const B: usize> {
     pub rx_xoff: Signal<Out, Bits<16>>,
     pub rx_xon: Signal<Out, Bits<16>>,
     pub rx_pause_quanta: Signal<Out, Bits<16>>,
+    pub tx_ctl_share: Signal<Out, Bits<3>>,
     pub cc_t: Signal<Out, Bits<24>>,
     pub cc_inv_t_m: Signal<Out, Bits<32>>,
     pub cc_inv_t_s: Signal<Out, Bits<8>>,
@@ -120,6 +121,7 @@ pub struct CfgRegs<const A: usize, const B: usize> {
     r_rx_xoff: DFF<Bits<16>>,
     r_rx_xon: DFF<Bits<16>>,
     r_rx_pause_quanta: DFF<Bits<16>>,
+    r_tx_ctl_share: DFF<Bits<3>>,
     r_cc_t: DFF<Bits<24>>,
     r_cc_inv_t_m: DFF<Bits<32>>,
     r_cc_inv_t_s: DFF<Bits<8>>,
@@ -170,6 +172,7 @@ pub struct CfgRegs<const A: usize, const B: usize> {
     k_rx_xoff: Constant<Bits<16>>,
     k_rx_xon: Constant<Bits<16>>,
     k_rx_pause_quanta: Constant<Bits<16>>,
+    k_tx_ctl_share: Constant<Bits<16>>,
     /// The largest `RX_XOFF` taken: the buffer's 2^B − 1 words.
     k_xoff_max: Constant<Bits<16>>,
     k_cc_t: Constant<Bits<16>>,
@@ -247,6 +250,7 @@ impl<const A: usize, const B: usize> Default for CfgRegs<A, B> {
             rx_xoff: Default::default(),
             rx_xon: Default::default(),
             rx_pause_quanta: Default::default(),
+            tx_ctl_share: Default::default(),
             cc_t: Default::default(),
             cc_inv_t_m: Default::default(),
             cc_inv_t_s: Default::default(),
@@ -268,6 +272,7 @@ impl<const A: usize, const B: usize> Default for CfgRegs<A, B> {
             r_rx_xoff: Default::default(),
             r_rx_xon: Default::default(),
             r_rx_pause_quanta: Default::default(),
+            r_tx_ctl_share: Default::default(),
             r_cc_t: Default::default(),
             r_cc_inv_t_m: Default::default(),
             r_cc_inv_t_s: Default::default(),
@@ -317,6 +322,7 @@ impl<const A: usize, const B: usize> Default for CfgRegs<A, B> {
             k_rx_xoff: k(RX_XOFF),
             k_rx_xon: k(RX_XON),
             k_rx_pause_quanta: k(RX_PAUSE_QUANTA),
+            k_tx_ctl_share: k(TX_CTL_SHARE),
             k_xoff_max: Constant::new(Bits::<16>::from((1u64 << B) - 1)),
             k_cc_t: k(CC_T),
             k_cc_inv_t_m: k(CC_INV_T_M),
@@ -386,6 +392,7 @@ impl<const A: usize, const B: usize> Logic for CfgRegs<A, B> {
             r_rx_xoff,
             r_rx_xon,
             r_rx_pause_quanta,
+            r_tx_ctl_share,
             r_cc_t,
             r_cc_inv_t_m,
             r_cc_inv_t_s,
@@ -457,6 +464,8 @@ impl<const A: usize, const B: usize> Logic for CfgRegs<A, B> {
                 self.r_rx_xon.d.next = self.s_cfg.data.val().get_bits::<16>(0);
             } else if (self.s_cfg.addr.val() == self.k_rx_pause_quanta.val()) {
                 self.r_rx_pause_quanta.d.next = self.s_cfg.data.val().get_bits::<16>(0);
+            } else if (self.s_cfg.addr.val() == self.k_tx_ctl_share.val()) {
+                self.r_tx_ctl_share.d.next = self.s_cfg.data.val().get_bits::<3>(0);
             } else if (self.s_cfg.addr.val() == self.k_cc_t.val()) {
                 self.r_cc_t.d.next = self.s_cfg.data.val().get_bits::<24>(0);
             } else if (self.s_cfg.addr.val() == self.k_cc_inv_t_m.val()) {
@@ -632,6 +641,7 @@ impl<const A: usize, const B: usize> Logic for CfgRegs<A, B> {
         self.rx_xoff.next = self.r_rx_xoff.q.val();
         self.rx_xon.next = self.r_rx_xon.q.val();
         self.rx_pause_quanta.next = self.r_rx_pause_quanta.q.val();
+        self.tx_ctl_share.next = self.r_tx_ctl_share.q.val();
         self.cc_t.next = self.r_cc_t.q.val();
         self.cc_inv_t_m.next = self.r_cc_inv_t_m.q.val();
         self.cc_inv_t_s.next = self.r_cc_inv_t_s.q.val();

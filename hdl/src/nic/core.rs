@@ -259,6 +259,8 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
         self.requester.desc_full.next = self.desc_q.desc_full.val();
         TxDescSource::<A>::join(&mut self.desc_q.m_desc, &mut self.tx_arb.s_req);
         TxDescSource::<A>::join(&mut self.tx_arb.m_desc, &mut self.tx.s_req);
+        self.tx_arb.cfg_ctl_share.next = self.cfg.tx_ctl_share.val();
+        self.ack_slots.open.next = self.tx_arb.ctl_open.val();
         AxisSink::<64, 8, 1>::link(&mut self.s_axis_h2c, &mut self.tx.s_axis_rd);
         HostReadReqSource::link(&mut self.m_dma_rd, &mut self.tx.m_rdq);
         AxisSource::<64, 8, 1>::link(&mut self.m_axis_tx, &mut self.tx.m_axis_tx);

@@ -321,6 +321,7 @@ pub fn host_params(plan: &Plan) -> HostParams {
         ring: 8,
         post_from: 0,
         rx_pause: None,
+        tx_ctl_share: nic_spec::roce::TX_CTL_SHARE_DEFAULT as u8,
     }
 }
 

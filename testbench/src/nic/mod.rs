@@ -32,7 +32,7 @@ harness! {
             req_ctx_valid: m_req_ctx.valid, cc_ctl_valid: m_cc_ctl.valid,
             mtu_log2: mtu_log2, mtu_bytes: mtu_bytes, rto: rto, probe_t: probe_t,
             sched_cap: sched_cap, ns_per_cycle: ns_per_cycle, rx_xoff: rx_xoff, rx_xon: rx_xon,
-            rx_pause_quanta: rx_pause_quanta,
+            rx_pause_quanta: rx_pause_quanta, tx_ctl_share: tx_ctl_share,
             cc_t: cc_t, cc_inv_t_m: cc_inv_t_m, cc_inv_t_s: cc_inv_t_s, cc_uq_m: cc_uq_m,
             cc_eta: cc_eta, cc_max_stage: cc_max_stage, cc_w_ai: cc_w_ai, cc_w_min: cc_w_min,
             cc_w_init: cc_w_init, cc_mlog: cc_mlog, bad_cfg: bad_cfg, commits: commits,
@@ -133,7 +133,7 @@ harness! {
         type In = golden::ack_coalesce::In;
         type Out = golden::ack_coalesce::Out;
         clock = clock;
-        inputs { ack_valid: s_ack.valid, out_ready: m_ack.ready }
+        inputs { ack_valid: s_ack.valid, out_ready: m_ack.ready, open: open }
         outputs { ack_ready: s_ack.ready, out_valid: m_ack.valid, coalesced: coalesced }
         records_in { ack: s_ack }
         records_out { out: m_ack }
@@ -158,12 +158,13 @@ harness! {
         type Out = golden::tx_arb::Out;
         clock = clock;
         inputs {
+            cfg_ctl_share: cfg_ctl_share,
             ack_valid: s_ack.valid, cnp_valid: s_cnp.valid, notify_valid: s_notify.valid,
             rresp_valid: s_rresp.valid, req_valid: s_req.valid, desc_ready: m_desc.ready
         }
         outputs {
             ack_ready: s_ack.ready, cnp_ready: s_cnp.ready, notify_ready: s_notify.ready, rresp_ready: s_rresp.ready, req_ready: s_req.ready,
-            desc_valid: m_desc.valid, acks: acks
+            desc_valid: m_desc.valid, acks: acks, ctl_open: ctl_open
         }
         records_in { ack: s_ack, cnp: s_cnp, notify: s_notify, rresp: s_rresp, req: s_req }
         records_out { desc: m_desc }

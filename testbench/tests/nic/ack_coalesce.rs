@@ -34,7 +34,7 @@ proptest! {
     #[test]
     fn ack_coalesce_matches_golden(
         seed in any::<u64>(), n in 10usize..300, flows in 1u32..40,
-        p_in in 0.05f64..1.0, p_out in 0.05f64..1.0,
+        p_in in 0.05f64..1.0, p_out in 0.05f64..1.0, p_open in 0.05f64..1.0,
     ) {
         let mut rng = StdRng::seed_from_u64(seed);
         let s: Vec<In> = (0..n)
@@ -42,6 +42,7 @@ proptest! {
                 ack_valid: rng.gen_bool(p_in),
                 ack: ack(&mut rng, flows),
                 out_ready: rng.gen_bool(p_out),
+                open: rng.gen_bool(p_open),
             })
             .collect();
         both::<AckCoalesce<4>, Golden<4>>("ack_coalesce", &s)?;
@@ -57,6 +58,7 @@ fn sent(stim: &[In]) -> (Vec<AckInfo>, u32) {
     for i in stim.iter().chain(
         std::iter::repeat(&In {
             out_ready: true,
+            open: true,
             ..Default::default()
         })
         .take(40),
@@ -94,9 +96,16 @@ fn a_newer_ack_replaces_the_waiting_one_of_its_flow() {
             ack_valid: true,
             ack: *x,
             out_ready: false,
+            open: true,
         })
         .collect();
-    stim.extend(std::iter::repeat(In::default()).take(26));
+    stim.extend(
+        std::iter::repeat(In {
+            open: true,
+            ..Default::default()
+        })
+        .take(26),
+    );
     let out = both::<AckCoalesce<4>, Golden<4>>("ack_coalesce_newest", &stim).unwrap();
     assert!(out.iter().all(|o| o.ack_ready), "an ACK is never refused");
     let (sent_busy, coalesced) = sent(&stim);
@@ -114,10 +123,12 @@ fn a_newer_ack_replaces_the_waiting_one_of_its_flow() {
                 ack_valid: true,
                 ack: *x,
                 out_ready: true,
+                open: true,
             })
             .chain(
                 std::iter::repeat(In {
                     out_ready: true,
+                    open: true,
                     ..Default::default()
                 })
                 .take(7),
@@ -126,4 +137,56 @@ fn a_newer_ack_replaces_the_waiting_one_of_its_flow() {
         .collect();
     let (sent_free, coalesced) = sent(&spaced);
     assert_eq!((sent_free, coalesced), (a.to_vec(), 0));
+}
+
+/// While the Tx arbiter's budget is closed (`open` low) nothing is read
+/// out, so a flow's ACKs coalesce into the newest even with the output
+/// register free; once it opens, the newest of each flow goes, oldest
+/// flow first.
+#[test]
+fn a_closed_budget_holds_the_acks_back_and_the_newest_goes() {
+    let mut rng = StdRng::seed_from_u64(8);
+    let mk = |flow, psn, rng: &mut StdRng| AckInfo {
+        flow,
+        psn,
+        ..ack(rng, 1)
+    };
+    let a = [
+        mk(2, 1, &mut rng),
+        mk(9, 2, &mut rng),
+        mk(2, 3, &mut rng),
+        mk(2, 4, &mut rng),
+        mk(9, 5, &mut rng),
+    ];
+    let mut stim: Vec<In> = a
+        .iter()
+        .flat_map(|x| {
+            [
+                In {
+                    ack_valid: true,
+                    ack: *x,
+                    out_ready: true,
+                    open: false,
+                },
+                In {
+                    out_ready: true,
+                    ..Default::default()
+                },
+            ]
+        })
+        .collect();
+    stim.extend(vec![
+        In {
+            out_ready: true,
+            ..Default::default()
+        };
+        10
+    ]);
+    let out = both::<AckCoalesce<4>, Golden<4>>("ack_coalesce_closed", &stim).unwrap();
+    assert!(
+        out.iter().all(|o| !o.out_valid),
+        "nothing goes while closed"
+    );
+    let (sent, coalesced) = sent(&stim);
+    assert_eq!((sent, coalesced), (vec![a[3], a[4]], 3));
 }

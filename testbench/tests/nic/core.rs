@@ -87,6 +87,7 @@ fn params(c: &Cfg) -> HostParams {
         ring: 1 << Q,
         post_from: 0,
         rx_pause: None,
+        tx_ctl_share: nic_spec::roce::TX_CTL_SHARE_DEFAULT as u8,
     }
 }
 

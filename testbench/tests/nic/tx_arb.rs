@@ -12,8 +12,17 @@ proptest! {
     #[test]
     fn tx_arb_matches_golden(seed in any::<u64>(), n in 10usize..200) {
         let mut rng = StdRng::seed_from_u64(seed);
+        // The share (0: no budget) changes now and then, as a register
+        // written mid-run would.
+        let mut share = rng.gen_range(0..8u8);
         let s: Vec<In> = (0..n)
             .map(|_| In {
+                cfg_ctl_share: {
+                    if rng.gen_bool(0.02) {
+                        share = rng.gen_range(0..8);
+                    }
+                    share
+                },
                 ack_valid: rng.gen_bool(0.3),
                 ack: AckInfo {
                     flow: rng.gen_range(0..16),
@@ -71,4 +80,79 @@ fn cnp_requests_go_after_acks_and_before_notifies() {
     let d = out[1].desc;
     assert_eq!((d.flow, d.opcode, d.psn, d.len), (9, 0x81, 0, 0));
     assert_eq!((d.va, d.rkey, d.dlen, d.tlm.present), (0, 0, 0, false));
+}
+
+/// With `TX_CTL_SHARE` = 4 and data always waiting, ACKs with telemetry
+/// go one per `CTL_WIRE_WORDS_TLM << 4` cycles (272) and data takes the
+/// cycles between; a plain ACK (or a CNP) costs `CTL_WIRE_WORDS_PLAIN
+/// << 4`. With no data waiting the ACK goes at once, budget or not; with
+/// share 0 every ACK goes first.
+#[test]
+fn control_frames_take_at_most_their_share_while_data_waits() {
+    use nic_spec::roce::{ctl_cost, CTL_WIRE_WORDS_PLAIN, CTL_WIRE_WORDS_TLM};
+    assert_eq!((CTL_WIRE_WORDS_PLAIN, CTL_WIRE_WORDS_TLM), (13, 17));
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut ack = AckInfo {
+        flow: 2,
+        tlm: random_telemetry(&mut rng),
+        ..Default::default()
+    };
+    ack.tlm.present = true;
+    let busy = In {
+        cfg_ctl_share: 4,
+        ack_valid: true,
+        ack,
+        req_valid: true,
+        req: random_tx_desc(&mut rng, 16),
+        desc_ready: true,
+        ..Default::default()
+    };
+    let cost = ctl_cost(CTL_WIRE_WORDS_TLM, 4) as usize;
+    let plain = ctl_cost(CTL_WIRE_WORDS_PLAIN, 4) as usize;
+    assert_eq!((cost, plain), (272, 208));
+    // 3 cycles to load the costs, then 3 budget periods with telemetry,
+    // then plain ACKs, then the data stops, then the share goes to 0.
+    let n_tlm = 3 + 3 * cost;
+    let mut s = vec![busy; n_tlm];
+    let mut plain_ack = busy;
+    plain_ack.ack.tlm.present = false;
+    s.extend(vec![plain_ack; 2 * plain]);
+    s.extend(vec![
+        In {
+            req_valid: false,
+            ..busy
+        };
+        4
+    ]);
+    s.extend(vec![
+        In {
+            cfg_ctl_share: 0,
+            ..busy
+        };
+        4
+    ]);
+    let out = both::<TxArb<4>, Golden<4>>("tx_arb_budget", &s).unwrap();
+    let taken: Vec<usize> = (0..s.len()).filter(|&t| out[t].ack_ready).collect();
+    // The first ACK goes in cycle 0, charged nothing (the costs load in
+    // cycle 0); the next in cycle 1, charged the cost of share 4.
+    let tlm: Vec<usize> = taken.iter().copied().filter(|&t| t < n_tlm).collect();
+    assert_eq!(&tlm[..2], &[0, 1]);
+    let tlm = &tlm[1..];
+    let gaps: Vec<usize> = tlm.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(gaps.iter().all(|&g| g == cost + 1), "{tlm:?}");
+    assert!(tlm.len() >= 3);
+    for t in 0..n_tlm {
+        // Every cycle without an ACK goes to the requester's data.
+        assert_eq!(out[t].req_ready, !out[t].ack_ready, "cycle {t}");
+    }
+    let p: Vec<usize> = taken
+        .iter()
+        .copied()
+        .filter(|&t| t >= n_tlm && t < n_tlm + 2 * plain)
+        .collect();
+    assert!(p.windows(2).all(|w| w[1] - w[0] == plain + 1), "{p:?}");
+    // No data waiting: the ACK goes in every cycle, and so with share 0.
+    let tail = n_tlm + 2 * plain;
+    assert!((tail..s.len()).all(|t| out[t].ack_ready), "{taken:?}");
+    assert!((tail..s.len()).all(|t| !out[t].req_ready));
 }
