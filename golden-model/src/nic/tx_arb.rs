@@ -114,9 +114,12 @@ impl<const A: usize> Cycle for TxArb<A> {
         if i.desc_ready && ack_valid {
             self.acks = self.acks.wrapping_add(1);
         }
-        // The control budget: a control frame taken sets the debt to its
-        // cost, else the debt falls by one.
-        let taken_tlm = if i.desc_ready && ack_valid {
+        // The control budget: a control frame taken while data waits sets
+        // the debt to its cost, else the debt falls by one.
+        let data_waits = i.rresp_valid || i.req_valid;
+        let taken_tlm = if !data_waits {
+            None
+        } else if i.desc_ready && ack_valid {
             Some(i.ack.tlm.present)
         } else if i.desc_ready && pick_c {
             Some(false)

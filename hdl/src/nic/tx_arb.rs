@@ -29,13 +29,13 @@
 //! data kept 0.898 of the line, and against 64-byte frames 0.611. With
 //! s > 0, the control frames (ACK, NAK, CNP, NOTIFY) take at most 2^-s of
 //! the line while data (`s_rresp`, `s_req`) waits:
-//! - taking a control frame sets `ctl_debt` to its cost,
+//! - taking a control frame while data waits sets `ctl_debt` to its cost,
 //!   `nic_spec::roce::ctl_cost(words, s)`, where words is the frame's
 //!   wire size (`CTL_WIRE_WORDS_TLM` with the telemetry area,
 //!   `CTL_WIRE_WORDS_PLAIN` without); the debt falls by one a cycle;
 //! - while the debt is not 0 and data waits, the control sources are
 //!   held (their `ready` low, as if not valid). With no data waiting,
-//!   control goes at once, and the debt still starts.
+//!   control goes at once and is not charged: it takes idle line.
 //!
 //! So over any span while data waits, control frames take at most 2^-s
 //! of its cycles plus one frame, and a control frame waits at most the
@@ -79,6 +79,10 @@ pub struct TxArb<const A: usize> {
     /// The control sources may go this cycle (to `AckCoalesce.open`).
     pub ctl_open: Signal<Out, Bit>,
     ack_v: Signal<Local, Bit>,
+    /// Data (READ responses or the requester's) waits for the Tx.
+    data_wait: Signal<Local, Bit>,
+    /// A control frame taken now is charged to the budget.
+    charge: Signal<Local, Bit>,
     cnp_v: Signal<Local, Bit>,
     notify_v: Signal<Local, Bit>,
     /// 1: the READ responses go first when both wait.
@@ -115,6 +119,8 @@ impl<const A: usize> Default for TxArb<A> {
             )),
             ctl_open: Default::default(),
             ack_v: Default::default(),
+            data_wait: Default::default(),
+            charge: Default::default(),
             cnp_v: Default::default(),
             notify_v: Default::default(),
             turn_r: Default::default(),
@@ -142,9 +148,9 @@ impl<const A: usize> Logic for TxArb<A> {
             self.cost_tlm.d.next = 0.into();
             self.cost_plain.d.next = 0.into();
         }
-        self.ctl_open.next = (!self.debt_nz.q.val()
-            || !self.cfg_ctl_share.val().any()
-            || (!self.s_rresp.valid.val() && !self.s_req.valid.val()));
+        self.data_wait.next = (self.s_rresp.valid.val() || self.s_req.valid.val());
+        self.ctl_open.next =
+            (!self.debt_nz.q.val() || !self.cfg_ctl_share.val().any() || !self.data_wait.val());
         self.ack_v.next = (self.s_ack.valid.val() && self.ctl_open.val());
         self.cnp_v.next = (self.s_cnp.valid.val() && self.ctl_open.val());
         self.notify_v.next = (self.s_notify.valid.val() && self.ctl_open.val());
@@ -178,21 +184,22 @@ impl<const A: usize> Logic for TxArb<A> {
         if (self.m_desc.ready.val() && self.ack_v.val()) {
             self.n_acks.d.next = (self.n_acks.q.val() + 1);
         }
-        // A control frame taken sets the debt to its cost; else it falls.
-        if (self.m_desc.ready.val() && self.ack_v.val() && self.s_ack.tlm.present.val()) {
+        // A control frame taken while data waits sets the debt to its
+        // cost; else the debt falls.
+        self.charge.next = (self.m_desc.ready.val() && self.data_wait.val());
+        if (self.charge.val() && self.ack_v.val() && self.s_ack.tlm.present.val()) {
             self.ctl_debt.d.next = self.cost_tlm.q.val();
             self.debt_nz.d.next = self.cost_tlm.q.val().any();
-        } else if (self.m_desc.ready.val() && self.ack_v.val()) {
+        } else if (self.charge.val() && self.ack_v.val()) {
             self.ctl_debt.d.next = self.cost_plain.q.val();
             self.debt_nz.d.next = self.cost_plain.q.val().any();
-        } else if (self.m_desc.ready.val() && self.pick_c.val()) {
+        } else if (self.charge.val() && self.pick_c.val()) {
             self.ctl_debt.d.next = self.cost_plain.q.val();
             self.debt_nz.d.next = self.cost_plain.q.val().any();
-        } else if (self.m_desc.ready.val() && self.pick_n.val() && self.s_notify.tlm.present.val())
-        {
+        } else if (self.charge.val() && self.pick_n.val() && self.s_notify.tlm.present.val()) {
             self.ctl_debt.d.next = self.cost_tlm.q.val();
             self.debt_nz.d.next = self.cost_tlm.q.val().any();
-        } else if (self.m_desc.ready.val() && self.pick_n.val()) {
+        } else if (self.charge.val() && self.pick_n.val()) {
             self.ctl_debt.d.next = self.cost_plain.q.val();
             self.debt_nz.d.next = self.cost_plain.q.val().any();
         } else if self.ctl_debt.q.val().any() {

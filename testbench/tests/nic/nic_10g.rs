@@ -77,12 +77,16 @@ fn counter(r: &Xgmii10gResult, n: usize, page: &str, field: &str) -> u32 {
 
 #[test]
 fn nic_10g_twin_closed_loop() {
-    // The third run must abort a frame (a DMA read error inside one): seed 5
-    // does; seeds 3 and 4 stopped doing so when the ACK slots changed the
-    // timing (issue 50).
-    for (seed, loss, read_pct, bad) in
-        [(1, 0.0, 0, false), (2, 0.02, 30, false), (5, 0.1, 30, true)]
-    {
+    // The third run must abort a frame (a DMA read error inside one) on
+    // each NIC: seed 12 does (1 and 1). The seed moves when the timing
+    // does: seeds 3 and 4 stopped aborting when the ACK slots came, and
+    // seed 5 when the control budget did (issue 50); of seeds 3..15, 3, 4,
+    // 7, 10, 11, 12 and 14 abort now.
+    for (seed, loss, read_pct, bad) in [
+        (1, 0.0, 0, false),
+        (2, 0.02, 30, false),
+        (12, 0.1, 30, true),
+    ] {
         let r = run(&cfg(seed, loss, read_pct, bad), false);
         for n in 0..2 {
             let (tx, rx, _) = &r.mac[n];
@@ -117,8 +121,9 @@ fn nic_10g_twin_closed_loop() {
         }
         if bad {
             assert!(
-                r.aborted.iter().sum::<u64>() > 0,
-                "seed {seed}: no frame aborted"
+                r.aborted.iter().all(|&a| a > 0),
+                "seed {seed}: a NIC aborted no frame: {:?}",
+                r.aborted
             );
         }
     }
