@@ -6,7 +6,9 @@ use nic_netsim::line_rate::{run, LineRateCfg};
 
 /// A mix of 64 B, 1 KiB, 256 B and 16 KiB WRITEs both ways on 8 flows,
 /// ACKs and telemetry on, each transmitter paced by the wire: both lines
-/// stay full, nothing is dropped or sent again.
+/// stay full, nothing is dropped or sent again, and with the control
+/// budget (`TX_CTL_SHARE` = 4) data keeps at least 0.9 of the line (0.889
+/// with an ACK first at every boundary).
 #[test]
 fn both_directions_fill_the_line_and_drop_nothing() {
     let r = run(&LineRateCfg {
@@ -23,7 +25,7 @@ fn both_directions_fill_the_line_and_drop_nothing() {
         assert_eq!((d.drop_full, d.timeouts, d.naks), (0, 0, 0), "{r:?}");
         assert_eq!(d.goodput, 1.0, "{r:?}");
         assert!(d.wire_fill >= 0.95, "{r:?}");
-        assert!(d.data_fill >= 0.85, "{r:?}");
+        assert!(d.data_fill >= 0.90, "{r:?}");
     }
 }
 
