@@ -75,6 +75,8 @@
 #define HPCC_NIC_CORE_RX_PAUSE_QUANTA_WIDTH 16u
 #define HPCC_NIC_CORE_TX_CTL_SHARE 0x8u /* while data waits to be sent, control frames (ACK, NAK, CNP, NOTIFY) take at most 2^-s of the line; s = 0: no limit, control always first. Recommended 4 (nic_spec::roce::TX_CTL_SHARE_DEFAULT); ACKs of a flow coalesce while they wait */
 #define HPCC_NIC_CORE_TX_CTL_SHARE_WIDTH 3u
+#define HPCC_NIC_CORE_RX_PFC_CEV 0x9u /* the class-enable vector of the NIC's pause requests: 0 sends 802.3x PAUSE frames; else 802.1Qbb PFC frames for the priorities whose bits are set (bit i = priority i; set the RoCE traffic's priority), the XOFF quanta as each one's time */
+#define HPCC_NIC_CORE_RX_PFC_CEV_WIDTH 8u
 #define HPCC_NIC_CORE_CC_T 0x11u /* T, the base RTT, ns */
 #define HPCC_NIC_CORE_CC_T_WIDTH 24u
 #define HPCC_NIC_CORE_CC_INV_T_M 0x12u /* 1/T mantissa (CcParams::regs) */

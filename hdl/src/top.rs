@@ -364,7 +364,7 @@ pub fn tops() -> Vec<Top> {
         },
         Top {
             name: "mac_10g_pause",
-            about: "10G MAC as mac_10g, plus the inputs to send 802.3x PAUSE frames (tx_pause_req, tx_pause_quanta, cfg_src_mac)",
+            about: "10G MAC as mac_10g, plus the inputs to send 802.3x PAUSE or 802.1Qbb PFC frames (tx_pause_req, tx_pause_quanta, tx_pause_cev, cfg_src_mac)",
             design: design::<Mac10gPause>,
         },
         Top {

@@ -164,12 +164,14 @@ pub struct HostParams {
 }
 
 /// The link pause's registers: the receive buffer's words at which the
-/// NIC sends XOFF and XON, and the quanta an XOFF asks for.
+/// NIC sends XOFF and XON, the quanta an XOFF asks for, and the PFC
+/// class-enable vector (`RX_PFC_CEV`: 0 sends 802.3x PAUSE frames).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RxPauseRegs {
     pub xoff: u16,
     pub xon: u16,
     pub quanta: u16,
+    pub pfc_cev: u8,
 }
 
 impl RxPauseRegs {
@@ -186,6 +188,7 @@ impl RxPauseRegs {
             xon: (xoff / 2) as u16,
             // A quantum is 8 cycles (64 bytes) at 8 bytes a cycle.
             quanta: (2 * rtt / 8).clamp(64, u16::MAX as u32) as u16,
+            pfc_cev: 0,
         })
     }
 }
@@ -230,6 +233,7 @@ pub fn config_script(p: &HostParams, flows: &[FlowSpec]) -> Vec<CfgWrite> {
             (regs::RX_XOFF, r.xoff as u64),
             (regs::RX_XON, r.xon as u64),
             (regs::RX_PAUSE_QUANTA, r.quanta as u64),
+            (regs::RX_PFC_CEV, r.pfc_cev as u64),
         ]);
     }
     if let Some(d) = p.cc_variant.dcqcn() {

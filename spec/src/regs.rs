@@ -38,6 +38,7 @@ regs! {
     RX_XON = 0x06, 16, "receive buffer words at or below which a pause is released (XON); keep it below RX_XOFF";
     RX_PAUSE_QUANTA = 0x07, 16, "the quanta (512 bit times each) an XOFF asks for; sent again every quanta x 4 cycles while the pause holds; 0: never pause";
     TX_CTL_SHARE = 0x08, 3, "while data waits to be sent, control frames (ACK, NAK, CNP, NOTIFY) take at most 2^-s of the line; s = 0: no limit, control always first. Recommended 4 (nic_spec::roce::TX_CTL_SHARE_DEFAULT); ACKs of a flow coalesce while they wait";
+    RX_PFC_CEV = 0x09, 8, "the class-enable vector of the NIC's pause requests: 0 sends 802.3x PAUSE frames; else 802.1Qbb PFC frames for the priorities whose bits are set (bit i = priority i; set the RoCE traffic's priority), the XOFF quanta as each one's time";
     CC_T = 0x11, 24, "T, the base RTT, ns";
     CC_INV_T_M = 0x12, 32, "1/T mantissa (CcParams::regs)";
     CC_INV_T_S = 0x13, 8, "1/T shift (CcParams::regs)";

@@ -33,7 +33,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 from cocotbext.eth import GmiiFrame, GmiiSink, GmiiSource
-from mac_frames import kept, pause_frame
+from mac_frames import kept, pause_frame, pfc_dissect, pfc_frame
 
 TOP = os.environ.get("TOP", "mac_1g")
 SEED = int(os.environ.get("GMII_SEED", "4321"))
@@ -53,6 +53,7 @@ async def setup(dut):
     dut.gmii_rx_er.value = 0
     dut.tx_pause_req.value = 0
     dut.tx_pause_quanta.value = 0
+    dut.tx_pause_cev.value = 0
     dut.cfg_src_mac.value = SRC_MAC
     for _ in range(4):
         await RisingEdge(dut.tx_clk)
@@ -224,12 +225,25 @@ async def pause(dut):
         f = await snk.recv()
         assert f.check_fcs(), "the peer rejects the PAUSE frame's FCS"
         assert bytes(f.get_payload()) == pause_frame(q, SRC_MAC.to_bytes(6, "big")), f.get_payload().hex()
+    # A PFC frame for priority 3: scapy builds the expected one and reads it.
+    await RisingEdge(dut.tx_clk)
+    dut.tx_pause_quanta.value = 0x0123
+    dut.tx_pause_cev.value = 0x08
+    dut.tx_pause_req.value = 1
+    await RisingEdge(dut.tx_clk)
+    dut.tx_pause_req.value = 0
+    dut.tx_pause_cev.value = 0
+    f = await snk.recv()
+    assert f.check_fcs(), "the peer rejects the PFC frame's FCS"
+    got = bytes(f.get_payload())
+    assert got == pfc_frame(0x08, 0x0123, SRC_MAC.to_bytes(6, "big")), got.hex()
+    assert pfc_dissect(got) == (0x08, [0, 0, 0, 0x0123, 0, 0, 0, 0])
     for _ in range(8):
         await RisingEdge(dut.tx_clk)
-    assert int(dut.m_stats_pause_sent.value) == 2
+    assert int(dut.m_stats_pause_sent.value) == 3
     assert int(dut.m_stats_pause_applied.value) == 3
     assert int(dut.m_stats_rx_pause.value) == 3
-    dut._log.info("pause: two PAUSE frames sent on request, accepted by GmiiSink byte for byte")
+    dut._log.info("pause: two PAUSE frames and a PFC frame sent on request, accepted by GmiiSink byte for byte")
 
 
 def main():

@@ -53,6 +53,7 @@ async def setup(dut):
     dut.rgmii_rx_ctl.value = 0
     dut.tx_pause_req.value = 0
     dut.tx_pause_quanta.value = 0
+    dut.tx_pause_cev.value = 0
     dut.cfg_src_mac.value = 0
     for _ in range(6):
         await RisingEdge(dut.tx_clk)

@@ -34,7 +34,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 from cocotbext.eth import XgmiiFrame, XgmiiSink, XgmiiSource
-from mac_frames import kept, pause_frame
+from mac_frames import kept, pause_frame, pfc_dissect, pfc_frame
 
 TOP = os.environ.get("TOP", "mac_10g")
 JUMBO = TOP.endswith("jumbo")
@@ -56,6 +56,7 @@ async def setup(dut):
     if hasattr(dut, "tx_pause_req"):
         dut.tx_pause_req.value = 0
         dut.tx_pause_quanta.value = 0
+        dut.tx_pause_cev.value = 0
         dut.cfg_src_mac.value = SRC_MAC
     for _ in range(4):
         await RisingEdge(dut.tx_clk)
@@ -222,7 +223,8 @@ async def pause_received(dut):
 
 @cocotb.test()
 async def pause_sent(dut):
-    """`tx_pause_req` sends a PAUSE frame (mac_10g_pause only)."""
+    """`tx_pause_req` sends a PAUSE frame, or with `tx_pause_cev` a PFC
+    frame (mac_10g_pause only)."""
     if not hasattr(dut, "tx_pause_req"):
         dut._log.info("pause_sent: %s has no tx_pause_req (the drop-in ports)", TOP)
         return
@@ -237,8 +239,24 @@ async def pause_sent(dut):
         f = await snk.recv()
         assert f.check_fcs(), "the peer rejects the PAUSE frame's FCS"
         assert bytes(f.get_payload()) == pause_frame(q, SRC_MAC.to_bytes(6, "big")), f.get_payload().hex()
-    assert int(dut.m_stats_pause_sent.value) == 3
-    dut._log.info("pause_sent: three PAUSE frames accepted by XgmiiSink, byte for byte")
+    # PFC: scapy builds the expected frame and reads the received one.
+    for cev, q in ((0x08, 0x1234), (0x81, 0xFFFF), (0x08, 0)):
+        await RisingEdge(dut.tx_clk)
+        dut.tx_pause_quanta.value = q
+        dut.tx_pause_cev.value = cev
+        dut.tx_pause_req.value = 1
+        await RisingEdge(dut.tx_clk)
+        dut.tx_pause_req.value = 0
+        dut.tx_pause_cev.value = 0
+        f = await snk.recv()
+        assert f.check_fcs(), "the peer rejects the PFC frame's FCS"
+        got = bytes(f.get_payload())
+        assert got == pfc_frame(cev, q, SRC_MAC.to_bytes(6, "big")), got.hex()
+        assert pfc_dissect(got) == (cev, [q if (cev >> c) & 1 else 0 for c in range(8)])
+    assert int(dut.m_stats_pause_sent.value) == 6
+    dut._log.info(
+        "pause_sent: three PAUSE and three PFC frames accepted by XgmiiSink, byte for byte; scapy reads the PFC classes and times"
+    )
 
 
 def main():

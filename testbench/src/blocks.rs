@@ -387,6 +387,7 @@ pub struct Mac10gOneClock<const MAX_LEN: usize> {
     pub tx_paused: Signal<Out, Bit>,
     pub tx_pause_req: Signal<In, Bit>,
     pub tx_pause_quanta: Signal<In, Bits<16>>,
+    pub tx_pause_cev: Signal<In, Bits<8>>,
     pub cfg_src_mac: Signal<In, Bits<48>>,
     pub m_stats_tx: nic_hdl::mac::MacTxStatsSource,
     pub m_stats_rx: nic_hdl::mac::MacRxStatsSource,
@@ -414,6 +415,7 @@ impl<const MAX_LEN: usize> Logic for Mac10gOneClock<MAX_LEN> {
         self.tx_paused.next = self.mac.tx_paused.val();
         self.mac.tx_pause_req.next = self.tx_pause_req.val();
         self.mac.tx_pause_quanta.next = self.tx_pause_quanta.val();
+        self.mac.tx_pause_cev.next = self.tx_pause_cev.val();
         self.mac.cfg_src_mac.next = self.cfg_src_mac.val();
         nic_hdl::mac::MacTxStatsSource::link(&mut self.m_stats_tx, &mut self.mac.m_stats_tx);
         nic_hdl::mac::MacRxStatsSource::link(&mut self.m_stats_rx, &mut self.mac.m_stats_rx);
@@ -433,8 +435,8 @@ harness! {
             rx_rst: rx_rst, tx_rst: tx_rst, tx_tdata: tx_axis.tdata, tx_tkeep: tx_axis.tkeep,
             tx_tvalid: tx_axis.tvalid, tx_tlast: tx_axis.tlast, tx_tuser: tx_axis.tuser,
             xgmii_rxd: xgmii_rxd, xgmii_rxc: xgmii_rxc, tx_pause_req: tx_pause_req,
-            tx_pause_quanta: tx_pause_quanta, cfg_src_mac: cfg_src_mac,
-            rx_tready: rx_axis.tready
+            tx_pause_quanta: tx_pause_quanta, tx_pause_cev: tx_pause_cev,
+            cfg_src_mac: cfg_src_mac, rx_tready: rx_axis.tready
         }
         outputs {
             tx_tready: tx_axis.tready, rx_tdata: rx_axis.tdata, rx_tkeep: rx_axis.tkeep,
@@ -613,7 +615,8 @@ harness! {
             reset: reset, s_tdata: s_axis.tdata, s_tkeep: s_axis.tkeep, s_tvalid: s_axis.tvalid,
             s_tlast: s_axis.tlast, s_tuser: s_axis.tuser, m_tready: m_axis.tready,
             rx_pause_valid: rx_pause_valid, rx_pause_quanta: rx_pause_quanta,
-            tx_pause_req: tx_pause_req, tx_pause_quanta: tx_pause_quanta, cfg_src_mac: cfg_src_mac
+            tx_pause_req: tx_pause_req, tx_pause_quanta: tx_pause_quanta,
+            tx_pause_cev: tx_pause_cev, cfg_src_mac: cfg_src_mac
         }
         outputs {
             s_tready: s_axis.tready, m_tdata: m_axis.tdata, m_tkeep: m_axis.tkeep,

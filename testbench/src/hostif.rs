@@ -300,7 +300,7 @@ harness! {
             event_valid: m_event.valid,
             tx_tdata: m_axis_tx.tdata, tx_tkeep: m_axis_tx.tkeep, tx_tlast: m_axis_tx.tlast,
             tx_tuser: m_axis_tx.tuser, tx_tvalid: m_axis_tx.tvalid, rx_tready: s_axis_rx.tready,
-            pause_req: pause_req, pause_quanta: pause_quanta
+            pause_req: pause_req, pause_quanta: pause_quanta, pause_cev: pause_cev
         }
         records_in { axil: s_axil }
         records_out {
@@ -321,7 +321,8 @@ harness! {
             h2c_tuser: s_axis_h2c.tuser, h2c_tvalid: s_axis_h2c.tvalid,
             write_desc_ready: m_axis_write_desc.ready, c2h_tready: m_axis_c2h.tready,
             xgmii_rxd: xgmii_rxd, xgmii_rxc: xgmii_rxc, tx_pause_req: tx_pause_req,
-            tx_pause_quanta: tx_pause_quanta, cfg_src_mac: cfg_src_mac
+            tx_pause_quanta: tx_pause_quanta, tx_pause_cev: tx_pause_cev,
+            cfg_src_mac: cfg_src_mac
         }
         outputs {
             read_desc_valid: m_axis_read_desc.valid, h2c_tready: s_axis_h2c.tready,

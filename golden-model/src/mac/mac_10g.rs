@@ -29,6 +29,8 @@ pub struct In {
     pub xgmii_rxc: u8,
     pub tx_pause_req: bool,
     pub tx_pause_quanta: u16,
+    /// With the request: a PFC frame for these priorities (0: PAUSE).
+    pub tx_pause_cev: u8,
     pub cfg_src_mac: u64,
     /// `rx_axis.tready`: ignored (a MAC cannot stall the wire).
     pub rx_tready: bool,
@@ -122,6 +124,7 @@ impl<const MAX_LEN: usize> Cycle for Mac10g<MAX_LEN> {
                 rx_pause_quanta: sync.data as u16,
                 tx_pause_req: e.tx_pause_req,
                 tx_pause_quanta: e.tx_pause_quanta,
+                tx_pause_cev: e.tx_pause_cev,
                 cfg_src_mac: e.cfg_src_mac,
             },
             tx: xgmii_tx::In {

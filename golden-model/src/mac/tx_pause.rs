@@ -1,7 +1,8 @@
 //! Twin of `hdl/src/mac/tx_pause.rs`: the transmit side's pause control,
 //! register for register. It holds new frames off while a received pause
-//! runs (the pause timer), and puts an 802.3x PAUSE frame in front of the
-//! next frame when the core asks for one. See the RTL's docs for the
+//! runs (the pause timer), and puts an 802.3x PAUSE frame, or an 802.1Qbb
+//! PFC frame for the classes the request names, in front of the next
+//! frame when the core asks for one. See the RTL's docs for the
 //! ports and the behaviour on bad input.
 
 use super::MacPauseStats;
@@ -24,6 +25,9 @@ pub struct In {
     /// The core asks for a PAUSE frame with this quanta (0 = XON).
     pub tx_pause_req: bool,
     pub tx_pause_quanta: u16,
+    /// With the request: the class-enable vector of a PFC frame (bit i =
+    /// priority i); 0 asks for an 802.3x PAUSE instead.
+    pub tx_pause_cev: u8,
     /// The source address of sent PAUSE frames (first byte on the wire in
     /// bits 47..40).
     pub cfg_src_mac: u64,
@@ -67,6 +71,36 @@ pub fn pause_frame_words(src_mac: u64, quanta: u16) -> [u64; 3] {
     [w(0), w(1), w(2)]
 }
 
+/// The five beats of a PFC frame without padding and FCS (34 bytes:
+/// destination, source, EtherType 0x8808, opcode 0x0101, the class-enable
+/// vector `cev`, then eight times: `quanta` for each class in `cev`, 0 for
+/// the others): first byte in bits 7..0.
+pub fn pfc_frame_words(src_mac: u64, cev: u8, quanta: u16) -> [u64; 5] {
+    let mut b = Vec::with_capacity(40);
+    b.extend_from_slice(&ctl::DST.to_be_bytes()[2..]);
+    b.extend_from_slice(&(src_mac & 0xFFFF_FFFF_FFFF).to_be_bytes()[2..]);
+    b.extend_from_slice(&ctl::ETHERTYPE.to_be_bytes());
+    b.extend_from_slice(&ctl::OP_PFC.to_be_bytes());
+    b.extend_from_slice(&(cev as u16).to_be_bytes());
+    for class in 0..8 {
+        let time = if (cev >> class) & 1 == 1 { quanta } else { 0 };
+        b.extend_from_slice(&time.to_be_bytes());
+    }
+    b.resize(40, 0);
+    let w = |k: usize| u64::from_le_bytes(b[8 * k..8 * k + 8].try_into().unwrap());
+    [w(0), w(1), w(2), w(3), w(4)]
+}
+
+/// The beats of the frame a request of (`cev`, `quanta`) sends: a PAUSE
+/// when `cev` is 0, else a PFC frame.
+pub fn control_frame_words(src_mac: u64, cev: u8, quanta: u16) -> Vec<u64> {
+    if cev == 0 {
+        pause_frame_words(src_mac, quanta).to_vec()
+    } else {
+        pfc_frame_words(src_mac, cev, quanta).to_vec()
+    }
+}
+
 /// The pause control with `QUANTUM_SHIFT` = log2(cycles per quantum): 3
 /// for a 64-bit word at 10G, 6 for a byte at 1G.
 #[derive(Clone, Debug, Default)]
@@ -75,7 +109,9 @@ pub struct TxPause<const QUANTUM_SHIFT: usize> {
     beat: u8,
     pending: bool,
     pending_quanta: u16,
+    pending_cev: u8,
     send_quanta: u16,
+    send_cev: u8,
     remaining: u32,
     stats: MacPauseStats,
 }
@@ -102,11 +138,12 @@ impl<const QUANTUM_SHIFT: usize> Cycle for TxPause<QUANTUM_SHIFT> {
                 out.m_tuser = i.s_tuser;
             }
             Grant::Pause => {
-                let w = pause_frame_words(i.cfg_src_mac, self.send_quanta);
+                let w = control_frame_words(i.cfg_src_mac, self.send_cev, self.send_quanta);
+                let last = self.beat as usize + 1 == w.len();
                 out.m_tdata = w[self.beat as usize];
-                out.m_tkeep = if self.beat == 2 { 0x03 } else { 0xFF };
+                out.m_tkeep = if last { 0x03 } else { 0xFF };
                 out.m_tvalid = true;
-                out.m_tlast = self.beat == 2;
+                out.m_tlast = last;
             }
         }
         if i.reset {
@@ -130,6 +167,7 @@ impl<const QUANTUM_SHIFT: usize> Cycle for TxPause<QUANTUM_SHIFT> {
                     self.grant = Grant::Pause;
                     self.beat = 0;
                     self.send_quanta = self.pending_quanta;
+                    self.send_cev = self.pending_cev;
                     self.pending = false;
                 } else if i.s_tvalid && !paused {
                     self.grant = Grant::User;
@@ -142,7 +180,8 @@ impl<const QUANTUM_SHIFT: usize> Cycle for TxPause<QUANTUM_SHIFT> {
             }
             Grant::Pause => {
                 if i.m_tready {
-                    if self.beat == 2 {
+                    let last_beat = if self.send_cev == 0 { 2 } else { 4 };
+                    if self.beat == last_beat {
                         self.grant = Grant::Idle;
                         self.stats.sent = self.stats.sent.wrapping_add(1);
                     } else {
@@ -158,6 +197,7 @@ impl<const QUANTUM_SHIFT: usize> Cycle for TxPause<QUANTUM_SHIFT> {
             }
             self.pending = true;
             self.pending_quanta = i.tx_pause_quanta;
+            self.pending_cev = i.tx_pause_cev;
         }
         out
     }
@@ -179,6 +219,20 @@ mod tests {
             ]
         );
         assert!(b[18..].iter().all(|&x| x == 0));
+    }
+
+    #[test]
+    fn pfc_frame_bytes() {
+        let w = pfc_frame_words(0x02_00_00_00_00_07, 0b0000_1001, 0x1234);
+        let b: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+        assert_eq!(&b[12..18], &[0x88, 0x08, 0x01, 0x01, 0x00, 0x09]);
+        // class 0 and class 3 carry the quanta, the others 0
+        assert_eq!(&b[18..20], &[0x12, 0x34]);
+        assert_eq!(&b[24..26], &[0x12, 0x34]);
+        for class in [1, 2, 4, 5, 6, 7] {
+            assert_eq!(&b[18 + 2 * class..20 + 2 * class], &[0, 0], "class {class}");
+        }
+        assert!(b[34..].iter().all(|&x| x == 0));
     }
 
     #[test]

@@ -42,6 +42,8 @@ pub struct Out {
     pub rx_xon: u16,
     pub rx_pause_quanta: u16,
     pub tx_ctl_share: u8,
+    /// `RX_PFC_CEV`: 0 = PAUSE, else PFC for these priorities.
+    pub rx_pfc_cev: u8,
     pub cc_t: u32,
     pub cc_inv_t_m: u32,
     pub cc_inv_t_s: u8,
@@ -97,6 +99,13 @@ pub struct CfgRegs<const A: usize, const B: usize> {
     active: bool,
     bad: u32,
     commits: u32,
+}
+
+impl<const A: usize, const B: usize> CfgRegs<A, B> {
+    /// `RX_PFC_CEV` (a register: known before the cycle's inputs).
+    pub fn pfc_cev(&self) -> u8 {
+        self.g.rx_pfc_cev
+    }
 }
 
 /// The MTU in bytes for `mtu_log2`, clamped to 256..=4096.
@@ -211,6 +220,7 @@ impl<const A: usize, const B: usize> CfgRegs<A, B> {
             RX_XON => g.rx_xon = d as u16,
             RX_PAUSE_QUANTA => g.rx_pause_quanta = d as u16,
             TX_CTL_SHARE => g.tx_ctl_share = (d & 7) as u8,
+            RX_PFC_CEV => g.rx_pfc_cev = (d & 0xff) as u8,
             CC_T => g.cc_t = (d & 0xFF_FFFF) as u32,
             CC_INV_T_M => g.cc_inv_t_m = d as u32,
             CC_INV_T_S => g.cc_inv_t_s = d as u8,

@@ -86,6 +86,8 @@ pub struct Out {
     pub stats_cnm: CnmStats,
     pub pause_req: bool,
     pub pause_quanta: u16,
+    /// `RX_PFC_CEV`: 0 = the pause is an 802.3x PAUSE, else PFC.
+    pub pause_cev: u8,
 }
 
 /// Every block's inputs for one cycle.
@@ -488,6 +490,7 @@ fn outputs(o: &Outs) -> Out {
         stats_cnm: o.cnm.stats,
         pause_req: o.rx_pause.pause_req,
         pause_quanta: o.rx_pause.pause_quanta,
+        pause_cev: o.cfg.rx_pfc_cev,
     }
 }
 
@@ -548,10 +551,11 @@ impl<const A: usize, const Q: usize, const B: usize, const H: usize> NicCore<A, 
         }
     }
 
-    /// `pause_req` and `pause_quanta` this cycle (registers: known before
-    /// the cycle's inputs, as a MAC stepped first needs them).
-    pub fn pause_request(&self) -> (bool, u16) {
-        self.rx_pause.m.request()
+    /// `pause_req`, `pause_quanta` and `pause_cev` this cycle (registers:
+    /// known before the cycle's inputs, as a MAC stepped first needs them).
+    pub fn pause_request(&self) -> (bool, u16, u8) {
+        let (req, quanta) = self.rx_pause.m.request();
+        (req, quanta, self.cfg.m.pfc_cev())
     }
 
     /// The most words the receive buffer has held (for monitors).

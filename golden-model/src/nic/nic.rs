@@ -51,6 +51,7 @@ pub struct Out {
     pub rx_tready: bool,
     pub pause_req: bool,
     pub pause_quanta: u16,
+    pub pause_cev: u8,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -149,6 +150,7 @@ fn outputs(o: &Outs) -> Out {
         rx_tready: c.rx_tready,
         pause_req: c.pause_req,
         pause_quanta: c.pause_quanta,
+        pause_cev: c.pause_cev,
     }
 }
 
@@ -213,8 +215,9 @@ impl<
     pub fn host_in(&self) -> crate::hostif::host_if::In {
         self.ins.host
     }
-    /// The core's `pause_req` and `pause_quanta` this cycle (registers).
-    pub fn pause_request(&self) -> (bool, u16) {
+    /// The core's `pause_req`, `pause_quanta` and `pause_cev` this cycle
+    /// (registers).
+    pub fn pause_request(&self) -> (bool, u16, u8) {
         self.core.m.pause_request()
     }
     /// The core's outputs in the last cycle (its counters).

@@ -34,6 +34,7 @@ pub struct In {
     pub xgmii_rxc: u8,
     pub tx_pause_req: bool,
     pub tx_pause_quanta: u16,
+    pub tx_pause_cev: u8,
     pub cfg_src_mac: u64,
 }
 
@@ -82,6 +83,7 @@ impl In {
             xgmii_rxc,
             tx_pause_req: false,
             tx_pause_quanta: 0,
+            tx_pause_cev: 0,
             cfg_src_mac: 0,
         }
     }
@@ -139,7 +141,7 @@ pub const TX_FIFO_A: usize = nic_spec::mac::NIC_10G_TX_FIFO_A;
 /// The MAC's inputs for the transmit FIFO's beat `b`.
 /// `pause` is the core's own request this cycle ([`HpccNic::pause_request`]):
 /// it wins over the port's in the same cycle.
-fn mac_in(e: &In, b: &Beat, tvalid: bool, pause: (bool, u16)) -> mac_10g::In {
+fn mac_in(e: &In, b: &Beat, tvalid: bool, pause: (bool, u16, u8)) -> mac_10g::In {
     mac_10g::In {
         rx_rst: e.rst,
         tx_rst: e.rst,
@@ -152,6 +154,7 @@ fn mac_in(e: &In, b: &Beat, tvalid: bool, pause: (bool, u16)) -> mac_10g::In {
         xgmii_rxc: e.xgmii_rxc,
         tx_pause_req: pause.0 || e.tx_pause_req,
         tx_pause_quanta: if pause.0 { pause.1 } else { e.tx_pause_quanta },
+        tx_pause_cev: if pause.0 { pause.2 } else { e.tx_pause_cev },
         cfg_src_mac: e.cfg_src_mac,
         rx_tready: true,
     }

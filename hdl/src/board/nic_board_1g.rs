@@ -327,6 +327,7 @@ impl<
         self.rgmii_txc.next = self.mac.rgmii_txc.val();
         self.mac.tx_pause_req.next = false;
         self.mac.tx_pause_quanta.next = 0.into();
+        self.mac.tx_pause_cev.next = 0.into();
         self.mac.cfg_src_mac.next = 0.into();
         // ---- Counters.
         BramDmaStatsSource::link(&mut self.m_stats_mem, &mut self.mem.m_stats);

@@ -21,7 +21,8 @@
 //!   (`MacRxStats`, `rx_clk`), `m_stats_pause_*` (`MacPauseStats`,
 //!   `tx_clk`);
 //! - extra inputs (`tx_clk`) to send an 802.3x PAUSE: `tx_pause_req` (one
-//!   cycle), `tx_pause_quanta`, `cfg_src_mac` (see [`TxPause`]).
+//!   cycle), `tx_pause_quanta`, `cfg_src_mac` (see [`TxPause`]), and
+//!   `tx_pause_cev`: a PFC frame for these priorities instead (0: PAUSE).
 //!
 //! The receive limit is the const generic `MAX_LEN` (FCS included):
 //! up to [`nic_spec::mac::MAX_FRAME`] bytes, or
@@ -64,6 +65,7 @@ pub struct Mac10g<const MAX_LEN: usize> {
     pub tx_paused: Signal<Out, Bit>,
     pub tx_pause_req: Signal<In, Bit>,
     pub tx_pause_quanta: Signal<In, Bits<16>>,
+    pub tx_pause_cev: Signal<In, Bits<8>>,
     pub cfg_src_mac: Signal<In, Bits<48>>,
     pub m_stats_tx: MacTxStatsSource,
     pub m_stats_rx: MacRxStatsSource,
@@ -99,6 +101,7 @@ impl<const MAX_LEN: usize> Default for Mac10g<MAX_LEN> {
             tx_paused: Default::default(),
             tx_pause_req: Default::default(),
             tx_pause_quanta: Default::default(),
+            tx_pause_cev: Default::default(),
             cfg_src_mac: Default::default(),
             m_stats_tx: Default::default(),
             m_stats_rx: Default::default(),
@@ -126,6 +129,7 @@ impl<const MAX_LEN: usize> Logic for Mac10g<MAX_LEN> {
         self.pause.rx_pause_quanta.next = self.pause_sync.data_out.val();
         self.pause.tx_pause_req.next = self.tx_pause_req.val();
         self.pause.tx_pause_quanta.next = self.tx_pause_quanta.val();
+        self.pause.tx_pause_cev.next = self.tx_pause_cev.val();
         self.pause.cfg_src_mac.next = self.cfg_src_mac.val();
         self.tx_paused.next = self.pause.paused.val();
         MacPauseStatsSource::link(&mut self.m_stats_pause, &mut self.pause.m_stats);
@@ -199,6 +203,7 @@ impl<const MAX_LEN: usize> Logic for EthMac10g<MAX_LEN> {
         self.tx_paused.next = self.mac.tx_paused.val();
         self.mac.tx_pause_req.next = false;
         self.mac.tx_pause_quanta.next = 0.into();
+        self.mac.tx_pause_cev.next = 0.into();
         self.mac.cfg_src_mac.next = 0.into();
         MacTxStatsSource::link(&mut self.m_stats_tx, &mut self.mac.m_stats_tx);
         MacRxStatsSource::link(&mut self.m_stats_rx, &mut self.mac.m_stats_rx);

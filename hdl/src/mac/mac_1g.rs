@@ -20,8 +20,9 @@
 //! - `rx_pause_valid` / `rx_pause_quanta` (`rx_clk`), `tx_paused`
 //!   (`tx_clk`), `m_stats_tx_*`, `m_stats_rx_*`, `m_stats_pause_*`: as in
 //!   `mac_10g`;
-//! - `tx_pause_req`, `tx_pause_quanta`, `cfg_src_mac` (`tx_clk`): send an
-//!   802.3x PAUSE (see [`TxPause`]); tie them to 0 if unused.
+//! - `tx_pause_req`, `tx_pause_quanta`, `tx_pause_cev`, `cfg_src_mac`
+//!   (`tx_clk`): send an 802.3x PAUSE, or a PFC frame for the priorities
+//!   in `tx_pause_cev` (see [`TxPause`]); tie them to 0 if unused.
 //!
 //! Wiring: `tx_axis` → [`TxPause`] (64 bits; the timer counts a quantum
 //! as 64 cycles of a byte) → [`AxisNarrow`] (64 → 8) → [`GmiiTx`];
@@ -66,6 +67,7 @@ pub struct Mac1g {
     pub tx_paused: Signal<Out, Bit>,
     pub tx_pause_req: Signal<In, Bit>,
     pub tx_pause_quanta: Signal<In, Bits<16>>,
+    pub tx_pause_cev: Signal<In, Bits<8>>,
     pub cfg_src_mac: Signal<In, Bits<48>>,
     pub m_stats_tx: MacTxStatsSource,
     pub m_stats_rx: MacRxStatsSource,
@@ -101,6 +103,7 @@ impl Default for Mac1g {
             tx_paused: Default::default(),
             tx_pause_req: Default::default(),
             tx_pause_quanta: Default::default(),
+            tx_pause_cev: Default::default(),
             cfg_src_mac: Default::default(),
             m_stats_tx: Default::default(),
             m_stats_rx: Default::default(),
@@ -134,6 +137,7 @@ impl Logic for Mac1g {
         self.pause.rx_pause_quanta.next = self.pause_sync.data_out.val();
         self.pause.tx_pause_req.next = self.tx_pause_req.val();
         self.pause.tx_pause_quanta.next = self.tx_pause_quanta.val();
+        self.pause.tx_pause_cev.next = self.tx_pause_cev.val();
         self.pause.cfg_src_mac.next = self.cfg_src_mac.val();
         self.tx_paused.next = self.pause.paused.val();
         MacPauseStatsSource::link(&mut self.m_stats_pause, &mut self.pause.m_stats);
@@ -195,6 +199,7 @@ pub struct Mac1gRgmii {
     pub tx_paused: Signal<Out, Bit>,
     pub tx_pause_req: Signal<In, Bit>,
     pub tx_pause_quanta: Signal<In, Bits<16>>,
+    pub tx_pause_cev: Signal<In, Bits<8>>,
     pub cfg_src_mac: Signal<In, Bits<48>>,
     pub m_stats_tx: MacTxStatsSource,
     pub m_stats_rx: MacRxStatsSource,
@@ -235,6 +240,7 @@ impl Logic for Mac1gRgmii {
         self.tx_paused.next = self.mac.tx_paused.val();
         self.mac.tx_pause_req.next = self.tx_pause_req.val();
         self.mac.tx_pause_quanta.next = self.tx_pause_quanta.val();
+        self.mac.tx_pause_cev.next = self.tx_pause_cev.val();
         self.mac.cfg_src_mac.next = self.cfg_src_mac.val();
         MacTxStatsSource::link(&mut self.m_stats_tx, &mut self.mac.m_stats_tx);
         MacRxStatsSource::link(&mut self.m_stats_rx, &mut self.mac.m_stats_rx);

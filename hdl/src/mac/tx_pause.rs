@@ -9,9 +9,12 @@
 //!   byte at 1G); a request of 0 quanta resumes at once, a newer request
 //!   replaces the timer (802.3x 31B.3.7). While it runs (`paused`), no
 //!   new user frame starts; a frame already started goes on.
-//! - **Sending a PAUSE.** `tx_pause_req` (one cycle, with
-//!   `tx_pause_quanta`) asks for an 802.3x PAUSE frame from `cfg_src_mac`
-//!   (0 quanta = XON). It goes out before the next user frame, whether or
+//! - **Sending a PAUSE or a PFC frame.** `tx_pause_req` (one cycle, with
+//!   `tx_pause_quanta` and `tx_pause_cev`) asks for a MAC control frame
+//!   from `cfg_src_mac` (0 quanta = XON): an 802.3x PAUSE when
+//!   `tx_pause_cev` is 0, else an 802.1Qbb PFC frame whose class-enable
+//!   vector is `tx_pause_cev` and whose time for each enabled class is
+//!   the quanta (0 for the others). It goes out before the next user frame, whether or
 //!   not the timer runs (MAC control frames are not paused). A request
 //!   not yet sent is replaced by a newer one (counted in `superseded`):
 //!   the newest quanta is what the peer should act on. Refreshing an
@@ -21,10 +24,11 @@
 //! - `s_axis` (`AxisSink<64, 8, 1>`): the user frames; `m_axis`
 //!   (`AxisSource<64, 8, 1>`): to the transmitter. Inside a user frame
 //!   the two are joined combinationally (every field, `tready` back); a
-//!   PAUSE frame is three beats (18 bytes, `tkeep` 0x03 on the last: the
-//!   transmitter pads it to 60 and appends the FCS).
+//!   PAUSE frame is three beats (18 bytes, `tkeep` 0x03 on the last), a
+//!   PFC frame five (34 bytes, the same `tkeep`): the transmitter pads
+//!   either to 60 and appends the FCS.
 //! - `rx_pause_valid`, `rx_pause_quanta: 16`; `tx_pause_req`,
-//!   `tx_pause_quanta: 16`; `cfg_src_mac: 48` (first byte on the wire in
+//!   `tx_pause_quanta: 16`, `tx_pause_cev: 8`; `cfg_src_mac: 48` (first byte on the wire in
 //!   bits 47..40).
 //! - `paused`: the timer runs (registered).
 //! - `m_stats` (`MacPauseStats`): `sent`, `superseded`, `applied`,
@@ -57,11 +61,11 @@ const DST_LE: u64 = {
     u64::from_le_bytes([b[2], b[3], b[4], b[5], b[6], b[7], 0, 0])
 };
 /// The second beat's bytes 4..7: EtherType and opcode, network order.
-const TYPE_OP_LE: u64 = {
+const fn type_op_le(op: u16) -> u64 {
     let t = ctl::ETHERTYPE.to_be_bytes();
-    let o = ctl::OP_PAUSE.to_be_bytes();
+    let o = op.to_be_bytes();
     u64::from_le_bytes([0, 0, 0, 0, t[0], t[1], o[0], o[1]])
-};
+}
 
 #[derive(LogicBlock)]
 pub struct TxPause<const QUANTUM_SHIFT: usize> {
@@ -73,14 +77,17 @@ pub struct TxPause<const QUANTUM_SHIFT: usize> {
     pub rx_pause_quanta: Signal<In, Bits<16>>,
     pub tx_pause_req: Signal<In, Bit>,
     pub tx_pause_quanta: Signal<In, Bits<16>>,
+    pub tx_pause_cev: Signal<In, Bits<8>>,
     pub cfg_src_mac: Signal<In, Bits<48>>,
     pub paused: Signal<Out, Bit>,
     pub m_stats: MacPauseStatsSource,
     grant: DFF<Bits<2>>,
-    beat: DFF<Bits<2>>,
+    beat: DFF<Bits<3>>,
     pending: DFF<Bit>,
     pending_quanta: DFF<Bits<16>>,
+    pending_cev: DFF<Bits<8>>,
     send_quanta: DFF<Bits<16>>,
+    send_cev: DFF<Bits<8>>,
     remaining: DFF<Bits<24>>,
     n_sent: DFF<Bits<32>>,
     n_superseded: DFF<Bits<32>>,
@@ -92,10 +99,28 @@ pub struct TxPause<const QUANTUM_SHIFT: usize> {
     k_shift: Constant<Bits<5>>,
     k_dst: Constant<Bits<64>>,
     k_type_op: Constant<Bits<64>>,
+    k_type_op_pfc: Constant<Bits<64>>,
     is_paused: Signal<Local, Bit>,
     pending_now: Signal<Local, Bit>,
     mac: Signal<Local, Bits<48>>,
     quanta: Signal<Local, Bits<16>>,
+    /// The quanta in network order (first byte in bits 7..0).
+    quanta_be: Signal<Local, Bits<16>>,
+    cev: Signal<Local, Bits<8>>,
+    is_pfc: Signal<Local, Bit>,
+    /// The PFC time of class i: the quanta if the class is enabled, else 0
+    /// (network order).
+    t0: Signal<Local, Bits<16>>,
+    t1: Signal<Local, Bits<16>>,
+    t2: Signal<Local, Bits<16>>,
+    t3: Signal<Local, Bits<16>>,
+    t4: Signal<Local, Bits<16>>,
+    t5: Signal<Local, Bits<16>>,
+    t6: Signal<Local, Bits<16>>,
+    t7: Signal<Local, Bits<16>>,
+    last_beat: Signal<Local, Bits<3>>,
+    /// The second beat's EtherType and opcode (PAUSE or PFC).
+    type_op: Signal<Local, Bits<64>>,
 }
 
 impl<const QUANTUM_SHIFT: usize> Default for TxPause<QUANTUM_SHIFT> {
@@ -110,6 +135,7 @@ impl<const QUANTUM_SHIFT: usize> Default for TxPause<QUANTUM_SHIFT> {
             rx_pause_quanta: Default::default(),
             tx_pause_req: Default::default(),
             tx_pause_quanta: Default::default(),
+            tx_pause_cev: Default::default(),
             cfg_src_mac: Default::default(),
             paused: Default::default(),
             m_stats: Default::default(),
@@ -117,7 +143,9 @@ impl<const QUANTUM_SHIFT: usize> Default for TxPause<QUANTUM_SHIFT> {
             beat: Default::default(),
             pending: Default::default(),
             pending_quanta: Default::default(),
+            pending_cev: Default::default(),
             send_quanta: Default::default(),
+            send_cev: Default::default(),
             remaining: Default::default(),
             n_sent: Default::default(),
             n_superseded: Default::default(),
@@ -128,11 +156,25 @@ impl<const QUANTUM_SHIFT: usize> Default for TxPause<QUANTUM_SHIFT> {
             k_pause: Constant::new(Bits::<2>::from(G_PAUSE)),
             k_shift: Constant::new(Bits::<5>::from(QUANTUM_SHIFT as u64)),
             k_dst: Constant::new(Bits::<64>::from(DST_LE)),
-            k_type_op: Constant::new(Bits::<64>::from(TYPE_OP_LE)),
+            k_type_op: Constant::new(Bits::<64>::from(type_op_le(ctl::OP_PAUSE))),
+            k_type_op_pfc: Constant::new(Bits::<64>::from(type_op_le(ctl::OP_PFC))),
             is_paused: Default::default(),
             pending_now: Default::default(),
             mac: Default::default(),
             quanta: Default::default(),
+            quanta_be: Default::default(),
+            cev: Default::default(),
+            is_pfc: Default::default(),
+            t0: Default::default(),
+            t1: Default::default(),
+            t2: Default::default(),
+            t3: Default::default(),
+            t4: Default::default(),
+            t5: Default::default(),
+            t6: Default::default(),
+            t7: Default::default(),
+            last_beat: Default::default(),
+            type_op: Default::default(),
         }
     }
 }
@@ -147,7 +189,9 @@ impl<const QUANTUM_SHIFT: usize> Logic for TxPause<QUANTUM_SHIFT> {
             beat,
             pending,
             pending_quanta,
+            pending_cev,
             send_quanta,
+            send_cev,
             remaining,
             n_sent,
             n_superseded,
@@ -157,6 +201,48 @@ impl<const QUANTUM_SHIFT: usize> Logic for TxPause<QUANTUM_SHIFT> {
         self.is_paused.next = self.remaining.q.val().any();
         self.mac.next = self.cfg_src_mac.val();
         self.quanta.next = self.send_quanta.q.val();
+        self.quanta_be.next = (bit_cast::<16, 8>(self.quanta.val().get_bits::<8>(8))
+            | (bit_cast::<16, 8>(self.quanta.val().get_bits::<8>(0)) << 8));
+        self.cev.next = self.send_cev.q.val();
+        self.is_pfc.next = self.cev.val().any();
+        self.last_beat.next = 2.into();
+        self.type_op.next = self.k_type_op.val();
+        if self.is_pfc.val() {
+            self.last_beat.next = 4.into();
+            self.type_op.next = self.k_type_op_pfc.val();
+        }
+        self.t0.next = 0.into();
+        self.t1.next = 0.into();
+        self.t2.next = 0.into();
+        self.t3.next = 0.into();
+        self.t4.next = 0.into();
+        self.t5.next = 0.into();
+        self.t6.next = 0.into();
+        self.t7.next = 0.into();
+        if self.cev.val().get_bit(0) {
+            self.t0.next = self.quanta_be.val();
+        }
+        if self.cev.val().get_bit(1) {
+            self.t1.next = self.quanta_be.val();
+        }
+        if self.cev.val().get_bit(2) {
+            self.t2.next = self.quanta_be.val();
+        }
+        if self.cev.val().get_bit(3) {
+            self.t3.next = self.quanta_be.val();
+        }
+        if self.cev.val().get_bit(4) {
+            self.t4.next = self.quanta_be.val();
+        }
+        if self.cev.val().get_bit(5) {
+            self.t5.next = self.quanta_be.val();
+        }
+        if self.cev.val().get_bit(6) {
+            self.t6.next = self.quanta_be.val();
+        }
+        if self.cev.val().get_bit(7) {
+            self.t7.next = self.quanta_be.val();
+        }
         // ---- The output stream -------------------------------------------
         self.s_axis.tready.next = false;
         self.m_axis.tdata.next = 0.into();
@@ -185,11 +271,27 @@ impl<const QUANTUM_SHIFT: usize> Logic for TxPause<QUANTUM_SHIFT> {
                     | (bit_cast::<64, 8>(self.mac.val().get_bits::<8>(16)) << 8)
                     | (bit_cast::<64, 8>(self.mac.val().get_bits::<8>(8)) << 16)
                     | (bit_cast::<64, 8>(self.mac.val().get_bits::<8>(0)) << 24)
-                    | self.k_type_op.val());
+                    | self.type_op.val());
+            } else if !self.is_pfc.val() {
+                // PAUSE: the quanta, network order
+                self.m_axis.tdata.next = bit_cast::<64, 16>(self.quanta_be.val());
+                self.m_axis.tkeep.next = 0x03.into();
+                self.m_axis.tlast.next = true;
+            } else if self.beat.q.val() == 2 {
+                // PFC: the class-enable vector, the times of classes 0..2
+                self.m_axis.tdata.next = ((bit_cast::<64, 8>(self.cev.val()) << 8)
+                    | (bit_cast::<64, 16>(self.t0.val()) << 16)
+                    | (bit_cast::<64, 16>(self.t1.val()) << 32)
+                    | (bit_cast::<64, 16>(self.t2.val()) << 48));
+            } else if self.beat.q.val() == 3 {
+                // PFC: the times of classes 3..6
+                self.m_axis.tdata.next = (bit_cast::<64, 16>(self.t3.val())
+                    | (bit_cast::<64, 16>(self.t4.val()) << 16)
+                    | (bit_cast::<64, 16>(self.t5.val()) << 32)
+                    | (bit_cast::<64, 16>(self.t6.val()) << 48));
             } else {
-                // the quanta, network order
-                self.m_axis.tdata.next = (bit_cast::<64, 8>(self.quanta.val().get_bits::<8>(8))
-                    | (bit_cast::<64, 8>(self.quanta.val().get_bits::<8>(0)) << 8));
+                // PFC: the time of class 7
+                self.m_axis.tdata.next = bit_cast::<64, 16>(self.t7.val());
                 self.m_axis.tkeep.next = 0x03.into();
                 self.m_axis.tlast.next = true;
             }
@@ -212,6 +314,7 @@ impl<const QUANTUM_SHIFT: usize> Logic for TxPause<QUANTUM_SHIFT> {
                 self.grant.d.next = self.k_pause.val();
                 self.beat.d.next = 0.into();
                 self.send_quanta.d.next = self.pending_quanta.q.val();
+                self.send_cev.d.next = self.pending_cev.q.val();
                 self.pending_now.next = false;
             } else if (self.s_axis.tvalid.val() && !self.is_paused.val()) {
                 self.grant.d.next = self.k_user.val();
@@ -221,7 +324,7 @@ impl<const QUANTUM_SHIFT: usize> Logic for TxPause<QUANTUM_SHIFT> {
                 self.grant.d.next = self.k_idle.val();
             }
         } else if self.m_axis.tready.val() {
-            if self.beat.q.val() == 2 {
+            if self.beat.q.val() == self.last_beat.val() {
                 self.grant.d.next = self.k_idle.val();
                 self.n_sent.d.next = (self.n_sent.q.val() + 1);
             } else {
@@ -236,6 +339,7 @@ impl<const QUANTUM_SHIFT: usize> Logic for TxPause<QUANTUM_SHIFT> {
             }
             self.pending.d.next = true;
             self.pending_quanta.d.next = self.tx_pause_quanta.val();
+            self.pending_cev.d.next = self.tx_pause_cev.val();
         }
         // ---- Reset ---------------------------------------------------------
         if self.reset.val() {
@@ -243,7 +347,9 @@ impl<const QUANTUM_SHIFT: usize> Logic for TxPause<QUANTUM_SHIFT> {
             self.beat.d.next = 0.into();
             self.pending.d.next = false;
             self.pending_quanta.d.next = 0.into();
+            self.pending_cev.d.next = 0.into();
             self.send_quanta.d.next = 0.into();
+            self.send_cev.d.next = 0.into();
             self.remaining.d.next = 0.into();
             self.n_sent.d.next = 0.into();
             self.n_superseded.d.next = 0.into();

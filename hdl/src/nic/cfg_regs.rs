@@ -100,6 +100,7 @@ pub struct CfgRegs<const A: usize, const B: usize> {
     pub rx_xon: Signal<Out, Bits<16>>,
     pub rx_pause_quanta: Signal<Out, Bits<16>>,
     pub tx_ctl_share: Signal<Out, Bits<3>>,
+    pub rx_pfc_cev: Signal<Out, Bits<8>>,
     pub cc_t: Signal<Out, Bits<24>>,
     pub cc_inv_t_m: Signal<Out, Bits<32>>,
     pub cc_inv_t_s: Signal<Out, Bits<8>>,
@@ -122,6 +123,7 @@ pub struct CfgRegs<const A: usize, const B: usize> {
     r_rx_xon: DFF<Bits<16>>,
     r_rx_pause_quanta: DFF<Bits<16>>,
     r_tx_ctl_share: DFF<Bits<3>>,
+    r_rx_pfc_cev: DFF<Bits<8>>,
     r_cc_t: DFF<Bits<24>>,
     r_cc_inv_t_m: DFF<Bits<32>>,
     r_cc_inv_t_s: DFF<Bits<8>>,
@@ -173,6 +175,7 @@ pub struct CfgRegs<const A: usize, const B: usize> {
     k_rx_xon: Constant<Bits<16>>,
     k_rx_pause_quanta: Constant<Bits<16>>,
     k_tx_ctl_share: Constant<Bits<16>>,
+    k_rx_pfc_cev: Constant<Bits<16>>,
     /// The largest `RX_XOFF` taken: the buffer's 2^B − 1 words.
     k_xoff_max: Constant<Bits<16>>,
     k_cc_t: Constant<Bits<16>>,
@@ -251,6 +254,7 @@ impl<const A: usize, const B: usize> Default for CfgRegs<A, B> {
             rx_xon: Default::default(),
             rx_pause_quanta: Default::default(),
             tx_ctl_share: Default::default(),
+            rx_pfc_cev: Default::default(),
             cc_t: Default::default(),
             cc_inv_t_m: Default::default(),
             cc_inv_t_s: Default::default(),
@@ -273,6 +277,7 @@ impl<const A: usize, const B: usize> Default for CfgRegs<A, B> {
             r_rx_xon: Default::default(),
             r_rx_pause_quanta: Default::default(),
             r_tx_ctl_share: Default::default(),
+            r_rx_pfc_cev: Default::default(),
             r_cc_t: Default::default(),
             r_cc_inv_t_m: Default::default(),
             r_cc_inv_t_s: Default::default(),
@@ -323,6 +328,7 @@ impl<const A: usize, const B: usize> Default for CfgRegs<A, B> {
             k_rx_xon: k(RX_XON),
             k_rx_pause_quanta: k(RX_PAUSE_QUANTA),
             k_tx_ctl_share: k(TX_CTL_SHARE),
+            k_rx_pfc_cev: k(RX_PFC_CEV),
             k_xoff_max: Constant::new(Bits::<16>::from((1u64 << B) - 1)),
             k_cc_t: k(CC_T),
             k_cc_inv_t_m: k(CC_INV_T_M),
@@ -393,6 +399,7 @@ impl<const A: usize, const B: usize> Logic for CfgRegs<A, B> {
             r_rx_xon,
             r_rx_pause_quanta,
             r_tx_ctl_share,
+            r_rx_pfc_cev,
             r_cc_t,
             r_cc_inv_t_m,
             r_cc_inv_t_s,
@@ -466,6 +473,8 @@ impl<const A: usize, const B: usize> Logic for CfgRegs<A, B> {
                 self.r_rx_pause_quanta.d.next = self.s_cfg.data.val().get_bits::<16>(0);
             } else if (self.s_cfg.addr.val() == self.k_tx_ctl_share.val()) {
                 self.r_tx_ctl_share.d.next = self.s_cfg.data.val().get_bits::<3>(0);
+            } else if (self.s_cfg.addr.val() == self.k_rx_pfc_cev.val()) {
+                self.r_rx_pfc_cev.d.next = self.s_cfg.data.val().get_bits::<8>(0);
             } else if (self.s_cfg.addr.val() == self.k_cc_t.val()) {
                 self.r_cc_t.d.next = self.s_cfg.data.val().get_bits::<24>(0);
             } else if (self.s_cfg.addr.val() == self.k_cc_inv_t_m.val()) {
@@ -642,6 +651,7 @@ impl<const A: usize, const B: usize> Logic for CfgRegs<A, B> {
         self.rx_xon.next = self.r_rx_xon.q.val();
         self.rx_pause_quanta.next = self.r_rx_pause_quanta.q.val();
         self.tx_ctl_share.next = self.r_tx_ctl_share.q.val();
+        self.rx_pfc_cev.next = self.r_rx_pfc_cev.q.val();
         self.cc_t.next = self.r_cc_t.q.val();
         self.cc_inv_t_m.next = self.r_cc_inv_t_m.q.val();
         self.cc_inv_t_s.next = self.r_cc_inv_t_s.q.val();

@@ -37,7 +37,9 @@
 //!   MAC should send (`TxPause`'s `tx_pause_req`, `tx_pause_quanta`):
 //!   XOFF when the receive buffer fills past `RX_XOFF` while the host
 //!   holds writes back, refreshed while it stays full, XON (0 quanta)
-//!   at `RX_XON` ([`RxPause`]);
+//!   at `RX_XON` ([`RxPause`]); `pause_cev: 8` (`RX_PFC_CEV`, a
+//!   register): 0 asks for an 802.3x PAUSE, else for a PFC frame for
+//!   those priorities (`TxPause`'s `tx_pause_cev`);
 //! - `m_cnm` (`CnmInfo`, valid/ready): each good QCN CNM (IEEE 802.1Qau,
 //!   EtherType 0x22E7) the Rx saw, from [`CnmRx`], a tap on the beats the
 //!   parser takes (the parser drops the frame: `trunc` or `bad_eth`). A CNM drives no
@@ -115,6 +117,7 @@ pub struct NicCore<
     pub m_stats_cnm: CnmStatsSource,
     pub pause_req: Signal<Out, Bit>,
     pub pause_quanta: Signal<Out, Bits<16>>,
+    pub pause_cev: Signal<Out, Bits<8>>,
     cfg: CfgRegs<A, B>,
     parse: RoceRxParse<B>,
     dispatch: RoceRxDispatch<A>,
@@ -219,6 +222,7 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
         self.rx_pause.cfg_quanta.next = self.cfg.rx_pause_quanta.val();
         self.pause_req.next = self.rx_pause.pause_req.val();
         self.pause_quanta.next = self.rx_pause.pause_quanta.val();
+        self.pause_cev.next = self.cfg.rx_pfc_cev.val();
 
         // ---- DCQCN: CNPs received → reaction point → scheduler; CE marks →
         // notification point → CNPs sent.

@@ -20,8 +20,8 @@
 //! host interface's (`s_axil`, `m_axis_read_desc`, `s_axis_h2c`,
 //! `m_axis_write_desc`, `m_axis_c2h`, `m_event`) and the core's MAC side
 //! (`m_axis_tx`, `s_axis_rx`: 64-bit AXI4-Stream without FCS,
-//! `s_axis_rx.tuser` = bad frame), and `pause_req`, `pause_quanta`: the
-//! core's PAUSE requests for the MAC (`NicCore`). Every counter is read
+//! `s_axis_rx.tuser` = bad frame), and `pause_req`, `pause_quanta`,
+//! `pause_cev`: the core's PAUSE or PFC requests for the MAC (`NicCore`). Every counter is read
 //! over AXI4-Lite.
 //! Wiring only; latency, throughput and bad-input behaviour are the
 //! blocks'.
@@ -59,6 +59,7 @@ pub struct HpccNic<
     pub s_axis_rx: AxisSink<64, 8, 1>,
     pub pause_req: Signal<Out, Bit>,
     pub pause_quanta: Signal<Out, Bits<16>>,
+    pub pause_cev: Signal<Out, Bits<8>>,
     host: HostIf<A, Q, C, N, W, H>,
     core: NicCore<A, Q, AQ, B, H>,
 }
@@ -125,5 +126,6 @@ impl<
         AxisSink::<64, 8, 1>::link(&mut self.s_axis_rx, &mut self.core.s_axis_rx);
         self.pause_req.next = self.core.pause_req.val();
         self.pause_quanta.next = self.core.pause_quanta.val();
+        self.pause_cev.next = self.core.pause_cev.val();
     }
 }

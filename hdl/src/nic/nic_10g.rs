@@ -20,11 +20,13 @@
 //! [`HpccNic`], the MAC's two sides), the host interface's as in
 //! [`HpccNic`], and
 //! - `xgmii_rxd`, `xgmii_rxc`, `xgmii_txd`, `xgmii_txc`: 64-bit XGMII;
-//! - `tx_pause_req` (one cycle), `tx_pause_quanta`, `cfg_src_mac`: send
-//!   an 802.3x PAUSE frame ([`TxPause`](crate::mac::TxPause)); tie
-//!   `tx_pause_req` low if unused. The core asks for its own PAUSEs
+//! - `tx_pause_req` (one cycle), `tx_pause_quanta`, `tx_pause_cev`,
+//!   `cfg_src_mac`: send an 802.3x PAUSE frame, or a PFC frame for the
+//!   priorities in `tx_pause_cev` ([`TxPause`](crate::mac::TxPause)); tie
+//!   `tx_pause_req` low if unused. The core asks for its own pauses
 //!   (XOFF and XON on its receive buffer's fill, `RX_XOFF`, `RX_XON`,
-//!   `RX_PAUSE_QUANTA`): in a cycle where both ask, the core's wins;
+//!   `RX_PAUSE_QUANTA`, as PFC when `RX_PFC_CEV` is not 0): in a cycle
+//!   where both ask, the core's wins;
 //! - `tx_paused`: a received PAUSE or PFC frame holds new frames off;
 //! - `rx_error_bad_frame`, `rx_error_bad_fcs`: one-cycle pulses, as in
 //!   `mac_10g`;
@@ -85,6 +87,7 @@ pub struct HpccNic10g<
     pub xgmii_txc: Signal<Out, Bits<8>>,
     pub tx_pause_req: Signal<In, Bit>,
     pub tx_pause_quanta: Signal<In, Bits<16>>,
+    pub tx_pause_cev: Signal<In, Bits<8>>,
     pub cfg_src_mac: Signal<In, Bits<48>>,
     pub tx_paused: Signal<Out, Bit>,
     pub rx_error_bad_frame: Signal<Out, Bit>,
@@ -142,8 +145,10 @@ impl<
         self.mac.tx_pause_req.next = (self.nic.pause_req.val() || self.tx_pause_req.val());
         if self.nic.pause_req.val() {
             self.mac.tx_pause_quanta.next = self.nic.pause_quanta.val();
+            self.mac.tx_pause_cev.next = self.nic.pause_cev.val();
         } else {
             self.mac.tx_pause_quanta.next = self.tx_pause_quanta.val();
+            self.mac.tx_pause_cev.next = self.tx_pause_cev.val();
         }
         self.mac.cfg_src_mac.next = self.cfg_src_mac.val();
         self.tx_paused.next = self.mac.tx_paused.val();

@@ -32,7 +32,7 @@ harness! {
             req_ctx_valid: m_req_ctx.valid, cc_ctl_valid: m_cc_ctl.valid,
             mtu_log2: mtu_log2, mtu_bytes: mtu_bytes, rto: rto, probe_t: probe_t,
             sched_cap: sched_cap, ns_per_cycle: ns_per_cycle, rx_xoff: rx_xoff, rx_xon: rx_xon,
-            rx_pause_quanta: rx_pause_quanta, tx_ctl_share: tx_ctl_share,
+            rx_pause_quanta: rx_pause_quanta, tx_ctl_share: tx_ctl_share, rx_pfc_cev: rx_pfc_cev,
             cc_t: cc_t, cc_inv_t_m: cc_inv_t_m, cc_inv_t_s: cc_inv_t_s, cc_uq_m: cc_uq_m,
             cc_eta: cc_eta, cc_max_stage: cc_max_stage, cc_w_ai: cc_w_ai, cc_w_min: cc_w_min,
             cc_w_init: cc_w_init, cc_mlog: cc_mlog, bad_cfg: bad_cfg, commits: commits,
@@ -252,7 +252,7 @@ harness! {
             dma_wr_valid: m_dma_wr.valid, rx_tready: s_axis_rx.tready,
             tx_tdata: m_axis_tx.tdata, tx_tkeep: m_axis_tx.tkeep, tx_tlast: m_axis_tx.tlast,
             tx_tvalid: m_axis_tx.tvalid, tx_tuser: m_axis_tx.tuser, cnm_valid: m_cnm.valid,
-            pause_req: pause_req, pause_quanta: pause_quanta
+            pause_req: pause_req, pause_quanta: pause_quanta, pause_cev: pause_cev
         }
         records_in { cfg: s_cfg, wr: s_wr }
         records_out {

@@ -7,8 +7,9 @@
 //!   receiver 1 to 4 cycles later, some of them with a data bit flipped;
 //!   user frames of 1 to 140 bytes (over the 128-byte limit of this
 //!   instance with their FCS: oversize), some aborted (`tuser`), gaps
-//!   between frames; `rx_axis.tready` random (ignored); PAUSE requests from the core, which come
-//!   back as received PAUSE frames and stop the transmitter. Then:
+//!   between frames; `rx_axis.tready` random (ignored); PAUSE and PFC
+//!   requests from the core, which come back as received PAUSE or PFC
+//!   frames and stop the transmitter. Then:
 //!   - the words on the wire decode ([`decode`]) to the user frames padded
 //!     to 60 bytes, in order, each aborted one bad, and a PAUSE frame per
 //!     request sent;
@@ -115,6 +116,7 @@ fn loopback(seed: u64, n_frames: usize, resets: bool) -> Run {
         if tail < 200 && rng.gen_bool(p_pause) {
             i.tx_pause_req = true;
             i.tx_pause_quanta = rng.gen_range(0..6);
+            i.tx_pause_cev = if rng.gen_bool(0.5) { 0 } else { rng.gen() };
             pause_reqs += 1;
         }
         let frame = sent.get(f).cloned();
@@ -239,9 +241,24 @@ proptest! {
         let asked: u32 = dec
             .iter()
             .filter(|f| f.good && is_ctl(&f.data))
-            .map(|f| u16::from_be_bytes([f.data[16], f.data[17]]) as u32)
+            .map(|f| requested_quanta(&f.data))
             .sum();
         prop_assert!(asked == 0 || held > 0, "PAUSE quanta {} received, never paused", asked);
+    }
+}
+
+/// The quanta a good MAC control frame asks for: a PAUSE's, or a PFC
+/// frame's largest time among the classes it enables.
+fn requested_quanta(d: &[u8]) -> u32 {
+    let op = u16::from_be_bytes([d[14], d[15]]);
+    if op == ctl::OP_PFC {
+        (0..8)
+            .filter(|c| (d[17] >> c) & 1 == 1)
+            .map(|c| u16::from_be_bytes([d[18 + 2 * c], d[19 + 2 * c]]) as u32)
+            .max()
+            .unwrap_or(0)
+    } else {
+        u16::from_be_bytes([d[16], d[17]]) as u32
     }
 }
 

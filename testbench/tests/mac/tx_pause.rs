@@ -12,7 +12,7 @@
 //! - `tx_pause_no_x_in_four_state_simulation`: Icarus.
 
 use crate::common::*;
-use nic_golden::mac::tx_pause::{pause_frame_words, In, Out, TxPause as Golden};
+use nic_golden::mac::tx_pause::{pause_frame_words, pfc_frame_words, In, Out, TxPause as Golden};
 use nic_golden::Cycle;
 use nic_hdl::mac::TxPause;
 use proptest::prelude::*;
@@ -62,6 +62,7 @@ fn stimulus(seed: u64, n_frames: usize, resets: bool) -> Vec<In> {
                 },
                 tx_pause_req: rng.gen_bool(p_tx),
                 tx_pause_quanta: rng.gen(),
+                tx_pause_cev: if rng.gen_bool(0.5) { 0 } else { rng.gen() },
                 cfg_src_mac: SRC,
             };
             let o = g.step(&i);
@@ -125,16 +126,25 @@ proptest! {
     fn tx_pause_matches_golden(seed in any::<u64>(), n in 1usize..40) {
         let s = stimulus(seed, n, false);
         let o = both::<Dut, Twin>("tx_pause", &s)?;
-        // Every user frame comes out in order and unchanged; PAUSE frames
-        // carry the newest request's quanta; no user frame is granted
-        // while the timer runs (a PAUSE frame may be).
+        // Every user frame comes out in order and unchanged; PAUSE and
+        // PFC frames are well formed (each PFC class enabled carries the
+        // quanta, the others 0); no user frame is granted while the timer
+        // runs (a PAUSE frame may be).
         let fr = frames(&s, &o);
         let mut user = 0u64;
         let mut pauses = 0u32;
         for (f, paused) in &fr {
-            if f[0] == pause_frame_words(SRC, 0)[0] {
+            if f[0] == pause_frame_words(SRC, 0)[0] && f[1] == pause_frame_words(SRC, 0)[1] {
                 let q = ((f[2] & 0xFF) << 8) | ((f[2] >> 8) & 0xFF);
                 prop_assert_eq!(f.clone(), pause_frame_words(SRC, q as u16).to_vec());
+                pauses += 1;
+            } else if f[0] == pause_frame_words(SRC, 0)[0] {
+                let cev = ((f[2] >> 8) & 0xFF) as u8;
+                prop_assert!(cev != 0, "a PFC frame with no class");
+                let c = cev.trailing_zeros() as usize;
+                let b: Vec<u8> = f.iter().flat_map(|w| w.to_le_bytes()).collect();
+                let q = u16::from_be_bytes([b[18 + 2 * c], b[19 + 2 * c]]);
+                prop_assert_eq!(f.clone(), pfc_frame_words(SRC, cev, q).to_vec());
                 pauses += 1;
             } else {
                 user += 1;
@@ -199,4 +209,44 @@ fn tx_pause_holds_for_the_quanta() {
 #[test]
 fn tx_pause_no_x_in_four_state_simulation() {
     four_state::<Dut, Twin>("tx_pause_x", &stimulus(5, 20, true));
+}
+
+#[test]
+fn tx_pause_sends_pfc_for_the_named_classes() {
+    // Requests of (class-enable vector, quanta): PFC for priority 3, for
+    // 0 and 7, then an 802.3x PAUSE (vector 0); each goes out whole before
+    // the next is asked for.
+    let reqs = [(0x08u8, 0x1234u16), (0x81, 0xFFFF), (0, 7)];
+    let mut s = Vec::new();
+    for &(cev, q) in &reqs {
+        s.push(In {
+            m_tready: true,
+            tx_pause_req: true,
+            tx_pause_quanta: q,
+            tx_pause_cev: cev,
+            cfg_src_mac: SRC,
+            ..Default::default()
+        });
+        for _ in 0..10 {
+            s.push(In {
+                m_tready: true,
+                cfg_src_mac: SRC,
+                ..Default::default()
+            });
+        }
+    }
+    let o = both::<Dut, Twin>("tx_pause_pfc", &s).unwrap();
+    let fr: Vec<Vec<u64>> = frames(&s, &o).into_iter().map(|f| f.0).collect();
+    assert_eq!(fr.len(), 3);
+    assert_eq!(fr[0], pfc_frame_words(SRC, 0x08, 0x1234).to_vec());
+    assert_eq!(fr[1], pfc_frame_words(SRC, 0x81, 0xFFFF).to_vec());
+    assert_eq!(fr[2], pause_frame_words(SRC, 7).to_vec());
+    // The last beat of each: two bytes kept.
+    let lasts: Vec<u8> = o
+        .iter()
+        .filter(|x| x.m_tvalid && x.m_tlast)
+        .map(|x| x.m_tkeep)
+        .collect();
+    assert_eq!(lasts, vec![0x03; 3]);
+    assert_eq!(o.last().unwrap().stats.sent, 3);
 }

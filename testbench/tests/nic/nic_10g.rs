@@ -25,6 +25,7 @@ use nic_hdl::nic::HpccNic10g;
 use nic_netsim::core_env::RxPauseRegs;
 use nic_netsim::driver::{nic_sim_params, DriverParams, NicSimCfg};
 use nic_netsim::driver_10g::{run_nic_10g_sim, Xgmii10gResult};
+use nic_spec::mac::ctl;
 
 const A: usize = 3;
 const Q: usize = 3;
@@ -131,11 +132,18 @@ fn nic_10g_twin_closed_loop() {
 
 /// Hosts that often hold their DMA ports (ready low in 60 % of cycles)
 /// and a low `RX_XOFF` (8 words, one small frame; the headroom above it
-/// is the rest of the 1023-word buffer): the receiving core asks for PAUSE frames, its
-/// MAC sends them on the wire, the peer's MAC applies them, and nothing
-/// is dropped for a full buffer.
+/// is the rest of the 1023-word buffer): the receiving core asks for
+/// pauses, its MAC sends them on the wire (802.3x PAUSE frames, or with
+/// `RX_PFC_CEV` = 0x08 PFC frames for priority 3 and no other), the
+/// peer's MAC applies them, and nothing is dropped for a full buffer.
 #[test]
 fn nic_10g_pauses_its_link_when_the_host_falls_behind() {
+    for cev in [0u8, 0x08] {
+        pauses_its_link(cev);
+    }
+}
+
+fn pauses_its_link(cev: u8) {
     let mut c = cfg(7, 0.0, 0, false);
     c.stall = 0.6;
     let mut p = nic_sim_params(&c, A as u32, Q as u32);
@@ -143,8 +151,30 @@ fn nic_10g_pauses_its_link_when_the_host_falls_behind() {
         xoff: 8,
         xon: 4,
         quanta: 100,
+        pfc_cev: cev,
     });
     let r = run_with(&c, &p, false);
+    // The MAC control frames on the wire: the opcode and the class-enable
+    // vector the register asks for.
+    let ctl: Vec<&[u8]> = r
+        .sim
+        .wire
+        .iter()
+        .map(|f| f.frame.as_slice())
+        .filter(|f| f.len() >= 18 && u16::from_be_bytes([f[12], f[13]]) == ctl::ETHERTYPE)
+        .collect();
+    assert!(
+        !ctl.is_empty(),
+        "cev {cev:#x}: no MAC control frame on the wire"
+    );
+    for f in &ctl {
+        let op = u16::from_be_bytes([f[14], f[15]]);
+        if cev == 0 {
+            assert_eq!(op, ctl::OP_PAUSE);
+        } else {
+            assert_eq!((op, f[16], f[17]), (ctl::OP_PFC, 0, cev));
+        }
+    }
     let mut paused = 0;
     for n in 0..2 {
         let xoffs = counter(&r, n, "CoreStats", "pause_xoff");
