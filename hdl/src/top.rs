@@ -327,6 +327,11 @@ pub fn tops() -> Vec<Top> {
             design: design::<crate::nic::desc_queue::DescQueue<8, { nic_spec::sched::REQ_DESC_QUEUE_LOG2 }>>,
         },
         Top {
+            name: "ev_merge",
+            about: "the requester's scheduler events, merged per flow (DOORBELL, ACK, ACK_DB) while the scheduler holds them",
+            design: design::<crate::nic::ev_merge::EvMerge>,
+        },
+        Top {
             name: "roce_rx_parse",
             about:
                 "RoCEv2 Rx parser/checker, 2048-word frame buffer, latency 7 (last word -> record)",

@@ -734,7 +734,7 @@ macro_rules! core_stats_record {
                 notifies: 32 u32, notify_drops: 32 u32, notifies_applied: 32 u32,
                 notifies_bad: 32 u32, sent_pkts: 32 u32, sent_drops: 32 u32,
                 ack_coalesced: 32 u32, pause_xoff: 32 u32, pause_xon: 32 u32,
-                pause_cycles: 32 u32
+                pause_cycles: 32 u32, ev_merged: 32 u32
             ],
             records = [],
         }

@@ -14,6 +14,11 @@ pub const OP_ACK: u8 = 3;
 pub const OP_REWIND: u8 = 4;
 /// nxt = a, the bytes past a back to the credit, epoch = b; a in [una, nxt].
 pub const OP_TRIM: u8 = 5;
+/// An ACK and a DOORBELL of one flow merged (`hdl/src/nic/ev_merge.rs`):
+/// una = a as ACK does, end += b as DOORBELL does; both checked against
+/// the flow's state before the event, and the event applied whole or not
+/// at all (a failed part counts in its op's `bad_ack` / `bad_doorbell`).
+pub const OP_ACK_DB: u8 = 6;
 
 /// log2 of the requester's Tx descriptor queue (`hdl/src/nic/desc_queue.rs`
 /// in `hpcc_nic_core`): 4 descriptors, one PktSend of the default 4 KiB

@@ -16,7 +16,7 @@
 
 use crate::{Engine, Harness};
 use nic_golden::sched::flow_sched::{
-    FlowSched, In, Out, OP_ACK, OP_DOORBELL, OP_INIT, OP_REWIND, OP_TRIM, OP_UPDATE,
+    FlowSched, In, Out, OP_ACK, OP_ACK_DB, OP_DOORBELL, OP_INIT, OP_REWIND, OP_TRIM, OP_UPDATE,
 };
 use nic_golden::sched::SchedEvent;
 use nic_golden::Cycle;
@@ -61,6 +61,9 @@ pub struct EnvCfg {
     /// ACK and REWIND arguments drawn at random in [una, sent] (percent of
     /// ACKs), instead of the network's exact ones.
     pub wild_ack_pct: u32,
+    /// % of ACKs sent as an ACK_DB (`EvMerge`'s merged ACK and DOORBELL)
+    /// with 1 to 64 more bytes.
+    pub ack_db_pct: u32,
     /// Percent of data PktSends cut short by a TRIM (as the requester
     /// does at a message's end): the rest of it, and every PktSend of the
     /// flow decided before the TRIM took effect, is not sent.
@@ -86,6 +89,7 @@ impl EnvCfg {
             update_pct: 0,
             bad_pct: 0,
             wild_ack_pct: 0,
+            ack_db_pct: 0,
             trim_pct: 0,
             seed: 1,
         }
@@ -364,7 +368,12 @@ impl Env {
             } else {
                 seq
             };
-            self.evq.push_back((OP_ACK, f, a, 0, false));
+            if self.cfg.ack_db_pct > 0 && self.rng.gen_range(0..100) < self.cfg.ack_db_pct {
+                let bytes = self.rng.gen_range(1..=64);
+                self.evq.push_back((OP_ACK_DB, f, a, bytes, false));
+            } else {
+                self.evq.push_back((OP_ACK, f, a, 0, false));
+            }
         }
         self.random_events(cycle);
         let ready = self.tx_busy == 0 && self.rng.gen_range(0..100) < self.cfg.tx_ready_pct;
@@ -404,7 +413,12 @@ impl Env {
                 let fl = &mut self.flows[f as usize];
                 match op {
                     OP_UPDATE if a != 0 && b >> 8 != 0 => fl.w_hist.push((cycle, b >> 8)),
-                    OP_ACK if a.wrapping_sub(fl.acked) <= fl.sent.wrapping_sub(fl.acked) => {
+                    // An ACK_DB's DOORBELL part (at most 64 bytes) never
+                    // takes end − una to 2^31 here, so its ACK part
+                    // decides it.
+                    OP_ACK | OP_ACK_DB
+                        if a.wrapping_sub(fl.acked) <= fl.sent.wrapping_sub(fl.acked) =>
+                    {
                         fl.acked = a;
                         fl.una_hist.push((cycle, a));
                     }

@@ -7,6 +7,7 @@ pub mod cfg_regs;
 pub mod core;
 pub mod desc_queue;
 pub mod ev_arb;
+pub mod ev_merge;
 pub mod int_tap;
 pub mod nic;
 pub mod nic_10g;

@@ -30,7 +30,7 @@ use crate::Cycle;
 use std::collections::VecDeque;
 
 /// Event opcodes (`ev_op`), from `nic_spec::sched`.
-pub use nic_spec::sched::{OP_ACK, OP_DOORBELL, OP_INIT, OP_REWIND, OP_TRIM, OP_UPDATE};
+pub use nic_spec::sched::{OP_ACK, OP_ACK_DB, OP_DOORBELL, OP_INIT, OP_REWIND, OP_TRIM, OP_UPDATE};
 
 /// Stages after issue; an operation's effects happen in the last one.
 pub const STAGES: usize = 10;
@@ -245,6 +245,24 @@ impl<const A: usize> FlowSched<A> {
                             s.end = s.end.wrapping_add(o.a);
                             true
                         }
+                    }
+                    OP_ACK_DB => {
+                        // Both parts checked against the state before the
+                        // event; applied whole or not at all.
+                        let ack_ok = o.a.wrapping_sub(s.una) <= inflight;
+                        let tot = s.end.wrapping_sub(s.una) as u64 + o.b as u64;
+                        let db_ok = tot < 1 << 31;
+                        if !ack_ok {
+                            c.bad_ack = c.bad_ack.wrapping_add(1);
+                        }
+                        if !db_ok {
+                            c.bad_doorbell = c.bad_doorbell.wrapping_add(1);
+                        }
+                        if ack_ok && db_ok {
+                            s.una = o.a;
+                            s.end = s.end.wrapping_add(o.b);
+                        }
+                        ack_ok && db_ok
                     }
                     OP_UPDATE => {
                         let w = o.b >> 8;

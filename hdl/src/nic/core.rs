@@ -9,7 +9,7 @@
 //!  s_wr ─► Requester ─ TxDesc ─────────────────────────────► TxArb ─┘
 //!            │  ▲ PktSend                                     ▲   ▲
 //!            │  └── FlowSched ◄─ EvArb ◄─ CcUpdate ◄─ HpccCc  │   └─ ReadResp ◄─ ReadReq ─┐
-//!            ├─ SchedEvent ─────────► EvArb     AckCoalesce ──┘◄─ IntTap ◄─ AckInfo ◄───┤
+//!            ├─ SchedEvent ─► EvMerge ─► EvArb  AckCoalesce ──┘◄─ IntTap ◄─ AckInfo ◄───┤
 //!            ├─ CcEvent ─► CcArb ─► HpccCc                                             │
 //!            └─► m_cmpl      s_axis_rx ─► RoceRxParse ─► RoceRxDispatch ─ CcFeedback, NakReq ─► Requester
 //!                                                                      ├─ HostWrite ─► m_dma_wr
@@ -61,6 +61,7 @@ use crate::nic::cc_arb::CcArb;
 use crate::nic::cfg_regs::CfgRegs;
 use crate::nic::desc_queue::DescQueue;
 use crate::nic::ev_arb::EvArb;
+use crate::nic::ev_merge::EvMerge;
 use crate::nic::int_tap::IntTap;
 use crate::nic::notify_rx::NotifyRx;
 use crate::nic::notify_tx::NotifyTx;
@@ -131,6 +132,7 @@ pub struct NicCore<
     int_tap: IntTap<A>,
     ack_slots: AckCoalesce<A>,
     desc_q: DescQueue<A, DESC_L>,
+    ev_merge: EvMerge,
     notify_tx: NotifyTx<A>,
     notify_rx: NotifyRx<A>,
     tx_arb: TxArb<A>,
@@ -150,8 +152,8 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
     fn update(&mut self) {
         clock!(
             self, clock, cfg, parse, dispatch, rx_ctx, requester, sched, ev_arb, cc_arb, cc,
-            read_resp, int_tap, ack_slots, desc_q, notify_tx, notify_rx, tx_arb, tx, rp_arb, rp,
-            np, sent, cnm, rx_pause
+            read_resp, int_tap, ack_slots, desc_q, ev_merge, notify_tx, notify_rx, tx_arb, tx,
+            rp_arb, rp, np, sent, cnm, rx_pause
         );
         self.parse.reset.next = self.reset.val();
         self.rx_pause.reset.next = self.reset.val();
@@ -248,7 +250,8 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
         WorkReqSink::link(&mut self.s_wr, &mut self.requester.s_wr);
         WrCompletionSource::link(&mut self.m_cmpl, &mut self.requester.m_cmpl);
         crate::sched::PktSendSource::join(&mut self.sched.m_send, &mut self.requester.s_send);
-        crate::sched::SchedEventSource::join(&mut self.requester.m_ev, &mut self.ev_arb.s_req);
+        crate::sched::SchedEventSource::join(&mut self.requester.m_ev, &mut self.ev_merge.s_req);
+        crate::sched::SchedEventSource::join(&mut self.ev_merge.m_ev, &mut self.ev_arb.s_req);
         crate::sched::SchedEventSource::join(&mut self.ev_arb.m_ev, &mut self.sched.s_ev);
         RxFlowCtxSource::<A>::join(&mut self.requester.m_rd, &mut self.rx_ctx.s_req);
         crate::cc::CcEventSource::join(&mut self.requester.m_cc, &mut self.cc_arb.s_ack);
@@ -297,5 +300,6 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
         self.m_stats_core.pause_xoff.next = self.rx_pause.xoffs.val();
         self.m_stats_core.pause_xon.next = self.rx_pause.xons.val();
         self.m_stats_core.pause_cycles.next = self.rx_pause.cycles.val();
+        self.m_stats_core.ev_merged.next = self.ev_merge.merged.val();
     }
 }

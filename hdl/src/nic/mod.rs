@@ -9,6 +9,8 @@
 //!   the requester's ACK telemetry;
 //! - [`tx_arb`]: the Tx builder's descriptor port, shared by ACKs, READ
 //!   responses and the requester;
+//! - [`ev_merge`]: the requester's scheduler events, merged per flow while
+//!   the scheduler holds them;
 //! - [`rp_arb`]: the DCQCN reaction point's event port, shared by flow
 //!   creation, received CNPs and SENTs;
 //! - [`sent_tap`]: the bytes each DCQCN flow sends, as SENT events for
@@ -32,6 +34,7 @@ pub mod cfg_regs;
 pub mod core;
 pub mod desc_queue;
 pub mod ev_arb;
+pub mod ev_merge;
 pub mod int_tap;
 pub mod nic;
 pub mod nic_10g;

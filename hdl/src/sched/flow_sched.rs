@@ -54,6 +54,7 @@
 //!   | 3 | ACK | seq | – | una = a (cumulative) |
 //!   | 4 | REWIND | seq | epoch | una = nxt = a (NAK: go-back-N from a; an ACK past nxt after a go-back: skip to a), epoch = b |
 //!   | 5 | TRIM | seq | epoch | nxt = a, credit += nxt − a (capped), epoch = b |
+//!   | 6 | ACK_DB | seq | bytes | una = a and end += b: an ACK and a DOORBELL of the flow merged by `EvMerge` |
 //!
 //!   TRIM is the requester's: a PktSend that crosses the end of a message
 //!   is cut there, and the bytes from the cut on (and every PktSend
@@ -85,12 +86,16 @@
 //!
 //! # Bad input (dropped, counted, nothing written)
 //! - `s_ev.flow` ≥ 2^A: `m_stats.bad_flow` (accepted at once, no state read).
-//! - `s_ev.op` 6..7: `m_stats.bad_op`.
+//! - `s_ev.op` 7: `m_stats.bad_op`.
 //! - UPDATE with R = 0 or W < 1 byte: `m_stats.bad_update`; R and W keep
 //!   their values.
 //! - ACK or TRIM outside [snd_una, snd_nxt], REWIND outside [snd_una,
 //!   end]: `m_stats.bad_ack`, `m_stats.bad_trim`, `m_stats.bad_rewind`.
 //! - DOORBELL that would make end − snd_una ≥ 2^31: `m_stats.bad_doorbell`.
+//! - ACK_DB (an ACK and a DOORBELL merged by `EvMerge`): each part checked
+//!   as its op against the state before the event; if either fails the
+//!   whole event is dropped, and each failed part counts in its op's
+//!   counter.
 //! A dropped event writes nothing, so no flow's state changes.
 //!
 //! Limits: `last` is 32 bits, so a flow untouched for 2^32 cycles (27 s at
@@ -157,6 +162,8 @@ pub struct FlowSched<const A: usize> {
     op: [DFF<Bits<3>>; 11],
     a: [DFF<Bits<32>>; 11],
     b: [DFF<Bits<32>>; 11],
+    /// The DOORBELL bytes: `a` of a DOORBELL, `b` of an ACK_DB.
+    dbb: [DFF<Bits<32>>; 11],
     r: [DFF<Bits<32>>; 11],
     w: [DFF<Bits<24>>; 11],
     una: [DFF<Bits<32>>; 11],
@@ -210,6 +217,7 @@ pub struct FlowSched<const A: usize> {
     op_ack: Constant<Bits<3>>,
     op_rew: Constant<Bits<3>>,
     op_trim: Constant<Bits<3>>,
+    op_ack_db: Constant<Bits<3>>,
     k_ev: Constant<Bits<2>>,
     k_sched: Constant<Bits<2>>,
     k_probe: Constant<Bits<2>>,
@@ -299,6 +307,7 @@ impl<const A: usize> Default for FlowSched<A> {
             op: Default::default(),
             a: Default::default(),
             b: Default::default(),
+            dbb: Default::default(),
             r: Default::default(),
             w: Default::default(),
             una: Default::default(),
@@ -379,6 +388,7 @@ impl<const A: usize> Default for FlowSched<A> {
             op_ack: Constant::new(Bits::<3>::from(nic_spec::sched::OP_ACK as u64)),
             op_rew: Constant::new(Bits::<3>::from(nic_spec::sched::OP_REWIND as u64)),
             op_trim: Constant::new(Bits::<3>::from(nic_spec::sched::OP_TRIM as u64)),
+            op_ack_db: Constant::new(Bits::<3>::from(nic_spec::sched::OP_ACK_DB as u64)),
             k_ev: Constant::new(Bits::<2>::from((0) as u64)),
             k_sched: Constant::new(Bits::<2>::from((1) as u64)),
             k_probe: Constant::new(Bits::<2>::from((2) as u64)),
@@ -447,6 +457,8 @@ impl<const A: usize> Logic for FlowSched<A> {
             self.a[i].d.next = self.a[i].q.val();
             self.b[i].clock.next = self.clock.val();
             self.b[i].d.next = self.b[i].q.val();
+            self.dbb[i].clock.next = self.clock.val();
+            self.dbb[i].d.next = self.dbb[i].q.val();
             self.r[i].clock.next = self.clock.val();
             self.r[i].d.next = self.r[i].q.val();
             self.w[i].clock.next = self.clock.val();
@@ -557,6 +569,9 @@ impl<const A: usize> Logic for FlowSched<A> {
         }
         for i in 2..11 {
             self.b[i].d.next = self.b[i - 1].q.val();
+        }
+        for i in 2..11 {
+            self.dbb[i].d.next = self.dbb[i - 1].q.val();
         }
         for i in 4..11 {
             self.r[i].d.next = self.r[i - 1].q.val();
@@ -763,6 +778,10 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.op[1].d.next = self.s_ev.op.val();
         self.a[1].d.next = self.s_ev.a.val();
         self.b[1].d.next = self.s_ev.b.val();
+        self.dbb[1].d.next = self.s_ev.a.val();
+        if (self.s_ev.op.val() == self.op_ack_db.val()) {
+            self.dbb[1].d.next = self.s_ev.b.val();
+        }
         // ---- S1: read the state (the address comes from a register: eight
         // RAMs hang on it)
         self.ram_r.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
@@ -800,7 +819,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.span.next = (self.endq[3].q.val() - self.una[3].q.val());
         self.dspan.d.next = self.span.val();
         self.dtot[4].d.next =
-            (bit_cast::<33, 32>(self.span.val()) + bit_cast::<33, 32>(self.a[3].q.val()));
+            (bit_cast::<33, 32>(self.span.val()) + bit_cast::<33, 32>(self.dbb[3].q.val()));
 
         // ---- S4: packet length, event checks
         if (self.pending[4].q.val() < bit_cast::<32, 16>(self.cfg_mtu.val())) {
@@ -835,7 +854,12 @@ impl<const A: usize> Logic for FlowSched<A> {
             self.w_e[6].d.next = 0.into();
         } else if (self.op[5].q.val() == self.op_db.val()) {
             self.ev_ok[6].d.next = self.db_ok[5].q.val();
-            self.end_e[6].d.next = (self.endq[5].q.val() + self.a[5].q.val());
+            self.end_e[6].d.next = (self.endq[5].q.val() + self.dbb[5].q.val());
+        } else if (self.op[5].q.val() == self.op_ack_db.val()) {
+            // Both parts checked against the state before the event.
+            self.ev_ok[6].d.next = (self.ack_ok[5].q.val() && self.db_ok[5].q.val());
+            self.una_e[6].d.next = self.a[5].q.val();
+            self.end_e[6].d.next = (self.endq[5].q.val() + self.dbb[5].q.val());
         } else if (self.op[5].q.val() == self.op_upd.val()) {
             self.ev_ok[6].d.next = self.upd_ok[5].q.val();
             self.r_e[6].d.next = self.a[5].q.val();
@@ -1077,6 +1101,13 @@ impl<const A: usize> Logic for FlowSched<A> {
                 self.c_bad_rewind.d.next = (self.c_bad_rewind.q.val() + 1);
             } else if (self.op[10].q.val() == self.op_trim.val()) {
                 self.c_bad_trim.d.next = (self.c_bad_trim.q.val() + 1);
+            } else if (self.op[10].q.val() == self.op_ack_db.val()) {
+                if !self.ack_ok[10].q.val() {
+                    self.c_bad_ack.d.next = (self.c_bad_ack.q.val() + 1);
+                }
+                if !self.db_ok[10].q.val() {
+                    self.c_bad_doorbell.d.next = (self.c_bad_doorbell.q.val() + 1);
+                }
             } else {
                 self.c_bad_op.d.next = (self.c_bad_op.q.val() + 1);
             }

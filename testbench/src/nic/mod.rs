@@ -7,6 +7,7 @@ use nic_hdl::nic::cc_arb::CcArb;
 use nic_hdl::nic::cfg_regs::CfgRegs;
 use nic_hdl::nic::desc_queue::DescQueue;
 use nic_hdl::nic::ev_arb::EvArb;
+use nic_hdl::nic::ev_merge::EvMerge;
 use nic_hdl::nic::int_tap::IntTap;
 use nic_hdl::nic::notify_rx::NotifyRx;
 use nic_hdl::nic::notify_tx::NotifyTx;
@@ -98,6 +99,18 @@ harness! {
         }
         records_in { ctl: s_ctl, cnp: s_cnp, sent: s_sent }
         records_out { event: m_event }
+    }
+}
+
+harness! {
+    impl<> EvMerge {
+        type In = golden::ev_merge::In;
+        type Out = golden::ev_merge::Out;
+        clock = clock;
+        inputs { req_valid: s_req.valid, ev_ready: m_ev.ready }
+        outputs { req_ready: s_req.ready, ev_valid: m_ev.valid, merged: merged }
+        records_in { req: s_req }
+        records_out { ev: m_ev }
     }
 }
 

@@ -4,6 +4,7 @@ mod cfg_regs;
 mod core;
 mod desc_queue;
 mod ev_arb;
+mod ev_merge;
 mod int_tap;
 mod nic;
 mod nic_10g;

@@ -43,6 +43,12 @@ fn run(c: &NicSimCfg, record: bool) -> Xgmii10gResult {
 
 /// [`run`] with the drivers' parameters `p`.
 fn run_with(c: &NicSimCfg, p: &DriverParams, record: bool) -> Xgmii10gResult {
+    run_keeping_twins(c, p, record).0
+}
+
+/// [`run_with`], and the two twins as the run left them (their ports'
+/// last values: counters taken at the same instant as `r.mac`).
+fn run_keeping_twins(c: &NicSimCfg, p: &DriverParams, record: bool) -> (Xgmii10gResult, [Twin; 2]) {
     let mut t = [Twin::default(), Twin::default()];
     let [t0, t1] = &mut t;
     let r = run_nic_10g_sim(
@@ -64,7 +70,7 @@ fn run_with(c: &NicSimCfg, p: &DriverParams, record: bool) -> Xgmii10gResult {
         s.planned,
         &s.errors[..s.errors.len().min(10)]
     );
-    r
+    (r, t)
 }
 
 fn counter(r: &Xgmii10gResult, n: usize, page: &str, field: &str) -> u32 {
@@ -79,15 +85,13 @@ fn counter(r: &Xgmii10gResult, n: usize, page: &str, field: &str) -> u32 {
 #[test]
 fn nic_10g_twin_closed_loop() {
     // The third run must abort a frame (a DMA read error inside one) on
-    // each NIC: seed 12 does (1 and 1). The seed moves when the timing
-    // does: seeds 3 and 4 stopped aborting when the ACK slots came, and
-    // seed 5 when the control budget did (issue 50); of seeds 3..15, 3, 4,
-    // 7, 10, 11, 12 and 14 abort now.
-    for (seed, loss, read_pct, bad) in [
-        (1, 0.0, 0, false),
-        (2, 0.02, 30, false),
-        (12, 0.1, 30, true),
-    ] {
+    // each NIC: seed 5 does (3 and 1). The seed moves when the timing
+    // does: seeds 3 and 4 stopped aborting when the ACK slots came, seed 5
+    // when the control budget did, seed 12 when `EvMerge` did (issue 50);
+    // of seeds 3..30, 5, 7, 13, 16, 20 and 21 abort on both NICs now.
+    for (seed, loss, read_pct, bad) in
+        [(1, 0.0, 0, false), (2, 0.02, 30, false), (5, 0.1, 30, true)]
+    {
         let r = run(&cfg(seed, loss, read_pct, bad), false);
         for n in 0..2 {
             let (tx, rx, _) = &r.mac[n];
@@ -153,7 +157,7 @@ fn pauses_its_link(cev: u8) {
         quanta: 100,
         pfc_cev: cev,
     });
-    let r = run_with(&c, &p, false);
+    let (r, twins) = run_keeping_twins(&c, &p, false);
     // The MAC control frames on the wire: the opcode and the class-enable
     // vector the register asks for.
     let ctl: Vec<&[u8]> = r
@@ -177,12 +181,16 @@ fn pauses_its_link(cev: u8) {
     }
     let mut paused = 0;
     for n in 0..2 {
-        let xoffs = counter(&r, n, "CoreStats", "pause_xoff");
+        // The core's counters at the end of the run, as the MAC's are
+        // (the driver reads them over AXI4-Lite before the run ends, and a
+        // pause may still come and go after that read).
+        let core = twins[n].nic().core_out().stats_core;
+        let (xoffs, xons) = (core.pause_xoff, core.pause_xon);
         let (_, peer_rx, _) = &r.mac[1 - n];
         let (_, _, pause) = &r.mac[n];
         eprintln!(
             "NIC {n}: XOFFs {xoffs}, XONs {}, PAUSE frames sent {}, received by the peer {}, applied {}",
-            counter(&r, n, "CoreStats", "pause_xon"),
+            xons,
             pause.sent,
             peer_rx.pause,
             r.mac[1 - n].2.applied
@@ -190,11 +198,7 @@ fn pauses_its_link(cev: u8) {
         assert_eq!(counter(&r, n, "RxParseStats", "drop_full"), 0, "NIC {n}");
         // Every request reached the wire (a newer one may replace one not
         // yet sent) and the peer took every PAUSE frame.
-        assert_eq!(
-            pause.sent + pause.superseded,
-            xoffs + counter(&r, n, "CoreStats", "pause_xon"),
-            "NIC {n}"
-        );
+        assert_eq!(pause.sent + pause.superseded, xoffs + xons, "NIC {n}");
         assert_eq!(peer_rx.pause, pause.sent, "NIC {n}");
         assert_eq!(r.mac[1 - n].2.applied, pause.sent, "NIC {n}");
         paused += xoffs;

@@ -4,7 +4,7 @@
 
 use crate::common::*;
 use nic_golden::sched::flow_sched::{
-    FlowSched as Golden, OP_ACK, OP_DOORBELL, OP_INIT, OP_REWIND, OP_TRIM, OP_UPDATE,
+    FlowSched as Golden, OP_ACK, OP_ACK_DB, OP_DOORBELL, OP_INIT, OP_REWIND, OP_TRIM, OP_UPDATE,
 };
 use nic_hdl::sched::FlowSched;
 use nic_testbench::cosim::engine;
@@ -81,6 +81,7 @@ fn workload() -> impl Strategy<Value = EnvCfg> {
                 c.update_pct = up;
                 c.bad_pct = bad;
                 c.wild_ack_pct = wild;
+                c.ack_db_pct = [0, 10, 30, 60][(seed >> 8) as usize % 4];
                 c.trim_pct = trim;
                 c.seed = seed;
                 c
@@ -233,7 +234,11 @@ fn bad_input_counted_and_isolated() {
                     4 => env.push_event(OP_REWIND, f, 0, 0),
                     5 => env.push_event(OP_DOORBELL, f, 0x8000_0000, 0),
                     6 if k % 20 == 6 => env.push_event(OP_TRIM, f, 1, 1),
-                    6 => env.push_event(6 + ((k / 20) % 2) as u8, f, 1, 1),
+                    // ACK_DB with both parts bad, then an unknown op.
+                    6 if (k / 20) % 2 == 0 => {
+                        env.push_event(OP_ACK_DB, f, 0x7000_0000, 0x8000_0000)
+                    }
+                    6 => env.push_event(7, f, 1, 1),
                     7 => env.push_event(OP_ACK, f, 0x7000_0000, 0),
                     8 => env.push_event(OP_REWIND, f, 0x7000_0000, 0),
                     _ => env.push_event(OP_INIT, 0xffff, 0, 0),
@@ -268,10 +273,10 @@ fn bad_input_counted_and_isolated() {
     // outside [una, nxt] with near certainty; check the exact counts.
     assert_eq!(o.stats.bad_flow, 40, "{o:?}");
     assert_eq!(o.stats.bad_update, 40, "{o:?}");
-    assert_eq!(o.stats.bad_ack, 40, "{o:?}");
+    assert_eq!(o.stats.bad_ack, 45, "{o:?}");
     assert_eq!(o.stats.bad_rewind, 40, "{o:?}");
-    assert_eq!(o.stats.bad_doorbell, 20, "{o:?}");
-    assert_eq!(o.stats.bad_op, 10, "{o:?}");
+    assert_eq!(o.stats.bad_doorbell, 25, "{o:?}");
+    assert_eq!(o.stats.bad_op, 5, "{o:?}");
     assert_eq!(o.stats.bad_trim, 10, "{o:?}");
     assert_eq!(o.stats.events, o0.stats.events + 200);
 }
