@@ -195,16 +195,22 @@ host_dma_gbps = 25
     );
 }
 
-/// The two other variants on the same incast: the receiver-based
-/// (NewINT) and probe-only telemetry also drain the burst and share fairly.
-/// W_min (1 % of W_init, 287 B) is under one packet: the receiver variant
-/// drives W there during the drain, and before the flow scheduler let one
-/// packet go with nothing in flight its flows stalled for good
-/// (utilisation 0 after 6 RTTs).
+/// The two other variants on the same incast, run for 300 µs: the
+/// receiver-based (NewINT) and probe-only telemetry also drain the burst
+/// and share fairly. W_min (1 % of W_init, 287 B) is under one packet: the
+/// receiver variant drives W there during the drain, and before the flow
+/// scheduler let one packet go with nothing in flight its flows stalled
+/// for good (utilisation 0 after 6 RTTs). Fairness comes by additive
+/// increase after the drain: since `EvMerge` (issue 50) the receiver
+/// variant's split after the drain starts less even, Jain 0.890 over
+/// 35–120 µs (flows at 12.7, 35.3, 21.5 and 22.9 Gb/s), then 0.953 over
+/// 35–300 µs (20.3, 28.3, 23.0, 22.1 in the last 100 µs); 120 µs, the
+/// other tests' run, no longer shows it settle.
 #[test]
 fn receiver_and_probe_variants_converge_too() {
+    let incast = INCAST4.replace("duration_us = 120", "duration_us = 300");
     for algo in ["hpcc-receiver", "hpcc-probe"] {
-        let p = scenario(&format!("{INCAST4}\n[cc]\nalgo = \"{algo}\"\n")).unwrap();
+        let p = scenario(&format!("{incast}\n[cc]\nalgo = \"{algo}\"\n")).unwrap();
         let (_, s) = go(&p);
         let b = s.bottleneck.as_ref().unwrap();
         assert!(b.drained_at_rtt.is_some(), "{algo}: {b:?}");

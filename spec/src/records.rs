@@ -1153,16 +1153,16 @@ mod tests {
         // parser (with ce_dropped), dispatcher, Tx, scheduler (with
         // bad_trim), CC (with drop_variant), requester, core, host
         // interface, DCQCN RP and NP, CNM tap (the core with SentTap's
-        // sent_pkts and sent_drops, AckCoalesce's ack_coalesced and
-        // RxPause's pause_xoff, pause_xon and pause_cycles):
-        // 111 on the core's register pages;
+        // sent_pkts and sent_drops, AckCoalesce's ack_coalesced,
+        // RxPause's pause_xoff, pause_xon and pause_cycles, and
+        // EvMerge's ev_merged): 112 on the core's register pages;
         // then the MAC's Tx, Rx, pause control and clock-crossing FIFO
         // and the vendor-MAC adapter's padder, and the UART register
         // bridge, the board host memory's DMA engine and the board's
         // lock losses (outside the core: `STATS_UNMAPPED`)
         assert_eq!(
             n,
-            12 + 7 + 3 + 10 + 8 + 12 + 18 + 18 + 11 + 5 + 7 + 3 + 9 + 4 + 2 + 3 + 7 + 5 + 1
+            12 + 7 + 3 + 10 + 8 + 12 + 19 + 18 + 11 + 5 + 7 + 3 + 9 + 4 + 2 + 3 + 7 + 5 + 1
         );
     }
 }
