@@ -68,7 +68,8 @@ pub struct NetsimArgs {
     /// Check the scenario and print its plan, run nothing.
     #[arg(long)]
     pub check: bool,
-    /// Run the scenario once per CC listed (e.g. `hpcc-sender,dcqcn`)
+    /// Run the scenario once per CC listed (e.g. `hpcc-sender,dcqcn`), the
+    /// runs in parallel (a thread each),
     /// into `--out DIR/<cc>/`, and write the side-by-side `compare.svg`,
     /// `compare.md` and `compare.json` into `DIR`.
     #[arg(long, value_enum, value_delimiter = ',', conflicts_with = "cc")]
