@@ -154,9 +154,10 @@ pub fn accounting(tally: &BTreeMap<String, u64>, counters: &[(&str, u64)]) -> Ve
     bad
 }
 
-/// A context write of the dispatcher (a flow's set-up, or the
-/// requester's `rd_addr`/`rd_psn` with `rd_only`), applied before frame
-/// `before_frame` is fed (0: at the start).
+/// A context write of the dispatcher (a flow's set-up, or with `rd_only`
+/// the requester's landing entry `rd_idx` of one READ: its first
+/// response's PSN `rd_psn` and its address `rd_addr`), applied before
+/// frame `before_frame` is fed (0: at the start).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FlowWrite {
@@ -167,12 +168,16 @@ pub struct FlowWrite {
     pub rd_addr: u64,
     #[serde(default)]
     pub rd_psn: u32,
+    /// The READ's landing entry (with `rd_only`): READs of the flow so
+    /// far, mod 16.
+    #[serde(default)]
+    pub rd_idx: u32,
     #[serde(default)]
     pub cnp_on_ce: bool,
     /// The flow exists (false: removes it).
     #[serde(default = "yes")]
     pub active: bool,
-    /// Only `rd_addr` and `rd_psn` are written (the requester's write).
+    /// Only the landing entry `rd_idx` is written (the requester's write).
     #[serde(default)]
     pub rd_only: bool,
     #[serde(default)]
@@ -247,15 +252,19 @@ impl ReplayCfg {
             if f.epsn > nic_spec::roce::PSN_MASK || f.rd_psn > nic_spec::roce::PSN_MASK {
                 return Err(format!("flow qp = {}: a PSN has 24 bits", f.qp));
             }
+            if f.rd_idx > 15 {
+                return Err(format!("flow qp = {}: rd_idx has 4 bits", f.qp));
+            }
         }
         Ok(())
     }
 
     /// A set-up that accepts every QP below 2^`flow_bits` found in
     /// `frames` (those that decode): the expected PSN is the first PSN of
-    /// a WRITE or READ REQUEST of the QP, the first READ RESPONSE's PSN
-    /// the expected response PSN, responses land from address 0.
-    /// Only frames to `dst_mac` (if given) count.
+    /// a WRITE or READ REQUEST of the QP; each READ RESPONSE FIRST or ONLY
+    /// at a PSN not seen before starts a READ, whose landing entry is
+    /// written before its frame, and the responses land one after the
+    /// other from address 0. Only frames to `dst_mac` (if given) count.
     pub fn accept_all(
         frames: &[(u64, Vec<u8>)],
         mtu: u32,
@@ -265,8 +274,12 @@ impl ReplayCfg {
         let dst = dst_mac.map(parse_mac).transpose()?;
         let mut qps: BTreeMap<u32, FlowWrite> = BTreeMap::new();
         let mut epsn_set = std::collections::BTreeSet::new();
-        let mut rd_set = std::collections::BTreeSet::new();
-        for (_, f) in frames {
+        // Per QP: READ starts seen, response PSNs seen, READs, address.
+        let mut rd_starts = std::collections::BTreeSet::new();
+        let mut rd_psns = std::collections::BTreeSet::new();
+        let mut rd_next: BTreeMap<u32, (u32, u64)> = BTreeMap::new();
+        let mut entries = Vec::new();
+        for (n, f) in frames {
             if dst.is_some_and(|d| f.get(..6) != Some(&d[..])) {
                 continue;
             }
@@ -279,6 +292,7 @@ impl ReplayCfg {
                 epsn: 0,
                 rd_addr: 0,
                 rd_psn: 0,
+                rd_idx: 0,
                 cnp_on_ce: false,
                 active: true,
                 rd_only: false,
@@ -287,16 +301,34 @@ impl ReplayCfg {
             if (is_write(p.opcode) || p.opcode == op::READ_REQ) && epsn_set.insert(p.dqp) {
                 w.epsn = p.psn;
             }
-            if is_read_resp(p.opcode) && rd_set.insert(p.dqp) {
-                w.rd_psn = p.psn;
+            if is_read_resp(p.opcode) && rd_psns.insert((p.dqp, p.psn)) {
+                let (k, addr) = rd_next.entry(p.dqp).or_insert((0, 0));
+                let starts = matches!(p.opcode, op::READ_RESP_FIRST | op::READ_RESP_ONLY);
+                if starts && rd_starts.insert((p.dqp, p.psn)) {
+                    entries.push(FlowWrite {
+                        qp: p.dqp,
+                        epsn: 0,
+                        rd_addr: *addr,
+                        rd_psn: p.psn,
+                        rd_idx: *k & 15,
+                        cnp_on_ce: false,
+                        active: false,
+                        rd_only: true,
+                        before_frame: *n,
+                    });
+                    *k += 1;
+                }
+                *addr += p.payload.len() as u64;
             }
         }
+        let mut flows: Vec<FlowWrite> = qps.into_values().collect();
+        flows.extend(entries);
         Ok(ReplayCfg {
             mtu,
             dst_mac: dst_mac.map(str::to_string),
             skip: Vec::new(),
             full: Vec::new(),
-            flows: qps.into_values().collect(),
+            flows,
         })
     }
 }
@@ -309,7 +341,7 @@ fn apply_writes(cfg: &ReplayCfg, next: &mut usize, n: u64, pipe: &mut dyn RxPipe
             break;
         }
         if w.rd_only {
-            pipe.set_read(w.qp, w.rd_addr, w.rd_psn);
+            pipe.set_read(w.qp, w.rd_idx, w.rd_addr, w.rd_psn);
         } else {
             pipe.configure(
                 w.qp,
@@ -477,6 +509,7 @@ impl RxMonitor {
                     epsn: c.epsn,
                     rd_addr: c.rd_addr,
                     rd_psn: c.rd_psn,
+                    rd_idx: c.rd_idx,
                     cnp_on_ce: c.cnp_on_ce,
                     active: c.active,
                     rd_only: c.rd_only,

@@ -197,9 +197,12 @@ macro_rules! tx_flow_ctx_record {
 }
 
 /// A write of a flow's Rx context, host → dispatcher: `active` and the
-/// expected PSN, and the READ tracking (`rd_addr`, `rd_psn`); with
-/// `rd_only` only the READ tracking is written. `cnp_on_ce`: the flow
-/// runs DCQCN, so its CE-marked packets go to the notification point.
+/// expected PSN (the whole context: the READ tracking starts empty). With
+/// `rd_only` it is the requester's write of one READ's landing entry
+/// instead: entry `rd_idx` (mod [`crate::roce::READS_IN_FLIGHT`], its
+/// bit 3 the lap) gets the READ's first response PSN `rd_psn` and its
+/// local address `rd_addr`. `cnp_on_ce`: the flow runs DCQCN, so its
+/// CE-marked packets go to the notification point.
 #[macro_export]
 macro_rules! rx_flow_ctx_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
@@ -208,7 +211,7 @@ macro_rules! rx_flow_ctx_record {
             kind = strobe, generics = [A],
             fields = [
                 flow: A u32, active: 1 bool, epsn: 24 u32, rd_addr: 64 u64,
-                rd_psn: 24 u32, rd_only: 1 bool, cnp_on_ce: 1 bool
+                rd_psn: 24 u32, rd_idx: 4 u32, rd_only: 1 bool, cnp_on_ce: 1 bool
             ],
             records = [],
         }

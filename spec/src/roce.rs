@@ -9,6 +9,11 @@
 pub const ROCE_PORT: u16 = 4791;
 /// Largest payload of one packet (the largest MTU).
 pub const MAX_PAYLOAD: usize = 4096;
+/// READs a flow has in flight at most: the requester doorbells a READ
+/// while fewer are open, and the dispatcher keeps this many landing
+/// entries per flow (`RxFlowCtx.rd_idx`, a 4-bit counter: 3 bits of
+/// entry, 1 of lap).
+pub const READS_IN_FLIGHT: u32 = 8;
 pub const ETH_LEN: usize = 14;
 pub const IP_LEN: usize = 20;
 pub const UDP_LEN: usize = 8;

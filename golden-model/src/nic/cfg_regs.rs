@@ -140,6 +140,7 @@ impl<const A: usize, const B: usize> Cycle for CfgRegs<A, B> {
                 epsn: f.recv_psn,
                 rd_addr: 0,
                 rd_psn: 0,
+                rd_idx: 0,
                 rd_only: false,
                 cnp_on_ce: f.cc_variant == 2,
             },

@@ -27,7 +27,9 @@ use crate::roce::{
 use crate::sched::flow_sched::{OP_ACK, OP_DOORBELL, OP_INIT, OP_REWIND, OP_TRIM};
 use crate::sched::{PktSend, SchedEvent};
 use crate::Cycle;
-use nic_spec::roce::{aeth_class, is_read_resp, op, segment_opcode, wr, AETH_CLASS_ACK, PSN_MASK};
+use nic_spec::roce::{
+    aeth_class, is_read_resp, op, segment_opcode, wr, AETH_CLASS_ACK, PSN_MASK, READS_IN_FLIGHT,
+};
 
 /// The fresh telemetry header (`docs/roce.md` §2): ver 1, nhop 0, maxhop 5.
 pub const FRESH_HDR: u64 = 0x1000_0500_0000_0000;
@@ -127,18 +129,19 @@ pub struct FlowState {
     pub active: bool,
     /// Telemetry in every data packet (else in probes only).
     pub tlm_data: bool,
-    /// A READ is doorbelled and not complete: later work requests wait
-    /// (the fence), not doorbelled.
-    pub read_open: bool,
+    /// READs doorbelled and not complete, 0..=8. A later WRITE waits
+    /// (the fence, not doorbelled) while any is open; a later READ while
+    /// [`READS_IN_FLIGHT`] are; and a work request waits behind one that
+    /// waits.
+    pub rd_open: u32,
     /// The flow has an entry in the timer FIFO.
     pub armed: bool,
-    /// Responses received of the open READ (its request, sent again,
-    /// asks for the rest).
+    /// Responses received of the READ at the head of the ring (its
+    /// request, sent again, asks for the rest; a READ behind it has none).
     pub rd_k: u32,
-    /// The open READ's request went out once: the dispatcher's READ
-    /// tracking was written then, and is not written again (a resend
-    /// must not move it back under responses still on their way).
-    pub rd_sent: bool,
+    /// READs posted, mod 16: the next READ's landing entry at the
+    /// dispatcher (entry = bits 2..0, lap = bit 3).
+    pub rd_post: u32,
     /// Bumped by progress (acknowledged bytes) and by a context write.
     pub gen: u8,
     /// The scheduler's epoch for this flow, as last set by the requester.
@@ -166,6 +169,8 @@ pub struct FlowState {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WrEntry {
     pub read: bool,
+    /// A READ's landing entry (`FlowState::rd_post` when posted).
+    pub rd_idx: u32,
     pub laddr: u64,
     pub va: u64,
     pub rkey: u32,
@@ -173,6 +178,17 @@ pub struct WrEntry {
     pub tag: u32,
     pub seq_first: u32,
     pub psn_first: u32,
+}
+
+/// The fence: a work request may be doorbelled with `rd_open` READs open
+/// (and nothing waiting ahead of it): a WRITE when none is, a READ while
+/// fewer than [`READS_IN_FLIGHT`] are.
+pub fn db_allowed(read: bool, rd_open: u32) -> bool {
+    if read {
+        rd_open < READS_IN_FLIGHT
+    } else {
+        rd_open == 0
+    }
 }
 
 /// The MTU's log2 as used: `cfg_mtu_log2` clamped into 8..=12.
@@ -235,7 +251,6 @@ pub struct Requester<const A: usize, const Q: usize> {
     rewind: bool,
     cc_go: bool,
     arm: bool,
-    db_read: bool,
     // Output registers.
     ev_v: bool,
     ev: SchedEvent,
@@ -280,7 +295,6 @@ impl<const A: usize, const Q: usize> Default for Requester<A, Q> {
             rewind: false,
             cc_go: false,
             arm: false,
-            db_read: false,
             ev_v: false,
             ev: SchedEvent::default(),
             desc_v: false,
@@ -548,8 +562,11 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                         } else {
                             let read = w.opcode == wr::READ;
                             let a = self.slot_addr(self.flow, self.s.tail);
+                            // Nothing waits ahead, and the fence lets it by.
+                            let go = self.s.db == self.s.tail && db_allowed(read, self.s.rd_open);
                             self.ring[a] = WrEntry {
                                 read,
+                                rd_idx: self.s.rd_post,
                                 laddr: w.laddr,
                                 va: w.va,
                                 rkey: w.rkey,
@@ -563,9 +580,14 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                             self.s.psn_tail =
                                 self.s.psn_tail.wrapping_add(npkts(w.len, l)) & PSN_MASK;
                             self.s.tail = self.s.tail.wrapping_add(1) & m;
-                            if !self.s.read_open {
+                            if read {
+                                self.s.rd_post = (self.s.rd_post + 1) & 15;
+                            }
+                            if go {
                                 self.s.db = self.s.tail;
-                                self.s.read_open = read;
+                                if read {
+                                    self.s.rd_open += 1;
+                                }
                                 self.event(OP_DOORBELL, ext, 0);
                                 st::WR_DB
                             } else {
@@ -692,18 +714,25 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                     let n = npkts(w.len, l);
                     let fl = self.flow & ((1 << A) - 1);
                     if w.read {
-                        // The request for the responses not received yet.
-                        let k_r = self.s.rd_k;
+                        // The request for the responses not received yet
+                        // (only the head READ has any), and the READ's
+                        // landing entry at the dispatcher (the same on
+                        // every send).
+                        let k_r = if self.slot == self.s.head {
+                            self.s.rd_k
+                        } else {
+                            0
+                        };
                         let off_r = (k_r as u64) << l;
                         let psn = w.psn_first.wrapping_add(k_r) & PSN_MASK;
-                        self.rd_v = !self.s.rd_sent;
-                        self.s.rd_sent = true;
+                        self.rd_v = true;
                         self.rd = RxFlowCtx {
                             flow: fl,
                             active: false,
                             epsn: 0,
-                            rd_addr: w.laddr.wrapping_add(off_r),
-                            rd_psn: psn,
+                            rd_addr: w.laddr,
+                            rd_psn: w.psn_first,
+                            rd_idx: w.rd_idx,
                             rd_only: true,
                             cnp_on_ce: false,
                         };
@@ -832,13 +861,10 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
             st::ACK_EV | st::DB_EV | st::REW_EV => {
                 if ev_hs {
                     self.ev_v = false;
-                    if self.state == st::DB_EV && !self.db_read {
+                    if self.state == st::DB_EV {
                         self.slot = self.s.db;
                         st::DB_RD
                     } else {
-                        if self.state == st::DB_EV {
-                            self.rd_done = false;
-                        }
                         self.cont()
                     }
                 } else {
@@ -848,15 +874,14 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
             st::DB_RD => st::DB_RD2,
             st::DB_RD2 => st::DB_CHK,
             st::DB_CHK => {
-                if self.s.db == self.s.tail {
+                let w = self.wr_at(self.slot);
+                if self.s.db == self.s.tail || !db_allowed(w.read, self.s.rd_open) {
                     self.rd_done = false;
                     self.cont()
                 } else {
-                    let w = self.wr_at(self.slot);
                     self.s.db = self.s.db.wrapping_add(1) & m;
-                    self.db_read = w.read;
                     if w.read {
-                        self.s.read_open = true;
+                        self.s.rd_open += 1;
                     }
                     self.event(OP_DOORBELL, extent(w.read, w.len), 0);
                     st::DB_EV
@@ -924,9 +949,8 @@ impl<const A: usize, const Q: usize> Requester<A, Q> {
         self.s.head = self.s.head.wrapping_add(1) & ix_mask(Q);
         self.slot = self.s.head;
         if w.read {
-            self.s.read_open = false;
+            self.s.rd_open -= 1;
             self.s.rd_k = 0;
-            self.s.rd_sent = false;
             self.rd_done = true;
         }
     }

@@ -16,7 +16,8 @@
 //! the last payload word).
 //!
 //! `cfg_*` writes go to the context RAM at once (priority over the state
-//! machine); with `cfg_rd_only` only `rd_addr` and `rd_psn` are written.
+//! machine); with `cfg_rd_only` only the READ landing entry `rd_idx` is
+//! written (`txn::dispatch`'s module doc has the READ tracking).
 //! A cfg write in the cycle a packet is accepted, in its `Look`
 //! cycle or in its `Exec` cycle makes the packet's context read stale: the
 //! packet does nothing in `Exec` and goes through `Retry`, `Look`, `Exec`
@@ -45,7 +46,7 @@
 
 use crate::Cycle;
 
-use super::txn::dispatch::{decide, Decision};
+use super::txn::dispatch::{decide, Decision, FlowCfg};
 pub use super::txn::dispatch::{op_ok, read_psns, Ctx, DispatchCounters as Counters};
 use crate::cc::{CeMark, RpEvent};
 use crate::roce::{
@@ -64,8 +65,8 @@ pub struct In {
     /// log2 MTU, 8..=12 (clamped into that range); hold constant.
     pub cfg_mtu_log2: u8,
     /// A flow context write (`RxFlowCtx`): taken in every cycle where
-    /// `ctx_valid` is high. With `ctx.rd_only`, only `rd_addr` and `rd_psn`
-    /// of the flow are written.
+    /// `ctx_valid` is high. With `ctx.rd_only`, only the flow's READ
+    /// landing entry `rd_idx` is written.
     pub ctx_valid: bool,
     pub ctx: RxFlowCtx,
     pub meta_valid: bool,
@@ -339,8 +340,10 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                 .undo
                 .is_some_and(|(f, _)| (i.ctx.flow & fm) as usize == f);
         if undo_want && !i.ctx_valid {
+            // The landing entries are not the dispatcher's to write.
             let (f, c) = self.undo.expect("an undo is armed");
-            self.mem[f] = c;
+            let rd_tab = self.mem[f].rd_tab;
+            self.mem[f] = Ctx { rd_tab, ..c };
         }
         self.undo_pending = undo_want && i.ctx_valid && !undo_cancel;
         if !self.undo_pending && (undo_want || i.reset || last_taken) {
@@ -458,21 +461,19 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                 }
             }
         }
-        if i.ctx_valid && i.ctx.rd_only {
+        if i.ctx_valid {
             let c = &mut self.mem[(i.ctx.flow & fm) as usize];
-            c.rd_addr = i.ctx.rd_addr;
-            c.rd_psn = i.ctx.rd_psn & PSN_MASK;
-        } else if i.ctx_valid {
-            self.mem[(i.ctx.flow & fm) as usize] = Ctx {
-                valid: i.ctx.active,
-                nak_sent: false,
-                epsn: i.ctx.epsn & PSN_MASK,
-                msn: 0,
-                wr_va: 0,
-                rd_addr: i.ctx.rd_addr,
-                rd_psn: i.ctx.rd_psn & PSN_MASK,
-                cnp_on_ce: i.ctx.cnp_on_ce,
-            };
+            if i.ctx.rd_only {
+                c.set_read(i.ctx.rd_idx & 15, i.ctx.rd_addr, i.ctx.rd_psn);
+            } else {
+                c.set_up(&FlowCfg {
+                    valid: i.ctx.active,
+                    epsn: i.ctx.epsn,
+                    rd_addr: i.ctx.rd_addr,
+                    rd_psn: i.ctx.rd_psn,
+                    cnp_on_ce: i.ctx.cnp_on_ce,
+                });
+            }
         }
         o
     }

@@ -606,6 +606,7 @@ impl<const A: usize, const B: usize> Logic for CfgRegs<A, B> {
         self.m_rx_ctx.epsn.next = self.f_recv_psn.q.val();
         self.m_rx_ctx.rd_addr.next = 0.into();
         self.m_rx_ctx.rd_psn.next = 0.into();
+        self.m_rx_ctx.rd_idx.next = 0.into();
         self.m_rx_ctx.rd_only.next = false;
         self.m_rx_ctx.cnp_on_ce.next = (self.f_cc_variant.q.val() == self.k_var_dcqcn.val());
         self.m_req_ctx.flow.next = self.c_flow.q.val();

@@ -30,6 +30,7 @@ impl<const A: usize> Logic for RxCtxMux<A> {
             self.m_ctx.epsn.next = self.s_req.epsn.val();
             self.m_ctx.rd_addr.next = self.s_req.rd_addr.val();
             self.m_ctx.rd_psn.next = self.s_req.rd_psn.val();
+            self.m_ctx.rd_idx.next = self.s_req.rd_idx.val();
             self.m_ctx.rd_only.next = self.s_req.rd_only.val();
             self.m_ctx.cnp_on_ce.next = self.s_req.cnp_on_ce.val();
         } else {
@@ -38,6 +39,7 @@ impl<const A: usize> Logic for RxCtxMux<A> {
             self.m_ctx.epsn.next = self.s_cfg.epsn.val();
             self.m_ctx.rd_addr.next = self.s_cfg.rd_addr.val();
             self.m_ctx.rd_psn.next = self.s_cfg.rd_psn.val();
+            self.m_ctx.rd_idx.next = self.s_cfg.rd_idx.val();
             self.m_ctx.rd_only.next = self.s_cfg.rd_only.val();
             self.m_ctx.cnp_on_ce.next = self.s_cfg.cnp_on_ce.val();
         }

@@ -160,7 +160,7 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     pub m_cc: CcEventSource,
     pub m_stats: ReqStatsSource,
     // Flow state words (one RAM per field, address = flow).
-    st_flags: Ram<Bits<5>, A>,
+    st_flags: Ram<Bits<11>, A>,
     st_rd_k: Ram<Bits<24>, A>,
     st_gen: Ram<Bits<8>, A>,
     st_epoch: Ram<Bits<8>, A>,
@@ -175,7 +175,7 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     st_psn_next: Ram<Bits<24>, A>,
     st_psn_max: Ram<Bits<24>, A>,
     // The work-request ring (address = flow << Q | slot).
-    ring_read: Ram<Bit, AQ>,
+    ring_read: Ram<Bits<5>, AQ>,
     ring_laddr: Ram<Bits<64>, AQ>,
     ring_va: Ram<Bits<64>, AQ>,
     ring_rkey: Ram<Bits<32>, AQ>,
@@ -194,9 +194,9 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     // The flow state being worked on.
     s_active: DFF<Bit>,
     s_tlm_data: DFF<Bit>,
-    s_read_open: DFF<Bit>,
+    s_rd_open: DFF<Bits<4>>,
     s_armed: DFF<Bit>,
-    s_rd_sent: DFF<Bit>,
+    s_rd_post: DFF<Bits<4>>,
     s_rd_k: DFF<Bits<24>>,
     s_gen: DFF<Bits<8>>,
     s_epoch: DFF<Bits<8>>,
@@ -247,7 +247,6 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     rewind: DFF<Bit>,
     cc_go: DFF<Bit>,
     arm: DFF<Bit>,
-    db_read: DFF<Bit>,
     now: DFF<Bits<32>>,
     // What the ring entry gives, registered in the *Rd2 states.
     r_seg: DFF<Bits<32>>,
@@ -257,7 +256,6 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     r_psn_seg: DFF<Bits<24>>,
     r_last: DFF<Bit>,
     r_wr_addr: DFF<Bits<64>>,
-    r_rd_addr: DFF<Bits<64>>,
     r_rd_va: DFF<Bits<64>>,
     r_rd_dlen: DFF<Bits<32>>,
     r_psn_rd: DFF<Bits<24>>,
@@ -290,6 +288,7 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     rd_v: DFF<Bit>,
     rd_addr: DFF<Bits<64>>,
     rd_psn: DFF<Bits<24>>,
+    rd_idx: DFF<Bits<4>>,
     rd_flow: DFF<Bits<A>>,
     desc_flow: DFF<Bits<A>>,
     cmpl_v: DFF<Bit>,
@@ -379,6 +378,10 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     bad_len: Signal<Local, Bit>,
     is_full: Signal<Local, Bit>,
     tail_inc: Signal<Local, Bits<9>>,
+    wr_fence_ok: Signal<Local, Bit>,
+    wr_go: Signal<Local, Bit>,
+    db_ok: Signal<Local, Bit>,
+    rdk_eff: Signal<Local, Bits<24>>,
     // The ring entry at `slot` (RAM outputs) and what follows from it.
     w_read: Signal<Local, Bit>,
     w_ext: Signal<Local, Bits<32>>,
@@ -472,9 +475,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             in_range: Default::default(),
             s_active: Default::default(),
             s_tlm_data: Default::default(),
-            s_read_open: Default::default(),
+            s_rd_open: Default::default(),
             s_armed: Default::default(),
-            s_rd_sent: Default::default(),
+            s_rd_post: Default::default(),
             s_rd_k: Default::default(),
             s_gen: Default::default(),
             s_epoch: Default::default(),
@@ -523,7 +526,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             rewind: Default::default(),
             cc_go: Default::default(),
             arm: Default::default(),
-            db_read: Default::default(),
             now: Default::default(),
             r_seg: Default::default(),
             r_seg_eq_left: Default::default(),
@@ -532,7 +534,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             r_psn_seg: Default::default(),
             r_last: Default::default(),
             r_wr_addr: Default::default(),
-            r_rd_addr: Default::default(),
             r_rd_va: Default::default(),
             r_rd_dlen: Default::default(),
             r_psn_rd: Default::default(),
@@ -564,6 +565,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             rd_v: Default::default(),
             rd_addr: Default::default(),
             rd_psn: Default::default(),
+            rd_idx: Default::default(),
             rd_flow: Default::default(),
             desc_flow: Default::default(),
             cmpl_v: Default::default(),
@@ -619,6 +621,10 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             bad_len: Default::default(),
             is_full: Default::default(),
             tail_inc: Default::default(),
+            wr_fence_ok: Default::default(),
+            wr_go: Default::default(),
+            db_ok: Default::default(),
+            rdk_eff: Default::default(),
             w_read: Default::default(),
             w_ext: Default::default(),
             w_n: Default::default(),
@@ -701,9 +707,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             in_range,
             s_active,
             s_tlm_data,
-            s_read_open,
+            s_rd_open,
             s_armed,
-            s_rd_sent,
+            s_rd_post,
             s_rd_k,
             s_gen,
             s_epoch,
@@ -752,7 +758,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             rewind,
             cc_go,
             arm,
-            db_read,
             now,
             ev_v,
             ev_op,
@@ -771,6 +776,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             rd_v,
             rd_addr,
             rd_psn,
+            rd_idx,
             rd_flow,
             desc_flow,
             cmpl_v,
@@ -805,7 +811,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             r_psn_seg,
             r_last,
             r_wr_addr,
-            r_rd_addr,
             r_rd_va,
             r_rd_dlen,
             r_psn_rd,
@@ -939,6 +944,15 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             || self.wr_out.val().get_bit(31)
             || self.wr_out.val().get_bit(32));
         self.tail_inc.next = ((self.s_tail.q.val() + 1) & self.k_ix.val());
+        // The fence (`nic_golden::roce::requester::db_allowed`): a new work
+        // request is doorbelled when nothing waits ahead of it and a WRITE
+        // finds no READ open, a READ fewer than 8.
+        if self.wr_is_read.val() {
+            self.wr_fence_ok.next = !self.s_rd_open.q.val().get_bit(3);
+        } else {
+            self.wr_fence_ok.next = !self.s_rd_open.q.val().any();
+        }
+        self.wr_go.next = ((self.s_db.q.val() == self.s_tail.q.val()) && self.wr_fence_ok.val());
 
         // ---- RAM addresses: the state words of the flow being taken (read
         // in Idle, there in Flow); the ring entry at `slot` (there one
@@ -972,11 +986,12 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.st_psn_tail.write_address.next = self.fl.val();
         self.st_psn_next.write_address.next = self.fl.val();
         self.st_psn_max.write_address.next = self.fl.val();
-        self.st_flags.write_data.next = (bit_cast::<5, 1>(self.s_active.q.val().into())
-            | (bit_cast::<5, 1>(self.s_tlm_data.q.val().into()) << 1)
-            | (bit_cast::<5, 1>(self.s_read_open.q.val().into()) << 2)
-            | (bit_cast::<5, 1>(self.s_armed.q.val().into()) << 3)
-            | (bit_cast::<5, 1>(self.s_rd_sent.q.val().into()) << 4));
+        // Flags: active, tlm_data, armed, rd_open (6..3), rd_post (10..7).
+        self.st_flags.write_data.next = (bit_cast::<11, 1>(self.s_active.q.val().into())
+            | (bit_cast::<11, 1>(self.s_tlm_data.q.val().into()) << 1)
+            | (bit_cast::<11, 1>(self.s_armed.q.val().into()) << 2)
+            | (bit_cast::<11, 4>(self.s_rd_open.q.val()) << 3)
+            | (bit_cast::<11, 4>(self.s_rd_post.q.val()) << 7));
         self.st_rd_k.write_data.next = self.s_rd_k.q.val();
         self.st_gen.write_data.next = self.s_gen.q.val();
         self.st_epoch.write_data.next = self.s_epoch.q.val();
@@ -1024,7 +1039,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.ring_tag.write_address.next = self.w_addr.val();
         self.ring_seq_first.write_address.next = self.w_addr.val();
         self.ring_psn_first.write_address.next = self.w_addr.val();
-        self.ring_read.write_data.next = self.wr_is_read.val();
+        // Bit 0: a READ; bits 4..1: its landing entry (`rd_post`).
+        self.ring_read.write_data.next = ((bit_cast::<5, 4>(self.s_rd_post.q.val()) << 1)
+            | bit_cast::<5, 1>(self.wr_is_read.val().into()));
         self.ring_laddr.write_data.next = self.wr_laddr.q.val();
         self.ring_va.write_data.next = self.wr_va.q.val();
         self.ring_rkey.write_data.next = self.wr_rkey.q.val();
@@ -1042,7 +1059,13 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.ring_psn_first.write_enable.next = false;
 
         // ---- The ring entry at `slot`.
-        self.w_read.next = self.ring_read.read_data.val();
+        self.w_read.next = self.ring_read.read_data.val().get_bit(0);
+        // The fence for the entry at `db` (DbChk).
+        if self.w_read.val() {
+            self.db_ok.next = !self.s_rd_open.q.val().get_bit(3);
+        } else {
+            self.db_ok.next = !self.s_rd_open.q.val().any();
+        }
         if self.w_read.val() {
             self.w_ext.next = 1.into();
         } else {
@@ -1066,8 +1089,14 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.k1.next = (self.k_seg.val() + 1);
         self.psn_seg.next =
             (self.ring_psn_first.read_data.val() + self.k_seg.val().get_bits::<24>(0));
-        self.off_r.next = (bit_cast::<64, 24>(self.s_rd_k.q.val()) << self.mlog.val());
-        self.psn_rd.next = (self.ring_psn_first.read_data.val() + self.s_rd_k.q.val());
+        // Only the READ at the head has responses counted.
+        if (self.slot.q.val() == self.s_head.q.val()) {
+            self.rdk_eff.next = self.s_rd_k.q.val();
+        } else {
+            self.rdk_eff.next = 0.into();
+        }
+        self.off_r.next = (bit_cast::<64, 24>(self.rdk_eff.val()) << self.mlog.val());
+        self.psn_rd.next = (self.ring_psn_first.read_data.val() + self.rdk_eff.val());
         if self.w_read.val() {
             self.psn_next_new.next =
                 (self.ring_psn_first.read_data.val() + self.w_n.val().get_bits::<24>(0));
@@ -1111,7 +1140,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.r_last.d.next = (self.k1.val() == self.w_n.val());
         self.r_wr_addr.d.next =
             (self.ring_laddr.read_data.val() + bit_cast::<64, 32>(self.off.val()));
-        self.r_rd_addr.d.next = (self.ring_laddr.read_data.val() + self.off_r.val());
         self.r_rd_va.d.next = (self.ring_va.read_data.val() + self.off_r.val());
         self.r_rd_dlen.d.next =
             (self.ring_len.read_data.val() - self.off_r.val().get_bits::<32>(0));
@@ -1222,9 +1250,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                 self.in_range.d.next = !(self.flow.q.val() >> self.k_a.val()).any();
                 self.s_active.d.next = self.st_flags.read_data.val().get_bit(0);
                 self.s_tlm_data.d.next = self.st_flags.read_data.val().get_bit(1);
-                self.s_read_open.d.next = self.st_flags.read_data.val().get_bit(2);
-                self.s_armed.d.next = self.st_flags.read_data.val().get_bit(3);
-                self.s_rd_sent.d.next = self.st_flags.read_data.val().get_bit(4);
+                self.s_armed.d.next = self.st_flags.read_data.val().get_bit(2);
+                self.s_rd_open.d.next = self.st_flags.read_data.val().get_bits::<4>(3);
+                self.s_rd_post.d.next = self.st_flags.read_data.val().get_bits::<4>(7);
                 self.s_rd_k.d.next = self.st_rd_k.read_data.val();
                 self.s_gen.d.next = self.st_gen.read_data.val();
                 self.s_epoch.d.next = self.st_epoch.read_data.val();
@@ -1251,8 +1279,8 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         // A fresh flow: the ring is discarded.
                         self.s_active.d.next = self.ctx_active.q.val();
                         self.s_tlm_data.d.next = self.ctx_tlm_data.q.val();
-                        self.s_read_open.d.next = false;
-                        self.s_rd_sent.d.next = false;
+                        self.s_rd_open.d.next = 0.into();
+                        self.s_rd_post.d.next = 0.into();
                         self.s_rd_k.d.next = 0.into();
                         self.s_gen.d.next = (self.s_gen.q.val() + 1);
                         self.s_epoch.d.next = (self.s_epoch.q.val() + 1);
@@ -1316,9 +1344,14 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                             self.s_psn_tail.d.next =
                                 (self.s_psn_tail.q.val() + self.wr_n.val().get_bits::<24>(0));
                             self.s_tail.d.next = self.tail_inc.val();
-                            if !self.s_read_open.q.val() {
+                            if self.wr_is_read.val() {
+                                self.s_rd_post.d.next = (self.s_rd_post.q.val() + 1);
+                            }
+                            if self.wr_go.val() {
                                 self.s_db.d.next = self.tail_inc.val();
-                                self.s_read_open.d.next = self.wr_is_read.val();
+                                if self.wr_is_read.val() {
+                                    self.s_rd_open.d.next = (self.s_rd_open.q.val() + 1);
+                                }
                                 self.ev_v.d.next = true;
                                 self.ev_op.d.next = self.k_ev_db.val();
                                 self.ev_a.d.next = self.wr_ext.val();
@@ -1453,12 +1486,14 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                     self.desc_flow.d.next = self.fl.val();
                     self.desc_rkey.d.next = self.ring_rkey.read_data.val();
                     if self.w_read.val() {
-                        // The request for the responses not received yet.
-                        self.rd_v.d.next = !self.s_rd_sent.q.val();
-                        self.s_rd_sent.d.next = true;
+                        // The request for the responses not received yet,
+                        // and the READ's landing entry (the same on every
+                        // send).
+                        self.rd_v.d.next = true;
                         self.rd_flow.d.next = self.fl.val();
-                        self.rd_addr.d.next = self.r_rd_addr.q.val();
-                        self.rd_psn.d.next = self.r_psn_rd.q.val();
+                        self.rd_addr.d.next = self.ring_laddr.read_data.val();
+                        self.rd_psn.d.next = self.ring_psn_first.read_data.val();
+                        self.rd_idx.d.next = self.ring_read.read_data.val().get_bits::<4>(1);
                         self.desc_opcode.d.next = self.k_op_rreq.val();
                         self.desc_psn.d.next = self.r_psn_rd.q.val();
                         self.desc_ackreq.d.next = false;
@@ -1535,9 +1570,8 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                     self.s_head.d.next = self.head_inc.val();
                     self.slot.d.next = self.head_inc.val();
                     if self.w_read.val() {
-                        self.s_read_open.d.next = false;
+                        self.s_rd_open.d.next = (self.s_rd_open.q.val() - 1);
                         self.s_rd_k.d.next = 0.into();
-                        self.s_rd_sent.d.next = false;
                         self.rd_done.d.next = true;
                     }
                     self.state.d.next = ReqState::AckCmpl;
@@ -1595,13 +1629,8 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             ReqState::DbEv => {
                 if self.ev_hs.val() {
                     self.ev_v.d.next = false;
-                    if !self.db_read.q.val() {
-                        self.slot.d.next = self.s_db.q.val();
-                        self.state.d.next = ReqState::DbRd;
-                    } else {
-                        self.clr_rd_done.next = true;
-                        self.do_cont.next = true;
-                    }
+                    self.slot.d.next = self.s_db.q.val();
+                    self.state.d.next = ReqState::DbRd;
                 }
             }
             ReqState::DbRd => {
@@ -1611,14 +1640,13 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                 self.state.d.next = ReqState::DbChk;
             }
             ReqState::DbChk => {
-                if (self.s_db.q.val() == self.s_tail.q.val()) {
+                if ((self.s_db.q.val() == self.s_tail.q.val()) || !self.db_ok.val()) {
                     self.clr_rd_done.next = true;
                     self.do_cont.next = true;
                 } else {
                     self.s_db.d.next = ((self.s_db.q.val() + 1) & self.k_ix.val());
-                    self.db_read.d.next = self.w_read.val();
                     if self.w_read.val() {
-                        self.s_read_open.d.next = true;
+                        self.s_rd_open.d.next = (self.s_rd_open.q.val() + 1);
                     }
                     self.ev_v.d.next = true;
                     self.ev_op.d.next = self.k_ev_db.val();
@@ -1746,6 +1774,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.m_rd.epsn.next = 0.into();
         self.m_rd.rd_addr.next = self.rd_addr.q.val();
         self.m_rd.rd_psn.next = self.rd_psn.q.val();
+        self.m_rd.rd_idx.next = self.rd_idx.q.val();
         self.m_rd.rd_only.next = true;
         self.m_rd.cnp_on_ce.next = false;
         self.m_cmpl.valid.next = self.cmpl_v.q.val();

@@ -45,10 +45,21 @@
 //!   `s_meta.ce` (IPv4 ECN = CE), except a CNP, whatever its PSN decision:
 //!   a one-cycle `m_ce` strobe (the flow) in the cycle after `Exec`, for
 //!   the notification point. Other flows' CE marks are ignored.
-//! - READ RESPONSE: psn = `rd_psn` and `rd_addr` 8-aligned: payload to
-//!   `wr_*` from `rd_addr`, `rd_addr` += len, `rd_psn` += 1, every response
-//!   also a `cc_*`; `m_stats.accepted`. psn ≠ `rd_psn`: `m_stats.oos`; unaligned
-//!   `rd_addr` and len > 0: `m_stats.bad_va`; both dropped, nothing changes.
+//! - READ RESPONSE, up to 8 READs in flight per flow
+//!   (`nic_spec::roce::READS_IN_FLIGHT`): the requester writes each READ's
+//!   landing entry (first response PSN, local address; entry `rd_idx` mod
+//!   8, its lap `rd_idx` bit 3) before the READ's first REQUEST. The flow's
+//!   position is `rd_done`, `rd_idx`, `rd_psn`, `rd_addr`. Inside a READ
+//!   (`rd_done` = 0) the expected response is `rd_psn` and it lands at
+//!   `rd_addr`; between READs (`rd_done` = 1) it is entry `rd_idx`'s PSN,
+//!   if the entry's lap is `rd_idx` bit 3, and it lands at the entry's
+//!   address (then `rd_idx` += 1). Accepted with that address 8-aligned:
+//!   payload to `wr_*`, `rd_addr` = address + len, `rd_psn` = psn + 1,
+//!   `rd_done` = (LAST or ONLY), every response also a `cc_*`;
+//!   `m_stats.accepted`. Another psn: `m_stats.oos`; an unaligned address
+//!   and len > 0: `m_stats.bad_va`; both dropped, nothing changes. A
+//!   READ asked again from its middle is answered from a FIRST at a PSN
+//!   inside the READ: taken at `rd_psn` like any response.
 //! Every packet increments exactly one counter (none if a reset aborts
 //! it before its decision). Every `ack_*` carries the
 //! TLM area iff the packet that caused it had T = 1 (ACK, NAK, re-ACK,
@@ -72,10 +83,11 @@
 //!   is not taken (one undo at a time).
 //! - `cfg_mtu_log2: 4` (8..=12, clamped; hold constant).
 //! - Context write `s_ctx.valid`, `s_ctx.flow: A`, `s_ctx.active`, `s_ctx.epsn: 24`,
-//!   `s_ctx.rd_addr: 64`, `s_ctx.rd_psn: 24`, `s_ctx.rd_only`, `s_ctx.cnp_on_ce`: writes the whole
-//!   context in one cycle (`nak_sent`, `msn`, `wr_va` become 0); with
-//!   `s_ctx.rd_only` = 1 only the requester fields `rd_addr` and `rd_psn`
-//!   (the responder state of the flow lives on). It always goes to the
+//!   `s_ctx.rd_addr: 64`, `s_ctx.rd_psn: 24`, `s_ctx.rd_idx: 4`, `s_ctx.rd_only`, `s_ctx.cnp_on_ce`: writes the whole
+//!   context in one cycle (`nak_sent`, `msn`, `wr_va` become 0, between
+//!   READs at entry 0; the landing entries are kept); with
+//!   `s_ctx.rd_only` = 1 only the landing entry `rd_idx` (`rd_psn`,
+//!   `rd_addr`; the rest of the flow's state lives on). It always goes to the
 //!   RAM at once (priority); a cfg write while a packet is between its
 //!   acceptance and its decision makes the packet re-read its context
 //!   (3 cycles), so no write is lost and a packet sees every cfg write made
@@ -163,9 +175,19 @@ pub struct RoceRxDispatch<const A: usize> {
     pub m_cnp: RpEventSource,
     pub m_ce: CeMarkSource,
     pub m_stats: RxDispatchStatsSource,
-    // Context RAMs: flags (bit 0 valid, bit 1 nak_sent, bit 2 cnp_on_ce),
-    // epsn, msn, wr_va, rd_addr, rd_psn.
-    ram_fl: Ram<Bits<3>, A>,
+    // Context RAMs: flags (bit 0 valid, bit 1 nak_sent, bit 2 cnp_on_ce,
+    // bit 3 rd_done, bits 7..4 rd_idx), epsn, msn, wr_va, rd_addr, rd_psn;
+    // the READ landing entries 0..7 ({lap, psn 24, addr 64}), written only
+    // by the requester's `rd_only` writes.
+    ram_fl: Ram<Bits<8>, A>,
+    ram_t0: Ram<Bits<89>, A>,
+    ram_t1: Ram<Bits<89>, A>,
+    ram_t2: Ram<Bits<89>, A>,
+    ram_t3: Ram<Bits<89>, A>,
+    ram_t4: Ram<Bits<89>, A>,
+    ram_t5: Ram<Bits<89>, A>,
+    ram_t6: Ram<Bits<89>, A>,
+    ram_t7: Ram<Bits<89>, A>,
     ram_epsn: Ram<Bits<24>, A>,
     ram_msn: Ram<Bits<24>, A>,
     ram_wva: Ram<Bits<64>, A>,
@@ -192,7 +214,19 @@ pub struct RoceRxDispatch<const A: usize> {
     m_hop3: DFF<Bits<64>>,
     m_hop4: DFF<Bits<64>>,
     // The context as read (registered RAM outputs, valid in `Exec`).
-    c_fl: DFF<Bits<3>>,
+    c_fl: DFF<Bits<8>>,
+    // The landing entry at the flow's `rd_idx` (registered in `Look`).
+    t_ent: DFF<Bits<89>>,
+    t_sel: Signal<Local, Bits<89>>,
+    t_ix: Signal<Local, Bits<3>>,
+    k_op_rrlast: Constant<Bits<8>>,
+    k_op_rronly: Constant<Bits<8>>,
+    o_rrend: DFF<Bit>,
+    rd_done_c: Signal<Local, Bit>,
+    rbase: Signal<Local, Bits<64>>,
+    rd_new: Signal<Local, Bits<5>>,
+    n_fl0: Signal<Local, Bits<8>>,
+    tab_w: Signal<Local, Bits<89>>,
     c_epsn: DFF<Bits<24>>,
     c_msn: DFF<Bits<24>>,
     c_wva: DFF<Bits<64>>,
@@ -239,7 +273,7 @@ pub struct RoceRxDispatch<const A: usize> {
     /// an `s_ctx` write.
     undo_pending: DFF<Bit>,
     undo_flow: DFF<Bits<A>>,
-    u_fl: DFF<Bits<3>>,
+    u_fl: DFF<Bits<8>>,
     u_epsn: DFF<Bits<24>>,
     u_msn: DFF<Bits<24>>,
     u_wva: DFF<Bits<64>>,
@@ -277,11 +311,13 @@ pub struct RoceRxDispatch<const A: usize> {
     k_msk11: Constant<Bits<33>>,
     k_msk12: Constant<Bits<33>>,
     k_syn_nak3: Constant<Bits<3>>,
-    k_fl_valid: Constant<Bits<3>>,
-    k_fl_nak: Constant<Bits<3>>,
+    k_fl_valid: Constant<Bits<8>>,
+    k_fl_nak: Constant<Bits<8>>,
+    k_fl_rdd: Constant<Bits<8>>,
+    k_fl_lo: Constant<Bits<8>>,
     /// Every flag but `nak_sent`.
-    k_fl_keep: Constant<Bits<3>>,
-    k_fl_ce: Constant<Bits<3>>,
+    k_fl_keep: Constant<Bits<8>>,
+    k_fl_ce: Constant<Bits<8>>,
     k_eight: Constant<Bits<64>>,
     // Combinational.
     is_idle: Signal<Local, Bit>,
@@ -344,14 +380,14 @@ pub struct RoceRxDispatch<const A: usize> {
     syn_sel: Signal<Local, Bits<32>>,
     psn_sel: Signal<Local, Bits<24>>,
     nak_new: Signal<Local, Bit>,
-    n_fl: Signal<Local, Bits<3>>,
+    n_fl: Signal<Local, Bits<8>>,
     n_epsn: Signal<Local, Bits<24>>,
     n_msn: Signal<Local, Bits<24>>,
     n_wva: Signal<Local, Bits<64>>,
     n_radr: Signal<Local, Bits<64>>,
     n_rpsn: Signal<Local, Bits<24>>,
     wen: Signal<Local, Bit>,
-    cfg_fl: Signal<Local, Bits<3>>,
+    cfg_fl: Signal<Local, Bits<8>>,
     tlm_ack: Signal<Local, Bit>,
     tlm_cc: Signal<Local, Bit>,
 }
@@ -380,6 +416,14 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             ram_wva: Default::default(),
             ram_radr: Default::default(),
             ram_rpsn: Default::default(),
+            ram_t0: Default::default(),
+            ram_t1: Default::default(),
+            ram_t2: Default::default(),
+            ram_t3: Default::default(),
+            ram_t4: Default::default(),
+            ram_t5: Default::default(),
+            ram_t6: Default::default(),
+            ram_t7: Default::default(),
             st: Default::default(),
             stale: Default::default(),
             m_opcode: Default::default(),
@@ -400,6 +444,17 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             m_hop3: Default::default(),
             m_hop4: Default::default(),
             c_fl: Default::default(),
+            t_ent: Default::default(),
+            t_sel: Default::default(),
+            t_ix: Default::default(),
+            k_op_rrlast: Constant::new(Bits::<8>::from(nic_spec::roce::op::READ_RESP_LAST as u64)),
+            k_op_rronly: Constant::new(Bits::<8>::from(nic_spec::roce::op::READ_RESP_ONLY as u64)),
+            o_rrend: Default::default(),
+            rd_done_c: Default::default(),
+            rbase: Default::default(),
+            rd_new: Default::default(),
+            n_fl0: Default::default(),
+            tab_w: Default::default(),
             c_epsn: Default::default(),
             c_msn: Default::default(),
             c_wva: Default::default(),
@@ -478,10 +533,12 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             k_msk11: Constant::new(Bits::<33>::from(2047u64)),
             k_msk12: Constant::new(Bits::<33>::from(4095u64)),
             k_syn_nak3: Constant::new(Bits::<3>::from(AETH_CLASS_NAK as u64)),
-            k_fl_valid: Constant::new(Bits::<3>::from(1u64)),
-            k_fl_nak: Constant::new(Bits::<3>::from(2u64)),
-            k_fl_keep: Constant::new(Bits::<3>::from(5u64)),
-            k_fl_ce: Constant::new(Bits::<3>::from(4u64)),
+            k_fl_valid: Constant::new(Bits::<8>::from(1u64)),
+            k_fl_nak: Constant::new(Bits::<8>::from(2u64)),
+            k_fl_rdd: Constant::new(Bits::<8>::from(8u64)),
+            k_fl_lo: Constant::new(Bits::<8>::from(7u64)),
+            k_fl_keep: Constant::new(Bits::<8>::from(0xFDu64)),
+            k_fl_ce: Constant::new(Bits::<8>::from(4u64)),
             k_eight: Constant::new(Bits::<64>::from(8u64)),
             is_idle: Default::default(),
             is_look: Default::default(),
@@ -579,6 +636,8 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             m_hop3,
             m_hop4,
             c_fl,
+            t_ent,
+            o_rrend,
             c_epsn,
             c_msn,
             c_wva,
@@ -634,7 +693,10 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             c_bad_va,
             c_bad_op
         );
-        clock!(self, clock, ram_fl, ram_epsn, ram_msn, ram_wva, ram_radr, ram_rpsn);
+        clock!(
+            self, clock, ram_fl, ram_epsn, ram_msn, ram_wva, ram_radr, ram_rpsn, ram_t0, ram_t1,
+            ram_t2, ram_t3, ram_t4, ram_t5, ram_t6, ram_t7
+        );
 
         // ---- state decode, handshakes
         self.is_idle.next = (self.st.q.val() == RxdState::Idle);
@@ -695,6 +757,14 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ram_wva.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
             self.ram_radr.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
             self.ram_rpsn.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
+            self.ram_t0.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
+            self.ram_t1.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
+            self.ram_t2.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
+            self.ram_t3.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
+            self.ram_t4.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
+            self.ram_t5.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
+            self.ram_t6.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
+            self.ram_t7.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
         } else {
             self.ram_fl.read_address.next = self.flow.val();
             self.ram_epsn.read_address.next = self.flow.val();
@@ -702,6 +772,14 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ram_wva.read_address.next = self.flow.val();
             self.ram_radr.read_address.next = self.flow.val();
             self.ram_rpsn.read_address.next = self.flow.val();
+            self.ram_t0.read_address.next = self.flow.val();
+            self.ram_t1.read_address.next = self.flow.val();
+            self.ram_t2.read_address.next = self.flow.val();
+            self.ram_t3.read_address.next = self.flow.val();
+            self.ram_t4.read_address.next = self.flow.val();
+            self.ram_t5.read_address.next = self.flow.val();
+            self.ram_t6.read_address.next = self.flow.val();
+            self.ram_t7.read_address.next = self.flow.val();
         }
         self.c_fl.d.next = self.ram_fl.read_data.val();
         self.c_epsn.d.next = self.ram_epsn.read_data.val();
@@ -709,6 +787,26 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.c_wva.d.next = self.ram_wva.read_data.val();
         self.c_radr.d.next = self.ram_radr.read_data.val();
         self.c_rpsn.d.next = self.ram_rpsn.read_data.val();
+        // The landing entry at the flow's rd_idx (8:1 on the RAM outputs).
+        self.t_ix.next = self.ram_fl.read_data.val().get_bits::<3>(4);
+        if self.t_ix.val() == 0 {
+            self.t_sel.next = self.ram_t0.read_data.val();
+        } else if self.t_ix.val() == 1 {
+            self.t_sel.next = self.ram_t1.read_data.val();
+        } else if self.t_ix.val() == 2 {
+            self.t_sel.next = self.ram_t2.read_data.val();
+        } else if self.t_ix.val() == 3 {
+            self.t_sel.next = self.ram_t3.read_data.val();
+        } else if self.t_ix.val() == 4 {
+            self.t_sel.next = self.ram_t4.read_data.val();
+        } else if self.t_ix.val() == 5 {
+            self.t_sel.next = self.ram_t5.read_data.val();
+        } else if self.t_ix.val() == 6 {
+            self.t_sel.next = self.ram_t6.read_data.val();
+        } else {
+            self.t_sel.next = self.ram_t7.read_data.val();
+        }
+        self.t_ent.d.next = self.t_sel.val();
 
         // ---- Look: decode the opcode, ceil(dlen / MTU)
         self.syn3.next = self.m_aeth.q.val().get_bits::<3>(29);
@@ -720,6 +818,8 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.o_msn.d.next = self.op_class.ends_msg.val();
         self.o_rresp.d.next = self.op_class.read_resp.val();
         self.o_rrcc.d.next = self.op_class.read_resp.val();
+        self.o_rrend.d.next = ((self.m_opcode.q.val() == self.k_op_rrlast.val())
+            || (self.m_opcode.q.val() == self.k_op_rronly.val()));
         self.o_ack.d.next = self.op_class.ack.val();
         // qp ≥ 2^A, registered here (off the decision path).
         self.o_qphi.d.next = (self.m_qp.q.val() >= self.k_nflows.val());
@@ -785,7 +885,18 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.dat_nz.next = self.len_nz.val();
         }
         self.va_bad.next = (self.va_eff.val().get_bits::<3>(0).any() && self.dat_nz.val());
-        self.ra_bad.next = (self.c_radr.q.val().get_bits::<3>(0).any() && self.len_nz.val());
+        // READ RESPONSE: inside a READ the running position, between READs
+        // the landing entry at rd_idx (its lap must be rd_idx bit 3).
+        self.rd_done_c.next = self.c_fl.q.val().get_bit(3);
+        if self.rd_done_c.val() {
+            self.rbase.next = self.t_ent.q.val().get_bits::<64>(0);
+            self.rr_match.next = ((self.t_ent.q.val().get_bit(88) == self.c_fl.q.val().get_bit(7))
+                && (self.m_psn.q.val() == self.t_ent.q.val().get_bits::<24>(64)));
+        } else {
+            self.rbase.next = self.c_radr.q.val();
+            self.rr_match.next = (self.m_psn.q.val() == self.c_rpsn.q.val());
+        }
+        self.ra_bad.next = (self.rbase.val().get_bits::<3>(0).any() && self.len_nz.val());
         self.r_acc.next =
             (self.okp.val() && self.o_resp.q.val() && self.d_zero.val() && !self.va_bad.val());
         self.r_badva.next =
@@ -797,7 +908,6 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             && !self.d_zero.val()
             && !self.d_ahead.val()
             && !self.d_dup.val());
-        self.rr_match.next = (self.m_psn.q.val() == self.c_rpsn.q.val());
         self.rr_acc.next =
             (self.okp.val() && self.o_rresp.q.val() && self.rr_match.val() && !self.ra_bad.val());
         self.rr_badva.next =
@@ -833,8 +943,16 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         // New context values.
         self.len64.next = bit_cast::<64, 13>(self.m_len.q.val());
         self.va_new.next = (self.va_eff.val() + self.len64.val());
-        self.radr_new.next = (self.c_radr.q.val() + self.len64.val());
-        self.rpsn_new.next = (self.c_rpsn.q.val() + 1);
+        self.radr_new.next = (self.rbase.val() + self.len64.val());
+        self.rpsn_new.next = (self.m_psn.q.val() + 1);
+        // {rd_idx (+1 when a READ starts), rd_done = LAST or ONLY}.
+        if self.rd_done_c.val() {
+            self.rd_new.next = ((bit_cast::<5, 4>((self.c_fl.q.val().get_bits::<4>(4) + 1)) << 1)
+                | bit_cast::<5, 1>(self.o_rrend.q.val().into()));
+        } else {
+            self.rd_new.next = ((bit_cast::<5, 4>(self.c_fl.q.val().get_bits::<4>(4)) << 1)
+                | bit_cast::<5, 1>(self.o_rrend.q.val().into()));
+        }
         if self.o_rreq.q.val() {
             self.epsn_inc.next = self.inc.q.val();
         } else {
@@ -873,9 +991,15 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.nak_new.next = self.c_fl.q.val().get_bit(1);
         }
         if self.nak_new.val() {
-            self.n_fl.next = (self.c_fl.q.val() | self.k_fl_nak.val());
+            self.n_fl0.next = (self.c_fl.q.val() | self.k_fl_nak.val());
         } else {
-            self.n_fl.next = (self.c_fl.q.val() & self.k_fl_keep.val());
+            self.n_fl0.next = (self.c_fl.q.val() & self.k_fl_keep.val());
+        }
+        if self.rr_acc.val() {
+            self.n_fl.next = ((self.n_fl0.val() & self.k_fl_lo.val())
+                | (bit_cast::<8, 5>(self.rd_new.val()) << 3));
+        } else {
+            self.n_fl.next = self.n_fl0.val();
         }
         if self.r_acc.val() {
             self.n_epsn.next = self.epsn_new.val();
@@ -897,12 +1021,13 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.n_rpsn.next = self.c_rpsn.q.val();
         }
         self.wen.next = (self.go.val() && self.okp.val());
+        // A flow set-up starts between READs at entry 0.
         if (self.s_ctx.active.val() && self.s_ctx.cnp_on_ce.val()) {
-            self.cfg_fl.next = (self.k_fl_valid.val() | self.k_fl_ce.val());
+            self.cfg_fl.next = ((self.k_fl_valid.val() | self.k_fl_ce.val()) | self.k_fl_rdd.val());
         } else if self.s_ctx.active.val() {
-            self.cfg_fl.next = self.k_fl_valid.val();
+            self.cfg_fl.next = (self.k_fl_valid.val() | self.k_fl_rdd.val());
         } else {
-            self.cfg_fl.next = 0.into();
+            self.cfg_fl.next = self.k_fl_rdd.val();
         }
         // ---- undo (see `reset`): armed at a payload packet's decision
         // with the context it read, disarmed when its last word is taken.
@@ -931,6 +1056,50 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         if (self.is_paywr.val() && self.pay_hs.val()) {
             self.wr_last.d.next = self.s_axis_pay.tlast.val();
         }
+        // The requester's landing entry writes (`rd_only`), entry rd_idx mod 8.
+        self.tab_w.next = ((bit_cast::<89, 1>(self.s_ctx.rd_idx.val().get_bit(3).into()) << 88)
+            | (bit_cast::<89, 24>(self.s_ctx.rd_psn.val()) << 64)
+            | bit_cast::<89, 64>(self.s_ctx.rd_addr.val()));
+        self.ram_t0.write_address.next = self.s_ctx.flow.val();
+        self.ram_t0.write_data.next = self.tab_w.val();
+        self.ram_t0.write_enable.next = (self.s_ctx.valid.val()
+            && self.s_ctx.rd_only.val()
+            && (self.s_ctx.rd_idx.val().get_bits::<3>(0) == 0));
+        self.ram_t1.write_address.next = self.s_ctx.flow.val();
+        self.ram_t1.write_data.next = self.tab_w.val();
+        self.ram_t1.write_enable.next = (self.s_ctx.valid.val()
+            && self.s_ctx.rd_only.val()
+            && (self.s_ctx.rd_idx.val().get_bits::<3>(0) == 1));
+        self.ram_t2.write_address.next = self.s_ctx.flow.val();
+        self.ram_t2.write_data.next = self.tab_w.val();
+        self.ram_t2.write_enable.next = (self.s_ctx.valid.val()
+            && self.s_ctx.rd_only.val()
+            && (self.s_ctx.rd_idx.val().get_bits::<3>(0) == 2));
+        self.ram_t3.write_address.next = self.s_ctx.flow.val();
+        self.ram_t3.write_data.next = self.tab_w.val();
+        self.ram_t3.write_enable.next = (self.s_ctx.valid.val()
+            && self.s_ctx.rd_only.val()
+            && (self.s_ctx.rd_idx.val().get_bits::<3>(0) == 3));
+        self.ram_t4.write_address.next = self.s_ctx.flow.val();
+        self.ram_t4.write_data.next = self.tab_w.val();
+        self.ram_t4.write_enable.next = (self.s_ctx.valid.val()
+            && self.s_ctx.rd_only.val()
+            && (self.s_ctx.rd_idx.val().get_bits::<3>(0) == 4));
+        self.ram_t5.write_address.next = self.s_ctx.flow.val();
+        self.ram_t5.write_data.next = self.tab_w.val();
+        self.ram_t5.write_enable.next = (self.s_ctx.valid.val()
+            && self.s_ctx.rd_only.val()
+            && (self.s_ctx.rd_idx.val().get_bits::<3>(0) == 5));
+        self.ram_t6.write_address.next = self.s_ctx.flow.val();
+        self.ram_t6.write_data.next = self.tab_w.val();
+        self.ram_t6.write_enable.next = (self.s_ctx.valid.val()
+            && self.s_ctx.rd_only.val()
+            && (self.s_ctx.rd_idx.val().get_bits::<3>(0) == 6));
+        self.ram_t7.write_address.next = self.s_ctx.flow.val();
+        self.ram_t7.write_data.next = self.tab_w.val();
+        self.ram_t7.write_enable.next = (self.s_ctx.valid.val()
+            && self.s_ctx.rd_only.val()
+            && (self.s_ctx.rd_idx.val().get_bits::<3>(0) == 7));
         if self.s_ctx.valid.val() {
             self.ram_fl.write_enable.next = !self.s_ctx.rd_only.val();
             self.ram_fl.write_address.next = self.s_ctx.flow.val();
@@ -944,10 +1113,10 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ram_wva.write_enable.next = !self.s_ctx.rd_only.val();
             self.ram_wva.write_address.next = self.s_ctx.flow.val();
             self.ram_wva.write_data.next = 0.into();
-            self.ram_radr.write_enable.next = true;
+            self.ram_radr.write_enable.next = !self.s_ctx.rd_only.val();
             self.ram_radr.write_address.next = self.s_ctx.flow.val();
             self.ram_radr.write_data.next = self.s_ctx.rd_addr.val();
-            self.ram_rpsn.write_enable.next = true;
+            self.ram_rpsn.write_enable.next = !self.s_ctx.rd_only.val();
             self.ram_rpsn.write_address.next = self.s_ctx.flow.val();
             self.ram_rpsn.write_data.next = self.s_ctx.rd_psn.val();
         } else if self.undo_do.val() {
@@ -1037,7 +1206,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ack_aeth_r.d.next = (self.syn_sel.val() | bit_cast::<32, 24>(self.msn_sel.val()));
             self.rdreq_msn_r.d.next = self.msn_sel.val();
             if self.o_rresp.q.val() {
-                self.pa.d.next = self.c_radr.q.val();
+                self.pa.d.next = self.rbase.val();
             } else {
                 self.pa.d.next = self.va_eff.val();
             }

@@ -183,7 +183,7 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
     fn cycle(
         &mut self,
         word: Option<(u64, u8, bool, bool)>,
-        cfg: Option<(u32, FlowCfg, bool)>,
+        cfg: Option<(u32, FlowCfg, bool, u32)>,
         ev: &mut Vec<RxEvent>,
     ) {
         let (d, k, l, u) = word.unwrap_or_default();
@@ -224,9 +224,10 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
             cnp_ready: ready,
             ..Default::default()
         };
-        if let Some((flow, c, rd_only)) = cfg {
+        if let Some((flow, c, rd_only, rd_idx)) = cfg {
             di.ctx_valid = true;
             di.ctx.rd_only = rd_only;
+            di.ctx.rd_idx = rd_idx & 15;
             di.ctx.flow = flow;
             di.ctx.active = c.valid;
             di.ctx.epsn = c.epsn;
@@ -454,15 +455,15 @@ impl<const B: usize, const A: usize> RxPipe for RtlRx<B, A> {
             x.configure(flow, cfg);
         }
         let mut ev = Vec::new();
-        self.cycle(None, Some((flow, *cfg, false)), &mut ev);
+        self.cycle(None, Some((flow, *cfg, false, 0)), &mut ev);
         assert!(ev.is_empty(), "roce_rx: events while configuring: {ev:?}");
     }
 
-    fn set_read(&mut self, flow: u32, rd_addr: u64, rd_psn: u32) {
-        // A requester-only control write (`cfg_rd_only`): the responder's
-        // fields of the flow live on.
+    fn set_read(&mut self, flow: u32, idx: u32, rd_addr: u64, rd_psn: u32) {
+        // A requester-only control write (`cfg_rd_only`): one READ landing
+        // entry; the rest of the flow's state lives on.
         if let Some(x) = self.xcheck.as_mut() {
-            x.set_read(flow, rd_addr, rd_psn);
+            x.set_read(flow, idx, rd_addr, rd_psn);
         }
         let cfg = FlowCfg {
             valid: false,
@@ -472,7 +473,7 @@ impl<const B: usize, const A: usize> RxPipe for RtlRx<B, A> {
             cnp_on_ce: false,
         };
         let mut ev = Vec::new();
-        self.cycle(None, Some((flow, cfg, true)), &mut ev);
+        self.cycle(None, Some((flow, cfg, true, idx)), &mut ev);
         assert!(ev.is_empty(), "roce_rx: events while configuring: {ev:?}");
     }
 

@@ -14,6 +14,7 @@ fn ctx(rng: &mut StdRng) -> RxFlowCtx {
         epsn: rng.gen_range(0..1 << 24),
         rd_addr: rng.gen(),
         rd_psn: rng.gen_range(0..1 << 24),
+        rd_idx: rng.gen_range(0..16),
         rd_only: rng.gen(),
         cnp_on_ce: rng.gen(),
     }

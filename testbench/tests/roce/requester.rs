@@ -14,7 +14,8 @@
 
 use crate::common::{both, config, four_state, verilator};
 use nic_golden::roce::requester::{self, npkts, Requester};
-use nic_golden::roce::{CcFeedback, NakReq, ReqFlowCtx, TxDesc, WorkReq};
+use nic_golden::roce::txn::dispatch::{decide, Ctx};
+use nic_golden::roce::{CcFeedback, NakReq, ReqFlowCtx, RxMeta, TxDesc, WorkReq};
 use nic_golden::sched::flow_sched::{self, FlowSched, OP_UPDATE};
 use nic_golden::Cycle;
 use nic_spec::roce::{aeth, op, segment_opcode, syndrome, wr, PSN_MASK};
@@ -66,12 +67,21 @@ struct RespFlow {
     nak_sent: bool,
     /// Next VA of a multi-packet WRITE.
     wr_va: u64,
+    /// The cycle the flow's last READ response so far leaves: a
+    /// responder sends one READ's responses after the other's.
+    rd_busy: u64,
 }
 
 /// Run the closed loop for at most `cycles`; with `finish`, every work
 /// request must be complete by then. Returns the requester's inputs, cycle
 /// by cycle (a stimulus for the RTL).
 fn run(c: &Cfg, cycles: u64, finish: bool) -> Result<Vec<requester::In>, String> {
+    run_counting(c, cycles, finish).map(|r| r.0)
+}
+
+/// [`run`], and the most READs one flow had open at once.
+fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<(Vec<requester::In>, u32), String> {
+    let mut max_open = 0u32;
     let mut rec = Vec::new();
     let mut rng = SmallRng::seed_from_u64(c.seed);
     let mut sched = FlowSched::<A>::default();
@@ -150,8 +160,16 @@ fn run(c: &Cfg, cycles: u64, finish: bool) -> Result<Vec<requester::In>, String>
     // dispatcher (local address), each once.
     let mut remote: BTreeMap<u64, u32> = BTreeMap::new();
     let mut local: BTreeMap<u64, u32> = BTreeMap::new();
-    let mut rd_psn = vec![0u32; c.flows];
-    let mut rd_addr = vec![0u64; c.flows];
+    // The requester-side dispatcher's READ tracking per flow (its rules:
+    // `nic_golden::roce::txn::dispatch::decide`).
+    let mut rdc = vec![
+        Ctx {
+            valid: true,
+            rd_done: true,
+            ..Ctx::default()
+        };
+        c.flows
+    ];
     let mut ev_q: VecDeque<nic_golden::sched::SchedEvent> = VecDeque::new();
     // A rate and a window, after the requester's INIT (which clears them).
     let updates: Vec<_> = (0..c.flows as u32)
@@ -206,14 +224,24 @@ fn run(c: &Cfg, cycles: u64, finish: bool) -> Result<Vec<requester::In>, String>
                 Net::Fb(f) => fb_q.push_back(f),
                 Net::Nak(n) => nak_q.push_back(n),
                 Net::Resp(r, len) => {
-                    // The requester's dispatcher: in order only.
+                    // The requester's dispatcher: in order only, each
+                    // READ at its landing entry's address.
                     let f = r.flow as usize;
-                    if r.psn == rd_psn[f] {
-                        for b in 0..len as u64 {
-                            *local.entry(rd_addr[f] + b).or_default() += 1;
+                    let h = RxMeta {
+                        opcode: r.opcode,
+                        qp: r.flow,
+                        psn: r.psn,
+                        len: len as u16,
+                        ..RxMeta::default()
+                    };
+                    let d = decide(A as u32, c.mtu_log2, &rdc[f], &h);
+                    if d.drop.is_none() {
+                        if let Some(base) = d.pay_to {
+                            for b in 0..len as u64 {
+                                *local.entry(base + b).or_default() += 1;
+                            }
                         }
-                        rd_addr[f] += len as u64;
-                        rd_psn[f] = (rd_psn[f] + 1) & PSN_MASK;
+                        rdc[f] = d.ctx;
                         fb_q.push_back(r);
                     }
                 }
@@ -309,9 +337,9 @@ fn run(c: &Cfg, cycles: u64, finish: bool) -> Result<Vec<requester::In>, String>
         }
         if ro.rd_valid {
             let f = ro.rd.flow as usize;
-            rd_psn[f] = ro.rd.rd_psn;
-            rd_addr[f] = ro.rd.rd_addr;
+            rdc[f].set_read(ro.rd.rd_idx, ro.rd.rd_addr, ro.rd.rd_psn);
         }
+        max_open = req.flows.iter().map(|s| s.rd_open).fold(max_open, u32::max);
         if ro.desc_valid && ri.desc_ready {
             if ro.desc.opcode != op::PROBE && rng.gen_range(0..100) < c.loss_pct {
                 // lost
@@ -378,11 +406,11 @@ fn run(c: &Cfg, cycles: u64, finish: bool) -> Result<Vec<requester::In>, String>
             if std::env::var("REQ_STATS").is_ok() {
                 eprintln!("{cyc} cycles, loss {} %: {rs:?}", c.loss_pct);
             }
-            return Ok(rec);
+            return Ok((rec, max_open));
         }
     }
     if !finish {
-        return Ok(rec);
+        return Ok((rec, max_open));
     }
     Err(format!(
         "not done after {cycles} cycles: {} of {total} complete, {} outstanding, stats {:?}",
@@ -444,7 +472,7 @@ fn responder(
         } else if dist >= (1 << 24) - (1 << 12) {
             if d.opcode == op::READ_REQ {
                 // A duplicate READ is executed again (§8).
-                read_responses(c, d, net, back, rng, mtu);
+                read_responses(c, d, net, back, &mut r.rd_busy, rng, mtu);
             } else if !lose(rng) {
                 net.push_back((
                     back,
@@ -461,7 +489,7 @@ fn responder(
         op::READ_REQ => {
             let n = npkts(d.dlen, mtu.trailing_zeros());
             r.epsn = (r.epsn + n) & PSN_MASK;
-            read_responses(c, d, net, back, rng, mtu);
+            read_responses(c, d, net, back, &mut r.rd_busy, rng, mtu);
         }
         _ => {
             // A WRITE: check the segmentation.
@@ -561,6 +589,36 @@ proptest! {
     }
 }
 
+/// Eight READs in flight on one flow: a flow of READs only, long delay,
+/// keeps [`nic_spec::roce::READS_IN_FLIGHT`] READs open (and no more),
+/// every response landing once at its own READ's address, in order; the
+/// RTL against the twin on Verilator over the whole run.
+#[test]
+fn eight_reads_in_flight_on_one_flow() {
+    for loss_pct in [0, 10] {
+        let c = Cfg {
+            flows: 1,
+            mtu_log2: 8,
+            wrs: 40,
+            max_len: 600,
+            read_pct: 100,
+            bad_pct: 0,
+            loss_pct,
+            delay: 300,
+            tlm_data: false,
+            junk_pct: 0,
+            seed: 11 + loss_pct as u64,
+        };
+        let (s, max_open) = run_counting(&c, 3_000_000, true).unwrap();
+        assert_eq!(
+            max_open,
+            nic_spec::roce::READS_IN_FLIGHT,
+            "loss {loss_pct} %: READs open at most"
+        );
+        verilator::<Rtl, Twin>("requester_reads8", &s).unwrap();
+    }
+}
+
 /// Four-state simulation (Icarus): no X/Z on any output, values equal the
 /// twin's, over a closed loop with loss, READs, bad work requests and
 /// junk feedback.
@@ -583,17 +641,19 @@ fn requester_no_x_in_four_state_simulation() {
     four_state::<Rtl, Twin>("requester", &s);
 }
 
-/// The responses to a READ request, each of which may be lost.
+/// The responses to a READ request, each of which may be lost; they
+/// leave after the flow's earlier responses (`busy`).
 fn read_responses(
     c: &Cfg,
     d: &TxDesc,
     net: &mut VecDeque<(u64, Net)>,
     back: u64,
+    busy: &mut u64,
     rng: &mut SmallRng,
     mtu: u32,
 ) {
     let n = npkts(d.dlen, mtu.trailing_zeros());
-    let mut t = back;
+    let mut t = back.max(*busy);
     for k in 0..n {
         let len = (d.dlen - k * mtu).min(mtu);
         let opcode = segment_opcode(true, k == 0, k + 1 == n);
@@ -610,6 +670,7 @@ fn read_responses(
         };
         net.push_back((t, Net::Resp(fb, len)));
     }
+    *busy = t;
 }
 
 /// `make bench`'s requester figures, run alone (ignored by default):

@@ -82,7 +82,10 @@ struct CfgW {
     epsn: u32,
     rd_addr: u64,
     rd_psn: u32,
-    /// `cfg_rd_only`: only rd_addr and rd_psn are written.
+    /// With `rd_only`: the READ landing entry written (mod 16).
+    rd_idx: u32,
+    /// `cfg_rd_only`: only the landing entry `rd_idx` is written
+    /// (`rd_psn`, `rd_addr`).
     rd_only: bool,
     /// The flow runs DCQCN (its CE marks go to `m_ce`).
     cnp_on_ce: bool,
@@ -206,9 +209,33 @@ fn is_rresp_op(op: u8) -> bool {
     (0x0D..=0x10).contains(&op)
 }
 
+/// `cfg0` with, after the set-ups, each set-up flow's first READ landing
+/// entry (entry 0) at its `rd_addr` / `rd_psn`.
+fn with_first_entries(cfg0: &[CfgW]) -> Vec<CfgW> {
+    let entries = cfg0.iter().filter(|c| !c.rd_only).map(|c| CfgW {
+        rd_only: true,
+        rd_idx: 0,
+        ..*c
+    });
+    cfg0.iter().copied().chain(entries).collect()
+}
+
+/// The READ RESPONSE PSN a flow's context expects: inside a READ its
+/// running PSN, between READs its next landing entry's.
+fn expected_rpsn(c: &g::Ctx) -> u32 {
+    if c.rd_done {
+        c.rd_tab[(c.rd_idx % 8) as usize].psn
+    } else {
+        c.rd_psn
+    }
+}
+
 /// Run `specs` through the golden model closed-loop, recording inputs.
-/// `cfg0` is written first (one per cycle) before any record is offered.
+/// `cfg0` is written first (one per cycle) before any record is offered,
+/// each set-up followed by the flow's first READ landing entry
+/// ([`with_first_entries`]).
 fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
+    let cfg0 = &with_first_entries(cfg0)[..];
     let mut gm = Golden::<A>::default();
     let mut rng = SmallRng::seed_from_u64(k.seed);
     let nfl = 1u32 << A;
@@ -236,6 +263,7 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
             i.ctx.epsn = c.epsn & M24;
             i.ctx.rd_addr = c.rd_addr;
             i.ctx.rd_psn = c.rd_psn & M24;
+            i.ctx.rd_idx = c.rd_idx;
             i.ctx.rd_only = c.rd_only;
             i.ctx.cnp_on_ce = c.cnp_on_ce;
             if !c.rd_only {
@@ -260,7 +288,8 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
             } else {
                 rng.gen()
             };
-            // A third are requester-only writes (rd_addr, rd_psn).
+            // A third are requester-only writes (a landing entry: mostly
+            // the one the flow waits for).
             let rd_only = coin(&mut rng, 33);
             i.ctx_valid = true;
             i.ctx.flow = f;
@@ -268,6 +297,11 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
             i.ctx.epsn = epsn;
             i.ctx.rd_addr = rd_addr;
             i.ctx.rd_psn = rpsn;
+            i.ctx.rd_idx = if coin(&mut rng, 70) {
+                gm.mem[f as usize].rd_idx & 15
+            } else {
+                rng.gen_range(0..16)
+            };
             i.ctx.rd_only = rd_only;
             i.ctx.cnp_on_ce = coin(&mut rng, 50);
             if !rd_only {
@@ -292,6 +326,7 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
                 i.ctx.epsn = c.epsn & M24;
                 i.ctx.rd_addr = c.rd_addr;
                 i.ctx.rd_psn = c.rd_psn & M24;
+                i.ctx.rd_idx = c.rd_idx;
                 i.ctx.rd_only = c.rd_only;
                 i.ctx.cnp_on_ce = c.cnp_on_ce;
                 if !c.rd_only {
@@ -323,13 +358,36 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
                 PsnMode::Far(d) => base.wrapping_add(4096 + d % ((1 << 24) - 8192)),
                 PsnMode::Sync => {
                     if is_rresp_op(s.opcode) {
-                        gm.mem[f].rd_psn
+                        expected_rpsn(&gm.mem[f])
                     } else {
                         gm.mem[f].epsn
                     }
                 }
                 PsnMode::Exact(p) => p,
             } & M24;
+            // Between READs, mostly write the landing entry the response
+            // asks for first (the requester writes it before the REQUEST);
+            // directed specs (exact PSNs) write their own.
+            if known
+                && is_rresp_op(s.opcode)
+                && !matches!(s.psn, PsnMode::Exact(_))
+                && gm.mem[f].rd_done
+                && !i.ctx_valid
+                && !i.reset
+                && coin(&mut rng, 60)
+            {
+                i.ctx_valid = true;
+                i.ctx.flow = f as u32;
+                i.ctx.rd_only = true;
+                i.ctx.rd_idx = gm.mem[f].rd_idx & 15;
+                i.ctx.rd_psn = psn;
+                i.ctx.rd_addr = if coin(&mut rng, 90) {
+                    rng.gen::<u64>() & !7
+                } else {
+                    rng.gen()
+                };
+                next_rpsn[f] = psn;
+            }
             if known && matches!(s.psn, PsnMode::InSeq | PsnMode::Sync) {
                 if is_resp_op(s.opcode) {
                     let n = if s.opcode == 0x0C {
@@ -612,6 +670,7 @@ fn cfg0_for(a: usize) -> Vec<CfgW> {
             epsn: if f == 1 { M24 - 3 } else { f * 1000 },
             rd_addr: 0x1_0000_0000 * (f as u64 + 1),
             rd_psn: if f == 2 { M24 - 1 } else { f * 77 },
+            rd_idx: 0,
             rd_only: false,
             cnp_on_ce: f % 4 != 3,
         })
@@ -698,6 +757,7 @@ fn flows(a: usize, epsn: u32) -> Vec<CfgW> {
             epsn,
             rd_addr: 0x8000 * (f as u64 + 1),
             rd_psn: 500,
+            rd_idx: 0,
             rd_only: false,
             cnp_on_ce: f % 4 != 3,
         })
@@ -1022,6 +1082,7 @@ fn rdreq_msn_counts_messages() {
                 epsn: 50,
                 rd_addr: 0,
                 rd_psn: 0,
+                rd_idx: 0,
                 rd_only: false,
                 cnp_on_ce: false,
             }),
@@ -1066,6 +1127,7 @@ fn rd_only_cfg_write_keeps_responder_state() {
                 epsn: 0,
                 rd_addr: 0x7000,
                 rd_psn: 900,
+                rd_idx: 0,
                 rd_only: true,
                 cnp_on_ce: false,
             }),
@@ -1113,6 +1175,66 @@ fn rd_only_cfg_write_keeps_responder_state() {
     assert_eq!(run.host, expect);
 }
 
+/// A spec that is the requester's write of READ landing entry `idx`.
+fn entry(flow: u32, idx: u32, rd_addr: u64, rd_psn: u32) -> Spec {
+    Spec {
+        cfg: Some(CfgW {
+            flow,
+            valid: false,
+            epsn: 0,
+            rd_addr,
+            rd_psn,
+            rd_idx: idx,
+            rd_only: true,
+            cnp_on_ce: false,
+        }),
+        ..Spec::new(0, 0, PsnMode::InSeq)
+    }
+}
+
+/// Eight READs in flight on one flow (RTL and twin, both engines): each
+/// READ's responses land at its own landing entry's address, in order; a
+/// duplicate first response is out of sequence; the entry of eight READs
+/// before (the other lap) is refused at its own PSN; a READ asked again
+/// from its middle (a FIRST at a PSN inside it) goes on at the running
+/// address.
+#[test]
+fn eight_reads_in_flight_land_at_their_entries() {
+    let rr = |op: u8, psn: u32, n: usize, salt: u8| Spec {
+        payload: bytes(n, salt),
+        ..Spec::new(op, 2, PsnMode::Exact(psn))
+    };
+    let base = |k: u32| 0x10_000 * (k as u64 + 1);
+    let mut specs: Vec<Spec> = (0..8).map(|k| entry(2, k, base(k), 100 + 2 * k)).collect();
+    for k in 0..8u32 {
+        specs.push(rr(0x0D, 100 + 2 * k, 256, k as u8));
+        specs.push(rr(0x0D, 100 + 2 * k, 256, 200)); // duplicate: oos
+        specs.push(rr(0x0F, 101 + 2 * k, 8, 100 + k as u8));
+    }
+    specs.push(rr(0x10, 100, 8, 201)); // entry 0 of the old lap: oos
+    specs.push(entry(2, 8, 0x90_000, 116));
+    specs.push(rr(0x0D, 116, 256, 50));
+    specs.push(rr(0x0D, 117, 256, 51)); // asked again from its middle
+    specs.push(rr(0x0F, 118, 8, 52));
+    let run = checked::<3>("rxd_reads8", &flows(3, 0), &specs, &Knobs::all_ready(8));
+    let mut expect = BTreeMap::new();
+    let mut put = |at: u64, data: Vec<u8>| {
+        for (j, b) in data.into_iter().enumerate() {
+            expect.insert(at + j as u64, b);
+        }
+    };
+    for k in 0..8u32 {
+        put(base(k), bytes(256, k as u8));
+        put(base(k) + 256, bytes(8, 100 + k as u8));
+    }
+    put(0x90_000, bytes(256, 50));
+    put(0x90_100, bytes(256, 51));
+    put(0x90_200, bytes(8, 52));
+    assert_eq!(run.host, expect);
+    let o = run.outs.last().unwrap();
+    assert_eq!((o.stats.oos, o.stats.accepted), (9, 19));
+}
+
 /// Requester side: ACK → cc (with the TLM area), NAK → nak (psn = BTH
 /// PSN), NOTIFY → cc, an RNR or reserved syndrome → cnt_bad_op; READ
 /// RESPONSE payload lands at rd_addr in order, FIRST/LAST/ONLY raise cc,
@@ -1144,7 +1266,10 @@ fn requester_events_and_read_responses() {
         rr(0x0E, 502, 256, 2), // out of order: dropped
         rr(0x0E, 501, 256, 3),
         rr(0x0F, 502, 100, 4),
-        // rd_addr is unaligned now (100 bytes): fine without payload.
+        // The next two READs' landing entries, at unaligned addresses.
+        entry(4, 1, 0x8000 * 5 + 612, 503),
+        entry(4, 2, 0x3004, 504),
+        // An unaligned address is fine without payload.
         rr(0x10, 503, 0, 5),
         rr(0x10, 504, 8, 6), // dropped: cnt_bad_va
     ];

@@ -13,11 +13,19 @@
 //!   its old PSN, which is a duplicate by then). This is InfiniBand's rule too.
 //! - [`ReadReq`] carries the responder's MSN (after the request), which the
 //!   READ RESPONSE's AETH needs: a `rdreq_msn: 24` port the contract lacks.
-//! - [`RxDispatchModel::set_read`] writes only the requester fields
-//!   (`rd_addr`, `rd_psn`) of a flow: the requester sets them before each
-//!   READ while the responder state of the same flow (epsn, msn, …) lives on.
-//!   The §8 control port writes all fields at once; the RTL needs a
-//!   requester-only write (e.g. a `cfg_rd_only` bit).
+//! - READ tracking, up to [`READS_IN_FLIGHT`] READs per flow: the requester
+//!   writes one landing entry per READ ([`RxDispatchModel::set_read`], the
+//!   RTL's `rd_only` write: entry `idx` mod 8, lap `idx` bit 3, the READ's
+//!   first response PSN and local address) before its first REQUEST, while
+//!   the responder state of the same flow (epsn, msn, …) lives on. The
+//!   flow's position (`rd_psn`, `rd_addr`, `rd_done`, `rd_idx`) is the
+//!   dispatcher's own: inside a READ (`rd_done` clear) the response at
+//!   `rd_psn` lands at `rd_addr`; between READs (`rd_done` set) the
+//!   response whose PSN is entry `rd_idx`'s (and whose lap matches) lands
+//!   at the entry's address, and `rd_idx` moves on. A LAST or ONLY
+//!   response sets `rd_done`. A whole-context write (flow set-up) starts
+//!   between READs at entry 0; the entries are not cleared (the lap and
+//!   the PSN reject an old one).
 //! - ACK syndromes: bits 7..5 = 000 is an ACK (`cc`), 011 a NAK (`nak`);
 //!   other classes (RNR, reserved) are dropped as `bad_op`, as the RTL does.
 //! - An ACK or NAK request carries the echo of the packet it answers if
@@ -39,7 +47,7 @@
 
 use crate::roce::packet::{op, syndrome, Packet, Tlm};
 use crate::roce::{RxMeta, Telemetry};
-use nic_spec::roce::{aeth, aeth_class, AETH_CLASS_ACK, AETH_CLASS_NAK};
+use nic_spec::roce::{aeth, aeth_class, AETH_CLASS_ACK, AETH_CLASS_NAK, READS_IN_FLIGHT};
 pub use nic_spec::roce::{RxDrop, PSN_MASK, PSN_WINDOW};
 
 /// An ACK or NAK the Tx side is asked to send (`ack_*`).
@@ -133,12 +141,64 @@ pub struct Ctx {
     pub msn: u32,
     /// Host address of the next WRITE MIDDLE/LAST payload.
     pub wr_va: u64,
-    /// Requester side: where the next READ RESPONSE payload lands.
+    /// Requester side: where the next READ RESPONSE payload lands (inside
+    /// a READ).
     pub rd_addr: u64,
-    /// Requester side: the PSN of the next READ RESPONSE expected.
+    /// Requester side: the PSN of the next READ RESPONSE expected (inside
+    /// a READ).
     pub rd_psn: u32,
+    /// Requester side: between READs (the last response taken was a LAST
+    /// or ONLY, or none since set-up): the next response starts the READ
+    /// of entry `rd_idx`.
+    pub rd_done: bool,
+    /// Requester side: READs started, mod 16 (entry = bits 2..0, lap = bit 3).
+    pub rd_idx: u32,
     /// The flow runs DCQCN (CE marks go to the notification point).
     pub cnp_on_ce: bool,
+    /// The READ landing entries, written by the requester (`rd_only`);
+    /// the RTL keeps them in RAMs of their own, which nothing but that
+    /// write changes.
+    pub rd_tab: [RdEntry; READS_IN_FLIGHT as usize],
+}
+
+/// One READ's landing entry: the PSN of its first response and where its
+/// data goes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RdEntry {
+    /// Bit 3 of the requester's READ counter when it wrote the entry.
+    pub lap: bool,
+    pub psn: u32,
+    pub addr: u64,
+}
+
+impl Ctx {
+    /// The flow set-up's context (a whole-context write): `nak_sent`,
+    /// `msn` and `wr_va` cleared, between READs at entry 0, the landing
+    /// entries kept.
+    pub fn set_up(&mut self, c: &FlowCfg) {
+        *self = Ctx {
+            valid: c.valid,
+            epsn: c.epsn & PSN_MASK,
+            nak_sent: false,
+            wr_va: 0,
+            msn: 0,
+            rd_addr: c.rd_addr,
+            rd_psn: c.rd_psn & PSN_MASK,
+            rd_done: true,
+            rd_idx: 0,
+            cnp_on_ce: c.cnp_on_ce,
+            rd_tab: self.rd_tab,
+        };
+    }
+
+    /// The requester's write of READ `idx`'s landing entry.
+    pub fn set_read(&mut self, idx: u32, rd_addr: u64, rd_psn: u32) {
+        self.rd_tab[(idx % READS_IN_FLIGHT) as usize] = RdEntry {
+            lap: (idx >> 3) & 1 == 1,
+            psn: rd_psn & PSN_MASK,
+            addr: rd_addr,
+        };
+    }
 }
 
 /// What the rules decide for one packet: the verdict, the context to
@@ -271,16 +331,31 @@ pub fn decide(flow_bits: u32, mtu_log2: u8, c: &Ctx, h: &RxMeta) -> Decision {
             }
         }
         op::READ_RESP_FIRST | op::READ_RESP_MIDDLE | op::READ_RESP_LAST | op::READ_RESP_ONLY => {
-            if h.psn != c.rd_psn {
+            // Inside a READ: the next PSN at the running address;
+            // between READs: the next entry's first PSN at its address.
+            let e = c.rd_tab[(c.rd_idx % READS_IN_FLIGHT) as usize];
+            let (hit, base) = if c.rd_done {
+                (
+                    e.lap == ((c.rd_idx >> 3) & 1 == 1) && h.psn == e.psn,
+                    e.addr,
+                )
+            } else {
+                (h.psn == c.rd_psn, c.rd_addr)
+            };
+            if !hit {
                 d.drop = Some(RxDrop::Oos);
-            } else if c.rd_addr & 7 != 0 && u32::from(h.len) != 0 {
+            } else if base & 7 != 0 && u32::from(h.len) != 0 {
                 d.drop = Some(RxDrop::BadVa);
             } else {
-                d.ctx.rd_addr = c.rd_addr.wrapping_add(u32::from(h.len) as u64);
-                d.ctx.rd_psn = (c.rd_psn + 1) & PSN_MASK;
+                d.ctx.rd_addr = base.wrapping_add(u32::from(h.len) as u64);
+                d.ctx.rd_psn = (h.psn + 1) & PSN_MASK;
+                d.ctx.rd_done = matches!(h.opcode, op::READ_RESP_LAST | op::READ_RESP_ONLY);
+                if c.rd_done {
+                    d.ctx.rd_idx = (c.rd_idx + 1) & 15;
+                }
                 d.cc = true;
                 if u32::from(h.len) != 0 {
-                    d.pay_to = Some(c.rd_addr);
+                    d.pay_to = Some(base);
                 }
             }
         }
@@ -357,25 +432,15 @@ impl RxDispatchModel {
     /// `nak_sent`, `wr_va` and `msn` are cleared. Flows out of range ignored.
     pub fn configure(&mut self, flow: u32, c: &FlowCfg) {
         if let Some(f) = self.flows.get_mut(flow as usize) {
-            *f = Ctx {
-                valid: c.valid,
-                epsn: c.epsn & PSN_MASK,
-                nak_sent: false,
-                wr_va: 0,
-                msn: 0,
-                rd_addr: c.rd_addr,
-                rd_psn: c.rd_psn & PSN_MASK,
-                cnp_on_ce: c.cnp_on_ce,
-            };
+            f.set_up(c);
         }
     }
 
-    /// Requester fields only: where the next READ's responses land and the
-    /// PSN of its first response (see the module doc).
-    pub fn set_read(&mut self, flow: u32, rd_addr: u64, rd_psn: u32) {
+    /// The requester's landing entry of READ `idx` (mod 16): where its
+    /// responses land and the PSN of its first (see the module doc).
+    pub fn set_read(&mut self, flow: u32, idx: u32, rd_addr: u64, rd_psn: u32) {
         if let Some(f) = self.flows.get_mut(flow as usize) {
-            f.rd_addr = rd_addr;
-            f.rd_psn = rd_psn & PSN_MASK;
+            f.set_read(idx, rd_addr, rd_psn);
         }
     }
 
@@ -643,7 +708,13 @@ mod tests {
                 tlm: Some(Tlm::fresh())
             })]
         );
-        // Responses to our own READ: in order only.
+        // Responses to our own READ: in order only, after its entry.
+        assert_eq!(
+            m.dispatch(&pkt(op::READ_RESP_FIRST, 5, 256)),
+            vec![RxEvent::Drop(RxDrop::Oos)],
+            "no entry yet"
+        );
+        m.set_read(1, 0, 0x800, 5);
         assert_eq!(
             m.dispatch(&pkt(op::READ_RESP_MIDDLE, 6, 256)),
             vec![RxEvent::Drop(RxDrop::Oos)]
@@ -674,10 +745,55 @@ mod tests {
         let mut nak = pkt(op::ACK, 4, 0);
         nak.aeth = Some(0x6000_0002);
         assert_eq!(m.dispatch(&nak), vec![RxEvent::Nak { flow: 1, psn: 4 }]);
-        // set_read leaves the responder state alone.
-        m.set_read(1, 0x2000, 40);
+        // set_read leaves the responder state alone; the next READ's
+        // entry waits until this one's LAST.
+        m.set_read(1, 1, 0x2000, 40);
         assert_eq!(m.epsn(1), Some(2));
+        assert_eq!(
+            m.dispatch(&pkt(op::READ_RESP_ONLY, 40, 0)),
+            vec![RxEvent::Drop(RxDrop::Oos)]
+        );
+        let ev = m.dispatch(&pkt(op::READ_RESP_LAST, 7, 8));
+        assert!(matches!(ev[0], RxEvent::HostWrite { addr: 0xA00, .. }));
         let ev = m.dispatch(&pkt(op::READ_RESP_ONLY, 40, 0));
         assert!(matches!(ev[0], RxEvent::Cc(c) if c.psn == 40));
+    }
+
+    /// Eight READs in flight: each READ's responses land at its own
+    /// address, a stale entry (the lap of eight READs before) is refused,
+    /// and a READ asked again from its middle goes on where it was.
+    #[test]
+    fn eight_reads_in_flight_land_at_their_own_addresses() {
+        let mut m = model();
+        // READs k = 0..8, two responses each, PSNs 100 + 2k.
+        for k in 0..8u32 {
+            m.set_read(1, k, 0x10_000 * (k as u64 + 1), 100 + 2 * k);
+        }
+        for k in 0..8u32 {
+            let base = 0x10_000 * (k as u64 + 1);
+            let ev = m.dispatch(&pkt(op::READ_RESP_FIRST, 100 + 2 * k, 256));
+            assert!(matches!(&ev[0], RxEvent::HostWrite { addr, .. } if *addr == base));
+            // A duplicate of the first is out of sequence now.
+            let ev = m.dispatch(&pkt(op::READ_RESP_FIRST, 100 + 2 * k, 256));
+            assert_eq!(ev, vec![RxEvent::Drop(RxDrop::Oos)]);
+            let ev = m.dispatch(&pkt(op::READ_RESP_LAST, 101 + 2 * k, 8));
+            assert!(matches!(&ev[0], RxEvent::HostWrite { addr, .. } if *addr == base + 256));
+        }
+        // Entry 0 again (READ 8, lap 1): the old entry (lap 0) is refused
+        // even at its own PSN, the new one taken.
+        let ev = m.dispatch(&pkt(op::READ_RESP_ONLY, 100, 8));
+        assert_eq!(ev, vec![RxEvent::Drop(RxDrop::Oos)]);
+        m.set_read(1, 8, 0x90_000, 116);
+        let ev = m.dispatch(&pkt(op::READ_RESP_FIRST, 116, 256));
+        assert!(matches!(&ev[0], RxEvent::HostWrite { addr: 0x90_000, .. }));
+        // Asked again from its second response: a FIRST at PSN 117 goes
+        // on at the running address.
+        let ev = m.dispatch(&pkt(op::READ_RESP_FIRST, 117, 256));
+        assert!(matches!(&ev[0], RxEvent::HostWrite { addr: 0x90_100, .. }));
+        assert!(!m.contexts()[1].rd_done);
+        let ev = m.dispatch(&pkt(op::READ_RESP_LAST, 118, 8));
+        assert!(matches!(&ev[0], RxEvent::HostWrite { addr: 0x90_200, .. }));
+        assert!(m.contexts()[1].rd_done);
+        assert_eq!(m.contexts()[1].rd_idx, 9);
     }
 }

@@ -60,7 +60,7 @@ pub trait RxPipe {
     /// Control port of the dispatcher (flow creation / removal).
     fn configure(&mut self, flow: u32, cfg: &FlowCfg);
     /// Requester fields only (see [`RxDispatchModel::set_read`]).
-    fn set_read(&mut self, flow: u32, rd_addr: u64, rd_psn: u32);
+    fn set_read(&mut self, flow: u32, idx: u32, rd_addr: u64, rd_psn: u32);
     fn receive(&mut self, frame: &[u8], bad_fcs: bool) -> Vec<RxEvent>;
     /// Counters by name (`ok`, the §7 reasons, the §8 counters).
     fn counters(&self) -> Vec<(&'static str, u64)>;
@@ -168,8 +168,8 @@ impl RxPipe for GoldenRx {
         self.dispatch.configure(flow, cfg)
     }
 
-    fn set_read(&mut self, flow: u32, rd_addr: u64, rd_psn: u32) {
-        self.dispatch.set_read(flow, rd_addr, rd_psn)
+    fn set_read(&mut self, flow: u32, idx: u32, rd_addr: u64, rd_psn: u32) {
+        self.dispatch.set_read(flow, idx, rd_addr, rd_psn)
     }
 
     fn receive(&mut self, frame: &[u8], bad_fcs: bool) -> Vec<RxEvent> {
