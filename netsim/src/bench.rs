@@ -541,19 +541,25 @@ fn nic_bench_params(batch: u32) -> DriverParams {
 /// robin over `flows` flows, on two twin NICs of 128 flows × 16 work
 /// requests; returns NIC 0's host.
 fn nic_writes(flows: u32, n: u32, len: u32, batch: u32) -> NicHost {
+    nic_ops(flows, n, len, batch, wr::WRITE, 10)
+}
+
+/// [`nic_writes`] with the opcode (`wr::WRITE` or `wr::READ`: NIC 0 reads
+/// NIC 1's memory) and the link's one-way delay in cycles.
+fn nic_ops(flows: u32, n: u32, len: u32, batch: u32, opcode: u8, delay: u64) -> NicHost {
     type Twin = nic_golden::nic::nic::HpccNic<7, 4, 9, 0, 1, 4>;
     use nic_golden::nic::nic::In as NicIn;
     let p = nic_bench_params(batch);
     let w = plan(5, flows, 0, 8, 0, 0, 1024);
-    let size = (n * 64) as usize + 64;
+    let size = (n * len.max(64)) as usize + 64;
     // Flow by flow (a doorbell covers one flow's run of entries).
     let mut wrs: Vec<PlannedWr> = (0..n)
         .map(|k| PlannedWr {
             wr: WorkReq {
                 flow: crate::core_env::FIRST_QP + k % flows,
-                opcode: wr::WRITE,
-                laddr: k as u64 * 64,
-                va: k as u64 * 64,
+                opcode,
+                laddr: k as u64 * len.max(64) as u64,
+                va: k as u64 * len.max(64) as u64,
                 rkey: 0,
                 len,
                 tag: k,
@@ -564,7 +570,7 @@ fn nic_writes(flows: u32, n: u32, len: u32, batch: u32) -> NicHost {
     wrs.sort_by_key(|w| (w.wr.tag / (batch * flows), w.wr.flow, w.wr.tag));
     let hosts = [
         NicHost::new(p, vec![7; size], &w.flows[0], &wrs, 1),
-        NicHost::new(p, vec![0; size], &w.flows[1], &[], 2),
+        NicHost::new(p, vec![9; size], &w.flows[1], &[], 2),
     ];
     let mut t0 = Twin::default();
     let mut t1 = Twin::default();
@@ -575,7 +581,7 @@ fn nic_writes(flows: u32, n: u32, len: u32, batch: u32) -> NicHost {
             Box::new(|i: &NicIn| t1.step(i)),
         ],
         LinkCfg {
-            delay: 10,
+            delay,
             loss: 0.0,
             ce: 0.0,
             corrupt: 0.0,
@@ -600,7 +606,11 @@ fn nic_writes(flows: u32, n: u32, len: u32, batch: u32) -> NicHost {
 ///   included); the last beat of its ACK in → the completion's event;
 /// - 1024 back-to-back 64-byte WRITEs posted 16 per doorbell, on 1 flow
 ///   and over 64 flows: completions read from the completion queue per
-///   cycle, from the first doorbell to the last completion.
+///   cycle, from the first doorbell to the last completion;
+/// - READs on 1 flow, 16 per doorbell, over a link of 1000 cycles each way
+///   (6.4 µs at 156.25 MHz): 256 of 64 bytes (completions per cycle) and
+///   64 of 4 KiB (goodput in bytes per cycle and Gb/s at 156.25 MHz),
+///   which up to `READS_IN_FLIGHT` READs in flight carry.
 pub fn bench_nic(f: &mut Figures) {
     let h = nic_writes(1, 1, 64, 1);
     let db = h.doorbells_issued[0];
@@ -624,6 +634,29 @@ pub fn bench_nic(f: &mut Figures) {
             &format!("nic_64B_write_completions_{flows}flows"),
             n as f64 / (last - first) as f64,
         );
+    }
+    for (len, n) in [(64u32, 256u32), (4096, 64)] {
+        let h = nic_ops(1, n, len, 16, wr::READ, 1000);
+        let first = h.doorbells_issued[0];
+        let last = h.done.values().copied().max().unwrap();
+        let cycles = (last - first) as f64;
+        if len == 64 {
+            insert_rate(
+                f,
+                "nic_64B_read_completions_1flow_delay1000",
+                n as f64 / cycles,
+            );
+        } else {
+            let bpc = (n * len) as f64 / cycles;
+            f.insert(
+                "nic_4KiB_read_bytes_per_cycle_1flow_delay1000".into(),
+                (bpc * 100.0).round() / 100.0,
+            );
+            f.insert(
+                "nic_4KiB_read_gbps_at_156mhz_1flow_delay1000".into(),
+                (bpc * 8.0 * 0.15625 * 100.0).round() / 100.0,
+            );
+        }
     }
 }
 

@@ -204,7 +204,15 @@ fn base_packet(rng: &mut StdRng, qp: u32, c: &Ctx) -> Packet {
         ackreq: rng.gen_bool(0.5),
         ..Packet::default()
     };
-    p.psn = if is_read_resp(opc) { c.rd_psn } else { c.epsn };
+    // A READ RESPONSE in sequence: inside a READ its running PSN,
+    // between READs the next landing entry's.
+    p.psn = if !is_read_resp(opc) {
+        c.epsn
+    } else if c.rd_done {
+        c.rd_tab[(c.rd_idx % 8) as usize].psn
+    } else {
+        c.rd_psn
+    };
     let pay = if matches!(
         opc,
         op::WRITE_FIRST | op::WRITE_MIDDLE | op::READ_RESP_FIRST | op::READ_RESP_MIDDLE
@@ -516,6 +524,12 @@ impl Fuzz {
         let qp = self.rng.gen_range(FUZZ_QPS);
         let c = self.ctx(qp);
         let mut p = base_packet(&mut self.rng, qp, &c);
+        // Between READs, mostly the requester's landing entry for the
+        // response first (as the requester writes it before the REQUEST).
+        if is_read_resp(p.opcode) && c.rd_done && self.rng.gen_bool(0.7) {
+            let addr = self.rng.gen_range(0u64..1 << 40) & !7;
+            self.rx.set_read(qp, c.rd_idx & 15, addr, p.psn);
+        }
         let mut applied = Vec::new();
         if self.rng.gen_bool(0.25) {
             return (p.encode(), false, applied);
