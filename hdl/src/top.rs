@@ -327,6 +327,11 @@ pub fn tops() -> Vec<Top> {
             design: design::<crate::nic::desc_queue::DescQueue<8, { nic_spec::sched::REQ_DESC_QUEUE_LOG2 }>>,
         },
         Top {
+            name: "read_queue",
+            about: "the READ requests waiting for the READ responder, 16 requests, 256 flows",
+            design: design::<crate::nic::read_queue::ReadQueue<8, { nic_spec::roce::READ_QUEUE_LOG2 }>>,
+        },
+        Top {
             name: "ev_merge",
             about: "the requester's scheduler events, merged per flow (DOORBELL, ACK, ACK_DB) while the scheduler holds them",
             design: design::<crate::nic::ev_merge::EvMerge>,

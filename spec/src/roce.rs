@@ -14,6 +14,11 @@ pub const MAX_PAYLOAD: usize = 4096;
 /// entries per flow (`RxFlowCtx.rd_idx`, a 4-bit counter: 3 bits of
 /// entry, 1 of lap).
 pub const READS_IN_FLIGHT: u32 = 8;
+/// log2 of the READ requests the responder queues (`hdl/src/nic/read_queue.rs`
+/// in `hpcc_nic_core`): 16, two peers' flows with every READ in flight. While
+/// the READ responder sends one READ's responses, the dispatcher goes on
+/// with the next packets; only a 17th waiting request holds it.
+pub const READ_QUEUE_LOG2: usize = 4;
 pub const ETH_LEN: usize = 14;
 pub const IP_LEN: usize = 20;
 pub const UDP_LEN: usize = 8;

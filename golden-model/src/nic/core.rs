@@ -15,7 +15,7 @@ use crate::cc::hpcc::{self, HpccCc};
 use crate::cc::{CcStats, DcqcnStats, NpStats};
 use crate::nic::{
     ack_coalesce, cc_arb, cfg_regs, desc_queue, ev_arb, ev_merge, int_tap, notify_rx, notify_tx,
-    read_resp, rp_arb, rx_ctx_mux, rx_pause, sent_tap, tx_arb, CfgWrite, CoreStats,
+    read_queue, read_resp, rp_arb, rx_ctx_mux, rx_pause, sent_tap, tx_arb, CfgWrite, CoreStats,
 };
 use crate::roce::requester::{self, Requester};
 use crate::roce::{cnm_rx, rx_dispatch, rx_parse, tx};
@@ -30,6 +30,8 @@ use crate::Cycle;
 
 /// log2 of the requester's descriptor queue.
 const DESC_L: usize = nic_spec::sched::REQ_DESC_QUEUE_LOG2;
+/// log2 of the READ requests queued for the READ responder.
+const READ_L: usize = nic_spec::roce::READ_QUEUE_LOG2;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
@@ -102,6 +104,7 @@ struct Ins {
     ev_arb: ev_arb::In,
     cc_arb: cc_arb::In,
     cc: hpcc::In,
+    read_q: read_queue::In,
     read_resp: read_resp::In,
     int_tap: int_tap::In,
     ack_slots: ack_coalesce::In,
@@ -131,6 +134,7 @@ struct Outs {
     ev_arb: ev_arb::Out,
     cc_arb: cc_arb::Out,
     cc: hpcc::Out,
+    read_q: read_queue::Out,
     read_resp: read_resp::Out,
     int_tap: int_tap::Out,
     ack_slots: ack_coalesce::Out,
@@ -161,6 +165,7 @@ pub struct NicCore<const A: usize, const Q: usize, const B: usize, const H: usiz
     ev_arb: Node<ev_arb::EvArb>,
     cc_arb: Node<cc_arb::CcArb>,
     cc: Node<HpccCc<A, H>>,
+    read_q: Node<read_queue::ReadQueue<A, READ_L>>,
     read_resp: Node<read_resp::ReadResp<A>>,
     int_tap: Node<int_tap::IntTap<A>>,
     ack_slots: Node<ack_coalesce::AckCoalesce<A>>,
@@ -197,6 +202,7 @@ impl<const A: usize, const Q: usize, const B: usize, const H: usize> Default
             ev_arb: Node::new(Default::default()),
             cc_arb: Node::new(Default::default()),
             cc: Node::new(Default::default()),
+            read_q: Node::new(Default::default()),
             read_resp: Node::new(Default::default()),
             int_tap: Node::new(Default::default()),
             ack_slots: Node::new(Default::default()),
@@ -272,7 +278,7 @@ fn wire(e: &In, o: &Outs) -> Ins {
             ack_ready: o.int_tap.ack_ready,
             cc_ready: o.notify_rx.fb_ready,
             nak_ready: o.req.nak_ready,
-            rdreq_ready: o.read_resp.rdreq_ready,
+            rdreq_ready: o.read_q.rdreq_ready,
             cnp_ready: o.rp_arb.cnp_ready,
         },
         rx_ctx: rx_ctx_mux::In {
@@ -340,10 +346,15 @@ fn wire(e: &In, o: &Outs) -> Ins {
             event_ready: o.cc.event_ready,
         },
         cc: cc_regs,
-        read_resp: read_resp::In {
-            cfg_mtu_log2: g.mtu_log2,
+        read_q: read_queue::In {
             rdreq_valid: o.dispatch.rdreq_valid,
             rdreq: o.dispatch.rdreq,
+            out_ready: o.read_resp.rdreq_ready,
+        },
+        read_resp: read_resp::In {
+            cfg_mtu_log2: g.mtu_log2,
+            rdreq_valid: o.read_q.out_valid,
+            rdreq: o.read_q.out,
             desc_ready: o.tx_arb.rresp_ready,
         },
         int_tap: int_tap::In {
@@ -516,6 +527,7 @@ impl<const A: usize, const Q: usize, const B: usize, const H: usize> NicCore<A, 
             ev_arb: self.ev_arb.eval(&i.ev_arb),
             cc_arb: self.cc_arb.eval(&i.cc_arb),
             cc: self.cc.eval(&i.cc),
+            read_q: self.read_q.eval(&i.read_q),
             read_resp: self.read_resp.eval(&i.read_resp),
             int_tap: self.int_tap.eval(&i.int_tap),
             ack_slots: self.ack_slots.eval(&i.ack_slots),
@@ -545,6 +557,7 @@ impl<const A: usize, const Q: usize, const B: usize, const H: usize> NicCore<A, 
             ev_arb: self.ev_arb.commit(&i.ev_arb),
             cc_arb: self.cc_arb.commit(&i.cc_arb),
             cc: self.cc.commit(&i.cc),
+            read_q: self.read_q.commit(&i.read_q),
             read_resp: self.read_resp.commit(&i.read_resp),
             int_tap: self.int_tap.commit(&i.int_tap),
             ack_slots: self.ack_slots.commit(&i.ack_slots),

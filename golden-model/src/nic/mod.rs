@@ -13,6 +13,7 @@ pub mod nic;
 pub mod nic_10g;
 pub mod notify_rx;
 pub mod notify_tx;
+pub mod read_queue;
 pub mod read_resp;
 pub mod rp_arb;
 pub mod rx_ctx_mux;

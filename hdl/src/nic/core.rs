@@ -8,9 +8,9 @@
 //!                    └─ CREATE/DESTROY ─► CcArb ─► HpccCc            │
 //!  s_wr ─► Requester ─ TxDesc ─────────────────────────────► TxArb ─┘
 //!            │  ▲ PktSend                                     ▲   ▲
-//!            │  └── FlowSched ◄─ EvArb ◄─ CcUpdate ◄─ HpccCc  │   └─ ReadResp ◄─ ReadReq ─┐
-//!            ├─ SchedEvent ─► EvMerge ─► EvArb  AckCoalesce ──┘◄─ IntTap ◄─ AckInfo ◄───┤
-//!            ├─ CcEvent ─► CcArb ─► HpccCc                                             │
+//!            │  └── FlowSched ◄─ EvArb ◄─ CcUpdate ◄─ HpccCc  │   └─ ReadResp ◄─ ReadQueue ◄─ ReadReq ─┐
+//!            ├─ SchedEvent ─► EvMerge ─► EvArb  AckCoalesce ──┘◄─ IntTap ◄─ AckInfo ◄────────────────┤
+//!            ├─ CcEvent ─► CcArb ─► HpccCc                                                          │
 //!            └─► m_cmpl      s_axis_rx ─► RoceRxParse ─► RoceRxDispatch ─ CcFeedback, NakReq ─► Requester
 //!                                                                      ├─ HostWrite ─► m_dma_wr
 //!   DCQCN (flows with FLOW_CC_VARIANT 2):                              ├─ CNP (RpEvent) ─► RpArb ─► DcqcnRp ─ CcUpdate ─► EvArb
@@ -65,6 +65,7 @@ use crate::nic::ev_merge::EvMerge;
 use crate::nic::int_tap::IntTap;
 use crate::nic::notify_rx::NotifyRx;
 use crate::nic::notify_tx::NotifyTx;
+use crate::nic::read_queue::ReadQueue;
 use crate::nic::read_resp::ReadResp;
 use crate::nic::rp_arb::RpArb;
 use crate::nic::rx_ctx_mux::RxCtxMux;
@@ -84,6 +85,8 @@ use rust_hdl::prelude::*;
 
 /// log2 of the requester's descriptor queue ([`DescQueue`]).
 pub const DESC_L: usize = nic_spec::sched::REQ_DESC_QUEUE_LOG2;
+/// log2 of the READ requests queued for the READ responder ([`ReadQueue`]).
+pub const READ_L: usize = nic_spec::roce::READ_QUEUE_LOG2;
 
 /// The NIC core for 2^A flows with 2^Q work requests each (`AQ` = A + Q)
 /// and a 2^B-word receive frame buffer.
@@ -128,6 +131,7 @@ pub struct NicCore<
     ev_arb: EvArb,
     cc_arb: CcArb,
     cc: HpccCc<A, H>,
+    read_q: ReadQueue<A, READ_L>,
     read_resp: ReadResp<A>,
     int_tap: IntTap<A>,
     ack_slots: AckCoalesce<A>,
@@ -152,8 +156,8 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
     fn update(&mut self) {
         clock!(
             self, clock, cfg, parse, dispatch, rx_ctx, requester, sched, ev_arb, cc_arb, cc,
-            read_resp, int_tap, ack_slots, desc_q, ev_merge, notify_tx, notify_rx, tx_arb, tx,
-            rp_arb, rp, np, sent, cnm, rx_pause
+            read_q, read_resp, int_tap, ack_slots, desc_q, ev_merge, notify_tx, notify_rx, tx_arb,
+            tx, rp_arb, rp, np, sent, cnm, rx_pause
         );
         self.parse.reset.next = self.reset.val();
         self.rx_pause.reset.next = self.reset.val();
@@ -215,7 +219,8 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
         CcFeedbackSource::<A>::join(&mut self.notify_rx.m_fb, &mut self.requester.s_fb);
         crate::cc::CcUpdateSource::join(&mut self.notify_rx.m_update, &mut self.ev_arb.s_notify);
         NakReqSource::<A>::join(&mut self.dispatch.m_nak, &mut self.requester.s_nak);
-        ReadReqSource::<A>::join(&mut self.dispatch.m_rdreq, &mut self.read_resp.s_rdreq);
+        ReadReqSource::<A>::join(&mut self.dispatch.m_rdreq, &mut self.read_q.s_rdreq);
+        ReadReqSource::<A>::join(&mut self.read_q.m_rdreq, &mut self.read_resp.s_rdreq);
         // Host back-pressure fills the receive buffer: a link pause.
         self.rx_pause.buf_fill.next = self.parse.buf_fill.val();
         self.rx_pause.meta_fill.next = self.parse.meta_fill.val();

@@ -15,6 +15,7 @@
 //!   creation, received CNPs and SENTs;
 //! - [`sent_tap`]: the bytes each DCQCN flow sends, as SENT events for
 //!   the reaction point's byte counter;
+//! - [`read_queue`]: the READ requests waiting for the READ responder;
 //! - [`read_resp`]: READ requests → READ RESPONSE descriptors;
 //! - [`rx_ctx_mux`]: the dispatcher's context port, shared by flow
 //!   creation and the requester's READ tracking;
@@ -40,6 +41,7 @@ pub mod nic;
 pub mod nic_10g;
 pub mod notify_rx;
 pub mod notify_tx;
+pub mod read_queue;
 pub mod read_resp;
 pub mod rp_arb;
 pub mod rx_ctx_mux;

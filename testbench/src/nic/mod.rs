@@ -11,6 +11,7 @@ use nic_hdl::nic::ev_merge::EvMerge;
 use nic_hdl::nic::int_tap::IntTap;
 use nic_hdl::nic::notify_rx::NotifyRx;
 use nic_hdl::nic::notify_tx::NotifyTx;
+use nic_hdl::nic::read_queue::ReadQueue;
 use nic_hdl::nic::read_resp::ReadResp;
 use nic_hdl::nic::rp_arb::RpArb;
 use nic_hdl::nic::rx_ctx_mux::RxCtxMux;
@@ -162,6 +163,18 @@ harness! {
         outputs { desc_ready: s_desc.ready, out_valid: m_desc.valid, desc_full: desc_full }
         records_in { desc: s_desc }
         records_out { out: m_desc }
+    }
+}
+
+harness! {
+    impl<const A: usize, const L: usize> ReadQueue<A, L> {
+        type In = golden::read_queue::In;
+        type Out = golden::read_queue::Out;
+        clock = clock;
+        inputs { rdreq_valid: s_rdreq.valid, out_ready: m_rdreq.ready }
+        outputs { rdreq_ready: s_rdreq.ready, out_valid: m_rdreq.valid }
+        records_in { rdreq: s_rdreq }
+        records_out { out: m_rdreq }
     }
 }
 

@@ -10,6 +10,7 @@ mod nic;
 mod nic_10g;
 mod notify_rx;
 mod notify_tx;
+mod read_queue;
 mod read_resp;
 mod rp_arb;
 mod rx_ctx_mux;
