@@ -332,6 +332,11 @@ pub fn tops() -> Vec<Top> {
             design: design::<crate::nic::read_queue::ReadQueue<8, { nic_spec::roce::READ_QUEUE_LOG2 }>>,
         },
         Top {
+            name: "fb_queue",
+            about: "the feedback (received ACKs, NAKs, READ responses, NOTIFYs) waiting for the requester, 16 records, 256 flows",
+            design: design::<crate::nic::fb_queue::FbQueue<8, { nic_spec::roce::FB_QUEUE_LOG2 }>>,
+        },
+        Top {
             name: "ev_merge",
             about: "the requester's scheduler events, merged per flow (DOORBELL, ACK, ACK_DB) while the scheduler holds them",
             design: design::<crate::nic::ev_merge::EvMerge>,

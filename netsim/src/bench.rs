@@ -52,8 +52,12 @@ pub fn run_groups(names: &[String]) -> Result<Figures, String> {
 /// on 1 and 64 flows (`data_fill`: the share of the wire's frame rate);
 /// the mix on 8 flows with each host taking DMA writes in half the
 /// cycles; and the mix on 6 flows on the RTL cores (Verilator, twins in
-/// lockstep: `_6flows_rtl`); and 64-byte WRITEs one way on one flow with
-/// 32 work requests a flow (`_ring32`). Figures
+/// lockstep: `_6flows_rtl`); 64-byte WRITEs on one flow with 32 work
+/// requests a flow (`_ring32`), one way and both ways; and the whole NIC
+/// (`line_rate_nic_*`: `hpcc_nic` through its host interface, the driver
+/// posting in send queues and reading completions), 64 B on 64 flows and
+/// the mix on 8 flows on the 128-flow twins, the mix on 6 flows on the
+/// emitted NIC on Verilator in lockstep with its twin. Figures
 /// `line_rate_<size>_<flows>flows_<figure>` for NIC 0's direction (the
 /// run is symmetric; the other direction is within a frame of it).
 pub fn bench_line_rate(f: &mut Figures) {
@@ -114,7 +118,7 @@ pub fn bench_line_rate(f: &mut Figures) {
         "line_rate_mix_8flows_host_half_pause".into(),
         LineRateCfg {
             flows: 8,
-            sizes: mix,
+            sizes: mix.clone(),
             messages: 400,
             link_delay: 100,
             dma_wr_share: 0.5,
@@ -136,21 +140,49 @@ pub fn bench_line_rate(f: &mut Figures) {
             pause: false,
         },
     ));
-    // One flow's 64-byte rate with 32 work requests a flow (2^Q = 32).
-    runs.push((
-        "line_rate_64B_oneway_1flows_ring32".into(),
-        LineRateCfg {
-            flows: 1,
-            sizes: vec![64],
-            messages: 3000,
-            link_delay: 100,
-            dma_wr_share: 1.0,
-            one_way: true,
-            pause: false,
-        },
-    ));
+    // One flow's 64-byte rate with 32 work requests a flow (2^Q = 32),
+    // one way and both ways at once.
+    for one_way in [true, false] {
+        runs.push((
+            format!(
+                "line_rate_64B_{}1flows_ring32",
+                if one_way { "oneway_" } else { "" }
+            ),
+            LineRateCfg {
+                flows: 1,
+                sizes: vec![64],
+                messages: 3000,
+                link_delay: 100,
+                dma_wr_share: 1.0,
+                one_way,
+                pause: false,
+            },
+        ));
+    }
+    // The whole NIC (`hpcc_nic`, through its host interface): the
+    // 128-flow twins, and the emitted NIC on Verilator in lockstep.
+    for (key, flows, sizes, messages) in [
+        ("line_rate_nic_64B_64flows", 64, vec![64], 3000),
+        ("line_rate_nic_mix_8flows", 8, mix.clone(), 400),
+        ("line_rate_nic_mix_6flows_rtl", 6, mix.clone(), 200),
+    ] {
+        runs.push((
+            key.into(),
+            LineRateCfg {
+                flows,
+                sizes,
+                messages,
+                link_delay: 100,
+                dma_wr_share: 1.0,
+                one_way: false,
+                pause: false,
+            },
+        ));
+    }
     for (key, cfg) in runs {
-        let r = if key.ends_with("_rtl") {
+        let r = if key.starts_with("line_rate_nic_") {
+            crate::line_rate::run_nic(&cfg, key.ends_with("_rtl"))
+        } else if key.ends_with("_rtl") {
             crate::line_rate::run_rtl(&cfg)
         } else if key.ends_with("_ring32") {
             let mut t0 = NicCore::<7, 5, 11>::default();

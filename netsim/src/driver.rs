@@ -408,6 +408,11 @@ pub struct NicHost {
     rx_q: VecDeque<Vec<u8>>,
     rx_pos: usize,
     tx_buf: Vec<u8>,
+    /// Hold `m_axis_tx` until the last frame's time on the wire (padding,
+    /// FCS, preamble and gap at 8 bytes a cycle) is over, as
+    /// `CoreHost::pace_wire` does.
+    pub pace_wire: bool,
+    wire_free: f64,
     rng: StdRng,
     pub errors: Vec<String>,
     /// Register accesses answered, and each answer code seen.
@@ -536,6 +541,8 @@ impl NicHost {
             rx_q: VecDeque::new(),
             rx_pos: 0,
             tx_buf: Vec::new(),
+            pace_wire: false,
+            wire_free: 0.0,
             rng: StdRng::seed_from_u64(seed),
             errors: Vec::new(),
             reg_ops: 0,
@@ -895,7 +902,7 @@ impl Host for NicHost {
         }
         // c2h: only while a write descriptor is held.
         i.c2h_tready = self.wr_desc.is_some() && self.ready();
-        i.tx_tready = self.ready();
+        i.tx_tready = self.ready() && !(self.pace_wire && (now as f64) < self.wire_free.floor());
         if let Some(f) = self.rx_q.front() {
             let end = (self.rx_pos + 8).min(f.len());
             let mut w = [0u8; 8];
@@ -1055,6 +1062,10 @@ impl Host for NicHost {
                 .extend_from_slice(&o.tx_tdata.to_le_bytes()[..n]);
             if o.tx_tlast {
                 let f = std::mem::take(&mut self.tx_buf);
+                let start = *self.tx_starts.last().expect("a frame has a start") as f64;
+                self.wire_free = self.wire_free.max(start)
+                    + nic_spec::mac::wire_bytes(f.len()) as f64
+                        / crate::core_env::WIRE_BYTES_PER_CYCLE;
                 if o.tx_tuser {
                     self.tx_aborts += 1;
                 } else {

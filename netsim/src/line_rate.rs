@@ -30,7 +30,7 @@
 
 use crate::core_env::{
     config_script, plan, CoreHost, CorePair, HostParams, PlannedWr, RxPauseRegs, VariantPlan,
-    FIRST_QP,
+    WireFrame, FIRST_QP,
 };
 use crate::link::LinkCfg;
 use nic_golden::cc::params::CcParams;
@@ -217,41 +217,16 @@ pub fn run_on(
     );
     pair.wire = Some(Vec::new());
     let finished = pair.run(200_000_000);
-    let frames_needed: u64 = wrs
-        .iter()
-        .map(|w| (w.wr.len as u64).div_ceil(1 << MTU_LOG2).max(1))
-        .sum();
     let wire = pair.wire.take().unwrap();
     let dir = [0, 1].map(|n| {
-        let mine: Vec<_> = wire.iter().filter(|f| f.from == n).collect();
-        let is_data = |f: &Vec<u8>| f.len() > BTH_OFF && carries_payload(f[BTH_OFF]);
-        let data: Vec<_> = mine.iter().filter(|f| is_data(&f.frame)).collect();
-        let (Some(first), Some(last)) = (data.first(), data.last()) else {
-            return Direction::default();
-        };
-        let end = last.time as f64 + wire_bytes(last.frame.len()) as f64 / 8.0;
-        let span = end - first.time as f64;
-        let in_span: Vec<_> = mine
-            .iter()
-            .filter(|f| f.time >= first.time && (f.time as f64) < end)
-            .collect();
-        let fill = |fs: &mut dyn Iterator<Item = &Vec<u8>>| {
-            fs.map(|f| wire_bytes(f.len()) as f64 / 8.0).sum::<f64>() / span
-        };
         let o = &pair.last[n];
-        Direction {
-            span: span.ceil() as u64,
-            frames: in_span.len() as u64,
-            data_frames: data.len() as u64,
-            wire_fill: fill(&mut in_span.iter().map(|f| &f.frame)),
-            data_fill: fill(&mut data.iter().map(|f| &f.frame)),
-            drop_full: pair.last[1 - n].stats_parse.drop_full,
-            pauses: pair.hosts[1 - n].pauses_sent,
-            pause_cycles: pair.last[1 - n].stats_core.pause_cycles,
-            goodput: frames_needed as f64 / data.len() as f64,
-            timeouts: o.stats_req.timeouts,
-            naks: o.stats_req.naks,
-        }
+        let mut d = direction(&wire, n, frames_needed(&wrs));
+        d.drop_full = pair.last[1 - n].stats_parse.drop_full;
+        d.pauses = pair.hosts[1 - n].pauses_sent;
+        d.pause_cycles = pair.last[1 - n].stats_core.pause_cycles;
+        d.timeouts = o.stats_req.timeouts;
+        d.naks = o.stats_req.naks;
+        d
     });
     for h in &pair.hosts {
         assert!(h.errors.is_empty(), "line-rate run: {:?}", h.errors);
@@ -260,5 +235,209 @@ pub fn run_on(
         finished,
         cycles: pair.now,
         dir,
+    }
+}
+
+/// The data frames `wrs` need (a message up to the MTU is one frame).
+fn frames_needed(wrs: &[PlannedWr]) -> u64 {
+    wrs.iter()
+        .map(|w| (w.wr.len as u64).div_ceil(1 << MTU_LOG2).max(1))
+        .sum()
+}
+
+/// NIC `n`'s direction as its frames on the wire show it (the fills, the
+/// frame counts, the goodput); the counters are the caller's.
+fn direction(wire: &[WireFrame], n: usize, frames_needed: u64) -> Direction {
+    let mine: Vec<_> = wire.iter().filter(|f| f.from == n).collect();
+    let is_data = |f: &Vec<u8>| f.len() > BTH_OFF && carries_payload(f[BTH_OFF]);
+    let data: Vec<_> = mine.iter().filter(|f| is_data(&f.frame)).collect();
+    let (Some(first), Some(last)) = (data.first(), data.last()) else {
+        return Direction::default();
+    };
+    let end = last.time as f64 + wire_bytes(last.frame.len()) as f64 / 8.0;
+    let span = end - first.time as f64;
+    let in_span: Vec<_> = mine
+        .iter()
+        .filter(|f| f.time >= first.time && (f.time as f64) < end)
+        .collect();
+    let fill = |fs: &mut dyn Iterator<Item = &Vec<u8>>| {
+        fs.map(|f| wire_bytes(f.len()) as f64 / 8.0).sum::<f64>() / span
+    };
+    Direction {
+        span: span.ceil() as u64,
+        frames: in_span.len() as u64,
+        data_frames: data.len() as u64,
+        wire_fill: fill(&mut in_span.iter().map(|f| &f.frame)),
+        data_fill: fill(&mut data.iter().map(|f| &f.frame)),
+        goodput: frames_needed as f64 / data.len() as f64,
+        ..Direction::default()
+    }
+}
+
+/// The whole NIC (`hpcc_nic`: the host interface and the core) as the
+/// twin of 128 flows × 16 work requests with `hpcc_nic`'s 16 KiB buffer.
+pub type NicTwin = nic_golden::nic::nic::HpccNic<7, 4, 11, 0, 1, 4>;
+/// The emitted `hpcc_nic` of the co-simulation tests (8 flows × 8 work
+/// requests, an 8 KiB buffer, 4 CQs) and its twin.
+pub type NicRtlSmall =
+    nic_hdl::nic::HpccNic<3, 3, 6, { crate::core_env::SIM_RX_BUF_LOG2 }, 2, 4, 4>;
+pub type NicTwinSmall =
+    nic_golden::nic::nic::HpccNic<3, 3, { crate::core_env::SIM_RX_BUF_LOG2 }, 2, 4, 4>;
+
+/// [`run`] on two whole NICs, through their host interfaces: each
+/// driver writes its WRITEs into send queues in host memory, rings
+/// doorbells over AXI4-Lite (16 entries a doorbell), serves the NIC's DMA
+/// and reads the completions. The MAC side is paced by the wire as in
+/// [`run`]; the host takes every DMA write at once (no `dma_wr_share`, no
+/// pause). `rtl`: the emitted `hpcc_nic` on Verilator with its twin in
+/// lockstep (any difference at any port on any cycle panics), at most 6
+/// flows; otherwise the 128-flow twins.
+pub fn run_nic(cfg: &LineRateCfg, rtl: bool) -> LineRate {
+    use nic_golden::nic::nic::In as NicIn;
+    assert!(
+        !cfg.pause && cfg.dma_wr_share == 1.0,
+        "run_nic: the host is always ready"
+    );
+    if rtl {
+        use nic_testbench::roce::pipes::{engine_for, Lockstep};
+        assert!(cfg.flows <= 6, "the RTL NIC keeps QPs 2..7");
+        let mut nics = [0, 1].map(|n| {
+            Lockstep::new(
+                engine_for::<NicRtlSmall>(nic_testbench::EngineKind::Verilator, None),
+                NicTwinSmall::default(),
+                ["hpcc_nic 0", "hpcc_nic 1"][n],
+            )
+        });
+        let [n0, n1] = &mut nics;
+        let r = run_nic_on(
+            cfg,
+            (3, 3, 4, 8, 4, 4),
+            [
+                Box::new(|i: &NicIn| n0.step(i)),
+                Box::new(|i: &NicIn| n1.step(i)),
+            ],
+        );
+        let core = |n: usize| nics[n].golden.core();
+        r.counted(core(0), core(1))
+    } else {
+        let mut t = [NicTwin::default(), NicTwin::default()];
+        let [t0, t1] = &mut t;
+        let r = run_nic_on(
+            cfg,
+            (7, 10, 12, 16, 1, 16),
+            [
+                Box::new(|i: &NicIn| t0.step(i)),
+                Box::new(|i: &NicIn| t1.step(i)),
+            ],
+        );
+        r.counted(t[0].core(), t[1].core())
+    }
+}
+
+/// A whole-NIC run before its counters are read from the twins' cores.
+struct NicRun {
+    r: LineRate,
+}
+
+impl NicRun {
+    fn counted<const A: usize, const Q: usize, const B: usize, const H: usize>(
+        mut self,
+        c0: &NicCore<A, Q, B, H>,
+        c1: &NicCore<A, Q, B, H>,
+    ) -> LineRate {
+        let cores = [c0, c1];
+        for n in 0..2 {
+            let d = &mut self.r.dir[n];
+            d.drop_full = cores[1 - n].rx_view().parse.stats.drop_full;
+            let s = cores[n].requester().stats();
+            d.timeouts = s.timeouts;
+            d.naks = s.naks;
+        }
+        self.r
+    }
+}
+
+/// [`run_nic`] on `nics`, whose drivers have (log2 flows, log2 send-queue
+/// entries, log2 completion-queue entries, work requests per flow in the
+/// core, completion queues, work requests per doorbell).
+fn run_nic_on(
+    cfg: &LineRateCfg,
+    (flows_log, sq_log, cq_log, ring, cqs, batch): (u32, u8, u8, u32, u32, u32),
+    nics: [crate::core_env::NicFn<'_, nic_golden::nic::nic::In, nic_golden::nic::nic::Out>; 2],
+) -> NicRun {
+    use crate::core_env::Pair;
+    use crate::driver::{DriverParams, NicHost};
+    assert!(cfg.flows >= 1 && !cfg.sizes.is_empty() && cfg.messages >= 1);
+    let p = DriverParams {
+        core: HostParams {
+            ring,
+            ..host_params()
+        },
+        flows_log,
+        sq_log,
+        cq_log,
+        cqs,
+        mod_count: 1,
+        mod_time: 0,
+        batch,
+        axil_pause: 0.0,
+        dma_err: 0.0,
+        bad_input: false,
+        watchdog: Default::default(),
+    };
+    let w = plan(5, cfg.flows, 0, 8, 0, 0, 1 << MTU_LOG2);
+    let max = *cfg.sizes.iter().max().unwrap() as u64;
+    // Each message reads and lands in one of 16 buffers of the largest
+    // size, round robin.
+    let wrs: Vec<PlannedWr> = (0..cfg.messages)
+        .map(|k| PlannedWr {
+            wr: WorkReq {
+                flow: FIRST_QP + k % cfg.flows,
+                opcode: wr::WRITE,
+                laddr: (k as u64 % 16) * max,
+                va: (k as u64 % 16) * max,
+                rkey: 0,
+                len: cfg.sizes[k as usize % cfg.sizes.len()],
+                tag: k,
+            },
+            status: Status::Ok,
+        })
+        .collect();
+    let hosts = [0, 1].map(|n| {
+        let mine: &[PlannedWr] = if n == 1 && cfg.one_way { &[] } else { &wrs };
+        let mut h = NicHost::new(
+            p,
+            vec![n as u8 + 1; 16 * max as usize + 64],
+            &w.flows[n],
+            mine,
+            n as u64 + 1,
+        );
+        h.pace_wire = true;
+        h
+    });
+    let mut pair: Pair<'_, NicHost> = Pair::new(
+        hosts,
+        nics,
+        LinkCfg {
+            delay: cfg.link_delay,
+            loss: 0.0,
+            ce: 0.0,
+            corrupt: 0.0,
+        },
+        9,
+    );
+    pair.wire = Some(Vec::new());
+    let finished = pair.run(200_000_000);
+    let wire = pair.wire.take().unwrap();
+    let dir = [0, 1].map(|n| direction(&wire, n, frames_needed(&wrs)));
+    for h in &pair.hosts {
+        assert!(h.errors.is_empty(), "line-rate run: {:?}", h.errors);
+    }
+    NicRun {
+        r: LineRate {
+            finished,
+            cycles: pair.now,
+            dir,
+        },
     }
 }

@@ -724,7 +724,9 @@ macro_rules! cfg_write_record {
 /// `hdl/src/nic/ack_coalesce.rs`); link pause on host back-pressure
 /// (`hdl/src/nic/rx_pause.rs`): XOFF requests sent, first and refreshes
 /// (`pause_xoff`), XON requests (`pause_xon`), and cycles with the pause
-/// in force (`pause_cycles`).
+/// in force (`pause_cycles`); scheduler events merged (`ev_merged`);
+/// NewINT receiver events replaced by a newer one before the CC took
+/// them (`int_lost`; `hdl/src/nic/int_tap.rs`).
 #[macro_export]
 macro_rules! core_stats_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
@@ -737,7 +739,7 @@ macro_rules! core_stats_record {
                 notifies: 32 u32, notify_drops: 32 u32, notifies_applied: 32 u32,
                 notifies_bad: 32 u32, sent_pkts: 32 u32, sent_drops: 32 u32,
                 ack_coalesced: 32 u32, pause_xoff: 32 u32, pause_xon: 32 u32,
-                pause_cycles: 32 u32, ev_merged: 32 u32
+                pause_cycles: 32 u32, ev_merged: 32 u32, int_lost: 32 u32
             ],
             records = [],
         }
@@ -1158,14 +1160,15 @@ mod tests {
         // interface, DCQCN RP and NP, CNM tap (the core with SentTap's
         // sent_pkts and sent_drops, AckCoalesce's ack_coalesced,
         // RxPause's pause_xoff, pause_xon and pause_cycles, and
-        // EvMerge's ev_merged): 112 on the core's register pages;
+        // EvMerge's ev_merged, IntTap's int_lost): 113 on the core's
+        // register pages;
         // then the MAC's Tx, Rx, pause control and clock-crossing FIFO
         // and the vendor-MAC adapter's padder, and the UART register
         // bridge, the board host memory's DMA engine and the board's
         // lock losses (outside the core: `STATS_UNMAPPED`)
         assert_eq!(
             n,
-            12 + 7 + 3 + 10 + 8 + 12 + 19 + 18 + 11 + 5 + 7 + 3 + 9 + 4 + 2 + 3 + 7 + 5 + 1
+            12 + 7 + 3 + 10 + 8 + 12 + 20 + 18 + 11 + 5 + 7 + 3 + 9 + 4 + 2 + 3 + 7 + 5 + 1
         );
     }
 }

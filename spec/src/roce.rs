@@ -19,6 +19,12 @@ pub const READS_IN_FLIGHT: u32 = 8;
 /// the READ responder sends one READ's responses, the dispatcher goes on
 /// with the next packets; only a 17th waiting request holds it.
 pub const READ_QUEUE_LOG2: usize = 4;
+/// log2 of the feedback records (`CcFeedback`: received ACKs, NAKs, READ
+/// responses, NOTIFYs) queued between the dispatcher and the requester
+/// (`FbQueue` in `hpcc_nic_core`): 16. The requester takes feedback only
+/// between operations of its own; the dispatcher goes on meanwhile, and
+/// only a 17th waiting record holds it.
+pub const FB_QUEUE_LOG2: usize = 4;
 pub const ETH_LEN: usize = 14;
 pub const IP_LEN: usize = 20;
 pub const UDP_LEN: usize = 8;

@@ -14,8 +14,9 @@ use crate::cc::dcqcn_np::{self, DcqcnNp};
 use crate::cc::hpcc::{self, HpccCc};
 use crate::cc::{CcStats, DcqcnStats, NpStats};
 use crate::nic::{
-    ack_coalesce, cc_arb, cfg_regs, desc_queue, ev_arb, ev_merge, int_tap, notify_rx, notify_tx,
-    read_queue, read_resp, rp_arb, rx_ctx_mux, rx_pause, sent_tap, tx_arb, CfgWrite, CoreStats,
+    ack_coalesce, cc_arb, cfg_regs, desc_queue, ev_arb, ev_merge, fb_queue, int_tap, notify_rx,
+    notify_tx, read_queue, read_resp, rp_arb, rx_ctx_mux, rx_pause, sent_tap, tx_arb, CfgWrite,
+    CoreStats,
 };
 use crate::roce::requester::{self, Requester};
 use crate::roce::{cnm_rx, rx_dispatch, rx_parse, tx};
@@ -32,6 +33,8 @@ use crate::Cycle;
 const DESC_L: usize = nic_spec::sched::REQ_DESC_QUEUE_LOG2;
 /// log2 of the READ requests queued for the READ responder.
 const READ_L: usize = nic_spec::roce::READ_QUEUE_LOG2;
+/// log2 of the feedback records queued for the requester.
+const FB_L: usize = nic_spec::roce::FB_QUEUE_LOG2;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
@@ -105,6 +108,7 @@ struct Ins {
     cc_arb: cc_arb::In,
     cc: hpcc::In,
     read_q: read_queue::In,
+    fb_q: fb_queue::In,
     read_resp: read_resp::In,
     int_tap: int_tap::In,
     ack_slots: ack_coalesce::In,
@@ -135,6 +139,7 @@ struct Outs {
     cc_arb: cc_arb::Out,
     cc: hpcc::Out,
     read_q: read_queue::Out,
+    fb_q: fb_queue::Out,
     read_resp: read_resp::Out,
     int_tap: int_tap::Out,
     ack_slots: ack_coalesce::Out,
@@ -166,6 +171,7 @@ pub struct NicCore<const A: usize, const Q: usize, const B: usize, const H: usiz
     cc_arb: Node<cc_arb::CcArb>,
     cc: Node<HpccCc<A, H>>,
     read_q: Node<read_queue::ReadQueue<A, READ_L>>,
+    fb_q: Node<fb_queue::FbQueue<A, FB_L>>,
     read_resp: Node<read_resp::ReadResp<A>>,
     int_tap: Node<int_tap::IntTap<A>>,
     ack_slots: Node<ack_coalesce::AckCoalesce<A>>,
@@ -203,6 +209,7 @@ impl<const A: usize, const Q: usize, const B: usize, const H: usize> Default
             cc_arb: Node::new(Default::default()),
             cc: Node::new(Default::default()),
             read_q: Node::new(Default::default()),
+            fb_q: Node::new(Default::default()),
             read_resp: Node::new(Default::default()),
             int_tap: Node::new(Default::default()),
             ack_slots: Node::new(Default::default()),
@@ -276,7 +283,7 @@ fn wire(e: &In, o: &Outs) -> Ins {
             pay_tuser: o.parse.pay_tuser,
             wr_ready: e.dma_wr_ready,
             ack_ready: o.int_tap.ack_ready,
-            cc_ready: o.notify_rx.fb_ready,
+            cc_ready: o.fb_q.fb_ready,
             nak_ready: o.req.nak_ready,
             rdreq_ready: o.read_q.rdreq_ready,
             cnp_ready: o.rp_arb.cnp_ready,
@@ -375,11 +382,16 @@ fn wire(e: &In, o: &Outs) -> Ins {
             update: o.cc.update,
             desc_ready: o.tx_arb.notify_ready,
         },
+        fb_q: fb_queue::In {
+            fb_valid: o.dispatch.cc_valid,
+            fb: o.dispatch.cc,
+            out_ready: o.notify_rx.fb_ready,
+        },
         notify_rx: notify_rx::In {
             cfg_inv_t_m: g.cc_inv_t_m,
             cfg_inv_t_s: g.cc_inv_t_s,
-            fb_valid: o.dispatch.cc_valid,
-            fb: o.dispatch.cc,
+            fb_valid: o.fb_q.out_valid,
+            fb: o.fb_q.out,
             out_ready: o.req.fb_ready,
         },
         tx_arb: tx_arb::In {
@@ -492,6 +504,7 @@ fn outputs(o: &Outs) -> Out {
             reads: o.read_resp.reads,
             read_resps: o.read_resp.resps,
             int_events: o.int_tap.events,
+            int_lost: o.int_tap.lost,
             notifies: o.notify_tx.notifies,
             notify_drops: o.notify_tx.drops,
             notifies_applied: o.notify_rx.applied,
@@ -528,6 +541,7 @@ impl<const A: usize, const Q: usize, const B: usize, const H: usize> NicCore<A, 
             cc_arb: self.cc_arb.eval(&i.cc_arb),
             cc: self.cc.eval(&i.cc),
             read_q: self.read_q.eval(&i.read_q),
+            fb_q: self.fb_q.eval(&i.fb_q),
             read_resp: self.read_resp.eval(&i.read_resp),
             int_tap: self.int_tap.eval(&i.int_tap),
             ack_slots: self.ack_slots.eval(&i.ack_slots),
@@ -558,6 +572,7 @@ impl<const A: usize, const Q: usize, const B: usize, const H: usize> NicCore<A, 
             cc_arb: self.cc_arb.commit(&i.cc_arb),
             cc: self.cc.commit(&i.cc),
             read_q: self.read_q.commit(&i.read_q),
+            fb_q: self.fb_q.commit(&i.fb_q),
             read_resp: self.read_resp.commit(&i.read_resp),
             int_tap: self.int_tap.commit(&i.int_tap),
             ack_slots: self.ack_slots.commit(&i.ack_slots),
@@ -581,6 +596,11 @@ impl<const A: usize, const Q: usize, const B: usize, const H: usize> NicCore<A, 
     pub fn pause_request(&self) -> (bool, u16, u8) {
         let (req, quanta) = self.rx_pause.m.request();
         (req, quanta, self.cfg.m.pfc_cev())
+    }
+
+    /// The most feedback records `FbQueue` has held (for monitors).
+    pub fn fb_queue_peak(&self) -> u32 {
+        self.fb_q.m.high_water()
     }
 
     /// The most words the receive buffer has held (for monitors).

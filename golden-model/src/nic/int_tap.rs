@@ -1,5 +1,6 @@
 //! Twin of `hdl/src/nic/int_tap.rs`: NewINT's receiver events, tapped
-//! from the ACKs' echoed telemetry.
+//! from the ACKs' echoed telemetry; a new event replaces one the CC has
+//! not taken (counted in `lost`), so the ACKs never wait.
 
 use crate::cc::CcEvent;
 use crate::roce::AckInfo;
@@ -22,6 +23,7 @@ pub struct Out {
     pub event_valid: bool,
     pub event: CcEvent,
     pub events: u32,
+    pub lost: u32,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -31,6 +33,7 @@ pub struct IntTap<const A: usize> {
     ev_v: bool,
     ev: CcEvent,
     events: u32,
+    lost: u32,
 }
 
 impl<const A: usize> Cycle for IntTap<A> {
@@ -40,8 +43,8 @@ impl<const A: usize> Cycle for IntTap<A> {
         let a = &i.ack;
         let want = a.tlm.present && (a.tlm.hdr >> 48) & 0xFF != 0;
         let out = Out {
-            ack_ready: i.out_ready && !self.ev_v,
-            out_valid: i.ack_valid && !self.ev_v,
+            ack_ready: i.out_ready,
+            out_valid: i.ack_valid,
             out: *a,
             event_valid: self.ev_v,
             event: CcEvent {
@@ -49,8 +52,13 @@ impl<const A: usize> Cycle for IntTap<A> {
                 ..self.ev
             },
             events: self.events,
+            lost: self.lost,
         };
         let take = out.out_valid && i.out_ready && want;
+        // A new event replaces one the CC has not taken.
+        if take && self.ev_v && !i.event_ready {
+            self.lost = self.lost.wrapping_add(1);
+        }
         if self.ev_v && i.event_ready {
             self.ev_v = false;
         }

@@ -8,6 +8,7 @@ pub mod core;
 pub mod desc_queue;
 pub mod ev_arb;
 pub mod ev_merge;
+pub mod fb_queue;
 pub mod int_tap;
 pub mod nic;
 pub mod nic_10g;

@@ -62,6 +62,7 @@ use crate::nic::cfg_regs::CfgRegs;
 use crate::nic::desc_queue::DescQueue;
 use crate::nic::ev_arb::EvArb;
 use crate::nic::ev_merge::EvMerge;
+use crate::nic::fb_queue::FbQueue;
 use crate::nic::int_tap::IntTap;
 use crate::nic::notify_rx::NotifyRx;
 use crate::nic::notify_tx::NotifyTx;
@@ -87,6 +88,8 @@ use rust_hdl::prelude::*;
 pub const DESC_L: usize = nic_spec::sched::REQ_DESC_QUEUE_LOG2;
 /// log2 of the READ requests queued for the READ responder ([`ReadQueue`]).
 pub const READ_L: usize = nic_spec::roce::READ_QUEUE_LOG2;
+/// log2 of the feedback records queued for the requester ([`FbQueue`]).
+pub const FB_L: usize = nic_spec::roce::FB_QUEUE_LOG2;
 
 /// The NIC core for 2^A flows with 2^Q work requests each (`AQ` = A + Q)
 /// and a 2^B-word receive frame buffer.
@@ -132,6 +135,7 @@ pub struct NicCore<
     cc_arb: CcArb,
     cc: HpccCc<A, H>,
     read_q: ReadQueue<A, READ_L>,
+    fb_q: FbQueue<A, FB_L>,
     read_resp: ReadResp<A>,
     int_tap: IntTap<A>,
     ack_slots: AckCoalesce<A>,
@@ -156,8 +160,8 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
     fn update(&mut self) {
         clock!(
             self, clock, cfg, parse, dispatch, rx_ctx, requester, sched, ev_arb, cc_arb, cc,
-            read_q, read_resp, int_tap, ack_slots, desc_q, ev_merge, notify_tx, notify_rx, tx_arb,
-            tx, rp_arb, rp, np, sent, cnm, rx_pause
+            read_q, fb_q, read_resp, int_tap, ack_slots, desc_q, ev_merge, notify_tx, notify_rx,
+            tx_arb, tx, rp_arb, rp, np, sent, cnm, rx_pause
         );
         self.parse.reset.next = self.reset.val();
         self.rx_pause.reset.next = self.reset.val();
@@ -215,7 +219,8 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
         AckInfoSource::<A>::join(&mut self.int_tap.m_ack, &mut self.ack_slots.s_ack);
         AckInfoSource::<A>::join(&mut self.ack_slots.m_ack, &mut self.tx_arb.s_ack);
         crate::cc::CcEventSource::join(&mut self.int_tap.m_event, &mut self.cc_arb.s_int);
-        CcFeedbackSource::<A>::join(&mut self.dispatch.m_cc, &mut self.notify_rx.s_fb);
+        CcFeedbackSource::<A>::join(&mut self.dispatch.m_cc, &mut self.fb_q.s_fb);
+        CcFeedbackSource::<A>::join(&mut self.fb_q.m_fb, &mut self.notify_rx.s_fb);
         CcFeedbackSource::<A>::join(&mut self.notify_rx.m_fb, &mut self.requester.s_fb);
         crate::cc::CcUpdateSource::join(&mut self.notify_rx.m_update, &mut self.ev_arb.s_notify);
         NakReqSource::<A>::join(&mut self.dispatch.m_nak, &mut self.requester.s_nak);
@@ -295,6 +300,7 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
         self.m_stats_core.reads.next = self.read_resp.reads.val();
         self.m_stats_core.read_resps.next = self.read_resp.resps.val();
         self.m_stats_core.int_events.next = self.int_tap.events.val();
+        self.m_stats_core.int_lost.next = self.int_tap.lost.val();
         self.m_stats_core.notifies.next = self.notify_tx.notifies.val();
         self.m_stats_core.notify_drops.next = self.notify_tx.drops.val();
         self.m_stats_core.notifies_applied.next = self.notify_rx.applied.val();

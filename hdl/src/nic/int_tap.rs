@@ -2,17 +2,22 @@
 //! data packet's telemetry, on its way back as the ACK's echo, also goes
 //! to the receiver's CC module.
 //!
-//! - `s_ack` → `m_ack` (`AckInfo`, from the dispatcher to the Tx
-//!   arbiter): passed through, combinationally.
+//! - `s_ack` → `m_ack` (`AckInfo`, from the dispatcher to the ACK
+//!   slots): passed through, combinationally, never held by the event.
 //! - `m_event` (`CcEvent`): every `AckInfo` whose telemetry area has hops
 //!   (`nhop` ≠ 0) also becomes a CC event: op EVENT, variant 1 (NewINT;
 //!   the CC module drops it for a NewAck flow), the flow, seq = the PSN, `now` = the core's time
 //!   in ns (mod 2^32: a counter of `cfg_ns_per_cycle`, UQ8.16 ns, per
 //!   cycle), `nhops` and the five hop words. The event waits in a
-//!   one-entry register; while it is full, `s_ack` is held (`ready` low).
+//!   one-entry register for the CC arbiter. A new event that finds the
+//!   register full (and not taken in that cycle) replaces the waiting
+//!   one, whose telemetry the newer one supersedes (the CC compares each
+//!   event with the flow's last, so it spans the longer interval): the
+//!   ACK path never waits on the CC (issue 50).
 //!
-//! Counter `events` (32 bits, wrapping). Golden twin:
-//! `nic_golden::nic::int_tap`.
+//! Counters `events` and `lost` (the events replaced before the CC took
+//! them; 32 bits each, wrapping; `CoreStats.int_events`,
+//! `CoreStats.int_lost`). Golden twin: `nic_golden::nic::int_tap`.
 
 use crate::cc::CcEventSource;
 use crate::roce::{AckInfoSink, AckInfoSource};
@@ -26,6 +31,7 @@ pub struct IntTap<const A: usize> {
     pub m_ack: AckInfoSource<A>,
     pub m_event: CcEventSource,
     pub events: Signal<Out, Bits<32>>,
+    pub lost: Signal<Out, Bits<32>>,
     /// Time, UQ32.16 ns.
     ns: DFF<Bits<48>>,
     ev_v: DFF<Bit>,
@@ -39,6 +45,7 @@ pub struct IntTap<const A: usize> {
     ev_hop3: DFF<Bits<64>>,
     ev_hop4: DFF<Bits<64>>,
     n_events: DFF<Bits<32>>,
+    n_lost: DFF<Bits<32>>,
     want: Signal<Local, Bit>,
     take: Signal<Local, Bit>,
 }
@@ -48,14 +55,14 @@ impl<const A: usize> Logic for IntTap<A> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, ns, ev_v, ev_flow, ev_seq, ev_now, ev_nhops, ev_hop0, ev_hop1, ev_hop2,
-            ev_hop3, ev_hop4, n_events
+            ev_hop3, ev_hop4, n_events, n_lost
         );
         self.ns.d.next = (self.ns.q.val() + bit_cast::<48, 24>(self.cfg_ns_per_cycle.val()));
         self.want.next =
             (self.s_ack.tlm.present.val() && self.s_ack.tlm.hdr.val().get_bits::<8>(48).any());
-        // AckInfo through; held while an event waits.
-        self.m_ack.valid.next = (self.s_ack.valid.val() && !self.ev_v.q.val());
-        self.s_ack.ready.next = (self.m_ack.ready.val() && !self.ev_v.q.val());
+        // AckInfo through, never held.
+        self.m_ack.valid.next = self.s_ack.valid.val();
+        self.s_ack.ready.next = self.m_ack.ready.val();
         self.m_ack.flow.next = self.s_ack.flow.val();
         self.m_ack.psn.next = self.s_ack.psn.val();
         self.m_ack.aeth.next = self.s_ack.aeth.val();
@@ -66,7 +73,7 @@ impl<const A: usize> Logic for IntTap<A> {
         self.m_ack.tlm.hop2.next = self.s_ack.tlm.hop2.val();
         self.m_ack.tlm.hop3.next = self.s_ack.tlm.hop3.val();
         self.m_ack.tlm.hop4.next = self.s_ack.tlm.hop4.val();
-        self.take.next = (self.m_ack.valid.val() && self.m_ack.ready.val() && self.want.val());
+        self.take.next = (self.s_ack.valid.val() && self.m_ack.ready.val() && self.want.val());
         if (self.ev_v.q.val() && self.m_event.ready.val()) {
             self.ev_v.d.next = false;
         }
@@ -82,6 +89,9 @@ impl<const A: usize> Logic for IntTap<A> {
             self.ev_hop3.d.next = self.s_ack.tlm.hop3.val();
             self.ev_hop4.d.next = self.s_ack.tlm.hop4.val();
             self.n_events.d.next = (self.n_events.q.val() + 1);
+            if (self.ev_v.q.val() && !self.m_event.ready.val()) {
+                self.n_lost.d.next = (self.n_lost.q.val() + 1);
+            }
         }
         self.m_event.valid.next = self.ev_v.q.val();
         self.m_event.op.next = 0.into();
@@ -97,5 +107,6 @@ impl<const A: usize> Logic for IntTap<A> {
         self.m_event.hop3.next = self.ev_hop3.q.val();
         self.m_event.hop4.next = self.ev_hop4.q.val();
         self.events.next = self.n_events.q.val();
+        self.lost.next = self.n_lost.q.val();
     }
 }

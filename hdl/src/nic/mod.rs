@@ -16,6 +16,8 @@
 //! - [`sent_tap`]: the bytes each DCQCN flow sends, as SENT events for
 //!   the reaction point's byte counter;
 //! - [`read_queue`]: the READ requests waiting for the READ responder;
+//! - [`fb_queue`]: the feedback (received ACKs, NAKs, READ responses,
+//!   NOTIFYs) waiting for `NotifyRx` and the requester;
 //! - [`read_resp`]: READ requests → READ RESPONSE descriptors;
 //! - [`rx_ctx_mux`]: the dispatcher's context port, shared by flow
 //!   creation and the requester's READ tracking;
@@ -36,6 +38,7 @@ pub mod core;
 pub mod desc_queue;
 pub mod ev_arb;
 pub mod ev_merge;
+pub mod fb_queue;
 pub mod int_tap;
 pub mod nic;
 pub mod nic_10g;

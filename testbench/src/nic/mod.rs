@@ -8,6 +8,7 @@ use nic_hdl::nic::cfg_regs::CfgRegs;
 use nic_hdl::nic::desc_queue::DescQueue;
 use nic_hdl::nic::ev_arb::EvArb;
 use nic_hdl::nic::ev_merge::EvMerge;
+use nic_hdl::nic::fb_queue::FbQueue;
 use nic_hdl::nic::int_tap::IntTap;
 use nic_hdl::nic::notify_rx::NotifyRx;
 use nic_hdl::nic::notify_tx::NotifyTx;
@@ -179,6 +180,18 @@ harness! {
 }
 
 harness! {
+    impl<const A: usize, const L: usize> FbQueue<A, L> {
+        type In = golden::fb_queue::In;
+        type Out = golden::fb_queue::Out;
+        clock = clock;
+        inputs { fb_valid: s_fb.valid, out_ready: m_fb.ready }
+        outputs { fb_ready: s_fb.ready, out_valid: m_fb.valid, high_water: high_water }
+        records_in { fb: s_fb }
+        records_out { out: m_fb }
+    }
+}
+
+harness! {
     impl<const A: usize> TxArb<A> {
         type In = golden::tx_arb::In;
         type Out = golden::tx_arb::Out;
@@ -220,7 +233,7 @@ harness! {
         }
         outputs {
             ack_ready: s_ack.ready, out_valid: m_ack.valid, event_valid: m_event.valid,
-            events: events
+            events: events, lost: lost
         }
         records_in { ack: s_ack }
         records_out { out: m_ack, event: m_event }

@@ -1,6 +1,7 @@
 //! `hdl/src/nic/int_tap.rs` against `nic_golden::nic::int_tap`: ACKs with
 //! and without telemetry hops, both variants, back-pressure on both
-//! outputs.
+//! outputs; the ACKs never wait on the event, and every event is taken by
+//! the CC, replaced and counted in `lost`, or still waiting.
 
 use crate::common::*;
 use nic_golden::nic::int_tap::{In, IntTap as Golden};
@@ -36,7 +37,52 @@ proptest! {
                 out_ready: rng.gen_bool(0.7),
                 event_ready: rng.gen_bool(0.5),
             })
+            .chain([In { cfg_ns_per_cycle: npc, ..In::default() }])
             .collect();
-        both::<IntTap<4>, Golden<4>>("int_tap", &s)?;
+        let out = both::<IntTap<4>, Golden<4>>("int_tap", &s)?;
+        for (i, o) in s.iter().zip(&out) {
+            prop_assert_eq!(o.ack_ready, i.out_ready);
+            prop_assert_eq!(o.out_valid, i.ack_valid);
+        }
+        // The last cycle is idle, so its counters hold every event before.
+        let taken = s.iter().zip(&out).filter(|(i, o)| o.event_valid && i.event_ready).count() as u32;
+        let last = out.last().unwrap();
+        prop_assert_eq!(last.events, taken + last.lost + last.event_valid as u32);
     }
+}
+
+/// Two events in a row while the CC is not ready: the ACKs both pass, the
+/// second event replaces the first and `lost` counts it.
+#[test]
+fn a_new_event_replaces_the_waiting_one_and_is_counted() {
+    let ack = |psn: u32| AckInfo {
+        flow: 3,
+        psn,
+        aeth: 0,
+        tlm: Telemetry {
+            present: true,
+            hdr: 1 << 48,
+            hop0: psn as u64,
+            ..Default::default()
+        },
+    };
+    let step = |psn: Option<u32>, event_ready: bool| In {
+        cfg_ns_per_cycle: 1 << 16,
+        ack_valid: psn.is_some(),
+        ack: psn.map(ack).unwrap_or_default(),
+        out_ready: true,
+        event_ready,
+    };
+    let s = vec![
+        step(Some(10), false),
+        step(Some(11), false),
+        step(None, false),
+        step(None, true),
+        step(None, true),
+    ];
+    let out = both::<IntTap<4>, Golden<4>>("int_tap_replace", &s).unwrap();
+    assert!(out[0].ack_ready && out[1].ack_ready);
+    assert!(out[2].event_valid && out[2].event.seq == 11 && out[2].event.hop0 == 11);
+    assert_eq!((out[2].events, out[2].lost), (2, 1));
+    assert!(out[3].event_valid && !out[4].event_valid);
 }

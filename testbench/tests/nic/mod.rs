@@ -5,6 +5,7 @@ mod core;
 mod desc_queue;
 mod ev_arb;
 mod ev_merge;
+mod fb_queue;
 mod int_tap;
 mod nic;
 mod nic_10g;

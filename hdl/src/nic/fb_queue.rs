@@ -1,0 +1,146 @@
+//! `FbQueue`: the feedback the dispatcher hands the requester (received
+//! ACKs, NAKs, READ responses, NOTIFYs: `CcFeedback`) waits here, so the
+//! receive path goes on with the next packets while the requester
+//! finishes an operation of its own (`docs/architecture.md` §5h, issue
+//! 50).
+//!
+//! # What it does
+//! A FIFO of 2^L `CcFeedback` records (`nic_spec::roce::FB_QUEUE_LOG2` = 4
+//! in the core: 16 records), between the dispatcher's `m_cc` and
+//! `NotifyRx`. Before it, the dispatcher held the next packet whenever the
+//! requester was inside an operation (it takes feedback only between
+//! operations): in the line-rate benchmark's runs, a quarter of the
+//! cycles in which a packet waited for the dispatcher. It waits now only
+//! while 2^L records are held: a bounded wait, never a drop.
+//!
+//! # Ports (clock `clock`; no reset: the core's reset does not reach the
+//! feedback path either)
+//! - `s_fb` (`CcFeedback`, from the dispatcher): `ready` = fewer than 2^L
+//!   held (a register: never derived from the record).
+//! - `m_fb` (`CcFeedback`, to `NotifyRx`): the head, valid and fields
+//!   registered (fields 0 while not valid).
+//! - `high_water`: the most records held at once since power-up
+//!   (registered).
+//!
+//! # Structure and timing
+//! Four [`Fifo`]s in lockstep (the ids and AETH; the telemetry header and
+//! hop 0; hops 1, 2; hops 3, 4): a record pushed into an empty queue is at
+//! the head 3 cycles later; one pop a cycle is sustained. `ready` is a
+//! register of the count of records held.
+//!
+//! # Bad input
+//! None: a record offered while full is not taken (`ready` low).
+//!
+//! Golden twin: `nic_golden::nic::fb_queue`.
+
+use crate::mem::Fifo;
+use crate::roce::{CcFeedbackSink, CcFeedbackSource};
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct FbQueue<const A: usize, const L: usize> {
+    pub clock: Signal<In, Clock>,
+    pub s_fb: CcFeedbackSink<A>,
+    pub m_fb: CcFeedbackSource<A>,
+    pub high_water: Signal<Out, Bits<16>>,
+    /// flow (16) | psn (24) | aeth (32) | opcode (8) | tlm.present (1).
+    q_ids: Fifo<128, L>,
+    /// tlm.hdr | hop0.
+    q_t0: Fifo<128, L>,
+    /// hop1 | hop2.
+    q_t1: Fifo<128, L>,
+    /// hop3 | hop4.
+    q_t2: Fifo<128, L>,
+    count: DFF<Bits<16>>,
+    full: DFF<Bit>,
+    most: DFF<Bits<16>>,
+    k_cap: Constant<Bits<16>>,
+    push: Signal<Local, Bit>,
+    pop: Signal<Local, Bit>,
+    count_next: Signal<Local, Bits<16>>,
+    ids_word: Signal<Local, Bits<128>>,
+}
+
+impl<const A: usize, const L: usize> Default for FbQueue<A, L> {
+    fn default() -> Self {
+        assert!(A <= 16 && L <= 15, "FbQueue: A <= 16, L <= 15");
+        Self {
+            clock: Default::default(),
+            s_fb: Default::default(),
+            m_fb: Default::default(),
+            high_water: Default::default(),
+            q_ids: Default::default(),
+            q_t0: Default::default(),
+            q_t1: Default::default(),
+            q_t2: Default::default(),
+            count: Default::default(),
+            full: Default::default(),
+            most: Default::default(),
+            k_cap: Constant::new(Bits::<16>::from(1u64 << L)),
+            push: Default::default(),
+            pop: Default::default(),
+            count_next: Default::default(),
+            ids_word: Default::default(),
+        }
+    }
+}
+
+impl<const A: usize, const L: usize> Logic for FbQueue<A, L> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, count, full, most);
+        clock!(self, clock, q_ids, q_t0, q_t1, q_t2);
+        self.s_fb.ready.next = !self.full.q.val();
+        self.push.next = (self.s_fb.valid.val() && !self.full.q.val());
+        self.pop.next = (self.q_ids.head_valid.val() && self.m_fb.ready.val());
+        self.count_next.next = self.count.q.val();
+        if (self.push.val() && !self.pop.val()) {
+            self.count_next.next = (self.count.q.val() + 1);
+        }
+        if (!self.push.val() && self.pop.val()) {
+            self.count_next.next = (self.count.q.val() - 1);
+        }
+        self.count.d.next = self.count_next.val();
+        self.full.d.next = (self.count_next.val() == self.k_cap.val());
+        if (self.count.q.val() > self.most.q.val()) {
+            self.most.d.next = self.count.q.val();
+        }
+        self.high_water.next = self.most.q.val();
+        // In: the record's fields into the four FIFOs.
+        self.ids_word.next = (((bit_cast::<128, A>(self.s_fb.flow.val())
+            | (bit_cast::<128, 24>(self.s_fb.psn.val()) << 16))
+            | (bit_cast::<128, 32>(self.s_fb.aeth.val()) << 40))
+            | (bit_cast::<128, 8>(self.s_fb.opcode.val()) << 72));
+        self.q_ids.push_data.next = self
+            .ids_word
+            .val()
+            .replace_bit(80, self.s_fb.tlm.present.val());
+        self.q_t0.push_data.next = (bit_cast::<128, 64>(self.s_fb.tlm.hdr.val())
+            | (bit_cast::<128, 64>(self.s_fb.tlm.hop0.val()) << 64));
+        self.q_t1.push_data.next = (bit_cast::<128, 64>(self.s_fb.tlm.hop1.val())
+            | (bit_cast::<128, 64>(self.s_fb.tlm.hop2.val()) << 64));
+        self.q_t2.push_data.next = (bit_cast::<128, 64>(self.s_fb.tlm.hop3.val())
+            | (bit_cast::<128, 64>(self.s_fb.tlm.hop4.val()) << 64));
+        self.q_ids.push.next = self.push.val();
+        self.q_t0.push.next = self.push.val();
+        self.q_t1.push.next = self.push.val();
+        self.q_t2.push.next = self.push.val();
+        self.q_ids.pop.next = self.pop.val();
+        self.q_t0.pop.next = self.pop.val();
+        self.q_t1.pop.next = self.pop.val();
+        self.q_t2.pop.next = self.pop.val();
+        // Out: the head's fields.
+        self.m_fb.valid.next = self.q_ids.head_valid.val();
+        self.m_fb.flow.next = self.q_ids.head_data.val().get_bits::<A>(0);
+        self.m_fb.psn.next = self.q_ids.head_data.val().get_bits::<24>(16);
+        self.m_fb.aeth.next = self.q_ids.head_data.val().get_bits::<32>(40);
+        self.m_fb.opcode.next = self.q_ids.head_data.val().get_bits::<8>(72);
+        self.m_fb.tlm.present.next = self.q_ids.head_data.val().get_bit(80);
+        self.m_fb.tlm.hdr.next = self.q_t0.head_data.val().get_bits::<64>(0);
+        self.m_fb.tlm.hop0.next = self.q_t0.head_data.val().get_bits::<64>(64);
+        self.m_fb.tlm.hop1.next = self.q_t1.head_data.val().get_bits::<64>(0);
+        self.m_fb.tlm.hop2.next = self.q_t1.head_data.val().get_bits::<64>(64);
+        self.m_fb.tlm.hop3.next = self.q_t2.head_data.val().get_bits::<64>(0);
+        self.m_fb.tlm.hop4.next = self.q_t2.head_data.val().get_bits::<64>(64);
+    }
+}
