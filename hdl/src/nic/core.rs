@@ -11,7 +11,8 @@
 //!            │  └── FlowSched ◄─ EvArb ◄─ CcUpdate ◄─ HpccCc  │   └─ ReadResp ◄─ ReadQueue ◄─ ReadReq ─┐
 //!            ├─ SchedEvent ─► EvMerge ─► EvArb  AckCoalesce ──┘◄─ IntTap ◄─ AckInfo ◄────────────────┤
 //!            ├─ CcEvent ─► CcArb ─► HpccCc                                                          │
-//!            └─► m_cmpl      s_axis_rx ─► RoceRxParse ─► RoceRxDispatch ─ CcFeedback, NakReq ─► Requester
+//!            └─► m_cmpl      s_axis_rx ─► RoceRxParse ─► RoceRxDispatch ─ CcFeedback ─► FbQueue ─► NotifyRx ─► Requester
+//!                                                                      ├─ NakReq ─► Requester
 //!                                                                      ├─ HostWrite ─► m_dma_wr
 //!   DCQCN (flows with FLOW_CC_VARIANT 2):                              ├─ CNP (RpEvent) ─► RpArb ─► DcqcnRp ─ CcUpdate ─► EvArb
 //!                                                                      └─ CeMark ─► DcqcnNp ─ CnpReq ─► TxArb
