@@ -32,3 +32,11 @@ lint_one() {
 export -f lint_one
 # xargs exits non-zero if any file failed; every file is still linted.
 printf '%s\n' "${files[@]}" | xargs -P "${LINT_JOBS:-2}" -I{} bash -c 'lint_one "$1"' _ {}
+# The timing rules' structural check (R1, R2; issue 51): no block of the
+# NIC has a combinational path from an input port to an output port,
+# except those on scripts/comb_paths.allow; its self-test first (a
+# deliberately combinational block must fail).
+if [ -f "$dir/hpcc_nic.v" ]; then
+  python3 "$(dirname "$0")/comb_paths.py" --self-test
+  python3 "$(dirname "$0")/comb_paths.py" "$dir/hpcc_nic.v"
+fi
