@@ -1,5 +1,5 @@
 //! Twin of `hdl/src/nic/read_resp.rs`: a READ request becomes its READ
-//! RESPONSE descriptors, one per MTU.
+//! RESPONSE descriptors, one per MTU (a register of the configured one).
 
 use crate::roce::{ReadReq, TxDesc};
 use crate::Cycle;
@@ -33,13 +33,15 @@ pub struct ReadResp<const A: usize> {
     msn: u32,
     reads: u32,
     resps: u32,
+    /// The MTU, registered from `cfg_mtu_log2` (0 before the first cycle).
+    mtu: u32,
 }
 
 impl<const A: usize> Cycle for ReadResp<A> {
     type In = In;
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
-        let mtu = 1u32 << (i.cfg_mtu_log2 & 0xF).clamp(8, 12);
+        let mtu = self.mtu;
         let last = self.left <= mtu;
         let out = Out {
             rdreq_ready: !self.busy,
@@ -78,6 +80,7 @@ impl<const A: usize> Cycle for ReadResp<A> {
                 self.busy = false;
             }
         }
+        self.mtu = 1u32 << (i.cfg_mtu_log2 & 0xF).clamp(8, 12);
         out
     }
 }

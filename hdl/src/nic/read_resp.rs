@@ -15,7 +15,11 @@
 //!
 //! One request at a time: `s_rdreq.ready` is high while idle; a
 //! descriptor is offered every cycle `m_desc.ready` allows (registered
-//! fields). Latency: request to first descriptor 1 cycle.
+//! fields). Latency: request to first descriptor 1 cycle. The MTU is a
+//! register of the clamped `cfg_mtu_log2` (a write takes effect one cycle
+//! later), so no output depends on an input in the same cycle but
+//! `s_rdreq.ready`'s register and `m_desc`'s handshake (timing rule R1:
+//! `docs/architecture.md` §5i).
 //!
 //! Golden twin: `nic_golden::nic::read_resp`.
 
@@ -40,6 +44,8 @@ pub struct ReadResp<const A: usize> {
     msn: DFF<Bits<24>>,
     n_reads: DFF<Bits<32>>,
     n_resps: DFF<Bits<32>>,
+    /// The MTU in bytes, 2^clamp(cfg_mtu_log2, 8, 12), registered.
+    mtu: DFF<Bits<32>>,
     k_m8: Constant<Bits<4>>,
     k_m12: Constant<Bits<4>>,
     k_one: Constant<Bits<32>>,
@@ -49,7 +55,6 @@ pub struct ReadResp<const A: usize> {
     k_only: Constant<Bits<8>>,
     k_aeth: Constant<Bits<32>>,
     mlog: Signal<Local, Bits<4>>,
-    mtu: Signal<Local, Bits<32>>,
     last: Signal<Local, Bit>,
     send: Signal<Local, Bit>,
 }
@@ -73,6 +78,7 @@ impl<const A: usize> Default for ReadResp<A> {
             msn: Default::default(),
             n_reads: Default::default(),
             n_resps: Default::default(),
+            mtu: Default::default(),
             k_m8: Constant::new(Bits::<4>::from(8u64)),
             k_m12: Constant::new(Bits::<4>::from(12u64)),
             k_one: Constant::new(Bits::<32>::from(1u64)),
@@ -82,7 +88,6 @@ impl<const A: usize> Default for ReadResp<A> {
             k_only: k8(op::READ_RESP_ONLY),
             k_aeth: Constant::new(Bits::<32>::from((syndrome::ACK as u64) << 24)),
             mlog: Default::default(),
-            mtu: Default::default(),
             last: Default::default(),
             send: Default::default(),
         }
@@ -92,7 +97,7 @@ impl<const A: usize> Default for ReadResp<A> {
 impl<const A: usize> Logic for ReadResp<A> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, busy, first, flow, psn, addr, left, msn, n_reads, n_resps);
+        dff_setup!(self, clock, busy, first, flow, psn, addr, left, msn, n_reads, n_resps, mtu);
         if (self.cfg_mtu_log2.val() < self.k_m8.val()) {
             self.mlog.next = self.k_m8.val();
         } else if (self.cfg_mtu_log2.val() > self.k_m12.val()) {
@@ -100,8 +105,8 @@ impl<const A: usize> Logic for ReadResp<A> {
         } else {
             self.mlog.next = self.cfg_mtu_log2.val();
         }
-        self.mtu.next = (self.k_one.val() << self.mlog.val());
-        self.last.next = (self.left.q.val() <= self.mtu.val());
+        self.mtu.d.next = (self.k_one.val() << self.mlog.val());
+        self.last.next = (self.left.q.val() <= self.mtu.q.val());
         self.send.next = (self.busy.q.val() && self.m_desc.ready.val());
         self.s_rdreq.ready.next = !self.busy.q.val();
         if (!self.busy.q.val() && self.s_rdreq.valid.val()) {
@@ -118,8 +123,8 @@ impl<const A: usize> Logic for ReadResp<A> {
             self.n_resps.d.next = (self.n_resps.q.val() + 1);
             self.first.d.next = false;
             self.psn.d.next = (self.psn.q.val() + 1);
-            self.addr.d.next = (self.addr.q.val() + bit_cast::<64, 32>(self.mtu.val()));
-            self.left.d.next = (self.left.q.val() - self.mtu.val());
+            self.addr.d.next = (self.addr.q.val() + bit_cast::<64, 32>(self.mtu.q.val()));
+            self.left.d.next = (self.left.q.val() - self.mtu.q.val());
             if self.last.val() {
                 self.busy.d.next = false;
             }
@@ -141,7 +146,7 @@ impl<const A: usize> Logic for ReadResp<A> {
         self.m_desc.ackreq.next = false;
         self.m_desc.len.next = self.left.q.val().get_bits::<13>(0);
         if !self.last.val() {
-            self.m_desc.len.next = self.mtu.val().get_bits::<13>(0);
+            self.m_desc.len.next = self.mtu.q.val().get_bits::<13>(0);
         }
         self.m_desc.addr.next = self.addr.q.val();
         self.m_desc.va.next = 0.into();

@@ -1,6 +1,8 @@
 //! `hdl/src/nic/read_resp.rs` against `nic_golden::nic::read_resp`:
 //! READ requests of every length class (0, below, at and above the MTU,
-//! up to 2^32 − 1), with back-pressure and out-of-range MTUs.
+//! up to 2^32 − 1), with back-pressure and out-of-range MTUs, and the MTU
+//! changed in mid-run (it is a register: a change takes effect a cycle
+//! later).
 
 use crate::common::*;
 use nic_golden::nic::read_resp::{In, ReadResp as Golden};
@@ -14,10 +16,15 @@ proptest! {
     #[test]
     fn read_resp_matches_golden(seed in any::<u64>(), n in 10usize..300) {
         let mut rng = StdRng::seed_from_u64(seed);
-        let mlog = rng.gen_range(0..16);
+        let mut mlog = rng.gen_range(0..16);
         let s: Vec<In> = (0..n)
             .map(|_| In {
-                cfg_mtu_log2: mlog,
+                cfg_mtu_log2: {
+                    if rng.gen_bool(0.02) {
+                        mlog = rng.gen_range(0..16);
+                    }
+                    mlog
+                },
                 rdreq_valid: rng.gen_bool(0.3),
                 rdreq: ReadReq {
                     flow: rng.gen_range(0..16),
