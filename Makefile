@@ -113,7 +113,7 @@ cocotb: deps-sim verilog
 test-long: deps-sim
 	NIC_PROPTEST_CASES=1000 NIC_PROPTEST_SEED=random $(CARGO) test --workspace --release
 
-# The README's network-simulator figures (docs/netsim.md): every example
+# The network-simulator figures (docs/netsim.md §5): every example
 # scenario, the variants, W_ai and two RTL NICs in the loop, into
 # build/netsim/<run>/ (about 5 minutes, plus the leaf-spine WebSearch runs,
 # about 20 minutes each).

@@ -31,7 +31,7 @@ export HPCCNIC="$target/$PROFILE/hpccnic"
 # ecpix5_core, hpcc_cc, dcqcn_rp); make test-full does them all.
 TEST_SKIP=${TEST_SKIP-hpcc_nic_core hpcc_nic_10g alveo_core hpcc_cc_4096 hpcc_cc_h2 dcqcn_rp_4096}
 # The tests that are not run by either: the benchmarks (`make bench`) and
-# the known gap hop_max_exact_tie_tracks_f64 (README, "Known gaps"). Each is
+# the known gap hop_max_exact_tie_tracks_f64 (docs/status.md). Each is
 # matched by its last path segment (a test's name is its module path).
 NOT_RUN='test(/(^|::)bench_dcqcn_figures$/) | test(/(^|::)bench_sched_alone$/) | test(/(^|::)bench_requester_alone$/) | test(/(^|::)bench_roce_alone$/) | test(/(^|::)nic_figures$/) | test(/(^|::)core_figures$/) | test(/(^|::)dcqcn_closed_loop_figures$/) | test(/(^|::)hop_max_exact_tie_tracks_f64$/)'
 

@@ -48,7 +48,7 @@ const CONFIG: &str = concat!(
     "/../examples/cc-replay/params.toml"
 );
 
-/// The README's first example: clean input, exit status 0, one output line
+/// The first example of `docs/cc.md` (`cc-replay`): clean input, exit status 0, one output line
 /// per input line, the same on every model and engine.
 #[test]
 fn models_agree() {
@@ -110,7 +110,7 @@ fn models_agree() {
     }
 }
 
-/// The README's bad-input example: each malformed line is named on stderr
+/// The bad-input example of `docs/cc.md`: each malformed line is named on stderr
 /// and skipped, the others are replayed, and the exit status is 1.
 #[test]
 fn bad_lines_are_named_and_skipped() {
@@ -311,7 +311,7 @@ fn unsupported_rates_are_flagged() {
 /// Telemetry with a saturated qlen and with tx bytes going back (the
 /// golden model's documented rules: u′ saturates at 256 − 2^-24, UQ8.24;
 /// bytes going back give a tx term of 0). The f64 reference must apply
-/// the same rules so that the two agree within the README's bound (every
+/// the same rules so that the two agree within `docs/cc.md`'s bound (every
 /// W within 0.1 %).
 ///
 #[test]

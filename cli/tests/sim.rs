@@ -396,7 +396,7 @@ fn lossy_write_10_percent() {
 /// RoCEv2 whose ICRC an unmodified receiver (scapy's, over the whole
 /// frame) accepts; the area rides only in PROBE and HPCC ACK (0xC2).
 /// With telemetry in every data packet the same check fails: the mode
-/// that deviates from the standard, as the README says.
+/// that deviates from the standard, as `docs/sim.md` says.
 #[test]
 fn probe_mode_interoperates_with_a_standard_icrc() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/icrc_scapy.py");

@@ -136,7 +136,7 @@ fn lib_cache() -> &'static Mutex<HashMap<String, LibSlot>> {
 /// - for benchmarks ([`build_for_speed`], called by
 ///   [`crate::bench::figures`]): the flags every model was built with
 ///   before (Verilator's -Os for the fast files, our -O2 for the slow
-///   ones), which the simulation-speed figures of the README were
+///   ones), which the simulation-speed figures of `docs/figures.md` were
 ///   measured with.
 const CXX_OPT_TEST: [&str; 2] = ["OPT_FAST=-O1", "OPT_SLOW=-O0"];
 const CXX_OPT_SPEED: [&str; 2] = ["OPT_FAST=-Os", "OPT_SLOW=-O2"];

@@ -25,14 +25,14 @@ proptest! {
     }
 }
 
-/// Known gap (README "Known gaps"): an exact tie in the hop maximum
+/// Known gap (`docs/status.md`): an exact tie in the hop maximum
 /// (line 6, `u' > u`). Here hops 3 and 4 of event 510 have
 /// u' = 16640/14625 = 1024/900 exactly; exact arithmetic (and the f64
 /// reference) keeps hop 3 (tau 39 ns), the fixed-point model's truncated
 /// terms make hop 4 larger (tau 36 ns), so line 9's EWMA weight differs by
 /// 3/585 and U by 1.2e-3, and W by up to 0.2 % over the next RTT. Found by
 /// `fixed_tracks_f64_on_random_traces`; ignored until the tie rule is
-/// settled (see the README).
+/// settled (see `docs/status.md`).
 #[test]
 #[ignore = "known gap: hop-maximum ties resolved differently by fixed-point truncation"]
 fn hop_max_exact_tie_tracks_f64() {
