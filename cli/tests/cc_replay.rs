@@ -48,8 +48,9 @@ const CONFIG: &str = concat!(
     "/../examples/cc-replay/params.toml"
 );
 
-/// The first example of `docs/cc.md` (`cc-replay`): clean input, exit status 0, one output line
-/// per input line, the same on every model and engine.
+/// The first example of `docs/cc.md` (`cc-replay`): clean input, exit
+/// status 0, one output line per input line, the same on every model and
+/// engine.
 #[test]
 fn models_agree() {
     let input = sample();
@@ -110,8 +111,8 @@ fn models_agree() {
     }
 }
 
-/// The bad-input example of `docs/cc.md`: each malformed line is named on stderr
-/// and skipped, the others are replayed, and the exit status is 1.
+/// The bad-input example of `docs/cc.md`: each malformed line is named on
+/// stderr and skipped, the others are replayed, and the exit status is 1.
 #[test]
 fn bad_lines_are_named_and_skipped() {
     let input = example("bad-lines.jsonl");

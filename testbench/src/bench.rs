@@ -15,7 +15,8 @@ pub type Figures = BTreeMap<String, f64>;
 
 /// An empty set of figures, for a benchmark: from here on the process
 /// builds its Verilator models for simulation speed
-/// ([`crate::verilator::build_for_speed`]), as the figures of `docs/figures.md` were.
+/// ([`crate::verilator::build_for_speed`]), as the figures of
+/// `docs/figures.md` were.
 pub fn figures() -> Figures {
     crate::verilator::build_for_speed();
     Figures::new()
