@@ -4,7 +4,8 @@
 # combinational block that misses an assignment on some path). Fails on any
 # error. Two files at a time (LINT_JOBS), the NIC first; a line per file.
 # LINT_SKIP: top names to leave out (`make test` leaves out the big variant
-# tops; `make lint` lints every one).
+# tops; `make lint` lints every one). Last, the book's check
+# (scripts/doc_check.py), which needs no Verilog.
 set -euo pipefail
 dir=${1:-build/verilog}
 skip=" ${LINT_SKIP:-} "
@@ -40,3 +41,9 @@ if [ -f "$dir/hpcc_nic.v" ]; then
   python3 "$(dirname "$0")/comb_paths.py" --self-test
   python3 "$(dirname "$0")/comb_paths.py" "$dir/hpcc_nic.v"
 fi
+# The book's check (issue 53): every relative link of README.md and
+# docs/*.md resolves (files and heading anchors), README.md stays at most
+# 300 lines, and every figure table names the command that makes it; its
+# self-test first (a broken link and a table without a command must fail).
+python3 "$(dirname "$0")/doc_check.py" --self-test
+python3 "$(dirname "$0")/doc_check.py"
