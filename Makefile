@@ -87,8 +87,9 @@ synth-big: deps verilog
 # then the Verilog of every top, then the tests (cargo nextest, both
 # cores) with the lint and the cocotb checks alongside; a time profile at
 # the end, also in $(BUILD)/test-times.json. `make test` neither emits nor
-# lints the big variant tops (TEST_SKIP in scripts/test.sh: each is a larger
-# or differently wired instance of tops it does lint), and leaves out the
+# lints the big variant tops and the ECPIX-5 board core (TEST_SKIP in
+# scripts/test.sh: each is a larger or differently wired instance of tops
+# it does lint; the board core's cocotb check too), and leaves out the
 # tests marked `#[ignore = "long: make test-full"]`.
 test:
 	@scripts/test.sh test

@@ -77,6 +77,18 @@
 #define HPCC_NIC_CORE_TX_CTL_SHARE_WIDTH 3u
 #define HPCC_NIC_CORE_RX_PFC_CEV 0x9u /* the class-enable vector of the NIC's pause requests: 0 sends 802.3x PAUSE frames; else 802.1Qbb PFC frames for the priorities whose bits are set (bit i = priority i; set the RoCE traffic's priority), the XOFF quanta as each one's time */
 #define HPCC_NIC_CORE_RX_PFC_CEV_WIDTH 8u
+#define HPCC_NIC_CORE_MR_BASE 0xAu /* staged region: base VA (nic_spec::mr) */
+#define HPCC_NIC_CORE_MR_BASE_WIDTH 64u
+#define HPCC_NIC_CORE_MR_LEN 0xBu /* staged region: length in bytes; base + length at most 2^64 */
+#define HPCC_NIC_CORE_MR_LEN_WIDTH 64u
+#define HPCC_NIC_CORE_MR_RKEY 0xCu /* staged region: its R_Key; bits 8.. name the table entry (nic_spec::mr::key_index), the low 8 bits are a tag to change at each registration */
+#define HPCC_NIC_CORE_MR_RKEY_WIDTH 32u
+#define HPCC_NIC_CORE_MR_ATTR 0xDu /* staged region: bits 15..0 its protection domain, bit 16 remote write, bit 17 remote read (nic_spec::mr::right << 16) */
+#define HPCC_NIC_CORE_MR_ATTR_WIDTH 18u
+#define HPCC_NIC_CORE_MR_COMMIT 0xEu /* bits 7..0: table entry; bit 32: active. Writes the staged region into the entry (active) or invalidates it (inactive). Refused, and counted in MrCheckStats.bad_mr, for an entry outside the table or a region past 2^64 */
+#define HPCC_NIC_CORE_MR_COMMIT_WIDTH 33u
+#define HPCC_NIC_CORE_MR_CLEAR 0xFu /* any write invalidates every region (a full reset writes it) */
+#define HPCC_NIC_CORE_MR_CLEAR_WIDTH 1u
 #define HPCC_NIC_CORE_CC_T 0x11u /* T, the base RTT, ns */
 #define HPCC_NIC_CORE_CC_T_WIDTH 24u
 #define HPCC_NIC_CORE_CC_INV_T_M 0x12u /* 1/T mantissa (CcParams::regs) */
@@ -121,6 +133,8 @@
 #define HPCC_NIC_CORE_FLOW_TLM_DATA_WIDTH 1u
 #define HPCC_NIC_CORE_FLOW_CC_VARIANT 0x2Bu /* staged: the flow's congestion control: 0 HPCC++ NewAck (sender-based), 1 HPCC++ NewINT (receiver-based), 2 DCQCN (3 reads as 2) */
 #define HPCC_NIC_CORE_FLOW_CC_VARIANT_WIDTH 2u
+#define HPCC_NIC_CORE_FLOW_PD 0x2Cu /* staged: the flow's protection domain: the regions its peer may use (nic_spec::mr) */
+#define HPCC_NIC_CORE_FLOW_PD_WIDTH 16u
 #define HPCC_NIC_CORE_COMMIT 0x2Fu /* bits 0..: flow id; bit 32: active. Copies the staged registers into the flow's contexts (the write completes when every block took it) */
 #define HPCC_NIC_CORE_COMMIT_WIDTH 33u
 #define HPCC_NIC_CORE_DCQCN_G_LOG2 0x30u /* DCQCN: g = 2^-g_log2 (DcqcnParams::regs) */
@@ -179,7 +193,7 @@
 #define HPCC_NIC_STAT_RX_PARSE_DROP_FULL 0x1028u
 #define HPCC_NIC_STAT_RX_PARSE_CE_DROPPED 0x102Cu
 #define HPCC_NIC_STATS_PAGE_RX_DISPATCH 1u /* RxDispatchStats */
-#define HPCC_NIC_STATS_RX_DISPATCH_COUNT 7u /* counters on the page */
+#define HPCC_NIC_STATS_RX_DISPATCH_COUNT 8u /* counters on the page */
 #define HPCC_NIC_STAT_RX_DISPATCH_UNKNOWN_FLOW 0x1100u
 #define HPCC_NIC_STAT_RX_DISPATCH_OOS 0x1104u
 #define HPCC_NIC_STAT_RX_DISPATCH_DUP 0x1108u
@@ -187,6 +201,7 @@
 #define HPCC_NIC_STAT_RX_DISPATCH_ACCEPTED 0x1110u
 #define HPCC_NIC_STAT_RX_DISPATCH_BAD_VA 0x1114u
 #define HPCC_NIC_STAT_RX_DISPATCH_BAD_OP 0x1118u
+#define HPCC_NIC_STAT_RX_DISPATCH_REFUSED 0x111Cu
 #define HPCC_NIC_STATS_PAGE_TX 2u /* TxStats */
 #define HPCC_NIC_STATS_TX_COUNT 3u /* counters on the page */
 #define HPCC_NIC_STAT_TX_FRAMES 0x1200u
@@ -229,7 +244,7 @@
 #define HPCC_NIC_STAT_REQ_ACK_AHEAD 0x1528u
 #define HPCC_NIC_STAT_REQ_BAD_FB 0x152Cu
 #define HPCC_NIC_STATS_PAGE_CORE 6u /* CoreStats */
-#define HPCC_NIC_STATS_CORE_COUNT 20u /* counters on the page */
+#define HPCC_NIC_STATS_CORE_COUNT 27u /* counters on the page */
 #define HPCC_NIC_STAT_CORE_BAD_CFG 0x1600u
 #define HPCC_NIC_STAT_CORE_COMMITS 0x1604u
 #define HPCC_NIC_STAT_CORE_UPDATES 0x1608u
@@ -250,6 +265,13 @@
 #define HPCC_NIC_STAT_CORE_PAUSE_CYCLES 0x1644u
 #define HPCC_NIC_STAT_CORE_EV_MERGED 0x1648u
 #define HPCC_NIC_STAT_CORE_INT_LOST 0x164Cu
+#define HPCC_NIC_STAT_CORE_MR_GRANTED 0x1650u
+#define HPCC_NIC_STAT_CORE_MR_BAD_LEN 0x1654u
+#define HPCC_NIC_STAT_CORE_MR_BAD_KEY 0x1658u
+#define HPCC_NIC_STAT_CORE_MR_BAD_PD 0x165Cu
+#define HPCC_NIC_STAT_CORE_MR_BAD_RIGHT 0x1660u
+#define HPCC_NIC_STAT_CORE_MR_BAD_RANGE 0x1664u
+#define HPCC_NIC_STAT_CORE_MR_BAD_TABLE 0x1668u
 #define HPCC_NIC_STATS_PAGE_HOST_IF 7u /* HostIfStats */
 #define HPCC_NIC_STATS_HOST_IF_COUNT 18u /* counters on the page */
 #define HPCC_NIC_STAT_HOST_IF_READS 0x1700u

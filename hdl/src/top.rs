@@ -358,6 +358,11 @@ pub fn tops() -> Vec<Top> {
             design: design::<crate::roce::rx_dispatch::RoceRxDispatch<10>>,
         },
         Top {
+            name: "mr_check",
+            about: "memory-region check (R_Key, protection domain, right, range) before the dispatcher, 1024 flows, 16 regions",
+            design: design::<crate::roce::mr_check::MrCheck<10, { nic_spec::mr::MR_LOG2 }>>,
+        },
+        Top {
             name: "mac_10g",
             about: "10G MAC, 64-bit XGMII, eth_mac_10g's core ports: preamble, FCS, padding, deficit idle count, lane-0/4 starts, pause timer; frames up to 1522 bytes",
             design: design::<Mac10gStd>,

@@ -227,6 +227,19 @@ pub fn config_script(p: &HostParams, flows: &[FlowSpec]) -> Vec<CfgWrite> {
         (regs::CC_W_MIN, c.w_min as u64),
         (regs::CC_W_INIT, c.w_init as u64),
         (regs::CC_MLOG, c.mlog as u64),
+        // The host's memory region (nic_spec::mr): entry 0, R_Key 0 (the
+        // key every work request of these host models carries), domain 0
+        // (every flow's), all of memory but its last byte, remote write
+        // and read. A driver on a shared network registers its buffers.
+        (regs::MR_BASE, 0),
+        (regs::MR_LEN, u64::MAX),
+        (regs::MR_RKEY, nic_spec::mr::rkey(0, 0) as u64),
+        (
+            regs::MR_ATTR,
+            ((nic_spec::mr::right::REMOTE_WRITE | nic_spec::mr::right::REMOTE_READ) as u64)
+                << nic_spec::mr::ATTR_RIGHTS_SHIFT,
+        ),
+        (regs::MR_COMMIT, 1 << 32),
     ];
     if let Some(r) = p.rx_pause {
         v.extend([
@@ -274,6 +287,7 @@ pub fn config_script(p: &HostParams, flows: &[FlowSpec]) -> Vec<CfgWrite> {
             (regs::FLOW_RECV_PSN, f.recv_psn as u64),
             (regs::FLOW_TLM_DATA, p.tlm_data as u64),
             (regs::FLOW_CC_VARIANT, p.cc_variant.reg(f.flow)),
+            (regs::FLOW_PD, 0),
             (regs::COMMIT, f.flow as u64 | 1 << 32),
         ]);
     }

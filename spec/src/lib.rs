@@ -10,6 +10,7 @@ pub mod cnm;
 pub mod dcqcn;
 pub mod hostif;
 pub mod mac;
+pub mod mr;
 pub mod records;
 pub mod regs;
 pub mod roce;

@@ -59,7 +59,9 @@ macro_rules! telemetry_record {
 /// accepted packet, ahead of its payload words.
 /// `len` is the payload's byte count (pad removed); `va`, `rkey`, `dlen`
 /// the RETH (else 0; a CNP's 16 reserved bytes as a RETH); `aeth` the AETH
-/// (else 0); `ce` the IPv4 ECN field was CE (3).
+/// (else 0); `ce` the IPv4 ECN field was CE (3); `mr` the memory-region
+/// check's verdict (`nic_spec::mr::verdict`; 0 from the parser, set by
+/// `MrCheck`).
 #[macro_export]
 macro_rules! rx_meta_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
@@ -68,7 +70,8 @@ macro_rules! rx_meta_record {
             kind = ready, generics = [],
             fields = [
                 opcode: 8 u8, qp: 24 u32, psn: 24 u32, ackreq: 1 bool, len: 13 u16,
-                va: 64 u64, rkey: 32 u32, dlen: 32 u32, aeth: 32 u32, ce: 1 bool
+                va: 64 u64, rkey: 32 u32, dlen: 32 u32, aeth: 32 u32, ce: 1 bool,
+                mr: 2 u8
             ],
             records = [ tlm: Telemetry TelemetrySink TelemetrySource ],
         }
@@ -176,6 +179,58 @@ macro_rules! tx_desc_record {
                 addr: 64 u64, va: 64 u64, rkey: 32 u32, dlen: 32 u32, aeth: 32 u32
             ],
             records = [ tlm: Telemetry TelemetrySink TelemetrySource ],
+        }
+    };
+}
+
+/// A write of the memory-region table (`nic_spec::mr`), host → `MrCheck`:
+/// entry `index`, and with `active` its region (`base`, `len`, `rkey`,
+/// `pd`, `rights`: `nic_spec::mr::right`); without `active` the entry is
+/// invalidated. With `clear`, every entry is invalidated (the other
+/// fields are ignored).
+#[macro_export]
+macro_rules! mr_write_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = MrWrite, sink = MrWriteSink, source = MrWriteSource,
+            kind = strobe, generics = [],
+            fields = [
+                index: 8 u8, active: 1 bool, clear: 1 bool, rights: 2 u8, pd: 16 u16, rkey: 32 u32,
+                base: 64 u64, len: 64 u64
+            ],
+            records = [],
+        }
+    };
+}
+
+/// A flow's protection domain, host → `MrCheck` (at a flow's COMMIT).
+#[macro_export]
+macro_rules! flow_pd_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = FlowPd, sink = FlowPdSink, source = FlowPdSource,
+            kind = strobe, generics = [A],
+            fields = [ flow: A u32, pd: 16 u16 ],
+            records = [],
+        }
+    };
+}
+
+/// The memory-region check's counters (32 bits, wrapping): records with a
+/// RETH granted, and refused by reason (`nic_spec::mr::reason`, the first
+/// that applies); `bad_mr` table writes refused (an index outside the
+/// table, or a region past 2^64).
+#[macro_export]
+macro_rules! mr_check_stats_record {
+    ($gen:ident ! { $($ctx:tt)* }) => {
+        $gen! { $($ctx)*
+            name = MrCheckStats, sink = MrCheckStatsSink, source = MrCheckStatsSource,
+            kind = level, generics = [],
+            fields = [
+                granted: 32 u32, bad_len: 32 u32, bad_key: 32 u32, bad_pd: 32 u32,
+                bad_right: 32 u32, bad_range: 32 u32, bad_mr: 32 u32
+            ],
+            records = [],
         }
     };
 }
@@ -432,7 +487,7 @@ macro_rules! rx_dispatch_stats_record {
             kind = level, generics = [],
             fields = [
                 unknown_flow: 32 u32, oos: 32 u32, dup: 32 u32, bad_psn: 32 u32,
-                accepted: 32 u32, bad_va: 32 u32, bad_op: 32 u32
+                accepted: 32 u32, bad_va: 32 u32, bad_op: 32 u32, refused: 32 u32
             ],
             records = [],
         }
@@ -726,7 +781,11 @@ macro_rules! cfg_write_record {
 /// (`pause_xoff`), XON requests (`pause_xon`), and cycles with the pause
 /// in force (`pause_cycles`); scheduler events merged (`ev_merged`);
 /// NewINT receiver events replaced by a newer one before the CC took
-/// them (`int_lost`; `hdl/src/nic/int_tap.rs`).
+/// them (`int_lost`; `hdl/src/nic/int_tap.rs`); the memory-region
+/// check's (`MrCheckStats`, `hdl/src/roce/mr_check.rs`): requests granted
+/// (`mr_granted`), refused by reason (`mr_bad_len`, `mr_bad_key`,
+/// `mr_bad_pd`, `mr_bad_right`, `mr_bad_range`) and table writes refused
+/// (`mr_bad_table`).
 #[macro_export]
 macro_rules! core_stats_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
@@ -739,7 +798,9 @@ macro_rules! core_stats_record {
                 notifies: 32 u32, notify_drops: 32 u32, notifies_applied: 32 u32,
                 notifies_bad: 32 u32, sent_pkts: 32 u32, sent_drops: 32 u32,
                 ack_coalesced: 32 u32, pause_xoff: 32 u32, pause_xon: 32 u32,
-                pause_cycles: 32 u32, ev_merged: 32 u32, int_lost: 32 u32
+                pause_cycles: 32 u32, ev_merged: 32 u32, int_lost: 32 u32,
+                mr_granted: 32 u32, mr_bad_len: 32 u32, mr_bad_key: 32 u32, mr_bad_pd: 32 u32,
+                mr_bad_right: 32 u32, mr_bad_range: 32 u32, mr_bad_table: 32 u32
             ],
             records = [],
         }
@@ -1010,6 +1071,9 @@ macro_rules! all_records {
         $crate::tx_desc_record!($gen! { $($ctx)* });
         $crate::tx_flow_ctx_record!($gen! { $($ctx)* });
         $crate::rx_flow_ctx_record!($gen! { $($ctx)* });
+        $crate::mr_write_record!($gen! { $($ctx)* });
+        $crate::flow_pd_record!($gen! { $($ctx)* });
+        $crate::mr_check_stats_record!($gen! { $($ctx)* });
         $crate::sched_event_record!($gen! { $($ctx)* });
         $crate::pkt_send_record!($gen! { $($ctx)* });
         $crate::cc_event_record!($gen! { $($ctx)* });
@@ -1160,15 +1224,16 @@ mod tests {
         // interface, DCQCN RP and NP, CNM tap (the core with SentTap's
         // sent_pkts and sent_drops, AckCoalesce's ack_coalesced,
         // RxPause's pause_xoff, pause_xon and pause_cycles, and
-        // EvMerge's ev_merged, IntTap's int_lost): 113 on the core's
-        // register pages;
+        // EvMerge's ev_merged, IntTap's int_lost, MrCheck's seven
+        // mr_*; the dispatcher with refused): 121 on the core's
+        // register pages; MrCheckStats itself (7, inside the core);
         // then the MAC's Tx, Rx, pause control and clock-crossing FIFO
         // and the vendor-MAC adapter's padder, and the UART register
         // bridge, the board host memory's DMA engine and the board's
         // lock losses (outside the core: `STATS_UNMAPPED`)
         assert_eq!(
             n,
-            12 + 7 + 3 + 10 + 8 + 12 + 20 + 18 + 11 + 5 + 7 + 3 + 9 + 4 + 2 + 3 + 7 + 5 + 1
+            12 + 8 + 3 + 10 + 8 + 12 + 27 + 18 + 11 + 5 + 7 + 7 + 3 + 9 + 4 + 2 + 3 + 7 + 5 + 1
         );
     }
 }

@@ -7,8 +7,10 @@
 //! after the write; change them only while the NIC is idle (they are read
 //! by blocks mid-operation). Per-flow registers are a staging set: a
 //! write of [`COMMIT`] copies them into the flow's contexts (Tx headers,
-//! Rx expected PSN, requester, scheduler INIT through the requester, CC
-//! CREATE or DESTROY). A write to an address not in [`ALL`] is counted
+//! Rx expected PSN, protection domain, requester, scheduler INIT through
+//! the requester, CC CREATE or DESTROY). The memory-region registers
+//! (`MR_*`) are a staging set too, written into the region table by
+//! [`MR_COMMIT`]. A write to an address not in [`ALL`] is counted
 //! (`CoreStats.bad_cfg`) and changes nothing.
 
 /// One register: name, address, width in bits, meaning.
@@ -39,6 +41,12 @@ regs! {
     RX_PAUSE_QUANTA = 0x07, 16, "the quanta (512 bit times each) an XOFF asks for; sent again every quanta x 4 cycles while the pause holds; 0: never pause";
     TX_CTL_SHARE = 0x08, 3, "while data waits to be sent, control frames (ACK, NAK, CNP, NOTIFY) take at most 2^-s of the line; s = 0: no limit, control always first. Recommended 4 (nic_spec::roce::TX_CTL_SHARE_DEFAULT); ACKs of a flow coalesce while they wait";
     RX_PFC_CEV = 0x09, 8, "the class-enable vector of the NIC's pause requests: 0 sends 802.3x PAUSE frames; else 802.1Qbb PFC frames for the priorities whose bits are set (bit i = priority i; set the RoCE traffic's priority), the XOFF quanta as each one's time";
+    MR_BASE = 0x0A, 64, "staged region: base VA (nic_spec::mr)";
+    MR_LEN = 0x0B, 64, "staged region: length in bytes; base + length at most 2^64";
+    MR_RKEY = 0x0C, 32, "staged region: its R_Key; bits 8.. name the table entry (nic_spec::mr::key_index), the low 8 bits are a tag to change at each registration";
+    MR_ATTR = 0x0D, 18, "staged region: bits 15..0 its protection domain, bit 16 remote write, bit 17 remote read (nic_spec::mr::right << 16)";
+    MR_COMMIT = 0x0E, 33, "bits 7..0: table entry; bit 32: active. Writes the staged region into the entry (active) or invalidates it (inactive). Refused, and counted in MrCheckStats.bad_mr, for an entry outside the table or a region past 2^64";
+    MR_CLEAR = 0x0F, 1, "any write invalidates every region (a full reset writes it)";
     CC_T = 0x11, 24, "T, the base RTT, ns";
     CC_INV_T_M = 0x12, 32, "1/T mantissa (CcParams::regs)";
     CC_INV_T_S = 0x13, 8, "1/T shift (CcParams::regs)";
@@ -61,6 +69,7 @@ regs! {
     FLOW_RECV_PSN = 0x29, 24, "staged: the first PSN expected from the peer";
     FLOW_TLM_DATA = 0x2A, 1, "staged: 1 = telemetry in every data packet, 0 = in probes only";
     FLOW_CC_VARIANT = 0x2B, 2, "staged: the flow's congestion control: 0 HPCC++ NewAck (sender-based), 1 HPCC++ NewINT (receiver-based), 2 DCQCN (3 reads as 2)";
+    FLOW_PD = 0x2C, 16, "staged: the flow's protection domain: the regions its peer may use (nic_spec::mr)";
     COMMIT = 0x2F, 33, "bits 0..: flow id; bit 32: active. Copies the staged registers into the flow's contexts (the write completes when every block took it)";
     DCQCN_G_LOG2 = 0x30, 4, "DCQCN: g = 2^-g_log2 (DcqcnParams::regs)";
     DCQCN_ALPHA_PERIOD = 0x31, 24, "DCQCN: the alpha update period, cycles (0: off)";

@@ -146,6 +146,11 @@ pub mod syndrome {
     pub const NAK_SEQ: u8 = 0x60;
     /// NAK, invalid request.
     pub const NAK_INVALID: u8 = 0x61;
+    /// NAK, remote access error (a refused R_Key, domain, right or
+    /// range: `nic_spec::mr`).
+    pub const NAK_ACCESS: u8 = 0x62;
+    /// NAK, remote operational error.
+    pub const NAK_OPERATIONAL: u8 = 0x63;
 }
 
 /// The opcode is in §1's table.
@@ -367,17 +372,22 @@ pub enum RxDrop {
     BadPsn,
     /// Data would move to an address that is not 8-aligned.
     BadVa,
+    /// The memory-region check refused the request (`RxMeta.mr` ≠ 0,
+    /// `crate::mr`): answered with a NAK, remote access error or invalid
+    /// request.
+    Refused,
 }
 
 impl RxDrop {
     /// The dispatcher's reasons, in the order of its counters.
-    pub const DISPATCH: [RxDrop; 6] = [
+    pub const DISPATCH: [RxDrop; 7] = [
         RxDrop::BadOp,
         RxDrop::UnknownFlow,
         RxDrop::Oos,
         RxDrop::Dup,
         RxDrop::BadPsn,
         RxDrop::BadVa,
+        RxDrop::Refused,
     ];
     /// The counter's name (`cnt_<name>`).
     pub fn name(self) -> &'static str {
@@ -389,6 +399,7 @@ impl RxDrop {
             RxDrop::Dup => "dup",
             RxDrop::BadPsn => "bad_psn",
             RxDrop::BadVa => "bad_va",
+            RxDrop::Refused => "refused",
         }
     }
 }

@@ -105,6 +105,9 @@ mod roce {
     nic_spec::tx_desc_record!(tb_record! {});
     nic_spec::tx_flow_ctx_record!(tb_record! {});
     nic_spec::rx_flow_ctx_record!(tb_record! {});
+    nic_spec::mr_write_record!(tb_record! {});
+    nic_spec::flow_pd_record!(tb_record! {});
+    nic_spec::mr_check_stats_record!(tb_record! {});
     nic_spec::rx_parse_stats_record!(tb_record! {});
     nic_spec::rx_dispatch_stats_record!(tb_record! {});
     nic_spec::tx_stats_record!(tb_record! {});

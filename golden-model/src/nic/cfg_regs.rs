@@ -3,7 +3,7 @@
 
 use crate::cc::{CcEvent, DcqcnCfg, RpEvent};
 use crate::nic::CfgWrite;
-use crate::roce::{ReqFlowCtx, RxFlowCtx, TxFlowCtx};
+use crate::roce::{FlowPd, MrWrite, ReqFlowCtx, RxFlowCtx, TxFlowCtx};
 use crate::Cycle;
 use nic_spec::regs::*;
 
@@ -30,6 +30,13 @@ pub struct Out {
     pub cc_ctl: CcEvent,
     pub rp_ctl_valid: bool,
     pub rp_ctl: RpEvent,
+    /// The region table write (strobe), the cycle after `MR_COMMIT` or
+    /// `MR_CLEAR`.
+    pub mr_valid: bool,
+    pub mr: MrWrite,
+    /// The flow's protection domain (strobe), with `tx_ctx`.
+    pub pd_valid: bool,
+    pub pd: FlowPd,
     pub dcqcn: DcqcnCfg,
     pub np_interval: u32,
     pub mtu_log2: u8,
@@ -85,6 +92,16 @@ struct Staged {
     tlm_data: bool,
     /// 0 NewAck, 1 NewINT, 2 DCQCN.
     cc_variant: u8,
+    pd: u16,
+}
+
+/// The staged region (`MR_*`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct StagedRegion {
+    base: u64,
+    len: u64,
+    rkey: u32,
+    attr: u32,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -95,6 +112,9 @@ pub struct CfgRegs<const A: usize, const B: usize> {
     /// unused here).
     g: Out,
     f: Staged,
+    r: StagedRegion,
+    /// The table write to make next cycle: (entry, active, clear).
+    mr: Option<(u8, bool, bool)>,
     flow: u32,
     active: bool,
     bad: u32,
@@ -172,6 +192,29 @@ impl<const A: usize, const B: usize> Cycle for CfgRegs<A, B> {
                 flow: self.flow as u16,
                 bytes: 0,
             },
+            mr_valid: self.mr.is_some(),
+            mr: match self.mr {
+                Some((index, active, clear)) => MrWrite {
+                    index,
+                    active,
+                    clear,
+                    rights: (self.r.attr >> nic_spec::mr::ATTR_RIGHTS_SHIFT) as u8 & 3,
+                    pd: self.r.attr as u16,
+                    rkey: self.r.rkey,
+                    base: self.r.base,
+                    len: self.r.len,
+                },
+                None => MrWrite::default(),
+            },
+            pd_valid: s == State::Tx,
+            pd: if s == State::Tx {
+                FlowPd {
+                    flow: self.flow,
+                    pd: f.pd,
+                }
+            } else {
+                FlowPd::default()
+            },
             mtu_bytes: mtu_bytes(self.g.mtu_log2),
             bad_cfg: self.bad,
             commits: self.commits,
@@ -186,6 +229,7 @@ impl<const A: usize, const B: usize> Cycle for CfgRegs<A, B> {
             State::Rp if i.rp_ctl_ready => self.state = State::Idle,
             _ => {}
         }
+        self.mr = None;
         if s == State::Idle && i.cfg_valid {
             self.write(i.cfg.addr, i.cfg.data);
         }
@@ -244,6 +288,13 @@ impl<const A: usize, const B: usize> CfgRegs<A, B> {
             FLOW_RECV_PSN => f.recv_psn = (d & 0xFF_FFFF) as u32,
             FLOW_TLM_DATA => f.tlm_data = d & 1 == 1,
             FLOW_CC_VARIANT => f.cc_variant = (d & 3).min(2) as u8,
+            FLOW_PD => f.pd = d as u16,
+            MR_BASE => self.r.base = d,
+            MR_LEN => self.r.len = d,
+            MR_RKEY => self.r.rkey = d as u32,
+            MR_ATTR => self.r.attr = (d & 0x3_FFFF) as u32,
+            MR_COMMIT => self.mr = Some((d as u8, (d >> 32) & 1 == 1, false)),
+            MR_CLEAR => self.mr = Some((0, false, true)),
             DCQCN_G_LOG2 => g.dcqcn.g_log2 = (d & 0xf) as u8,
             DCQCN_ALPHA_PERIOD => g.dcqcn.alpha_period = (d & 0xffffff) as u32,
             DCQCN_DEC_PERIOD => g.dcqcn.dec_period = (d & 0xffffff) as u32,

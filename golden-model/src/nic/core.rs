@@ -19,7 +19,7 @@ use crate::nic::{
     CoreStats,
 };
 use crate::roce::requester::{self, Requester};
-use crate::roce::{cnm_rx, rx_dispatch, rx_parse, tx};
+use crate::roce::{cnm_rx, mr_check, rx_dispatch, rx_parse, tx};
 use crate::roce::{
     CnmInfo, CnmStats, HostReadReq, HostWrite, ReqStats, RxDispatchStats, RxParseStats, TxStats,
     WorkReq, WrCompletion,
@@ -35,6 +35,7 @@ const DESC_L: usize = nic_spec::sched::REQ_DESC_QUEUE_LOG2;
 const READ_L: usize = nic_spec::roce::READ_QUEUE_LOG2;
 /// log2 of the feedback records queued for the requester.
 const FB_L: usize = nic_spec::roce::FB_QUEUE_LOG2;
+const MR_L: usize = nic_spec::mr::MR_LOG2;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
@@ -100,6 +101,7 @@ pub struct Out {
 struct Ins {
     cfg: cfg_regs::In,
     parse: rx_parse::In,
+    mr_check: mr_check::In,
     dispatch: rx_dispatch::In,
     rx_ctx: rx_ctx_mux::In,
     req: requester::In,
@@ -131,6 +133,7 @@ struct Ins {
 struct Outs {
     cfg: cfg_regs::Out,
     parse: rx_parse::Out,
+    mr_check: mr_check::Out,
     dispatch: rx_dispatch::Out,
     rx_ctx: rx_ctx_mux::Out,
     req: requester::Out,
@@ -163,6 +166,7 @@ struct Outs {
 pub struct NicCore<const A: usize, const Q: usize, const B: usize, const H: usize = 5> {
     cfg: Node<cfg_regs::CfgRegs<A, B>>,
     parse: Node<rx_parse::RoceRxParse<B>>,
+    mr_check: Node<mr_check::MrCheck<A, MR_L>>,
     dispatch: Node<rx_dispatch::RoceRxDispatch<A>>,
     rx_ctx: Node<rx_ctx_mux::RxCtxMux<A>>,
     req: Node<Requester<A, Q>>,
@@ -201,6 +205,7 @@ impl<const A: usize, const Q: usize, const B: usize, const H: usize> Default
         Self {
             cfg: Node::new(Default::default()),
             parse: Node::new(Default::default()),
+            mr_check: Node::new(Default::default()),
             dispatch: Node::new(Default::default()),
             rx_ctx: Node::new(Default::default()),
             req: Node::new(Default::default()),
@@ -266,16 +271,26 @@ fn wire(e: &In, o: &Outs) -> Ins {
             in_tlast: e.rx_tlast,
             in_tvalid: e.rx_tvalid,
             in_tuser: e.rx_tuser,
-            meta_ready: o.dispatch.meta_ready,
+            meta_ready: o.mr_check.meta_ready,
             pay_tready: o.dispatch.pay_tready,
+        },
+        mr_check: mr_check::In {
+            reset: e.reset,
+            mr_valid: o.cfg.mr_valid,
+            mr: o.cfg.mr,
+            pd_valid: o.cfg.pd_valid,
+            pd: o.cfg.pd,
+            meta_valid: o.parse.meta_valid,
+            meta: o.parse.meta,
+            out_ready: o.dispatch.meta_ready,
         },
         dispatch: rx_dispatch::In {
             reset: e.reset,
             cfg_mtu_log2: g.mtu_log2,
             ctx_valid: o.rx_ctx.ctx_valid,
             ctx: o.rx_ctx.ctx,
-            meta_valid: o.parse.meta_valid,
-            meta: o.parse.meta,
+            meta_valid: o.mr_check.out_valid,
+            meta: o.mr_check.out,
             pay_tdata: o.parse.pay_tdata,
             pay_tkeep: o.parse.pay_tkeep,
             pay_tlast: o.parse.pay_tlast,
@@ -516,6 +531,13 @@ fn outputs(o: &Outs) -> Out {
             pause_xon: o.rx_pause.xons,
             pause_cycles: o.rx_pause.cycles,
             ev_merged: o.ev_merge.merged,
+            mr_granted: o.mr_check.stats.granted,
+            mr_bad_len: o.mr_check.stats.bad_len,
+            mr_bad_key: o.mr_check.stats.bad_key,
+            mr_bad_pd: o.mr_check.stats.bad_pd,
+            mr_bad_right: o.mr_check.stats.bad_right,
+            mr_bad_range: o.mr_check.stats.bad_range,
+            mr_bad_table: o.mr_check.stats.bad_mr,
         },
         stats_dcqcn: o.rp.stats,
         stats_np: o.np.stats,
@@ -533,6 +555,7 @@ impl<const A: usize, const Q: usize, const B: usize, const H: usize> NicCore<A, 
         Outs {
             cfg: self.cfg.eval(&i.cfg),
             parse: self.parse.eval(&i.parse),
+            mr_check: self.mr_check.eval(&i.mr_check),
             dispatch: self.dispatch.eval(&i.dispatch),
             rx_ctx: self.rx_ctx.eval(&i.rx_ctx),
             req: self.req.eval(&i.req),
@@ -564,6 +587,7 @@ impl<const A: usize, const Q: usize, const B: usize, const H: usize> NicCore<A, 
         Outs {
             cfg: self.cfg.commit(&i.cfg),
             parse: self.parse.commit(&i.parse),
+            mr_check: self.mr_check.commit(&i.mr_check),
             dispatch: self.dispatch.commit(&i.dispatch),
             rx_ctx: self.rx_ctx.commit(&i.rx_ctx),
             req: self.req.commit(&i.req),

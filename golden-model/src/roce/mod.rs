@@ -5,6 +5,7 @@
 pub mod bswap;
 pub mod cnm_rx;
 pub mod crc32;
+pub mod mr_check;
 pub mod op_decode;
 pub mod packet;
 pub mod requester;
@@ -27,6 +28,9 @@ nic_spec::host_read_record!(golden_record! {});
 nic_spec::tx_desc_record!(golden_record! {});
 nic_spec::tx_flow_ctx_record!(golden_record! {});
 nic_spec::rx_flow_ctx_record!(golden_record! {});
+nic_spec::mr_write_record!(golden_record! {});
+nic_spec::flow_pd_record!(golden_record! {});
+nic_spec::mr_check_stats_record!(golden_record! {});
 nic_spec::rx_parse_stats_record!(golden_record! {});
 nic_spec::rx_dispatch_stats_record!(golden_record! {});
 nic_spec::tx_stats_record!(golden_record! {});

@@ -115,6 +115,7 @@ fn latch(i: &In) -> RxMeta {
     m.qp &= 0xFF_FFFF;
     m.psn &= PSN_MASK;
     m.len &= 0x1FFF;
+    m.mr &= 3;
     m
 }
 
@@ -327,6 +328,7 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                 accepted: self.cnt.accepted as u32,
                 bad_va: self.cnt.bad_va as u32,
                 bad_op: self.cnt.bad_op as u32,
+                refused: self.cnt.refused as u32,
             },
         };
 

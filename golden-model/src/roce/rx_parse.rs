@@ -226,6 +226,7 @@ pub fn check_frame(frame: &[u8], flen: usize, bad_fcs: bool) -> Result<(RxMeta, 
         dlen: if r { be32(&f[66..]) } else { 0 },
         aeth: if a { be32(&f[54..]) } else { 0 },
         ce: f[15] & 3 == 3,
+        mr: 0,
         tlm: Telemetry::from_words(t, tlm_words),
     };
     Ok((meta, 54 + e))

@@ -19,6 +19,15 @@
 //!    runs in exactly one of the two and a flow moved from one to the
 //!    other leaves no state behind.
 //!
+//! The flow's protection domain (`FLOW_PD`) goes out on `m_pd` (`FlowPd`,
+//! strobe) with `m_tx_ctx`, to the memory-region check. A write of
+//! `MR_COMMIT` puts the staged region (`MR_BASE`, `MR_LEN`, `MR_RKEY`,
+//! `MR_ATTR`) on `m_mr` (`MrWrite`, strobe) in the next cycle, for entry
+//! bits 7..0 of the data, active as bit 32; a write of `MR_CLEAR` puts a
+//! `clear` there (entry 0, inactive). Both are fields 0 while not valid.
+//! (Whether the entry is in the table and the region ends by 2^64 is the
+//! check's to refuse: `MrCheckStats.bad_mr`.)
+//!
 //! Ports (clock `clock`): the above, and the global registers as plain
 //! outputs (`mtu_log2` … `cc_mlog`, `m_dcqcn` the reaction point's
 //! `DcqcnCfg`, `np_interval`), at their `regs` widths. Counters:
@@ -57,7 +66,9 @@ pub fn mtu_log2_max(b: usize) -> u32 {
 
 use crate::cc::{CcEventSource, DcqcnCfgSource, RpEventSource};
 use crate::nic::CfgWriteSink;
-use crate::roce::{ReqFlowCtxSource, RxFlowCtxSource, TxFlowCtxSource};
+use crate::roce::{
+    FlowPdSource, MrWriteSource, ReqFlowCtxSource, RxFlowCtxSource, TxFlowCtxSource,
+};
 use consts::*;
 use rust_hdl::prelude::*;
 
@@ -66,6 +77,11 @@ use rust_hdl::prelude::*;
 mod consts {
     pub use nic_spec::regs::*;
 }
+
+const _: () = assert!(
+    nic_spec::mr::ATTR_RIGHTS_SHIFT == 16,
+    "CfgRegs reads the rights from MR_ATTR bit 16"
+);
 
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
 pub enum CfgState {
@@ -87,6 +103,8 @@ pub struct CfgRegs<const A: usize, const B: usize> {
     pub m_req_ctx: ReqFlowCtxSource<A>,
     pub m_cc_ctl: CcEventSource,
     pub m_rp_ctl: RpEventSource,
+    pub m_mr: MrWriteSource,
+    pub m_pd: FlowPdSource<A>,
     pub m_dcqcn: DcqcnCfgSource,
     pub np_interval: Signal<Out, Bits<24>>,
     pub mtu_log2: Signal<Out, Bits<4>>,
@@ -160,6 +178,15 @@ pub struct CfgRegs<const A: usize, const B: usize> {
     f_recv_psn: DFF<Bits<24>>,
     f_tlm_data: DFF<Bit>,
     f_cc_variant: DFF<Bits<2>>,
+    f_pd: DFF<Bits<16>>,
+    r_mr_base: DFF<Bits<64>>,
+    r_mr_len: DFF<Bits<64>>,
+    r_mr_rkey: DFF<Bits<32>>,
+    r_mr_attr: DFF<Bits<18>>,
+    mr_v: DFF<Bit>,
+    mr_index: DFF<Bits<8>>,
+    mr_active: DFF<Bit>,
+    mr_clear: DFF<Bit>,
     c_flow: DFF<Bits<A>>,
     c_active: DFF<Bit>,
     n_bad: DFF<Bits<32>>,
@@ -200,6 +227,13 @@ pub struct CfgRegs<const A: usize, const B: usize> {
     k_recv_psn: Constant<Bits<16>>,
     k_tlm_data: Constant<Bits<16>>,
     k_cc_variant: Constant<Bits<16>>,
+    k_flow_pd: Constant<Bits<16>>,
+    k_mr_base: Constant<Bits<16>>,
+    k_mr_len: Constant<Bits<16>>,
+    k_mr_rkey: Constant<Bits<16>>,
+    k_mr_attr: Constant<Bits<16>>,
+    k_mr_commit: Constant<Bits<16>>,
+    k_mr_clear: Constant<Bits<16>>,
     k_dcqcn_g_log2: Constant<Bits<16>>,
     k_dcqcn_alpha_period: Constant<Bits<16>>,
     k_dcqcn_dec_period: Constant<Bits<16>>,
@@ -242,6 +276,8 @@ impl<const A: usize, const B: usize> Default for CfgRegs<A, B> {
             m_req_ctx: Default::default(),
             m_cc_ctl: Default::default(),
             m_rp_ctl: Default::default(),
+            m_mr: Default::default(),
+            m_pd: Default::default(),
             m_dcqcn: Default::default(),
             np_interval: Default::default(),
             mtu_log2: Default::default(),
@@ -314,6 +350,15 @@ impl<const A: usize, const B: usize> Default for CfgRegs<A, B> {
             f_recv_psn: Default::default(),
             f_tlm_data: Default::default(),
             f_cc_variant: Default::default(),
+            f_pd: Default::default(),
+            r_mr_base: Default::default(),
+            r_mr_len: Default::default(),
+            r_mr_rkey: Default::default(),
+            r_mr_attr: Default::default(),
+            mr_v: Default::default(),
+            mr_index: Default::default(),
+            mr_active: Default::default(),
+            mr_clear: Default::default(),
             c_flow: Default::default(),
             c_active: Default::default(),
             n_bad: Default::default(),
@@ -352,6 +397,13 @@ impl<const A: usize, const B: usize> Default for CfgRegs<A, B> {
             k_recv_psn: k(FLOW_RECV_PSN),
             k_tlm_data: k(FLOW_TLM_DATA),
             k_cc_variant: k(FLOW_CC_VARIANT),
+            k_flow_pd: k(FLOW_PD),
+            k_mr_base: k(MR_BASE),
+            k_mr_len: k(MR_LEN),
+            k_mr_rkey: k(MR_RKEY),
+            k_mr_attr: k(MR_ATTR),
+            k_mr_commit: k(MR_COMMIT),
+            k_mr_clear: k(MR_CLEAR),
             k_dcqcn_g_log2: k(DCQCN_G_LOG2),
             k_dcqcn_alpha_period: k(DCQCN_ALPHA_PERIOD),
             k_dcqcn_dec_period: k(DCQCN_DEC_PERIOD),
@@ -436,6 +488,15 @@ impl<const A: usize, const B: usize> Logic for CfgRegs<A, B> {
             f_recv_psn,
             f_tlm_data,
             f_cc_variant,
+            f_pd,
+            r_mr_base,
+            r_mr_len,
+            r_mr_rkey,
+            r_mr_attr,
+            mr_v,
+            mr_index,
+            mr_active,
+            mr_clear,
             c_flow,
             c_active,
             n_bad,
@@ -444,6 +505,7 @@ impl<const A: usize, const B: usize> Logic for CfgRegs<A, B> {
         self.s_cfg.ready.next = (self.state.q.val() == CfgState::Idle);
         self.take.next = ((self.state.q.val() == CfgState::Idle) && self.s_cfg.valid.val());
         self.flow_oor.next = ((self.s_cfg.data.val().get_bits::<32>(0) >> self.k_a.val()).any());
+        self.mr_v.d.next = false;
         if self.take.val() {
             if (self.s_cfg.addr.val() == self.k_mtu_log2.val()) {
                 if (self.s_cfg.data.val().get_bits::<4>(0) > self.k_mtu_max.val()) {
@@ -523,6 +585,26 @@ impl<const A: usize, const B: usize> Logic for CfgRegs<A, B> {
                 } else {
                     self.f_cc_variant.d.next = self.s_cfg.data.val().get_bits::<2>(0);
                 }
+            } else if (self.s_cfg.addr.val() == self.k_flow_pd.val()) {
+                self.f_pd.d.next = self.s_cfg.data.val().get_bits::<16>(0);
+            } else if (self.s_cfg.addr.val() == self.k_mr_base.val()) {
+                self.r_mr_base.d.next = self.s_cfg.data.val();
+            } else if (self.s_cfg.addr.val() == self.k_mr_len.val()) {
+                self.r_mr_len.d.next = self.s_cfg.data.val();
+            } else if (self.s_cfg.addr.val() == self.k_mr_rkey.val()) {
+                self.r_mr_rkey.d.next = self.s_cfg.data.val().get_bits::<32>(0);
+            } else if (self.s_cfg.addr.val() == self.k_mr_attr.val()) {
+                self.r_mr_attr.d.next = self.s_cfg.data.val().get_bits::<18>(0);
+            } else if (self.s_cfg.addr.val() == self.k_mr_commit.val()) {
+                self.mr_v.d.next = true;
+                self.mr_index.d.next = self.s_cfg.data.val().get_bits::<8>(0);
+                self.mr_active.d.next = self.s_cfg.data.val().get_bit(32);
+                self.mr_clear.d.next = false;
+            } else if (self.s_cfg.addr.val() == self.k_mr_clear.val()) {
+                self.mr_v.d.next = true;
+                self.mr_index.d.next = 0.into();
+                self.mr_active.d.next = false;
+                self.mr_clear.d.next = true;
             } else if (self.s_cfg.addr.val() == self.k_dcqcn_g_log2.val()) {
                 self.r_dcqcn_g_log2.d.next = self.s_cfg.data.val().get_bits::<4>(0);
             } else if (self.s_cfg.addr.val() == self.k_dcqcn_alpha_period.val()) {
@@ -559,6 +641,34 @@ impl<const A: usize, const B: usize> Logic for CfgRegs<A, B> {
             } else {
                 self.n_bad.d.next = (self.n_bad.q.val() + 1);
             }
+        }
+        // The region table write and the flow's domain (fields 0 while
+        // not valid).
+        self.m_mr.valid.next = self.mr_v.q.val();
+        self.m_mr.index.next = 0.into();
+        self.m_mr.active.next = false;
+        self.m_mr.clear.next = false;
+        self.m_mr.rights.next = 0.into();
+        self.m_mr.pd.next = 0.into();
+        self.m_mr.rkey.next = 0.into();
+        self.m_mr.base.next = 0.into();
+        self.m_mr.len.next = 0.into();
+        if self.mr_v.q.val() {
+            self.m_mr.index.next = self.mr_index.q.val();
+            self.m_mr.active.next = self.mr_active.q.val();
+            self.m_mr.clear.next = self.mr_clear.q.val();
+            self.m_mr.rights.next = self.r_mr_attr.q.val().get_bits::<2>(16);
+            self.m_mr.pd.next = self.r_mr_attr.q.val().get_bits::<16>(0);
+            self.m_mr.rkey.next = self.r_mr_rkey.q.val();
+            self.m_mr.base.next = self.r_mr_base.q.val();
+            self.m_mr.len.next = self.r_mr_len.q.val();
+        }
+        self.m_pd.valid.next = (self.state.q.val() == CfgState::Tx);
+        self.m_pd.flow.next = 0.into();
+        self.m_pd.pd.next = 0.into();
+        if (self.state.q.val() == CfgState::Tx) {
+            self.m_pd.flow.next = self.c_flow.q.val();
+            self.m_pd.pd.next = self.f_pd.q.val();
         }
         // The commit sequence.
         self.m_tx_ctx.valid.next = (self.state.q.val() == CfgState::Tx);

@@ -11,12 +11,13 @@
 //!            │  └── FlowSched ◄─ EvArb ◄─ CcUpdate ◄─ HpccCc  │   └─ ReadResp ◄─ ReadQueue ◄─ ReadReq ─┐
 //!            ├─ SchedEvent ─► EvMerge ─► EvArb  AckCoalesce ──┘◄─ IntTap ◄─ AckInfo ◄────────────────┤
 //!            ├─ CcEvent ─► CcArb ─► HpccCc                                                          │
-//!            └─► m_cmpl      s_axis_rx ─► RoceRxParse ─► RoceRxDispatch ─ CcFeedback ─► FbQueue ─► NotifyRx ─► Requester
+//!            └─► m_cmpl      s_axis_rx ─► RoceRxParse ─► MrCheck ─► RoceRxDispatch ─ CcFeedback ─► FbQueue ─► NotifyRx ─► Requester
 //!                                                                      ├─ NakReq ─► Requester
 //!                                                                      ├─ HostWrite ─► m_dma_wr
 //!   DCQCN (flows with FLOW_CC_VARIANT 2):                              ├─ CNP (RpEvent) ─► RpArb ─► DcqcnRp ─ CcUpdate ─► EvArb
 //!                                                                      └─ CeMark ─► DcqcnNp ─ CnpReq ─► TxArb
 //!   CfgRegs ─ CREATE/DESTROY (RpEvent) ─► RpArb;  CfgRegs.m_dcqcn ─► DcqcnRp.cfg;  np_interval ─► DcqcnNp
+//!   CfgRegs ─ MrWrite (MR_COMMIT, MR_CLEAR), FlowPd (COMMIT) ─► MrCheck (the region table)
 //!   Requester ─ TxDesc taken by TxArb (observed) ─► SentTap ─ SENT (RpEvent) ─► RpArb (byte counter; on while byte_reset ≠ 0)
 //!   s_axis_rx (every beat the parser takes) ─► CnmRx (QCN CNM tap) ─► m_cnm, m_stats_cnm
 //!   RoceRxParse buf_fill, meta_fill ─► RxPause (RX_XOFF, RX_XON, RX_PAUSE_QUANTA) ─► pause_req, pause_quanta
@@ -76,6 +77,7 @@ use crate::nic::sent_tap::SentTap;
 use crate::nic::tx_arb::TxArb;
 use crate::nic::{CfgWriteSink, CoreStatsSource};
 use crate::roce::cnm_rx::CnmRx;
+use crate::roce::mr_check::MrCheck;
 use crate::roce::requester::Requester;
 use crate::roce::rx_dispatch::RoceRxDispatch;
 use crate::roce::rx_parse::RoceRxParse;
@@ -91,6 +93,8 @@ pub const DESC_L: usize = nic_spec::sched::REQ_DESC_QUEUE_LOG2;
 pub const READ_L: usize = nic_spec::roce::READ_QUEUE_LOG2;
 /// log2 of the feedback records queued for the requester ([`FbQueue`]).
 pub const FB_L: usize = nic_spec::roce::FB_QUEUE_LOG2;
+/// log2 of the memory regions ([`MrCheck`]).
+pub const MR_L: usize = nic_spec::mr::MR_LOG2;
 
 /// The NIC core for 2^A flows with 2^Q work requests each (`AQ` = A + Q)
 /// and a 2^B-word receive frame buffer.
@@ -128,6 +132,7 @@ pub struct NicCore<
     pub pause_cev: Signal<Out, Bits<8>>,
     cfg: CfgRegs<A, B>,
     parse: RoceRxParse<B>,
+    mr_check: MrCheck<A, MR_L>,
     dispatch: RoceRxDispatch<A>,
     rx_ctx: RxCtxMux<A>,
     requester: Requester<A, Q, AQ>,
@@ -160,12 +165,13 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
     #[hdl_gen]
     fn update(&mut self) {
         clock!(
-            self, clock, cfg, parse, dispatch, rx_ctx, requester, sched, ev_arb, cc_arb, cc,
-            read_q, fb_q, read_resp, int_tap, ack_slots, desc_q, ev_merge, notify_tx, notify_rx,
-            tx_arb, tx, rp_arb, rp, np, sent, cnm, rx_pause
+            self, clock, cfg, parse, mr_check, dispatch, rx_ctx, requester, sched, ev_arb, cc_arb,
+            cc, read_q, fb_q, read_resp, int_tap, ack_slots, desc_q, ev_merge, notify_tx,
+            notify_rx, tx_arb, tx, rp_arb, rp, np, sent, cnm, rx_pause
         );
         self.parse.reset.next = self.reset.val();
         self.rx_pause.reset.next = self.reset.val();
+        self.mr_check.reset.next = self.reset.val();
         self.dispatch.reset.next = self.reset.val();
         self.tx.reset.next = self.reset.val();
 
@@ -176,6 +182,8 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
         RxFlowCtxSource::<A>::join(&mut self.cfg.m_rx_ctx, &mut self.rx_ctx.s_cfg);
         ReqFlowCtxSource::<A>::join(&mut self.cfg.m_req_ctx, &mut self.requester.s_ctx);
         crate::cc::CcEventSource::join(&mut self.cfg.m_cc_ctl, &mut self.cc_arb.s_ctl);
+        MrWriteSource::join(&mut self.cfg.m_mr, &mut self.mr_check.s_mr);
+        FlowPdSource::<A>::join(&mut self.cfg.m_pd, &mut self.mr_check.s_pd);
         self.dispatch.cfg_mtu_log2.next = self.cfg.mtu_log2.val();
         self.requester.cfg_mtu_log2.next = self.cfg.mtu_log2.val();
         self.requester.cfg_rto.next = self.cfg.rto.val();
@@ -212,7 +220,10 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
         self.cnm.s_axis_rx.tvalid.next =
             (self.s_axis_rx.tvalid.val() && self.s_axis_rx.tready.val());
         CnmInfoSource::link(&mut self.m_cnm, &mut self.cnm.m_cnm);
-        RxMetaSource::join(&mut self.parse.m_meta, &mut self.dispatch.s_meta);
+        // Every WRITE FIRST/ONLY and READ REQUEST gets the region check's
+        // verdict before the dispatcher moves a byte of it.
+        RxMetaSource::join(&mut self.parse.m_meta, &mut self.mr_check.s_meta);
+        RxMetaSource::join(&mut self.mr_check.m_meta, &mut self.dispatch.s_meta);
         AxisSource::<64, 8, 1>::join(&mut self.parse.m_axis_pay, &mut self.dispatch.s_axis_pay);
         RxFlowCtxSource::<A>::join(&mut self.rx_ctx.m_ctx, &mut self.dispatch.s_ctx);
         HostWriteSource::link(&mut self.m_dma_wr, &mut self.dispatch.m_wr);
@@ -313,5 +324,12 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
         self.m_stats_core.pause_xon.next = self.rx_pause.xons.val();
         self.m_stats_core.pause_cycles.next = self.rx_pause.cycles.val();
         self.m_stats_core.ev_merged.next = self.ev_merge.merged.val();
+        self.m_stats_core.mr_granted.next = self.mr_check.m_stats.granted.val();
+        self.m_stats_core.mr_bad_len.next = self.mr_check.m_stats.bad_len.val();
+        self.m_stats_core.mr_bad_key.next = self.mr_check.m_stats.bad_key.val();
+        self.m_stats_core.mr_bad_pd.next = self.mr_check.m_stats.bad_pd.val();
+        self.m_stats_core.mr_bad_right.next = self.mr_check.m_stats.bad_right.val();
+        self.m_stats_core.mr_bad_range.next = self.mr_check.m_stats.bad_range.val();
+        self.m_stats_core.mr_bad_table.next = self.mr_check.m_stats.bad_mr.val();
     }
 }

@@ -18,6 +18,12 @@
 //!     READ REQUEST: msn += 1, `rdreq_*` (flow, psn, RETH VA, R_Key, DMA
 //!     length, msn after the increment), epsn += ceil(dlen/MTU) mod 2^24
 //!     (1 if that is 0), no ACK.
+//!   - d = 0 and refused by the memory-region check (`s_meta.mr` ≠ 0,
+//!     set by `MrCheck`, `nic_spec::mr::verdict`): `m_stats.refused`, NAK
+//!     `ack_*` (psn, AETH 0x62<<24 | msn for a remote access error
+//!     (`mr` = 1), 0x61<<24 | msn for an invalid request (`mr` = 2 or
+//!     3)), `nak_sent` set, nothing else changes, the payload is
+//!     discarded: nothing is written and no READ is requested.
 //!   - d = 0 with an unaligned address and data to move (len > 0; for a
 //!     READ REQUEST, dlen > 0): `m_stats.bad_va`, NAK `ack_*` (psn,
 //!     AETH 0x61<<24 | msn), `nak_sent` set, nothing else changes, the
@@ -32,8 +38,8 @@
 //!     psn epsn − 1, AETH 0x1F<<24 | msn (re-acknowledge). READ REQUEST:
 //!     executed again (its responses may have been lost; InfiniBand does
 //!     the same): `rdreq_*` with the request's own psn, VA, R_Key, DMA
-//!     length and the current msn, no ACK; with an unaligned VA and
-//!     dlen > 0, no event at all (the Tx read port takes 8-aligned
+//!     length and the current msn, no ACK; refused by the check, or
+//!     with an unaligned VA and dlen > 0, no event at all (the Tx read port takes 8-aligned
 //!     addresses only).
 //!   - else `m_stats.bad_psn`, nothing requested.
 //! - ACKNOWLEDGE: `cc_*` (flow, psn, aeth, opcode, TLM) for an ACK, `nak_*`
@@ -96,7 +102,9 @@
 //! - In, from `RoceRxParse`: `s_meta.valid`/`s_meta.ready`, `s_meta.opcode: 8`,
 //!   `s_meta.qp: 24`, `s_meta.psn: 24`, `s_meta.ackreq`, `s_meta.len: 13`,
 //!   `s_meta.va: 64`, `s_meta.rkey: 32`, `s_meta.dlen: 32`, `s_meta.aeth: 32`,
-//!   `s_meta.tlm.present`, `s_meta.tlm.hdr: 64`, `s_meta.tlm.hop0..4: 64`; then, if
+//!   `s_meta.tlm.present`, `s_meta.tlm.hdr: 64`, `s_meta.tlm.hop0..4: 64`,
+//!   `s_meta.mr: 2` (the memory-region verdict; the core's `MrCheck` sets
+//!   it, a parser alone gives 0: no check); then, if
 //!   `s_meta.len` > 0, the payload on `s_axis_pay` ([`AxisSink`]`<64, 8, 1>`,
 //!   byte 0 in lane 0; `tuser` ignored: the parser releases only checked
 //!   frames). The payload is framed by `tlast`.
@@ -114,7 +122,8 @@
 //!   - `m_cnp` (`RpEvent`: `op: 2`, `flow: 16`, `bytes: 16`), valid/ready;
 //!   - `m_ce` (`CeMark`: `flow: 16`), a strobe with no ready.
 //! - Counters (32 bits, wrapping): `m_stats.unknown_flow`, `m_stats.oos`,
-//!   `m_stats.dup`, `m_stats.bad_psn`, `m_stats.accepted`, `m_stats.bad_va`, `m_stats.bad_op`.
+//!   `m_stats.dup`, `m_stats.bad_psn`, `m_stats.accepted`, `m_stats.bad_va`, `m_stats.bad_op`,
+//!   `m_stats.refused`.
 //!
 //! # Timing
 //! One packet at a time: `Idle` (record accepted, context read issued),
@@ -207,6 +216,8 @@ pub struct RoceRxDispatch<const A: usize> {
     m_aeth: DFF<Bits<32>>,
     m_tlm: DFF<Bit>,
     m_ce_in: DFF<Bit>,
+    /// The memory-region verdict (`nic_spec::mr::verdict`).
+    m_mr: DFF<Bits<2>>,
     m_hdr: DFF<Bits<64>>,
     m_hop0: DFF<Bits<64>>,
     m_hop1: DFF<Bits<64>>,
@@ -292,12 +303,15 @@ pub struct RoceRxDispatch<const A: usize> {
     c_accepted: DFF<Bits<32>>,
     c_bad_va: DFF<Bits<32>>,
     c_bad_op: DFF<Bits<32>>,
+    c_refused: DFF<Bits<32>>,
     k_nflows: Constant<Bits<24>>,
     /// The opcode table's classes of the latched opcode.
     op_class: OpDecode,
     k_syn_ack: Constant<Bits<32>>,
     k_syn_nak: Constant<Bits<32>>,
     k_syn_inv: Constant<Bits<32>>,
+    k_syn_acc: Constant<Bits<32>>,
+    k_mr_access: Constant<Bits<2>>,
     k_win: Constant<Bits<24>>,
     k_dup: Constant<Bits<24>>,
     k_m8: Constant<Bits<4>>,
@@ -347,6 +361,11 @@ pub struct RoceRxDispatch<const A: usize> {
     d_dup: Signal<Local, Bit>,
     va_eff: Signal<Local, Bits<64>>,
     va_bad: Signal<Local, Bit>,
+    /// The memory-region check refused the request (`s_meta.mr` ≠ 0).
+    mr_bad: Signal<Local, Bit>,
+    /// A WRITE or READ REQUEST that moves nothing and is answered with
+    /// a NAK: refused by the check, or data to an unaligned address.
+    refuse: Signal<Local, Bit>,
     dat_nz: Signal<Local, Bit>,
     ra_bad: Signal<Local, Bit>,
     r_acc: Signal<Local, Bit>,
@@ -437,6 +456,7 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             m_aeth: Default::default(),
             m_tlm: Default::default(),
             m_ce_in: Default::default(),
+            m_mr: Default::default(),
             m_hdr: Default::default(),
             m_hop0: Default::default(),
             m_hop1: Default::default(),
@@ -515,11 +535,14 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             c_accepted: Default::default(),
             c_bad_va: Default::default(),
             c_bad_op: Default::default(),
+            c_refused: Default::default(),
             k_nflows: Constant::new(Bits::<24>::from(1u64 << A)),
             op_class: Default::default(),
             k_syn_ack: Constant::new(Bits::<32>::from((syndrome::ACK as u64) << 24)),
             k_syn_nak: Constant::new(Bits::<32>::from((syndrome::NAK_SEQ as u64) << 24)),
             k_syn_inv: Constant::new(Bits::<32>::from((syndrome::NAK_INVALID as u64) << 24)),
+            k_syn_acc: Constant::new(Bits::<32>::from((syndrome::NAK_ACCESS as u64) << 24)),
+            k_mr_access: Constant::new(Bits::<2>::from(nic_spec::mr::verdict::ACCESS as u64)),
             k_win: Constant::new(Bits::<24>::from(1u64 << 12)),
             k_dup: Constant::new(Bits::<24>::from((1u64 << 24) - (1u64 << 12))),
             k_m8: Constant::new(Bits::<4>::from(8u64)),
@@ -567,6 +590,8 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             d_dup: Default::default(),
             va_eff: Default::default(),
             va_bad: Default::default(),
+            mr_bad: Default::default(),
+            refuse: Default::default(),
             dat_nz: Default::default(),
             ra_bad: Default::default(),
             r_acc: Default::default(),
@@ -658,6 +683,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             o_notify,
             o_cnp,
             m_ce_in,
+            m_mr,
             cnp_v,
             ce_v,
             inc,
@@ -691,7 +717,8 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             c_bad_psn,
             c_accepted,
             c_bad_va,
-            c_bad_op
+            c_bad_op,
+            c_refused
         );
         clock!(
             self, clock, ram_fl, ram_epsn, ram_msn, ram_wva, ram_radr, ram_rpsn, ram_t0, ram_t1,
@@ -738,6 +765,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.m_aeth.d.next = self.s_meta.aeth.val();
             self.m_tlm.d.next = self.s_meta.tlm.present.val();
             self.m_ce_in.d.next = self.s_meta.ce.val();
+            self.m_mr.d.next = self.s_meta.mr.val();
             self.m_hdr.d.next = self.s_meta.tlm.hdr.val();
             self.m_hop0.d.next = self.s_meta.tlm.hop0.val();
             self.m_hop1.d.next = self.s_meta.tlm.hop1.val();
@@ -885,6 +913,8 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.dat_nz.next = self.len_nz.val();
         }
         self.va_bad.next = (self.va_eff.val().get_bits::<3>(0).any() && self.dat_nz.val());
+        self.mr_bad.next = self.m_mr.q.val().any();
+        self.refuse.next = (self.va_bad.val() || self.mr_bad.val());
         // READ RESPONSE: inside a READ the running position, between READs
         // the landing entry at rd_idx (its lap must be rd_idx bit 3).
         self.rd_done_c.next = self.c_fl.q.val().get_bit(3);
@@ -898,9 +928,9 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         }
         self.ra_bad.next = (self.rbase.val().get_bits::<3>(0).any() && self.len_nz.val());
         self.r_acc.next =
-            (self.okp.val() && self.o_resp.q.val() && self.d_zero.val() && !self.va_bad.val());
+            (self.okp.val() && self.o_resp.q.val() && self.d_zero.val() && !self.refuse.val());
         self.r_badva.next =
-            (self.okp.val() && self.o_resp.q.val() && self.d_zero.val() && self.va_bad.val());
+            (self.okp.val() && self.o_resp.q.val() && self.d_zero.val() && self.refuse.val());
         self.r_oos.next = (self.okp.val() && self.o_resp.q.val() && self.d_ahead.val());
         self.r_dup.next = (self.okp.val() && self.o_resp.q.val() && self.d_dup.val());
         self.r_far.next = (self.okp.val()
@@ -937,7 +967,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         // A duplicate READ REQUEST is executed again (its responses may
         // have been lost), unless its VA is unaligned.
         self.ev_rdreq.next = ((self.r_acc.val() && self.o_rreq.q.val())
-            || (self.r_dup.val() && self.o_rreq.q.val() && !self.va_bad.val()));
+            || (self.r_dup.val() && self.o_rreq.q.val() && !self.refuse.val()));
         self.pay_write.next =
             (((self.r_acc.val() && self.o_wr.q.val()) || self.rr_acc.val()) && self.len_nz.val());
         // New context values.
@@ -972,6 +1002,9 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.psn_sel.next = self.m_psn.q.val();
         } else if self.r_badva.val() {
             self.syn_sel.next = self.k_syn_inv.val();
+            if (self.m_mr.q.val() == self.k_mr_access.val()) {
+                self.syn_sel.next = self.k_syn_acc.val();
+            }
             self.msn_sel.next = self.c_msn.q.val();
             self.psn_sel.next = self.m_psn.q.val();
         } else if self.r_oos.val() {
@@ -1284,6 +1317,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.c_bad_psn.d.next = 0.into();
             self.c_accepted.d.next = 0.into();
             self.c_bad_va.d.next = 0.into();
+            self.c_refused.d.next = 0.into();
             self.c_bad_op.d.next = 0.into();
         } else if self.go.val() {
             if self.o_bad.q.val() {
@@ -1301,8 +1335,11 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             if self.r_far.val() {
                 self.c_bad_psn.d.next = (self.c_bad_psn.q.val() + 1);
             }
-            if (self.r_badva.val() || self.rr_badva.val()) {
+            if ((self.r_badva.val() && !self.mr_bad.val()) || self.rr_badva.val()) {
                 self.c_bad_va.d.next = (self.c_bad_va.q.val() + 1);
+            }
+            if (self.r_badva.val() && self.mr_bad.val()) {
+                self.c_refused.d.next = (self.c_refused.q.val() + 1);
             }
             if (self.r_acc.val() || self.rr_acc.val() || self.r_other.val()) {
                 self.c_accepted.d.next = (self.c_accepted.q.val() + 1);
@@ -1421,6 +1458,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.m_stats.bad_psn.next = self.c_bad_psn.q.val();
         self.m_stats.accepted.next = self.c_accepted.q.val();
         self.m_stats.bad_va.next = self.c_bad_va.q.val();
+        self.m_stats.refused.next = self.c_refused.q.val();
         self.m_stats.bad_op.next = self.c_bad_op.q.val();
     }
 }

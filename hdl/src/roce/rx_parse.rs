@@ -1116,6 +1116,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             self.m_meta.dlen.next = self.ram_rd.read_data.val().get_bits::<32>(0);
             self.m_meta.aeth.next = self.ram_aeth.read_data.val();
             self.m_meta.ce.next = self.ram_ce.read_data.val();
+            self.m_meta.mr.next = 0.into();
             self.m_meta.tlm.hdr.next = self.ram_tlm[0].read_data.val();
             self.m_meta.tlm.hop0.next = self.ram_tlm[1].read_data.val();
             self.m_meta.tlm.hop1.next = self.ram_tlm[2].read_data.val();
@@ -1134,6 +1135,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             self.m_meta.dlen.next = 0.into();
             self.m_meta.aeth.next = 0.into();
             self.m_meta.ce.next = false;
+            self.m_meta.mr.next = 0.into();
             self.m_meta.tlm.hdr.next = 0.into();
             self.m_meta.tlm.hop0.next = 0.into();
             self.m_meta.tlm.hop1.next = 0.into();

@@ -39,12 +39,13 @@ harness! {
             cc_t: cc_t, cc_inv_t_m: cc_inv_t_m, cc_inv_t_s: cc_inv_t_s, cc_uq_m: cc_uq_m,
             cc_eta: cc_eta, cc_max_stage: cc_max_stage, cc_w_ai: cc_w_ai, cc_w_min: cc_w_min,
             cc_w_init: cc_w_init, cc_mlog: cc_mlog, bad_cfg: bad_cfg, commits: commits,
-            rp_ctl_valid: m_rp_ctl.valid, np_interval: np_interval
+            rp_ctl_valid: m_rp_ctl.valid, np_interval: np_interval,
+            mr_valid: m_mr.valid, pd_valid: m_pd.valid
         }
         records_in { cfg: s_cfg }
         records_out {
             tx_ctx: m_tx_ctx, rx_ctx: m_rx_ctx, req_ctx: m_req_ctx, cc_ctl: m_cc_ctl,
-            rp_ctl: m_rp_ctl, dcqcn: m_dcqcn
+            rp_ctl: m_rp_ctl, dcqcn: m_dcqcn, mr: m_mr, pd: m_pd
         }
     }
 }

@@ -8,6 +8,7 @@ use nic_hdl::roce::op_decode::OpDecode;
 use rust_hdl::prelude::*;
 
 pub mod bench;
+pub mod mr_check;
 pub mod pipes;
 pub mod requester;
 pub mod rx_dispatch;

@@ -387,6 +387,7 @@ pub fn dispatch_verdicts(d0: &RxDispatchStats, d1: &RxDispatchStats) -> Vec<Opti
         (d0.bad_psn, d1.bad_psn, RxDrop::BadPsn),
         (d0.bad_va, d1.bad_va, RxDrop::BadVa),
         (d0.bad_op, d1.bad_op, RxDrop::BadOp),
+        (d0.refused, d1.refused, RxDrop::Refused),
     ] {
         for _ in n0..n1 {
             v.push(Some(r));

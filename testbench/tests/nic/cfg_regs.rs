@@ -171,3 +171,46 @@ fn rx_xoff_is_refused_above_the_receive_buffer() {
         (0xFFFF, 0x2345, 2)
     );
 }
+
+/// The region registers: `MR_COMMIT` puts the staged region on `m_mr` in
+/// the next cycle (entry, active, rights and domain from `MR_ATTR`),
+/// `MR_CLEAR` a clear; `FLOW_PD` goes out on `m_pd` with the flow's
+/// `m_tx_ctx`.
+#[test]
+fn cfg_regs_region_and_domain_writes() {
+    use nic_spec::regs::*;
+    let w = |addr: u16, data: u64| In {
+        cfg_valid: true,
+        cfg: CfgWrite { addr, data },
+        req_ctx_ready: true,
+        cc_ctl_ready: true,
+        rp_ctl_ready: true,
+        ..Default::default()
+    };
+    let s = vec![
+        w(MR_BASE, 0x1000),
+        w(MR_LEN, 0x2000),
+        w(MR_RKEY, 0x0305),
+        w(MR_ATTR, 7 | (3 << 16)),
+        w(MR_COMMIT, 3 | (1 << 32)),
+        w(MR_CLEAR, 0),
+        w(FLOW_PD, 9),
+        w(COMMIT, 2 | (1 << 32)),
+        In::default(),
+        In::default(),
+    ];
+    let out = both::<CfgRegs<4, 10>, Golden<4, 10>>("cfg_regs_mr", &s).unwrap();
+    let mr: Vec<usize> = (0..out.len()).filter(|&c| out[c].mr_valid).collect();
+    assert_eq!(mr, [5, 6]);
+    let m = out[5].mr;
+    assert_eq!(
+        (m.index, m.active, m.clear, m.rights, m.pd, m.rkey, m.base, m.len),
+        (3, true, false, 3, 7, 0x0305, 0x1000, 0x2000)
+    );
+    assert!(out[6].mr.clear && !out[6].mr.active);
+    let pd: Vec<usize> = (0..out.len()).filter(|&c| out[c].pd_valid).collect();
+    assert_eq!(pd, [8]);
+    assert!(out[8].tx_ctx_valid);
+    assert_eq!((out[8].pd.flow, out[8].pd.pd), (2, 9));
+    assert_eq!(out.last().unwrap().bad_cfg, 0);
+}

@@ -2,6 +2,7 @@ mod bench;
 mod bswap;
 pub(crate) mod cnm_rx;
 mod crc32;
+mod mr_check;
 mod op_decode;
 mod requester;
 mod rx_dispatch;

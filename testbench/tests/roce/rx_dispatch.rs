@@ -51,6 +51,8 @@ struct Spec {
     payload: Vec<u8>,
     /// The IPv4 ECN field was CE.
     ce: bool,
+    /// The memory-region check's verdict (`nic_spec::mr::verdict`).
+    mr: u8,
     /// Not a packet: a cfg write made when this spec's turn comes.
     cfg: Option<CfgW>,
 }
@@ -70,6 +72,7 @@ impl Spec {
             aeth: 0,
             payload: vec![],
             ce: false,
+            mr: 0,
             cfg: None,
         }
     }
@@ -414,6 +417,7 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
                     dlen: s.dlen,
                     aeth: s.aeth,
                     ce: s.ce,
+                    mr: s.mr,
                     tlm: Telemetry {
                         present: s.tlm,
                         hdr: h,
@@ -655,6 +659,9 @@ fn spec_strategy(a: usize) -> impl Strategy<Value = Spec> {
                     aeth: (syn << 24) | (msn & M24),
                     payload,
                     ce,
+                    // Now and then a verdict of the region check (3 is
+                    // not one it gives: refused as an invalid request).
+                    mr: if odd >= 95 { (odd - 94) as u8 & 3 } else { 0 },
                     cfg: None,
                 }
             },
@@ -1421,6 +1428,92 @@ fn unaligned_va_is_naked() {
         .map(|(k, b)| (0x2000 + k as u64, b))
         .collect();
     assert_eq!(run.host, expect);
+}
+
+/// A request the memory-region check refused (`mr` ≠ 0): a NAK at its
+/// own PSN, remote access error (0x62) for `mr` = 1, invalid request
+/// (0x61) for 2; nothing written, no READ requested, epsn unchanged, so
+/// the same WRITE granted afterwards goes through; a duplicate READ
+/// REQUEST refused is not executed again; counted in `refused` only.
+#[test]
+fn refused_requests_are_naked_and_move_nothing() {
+    let refused = |mut s: Spec, mr: u8| {
+        s.mr = mr;
+        s
+    };
+    let read = |psn: u32, mr: u8| Spec {
+        va: 0x4000,
+        dlen: 64,
+        mr,
+        ..Spec::new(0x0C, 0, PsnMode::Exact(psn))
+    };
+    let specs = vec![
+        refused(write(0x0A, 0, 7, 0x1000, bytes(16, 0), true), 1),
+        refused(write(0x0A, 0, 7, 0x1000, bytes(16, 0), true), 2),
+        write(0x0A, 0, 7, 0x1000, bytes(16, 5), true),
+        read(8, 1),
+        read(8, 0),
+        read(8, 1), // a duplicate now: not executed again
+        read(8, 0), // a duplicate: executed again
+    ];
+    let cfg = flows(3, 7);
+    let run = checked::<3>("rxd_refused", &cfg, &specs, &Knobs::all_ready(8));
+    let evs: Vec<Ev> = run.events.iter().map(|e| e.1.clone()).collect();
+    let rdreq = |msn: u32| Ev::Rdreq {
+        flow: 0,
+        psn: 8,
+        va: 0x4000,
+        rkey: 0,
+        len: 64,
+        msn,
+    };
+    assert_eq!(
+        evs,
+        vec![
+            Ev::Ack {
+                flow: 0,
+                psn: 7,
+                aeth: ack_aeth(0x62, 0),
+                tlm: None
+            },
+            Ev::Ack {
+                flow: 0,
+                psn: 7,
+                aeth: ack_aeth(0x61, 0),
+                tlm: None
+            },
+            Ev::Ack {
+                flow: 0,
+                psn: 7,
+                aeth: ack_aeth(0x1F, 1),
+                tlm: None
+            },
+            Ev::Ack {
+                flow: 0,
+                psn: 8,
+                aeth: ack_aeth(0x62, 1),
+                tlm: None
+            },
+            rdreq(2),
+            rdreq(2),
+        ]
+    );
+    let o = run.outs.last().unwrap();
+    assert_eq!(
+        (
+            o.stats.refused,
+            o.stats.accepted,
+            o.stats.dup,
+            o.stats.bad_va
+        ),
+        (3, 2, 2, 0)
+    );
+    let expect: BTreeMap<u64, u8> = bytes(16, 5)
+        .into_iter()
+        .enumerate()
+        .map(|(k, b)| (0x1000 + k as u64, b))
+        .collect();
+    assert_eq!(run.host, expect, "only the granted WRITE's bytes");
 }
 
 /// Bad input is counted and isolated: flow 1's events and host writes

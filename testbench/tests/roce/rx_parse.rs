@@ -246,6 +246,7 @@ impl Pkt {
             dlen: if r { self.dlen } else { 0 },
             aeth: if a { self.aeth } else { 0 },
             ce: self.tos & 3 == 3,
+            mr: 0,
             tlm: Telemetry::from_words(self.t, self.tlm),
         }
     }

@@ -283,9 +283,20 @@ pub fn decide(flow_bits: u32, mtu_log2: u8, c: &Ctx, h: &RxMeta) -> Decision {
                 } else {
                     u32::from(h.len)
                 };
-                if va & 7 != 0 && dlen != 0 {
-                    d.drop = Some(RxDrop::BadVa);
-                    d.ack = Some((h.psn, aeth(syndrome::NAK_INVALID, c.msn)));
+                // A request the memory-region check refused (`h.mr`), or
+                // data to an unaligned address: a NAK, nothing moves.
+                if h.mr != 0 || (va & 7 != 0 && dlen != 0) {
+                    let syn = if h.mr == nic_spec::mr::verdict::ACCESS {
+                        syndrome::NAK_ACCESS
+                    } else {
+                        syndrome::NAK_INVALID
+                    };
+                    d.drop = Some(if h.mr != 0 {
+                        RxDrop::Refused
+                    } else {
+                        RxDrop::BadVa
+                    });
+                    d.ack = Some((h.psn, aeth(syn, c.msn)));
                     d.ctx.nak_sent = true;
                     return d;
                 }
@@ -316,8 +327,8 @@ pub fn decide(flow_bits: u32, mtu_log2: u8, c: &Ctx, h: &RxMeta) -> Decision {
                 d.drop = Some(RxDrop::Dup);
                 if opc == op::READ_REQ {
                     // Executed again (its responses may have been lost),
-                    // unless the VA is unaligned.
-                    if h.va & 7 == 0 || h.dlen == 0 {
+                    // unless the VA is unaligned or the check refused it.
+                    if h.mr == 0 && (h.va & 7 == 0 || h.dlen == 0) {
                         d.rdreq = Some(c.msn);
                     }
                 } else {
@@ -389,6 +400,7 @@ pub struct DispatchCounters {
     pub accepted: u64,
     pub bad_va: u64,
     pub bad_op: u64,
+    pub refused: u64,
 }
 
 impl DispatchCounters {
@@ -401,6 +413,7 @@ impl DispatchCounters {
             Some(RxDrop::Dup) => &mut self.dup,
             Some(RxDrop::BadPsn) => &mut self.bad_psn,
             Some(RxDrop::BadVa) => &mut self.bad_va,
+            Some(RxDrop::Refused) => &mut self.refused,
             Some(RxDrop::BadOp) | Some(RxDrop::Parse(_)) => &mut self.bad_op,
         };
         *c += 1;
@@ -480,6 +493,7 @@ impl RxDispatchModel {
             dlen: reth.dlen,
             aeth: p.aeth.unwrap_or(0),
             ce: p.tos & 3 == 3,
+            mr: 0,
             // Only the T bit is read by the rules.
             tlm: Telemetry {
                 present: p.tlm.is_some(),
@@ -672,6 +686,7 @@ mod tests {
                 accepted: 3,
                 bad_va: 0,
                 bad_op: 0,
+                refused: 0,
             }
         );
     }

@@ -1,0 +1,566 @@
+//! `MrCheck`: the memory-region check of the receive path
+//! (`docs/roce.md` §8a, `nic_spec::mr`). It stands between the parser and
+//! the dispatcher and gives every packet record a verdict (`RxMeta.mr`)
+//! before any byte of it moves: a WRITE FIRST/ONLY or a READ REQUEST is
+//! granted only if the region its R_Key names allows it.
+//!
+//! # What it does, per record on `s_meta`
+//! A record whose opcode is a WRITE FIRST, WRITE ONLY or READ REQUEST
+//! (`nic_spec::roce::has_reth` and a write or a read request) is
+//! *checked*; every other record passes with `mr` = 0. The checks, in
+//! order; the first that fails gives the verdict and is counted
+//! (`nic_spec::mr::reason`):
+//! 1. `len` = 0 and `dlen` = 0: granted with no check (a zero-length
+//!    WRITE or READ moves no byte; InfiniBand checks no key for it);
+//! 2. a WRITE whose payload `len` exceeds the RETH's DMA length `dlen`:
+//!    invalid request (`bad_len`);
+//! 3. the entry `rkey` names (`nic_spec::mr::key_index`) is not valid or
+//!    holds another R_Key: remote access error (`bad_key`);
+//! 4. the entry's protection domain is not the flow's (`s_meta.qp`'s, as
+//!    last written on `s_pd`; a `qp` ≥ 2^A has none): `bad_pd`;
+//! 5. the entry does not grant the right (remote write for a WRITE,
+//!    remote read for a READ REQUEST): `bad_right`;
+//! 6. [`va`, `va` + `dlen`) is not inside [base, base + len), in exact
+//!    arithmetic (no wrap-around at 2^64): `bad_range`;
+//! otherwise granted (`granted`). The dispatcher answers a refused
+//! in-sequence request with a NAK of the verdict's syndrome and moves
+//! nothing.
+//!
+//! # Ports (clock `clock`)
+//! - `reset` (synchronous): the state machine, the output register and
+//!   the counters; not the tables. A record in flight is abandoned, as the
+//!   parser (reset with it) and the dispatcher abandon theirs.
+//! - `s_mr` (`MrWrite`, strobe): writes table entry `index` (a region
+//!   with `active`, else an invalidation) two cycles later; with `clear`,
+//!   invalidates every entry (a full reset's sweep). Refused and counted
+//!   (`bad_mr`): an `index` ≥ 2^R, or a valid region whose base + len
+//!   exceeds 2^64.
+//! - `s_pd` (`FlowPd<A>`, strobe): the flow's protection domain, written
+//!   one cycle later.
+//! - `s_meta` (`RxMeta`, from the parser): `ready` = the state register is
+//!   `Idle` (never derived from an input).
+//! - `m_meta` (`RxMeta`, to the dispatcher): the record with `mr` set;
+//!   valid and fields registered (fields 0 while not valid).
+//! - `m_stats` (`MrCheckStats`): counters, 32 bits, wrapping.
+//!
+//! # Timing
+//! A record accepted in cycle t is on `m_meta` at t + 2 if it is not
+//! checked, at t + 6 if it is: `Read` issues the table reads from the
+//! latched record, `Reg` registers the RAM outputs (rule R3) and compares
+//! `len` with `dlen`, `Cmp` compares the key, domain and right and
+//! computes `va` − base, `Room` computes len − (`va` − base), `Fit`
+//! compares `dlen` with that room (one carry chain a cycle: rule R4).
+//! The next record is taken in the cycle after the output is taken: an
+//! interval of 3 cycles (unchecked) or 7 (checked), under the 10.5 cycles
+//! of a minimum frame on a 64-bit line and the 12 of a RETH-bearing one.
+//! A table write to the entry or the flow being read in `Read` repeats
+//! the read in the next cycle, so a check never sees a half-written
+//! region: a write is seen by every record whose `Read` is after it.
+//!
+//! # Bad input
+//! Any R_Key, VA, length or flow id gets a verdict; nothing panics or
+//! stalls. Table writes out of range are refused and counted.
+//!
+//! Golden twin: `nic_golden::roce::mr_check`.
+
+use crate::mem::Ram;
+use crate::roce::op_decode::OpDecode;
+use crate::roce::{FlowPdSink, MrCheckStatsSource, MrWriteSink, RxMetaSink, RxMetaSource};
+use nic_spec::mr::{right, verdict, KEY_INDEX_SHIFT};
+use rust_hdl::prelude::*;
+
+#[derive(Copy, Clone, PartialEq, Debug, LogicState)]
+pub enum MrState {
+    Idle,
+    Read,
+    Reg,
+    Cmp,
+    Room,
+    Fit,
+    Out,
+}
+
+#[derive(LogicBlock)]
+pub struct MrCheck<const A: usize, const R: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub s_mr: MrWriteSink,
+    pub s_pd: FlowPdSink<A>,
+    pub s_meta: RxMetaSink,
+    pub m_meta: RxMetaSource,
+    pub m_stats: MrCheckStatsSource,
+    /// Entry: rkey (32) | pd (16) << 32 | rights (2) << 48.
+    ram_key: Ram<Bits<50>, R>,
+    /// The entries' valid bits (bit i: entry i), flops so that `clear`
+    /// takes one cycle; read like a RAM (`rd_vld`, one cycle).
+    vld: DFF<Bits<128>>,
+    rd_vld: DFF<Bit>,
+    e_vld: DFF<Bit>,
+    ram_base: Ram<Bits<64>, R>,
+    ram_len: Ram<Bits<64>, R>,
+    ram_pd: Ram<Bits<16>, A>,
+    st: DFF<MrState>,
+    // The latched record.
+    m_opcode: DFF<Bits<8>>,
+    m_qp: DFF<Bits<24>>,
+    m_psn: DFF<Bits<24>>,
+    m_ackreq: DFF<Bit>,
+    m_len: DFF<Bits<13>>,
+    m_va: DFF<Bits<64>>,
+    m_rkey: DFF<Bits<32>>,
+    m_dlen: DFF<Bits<32>>,
+    m_aeth: DFF<Bits<32>>,
+    m_ce: DFF<Bit>,
+    m_tlm: DFF<Bit>,
+    m_hdr: DFF<Bits<64>>,
+    m_hop0: DFF<Bits<64>>,
+    m_hop1: DFF<Bits<64>>,
+    m_hop2: DFF<Bits<64>>,
+    m_hop3: DFF<Bits<64>>,
+    m_hop4: DFF<Bits<64>>,
+    op_class: OpDecode,
+    // Pending table writes (the strobes, registered).
+    w_v: DFF<Bit>,
+    w_index: DFF<Bits<8>>,
+    w_valid: DFF<Bit>,
+    w_clear: DFF<Bit>,
+    w_rights: DFF<Bits<2>>,
+    w_pd: DFF<Bits<16>>,
+    w_rkey: DFF<Bits<32>>,
+    w_base: DFF<Bits<64>>,
+    w_len: DFF<Bits<64>>,
+    p_v: DFF<Bit>,
+    p_flow: DFF<Bits<A>>,
+    p_pd: DFF<Bits<16>>,
+    // The entry and the flow's domain (registered RAM outputs, `Reg`).
+    e_key: DFF<Bits<50>>,
+    e_base: DFF<Bits<64>>,
+    e_len: DFF<Bits<64>>,
+    e_flow_pd: DFF<Bits<16>>,
+    // The decision's steps.
+    d_checked: DFF<Bit>,
+    d_write: DFF<Bit>,
+    d_zero: DFF<Bit>,
+    d_len_bad: DFF<Bit>,
+    d_key_bad: DFF<Bit>,
+    d_pd_bad: DFF<Bit>,
+    d_right_bad: DFF<Bit>,
+    d_off: DFF<Bits<65>>,
+    d_room: DFF<Bits<65>>,
+    mr_r: DFF<Bits<2>>,
+    c_granted: DFF<Bits<32>>,
+    c_bad_len: DFF<Bits<32>>,
+    c_bad_key: DFF<Bits<32>>,
+    c_bad_pd: DFF<Bits<32>>,
+    c_bad_right: DFF<Bits<32>>,
+    c_bad_range: DFF<Bits<32>>,
+    c_bad_mr: DFF<Bits<32>>,
+    k_nreg: Constant<Bits<8>>,
+    k_nflows: Constant<Bits<24>>,
+    k_bit0: Constant<Bits<128>>,
+    k_granted: Constant<Bits<2>>,
+    k_access: Constant<Bits<2>>,
+    k_invalid: Constant<Bits<2>>,
+    k_rw: Constant<Bits<2>>,
+    k_rr: Constant<Bits<2>>,
+    // Combinational.
+    rd_index: Signal<Local, Bits<R>>,
+    w_addr: Signal<Local, Bits<R>>,
+    w_bit: Signal<Local, Bits<128>>,
+    vld_at: Signal<Local, Bits<128>>,
+    w_go: Signal<Local, Bit>,
+    w_sum: Signal<Local, Bits<65>>,
+    collide: Signal<Local, Bit>,
+    e_rights: Signal<Local, Bits<2>>,
+    need: Signal<Local, Bits<2>>,
+    out_v: Signal<Local, Bit>,
+}
+
+impl<const A: usize, const R: usize> Default for MrCheck<A, R> {
+    fn default() -> Self {
+        assert!(
+            (1..=16).contains(&A) && (1..=7).contains(&R),
+            "MrCheck: 1 <= A <= 16, 1 <= R <= 7"
+        );
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            s_mr: Default::default(),
+            s_pd: Default::default(),
+            s_meta: Default::default(),
+            m_meta: Default::default(),
+            m_stats: Default::default(),
+            ram_key: Default::default(),
+            vld: Default::default(),
+            rd_vld: Default::default(),
+            e_vld: Default::default(),
+            ram_base: Default::default(),
+            ram_len: Default::default(),
+            ram_pd: Default::default(),
+            st: Default::default(),
+            m_opcode: Default::default(),
+            m_qp: Default::default(),
+            m_psn: Default::default(),
+            m_ackreq: Default::default(),
+            m_len: Default::default(),
+            m_va: Default::default(),
+            m_rkey: Default::default(),
+            m_dlen: Default::default(),
+            m_aeth: Default::default(),
+            m_ce: Default::default(),
+            m_tlm: Default::default(),
+            m_hdr: Default::default(),
+            m_hop0: Default::default(),
+            m_hop1: Default::default(),
+            m_hop2: Default::default(),
+            m_hop3: Default::default(),
+            m_hop4: Default::default(),
+            op_class: Default::default(),
+            w_v: Default::default(),
+            w_index: Default::default(),
+            w_valid: Default::default(),
+            w_clear: Default::default(),
+            w_rights: Default::default(),
+            w_pd: Default::default(),
+            w_rkey: Default::default(),
+            w_base: Default::default(),
+            w_len: Default::default(),
+            p_v: Default::default(),
+            p_flow: Default::default(),
+            p_pd: Default::default(),
+            e_key: Default::default(),
+            e_base: Default::default(),
+            e_len: Default::default(),
+            e_flow_pd: Default::default(),
+            d_checked: Default::default(),
+            d_write: Default::default(),
+            d_zero: Default::default(),
+            d_len_bad: Default::default(),
+            d_key_bad: Default::default(),
+            d_pd_bad: Default::default(),
+            d_right_bad: Default::default(),
+            d_off: Default::default(),
+            d_room: Default::default(),
+            mr_r: Default::default(),
+            c_granted: Default::default(),
+            c_bad_len: Default::default(),
+            c_bad_key: Default::default(),
+            c_bad_pd: Default::default(),
+            c_bad_right: Default::default(),
+            c_bad_range: Default::default(),
+            c_bad_mr: Default::default(),
+            k_nreg: Constant::new(Bits::<8>::from(1u64 << R)),
+            k_nflows: Constant::new(Bits::<24>::from(1u64 << A)),
+            k_bit0: Constant::new(Bits::<128>::from(1u64)),
+            k_granted: Constant::new(Bits::<2>::from(verdict::GRANTED as u64)),
+            k_access: Constant::new(Bits::<2>::from(verdict::ACCESS as u64)),
+            k_invalid: Constant::new(Bits::<2>::from(verdict::INVALID as u64)),
+            k_rw: Constant::new(Bits::<2>::from(right::REMOTE_WRITE as u64)),
+            k_rr: Constant::new(Bits::<2>::from(right::REMOTE_READ as u64)),
+            rd_index: Default::default(),
+            w_addr: Default::default(),
+            w_bit: Default::default(),
+            vld_at: Default::default(),
+            w_go: Default::default(),
+            w_sum: Default::default(),
+            collide: Default::default(),
+            e_rights: Default::default(),
+            need: Default::default(),
+            out_v: Default::default(),
+        }
+    }
+}
+
+const _: () = assert!(
+    KEY_INDEX_SHIFT == 8,
+    "MrCheck reads the index from rkey bit 8"
+);
+
+impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            vld,
+            rd_vld,
+            e_vld,
+            w_clear,
+            st,
+            m_opcode,
+            m_qp,
+            m_psn,
+            m_ackreq,
+            m_len,
+            m_va,
+            m_rkey,
+            m_dlen,
+            m_aeth,
+            m_ce,
+            m_tlm,
+            m_hdr,
+            m_hop0,
+            m_hop1,
+            m_hop2,
+            m_hop3,
+            m_hop4,
+            w_v,
+            w_index,
+            w_valid,
+            w_rights,
+            w_pd,
+            w_rkey,
+            w_base,
+            w_len,
+            p_v,
+            p_flow,
+            p_pd,
+            e_key,
+            e_base,
+            e_len,
+            e_flow_pd,
+            d_checked,
+            d_write,
+            d_zero,
+            d_len_bad,
+            d_key_bad,
+            d_pd_bad,
+            d_right_bad,
+            d_off,
+            d_room,
+            mr_r,
+            c_granted,
+            c_bad_len,
+            c_bad_key,
+            c_bad_pd,
+            c_bad_right,
+            c_bad_range,
+            c_bad_mr
+        );
+        clock!(self, clock, ram_key, ram_base, ram_len, ram_pd);
+        self.op_class.op.next = self.m_opcode.q.val();
+        // Table writes: each strobe registered, then written (a valid
+        // region only if it ends at or below 2^64).
+        self.w_v.d.next = self.s_mr.valid.val();
+        self.w_index.d.next = self.s_mr.index.val();
+        self.w_valid.d.next = (self.s_mr.valid.val() && self.s_mr.active.val());
+        self.w_clear.d.next = (self.s_mr.valid.val() && self.s_mr.clear.val());
+        self.w_rights.d.next = self.s_mr.rights.val();
+        self.w_pd.d.next = self.s_mr.pd.val();
+        self.w_rkey.d.next = self.s_mr.rkey.val();
+        self.w_base.d.next = self.s_mr.base.val();
+        self.w_len.d.next = self.s_mr.len.val();
+        self.p_v.d.next = self.s_pd.valid.val();
+        self.p_flow.d.next = self.s_pd.flow.val();
+        self.p_pd.d.next = self.s_pd.pd.val();
+        self.w_sum.next =
+            (bit_cast::<65, 64>(self.w_base.q.val()) + bit_cast::<65, 64>(self.w_len.q.val()));
+        self.w_go.next = (self.w_v.q.val()
+            && !self.w_clear.q.val()
+            && (self.w_index.q.val() < self.k_nreg.val())
+            && !(self.w_valid.q.val()
+                && self.w_sum.val().get_bit(64)
+                && self.w_sum.val().get_bits::<64>(0).any()));
+        if ((self.w_v.q.val() && !self.w_clear.q.val()) && !self.w_go.val()) {
+            self.c_bad_mr.d.next = (self.c_bad_mr.q.val() + 1);
+        }
+        self.w_addr.next = self.w_index.q.val().get_bits::<R>(0);
+        self.ram_key.write_address.next = self.w_addr.val();
+        self.ram_base.write_address.next = self.w_addr.val();
+        self.ram_len.write_address.next = self.w_addr.val();
+        self.ram_key.write_data.next = ((bit_cast::<50, 32>(self.w_rkey.q.val())
+            | (bit_cast::<50, 16>(self.w_pd.q.val()) << 32))
+            | (bit_cast::<50, 2>(self.w_rights.q.val()) << 48));
+        self.w_bit.next = (self.k_bit0.val() << self.w_addr.val());
+        if (self.w_v.q.val() && self.w_clear.q.val()) {
+            self.vld.d.next = 0.into();
+        } else if (self.w_go.val() && self.w_valid.q.val()) {
+            self.vld.d.next = (self.vld.q.val() | self.w_bit.val());
+        } else if self.w_go.val() {
+            self.vld.d.next = (self.vld.q.val() & !self.w_bit.val());
+        }
+        self.ram_base.write_data.next = self.w_base.q.val();
+        self.ram_len.write_data.next = self.w_len.q.val();
+        self.ram_key.write_enable.next = self.w_go.val();
+        self.ram_base.write_enable.next = self.w_go.val();
+        self.ram_len.write_enable.next = self.w_go.val();
+        self.ram_pd.write_address.next = self.p_flow.q.val();
+        self.ram_pd.write_data.next = self.p_pd.q.val();
+        self.ram_pd.write_enable.next = self.p_v.q.val();
+        // Table reads, from the latched record.
+        self.rd_index.next = self.m_rkey.q.val().get_bits::<R>(8);
+        self.ram_key.read_address.next = self.rd_index.val();
+        self.ram_base.read_address.next = self.rd_index.val();
+        self.ram_len.read_address.next = self.rd_index.val();
+        self.ram_pd.read_address.next = self.m_qp.q.val().get_bits::<A>(0);
+        self.vld_at.next = (self.vld.q.val() >> self.rd_index.val());
+        self.rd_vld.d.next = self.vld_at.val().get_bit(0);
+        self.collide.next = ((self.w_go.val() && (self.w_addr.val() == self.rd_index.val()))
+            || (self.w_v.q.val() && self.w_clear.q.val())
+            || (self.p_v.q.val() && (self.p_flow.q.val() == self.m_qp.q.val().get_bits::<A>(0))));
+        self.e_rights.next = self.e_key.q.val().get_bits::<2>(48);
+        self.need.next = self.k_rr.val();
+        if self.d_write.q.val() {
+            self.need.next = self.k_rw.val();
+        }
+        self.s_meta.ready.next = (self.st.q.val() == MrState::Idle);
+        match self.st.q.val() {
+            MrState::Idle => {
+                if self.s_meta.valid.val() {
+                    self.st.d.next = MrState::Read;
+                }
+            }
+            MrState::Read => {
+                self.d_checked.d.next = (self.op_class.reth.val()
+                    && (self.op_class.write.val() || self.op_class.read_req.val()));
+                self.d_write.d.next = self.op_class.write.val();
+                self.d_zero.d.next = (!self.m_len.q.val().any() && !self.m_dlen.q.val().any());
+                if !(self.op_class.reth.val()
+                    && (self.op_class.write.val() || self.op_class.read_req.val()))
+                {
+                    self.mr_r.d.next = self.k_granted.val();
+                    self.st.d.next = MrState::Out;
+                } else if !self.collide.val() {
+                    self.st.d.next = MrState::Reg;
+                }
+            }
+            MrState::Reg => {
+                self.e_key.d.next = self.ram_key.read_data.val();
+                self.e_vld.d.next = self.rd_vld.q.val();
+                self.e_base.d.next = self.ram_base.read_data.val();
+                self.e_len.d.next = self.ram_len.read_data.val();
+                self.e_flow_pd.d.next = self.ram_pd.read_data.val();
+                self.d_len_bad.d.next = (self.d_write.q.val()
+                    && (bit_cast::<32, 13>(self.m_len.q.val()) > self.m_dlen.q.val()));
+                self.st.d.next = MrState::Cmp;
+            }
+            MrState::Cmp => {
+                self.d_key_bad.d.next = (!self.e_vld.q.val()
+                    || (self.e_key.q.val().get_bits::<32>(0) != self.m_rkey.q.val()));
+                self.d_pd_bad.d.next = ((self.e_key.q.val().get_bits::<16>(32)
+                    != self.e_flow_pd.q.val())
+                    || (self.m_qp.q.val() >= self.k_nflows.val()));
+                self.d_right_bad.d.next = !(self.e_rights.val() & self.need.val()).any();
+                self.d_off.d.next = (bit_cast::<65, 64>(self.m_va.q.val())
+                    - bit_cast::<65, 64>(self.e_base.q.val()));
+                self.st.d.next = MrState::Room;
+            }
+            MrState::Room => {
+                self.d_room.d.next = (bit_cast::<65, 64>(self.e_len.q.val())
+                    - bit_cast::<65, 64>(self.d_off.q.val().get_bits::<64>(0)));
+                self.st.d.next = MrState::Fit;
+            }
+            MrState::Fit => {
+                self.st.d.next = MrState::Out;
+                if self.d_zero.q.val() {
+                    self.mr_r.d.next = self.k_granted.val();
+                    self.c_granted.d.next = (self.c_granted.q.val() + 1);
+                } else if self.d_len_bad.q.val() {
+                    self.mr_r.d.next = self.k_invalid.val();
+                    self.c_bad_len.d.next = (self.c_bad_len.q.val() + 1);
+                } else if self.d_key_bad.q.val() {
+                    self.mr_r.d.next = self.k_access.val();
+                    self.c_bad_key.d.next = (self.c_bad_key.q.val() + 1);
+                } else if self.d_pd_bad.q.val() {
+                    self.mr_r.d.next = self.k_access.val();
+                    self.c_bad_pd.d.next = (self.c_bad_pd.q.val() + 1);
+                } else if self.d_right_bad.q.val() {
+                    self.mr_r.d.next = self.k_access.val();
+                    self.c_bad_right.d.next = (self.c_bad_right.q.val() + 1);
+                } else if (self.d_off.q.val().get_bit(64)
+                    || self.d_room.q.val().get_bit(64)
+                    || (bit_cast::<64, 32>(self.m_dlen.q.val())
+                        > self.d_room.q.val().get_bits::<64>(0)))
+                {
+                    self.mr_r.d.next = self.k_access.val();
+                    self.c_bad_range.d.next = (self.c_bad_range.q.val() + 1);
+                } else {
+                    self.mr_r.d.next = self.k_granted.val();
+                    self.c_granted.d.next = (self.c_granted.q.val() + 1);
+                }
+            }
+            MrState::Out => {
+                if self.m_meta.ready.val() {
+                    self.st.d.next = MrState::Idle;
+                }
+            }
+        }
+        if (self.s_meta.valid.val() && (self.st.q.val() == MrState::Idle)) {
+            self.m_opcode.d.next = self.s_meta.opcode.val();
+            self.m_qp.d.next = self.s_meta.qp.val();
+            self.m_psn.d.next = self.s_meta.psn.val();
+            self.m_ackreq.d.next = self.s_meta.ackreq.val();
+            self.m_len.d.next = self.s_meta.len.val();
+            self.m_va.d.next = self.s_meta.va.val();
+            self.m_rkey.d.next = self.s_meta.rkey.val();
+            self.m_dlen.d.next = self.s_meta.dlen.val();
+            self.m_aeth.d.next = self.s_meta.aeth.val();
+            self.m_ce.d.next = self.s_meta.ce.val();
+            self.m_tlm.d.next = self.s_meta.tlm.present.val();
+            self.m_hdr.d.next = self.s_meta.tlm.hdr.val();
+            self.m_hop0.d.next = self.s_meta.tlm.hop0.val();
+            self.m_hop1.d.next = self.s_meta.tlm.hop1.val();
+            self.m_hop2.d.next = self.s_meta.tlm.hop2.val();
+            self.m_hop3.d.next = self.s_meta.tlm.hop3.val();
+            self.m_hop4.d.next = self.s_meta.tlm.hop4.val();
+        }
+        if self.reset.val() {
+            self.st.d.next = MrState::Idle;
+            self.c_granted.d.next = 0.into();
+            self.c_bad_len.d.next = 0.into();
+            self.c_bad_key.d.next = 0.into();
+            self.c_bad_pd.d.next = 0.into();
+            self.c_bad_right.d.next = 0.into();
+            self.c_bad_range.d.next = 0.into();
+            self.c_bad_mr.d.next = 0.into();
+        }
+        // Out: the record with its verdict, 0 while not valid.
+        self.out_v.next = (self.st.q.val() == MrState::Out);
+        self.m_meta.valid.next = self.out_v.val();
+        self.m_meta.opcode.next = 0.into();
+        self.m_meta.qp.next = 0.into();
+        self.m_meta.psn.next = 0.into();
+        self.m_meta.ackreq.next = false;
+        self.m_meta.len.next = 0.into();
+        self.m_meta.va.next = 0.into();
+        self.m_meta.rkey.next = 0.into();
+        self.m_meta.dlen.next = 0.into();
+        self.m_meta.aeth.next = 0.into();
+        self.m_meta.ce.next = false;
+        self.m_meta.mr.next = 0.into();
+        self.m_meta.tlm.present.next = false;
+        self.m_meta.tlm.hdr.next = 0.into();
+        self.m_meta.tlm.hop0.next = 0.into();
+        self.m_meta.tlm.hop1.next = 0.into();
+        self.m_meta.tlm.hop2.next = 0.into();
+        self.m_meta.tlm.hop3.next = 0.into();
+        self.m_meta.tlm.hop4.next = 0.into();
+        if self.out_v.val() {
+            self.m_meta.opcode.next = self.m_opcode.q.val();
+            self.m_meta.qp.next = self.m_qp.q.val();
+            self.m_meta.psn.next = self.m_psn.q.val();
+            self.m_meta.ackreq.next = self.m_ackreq.q.val();
+            self.m_meta.len.next = self.m_len.q.val();
+            self.m_meta.va.next = self.m_va.q.val();
+            self.m_meta.rkey.next = self.m_rkey.q.val();
+            self.m_meta.dlen.next = self.m_dlen.q.val();
+            self.m_meta.aeth.next = self.m_aeth.q.val();
+            self.m_meta.ce.next = self.m_ce.q.val();
+            self.m_meta.mr.next = self.mr_r.q.val();
+            self.m_meta.tlm.present.next = self.m_tlm.q.val();
+            self.m_meta.tlm.hdr.next = self.m_hdr.q.val();
+            self.m_meta.tlm.hop0.next = self.m_hop0.q.val();
+            self.m_meta.tlm.hop1.next = self.m_hop1.q.val();
+            self.m_meta.tlm.hop2.next = self.m_hop2.q.val();
+            self.m_meta.tlm.hop3.next = self.m_hop3.q.val();
+            self.m_meta.tlm.hop4.next = self.m_hop4.q.val();
+        }
+        self.m_stats.granted.next = self.c_granted.q.val();
+        self.m_stats.bad_len.next = self.c_bad_len.q.val();
+        self.m_stats.bad_key.next = self.c_bad_key.q.val();
+        self.m_stats.bad_pd.next = self.c_bad_pd.q.val();
+        self.m_stats.bad_right.next = self.c_bad_right.q.val();
+        self.m_stats.bad_range.next = self.c_bad_range.q.val();
+        self.m_stats.bad_mr.next = self.c_bad_mr.q.val();
+    }
+}
