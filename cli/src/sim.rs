@@ -870,6 +870,9 @@ fn write_rx_log(
         .filter(|r| r["verdict"] == "drop_full")
         .filter_map(|r| r["frame"].as_u64())
         .collect();
+    // Frames still in the receive path at the end: the log has no line
+    // for them, so a replay does not feed them.
+    cfg.pending = delivered[reports.len()..].iter().map(|d| d.0).collect();
     let side = ["a", "b"][n];
     let name = |ext: &str| {
         let mut p = prefix.as_os_str().to_owned();

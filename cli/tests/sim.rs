@@ -250,8 +250,13 @@ fn nic_rtl_mixed_at_0_1_and_10_percent_loss() {
 /// `make soak`'s run, short: two `hpcc_nic` on Verilator with their
 /// twins in lockstep, loss, frames damaged on the link, flagged DMA reads
 /// and the watchdog. Every damaged frame is dropped by its receiver, the
-/// watchdog stays quiet, the data is byte-exact.
+/// watchdog stays quiet, the data is byte-exact. About 170 s of one core
+/// (a sixth of `make test`'s test CPU): `make test-full`, beside
+/// `make soak`; `rtl_nics_in_the_loop_give_the_golden_frames` and
+/// `core_matches_golden_verilator` keep the RTL NICs on Verilator in
+/// `make test`.
 #[test]
+#[ignore = "long: make test-full"]
 fn soak_short_on_verilator() {
     let (code, out, err) = hpccnic(&[
         "sim",

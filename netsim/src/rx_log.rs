@@ -207,6 +207,12 @@ pub struct ReplayCfg {
     /// `drop_full`, not fed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub full: Vec<u64>,
+    /// Capture numbers of frames the run delivered that its receive path
+    /// had not yet decided when the run ended (in the parser, the
+    /// region check or the dispatcher): not fed, as the run's log has no
+    /// line for them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending: Vec<u64>,
     /// Context writes, in the order they are applied.
     #[serde(default, rename = "flow")]
     pub flows: Vec<FlowWrite>,
@@ -328,6 +334,7 @@ impl ReplayCfg {
             dst_mac: dst_mac.map(str::to_string),
             skip: Vec::new(),
             full: Vec::new(),
+            pending: Vec::new(),
             flows,
         })
     }
@@ -374,7 +381,8 @@ pub fn replay(
         .dst_mac
         .as_deref()
         .map(|m| parse_mac(m).expect("checked"));
-    let skip: std::collections::HashSet<u64> = cfg.skip.iter().copied().collect();
+    let skip: std::collections::HashSet<u64> =
+        cfg.skip.iter().chain(&cfg.pending).copied().collect();
     let full: std::collections::HashSet<u64> = cfg.full.iter().copied().collect();
     let mut sorted = cfg.flows.clone();
     sorted.sort_by_key(|w| w.before_frame);
@@ -524,6 +532,7 @@ impl RxMonitor {
                 dst_mac: None,
                 skip: Vec::new(),
                 full: Vec::new(),
+                pending: Vec::new(),
                 flows,
             },
         ))

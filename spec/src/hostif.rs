@@ -195,7 +195,11 @@ pub const STATS_PAGES: [&str; 11] = [
 
 /// Counter records that have no page: (record, why). Every other
 /// `*Stats` record is a page.
-pub const STATS_UNMAPPED: [(&str, &str); 8] = [
+pub const STATS_UNMAPPED: [(&str, &str); 9] = [
+    (
+        "MrCheckStats",
+        "the memory-region check sits inside the core: its counters are CoreStats.mr_* (the core's page)",
+    ),
     (
         "MacTxStats",
         "the MAC sits outside hpcc_nic: its counters are ports of mac_10g (tx_clk domain)",

@@ -151,6 +151,11 @@ pub mod syndrome {
     pub const NAK_ACCESS: u8 = 0x62;
     /// NAK, remote operational error.
     pub const NAK_OPERATIONAL: u8 = 0x63;
+    /// The syndromes this NIC's responder sends in an ACKNOWLEDGE (the
+    /// Tx builder drops an ACK descriptor with another).
+    pub const fn sent(s: u8) -> bool {
+        matches!(s, ACK | NAK_SEQ | NAK_INVALID | NAK_ACCESS)
+    }
 }
 
 /// The opcode is in §1's table.

@@ -303,7 +303,7 @@ impl<const A: usize> RoceTx<A> {
             || (o.need1 && len0)
             || (!len0 && i.req.addr & 7 != 0)
             || (o.wreth && i.req.dlen < len)
-            || (o.ack && !matches!(syn, 0x1F | 0x60 | 0x61))
+            || (o.ack && !nic_spec::roce::syndrome::sent(syn))
             || (o.rraeth && syn != 0x1F)
             || (o.probe && !i.req.tlm.present)
     }

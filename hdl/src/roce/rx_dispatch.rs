@@ -24,6 +24,12 @@
 //!     (`mr` = 1), 0x61<<24 | msn for an invalid request (`mr` = 2 or
 //!     3)), `nak_sent` set, nothing else changes, the payload is
 //!     discarded: nothing is written and no READ is requested.
+//!   - d = 0, a WRITE MIDDLE or LAST whose len exceeds the flow's
+//!     `wr_left` (the bytes its WRITE may still carry: the FIRST's RETH
+//!     DMA length less the payload accepted since, 0 if the FIRST was
+//!     longer; 0 after a LAST or ONLY and at set-up): refused as above
+//!     (invalid request, `m_stats.refused`), so no packet of a WRITE lands
+//!     past the range its FIRST was granted.
 //!   - d = 0 with an unaligned address and data to move (len > 0; for a
 //!     READ REQUEST, dlen > 0): `m_stats.bad_va`, NAK `ack_*` (psn,
 //!     AETH 0x61<<24 | msn), `nak_sent` set, nothing else changes, the
@@ -200,6 +206,8 @@ pub struct RoceRxDispatch<const A: usize> {
     ram_epsn: Ram<Bits<24>, A>,
     ram_msn: Ram<Bits<24>, A>,
     ram_wva: Ram<Bits<64>, A>,
+    /// The bytes the WRITE in progress may still carry (`wr_left`).
+    ram_wleft: Ram<Bits<32>, A>,
     ram_radr: Ram<Bits<64>, A>,
     ram_rpsn: Ram<Bits<24>, A>,
     st: DFF<RxdState>,
@@ -241,6 +249,7 @@ pub struct RoceRxDispatch<const A: usize> {
     c_epsn: DFF<Bits<24>>,
     c_msn: DFF<Bits<24>>,
     c_wva: DFF<Bits<64>>,
+    c_wleft: DFF<Bits<32>>,
     c_radr: DFF<Bits<64>>,
     c_rpsn: DFF<Bits<24>>,
     // Decoded opcode and ceil(dlen/MTU), registered in `Look`.
@@ -288,6 +297,7 @@ pub struct RoceRxDispatch<const A: usize> {
     u_epsn: DFF<Bits<24>>,
     u_msn: DFF<Bits<24>>,
     u_wva: DFF<Bits<64>>,
+    u_wleft: DFF<Bits<32>>,
     u_radr: DFF<Bits<64>>,
     u_rpsn: DFF<Bits<24>>,
     /// The word in the host write register is its packet's last.
@@ -403,6 +413,10 @@ pub struct RoceRxDispatch<const A: usize> {
     n_epsn: Signal<Local, Bits<24>>,
     n_msn: Signal<Local, Bits<24>>,
     n_wva: Signal<Local, Bits<64>>,
+    n_wleft: Signal<Local, Bits<32>>,
+    /// A WRITE MIDDLE or LAST longer than what its WRITE may still carry.
+    len_over: Signal<Local, Bit>,
+    len32: Signal<Local, Bits<32>>,
     n_radr: Signal<Local, Bits<64>>,
     n_rpsn: Signal<Local, Bits<24>>,
     wen: Signal<Local, Bit>,
@@ -433,6 +447,7 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             ram_epsn: Default::default(),
             ram_msn: Default::default(),
             ram_wva: Default::default(),
+            ram_wleft: Default::default(),
             ram_radr: Default::default(),
             ram_rpsn: Default::default(),
             ram_t0: Default::default(),
@@ -478,6 +493,7 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             c_epsn: Default::default(),
             c_msn: Default::default(),
             c_wva: Default::default(),
+            c_wleft: Default::default(),
             c_radr: Default::default(),
             c_rpsn: Default::default(),
             o_bad: Default::default(),
@@ -521,6 +537,7 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             u_epsn: Default::default(),
             u_msn: Default::default(),
             u_wva: Default::default(),
+            u_wleft: Default::default(),
             u_radr: Default::default(),
             u_rpsn: Default::default(),
             wr_last: Default::default(),
@@ -626,6 +643,9 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             n_epsn: Default::default(),
             n_msn: Default::default(),
             n_wva: Default::default(),
+            n_wleft: Default::default(),
+            len_over: Default::default(),
+            len32: Default::default(),
             n_radr: Default::default(),
             n_rpsn: Default::default(),
             wen: Default::default(),
@@ -666,6 +686,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             c_epsn,
             c_msn,
             c_wva,
+            c_wleft,
             c_radr,
             c_rpsn,
             o_bad,
@@ -708,6 +729,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             u_epsn,
             u_msn,
             u_wva,
+            u_wleft,
             u_radr,
             u_rpsn,
             wr_last,
@@ -721,8 +743,8 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             c_refused
         );
         clock!(
-            self, clock, ram_fl, ram_epsn, ram_msn, ram_wva, ram_radr, ram_rpsn, ram_t0, ram_t1,
-            ram_t2, ram_t3, ram_t4, ram_t5, ram_t6, ram_t7
+            self, clock, ram_fl, ram_epsn, ram_msn, ram_wva, ram_wleft, ram_radr, ram_rpsn, ram_t0,
+            ram_t1, ram_t2, ram_t3, ram_t4, ram_t5, ram_t6, ram_t7
         );
 
         // ---- state decode, handshakes
@@ -783,6 +805,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ram_epsn.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
             self.ram_msn.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
             self.ram_wva.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
+            self.ram_wleft.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
             self.ram_radr.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
             self.ram_rpsn.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
             self.ram_t0.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
@@ -798,6 +821,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ram_epsn.read_address.next = self.flow.val();
             self.ram_msn.read_address.next = self.flow.val();
             self.ram_wva.read_address.next = self.flow.val();
+            self.ram_wleft.read_address.next = self.flow.val();
             self.ram_radr.read_address.next = self.flow.val();
             self.ram_rpsn.read_address.next = self.flow.val();
             self.ram_t0.read_address.next = self.flow.val();
@@ -813,6 +837,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.c_epsn.d.next = self.ram_epsn.read_data.val();
         self.c_msn.d.next = self.ram_msn.read_data.val();
         self.c_wva.d.next = self.ram_wva.read_data.val();
+        self.c_wleft.d.next = self.ram_wleft.read_data.val();
         self.c_radr.d.next = self.ram_radr.read_data.val();
         self.c_rpsn.d.next = self.ram_rpsn.read_data.val();
         // The landing entry at the flow's rd_idx (8:1 on the RAM outputs).
@@ -914,7 +939,12 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         }
         self.va_bad.next = (self.va_eff.val().get_bits::<3>(0).any() && self.dat_nz.val());
         self.mr_bad.next = self.m_mr.q.val().any();
-        self.refuse.next = (self.va_bad.val() || self.mr_bad.val());
+        // A MIDDLE or LAST may not carry more than its WRITE's DMA length
+        // left: it would land past the range the FIRST was granted.
+        self.len32.next = bit_cast::<32, 13>(self.m_len.q.val());
+        self.len_over.next = ((self.o_wr.q.val() && !self.o_reth.q.val())
+            && (self.len32.val() > self.c_wleft.q.val()));
+        self.refuse.next = ((self.va_bad.val() || self.mr_bad.val()) || self.len_over.val());
         // READ RESPONSE: inside a READ the running position, between READs
         // the landing entry at rd_idx (its lap must be rd_idx bit 3).
         self.rd_done_c.next = self.c_fl.q.val().get_bit(3);
@@ -1046,6 +1076,21 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         } else {
             self.n_wva.next = self.c_wva.q.val();
         }
+        // wr_left: a FIRST's DMA length less its payload (0 if shorter),
+        // less each MIDDLE's; 0 after a LAST or ONLY.
+        self.n_wleft.next = self.c_wleft.q.val();
+        if (self.r_acc.val() && self.o_wr.q.val()) {
+            if self.o_msn.q.val() {
+                self.n_wleft.next = 0.into();
+            } else if self.o_reth.q.val() {
+                self.n_wleft.next = 0.into();
+                if (self.m_dlen.q.val() >= self.len32.val()) {
+                    self.n_wleft.next = (self.m_dlen.q.val() - self.len32.val());
+                }
+            } else {
+                self.n_wleft.next = (self.c_wleft.q.val() - self.len32.val());
+            }
+        }
         if self.rr_acc.val() {
             self.n_radr.next = self.radr_new.val();
             self.n_rpsn.next = self.rpsn_new.val();
@@ -1081,6 +1126,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.u_epsn.d.next = self.c_epsn.q.val();
             self.u_msn.d.next = self.c_msn.q.val();
             self.u_wva.d.next = self.c_wva.q.val();
+            self.u_wleft.d.next = self.c_wleft.q.val();
             self.u_radr.d.next = self.c_radr.q.val();
             self.u_rpsn.d.next = self.c_rpsn.q.val();
         } else if self.last_taken.val() {
@@ -1146,6 +1192,9 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ram_wva.write_enable.next = !self.s_ctx.rd_only.val();
             self.ram_wva.write_address.next = self.s_ctx.flow.val();
             self.ram_wva.write_data.next = 0.into();
+            self.ram_wleft.write_enable.next = !self.s_ctx.rd_only.val();
+            self.ram_wleft.write_address.next = self.s_ctx.flow.val();
+            self.ram_wleft.write_data.next = 0.into();
             self.ram_radr.write_enable.next = !self.s_ctx.rd_only.val();
             self.ram_radr.write_address.next = self.s_ctx.flow.val();
             self.ram_radr.write_data.next = self.s_ctx.rd_addr.val();
@@ -1165,6 +1214,9 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ram_wva.write_enable.next = true;
             self.ram_wva.write_address.next = self.undo_flow.q.val();
             self.ram_wva.write_data.next = self.u_wva.q.val();
+            self.ram_wleft.write_enable.next = true;
+            self.ram_wleft.write_address.next = self.undo_flow.q.val();
+            self.ram_wleft.write_data.next = self.u_wleft.q.val();
             self.ram_radr.write_enable.next = true;
             self.ram_radr.write_address.next = self.undo_flow.q.val();
             self.ram_radr.write_data.next = self.u_radr.q.val();
@@ -1184,6 +1236,9 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ram_wva.write_enable.next = self.wen.val();
             self.ram_wva.write_address.next = self.flow.val();
             self.ram_wva.write_data.next = self.n_wva.val();
+            self.ram_wleft.write_enable.next = self.wen.val();
+            self.ram_wleft.write_address.next = self.flow.val();
+            self.ram_wleft.write_data.next = self.n_wleft.val();
             self.ram_radr.write_enable.next = self.wen.val();
             self.ram_radr.write_address.next = self.flow.val();
             self.ram_radr.write_data.next = self.n_radr.val();
@@ -1335,10 +1390,12 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             if self.r_far.val() {
                 self.c_bad_psn.d.next = (self.c_bad_psn.q.val() + 1);
             }
-            if ((self.r_badva.val() && !self.mr_bad.val()) || self.rr_badva.val()) {
+            if ((self.r_badva.val() && !(self.mr_bad.val() || self.len_over.val()))
+                || self.rr_badva.val())
+            {
                 self.c_bad_va.d.next = (self.c_bad_va.q.val() + 1);
             }
-            if (self.r_badva.val() && self.mr_bad.val()) {
+            if (self.r_badva.val() && (self.mr_bad.val() || self.len_over.val())) {
                 self.c_refused.d.next = (self.c_refused.q.val() + 1);
             }
             if (self.r_acc.val() || self.rr_acc.val() || self.r_other.val()) {

@@ -49,7 +49,7 @@
 //! (READ REQUEST, ACK, PROBE, NOTIFY); `len` = 0 on WRITE/READ RESPONSE
 //! FIRST, MIDDLE, LAST; `len` > 0 with `s_req.addr` not 8-aligned; WRITE
 //! FIRST/ONLY with RETH DMA length < `len`; ACK with an AETH syndrome other
-//! than 0x1F, 0x60, 0x61; READ RESPONSE FIRST/LAST/ONLY with a syndrome
+//! than 0x1F, 0x60, 0x61, 0x62 (`nic_spec::roce::syndrome::sent`); READ RESPONSE FIRST/LAST/ONLY with a syndrome
 //! other than 0x1F; PROBE/NOTIFY with `s_req.tlm.present` = 0. A bad descriptor costs
 //! one accept cycle and nothing else. The MTU is not known here: lengths up
 //! to 4096 are accepted on every payload opcode.
@@ -271,6 +271,7 @@ pub struct RoceTx<const A: usize> {
     k_syn_ack: Constant<Bits<8>>,
     k_syn_nak_seq: Constant<Bits<8>>,
     k_syn_nak_invalid: Constant<Bits<8>>,
+    k_syn_nak_access: Constant<Bits<8>>,
     /// The UDP destination port (4791) where it sits in header word 4.
     k_dport_word: Constant<Bits<64>>,
     // Locals.
@@ -447,6 +448,7 @@ impl<const A: usize> Default for RoceTx<A> {
             k_syn_ack: Constant::new(Bits::<8>::from(syndrome::ACK as u64)),
             k_syn_nak_seq: Constant::new(Bits::<8>::from(syndrome::NAK_SEQ as u64)),
             k_syn_nak_invalid: Constant::new(Bits::<8>::from(syndrome::NAK_INVALID as u64)),
+            k_syn_nak_access: Constant::new(Bits::<8>::from(syndrome::NAK_ACCESS as u64)),
             k_dport_word: Constant::new(Bits::<64>::from((ROCE_PORT as u64) << 16)),
             busy: Default::default(),
             rdy: Default::default(),
@@ -661,7 +663,8 @@ impl<const A: usize> Logic for RoceTx<A> {
             || (self.o_ack.val()
                 && !((self.syn.val() == self.k_syn_ack.val())
                     || (self.syn.val() == self.k_syn_nak_seq.val())
-                    || (self.syn.val() == self.k_syn_nak_invalid.val())))
+                    || (self.syn.val() == self.k_syn_nak_invalid.val())
+                    || (self.syn.val() == self.k_syn_nak_access.val())))
             || (self.o_rraeth.val() && (self.syn.val() != self.k_syn_ack.val()))
             || (self.o_probe.val() && !self.s_req.tlm.present.val()));
 

@@ -559,3 +559,197 @@ fn core_counts_cnms_and_never_takes_one_for_roce() {
     assert_eq!(p.bad_eth + p.trunc, cnm_frames, "{p:?}");
     assert!(p.ok <= frames.len() as u32 - cnm_frames, "{p:?}");
 }
+
+/// Issue 52's crafted attacks on the whole core (`scripts/mr_attacks.py`:
+/// frames built by scapy, not by this project's encoder), RTL = twin on
+/// both engines: a wrong R_Key, a VA before the region, a VA + length past
+/// its end and past 2^64, a WRITE to a read-only region, a READ of a
+/// write-only one, another protection domain, a payload past the DMA
+/// length. Each is answered with a NAK of its syndrome (0x62 remote
+/// access error, 0x61 invalid request) at its own PSN, and moves nothing:
+/// no host write, no host read. The valid requests between them are
+/// granted: their bytes are written, the READ's bytes are asked for.
+#[test]
+fn core_refuses_what_no_region_grants() {
+    use nic_golden::nic::CfgWrite;
+    use nic_golden::roce::packet::decode;
+    use nic_spec::mr::{right, ATTR_RIGHTS_SHIFT};
+    use nic_spec::regs::*;
+    let (qp, psn) = (1u32, 100u32);
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/mr_attacks.py");
+    let out = std::process::Command::new("python3")
+        .args([script, &qp.to_string(), &psn.to_string()])
+        .output()
+        .expect("python3 (scripts/deps.sh sim installs scapy)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let frames: Vec<(String, Vec<u8>)> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (name, hex) = l.split_once(' ').unwrap();
+            let bytes = (0..hex.len())
+                .step_by(2)
+                .map(|k| u8::from_str_radix(&hex[k..k + 2], 16).unwrap())
+                .collect();
+            (name.to_string(), bytes)
+        })
+        .collect();
+    // The regions of the script's doc comment, then flow 1 in domain 1.
+    let (w, r) = (right::REMOTE_WRITE as u64, right::REMOTE_READ as u64);
+    let region = |entry: u64, base: u64, len: u64, rkey: u64, rights: u64, pd: u64| {
+        [
+            (MR_BASE, base),
+            (MR_LEN, len),
+            (MR_RKEY, rkey),
+            (MR_ATTR, pd | (rights << ATTR_RIGHTS_SHIFT)),
+            (MR_COMMIT, entry | 1 << 32),
+        ]
+    };
+    let mut writes: Vec<(u16, u64)> = vec![(MTU_LOG2, 8)];
+    writes.extend(region(0, 0x10000, 0x1000, 0x005A, w, 1));
+    writes.extend(region(1, 0x20000, 0x1000, 0x0111, r, 1));
+    writes.extend(region(
+        2,
+        0u64.wrapping_sub(0x1000),
+        0x1000,
+        0x0222,
+        w | r,
+        1,
+    ));
+    writes.extend(region(3, 0x30000, 0x1000, 0x0333, w | r, 2));
+    writes.extend([
+        (FLOW_DMAC, 0x02_00_00_00_00_0A),
+        (FLOW_SMAC, 0x02_00_00_00_00_0B),
+        (FLOW_SIP, 0x0A00_0002),
+        (FLOW_DIP, 0x0A00_0001),
+        (FLOW_SPORT, 0xC000),
+        (FLOW_DQP, 7),
+        (FLOW_PKEY, 0xFFFF),
+        (FLOW_RECV_PSN, psn as u64),
+        (FLOW_PD, 1),
+        (COMMIT, qp as u64 | 1 << 32),
+    ]);
+    let idle = In {
+        cmpl_ready: true,
+        dma_rd_ready: true,
+        dma_wr_ready: true,
+        tx_tready: true,
+        cnm_ready: true,
+        ..Default::default()
+    };
+    let mut s = vec![
+        In {
+            reset: true,
+            ..idle
+        };
+        2
+    ];
+    for (addr, data) in writes {
+        s.push(In {
+            cfg_valid: true,
+            cfg: CfgWrite { addr, data },
+            ..idle
+        });
+        s.extend([idle; 2]);
+    }
+    s.extend([idle; 40]);
+    for (_, f) in &frames {
+        let beats = f.len().div_ceil(8);
+        for b in 0..beats {
+            let mut lanes = [0u8; 8];
+            let chunk = &f[8 * b..(8 * b + 8).min(f.len())];
+            lanes[..chunk.len()].copy_from_slice(chunk);
+            s.push(In {
+                rx_tdata: u64::from_le_bytes(lanes),
+                rx_tkeep: ((1u16 << chunk.len()) - 1) as u8,
+                rx_tlast: b + 1 == beats,
+                rx_tvalid: true,
+                ..idle
+            });
+        }
+        s.extend([idle; 80]);
+    }
+    let out = both::<Rtl, Twin>("nic_core_mr_attacks", &s).unwrap();
+    // Every input was taken: the configuration and every frame's beats.
+    for (i, o) in s.iter().zip(&out) {
+        assert!(
+            !i.cfg_valid || o.cfg_ready,
+            "a configuration write not taken"
+        );
+        assert!(!i.rx_tvalid || o.rx_tready, "a frame beat not taken");
+    }
+    let last = out.last().unwrap();
+    eprintln!(
+        "parser {:?}\ndispatcher {:?}\ncore {:?}",
+        last.stats_parse, last.stats_dispatch, last.stats_core
+    );
+    // Host writes: the three granted WRITEs' bytes, nothing else.
+    let written: Vec<u64> = out
+        .iter()
+        .filter(|o| o.dma_wr_valid)
+        .map(|o| o.dma_wr.addr)
+        .collect();
+    let top = 0u64.wrapping_sub(64);
+    let want: Vec<u64> = (0..8)
+        .map(|k| 0x10000 + 8 * k)
+        .chain((0..8).map(|k| 0x10040 + 8 * k))
+        .chain((0..8).map(|k| top + 8 * k))
+        .collect();
+    assert_eq!(written, want, "host writes");
+    // Host reads: only the granted READ's.
+    let reads: Vec<(u64, u16)> = out
+        .iter()
+        .filter(|o| o.dma_rd_valid)
+        .map(|o| (o.dma_rd.addr, o.dma_rd.len))
+        .collect();
+    assert_eq!(reads.first(), Some(&(0x20000, 64)), "host reads {reads:?}");
+    assert!(
+        reads.iter().all(|&(a, _)| a == 0x20000),
+        "host reads {reads:?}"
+    );
+    // The answers on the wire, in order: (PSN, syndrome, MSN).
+    let mut tx = Vec::new();
+    let mut cur = Vec::new();
+    for o in out.iter().filter(|o| o.tx_tvalid) {
+        let n = o.tx_tkeep.count_ones() as usize;
+        cur.extend_from_slice(&o.tx_tdata.to_le_bytes()[..n]);
+        if o.tx_tlast {
+            tx.push(decode(&std::mem::take(&mut cur), false).expect("a RoCEv2 frame"));
+        }
+    }
+    let answers: Vec<(u32, u32, u32)> = tx
+        .iter()
+        .filter_map(|p| p.aeth.map(|a| (p.psn, a >> 24, a & 0xFF_FFFF)))
+        .collect();
+    let (ack, acc, inv) = (0x1F, 0x62, 0x61);
+    let mut expect = vec![(psn, ack, 1)];
+    expect.extend([(psn + 1, acc, 1); 7]);
+    expect.extend([(psn + 1, inv, 1), (psn + 1, ack, 2), (psn + 2, ack, 3)]);
+    assert_eq!(
+        answers,
+        expect,
+        "ACKs and NAKs of {:?}",
+        frames.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    let last = out.last().unwrap();
+    let c = last.stats_core;
+    assert_eq!(
+        (
+            c.mr_granted,
+            c.mr_bad_len,
+            c.mr_bad_key,
+            c.mr_bad_pd,
+            c.mr_bad_right,
+            c.mr_bad_range
+        ),
+        (4, 1, 1, 1, 2, 3)
+    );
+    assert_eq!(
+        (last.stats_dispatch.refused, last.stats_dispatch.accepted),
+        (8, 4)
+    );
+}

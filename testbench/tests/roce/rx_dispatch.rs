@@ -777,10 +777,17 @@ fn bytes(n: usize, salt: u8) -> Vec<u8> {
         .collect()
 }
 
+/// A WRITE packet; a FIRST announces 1 MiB (its MIDDLEs and LAST fit in
+/// it: `wr_left`), an ONLY its own length.
 fn write(op: u8, qp: u32, psn: u32, va: u64, payload: Vec<u8>, ackreq: bool) -> Spec {
     Spec {
         va,
         ackreq,
+        dlen: match op {
+            0x06 => 1 << 20,
+            0x0A => payload.len() as u32,
+            _ => 0,
+        },
         payload,
         ..Spec::new(op, qp, PsnMode::Exact(psn))
     }
@@ -1514,6 +1521,67 @@ fn refused_requests_are_naked_and_move_nothing() {
         .map(|(k, b)| (0x1000 + k as u64, b))
         .collect();
     assert_eq!(run.host, expect, "only the granted WRITE's bytes");
+}
+
+/// A WRITE's later packets stay inside its DMA length (`wr_left`): a
+/// MIDDLE or LAST longer than what is left is refused (NAK 0x61, nothing
+/// written, `refused`), as is a MIDDLE with no FIRST before it; the same
+/// packet within the length goes through.
+#[test]
+fn later_packets_stay_inside_the_dma_length() {
+    let mut first = write(0x06, 0, 7, 0x1000, bytes(16, 1), false);
+    first.dlen = 32;
+    let specs = vec![
+        write(0x07, 0, 7, 0, bytes(8, 9), true),  // no FIRST: refused
+        first,                                    // 16 of 32
+        write(0x07, 0, 8, 0, bytes(24, 2), true), // 24 > 16 left: refused
+        write(0x07, 0, 8, 0, bytes(8, 3), false), // 8 left
+        write(0x08, 0, 9, 0, bytes(16, 4), true), // 16 > 8: refused
+        write(0x08, 0, 9, 0, bytes(8, 5), true),  // the end
+    ];
+    let cfg = flows(3, 7);
+    let run = checked::<3>("rxd_wr_left", &cfg, &specs, &Knobs::all_ready(8));
+    let evs: Vec<Ev> = run.events.iter().map(|e| e.1.clone()).collect();
+    assert_eq!(
+        evs,
+        vec![
+            Ev::Ack {
+                flow: 0,
+                psn: 7,
+                aeth: ack_aeth(0x61, 0),
+                tlm: None
+            },
+            Ev::Ack {
+                flow: 0,
+                psn: 8,
+                aeth: ack_aeth(0x61, 0),
+                tlm: None
+            },
+            Ev::Ack {
+                flow: 0,
+                psn: 9,
+                aeth: ack_aeth(0x61, 0),
+                tlm: None
+            },
+            Ev::Ack {
+                flow: 0,
+                psn: 9,
+                aeth: ack_aeth(0x1F, 1),
+                tlm: None
+            },
+        ]
+    );
+    let o = run.outs.last().unwrap();
+    assert_eq!((o.stats.refused, o.stats.accepted), (3, 3));
+    let mut want = bytes(16, 1);
+    want.extend(bytes(8, 3));
+    want.extend(bytes(8, 5));
+    let expect: BTreeMap<u64, u8> = want
+        .into_iter()
+        .enumerate()
+        .map(|(k, b)| (0x1000 + k as u64, b))
+        .collect();
+    assert_eq!(run.host, expect);
 }
 
 /// Bad input is counted and isolated: flow 1's events and host writes

@@ -102,7 +102,7 @@ fn is_good(d: &Desc) -> bool {
     }
     match d.opcode {
         0x06 | 0x0A => d.dlen >= len,
-        0x11 => matches!(syn, 0x1F | 0x60 | 0x61),
+        0x11 => matches!(syn, 0x1F | 0x60 | 0x61 | 0x62),
         0x0D | 0x0F | 0x10 => syn == 0x1F,
         0xC0 | 0xC1 => d.tlm,
         _ => true,
@@ -493,8 +493,8 @@ fn desc_strategy(flows: Vec<u32>, maxlen: u16) -> impl Strategy<Value = Desc> {
                     d.opcode = [0x11, 0x0D, 0x10][si];
                     let s = if junk == 0x1F { 0x20 } else { junk };
                     d.aeth = ((s as u32) << 24) | msn;
-                    if d.opcode == 0x11 && matches!(s, 0x60 | 0x61) {
-                        d.aeth = 0x62 << 24;
+                    if d.opcode == 0x11 && matches!(s, 0x60 | 0x61 | 0x62) {
+                        d.aeth = 0x64 << 24;
                     }
                     if d.opcode != 0x11 && d.len == 0 && d.opcode == 0x0D {
                         d.len = 8;
@@ -847,7 +847,7 @@ fn tx_bad_descriptors_counted() {
     b.dlen = 12;
     bads.push(b);
     b = ack(5);
-    b.aeth = 0x62 << 24;
+    b.aeth = 0x64 << 24;
     bads.push(b);
     b = write(0x10, 6, 16);
     b.aeth = 0x60 << 24;

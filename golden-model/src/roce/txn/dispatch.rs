@@ -141,6 +141,12 @@ pub struct Ctx {
     pub msn: u32,
     /// Host address of the next WRITE MIDDLE/LAST payload.
     pub wr_va: u64,
+    /// The bytes the WRITE in progress may still carry: its FIRST's RETH
+    /// DMA length less the payload accepted since (0 if the FIRST was
+    /// longer), 0 after a LAST or ONLY and at set-up. A MIDDLE or LAST
+    /// longer than this is refused (invalid request): it would land past
+    /// the range the FIRST was granted.
+    pub wr_left: u32,
     /// Requester side: where the next READ RESPONSE payload lands (inside
     /// a READ).
     pub rd_addr: u64,
@@ -181,6 +187,7 @@ impl Ctx {
             epsn: c.epsn & PSN_MASK,
             nak_sent: false,
             wr_va: 0,
+            wr_left: 0,
             msn: 0,
             rd_addr: c.rd_addr,
             rd_psn: c.rd_psn & PSN_MASK,
@@ -283,15 +290,19 @@ pub fn decide(flow_bits: u32, mtu_log2: u8, c: &Ctx, h: &RxMeta) -> Decision {
                 } else {
                     u32::from(h.len)
                 };
-                // A request the memory-region check refused (`h.mr`), or
-                // data to an unaligned address: a NAK, nothing moves.
-                if h.mr != 0 || (va & 7 != 0 && dlen != 0) {
+                // A request the memory-region check refused (`h.mr`), a
+                // MIDDLE or LAST past its WRITE's DMA length, or data to an
+                // unaligned address: a NAK, nothing moves.
+                let over = matches!(opc, op::WRITE_MIDDLE | op::WRITE_LAST)
+                    && u32::from(h.len) > c.wr_left;
+                let refused = h.mr != 0 || over;
+                if refused || (va & 7 != 0 && dlen != 0) {
                     let syn = if h.mr == nic_spec::mr::verdict::ACCESS {
                         syndrome::NAK_ACCESS
                     } else {
                         syndrome::NAK_INVALID
                     };
-                    d.drop = Some(if h.mr != 0 {
+                    d.drop = Some(if refused {
                         RxDrop::Refused
                     } else {
                         RxDrop::BadVa
@@ -310,6 +321,11 @@ pub fn decide(flow_bits: u32, mtu_log2: u8, c: &Ctx, h: &RxMeta) -> Decision {
                 } else {
                     d.ctx.epsn = (c.epsn + 1) & PSN_MASK;
                     d.ctx.wr_va = va.wrapping_add(u32::from(h.len) as u64);
+                    d.ctx.wr_left = match opc {
+                        op::WRITE_FIRST => h.dlen.saturating_sub(u32::from(h.len)),
+                        op::WRITE_MIDDLE => c.wr_left - u32::from(h.len),
+                        _ => 0,
+                    };
                     if h.ackreq || h.tlm.present {
                         d.ack = Some((h.psn, aeth(syndrome::ACK, d.ctx.msn)));
                     }
@@ -600,7 +616,10 @@ mod tests {
     #[test]
     fn write_sequence_nak_dup_and_wrap() {
         let mut m = model();
-        let ev = m.dispatch(&pkt(op::WRITE_FIRST, PSN_MASK, 256));
+        // A WRITE of 515 bytes: FIRST 256, MIDDLE 256, LAST 3.
+        let mut first = pkt(op::WRITE_FIRST, PSN_MASK, 256);
+        first.reth.as_mut().unwrap().dlen = 515;
+        let ev = m.dispatch(&first);
         assert_eq!(
             ev,
             vec![RxEvent::HostWrite {
