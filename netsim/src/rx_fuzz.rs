@@ -235,6 +235,8 @@ fn base_packet(rng: &mut StdRng, qp: u32, c: &Ctx) -> Packet {
             dlen: match opc {
                 op::READ_REQ => rng.gen_range(1..=8 * MTU as u32),
                 op::CNP => 0,
+                // Room for MIDDLEs and a LAST after it (`wr_left`).
+                op::WRITE_FIRST => pay as u32 + rng.gen_range(0..=4 * MTU as u32),
                 _ => pay as u32,
             },
         });
@@ -472,8 +474,9 @@ fn verdict(ev: &[RxEvent]) -> Result<String, String> {
     }
 }
 
-/// The context rule: a drop changes nothing (an out-of-sequence packet
-/// or an unaligned address only its flow's NAK-sent flag); an accepted
+/// The context rule: a drop changes nothing (an out-of-sequence packet,
+/// an unaligned address or a refused request only its flow's NAK-sent
+/// flag); an accepted
 /// packet only its own flow.
 fn check_contexts(before: &[Ctx], after: &[Ctx], qp: Option<u32>, v: &str) -> Result<(), String> {
     for (f, (b, a)) in before.iter().zip(after).enumerate() {
@@ -485,7 +488,7 @@ fn check_contexts(before: &[Ctx], after: &[Ctx], qp: Option<u32>, v: &str) -> Re
             "accepted" => own,
             // The NAK these send is remembered (§8): no second NAK for
             // the packets behind.
-            "oos" | "bad_va" => {
+            "oos" | "bad_va" | "refused" => {
                 own && Ctx {
                     nak_sent: a.nak_sent,
                     ..*b
@@ -873,6 +876,7 @@ mod tests {
         n[3].nak_sent = true;
         assert!(check_contexts(&b, &n, Some(3), "oos").is_ok());
         assert!(check_contexts(&b, &n, Some(3), "bad_va").is_ok());
+        assert!(check_contexts(&b, &n, Some(3), "refused").is_ok());
         assert!(
             check_contexts(&b, &n, Some(4), "oos").is_err(),
             "not its flow"

@@ -116,7 +116,7 @@ pub fn tally(reports: &[Value]) -> BTreeMap<String, u64> {
 
 /// The dispatcher's counters of decisions: every packet the parser
 /// passed on (`ok`) gets exactly one.
-pub const DECIDED: [&str; 7] = [
+pub const DECIDED: [&str; 8] = [
     "accepted",
     "unknown_flow",
     "oos",
@@ -124,6 +124,7 @@ pub const DECIDED: [&str; 7] = [
     "bad_psn",
     "bad_va",
     "bad_op",
+    "refused",
 ];
 
 /// Each frame counted once: `tally` (verdict → frames) against the
@@ -536,5 +537,20 @@ impl RxMonitor {
                 flows,
             },
         ))
+    }
+}
+
+#[cfg(test)]
+mod decided_tests {
+    /// Every dispatcher counter of a decision is in [`super::DECIDED`]:
+    /// `accepted` and each of the dispatcher's drop reasons.
+    #[test]
+    fn decided_is_accepted_and_every_dispatcher_drop() {
+        let mut want = vec!["accepted"];
+        want.extend(nic_spec::roce::RxDrop::DISPATCH.iter().map(|r| r.name()));
+        let mut got = super::DECIDED.to_vec();
+        want.sort();
+        got.sort();
+        assert_eq!(got, want);
     }
 }

@@ -546,6 +546,7 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
             ("bad_psn", o.stats.bad_psn as u64),
             ("accepted", o.stats.accepted as u64),
             ("bad_va", o.stats.bad_va as u64),
+            ("refused", o.stats.refused as u64),
             ("bad_op", o.stats.bad_op as u64),
         ]);
         v

@@ -200,6 +200,7 @@ impl RxPipe for GoldenRx {
             ("bad_psn", c.bad_psn),
             ("accepted", c.accepted),
             ("bad_va", c.bad_va),
+            ("refused", c.refused),
             ("bad_op", c.bad_op),
         ]);
         v
