@@ -135,6 +135,8 @@
 #define HPCC_NIC_CORE_FLOW_CC_VARIANT_WIDTH 2u
 #define HPCC_NIC_CORE_FLOW_PD 0x2Cu /* staged: the flow's protection domain: the regions its peer may use (nic_spec::mr) */
 #define HPCC_NIC_CORE_FLOW_PD_WIDTH 16u
+#define HPCC_NIC_CORE_FLOW_RETRY 0x2Du /* staged: the retry limit 0-7: go-backs (timeouts, NAK PSN sequence errors) in a row without progress before the work request completes retry_exceeded and the flow errs */
+#define HPCC_NIC_CORE_FLOW_RETRY_WIDTH 3u
 #define HPCC_NIC_CORE_COMMIT 0x2Fu /* bits 0..: flow id; bit 32: active. Copies the staged registers into the flow's contexts (the write completes when every block took it) */
 #define HPCC_NIC_CORE_COMMIT_WIDTH 33u
 #define HPCC_NIC_CORE_DCQCN_G_LOG2 0x30u /* DCQCN: g = 2^-g_log2 (DcqcnParams::regs) */
@@ -230,7 +232,7 @@
 #define HPCC_NIC_STAT_CC_BYTES_BACK 0x1418u
 #define HPCC_NIC_STAT_CC_QLEN_SAT 0x141Cu
 #define HPCC_NIC_STATS_PAGE_REQ 5u /* ReqStats */
-#define HPCC_NIC_STATS_REQ_COUNT 12u /* counters on the page */
+#define HPCC_NIC_STATS_REQ_COUNT 15u /* counters on the page */
 #define HPCC_NIC_STAT_REQ_POSTED 0x1500u
 #define HPCC_NIC_STAT_REQ_COMPLETED 0x1504u
 #define HPCC_NIC_STAT_REQ_ERR_OPCODE 0x1508u
@@ -243,6 +245,9 @@
 #define HPCC_NIC_STAT_REQ_NAKS 0x1524u
 #define HPCC_NIC_STAT_REQ_ACK_AHEAD 0x1528u
 #define HPCC_NIC_STAT_REQ_BAD_FB 0x152Cu
+#define HPCC_NIC_STAT_REQ_REMOTE_ERR 0x1530u
+#define HPCC_NIC_STAT_REQ_RETRY_EXCEEDED 0x1534u
+#define HPCC_NIC_STAT_REQ_FLUSHED 0x1538u
 #define HPCC_NIC_STATS_PAGE_CORE 6u /* CoreStats */
 #define HPCC_NIC_STATS_CORE_COUNT 27u /* counters on the page */
 #define HPCC_NIC_STAT_CORE_BAD_CFG 0x1600u
@@ -378,5 +383,10 @@ _Static_assert(offsetof(struct hpcc_nic_cqe, status) == 10, "hpcc_nic_cqe.status
 #define HPCC_NIC_STATUS_BAD_FLOW 3u
 #define HPCC_NIC_STATUS_FULL 4u
 #define HPCC_NIC_STATUS_DMA_ERR 5u
+#define HPCC_NIC_STATUS_REMOTE_INVALID 6u
+#define HPCC_NIC_STATUS_REMOTE_ACCESS 7u
+#define HPCC_NIC_STATUS_REMOTE_OP 8u
+#define HPCC_NIC_STATUS_RETRY_EXCEEDED 9u
+#define HPCC_NIC_STATUS_FLUSHED 10u
 
 #endif /* HPCC_NIC_H */

@@ -288,6 +288,9 @@ pub fn config_script(p: &HostParams, flows: &[FlowSpec]) -> Vec<CfgWrite> {
             (regs::FLOW_TLM_DATA, p.tlm_data as u64),
             (regs::FLOW_CC_VARIANT, p.cc_variant.reg(f.flow)),
             (regs::FLOW_PD, 0),
+            // Seven go-backs in a row without progress, then the work
+            // request completes `RetryExceeded` and the flow errs.
+            (regs::FLOW_RETRY, nic_spec::roce::wr::RETRY_LIMIT_MAX as u64),
             (regs::COMMIT, f.flow as u64 | 1 << 32),
         ]);
     }

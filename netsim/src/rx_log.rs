@@ -59,7 +59,11 @@ pub fn event_json(e: &RxEvent) -> Value {
             "event": "cc", "flow": c.flow, "psn": c.psn, "aeth": c.aeth, "opcode": c.opcode,
             "tlm": tlm_json(&c.tlm),
         }),
-        RxEvent::Nak { flow, psn } => json!({"event": "nak", "flow": flow, "psn": psn}),
+        RxEvent::Nak {
+            flow,
+            psn,
+            syndrome,
+        } => json!({"event": "nak", "flow": flow, "psn": psn, "syndrome": syndrome}),
         RxEvent::ReadReq(r) => json!({
             "event": "read_req", "flow": r.flow, "psn": r.psn, "va": r.va, "rkey": r.rkey,
             "len": r.len, "msn": r.msn,

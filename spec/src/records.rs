@@ -107,15 +107,18 @@ macro_rules! cc_feedback_record {
     };
 }
 
-/// A NAK to send, dispatcher → requester of the same NIC: the flow and
-/// the expected PSN.
+/// A NAK received from the peer, dispatcher → requester of the same
+/// NIC: the flow, the PSN it names (the peer's expected PSN for a
+/// sequence error, the refused request's PSN otherwise) and its AETH
+/// syndrome (`nic_spec::roce::syndrome`; `wr::Status::of_nak` says what
+/// the requester does with it).
 #[macro_export]
 macro_rules! nak_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
         $gen! { $($ctx)*
             name = NakReq, sink = NakReqSink, source = NakReqSource,
             kind = ready, generics = [A],
-            fields = [ flow: A u32, psn: 24 u32 ],
+            fields = [ flow: A u32, psn: 24 u32, syndrome: 8 u8 ],
             records = [],
         }
     };
@@ -714,15 +717,16 @@ macro_rules! wr_completion_record {
 
 /// A write of a flow's requester context, host → requester: `active`,
 /// the first PSN, and where the flow's telemetry goes (`tlm_data`: in
-/// every data packet; else in probes only). Writing it discards the
-/// flow's outstanding work requests.
+/// every data packet; else in probes only), and the retry limit (0..=7
+/// go-backs in a row without progress). Writing it discards the flow's
+/// outstanding work requests and takes the flow out of error.
 #[macro_export]
 macro_rules! req_flow_ctx_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
         $gen! { $($ctx)*
             name = ReqFlowCtx, sink = ReqFlowCtxSink, source = ReqFlowCtxSource,
             kind = ready, generics = [A],
-            fields = [ flow: A u32, active: 1 bool, psn: 24 u32, tlm_data: 1 bool ],
+            fields = [ flow: A u32, active: 1 bool, psn: 24 u32, tlm_data: 1 bool, retry_limit: 3 u8 ],
             records = [],
         }
     };
@@ -732,7 +736,9 @@ macro_rules! req_flow_ctx_record {
 /// and completed, the bad ones by reason (completed with that status),
 /// stale PktSends dropped, TRIMs sent, timeouts, NAKs taken, and
 /// acknowledgements dropped: ahead of every PSN ever sent (`ack_ahead`),
-/// or for no flow, or not an ACK (`bad_fb`).
+/// or for no flow, a flow in error, or not an ACK (`bad_fb`). The errors
+/// that put a flow in error: fatal NAKs (`remote_err`), retry limits
+/// spent (`retry_exceeded`); and the work requests completed `Flushed`.
 #[macro_export]
 macro_rules! req_stats_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
@@ -742,7 +748,8 @@ macro_rules! req_stats_record {
             fields = [
                 posted: 32 u32, completed: 32 u32, err_opcode: 32 u32, err_len: 32 u32,
                 err_flow: 32 u32, err_full: 32 u32, stale: 32 u32, trims: 32 u32,
-                timeouts: 32 u32, naks: 32 u32, ack_ahead: 32 u32, bad_fb: 32 u32
+                timeouts: 32 u32, naks: 32 u32, ack_ahead: 32 u32, bad_fb: 32 u32,
+                remote_err: 32 u32, retry_exceeded: 32 u32, flushed: 32 u32
             ],
             records = [],
         }

@@ -70,6 +70,7 @@ regs! {
     FLOW_TLM_DATA = 0x2A, 1, "staged: 1 = telemetry in every data packet, 0 = in probes only";
     FLOW_CC_VARIANT = 0x2B, 2, "staged: the flow's congestion control: 0 HPCC++ NewAck (sender-based), 1 HPCC++ NewINT (receiver-based), 2 DCQCN (3 reads as 2)";
     FLOW_PD = 0x2C, 16, "staged: the flow's protection domain: the regions its peer may use (nic_spec::mr)";
+    FLOW_RETRY = 0x2D, 3, "staged: the retry limit 0-7: go-backs (timeouts, NAK PSN sequence errors) in a row without progress before the work request completes retry_exceeded and the flow errs";
     COMMIT = 0x2F, 33, "bits 0..: flow id; bit 32: active. Copies the staged registers into the flow's contexts (the write completes when every block took it)";
     DCQCN_G_LOG2 = 0x30, 4, "DCQCN: g = 2^-g_log2 (DcqcnParams::regs)";
     DCQCN_ALPHA_PERIOD = 0x31, 24, "DCQCN: the alpha update period, cycles (0: off)";

@@ -115,15 +115,39 @@ pub mod wr {
         /// returned fewer words than asked. The completion's tag is the
         /// send-queue index of the entry (its contents are not trusted).
         DmaErr = 5,
+        /// The responder answered NAK *invalid request* (syndrome 0x61):
+        /// the request was malformed, or a later packet of a WRITE left
+        /// its DMA length. The flow is now in error.
+        RemoteInvalid = 6,
+        /// The responder answered NAK *remote access error* (0x62): no
+        /// region it holds grants the R_Key, domain, right and range
+        /// (`nic_spec::mr`). The flow is now in error.
+        RemoteAccess = 7,
+        /// The responder answered NAK *remote operational error* (0x63),
+        /// or a NAK code this NIC does not know. The flow is now in error.
+        RemoteOp = 8,
+        /// The flow went back (a timeout, or a NAK *PSN sequence error*)
+        /// more times in a row without progress than its retry limit
+        /// (`FLOW_RETRY`) allows. The flow is now in error.
+        RetryExceeded = 9,
+        /// Not executed: the flow was in error when the work request was
+        /// posted, or it was still in the ring when the flow went into
+        /// error. The driver resets the flow (`docs/driver.md`).
+        Flushed = 10,
     }
     impl Status {
-        pub const ALL: [Status; 6] = [
+        pub const ALL: [Status; 11] = [
             Status::Ok,
             Status::BadOpcode,
             Status::BadLen,
             Status::BadFlow,
             Status::Full,
             Status::DmaErr,
+            Status::RemoteInvalid,
+            Status::RemoteAccess,
+            Status::RemoteOp,
+            Status::RetryExceeded,
+            Status::Flushed,
         ];
         pub fn name(self) -> &'static str {
             match self {
@@ -133,9 +157,37 @@ pub mod wr {
                 Status::BadFlow => "bad_flow",
                 Status::Full => "full",
                 Status::DmaErr => "dma_err",
+                Status::RemoteInvalid => "remote_invalid",
+                Status::RemoteAccess => "remote_access",
+                Status::RemoteOp => "remote_op",
+                Status::RetryExceeded => "retry_exceeded",
+                Status::Flushed => "flushed",
             }
         }
+        /// The status a received NAK ends a work request with: `None` for
+        /// a PSN sequence error (the requester goes back), else the fatal
+        /// status of [`crate::roce::syndrome`]'s NAK codes.
+        pub const fn of_nak(syndrome: u8) -> Option<Status> {
+            match syndrome {
+                crate::roce::syndrome::NAK_SEQ => None,
+                crate::roce::syndrome::NAK_INVALID => Some(Status::RemoteInvalid),
+                crate::roce::syndrome::NAK_ACCESS => Some(Status::RemoteAccess),
+                _ => Some(Status::RemoteOp),
+            }
+        }
+        /// The flow is in error after a completion with this status.
+        pub const fn errors_flow(self) -> bool {
+            matches!(
+                self,
+                Status::RemoteInvalid
+                    | Status::RemoteAccess
+                    | Status::RemoteOp
+                    | Status::RetryExceeded
+            )
+        }
     }
+    /// The largest retry limit (`FLOW_RETRY`, 3 bits as in InfiniBand).
+    pub const RETRY_LIMIT_MAX: u8 = 7;
 }
 
 /// AETH syndromes (bits 31..24 of the AETH word).

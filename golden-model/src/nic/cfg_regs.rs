@@ -93,6 +93,8 @@ struct Staged {
     /// 0 NewAck, 1 NewINT, 2 DCQCN.
     cc_variant: u8,
     pd: u16,
+    /// The retry limit, 0..=7.
+    retry: u8,
 }
 
 /// The staged region (`MR_*`).
@@ -170,6 +172,7 @@ impl<const A: usize, const B: usize> Cycle for CfgRegs<A, B> {
                 active: self.active,
                 psn: f.send_psn,
                 tlm_data: f.tlm_data,
+                retry_limit: f.retry,
             },
             cc_ctl_valid: s == State::Cc,
             cc_ctl: CcEvent {
@@ -289,6 +292,7 @@ impl<const A: usize, const B: usize> CfgRegs<A, B> {
             FLOW_TLM_DATA => f.tlm_data = d & 1 == 1,
             FLOW_CC_VARIANT => f.cc_variant = (d & 3).min(2) as u8,
             FLOW_PD => f.pd = d as u16,
+            FLOW_RETRY => f.retry = (d & 7) as u8,
             MR_BASE => self.r.base = d,
             MR_LEN => self.r.len = d,
             MR_RKEY => self.r.rkey = d as u32,

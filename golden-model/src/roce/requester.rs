@@ -66,6 +66,15 @@ pub mod st {
     pub const ACK_RD2: u8 = 25;
     pub const DB_RD2: u8 = 26;
     pub const REW_RD2: u8 = 27;
+    /// The flush after a fatal NAK or a spent retry limit: each work
+    /// request left in the ring is read (two cycles) and completed, the
+    /// first with the error, the rest `Flushed`; then the scheduler's
+    /// INIT forgets the flow's bytes (`ERR_EV`).
+    pub const FLUSH_RD: u8 = 28;
+    pub const FLUSH_RD2: u8 = 29;
+    pub const FLUSH_CHK: u8 = 30;
+    pub const FLUSH_CMPL: u8 = 31;
+    pub const ERR_EV: u8 = 32;
 }
 
 /// The operation being handled (the RTL's `kind` register).
@@ -163,6 +172,16 @@ pub struct FlowState {
     pub psn_tail: u32,
     pub psn_next: u32,
     pub psn_max: u32,
+    /// In error (a fatal NAK, or the retry limit spent): work requests
+    /// complete `Flushed`, PktSends are stale and feedback is dropped
+    /// until a context write.
+    pub err: bool,
+    /// Go-backs (timeouts, NAK PSN sequence errors) since the last
+    /// progress, 0..=7.
+    pub retries: u8,
+    /// The most go-backs in a row without progress (`FLOW_RETRY`); one
+    /// more completes the head work request `RetryExceeded`.
+    pub retry_limit: u8,
 }
 
 /// A work request in the ring.
@@ -251,6 +270,12 @@ pub struct Requester<const A: usize, const Q: usize> {
     rewind: bool,
     cc_go: bool,
     arm: bool,
+    /// A NAK PSN sequence error or a timeout: a go-back that counts
+    /// against the retry limit unless the same operation made progress.
+    retry: bool,
+    /// The status of the next flush completion (`Ok` = no flush): the
+    /// error first, then `Flushed`.
+    fatal: wr::Status,
     // Output registers.
     ev_v: bool,
     ev: SchedEvent,
@@ -295,6 +320,8 @@ impl<const A: usize, const Q: usize> Default for Requester<A, Q> {
             rewind: false,
             cc_go: false,
             arm: false,
+            retry: false,
+            fatal: wr::Status::Ok,
             ev_v: false,
             ev: SchedEvent::default(),
             desc_v: false,
@@ -337,7 +364,10 @@ impl<const A: usize, const Q: usize> Requester<A, Q> {
     /// doorbells a finished READ releases, the REWIND, the CC event, the
     /// write-back.
     fn cont(&mut self) -> u8 {
-        if self.rd_done {
+        if self.fatal != wr::Status::Ok {
+            self.slot = self.s.head;
+            st::FLUSH_RD
+        } else if self.rd_done {
             self.slot = self.s.db;
             st::DB_RD
         } else if self.rewind {
@@ -480,6 +510,7 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                     self.fb = CcFeedback {
                         flow: i.nak.flow & ((1 << A) - 1),
                         psn: i.nak.psn & PSN_MASK,
+                        aeth: (i.nak.syndrome as u32) << 24,
                         ..CcFeedback::default()
                     };
                     self.flow = self.fb.flow;
@@ -514,6 +545,8 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                 self.rewind = false;
                 self.cc_go = false;
                 self.arm = false;
+                self.retry = false;
+                self.fatal = wr::Status::Ok;
                 st::DECIDE
             }
             st::DECIDE => {
@@ -531,6 +564,7 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                             psn_tail: self.ctx.psn,
                             psn_next: self.ctx.psn,
                             psn_max: self.ctx.psn,
+                            retry_limit: self.ctx.retry_limit & 7,
                             ..FlowState::default()
                         };
                         self.event(OP_INIT, 0, e as u32);
@@ -550,6 +584,9 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                         } else if !live {
                             inc(&mut self.cnt.err_flow);
                             wr::Status::BadFlow
+                        } else if self.s.err {
+                            inc(&mut self.cnt.flushed);
+                            wr::Status::Flushed
                         } else if used == 1 << Q || out >= 1 << 31 {
                             inc(&mut self.cnt.err_full);
                             wr::Status::Full
@@ -597,7 +634,7 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                     }
                     kind::SEND => {
                         let p = self.send;
-                        if !live || p.epoch != self.s.epoch {
+                        if !live || self.s.err || p.epoch != self.s.epoch {
                             inc(&mut self.cnt.stale);
                             st::IDLE
                         } else if p.probe {
@@ -630,7 +667,7 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                         } else {
                             self.fb.psn
                         };
-                        if !live || (self.kind == kind::FB && !is_ack) {
+                        if !live || self.s.err || (self.kind == kind::FB && !is_ack) {
                             inc(&mut self.cnt.bad_fb);
                             st::IDLE
                         } else if self.ack_ahead(p) {
@@ -639,7 +676,16 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                         } else {
                             if self.kind == kind::NAK {
                                 inc(&mut self.cnt.naks);
-                                self.rewind = true;
+                                match wr::Status::of_nak((self.fb.aeth >> 24) as u8) {
+                                    None => {
+                                        self.rewind = true;
+                                        self.retry = true;
+                                    }
+                                    Some(status) => {
+                                        inc(&mut self.cnt.remote_err);
+                                        self.fatal = status;
+                                    }
+                                }
                             } else {
                                 self.cc_go = self.fb.tlm.present;
                             }
@@ -656,7 +702,13 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                             self.arm = true;
                             if self.t_gen == self.s.gen {
                                 inc(&mut self.cnt.timeouts);
-                                self.rewind = true;
+                                if self.s.retries >= self.s.retry_limit {
+                                    inc(&mut self.cnt.retry_exceeded);
+                                    self.fatal = wr::Status::RetryExceeded;
+                                } else {
+                                    self.s.retries += 1;
+                                    self.rewind = true;
+                                }
                                 self.cont()
                             } else {
                                 st::WB
@@ -838,6 +890,20 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
             st::POST => {
                 let adv = self.seq_ack.wrapping_sub(self.s.una);
                 let past = self.seq_ack.wrapping_sub(self.s.seq_exp);
+                // Progress forgives the go-backs; a NAK PSN sequence error
+                // without it counts against the retry limit.
+                let moved = (adv != 0 && adv < 1 << 31) || self.progress;
+                if moved {
+                    self.s.retries = 0;
+                } else if self.retry {
+                    if self.s.retries >= self.s.retry_limit {
+                        inc(&mut self.cnt.retry_exceeded);
+                        self.fatal = wr::Status::RetryExceeded;
+                    } else {
+                        self.s.retries += 1;
+                    }
+                }
+                self.retry = false;
                 if adv != 0 && adv < 1 << 31 && past != 0 && past < 1 << 31 {
                     // Past what is sent since a REWIND (packets sent before
                     // it were received): skip there, by a REWIND (the
@@ -905,6 +971,57 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                 let (una, e) = (self.s.una, self.s.epoch);
                 self.event(OP_REWIND, una, e as u32);
                 st::REW_EV
+            }
+            st::FLUSH_RD => st::FLUSH_RD2,
+            st::FLUSH_RD2 => st::FLUSH_CHK,
+            st::FLUSH_CHK => {
+                if self.slot == self.s.tail {
+                    // The ring is empty: the flow errs, nothing is in
+                    // flight, and the scheduler forgets its bytes.
+                    let end = self.s.seq_tail;
+                    self.s.err = true;
+                    self.s.una = end;
+                    self.s.seq_exp = end;
+                    self.s.send = self.s.tail;
+                    self.s.db = self.s.tail;
+                    self.s.rd_open = 0;
+                    self.s.rd_k = 0;
+                    self.s.psn_next = self.s.psn_tail;
+                    self.s.epoch = self.s.epoch.wrapping_add(1);
+                    self.fatal = wr::Status::Ok;
+                    self.rd_done = false;
+                    self.rewind = false;
+                    self.cc_go = false;
+                    let e = self.s.epoch;
+                    self.event(OP_INIT, end, e as u32);
+                    st::ERR_EV
+                } else {
+                    let w = self.wr_at(self.slot);
+                    if self.fatal == wr::Status::Flushed {
+                        inc(&mut self.cnt.flushed);
+                    }
+                    self.complete(self.fatal, w.tag, 0);
+                    self.fatal = wr::Status::Flushed;
+                    self.s.head = self.s.head.wrapping_add(1) & m;
+                    self.slot = self.s.head;
+                    st::FLUSH_CMPL
+                }
+            }
+            st::FLUSH_CMPL => {
+                if cmpl_hs {
+                    self.cmpl_v = false;
+                    st::FLUSH_RD
+                } else {
+                    st::FLUSH_CMPL
+                }
+            }
+            st::ERR_EV => {
+                if ev_hs {
+                    self.ev_v = false;
+                    st::WB
+                } else {
+                    st::ERR_EV
+                }
             }
             st::CC_OUT => {
                 if cc_hs {

@@ -287,7 +287,11 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
             },
             nak_valid: self.nak_v,
             nak: if self.nak_v {
-                NakReq { flow, psn: m.psn }
+                NakReq {
+                    flow,
+                    psn: m.psn,
+                    syndrome: (m.aeth >> 24) as u8,
+                }
             } else {
                 NakReq::default()
             },

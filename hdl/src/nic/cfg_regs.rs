@@ -177,6 +177,7 @@ pub struct CfgRegs<const A: usize, const B: usize> {
     f_send_psn: DFF<Bits<24>>,
     f_recv_psn: DFF<Bits<24>>,
     f_tlm_data: DFF<Bit>,
+    f_retry: DFF<Bits<3>>,
     f_cc_variant: DFF<Bits<2>>,
     f_pd: DFF<Bits<16>>,
     r_mr_base: DFF<Bits<64>>,
@@ -226,6 +227,7 @@ pub struct CfgRegs<const A: usize, const B: usize> {
     k_send_psn: Constant<Bits<16>>,
     k_recv_psn: Constant<Bits<16>>,
     k_tlm_data: Constant<Bits<16>>,
+    k_retry: Constant<Bits<16>>,
     k_cc_variant: Constant<Bits<16>>,
     k_flow_pd: Constant<Bits<16>>,
     k_mr_base: Constant<Bits<16>>,
@@ -349,6 +351,7 @@ impl<const A: usize, const B: usize> Default for CfgRegs<A, B> {
             f_send_psn: Default::default(),
             f_recv_psn: Default::default(),
             f_tlm_data: Default::default(),
+            f_retry: Default::default(),
             f_cc_variant: Default::default(),
             f_pd: Default::default(),
             r_mr_base: Default::default(),
@@ -396,6 +399,7 @@ impl<const A: usize, const B: usize> Default for CfgRegs<A, B> {
             k_send_psn: k(FLOW_SEND_PSN),
             k_recv_psn: k(FLOW_RECV_PSN),
             k_tlm_data: k(FLOW_TLM_DATA),
+            k_retry: k(FLOW_RETRY),
             k_cc_variant: k(FLOW_CC_VARIANT),
             k_flow_pd: k(FLOW_PD),
             k_mr_base: k(MR_BASE),
@@ -487,6 +491,7 @@ impl<const A: usize, const B: usize> Logic for CfgRegs<A, B> {
             f_send_psn,
             f_recv_psn,
             f_tlm_data,
+            f_retry,
             f_cc_variant,
             f_pd,
             r_mr_base,
@@ -587,6 +592,8 @@ impl<const A: usize, const B: usize> Logic for CfgRegs<A, B> {
                 }
             } else if (self.s_cfg.addr.val() == self.k_flow_pd.val()) {
                 self.f_pd.d.next = self.s_cfg.data.val().get_bits::<16>(0);
+            } else if (self.s_cfg.addr.val() == self.k_retry.val()) {
+                self.f_retry.d.next = self.s_cfg.data.val().get_bits::<3>(0);
             } else if (self.s_cfg.addr.val() == self.k_mr_base.val()) {
                 self.r_mr_base.d.next = self.s_cfg.data.val();
             } else if (self.s_cfg.addr.val() == self.k_mr_len.val()) {
@@ -723,6 +730,7 @@ impl<const A: usize, const B: usize> Logic for CfgRegs<A, B> {
         self.m_req_ctx.active.next = self.c_active.q.val();
         self.m_req_ctx.psn.next = self.f_send_psn.q.val();
         self.m_req_ctx.tlm_data.next = self.f_tlm_data.q.val();
+        self.m_req_ctx.retry_limit.next = self.f_retry.q.val();
         self.is_dcqcn.next = (self.f_cc_variant.q.val() == self.k_var_dcqcn.val());
         self.m_cc_ctl.op.next = self.k_destroy.val();
         if (self.c_active.q.val() && !self.is_dcqcn.val()) {

@@ -38,20 +38,39 @@
 //!   acknowledged bytes go to the scheduler (ACK, or REWIND when they lie
 //!   past what is sent since a go-back). An ACK with telemetry also gives
 //!   a CC event (`m_cc`: seq = snd_una, snd_nxt, the hops).
-//! - **NAK** (PSN p): acknowledges p − 1, then REWIND to snd_una with a
-//!   new epoch (go-back-N).
+//! - **NAK** (PSN p, syndrome): acknowledges p − 1. A PSN sequence
+//!   error (0x60) then goes back: REWIND to snd_una with a new epoch
+//!   (go-back-N). Any other syndrome is fatal (`wr::Status::of_nak`:
+//!   0x61 `RemoteInvalid`, 0x62 `RemoteAccess`, else `RemoteOp`): the
+//!   flush below.
 //! - **Timer**: a FIFO of (flow, generation, deadline) entries, one per
 //!   flow at most (`armed`). Progress bumps the flow's generation. An
 //!   expired entry whose generation is current and with bytes in flight
 //!   is a timeout: REWIND to snd_una. Either way it is re-armed while
 //!   bytes are in flight. A timeout fires 1 to 2 RTO after the last
 //!   progress. No per-flow scan.
+//! - **Retry limit**: each flow counts its go-backs (timeouts, and NAK
+//!   sequence errors that acknowledge nothing new) since its last
+//!   progress; progress (bytes acknowledged, a READ response) resets the
+//!   count. The go-back past the flow's limit (`retry_limit`, 0..=7, from
+//!   the context) is not made: the flush below, with `RetryExceeded`. A
+//!   dead peer ends a flow within (limit + 1) · 2 RTO of its last
+//!   progress.
+//! - **Flush** (the error state): every work request left in the ring,
+//!   from the oldest, completes (bytes 0): the first with the error, the
+//!   rest `Flushed`. Then the flow is in error: nothing in flight, and
+//!   INIT(epoch + 1) to the scheduler forgets its bytes. In error, a
+//!   work request completes `Flushed` at once, a PktSend is stale and
+//!   feedback is `bad_fb`, until a context write (the driver's reset of
+//!   the flow). A flush takes 4 cycles per work request, plus the
+//!   scheduler's INIT.
 //!
 //! # Ports (clock `clock`; no reset: every register and RAM word starts
 //! at zero)
 //! - `cfg_mtu_log2: 4` (clamped to 8..=12), `cfg_rto: 32` (cycles).
 //! - In: `s_ctx` ([`ReqFlowCtxSink`]: flow, active, first PSN,
-//!   `tlm_data`; discards the flow's ring), `s_wr` ([`WorkReqSink`]),
+//!   `tlm_data`, `retry_limit`; discards the flow's ring and its
+//!   error), `s_wr` ([`WorkReqSink`]),
 //!   `s_send` ([`PktSendSink`] from the scheduler), `s_fb`
 //!   ([`CcFeedbackSink`] from the dispatcher), `s_nak` ([`NakReqSink`]).
 //! - `desc_full`: the descriptor queue after `m_desc` holds all it can
@@ -78,8 +97,15 @@
 //! - work request: bad opcode, length, flow, ring full → completion with
 //!   that status (`err_*`), nothing else changes;
 //! - PktSend of an older epoch, another seq, or length 0 → `stale`;
-//! - feedback for an unconfigured flow, or not an ACK/READ RESPONSE →
-//!   `bad_fb`; acknowledging a PSN past every PSN sent → `ack_ahead`.
+//! - feedback for an unconfigured flow or a flow in error, or not an
+//!   ACK/READ RESPONSE → `bad_fb`; acknowledging a PSN past every PSN
+//!   sent → `ack_ahead`;
+//! - a work request for a flow in error → completed `Flushed`
+//!   (`flushed`); fatal NAKs and spent retry limits are counted
+//!   (`remote_err`, `retry_exceeded`).
+//! - A fatal NAK whose PSN is not the oldest work request's (a READ ahead
+//!   of it still missing responses after loss) still ends the oldest one
+//!   with the error: the flow is in error either way.
 //!
 //! Golden twin: `nic_golden::roce::requester` (same states and registers).
 
@@ -91,7 +117,7 @@ use crate::roce::{
     WorkReqSink, WrCompletionSource,
 };
 use crate::sched::{PktSendSink, SchedEventSource};
-use nic_spec::roce::{op, segment_opcode, wr, AETH_CLASS_ACK};
+use nic_spec::roce::{op, segment_opcode, syndrome, wr, AETH_CLASS_ACK};
 use rust_hdl::prelude::*;
 
 /// The fresh telemetry header (`docs/roce.md` §2): ver 1, nhop 0, maxhop 5.
@@ -127,6 +153,11 @@ pub enum ReqState {
     RewEv,
     CcOut,
     Wb,
+    FlushRd,
+    FlushRd2,
+    FlushChk,
+    FlushCmpl,
+    ErrEv,
 }
 
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
@@ -160,7 +191,7 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     pub m_cc: CcEventSource,
     pub m_stats: ReqStatsSource,
     // Flow state words (one RAM per field, address = flow).
-    st_flags: Ram<Bits<11>, A>,
+    st_flags: Ram<Bits<18>, A>,
     st_rd_k: Ram<Bits<24>, A>,
     st_gen: Ram<Bits<8>, A>,
     st_epoch: Ram<Bits<8>, A>,
@@ -197,6 +228,9 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     s_rd_open: DFF<Bits<4>>,
     s_armed: DFF<Bit>,
     s_rd_post: DFF<Bits<4>>,
+    s_err: DFF<Bit>,
+    s_retries: DFF<Bits<3>>,
+    s_retry_limit: DFF<Bits<3>>,
     s_rd_k: DFF<Bits<24>>,
     s_gen: DFF<Bits<8>>,
     s_epoch: DFF<Bits<8>>,
@@ -235,6 +269,7 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     ctx_active: DFF<Bit>,
     ctx_psn: DFF<Bits<24>>,
     ctx_tlm_data: DFF<Bit>,
+    ctx_retry_limit: DFF<Bits<3>>,
     t_gen: DFF<Bits<8>>,
     // Segmentation and acknowledgement.
     cur: DFF<Bits<32>>,
@@ -247,6 +282,11 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     rewind: DFF<Bit>,
     cc_go: DFF<Bit>,
     arm: DFF<Bit>,
+    /// A go-back that counts against the retry limit (NAK PSN sequence
+    /// error), judged in Post.
+    retry: DFF<Bit>,
+    /// The status of the next flush completion; 0 (Ok) = no flush.
+    fatal: DFF<Bits<8>>,
     now: DFF<Bits<32>>,
     // What the ring entry gives, registered in the *Rd2 states.
     r_seg: DFF<Bits<32>>,
@@ -317,6 +357,9 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     c_naks: DFF<Bits<32>>,
     c_ack_ahead: DFF<Bits<32>>,
     c_bad_fb: DFF<Bits<32>>,
+    c_remote_err: DFF<Bits<32>>,
+    c_retry_exceeded: DFF<Bits<32>>,
+    c_flushed: DFF<Bits<32>>,
     // Constants.
     k_a: Constant<Bits<16>>,
     k_q: Constant<Bits<AQ>>,
@@ -345,6 +388,14 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     k_st_len: Constant<Bits<8>>,
     k_st_flow: Constant<Bits<8>>,
     k_st_full: Constant<Bits<8>>,
+    k_st_remote_invalid: Constant<Bits<8>>,
+    k_st_remote_access: Constant<Bits<8>>,
+    k_st_remote_op: Constant<Bits<8>>,
+    k_st_retry_exceeded: Constant<Bits<8>>,
+    k_st_flushed: Constant<Bits<8>>,
+    k_syn_seq: Constant<Bits<8>>,
+    k_syn_invalid: Constant<Bits<8>>,
+    k_syn_access: Constant<Bits<8>>,
     k_fresh: Constant<Bits<64>>,
     k_one: Constant<Bits<32>>,
     k_cc_event: Constant<Bits<2>>,
@@ -419,6 +470,15 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     clr_rd_done: Signal<Local, Bit>,
     eff_rd_done: Signal<Local, Bit>,
     eff_rewind: Signal<Local, Bit>,
+    /// Errors found in the cycle of `do_cont` (a timeout past the retry
+    /// limit, a NAK sequence error past it in Post): flush first.
+    set_fatal: Signal<Local, Bit>,
+    eff_fatal: Signal<Local, Bit>,
+    /// The status a latched NAK ends its work request with (0 = a PSN
+    /// sequence error: go back).
+    nak_status: Signal<Local, Bits<8>>,
+    /// Post: this operation acknowledged bytes or a READ response.
+    moved: Signal<Local, Bit>,
     t_push: Signal<Local, Bit>,
     w_addr: Signal<Local, Bits<AQ>>,
 }
@@ -478,6 +538,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             s_rd_open: Default::default(),
             s_armed: Default::default(),
             s_rd_post: Default::default(),
+            s_err: Default::default(),
+            s_retries: Default::default(),
+            s_retry_limit: Default::default(),
             s_rd_k: Default::default(),
             s_gen: Default::default(),
             s_epoch: Default::default(),
@@ -515,6 +578,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             ctx_active: Default::default(),
             ctx_psn: Default::default(),
             ctx_tlm_data: Default::default(),
+            ctx_retry_limit: Default::default(),
             t_gen: Default::default(),
             cur: Default::default(),
             rem: Default::default(),
@@ -525,6 +589,8 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             progress: Default::default(),
             rewind: Default::default(),
             cc_go: Default::default(),
+            retry: Default::default(),
+            fatal: Default::default(),
             arm: Default::default(),
             now: Default::default(),
             r_seg: Default::default(),
@@ -593,6 +659,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             c_naks: Default::default(),
             c_ack_ahead: Default::default(),
             c_bad_fb: Default::default(),
+            c_remote_err: Default::default(),
+            c_retry_exceeded: Default::default(),
+            c_flushed: Default::default(),
             idle: Default::default(),
             t_exp: Default::default(),
             t_dt: Default::default(),
@@ -658,6 +727,10 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             clr_rd_done: Default::default(),
             eff_rd_done: Default::default(),
             eff_rewind: Default::default(),
+            set_fatal: Default::default(),
+            eff_fatal: Default::default(),
+            nak_status: Default::default(),
+            moved: Default::default(),
             t_push: Default::default(),
             w_addr: Default::default(),
             k_a: Constant::new(Bits::<16>::from(A as u64)),
@@ -687,6 +760,14 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             k_st_len: k8(wr::Status::BadLen as u8),
             k_st_flow: k8(wr::Status::BadFlow as u8),
             k_st_full: k8(wr::Status::Full as u8),
+            k_st_remote_invalid: k8(wr::Status::RemoteInvalid as u8),
+            k_st_remote_access: k8(wr::Status::RemoteAccess as u8),
+            k_st_remote_op: k8(wr::Status::RemoteOp as u8),
+            k_st_retry_exceeded: k8(wr::Status::RetryExceeded as u8),
+            k_st_flushed: k8(wr::Status::Flushed as u8),
+            k_syn_seq: k8(syndrome::NAK_SEQ),
+            k_syn_invalid: k8(syndrome::NAK_INVALID),
+            k_syn_access: k8(syndrome::NAK_ACCESS),
             k_fresh: Constant::new(Bits::<64>::from(FRESH_HDR)),
             k_one: Constant::new(Bits::<32>::from(1u64)),
             // The CC module's EVENT operation (`nic_golden::cc::hpcc::op`).
@@ -710,6 +791,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             s_rd_open,
             s_armed,
             s_rd_post,
+            s_err,
+            s_retries,
+            s_retry_limit,
             s_rd_k,
             s_gen,
             s_epoch,
@@ -747,6 +831,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             ctx_active,
             ctx_psn,
             ctx_tlm_data,
+            ctx_retry_limit,
             t_gen,
             cur,
             rem,
@@ -757,6 +842,8 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             progress,
             rewind,
             cc_go,
+            retry,
+            fatal,
             arm,
             now,
             ev_v,
@@ -804,6 +891,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             c_naks,
             c_ack_ahead,
             c_bad_fb,
+            c_remote_err,
+            c_retry_exceeded,
+            c_flushed,
             r_seg,
             r_seg_eq_left,
             r_trim,
@@ -986,12 +1076,16 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.st_psn_tail.write_address.next = self.fl.val();
         self.st_psn_next.write_address.next = self.fl.val();
         self.st_psn_max.write_address.next = self.fl.val();
-        // Flags: active, tlm_data, armed, rd_open (6..3), rd_post (10..7).
-        self.st_flags.write_data.next = (bit_cast::<11, 1>(self.s_active.q.val().into())
-            | (bit_cast::<11, 1>(self.s_tlm_data.q.val().into()) << 1)
-            | (bit_cast::<11, 1>(self.s_armed.q.val().into()) << 2)
-            | (bit_cast::<11, 4>(self.s_rd_open.q.val()) << 3)
-            | (bit_cast::<11, 4>(self.s_rd_post.q.val()) << 7));
+        // Flags: active, tlm_data, armed, rd_open (6..3), rd_post (10..7),
+        // err (11), retries (14..12), retry_limit (17..15).
+        self.st_flags.write_data.next = (bit_cast::<18, 1>(self.s_active.q.val().into())
+            | (bit_cast::<18, 1>(self.s_tlm_data.q.val().into()) << 1)
+            | (bit_cast::<18, 1>(self.s_armed.q.val().into()) << 2)
+            | (bit_cast::<18, 4>(self.s_rd_open.q.val()) << 3)
+            | (bit_cast::<18, 4>(self.s_rd_post.q.val()) << 7)
+            | (bit_cast::<18, 1>(self.s_err.q.val().into()) << 11)
+            | (bit_cast::<18, 3>(self.s_retries.q.val()) << 12)
+            | (bit_cast::<18, 3>(self.s_retry_limit.q.val()) << 15));
         self.st_rd_k.write_data.next = self.s_rd_k.q.val();
         self.st_gen.write_data.next = self.s_gen.q.val();
         self.st_epoch.write_data.next = self.s_epoch.q.val();
@@ -1163,6 +1257,17 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.is_ack.next = ((self.fb_class.ack.val()
             && (self.fb_aeth.q.val().get_bits::<3>(29) == self.k_class_ack.val()))
             || self.fb_class.read_resp.val());
+        // `wr::Status::of_nak`: the syndrome is in the latched AETH's top
+        // byte.
+        if (self.fb_aeth.q.val().get_bits::<8>(24) == self.k_syn_seq.val()) {
+            self.nak_status.next = 0.into();
+        } else if (self.fb_aeth.q.val().get_bits::<8>(24) == self.k_syn_invalid.val()) {
+            self.nak_status.next = self.k_st_remote_invalid.val();
+        } else if (self.fb_aeth.q.val().get_bits::<8>(24) == self.k_syn_access.val()) {
+            self.nak_status.next = self.k_st_remote_access.val();
+        } else {
+            self.nak_status.next = self.k_st_remote_op.val();
+        }
         if (self.kind.q.val() == ReqKind::Nak) {
             self.p_in.next = (self.fb_psn.q.val() - 1);
         } else {
@@ -1174,9 +1279,12 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         // ---- Post.
         self.adv.next = (self.seq_ack.q.val() - self.s_una.q.val());
         self.past.next = (self.seq_ack.q.val() - self.s_seq_exp.q.val());
+        self.moved.next =
+            ((self.adv.val().any() && !self.adv.val().get_bit(31)) || self.progress.q.val());
 
         self.do_cont.next = false;
         self.set_rewind.next = false;
+        self.set_fatal.next = false;
         self.clr_rd_done.next = false;
         self.t_push.next = false;
 
@@ -1187,6 +1295,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                     self.ctx_active.d.next = self.s_ctx.active.val();
                     self.ctx_psn.d.next = self.s_ctx.psn.val();
                     self.ctx_tlm_data.d.next = self.s_ctx.tlm_data.val();
+                    self.ctx_retry_limit.d.next = self.s_ctx.retry_limit.val();
                     self.state.d.next = ReqState::Flow;
                 } else if self.take_fb.val() {
                     self.kind.d.next = ReqKind::Fb;
@@ -1204,7 +1313,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                 } else if self.take_nak.val() {
                     self.kind.d.next = ReqKind::Nak;
                     self.fb_psn.d.next = self.s_nak.psn.val();
-                    self.fb_aeth.d.next = 0.into();
+                    self.fb_aeth.d.next = (bit_cast::<32, 8>(self.s_nak.syndrome.val()) << 24);
                     self.fb_opcode.d.next = 0.into();
                     self.fb_tlm.d.next = false;
                     self.fb_hdr.d.next = 0.into();
@@ -1253,6 +1362,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                 self.s_armed.d.next = self.st_flags.read_data.val().get_bit(2);
                 self.s_rd_open.d.next = self.st_flags.read_data.val().get_bits::<4>(3);
                 self.s_rd_post.d.next = self.st_flags.read_data.val().get_bits::<4>(7);
+                self.s_err.d.next = self.st_flags.read_data.val().get_bit(11);
+                self.s_retries.d.next = self.st_flags.read_data.val().get_bits::<3>(12);
+                self.s_retry_limit.d.next = self.st_flags.read_data.val().get_bits::<3>(15);
                 self.s_rd_k.d.next = self.st_rd_k.read_data.val();
                 self.s_gen.d.next = self.st_gen.read_data.val();
                 self.s_epoch.d.next = self.st_epoch.read_data.val();
@@ -1271,6 +1383,8 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                 self.rewind.d.next = false;
                 self.cc_go.d.next = false;
                 self.arm.d.next = false;
+                self.retry.d.next = false;
+                self.fatal.d.next = 0.into();
                 self.state.d.next = ReqState::Decide;
             }
             ReqState::Decide => {
@@ -1281,6 +1395,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         self.s_tlm_data.d.next = self.ctx_tlm_data.q.val();
                         self.s_rd_open.d.next = 0.into();
                         self.s_rd_post.d.next = 0.into();
+                        self.s_err.d.next = false;
+                        self.s_retries.d.next = 0.into();
+                        self.s_retry_limit.d.next = self.ctx_retry_limit.q.val();
                         self.s_rd_k.d.next = 0.into();
                         self.s_gen.d.next = (self.s_gen.q.val() + 1);
                         self.s_epoch.d.next = (self.s_epoch.q.val() + 1);
@@ -1304,6 +1421,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         if (self.bad_opcode.val()
                             || self.bad_len.val()
                             || !self.live.val()
+                            || self.s_err.q.val()
                             || self.is_full.val())
                         {
                             self.cmpl_bytes.d.next = 0.into();
@@ -1323,6 +1441,11 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                             self.c_err_flow.d.next = (self.c_err_flow.q.val() + 1);
                             self.cmpl_v.d.next = true;
                             self.cmpl_status.d.next = self.k_st_flow.val();
+                            self.state.d.next = ReqState::WrCmpl;
+                        } else if self.s_err.q.val() {
+                            self.c_flushed.d.next = (self.c_flushed.q.val() + 1);
+                            self.cmpl_v.d.next = true;
+                            self.cmpl_status.d.next = self.k_st_flushed.val();
                             self.state.d.next = ReqState::WrCmpl;
                         } else if self.is_full.val() {
                             self.c_err_full.d.next = (self.c_err_full.q.val() + 1);
@@ -1363,7 +1486,10 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         }
                     }
                     ReqKind::Send => {
-                        if (!self.live.val() || (self.send_epoch.q.val() != self.s_epoch.q.val())) {
+                        if (!self.live.val()
+                            || self.s_err.q.val()
+                            || (self.send_epoch.q.val() != self.s_epoch.q.val()))
+                        {
                             self.c_stale.d.next = (self.c_stale.q.val() + 1);
                             self.state.d.next = ReqState::Idle;
                         } else if self.send_probe.q.val() {
@@ -1397,7 +1523,14 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                             self.arm.d.next = true;
                             if (self.t_gen.q.val() == self.s_gen.q.val()) {
                                 self.c_timeouts.d.next = (self.c_timeouts.q.val() + 1);
-                                self.set_rewind.next = true;
+                                if (self.s_retries.q.val() >= self.s_retry_limit.q.val()) {
+                                    self.c_retry_exceeded.d.next =
+                                        (self.c_retry_exceeded.q.val() + 1);
+                                    self.set_fatal.next = true;
+                                } else {
+                                    self.s_retries.d.next = (self.s_retries.q.val() + 1);
+                                    self.set_rewind.next = true;
+                                }
                                 self.do_cont.next = true;
                             } else {
                                 self.state.d.next = ReqState::Wb;
@@ -1410,6 +1543,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                     _ => {
                         // Fb, Nak.
                         if (!self.live.val()
+                            || self.s_err.q.val()
                             || ((self.kind.q.val() == ReqKind::Fb) && !self.is_ack.val()))
                         {
                             self.c_bad_fb.d.next = (self.c_bad_fb.q.val() + 1);
@@ -1420,7 +1554,13 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         } else {
                             if (self.kind.q.val() == ReqKind::Nak) {
                                 self.c_naks.d.next = (self.c_naks.q.val() + 1);
-                                self.rewind.d.next = true;
+                                if self.nak_status.val().any() {
+                                    self.c_remote_err.d.next = (self.c_remote_err.q.val() + 1);
+                                    self.fatal.d.next = self.nak_status.val();
+                                } else {
+                                    self.rewind.d.next = true;
+                                    self.retry.d.next = true;
+                                }
                             } else {
                                 self.cc_go.d.next = self.fb_tlm.q.val();
                             }
@@ -1588,6 +1728,19 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                 }
             }
             ReqState::Post => {
+                // Progress forgives the go-backs; a NAK PSN sequence error
+                // without it counts against the retry limit.
+                if self.moved.val() {
+                    self.s_retries.d.next = 0.into();
+                } else if self.retry.q.val() {
+                    if (self.s_retries.q.val() >= self.s_retry_limit.q.val()) {
+                        self.c_retry_exceeded.d.next = (self.c_retry_exceeded.q.val() + 1);
+                        self.set_fatal.next = true;
+                    } else {
+                        self.s_retries.d.next = (self.s_retries.q.val() + 1);
+                    }
+                }
+                self.retry.d.next = false;
                 if (self.adv.val().any()
                     && !self.adv.val().get_bit(31)
                     && self.past.val().any()
@@ -1679,6 +1832,62 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                     self.do_cont.next = true;
                 }
             }
+            ReqState::FlushRd => {
+                self.state.d.next = ReqState::FlushRd2;
+            }
+            ReqState::FlushRd2 => {
+                self.state.d.next = ReqState::FlushChk;
+            }
+            ReqState::FlushChk => {
+                if (self.slot.q.val() == self.s_tail.q.val()) {
+                    // The ring is empty: the flow errs, nothing is in
+                    // flight, and the scheduler forgets its bytes (INIT).
+                    self.s_err.d.next = true;
+                    self.s_una.d.next = self.s_seq_tail.q.val();
+                    self.s_seq_exp.d.next = self.s_seq_tail.q.val();
+                    self.s_send_ix.d.next = self.s_tail.q.val();
+                    self.s_db.d.next = self.s_tail.q.val();
+                    self.s_rd_open.d.next = 0.into();
+                    self.s_rd_k.d.next = 0.into();
+                    self.s_psn_next.d.next = self.s_psn_tail.q.val();
+                    self.s_epoch.d.next = (self.s_epoch.q.val() + 1);
+                    self.fatal.d.next = 0.into();
+                    self.rd_done.d.next = false;
+                    self.rewind.d.next = false;
+                    self.cc_go.d.next = false;
+                    self.ev_v.d.next = true;
+                    self.ev_op.d.next = self.k_ev_init.val();
+                    self.ev_a.d.next = self.s_seq_tail.q.val();
+                    self.ev_b.d.next = bit_cast::<32, 8>((self.s_epoch.q.val() + 1));
+                    self.state.d.next = ReqState::ErrEv;
+                } else {
+                    // The first completion carries the error, the rest
+                    // `Flushed`.
+                    if (self.fatal.q.val() == self.k_st_flushed.val()) {
+                        self.c_flushed.d.next = (self.c_flushed.q.val() + 1);
+                    }
+                    self.cmpl_v.d.next = true;
+                    self.cmpl_tag.d.next = self.ring_tag.read_data.val();
+                    self.cmpl_status.d.next = self.fatal.q.val();
+                    self.cmpl_bytes.d.next = 0.into();
+                    self.fatal.d.next = self.k_st_flushed.val();
+                    self.s_head.d.next = self.head_inc.val();
+                    self.slot.d.next = self.head_inc.val();
+                    self.state.d.next = ReqState::FlushCmpl;
+                }
+            }
+            ReqState::FlushCmpl => {
+                if self.cmpl_hs.val() {
+                    self.cmpl_v.d.next = false;
+                    self.state.d.next = ReqState::FlushRd;
+                }
+            }
+            ReqState::ErrEv => {
+                if self.ev_hs.val() {
+                    self.ev_v.d.next = false;
+                    self.state.d.next = ReqState::Wb;
+                }
+            }
             _ => {
                 // Wb: the state words back, and the timer armed.
                 self.st_flags.write_enable.next = true;
@@ -1704,6 +1913,10 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         // finished READ releases, the REWIND, the CC event, the write-back.
         self.eff_rd_done.next = (self.rd_done.q.val() && !self.clr_rd_done.val());
         self.eff_rewind.next = (self.rewind.q.val() || self.set_rewind.val());
+        self.eff_fatal.next = (self.fatal.q.val().any() || self.set_fatal.val());
+        if self.set_fatal.val() {
+            self.fatal.d.next = self.k_st_retry_exceeded.val();
+        }
         if self.clr_rd_done.val() {
             self.rd_done.d.next = false;
         }
@@ -1711,7 +1924,10 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             self.rewind.d.next = true;
         }
         if self.do_cont.val() {
-            if self.eff_rd_done.val() {
+            if self.eff_fatal.val() {
+                self.slot.d.next = self.s_head.q.val();
+                self.state.d.next = ReqState::FlushRd;
+            } else if self.eff_rd_done.val() {
                 self.slot.d.next = self.s_db.q.val();
                 self.state.d.next = ReqState::DbRd;
             } else if self.eff_rewind.val() {
@@ -1807,5 +2023,8 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.m_stats.naks.next = self.c_naks.q.val();
         self.m_stats.ack_ahead.next = self.c_ack_ahead.q.val();
         self.m_stats.bad_fb.next = self.c_bad_fb.q.val();
+        self.m_stats.remote_err.next = self.c_remote_err.q.val();
+        self.m_stats.retry_exceeded.next = self.c_retry_exceeded.q.val();
+        self.m_stats.flushed.next = self.c_flushed.q.val();
     }
 }

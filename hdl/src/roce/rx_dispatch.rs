@@ -121,7 +121,8 @@
 //!     `m_ack.tlm.present`, `m_ack.tlm.hdr: 64`, `m_ack.tlm.hop0..4: 64`;
 //!   - `cc_*`: `m_cc.flow: A`, `m_cc.psn: 24`, `m_cc.aeth: 32`, `m_cc.opcode: 8`,
 //!     `m_cc.tlm.present`, `m_cc.tlm.hdr`, `m_cc.tlm.hop0..4`;
-//!   - `nak_*`: `m_nak.flow: A`, `m_nak.psn: 24`;
+//!   - `nak_*`: `m_nak.flow: A`, `m_nak.psn: 24`, `m_nak.syndrome: 8`
+//!     (the received AETH's syndrome);
 //!   - `rdreq_*`: `m_rdreq.flow: A`, `m_rdreq.psn: 24`, `m_rdreq.va: 64`,
 //!     `m_rdreq.rkey: 32`, `m_rdreq.len: 32`, `m_rdreq.msn: 24` (the
 //!     responder's MSN for the responses' AETH);
@@ -1474,9 +1475,11 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         if self.nak_v.q.val() {
             self.m_nak.flow.next = self.flow.val();
             self.m_nak.psn.next = self.m_psn.q.val();
+            self.m_nak.syndrome.next = self.m_aeth.q.val().get_bits::<8>(24);
         } else {
             self.m_nak.flow.next = 0.into();
             self.m_nak.psn.next = 0.into();
+            self.m_nak.syndrome.next = 0.into();
         }
         self.m_rdreq.valid.next = self.rdreq_v.q.val();
         if self.rdreq_v.q.val() {

@@ -232,6 +232,7 @@ pub fn bench_requester(f: &mut Figures) {
             active: true,
             psn: 100,
             tlm_data: false,
+            retry_limit: nic_spec::roce::wr::RETRY_LIMIT_MAX,
         },
         ..base
     };

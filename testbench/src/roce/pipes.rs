@@ -348,6 +348,7 @@ pub fn dispatch_events(i: &DIn, o: &DOut, ev: &mut Vec<RxEvent>) {
         ev.push(RxEvent::Nak {
             flow: o.nak.flow,
             psn: o.nak.psn,
+            syndrome: o.nak.syndrome,
         });
     }
     if o.rdreq_valid && i.rdreq_ready {

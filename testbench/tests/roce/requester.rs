@@ -10,7 +10,12 @@
 //!   consecutive), each byte accepted once;
 //! - every READ's response bytes are accepted once, in order;
 //! - the scheduler never drops an event of the requester (no bad ACK,
-//!   REWIND, TRIM or DOORBELL).
+//!   REWIND, TRIM or DOORBELL);
+//! - a WRITE the responder refuses (NAK remote access, invalid request,
+//!   remote operational error) completes with that error, and every
+//!   later work request of its flow completes `Flushed`; so do the work
+//!   requests of a flow whose peer stops answering, after one
+//!   `RetryExceeded`, within the bound the RTO and the retry limit give.
 
 use crate::common::{both, config, four_state, verilator};
 use nic_golden::roce::requester::{self, npkts, Requester};
@@ -43,13 +48,70 @@ struct Cfg {
     /// Percent of cycles with a junk feedback (ahead of every PSN sent,
     /// not an ACK, or for no flow): dropped and counted, no effect.
     junk_pct: u32,
+    /// Percent of WRITEs the responder refuses (a NAK with a fatal
+    /// syndrome, drawn at random): their flow goes into error.
+    refuse_pct: u32,
+    /// Every flow's retry limit (`ReqFlowCtx::retry_limit`).
+    retry_limit: u8,
+    /// A flow whose responder stops answering at a cycle (a peer reset).
+    dead: Option<(u32, u64)>,
     seed: u64,
+}
+
+impl Cfg {
+    /// A closed loop with no refusal, the largest retry limit and every
+    /// peer alive.
+    #[allow(clippy::too_many_arguments)]
+    fn plain(
+        flows: usize,
+        mtu_log2: u8,
+        wrs: usize,
+        max_len: u32,
+        read_pct: u32,
+        bad_pct: u32,
+        loss_pct: u32,
+        delay: u64,
+        tlm_data: bool,
+        junk_pct: u32,
+        seed: u64,
+    ) -> Cfg {
+        Cfg {
+            flows,
+            mtu_log2,
+            wrs,
+            max_len,
+            read_pct,
+            bad_pct,
+            loss_pct,
+            delay,
+            tlm_data,
+            junk_pct,
+            refuse_pct: 0,
+            retry_limit: wr::RETRY_LIMIT_MAX,
+            dead: None,
+            seed,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
 struct Posted {
     wr: WorkReq,
     status: wr::Status,
+    /// The responder refuses it with this NAK syndrome.
+    refuse: Option<u8>,
+}
+
+/// The R_Keys of refused WRITEs: this tag, the syndrome in the low byte.
+const REFUSE_KEY: u32 = 0xBAD0_0000;
+
+/// What a closed loop saw: the requester's inputs cycle by cycle (a
+/// stimulus for the RTL), the most READs one flow had open, and each
+/// flow's first error completion (cycle, status).
+struct Outcome {
+    rec: Vec<requester::In>,
+    max_open: u32,
+    errs: BTreeMap<u32, (u64, wr::Status)>,
 }
 
 /// A packet or feedback on its way, due at a cycle.
@@ -76,12 +138,13 @@ struct RespFlow {
 /// request must be complete by then. Returns the requester's inputs, cycle
 /// by cycle (a stimulus for the RTL).
 fn run(c: &Cfg, cycles: u64, finish: bool) -> Result<Vec<requester::In>, String> {
-    run_counting(c, cycles, finish).map(|r| r.0)
+    run_counting(c, cycles, finish).map(|r| r.rec)
 }
 
-/// [`run`], and the most READs one flow had open at once.
-fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<(Vec<requester::In>, u32), String> {
+/// [`run`], and what it saw.
+fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<Outcome, String> {
     let mut max_open = 0u32;
+    let mut errs: BTreeMap<u32, (u64, wr::Status)> = BTreeMap::new();
     let mut rec = Vec::new();
     let mut rng = SmallRng::seed_from_u64(c.seed);
     let mut sched = FlowSched::<A>::default();
@@ -110,6 +173,17 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<(Vec<requester::In
             tag: k as u32,
         };
         let mut status = wr::Status::Ok;
+        let mut refuse = None;
+        if !read && rng.gen_range(0..100) < c.refuse_pct {
+            let syn = [
+                syndrome::NAK_INVALID,
+                syndrome::NAK_ACCESS,
+                syndrome::NAK_OPERATIONAL,
+                0x7F,
+            ][rng.gen_range(0..4)];
+            w.rkey = REFUSE_KEY | syn as u32;
+            refuse = Some(syn);
+        }
         if rng.gen_range(0..100) < c.bad_pct {
             match rng.gen_range(0..4) {
                 0 => {
@@ -134,7 +208,11 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<(Vec<requester::In
                 }
             }
         }
-        todo.push_back(Posted { wr: w, status });
+        todo.push_back(Posted {
+            wr: w,
+            status,
+            refuse,
+        });
     }
     let total = todo.len();
     let mut ctx_q: VecDeque<ReqFlowCtx> = (0..c.flows as u32)
@@ -143,6 +221,7 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<(Vec<requester::In
             active: true,
             psn: psn0[f as usize],
             tlm_data: c.tlm_data,
+            retry_limit: c.retry_limit,
         })
         .collect();
     // Expected completions per tag; the ring can be full: a Full
@@ -181,10 +260,13 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<(Vec<requester::In
         })
         .collect();
     let mut pending_send: Option<nic_golden::sched::PktSend> = None;
-    let mut fb_q: VecDeque<CcFeedback> = VecDeque::new();
+    // Feedback, each with the junk it is (None: a genuine one).
+    let mut fb_q: VecDeque<(CcFeedback, Option<Junk>)> = VecDeque::new();
     let mut nak_q: VecDeque<NakReq> = VecDeque::new();
     let mut next_post = 0u64;
-    // Junk feedback sent: (ahead of every PSN, not an ACK or no flow).
+    // Feedback the requester must drop, counted as it takes it: junk
+    // ahead of every PSN (`ack_ahead`); junk not an ACK or for no flow,
+    // and anything for a flow in error (`bad_fb`).
     let (mut junk_ahead, mut junk_bad) = (0u32, 0u32);
     for cyc in 0..cycles {
         if rng.gen_range(0..100) < c.junk_pct && fb_q.is_empty() && done.len() < total {
@@ -200,18 +282,18 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<(Vec<requester::In
                 tlm: Default::default(),
             };
             if s.active {
-                if rng.gen() {
-                    junk_ahead += 1;
+                let kind = if rng.gen() {
+                    Junk::Ahead
                 } else {
-                    junk_bad += 1;
                     match rng.gen_range(0..3) {
                         // A flow of the table with no context.
                         0 if c.flows < 1 << A => j.flow = rng.gen_range(c.flows as u32..1 << A),
                         1 => j.aeth = aeth(syndrome::NAK_INVALID, 3),
                         _ => j.opcode = op::WRITE_ONLY,
                     }
-                }
-                fb_q.push_back(j);
+                    Junk::Bad
+                };
+                fb_q.push_back((j, Some(kind)));
             }
         }
         if cyc == 100 {
@@ -221,7 +303,7 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<(Vec<requester::In
         net.make_contiguous().sort_by_key(|x| x.0);
         while net.front().is_some_and(|(t, _)| *t <= cyc) {
             match net.pop_front().unwrap().1 {
-                Net::Fb(f) => fb_q.push_back(f),
+                Net::Fb(f) => fb_q.push_back((f, None)),
                 Net::Nak(n) => nak_q.push_back(n),
                 Net::Resp(r, len) => {
                     // The requester's dispatcher: in order only, each
@@ -242,7 +324,7 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<(Vec<requester::In
                             }
                         }
                         rdc[f] = d.ctx;
-                        fb_q.push_back(r);
+                        fb_q.push_back((r, None));
                     }
                 }
                 Net::ToResp(d) => {
@@ -277,7 +359,7 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<(Vec<requester::In
             send_valid: pending_send.is_some(),
             send: pending_send.unwrap_or_default(),
             fb_valid: !fb_q.is_empty(),
-            fb: fb_q.front().copied().unwrap_or_default(),
+            fb: fb_q.front().map_or(CcFeedback::default(), |f| f.0),
             nak_valid: !nak_q.is_empty(),
             nak: nak_q.front().copied().unwrap_or_default(),
             ev_ready: ev_q.is_empty() && s_out.ev_ready,
@@ -325,11 +407,23 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<(Vec<requester::In
         if ro.send_ready {
             pending_send = None;
         }
+        // A flow's state does not change between the take and the
+        // decision (one operation at a time).
+        let in_err = |f: u32| (f as usize) < 1 << A && req.flows[f as usize].err;
         if ro.fb_ready {
-            fb_q.pop_front();
+            let (f, junk) = fb_q.pop_front().unwrap();
+            match junk {
+                _ if in_err(f.flow) => junk_bad += 1,
+                Some(Junk::Ahead) => junk_ahead += 1,
+                Some(Junk::Bad) => junk_bad += 1,
+                None => {}
+            }
         }
         if ro.nak_ready {
-            nak_q.pop_front();
+            let n = nak_q.pop_front().unwrap();
+            if in_err(n.flow) {
+                junk_bad += 1;
+            }
         }
         if ro.wr_ready {
             let p = todo.pop_front().unwrap();
@@ -353,16 +447,33 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<(Vec<requester::In
                 "cycle {cyc}: completion of tag {t} not outstanding"
             ))?;
             let st = ro.cmpl.status;
+            let f = p.wr.flow;
             if st == wr::Status::Full as u8 && p.status == wr::Status::Ok {
                 // Ring full: post again later.
                 todo.push_back(p);
                 next_post = cyc + 200;
             } else {
-                if st != p.status as u8 {
+                // A good work request of a flow in error is flushed; the
+                // first error of a flow is the refusal of a refused WRITE,
+                // or a spent retry limit.
+                let want = if p.status != wr::Status::Ok {
+                    p.status
+                } else if errs.contains_key(&f) {
+                    wr::Status::Flushed
+                } else if st == wr::Status::RetryExceeded as u8 {
+                    wr::Status::RetryExceeded
+                } else if let Some(syn) = p.refuse {
+                    wr::Status::of_nak(syn).unwrap()
+                } else {
+                    wr::Status::Ok
+                };
+                if st != want as u8 {
                     return Err(format!(
-                        "cycle {cyc}: tag {t}: status {st} != {:?}",
-                        p.status
+                        "cycle {cyc}: tag {t}: status {st} != {want:?} (errors {errs:?})"
                     ));
+                }
+                if want.errors_flow() {
+                    errs.insert(f, (cyc, want));
                 }
                 let bytes = if st == 0 { p.wr.len } else { 0 };
                 if ro.cmpl.bytes != bytes || ro.cmpl.flow != p.wr.flow {
@@ -403,14 +514,36 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<(Vec<requester::In
                     "junk feedback: sent {junk_ahead} ahead, {junk_bad} bad; counted {rs:?}"
                 ));
             }
+            let n_err = |e: fn(wr::Status) -> bool| errs.values().filter(|x| e(x.1)).count();
+            let remote = n_err(|s| s.errors_flow() && s != wr::Status::RetryExceeded);
+            let retry = n_err(|s| s == wr::Status::RetryExceeded);
+            if rs.remote_err as usize != remote || rs.retry_exceeded as usize != retry {
+                return Err(format!("errors {errs:?}, counted {rs:?}"));
+            }
+            if let Some((f, _)) = c.dead {
+                if !errs
+                    .get(&f)
+                    .is_some_and(|e| e.1 == wr::Status::RetryExceeded)
+                {
+                    return Err(format!("flow {f}'s peer died and it ended {errs:?}"));
+                }
+            }
             if std::env::var("REQ_STATS").is_ok() {
                 eprintln!("{cyc} cycles, loss {} %: {rs:?}", c.loss_pct);
             }
-            return Ok((rec, max_open));
+            return Ok(Outcome {
+                rec,
+                max_open,
+                errs,
+            });
         }
     }
     if !finish {
-        return Ok((rec, max_open));
+        return Ok(Outcome {
+            rec,
+            max_open,
+            errs,
+        });
     }
     Err(format!(
         "not done after {cycles} cycles: {} of {total} complete, {} outstanding, stats {:?}",
@@ -418,6 +551,15 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<(Vec<requester::In
         outstanding.len(),
         req.flows
     ))
+}
+
+/// Feedback the requester must drop.
+#[derive(Clone, Copy)]
+enum Junk {
+    /// Acknowledging a PSN ahead of every PSN sent (`ack_ahead`).
+    Ahead,
+    /// Not an ACK, or for a flow with no context (`bad_fb`).
+    Bad,
 }
 
 trait IntoStatus {
@@ -442,6 +584,9 @@ fn responder(
     mtu: u32,
 ) -> Result<(), String> {
     let f = d.flow as usize;
+    if c.dead.is_some_and(|(df, t)| df == d.flow && cyc >= t) {
+        return Ok(());
+    }
     let r = &mut resp[f];
     let back = cyc + c.delay;
     let ack = |psn: u32, tlm| CcFeedback {
@@ -466,6 +611,7 @@ fn responder(
                     Net::Nak(NakReq {
                         flow: d.flow,
                         psn: r.epsn,
+                        syndrome: syndrome::NAK_SEQ,
                     }),
                 ));
             }
@@ -482,6 +628,21 @@ fn responder(
         } else {
             return Err(format!("bad PSN {d:?} epsn {}", r.epsn));
         }
+        return Ok(());
+    }
+    let first = matches!(d.opcode, op::WRITE_FIRST | op::WRITE_ONLY);
+    if first && d.rkey & 0xFFFF_FF00 == REFUSE_KEY {
+        // Refused: a NAK at its own PSN, nothing moves; later packets
+        // are out of sequence and answered by nothing (`nak_sent`).
+        r.nak_sent = true;
+        net.push_back((
+            back,
+            Net::Nak(NakReq {
+                flow: d.flow,
+                psn: d.psn,
+                syndrome: d.rkey as u8,
+            }),
+        ));
         return Ok(());
     }
     r.nak_sent = false;
@@ -529,21 +690,16 @@ fn workload() -> impl Strategy<Value = Cfg> {
         prop_oneof![Just(0u32), Just(1)],
         any::<u64>(),
     )
+        .prop_flat_map(|t| {
+            (
+                Just(t),
+                prop_oneof![3 => Just(0u32), 1 => 1u32..15],
+                prop_oneof![Just(wr::RETRY_LIMIT_MAX), 0u8..=7],
+            )
+        })
         .prop_map(
             |(
-                flows,
-                mtu_log2,
-                wrs,
-                max_len,
-                read_pct,
-                bad_pct,
-                loss_pct,
-                delay,
-                tlm_data,
-                junk_pct,
-                seed,
-            )| {
-                Cfg {
+                (
                     flows,
                     mtu_log2,
                     wrs,
@@ -555,6 +711,17 @@ fn workload() -> impl Strategy<Value = Cfg> {
                     tlm_data,
                     junk_pct,
                     seed,
+                ),
+                refuse_pct,
+                retry_limit,
+            )| {
+                Cfg {
+                    refuse_pct,
+                    retry_limit,
+                    ..Cfg::plain(
+                        flows, mtu_log2, wrs, max_len, read_pct, bad_pct, loss_pct, delay,
+                        tlm_data, junk_pct, seed,
+                    )
                 }
             },
         )
@@ -562,9 +729,10 @@ fn workload() -> impl Strategy<Value = Cfg> {
 
 proptest! {
     #![proptest_config(config(64))]
-    /// Random work, loss 0 / 1 / 10 %, junk feedback: every work request
-    /// completes once with its status, its bytes delivered once, no
-    /// event dropped, the junk counted and without effect.
+    /// Random work, loss 0 / 1 / 10 %, junk feedback, refused WRITEs,
+    /// retry limits 0..=7: every work request completes once with its
+    /// status, its bytes delivered once, no event dropped, the junk
+    /// counted and without effect, a flow in error flushed.
     #[test]
     fn requester_twin_closed_loop(c in workload()) {
         run(&c, 3_000_000, true).map_err(TestCaseError::fail)?;
@@ -596,20 +764,22 @@ proptest! {
 #[test]
 fn eight_reads_in_flight_on_one_flow() {
     for loss_pct in [0, 10] {
-        let c = Cfg {
-            flows: 1,
-            mtu_log2: 8,
-            wrs: 40,
-            max_len: 600,
-            read_pct: 100,
-            bad_pct: 0,
+        let c = Cfg::plain(
+            1,
+            8,
+            40,
+            600,
+            100,
+            0,
             loss_pct,
-            delay: 300,
-            tlm_data: false,
-            junk_pct: 0,
-            seed: 11 + loss_pct as u64,
-        };
-        let (s, max_open) = run_counting(&c, 3_000_000, true).unwrap();
+            300,
+            false,
+            0,
+            11 + loss_pct as u64,
+        );
+        let o = run_counting(&c, 3_000_000, true).unwrap();
+        assert!(o.errs.is_empty(), "{:?}", o.errs);
+        let (s, max_open) = (o.rec, o.max_open);
         assert_eq!(
             max_open,
             nic_spec::roce::READS_IN_FLIGHT,
@@ -625,20 +795,47 @@ fn eight_reads_in_flight_on_one_flow() {
 #[test]
 fn requester_no_x_in_four_state_simulation() {
     let c = Cfg {
-        flows: 5,
-        mtu_log2: 8,
-        wrs: 30,
-        max_len: 3000,
-        read_pct: 30,
-        bad_pct: 10,
-        loss_pct: 10,
-        delay: 20,
-        tlm_data: true,
-        junk_pct: 1,
-        seed: 7,
+        refuse_pct: 10,
+        retry_limit: 1,
+        ..Cfg::plain(5, 8, 30, 3000, 30, 10, 10, 20, true, 1, 7)
     };
     let s = run(&c, 4000, false).unwrap();
     four_state::<Rtl, Twin>("requester", &s);
+}
+
+/// A peer that stops answering (a reset) ends its flow: every work
+/// request in flight completes, the first `RetryExceeded` and the rest
+/// `Flushed`, within the bound the RTO and the retry limit give, while
+/// the other flows complete byte-exact; a refused WRITE on another flow
+/// ends that flow with its error. The RTL against the twin on Verilator
+/// over the whole run.
+#[test]
+fn requester_errors_end_a_flow_and_flush_it() {
+    let (delay, limit, death) = (40u64, 3u8, 4000u64);
+    let c = Cfg {
+        refuse_pct: 5,
+        retry_limit: limit,
+        dead: Some((1, death)),
+        ..Cfg::plain(4, 8, 60, 3000, 20, 0, 1, delay, true, 0, 5)
+    };
+    let o = run_counting(&c, 3_000_000, true).unwrap();
+    let rto = 4 * delay + 2000;
+    // The last progress is at most one round trip after the death; each
+    // go-back fires 1 to 2 RTO after the one before; the flush takes a
+    // few cycles per work request in the ring (2^Q).
+    let bound = death + 2 * delay + 2 * rto * (limit as u64 + 1) + 8 * (1 << Q);
+    let (at, st) = o.errs[&1];
+    assert_eq!(st, wr::Status::RetryExceeded);
+    assert!(
+        at <= bound,
+        "flow 1 ended at cycle {at}, past the bound {bound}"
+    );
+    assert!(
+        o.errs.values().any(|e| e.1 != wr::Status::RetryExceeded),
+        "no refusal drawn: {:?}",
+        o.errs
+    );
+    verilator::<Rtl, Twin>("requester_errors", &o.rec).unwrap();
 }
 
 /// The responses to a READ request, each of which may be lost; they

@@ -96,10 +96,13 @@ pub enum RxEvent {
     },
     Ack(AckReq),
     Cc(CcEvent),
-    /// Go back: resend the flow from `psn` (`nak_*`).
+    /// A NAK from the peer (`nak_*`): a PSN sequence error goes back to
+    /// `psn`; any other syndrome ends the flow's work request with an
+    /// error (`nic_spec::roce::wr::Status::of_nak`).
     Nak {
         flow: u32,
         psn: u32,
+        syndrome: u8,
     },
     ReadReq(ReadReq),
     /// A CNP for the flow: its reaction point cuts its rate (`m_cnp`).
@@ -551,7 +554,11 @@ impl RxDispatchModel {
             }));
         }
         if d.nak {
-            ev.push(RxEvent::Nak { flow, psn: h.psn });
+            ev.push(RxEvent::Nak {
+                flow,
+                psn: h.psn,
+                syndrome: (h.aeth >> 24) as u8,
+            });
         }
         if let Some(msn) = d.rdreq {
             ev.push(RxEvent::ReadReq(ReadReq {
@@ -778,7 +785,14 @@ mod tests {
         assert!(matches!(ev[0], RxEvent::Cc(c) if c.psn == 9 && c.aeth == 0x1F00_0000));
         let mut nak = pkt(op::ACK, 4, 0);
         nak.aeth = Some(0x6000_0002);
-        assert_eq!(m.dispatch(&nak), vec![RxEvent::Nak { flow: 1, psn: 4 }]);
+        assert_eq!(
+            m.dispatch(&nak),
+            vec![RxEvent::Nak {
+                flow: 1,
+                psn: 4,
+                syndrome: 0x60
+            }]
+        );
         // set_read leaves the responder state alone; the next READ's
         // entry waits until this one's LAST.
         m.set_read(1, 1, 0x2000, 40);
