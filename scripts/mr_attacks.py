@@ -30,13 +30,14 @@ from scapy.layers.inet import IP, UDP  # noqa: E402
 from scapy.layers.l2 import Ether  # noqa: E402
 from scapy.packet import Raw  # noqa: E402
 
-WRITE_FIRST, WRITE_ONLY, READ_REQ = 0x06, 0x0A, 0x0C
+WRITE_FIRST, WRITE_LAST, WRITE_ONLY, READ_REQ = 0x06, 0x08, 0x0A, 0x0C
 TOP = 1 << 64
 
 
 def frame(qp, psn, opcode, va, rkey, dlen, payload_len):
-    """One RoCEv2 frame with a RETH; the payload bytes count up from 1."""
-    reth = struct.pack(">QII", va % TOP, rkey, dlen)
+    """One RoCEv2 frame with a RETH (none on a WRITE LAST); the payload
+    bytes count up from 1."""
+    reth = b"" if opcode == WRITE_LAST else struct.pack(">QII", va % TOP, rkey, dlen)
     payload = bytes((k + 1) & 0xFF for k in range(payload_len))
     # BTH's `icrc` is an FCS-style field: scapy puts it after the
     # payload and computes it (compute_icrc).
@@ -67,6 +68,11 @@ def main(argv):
         ("valid_write_2", frame(qp, psn + 1, WRITE_ONLY, 0x10040, k0, 64, 64)),
         ("last_bytes", frame(qp, psn + 2, WRITE_ONLY, TOP - 64, k2, 64, 64)),
         ("valid_read", frame(qp, psn + 3, READ_REQ, 0x20000, k1, 64, 0)),
+        # A WRITE of two packets granted 128 bytes at its FIRST: a LAST
+        # of 128 steps past them (invalid request); one of 64 lands.
+        ("first_of_two", frame(qp, psn + 4, WRITE_FIRST, 0x10080, k0, 128, 64)),
+        ("last_steps_outside", frame(qp, psn + 5, WRITE_LAST, 0, 0, 0, 128)),
+        ("last_inside", frame(qp, psn + 5, WRITE_LAST, 0, 0, 0, 64)),
     ]
     for name, f in frames:
         print(name, f.hex())

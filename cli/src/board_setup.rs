@@ -99,6 +99,8 @@ fn build(a: &Args) -> Result<serde_json::Value, String> {
             dqp: qp,
             send_psn: 0x100,
             recv_psn: 0x100,
+            pd: 0,
+            region: None,
         }],
         _ => (2..4)
             .map(|f| FlowSpec {
@@ -112,6 +114,8 @@ fn build(a: &Args) -> Result<serde_json::Value, String> {
                 // Each flow expects what its peer sends.
                 send_psn: 0x100 * f,
                 recv_psn: 0x100 * (5 - f),
+                pd: 0,
+                region: None,
             })
             .collect(),
     };

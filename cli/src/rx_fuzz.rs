@@ -105,6 +105,10 @@ pub fn main(a: RxFuzzArgs) -> i32 {
             .join(", ")
     );
     println!(
+        "regions: host writes of WRITEs checked {}, READ requests checked {}, outside a region that grants them {}",
+        stats.host_writes_checked, stats.read_reqs_checked, stats.outside_a_region
+    );
+    println!(
         "mismatches {}, stalls {}, control frame at most {} cycles (bound there {}); {} cycles, {:.1} s, {:.0} frames/s",
         stats.mismatches,
         stats.stalls,

@@ -83,6 +83,10 @@ pub enum SimResetKind {
     /// brings its NIC up again and posts again every work request not
     /// complete.
     Full,
+    /// A full reset of NIC B alone, which then stays down (a peer that
+    /// died): NIC A's work requests end `retry_exceeded`, then `flushed`,
+    /// each within the bound its RTO and retry limit give.
+    Peer,
 }
 
 /// What `sim` runs.
@@ -237,9 +241,16 @@ pub struct SimArgs {
     #[arg(long, allow_negative_numbers = true)]
     reset_at: Option<u64>,
     /// How `--reset-at` resets NIC B (default: pin; `full` resets both
-    /// NICs, which start again)
+    /// NICs, which start again; `peer` resets B, which stays down)
     #[arg(long, value_enum, default_value_t = SimResetKind::Pin)]
     reset_kind: SimResetKind,
+    /// `--top nic`, `nic-10g`: NIC B revokes the memory region of the
+    /// first flow (QP 2) at this cycle (or as soon after as its bring-up
+    /// is over): NIC A's work requests of that flow that need it end
+    /// `remote_access`, its later ones `flushed`; every other flow
+    /// completes byte-exact (default: none)
+    #[arg(long, allow_negative_numbers = true)]
+    revoke_at: Option<u64>,
     /// Refuse a run whose memory estimate is above this many MiB, ≥ 1.
     #[arg(long, allow_negative_numbers = true, default_value_t = args::DEFAULT_MEM_LIMIT_MIB, value_parser = clap::value_parser!(u64).range(1..))]
     mem_limit_mib: u64,
@@ -297,6 +308,10 @@ pub fn main(a: SimArgs) -> i32 {
     }
     if (a.wr_timeout > 0 || a.stall_timeout > 0) && a.top == SimTop::Core {
         eprintln!("error: --wr-timeout, --stall-timeout: with --top nic or nic-10g (the driver's watchdog)");
+        return 2;
+    }
+    if a.revoke_at.is_some() && a.top == SimTop::Core {
+        eprintln!("error: --revoke-at: with --top nic or nic-10g (NIC B's driver revokes)");
         return 2;
     }
     if a.reset_at.is_some() && a.top == SimTop::Core {
@@ -405,6 +420,7 @@ pub fn main(a: SimArgs) -> i32 {
                 finished: r.finished,
                 completed: r.completed,
                 planned: r.planned,
+                abandoned: 0,
                 byte_exact: r.byte_exact,
                 errors: r.errors,
                 wire: r.wire,
@@ -436,7 +452,12 @@ pub fn main(a: SimArgs) -> i32 {
                         SimResetKind::Pin => nic_netsim::driver::ResetKind::Pin,
                         SimResetKind::Soft => nic_netsim::driver::ResetKind::Soft,
                         SimResetKind::Full => nic_netsim::driver::ResetKind::Full,
+                        SimResetKind::Peer => nic_netsim::driver::ResetKind::Peer,
                     },
+                }),
+                revoke: a.revoke_at.map(|at| nic_netsim::driver::RevokePlan {
+                    at,
+                    index: nic_netsim::core_env::FIRST_QP,
                 }),
             };
             let p = nic_sim_params(&nc, 3, 3);
@@ -510,6 +531,7 @@ pub fn main(a: SimArgs) -> i32 {
                 finished: r.finished,
                 completed: r.completed,
                 planned: r.planned,
+                abandoned: r.abandoned,
                 byte_exact: r.byte_exact,
                 errors: r.errors,
                 wire: r.wire,
@@ -553,7 +575,53 @@ pub fn main(a: SimArgs) -> i32 {
         cycle_ns(r.cycles, period_ps) as f64 / 1000.0,
         a.clock_mhz
     );
-    println!("work requests completed {}/{}", r.completed, r.planned);
+    let mut revoke_ok = true;
+    if r.abandoned > 0 {
+        println!(
+            "work requests completed {}/{} (NIC B died with {} not complete)",
+            r.completed, r.planned, r.abandoned
+        );
+    } else {
+        println!("work requests completed {}/{}", r.completed, r.planned);
+    }
+    if let Some(h) = &r.hosts {
+        for (n, h) in h.iter().enumerate() {
+            let st: Vec<String> = h
+                .by_status
+                .iter()
+                .map(|(s, k)| format!("{s} {k}"))
+                .collect();
+            let errs: Vec<String> = h
+                .flow_err
+                .iter()
+                .map(|(f, t, s)| format!("flow {f} {} at cycle {t}", s.name()))
+                .collect();
+            println!(
+                "completions {}: {}{}",
+                ["A", "B"][n],
+                st.join(", "),
+                if errs.is_empty() {
+                    String::new()
+                } else {
+                    format!("; in error: {}", errs.join(", "))
+                }
+            );
+        }
+        match (a.revoke_at, h.get(1).and_then(|h| h.revoked_at)) {
+            (Some(at), Some(made)) => println!(
+                "revoke: NIC B revoked the region of flow {} at cycle {made} (asked for cycle {at})",
+                nic_netsim::core_env::FIRST_QP
+            ),
+            (Some(at), None) => {
+                println!(
+                    "revoke: NOT made (asked for cycle {at}; the run ended at cycle {})",
+                    r.cycles
+                );
+                revoke_ok = false;
+            }
+            _ => {}
+        }
+    }
     // Both NICs' counter (read over AXI4-Lite with `--top nic`).
     let sum = |page: &str, field: &str| -> u64 {
         r.counters
@@ -746,6 +814,7 @@ pub fn main(a: SimArgs) -> i32 {
                         nic_spec::hostif::SOFT_RESET_CYCLES
                     ),
                     SimResetKind::Full => unreachable!("printed above"),
+                    SimResetKind::Peer => "CONTROL full reset; NIC B stays down".to_string(),
                 },
                 d.outstanding
             ),
@@ -812,7 +881,8 @@ pub fn main(a: SimArgs) -> i32 {
         && r.watchdog.is_empty()
         && damage_ok
         && reset_ok
-        && r.completed == r.planned
+        && r.completed + r.abandoned == r.planned
+        && revoke_ok
         && log_ok
     {
         0
@@ -916,6 +986,8 @@ struct Outcome {
     finished: bool,
     completed: usize,
     planned: usize,
+    /// Work requests of a NIC that died (`--reset-kind peer`).
+    abandoned: usize,
     byte_exact: bool,
     errors: Vec<String>,
     wire: Vec<nic_netsim::WireFrame>,

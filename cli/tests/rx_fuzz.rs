@@ -2,8 +2,9 @@
 //! 10^6 frames): the RTL receive path on Verilator with the golden
 //! models in lockstep takes every mutation, floods included, with no
 //! difference, no stall, every frame accounted for, no flow touched by a
-//! dropped frame, and the control flow's good frames accepted in bounded
-//! time (the checks themselves are unit-tested in `nic_netsim::rx_fuzz`).
+//! dropped frame, the control flow's good frames accepted in bounded
+//! time, and no host write or READ outside a region that grants it (the
+//! checks themselves are unit-tested in `nic_netsim::rx_fuzz`).
 
 use serde_json::Value;
 use std::process::Command;
@@ -35,6 +36,11 @@ fn a_short_fuzz_run_is_clean() {
     let s: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(s["mismatches"], 0);
     assert_eq!(s["stalls"], 0);
+    // The region checks ran: the WRITEs and READs granted were checked
+    // against the table, none outside it.
+    assert_eq!(s["outside_a_region"], 0);
+    assert!(s["host_writes_checked"].as_u64().unwrap() > 1000, "{s}");
+    assert!(s["read_reqs_checked"].as_u64().unwrap() > 30, "{s}");
     assert!(s["frames"].as_u64().unwrap() >= 30000);
     assert!(s["floods"].as_u64().unwrap() >= 50, "{s}");
     assert!(s["control_frames"].as_u64().unwrap() >= 25000, "{s}");
@@ -59,6 +65,7 @@ fn a_short_fuzz_run_is_clean() {
         "dup",
         "bad_psn",
         "bad_va",
+        "refused",
         "bad_op",
     ] {
         assert!(

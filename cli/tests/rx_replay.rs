@@ -495,3 +495,162 @@ fn the_example_capture_is_made_and_replays() {
         }
     }
 }
+
+/// Issue 52's crafted attacks through `rx-replay` on each engine: frames
+/// built by scapy alone (`scripts/mr_attacks.py`), the regions and the
+/// flow's domain in the set-up file (`[[region]]`, `[[domain]]`). Each
+/// attack (a wrong R_Key, a VA before the region, a VA + length past its
+/// end and past 2^64, a WRITE to a read-only region, a READ of a
+/// write-only one, another domain, a payload past the DMA length, a
+/// WRITE's LAST past what its FIRST was granted) is refused and answered
+/// with a NAK of its syndrome at its own PSN, with no host write and no
+/// READ passed on; the valid frames between them are accepted.
+#[test]
+fn scapy_attacks_are_refused_on_every_engine() {
+    let dir = tmp("mr_attacks");
+    let (qp, psn) = (1u32, 100u32);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/mr_attacks.py");
+    let o = Command::new("python3")
+        .args([script.to_str().unwrap(), &qp.to_string(), &psn.to_string()])
+        .output()
+        .expect("python3 (scripts/deps.sh sim installs scapy)");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let frames: Vec<(String, Vec<u8>)> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (name, hex) = l.split_once(' ').unwrap();
+            let b = (0..hex.len())
+                .step_by(2)
+                .map(|k| u8::from_str_radix(&hex[k..k + 2], 16).unwrap())
+                .collect();
+            (name.to_string(), b)
+        })
+        .collect();
+    let pcap = dir.join("attacks.pcap");
+    write_pcap(
+        &pcap,
+        &frames.iter().map(|f| f.1.clone()).collect::<Vec<_>>(),
+    );
+    // The script's regions (its doc comment); the flow in domain 1.
+    let setup = dir.join("attacks.toml");
+    std::fs::write(
+        &setup,
+        format!(
+            r#"mtu = 256
+
+[[flow]]
+qp = {qp}
+epsn = {psn}
+
+[[region]]
+index = 0
+base = 0x10000
+len = 0x1000
+rkey = 0x005A
+pd = 1
+read = false
+
+[[region]]
+index = 1
+base = 0x20000
+len = 0x1000
+rkey = 0x0111
+pd = 1
+write = false
+
+[[region]]
+index = 2
+base = "0xffff_ffff_ffff_f000"
+len = 0x1000
+rkey = 0x0222
+pd = 1
+
+[[region]]
+index = 3
+base = 0x30000
+len = 0x1000
+rkey = 0x0333
+pd = 2
+
+[[domain]]
+qp = {qp}
+pd = 1
+"#
+        ),
+    )
+    .unwrap();
+    let (access, invalid) = (0x62u64, 0x61u64);
+    let want: Vec<(&str, Option<u64>)> = vec![
+        ("valid_write", None),
+        ("wrong_key", Some(access)),
+        ("va_before", Some(access)),
+        ("past_end", Some(access)),
+        ("wraps_2_64", Some(access)),
+        ("write_read_only", Some(access)),
+        ("read_write_only", Some(access)),
+        ("other_domain", Some(access)),
+        ("past_dma_length", Some(invalid)),
+        ("valid_write_2", None),
+        ("last_bytes", None),
+        ("valid_read", None),
+        ("first_of_two", None),
+        ("last_steps_outside", Some(invalid)),
+        ("last_inside", None),
+    ];
+    assert_eq!(
+        frames.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(),
+        want.iter().map(|w| w.0).collect::<Vec<_>>()
+    );
+    for engine in ["golden", "verilator", "rust-hdl"] {
+        let (code, out, err) = hpccnic(&[
+            "rx-replay",
+            "--engine",
+            engine,
+            "--pcap",
+            pcap.to_str().unwrap(),
+            "--flows",
+            setup.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{engine}: {err}");
+        let l = lines(&out);
+        for (r, (name, nak)) in l.iter().zip(&want) {
+            let ev = r["events"].as_array().unwrap();
+            let has = |e: &str| ev.iter().any(|x| x["event"] == e);
+            match nak {
+                Some(syn) => {
+                    assert_eq!(r["verdict"], "refused", "{engine} {name}: {r}");
+                    assert!(
+                        !has("host_write") && !has("read_req"),
+                        "{engine} {name}: {r}"
+                    );
+                    let a = ev.iter().find(|x| x["event"] == "ack").expect("a NAK");
+                    assert_eq!(
+                        a["aeth"].as_u64().unwrap() >> 24,
+                        *syn,
+                        "{engine} {name}: {r}"
+                    );
+                    let p = frames.iter().find(|f| f.0 == *name).unwrap();
+                    // The BTH's PSN: bytes 9..12 of the BTH at 42.
+                    let own_psn = u32::from_be_bytes([0, p.1[51], p.1[52], p.1[53]]);
+                    assert_eq!(
+                        a["psn"].as_u64().unwrap(),
+                        own_psn as u64,
+                        "{engine} {name}"
+                    );
+                }
+                None => {
+                    assert_eq!(r["verdict"], "accepted", "{engine} {name}: {r}");
+                    let moved = if name.contains("read") {
+                        has("read_req")
+                    } else {
+                        has("host_write")
+                    };
+                    assert!(moved, "{engine} {name}: {r}");
+                }
+            }
+        }
+        assert_eq!(l.len() - 1, want.len(), "{engine}: {out}");
+        assert_eq!(l.last().unwrap()["totals"]["accounted"], true, "{engine}");
+    }
+}

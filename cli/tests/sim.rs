@@ -958,3 +958,64 @@ fn a_reset_in_mid_traffic_is_recovered() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--reset-at"), "{err}");
 }
+
+/// Memory protection and queue-pair errors with two NICs (issue 52):
+/// - NIC B revokes the region of flow 2 in mid-traffic (`--revoke-at`):
+///   NIC A's flow 2 ends `remote_access` (its refused work request),
+///   then `flushed`; every other flow completes, and every byte outside
+///   flow 2's failed work requests is the plan's;
+/// - NIC B dies (`--reset-kind peer`): NIC A's work requests end
+///   `retry_exceeded`, then `flushed`, each flow within the bound its RTO
+///   and retry limit give (checked by the run), and A's memory is the
+///   plan's wherever a work request completed.
+#[test]
+fn a_revoked_region_and_a_dead_peer_end_their_flows_in_error() {
+    let (code, out, err) = hpccnic(&[
+        "sim",
+        "write",
+        "--top",
+        "nic",
+        "--messages",
+        "40",
+        "--revoke-at",
+        "6000",
+        "--seed",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("revoke: NIC B revoked the region of flow 2"),
+        "{out}"
+    );
+    let a = &out[out.find("completions A:").expect("A's completions")..];
+    let a = &a[..a.find('\n').unwrap()];
+    assert!(a.contains("remote_access 1"), "{out}");
+    assert!(a.contains("flushed "), "{out}");
+    assert!(a.contains("in error: flow 2 remote_access"), "{out}");
+    assert!(!a.contains("flow 3"), "{out}");
+    assert!(out.contains("byte-exact: yes"), "{out}");
+    let (code, out, err) = hpccnic(&[
+        "sim",
+        "mixed",
+        "--top",
+        "nic",
+        "--messages",
+        "24",
+        "--reset-at",
+        "5000",
+        "--reset-kind",
+        "peer",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("NIC B died with "), "{out}");
+    let a = &out[out.find("completions A:").expect("A's completions")..];
+    let a = &a[..a.find('\n').unwrap()];
+    assert!(a.contains("retry_exceeded "), "{out}");
+    assert!(!a.contains("remote_access"), "{out}");
+    assert!(out.contains("byte-exact: yes"), "{out}");
+    let (code, _, err) = hpccnic(&["sim", "write", "--top", "core", "--revoke-at", "10"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--revoke-at"), "{err}");
+}

@@ -193,8 +193,57 @@ impl RxPauseRegs {
     }
 }
 
-/// One flow's context as the host writes it.
+/// A memory region a host registers (`MR_*`, `nic_spec::mr`): table
+/// entry, the bytes [base, base + len) it grants, its R_Key, protection
+/// domain and rights (`nic_spec::mr::right`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegionSpec {
+    pub index: u32,
+    pub base: u64,
+    pub len: u64,
+    pub rkey: u32,
+    pub pd: u16,
+    pub rights: u8,
+}
+
+impl RegionSpec {
+    /// Entry 0: all of memory but its last byte, R_Key 0, domain 0,
+    /// remote write and read (the host models whose flows name no region
+    /// of their own).
+    pub const ALL_MEMORY: RegionSpec = RegionSpec {
+        index: 0,
+        base: 0,
+        len: u64::MAX,
+        rkey: nic_spec::mr::rkey(0, 0),
+        pd: 0,
+        rights: nic_spec::mr::right::REMOTE_WRITE | nic_spec::mr::right::REMOTE_READ,
+    };
+
+    /// The region's writes (`MR_BASE` .. `MR_COMMIT`, active).
+    pub fn script(&self) -> [(u16, u64); 5] {
+        [
+            (regs::MR_BASE, self.base),
+            (regs::MR_LEN, self.len),
+            (regs::MR_RKEY, self.rkey as u64),
+            (
+                regs::MR_ATTR,
+                self.pd as u64 | (self.rights as u64) << nic_spec::mr::ATTR_RIGHTS_SHIFT,
+            ),
+            (regs::MR_COMMIT, self.index as u64 | 1 << 32),
+        ]
+    }
+
+    /// The write that revokes table entry `index` (`MR_COMMIT`, inactive).
+    pub fn revoke(index: u32) -> CfgWrite {
+        CfgWrite {
+            addr: regs::MR_COMMIT,
+            data: index as u64,
+        }
+    }
+}
+
+/// One flow's context as the host writes it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FlowSpec {
     pub flow: u32,
     pub dmac: u64,
@@ -205,9 +254,16 @@ pub struct FlowSpec {
     pub dqp: u32,
     pub send_psn: u32,
     pub recv_psn: u32,
+    /// The flow's protection domain (`FLOW_PD`).
+    pub pd: u16,
+    /// The region this host registers for its peer's requests on this
+    /// flow (in the flow's domain). With none on any flow, the host
+    /// registers [`RegionSpec::ALL_MEMORY`].
+    pub region: Option<RegionSpec>,
 }
 
-/// The configuration script: global registers, then each flow.
+/// The configuration script: global registers, the regions, then each
+/// flow.
 pub fn config_script(p: &HostParams, flows: &[FlowSpec]) -> Vec<CfgWrite> {
     let c = &p.cc;
     let mut v: Vec<(u16, u64)> = vec![
@@ -227,20 +283,17 @@ pub fn config_script(p: &HostParams, flows: &[FlowSpec]) -> Vec<CfgWrite> {
         (regs::CC_W_MIN, c.w_min as u64),
         (regs::CC_W_INIT, c.w_init as u64),
         (regs::CC_MLOG, c.mlog as u64),
-        // The host's memory region (nic_spec::mr): entry 0, R_Key 0 (the
-        // key every work request of these host models carries), domain 0
-        // (every flow's), all of memory but its last byte, remote write
-        // and read. A driver on a shared network registers its buffers.
-        (regs::MR_BASE, 0),
-        (regs::MR_LEN, u64::MAX),
-        (regs::MR_RKEY, nic_spec::mr::rkey(0, 0) as u64),
-        (
-            regs::MR_ATTR,
-            ((nic_spec::mr::right::REMOTE_WRITE | nic_spec::mr::right::REMOTE_READ) as u64)
-                << nic_spec::mr::ATTR_RIGHTS_SHIFT,
-        ),
-        (regs::MR_COMMIT, 1 << 32),
     ];
+    // The host's memory regions (nic_spec::mr): each flow's own, or one
+    // for all (R_Key 0, domain 0: the key and domain of the work
+    // requests and flows of host models that name none).
+    let regions: Vec<RegionSpec> = flows.iter().filter_map(|f| f.region).collect();
+    if regions.is_empty() {
+        v.extend(RegionSpec::ALL_MEMORY.script());
+    }
+    for r in &regions {
+        v.extend(r.script());
+    }
     if let Some(r) = p.rx_pause {
         v.extend([
             (regs::RX_XOFF, r.xoff as u64),
@@ -287,7 +340,7 @@ pub fn config_script(p: &HostParams, flows: &[FlowSpec]) -> Vec<CfgWrite> {
             (regs::FLOW_RECV_PSN, f.recv_psn as u64),
             (regs::FLOW_TLM_DATA, p.tlm_data as u64),
             (regs::FLOW_CC_VARIANT, p.cc_variant.reg(f.flow)),
-            (regs::FLOW_PD, 0),
+            (regs::FLOW_PD, f.pd as u64),
             // Seven go-backs in a row without progress, then the work
             // request completes `RetryExceeded` and the flow errs.
             (regs::FLOW_RETRY, nic_spec::roce::wr::RETRY_LIMIT_MAX as u64),
@@ -908,6 +961,8 @@ pub fn plan(
                 dqp: f,
                 send_psn: psn[n][(f - FIRST_QP) as usize],
                 recv_psn: psn[1 - n][(f - FIRST_QP) as usize],
+                pd: 0,
+                region: None,
             })
             .collect()
     };
@@ -1049,6 +1104,59 @@ pub fn plan(
     }
 }
 
+impl Workload {
+    /// Give each flow a region of its own at each NIC (as a driver on a
+    /// shared network registers its buffers): entry f, domain f, the hull
+    /// of the bytes the peer's work requests of the flow touch in this
+    /// NIC's memory, remote write and read; the peer's work requests carry
+    /// its R_Key (tag 0xA0 | f). Without it, both NICs register all of
+    /// memory in domain 0 ([`RegionSpec::ALL_MEMORY`]).
+    pub fn own_regions(mut self) -> Workload {
+        let Workload {
+            ref mut flows,
+            ref mut wrs,
+            ..
+        } = self;
+        own_regions(flows, wrs);
+        self
+    }
+}
+
+fn own_regions(flows: &mut [Vec<FlowSpec>; 2], wrs: &mut [Vec<PlannedWr>; 2]) {
+    for (n, fl) in flows.iter_mut().enumerate() {
+        for fs in fl.iter_mut() {
+            let f = fs.flow;
+            let (lo, hi) = wrs[1 - n]
+                .iter()
+                .filter(|x| x.status == Status::Ok && x.wr.flow == f)
+                .fold((u64::MAX, 0), |(lo, hi), x| {
+                    (lo.min(x.wr.va), hi.max(x.wr.va + x.wr.len as u64))
+                });
+            let (base, len) = if lo < hi { (lo, hi - lo) } else { (0, 0) };
+            fs.pd = f as u16;
+            fs.region = Some(RegionSpec {
+                index: f,
+                base,
+                len,
+                rkey: nic_spec::mr::rkey(f, 0xA0 | f as u8),
+                pd: f as u16,
+                rights: nic_spec::mr::right::REMOTE_WRITE | nic_spec::mr::right::REMOTE_READ,
+            });
+        }
+    }
+    for n in 0..2 {
+        for x in wrs[n].iter_mut().filter(|x| x.status == Status::Ok) {
+            if let Some(r) = flows[1 - n]
+                .iter()
+                .find(|fs| fs.flow == x.wr.flow)
+                .and_then(|fs| fs.region)
+            {
+                x.wr.rkey = r.rkey;
+            }
+        }
+    }
+}
+
 /// A two-core run as `hpccnic sim-core` makes it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CoreSimCfg {
@@ -1146,7 +1254,8 @@ pub fn run_core_sim(
         c.read_pct,
         c.bad,
         1 << c.mtu_log2,
-    );
+    )
+    .own_regions();
     let hosts = hosts_for(&p, &w, c.seed);
     let mut pair = CorePair::new(
         hosts,

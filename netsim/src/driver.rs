@@ -48,7 +48,7 @@ use nic_spec::regs;
 use nic_spec::roce::wr::Status;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// What the driver sets up beyond the core's registers, and how the host
 /// behaves.
@@ -116,6 +116,33 @@ pub enum ResetKind {
     /// the peer's flows (their PSNs, their requests in flight) must
     /// start again too, as RoCE's QPs reconnect after an error.
     Full,
+    /// A full reset of this NIC alone, which then stays down (a peer that
+    /// died): its driver drops everything and brings nothing up again.
+    /// The other NIC's work requests in flight, and those it posts after,
+    /// end with `RetryExceeded` (then `Flushed`) within the bound its RTO
+    /// and retry limit give (`docs/driver.md` §8).
+    Peer,
+}
+
+/// A region revoked in mid-traffic (`sim --revoke-at`): the NIC writes
+/// `MR_COMMIT` (inactive) for table entry `index` at the first cycle at or
+/// after `at` once bring-up is over. Its peer's work requests that need
+/// the region end with `RemoteAccess`, and the later ones of their flow
+/// `Flushed`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RevokePlan {
+    pub at: u64,
+    pub index: u32,
+}
+
+/// The errors a run allows a NIC's work requests to end with (its peer
+/// revokes a region or dies): each flow's first error, then `Flushed`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tolerate {
+    /// Flows whose region at the peer is revoked: `RemoteAccess`.
+    pub revoked: BTreeSet<u32>,
+    /// The peer dies: `RetryExceeded` on any flow.
+    pub peer_dies: bool,
 }
 
 /// A reset of one NIC in mid-traffic: at the first cycle at or after `at`
@@ -180,6 +207,29 @@ impl RegOp {
     }
 }
 
+/// The most cycles a flow whose peer died takes to end `RetryExceeded`,
+/// from the death (or from its work request's posting, if later): a
+/// round trip (under one RTO: `core_sim_params` keeps RTO ≥ 4 · delay)
+/// to its last progress, then `limit` + 1 timeouts, each 1 to 2 RTO after
+/// the go-back before (the timer FIFO fires an entry 1 to 2 RTO after it
+/// is armed).
+pub fn retry_bound(rto: u64, limit: u8) -> u64 {
+    rto + 2 * rto * (limit as u64 + 1)
+}
+
+/// A write of core register `addr` through the core window: a register
+/// wider than 32 bits takes its high word, then its low word.
+pub fn core_write(addr: u16, data: u64) -> Vec<RegOp> {
+    let r = regs::find(addr).expect("a core register");
+    let a = map::CORE + 8 * addr;
+    let mut ops = Vec::new();
+    if r.width > 32 {
+        ops.push(RegOp::write(a + 4, (data >> 32) as u32));
+    }
+    ops.push(RegOp::write(a, data as u32));
+    ops
+}
+
 /// The bring-up of `docs/driver.md` as register accesses: the fixed
 /// registers checked, the core's globals and each flow's context through
 /// the core window (a register wider than 32 bits: its high word, then
@@ -191,14 +241,7 @@ pub fn bring_up(p: &DriverParams, flows: &[FlowSpec], layout: &Layout) -> Vec<Re
         RegOp::write(map::SCRATCH, 0x5A5A_0F0F),
         RegOp::read(map::SCRATCH, Some(0x5A5A_0F0F)),
     ];
-    let core = |ops: &mut Vec<RegOp>, addr: u16, data: u64| {
-        let r = regs::find(addr).expect("a core register");
-        let a = map::CORE + 8 * addr;
-        if r.width > 32 {
-            ops.push(RegOp::write(a + 4, (data >> 32) as u32));
-        }
-        ops.push(RegOp::write(a, data as u32));
-    };
+    let core = |ops: &mut Vec<RegOp>, addr: u16, data: u64| ops.extend(core_write(addr, data));
     // The core's globals and flows, as the core's host writes them.
     let script = config_script(&p.core, flows);
     let mut per_flow = script.into_iter().peekable();
@@ -456,6 +499,19 @@ pub struct NicHost {
     /// reset.
     flows: Vec<FlowSpec>,
     wrs: Vec<PlannedWr>,
+    /// The region to revoke, and the cycle its write was queued.
+    pub revoke_plan: Option<RevokePlan>,
+    pub revoke_done: Option<u64>,
+    /// The errors this host's work requests may end with.
+    pub tolerate: Tolerate,
+    /// Each flow's first error completion: (cycle, status); and the
+    /// cycle its work request was written into its send queue.
+    pub flow_err: BTreeMap<u32, (u64, Status)>,
+    pub err_posted: BTreeMap<u32, u64>,
+    /// tag → status of its completion.
+    pub status_of: BTreeMap<u32, Status>,
+    /// Down for good after a [`ResetKind::Peer`] reset.
+    pub dead: bool,
 }
 
 impl NicHost {
@@ -570,7 +626,25 @@ impl NicHost {
             restarting: false,
             flows: flows.to_vec(),
             wrs: wrs.to_vec(),
+            revoke_plan: None,
+            revoke_done: None,
+            tolerate: Tolerate::default(),
+            flow_err: BTreeMap::new(),
+            err_posted: BTreeMap::new(),
+            status_of: BTreeMap::new(),
+            dead: false,
         }
+    }
+
+    /// Completions by status: (name, count), in status order.
+    pub fn by_status(&self) -> Vec<(&'static str, u64)> {
+        Status::ALL
+            .iter()
+            .filter_map(|&s| {
+                let n = self.status_of.values().filter(|&&x| x == s).count() as u64;
+                (n > 0).then_some((s.name(), n))
+            })
+            .collect()
     }
 
     /// After a full reset's answer: the rings zeroed, the send and
@@ -664,7 +738,11 @@ impl NicHost {
     /// Post what can be posted: entries into their send queues, a
     /// doorbell per flow run (at most `batch` entries).
     fn post(&mut self, now: u64) {
-        if !self.configured || self.restarting || now < self.p.core.post_from || self.ops.len() > 4
+        if !self.configured
+            || self.restarting
+            || self.dead
+            || now < self.p.core.post_from
+            || self.ops.len() > 4
         {
             return;
         }
@@ -715,7 +793,7 @@ impl NicHost {
     /// Read the completion queues with an event: every entry of this
     /// pass, then the consumer index.
     fn reap(&mut self, now: u64) {
-        if self.restarting {
+        if self.restarting || self.dead {
             return;
         }
         while let Some(c) = self.events.pop_front() {
@@ -785,14 +863,36 @@ impl NicHost {
             self.errors
                 .push(format!("cycle {now}: second completion {e:?}"));
         }
-        if let Some(at) = self.posted_at.remove(&tag) {
+        let posted = self.posted_at.remove(&tag);
+        if let Some(at) = posted {
             self.wr_cycles_max = self.wr_cycles_max.max(now - at);
         }
-        let bytes = if w.status == Status::Ok { w.wr.len } else { 0 };
-        if f != w.wr.flow || e.status != w.status as u8 || e.bytes != bytes {
+        // A good work request of a flow in error is flushed; a flow's
+        // first error is one the run allows (its peer revoked the flow's
+        // region, or died).
+        let got = Status::ALL.get(e.status as usize).copied();
+        let allowed = |s: Status| {
+            (s == Status::RemoteAccess && self.tolerate.revoked.contains(&f))
+                || (s == Status::RetryExceeded && self.tolerate.peer_dies)
+        };
+        let want = match got {
+            _ if w.status != Status::Ok => w.status,
+            _ if self.flow_err.contains_key(&f) => Status::Flushed,
+            Some(s) if allowed(s) => s,
+            _ => Status::Ok,
+        };
+        if let Some(s) = got {
+            self.status_of.insert(tag, s);
+        }
+        if want.errors_flow() && got == Some(want) {
+            self.flow_err.insert(f, (now, want));
+            self.err_posted.insert(f, posted.unwrap_or(now));
+        }
+        let bytes = if want == Status::Ok { w.wr.len } else { 0 };
+        if f != w.wr.flow || e.status != want as u8 || e.bytes != bytes {
             self.errors.push(format!(
-                "cycle {now}: completion {e:?}, expected status {:?} for {:?}",
-                w.status, w.wr
+                "cycle {now}: completion {e:?}, expected status {want:?} for {:?}",
+                w.wr
             ));
         }
     }
@@ -817,7 +917,7 @@ impl Host for NicHost {
                         ));
                         true
                     }
-                    ResetKind::Full => {
+                    ResetKind::Full | ResetKind::Peer => {
                         self.ops.clear();
                         self.ops.push_back(RegOp::write(
                             map::CONTROL,
@@ -842,6 +942,14 @@ impl Host for NicHost {
                         self.rst_until = now + RESET_PIN_CYCLES;
                     }
                 }
+            }
+        }
+        // A region revoked in mid-traffic, once bring-up is over.
+        if let (Some(r), None, true) = (self.revoke_plan, self.revoke_done, self.configured) {
+            if now >= r.at {
+                let w = crate::core_env::RegionSpec::revoke(r.index);
+                self.ops.extend(core_write(w.addr, w.data));
+                self.revoke_done = Some(now);
             }
         }
         let rst = now < self.rst_until;
@@ -974,7 +1082,19 @@ impl Host for NicHost {
                         && op.addr == map::CONTROL
                         && op.data & nic_spec::hostif::control::FULL_RESET != 0
                     {
-                        self.restart(now);
+                        if self.reset_plan.is_some_and(|r| r.kind == ResetKind::Peer) {
+                            // Down for good: nothing more is posted,
+                            // reaped or brought up.
+                            self.restarting = false;
+                            self.dead = true;
+                            self.wr_q.clear();
+                            self.events.clear();
+                            if let Some(d) = self.reset_done.as_mut() {
+                                d.answered_at = Some(now);
+                            }
+                        } else {
+                            self.restart(now);
+                        }
                     }
                 }
             }
@@ -1082,6 +1202,9 @@ impl Host for NicHost {
     }
 
     fn finished(&self) -> bool {
+        if self.dead {
+            return self.ops.is_empty() && self.master.op.is_none();
+        }
         self.configured
             && self.wr_q.is_empty()
             && self.done.len() == self.expect.len()
@@ -1176,6 +1299,9 @@ pub struct NicSimCfg {
     pub watchdog: Watchdog,
     /// A reset of NIC 1 (B) in mid-traffic; NIC 0 is its peer.
     pub reset: Option<ResetPlan>,
+    /// A region NIC 1 (B) revokes in mid-traffic: the region of flow
+    /// `index` (each flow has its own, `Workload::own_regions`).
+    pub revoke: Option<RevokePlan>,
 }
 
 /// What a run gives.
@@ -1185,6 +1311,9 @@ pub struct NicSimResult {
     pub finished: bool,
     pub completed: usize,
     pub planned: usize,
+    /// Work requests of a NIC that died ([`ResetKind::Peer`]) and never
+    /// completed (as planned: the NIC is gone).
+    pub abandoned: usize,
     pub byte_exact: bool,
     pub errors: Vec<String>,
     /// What the watchdog found (the run stopped there).
@@ -1223,6 +1352,12 @@ pub struct HostSummary {
     pub stall_max: [u64; 2],
     /// The reset in mid-traffic made ([`NicSimCfg::reset`]).
     pub reset: Option<ResetDone>,
+    /// The cycle the revocation was queued ([`NicSimCfg::revoke`]).
+    pub revoked_at: Option<u64>,
+    /// Completions by status: (name, count).
+    pub by_status: Vec<(&'static str, u64)>,
+    /// Each flow's first error completion: (flow, cycle, status).
+    pub flow_err: Vec<(u32, u64, Status)>,
 }
 
 /// The driver's parameters of a run (NIC of 2^`flows_log` flows).
@@ -1258,7 +1393,8 @@ pub fn nic_hosts(c: &NicSimCfg, p: &DriverParams) -> ([NicHost; 2], crate::core_
         k.read_pct,
         k.bad,
         1 << k.mtu_log2,
-    );
+    )
+    .own_regions();
     let hosts = [0, 1].map(|n| {
         let mut h = NicHost::new(
             *p,
@@ -1270,6 +1406,16 @@ pub fn nic_hosts(c: &NicSimCfg, p: &DriverParams) -> ([NicHost; 2], crate::core_
         // A full reset restarts both NICs (ResetKind::Full).
         if n == 1 || c.reset.is_some_and(|r| r.kind == ResetKind::Full) {
             h.reset_plan = c.reset;
+        }
+        if n == 1 {
+            h.revoke_plan = c.revoke;
+        } else {
+            // NIC A's flows may end in error when B revokes a flow's
+            // region or dies.
+            h.tolerate = Tolerate {
+                revoked: c.revoke.iter().map(|r| r.index).collect(),
+                peer_dies: c.reset.is_some_and(|r| r.kind == ResetKind::Peer),
+            };
         }
         h
     });
@@ -1361,6 +1507,13 @@ pub fn drive_pair<H: DriverHost>(
         finished,
         planned,
         completed: pair.hosts.iter().map(|h| h.driver().done.len()).sum(),
+        abandoned: pair
+            .hosts
+            .iter()
+            .map(|h| h.driver())
+            .filter(|d| d.dead)
+            .map(|d| d.outstanding().len())
+            .sum(),
         byte_exact: true,
         watchdog: barked,
         bytes_moved: w
@@ -1377,16 +1530,53 @@ pub fn drive_pair<H: DriverHost>(
         ..Default::default()
     };
     let recs = nic_spec::records::all();
+    // A dead peer ends each flow within (limit + 1) go-backs of 1 to 2
+    // RTO after its last progress (at most a round trip after the death,
+    // or the work request's posting): checked per flow.
+    let d0 = pair.hosts[0].driver();
+    if let (true, Some(dead)) = (d0.tolerate.peer_dies, pair.hosts[1].driver().reset_done) {
+        let core = &d0.p.core;
+        let bound = retry_bound(core.rto as u64, nic_spec::roce::wr::RETRY_LIMIT_MAX);
+        for (&f, &(t, s)) in &d0.flow_err {
+            let from = dead.at.max(d0.err_posted[&f]);
+            if s == Status::RetryExceeded && t > from + bound {
+                r.errors.push(format!(
+                    "NIC 0: flow {f} ended RetryExceeded at cycle {t}, {} cycles after cycle {from}: past the bound {bound}",
+                    t - from
+                ));
+            }
+        }
+    }
+    // A good work request that did not complete OK (its flow erred, or
+    // its NIC died) may have moved all, part or none of its bytes: each
+    // byte of its destination is the plan's or the first. Every other
+    // byte is the plan's.
+    let mut loose: [Vec<(u64, u64)>; 2] = [Vec::new(), Vec::new()];
+    for (n, h) in pair.hosts.iter().map(|h| h.driver()).enumerate() {
+        for x in w.wrs[n].iter().filter(|x| x.status == Status::Ok) {
+            if h.status_of.get(&x.wr.tag) != Some(&Status::Ok) {
+                let (m, a) = if x.wr.opcode == nic_spec::roce::wr::READ {
+                    (n, x.wr.laddr)
+                } else {
+                    (1 - n, x.wr.va)
+                };
+                loose[m].push((a, a + x.wr.len as u64));
+            }
+        }
+    }
     for (n, h) in pair.hosts.iter().map(|h| h.driver()).enumerate() {
         r.errors
             .extend(h.errors.iter().map(|e| format!("NIC {n}: {e}")));
         let exp = &w.expected_mem[n];
-        if let Some(k) = (0..exp.len()).find(|&k| h.mem.bytes[k] != exp[k]) {
+        let init = &w.mem[n];
+        let wrong = |k: usize| {
+            h.mem.bytes[k] != exp[k]
+                && !(h.mem.bytes[k] == init[k]
+                    && loose[n].iter().any(|&(a, b)| (a..b).contains(&(k as u64))))
+        };
+        if let Some(k) = (0..exp.len()).find(|&k| wrong(k)) {
             r.byte_exact = false;
-            let end = (k..exp.len())
-                .rev()
-                .find(|&j| h.mem.bytes[j] != exp[j])
-                .unwrap_or(k);
+            let end = (k..exp.len()).rev().find(|&j| wrong(j)).unwrap_or(k);
             r.errors.push(format!(
                 "NIC {n}: host memory differs from the plan in bytes {k}..={end}"
             ));
@@ -1414,6 +1604,9 @@ pub fn drive_pair<H: DriverHost>(
             wr_cycles_max: h.wr_cycles_max,
             stall_max: h.stall_max,
             reset: h.reset_done,
+            revoked_at: h.revoke_done,
+            by_status: h.by_status(),
+            flow_err: h.flow_err.iter().map(|(&f, &(t, s))| (f, t, s)).collect(),
         });
     }
     r

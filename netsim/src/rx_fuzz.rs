@@ -36,6 +36,12 @@
 //!   whole run equal those of the golden model fed the control frames
 //!   alone (the bad frames did not touch it).
 //!
+//! - no host write of a WRITE lands outside a region that grants remote
+//!   write to its flow's protection domain, and no READ REQUEST passed on
+//!   for execution asks for bytes outside a region that grants remote
+//!   read ([`Regions`]: the run's table, drawn at the start; the requests'
+//!   R_Keys and VAs are drawn around its regions' edges).
+//!
 //! A difference at any port (lockstep), a check that fails, or a stall
 //! (no idle receive path within 100 000 cycles) stops the run with the
 //! frame that caused it ([`FuzzFailure`]).
@@ -43,6 +49,7 @@
 use nic_golden::roce::packet::{decode, icrc, Packet, Reth, Tlm};
 use nic_golden::roce::txn::dispatch::Ctx;
 use nic_golden::roce::txn::{FlowCfg, GoldenRx, RxEvent, RxPipe};
+use nic_spec::mr::{right, Region};
 use nic_spec::roce::{
     has_aeth, has_reth, is_read_resp, is_write, op, syndrome, BTH_OFF, IP_OFF, PSN_MASK, UDP_OFF,
 };
@@ -157,9 +164,158 @@ pub struct FuzzStats {
     /// The most cycles a control frame took, and its bound.
     pub max_control_cycles: u64,
     pub control_bound_at_max: u64,
+    /// Host writes of WRITEs and READ REQUESTs passed on, each checked
+    /// to lie inside a region that grants it; those outside (0 in a
+    /// finished run: the run stops at the first).
+    pub host_writes_checked: u64,
+    pub read_reqs_checked: u64,
+    pub outside_a_region: u64,
     pub cycles: u64,
     pub seconds: f64,
     pub frames_per_second: f64,
+}
+
+/// The region table of a run and each flow's protection domain: the
+/// control flow's region (entry 1, domain 1), the floods' (entry 0,
+/// domain 0, the even fuzzed QPs'), and entries 2 ..= 15 drawn (a fifth
+/// left invalid; bases below 2^32; lengths 0, 8, the MTU, or 16 KiB to
+/// 1 MiB; both rights in half, write only, read only or none in the rest;
+/// domains 0, 2 and 3: the odd fuzzed QPs are in domain 2).
+#[derive(Clone, Debug)]
+pub struct Regions {
+    pub table: Vec<Option<Region>>,
+}
+
+/// The flood frames' region.
+const FLOOD_VA: u64 = 0x10_0000;
+const FLOOD_KEY: u32 = nic_spec::mr::rkey(0, 1);
+const CONTROL_KEY: u32 = nic_spec::mr::rkey(1, 0x12);
+
+/// A fuzzed flow's protection domain.
+fn pd_of(qp: u32) -> u16 {
+    match qp {
+        CONTROL_QP => 1,
+        q if q % 2 == 0 => 0,
+        _ => 2,
+    }
+}
+
+impl Regions {
+    fn draw(rng: &mut StdRng) -> Self {
+        let mut table = vec![None; 1 << nic_spec::mr::MR_LOG2];
+        let both = right::REMOTE_WRITE | right::REMOTE_READ;
+        table[0] = Some(Region {
+            base: FLOOD_VA,
+            len: MTU as u64,
+            rkey: FLOOD_KEY,
+            pd: 0,
+            rights: right::REMOTE_WRITE,
+        });
+        table[1] = Some(Region {
+            base: 0x4000_0000,
+            len: 1 << 40,
+            rkey: CONTROL_KEY,
+            pd: 1,
+            rights: both,
+        });
+        for (i, e) in table.iter_mut().enumerate().skip(2) {
+            if rng.gen_bool(0.8) {
+                *e = Some(Region {
+                    base: rng.gen_range(0u64..1 << 32) & !7,
+                    len: match rng.gen_range(0..8) {
+                        0 => 0,
+                        1 => 8,
+                        2 => MTU as u64,
+                        _ => rng.gen_range(16 << 10..1 << 20),
+                    },
+                    rkey: nic_spec::mr::rkey(i as u32, rng.gen()),
+                    pd: pick(rng, &[0, 2, 2, 3]),
+                    rights: pick(
+                        rng,
+                        &[
+                            both,
+                            both,
+                            both,
+                            both,
+                            right::REMOTE_WRITE,
+                            right::REMOTE_WRITE,
+                            right::REMOTE_READ,
+                            0,
+                        ],
+                    ),
+                });
+            }
+        }
+        Regions { table }
+    }
+
+    /// Register them and the flows' domains in `pipe`.
+    fn register(&self, pipe: &mut dyn RxPipe) {
+        for (i, r) in self.table.iter().enumerate() {
+            if r.is_some() {
+                pipe.set_region(i as u32, *r);
+            }
+        }
+        pipe.set_pd(CONTROL_QP, pd_of(CONTROL_QP));
+        for qp in FUZZ_QPS {
+            pipe.set_pd(qp, pd_of(qp));
+        }
+    }
+
+    /// [a, a + len) lies inside a region granting `need` to `qp`'s domain
+    /// (zero bytes touch nothing).
+    pub fn grants(&self, qp: u32, need: u8, a: u64, len: u64) -> bool {
+        if len == 0 {
+            return true;
+        }
+        let pd = if qp == CONTROL_QP || FUZZ_QPS.contains(&qp) {
+            pd_of(qp)
+        } else {
+            0
+        };
+        self.table.iter().flatten().any(|r| {
+            r.pd == pd
+                && r.rights & need != 0
+                && r.base as u128 <= a as u128
+                && a as u128 + len as u128 <= r.base as u128 + r.len as u128
+        })
+    }
+
+    /// A request's R_Key and VA: mostly a region of the flow's domain,
+    /// the VA around its edges; else another region's, a stale tag, or
+    /// anything.
+    fn aim(&self, rng: &mut StdRng, qp: u32, dlen: u32) -> (u32, u64) {
+        let mine: Vec<&Region> = self
+            .table
+            .iter()
+            .flatten()
+            .filter(|r| r.pd == pd_of(qp) && r.rkey != FLOOD_KEY)
+            .collect();
+        let all: Vec<&Region> = self.table.iter().flatten().collect();
+        let r = match rng.gen_range(0..10) {
+            0..=5 if !mine.is_empty() => *mine[rng.gen_range(0..mine.len())],
+            6..=7 => *all[rng.gen_range(0..all.len())],
+            8 => {
+                let r = *all[rng.gen_range(0..all.len())];
+                Region {
+                    rkey: r.rkey ^ rng.gen_range(1..=255),
+                    ..r
+                }
+            }
+            _ => return (rng.gen(), rng.gen_range(0u64..1 << 32) & !7),
+        };
+        let d = dlen as u64;
+        let end = r.base.wrapping_add(r.len);
+        let va = match rng.gen_range(0..6) {
+            0 => r.base,
+            1 => r.base.wrapping_sub(8 * rng.gen_range(1..4)),
+            2 => end.wrapping_sub(d),
+            3 => end.wrapping_sub(d).wrapping_add(8 * rng.gen_range(1..4)),
+            4 => u64::MAX - 7 - 8 * rng.gen_range(0..4),
+            _ => r.base + (rng.gen_range(0..=r.len.max(1)) & !7),
+        };
+        (r.rkey, va & !7)
+    }
 }
 
 /// Why a run stopped.
@@ -515,6 +671,7 @@ struct Fuzz {
     /// The golden receive path fed the control frames alone.
     alone: GoldenRx,
     control_va: u64,
+    regions: Regions,
 }
 
 impl Fuzz {
@@ -532,6 +689,12 @@ impl Fuzz {
         if is_read_resp(p.opcode) && c.rd_done && self.rng.gen_bool(0.7) {
             let addr = self.rng.gen_range(0u64..1 << 40) & !7;
             self.rx.set_read(qp, c.rd_idx & 15, addr, p.psn);
+        }
+        // A request's R_Key and VA around the regions' edges.
+        if matches!(p.opcode, op::WRITE_FIRST | op::WRITE_ONLY | op::READ_REQ) {
+            if let Some(r) = p.reth.as_mut() {
+                (r.rkey, r.va) = self.regions.aim(&mut self.rng, qp, r.dlen);
+            }
         }
         let mut applied = Vec::new();
         if self.rng.gen_bool(0.25) {
@@ -582,7 +745,7 @@ impl Fuzz {
             ackreq: true,
             reth: Some(Reth {
                 va: self.control_va,
-                rkey: 0x1234,
+                rkey: CONTROL_KEY,
                 dlen: n as u32,
             }),
             tlm: self.rng.gen_bool(0.5).then(Tlm::fresh),
@@ -611,6 +774,8 @@ impl Fuzz {
         let ev = self.feed(&f, false).map_err(|e| (f.clone(), e))?;
         let took = self.rx.cycles() - c0;
         let v = verdict(&ev).map_err(|e| (f.clone(), e))?;
+        self.check_regions(std::slice::from_ref(&f), false, &ev)
+            .map_err(|e| (f.clone(), e))?;
         if v != "accepted" {
             return Err((
                 f,
@@ -641,9 +806,52 @@ impl Fuzz {
         Ok(())
     }
 
+    /// Every host write of a WRITE and every READ REQUEST passed on in
+    /// `ev` (the events of `frames`) lies inside a region that grants it.
+    fn check_regions(
+        &mut self,
+        frames: &[Vec<u8>],
+        fcs: bool,
+        ev: &[RxEvent],
+    ) -> Result<(), String> {
+        let writes = frames
+            .iter()
+            .filter_map(|f| decode(f, fcs).ok())
+            .any(|p| is_write(p.opcode));
+        let qp = frames
+            .first()
+            .and_then(|f| decode(f, fcs).ok())
+            .map(|p| p.dqp);
+        for e in ev {
+            let (need, a, len, what) = match e {
+                RxEvent::HostWrite { addr, data } if writes => {
+                    self.stats.host_writes_checked += 1;
+                    (right::REMOTE_WRITE, *addr, data.len() as u64, "host write")
+                }
+                RxEvent::ReadReq(r) => {
+                    self.stats.read_reqs_checked += 1;
+                    (right::REMOTE_READ, r.va, r.len as u64, "READ request")
+                }
+                _ => continue,
+            };
+            let q = match e {
+                RxEvent::ReadReq(r) => r.flow,
+                _ => qp.unwrap_or(u32::MAX),
+            };
+            if !self.regions.grants(q, need, a, len) {
+                self.stats.outside_a_region += 1;
+                return Err(format!(
+                    "a {what} of {len} bytes at {a:#x} of QP {q} is outside every region that grants it"
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// A flood: `FLOOD` frames of one flow back to back, some mutated.
     fn flood(&mut self) -> Result<(), (Vec<Vec<u8>>, String)> {
-        let qp = self.rng.gen_range(FUZZ_QPS);
+        // An even QP: the floods' region is in its domain.
+        let qp = self.rng.gen_range(FUZZ_QPS) & !1;
         let mut epsn = self.ctx(qp).epsn;
         let frames: Vec<Vec<u8>> = (0..FLOOD)
             .map(|_| {
@@ -652,8 +860,8 @@ impl Fuzz {
                     dqp: qp,
                     psn: epsn,
                     reth: Some(Reth {
-                        va: 0x10_0000,
-                        rkey: 1,
+                        va: FLOOD_VA,
+                        rkey: FLOOD_KEY,
                         dlen: MTU as u32,
                     }),
                     payload: vec![0x5A; MTU],
@@ -676,8 +884,12 @@ impl Fuzz {
         rx.set_ready_every(slow);
         let r = std::panic::catch_unwind(AssertUnwindSafe(|| rx.receive_burst(&frames)));
         self.rx.set_ready_every(1);
-        if let Err(e) = r {
-            return Err((frames, panic_text(e)));
+        let ev = match r {
+            Ok((ev, _)) => ev,
+            Err(e) => return Err((frames, panic_text(e))),
+        };
+        if let Err(m) = self.check_regions(&frames, false, &ev) {
+            return Err((frames, m));
         }
         let after = self.rx.counters();
         // Accounting from the counters: every frame of the flood has one
@@ -727,6 +939,8 @@ pub fn run(cfg: &FuzzCfg, progress: &mut dyn FnMut(u64)) -> Result<FuzzStats, Bo
     let t0 = std::time::Instant::now();
     let mut rng = StdRng::seed_from_u64(cfg.seed);
     let mut rx = FuzzRx::new(cfg.engine, MTU_LOG2, None);
+    let regions = Regions::draw(&mut rng);
+    regions.register(&mut rx);
     let control_epsn = rng.gen_range(0..1 << 24);
     rx.configure(
         CONTROL_QP,
@@ -757,6 +971,7 @@ pub fn run(cfg: &FuzzCfg, progress: &mut dyn FnMut(u64)) -> Result<FuzzStats, Bo
         tally: BTreeMap::new(),
         alone: {
             let mut g = GoldenRx::new(10, MTU_LOG2);
+            regions.register(&mut g);
             g.configure(
                 CONTROL_QP,
                 &FlowCfg {
@@ -768,6 +983,7 @@ pub fn run(cfg: &FuzzCfg, progress: &mut dyn FnMut(u64)) -> Result<FuzzStats, Bo
             g
         },
         control_va: 0x4000_0000,
+        regions,
     };
     let fail = |z: &mut Fuzz, frames: Vec<Vec<u8>>, message: String| {
         if message.contains("!= golden") || message.contains("differ") {
@@ -814,6 +1030,9 @@ pub fn run(cfg: &FuzzCfg, progress: &mut dyn FnMut(u64)) -> Result<FuzzStats, Bo
             };
             let qp = decode(&f, fcs).ok().map(|p| p.dqp);
             if let Err(m) = check_contexts(&before, z.rx.contexts(), qp, &v) {
+                return Err(fail(&mut z, vec![f], m));
+            }
+            if let Err(m) = z.check_regions(std::slice::from_ref(&f), fcs, &ev) {
                 return Err(fail(&mut z, vec![f], m));
             }
             z.count(&v, 1);

@@ -193,6 +193,98 @@ fn yes() -> bool {
     true
 }
 
+/// A 64-bit value in TOML, whose integers stop at 2^63 − 1: an integer,
+/// or a string (`"0xffff_ffff_ffff_f000"`, or decimal) for any value;
+/// written as an integer when it fits, else as a hex string.
+mod u64_any {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+        if *v <= i64::MAX as u64 {
+            s.serialize_u64(*v)
+        } else {
+            s.serialize_str(&format!("{v:#x}"))
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Any {
+        Int(u64),
+        Text(String),
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        match Any::deserialize(d)? {
+            Any::Int(v) => Ok(v),
+            Any::Text(t) => {
+                let t = t.replace('_', "");
+                let r = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+                    Some(h) => u64::from_str_radix(h, 16),
+                    None => t.parse(),
+                };
+                r.map_err(|_| serde::de::Error::custom(format!("{t:?}: not a 64-bit number")))
+            }
+        }
+    }
+}
+
+/// A write of the memory-region table (`docs/roce.md` §8a): register
+/// entry `index` (`active`) with the bytes [base, base + len) it grants,
+/// its R_Key, protection domain and rights, or invalidate it; applied
+/// before frame `before_frame` is fed. `base` and `len` take an integer
+/// or, past 2^63 − 1 (TOML's largest integer), a string
+/// (`"0xffff_ffff_ffff_f000"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegionWrite {
+    pub index: u32,
+    #[serde(default, with = "u64_any")]
+    pub base: u64,
+    #[serde(default, with = "u64_any")]
+    pub len: u64,
+    #[serde(default)]
+    pub rkey: u32,
+    #[serde(default)]
+    pub pd: u16,
+    /// Remote write granted.
+    #[serde(default = "yes")]
+    pub write: bool,
+    /// Remote read granted.
+    #[serde(default = "yes")]
+    pub read: bool,
+    #[serde(default = "yes")]
+    pub active: bool,
+    #[serde(default)]
+    pub before_frame: u64,
+}
+
+impl RegionWrite {
+    /// The region it registers (`None`: it invalidates the entry).
+    pub fn region(&self) -> Option<nic_spec::mr::Region> {
+        use nic_spec::mr::right;
+        self.active.then_some(nic_spec::mr::Region {
+            base: self.base,
+            len: self.len,
+            rkey: self.rkey,
+            pd: self.pd,
+            rights: if self.write { right::REMOTE_WRITE } else { 0 }
+                | if self.read { right::REMOTE_READ } else { 0 },
+        })
+    }
+}
+
+/// A flow's protection domain (the regions its peer may use), set before
+/// frame `before_frame` is fed. A flow with none is in domain 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DomainWrite {
+    pub qp: u32,
+    pub pd: u16,
+    #[serde(default)]
+    pub before_frame: u64,
+}
+
 /// The set-up of a replay (TOML).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -221,6 +313,13 @@ pub struct ReplayCfg {
     /// Context writes, in the order they are applied.
     #[serde(default, rename = "flow")]
     pub flows: Vec<FlowWrite>,
+    /// Region-table writes, in the order they are applied. With none, no
+    /// request that needs a region is granted.
+    #[serde(default, rename = "region", skip_serializing_if = "Vec::is_empty")]
+    pub regions: Vec<RegionWrite>,
+    /// Flows' protection domains.
+    #[serde(default, rename = "domain", skip_serializing_if = "Vec::is_empty")]
+    pub domains: Vec<DomainWrite>,
 }
 
 /// Parse `aa:bb:cc:dd:ee:ff`.
@@ -267,6 +366,23 @@ impl ReplayCfg {
                 return Err(format!("flow qp = {}: rd_idx has 4 bits", f.qp));
             }
         }
+        // An entry past the table (16 entries), or a region past 2^64, is
+        // refused by the table as the NIC refuses it (`bad_mr`); the
+        // index has 8 bits.
+        for r in &self.regions {
+            if r.index > 255 {
+                return Err(format!("region index = {}: an index has 8 bits", r.index));
+            }
+        }
+        for d in &self.domains {
+            if d.qp >= 1 << flow_bits {
+                return Err(format!(
+                    "domain qp = {}: the receive path has QPs 0 ..= {}",
+                    d.qp,
+                    (1u32 << flow_bits) - 1
+                ));
+            }
+        }
         Ok(())
     }
 
@@ -275,7 +391,10 @@ impl ReplayCfg {
     /// a WRITE or READ REQUEST of the QP; each READ RESPONSE FIRST or ONLY
     /// at a PSN not seen before starts a READ, whose landing entry is
     /// written before its frame, and the responses land one after the
-    /// other from address 0. Only frames to `dst_mac` (if given) count.
+    /// other from address 0. Each table entry an R_Key of a WRITE FIRST,
+    /// WRITE ONLY or READ REQUEST names is registered with the first such
+    /// key: all memory but its last byte, domain 0 (every flow's), remote
+    /// write and read. Only frames to `dst_mac` (if given) count.
     pub fn accept_all(
         frames: &[(u64, Vec<u8>)],
         mtu: u32,
@@ -290,6 +409,7 @@ impl ReplayCfg {
         let mut rd_psns = std::collections::BTreeSet::new();
         let mut rd_next: BTreeMap<u32, (u32, u64)> = BTreeMap::new();
         let mut entries = Vec::new();
+        let mut regions: BTreeMap<u32, RegionWrite> = BTreeMap::new();
         for (n, f) in frames {
             if dst.is_some_and(|d| f.get(..6) != Some(&d[..])) {
                 continue;
@@ -311,6 +431,23 @@ impl ReplayCfg {
             });
             if (is_write(p.opcode) || p.opcode == op::READ_REQ) && epsn_set.insert(p.dqp) {
                 w.epsn = p.psn;
+            }
+            if let Some(r) = p
+                .reth
+                .filter(|_| matches!(p.opcode, op::WRITE_FIRST | op::WRITE_ONLY | op::READ_REQ))
+            {
+                let index = nic_spec::mr::key_index(r.rkey, nic_spec::mr::MR_LOG2);
+                regions.entry(index).or_insert(RegionWrite {
+                    index,
+                    base: 0,
+                    len: u64::MAX,
+                    rkey: r.rkey,
+                    pd: 0,
+                    write: true,
+                    read: true,
+                    active: true,
+                    before_frame: 0,
+                });
             }
             if is_read_resp(p.opcode) && rd_psns.insert((p.dqp, p.psn)) {
                 let (k, addr) = rd_next.entry(p.dqp).or_insert((0, 0));
@@ -341,13 +478,24 @@ impl ReplayCfg {
             full: Vec::new(),
             pending: Vec::new(),
             flows,
+            regions: regions.into_values().collect(),
+            domains: Vec::new(),
         })
     }
 }
 
 /// The writes of `cfg` due before frame `n` that are not yet applied
-/// (from `next`), applied to `pipe`.
-fn apply_writes(cfg: &ReplayCfg, next: &mut usize, n: u64, pipe: &mut dyn RxPipe) {
+/// (from `next`: contexts, regions, domains), applied to `pipe`.
+fn apply_writes(cfg: &ReplayCfg, next: &mut [usize; 3], n: u64, pipe: &mut dyn RxPipe) {
+    while let Some(r) = cfg.regions.get(next[1]).filter(|r| r.before_frame <= n) {
+        pipe.set_region(r.index, r.region());
+        next[1] += 1;
+    }
+    while let Some(d) = cfg.domains.get(next[2]).filter(|d| d.before_frame <= n) {
+        pipe.set_pd(d.qp, d.pd);
+        next[2] += 1;
+    }
+    let next = &mut next[0];
     while let Some(w) = cfg.flows.get(*next) {
         if w.before_frame > n {
             break;
@@ -391,11 +539,17 @@ pub fn replay(
     let full: std::collections::HashSet<u64> = cfg.full.iter().copied().collect();
     let mut sorted = cfg.flows.clone();
     sorted.sort_by_key(|w| w.before_frame);
+    let mut regions = cfg.regions.clone();
+    regions.sort_by_key(|w| w.before_frame);
+    let mut domains = cfg.domains.clone();
+    domains.sort_by_key(|w| w.before_frame);
     let cfg = ReplayCfg {
         flows: sorted,
+        regions,
+        domains,
         ..cfg.clone()
     };
-    let mut next = 0;
+    let mut next = [0; 3];
     let mut out = Vec::new();
     for (n, f) in frames {
         if skip.contains(n) || dst.is_some_and(|d| f.get(..6) != Some(&d[..])) {
@@ -429,6 +583,9 @@ pub struct RxMonitor {
     packets: Vec<Vec<RxEvent>>,
     /// Context writes: (packets decided before the write, the write).
     writes: Vec<(usize, RxFlowCtx)>,
+    /// Region-table and domain writes, likewise.
+    mr_writes: Vec<(usize, nic_golden::roce::MrWrite)>,
+    pd_writes: Vec<(usize, nic_golden::roce::FlowPd)>,
     mtu_log2: u8,
 }
 
@@ -449,6 +606,12 @@ impl RxMonitor {
         }
         if v.dispatch_in.ctx_valid {
             self.writes.push((self.packets.len(), v.dispatch_in.ctx));
+        }
+        if v.check_in.mr_valid {
+            self.mr_writes.push((self.packets.len(), v.check_in.mr));
+        }
+        if v.check_in.pd_valid {
+            self.pd_writes.push((self.packets.len(), v.check_in.pd));
         }
         self.mtu_log2 = v.dispatch_in.cfg_mtu_log2;
         let mut ev = Vec::new();
@@ -530,6 +693,48 @@ impl RxMonitor {
                 })
             })
             .collect();
+        let before = |k: usize| -> Option<u64> {
+            if k == 0 {
+                Some(0)
+            } else {
+                first_frame_of_packet.get(k).copied()
+            }
+        };
+        // A clear of the whole table becomes an invalidation of each
+        // entry.
+        let mut regions = Vec::new();
+        for &(k, w) in &self.mr_writes {
+            let Some(before_frame) = before(k) else {
+                continue;
+            };
+            let one = |index: u32, active: bool| RegionWrite {
+                index,
+                base: w.base,
+                len: w.len,
+                rkey: w.rkey,
+                pd: w.pd,
+                write: w.rights & nic_spec::mr::right::REMOTE_WRITE != 0,
+                read: w.rights & nic_spec::mr::right::REMOTE_READ != 0,
+                active,
+                before_frame,
+            };
+            if w.clear {
+                regions.extend((0..1 << nic_spec::mr::MR_LOG2).map(|i| one(i, false)));
+            } else {
+                regions.push(one(w.index as u32, w.active));
+            }
+        }
+        let domains = self
+            .pd_writes
+            .iter()
+            .filter_map(|&(k, p)| {
+                Some(DomainWrite {
+                    qp: p.flow,
+                    pd: p.pd,
+                    before_frame: before(k)?,
+                })
+            })
+            .collect();
         Ok((
             reports,
             ReplayCfg {
@@ -539,6 +744,8 @@ impl RxMonitor {
                 full: Vec::new(),
                 pending: Vec::new(),
                 flows,
+                regions,
+                domains,
             },
         ))
     }

@@ -1228,11 +1228,12 @@ mod tests {
             .sum();
         // parser (with ce_dropped), dispatcher, Tx, scheduler (with
         // bad_trim), CC (with drop_variant), requester, core, host
-        // interface, DCQCN RP and NP, CNM tap (the core with SentTap's
+        // interface (the requester with remote_err, retry_exceeded and
+        // flushed), DCQCN RP and NP, CNM tap (the core with SentTap's
         // sent_pkts and sent_drops, AckCoalesce's ack_coalesced,
         // RxPause's pause_xoff, pause_xon and pause_cycles, and
         // EvMerge's ev_merged, IntTap's int_lost, MrCheck's seven
-        // mr_*; the dispatcher with refused): 121 on the core's
+        // mr_*; the dispatcher with refused): 124 on the core's
         // register pages; MrCheckStats itself (7, inside the core);
         // then the MAC's Tx, Rx, pause control and clock-crossing FIFO
         // and the vendor-MAC adapter's padder, and the UART register
@@ -1240,7 +1241,7 @@ mod tests {
         // lock losses (outside the core: `STATS_UNMAPPED`)
         assert_eq!(
             n,
-            12 + 8 + 3 + 10 + 8 + 12 + 27 + 18 + 11 + 5 + 7 + 7 + 3 + 9 + 4 + 2 + 3 + 7 + 5 + 1
+            12 + 8 + 3 + 10 + 8 + 15 + 27 + 18 + 11 + 5 + 7 + 7 + 3 + 9 + 4 + 2 + 3 + 7 + 5 + 1
         );
     }
 }

@@ -664,6 +664,7 @@ impl<const A: usize, const Q: usize, const B: usize, const H: usize> NicCore<A, 
     pub fn rx_view(&self) -> RxView {
         RxView {
             parse: self.outs.parse,
+            check_in: self.ins.mr_check,
             dispatch_in: self.ins.dispatch,
             dispatch: self.outs.dispatch,
         }
@@ -671,11 +672,13 @@ impl<const A: usize, const Q: usize, const B: usize, const H: usize> NicCore<A, 
 }
 
 /// The receive path's ports in one cycle ([`NicCore::rx_view`]): the
-/// parser's outputs, and the dispatcher's inputs (its context writes,
-/// its event readies) and outputs.
+/// parser's outputs, the region check's inputs (its table and domain
+/// writes), and the dispatcher's inputs (its context writes, its event
+/// readies) and outputs.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RxView {
     pub parse: rx_parse::Out,
+    pub check_in: mr_check::In,
     pub dispatch_in: rx_dispatch::In,
     pub dispatch: rx_dispatch::Out,
 }

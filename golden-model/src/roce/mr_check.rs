@@ -101,6 +101,21 @@ impl<const A: usize, const R: usize> MrCheck<A, R> {
     pub fn stats(&self) -> MrCheckStats {
         self.stats
     }
+    /// The output record this cycle's step will show (valid, record):
+    /// registers only, so an environment can offer it downstream before
+    /// it steps the block.
+    pub fn out_now(&self) -> (bool, RxMeta) {
+        let v = self.st == State::Out;
+        let m = if v {
+            RxMeta {
+                mr: self.mr,
+                ..self.m
+            }
+        } else {
+            RxMeta::default()
+        };
+        (v, m)
+    }
 }
 
 /// The record at its port widths.

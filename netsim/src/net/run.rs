@@ -273,6 +273,8 @@ pub fn host_setup(plan: &Plan) -> HostSetup {
                     dqp: qb,
                     send_psn: psn[&(a, q)],
                     recv_psn: psn[&(b, qb)],
+                    pd: 0,
+                    region: None,
                 })
                 .collect()
         })

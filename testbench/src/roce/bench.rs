@@ -131,6 +131,17 @@ fn rx_back_to_back(
     frames: usize,
 ) -> (f64, usize, usize, usize, usize) {
     let mut rx = RtlRx::<11, A>::new(EngineKind::Verilator, 10, None);
+    // The WRITEs' R_Key (1: entry 0) grants all of memory to domain 0.
+    rx.set_region(
+        0,
+        Some(nic_spec::mr::Region {
+            base: 0,
+            len: u64::MAX,
+            rkey: 1,
+            pd: 0,
+            rights: nic_spec::mr::right::REMOTE_WRITE | nic_spec::mr::right::REMOTE_READ,
+        }),
+    );
     rx.configure(
         2,
         &FlowCfg {

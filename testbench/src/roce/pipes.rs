@@ -64,9 +64,11 @@ impl<H: Harness, G: Cycle<In = H::In, Out = H::Out>> Lockstep<H, G> {
 
 use nic_golden::roce::packet::Drop;
 use nic_golden::roce::txn::{AckReq, CcEvent, FlowCfg, ReadReq, RxDrop, RxEvent, RxPipe};
-use nic_golden::roce::RxDispatchStats;
+use nic_golden::roce::{FlowPd, MrWrite, RxDispatchStats};
+use nic_hdl::roce::mr_check::MrCheck;
 use nic_hdl::roce::rx_dispatch::RoceRxDispatch;
 use nic_hdl::roce::rx_parse::RoceRxParse;
+use nic_spec::mr::{Region, MR_LOG2};
 use std::collections::VecDeque;
 
 type PIn = nic_golden::roce::rx_parse::In;
@@ -74,24 +76,36 @@ type POut = nic_golden::roce::rx_parse::Out;
 type DIn = nic_golden::roce::rx_dispatch::In;
 type DOut = nic_golden::roce::rx_dispatch::Out;
 
-/// A packet between the two Rx stages: the parser's record and payload.
+type MIn = nic_golden::roce::mr_check::In;
+
+/// A packet between the parser and the dispatcher: the parser's record
+/// and payload, whether the region check took the record (`checked`) and
+/// the dispatcher its verdict (`meta_sent`).
 struct Pending {
     meta: POut,
     words: Vec<(u64, u8, bool)>,
     complete: bool,
+    checked: bool,
     meta_sent: bool,
     next_word: usize,
 }
 
-/// The RTL Rx pipeline (`RoceRxParse<B>` then `RoceRxDispatch<A>`) as an
-/// [`RxPipe`]. The two stages run on the same engine kind, each with its
-/// golden twin in lockstep; between them the adapter keeps the parser's
-/// records and payload words in a queue (a FIFO in place of the NIC top's
-/// wiring, which is not built yet). The MAC side is fed one word per
-/// cycle, like a MAC does.
+/// The RTL Rx pipeline (`RoceRxParse<B>`, `MrCheck<A, MR_LOG2>`, then
+/// `RoceRxDispatch<A>`, as `hpcc_nic_core` joins them) as an [`RxPipe`].
+/// The three stages run on the same engine kind, each with its golden
+/// twin in lockstep; after the parser the adapter keeps its records and
+/// payload words in a queue (a FIFO in place of the core's wiring): the
+/// records go through the region check, its verdicts and the payload to
+/// the dispatcher. The MAC side is fed one word per cycle, like a MAC
+/// does. No region is registered at first: every request that needs one
+/// is refused until [`RxPipe::set_region`] and [`RxPipe::set_pd`] grant it.
 pub struct RtlRx<const B: usize, const A: usize> {
     parse: Lockstep<RoceRxParse<B>, nic_golden::roce::rx_parse::RoceRxParse<B>>,
+    check: Lockstep<MrCheck<A, MR_LOG2>, nic_golden::roce::mr_check::MrCheck<A, MR_LOG2>>,
     disp: Lockstep<RoceRxDispatch<A>, nic_golden::roce::rx_dispatch::RoceRxDispatch<A>>,
+    /// A table write and a domain write for the next cycle.
+    mr_write: Option<MrWrite>,
+    pd_write: Option<FlowPd>,
     mtu_log2: u8,
     queue: VecDeque<Pending>,
     last_p: POut,
@@ -127,11 +141,18 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
                 Default::default(),
                 "roce_rx_parse",
             ),
+            check: Lockstep::new(
+                engine_for::<MrCheck<A, MR_LOG2>>(kind, None),
+                Default::default(),
+                "mr_check",
+            ),
             disp: Lockstep::new(
                 engine_for::<RoceRxDispatch<A>>(kind, vcd.map(|v| v.1)),
                 Default::default(),
                 "roce_rx_dispatch",
             ),
+            mr_write: None,
+            pd_write: None,
             mtu_log2: mtu_log2 as u8,
             queue: VecDeque::new(),
             last_p: POut::default(),
@@ -140,6 +161,10 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
             ready_every: 1,
         };
         r.last_p = r.parse.step(&PIn {
+            reset: true,
+            ..Default::default()
+        });
+        r.check.step(&MIn {
             reset: true,
             ..Default::default()
         });
@@ -235,25 +260,60 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
             di.ctx.rd_psn = c.rd_psn;
             di.ctx.cnp_on_ce = c.cnp_on_ce;
         }
+        // The region check's verdict (its output is registers only), and
+        // the head's payload once its record went to the dispatcher.
+        let (mr_valid, mr_meta) = self.check.golden.out_now();
+        di.meta_valid = mr_valid;
+        di.meta = mr_meta;
         if let Some(h) = self.queue.front() {
-            let m = &h.meta;
-            if !h.meta_sent {
-                di.meta_valid = true;
-                di.meta = m.meta;
-            } else if let Some(&(wd, wk, wl)) = h.words.get(h.next_word) {
-                di.pay_tvalid = true;
-                di.pay_tdata = wd;
-                di.pay_tkeep = wk;
-                di.pay_tlast = wl;
+            if h.meta_sent {
+                if let Some(&(wd, wk, wl)) = h.words.get(h.next_word) {
+                    di.pay_tvalid = true;
+                    di.pay_tdata = wd;
+                    di.pay_tkeep = wk;
+                    di.pay_tlast = wl;
+                }
             }
         }
         let d0 = self.last_d;
         let o = self.disp.step(&di);
         self.last_d = o;
+        // The region check: the oldest record it has not taken, and the
+        // table writes.
+        let unchecked = self.queue.iter().position(|p| !p.checked);
+        let mut mi = MIn {
+            meta_valid: unchecked.is_some(),
+            meta: unchecked.map_or(Default::default(), |k| self.queue[k].meta.meta),
+            out_ready: o.meta_ready,
+            ..Default::default()
+        };
+        if let Some(w) = self.mr_write.take() {
+            mi.mr_valid = true;
+            mi.mr = w;
+        }
+        if let Some(p) = self.pd_write.take() {
+            mi.pd_valid = true;
+            mi.pd = p;
+        }
+        let mo = self.check.step(&mi);
+        assert_eq!(
+            (mo.out_valid, mo.out),
+            (mr_valid, mr_meta),
+            "roce_rx: the region check's output is not its registers"
+        );
+        if let (Some(k), true) = (unchecked, mo.meta_ready) {
+            self.queue[k].checked = true;
+        }
+        if di.meta_valid && o.meta_ready {
+            let h = self
+                .queue
+                .iter_mut()
+                .find(|p| p.checked && !p.meta_sent)
+                .expect("a verdict without a record");
+            h.meta_sent = true;
+        }
         if let Some(h) = self.queue.front_mut() {
-            if di.meta_valid && o.meta_ready {
-                h.meta_sent = true;
-            } else if di.pay_tvalid && o.pay_tready {
+            if di.pay_tvalid && o.pay_tready {
                 h.next_word += 1;
             }
             if h.meta_sent && h.complete && h.next_word == h.words.len() {
@@ -268,6 +328,7 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
                 meta: po,
                 words: Vec::new(),
                 complete,
+                checked: false,
                 meta_sent: false,
                 next_word: 0,
             });
@@ -479,6 +540,37 @@ impl<const B: usize, const A: usize> RxPipe for RtlRx<B, A> {
         assert!(ev.is_empty(), "roce_rx: events while configuring: {ev:?}");
     }
 
+    fn set_region(&mut self, index: u32, region: Option<Region>) {
+        if let Some(x) = self.xcheck.as_mut() {
+            x.set_region(index, region);
+        }
+        let r = region.unwrap_or_default();
+        self.mr_write = Some(MrWrite {
+            // An index past the table (refused: `bad_mr`) stays past it.
+            index: index.min(255) as u8,
+            active: region.is_some(),
+            clear: false,
+            rights: r.rights & 3,
+            pd: r.pd,
+            rkey: r.rkey,
+            base: r.base,
+            len: r.len,
+        });
+        self.settle_table();
+    }
+
+    fn set_pd(&mut self, flow: u32, pd: u16) {
+        if let Some(x) = self.xcheck.as_mut() {
+            x.set_pd(flow, pd);
+        }
+        // A flow outside the table has no domain (its requests are
+        // refused, `bad_pd`): nothing to write.
+        if flow < 1 << A {
+            self.pd_write = Some(FlowPd { flow, pd });
+            self.settle_table();
+        }
+    }
+
     fn receive(&mut self, frame: &[u8], bad_fcs: bool) -> Vec<RxEvent> {
         let ev = self.receive_rtl(frame, bad_fcs);
         if let Some(x) = self.xcheck.as_mut() {
@@ -498,6 +590,19 @@ impl<const B: usize, const A: usize> RxPipe for RtlRx<B, A> {
 }
 
 impl<const B: usize, const A: usize> RtlRx<B, A> {
+    /// The cycles a table write takes to land (it is registered, then
+    /// written), with nothing else offered.
+    fn settle_table(&mut self) {
+        let mut ev = Vec::new();
+        for _ in 0..3 {
+            self.cycle(None, None, &mut ev);
+        }
+        assert!(
+            ev.is_empty(),
+            "roce_rx: events while writing the region table: {ev:?}"
+        );
+    }
+
     fn receive_rtl(&mut self, frame: &[u8], bad_fcs: bool) -> Vec<RxEvent> {
         let mut ev = Vec::new();
         let n = frame.len().div_ceil(8).max(1);

@@ -68,6 +68,7 @@ pub fn cfg(seed: u64, loss: f64, read_pct: u32, bad: bool) -> NicSimCfg {
         dma_latency: 12,
         watchdog: Default::default(),
         reset: None,
+        revoke: None,
     }
 }
 
@@ -279,7 +280,7 @@ fn reset_cases(cases: &[(u64, ResetKind, u64)]) {
         let rst_cycles = rec.iter().filter(|i| i.rst).count() as u64;
         let want = match kind {
             ResetKind::Pin => nic_netsim::driver::RESET_PIN_CYCLES,
-            ResetKind::Soft | ResetKind::Full => 0,
+            ResetKind::Soft | ResetKind::Full | ResetKind::Peer => 0,
         };
         assert_eq!(
             rst_cycles, want,

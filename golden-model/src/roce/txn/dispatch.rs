@@ -500,6 +500,12 @@ impl RxDispatchModel {
     /// the CC event, the NAK received, the READ to execute, the CNP
     /// received, the CE mark.
     pub fn dispatch(&mut self, p: &Packet) -> Vec<RxEvent> {
+        self.dispatch_checked(p, 0)
+    }
+
+    /// [`RxDispatchModel::dispatch`] of a packet the memory-region check
+    /// judged: `mr` is its verdict (`nic_spec::mr::verdict`; 0 granted).
+    pub fn dispatch_checked(&mut self, p: &Packet, mr: u8) -> Vec<RxEvent> {
         let reth = p.reth.unwrap_or_default();
         let h = RxMeta {
             opcode: p.opcode,
@@ -512,7 +518,7 @@ impl RxDispatchModel {
             dlen: reth.dlen,
             aeth: p.aeth.unwrap_or(0),
             ce: p.tos & 3 == 3,
-            mr: 0,
+            mr,
             // Only the T bit is read by the rules.
             tlm: Telemetry {
                 present: p.tlm.is_some(),

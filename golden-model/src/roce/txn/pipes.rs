@@ -4,6 +4,8 @@
 
 use super::dispatch::{FlowCfg, RxDispatchModel, RxDrop, RxEvent};
 use crate::roce::packet::{self, decode, Drop, Packet, Reth, Tlm, MAX_PAYLOAD};
+use nic_spec::mr::Region;
+use nic_spec::roce::op;
 
 /// What a Tx pipeline reads its payload from: host memory, byte-addressed.
 /// (The environment's host memory implements it: `nic_netsim::HostMem`.)
@@ -55,12 +57,87 @@ pub trait TxPipe {
     fn counters(&self) -> Vec<(&'static str, u64)>;
 }
 
+/// The memory-region table of a receive path (`docs/roce.md` §8a): the
+/// regions and each flow's protection domain, and the verdict
+/// `nic_spec::mr::verdict_of` gives a packet (as `MrCheck` does).
+#[derive(Clone, Debug)]
+pub struct MrTable {
+    regions: Vec<Option<Region>>,
+    pds: Vec<u16>,
+}
+
+impl MrTable {
+    /// 2^`MR_LOG2` regions (none valid) and 2^`flow_bits` domains (0).
+    pub fn new(flow_bits: u32) -> Self {
+        MrTable {
+            regions: vec![None; 1 << nic_spec::mr::MR_LOG2],
+            pds: vec![0; 1 << flow_bits.min(16)],
+        }
+    }
+
+    /// Register (`Some`) or invalidate entry `index`; false (nothing
+    /// changes) for an index outside the table or a region past 2^64.
+    pub fn set_region(&mut self, index: u32, r: Option<Region>) -> bool {
+        match self.regions.get_mut(index as usize) {
+            Some(e) if r.map_or(true, |r| r.fits()) => {
+                *e = r.map(|r| Region {
+                    rights: r.rights & 3,
+                    ..r
+                });
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The flow's protection domain (flows outside the table ignored).
+    pub fn set_pd(&mut self, flow: u32, pd: u16) {
+        if let Some(d) = self.pds.get_mut(flow as usize) {
+            *d = pd;
+        }
+    }
+
+    /// The region entry `index` holds, if valid.
+    pub fn region(&self, index: u32) -> Option<Region> {
+        self.regions.get(index as usize).copied().flatten()
+    }
+
+    /// The flow's protection domain, if the flow is in the table.
+    pub fn pd(&self, flow: u32) -> Option<u16> {
+        self.pds.get(flow as usize).copied()
+    }
+
+    /// The verdict on a packet that passed the parser: a WRITE FIRST or
+    /// ONLY or a READ REQUEST is checked, anything else granted.
+    pub fn verdict(&self, p: &Packet) -> (u8, Option<&'static str>) {
+        let write = matches!(p.opcode, op::WRITE_FIRST | op::WRITE_ONLY);
+        let Some(reth) = p.reth.filter(|_| write || p.opcode == op::READ_REQ) else {
+            return (nic_spec::mr::verdict::GRANTED, None);
+        };
+        let ix = nic_spec::mr::key_index(reth.rkey, nic_spec::mr::MR_LOG2);
+        nic_spec::mr::verdict_of(
+            write,
+            p.payload.len() as u32,
+            reth.va,
+            reth.rkey,
+            reth.dlen,
+            self.pd(p.dqp),
+            self.region(ix).as_ref(),
+        )
+    }
+}
+
 /// One frame in, the §8 events out (§7 + §8).
 pub trait RxPipe {
     /// Control port of the dispatcher (flow creation / removal).
     fn configure(&mut self, flow: u32, cfg: &FlowCfg);
     /// Requester fields only (see [`RxDispatchModel::set_read`]).
     fn set_read(&mut self, flow: u32, idx: u32, rd_addr: u64, rd_psn: u32);
+    /// The memory-region table (`docs/roce.md` §8a): register (`Some`)
+    /// or invalidate region `index`.
+    fn set_region(&mut self, index: u32, region: Option<Region>);
+    /// A flow's protection domain.
+    fn set_pd(&mut self, flow: u32, pd: u16);
     fn receive(&mut self, frame: &[u8], bad_fcs: bool) -> Vec<RxEvent>;
     /// Counters by name (`ok`, the §7 reasons, the §8 counters).
     fn counters(&self) -> Vec<(&'static str, u64)>;
@@ -149,14 +226,17 @@ impl TxPipe for GoldenTx {
 #[derive(Clone, Debug)]
 pub struct GoldenRx {
     pub dispatch: RxDispatchModel,
+    pub mr: MrTable,
     ok: u64,
     parse_drops: [u64; 9],
 }
 
 impl GoldenRx {
+    /// No region registered: every request that needs one is refused.
     pub fn new(flow_bits: u32, mtu_log2: u32) -> Self {
         GoldenRx {
             dispatch: RxDispatchModel::new(flow_bits, mtu_log2),
+            mr: MrTable::new(flow_bits),
             ok: 0,
             parse_drops: [0; 9],
         }
@@ -172,11 +252,20 @@ impl RxPipe for GoldenRx {
         self.dispatch.set_read(flow, idx, rd_addr, rd_psn)
     }
 
+    fn set_region(&mut self, index: u32, region: Option<Region>) {
+        self.mr.set_region(index, region);
+    }
+
+    fn set_pd(&mut self, flow: u32, pd: u16) {
+        self.mr.set_pd(flow, pd)
+    }
+
     fn receive(&mut self, frame: &[u8], bad_fcs: bool) -> Vec<RxEvent> {
         match decode(frame, bad_fcs) {
             Ok(p) => {
                 self.ok += 1;
-                self.dispatch.dispatch(&p)
+                let mr = self.mr.verdict(&p).0;
+                self.dispatch.dispatch_checked(&p, mr)
             }
             Err(d) => {
                 self.parse_drops[d as usize] += 1;
