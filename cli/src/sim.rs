@@ -251,6 +251,14 @@ pub struct SimArgs {
     /// completes byte-exact (default: none)
     #[arg(long, allow_negative_numbers = true)]
     revoke_at: Option<u64>,
+    /// `--top nic`, `nic-10g`: the drivers recover a flow in error: they
+    /// agree new PSNs out of band, the peer registers the flow's region
+    /// again under a new R_Key, both commit the flow again, and the work
+    /// requests that ended in error or flushed are posted again; every
+    /// work request then completes ok, byte-exact (`docs/driver.md` §5a;
+    /// not with `--reset-kind peer`: a dead peer does not reconnect)
+    #[arg(long)]
+    recover: bool,
     /// Refuse a run whose memory estimate is above this many MiB, ≥ 1.
     #[arg(long, allow_negative_numbers = true, default_value_t = args::DEFAULT_MEM_LIMIT_MIB, value_parser = clap::value_parser!(u64).range(1..))]
     mem_limit_mib: u64,
@@ -308,6 +316,14 @@ pub fn main(a: SimArgs) -> i32 {
     }
     if (a.wr_timeout > 0 || a.stall_timeout > 0) && a.top == SimTop::Core {
         eprintln!("error: --wr-timeout, --stall-timeout: with --top nic or nic-10g (the driver's watchdog)");
+        return 2;
+    }
+    if a.recover && a.top == SimTop::Core {
+        eprintln!("error: --recover: with --top nic or nic-10g (the drivers recover)");
+        return 2;
+    }
+    if a.recover && a.reset_at.is_some() && a.reset_kind == SimResetKind::Peer {
+        eprintln!("error: --recover: not with --reset-kind peer (a dead peer does not reconnect)");
         return 2;
     }
     if a.revoke_at.is_some() && a.top == SimTop::Core {
@@ -459,6 +475,7 @@ pub fn main(a: SimArgs) -> i32 {
                     at,
                     index: nic_netsim::core_env::FIRST_QP,
                 }),
+                recover: a.recover,
             };
             let p = nic_sim_params(&nc, 3, 3);
             use nic_golden::nic::nic::In as NicIn;
@@ -606,6 +623,17 @@ pub fn main(a: SimArgs) -> i32 {
                     format!("; in error: {}", errs.join(", "))
                 }
             );
+            for x in &h.reconnected {
+                println!(
+                    "recovered {}: flow {} ({} at cycle {}) reconnected and posted again at cycle {}, {} work requests posted again",
+                    ["A", "B"][n],
+                    x.flow,
+                    x.status.name(),
+                    x.err_at,
+                    x.resumed_at,
+                    x.reposted
+                );
+            }
         }
         match (a.revoke_at, h.get(1).and_then(|h| h.revoked_at)) {
             (Some(at), Some(made)) => println!(

@@ -50,6 +50,9 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
+mod recover;
+pub use recover::{Cm, CmLink, CmMsg, Reconnected, Recovery};
+
 /// What the driver sets up beyond the core's registers, and how the host
 /// behaves.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -512,6 +515,9 @@ pub struct NicHost {
     pub status_of: BTreeMap<u32, Status>,
     /// Down for good after a [`ResetKind::Peer`] reset.
     pub dead: bool,
+    /// Flows in error are reconnected and their work posted again
+    /// (`recover`); `None`: they stay in error.
+    pub recovery: Option<Recovery>,
 }
 
 impl NicHost {
@@ -633,6 +639,7 @@ impl NicHost {
             err_posted: BTreeMap::new(),
             status_of: BTreeMap::new(),
             dead: false,
+            recovery: None,
         }
     }
 
@@ -750,6 +757,12 @@ impl NicHost {
         let mut n = 0;
         while let Some(w) = self.wr_q.front().copied() {
             let f = w.wr.flow;
+            // A flow being reconnected posts nothing: kept for after.
+            if let Some(r) = self.recovery.as_mut().filter(|r| r.paused(f)) {
+                r.hold(w);
+                self.wr_q.pop_front();
+                continue;
+            }
             if rung.is_some_and(|r| r != f) || n >= self.p.batch {
                 break;
             }
@@ -859,6 +872,23 @@ impl NicHost {
             self.wr_q.push_front(w);
             return;
         }
+        let got = Status::ALL.get(e.status as usize).copied();
+        let allowed = |s: Status| {
+            (s == Status::RemoteAccess && self.tolerate.revoked.contains(&f))
+                || (s == Status::RetryExceeded && self.tolerate.peer_dies)
+        };
+        // Under recovery, a flow's allowed first error and the flushes
+        // after it are not final: kept to post again.
+        if let (Some(s), Some(r)) = (got, self.recovery.as_ref()) {
+            let erring = r.paused(f);
+            if w.status == Status::Ok
+                && ((s == Status::Flushed && erring) || (allowed(s) && !erring))
+            {
+                self.posted_at.remove(&tag);
+                self.recover_completion(now, w, s);
+                return;
+            }
+        }
         if self.done.insert(tag, now).is_some() {
             self.errors
                 .push(format!("cycle {now}: second completion {e:?}"));
@@ -870,11 +900,6 @@ impl NicHost {
         // A good work request of a flow in error is flushed; a flow's
         // first error is one the run allows (its peer revoked the flow's
         // region, or died).
-        let got = Status::ALL.get(e.status as usize).copied();
-        let allowed = |s: Status| {
-            (s == Status::RemoteAccess && self.tolerate.revoked.contains(&f))
-                || (s == Status::RetryExceeded && self.tolerate.peer_dies)
-        };
         let want = match got {
             _ if w.status != Status::Ok => w.status,
             _ if self.flow_err.contains_key(&f) => Status::Flushed,
@@ -903,6 +928,7 @@ impl Host for NicHost {
     type Out = Out;
 
     fn inputs(&mut self, now: u64) -> In {
+        self.recover_step(now);
         self.post(now);
         self.reap(now);
         // A reset in mid-traffic, once bring-up is over.
@@ -1302,6 +1328,9 @@ pub struct NicSimCfg {
     /// A region NIC 1 (B) revokes in mid-traffic: the region of flow
     /// `index` (each flow has its own, `Workload::own_regions`).
     pub revoke: Option<RevokePlan>,
+    /// The drivers reconnect a flow in error and post its work again
+    /// ([`Recovery`]); not with a peer that dies.
+    pub recover: bool,
 }
 
 /// What a run gives.
@@ -1358,6 +1387,8 @@ pub struct HostSummary {
     pub by_status: Vec<(&'static str, u64)>,
     /// Each flow's first error completion: (flow, cycle, status).
     pub flow_err: Vec<(u32, u64, Status)>,
+    /// The flows reconnected ([`NicSimCfg::recover`]).
+    pub reconnected: Vec<Reconnected>,
 }
 
 /// The driver's parameters of a run (NIC of 2^`flows_log` flows).
@@ -1395,6 +1426,7 @@ pub fn nic_hosts(c: &NicSimCfg, p: &DriverParams) -> ([NicHost; 2], crate::core_
         1 << k.mtu_log2,
     )
     .own_regions();
+    let cm = CmLink::default();
     let hosts = [0, 1].map(|n| {
         let mut h = NicHost::new(
             *p,
@@ -1406,6 +1438,9 @@ pub fn nic_hosts(c: &NicSimCfg, p: &DriverParams) -> ([NicHost; 2], crate::core_
         // A full reset restarts both NICs (ResetKind::Full).
         if n == 1 || c.reset.is_some_and(|r| r.kind == ResetKind::Full) {
             h.reset_plan = c.reset;
+        }
+        if c.recover {
+            h.recovery = Some(Recovery::new(n, cm.clone()));
         }
         if n == 1 {
             h.revoke_plan = c.revoke;
@@ -1607,6 +1642,7 @@ pub fn drive_pair<H: DriverHost>(
             revoked_at: h.revoke_done,
             by_status: h.by_status(),
             flow_err: h.flow_err.iter().map(|(&f, &(t, s))| (f, t, s)).collect(),
+            reconnected: h.recovery.as_ref().map_or(Vec::new(), |r| r.done.clone()),
         });
     }
     r

@@ -67,6 +67,8 @@ pub struct MrCheck<const A: usize, const R: usize> {
     e_entry: Entry,
     e_pd: u16,
     mr: u8,
+    /// The last `Fit`'s reason, counted in the cycle after it.
+    count: Option<Option<&'static str>>,
     stats: MrCheckStats,
 }
 
@@ -84,6 +86,7 @@ impl<const A: usize, const R: usize> Default for MrCheck<A, R> {
             e_entry: Entry::default(),
             e_pd: 0,
             mr: 0,
+            count: None,
             stats: MrCheckStats::default(),
         }
     }
@@ -190,6 +193,18 @@ impl<const A: usize, const R: usize> Cycle for MrCheck<A, R> {
         if let Some(p) = self.p {
             self.flow_pd[p.flow as usize & ((1 << A) - 1)] = p.pd;
         }
+        if let Some(why) = self.count.take() {
+            let s = &mut self.stats;
+            let c = match why {
+                None => &mut s.granted,
+                Some(reason::LEN) => &mut s.bad_len,
+                Some(reason::KEY) => &mut s.bad_key,
+                Some(reason::PD) => &mut s.bad_pd,
+                Some(reason::RIGHT) => &mut s.bad_right,
+                Some(_) => &mut s.bad_range,
+            };
+            *c = c.wrapping_add(1);
+        }
         let class = decode(self.m.opcode);
         let checked = class.reth && (class.write || class.read_req);
         match self.st {
@@ -226,16 +241,8 @@ impl<const A: usize, const R: usize> Cycle for MrCheck<A, R> {
                     e.active.then_some(&e.region),
                 );
                 self.mr = v;
-                let s = &mut self.stats;
-                let c = match why {
-                    None => &mut s.granted,
-                    Some(reason::LEN) => &mut s.bad_len,
-                    Some(reason::KEY) => &mut s.bad_key,
-                    Some(reason::PD) => &mut s.bad_pd,
-                    Some(reason::RIGHT) => &mut s.bad_right,
-                    Some(_) => &mut s.bad_range,
-                };
-                *c = c.wrapping_add(1);
+                // Counted in the next cycle (the RTL registers the reason).
+                self.count = Some(why);
                 self.st = State::Out;
             }
             State::Out => {
@@ -259,6 +266,7 @@ impl<const A: usize, const R: usize> Cycle for MrCheck<A, R> {
         });
         if i.reset {
             self.st = State::Idle;
+            self.count = None;
             self.stats = MrCheckStats::default();
         }
         out

@@ -50,7 +50,11 @@
 //! `len` with `dlen`, `Cmp` compares the key, domain and right and
 //! computes `va` − base, `Room` computes len − (`va` − base), `Fit`
 //! compares `dlen` with that room (one carry chain a cycle: rule R4).
-//! The next record is taken in the cycle after the output is taken: an
+//! The verdict's reason is registered and counted in the next cycle
+//! (`m_stats` moves 2 cycles after `Fit`), so the compare drives no
+//! counter. A table write's fit (base + length ≤ 2^64) is judged as its
+//! strobe is registered. `make synth` (ECP5-85F, out of context): see
+//! `docs/roce.md` §8a. The next record is taken in the cycle after the output is taken: an
 //! interval of 3 cycles (unchecked) or 7 (checked), under the 10.5 cycles
 //! of a minimum frame on a 64-bit line and the 12 of a RETH-bearing one.
 //! A table write to the entry or the flow being read in `Read` repeats
@@ -129,6 +133,12 @@ pub struct MrCheck<const A: usize, const R: usize> {
     w_rkey: DFF<Bits<32>>,
     w_base: DFF<Bits<64>>,
     w_len: DFF<Bits<64>>,
+    /// The strobe's entry is in the table, and its region (if active)
+    /// ends past 2^64: judged as the strobe is registered, so the write
+    /// enable is two flops and a few gates (the 65-bit sum is the only
+    /// carry chain of its cycle).
+    w_in_table: DFF<Bit>,
+    w_past: DFF<Bit>,
     p_v: DFF<Bit>,
     p_flow: DFF<Bits<A>>,
     p_pd: DFF<Bits<16>>,
@@ -148,6 +158,11 @@ pub struct MrCheck<const A: usize, const R: usize> {
     d_off: DFF<Bits<65>>,
     d_room: DFF<Bits<65>>,
     mr_r: DFF<Bits<2>>,
+    /// The verdict's reason, counted the cycle after `Fit` (so the
+    /// compare does not drive the counters' enables): 0 granted, 1
+    /// `bad_len`, 2 `bad_key`, 3 `bad_pd`, 4 `bad_right`, 5 `bad_range`.
+    why_r: DFF<Bits<3>>,
+    count_r: DFF<Bit>,
     c_granted: DFF<Bits<32>>,
     c_bad_len: DFF<Bits<32>>,
     c_bad_key: DFF<Bits<32>>,
@@ -225,6 +240,8 @@ impl<const A: usize, const R: usize> Default for MrCheck<A, R> {
             w_rkey: Default::default(),
             w_base: Default::default(),
             w_len: Default::default(),
+            w_in_table: Default::default(),
+            w_past: Default::default(),
             p_v: Default::default(),
             p_flow: Default::default(),
             p_pd: Default::default(),
@@ -242,6 +259,8 @@ impl<const A: usize, const R: usize> Default for MrCheck<A, R> {
             d_off: Default::default(),
             d_room: Default::default(),
             mr_r: Default::default(),
+            why_r: Default::default(),
+            count_r: Default::default(),
             c_granted: Default::default(),
             c_bad_len: Default::default(),
             c_bad_key: Default::default(),
@@ -312,6 +331,8 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
             w_rkey,
             w_base,
             w_len,
+            w_in_table,
+            w_past,
             p_v,
             p_flow,
             p_pd,
@@ -329,6 +350,8 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
             d_off,
             d_room,
             mr_r,
+            why_r,
+            count_r,
             c_granted,
             c_bad_len,
             c_bad_key,
@@ -350,17 +373,19 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
         self.w_rkey.d.next = self.s_mr.rkey.val();
         self.w_base.d.next = self.s_mr.base.val();
         self.w_len.d.next = self.s_mr.len.val();
+        self.w_sum.next =
+            (bit_cast::<65, 64>(self.s_mr.base.val()) + bit_cast::<65, 64>(self.s_mr.len.val()));
+        self.w_in_table.d.next = (self.s_mr.index.val() < self.k_nreg.val());
+        self.w_past.d.next = (self.s_mr.active.val()
+            && self.w_sum.val().get_bit(64)
+            && self.w_sum.val().get_bits::<64>(0).any());
         self.p_v.d.next = self.s_pd.valid.val();
         self.p_flow.d.next = self.s_pd.flow.val();
         self.p_pd.d.next = self.s_pd.pd.val();
-        self.w_sum.next =
-            (bit_cast::<65, 64>(self.w_base.q.val()) + bit_cast::<65, 64>(self.w_len.q.val()));
         self.w_go.next = (self.w_v.q.val()
             && !self.w_clear.q.val()
-            && (self.w_index.q.val() < self.k_nreg.val())
-            && !(self.w_valid.q.val()
-                && self.w_sum.val().get_bit(64)
-                && self.w_sum.val().get_bits::<64>(0).any()));
+            && self.w_in_table.q.val()
+            && !self.w_past.q.val());
         if ((self.w_v.q.val() && !self.w_clear.q.val()) && !self.w_go.val()) {
             self.c_bad_mr.d.next = (self.c_bad_mr.q.val() + 1);
         }
@@ -452,31 +477,32 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
             }
             MrState::Fit => {
                 self.st.d.next = MrState::Out;
+                self.count_r.d.next = true;
                 if self.d_zero.q.val() {
                     self.mr_r.d.next = self.k_granted.val();
-                    self.c_granted.d.next = (self.c_granted.q.val() + 1);
+                    self.why_r.d.next = 0.into();
                 } else if self.d_len_bad.q.val() {
                     self.mr_r.d.next = self.k_invalid.val();
-                    self.c_bad_len.d.next = (self.c_bad_len.q.val() + 1);
+                    self.why_r.d.next = 1.into();
                 } else if self.d_key_bad.q.val() {
                     self.mr_r.d.next = self.k_access.val();
-                    self.c_bad_key.d.next = (self.c_bad_key.q.val() + 1);
+                    self.why_r.d.next = 2.into();
                 } else if self.d_pd_bad.q.val() {
                     self.mr_r.d.next = self.k_access.val();
-                    self.c_bad_pd.d.next = (self.c_bad_pd.q.val() + 1);
+                    self.why_r.d.next = 3.into();
                 } else if self.d_right_bad.q.val() {
                     self.mr_r.d.next = self.k_access.val();
-                    self.c_bad_right.d.next = (self.c_bad_right.q.val() + 1);
+                    self.why_r.d.next = 4.into();
                 } else if (self.d_off.q.val().get_bit(64)
                     || self.d_room.q.val().get_bit(64)
                     || (bit_cast::<64, 32>(self.m_dlen.q.val())
                         > self.d_room.q.val().get_bits::<64>(0)))
                 {
                     self.mr_r.d.next = self.k_access.val();
-                    self.c_bad_range.d.next = (self.c_bad_range.q.val() + 1);
+                    self.why_r.d.next = 5.into();
                 } else {
                     self.mr_r.d.next = self.k_granted.val();
-                    self.c_granted.d.next = (self.c_granted.q.val() + 1);
+                    self.why_r.d.next = 0.into();
                 }
             }
             MrState::Out => {
@@ -504,8 +530,28 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
             self.m_hop3.d.next = self.s_meta.tlm.hop3.val();
             self.m_hop4.d.next = self.s_meta.tlm.hop4.val();
         }
+        // The verdict of the last `Fit`, counted.
+        if self.count_r.q.val() {
+            if (self.why_r.q.val() == 1) {
+                self.c_bad_len.d.next = (self.c_bad_len.q.val() + 1);
+            } else if (self.why_r.q.val() == 2) {
+                self.c_bad_key.d.next = (self.c_bad_key.q.val() + 1);
+            } else if (self.why_r.q.val() == 3) {
+                self.c_bad_pd.d.next = (self.c_bad_pd.q.val() + 1);
+            } else if (self.why_r.q.val() == 4) {
+                self.c_bad_right.d.next = (self.c_bad_right.q.val() + 1);
+            } else if (self.why_r.q.val() == 5) {
+                self.c_bad_range.d.next = (self.c_bad_range.q.val() + 1);
+            } else {
+                self.c_granted.d.next = (self.c_granted.q.val() + 1);
+            }
+        }
+        if (self.st.q.val() != MrState::Fit) {
+            self.count_r.d.next = false;
+        }
         if self.reset.val() {
             self.st.d.next = MrState::Idle;
+            self.count_r.d.next = false;
             self.c_granted.d.next = 0.into();
             self.c_bad_len.d.next = 0.into();
             self.c_bad_key.d.next = 0.into();

@@ -69,6 +69,7 @@ pub fn cfg(seed: u64, loss: f64, read_pct: u32, bad: bool) -> NicSimCfg {
         watchdog: Default::default(),
         reset: None,
         revoke: None,
+        recover: false,
     }
 }
 
