@@ -256,7 +256,8 @@ pub struct SimArgs {
     /// again under a new R_Key, both commit the flow again, and the work
     /// requests that ended in error or flushed are posted again; every
     /// work request then completes ok, byte-exact (`docs/driver.md` §5a;
-    /// not with `--reset-kind peer`: a dead peer does not reconnect)
+    /// not with `--reset-kind peer`: a dead peer does not reconnect;
+    /// default: off, flows in error stay so)
     #[arg(long)]
     recover: bool,
     /// Refuse a run whose memory estimate is above this many MiB, ≥ 1.

@@ -1527,8 +1527,26 @@ pub fn drive_pair<H: DriverHost>(
             }
         }
     }
-    // Read every counter, then let the reads finish.
+    // Read every counter, then let the reads finish. First the wire
+    // drains: acknowledgements and probes can still be on their way when
+    // the last work request completes, and a counter read before one
+    // arrives would not count it (a damaged frame, say). Drained: no
+    // frame sent for a link delay and 1024 cycles (its bytes, its
+    // receive path), or 200 000 cycles.
     if finished {
+        let quiet = pair.links.iter().map(|l| l.delay()).max().unwrap_or(0) + 1024;
+        let until = pair.now + 200_000;
+        while pair.now < until {
+            let last = pair
+                .wire
+                .as_ref()
+                .and_then(|w| w.last())
+                .map_or(0, |f| f.time);
+            if pair.now >= last + quiet {
+                break;
+            }
+            pair.step();
+        }
         for h in pair.hosts.iter_mut() {
             h.driver_mut().push_ops(counter_reads());
         }
