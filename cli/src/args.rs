@@ -121,3 +121,18 @@ mod tests {
         );
     }
 }
+
+/// The ids of a command's options given on the command line or through
+/// the environment (not defaulted).
+pub fn given(m: &clap::ArgMatches) -> Vec<String> {
+    use clap::parser::ValueSource;
+    m.ids()
+        .filter(|id| {
+            matches!(
+                m.value_source(id.as_str()),
+                Some(ValueSource::CommandLine | ValueSource::EnvVariable)
+            )
+        })
+        .map(|id| id.as_str().to_string())
+        .collect()
+}

@@ -78,16 +78,22 @@ DCQCN (--algo dcqcn) output: one object per event, when the RP has applied it:
   coalesced, none: no rate change), \"flags\" (first_cnp, recovered, late);
   and one per timer step that changed a rate, with \"line\": null and
   \"event\": \"timer\". After the last line the timers run until no flow
-  reacts (at most one second of trace).";
+  reacts (at most one second of trace).
+Examples:
+  hpccnic cc-replay examples/cc-replay/two-hops.jsonl
+  hpccnic cc-replay --model f64 --config examples/cc-replay/params.toml examples/cc-replay/anomalous.jsonl
+  hpccnic cc-replay --model rtl --engine verilator examples/cc-replay/two-hops.jsonl";
 
 #[derive(Args, Debug)]
 #[command(after_long_help = INPUT_HELP)]
 pub struct ReplayArgs {
     /// JSON Lines to replay (default: stdin; `-` is stdin too).
     file: Option<PathBuf>,
-    /// The algorithm (default hpcc).
+    /// The algorithm.
     #[arg(long, value_enum, default_value = "hpcc")]
     algo: Algo,
+    /// Which model of the algorithm answers each event: the f64
+    /// reference, the fixed-point golden model, or the RTL on a simulator.
     #[arg(long, value_enum, default_value = "golden")]
     model: Model,
     /// Simulator for --model rtl: verilator or rust-hdl (default
@@ -132,7 +138,7 @@ pub struct ReplayArgs {
     #[arg(long)]
     echo_input: bool,
     /// Memory limit, MiB, ≥ 1: with --model rtl every event is held in
-    /// memory, and an input above this is refused (default 4096).
+    /// memory, and an input above this is refused.
     #[arg(long, allow_negative_numbers = true, default_value_t = args::DEFAULT_MEM_LIMIT_MIB, value_parser = clap::value_parser!(u64).range(1..))]
     mem_limit_mib: u64,
 }

@@ -3,7 +3,7 @@
 //! `cargo run --release -- <command>` from the repository root.
 
 use clap::error::ErrorKind;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod args;
 mod board_setup;
@@ -24,7 +24,16 @@ use std::path::PathBuf;
 #[command(
     name = "hpccnic",
     version,
-    about = "HPCC++ FPGA SmartNIC: Verilog, simulation, benchmarks"
+    about = "HPCC++ FPGA SmartNIC: Verilog, simulation, benchmarks",
+    after_help = "Examples:
+  hpccnic tops
+  hpccnic verilog --top hpcc_nic --out-dir build/verilog
+  hpccnic sim write --pcap build/write.pcap
+  hpccnic netsim --scenario examples/netsim/incast16.toml --out build/netsim/incast16
+  hpccnic cc-replay examples/cc-replay/two-hops.jsonl
+  hpccnic rx-replay --pcap examples/captures/write_read.pcap --flows examples/captures/write_read.a.toml
+
+`hpccnic <command> --help` gives each command's examples; docs/index.md is the book."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -76,6 +85,14 @@ enum Cmd {
     /// data is not byte-exact or a register access got the wrong answer,
     /// 2 on a bad option.
     #[command(alias = "sim-core")]
+    #[command(after_help = "Examples:
+  hpccnic sim write                                   two golden NICs exchange WRITEs
+  hpccnic sim mixed --loss 0.01 --pcap build/m.pcap   READs and bad work requests at 1 % loss, a capture
+  hpccnic sim read --engine verilator --vcd build/r.vcd --messages 50
+                                                      the RTL on Verilator, the twin in lockstep, waveforms
+  hpccnic sim write --messages 200 --revoke-at 20000 --recover
+                                                      a region revoked mid-traffic, the flow recovered
+  hpccnic sim write --top core --rx-log build/w       the core alone; the receive paths' logs for rx-replay")]
     Sim(sim::SimArgs),
     /// Every frame of a capture (pcap or pcapng) through the NIC's receive
     /// path: the golden model, or the RTL parser and dispatcher on an
@@ -83,6 +100,9 @@ enum Cmd {
     /// verdict, accepted or the drop reason, and the events it caused),
     /// then the totals; exit status 1 if the totals do not account for
     /// every frame once or `--expect` differs, 2 on a bad option.
+    #[command(after_help = "Examples:
+  hpccnic rx-replay --pcap examples/captures/write_read.pcap --flows examples/captures/write_read.a.toml
+  hpccnic rx-replay --pcap examples/captures/write_read.pcap --flows examples/captures/write_read.a.toml --expect examples/captures/write_read.a.jsonl --engine verilator")]
     RxReplay(rx_replay::RxReplayArgs),
     /// The structure-aware fuzzer of the receive path: valid frames of
     /// every opcode, mutated, into the RTL parser and dispatcher with the
@@ -99,6 +119,11 @@ enum Cmd {
     /// dumbbell and leaf-spine topologies, long, incast and Poisson
     /// workloads, golden or RTL NIC cores per host; writes summary.json,
     /// CSV series, plots and pcaps (`docs/netsim.md`).
+    #[command(after_help = "Examples:
+  hpccnic netsim --scenario examples/netsim/incast16.toml --out build/netsim/incast16
+  hpccnic netsim --scenario examples/netsim/incast16.toml --cc dcqcn --duration-us 300
+  hpccnic netsim --scenario examples/netsim/leaf_spine_websearch.toml --compare hpcc-sender,dcqcn
+  hpccnic netsim --scenario examples/netsim/rtl_incast.toml --engine verilator --rtl-hosts 0,4 --pcap-hosts 0,4")]
     Netsim(netsim::NetsimArgs),
     /// The wire constants of the Wireshark dissector
     /// (`tools/wireshark/hpcc.lua`), from the spec: print them, or check
@@ -123,8 +148,18 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = match Cli::try_parse() {
-        Ok(c) => c,
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m).map(|c| (c, m)));
+    let cli = match parsed {
+        Ok((mut c, m)) => {
+            // `sim` warns about options that do not apply to its top: it
+            // needs to know which were given rather than defaulted.
+            if let (Cmd::Sim(a), Some(sm)) = (&mut c.cmd, m.subcommand_matches("sim")) {
+                a.given = args::given(sm);
+            }
+            c
+        }
         Err(e) => match e.kind() {
             ErrorKind::DisplayHelp
             | ErrorKind::DisplayVersion

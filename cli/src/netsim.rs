@@ -35,43 +35,60 @@ pub struct NetsimArgs {
     /// The scenario file (TOML).
     #[arg(long)]
     pub scenario: PathBuf,
-    /// Senders: `topology.senders` (incast) or `topology.left` (dumbbell).
+    /// Senders: `topology.senders` (incast) or `topology.left` (dumbbell)
+    /// (default: the scenario's).
     #[arg(long)]
     pub senders: Option<usize>,
-    /// The CC every NIC runs (`cc.algo`).
+    /// The CC every NIC runs (default: the scenario's `cc.algo`, else
+    /// hpcc-sender).
     #[arg(long, value_enum)]
     pub cc: Option<CcAlgo>,
-    /// Host link rate, Gb/s: 25, 50, 100, 200 or 400 (`topology.link_gbps`).
+    /// Host link rate, Gb/s: 25, 50, 100, 200 or 400 (default: the
+    /// scenario's `topology.link_gbps`).
     #[arg(long)]
     pub link_gbps: Option<f64>,
+    /// Seed of every random draw of the run (flow sizes, pairs and start
+    /// times, the switches' ECMP and RED draws, initial PSNs, memory): a seed names one run.
+    /// Any 64-bit number (default: the scenario's `seed`, else 1).
     #[arg(long)]
     pub seed: Option<u64>,
     /// `golden`: every NIC the golden core; `verilator`: the hosts of
-    /// `--rtl-hosts` (default 0,1) on the RTL core, golden in lockstep.
+    /// `--rtl-hosts` on the RTL core, golden in lockstep (default: the
+    /// scenario's `nic.engine`, else golden).
     #[arg(long, value_enum)]
     pub engine: Option<NicEngine>,
-    /// Hosts on the RTL core (with `--engine verilator`), e.g. `0,3`.
+    /// Hosts on the RTL core, e.g. `0,3`; only with `--engine verilator`
+    /// (default: the scenario's `nic.rtl_hosts`, else 0,1).
     #[arg(long, value_delimiter = ',')]
     pub rtl_hosts: Option<Vec<usize>>,
-    /// Simulated time, µs (`duration_us`).
+    /// Simulated time, µs (default: the scenario's `duration_us`). A run
+    /// shorter than the warm-up (`output.warmup_rtts` base RTTs after the
+    /// last long flow starts) has no steady window: it is warned about.
     #[arg(long)]
     pub duration_us: Option<f64>,
-    /// W_ai, bytes (`cc.w_ai_bytes`).
+    /// W_ai, bytes (default: the scenario's `cc.w_ai_bytes`, else the
+    /// draft's rule of thumb for `cc.expected_flows`).
     #[arg(long)]
     pub w_ai_bytes: Option<f64>,
-    /// A QP per flow, or one per pair of hosts (`nic.qp`).
+    /// A QP per flow, or one per pair of hosts (default: the scenario's
+    /// `nic.qp`, else flow).
     #[arg(long, value_enum)]
     pub qp: Option<QpMap>,
-    /// Output directory.
+    /// Output directory, created if missing.
     #[arg(long, default_value = "build/netsim")]
     pub out: PathBuf,
-    /// Check the scenario and print its plan, run nothing.
+    /// Hosts whose frames (both directions) go into `DIR/host<h>.pcap`,
+    /// e.g. `0,16` (default: the scenario's `output.pcap_hosts`, else
+    /// none).
+    #[arg(long, value_delimiter = ',')]
+    pub pcap_hosts: Option<Vec<usize>>,
+    /// Check the scenario and print its plan, run nothing (default: off).
     #[arg(long)]
     pub check: bool,
     /// Run the scenario once per CC listed (e.g. `hpcc-sender,dcqcn`), the
     /// runs in parallel (a thread each),
     /// into `--out DIR/<cc>/`, and write the side-by-side `compare.svg`,
-    /// `compare.md` and `compare.json` into `DIR`.
+    /// `compare.md` and `compare.json` into `DIR` (default: one run).
     #[arg(long, value_enum, value_delimiter = ',', conflicts_with = "cc")]
     pub compare: Option<Vec<CcAlgo>>,
 }
@@ -89,6 +106,7 @@ pub fn plan_of(a: &NetsimArgs) -> Result<Plan, String> {
         duration_us: a.duration_us,
         w_ai_bytes: a.w_ai_bytes,
         qp: a.qp,
+        pcap_hosts: a.pcap_hosts.clone(),
     })?;
     s.plan()
         .map_err(|e| format!("{}: {e}", a.scenario.display()))
@@ -227,6 +245,9 @@ fn print_summary(s: &Summary, wall: f64, r: &NetResult) {
         r.frames as f64 / wall,
         if s.finished { ", every flow done" } else { "" }
     );
+    for w in &s.warnings {
+        eprintln!("warning: {w}");
+    }
     if let Some(b) = &s.bottleneck {
         println!(
             "bottleneck {}: utilisation {:.3} (eta {}), queue peak {} B at RTT {:.1}, drained at RTT {}, then p99 {} B ({:.1} packets), mean {:.0} B; utilisation converged after {}",

@@ -163,6 +163,16 @@ pub fn constants() -> String {
     writeln!(w, "    becn_byte = {becn_byte},").unwrap();
     writeln!(w, "    becn_mask = 0x{becn_mask:02X},").unwrap();
     writeln!(w, "    known_op = {},", lua_set(&spec::known_opcode)).unwrap();
+    let labels: Vec<String> = op::ALL
+        .iter()
+        .map(|&o| {
+            format!(
+                "[0x{o:02X}] = \"{}\"",
+                op::name(o).expect("every opcode named")
+            )
+        })
+        .collect();
+    writeln!(w, "    op_label = {{ {} }},", labels.join(", ")).unwrap();
     writeln!(w, "    has_reth = {},", lua_set(&spec::has_reth)).unwrap();
     writeln!(w, "    has_aeth = {},", lua_set(&spec::has_aeth)).unwrap();
     writeln!(

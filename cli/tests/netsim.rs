@@ -306,3 +306,62 @@ fn compare_runs_each_cc_and_writes_them_side_by_side() {
     assert!(err.contains("--cc"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The findings of issue 53 on `netsim`'s flags: `--rtl-hosts` without
+/// the Verilator engine is refused (`--engine golden` alone clears the
+/// file's RTL hosts); a run shorter than its warm-up warns that it has no
+/// steady window (stderr and `summary.json`); `--pcap-hosts` picks the
+/// pcaps over the file's `output.pcap_hosts`.
+#[test]
+fn rtl_hosts_need_verilator_short_runs_warn_and_pcaps_have_a_flag() {
+    let (code, _, err) = hpccnic(&[
+        "netsim",
+        "--scenario",
+        "examples/netsim/incast16.toml",
+        "--rtl-hosts",
+        "1",
+        "--check",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--rtl-hosts") && err.contains("--engine verilator"),
+        "{err}"
+    );
+    let out = std::env::temp_dir().join(format!("netsim-cli-short-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let (code, stdout, stderr) = hpccnic(&[
+        "netsim",
+        "--scenario",
+        "examples/netsim/rtl_incast.toml",
+        "--engine",
+        "golden",
+        "--duration-us",
+        "4",
+        "--pcap-hosts",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(!stdout.contains("RTL hosts"), "{stdout}");
+    assert!(stderr.contains("warning: no steady window"), "{stderr}");
+    assert!(!stdout.contains("bottleneck "), "{stdout}");
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert!(
+        s["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("no steady window"),
+        "{s}"
+    );
+    assert!(out
+        .join("host2.pcap")
+        .metadata()
+        .is_ok_and(|m| m.len() > 24));
+    assert!(
+        !out.join("host0.pcap").exists(),
+        "the flag replaces the file's list"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -200,6 +200,24 @@ fn scenario_of(command: &str, name: &str, scenario: &str, extra: &[&str]) -> Str
         .filter(|l| l.contains("HPCC PROBE"))
         .count() as u64;
     assert_eq!(named, figure(&out, "probes "), "{name}: PROBE in Info");
+    // The tree names a standard opcode as InfiniBand does (not "Unknown"),
+    // and a hop slot no switch wrote (sim's link stamps none) derives no
+    // rate from its zeros.
+    let o = tshark(pcap, &["-c", "60", "-V", "-Y", "hpcc"]);
+    let tree = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        !tree.contains("Opcode: Unknown (0x"),
+        "{name}: an unnamed opcode"
+    );
+    assert!(
+        tree.contains("Hop 0 (not written)"),
+        "{name}: no unwritten hop"
+    );
+    assert_eq!(
+        tshark_count(pcap, "hpcc.hop.rate_gbps && hpcc.tlm.nhop == 0"),
+        0,
+        "{name}: a rate on an unwritten hop"
+    );
 
     // scapy: every ICRC.
     let (ok, text) = icrc_scapy(pcap);

@@ -242,6 +242,90 @@ fn options_that_do_not_apply_are_warned_about() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert_eq!(o.stdout, plain.out.as_bytes());
+    // `sim`: the host interface's options with `--top core`, `--reset-kind`
+    // with no reset, and `NIC_VCD` (the tests' variable).
+    let o = Command::new(env!("CARGO_BIN_EXE_hpccnic"))
+        .args([
+            "sim",
+            "write",
+            "--top",
+            "core",
+            "--messages",
+            "4",
+            "--sq-log",
+            "3",
+            "--dma-err",
+            "0.1",
+            "--reset-kind",
+            "soft",
+        ])
+        .env("NIC_VCD", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    for w in [
+        "warning: --sq-log applies to --top nic and nic-10g only",
+        "warning: --dma-err applies to --top nic and nic-10g only",
+        "warning: --reset-kind applies with --reset-at only",
+        "warning: NIC_VCD is read by the tests only",
+    ] {
+        assert!(err.contains(w), "no `{w}`: {err}");
+    }
+    // Defaults are not warned about.
+    let r = hpccnic(&["sim", "write", "--top", "core", "--messages", "4"]);
+    assert_eq!((r.code, r.err.as_str()), (0, ""));
+}
+
+/// `sim`'s output files are created before the run, each with its missing
+/// directories; one that cannot be created fails first (exit 2, nothing
+/// run).
+#[test]
+fn sim_outputs_are_created_first_with_their_directories() {
+    let dir = tmp("sim-outputs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let pcap = dir.join("p/q/x.pcap");
+    let log = dir.join("r/s/y");
+    let r = hpccnic(&[
+        "sim",
+        "write",
+        "--top",
+        "core",
+        "--messages",
+        "4",
+        "--pcap",
+        pcap.to_str().unwrap(),
+        "--rx-log",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(pcap.metadata().is_ok_and(|m| m.len() > 24));
+    for f in ["y.a.jsonl", "y.a.toml", "y.b.jsonl", "y.b.toml"] {
+        assert!(
+            dir.join("r/s")
+                .join(f)
+                .metadata()
+                .is_ok_and(|m| m.len() > 0),
+            "{f}"
+        );
+    }
+    // The cc line says why the CC does not act in `sim`.
+    assert!(r.out.contains("dropped without hops"), "{}", r.out);
+    assert!(
+        r.out.contains("no switch to stamp telemetry hops"),
+        "{}",
+        r.out
+    );
+    for (flag, path) in [
+        ("--rx-log", "/proc/no/such/y"),
+        ("--pcap", "/proc/no/such/x.pcap"),
+    ] {
+        let r = hpccnic(&["sim", "write", "--top", "core", flag, path]);
+        assert_eq!(r.code, 2, "{flag}: {}", r.err);
+        assert!(r.err.contains(flag), "{}", r.err);
+        assert!(r.out.is_empty(), "nothing ran: {}", r.out);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 // ---- Help ----------------------------------------------------------------
@@ -272,15 +356,29 @@ fn options(help: &str) -> Vec<(String, String)> {
 
 #[test]
 fn help_states_every_default_and_range() {
-    for cmd in ["sim", "cc-replay"] {
+    for cmd in ["sim", "cc-replay", "netsim"] {
         let r = hpccnic(&[cmd, "--help"]);
         assert_eq!(r.code, 0);
         let opts = options(&r.out);
         assert!(opts.len() >= 10, "{cmd}: {opts:?}");
         for (name, text) in &opts {
-            if matches!(name.as_str(), "--help" | "--echo-input") {
+            // (`--scenario` is required.)
+            if matches!(name.as_str(), "--help" | "--echo-input" | "--scenario") {
                 continue;
             }
+            let said = text
+                .split_whitespace()
+                .skip_while(|w| w.starts_with('-') || w.starts_with('<'))
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(
+                said.len() > 10 && !said.starts_with("Possible values") && !said.starts_with('['),
+                "{cmd} {name}: not described: {text}"
+            );
+            assert!(
+                !(text.contains("(default") && text.contains("[default:")),
+                "{cmd} {name}: the default stated twice: {text}"
+            );
             assert!(
                 text.contains("default"),
                 "{cmd} {name}: no default stated: {text}"
@@ -309,6 +407,12 @@ fn help_states_every_default_and_range() {
         .find(|(n, _)| n == "--seed")
         .unwrap();
     assert!(seed.1.len() > 40, "--seed is described: {}", seed.1);
+    let netsim = hpccnic(&["netsim", "--help"]).out;
+    let seed = options(&netsim)
+        .into_iter()
+        .find(|(n, _)| n == "--seed")
+        .unwrap();
+    assert!(seed.1.len() > 40, "netsim --seed is described: {}", seed.1);
     let top = hpccnic(&["--help"]).out;
     assert!(!top.contains("(golden models)"), "{top}");
     let cc = hpccnic(&["cc-replay", "--help"]).out;
@@ -394,4 +498,41 @@ fn a_closed_pipe_ends_quietly() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!err.contains("panicked"), "{err}");
     assert!(String::from_utf8_lossy(&o.stdout).starts_with("cc-loop newack"));
+}
+
+/// Every command a user starts with shows examples, and every example is
+/// current: its command exists, each of its options is one of that
+/// command's, and each file it names under `examples/` is there.
+#[test]
+fn help_examples_are_current() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for cmd in ["", "sim", "netsim", "cc-replay", "rx-replay"] {
+        let args: Vec<&str> = [cmd, "--help"]
+            .into_iter()
+            .filter(|a| !a.is_empty())
+            .collect();
+        let help = hpccnic(&args).out;
+        let (_, examples) = help
+            .split_once("Examples:")
+            .unwrap_or_else(|| panic!("`hpccnic {cmd} --help`: no examples"));
+        let lines: Vec<&str> = examples
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("hpccnic "))
+            .collect();
+        assert!(lines.len() >= 2, "{cmd}: {examples}");
+        for l in lines {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let sub = hpccnic(&[words[0], "--help"]);
+            assert_eq!(sub.code, 0, "`hpccnic {l}`: no command {}", words[0]);
+            let known: Vec<String> = options(&sub.out).into_iter().map(|o| o.0).collect();
+            for w in &words[1..] {
+                if w.starts_with("--") {
+                    assert!(known.iter().any(|k| k == w), "`hpccnic {l}`: no option {w}");
+                }
+                if w.starts_with("examples/") {
+                    assert!(root.join(w).exists(), "`hpccnic {l}`: no file {w}");
+                }
+            }
+        }
+    }
 }

@@ -85,6 +85,29 @@ pub mod op {
         ACK_TLM,
         CNP,
     ];
+
+    /// An opcode's name as Wireshark's InfiniBand dissector gives the
+    /// standard RC ones, and the project's names for its own; `None` for
+    /// an opcode of no table here.
+    pub fn name(opc: u8) -> Option<&'static str> {
+        Some(match opc {
+            WRITE_FIRST => "RC RDMA WRITE First",
+            WRITE_MIDDLE => "RC RDMA WRITE Middle",
+            WRITE_LAST => "RC RDMA WRITE Last",
+            WRITE_ONLY => "RC RDMA WRITE Only",
+            READ_REQ => "RC RDMA READ Request",
+            READ_RESP_FIRST => "RC RDMA READ response First",
+            READ_RESP_MIDDLE => "RC RDMA READ response Middle",
+            READ_RESP_LAST => "RC RDMA READ response Last",
+            READ_RESP_ONLY => "RC RDMA READ response Only",
+            ACK => "RC Acknowledge",
+            PROBE => "HPCC PROBE",
+            NOTIFY => "HPCC NOTIFY",
+            ACK_TLM => "HPCC ACK",
+            CNP => "RoCEv2 CNP",
+            _ => return None,
+        })
+    }
 }
 
 /// Work requests and their completions (the requester's host side).

@@ -41,6 +41,7 @@ local C = {
     becn_byte = 4,
     becn_mask = 0x40,
     known_op = { [0x06] = true, [0x07] = true, [0x08] = true, [0x0A] = true, [0x0C] = true, [0x0D] = true, [0x0E] = true, [0x0F] = true, [0x10] = true, [0x11] = true, [0xC0] = true, [0xC1] = true, [0xC2] = true, [0x81] = true },
+    op_label = { [0x06] = "RC RDMA WRITE First", [0x07] = "RC RDMA WRITE Middle", [0x08] = "RC RDMA WRITE Last", [0x0A] = "RC RDMA WRITE Only", [0x0C] = "RC RDMA READ Request", [0x0D] = "RC RDMA READ response First", [0x0E] = "RC RDMA READ response Middle", [0x0F] = "RC RDMA READ response Last", [0x10] = "RC RDMA READ response Only", [0x11] = "RC Acknowledge", [0xC0] = "HPCC PROBE", [0xC1] = "HPCC NOTIFY", [0xC2] = "HPCC ACK", [0x81] = "RoCEv2 CNP" },
     has_reth = { [0x06] = true, [0x0A] = true, [0x0C] = true, [0x81] = true },
     has_aeth = { [0x0D] = true, [0x0F] = true, [0x10] = true, [0x11] = true, [0xC2] = true },
     -- the telemetry header word (big-endian 64 bits): {shift, bits}
@@ -70,11 +71,15 @@ local C = {
 
 local hpcc = Proto("hpcc", "HPCC++ telemetry (RoCEv2 extension)")
 
-local op_names = {
-    [C.op_probe] = "HPCC PROBE",
-    [C.op_notify] = "HPCC NOTIFY",
-    [C.op_ack_tlm] = "HPCC ACK",
-    [C.op_cnp] = "RoCEv2 CNP",
+-- Every opcode's name, for the tree (a standard one shows as Wireshark's
+-- InfiniBand dissector names it); the Info column names only the project's
+-- own, which InfiniBand does not know.
+local op_names = C.op_label
+local own_op = {
+    [C.op_probe] = true,
+    [C.op_notify] = true,
+    [C.op_ack_tlm] = true,
+    [C.op_cnp] = true,
 }
 
 local rate_names = {}
@@ -149,7 +154,7 @@ function hpcc.dissector(tvb, pinfo, tree)
     end
     local opcode = tvb(bth, 1):uint()
     local t = bit32.band(tvb(bth + C.t_byte, 1):uint(), C.t_mask) ~= 0
-    local named = op_names[opcode]
+    local named = own_op[opcode] and op_names[opcode]
     if not t and not named then
         return
     end
@@ -224,19 +229,27 @@ function hpcc.dissector(tvb, pinfo, tree)
         local qlen, txb, ts, rate = field_of(w, C.hop_qlen), field_of(w, C.hop_bytes),
             field_of(w, C.hop_ts), field_of(w, C.hop_rate)
         local hi = area:add(f.hop, r)
-        hi:set_text(string.format("Hop %d%s: qlen %d B, tx bytes %d B, ts %d ns, %s", i,
-            i < nhop and "" or " (not written)", qlen * C.qlen_unit * multi,
-            txb * C.bytes_unit * multi, ts, rate_names[rate]))
+        local written = i < nhop
+        if written then
+            hi:set_text(string.format("Hop %d: qlen %d B, tx bytes %d B, ts %d ns, %s", i,
+                qlen * C.qlen_unit * multi, txb * C.bytes_unit * multi, ts, rate_names[rate]))
+        else
+            -- A slot past nhop holds no switch's stamp: its raw fields only,
+            -- no bytes or rate derived from them.
+            hi:set_text(string.format("Hop %d (not written)", i))
+        end
         hi:add(f.hop_index, r, i):set_generated()
-        hi:add(f.hop_written, r, i < nhop):set_generated()
+        hi:add(f.hop_written, r, written):set_generated()
         hi:add(f.qlen, r, qlen)
-        hi:add(f.qlen_bytes, r, UInt64.new(qlen * C.qlen_unit * multi)):set_generated()
         hi:add(f.txb, r, txb)
-        hi:add(f.txb_bytes, r, UInt64.new(txb * C.bytes_unit * multi)):set_generated()
         hi:add(f.ts, r, ts)
         hi:add(f.rate, r, rate)
-        if C.rate_gbps[rate] then
-            hi:add(f.rate_gbps, r, C.rate_gbps[rate]):set_generated()
+        if written then
+            hi:add(f.qlen_bytes, r, UInt64.new(qlen * C.qlen_unit * multi)):set_generated()
+            hi:add(f.txb_bytes, r, UInt64.new(txb * C.bytes_unit * multi)):set_generated()
+            if C.rate_gbps[rate] then
+                hi:add(f.rate_gbps, r, C.rate_gbps[rate]):set_generated()
+            end
         end
     end
     if named then

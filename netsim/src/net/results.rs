@@ -181,6 +181,9 @@ pub struct Summary {
     pub ports: Vec<PortSummary>,
     pub packets: u64,
     pub errors: Vec<String>,
+    /// What makes the figures above less than they seem: a steady window
+    /// too short for any (the run ends before the warm-up does).
+    pub warnings: Vec<String>,
 }
 
 fn percentile(v: &mut [f64], p: f64) -> f64 {
@@ -511,6 +514,16 @@ impl Summary {
             ports,
             packets: r.frames,
             errors: r.errors.clone(),
+            warnings: if i1 > i0 + 1 {
+                Vec::new()
+            } else {
+                vec![format!(
+                    "no steady window: the run ends at {:.1} µs, the warm-up ({} base RTTs after the first flow starts) at {:.1} µs; no bottleneck, utilisation or throughput figures (raise duration_us or lower output.warmup_rtts)",
+                    us(w1),
+                    plan.scenario.output.warmup_rtts,
+                    us(w0)
+                )]
+            },
         }
     }
 }

@@ -407,6 +407,7 @@ pub struct Overrides {
     pub duration_us: Option<f64>,
     pub w_ai_bytes: Option<f64>,
     pub qp: Option<QpMap>,
+    pub pcap_hosts: Option<Vec<usize>>,
 }
 
 /// One flow of the run.
@@ -496,7 +497,17 @@ impl Scenario {
             self.nic.engine = e;
         }
         if let Some(r) = &o.rtl_hosts {
+            if self.nic.engine == NicEngine::Golden {
+                return Err(
+                    "--rtl-hosts: needs --engine verilator (or nic.engine = \"verilator\"); with the golden engine every NIC is the golden core"
+                        .into(),
+                );
+            }
             self.nic.rtl_hosts = Some(r.clone());
+        } else if o.engine == Some(NicEngine::Golden) {
+            // `--engine golden` makes every NIC golden, whatever hosts
+            // the file puts on the RTL.
+            self.nic.rtl_hosts = None;
         }
         if let Some(d) = o.duration_us {
             self.duration_us = d;
@@ -506,6 +517,9 @@ impl Scenario {
         }
         if let Some(q) = o.qp {
             self.nic.qp = q;
+        }
+        if let Some(h) = &o.pcap_hosts {
+            self.output.pcap_hosts = h.clone();
         }
         Ok(())
     }
@@ -678,6 +692,12 @@ impl Scenario {
             (NicEngine::Golden, None) => Vec::new(),
             (NicEngine::Verilator, None) => vec![0, 1],
         };
+        if self.nic.engine == NicEngine::Golden && !rtl_hosts.is_empty() {
+            return Err(
+                "nic.rtl_hosts: needs engine = \"verilator\" (`--engine verilator`); with the golden engine every NIC is the golden core"
+                    .into(),
+            );
+        }
         if self.nic.engine == NicEngine::Verilator && rtl_hosts.is_empty() {
             return Err("nic.rtl_hosts: engine = \"verilator\" needs at least one host".into());
         }
