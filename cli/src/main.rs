@@ -185,7 +185,12 @@ fn run(cli: Cli) -> i32 {
         Cmd::CcReplay(a) => return cc_replay::main(a),
         Cmd::CcCompare(a) => return cc_compare::main(a),
         Cmd::CcLoop(a) => return cc_loop::main(a),
-        Cmd::Netsim(a) => return netsim::main(a),
+        Cmd::Netsim(a) => {
+            return match a.compare.clone() {
+                Some(algos) => netsim_compare::main(&a, &algos),
+                None => netsim::main(a),
+            }
+        }
         Cmd::Sim(a) => return sim::main(a),
         Cmd::RxReplay(a) => return rx_replay::main(a),
         Cmd::RxFuzz(a) => return rx_fuzz::main(a),

@@ -57,8 +57,12 @@ pub struct NetsimArgs {
     /// scenario's `nic.engine`, else golden).
     #[arg(long, value_enum)]
     pub engine: Option<NicEngine>,
-    /// Hosts on the RTL core, e.g. `0,3`; only with `--engine verilator`
-    /// (default: the scenario's `nic.rtl_hosts`, else 0,1).
+    /// Hosts with the configuration of the emitted `hpcc_nic_core` (8
+    /// flows, an 8 KiB receive buffer), e.g. `0,3`: with `--engine
+    /// verilator` the RTL on Verilator, its golden twin in lockstep; with
+    /// the golden engine the twin alone, which gives the same frames
+    /// cycle for cycle without Verilator (default: the scenario's
+    /// `nic.rtl_hosts`, else 0,1 with verilator and none with golden).
     #[arg(long, value_delimiter = ',')]
     pub rtl_hosts: Option<Vec<usize>>,
     /// Simulated time, µs (default: the scenario's `duration_us`). A run
@@ -112,10 +116,9 @@ pub fn plan_of(a: &NetsimArgs) -> Result<Plan, String> {
         .map_err(|e| format!("{}: {e}", a.scenario.display()))
 }
 
+/// One run (`--compare` is `crate::netsim_compare`'s, which builds on
+/// this module).
 pub fn main(a: NetsimArgs) -> i32 {
-    if let Some(algos) = &a.compare {
-        return crate::netsim_compare::main(&a, algos);
-    }
     match run_one(&a) {
         Ok(None) => 0,
         Ok(Some(done)) => done.exit_code(),
@@ -171,10 +174,16 @@ pub fn run_one(a: &NetsimArgs) -> Result<Option<Done>, i32> {
         plan.ns_per_cycle
     );
     if !plan.rtl_hosts.is_empty() {
-        println!(
-            "RTL hosts (Verilator, golden in lockstep): {:?}",
-            plan.rtl_hosts
-        );
+        match plan.scenario.nic.engine {
+            NicEngine::Verilator => println!(
+                "RTL hosts (Verilator, golden in lockstep): {:?}",
+                plan.rtl_hosts
+            ),
+            NicEngine::Golden => println!(
+                "hosts with the RTL core's configuration (its golden twin alone; --engine verilator runs the RTL): {:?}",
+                plan.rtl_hosts
+            ),
+        }
     }
     if a.check {
         return Ok(None);

@@ -82,8 +82,8 @@ fn the_issues_bad_invocations_exit_2_naming_the_argument() {
     );
     // An output that cannot be written, found before the run (was: after).
     refused(
-        &["sim", "write", "--pcap", "/nonexistent/x.pcap"],
-        &["--pcap", "/nonexistent/x.pcap"],
+        &["sim", "write", "--pcap", "/proc/no/such/x.pcap"],
+        &["--pcap", "/proc/no/such/x.pcap"],
     );
 }
 

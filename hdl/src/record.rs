@@ -88,3 +88,13 @@ macro_rules! hdl_record {
     (@ty 1) => { rust_hdl::prelude::Bit };
     (@ty $w:tt) => { rust_hdl::prelude::Bits<$w> };
 }
+
+/// The records between the host interface (`crate::hostif`) and the core
+/// (`crate::nic`): configuration writes into the core and the core's
+/// counters out of it. Both areas import them from here, so neither
+/// imports the other's module (`crate::nic` re-exports them).
+pub mod host_core {
+    use rust_hdl::prelude::*;
+    nic_spec::cfg_write_record!(hdl_record! {});
+    nic_spec::core_stats_record!(hdl_record! {});
+}

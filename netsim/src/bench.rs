@@ -7,7 +7,7 @@ use crate::fluid::{run, Fixed, FluidCfg, FluidRun};
 use nic_golden::cc::hpcc::{op, CcEvent, HpccFixed};
 use nic_golden::cc::hpcc_ref::HpccRef;
 use nic_golden::cc::params::CcParams;
-pub use nic_testbench::bench::Figures;
+pub use nic_testbench::figures::Figures;
 
 /// The groups of this crate's figures, by name (`hpccnic bench --group`).
 pub const GROUPS: [(&str, fn(&mut Figures)); 7] = [
@@ -22,7 +22,7 @@ pub const GROUPS: [(&str, fn(&mut Figures)); 7] = [
 
 /// Every figure of this crate.
 pub fn run_all() -> Figures {
-    let mut f = nic_testbench::bench::figures();
+    let mut f = nic_testbench::figures::figures();
     for (_, g) in GROUPS {
         g(&mut f);
     }
@@ -32,7 +32,7 @@ pub fn run_all() -> Figures {
 /// The figures of the groups named (of [`GROUPS`]); an unknown name is
 /// an error that lists them.
 pub fn run_groups(names: &[String]) -> Result<Figures, String> {
-    let mut f = nic_testbench::bench::figures();
+    let mut f = nic_testbench::figures::figures();
     for n in names {
         let Some((_, g)) = GROUPS.iter().find(|(k, _)| k == n) else {
             let known: Vec<_> = GROUPS.iter().map(|(k, _)| *k).collect();
@@ -739,7 +739,7 @@ mod tests {
     #[test]
     #[ignore]
     fn nic_figures() {
-        let mut f = nic_testbench::bench::figures();
+        let mut f = nic_testbench::figures::figures();
         super::bench_nic(&mut f);
         super::bench_nic_engines(&mut f);
         for (k, v) in &f {
@@ -752,7 +752,7 @@ mod tests {
     #[test]
     #[ignore]
     fn core_figures() {
-        let mut f = nic_testbench::bench::figures();
+        let mut f = nic_testbench::figures::figures();
         super::bench_core(&mut f);
         super::bench_core_engines(&mut f);
         for (k, v) in &f {
@@ -768,7 +768,7 @@ mod dcqcn_tests {
     #[test]
     #[ignore = "a benchmark (make bench runs it)"]
     fn dcqcn_closed_loop_figures() {
-        let mut f = nic_testbench::bench::figures();
+        let mut f = nic_testbench::figures::figures();
         super::bench_dcqcn_closed_loop(&mut f);
         for (k, v) in &f {
             println!("{k} {v}");

@@ -468,7 +468,7 @@ fn bad_scenarios_name_the_field() {
     // one QP each, or one per peer.
     for (qp, why) in [("flow", "one per flow"), ("peer", "one per peer")] {
         let e = scenario(&format!(
-            "duration_us = 10\n[topology]\nkind = \"incast\"\nsenders = 8\n[nic]\nqp = \"{qp}\"\nrtl_hosts = [8]\n[[workload]]\nkind = \"long\"\n",
+            "duration_us = 10\n[topology]\nkind = \"incast\"\nsenders = 8\n[nic]\nengine = \"verilator\"\nqp = \"{qp}\"\nrtl_hosts = [8]\n[[workload]]\nkind = \"long\"\n",
         ))
         .unwrap_err();
         assert!(

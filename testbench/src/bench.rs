@@ -5,22 +5,11 @@
 //! a flat map that `make bench` writes to `build/bench.json`.
 
 use crate::cosim::{engine, EngineKind};
+use crate::figures::{figures, Figures};
 use crate::{Engine, Harness};
 use nic_golden::arith;
 use nic_golden::stream;
-use std::collections::BTreeMap;
 use std::time::Instant;
-
-pub type Figures = BTreeMap<String, f64>;
-
-/// An empty set of figures, for a benchmark: from here on the process
-/// builds its Verilator models for simulation speed
-/// ([`crate::verilator::build_for_speed`]), as the figures of
-/// `docs/figures.md` were.
-pub fn figures() -> Figures {
-    crate::verilator::build_for_speed();
-    Figures::new()
-}
 
 /// xorshift64: deterministic operands without a dependency.
 pub struct Rng(pub u64);

@@ -113,3 +113,4 @@ pub fn workspace_target() -> std::path::PathBuf {
 
 pub mod bench;
 pub mod blocks;
+pub mod figures;

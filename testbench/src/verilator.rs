@@ -134,7 +134,7 @@ fn lib_cache() -> &'static Mutex<HashMap<String, LibSlot>> {
 ///   and a two-NIC `sim` runs at 2124 cycles/s instead of 1852 (the golden
 ///   models in lockstep, not the model, set the pace there);
 /// - for benchmarks ([`build_for_speed`], called by
-///   [`crate::bench::figures`]): the flags every model was built with
+///   [`crate::figures::figures`]): the flags every model was built with
 ///   before (Verilator's -Os for the fast files, our -O2 for the slow
 ///   ones), which the simulation-speed figures of `docs/figures.md` were
 ///   measured with.

@@ -5,6 +5,7 @@
 
 use super::MacTxStats;
 use crate::roce::crc32::step as crc_step;
+use crate::stream::keep_count;
 use crate::Cycle;
 use nic_spec::mac::{xgmii, DIC_MAX};
 
@@ -191,11 +192,6 @@ impl Default for XgmiiTx {
             stats: MacTxStats::default(),
         }
     }
-}
-
-/// Number of low lanes of `keep` set before the first clear one.
-pub fn keep_count(keep: u8) -> u8 {
-    keep.trailing_ones() as u8
 }
 
 impl XgmiiTx {

@@ -53,3 +53,9 @@ impl In {
         }
     }
 }
+
+/// Number of low lanes of `keep` set before the first clear one (the twin
+/// of `nic_hdl::stream::KeepCount`'s `n`).
+pub fn keep_count(keep: u8) -> u8 {
+    keep.trailing_ones() as u8
+}

@@ -85,7 +85,7 @@ use crate::hostif::{
     HostIfStatsSink, RegReqSink, RegReqSource, RegRespSink, RegRespSource, SqCommitSource,
 };
 use crate::mem::Ram;
-use crate::nic::{CfgWriteSource, CoreStatsSink};
+use crate::record::host_core::{CfgWriteSource, CoreStatsSink};
 use crate::roce::{CnmStatsSink, ReqStatsSink, RxDispatchStatsSink, RxParseStatsSink, TxStatsSink};
 use crate::sched::SchedStatsSink;
 use nic_spec::hostif::{self, cq_reg, full_reset, map, resp};

@@ -40,7 +40,7 @@ use crate::hostif::dma_wr_pack::DmaWrPack;
 use crate::hostif::sq_engine::SqEngine;
 use crate::hostif::wqe_unpack::WqeUnpack;
 use crate::hostif::*;
-use crate::nic::{CfgWriteSource, CoreStatsSink};
+use crate::record::host_core::{CfgWriteSource, CoreStatsSink};
 use crate::roce::{
     CnmStatsSink, HostReadReqSink, HostWriteSink, ReqStatsSink, RxDispatchStatsSink,
     RxParseStatsSink, TxStatsSink, WorkReqSource, WrCompletionSink, WrCompletionSource,

@@ -19,7 +19,7 @@
 
 use crate::cc::{CcStatsSink, DcqcnStatsSink, NpStatsSink};
 use crate::hostif::HostIfStatsSink;
-use crate::nic::CoreStatsSink;
+use crate::record::host_core::CoreStatsSink;
 use crate::roce::{CnmStatsSink, ReqStatsSink, RxDispatchStatsSink, RxParseStatsSink, TxStatsSink};
 use crate::sched::SchedStatsSink;
 use rust_hdl::prelude::*;

@@ -44,7 +44,7 @@
 //! Golden twin: `nic_golden::mac::axis_pad`.
 
 use super::TxPadStatsSource;
-use crate::mac::xgmii_tx::KeepCount;
+use crate::stream::KeepCount;
 use crate::stream::{AxisSink, AxisSource};
 use rust_hdl::prelude::*;
 

@@ -53,7 +53,7 @@
 
 use super::MacTxStatsSource;
 use crate::roce::crc32::{Crc32Advance, Crc32Data64, Crc32Rewind};
-use crate::stream::AxisSink;
+use crate::stream::{AxisSink, KeepCount};
 use nic_spec::mac::xgmii;
 use rust_hdl::prelude::*;
 
@@ -67,62 +67,6 @@ const K_NONE: u64 = 0;
 const K_PRE: u64 = 1;
 const K_DATA: u64 = 2;
 const K_ABORT: u64 = 3;
-
-/// The bytes of a last beat: `n` = the low lanes of `keep` set before the
-/// first clear one (0..=8), `mask` = those lanes' bits (combinational).
-#[derive(LogicBlock, Default)]
-pub struct KeepCount {
-    pub keep: Signal<In, Bits<8>>,
-    pub n: Signal<Out, Bits<4>>,
-    pub mask: Signal<Out, Bits<64>>,
-}
-
-impl Logic for KeepCount {
-    fn update(&mut self) {
-        let n = (self.keep.val().to_u64() as u8).trailing_ones() as u64;
-        self.n.next = Bits::<4>::from(n);
-        let m = if n >= 8 {
-            u64::MAX
-        } else {
-            (1u64 << (8 * n)) - 1
-        };
-        self.mask.next = Bits::<64>::from(m);
-    }
-    fn connect(&mut self) {
-        self.n.connect();
-        self.mask.connect();
-    }
-    fn hdl(&self) -> Verilog {
-        let mut s = String::from("always @(*) begin\n  casez (keep)\n");
-        for n in 0..=8u32 {
-            let pat: String = (0..8)
-                .rev()
-                .map(|k| {
-                    if k < n {
-                        '1'
-                    } else if k == n {
-                        '0'
-                    } else {
-                        '?'
-                    }
-                })
-                .collect();
-            s += &format!("    8'b{pat}: n = 4'd{n};\n");
-        }
-        s += "    default: n = 4'd0;\n  endcase\n";
-        // Lane by lane (a shifted mask minus one would be a 64-bit carry
-        // chain).
-        for k in 0..8 {
-            s += &format!(
-                "  mask[{}:{}] = (n > 4'd{k}) ? 8'hFF : 8'h00;\n",
-                8 * k + 7,
-                8 * k
-            );
-        }
-        s += "end\n";
-        Verilog::Custom(s)
-    }
-}
 
 /// The gap after a frame (deficit idle count, IEEE 802.3 46.3.1.4), as a
 /// table (combinational): from the deficit (0..=3), whether the frame

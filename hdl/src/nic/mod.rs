@@ -56,9 +56,7 @@ pub use self::core::NicCore;
 pub use self::nic::HpccNic;
 pub use self::nic_10g::HpccNic10g;
 
-// The records this area's blocks exchange, generated from their one
-// declaration in `nic_spec::records` (see `crate::record`).
-use crate::hdl_record;
-use rust_hdl::prelude::*;
-nic_spec::cfg_write_record!(hdl_record! {});
-nic_spec::core_stats_record!(hdl_record! {});
+// The records between the host interface and the core, generated from
+// their one declaration in `nic_spec::records` in `crate::record` (both
+// `hostif/` and `nic/` import them).
+pub use crate::record::host_core::*;

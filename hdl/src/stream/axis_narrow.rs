@@ -22,7 +22,7 @@
 //!
 //! Golden twin: `nic_golden::stream::axis_narrow`.
 
-use crate::mac::xgmii_tx::KeepCount;
+use crate::stream::KeepCount;
 use crate::stream::{AxisSink, AxisSource};
 use rust_hdl::prelude::*;
 

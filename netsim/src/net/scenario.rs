@@ -497,17 +497,7 @@ impl Scenario {
             self.nic.engine = e;
         }
         if let Some(r) = &o.rtl_hosts {
-            if self.nic.engine == NicEngine::Golden {
-                return Err(
-                    "--rtl-hosts: needs --engine verilator (or nic.engine = \"verilator\"); with the golden engine every NIC is the golden core"
-                        .into(),
-                );
-            }
             self.nic.rtl_hosts = Some(r.clone());
-        } else if o.engine == Some(NicEngine::Golden) {
-            // `--engine golden` makes every NIC golden, whatever hosts
-            // the file puts on the RTL.
-            self.nic.rtl_hosts = None;
         }
         if let Some(d) = o.duration_us {
             self.duration_us = d;
@@ -692,12 +682,6 @@ impl Scenario {
             (NicEngine::Golden, None) => Vec::new(),
             (NicEngine::Verilator, None) => vec![0, 1],
         };
-        if self.nic.engine == NicEngine::Golden && !rtl_hosts.is_empty() {
-            return Err(
-                "nic.rtl_hosts: needs engine = \"verilator\" (`--engine verilator`); with the golden engine every NIC is the golden core"
-                    .into(),
-            );
-        }
         if self.nic.engine == NicEngine::Verilator && rtl_hosts.is_empty() {
             return Err("nic.rtl_hosts: engine = \"verilator\" needs at least one host".into());
         }

@@ -3,8 +3,8 @@
 //! with the golden twins in lockstep (every port, every cycle).
 
 use super::pipes::{engine_for, Lockstep, RtlRx};
-use crate::bench::Figures;
 use crate::cosim::EngineKind;
+use crate::figures::Figures;
 use nic_golden::roce::packet::{op, Packet, Reth};
 use nic_golden::roce::tx::{host_word, In as TxIn, RoceTx as TxGolden};
 use nic_golden::roce::txn::{FlowCfg, RxEvent, RxPipe};

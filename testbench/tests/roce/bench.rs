@@ -4,7 +4,7 @@
 #[test]
 #[ignore]
 fn bench_roce_alone() {
-    let mut f = nic_testbench::bench::figures();
+    let mut f = nic_testbench::figures::figures();
     nic_testbench::roce::bench::bench_roce(&mut f);
     for (k, v) in &f {
         println!("{k:50} {v:.3}");

@@ -388,7 +388,7 @@ fn flow_sched_no_x_in_four_state_simulation() {
 #[test]
 #[ignore]
 fn bench_sched_alone() {
-    let mut f = nic_testbench::bench::figures();
+    let mut f = nic_testbench::figures::figures();
     nic_testbench::bench::bench_sched(&mut f);
     for (k, v) in f {
         println!("{k} {v}");

@@ -23,8 +23,9 @@
 //! Every work request of the flow then completes `Ok`, byte-exact: the
 //! run's checks are the same as without an error.
 
-use super::{core_write, NicHost, RegOp};
+use super::NicHost;
 use crate::core_env::{config_script, PlannedWr};
+use crate::driver::contract::{core_write, RegOp};
 use nic_spec::hostif::map;
 use nic_spec::regs;
 use nic_spec::roce::wr::Status;
