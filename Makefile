@@ -36,6 +36,8 @@ CLI       = $(CARGO) run -q --release --
 # The CLI for emitting Verilog and for the test flows: cargo profile
 # `quick` (Cargo.toml), half the compile time; the Verilog is the same.
 QUICK     = $(CARGO) run -q --profile quick --
+# The benchmarks (testbench/src/bin/nic-bench.rs), release profile.
+BENCH     = $(CARGO) run -q --release -p nic-testbench --bin nic-bench --
 
 .PHONY: all deps deps-sim verilog lint synth synth-xcup synth-big test test-full test-long cocotb bench vcd clean netsim-figures fuzz formal soak board-ecpix5 board-sim board-alveo-tcl
 
@@ -194,7 +196,7 @@ formal: verilog
 
 bench: synth
 	@cp $(BUILD)/synth/summary.json $(BUILD)/bench.json
-	@$(CLI) bench --json $(BUILD)/bench.json
+	@$(BENCH) --json $(BUILD)/bench.json
 
 # Waveforms of every co-simulation test, both engines, in target/vcd/:
 # <test>.<engine>.vcd (time in ns of the 156.25 MHz clock) and its GTKWave

@@ -43,7 +43,7 @@ pub fn loss(s: &str) -> Result<f64, String> {
 
 /// The core clock, MHz: [1, 1000].
 pub const CLOCK_MHZ: (f64, f64) = (1.0, 1000.0);
-/// The design clock (`nic_testbench::CLOCK_PERIOD_PS`), the default of
+/// The design clock (`nic_engines::CLOCK_PERIOD_PS`), the default of
 /// `--clock-mhz`.
 pub const DEFAULT_CLOCK_MHZ: f64 = 156.25;
 

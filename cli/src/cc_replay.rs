@@ -12,11 +12,11 @@
 
 use crate::args;
 use clap::{Args, ValueEnum};
+use nic_engines::EngineKind;
 use nic_golden::cc::hpcc::{op, status, CcEvent, CcUpdate, HpccFixed, HOPS};
 use nic_golden::cc::hpcc_ref::{HpccRef, RefUpdate};
 use nic_golden::cc::int_ns3::HopFields;
 use nic_golden::cc::params::{rate_code, w_ai_rule_of_thumb, CcParams, Variant};
-use nic_testbench::EngineKind;
 use serde::Deserialize;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
@@ -696,8 +696,8 @@ pub fn main(a: ReplayArgs) -> i32 {
         pb.enable_steady_tick(std::time::Duration::from_millis(200));
         let evs: Vec<(u32, CcEvent)> = held.iter().map(|(_, e)| (0, *e)).collect();
         let ups = match p.flows {
-            1024 => nic_testbench::cc::run_rtl::<10>(engine, "cc_replay", &regs, &evs).0,
-            _ => nic_testbench::cc::run_rtl::<12>(engine, "cc_replay", &regs, &evs).0,
+            1024 => nic_engines::cc::run_rtl::<10>(engine, "cc_replay", &regs, &evs).0,
+            _ => nic_engines::cc::run_rtl::<12>(engine, "cc_replay", &regs, &evs).0,
         };
         pb.finish_and_clear();
         for ((o, _), u) in held.iter().zip(ups.iter()) {

@@ -10,6 +10,7 @@
 //! cycles per second.
 
 use crate::args;
+use nic_engines::EngineKind;
 use nic_golden::cc::dcqcn::{
     flag, status, DcqcnRp, In, Out, OP_CNP, OP_CREATE, OP_DESTROY, OP_NAMES, OP_SENT,
 };
@@ -17,7 +18,6 @@ use nic_golden::cc::dcqcn_params::{DcqcnParams, ALPHA_ONE};
 use nic_golden::cc::dcqcn_ref::DcqcnRef;
 use nic_golden::cc::RpEvent;
 use nic_golden::Cycle;
-use nic_testbench::EngineKind;
 use serde::Deserialize;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -76,8 +76,8 @@ fn to_event(l: &Line, flows: u32) -> Result<RpEvent, String> {
 enum Model {
     Golden10(Box<DcqcnRp<10>>),
     Golden12(Box<DcqcnRp<12>>),
-    Rtl10(Box<dyn nic_testbench::Engine<nic_hdl::cc::DcqcnRp<10>>>),
-    Rtl12(Box<dyn nic_testbench::Engine<nic_hdl::cc::DcqcnRp<12>>>),
+    Rtl10(Box<dyn nic_engines::Engine<nic_hdl::cc::DcqcnRp<10>>>),
+    Rtl12(Box<dyn nic_engines::Engine<nic_hdl::cc::DcqcnRp<12>>>),
 }
 
 impl Model {
@@ -151,8 +151,8 @@ pub fn run(
 ) -> Result<usize, String> {
     let cfg = p.regs()?;
     let mut m = match (model, flows) {
-        ("rtl", 1024) => Model::Rtl10(nic_testbench::cosim::engine(engine, "dcqcn_replay")),
-        ("rtl", 4096) => Model::Rtl12(nic_testbench::cosim::engine(engine, "dcqcn_replay")),
+        ("rtl", 1024) => Model::Rtl10(nic_engines::cosim::engine(engine, "dcqcn_replay")),
+        ("rtl", 4096) => Model::Rtl12(nic_engines::cosim::engine(engine, "dcqcn_replay")),
         (_, 1024) => Model::Golden10(Box::default()),
         (_, 4096) => Model::Golden12(Box::default()),
         _ => return Err(format!("--flows {flows}: the RP is built for 1024 or 4096")),

@@ -58,18 +58,6 @@ enum Cmd {
         #[arg(long, value_name = "TOP")]
         skip: Vec<String>,
     },
-    /// Run the benchmarks: print a table and write a flat JSON of figures.
-    Bench {
-        /// Where to write the figures (merged with what is already there,
-        /// e.g. the synthesis figures of `make synth`).
-        #[arg(long, default_value = "build/bench.json")]
-        json: PathBuf,
-        /// Run only this group of the environment's figures (repeat for
-        /// more): cc-loop, dcqcn-loop, core, core-engines, nic,
-        /// nic-engines, line-rate. Default: every figure.
-        #[arg(long, value_name = "NAME")]
-        group: Vec<String>,
-    },
     /// Replay telemetry events (JSON Lines from FILE or stdin) through an
     /// HPCC++ model, or CNPs and sent packets through the DCQCN reaction
     /// point (`--algo dcqcn`); one JSON line per event on stdout.
@@ -282,49 +270,6 @@ fn run(cli: Cli) -> i32 {
             if failed {
                 return 2;
             }
-        }
-        Cmd::Bench { json, group } => {
-            // The output before the run (it takes minutes).
-            if let Err(e) = json
-                .parent()
-                .filter(|d| !d.as_os_str().is_empty())
-                .map_or(Ok(()), std::fs::create_dir_all)
-                .and_then(|_| {
-                    std::fs::OpenOptions::new()
-                        .append(true)
-                        .create(true)
-                        .open(&json)
-                })
-            {
-                eprintln!("error: --json {}: {e}", json.display());
-                return 2;
-            }
-            let figs = if group.is_empty() {
-                let mut figs = nic_testbench::bench::run_all();
-                figs.extend(nic_netsim::bench::run_all());
-                figs
-            } else {
-                match nic_netsim::bench::run_groups(&group) {
-                    Ok(figs) => figs,
-                    Err(e) => {
-                        eprintln!("error: --group: {e}");
-                        return 2;
-                    }
-                }
-            };
-            let mut all: serde_json::Map<String, serde_json::Value> =
-                std::fs::read_to_string(&json)
-                    .ok()
-                    .and_then(|s| serde_json::from_str(&s).ok())
-                    .unwrap_or_default();
-            println!("{:44} {:>16}", "figure", "value");
-            for (k, v) in &figs {
-                println!("{:44} {:>16}", k, v);
-                all.insert(k.clone(), serde_json::json!(v));
-            }
-            std::fs::write(&json, serde_json::to_string_pretty(&all).unwrap() + "\n")
-                .expect("write bench JSON");
-            println!("wrote {}", json.display());
         }
     }
     0

@@ -3,8 +3,8 @@
 
 use crate::args;
 use clap::{Args, ValueEnum};
+use nic_engines::EngineKind;
 use nic_netsim::rx_fuzz::{self, FuzzCfg};
-use nic_testbench::EngineKind;
 use pcap_file::pcap::{PcapPacket, PcapWriter};
 use std::path::PathBuf;
 

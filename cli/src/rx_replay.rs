@@ -4,10 +4,10 @@
 //! (`docs/rx-replay.md`; the logic is `nic_netsim::rx_log`).
 
 use clap::{Args, ValueEnum};
+use nic_engines::roce::pipes::RtlRx;
+use nic_engines::EngineKind;
 use nic_golden::roce::txn::{GoldenRx, RxPipe};
 use nic_netsim::rx_log::{self, ReplayCfg};
-use nic_testbench::roce::pipes::RtlRx;
-use nic_testbench::EngineKind;
 use pcap_file::pcap::PcapReader;
 use pcap_file::pcapng::{Block, PcapNgReader};
 use pcap_file::DataLink;

@@ -158,7 +158,6 @@ fn other_bad_values_exit_2_naming_the_argument() {
             &["verilog", "--top", "divider32", "--out-dir", "/dev/null/v"],
             &["--out-dir"],
         ),
-        (&["bench", "--json", "/dev/null/b.json"], &["--json"]),
     ] {
         refused(args, names);
     }

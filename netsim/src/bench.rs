@@ -1,13 +1,13 @@
 //! The figures of `make bench` that need the environment: the CC module's
 //! fixed-point model against the f64 reference in a closed loop
-//! ([`crate::fluid`]). The block figures are `nic_testbench::bench`.
+//! ([`crate::fluid`]). The block figures are `nic_testbench::bench`; `nic-bench` (`testbench/src/bin/nic-bench.rs`) runs both.
 
 use crate::core_env::SIM_RX_BUF_LOG2;
 use crate::fluid::{run, Fixed, FluidCfg, FluidRun};
+pub use nic_engines::figures::Figures;
 use nic_golden::cc::hpcc::{op, CcEvent, HpccFixed};
 use nic_golden::cc::hpcc_ref::HpccRef;
 use nic_golden::cc::params::CcParams;
-pub use nic_testbench::figures::Figures;
 
 /// The groups of this crate's figures, by name (`hpccnic bench --group`).
 pub const GROUPS: [(&str, fn(&mut Figures)); 7] = [
@@ -22,7 +22,7 @@ pub const GROUPS: [(&str, fn(&mut Figures)); 7] = [
 
 /// Every figure of this crate.
 pub fn run_all() -> Figures {
-    let mut f = nic_testbench::figures::figures();
+    let mut f = nic_engines::figures::figures();
     for (_, g) in GROUPS {
         g(&mut f);
     }
@@ -32,7 +32,7 @@ pub fn run_all() -> Figures {
 /// The figures of the groups named (of [`GROUPS`]); an unknown name is
 /// an error that lists them.
 pub fn run_groups(names: &[String]) -> Result<Figures, String> {
-    let mut f = nic_testbench::figures::figures();
+    let mut f = nic_engines::figures::figures();
     for n in names {
         let Some((_, g)) = GROUPS.iter().find(|(k, _)| k == n) else {
             let known: Vec<_> = GROUPS.iter().map(|(k, _)| *k).collect();
@@ -248,7 +248,7 @@ pub fn bench_dcqcn_closed_loop(f: &mut Figures) {
             format!("dcqcn_vs_hpcc_{flows}flows_dcqcn_cnps"),
             d.cnps as f64,
         );
-        let (max, mean) = nic_testbench::dcqcn::max_mean(&d.rc_err);
+        let (max, mean) = nic_engines::dcqcn::max_mean(&d.rc_err);
         f.insert(
             format!("dcqcn_closed_loop_{flows}flows_rc_max_rel_err"),
             max,
@@ -498,10 +498,10 @@ fn engine_speeds<'a, H: crate::core_env::Host, Rtl>(
     hosts: [H; 2],
     twins: [crate::core_env::NicFn<'a, H::In, H::Out>; 2],
 ) where
-    Rtl: nic_testbench::Harness<In = H::In> + Default + 'static,
+    Rtl: nic_engines::Harness<In = H::In> + Default + 'static,
 {
-    use nic_testbench::cosim::EngineKind;
-    use nic_testbench::roce::pipes::engine_for;
+    use nic_engines::cosim::EngineKind;
+    use nic_engines::roce::pipes::engine_for;
     let mut pair = crate::core_env::Pair::new(
         hosts,
         twins,
@@ -739,7 +739,7 @@ mod tests {
     #[test]
     #[ignore]
     fn nic_figures() {
-        let mut f = nic_testbench::figures::figures();
+        let mut f = nic_engines::figures::figures();
         super::bench_nic(&mut f);
         super::bench_nic_engines(&mut f);
         for (k, v) in &f {
@@ -752,7 +752,7 @@ mod tests {
     #[test]
     #[ignore]
     fn core_figures() {
-        let mut f = nic_testbench::figures::figures();
+        let mut f = nic_engines::figures::figures();
         super::bench_core(&mut f);
         super::bench_core_engines(&mut f);
         for (k, v) in &f {
@@ -768,7 +768,7 @@ mod dcqcn_tests {
     #[test]
     #[ignore = "a benchmark (make bench runs it)"]
     fn dcqcn_closed_loop_figures() {
-        let mut f = nic_testbench::figures::figures();
+        let mut f = nic_engines::figures::figures();
         super::bench_dcqcn_closed_loop(&mut f);
         for (k, v) in &f {
             println!("{k} {v}");

@@ -140,11 +140,11 @@ pub fn run(cfg: &LineRateCfg) -> LineRate {
 pub fn run_rtl(cfg: &LineRateCfg) -> LineRate {
     use crate::core_env::SIM_RX_BUF_LOG2;
     use crate::net::run::RtlCore;
-    use nic_testbench::roce::pipes::{engine_for, Lockstep};
+    use nic_engines::roce::pipes::{engine_for, Lockstep};
     assert!(cfg.flows <= 6, "the RTL core keeps QPs 2..7");
     let mut nics = [0, 1].map(|_| {
         Lockstep::new(
-            engine_for::<RtlCore>(nic_testbench::EngineKind::Verilator, None),
+            engine_for::<RtlCore>(nic_engines::EngineKind::Verilator, None),
             NicCore::<3, 3, SIM_RX_BUF_LOG2>::default(),
             "hpcc_nic_core",
         )
@@ -299,11 +299,11 @@ pub fn run_nic(cfg: &LineRateCfg, rtl: bool) -> LineRate {
         "run_nic: the host is always ready"
     );
     if rtl {
-        use nic_testbench::roce::pipes::{engine_for, Lockstep};
+        use nic_engines::roce::pipes::{engine_for, Lockstep};
         assert!(cfg.flows <= 6, "the RTL NIC keeps QPs 2..7");
         let mut nics = [0, 1].map(|n| {
             Lockstep::new(
-                engine_for::<NicRtlSmall>(nic_testbench::EngineKind::Verilator, None),
+                engine_for::<NicRtlSmall>(nic_engines::EngineKind::Verilator, None),
                 NicTwinSmall::default(),
                 ["hpcc_nic 0", "hpcc_nic 1"][n],
             )

@@ -46,6 +46,8 @@
 //! (no idle receive path within 100 000 cycles) stops the run with the
 //! frame that caused it ([`FuzzFailure`]).
 
+use nic_engines::roce::pipes::{normalise, RtlRx};
+use nic_engines::EngineKind;
 use nic_golden::roce::packet::{decode, icrc, Packet, Reth, Tlm};
 use nic_golden::roce::txn::dispatch::Ctx;
 use nic_golden::roce::txn::{FlowCfg, GoldenRx, RxEvent, RxPipe};
@@ -53,8 +55,6 @@ use nic_spec::mr::{right, Region};
 use nic_spec::roce::{
     has_aeth, has_reth, is_read_resp, is_write, op, syndrome, BTH_OFF, IP_OFF, PSN_MASK, UDP_OFF,
 };
-use nic_testbench::roce::pipes::{normalise, RtlRx};
-use nic_testbench::EngineKind;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;

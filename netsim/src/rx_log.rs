@@ -25,12 +25,12 @@
 //! `host_write` (addr, len, crc32 of the bytes), `ack`, `cc`, `nak`,
 //! `read_req`, `cnp`, `ce`.
 
+use nic_engines::roce::pipes::{dispatch_events, dispatch_verdicts, normalise, parse_verdicts};
 use nic_golden::nic::core::RxView;
 use nic_golden::roce::packet::{decode, Tlm};
 use nic_golden::roce::txn::{FlowCfg, RxEvent, RxPipe};
 use nic_golden::roce::RxFlowCtx;
 use nic_spec::roce::{is_read_resp, is_write, op};
-use nic_testbench::roce::pipes::{dispatch_events, dispatch_verdicts, normalise, parse_verdicts};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;

@@ -3,11 +3,11 @@
 //! events replayed into the fixed-point model ("shadow"), and the
 //! fixed-point model driving its own loop.
 
+use nic_engines::cc::w_errors;
 use nic_golden::cc::hpcc::{op, CcEvent, HpccFixed};
 use nic_golden::cc::hpcc_ref::HpccRef;
 use nic_golden::cc::params::CcParams;
 use nic_netsim::fluid::{run, Fixed, FluidCfg};
-use nic_testbench::cc::w_errors;
 
 /// Closed loop, one flow and four, the draft's defaults at 100G: the
 /// shadowed fixed-point W stays within 0.01 % of the f64 reference on

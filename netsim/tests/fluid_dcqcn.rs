@@ -2,12 +2,12 @@
 //! fixed-point reaction point against its f64 shadow, the loop driven by
 //! each, and DCQCN beside HPCC++ on the same bottleneck.
 
+use nic_engines::dcqcn::max_mean;
 use nic_golden::cc::dcqcn_params::DcqcnParams;
 use nic_golden::cc::hpcc_ref::HpccRef;
 use nic_golden::cc::params::CcParams;
 use nic_netsim::fluid::{self, FluidCfg};
 use nic_netsim::fluid_dcqcn::{run, DcqcnFluidCfg, RateFrom};
-use nic_testbench::dcqcn::max_mean;
 
 /// 20 ms of 4 and 16 flows starting at line rate into one 100G port (the
 /// defaults: ns-3's DCQCN and RED at 100G).

@@ -4,6 +4,8 @@
 //! Every figure is a named number with its unit in the name, collected in
 //! a flat map that `make bench` writes to `build/bench.json`.
 
+pub mod roce;
+
 use crate::cosim::{engine, EngineKind};
 use crate::figures::{figures, Figures};
 use crate::{Engine, Harness};
@@ -193,7 +195,7 @@ pub fn run_all() -> Figures {
     bench_cc(&mut f);
     bench_sched(&mut f);
     bench_dcqcn(&mut f);
-    crate::roce::bench::bench_roce(&mut f);
+    roce::bench_roce(&mut f);
     f
 }
 

@@ -7,6 +7,8 @@ use super::{
     vcd_name, CoreScenario, SimArgs, SimEngine, SimResetKind, SimTop, Telemetry, VariantArg,
 };
 use crate::args;
+use nic_engines::roce::pipes::{engine_for, Lockstep};
+use nic_engines::EngineKind;
 use nic_golden::cc::params::Variant;
 use nic_golden::nic::core::{NicCore, RxView};
 use nic_golden::Cycle;
@@ -15,8 +17,6 @@ use nic_netsim::core_env::{run_core_sim, CoreFn, CoreSimCfg, NicFn, VariantPlan}
 use nic_netsim::driver::{nic_sim_params, run_nic_sim, NicSimCfg};
 use nic_netsim::driver_10g::run_nic_10g_sim;
 use nic_netsim::rx_log::RxMonitor;
-use nic_testbench::roce::pipes::{engine_for, Lockstep};
-use nic_testbench::EngineKind;
 
 /// The core `sim` runs: 8 flows × 8 work requests, a 1024-word receive
 /// buffer (the co-simulation tests' size, `SIM_RX_BUF_LOG2`).

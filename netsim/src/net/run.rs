@@ -80,12 +80,12 @@ impl<const A: usize, const Q: usize, const B: usize> NicModel for NicCore<A, Q, 
 }
 
 impl<H, const A: usize, const Q: usize, const B: usize> NicModel
-    for nic_testbench::roce::pipes::Lockstep<H, NicCore<A, Q, B>>
+    for nic_engines::roce::pipes::Lockstep<H, NicCore<A, Q, B>>
 where
-    H: nic_testbench::Harness<In = In, Out = Out>,
+    H: nic_engines::Harness<In = In, Out = Out>,
 {
     fn step(&mut self, i: &In) -> Out {
-        nic_testbench::roce::pipes::Lockstep::step(self, i)
+        nic_engines::roce::pipes::Lockstep::step(self, i)
     }
     fn sched_event(&self) -> Option<SchedEvent> {
         self.golden.sched_event()
@@ -121,9 +121,9 @@ pub fn nic_for(rtl_host: bool, verilator: bool, qps: usize, rx_buf_log2: u32) ->
         };
     }
     match (rtl_host, verilator) {
-        (true, true) => Box::new(nic_testbench::roce::pipes::Lockstep::new(
-            nic_testbench::roce::pipes::engine_for::<RtlCore>(
-                nic_testbench::EngineKind::Verilator,
+        (true, true) => Box::new(nic_engines::roce::pipes::Lockstep::new(
+            nic_engines::roce::pipes::engine_for::<RtlCore>(
+                nic_engines::EngineKind::Verilator,
                 None,
             ),
             NicCore::<3, 3, SIM_RX_BUF_LOG2>::default(),

@@ -5,7 +5,7 @@
 #[ignore]
 fn bench_roce_alone() {
     let mut f = nic_testbench::figures::figures();
-    nic_testbench::roce::bench::bench_roce(&mut f);
+    nic_testbench::bench::roce::bench_roce(&mut f);
     for (k, v) in &f {
         println!("{k:50} {v:.3}");
     }

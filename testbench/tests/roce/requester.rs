@@ -876,7 +876,7 @@ fn read_responses(
 #[ignore]
 fn bench_requester_alone() {
     let mut f = nic_testbench::figures::figures();
-    nic_testbench::roce::bench::bench_requester(&mut f);
+    nic_testbench::bench::roce::bench_requester(&mut f);
     for (k, v) in f {
         println!("{k} {v}");
     }

@@ -2,9 +2,9 @@
 //! pipeline for back-to-back frames (minimum-size and MTU), on Verilator,
 //! with the golden twins in lockstep (every port, every cycle).
 
-use super::pipes::{engine_for, Lockstep, RtlRx};
 use crate::cosim::EngineKind;
 use crate::figures::Figures;
+use crate::roce::pipes::{engine_for, Lockstep, RtlRx};
 use nic_golden::roce::packet::{op, Packet, Reth};
 use nic_golden::roce::tx::{host_word, In as TxIn, RoceTx as TxGolden};
 use nic_golden::roce::txn::{FlowCfg, RxEvent, RxPipe};

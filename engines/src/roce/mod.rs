@@ -7,7 +7,6 @@ use nic_hdl::roce::crc32::Crc32x64;
 use nic_hdl::roce::op_decode::OpDecode;
 use rust_hdl::prelude::*;
 
-pub mod bench;
 pub mod mr_check;
 pub mod pipes;
 pub mod requester;
