@@ -9,6 +9,7 @@
 #                (scripts/test.sh; a time profile at the end)
 #   make test-full   make test with the long runs
 #   make bench   benchmarks + synthesis figures -> build/bench.json
+#   make figures the docs' generated figure tables, made again (scripts/figures.py)
 # Each target installs the tools it needs if they are missing (scripts/deps.sh).
 
 CARGO    ?= cargo
@@ -39,7 +40,7 @@ QUICK     = $(CARGO) run -q --profile quick --
 # The benchmarks (testbench/src/bin/nic-bench.rs), release profile.
 BENCH     = $(CARGO) run -q --release -p nic-testbench --bin nic-bench --
 
-.PHONY: all deps deps-sim verilog lint synth synth-xcup synth-big test test-full test-long cocotb bench vcd clean netsim-figures fuzz formal soak board-ecpix5 board-sim board-alveo-tcl
+.PHONY: all deps deps-sim verilog lint figures synth synth-xcup synth-big test test-full test-long cocotb bench vcd clean netsim-figures fuzz formal soak board-ecpix5 board-sim board-alveo-tcl
 
 all:
 	@scripts/all.sh
@@ -54,7 +55,15 @@ verilog:
 	@$(QUICK) verilog --out-dir $(VDIR)
 
 lint: deps-sim verilog
-	@scripts/lint.sh $(VDIR)
+	@$(CARGO) build -q --release -p nic-cli
+	@HPCCNIC=target/release/hpccnic scripts/lint.sh $(VDIR)
+
+# The docs' figure tables that a command makes (scripts/figures.py: `sim`'s
+# runs and interop in docs/sim.md), made again by running it; each names
+# the commit it was measured on. `make lint` and `make test` check them.
+figures: deps-sim
+	@$(CARGO) build -q --release -p nic-cli
+	@python3 scripts/figures.py --cli target/release/hpccnic
 
 # Out-of-context place and route of every top on the ECP5-85F (speed 8),
 # target $(FREQ_MHZ) MHz; figures merged into $(BUILD)/synth/summary.json.

@@ -47,3 +47,10 @@ fi
 # self-test first (a broken link and a table without a command must fail).
 python3 "$(dirname "$0")/doc_check.py" --self-test
 python3 "$(dirname "$0")/doc_check.py"
+# The generated figure tables (`make figures`) are what their commands give
+# now: with the CLI of the run (HPCCNIC, set by scripts/test.sh; `make lint`
+# builds the release one).
+if [ -n "${HPCCNIC:-}" ] && [ -x "$HPCCNIC" ]; then
+  python3 "$(dirname "$0")/figures.py" --cli "$HPCCNIC" --self-test
+  python3 "$(dirname "$0")/figures.py" --cli "$HPCCNIC" --check
+fi
