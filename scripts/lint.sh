@@ -47,6 +47,10 @@ fi
 # self-test first (a broken link and a table without a command must fail).
 python3 "$(dirname "$0")/doc_check.py" --self-test
 python3 "$(dirname "$0")/doc_check.py"
+# No circle of imports between the files of a crate (issue 53), its
+# self-test first.
+python3 "$(dirname "$0")/import_cycles.py" --self-test
+python3 "$(dirname "$0")/import_cycles.py"
 # The generated figure tables (`make figures`) are what their commands give
 # now: with the CLI of the run (HPCCNIC, set by scripts/test.sh; `make lint`
 # builds the release one).

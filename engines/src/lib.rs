@@ -52,6 +52,7 @@ pub mod roce;
 pub mod rusthdl_engine;
 pub mod sched;
 pub mod uart;
+pub mod value;
 pub mod verilator;
 
 pub use cosim::{check, EngineKind};

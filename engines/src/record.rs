@@ -4,7 +4,7 @@
 //! the one field list in `nic_spec::records`. [`harness!`](crate::harness!)
 //! uses it to map a bundle by its prefix (`records_in { meta: s_meta }`).
 
-use crate::harness::{HdlValue, PortValue};
+use crate::value::{HdlValue, PortValue};
 
 /// A golden record's ports, flattened in declaration order (scalar fields,
 /// then nested records).
@@ -59,13 +59,13 @@ macro_rules! tb_record {
                 $(<$rn as $crate::record::Record>::names(&format!("{}${}", prefix, stringify!($rf)), v);)*
             }
             fn push_values(&self, v: &mut Vec<u128>) {
-                $(v.push($crate::harness::PortValue::to_u128(self.$f));)*
+                $(v.push($crate::value::PortValue::to_u128(self.$f));)*
                 $($crate::record::Record::push_values(&self.$rf, v);)*
             }
             #[allow(unused_variables)]
             fn from_values(v: &[u128], k: &mut usize) -> Self {
                 Self {
-                    $($f: { let x = $crate::harness::PortValue::from_u128(v[*k]); *k += 1; x },)*
+                    $($f: { let x = $crate::value::PortValue::from_u128(v[*k]); *k += 1; x },)*
                     $($rf: <$rn as $crate::record::Record>::from_values(v, k),)*
                 }
             }

@@ -142,7 +142,6 @@ mod tests {
             );
             assert!(r.fields.len() <= 256, "{}", p.name);
         }
-        assert_eq!(stats_fields(&STATS_PAGES[0]), crate::uart::STATS_NAMES);
         assert_eq!(stats_index("MAC_RX", "errors"), Some(0x0503));
         assert_eq!(stats_index("RESET", "lock_losses"), Some(0x0600));
         assert_eq!(stats_index("MAC_RX", "nothing"), None);

@@ -146,6 +146,11 @@ mod tests {
             .unwrap();
         let names: Vec<&str> = r.fields.iter().map(|f| f.name).collect();
         assert_eq!(names, STATS_NAMES);
+        // The board's first counter page is this record's.
+        assert_eq!(
+            crate::board::stats_fields(&crate::board::STATS_PAGES[0]),
+            STATS_NAMES
+        );
     }
 
     /// The host script's copy of the protocol (`boards/ecpix5/hpcc_uart.py`,
