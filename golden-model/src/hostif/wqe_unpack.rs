@@ -54,6 +54,8 @@ pub fn work_req(flow: u32, w: [u64; 4]) -> WorkReq {
 pub struct WqeUnpack<const W: usize> {
     w: [u64; 3],
     err_acc: bool,
+    /// An entry left the buffer in the cycle before (`wqe_freed`).
+    freed: bool,
     entries: FifoOf<Entry, W>,
     held: u32,
     n_wqes: u32,
@@ -65,6 +67,7 @@ impl<const W: usize> Default for WqeUnpack<W> {
         Self {
             w: [0; 3],
             err_acc: false,
+            freed: false,
             entries: FifoOf::default(),
             held: 0,
             n_wqes: 0,
@@ -121,10 +124,11 @@ impl<const W: usize> Cycle for WqeUnpack<W> {
                 status: Status::DmaErr as u8,
                 bytes: 0,
             },
-            wqe_freed: pop,
+            wqe_freed: self.freed,
             wqes: self.n_wqes,
             wqe_dma_err: self.n_err,
         };
+        self.freed = pop;
         self.entries.step(push, pop);
         if wr_valid && i.wr_ready {
             self.n_wqes = self.n_wqes.wrapping_add(1);

@@ -9,29 +9,26 @@
 use super::req_sync::{InSide, ReqSync};
 use super::AsyncFifoStats;
 
-/// One beat: `tdata`, `tkeep`, `tlast`, `tuser`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Beat {
-    pub tdata: u64,
-    pub tkeep: u8,
-    pub tlast: bool,
-    pub tuser: bool,
+/// One beat: the project's one stream beat ([`crate::stream::Beat`]) at
+/// 64 bits, `tkeep` 8 bits and a one-bit `tuser` (the frame is bad); its
+/// FIFO word is `tdata | tkeep << 64 | tlast << 72 | tuser << 73`.
+pub use crate::stream::Beat;
+
+/// A beat as the FIFO RAM's word (the fields cut to 64, 8, 1 and 1 bits).
+fn word(b: &Beat) -> u128 {
+    (b.tdata as u64 as u128)
+        | ((b.tkeep as u8 as u128) << 64)
+        | ((b.tlast as u128) << 72)
+        | (((b.tuser & 1) as u128) << 73)
 }
 
-impl Beat {
-    fn word(&self) -> u128 {
-        (self.tdata as u128)
-            | ((self.tkeep as u128) << 64)
-            | ((self.tlast as u128) << 72)
-            | ((self.tuser as u128) << 73)
-    }
-    fn of(w: u128) -> Self {
-        Self {
-            tdata: w as u64,
-            tkeep: (w >> 64) as u8,
-            tlast: (w >> 72) & 1 == 1,
-            tuser: (w >> 73) & 1 == 1,
-        }
+/// The beat of a FIFO RAM word.
+fn beat_of(w: u128) -> Beat {
+    Beat {
+        tdata: w as u64 as u128,
+        tkeep: (w >> 64) as u8 as u16,
+        tlast: (w >> 72) & 1 == 1,
+        tuser: ((w >> 73) & 1) as u32,
     }
 }
 
@@ -64,7 +61,7 @@ pub const TERM_BEAT: Beat = Beat {
     tdata: 0,
     tkeep: 0x01,
     tlast: true,
-    tuser: true,
+    tuser: 1,
 };
 
 /// Cycles the read side stays flagged in reset after its reset ends
@@ -195,7 +192,7 @@ impl<const A: usize, const DROP: usize> AxisAsyncFifo<A, DROP> {
             }
         } else if self.h_v {
             MOut {
-                beat: Beat::of(self.h_d),
+                beat: beat_of(self.h_d),
                 tvalid: true,
             }
         } else {
@@ -231,7 +228,7 @@ impl<const A: usize, const DROP: usize> AxisAsyncFifo<A, DROP> {
             if self.dropping {
                 self.dropping = !i.beat.tlast;
             } else if room {
-                self.ram[(self.wr as usize) & (Self::CAP as usize - 1)] = i.beat.word();
+                self.ram[(self.wr as usize) & (Self::CAP as usize - 1)] = word(&i.beat);
                 self.wr = self.wr.wrapping_add(1);
                 if i.beat.tlast {
                     self.commit = self.wr;
@@ -378,10 +375,10 @@ impl<const A: usize, const DROP: usize> crate::Cycle for OneClock<A, DROP> {
         let s = SIn {
             reset: i.reset,
             beat: Beat {
-                tdata: i.s_tdata,
-                tkeep: i.s_tkeep,
+                tdata: i.s_tdata as u128,
+                tkeep: i.s_tkeep as u16,
                 tlast: i.s_tlast,
-                tuser: i.s_tuser,
+                tuser: i.s_tuser as u32,
             },
             tvalid: i.s_tvalid,
         };
@@ -390,10 +387,10 @@ impl<const A: usize, const DROP: usize> crate::Cycle for OneClock<A, DROP> {
         self.fifo.step_same_clock(&s, i.reset, i.m_tready);
         OneClockOut {
             s_tready: so.tready,
-            m_tdata: mo.beat.tdata,
-            m_tkeep: mo.beat.tkeep,
+            m_tdata: mo.beat.tdata as u64,
+            m_tkeep: mo.beat.tkeep as u8,
             m_tlast: mo.beat.tlast,
-            m_tuser: mo.beat.tuser,
+            m_tuser: mo.beat.tuser != 0,
             m_tvalid: mo.tvalid,
             stats: so.stats,
         }
@@ -418,7 +415,7 @@ mod tests {
             tdata: 7,
             tkeep: 0xFF,
             tlast: true,
-            tuser: false,
+            tuser: 0,
         };
         f.step_s(&SIn {
             reset: false,

@@ -145,11 +145,11 @@ fn mac_in(e: &In, b: &Beat, tvalid: bool, pause: (bool, u16, u8)) -> mac_10g::In
     mac_10g::In {
         rx_rst: e.rst,
         tx_rst: e.rst,
-        tx_tdata: b.tdata,
-        tx_tkeep: b.tkeep,
+        tx_tdata: b.tdata as u64,
+        tx_tkeep: b.tkeep as u8,
         tx_tvalid: tvalid,
         tx_tlast: b.tlast,
-        tx_tuser: b.tuser,
+        tx_tuser: b.tuser != 0,
         xgmii_rxd: e.xgmii_rxd,
         xgmii_rxc: e.xgmii_rxc,
         tx_pause_req: pause.0 || e.tx_pause_req,
@@ -233,10 +233,10 @@ impl<
         let beat = SIn {
             reset: e.rst,
             beat: Beat {
-                tdata: n.tx_tdata,
-                tkeep: n.tx_tkeep,
+                tdata: n.tx_tdata as u128,
+                tkeep: n.tx_tkeep as u16,
                 tlast: n.tx_tlast,
-                tuser: n.tx_tuser,
+                tuser: n.tx_tuser as u32,
             },
             tvalid: n.tx_tvalid,
         };

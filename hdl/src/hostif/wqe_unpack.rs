@@ -16,8 +16,9 @@
 //! Ports (clock `clock`; no reset): `s_beat` (ready while the buffer
 //! has room; the send-queue engine's credits keep it so), `m_wr`
 //! (`WorkReq`), `m_err` (`WrCompletion`), `wqe_freed` (an entry left the
-//! buffer this cycle: a credit back to the send-queue engine; from
-//! `m_wr.ready`/`m_err.ready`), counters `wqes` (work requests handed
+//! buffer in the cycle before: a credit back to the send-queue engine; a
+//! register, so no path runs from `m_wr.ready`/`m_err.ready` to it),
+//! counters `wqes` (work requests handed
 //! on), `wqe_dma_err` (completed with `DMA_ERR`).
 //!
 //! Latency: the last word in cycle t → the work request offered in
@@ -47,6 +48,7 @@ pub struct WqeUnpack<const W: usize> {
     w1: DFF<Bits<64>>,
     w2: DFF<Bits<64>>,
     err_acc: DFF<Bit>,
+    freed: DFF<Bit>,
     entries: Fifo<ENTRY_BITS, W>,
     held: DFF<Bits<8>>,
     n_wqes: DFF<Bits<32>>,
@@ -75,6 +77,7 @@ impl<const W: usize> Default for WqeUnpack<W> {
             w1: Default::default(),
             w2: Default::default(),
             err_acc: Default::default(),
+            freed: Default::default(),
             entries: Default::default(),
             held: Default::default(),
             n_wqes: Default::default(),
@@ -93,7 +96,7 @@ impl<const W: usize> Default for WqeUnpack<W> {
 impl<const W: usize> Logic for WqeUnpack<W> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, w0, w1, w2, err_acc, held, n_wqes, n_err);
+        dff_setup!(self, clock, w0, w1, w2, err_acc, freed, held, n_wqes, n_err);
         clock!(self, clock, entries);
         // ---- Words in: an entry assembled, then buffered.
         self.s_beat.ready.next = (self.held.q.val() < self.k_cap.val());
@@ -146,7 +149,8 @@ impl<const W: usize> Logic for WqeUnpack<W> {
         self.pop.next = ((self.m_wr.valid.val() && self.m_wr.ready.val())
             || (self.m_err.valid.val() && self.m_err.ready.val()));
         self.entries.pop.next = self.pop.val();
-        self.wqe_freed.next = self.pop.val();
+        self.freed.d.next = self.pop.val();
+        self.wqe_freed.next = self.freed.q.val();
         if (self.m_wr.valid.val() && self.m_wr.ready.val()) {
             self.n_wqes.d.next = (self.n_wqes.q.val() + 1);
         }

@@ -44,17 +44,17 @@ struct Run {
 fn frame(tag: usize, len: usize, bad: bool) -> Vec<Beat> {
     (0..len)
         .map(|b| Beat {
-            tdata: ((tag as u64) << 16) | b as u64,
+            tdata: ((tag as u128) << 16) | b as u128,
             tkeep: if b + 1 == len { 0x0F } else { 0xFF },
             tlast: b + 1 == len,
-            tuser: b + 1 == len && bad,
+            tuser: (b + 1 == len && bad) as u32,
         })
         .collect()
 }
 
 fn set_s<const DROP: usize>(d: &mut AxisAsyncFifo<A, DROP>, i: &SIn) {
     d.s_rst.next = i.reset;
-    d.s_axis.tdata.next = Bits::<64>::from(i.beat.tdata);
+    d.s_axis.tdata.next = Bits::<64>::from(i.beat.tdata as u64);
     d.s_axis.tkeep.next = Bits::<8>::from(i.beat.tkeep as u64);
     d.s_axis.tlast.next = i.beat.tlast;
     d.s_axis.tuser.next = Bits::<1>::from(i.beat.tuser as u64);
@@ -175,10 +175,10 @@ fn run<const DROP: usize>(
         );
         let want_m = (
             mo.tvalid,
-            mo.beat.tdata,
-            mo.beat.tkeep,
+            mo.beat.tdata as u64,
+            mo.beat.tkeep as u8,
             mo.beat.tlast,
-            mo.beat.tuser,
+            mo.beat.tuser != 0,
         );
         if have_m != want_m {
             return Err(format!("edge {edges}: m side {have_m:?}, twin {want_m:?}"));
