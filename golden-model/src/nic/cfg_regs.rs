@@ -70,6 +70,7 @@ enum State {
     #[default]
     Idle,
     Tx,
+    RxWait,
     Rx,
     Req,
     Cc,
@@ -155,7 +156,7 @@ impl<const A: usize, const B: usize> Cycle for CfgRegs<A, B> {
                 pkey: f.pkey,
                 tos: f.tos,
             },
-            rx_ctx_valid: s == State::Rx && !i.rx_busy,
+            rx_ctx_valid: s == State::Rx,
             rx_ctx: RxFlowCtx {
                 flow: self.flow,
                 active: self.active,
@@ -225,8 +226,10 @@ impl<const A: usize, const B: usize> Cycle for CfgRegs<A, B> {
         };
         match s {
             State::Idle => {}
+            State::Tx if i.rx_busy => self.state = State::RxWait,
             State::Tx => self.state = State::Rx,
-            State::Rx if !i.rx_busy => self.state = State::Req,
+            State::RxWait if !i.rx_busy => self.state = State::Rx,
+            State::Rx => self.state = State::Req,
             State::Req if i.req_ctx_ready => self.state = State::Cc,
             State::Cc if i.cc_ctl_ready => self.state = State::Rp,
             State::Rp if i.rp_ctl_ready => self.state = State::Idle,

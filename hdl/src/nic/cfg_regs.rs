@@ -6,9 +6,11 @@
 //! in bit 32) it copies the staged set into the flow's contexts, one
 //! block a cycle, and takes no other write meanwhile (`s_cfg.ready` low):
 //! 1. `m_tx_ctx` (`TxFlowCtx`, strobe): the headers;
-//! 2. `m_rx_ctx` (`RxFlowCtx`, strobe): active and the expected PSN; held
-//!    while `rx_busy` (the requester writes the dispatcher's READ tracking
-//!    in that cycle);
+//! 2. `m_rx_ctx` (`RxFlowCtx`, strobe): active and the expected PSN, in
+//!    the cycle after `m_tx_ctx` unless `rx_busy` (the context mux holds a
+//!    write that met the requester's; a register) was set then: it then
+//!    waits (state `RxWait`) for the first cycle `rx_busy` is clear, so the
+//!    strobe depends on no input of the cycle it is made in;
 //! 3. `m_req_ctx` (`ReqFlowCtx`, ready): active, first PSN, where the
 //!    telemetry goes (the requester then INITs the scheduler's flow);
 //! 4. `m_cc_ctl` (`CcEvent`, ready): to the HPCC++ module, CREATE (active
@@ -35,8 +37,8 @@
 //! stored as 2 (DCQCN).
 //!
 //! Timing: a register write takes one cycle (`s_cfg.ready` is high in
-//! `Idle`); a commit five cycles plus any wait for `rx_busy` and the three
-//! ready handshakes.
+//! `Idle`); a commit five cycles plus any wait for `rx_busy` (`RxWait`) and
+//! the three ready handshakes.
 //!
 //! Bad input: an address that is no register, a commit of a flow id
 //! ≥ 2^A, an `MTU_LOG2` above what the core's 2^B-word receive buffer
@@ -87,6 +89,7 @@ const _: () = assert!(
 pub enum CfgState {
     Idle,
     Tx,
+    RxWait,
     Rx,
     Req,
     Cc,
@@ -679,19 +682,26 @@ impl<const A: usize, const B: usize> Logic for CfgRegs<A, B> {
         }
         // The commit sequence.
         self.m_tx_ctx.valid.next = (self.state.q.val() == CfgState::Tx);
-        self.m_rx_ctx.valid.next = ((self.state.q.val() == CfgState::Rx) && !self.rx_busy.val());
+        self.m_rx_ctx.valid.next = (self.state.q.val() == CfgState::Rx);
         self.m_req_ctx.valid.next = (self.state.q.val() == CfgState::Req);
         self.m_cc_ctl.valid.next = (self.state.q.val() == CfgState::Cc);
         self.m_rp_ctl.valid.next = (self.state.q.val() == CfgState::Rp);
         match self.state.q.val() {
             CfgState::Idle => {}
             CfgState::Tx => {
-                self.state.d.next = CfgState::Rx;
+                if self.rx_busy.val() {
+                    self.state.d.next = CfgState::RxWait;
+                } else {
+                    self.state.d.next = CfgState::Rx;
+                }
+            }
+            CfgState::RxWait => {
+                if !self.rx_busy.val() {
+                    self.state.d.next = CfgState::Rx;
+                }
             }
             CfgState::Rx => {
-                if !self.rx_busy.val() {
-                    self.state.d.next = CfgState::Req;
-                }
+                self.state.d.next = CfgState::Req;
             }
             CfgState::Req => {
                 if self.m_req_ctx.ready.val() {
