@@ -1,5 +1,7 @@
 //! Twin of `hdl/src/hostif/dma_wr_pack.rs`: host writes and completion
-//! entries → bursts: write descriptors and the c2h stream.
+//! entries → bursts: write descriptors and the c2h stream; every output
+//! a register (an entry offered with a core word is held and goes out
+//! after it; `m_done` a cycle after its last word left).
 
 use crate::hostif::{CqEvent, CqeWrite, DmaDesc};
 use crate::mem::fifo::{self, Fifo};
@@ -41,6 +43,9 @@ pub struct Out {
 
 #[derive(Clone, Debug, Default)]
 pub struct DmaWrPack {
+    lo_v: bool,
+    lo_addr: u64,
+    lo_data: u64,
     hi_v: bool,
     hi_addr: u64,
     hi_data: u64,
@@ -61,6 +66,8 @@ pub struct DmaWrPack {
     used: u32,
     dcnt: u32,
     n_descs: u32,
+    done_v: bool,
+    done_cq: u8,
 }
 
 impl Cycle for DmaWrPack {
@@ -69,12 +76,15 @@ impl Cycle for DmaWrPack {
     fn step(&mut self, i: &In) -> Out {
         let s = self.clone();
         let room = s.used < DATA_WORDS && s.dcnt < DESCS;
-        let core_ready = room && !s.hi_v;
-        let cqe_ready = room && !s.hi_v && !i.core_valid;
+        let free = !s.lo_v && !s.hi_v;
+        let core_ready = room && free;
+        let cqe_ready = room && free;
         let take_cqe = i.cqe_valid && cqe_ready;
         // This cycle's word: (addr, data, keep, evt, cq).
         let w = if !room {
             None
+        } else if s.lo_v {
+            Some((s.lo_addr, s.lo_data, 0xFFu8, false, 0))
         } else if s.hi_v {
             Some((s.hi_addr, s.hi_data, 0xFFu8, true, s.hi_cq))
         } else if i.core_valid {
@@ -104,11 +114,15 @@ impl Cycle for DmaWrPack {
             c2h_tlast: h >> 9 & 1 == 1,
             c2h_tuser: false,
             c2h_tvalid: head.is_some(),
-            done_valid: pop && h >> 8 & 1 == 1,
-            done: CqEvent { cq: h as u8 },
+            done_valid: s.done_v,
+            done: CqEvent { cq: s.done_cq },
             wr_descs: s.n_descs,
         };
-        if s.hi_v && room {
+        self.done_v = pop && h >> 8 & 1 == 1;
+        self.done_cq = h as u8;
+        if s.lo_v && room {
+            self.lo_v = false;
+        } else if s.hi_v && room {
             self.hi_v = false;
         }
         if take_cqe {
@@ -116,6 +130,11 @@ impl Cycle for DmaWrPack {
             self.hi_addr = i.cqe.addr.wrapping_add(8);
             self.hi_data = i.cqe.hi;
             self.hi_cq = i.cqe.cq;
+            if i.core_valid {
+                self.lo_v = true;
+                self.lo_addr = i.cqe.addr;
+                self.lo_data = i.cqe.lo;
+            }
         }
         let join = match w {
             Some((addr, ..)) => {

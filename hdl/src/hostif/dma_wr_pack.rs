@@ -14,11 +14,14 @@
 //! write descriptors in order (one queue: so a completion entry lands
 //! after the data it reports).
 //!
-//! Order: a completion entry's second word first, then the core's
-//! words, then a new completion entry. The core's words go first so
-//! that a READ's last payload word, offered before its completion
-//! exists, is always ahead of that completion's entry. When an entry's
-//! last word leaves on `m_axis_c2h`, `m_done` (`CqEvent`, strobe) names
+//! Order: a taken completion entry's words first, then the core's words,
+//! then a new completion entry. Both writers' `ready` is `room` and no
+//! entry held (registers only: no path from an input port to an output
+//! port, timing rule R1); an entry offered with a core word is taken with
+//! it and goes out after it, from two holding registers. So a READ's last
+//! payload word, offered before its completion exists, is always ahead of
+//! that completion's entry. In the cycle after an entry's last word
+//! leaves on `m_axis_c2h`, `m_done` (`CqEvent`, strobe, a register) names
 //! its queue: the CQ engine counts it for its event only then.
 //!
 //! Strobes must be contiguous from lane 0 (both writers' are: the core
@@ -29,7 +32,8 @@
 //! counter `wr_descs` (descriptors taken by the DMA engine).
 //!
 //! Buffering: 128 words and 16 descriptors; a writer waits (its `ready`
-//! low) only when they are full. A word taken in cycle t is on
+//! low) only when they are full or an entry's words are held (at most
+//! two cycles). A word taken in cycle t is on
 //! `m_axis_c2h` in t + 4 at the earliest (one cycle held, 3 through the
 //! FIFO). Throughput: one word per cycle.
 //!
@@ -58,6 +62,10 @@ pub struct DmaWrPack {
     pub m_axis_c2h: AxisSource<64, 8, 1>,
     pub m_done: CqEventSource,
     pub wr_descs: Signal<Out, Bits<32>>,
+    /// An entry's first word, when it was taken with a core word.
+    lo_v: DFF<Bit>,
+    lo_addr: DFF<Bits<64>>,
+    lo_data: DFF<Bits<64>>,
     hi_v: DFF<Bit>,
     hi_addr: DFF<Bits<64>>,
     hi_data: DFF<Bits<64>>,
@@ -78,11 +86,14 @@ pub struct DmaWrPack {
     used: DFF<Bits<8>>,
     dcnt: DFF<Bits<8>>,
     n_descs: DFF<Bits<32>>,
+    done_v: DFF<Bit>,
+    done_cq: DFF<Bits<8>>,
     k_words: Constant<Bits<8>>,
     k_descs: Constant<Bits<8>>,
     k_burst: Constant<Bits<8>>,
     k_full: Constant<Bits<8>>,
     room: Signal<Local, Bit>,
+    free: Signal<Local, Bit>,
     w_v: Signal<Local, Bit>,
     w_addr: Signal<Local, Bits<64>>,
     w_data: Signal<Local, Bits<64>>,
@@ -107,6 +118,9 @@ impl Default for DmaWrPack {
             m_axis_c2h: Default::default(),
             m_done: Default::default(),
             wr_descs: Default::default(),
+            lo_v: Default::default(),
+            lo_addr: Default::default(),
+            lo_data: Default::default(),
             hi_v: Default::default(),
             hi_addr: Default::default(),
             hi_data: Default::default(),
@@ -125,11 +139,14 @@ impl Default for DmaWrPack {
             used: Default::default(),
             dcnt: Default::default(),
             n_descs: Default::default(),
+            done_v: Default::default(),
+            done_cq: Default::default(),
             k_words: Constant::new(Bits::<8>::from(DATA_WORDS)),
             k_descs: Constant::new(Bits::<8>::from(DESCS)),
             k_burst: Constant::new(Bits::<8>::from(MAX_BURST)),
             k_full: Constant::new(Bits::<8>::from(0xFFu64)),
             room: Default::default(),
+            free: Default::default(),
             w_v: Default::default(),
             w_addr: Default::default(),
             w_data: Default::default(),
@@ -150,17 +167,19 @@ impl Logic for DmaWrPack {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, hi_v, hi_addr, hi_data, hi_cq, held_v, held_data, held_keep, held_evt,
-            held_cq, b_addr, b_next, b_len, b_words, used, dcnt, n_descs
+            self, clock, lo_v, lo_addr, lo_data, hi_v, hi_addr, hi_data, hi_cq, held_v, held_data,
+            held_keep, held_evt, held_cq, b_addr, b_next, b_len, b_words, used, dcnt, n_descs,
+            done_v, done_cq
         );
         clock!(self, clock, data, descs);
-        // ---- This cycle's word: an entry's second word, the core's, an
-        // entry's first.
+        // ---- This cycle's word: a held entry's (first word, then second),
+        // the core's, a new entry's first.
         self.room.next =
             ((self.used.q.val() < self.k_words.val()) && (self.dcnt.q.val() < self.k_descs.val()));
-        self.s_core.ready.next = (self.room.val() && !self.hi_v.q.val());
-        self.s_cqe.ready.next = (self.room.val() && !self.hi_v.q.val() && !self.s_core.valid.val());
-        self.take_cqe.next = (self.s_cqe.valid.val() && self.s_cqe.ready.val());
+        self.free.next = (!self.lo_v.q.val() && !self.hi_v.q.val());
+        self.s_core.ready.next = (self.room.val() && self.free.val());
+        self.s_cqe.ready.next = (self.room.val() && self.free.val());
+        self.take_cqe.next = (self.s_cqe.valid.val() && self.room.val() && self.free.val());
         self.w_v.next = false;
         self.w_addr.next = self.s_core.addr.val();
         self.w_data.next = self.s_core.data.val();
@@ -168,7 +187,13 @@ impl Logic for DmaWrPack {
         self.w_evt.next = false;
         self.w_cq.next = 0.into();
         if self.room.val() {
-            if self.hi_v.q.val() {
+            if self.lo_v.q.val() {
+                self.w_v.next = true;
+                self.w_addr.next = self.lo_addr.q.val();
+                self.w_data.next = self.lo_data.q.val();
+                self.w_keep.next = self.k_full.val();
+                self.lo_v.d.next = false;
+            } else if self.hi_v.q.val() {
                 self.w_v.next = true;
                 self.w_addr.next = self.hi_addr.q.val();
                 self.w_data.next = self.hi_data.q.val();
@@ -190,6 +215,12 @@ impl Logic for DmaWrPack {
             self.hi_addr.d.next = (self.s_cqe.addr.val() + 8);
             self.hi_data.d.next = self.s_cqe.hi.val();
             self.hi_cq.d.next = self.s_cqe.cq.val();
+            // Taken with a core word: its first word waits too.
+            if self.s_core.valid.val() {
+                self.lo_v.d.next = true;
+                self.lo_addr.d.next = self.s_cqe.addr.val();
+                self.lo_data.d.next = self.s_cqe.lo.val();
+            }
         }
         // Bytes in this word (strobes contiguous from lane 0).
         self.pc.next = 0.into();
@@ -240,8 +271,10 @@ impl Logic for DmaWrPack {
         self.m_axis_c2h.tuser.next = 0.into();
         self.pop.next = (self.data.head_valid.val() && self.m_axis_c2h.tready.val());
         self.data.pop.next = self.pop.val();
-        self.m_done.valid.next = (self.pop.val() && self.data.head_data.val().get_bit(8));
-        self.m_done.cq.next = self.data.head_data.val().get_bits::<8>(0);
+        self.done_v.d.next = (self.pop.val() && self.data.head_data.val().get_bit(8));
+        self.done_cq.d.next = self.data.head_data.val().get_bits::<8>(0);
+        self.m_done.valid.next = self.done_v.q.val();
+        self.m_done.cq.next = self.done_cq.q.val();
         self.m_axis_write_desc.valid.next = self.descs.head_valid.val();
         self.m_axis_write_desc.addr.next = self.descs.head_data.val().get_bits::<64>(16);
         self.m_axis_write_desc.len.next = self.descs.head_data.val().get_bits::<16>(0);

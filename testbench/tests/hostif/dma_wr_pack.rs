@@ -6,8 +6,10 @@
 //! with random back-pressure. The loop checks that the engine sees every
 //! word once, in the order the packer took them, each burst's length
 //! equal to its descriptor's, bursts of at most 32 words that never
-//! continue past a partial word, and a notice for each entry exactly when
-//! its last word leaves. Replayed on both engines.
+//! continue past a partial word, and a notice for each entry exactly in
+//! the cycle after its last word leaves; entries offered with a core word
+//! are taken with it (both `ready` are registers) and follow it. Replayed
+//! on both engines.
 
 use crate::common::*;
 use nic_golden::hostif::dma_wr_pack::{DmaWrPack as Golden, In, MAX_BURST};
@@ -19,7 +21,7 @@ use proptest::prelude::*;
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::collections::VecDeque;
 
-fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 3]) {
+fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 4]) {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut dut = Golden::default();
     let (p_gap, p_desc, p_c2h) = (
@@ -36,7 +38,9 @@ fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 3]) {
     let mut burst: Option<(u64, u32)> = None;
     let mut pending_beats: VecDeque<(u64, u8, bool)> = VecDeque::new();
     let mut rec = Vec::with_capacity(n);
-    let mut sum = [0u32; 3];
+    let mut sum = [0u32; 4];
+    // The notice due this cycle (an entry's last word left in the last).
+    let mut notice: Option<u8> = None;
     // Writes for n cycles, then until everything has left.
     for cycle in 0..20 * n as u64 {
         let drain = cycle >= n as u64;
@@ -46,6 +50,7 @@ fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 3]) {
             && taken.is_empty()
             && pending_beats.is_empty()
             && descs.is_empty()
+            && notice.is_none()
         {
             break;
         }
@@ -85,6 +90,7 @@ fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 3]) {
             taken.push_back((w.addr, w.data, w.strb, None));
         }
         if i.cqe_valid && o.cqe_ready {
+            sum[3] += (i.core_valid && o.core_ready) as u32;
             let c = cqe.take().unwrap();
             taken.push_back((c.addr, c.lo, 0xFF, None));
             taken.push_back((c.addr + 8, c.hi, 0xFF, Some(c.cq)));
@@ -95,25 +101,25 @@ fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 3]) {
             descs.push_back(o.desc);
             sum[0] += 1;
         }
+        // The notice of an entry comes in the cycle after its last word
+        // left (a register), and no other.
+        match notice.take() {
+            Some(cq) => {
+                assert!(
+                    o.done_valid && o.done.cq == cq,
+                    "seed {seed} cycle {cycle}: notice"
+                );
+                sum[1] += 1;
+            }
+            None => assert!(
+                !o.done_valid,
+                "seed {seed} cycle {cycle}: a notice for a non-entry word"
+            ),
+        }
         if o.c2h_tvalid && i.c2h_tready {
             pending_beats.push_back((o.c2h_tdata, o.c2h_tkeep, o.c2h_tlast));
-            // The notice is for the entry's last word, in this cycle
-            // (`taken[k]` is the word of `pending_beats[k]`).
-            match taken[pending_beats.len() - 1].3 {
-                Some(cq) => {
-                    assert!(
-                        o.done_valid && o.done.cq == cq,
-                        "seed {seed} cycle {cycle}: notice"
-                    );
-                    sum[1] += 1;
-                }
-                None => assert!(
-                    !o.done_valid,
-                    "seed {seed} cycle {cycle}: a notice for a non-entry word"
-                ),
-            }
-        } else {
-            assert!(!o.done_valid);
+            // `taken[k]` is the word of `pending_beats[k]`.
+            notice = taken[pending_beats.len() - 1].3;
         }
         // The engine writes a beat once it has its descriptor.
         while let Some(&(data, keep, last)) = pending_beats.front() {
@@ -167,7 +173,9 @@ proptest! {
 
 #[test]
 fn dma_wr_pack_no_x_in_four_state_simulation() {
-    let (s, _) = closed_loop(4, 1500);
+    let (s, sum) = closed_loop(4, 1500);
+    // The stimulus offers an entry with a core word (the held-entry path).
+    assert!(sum[3] > 0, "{sum:?}");
     four_state::<DmaWrPack, Golden>("dma_wr_pack_4state", &s);
 }
 
