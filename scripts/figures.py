@@ -219,6 +219,7 @@ def self_test(cli):
     cells = row.split(" | ")
     cells[1] = str(int(cells[1]) + 1)
     bad = text[:s] + text[s:e].replace(row, " | ".join(cells), 1) + text[e:]
+    print("figures: self-test: a copy of docs/sim.md with one figure changed (reported stale next):")
     with tempfile.NamedTemporaryFile("w", suffix=".md", delete=False) as f:
         f.write(bad)
     try:
