@@ -6,6 +6,7 @@ use nic_golden::hostif as golden;
 use nic_hdl::hostif::axil_slave::AxilSlave;
 use nic_hdl::hostif::axil_split::AxilSplit;
 use nic_hdl::hostif::bram_dma::BramDma;
+use nic_hdl::hostif::cmpl_queue::CmplQueue;
 use nic_hdl::hostif::cq_engine::CqEngine;
 use nic_hdl::hostif::csr::Csr;
 use nic_hdl::hostif::dma_rd_mux::DmaRdMux;
@@ -18,6 +19,18 @@ use nic_hdl::hostif::HostIfStatsSink;
 use nic_hdl::nic::{HpccNic, HpccNic10g};
 use nic_hdl::roce::TxStatsSink;
 use rust_hdl::prelude::*;
+
+harness! {
+    impl<const L: usize> CmplQueue<L> {
+        type In = golden::cmpl_queue::In;
+        type Out = golden::cmpl_queue::Out;
+        clock = clock;
+        inputs { cmpl_valid: s_cmpl.valid, out_ready: m_cmpl.ready }
+        outputs { cmpl_ready: s_cmpl.ready, out_valid: m_cmpl.valid }
+        records_in { cmpl: s_cmpl }
+        records_out { out: m_cmpl }
+    }
+}
 
 harness! {
     impl<> AxilSlave {

@@ -222,6 +222,11 @@ pub fn tops() -> Vec<Top> {
             design: design::<HostIf256>,
         },
         Top {
+            name: "cmpl_queue",
+            about: "the core's completions waiting for the send-queue engine, 8 records",
+            design: design::<crate::hostif::cmpl_queue::CmplQueue<{ nic_spec::hostif::CMPL_QUEUE_LOG2 }>>,
+        },
+        Top {
             name: "hpcc_nic_core",
             about: "the NIC core (draft -00 Figure 4): requester, scheduler, HPCC++ CC, RoCEv2 Tx/Rx, READ responder, configuration; 256 flows x 16 work requests",
             design: design::<HpccNicCore256>,

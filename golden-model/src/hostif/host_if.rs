@@ -4,8 +4,8 @@
 
 use crate::cc::{CcStats, DcqcnStats, NpStats};
 use crate::hostif::{
-    axil_slave, cq_engine, csr, dma_rd_mux, dma_wr_pack, sq_engine, wqe_unpack, AxilIn, AxilOut,
-    CqEvent, DmaDesc, HostIfStats,
+    axil_slave, cmpl_queue, cq_engine, csr, dma_rd_mux, dma_wr_pack, sq_engine, wqe_unpack, AxilIn,
+    AxilOut, CqEvent, DmaDesc, HostIfStats,
 };
 use crate::nic::{CfgWrite, CoreStats};
 use crate::roce::{
@@ -85,6 +85,7 @@ struct Ins {
     axil: axil_slave::In,
     csr: csr::In,
     sq: sq_engine::In,
+    cmpl_q: cmpl_queue::In,
     unpack: wqe_unpack::In,
     cq: cq_engine::In,
     rd: dma_rd_mux::In,
@@ -96,6 +97,7 @@ struct Outs {
     axil: axil_slave::Out,
     csr: csr::Out,
     sq: sq_engine::Out,
+    cmpl_q: cmpl_queue::Out,
     unpack: wqe_unpack::Out,
     cq: cq_engine::Out,
     rd: dma_rd_mux::Out,
@@ -159,13 +161,18 @@ fn wire(e: &In, o: &Outs) -> Ins {
             reg: o.csr.sq,
             commit_valid: o.csr.commit_valid,
             commit: o.csr.commit,
-            cmpl_valid: e.cmpl_valid,
-            cmpl: e.cmpl,
+            cmpl_valid: o.cmpl_q.out_valid,
+            cmpl: o.cmpl_q.out,
             err_valid: o.unpack.err_valid,
             err: o.unpack.err,
             wqe_freed: o.unpack.wqe_freed,
             fetch_ready: o.rd.fetch_ready,
             cqe_ready: o.cq.cqe_ready,
+        },
+        cmpl_q: cmpl_queue::In {
+            cmpl_valid: e.cmpl_valid,
+            cmpl: e.cmpl,
+            out_ready: o.sq.cmpl_ready,
         },
         unpack: wqe_unpack::In {
             beat_valid: o.rd.beat_valid,
@@ -227,7 +234,7 @@ fn outputs(o: &Outs) -> Out {
         cfg: o.csr.cfg,
         wr_valid: o.unpack.wr_valid,
         wr: o.unpack.wr,
-        cmpl_ready: o.sq.cmpl_ready,
+        cmpl_ready: o.cmpl_q.cmpl_ready,
         dma_rd_ready: o.rd.core_ready,
         core_h2c_tdata: o.rd.core_tdata,
         core_h2c_tkeep: o.rd.core_tkeep,
@@ -254,6 +261,7 @@ pub struct HostIf<
     axil: Node<axil_slave::AxilSlave>,
     csr: Node<csr::Csr<A, Q, C, H>>,
     sq: Node<sq_engine::SqEngine<A, Q, W>>,
+    cmpl_q: Node<cmpl_queue::CmplQueue<{ nic_spec::hostif::CMPL_QUEUE_LOG2 }>>,
     unpack: Node<wqe_unpack::WqeUnpack<W>>,
     cq: Node<cq_engine::CqEngine<C, N>>,
     rd: Node<dma_rd_mux::DmaRdMux>,
@@ -275,6 +283,7 @@ impl<
             axil: Node::new(Default::default()),
             csr: Node::new(Default::default()),
             sq: Node::new(Default::default()),
+            cmpl_q: Node::new(Default::default()),
             unpack: Node::new(Default::default()),
             cq: Node::new(Default::default()),
             rd: Node::new(Default::default()),
@@ -298,6 +307,7 @@ impl<
             axil: self.axil.eval(&i.axil),
             csr: self.csr.eval(&i.csr),
             sq: self.sq.eval(&i.sq),
+            cmpl_q: self.cmpl_q.eval(&i.cmpl_q),
             unpack: self.unpack.eval(&i.unpack),
             cq: self.cq.eval(&i.cq),
             rd: self.rd.eval(&i.rd),
@@ -329,6 +339,7 @@ impl<
             axil: self.axil.commit(&ins.axil),
             csr: self.csr.commit(&ins.csr),
             sq: self.sq.commit(&ins.sq),
+            cmpl_q: self.cmpl_q.commit(&ins.cmpl_q),
             unpack: self.unpack.commit(&ins.unpack),
             cq: self.cq.commit(&ins.cq),
             rd: self.rd.commit(&ins.rd),

@@ -6,7 +6,7 @@
 //!                              ├─ SqCommit, doorbells ─► SqEngine ─ WqeFetch ─► DmaRdMux ─► m_axis_read_desc
 //!                              └─ CQ registers ─► CqEngine   ▲  │            │  ▲
 //!                                    ▲    │ CqeWrite         │  │ CqeReq     │  └─ s_dma_rd (core's payload reads)
-//!  s_cmpl (core) ────────────────────┼────┼─────────────────►┘  ▼            ▼
+//!  s_cmpl (core) ─► CmplQueue ───────┼────┼─────────────────►┘  ▼            ▼
 //!                                    │    │            CqEngine  s_axis_h2c ─► m_axis_core_h2c (core)
 //!                                    │    ▼                               └─► WqeUnpack ─► m_wr (core)
 //!  s_dma_wr (core) ──────────────► DmaWrPack ─► m_axis_write_desc, m_axis_c2h      └─ DMA_ERR ─► SqEngine
@@ -33,6 +33,7 @@
 
 use crate::cc::{CcStatsSink, DcqcnStatsSink, NpStatsSink};
 use crate::hostif::axil_slave::AxilSlave;
+use crate::hostif::cmpl_queue::CmplQueue;
 use crate::hostif::cq_engine::CqEngine;
 use crate::hostif::csr::Csr;
 use crate::hostif::dma_rd_mux::DmaRdMux;
@@ -91,6 +92,7 @@ pub struct HostIf<
     axil: AxilSlave,
     csr: Csr<A, Q, C, H>,
     sq: SqEngine<A, Q, W>,
+    cmpl_q: CmplQueue<{ nic_spec::hostif::CMPL_QUEUE_LOG2 }>,
     unpack: WqeUnpack<W>,
     cq: CqEngine<C, N>,
     rd: DmaRdMux,
@@ -108,7 +110,7 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        clock!(self, clock, axil, csr, sq, unpack, cq, rd, wr);
+        clock!(self, clock, axil, csr, sq, cmpl_q, unpack, cq, rd, wr);
         self.axil.reset.next = self.reset.val();
         self.csr.reset.next = self.reset.val();
         self.rd.reset.next = (self.reset.val() || self.csr.soft_reset.val());
@@ -133,7 +135,8 @@ impl<
         WorkReqSource::link(&mut self.m_wr, &mut self.unpack.m_wr);
         WrCompletionSource::join(&mut self.unpack.m_err, &mut self.sq.s_err);
         self.sq.wqe_freed.next = self.unpack.wqe_freed.val();
-        WrCompletionSink::link(&mut self.s_cmpl, &mut self.sq.s_cmpl);
+        WrCompletionSink::link(&mut self.s_cmpl, &mut self.cmpl_q.s_cmpl);
+        WrCompletionSource::join(&mut self.cmpl_q.m_cmpl, &mut self.sq.s_cmpl);
         // ---- Completion queues and host writes.
         CqeReqSource::join(&mut self.sq.m_cqe, &mut self.cq.s_cqe);
         CqeWriteSource::join(&mut self.cq.m_write, &mut self.wr.s_cqe);

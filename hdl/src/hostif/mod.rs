@@ -25,6 +25,7 @@
 pub mod axil_slave;
 pub mod axil_split;
 pub mod bram_dma;
+pub mod cmpl_queue;
 pub mod cq_engine;
 pub mod csr;
 pub mod dma_rd_mux;

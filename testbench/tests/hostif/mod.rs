@@ -1,6 +1,7 @@
 mod axil_slave;
 mod axil_split;
 mod bram_dma;
+mod cmpl_queue;
 mod cq_engine;
 mod csr;
 mod dma_rd_mux;
