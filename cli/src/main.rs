@@ -158,14 +158,8 @@ fn main() {
             }
         },
     };
-    // rust-hdl builds the CC module on the stack: run on a large one.
-    let code = std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(move || run(cli))
-        .expect("spawn the main thread")
-        .join()
-        .unwrap_or(101);
-    std::process::exit(code);
+    let code = std::panic::catch_unwind(|| nic_engines::on_large_stack(move || run(cli)));
+    std::process::exit(code.unwrap_or(101));
 }
 
 fn run(cli: Cli) -> i32 {
@@ -234,7 +228,7 @@ fn run(cli: Cli) -> i32 {
                 let handles: Vec<_> = (0..workers)
                     .map(|_| {
                         std::thread::Builder::new()
-                            .stack_size(256 << 20)
+                            .stack_size(nic_engines::LARGE_STACK)
                             .spawn_scoped(s, || {
                                 let mut done = Vec::new();
                                 loop {

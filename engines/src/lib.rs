@@ -114,5 +114,25 @@ pub fn workspace_target() -> std::path::PathBuf {
         .join("target")
 }
 
+/// The stack a thread that builds or simulates the large blocks needs:
+/// rust-hdl builds a block's struct on the stack, and the CC module's is
+/// larger than a main thread's 8 MiB (`.cargo/config.toml` raises
+/// `RUST_MIN_STACK` to the same for test threads).
+pub const LARGE_STACK: usize = 256 << 20;
+
+/// Run `f` on a thread of [`LARGE_STACK`] and return what it returns (the
+/// binaries' `main`s: `hpccnic`, `nic-bench`). A panic in `f` is resumed.
+pub fn on_large_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    match std::thread::Builder::new()
+        .stack_size(LARGE_STACK)
+        .spawn(f)
+        .expect("spawn a thread with a large stack")
+        .join()
+    {
+        Ok(v) => v,
+        Err(e) => std::panic::resume_unwind(e),
+    }
+}
+
 pub mod blocks;
 pub mod figures;

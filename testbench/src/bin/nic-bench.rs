@@ -27,6 +27,10 @@ struct Args {
 }
 
 fn main() {
+    nic_engines::on_large_stack(run)
+}
+
+fn run() {
     let a = match Args::try_parse() {
         Ok(a) => a,
         Err(e) if !e.use_stderr() => e.exit(),
