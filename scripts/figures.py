@@ -16,9 +16,14 @@ and names the command of every row and the commit it was measured on
 - `sim-interop` (docs/sim.md): the same sim's frames checked as a standard
   RoCEv2 receiver checks them (scripts/icrc_scapy.py --standard), with
   telemetry in probes only and in every data packet.
+- `line-rate` (docs/architecture.md §5h): the line-rate runs of `make
+  bench` (`nic-bench --group line-rate`), read from `build/bench.json`
+  (`--bench`), each row with the commit `nic-bench` recorded for it
+  (its `_commit` map). Without that file (a clean clone) the table is
+  left as it is, and `--check` says it did not check it.
 
 Usage:
-    scripts/figures.py [--cli PATH] [--check] [DOC ...]
+    scripts/figures.py [--cli PATH] [--bench JSON] [--check] [DOC ...]
 
 `--check` rewrites nothing: it runs the commands and fails (exit 1),
 naming the table and the first row that differs, when a doc's table is not
@@ -27,6 +32,7 @@ runs it on the `quick` CLI. Exit 2 on a bad option or a missing marker.
 """
 
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -51,6 +57,55 @@ INTEROP_RUNS = [
     ("mixed --loss 0.01 --telemetry probe", "probes and their answers only"),
     ("mixed --loss 0.01", "every data packet (the default)"),
 ]
+
+
+# The rows of `line-rate`: (the run's key in `build/bench.json` after
+# `line_rate_`, messages, flows).
+LINE_RATE_ROWS = [
+    ("64B_64flows", "64 B", "64"),
+    ("64B_8flows", "64 B", "8"),
+    ("64B_1flows", "64 B", "1"),
+    ("256B_64flows", "256 B", "64"),
+    ("256B_8flows", "256 B", "8"),
+    ("256B_1flows", "256 B", "1"),
+    ("1KB_64flows", "1 KiB", "64"),
+    ("1KB_8flows", "1 KiB", "8"),
+    ("1KB_1flows", "1 KiB", "1"),
+    ("mix_64flows", "mix (64 B, 1 KiB, 256 B, 16 KiB)", "64"),
+    ("mix_8flows", "mix", "8"),
+    ("mix_1flows", "mix", "1"),
+    ("64B_oneway_64flows", "64 B one way", "64"),
+    ("64B_oneway_1flows", "64 B one way", "1"),
+    ("64B_oneway_1flows_ring32", "64 B one way, 32 work requests a flow", "1"),
+    ("64B_1flows_ring32", "64 B, 32 work requests a flow", "1"),
+    ("mix_8flows_host_half", "mix, hosts taking DMA writes in half the cycles, no pause", "8"),
+    ("mix_8flows_host_half_pause", "the same with the link pause", "8"),
+    ("mix_6flows_rtl", "mix, the RTL cores on Verilator, twins in lockstep", "6"),
+    ("nic_mix_8flows", "whole NIC (`hpcc_nic`, host interface): mix", "8"),
+    ("nic_mix_6flows_rtl", "whole NIC: mix, the emitted `hpcc_nic` on Verilator, twins in lockstep", "6"),
+    ("nic_64B_64flows", "whole NIC: 64 B", "64"),
+]
+
+
+def line_rate(bench):
+    """The `line-rate` table from `bench` (the figures of
+    `build/bench.json`), or None when a run is missing from it."""
+    commits = bench.get("_commit", {})
+    rows = [
+        "| run (`line_rate_…`) | messages | flows | wire | data | `drop_full` | timeouts and NAKs | PAUSE frames | measured at |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for key, messages, flows in LINE_RATE_ROWS:
+        k = f"line_rate_{key}"
+        if f"{k}_data_fill" not in bench:
+            return None
+        f = lambda name: bench[f"{k}_{name}"]
+        rows.append(
+            f"| `{key}` | {messages} | {flows} | {f('wire_fill'):.3f} | **{f('data_fill'):.3f}** | "
+            f"{f('drop_full'):.0f} | {f('timeouts_naks'):.0f} | {f('pauses'):.0f} | "
+            f"{commits.get(f'{k}_data_fill', 'unrecorded')} |"
+        )
+    return rows
 
 
 def commit():
@@ -145,7 +200,9 @@ def sim_interop(cli):
 
 
 TABLES = {"sim-runs": sim_runs, "sim-interop": sim_interop}
-DOCS = ["docs/sim.md"]
+# Tables made from `make bench`'s figures (`--bench`), not by running.
+BENCH_TABLES = {"line-rate": line_rate}
+DOCS = ["docs/sim.md", "docs/architecture.md"]
 
 
 def blocks(text):
@@ -164,6 +221,7 @@ def without_commit(lines):
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cli", default=os.path.join(ROOT, "target/release/hpccnic"))
+    ap.add_argument("--bench", default=os.path.join(ROOT, "build/bench.json"))
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--self-test", action="store_true", help="a doc with one figure changed must fail --check")
     ap.add_argument("docs", nargs="*", default=DOCS)
@@ -173,7 +231,11 @@ def main(argv):
         return 2
     if a.self_test:
         return self_test(a.cli)
-    stale = []
+    try:
+        bench = json.load(open(a.bench))
+    except (OSError, ValueError):
+        bench = None
+    stale, unchecked = [], []
     for rel in a.docs:
         path = os.path.join(ROOT, rel)
         text = open(path).read()
@@ -183,11 +245,32 @@ def main(argv):
             return 2
         out, last = [], 0
         for name, s, e in found:
+            had = text[s:e].rstrip("\n").split("\n")
+            if name in BENCH_TABLES:
+                made = BENCH_TABLES[name](bench) if bench is not None else None
+                if made is None:
+                    unchecked.append(f"{rel}: table {name} (no line-rate figures in {a.bench}: `make bench` writes them)")
+                    made = had
+                else:
+                    # A row is checked against the figures when both name
+                    # the same commit (a hand edit shows); a row measured
+                    # at another commit is only reported.
+                    for x, y in zip(had, made):
+                        if x == y:
+                            continue
+                        if x.split("|")[-2:] == y.split("|")[-2:]:
+                            stale.append(f"{rel}: table {name}:\n  doc: {x}\n  {a.bench}: {y}")
+                        else:
+                            unchecked.append(f"{rel}: table {name}, `{y.split('|')[1].strip()}` ({a.bench} is at {y.split('|')[-2].strip()})")
+                    if len(had) != len(made):
+                        stale.append(f"{rel}: table {name}: {len(had)} rows in the doc, {len(made)} made")
+                out.append(text[last:s] + "\n".join(made) + "\n")
+                last = e
+                continue
             if name not in TABLES:
                 print(f"figures: {rel}: unknown table {name}", file=sys.stderr)
                 return 2
             made = TABLES[name](a.cli)
-            had = text[s:e].rstrip("\n").split("\n")
             if without_commit(had) != without_commit(made):
                 diff = next(
                     (i for i, (x, y) in enumerate(zip(without_commit(had), without_commit(made))) if x != y),
@@ -202,6 +285,8 @@ def main(argv):
         if not a.check:
             open(path, "w").write("".join(out))
             print(f"figures: {rel}: {len(found)} tables written")
+    for u in unchecked:
+        print(f"figures: not checked: {u}")
     if a.check and stale:
         print("figures: stale (run `make figures`):\n" + "\n".join(stale), file=sys.stderr)
         return 1

@@ -3,7 +3,9 @@
 //! arithmetic, the RoCE pipelines, the scheduler, DCQCN) and the
 //! environment's (`nic_netsim::bench`: the CC loops, the core and the
 //! whole NIC, line rate), prints a table and merges the figures into a flat
-//! JSON (`build/bench.json`, beside `make synth`'s).
+//! JSON (`build/bench.json`, beside `make synth`'s), each figure's
+//! commit under the key `_commit` (figure → commit, `-dirty` when the
+//! code differed from it), for the tables `make figures` makes.
 //!
 //! `cargo run --release -p nic-testbench --bin nic-bench -- [--json F] [--group G]…`
 //! Exit status 2 on a bad option or an output that cannot be written.
@@ -61,14 +63,39 @@ fn run() {
         .ok()
         .and_then(|s| serde_json::from_str(&s).ok())
         .unwrap_or_default();
+    // Each figure's commit, beside it under `_commit`, so that a table
+    // made from the file (`scripts/figures.py`) names it per row.
+    let stamp = commit();
+    let mut commits = all
+        .remove(COMMITS)
+        .and_then(|c| c.as_object().cloned())
+        .unwrap_or_default();
     println!("{:44} {:>16}", "figure", "value");
     for (k, v) in &figs {
         println!("{:44} {:>16}", k, v);
         all.insert(k.clone(), serde_json::json!(v));
+        commits.insert(k.clone(), serde_json::json!(stamp));
     }
+    all.insert(COMMITS.into(), serde_json::Value::Object(commits));
     std::fs::write(&a.json, serde_json::to_string_pretty(&all).unwrap() + "\n")
         .expect("write bench JSON");
     println!("wrote {}", a.json.display());
+}
+
+/// The key of the figures' commits in the JSON: figure → commit.
+const COMMITS: &str = "_commit";
+
+/// HEAD's short hash, with `-dirty` when files other than the docs differ
+/// from it (the rule of `scripts/figures.py`); `unknown` outside git.
+fn commit() -> String {
+    let git = |args: &[&str]| std::process::Command::new("git").args(args).output().ok();
+    let Some(head) = git(&["rev-parse", "--short", "HEAD"]).filter(|o| o.status.success()) else {
+        return "unknown".into();
+    };
+    let head = String::from_utf8_lossy(&head.stdout).trim().to_string();
+    let dirty = git(&["diff", "--quiet", "HEAD", "--", ".", ":(exclude)docs", ":(exclude)README.md"])
+        .is_some_and(|o| !o.status.success());
+    head + if dirty { "-dirty" } else { "" }
 }
 
 /// Create `json` (and its directories) if missing, without truncating it.
