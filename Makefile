@@ -59,8 +59,11 @@ lint: deps-sim verilog
 	@HPCCNIC=target/release/hpccnic scripts/lint.sh $(VDIR)
 
 # The docs' figure tables that a command makes (scripts/figures.py: `sim`'s
-# runs and interop in docs/sim.md), made again by running it; each names
-# the commit it was measured on. `make lint` and `make test` check them.
+# runs and interop in docs/sim.md), made again by running it, and those
+# made from `make bench`'s figures in build/bench.json (the line-rate
+# table of docs/architecture.md §5h, left as it is without that file);
+# each names the commit it was measured on. `make lint` and `make test`
+# check them.
 figures: deps-sim
 	@$(CARGO) build -q --release -p nic-cli
 	@python3 scripts/figures.py --cli target/release/hpccnic

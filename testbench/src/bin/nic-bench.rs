@@ -41,6 +41,8 @@ fn run() {
             std::process::exit(2);
         }
     };
+    // The commit the figures are measured on: the code as the run starts.
+    let stamp = commit();
     // The output before the run (it takes minutes).
     if let Err(e) = open_json(&a.json) {
         eprintln!("error: {e}");
@@ -65,7 +67,6 @@ fn run() {
         .unwrap_or_default();
     // Each figure's commit, beside it under `_commit`, so that a table
     // made from the file (`scripts/figures.py`) names it per row.
-    let stamp = commit();
     let mut commits = all
         .remove(COMMITS)
         .and_then(|c| c.as_object().cloned())
@@ -93,8 +94,16 @@ fn commit() -> String {
         return "unknown".into();
     };
     let head = String::from_utf8_lossy(&head.stdout).trim().to_string();
-    let dirty = git(&["diff", "--quiet", "HEAD", "--", ".", ":(exclude)docs", ":(exclude)README.md"])
-        .is_some_and(|o| !o.status.success());
+    let dirty = git(&[
+        "diff",
+        "--quiet",
+        "HEAD",
+        "--",
+        ".",
+        ":(exclude)docs",
+        ":(exclude)README.md",
+    ])
+    .is_some_and(|o| !o.status.success());
     head + if dirty { "-dirty" } else { "" }
 }
 

@@ -92,9 +92,11 @@ fn nic_10g_twin_closed_loop() {
     // regions of their own and a retry limit (issue 52), seed 4 when the
     // completions got a queue (`CmplQueue`, issue 50); of seeds 3..40,
     // 8, 10, 25, 30 and 35 abort on both NICs now.
-    for (seed, loss, read_pct, bad) in
-        [(1, 0.0, 0, false), (2, 0.02, 30, false), (10, 0.1, 30, true)]
-    {
+    for (seed, loss, read_pct, bad) in [
+        (1, 0.0, 0, false),
+        (2, 0.02, 30, false),
+        (10, 0.1, 30, true),
+    ] {
         let r = run(&cfg(seed, loss, read_pct, bad), false);
         for n in 0..2 {
             let (tx, rx, _) = &r.mac[n];
@@ -226,4 +228,3 @@ fn nic_10g_no_x_in_four_state_simulation() {
     let end = (first + 3000).min(r.inputs.len());
     four_state::<Rtl, Twin>("hpcc_nic_10g_4state", &r.inputs[..end]);
 }
-
