@@ -29,12 +29,14 @@
 # and 1G MACs (about 30 minutes on Icarus); by default (`make test`) the
 # runts, every 13th / 23rd size and 1514 (the frame sizes where a lane or
 # byte position changes are all covered by the runts and the odd steps).
+# COCOTB_FULL=1 also runs the UART bridge at the board's bit time and the
+# register map's 200 random rounds (`make test`: 10 cycles a bit, 60).
 set -euo pipefail
 vdir=${1:-build/verilog}
 if [ "${COCOTB_FULL:-0}" = 1 ]; then
-  xgmii_step=1 gmii_step=1 rgmii_step=7
+  xgmii_step=1 gmii_step=1 rgmii_step=7 uart_clks_per_bit=50 axil_rounds=200
 else
-  xgmii_step=13 gmii_step=23 rgmii_step=37
+  xgmii_step=13 gmii_step=23 rgmii_step=37 uart_clks_per_bit=10 axil_rounds=60
 fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 # run TOP SCRIPT [VAR=value ...]: one cocotb test module on one emitted top,
@@ -99,11 +101,14 @@ run mac_1g_rgmii test_rgmii.py RGMII_STEP=$rgmii_step
 # vendor MAC, whole-frame drops on receive (core 6.4 ns, MAC 6.206 / 6.212 ns).
 run vendor_mac_adapter test_vendor_mac.py
 
-run hpcc_nic test_axil.py HEADER="$root/include/hpcc_nic.h"
+# 60 rounds of random SCRATCH accesses (every strobe kind), 200 with
+# COCOTB_FULL=1: Icarus runs the whole NIC at about 15 cycles a second.
+run hpcc_nic test_axil.py HEADER="$root/include/hpcc_nic.h" AXIL_ROUNDS=$axil_rounds
 
-# cocotbext-uart (1 Mbaud, 50 cycles a bit) and cocotbext-axi's AxiLiteRam
-# around the UART register bridge; the host script frames the requests.
-run uart_axil test_uart_axil.py
+# cocotbext-uart and cocotbext-axi's AxiLiteRam around the UART register
+# bridge; the host script frames the requests. 10 cycles a bit (5 Mbaud at
+# 50 MHz); with COCOTB_FULL=1 the board's 50 (1 Mbaud).
+run uart_axil test_uart_axil.py UART_CLKS_PER_BIT=$uart_clks_per_bit
 
 # cocotbext-axi's AxiLiteMaster and two AxiLiteRams around the board's
 # address split (registers below HOST_MEM_BASE, host memory above).

@@ -21,6 +21,8 @@ the list stays true.
 
 Usage:
   comb_paths.py FILE.v [--allow scripts/comb_paths.allow] [--report]
+                [--lint-top TOP]  (scripts/lint.sh: the lint's yosys check
+                                   of the whole design in the same run)
   comb_paths.py --self-test   (a deliberately combinational block must
                                fail, a registered one must pass)
 Exit 0 when every block is clean or listed as it is; 1 otherwise.
@@ -44,11 +46,22 @@ BLOCK = re.compile(r"^module (top\$(?:core|host)\$[A-Za-z0-9_]+)\(", re.M)
 CLOCKS = {"clock", "clk"}
 
 
-def paths(vfile, modules):
-    """{module: (inputs reaching an output, outputs reached)} by yosys."""
+# The lint's yosys check (scripts/lint.sh), run on the whole design first
+# when `--lint-top` names its top: the design is read and `proc`essed once
+# for both checks (on `hpcc_nic` each takes about a minute of a core).
+LATCHES = "t:$dlatch t:$adlatch t:$dlatchsr"
+
+
+def paths(vfile, modules, lint_top=None):
+    """{module: (inputs reaching an output, outputs reached)} by yosys;
+    with `lint_top`, the lint's check of the whole design first."""
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
-        script = [f"read_verilog {vfile}", "design -save all"]
+        script = [f"read_verilog {vfile}"]
+        if lint_top:
+            script += [f"hierarchy -check -top {lint_top}", "proc", "check -assert",
+                       f"select -assert-none {LATCHES}"]
+        script += ["design -save all"]
         for k, m in enumerate(modules):
             # The block and its submodules only (rust-hdl names them
             # `<block>$<child>`), not a copy of the whole design.
@@ -66,7 +79,9 @@ def paths(vfile, modules):
         ys.write_text("\n".join(script) + "\n")
         r = subprocess.run(["yosys", "-q", "-s", str(ys)], capture_output=True, text=True)
         if r.returncode != 0:
-            sys.exit(f"comb_paths: yosys failed:\n{r.stderr[-3000:]}")
+            what = f"lint: yosys FAILED on {lint_top} (or the timing rules' check)" \
+                if lint_top else "comb_paths: yosys failed"
+            sys.exit(f"{what}:\n{r.stderr[-3000:]}")
         for k, m in enumerate(modules):
             def ports(ext):
                 text = (pathlib.Path(tmp) / f"{k}.{ext}").read_text()
@@ -94,12 +109,14 @@ def short(ports):
     return sorted({p.split("$", 1)[0] for p in ports})
 
 
-def check(vfile, allow, report):
+def check(vfile, allow, report, lint_top=None):
     text = pathlib.Path(vfile).read_text()
     modules = BLOCK.findall(text)
     if not modules:
         sys.exit(f"comb_paths: no block module (top$core$*, top$host$*) in {vfile}")
-    found = paths(vfile, modules)
+    found = paths(vfile, modules, lint_top)
+    if lint_top:
+        print(f"lint: {lint_top} yosys check -assert, no latch: clean")
     bad = 0
     for m in modules:
         name = m[len("top$"):]
@@ -158,6 +175,8 @@ def self_test():
         ok = ok and not check(str(v), {}, False)
         ok = ok and check(str(v), {"core$through": "rework"}, False)
         ok = ok and not check(str(v), {"core$through": "rework", "core$registered": "helper"}, False)
+        # With the lint's check of the whole design in the same run.
+        ok = ok and check(str(v), {"core$through": "rework"}, False, lint_top="top")
     print(f"comb_paths: self-test {'ok' if ok else 'FAILED'}")
     return ok
 
@@ -168,12 +187,15 @@ def main():
     ap.add_argument("--allow", default=os.path.join(os.path.dirname(__file__), "comb_paths.allow"))
     ap.add_argument("--report", action="store_true", help="list clean blocks too")
     ap.add_argument("--self-test", action="store_true")
+    ap.add_argument("--lint-top", metavar="TOP",
+                    help="also run the lint's yosys check (hierarchy -check, proc, "
+                         "check -assert, no latch) on the whole design, top TOP")
     a = ap.parse_args()
     if a.self_test:
         sys.exit(0 if self_test() else 1)
     if not a.verilog:
         ap.error("a Verilog file, or --self-test")
-    sys.exit(0 if check(a.verilog, load_allow(a.allow), a.report) else 1)
+    sys.exit(0 if check(a.verilog, load_allow(a.allow), a.report, a.lint_top) else 1)
 
 
 if __name__ == "__main__":

@@ -2,9 +2,10 @@
 the emitted Verilog (Icarus Verilog, cocotb 2).
 
 Two models someone else wrote sit on its two sides:
-- cocotbext-uart's UartSource and UartSink on `uart_rx` / `uart_tx`, at
-  1 Mbaud with a 50 MHz clock (`cfg_clks_per_bit` = 50), as on the
-  ECPIX-5;
+- cocotbext-uart's UartSource and UartSink on `uart_rx` / `uart_tx`, with
+  a 50 MHz clock: at 5 Mbaud (`cfg_clks_per_bit` = 10) in `make test`,
+  at the ECPIX-5's 1 Mbaud (50) with COCOTB_FULL=1 (`make test-full`) or
+  UART_CLKS_PER_BIT=50; the bridge's idle timeout is 40 bit times;
 - cocotbext-axi's AxiLiteRam on the `m_axil_*` master port, with random
   pauses on its channels.
 
@@ -43,9 +44,11 @@ import hpcc_uart as proto  # noqa: E402
 SEED = int(os.environ.get("UART_SEED", "20261128"))
 ROUNDS = int(os.environ.get("UART_ROUNDS", "60"))
 CLK_NS = 20
-BAUD = 1_000_000
-CLKS_PER_BIT = 50
-TIMEOUT_CYCLES = 2000
+# The bit time in clock cycles: the logic is the same at any bit time, and
+# the simulation's length is proportional to it (138 s of Icarus at 50).
+CLKS_PER_BIT = int(os.environ.get("UART_CLKS_PER_BIT", "10"))
+BAUD = 1_000_000_000 // (CLK_NS * CLKS_PER_BIT)
+TIMEOUT_CYCLES = 40 * CLKS_PER_BIT
 
 
 def pauses(rng, p):
