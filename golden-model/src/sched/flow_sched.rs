@@ -129,6 +129,9 @@ pub struct FlowSched<const A: usize> {
     used: u32,
     /// The probe head was `cfg_probe_t` old last cycle (registered).
     p_exp: bool,
+    /// The active list's head lost the issue slot to an event: it goes
+    /// at its next chance, `ev_ready` low for that cycle (registered).
+    visit_yield: bool,
     now: u32,
     cycle: u64,
     cnt: SchedStats,
@@ -145,6 +148,7 @@ impl<const A: usize> Default for FlowSched<A> {
             out_issue: VecDeque::new(),
             used: 0,
             p_exp: false,
+            visit_yield: false,
             now: 0,
             cycle: 0,
             cnt: SchedStats::default(),
@@ -366,7 +370,16 @@ impl<const A: usize> Cycle for FlowSched<A> {
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
         let ev_in_range = Self::in_range(i.ev.flow & 0xffff);
-        let ev_ready = !(ev_in_range && self.busy(i.ev.flow & 0xffff));
+        let room = self.used < OUT_CAP;
+        // The active list's head could issue this cycle (room, and its
+        // flow not in S1..S10).
+        let visit_can = room
+            && self
+                .active
+                .head()
+                .is_some_and(|h| !self.busy(h as u32 & 0xffff));
+        let ev_ready =
+            !(ev_in_range && self.busy(i.ev.flow & 0xffff)) && !(self.visit_yield && visit_can);
         let head = self.out.head();
         let c = self.cnt;
         let o = Out {
@@ -383,12 +396,13 @@ impl<const A: usize> Cycle for FlowSched<A> {
         };
 
         // ---- S0: issue one operation. Events first, then an expired
-        // probe timer, then the active list's head.
+        // probe timer, then the active list's head; but a head that lost
+        // the slot to an event goes at its next chance (`visit_yield`).
         let now = self.now;
-        let room = self.used < OUT_CAP;
         let accept = i.ev_valid && ev_ready;
         let probe_t = i.cfg_probe_t & 0xffffff;
         let probe_go = !accept
+            && !(self.visit_yield && visit_can)
             && room
             && probe_t != 0
             && self.p_exp
@@ -398,13 +412,8 @@ impl<const A: usize> Cycle for FlowSched<A> {
                 .probes
                 .head()
                 .is_some_and(|h| now.wrapping_sub(h as u32) >= probe_t);
-        let sched_go = !accept
-            && !probe_go
-            && room
-            && self
-                .active
-                .head()
-                .is_some_and(|h| !self.busy(h as u32 & 0xffff));
+        let sched_go = !accept && !probe_go && visit_can;
+        self.visit_yield = !sched_go && (self.visit_yield || (accept && visit_can));
         let issued = if accept {
             let f = i.ev.flow & 0xffff;
             Some(Op {

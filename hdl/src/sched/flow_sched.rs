@@ -76,10 +76,16 @@
 //! - Latency: visit to PktSend 13 cycles (S10 plus the queue's 3).
 //! - Events and visits share the issue slot: each accepted event (an ACK,
 //!   say) costs one visit. At line rate an ACK per minimum-size packet is
-//!   one event per 8 cycles on the 64-bit datapath.
-//! - Reaction: an event is accepted at most 10 cycles after it is offered
-//!   (events have priority; only the interlock delays them), and every
-//!   operation issued from 11 cycles after its acceptance sees it. An
+//!   one event per 8 cycles on the 64-bit datapath. Events go first, then
+//!   an expired probe, then the active list's head; but a head that lost
+//!   the slot to an event goes at its next chance, before events and
+//!   probes (`visit_yield`). So a flow's own ACKs and DOORBELLs, each
+//!   holding the flow 11 cycles for the interlock, alternate with its
+//!   visits instead of keeping them out while they come.
+//! - Reaction: an event is accepted at most 21 cycles after it is offered
+//!   (up to 10 behind the interlock, one behind a yielded visit, and 10
+//!   more when that visit is of the event's flow), and every operation
+//!   issued from 11 cycles after its acceptance sees it. An
 //!   UPDATE that opens a parked flow's window gives its first PktSend 26
 //!   cycles after acceptance (idle scheduler; `update_takes_effect_in_
 //!   bounded_cycles`).
@@ -144,6 +150,9 @@ pub struct FlowSched<const A: usize> {
     dspan: DFF<Bits<32>>,
     rew_ok: DFF<Bit>,
     p_exp: DFF<Bit>,
+    /// The active list's head lost the issue slot to an event: it goes at
+    /// its next chance, `s_ev.ready` low for that cycle.
+    visit_yield: DFF<Bit>,
     c_events: DFF<Bits<32>>,
     c_sends: DFF<Bits<32>>,
     c_probes: DFF<Bits<32>>,
@@ -236,6 +245,7 @@ pub struct FlowSched<const A: usize> {
     hit_s: Signal<Local, Bit>,
     accept: Signal<Local, Bit>,
     room: Signal<Local, Bit>,
+    visit_can: Signal<Local, Bit>,
     probe_go: Signal<Local, Bit>,
     sched_go: Signal<Local, Bit>,
     pop_go: Signal<Local, Bit>,
@@ -290,6 +300,7 @@ impl<const A: usize> Default for FlowSched<A> {
             dspan: Default::default(),
             rew_ok: Default::default(),
             p_exp: Default::default(),
+            visit_yield: Default::default(),
             c_events: Default::default(),
             c_sends: Default::default(),
             c_probes: Default::default(),
@@ -358,6 +369,7 @@ impl<const A: usize> Default for FlowSched<A> {
             hit_s: Default::default(),
             accept: Default::default(),
             room: Default::default(),
+            visit_can: Default::default(),
             probe_go: Default::default(),
             sched_go: Default::default(),
             pop_go: Default::default(),
@@ -418,6 +430,7 @@ impl<const A: usize> Logic for FlowSched<A> {
             dspan,
             rew_ok,
             p_exp,
+            visit_yield,
             c_events,
             c_sends,
             c_probes,
@@ -734,15 +747,26 @@ impl<const A: usize> Logic for FlowSched<A> {
                 }
             }
         }
-        self.s_ev.ready.next = !(self.in_range.val() && self.hit_ev.val());
-        self.accept.next = (self.s_ev.valid.val() && !(self.in_range.val() && self.hit_ev.val()));
         self.room.next = (self.used.q.val() < self.k_cap.val());
+        // The active list's head could issue this cycle. When it lost the
+        // slot to an event before (`visit_yield`), events wait this cycle:
+        // a flow's own ACKs and DOORBELLs, each holding the flow for the
+        // interlock, would otherwise keep its visit out for as long as
+        // they come.
+        self.visit_can.next =
+            (self.room.val() && self.active.head_valid.val() && !self.hit_s.val());
+        self.s_ev.ready.next = (!(self.in_range.val() && self.hit_ev.val())
+            && !(self.visit_yield.q.val() && self.visit_can.val()));
+        self.accept.next = (self.s_ev.valid.val()
+            && !(self.in_range.val() && self.hit_ev.val())
+            && !(self.visit_yield.q.val() && self.visit_can.val()));
         self.probe_t_on.next = self.cfg_probe_t.val().any();
         // The probe head's expiry is registered (p_exp: the head was
         // already there last cycle and was `cfg_probe_t` old then), off
         // the issue path; a probe goes at least T + 1 cycles after its
         // time stamp.
         self.probe_go.next = (!self.accept.val()
+            && !(self.visit_yield.q.val() && self.visit_can.val())
             && self.room.val()
             && self.probe_t_on.val()
             && self.p_exp.q.val()
@@ -751,11 +775,9 @@ impl<const A: usize> Logic for FlowSched<A> {
             && !self.probe_go.val()
             && ((self.now.q.val() - self.p_t0.val())
                 >= bit_cast::<32, 24>(self.cfg_probe_t.val())));
-        self.sched_go.next = (!self.accept.val()
-            && !self.probe_go.val()
-            && self.room.val()
-            && self.active.head_valid.val()
-            && !self.hit_s.val());
+        self.sched_go.next = (!self.accept.val() && !self.probe_go.val() && self.visit_can.val());
+        self.visit_yield.d.next = (!self.sched_go.val()
+            && (self.visit_yield.q.val() || (self.accept.val() && self.visit_can.val())));
         self.pop_go.next = (self.probe_go.val() || self.sched_go.val());
         self.active.pop.next = self.sched_go.val();
         self.probes.pop.next = self.probe_go.val();
