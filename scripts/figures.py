@@ -261,7 +261,7 @@ def main(argv):
                         if x.split("|")[-2:] == y.split("|")[-2:]:
                             stale.append(f"{rel}: table {name}:\n  doc: {x}\n  {a.bench}: {y}")
                         else:
-                            unchecked.append(f"{rel}: table {name}, `{y.split('|')[1].strip()}` ({a.bench} is at {y.split('|')[-2].strip()})")
+                            unchecked.append(f"{rel}: table {name}, `{y.split('|')[1].strip().strip('`')}` ({a.bench} is at {y.split('|')[-2].strip()})")
                     if len(had) != len(made):
                         stale.append(f"{rel}: table {name}: {len(had)} rows in the doc, {len(made)} made")
                 out.append(text[last:s] + "\n".join(made) + "\n")
