@@ -950,7 +950,8 @@ fn a_reset_in_mid_traffic_is_recovered() {
     // On the 10G top the pin resets B's MAC too: the frame it was
     // sending is cut on the wire (counted, not an error of the run). The
     // cycle is one where B sends (5000 was before 8 READs in flight, 5500
-    // then, 5000 again since the flows have regions of their own).
+    // then, 5000 again since the flows have regions of their own, 5050
+    // since the scheduler's input slice).
     let (code, out, err) = hpccnic(&[
         "sim",
         "mixed",
@@ -961,7 +962,7 @@ fn a_reset_in_mid_traffic_is_recovered() {
         "--loss",
         "0.01",
         "--reset-at",
-        "5000",
+        "5050",
         "--seed",
         "4",
     ]);

@@ -36,15 +36,20 @@
 //!   (S0): an event, else an expired probe timer, else the active list's
 //!   head. It reads the flow's state (eight RAMs, one word per flow) in
 //!   S1, and writes it back in S10. A flow with an operation in S1..S10 is not
-//!   issued (interlock: `s_ev.ready` low for that flow's events, the list
-//!   heads wait), so no forwarding is needed.
+//!   issued (interlock: the event at the input slice's head, and the list
+//!   heads, wait), so no forwarding is needed.
+//! - **An input slice** (timing rule R1): events enter an `AxisSkid` of
+//!   the packed record ([`EV_BITS`]), so `s_ev.ready` is a register (the
+//!   slice's skid empty) that depends on no input, and S0's interlock
+//!   compares the flow of the slice's registered head. One event a cycle
+//!   passes; an event waits in the slice while its flow is busy.
 //!
 //! # Ports (clock `clock`)
 //! - config (hold constant while flows are active): `cfg_mtu` (bytes;
 //!   0 sends nothing), `cfg_cap` (bytes, 20 bits), `cfg_probe_t` (cycles,
 //!   24 bits; 0 stops probing).
-//! - event in, valid/ready: `s_ev.valid`, `s_ev.ready`, `s_ev.op`, `s_ev.flow`
-//!   (16 bits), `s_ev.a`, `s_ev.b`:
+//! - event in, valid/ready: `s_ev.valid`, `s_ev.ready` (a register),
+//!   `s_ev.op`, `s_ev.flow` (16 bits), `s_ev.a`, `s_ev.b`:
 //!
 //!   | op | name | a | b | effect |
 //!   |---|---|---|---|---|
@@ -82,13 +87,14 @@
 //!   probes (`visit_yield`). So a flow's own ACKs and DOORBELLs, each
 //!   holding the flow 11 cycles for the interlock, alternate with its
 //!   visits instead of keeping them out while they come.
-//! - Reaction: an event is accepted at most 21 cycles after it is offered
-//!   (up to 10 behind the interlock, one behind a yielded visit, and 10
-//!   more when that visit is of the event's flow), and every operation
-//!   issued from 11 cycles after its acceptance sees it. An
-//!   UPDATE that opens a parked flow's window gives its first PktSend 26
-//!   cycles after acceptance (idle scheduler; `update_takes_effect_in_
-//!   bounded_cycles`).
+//! - Reaction: an event at the input slice's head issues at most 21
+//!   cycles after it got there (up to 10 behind the interlock, one behind
+//!   a yielded visit, and 10 more when that visit is of the event's
+//!   flow); it gets there the cycle after its handshake when the slice is
+//!   empty. Every operation issued from 11 cycles after its issue sees
+//!   it. An UPDATE that opens a parked flow's window gives its first
+//!   PktSend 27 cycles after its handshake (idle scheduler; the slice's
+//!   one, then 26; `update_takes_effect_in_bounded_cycles`).
 //!
 //! # Bad input (dropped, counted, nothing written)
 //! - `s_ev.flow` ≥ 2^A: `m_stats.bad_flow` (accepted at once, no state read).
@@ -113,6 +119,11 @@
 use crate::arith::WideMul;
 use crate::mem::{Fifo, Ram};
 use crate::sched::{PktSendSource, SchedEventSink, SchedStatsSource};
+use crate::stream::AxisSkid;
+
+/// Bits of a `SchedEvent` packed for the input slice: op [2:0], flow
+/// [18:3], a [50:19], b [82:51].
+pub const EV_BITS: usize = 83;
 use rust_hdl::prelude::*;
 
 /// log2 of the PktSend queue's RAM words.
@@ -129,6 +140,17 @@ pub struct FlowSched<const A: usize> {
     pub s_ev: SchedEventSink,
     pub m_send: PktSendSource,
     pub m_stats: SchedStatsSource,
+    /// The input slice (timing rule R1): `s_ev.ready` is its register, and
+    /// S0's interlock compares the flow of its registered head.
+    ev_in: AxisSkid<EV_BITS, 1, 1>,
+    k_sh3: Constant<Bits<8>>,
+    k_sh19: Constant<Bits<8>>,
+    k_sh51: Constant<Bits<8>>,
+    /// The slice's head, unpacked.
+    h_op: Signal<Local, Bits<3>>,
+    h_flow: Signal<Local, Bits<16>>,
+    h_a: Signal<Local, Bits<32>>,
+    h_b: Signal<Local, Bits<32>>,
     active: Fifo<16, A>,
     probes: Fifo<48, A>,
     out: Fifo<72, OUT_A>,
@@ -151,7 +173,7 @@ pub struct FlowSched<const A: usize> {
     rew_ok: DFF<Bit>,
     p_exp: DFF<Bit>,
     /// The active list's head lost the issue slot to an event: it goes at
-    /// its next chance, `s_ev.ready` low for that cycle.
+    /// its next chance, the input slice's head held that cycle.
     visit_yield: DFF<Bit>,
     c_events: DFF<Bits<32>>,
     c_sends: DFF<Bits<32>>,
@@ -280,6 +302,14 @@ impl<const A: usize> Default for FlowSched<A> {
             s_ev: Default::default(),
             m_send: Default::default(),
             m_stats: Default::default(),
+            ev_in: Default::default(),
+            k_sh3: Constant::new(Bits::<8>::from(3u64)),
+            k_sh19: Constant::new(Bits::<8>::from(19u64)),
+            k_sh51: Constant::new(Bits::<8>::from(51u64)),
+            h_op: Default::default(),
+            h_flow: Default::default(),
+            h_a: Default::default(),
+            h_b: Default::default(),
             active: Default::default(),
             probes: Default::default(),
             out: Default::default(),
@@ -442,6 +472,20 @@ impl<const A: usize> Logic for FlowSched<A> {
             c_bad_doorbell,
             c_bad_trim
         );
+        self.ev_in.clock.next = self.clock.val();
+        self.ev_in.s_axis.tvalid.next = self.s_ev.valid.val();
+        self.ev_in.s_axis.tdata.next = (bit_cast::<EV_BITS, 3>(self.s_ev.op.val())
+            | (bit_cast::<EV_BITS, 16>(self.s_ev.flow.val()) << self.k_sh3.val())
+            | (bit_cast::<EV_BITS, 32>(self.s_ev.a.val()) << self.k_sh19.val())
+            | (bit_cast::<EV_BITS, 32>(self.s_ev.b.val()) << self.k_sh51.val()));
+        self.ev_in.s_axis.tkeep.next = 1.into();
+        self.ev_in.s_axis.tlast.next = false;
+        self.ev_in.s_axis.tuser.next = 0.into();
+        self.s_ev.ready.next = self.ev_in.s_axis.tready.val();
+        self.h_op.next = self.ev_in.m_axis.tdata.val().get_bits::<3>(0);
+        self.h_flow.next = self.ev_in.m_axis.tdata.val().get_bits::<16>(3);
+        self.h_a.next = self.ev_in.m_axis.tdata.val().get_bits::<32>(19);
+        self.h_b.next = self.ev_in.m_axis.tdata.val().get_bits::<32>(51);
         self.active.clock.next = self.clock.val();
         self.probes.clock.next = self.clock.val();
         self.out.clock.next = self.clock.val();
@@ -727,7 +771,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         }
 
         // ---- S0: interlock and issue
-        self.in_range.next = !(self.s_ev.flow.val() >> self.k_a.val()).any();
+        self.in_range.next = !(self.h_flow.val() >> self.k_a.val()).any();
         self.p_flow.next = self.probes.head_data.val().get_bits::<16>(32);
         self.p_t0.next = self.probes.head_data.val().get_bits::<32>(0);
         self.s_flow.next = self.active.head_data.val().get_bits::<16>(0);
@@ -736,7 +780,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.hit_s.next = false;
         for i in 1..11 {
             if (self.v[i].q.val() && (self.kind[i].q.val() != self.k_kill.val())) {
-                if (self.flow[i].q.val() == self.s_ev.flow.val()) {
+                if (self.flow[i].q.val() == self.h_flow.val()) {
                     self.hit_ev.next = true;
                 }
                 if (self.flow[i].q.val() == self.p_flow.val()) {
@@ -755,11 +799,10 @@ impl<const A: usize> Logic for FlowSched<A> {
         // they come.
         self.visit_can.next =
             (self.room.val() && self.active.head_valid.val() && !self.hit_s.val());
-        self.s_ev.ready.next = (!(self.in_range.val() && self.hit_ev.val())
-            && !(self.visit_yield.q.val() && self.visit_can.val()));
-        self.accept.next = (self.s_ev.valid.val()
+        self.accept.next = (self.ev_in.m_axis.tvalid.val()
             && !(self.in_range.val() && self.hit_ev.val())
             && !(self.visit_yield.q.val() && self.visit_can.val()));
+        self.ev_in.m_axis.tready.next = self.accept.val();
         self.probe_t_on.next = self.cfg_probe_t.val().any();
         // The probe head's expiry is registered (p_exp: the head was
         // already there last cycle and was `cfg_probe_t` old then), off
@@ -784,7 +827,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.iss_flow.next = self.s_flow.val();
         self.kind[1].d.next = self.k_sched.val();
         if self.accept.val() {
-            self.iss_flow.next = self.s_ev.flow.val();
+            self.iss_flow.next = self.h_flow.val();
             if self.in_range.val() {
                 self.kind[1].d.next = self.k_ev.val();
             } else {
@@ -797,12 +840,12 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.v[1].d.next = (self.accept.val() || self.pop_go.val());
         self.flow[1].d.next = self.iss_flow.val();
         self.tnow[1].d.next = self.now.q.val();
-        self.op[1].d.next = self.s_ev.op.val();
-        self.a[1].d.next = self.s_ev.a.val();
-        self.b[1].d.next = self.s_ev.b.val();
-        self.dbb[1].d.next = self.s_ev.a.val();
-        if (self.s_ev.op.val() == self.op_ack_db.val()) {
-            self.dbb[1].d.next = self.s_ev.b.val();
+        self.op[1].d.next = self.h_op.val();
+        self.a[1].d.next = self.h_a.val();
+        self.b[1].d.next = self.h_b.val();
+        self.dbb[1].d.next = self.h_a.val();
+        if (self.h_op.val() == self.op_ack_db.val()) {
+            self.dbb[1].d.next = self.h_b.val();
         }
         // ---- S1: read the state (the address comes from a register: eight
         // RAMs hang on it)

@@ -188,8 +188,9 @@ fn equal_rates_equal_shares() {
 }
 
 /// Reaction: a CC update that opens a flow's window produces its first
-/// PktSend a fixed 26 cycles after the update is offered (idle scheduler:
-/// accepted at once, written at S10, the flow appended to the active list,
+/// PktSend a fixed 27 cycles after the update is offered (idle scheduler:
+/// taken into the input slice at once, issued from its head the cycle
+/// after, written at S10, the flow appended to the active list,
 /// visited, and its PktSend through the queue), on both engines. Before
 /// it, the flow's window (100 B) is under one packet (256 B): exactly one
 /// packet goes, since nothing was in flight, and the flow parks.
@@ -207,7 +208,7 @@ fn update_takes_effect_in_bounded_cycles() {
     let first = (t_update..outs.len())
         .find(|&k| outs[k].send_valid)
         .unwrap();
-    assert_eq!(first - t_update, 26, "reaction");
+    assert_eq!(first - t_update, 27, "reaction");
     assert_eq!(outs[first].send.seq, 356);
 }
 
@@ -218,8 +219,10 @@ fn update_takes_effect_in_bounded_cycles() {
 /// flow's next free cycle (`visit_yield`). A visited flow is back in the
 /// active list only after its visit's S10, so the first event after a
 /// visit finds no head to yield to: two events, then a visit, 33 cycles
-/// a round. No event waits more than 21 cycles (the documented bound),
-/// and the flow sends a packet every 33 cycles. Without the yield it sent
+/// a round. No event waits more than 21 cycles (the documented bound;
+/// with the input slice an event's handshake comes once the one before
+/// it has issued, so the gaps between handshakes are the gaps between
+/// issues), and the flow sends a packet every 33 cycles. Without the yield it sent
 /// none while its events came. Both engines.
 #[test]
 fn a_flows_own_events_do_not_keep_its_visits_out() {
