@@ -26,8 +26,6 @@
 
 use crate::mem::fifo::{self, Fifo};
 use crate::sched::{PktSend, SchedEvent, SchedStats};
-use crate::stream::axis_skid::SkidState;
-use crate::stream::Beat;
 use crate::Cycle;
 use std::collections::VecDeque;
 
@@ -122,9 +120,8 @@ pub fn pack_send(flow: u32, seq: u32, len: u32, probe: bool, epoch: u8) -> u128 
 #[derive(Clone)]
 pub struct FlowSched<const A: usize> {
     pub flows: Vec<FlowState>,
-    /// The input slice (the RTL's `AxisSkid` of the packed event):
-    /// `ev_ready` is its skid register empty; S0 sees its head.
-    ev_in: SkidState,
+    /// The input register: `ev_ready` is "empty"; S0 sees its event.
+    ev_in: Option<SchedEvent>,
     pipe: VecDeque<Option<Op>>,
     active: Fifo<16, A>,
     probes: Fifo<48, A>,
@@ -135,7 +132,7 @@ pub struct FlowSched<const A: usize> {
     /// The probe head was `cfg_probe_t` old last cycle (registered).
     p_exp: bool,
     /// The active list's head lost the issue slot to an event: it goes
-    /// at its next chance, the input slice's head held that cycle (registered).
+    /// at its next chance, the input register held that cycle (registered).
     visit_yield: bool,
     now: u32,
     cycle: u64,
@@ -146,7 +143,7 @@ impl<const A: usize> Default for FlowSched<A> {
     fn default() -> Self {
         Self {
             flows: vec![FlowState::default(); 1 << A],
-            ev_in: SkidState::default(),
+            ev_in: None,
             pipe: std::iter::repeat(None).take(STAGES).collect(),
             active: Fifo::default(),
             probes: Fifo::default(),
@@ -187,29 +184,6 @@ fn window_fits(inflight: u32, len: u32, w: u32) -> bool {
 fn is_active(s: &FlowState, mtu: u32) -> bool {
     let len = pkt_len(mtu, s.end.wrapping_sub(s.nxt));
     s.r != 0 && len != 0 && window_fits(s.nxt.wrapping_sub(s.una), len, s.w)
-}
-
-/// A `SchedEvent` packed as the RTL's input slice holds it: op [2:0],
-/// flow [18:3], a [50:19], b [82:51].
-fn pack_event(e: &SchedEvent) -> Beat {
-    Beat {
-        tdata: (e.op & 7) as u128
-            | ((e.flow & 0xffff) as u128) << 3
-            | (e.a as u128) << 19
-            | (e.b as u128) << 51,
-        tkeep: 1,
-        tlast: false,
-        tuser: 0,
-    }
-}
-
-fn unpack_event(b: &Beat) -> SchedEvent {
-    SchedEvent {
-        op: (b.tdata & 7) as u8,
-        flow: (b.tdata >> 3) as u32 & 0xffff,
-        a: (b.tdata >> 19) as u32,
-        b: (b.tdata >> 51) as u32,
-    }
 }
 
 impl<const A: usize> FlowSched<A> {
@@ -398,8 +372,8 @@ impl<const A: usize> Cycle for FlowSched<A> {
     type In = In;
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
-        // S0 takes its event from the input slice's head (registered).
-        let ev = unpack_event(&self.ev_in.main);
+        // S0 takes its event from the input register.
+        let ev = self.ev_in.unwrap_or_default();
         let ev_in_range = Self::in_range(ev.flow);
         let room = self.used < OUT_CAP;
         // The active list's head could issue this cycle (room, and its
@@ -409,13 +383,13 @@ impl<const A: usize> Cycle for FlowSched<A> {
                 .active
                 .head()
                 .is_some_and(|h| !self.busy(h as u32 & 0xffff));
-        let ev_go = self.ev_in.main_v
+        let ev_go = self.ev_in.is_some()
             && !(ev_in_range && self.busy(ev.flow))
             && !(self.visit_yield && visit_can);
         let head = self.out.head();
         let c = self.cnt;
         let o = Out {
-            ev_ready: self.ev_in.s_tready(),
+            ev_ready: self.ev_in.is_none(),
             send_valid: head.is_some(),
             send: PktSend {
                 flow: head.map_or(0, |h| (h >> 48) as u32 & 0x7fff),
@@ -513,7 +487,18 @@ impl<const A: usize> Cycle for FlowSched<A> {
             push_data: e.send.unwrap_or(0),
             pop: i.send_ready,
         });
-        self.ev_in.step(i.ev_valid.then(|| pack_event(&i.ev)), accept);
+        // The input register: takes an event when empty, empties when
+        // its event issues.
+        if self.ev_in.is_none() {
+            self.ev_in = i.ev_valid.then(|| SchedEvent {
+                op: i.ev.op & 7,
+                flow: i.ev.flow & 0xffff,
+                a: i.ev.a,
+                b: i.ev.b,
+            });
+        } else if accept {
+            self.ev_in = None;
+        }
         self.now = self.now.wrapping_add(1);
         self.cycle += 1;
         o

@@ -36,13 +36,16 @@
 //!   (S0): an event, else an expired probe timer, else the active list's
 //!   head. It reads the flow's state (eight RAMs, one word per flow) in
 //!   S1, and writes it back in S10. A flow with an operation in S1..S10 is not
-//!   issued (interlock: the event at the input slice's head, and the list
+//!   issued (interlock: the event at the input register, and the list
 //!   heads, wait), so no forwarding is needed.
-//! - **An input slice** (timing rule R1): events enter an `AxisSkid` of
-//!   the packed record ([`EV_BITS`]), so `s_ev.ready` is a register (the
-//!   slice's skid empty) that depends on no input, and S0's interlock
-//!   compares the flow of the slice's registered head. One event a cycle
-//!   passes; an event waits in the slice while its flow is busy.
+//! - **An input register** (timing rules R1, R2): an event is taken into
+//!   a register when it is empty, so `s_ev.ready` is a register that
+//!   depends on no input, and S0's interlock compares the flow of the
+//!   registered event. At most one event every other cycle passes (far
+//!   above the NIC's event rate); while one waits for its flow, the next
+//!   waits upstream, where `EvMerge` can still merge a flow's events (a
+//!   two-register slice took them at once and cost one flow of 64-byte
+//!   WRITEs 0.03 of the line that way).
 //!
 //! # Ports (clock `clock`)
 //! - config (hold constant while flows are active): `cfg_mtu` (bytes;
@@ -87,14 +90,14 @@
 //!   probes (`visit_yield`). So a flow's own ACKs and DOORBELLs, each
 //!   holding the flow 11 cycles for the interlock, alternate with its
 //!   visits instead of keeping them out while they come.
-//! - Reaction: an event at the input slice's head issues at most 21
+//! - Reaction: an event at the input register issues at most 21
 //!   cycles after it got there (up to 10 behind the interlock, one behind
 //!   a yielded visit, and 10 more when that visit is of the event's
-//!   flow); it gets there the cycle after its handshake when the slice is
-//!   empty. Every operation issued from 11 cycles after its issue sees
-//!   it. An UPDATE that opens a parked flow's window gives its first
-//!   PktSend 27 cycles after its handshake (idle scheduler; the slice's
-//!   one, then 26; `update_takes_effect_in_bounded_cycles`).
+//!   flow); it gets there the cycle after its handshake. Every operation
+//!   issued from 11 cycles after its issue sees it. An UPDATE that opens
+//!   a parked flow's window gives its first PktSend 27 cycles after its
+//!   handshake (idle scheduler; the register's one, then 26;
+//!   `update_takes_effect_in_bounded_cycles`).
 //!
 //! # Bad input (dropped, counted, nothing written)
 //! - `s_ev.flow` ≥ 2^A: `m_stats.bad_flow` (accepted at once, no state read).
@@ -119,11 +122,6 @@
 use crate::arith::WideMul;
 use crate::mem::{Fifo, Ram};
 use crate::sched::{PktSendSource, SchedEventSink, SchedStatsSource};
-use crate::stream::AxisSkid;
-
-/// Bits of a `SchedEvent` packed for the input slice: op [2:0], flow
-/// [18:3], a [50:19], b [82:51].
-pub const EV_BITS: usize = 83;
 use rust_hdl::prelude::*;
 
 /// log2 of the PktSend queue's RAM words.
@@ -140,17 +138,13 @@ pub struct FlowSched<const A: usize> {
     pub s_ev: SchedEventSink,
     pub m_send: PktSendSource,
     pub m_stats: SchedStatsSource,
-    /// The input slice (timing rule R1): `s_ev.ready` is its register, and
-    /// S0's interlock compares the flow of its registered head.
-    ev_in: AxisSkid<EV_BITS, 1, 1>,
-    k_sh3: Constant<Bits<8>>,
-    k_sh19: Constant<Bits<8>>,
-    k_sh51: Constant<Bits<8>>,
-    /// The slice's head, unpacked.
-    h_op: Signal<Local, Bits<3>>,
-    h_flow: Signal<Local, Bits<16>>,
-    h_a: Signal<Local, Bits<32>>,
-    h_b: Signal<Local, Bits<32>>,
+    /// The input register (timing rules R1, R2): `s_ev.ready` is "empty",
+    /// and S0's interlock compares the flow of the registered event.
+    h_v: DFF<Bit>,
+    h_op: DFF<Bits<3>>,
+    h_flow: DFF<Bits<16>>,
+    h_a: DFF<Bits<32>>,
+    h_b: DFF<Bits<32>>,
     active: Fifo<16, A>,
     probes: Fifo<48, A>,
     out: Fifo<72, OUT_A>,
@@ -173,7 +167,7 @@ pub struct FlowSched<const A: usize> {
     rew_ok: DFF<Bit>,
     p_exp: DFF<Bit>,
     /// The active list's head lost the issue slot to an event: it goes at
-    /// its next chance, the input slice's head held that cycle.
+    /// its next chance, the input register held that cycle.
     visit_yield: DFF<Bit>,
     c_events: DFF<Bits<32>>,
     c_sends: DFF<Bits<32>>,
@@ -302,10 +296,7 @@ impl<const A: usize> Default for FlowSched<A> {
             s_ev: Default::default(),
             m_send: Default::default(),
             m_stats: Default::default(),
-            ev_in: Default::default(),
-            k_sh3: Constant::new(Bits::<8>::from(3u64)),
-            k_sh19: Constant::new(Bits::<8>::from(19u64)),
-            k_sh51: Constant::new(Bits::<8>::from(51u64)),
+            h_v: Default::default(),
             h_op: Default::default(),
             h_flow: Default::default(),
             h_a: Default::default(),
@@ -461,6 +452,11 @@ impl<const A: usize> Logic for FlowSched<A> {
             rew_ok,
             p_exp,
             visit_yield,
+            h_v,
+            h_op,
+            h_flow,
+            h_a,
+            h_b,
             c_events,
             c_sends,
             c_probes,
@@ -472,20 +468,6 @@ impl<const A: usize> Logic for FlowSched<A> {
             c_bad_doorbell,
             c_bad_trim
         );
-        self.ev_in.clock.next = self.clock.val();
-        self.ev_in.s_axis.tvalid.next = self.s_ev.valid.val();
-        self.ev_in.s_axis.tdata.next = (bit_cast::<EV_BITS, 3>(self.s_ev.op.val())
-            | (bit_cast::<EV_BITS, 16>(self.s_ev.flow.val()) << self.k_sh3.val())
-            | (bit_cast::<EV_BITS, 32>(self.s_ev.a.val()) << self.k_sh19.val())
-            | (bit_cast::<EV_BITS, 32>(self.s_ev.b.val()) << self.k_sh51.val()));
-        self.ev_in.s_axis.tkeep.next = 1.into();
-        self.ev_in.s_axis.tlast.next = false;
-        self.ev_in.s_axis.tuser.next = 0.into();
-        self.s_ev.ready.next = self.ev_in.s_axis.tready.val();
-        self.h_op.next = self.ev_in.m_axis.tdata.val().get_bits::<3>(0);
-        self.h_flow.next = self.ev_in.m_axis.tdata.val().get_bits::<16>(3);
-        self.h_a.next = self.ev_in.m_axis.tdata.val().get_bits::<32>(19);
-        self.h_b.next = self.ev_in.m_axis.tdata.val().get_bits::<32>(51);
         self.active.clock.next = self.clock.val();
         self.probes.clock.next = self.clock.val();
         self.out.clock.next = self.clock.val();
@@ -771,7 +753,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         }
 
         // ---- S0: interlock and issue
-        self.in_range.next = !(self.h_flow.val() >> self.k_a.val()).any();
+        self.in_range.next = !(self.h_flow.q.val() >> self.k_a.val()).any();
         self.p_flow.next = self.probes.head_data.val().get_bits::<16>(32);
         self.p_t0.next = self.probes.head_data.val().get_bits::<32>(0);
         self.s_flow.next = self.active.head_data.val().get_bits::<16>(0);
@@ -780,7 +762,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.hit_s.next = false;
         for i in 1..11 {
             if (self.v[i].q.val() && (self.kind[i].q.val() != self.k_kill.val())) {
-                if (self.flow[i].q.val() == self.h_flow.val()) {
+                if (self.flow[i].q.val() == self.h_flow.q.val()) {
                     self.hit_ev.next = true;
                 }
                 if (self.flow[i].q.val() == self.p_flow.val()) {
@@ -799,10 +781,23 @@ impl<const A: usize> Logic for FlowSched<A> {
         // they come.
         self.visit_can.next =
             (self.room.val() && self.active.head_valid.val() && !self.hit_s.val());
-        self.accept.next = (self.ev_in.m_axis.tvalid.val()
+        self.accept.next = (self.h_v.q.val()
             && !(self.in_range.val() && self.hit_ev.val())
             && !(self.visit_yield.q.val() && self.visit_can.val()));
-        self.ev_in.m_axis.tready.next = self.accept.val();
+        // The input register: takes an event when empty (so `s_ev.ready`
+        // is a register; one event every other cycle at most, and while
+        // one waits for its flow the next waits upstream, where `EvMerge`
+        // can still merge it), empties when its event issues.
+        self.s_ev.ready.next = !self.h_v.q.val();
+        if self.h_v.q.val() {
+            self.h_v.d.next = !self.accept.val();
+        } else {
+            self.h_v.d.next = self.s_ev.valid.val();
+            self.h_op.d.next = self.s_ev.op.val();
+            self.h_flow.d.next = self.s_ev.flow.val();
+            self.h_a.d.next = self.s_ev.a.val();
+            self.h_b.d.next = self.s_ev.b.val();
+        }
         self.probe_t_on.next = self.cfg_probe_t.val().any();
         // The probe head's expiry is registered (p_exp: the head was
         // already there last cycle and was `cfg_probe_t` old then), off
@@ -827,7 +822,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.iss_flow.next = self.s_flow.val();
         self.kind[1].d.next = self.k_sched.val();
         if self.accept.val() {
-            self.iss_flow.next = self.h_flow.val();
+            self.iss_flow.next = self.h_flow.q.val();
             if self.in_range.val() {
                 self.kind[1].d.next = self.k_ev.val();
             } else {
@@ -840,12 +835,12 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.v[1].d.next = (self.accept.val() || self.pop_go.val());
         self.flow[1].d.next = self.iss_flow.val();
         self.tnow[1].d.next = self.now.q.val();
-        self.op[1].d.next = self.h_op.val();
-        self.a[1].d.next = self.h_a.val();
-        self.b[1].d.next = self.h_b.val();
-        self.dbb[1].d.next = self.h_a.val();
-        if (self.h_op.val() == self.op_ack_db.val()) {
-            self.dbb[1].d.next = self.h_b.val();
+        self.op[1].d.next = self.h_op.q.val();
+        self.a[1].d.next = self.h_a.q.val();
+        self.b[1].d.next = self.h_b.q.val();
+        self.dbb[1].d.next = self.h_a.q.val();
+        if (self.h_op.q.val() == self.op_ack_db.val()) {
+            self.dbb[1].d.next = self.h_b.q.val();
         }
         // ---- S1: read the state (the address comes from a register: eight
         // RAMs hang on it)

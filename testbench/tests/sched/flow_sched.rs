@@ -189,7 +189,7 @@ fn equal_rates_equal_shares() {
 
 /// Reaction: a CC update that opens a flow's window produces its first
 /// PktSend a fixed 27 cycles after the update is offered (idle scheduler:
-/// taken into the input slice at once, issued from its head the cycle
+/// taken into the input register at once, issued from it the cycle
 /// after, written at S10, the flow appended to the active list,
 /// visited, and its PktSend through the queue), on both engines. Before
 /// it, the flow's window (100 B) is under one packet (256 B): exactly one
@@ -220,7 +220,7 @@ fn update_takes_effect_in_bounded_cycles() {
 /// active list only after its visit's S10, so the first event after a
 /// visit finds no head to yield to: two events, then a visit, 33 cycles
 /// a round. No event waits more than 21 cycles (the documented bound;
-/// with the input slice an event's handshake comes once the one before
+/// with the input register an event's handshake comes once the one before
 /// it has issued, so the gaps between handshakes are the gaps between
 /// issues), and the flow sends a packet every 33 cycles. Without the yield it sent
 /// none while its events came. Both engines.
