@@ -550,7 +550,12 @@ impl<H: Harness> VerilatorEngine<H> {
                     let mut uut = H::default();
                     uut.connect_all();
                     let verilog = generate_verilog(&uut);
-                    build(&design_name::<H>(), &verilog, &H::clock_name(), vcd.is_some())
+                    build(
+                        &design_name::<H>(),
+                        &verilog,
+                        &H::clock_name(),
+                        vcd.is_some(),
+                    )
                 })
                 .clone()
         };

@@ -229,5 +229,3 @@ fn nic_10g_no_x_in_four_state_simulation() {
     let end = (first + 3000).min(r.inputs.len());
     four_state::<Rtl, Twin>("hpcc_nic_10g_4state", &r.inputs[..end]);
 }
-
-

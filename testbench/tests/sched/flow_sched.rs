@@ -3,10 +3,10 @@
 //! network that ACKs, loses and NAKs, doorbells, CC updates, bad events).
 
 use crate::common::*;
+use nic_golden::sched::flow_sched::In;
 use nic_golden::sched::flow_sched::{
     FlowSched as Golden, OP_ACK, OP_ACK_DB, OP_DOORBELL, OP_INIT, OP_REWIND, OP_TRIM, OP_UPDATE,
 };
-use nic_golden::sched::flow_sched::In;
 use nic_golden::sched::SchedEvent;
 use nic_hdl::sched::FlowSched;
 use nic_testbench::cosim::engine;
@@ -253,11 +253,23 @@ fn a_flows_own_events_do_not_keep_its_visits_out() {
     let window = &outs[from..];
     let accepted: Vec<usize> = (0..window.len()).filter(|&k| window[k].ev_ready).collect();
     let sends = window.iter().filter(|o| o.send_valid).count();
-    assert!(accepted[0] <= 21, "the first DOORBELL waited {}", accepted[0]);
+    assert!(
+        accepted[0] <= 21,
+        "the first DOORBELL waited {}",
+        accepted[0]
+    );
     for w in accepted.windows(2) {
-        assert!(w[1] - w[0] <= 22, "an event waited {} cycles", w[1] - w[0] - 1);
+        assert!(
+            w[1] - w[0] <= 22,
+            "an event waited {} cycles",
+            w[1] - w[0] - 1
+        );
     }
-    assert!(accepted.len() >= 39, "{} events in 660 cycles", accepted.len());
+    assert!(
+        accepted.len() >= 39,
+        "{} events in 660 cycles",
+        accepted.len()
+    );
     assert!(sends >= 19, "{sends} PktSends in 660 cycles");
     assert!(window.iter().all(|o| o.stats.bad_doorbell == 0));
 }
