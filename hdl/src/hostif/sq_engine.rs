@@ -119,7 +119,9 @@ pub struct SqEngine<const A: usize, const Q: usize, const W: usize> {
     c_flow: DFF<Bits<A>>,
     c_word: DFF<Bits<72>>,
     turn_fetch: DFF<Bit>,
-    used: DFF<Bits<8>>,
+    /// Free WQE buffer credits (2^W at start): the credit check reads a
+    /// register, not credits − used.
+    free_cr: DFFWithInit<Bits<8>>,
     f_v: DFF<Bit>,
     f_flow: DFF<Bits<A>>,
     f_idx: DFF<Bits<16>>,
@@ -139,7 +141,6 @@ pub struct SqEngine<const A: usize, const Q: usize, const W: usize> {
     n_fetches: DFF<Bits<32>>,
     k_a: Constant<Bits<16>>,
     k_room: Constant<Bits<17>>,
-    k_credits: Constant<Bits<8>>,
     k_max_fetch: Constant<Bits<17>>,
     k_one17: Constant<Bits<17>>,
     k_no_cq: Constant<Bits<8>>,
@@ -170,7 +171,9 @@ pub struct SqEngine<const A: usize, const Q: usize, const W: usize> {
     free: Signal<Local, Bits<17>>,
     n1: Signal<Local, Bits<17>>,
     n2: Signal<Local, Bits<17>>,
-    n3: Signal<Local, Bits<17>>,
+    n2m: Signal<Local, Bits<17>>,
+    n_lt_avail: Signal<Local, Bit>,
+    room_gt_n: Signal<Local, Bit>,
     n: Signal<Local, Bits<17>>,
     fi_new: Signal<Local, Bits<16>>,
     pi_out: Signal<Local, Bits<16>>,
@@ -232,7 +235,7 @@ impl<const A: usize, const Q: usize, const W: usize> Default for SqEngine<A, Q, 
             c_flow: Default::default(),
             c_word: Default::default(),
             turn_fetch: Default::default(),
-            used: Default::default(),
+            free_cr: DFFWithInit::new(Bits::<8>::from(1u64 << W)),
             f_v: Default::default(),
             f_flow: Default::default(),
             f_idx: Default::default(),
@@ -252,7 +255,6 @@ impl<const A: usize, const Q: usize, const W: usize> Default for SqEngine<A, Q, 
             n_fetches: Default::default(),
             k_a: Constant::new(Bits::<16>::from(A as u64)),
             k_room: Constant::new(Bits::<17>::from(1u64 << Q)),
-            k_credits: Constant::new(Bits::<8>::from(1u64 << W)),
             k_max_fetch: Constant::new(Bits::<17>::from(16u64)),
             k_one17: Constant::new(Bits::<17>::from(1u64)),
             k_no_cq: Constant::new(Bits::<8>::from(0xFFu64)),
@@ -283,7 +285,9 @@ impl<const A: usize, const Q: usize, const W: usize> Default for SqEngine<A, Q, 
             free: Default::default(),
             n1: Default::default(),
             n2: Default::default(),
-            n3: Default::default(),
+            n2m: Default::default(),
+            n_lt_avail: Default::default(),
+            room_gt_n: Default::default(),
             n: Default::default(),
             fi_new: Default::default(),
             pi_out: Default::default(),
@@ -302,7 +306,7 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
         dff_setup!(
             self, clock, stage, lk_index, lk_ring, c_pi, c_fi, c_done, c_queued, c_active, c_size,
             c_room, c_room_new, c_done_new, c_p_new, c_d_new, c_d_old, c_slot, c_n2, ev, ev_flow,
-            ev_oor, r_write, r_wdata, r_strb, c_pend, c_flow, c_word, turn_fetch, used, f_v,
+            ev_oor, r_write, r_wdata, r_strb, c_pend, c_flow, c_word, turn_fetch, free_cr, f_v,
             f_flow, f_idx, f_count, f_addr, q_v, q_cq, q_flow, q_tag, q_status, q_bytes, rs_v,
             rs_data, rs_code, n_rings, n_refused, n_fetches
         );
@@ -311,7 +315,7 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
         self.cmpl_avail.next =
             (!self.q_v.q.val() && (self.s_err.valid.val() || self.s_cmpl.valid.val()));
         self.fetch_avail.next = (self.fetch_q.head_valid.val()
-            && (self.used.q.val() < self.k_credits.val())
+            && self.free_cr.q.val().any()
             && !self.f_v.q.val());
         self.pick_cmpl.next =
             (self.cmpl_avail.val() && (!self.fetch_avail.val() || !self.turn_fetch.q.val()));
@@ -423,18 +427,27 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
             self.c_n2.d.next = self.n2.val();
         }
         // ---- Exec: the decision, from Calc's registers.
-        self.free.next = bit_cast::<17, 8>(self.k_credits.val() - self.used.q.val());
-        self.n3.next = self.c_n2.q.val();
-        if (self.free.val() < self.n3.val()) {
-            self.n3.next = self.free.val();
-        }
-        self.n.next = self.n3.val();
-        if (self.k_max_fetch.val() < self.n.val()) {
-            self.n.next = self.k_max_fetch.val();
+        // n = min(n2, 16, free credits), 0 for an inactive ring. The
+        // compares that decide the push are made against n's two
+        // candidates in parallel (n < pi − fi and room > n), so one
+        // compare, not a chain of them, lies between the registers and
+        // the RAM write (docs/architecture.md, the timing rules, R4).
+        self.free.next = bit_cast::<17, 8>(self.free_cr.q.val());
+        self.n2m.next = self.c_n2.q.val();
+        if (self.k_max_fetch.val() < self.c_n2.q.val()) {
+            self.n2m.next = self.k_max_fetch.val();
         }
         if !self.c_active.q.val() {
-            self.n.next = 0.into();
+            self.n2m.next = 0.into();
         }
+        self.n.next = self.n2m.val();
+        if (self.free.val() < self.n2m.val()) {
+            self.n.next = self.free.val();
+        }
+        self.n_lt_avail.next = ((self.n2m.val() < bit_cast::<17, 16>(self.c_d_old.q.val()))
+            || (self.free.val() < bit_cast::<17, 16>(self.c_d_old.q.val())));
+        self.room_gt_n.next =
+            ((self.c_room.q.val() > self.n2m.val()) || (self.c_room.q.val() > self.free.val()));
         self.fi_new.next = (self.c_fi.q.val() + self.n.val().get_bits::<16>(0));
         // Defaults: nothing changes.
         self.pi_out.next = self.c_pi.q.val();
@@ -505,7 +518,7 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
                 SqEvent::Fetch => {
                     self.index.write_enable.next = true;
                     self.queued_out.next = false;
-                    if self.n.val().any() {
+                    if (self.n2m.val().any() && self.free_cr.q.val().any()) {
                         self.f_v.d.next = true;
                         self.f_flow.d.next = self.ev_flow.q.val();
                         self.f_idx.d.next = self.c_fi.q.val();
@@ -517,9 +530,8 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
                         self.fi_out.next = self.fi_new.val();
                         self.taken_n.next = self.n.val().get_bits::<8>(0);
                         self.n_fetches.d.next = (self.n_fetches.q.val() + 1);
-                        if ((self.c_pi.q.val() != self.fi_new.val())
-                            && (self.c_room.q.val() > self.n.val()))
-                        {
+                        // pi != fi + n, and n <= pi − fi.
+                        if (self.n_lt_avail.val() && self.room_gt_n.val()) {
                             self.push.next = true;
                             self.queued_out.next = true;
                         }
@@ -565,9 +577,9 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
         }
         // ---- Credits: taken by a fetch, returned by the unpacker.
         if self.wqe_freed.val() {
-            self.used.d.next = ((self.used.q.val() + self.taken_n.val()) - 1);
+            self.free_cr.d.next = ((self.free_cr.q.val() - self.taken_n.val()) + 1);
         } else {
-            self.used.d.next = (self.used.q.val() + self.taken_n.val());
+            self.free_cr.d.next = (self.free_cr.q.val() - self.taken_n.val());
         }
         // ---- Outputs.
         self.m_fetch.valid.next = self.f_v.q.val();

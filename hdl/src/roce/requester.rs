@@ -214,6 +214,17 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     ring_tag: Ram<Bits<32>, AQ>,
     ring_seq_first: Ram<Bits<32>, AQ>,
     ring_psn_first: Ram<Bits<24>, AQ>,
+    // The rings' words, registered as they leave the block RAM (the
+    // timing rules, R3): read one cycle ahead (the address is the next
+    // flow and slot), so they hold what `read_data` held before.
+    ring_read_out: DFF<Bits<5>>,
+    ring_laddr_out: DFF<Bits<64>>,
+    ring_va_out: DFF<Bits<64>>,
+    ring_rkey_out: DFF<Bits<32>>,
+    ring_len_out: DFF<Bits<32>>,
+    ring_tag_out: DFF<Bits<32>>,
+    ring_seq_first_out: DFF<Bits<32>>,
+    ring_psn_first_out: DFF<Bits<24>>,
     /// Timer entries: flow << 40 | gen << 32 | deadline.
     timer: Fifo<56, A>,
     /// Classes of the latched feedback opcode.
@@ -527,6 +538,14 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             ring_tag: Default::default(),
             ring_seq_first: Default::default(),
             ring_psn_first: Default::default(),
+            ring_read_out: Default::default(),
+            ring_laddr_out: Default::default(),
+            ring_va_out: Default::default(),
+            ring_rkey_out: Default::default(),
+            ring_len_out: Default::default(),
+            ring_tag_out: Default::default(),
+            ring_seq_first_out: Default::default(),
+            ring_psn_first_out: Default::default(),
             timer: Default::default(),
             fb_class: Default::default(),
             state: Default::default(),
@@ -914,7 +933,15 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             r_d1,
             r_seq_mid,
             r_seq_end,
-            r_psn_rew
+            r_psn_rew,
+            ring_read_out,
+            ring_laddr_out,
+            ring_va_out,
+            ring_rkey_out,
+            ring_len_out,
+            ring_tag_out,
+            ring_seq_first_out,
+            ring_psn_first_out
         );
         clock!(
             self,
@@ -1114,15 +1141,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.st_psn_next.write_enable.next = false;
         self.st_psn_max.write_enable.next = false;
 
-        self.ring_read.read_address.next = ((bit_cast::<AQ, A>(self.fl.val()) << self.k_q.val())
-            | bit_cast::<AQ, 9>((self.slot.q.val() & self.k_qmask.val())));
-        self.ring_laddr.read_address.next = self.ring_read.read_address.val();
-        self.ring_va.read_address.next = self.ring_read.read_address.val();
-        self.ring_rkey.read_address.next = self.ring_read.read_address.val();
-        self.ring_len.read_address.next = self.ring_read.read_address.val();
-        self.ring_tag.read_address.next = self.ring_read.read_address.val();
-        self.ring_seq_first.read_address.next = self.ring_read.read_address.val();
-        self.ring_psn_first.read_address.next = self.ring_read.read_address.val();
         self.w_addr.next = ((bit_cast::<AQ, A>(self.fl.val()) << self.k_q.val())
             | bit_cast::<AQ, 9>((self.s_tail.q.val() & self.k_qmask.val())));
         self.ring_read.write_address.next = self.w_addr.val();
@@ -1153,7 +1171,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.ring_psn_first.write_enable.next = false;
 
         // ---- The ring entry at `slot`.
-        self.w_read.next = self.ring_read.read_data.val().get_bit(0);
+        self.w_read.next = self.ring_read_out.q.val().get_bit(0);
         // The fence for the entry at `db` (DbChk).
         if self.w_read.val() {
             self.db_ok.next = !self.s_rd_open.q.val().get_bit(3);
@@ -1163,16 +1181,16 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         if self.w_read.val() {
             self.w_ext.next = 1.into();
         } else {
-            self.w_ext.next = self.ring_len.read_data.val();
+            self.w_ext.next = self.ring_len_out.q.val();
         }
-        if self.ring_len.read_data.val().any() {
-            self.w_len_m1.next = (self.ring_len.read_data.val() - 1);
+        if self.ring_len_out.q.val().any() {
+            self.w_len_m1.next = (self.ring_len_out.q.val() - 1);
         } else {
             self.w_len_m1.next = 0.into();
         }
         self.w_n.next = ((self.w_len_m1.val() >> self.mlog.val()) + 1);
         // Segmentation (Seg).
-        self.off.next = (self.cur.q.val() - self.ring_seq_first.read_data.val());
+        self.off.next = (self.cur.q.val() - self.ring_seq_first_out.q.val());
         self.k_seg.next = (self.off.val() >> self.mlog.val());
         self.left.next = (self.w_ext.val() - self.off.val());
         if (self.left.val() < self.mtu.val()) {
@@ -1182,7 +1200,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         }
         self.k1.next = (self.k_seg.val() + 1);
         self.psn_seg.next =
-            (self.ring_psn_first.read_data.val() + self.k_seg.val().get_bits::<24>(0));
+            (self.ring_psn_first_out.q.val() + self.k_seg.val().get_bits::<24>(0));
         // Only the READ at the head has responses counted.
         if (self.slot.q.val() == self.s_head.q.val()) {
             self.rdk_eff.next = self.s_rd_k.q.val();
@@ -1190,10 +1208,10 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             self.rdk_eff.next = 0.into();
         }
         self.off_r.next = (bit_cast::<64, 24>(self.rdk_eff.val()) << self.mlog.val());
-        self.psn_rd.next = (self.ring_psn_first.read_data.val() + self.rdk_eff.val());
+        self.psn_rd.next = (self.ring_psn_first_out.q.val() + self.rdk_eff.val());
         if self.w_read.val() {
             self.psn_next_new.next =
-                (self.ring_psn_first.read_data.val() + self.w_n.val().get_bits::<24>(0));
+                (self.ring_psn_first_out.q.val() + self.w_n.val().get_bits::<24>(0));
         } else {
             self.psn_next_new.next = (self.psn_seg.val() + 1);
         }
@@ -1209,19 +1227,19 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             self.seg_op.next = self.k_op_middle.val();
         }
         // Acknowledgement (AckChk).
-        self.d_ack.next = (self.p.q.val() - self.ring_psn_first.read_data.val());
+        self.d_ack.next = (self.p.q.val() - self.ring_psn_first_out.q.val());
         self.d1.next = (bit_cast::<32, 24>(self.d_ack.val()) + 1);
         self.fb_class.op.next = self.fb_opcode.q.val();
         self.rresp.next = ((self.kind.q.val() == ReqKind::Fb) && self.fb_class.read_resp.val());
         self.head_inc.next = ((self.s_head.q.val() + 1) & self.k_ix.val());
         // Rewind (RewChk).
         self.rew_k.next =
-            ((self.s_una.q.val() - self.ring_seq_first.read_data.val()) >> self.mlog.val());
+            ((self.s_una.q.val() - self.ring_seq_first_out.q.val()) >> self.mlog.val());
         if (self.s_head.q.val() == self.s_tail.q.val()) {
             self.psn_rew.next = self.s_psn_tail.q.val();
         } else {
             self.psn_rew.next =
-                (self.ring_psn_first.read_data.val() + self.rew_k.val().get_bits::<24>(0));
+                (self.ring_psn_first_out.q.val() + self.rew_k.val().get_bits::<24>(0));
         }
 
         // ---- Registered every cycle: valid in Seg, AckChk, RewChk (the
@@ -1233,10 +1251,10 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.r_psn_seg.d.next = self.psn_seg.val();
         self.r_last.d.next = (self.k1.val() == self.w_n.val());
         self.r_wr_addr.d.next =
-            (self.ring_laddr.read_data.val() + bit_cast::<64, 32>(self.off.val()));
-        self.r_rd_va.d.next = (self.ring_va.read_data.val() + self.off_r.val());
+            (self.ring_laddr_out.q.val() + bit_cast::<64, 32>(self.off.val()));
+        self.r_rd_va.d.next = (self.ring_va_out.q.val() + self.off_r.val());
         self.r_rd_dlen.d.next =
-            (self.ring_len.read_data.val() - self.off_r.val().get_bits::<32>(0));
+            (self.ring_len_out.q.val() - self.off_r.val().get_bits::<32>(0));
         self.r_psn_rd.d.next = self.psn_rd.val();
         self.r_psn_next_new.d.next = self.psn_next_new.val();
         self.r_raise.d.next = (self.max_d.val().any() && !self.max_d.val().get_bit(23));
@@ -1249,8 +1267,8 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.r_final.d.next = (self.d1.val() == self.w_n.val());
         self.r_d1.d.next = self.d1.val().get_bits::<24>(0);
         self.r_seq_mid.d.next =
-            (self.ring_seq_first.read_data.val() + (self.d1.val() << self.mlog.val()));
-        self.r_seq_end.d.next = (self.ring_seq_first.read_data.val() + self.w_ext.val());
+            (self.ring_seq_first_out.q.val() + (self.d1.val() << self.mlog.val()));
+        self.r_seq_end.d.next = (self.ring_seq_first_out.q.val() + self.w_ext.val());
         self.r_psn_rew.d.next = self.psn_rew.val();
 
         // ---- Feedback checks (Decide, kinds Fb and Nak).
@@ -1624,16 +1642,16 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                 } else {
                     self.desc_v.d.next = true;
                     self.desc_flow.d.next = self.fl.val();
-                    self.desc_rkey.d.next = self.ring_rkey.read_data.val();
+                    self.desc_rkey.d.next = self.ring_rkey_out.q.val();
                     if self.w_read.val() {
                         // The request for the responses not received yet,
                         // and the READ's landing entry (the same on every
                         // send).
                         self.rd_v.d.next = true;
                         self.rd_flow.d.next = self.fl.val();
-                        self.rd_addr.d.next = self.ring_laddr.read_data.val();
-                        self.rd_psn.d.next = self.ring_psn_first.read_data.val();
-                        self.rd_idx.d.next = self.ring_read.read_data.val().get_bits::<4>(1);
+                        self.rd_addr.d.next = self.ring_laddr_out.q.val();
+                        self.rd_psn.d.next = self.ring_psn_first_out.q.val();
+                        self.rd_idx.d.next = self.ring_read_out.q.val().get_bits::<4>(1);
                         self.desc_opcode.d.next = self.k_op_rreq.val();
                         self.desc_psn.d.next = self.r_psn_rd.q.val();
                         self.desc_ackreq.d.next = false;
@@ -1648,8 +1666,8 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         self.desc_ackreq.d.next = (self.r_last.q.val() || self.s_tlm_data.q.val());
                         self.desc_len.d.next = self.r_seg.q.val().get_bits::<13>(0);
                         self.desc_addr.d.next = self.r_wr_addr.q.val();
-                        self.desc_va.d.next = self.ring_va.read_data.val();
-                        self.desc_dlen.d.next = self.ring_len.read_data.val();
+                        self.desc_va.d.next = self.ring_va_out.q.val();
+                        self.desc_dlen.d.next = self.ring_len_out.q.val();
                         self.desc_tlm.d.next = self.s_tlm_data.q.val();
                     }
                     self.s_psn_next.d.next = self.r_psn_next_new.q.val();
@@ -1703,9 +1721,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                     self.seq_ack.d.next = self.r_seq_end.q.val();
                     self.cmpl_final.d.next = self.r_final.q.val();
                     self.cmpl_v.d.next = true;
-                    self.cmpl_tag.d.next = self.ring_tag.read_data.val();
+                    self.cmpl_tag.d.next = self.ring_tag_out.q.val();
                     self.cmpl_status.d.next = self.k_st_ok.val();
-                    self.cmpl_bytes.d.next = self.ring_len.read_data.val();
+                    self.cmpl_bytes.d.next = self.ring_len_out.q.val();
                     self.c_completed.d.next = (self.c_completed.q.val() + 1);
                     self.s_head.d.next = self.head_inc.val();
                     self.slot.d.next = self.head_inc.val();
@@ -1867,7 +1885,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         self.c_flushed.d.next = (self.c_flushed.q.val() + 1);
                     }
                     self.cmpl_v.d.next = true;
-                    self.cmpl_tag.d.next = self.ring_tag.read_data.val();
+                    self.cmpl_tag.d.next = self.ring_tag_out.q.val();
                     self.cmpl_status.d.next = self.fatal.q.val();
                     self.cmpl_bytes.d.next = 0.into();
                     self.fatal.d.next = self.k_st_flushed.val();
@@ -2026,5 +2044,25 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.m_stats.remote_err.next = self.c_remote_err.q.val();
         self.m_stats.retry_exceeded.next = self.c_retry_exceeded.q.val();
         self.m_stats.flushed.next = self.c_flushed.q.val();
+        // ---- The rings' read: the entry at the next cycle's flow and
+        // slot (their `d`, final here), registered as it leaves the RAM.
+        self.ring_read.read_address.next =
+            ((bit_cast::<AQ, A>(self.flow.d.val().get_bits::<A>(0)) << self.k_q.val())
+                | bit_cast::<AQ, 9>((self.slot.d.val() & self.k_qmask.val())));
+        self.ring_laddr.read_address.next = self.ring_read.read_address.val();
+        self.ring_va.read_address.next = self.ring_read.read_address.val();
+        self.ring_rkey.read_address.next = self.ring_read.read_address.val();
+        self.ring_len.read_address.next = self.ring_read.read_address.val();
+        self.ring_tag.read_address.next = self.ring_read.read_address.val();
+        self.ring_seq_first.read_address.next = self.ring_read.read_address.val();
+        self.ring_psn_first.read_address.next = self.ring_read.read_address.val();
+        self.ring_read_out.d.next = self.ring_read.read_data.val();
+        self.ring_laddr_out.d.next = self.ring_laddr.read_data.val();
+        self.ring_va_out.d.next = self.ring_va.read_data.val();
+        self.ring_rkey_out.d.next = self.ring_rkey.read_data.val();
+        self.ring_len_out.d.next = self.ring_len.read_data.val();
+        self.ring_tag_out.d.next = self.ring_tag.read_data.val();
+        self.ring_seq_first_out.d.next = self.ring_seq_first.read_data.val();
+        self.ring_psn_first_out.d.next = self.ring_psn_first.read_data.val();
     }
 }
