@@ -65,12 +65,26 @@ pub fn entry(c: &CqeReq, pi: u16, log_size: u8) -> (u64, u64, u64) {
     )
 }
 
+/// The held completion's queue as the RTL registers it (`hs_*`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct View {
+    oor: bool,
+    en: bool,
+    full: bool,
+    base: u64,
+    off: u64,
+    phase: bool,
+}
+
 #[derive(Clone, Debug)]
 pub struct CqEngine<const C: usize, const N: usize> {
     q: [Queue; N],
     /// The holding register: the completion taken, not yet written.
     h_v: bool,
     h: CqeReq,
+    /// The view of `h`'s queue, and whether it is current.
+    hs_ok: bool,
+    hs: View,
     w_v: bool,
     w: CqeWrite,
     ev_v: bool,
@@ -89,6 +103,8 @@ impl<const C: usize, const N: usize> Default for CqEngine<C, N> {
             q: [Queue::default(); N],
             h_v: false,
             h: CqeReq::default(),
+            hs_ok: false,
+            hs: View::default(),
             w_v: false,
             w: CqeWrite::default(),
             ev_v: false,
@@ -129,8 +145,19 @@ impl<const C: usize, const N: usize> Cycle for CqEngine<C, N> {
         } else {
             (sel.en, sel.full())
         };
+        let (off, _, _) = entry(&h, sel.pi, sel.log_size);
+        self.hs = View {
+            oor,
+            en: c_en,
+            full: c_full,
+            base: (sel.base_hi as u64) << 32 | sel.base_lo as u64,
+            off,
+            phase: (sel.pi >> sel.log_size) & 1 == 0,
+        };
+        let v = s.hs;
         let w_free = !s.w_v || i.write_ready;
-        let take = s.h_v && w_free && (oor || !c_en || !c_full);
+        let take = s.h_v && s.hs_ok && w_free && (v.oor || !v.en || !v.full);
+        self.hs_ok = s.h_v && !take && !i.reg_valid;
         let out = Out {
             reg_ready: true,
             resp_valid: s.rs_v,
@@ -151,15 +178,16 @@ impl<const C: usize, const N: usize> Cycle for CqEngine<C, N> {
         }
         if take {
             self.h_v = false;
-            if oor || !c_en {
+            if v.oor || !v.en {
                 self.n_drops = self.n_drops.wrapping_add(1);
             } else {
                 self.n_cqes = self.n_cqes.wrapping_add(1);
-                let (off, lo, hi) = entry(&h, sel.pi, sel.log_size);
-                let base = (sel.base_hi as u64) << 32 | sel.base_lo as u64;
+                // The view is current: `sel` is the queue it was taken from.
+                let (_, lo, hi) = entry(&h, sel.pi, sel.log_size);
+                let hi = (hi & !(1 << 31)) | (v.phase as u64) << 31;
                 self.w_v = true;
                 self.w = CqeWrite {
-                    addr: base.wrapping_add(off),
+                    addr: v.base.wrapping_add(v.off),
                     lo,
                     hi,
                     cq: h.cq,

@@ -9,8 +9,13 @@
 //!
 //! - A completion (`s_cqe`, `CqeReq`) is first taken into a holding
 //!   register (`s_cqe.ready` is that register being empty: a flop, so the
-//!   producer's handshake does not pass through the queue select). From
-//!   there, for an enabled queue with room
+//!   producer's handshake does not pass through the queue select). Its
+//!   queue's registers are selected and registered the next cycle (`hs_*`:
+//!   enable, full, base, slot offset, phase), and the decision is made
+//!   from that registered view when it is current: the completion was
+//!   held in the cycle before and no register access came then (a CI
+//!   write can free room, a CTRL write reset the queue). From there, for
+//!   an enabled queue with room
 //!   (pi − ci < 2^log2 entries) it becomes an entry at base + 16 · (pi mod
 //!   2^log2 entries): tag | bytes << 32, then flow | status << 16 |
 //!   phase << 31, phase = 1 on the ring's first pass, 0 on the second,
@@ -37,10 +42,13 @@
 //! Ports (clock `clock`; no reset): as above; counters `cqes`
 //! (entries written), `cqe_drops`, `events`, `ci_refused`.
 //!
-//! Timing: a completion taken in cycle t → held in t + 1 → its entry
-//! offered in t + 2; an entry's notice in t → its event (if due) in
-//! t + 1. Throughput: one completion every 2 cycles (its producer, the
-//! send-queue engine, gives at most one every 4).
+//! Timing: a completion taken in cycle t → held in t + 1 → its queue's
+//! view registered, decided in t + 2 → its entry offered in t + 3 (one
+//! cycle more after a register access); an entry's notice in t → its
+//! event (if due) in t + 1. Throughput: one completion every 3 cycles
+//! (its producer, the send-queue engine, gives at most one every 4). No
+//! path runs from the queue select through the 64-bit entry-address add
+//! (the timing rules, R4: one wide carry chain a cycle).
 //!
 //! Golden twin: `nic_golden::hostif::cq_engine`.
 
@@ -80,6 +88,15 @@ pub struct CqEngine<const C: usize, const N: usize> {
     h_tag: DFF<Bits<32>>,
     h_status: DFF<Bits<8>>,
     h_bytes: DFF<Bits<32>>,
+    /// The held completion's queue, registered a cycle after the select
+    /// (`hs_ok`: nothing has changed it since).
+    hs_ok: DFF<Bit>,
+    hs_oor: DFF<Bit>,
+    hs_en: DFF<Bit>,
+    hs_full: DFF<Bit>,
+    hs_base: DFF<Bits<64>>,
+    hs_off: DFF<Bits<64>>,
+    hs_phase: DFF<Bit>,
     w_v: DFF<Bit>,
     w_addr: DFF<Bits<64>>,
     w_lo: DFF<Bits<64>>,
@@ -176,6 +193,13 @@ impl<const C: usize, const N: usize> Default for CqEngine<C, N> {
             h_tag: Default::default(),
             h_status: Default::default(),
             h_bytes: Default::default(),
+            hs_ok: Default::default(),
+            hs_oor: Default::default(),
+            hs_en: Default::default(),
+            hs_full: Default::default(),
+            hs_base: Default::default(),
+            hs_off: Default::default(),
+            hs_phase: Default::default(),
             w_v: Default::default(),
             w_addr: Default::default(),
             w_lo: Default::default(),
@@ -246,7 +270,8 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, h_v, h_cq, h_flow, h_tag, h_status, h_bytes, w_v, w_addr, w_lo, w_hi,
+            self, clock, h_v, h_cq, h_flow, h_tag, h_status, h_bytes, hs_ok, hs_oor, hs_en, hs_full,
+            hs_base, hs_off, hs_phase, w_v, w_addr, w_lo, w_hi,
             w_cq, ev_v, ev_cq, rs_v, rs_d, rs_c, n_cqes, n_drops, n_events, n_ci
         );
         for i in 0..N {
@@ -306,25 +331,35 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
             (self.c_pi.val() & ((self.k_one16.val() << bit_cast::<16, 4>(self.c_log.val())) - 1));
         self.c_pass.next = (self.c_pi.val() >> bit_cast::<16, 4>(self.c_log.val()));
         self.c_phase.next = !self.c_pass.val().get_bit(0);
+        self.hs_oor.d.next = self.c_oor.val();
+        self.hs_en.d.next = self.c_en.val();
+        self.hs_full.d.next = self.c_full.val();
+        self.hs_base.d.next = self.c_base.val();
+        self.hs_off.d.next = (bit_cast::<64, 16>(self.c_slot.val()) << 4);
+        self.hs_phase.d.next = self.c_phase.val();
+        // ---- The decision, from the registered view.
         self.w_free.next = (!self.w_v.q.val() || self.m_write.ready.val());
         self.take.next = (self.h_v.q.val()
+            && self.hs_ok.q.val()
             && self.w_free.val()
-            && (self.c_oor.val() || !self.c_en.val() || !self.c_full.val()));
+            && (self.hs_oor.q.val() || !self.hs_en.q.val() || !self.hs_full.q.val()));
+        // The view is good next cycle if the completion stays and no
+        // register access (CI, CTRL, BASE, LOG_SIZE) changes its queue.
+        self.hs_ok.d.next = (self.h_v.q.val() && !self.take.val() && !self.s_reg.valid.val());
         if (self.w_v.q.val() && self.m_write.ready.val()) {
             self.w_v.d.next = false;
         }
         if self.take.val() {
             self.h_v.d.next = false;
-            if (self.c_oor.val() || !self.c_en.val()) {
+            if (self.hs_oor.q.val() || !self.hs_en.q.val()) {
                 self.n_drops.d.next = (self.n_drops.q.val() + 1);
             } else {
                 self.n_cqes.d.next = (self.n_cqes.q.val() + 1);
                 self.w_v.d.next = true;
-                self.w_addr.d.next =
-                    (self.c_base.val() + (bit_cast::<64, 16>(self.c_slot.val()) << 4));
+                self.w_addr.d.next = (self.hs_base.q.val() + self.hs_off.q.val());
                 self.w_lo.d.next = ((bit_cast::<64, 32>(self.h_bytes.q.val()) << 32)
                     | bit_cast::<64, 32>(self.h_tag.q.val()));
-                self.w_hi.d.next = ((bit_cast::<64, 1>(self.c_phase.val().into()) << 31)
+                self.w_hi.d.next = ((bit_cast::<64, 1>(self.hs_phase.q.val().into()) << 31)
                     | (bit_cast::<64, 8>(self.h_status.q.val()) << 16)
                     | bit_cast::<64, 16>(self.h_flow.q.val()));
                 self.w_cq.d.next = self.h_cq.q.val();

@@ -430,6 +430,7 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     mtu: Signal<Local, Bits<32>>,
     live: Signal<Local, Bit>,
     fl: Signal<Local, Bits<A>>,
+    ring_slot: Signal<Local, Bits<9>>,
     // Work request checks (Decide).
     wr_is_read: Signal<Local, Bit>,
     wr_ext: Signal<Local, Bits<32>>,
@@ -700,6 +701,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             mtu: Default::default(),
             live: Default::default(),
             fl: Default::default(),
+            ring_slot: Default::default(),
             wr_is_read: Default::default(),
             wr_ext: Default::default(),
             wr_n: Default::default(),
@@ -2046,9 +2048,21 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.m_stats.flushed.next = self.c_flushed.q.val();
         // ---- The rings' read: the entry at the next cycle's flow and
         // slot (their `d`, final here), registered as it leaves the RAM.
+        // In `Decide` the slot is the one its kind reads next (a PktSend
+        // its send index, feedback, a NAK or a timer the head), not
+        // `slot.d`: that waits on the whole decision. Where `Decide`
+        // goes to no ring read, nothing uses the word read.
+        self.ring_slot.next = self.slot.d.val();
+        if (self.state.q.val() == ReqState::Decide) {
+            if (self.kind.q.val() == ReqKind::Send) {
+                self.ring_slot.next = self.s_send_ix.q.val();
+            } else {
+                self.ring_slot.next = self.s_head.q.val();
+            }
+        }
         self.ring_read.read_address.next =
             ((bit_cast::<AQ, A>(self.flow.d.val().get_bits::<A>(0)) << self.k_q.val())
-                | bit_cast::<AQ, 9>((self.slot.d.val() & self.k_qmask.val())));
+                | bit_cast::<AQ, 9>((self.ring_slot.val() & self.k_qmask.val())));
         self.ring_laddr.read_address.next = self.ring_read.read_address.val();
         self.ring_va.read_address.next = self.ring_read.read_address.val();
         self.ring_rkey.read_address.next = self.ring_read.read_address.val();

@@ -73,6 +73,10 @@ fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 3]) {
     // The completion in the engine's holding register, and the counters
     // of the completions decided so far (entries, drops).
     let mut held: Option<CqeReq> = None;
+    // The engine decides from its queue's view registered the cycle
+    // before: only when the completion was held then, not decided, and
+    // no register access came then.
+    let mut view_ok = false;
     let (mut n_entries, mut n_drops) = (0u32, 0u32);
     for cycle in 0..n as u64 {
         if reg_v.is_none() {
@@ -182,7 +186,8 @@ fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 3]) {
         // A completion is taken into the holding register when it is
         // empty; from there it becomes an entry when the write register
         // is free and its queue has room, or is dropped (disabled or
-        // nonexistent queue), decided on this cycle's state.
+        // nonexistent queue), decided on this cycle's state once the
+        // engine's view of it is current (`view_ok`).
         assert_eq!(
             o.cqe_ready,
             held.is_none(),
@@ -194,7 +199,8 @@ fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 3]) {
             "seed {seed} cycle {cycle}: completions decided (entries, drops)"
         );
         let w_free = !o.write_valid || i.write_ready;
-        if let Some(c) = held {
+        let was_held = held.is_some();
+        if let Some(c) = held.filter(|_| view_ok) {
             let known = (c.cq as usize) < N && q[c.cq as usize].en;
             if !known {
                 if w_free {
@@ -217,6 +223,7 @@ fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 3]) {
                 }
             }
         }
+        view_ok = was_held && held.is_some() && !i.reg_valid;
         if i.cqe_valid && o.cqe_ready {
             held = cqes.pop_front();
         }
