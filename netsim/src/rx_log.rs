@@ -25,7 +25,9 @@
 //! `host_write` (addr, len, crc32 of the bytes), `ack`, `cc`, `nak`,
 //! `read_req`, `cnp`, `ce`.
 
-use nic_engines::roce::pipes::{dispatch_events, dispatch_verdicts, normalise, parse_verdicts};
+use nic_engines::roce::pipes::{
+    dispatch_events, dispatch_verdicts, normalise, parse_verdicts, push_host_write,
+};
 use nic_golden::nic::core::RxView;
 use nic_golden::roce::packet::{decode, Tlm};
 use nic_golden::roce::txn::{FlowCfg, RxEvent, RxPipe};
@@ -619,14 +621,12 @@ impl RxMonitor {
         if !ev.is_empty() {
             match self.packets.last_mut() {
                 Some(p) => {
-                    // Host-write beats of one payload merge across cycles.
+                    // Host-write beats of one payload merge across cycles,
+                    // and across an ACK raised between them.
                     for e in ev {
-                        match (p.last_mut(), e) {
-                            (
-                                Some(RxEvent::HostWrite { addr: a, data }),
-                                RxEvent::HostWrite { addr, data: more },
-                            ) if *a + data.len() as u64 == addr => data.extend_from_slice(&more),
-                            (_, e) => p.push(e),
+                        match e {
+                            RxEvent::HostWrite { addr, data } => push_host_write(p, addr, &data),
+                            e => p.push(e),
                         }
                     }
                 }

@@ -367,25 +367,36 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
     }
 }
 
+/// A host-write beat (`addr`, `bytes`) into one packet's events `ev`:
+/// merged into the packet's last host write when it continues it, else a
+/// new write. The last host write, not the last event: while the host
+/// holds the payload's beats back, the dispatcher may raise the packet's
+/// ACK between them, and the payload is still one write, at its first
+/// beat (as on a host that is always ready, which a replay has).
+pub fn push_host_write(ev: &mut Vec<RxEvent>, addr: u64, bytes: &[u8]) {
+    let last = ev.iter_mut().rev().find_map(|e| match e {
+        RxEvent::HostWrite { addr: a, data } => Some((*a, data)),
+        _ => None,
+    });
+    match last {
+        Some((a, data)) if a + data.len() as u64 == addr => data.extend_from_slice(bytes),
+        _ => ev.push(RxEvent::HostWrite {
+            addr,
+            data: bytes.to_vec(),
+        }),
+    }
+}
+
 /// The events the dispatcher hands over in one cycle (`o`: its outputs,
 /// `i`: its inputs, whose readies say what was taken), appended to `ev`.
-/// A host-write beat contiguous with a host write at the end of `ev` is
-/// merged into it, so one packet's payload reads as one write.
+/// A host-write beat is merged into `ev`'s host write it continues
+/// ([`push_host_write`]), so one packet's payload reads as one write.
 pub fn dispatch_events(i: &DIn, o: &DOut, ev: &mut Vec<RxEvent>) {
     if o.wr_valid && i.wr_ready {
         let lanes: Vec<usize> = (0..8).filter(|k| o.wr.strb >> k & 1 != 0).collect();
         if let (Some(&lo), Some(&hi)) = (lanes.first(), lanes.last()) {
             let bytes = o.wr.data.to_le_bytes();
-            let addr = o.wr.addr + lo as u64;
-            match ev.last_mut() {
-                Some(RxEvent::HostWrite { addr: a, data }) if *a + data.len() as u64 == addr => {
-                    data.extend_from_slice(&bytes[lo..=hi])
-                }
-                _ => ev.push(RxEvent::HostWrite {
-                    addr,
-                    data: bytes[lo..=hi].to_vec(),
-                }),
-            }
+            push_host_write(ev, o.wr.addr + lo as u64, &bytes[lo..=hi]);
         }
     }
     if o.ack_valid && i.ack_ready {
@@ -656,5 +667,41 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
             ("bad_op", o.stats.bad_op as u64),
         ]);
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ack() -> RxEvent {
+        RxEvent::Ack(AckReq {
+            flow: 2,
+            psn: 7,
+            aeth: 1,
+            tlm: None,
+        })
+    }
+
+    /// A payload's beats are one write, across an ACK raised between them;
+    /// a beat that does not continue the write starts another.
+    #[test]
+    fn host_write_beats_merge_across_an_ack() {
+        let mut ev = Vec::new();
+        push_host_write(&mut ev, 100, &[1; 8]);
+        ev.push(ack());
+        push_host_write(&mut ev, 108, &[2; 6]);
+        assert_eq!(
+            ev,
+            vec![
+                RxEvent::HostWrite {
+                    addr: 100,
+                    data: [[1u8; 8].as_slice(), &[2; 6]].concat()
+                },
+                ack()
+            ]
+        );
+        push_host_write(&mut ev, 200, &[3; 4]);
+        assert_eq!(ev.len(), 3);
     }
 }
