@@ -270,9 +270,9 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, h_v, h_cq, h_flow, h_tag, h_status, h_bytes, hs_ok, hs_oor, hs_en, hs_full,
-            hs_base, hs_off, hs_phase, w_v, w_addr, w_lo, w_hi,
-            w_cq, ev_v, ev_cq, rs_v, rs_d, rs_c, n_cqes, n_drops, n_events, n_ci
+            self, clock, h_v, h_cq, h_flow, h_tag, h_status, h_bytes, hs_ok, hs_oor, hs_en,
+            hs_full, hs_base, hs_off, hs_phase, w_v, w_addr, w_lo, w_hi, w_cq, ev_v, ev_cq, rs_v,
+            rs_d, rs_c, n_cqes, n_drops, n_events, n_ci
         );
         for i in 0..N {
             self.base_lo[i].clock.next = self.clock.val();

@@ -314,9 +314,8 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
         // ---- Pick: one event, its RAM words read.
         self.cmpl_avail.next =
             (!self.q_v.q.val() && (self.s_err.valid.val() || self.s_cmpl.valid.val()));
-        self.fetch_avail.next = (self.fetch_q.head_valid.val()
-            && self.free_cr.q.val().any()
-            && !self.f_v.q.val());
+        self.fetch_avail.next =
+            (self.fetch_q.head_valid.val() && self.free_cr.q.val().any() && !self.f_v.q.val());
         self.pick_cmpl.next =
             (self.cmpl_avail.val() && (!self.fetch_avail.val() || !self.turn_fetch.q.val()));
         self.pick_fetch.next =

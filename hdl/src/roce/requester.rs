@@ -1201,8 +1201,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             self.seg.next = self.mtu.val();
         }
         self.k1.next = (self.k_seg.val() + 1);
-        self.psn_seg.next =
-            (self.ring_psn_first_out.q.val() + self.k_seg.val().get_bits::<24>(0));
+        self.psn_seg.next = (self.ring_psn_first_out.q.val() + self.k_seg.val().get_bits::<24>(0));
         // Only the READ at the head has responses counted.
         if (self.slot.q.val() == self.s_head.q.val()) {
             self.rdk_eff.next = self.s_rd_k.q.val();
@@ -1252,11 +1251,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.r_seg_op.d.next = self.seg_op.val();
         self.r_psn_seg.d.next = self.psn_seg.val();
         self.r_last.d.next = (self.k1.val() == self.w_n.val());
-        self.r_wr_addr.d.next =
-            (self.ring_laddr_out.q.val() + bit_cast::<64, 32>(self.off.val()));
+        self.r_wr_addr.d.next = (self.ring_laddr_out.q.val() + bit_cast::<64, 32>(self.off.val()));
         self.r_rd_va.d.next = (self.ring_va_out.q.val() + self.off_r.val());
-        self.r_rd_dlen.d.next =
-            (self.ring_len_out.q.val() - self.off_r.val().get_bits::<32>(0));
+        self.r_rd_dlen.d.next = (self.ring_len_out.q.val() - self.off_r.val().get_bits::<32>(0));
         self.r_psn_rd.d.next = self.psn_rd.val();
         self.r_psn_next_new.d.next = self.psn_next_new.val();
         self.r_raise.d.next = (self.max_d.val().any() && !self.max_d.val().get_bit(23));
