@@ -2045,17 +2045,35 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.m_stats.flushed.next = self.c_flushed.q.val();
         // ---- The rings' read: the entry at the next cycle's flow and
         // slot (their `d`, final here), registered as it leaves the RAM.
-        // In `Decide` the slot is the one its kind reads next (a PktSend
-        // its send index, feedback, a NAK or a timer the head), not
-        // `slot.d`: that waits on the whole decision. Where `Decide`
-        // goes to no ring read, nothing uses the word read.
-        self.ring_slot.next = self.slot.d.val();
+        // Not `slot.d`, which waits on the whole decision, but the slot
+        // each state reads next if it goes to a ring read (`*Rd`), from
+        // registers and the few signals that choose it; where a state
+        // goes to none, nothing uses the word read. `Decide`: by its kind
+        // (a PktSend its send index; feedback, a NAK or a timer the
+        // head). The states that continue an operation (`do_cont`): the
+        // doorbell index for a finished READ's doorbells, else the head
+        // (a flush, a REWIND). `DbEv`: the doorbell index. Every other
+        // state keeps its slot up to its ring read.
+        self.ring_slot.next = self.slot.q.val();
         if (self.state.q.val() == ReqState::Decide) {
             if (self.kind.q.val() == ReqKind::Send) {
                 self.ring_slot.next = self.s_send_ix.q.val();
             } else {
                 self.ring_slot.next = self.s_head.q.val();
             }
+        } else if ((self.state.q.val() == ReqState::Post)
+            || (self.state.q.val() == ReqState::AckEv)
+            || (self.state.q.val() == ReqState::RewEv)
+            || (self.state.q.val() == ReqState::DbChk)
+            || (self.state.q.val() == ReqState::CcOut))
+        {
+            if (!self.eff_fatal.val() && self.eff_rd_done.val()) {
+                self.ring_slot.next = self.s_db.q.val();
+            } else {
+                self.ring_slot.next = self.s_head.q.val();
+            }
+        } else if (self.state.q.val() == ReqState::DbEv) {
+            self.ring_slot.next = self.s_db.q.val();
         }
         self.ring_read.read_address.next =
             ((bit_cast::<AQ, A>(self.flow.d.val().get_bits::<A>(0)) << self.k_q.val())
