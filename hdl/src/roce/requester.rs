@@ -431,6 +431,7 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     live: Signal<Local, Bit>,
     fl: Signal<Local, Bits<A>>,
     ring_slot: Signal<Local, Bits<9>>,
+    pred_fatal: Signal<Local, Bit>,
     // Work request checks (Decide).
     wr_is_read: Signal<Local, Bit>,
     wr_ext: Signal<Local, Bits<32>>,
@@ -702,6 +703,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             live: Default::default(),
             fl: Default::default(),
             ring_slot: Default::default(),
+            pred_fatal: Default::default(),
             wr_is_read: Default::default(),
             wr_ext: Default::default(),
             wr_n: Default::default(),
@@ -2054,6 +2056,14 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         // doorbell index for a finished READ's doorbells, else the head
         // (a flush, a REWIND). `DbEv`: the doorbell index. Every other
         // state keeps its slot up to its ring read.
+        // `eff_fatal` as these states can set it: only `Post` does (a
+        // NAK's go-back past the retry limit), not through the shared
+        // `set_fatal` (which `Decide`'s timer also drives).
+        self.pred_fatal.next = (self.fatal.q.val().any()
+            || ((self.state.q.val() == ReqState::Post)
+                && !self.moved.val()
+                && self.retry.q.val()
+                && (self.s_retries.q.val() >= self.s_retry_limit.q.val())));
         self.ring_slot.next = self.slot.q.val();
         if (self.state.q.val() == ReqState::Decide) {
             if (self.kind.q.val() == ReqKind::Send) {
@@ -2067,7 +2077,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             || (self.state.q.val() == ReqState::DbChk)
             || (self.state.q.val() == ReqState::CcOut))
         {
-            if (!self.eff_fatal.val() && self.eff_rd_done.val()) {
+            if (!self.pred_fatal.val() && self.eff_rd_done.val()) {
                 self.ring_slot.next = self.s_db.q.val();
             } else {
                 self.ring_slot.next = self.s_head.q.val();
