@@ -311,7 +311,6 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     r_rd_dlen: DFF<Bits<32>>,
     r_psn_rd: DFF<Bits<24>>,
     r_psn_next_new: DFF<Bits<24>>,
-    r_raise: DFF<Bit>,
     r_cur_new: DFF<Bits<32>>,
     r_rem_new: DFF<Bits<16>>,
     r_ack_skip: DFF<Bit>,
@@ -461,6 +460,7 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     psn_rd: Signal<Local, Bits<24>>,
     psn_next_new: Signal<Local, Bits<24>>,
     max_d: Signal<Local, Bits<24>>,
+    raise: Signal<Local, Bit>,
     cur_new: Signal<Local, Bits<32>>,
     seg_op: Signal<Local, Bits<8>>,
     d_ack: Signal<Local, Bits<24>>,
@@ -625,7 +625,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             r_rd_dlen: Default::default(),
             r_psn_rd: Default::default(),
             r_psn_next_new: Default::default(),
-            r_raise: Default::default(),
             r_cur_new: Default::default(),
             r_rem_new: Default::default(),
             r_ack_skip: Default::default(),
@@ -731,6 +730,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             psn_rd: Default::default(),
             psn_next_new: Default::default(),
             max_d: Default::default(),
+            raise: Default::default(),
             cur_new: Default::default(),
             seg_op: Default::default(),
             d_ack: Default::default(),
@@ -928,7 +928,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             r_rd_dlen,
             r_psn_rd,
             r_psn_next_new,
-            r_raise,
             r_cur_new,
             r_rem_new,
             r_ack_skip,
@@ -1218,7 +1217,10 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         } else {
             self.psn_next_new.next = (self.psn_seg.val() + 1);
         }
-        self.max_d.next = (self.psn_next_new.val() - self.s_psn_max.q.val());
+        // Seg's raise of the highest PSN sent, from the registered next
+        // PSN (one carry chain there, not a fourth one here: R4).
+        self.max_d.next = (self.r_psn_next_new.q.val() - self.s_psn_max.q.val());
+        self.raise.next = (self.max_d.val().any() && !self.max_d.val().get_bit(23));
         self.cur_new.next = (self.cur.q.val() + self.seg.val());
         if (!self.k_seg.val().any() && (self.k1.val() == self.w_n.val())) {
             self.seg_op.next = self.k_op_only.val();
@@ -1258,7 +1260,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.r_rd_dlen.d.next = (self.ring_len_out.q.val() - self.off_r.val().get_bits::<32>(0));
         self.r_psn_rd.d.next = self.psn_rd.val();
         self.r_psn_next_new.d.next = self.psn_next_new.val();
-        self.r_raise.d.next = (self.max_d.val().any() && !self.max_d.val().get_bit(23));
         self.r_cur_new.d.next = self.cur_new.val();
         self.r_rem_new.d.next = (self.rem.q.val() - self.seg.val().get_bits::<16>(0));
         self.r_ack_skip.d.next = ((self.slot.q.val() == self.s_tail.q.val())
@@ -1672,7 +1673,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         self.desc_tlm.d.next = self.s_tlm_data.q.val();
                     }
                     self.s_psn_next.d.next = self.r_psn_next_new.q.val();
-                    if self.r_raise.q.val() {
+                    if self.raise.val() {
                         self.s_psn_max.d.next = self.r_psn_next_new.q.val();
                     }
                     self.cur.d.next = self.r_cur_new.q.val();
