@@ -216,7 +216,7 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     ring_psn_first: Ram<Bits<24>, AQ>,
     // The rings' words, registered as they leave the block RAM (the
     // timing rules, R3): read one cycle ahead (the address is the next
-    // flow and slot), so they hold what `read_data` held before.
+    // cycle's slot), so they hold what `read_data` held before.
     ring_read_out: DFF<Bits<5>>,
     ring_laddr_out: DFF<Bits<64>>,
     ring_va_out: DFF<Bits<64>>,
@@ -2046,8 +2046,10 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.m_stats.remote_err.next = self.c_remote_err.q.val();
         self.m_stats.retry_exceeded.next = self.c_retry_exceeded.q.val();
         self.m_stats.flushed.next = self.c_flushed.q.val();
-        // ---- The rings' read: the entry at the next cycle's flow and
-        // slot (their `d`, final here), registered as it leaves the RAM.
+        // ---- The rings' read: the entry at the next cycle's slot,
+        // registered as it leaves the RAM. The flow is the operation's
+        // (`flow.q`: it changes only in `Idle`, whose next two states
+        // read no ring word).
         // Not `slot.d`, which waits on the whole decision, but the slot
         // each state reads next if it goes to a ring read (`*Rd`), from
         // registers and the few signals that choose it; where a state
@@ -2087,7 +2089,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             self.ring_slot.next = self.s_db.q.val();
         }
         self.ring_read.read_address.next =
-            ((bit_cast::<AQ, A>(self.flow.d.val().get_bits::<A>(0)) << self.k_q.val())
+            ((bit_cast::<AQ, A>(self.fl.val()) << self.k_q.val())
                 | bit_cast::<AQ, 9>((self.ring_slot.val() & self.k_qmask.val())));
         self.ring_laddr.read_address.next = self.ring_read.read_address.val();
         self.ring_va.read_address.next = self.ring_read.read_address.val();
