@@ -2088,9 +2088,8 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         } else if (self.state.q.val() == ReqState::DbEv) {
             self.ring_slot.next = self.s_db.q.val();
         }
-        self.ring_read.read_address.next =
-            ((bit_cast::<AQ, A>(self.fl.val()) << self.k_q.val())
-                | bit_cast::<AQ, 9>((self.ring_slot.val() & self.k_qmask.val())));
+        self.ring_read.read_address.next = ((bit_cast::<AQ, A>(self.fl.val()) << self.k_q.val())
+            | bit_cast::<AQ, 9>((self.ring_slot.val() & self.k_qmask.val())));
         self.ring_laddr.read_address.next = self.ring_read.read_address.val();
         self.ring_va.read_address.next = self.ring_read.read_address.val();
         self.ring_rkey.read_address.next = self.ring_read.read_address.val();
