@@ -87,7 +87,11 @@
 //!
 //! # Timing
 //! An operation takes `Flow`, `Decide`, its states, and `Wb`; every ring
-//! read takes two cycles (`*Rd`, `*Rd2`). Inputs are taken only in `Idle`
+//! read takes two cycles (`*Rd`, `*Rd2`). The ring words are registered
+//! as they leave the block RAM (`ring_*_out`), read a cycle ahead at the
+//! slot each state predicts from registers (`ring_slot`), so no logic
+//! follows the RAM's output in the same cycle (`docs/architecture.md`
+//! §5i, R3). Inputs are taken only in `Idle`
 //! (ready is combinational from the valids in `Idle`). Measured by
 //! `bench_requester` (Verilator, MTU 1024, every ready high): a work
 //! request every 5 cycles, PktSend to first descriptor 6, a descriptor
