@@ -7,7 +7,7 @@ use nic_hdl::arith::{Delay, DelayRam, Divider, MinMax, Normalize, SatAddSub, Wid
 use nic_hdl::cc::{
     ComputeWind, DcqcnNp, DcqcnRp, Ewma, HopMax, HpccCc, MeasureInflight, Ns3HopParse, Rate,
 };
-use nic_hdl::mem::{Fifo, Ram};
+use nic_hdl::mem::{Fifo, LutRam, Ram};
 use nic_hdl::roce::cnm_rx::CnmRx;
 use nic_hdl::sched::FlowSched;
 use nic_hdl::stream::{AxisFifo, AxisSkid};
@@ -291,6 +291,19 @@ harness! {
 
 harness! {
     impl<const N: usize> Ram<Bits<40>, N> {
+        type In = golden::mem::ram::In;
+        type Out = golden::mem::ram::Out;
+        clock = clock;
+        inputs {
+            read_address: read_address, write_address: write_address,
+            write_data: write_data, write_enable: write_enable
+        }
+        outputs { read_data: read_data }
+    }
+}
+
+harness! {
+    impl<const N: usize> LutRam<Bits<40>, N> {
         type In = golden::mem::ram::In;
         type Out = golden::mem::ram::Out;
         clock = clock;

@@ -48,39 +48,41 @@ pub type DcqcnNp1024 = DcqcnNp<10>;
 /// The flow scheduler at its default size, 1024 flows.
 pub type FlowSched1024 = FlowSched<10>;
 
-/// The requester at its default size: 256 flows, 16 work requests each
-/// (the ring is 2^12 entries of about 280 bits: block RAM is what bounds
-/// it on an ECP5-85F).
-pub type Requester256 = Requester<8, 4, 12>;
+/// The requester at its default size: 128 flows, 16 work requests each
+/// (the ring is 2^11 entries of 285 bits: 36 DP16KD on an ECP5).
+pub type Requester128 = Requester<7, 4, 11>;
 
-/// The NIC core at its default size: 256 flows, 16 work requests each,
-/// a 2048-word receive frame buffer.
-pub type HpccNicCore256 = crate::nic::NicCore<8, 4, 12, 11>;
+/// The NIC core at its default size: 128 flows, 16 work requests each,
+/// a 2048-word receive frame buffer. Block RAM sets the size on the
+/// LFE5U-85F (208 DP16KD): at 256 flows × 16 the core alone mapped to
+/// 223 (`docs/status.md`).
+pub type HpccNicCore128 = crate::nic::NicCore<7, 4, 11, 11>;
 
 /// The whole NIC at its default size: the core above, 8 completion
 /// queues, a 16-entry WQE buffer (`docs/driver.md`).
-pub type HpccNic256 = crate::nic::HpccNic<8, 4, 12, 11, 3, 8, 4>;
+pub type HpccNic128 = crate::nic::HpccNic<7, 4, 11, 11, 3, 8, 4>;
 
-/// The whole NIC on the 10G MAC, one clock: `HpccNic256` and
+/// The whole NIC on the 10G MAC, one clock: `HpccNic128` and
 /// `Mac10g` (frames up to 1522 bytes).
-pub type HpccNic10g256 = crate::nic::HpccNic10g<8, 4, 12, 11, 3, 8, 4>;
+pub type HpccNic10g128 = crate::nic::HpccNic10g<7, 4, 11, 11, 3, 8, 4>;
 
 /// The ECPIX-5's board core (`boards/ecpix5/fpga.v`): the NIC for 16
 /// flows x 8 work requests, an 8 KiB receive buffer, 4 completion queues
 /// and a 16-entry WQE buffer, on the 1G RGMII MAC, with the UART bridge
 /// and 16 KiB of block RAM as host memory; its CC module tracks 2 hops of
 /// telemetry (one or two switches; an event of more is `DROP_HOPS`).
-/// Smaller than `HpccNic256` so that it fits the board beside its host
+/// Smaller than `HpccNic128` so that it fits the board beside its host
 /// side and routes in bearable time.
 pub type Ecpix5Core = crate::board::NicBoard1g<4, 3, 7, 10, 2, 4, 4, 2>;
 
 /// The Alveo U250's board core (`boards/alveo-u250/fpga.v`, Vivado):
-/// `HpccNic256` behind the vendor-MAC adapter (the 10G/25G Ethernet
-/// subsystem owns the FCS).
+/// the NIC at 256 flows × 16 work requests (the UltraScale+ part has the
+/// block RAM the ECP5 lacks) behind the vendor-MAC adapter (the 10G/25G
+/// Ethernet subsystem owns the FCS).
 pub type AlveoCore = crate::board::NicBoardVendor<8, 4, 12, 11, 3, 8, 4>;
 
 /// The host interface alone, at the NIC's size.
-pub type HostIf256 = crate::hostif::HostIf<8, 4, 3, 8, 4>;
+pub type HostIf128 = crate::hostif::HostIf<7, 4, 3, 8, 4>;
 
 /// The 10G MAC as a drop-in for `eth_mac_10g` (its core ports), standard
 /// and jumbo receive limits.
@@ -208,18 +210,18 @@ pub fn tops() -> Vec<Top> {
         // The NIC first: `make` emits, lints and synthesises it first.
         Top {
             name: "hpcc_nic",
-            about: "the NIC: host interface (AXI4-Lite registers, send and completion queues in host memory, DMA descriptors) + the NIC core; 256 flows x 16 work requests, 8 completion queues",
-            design: design::<HpccNic256>,
+            about: "the NIC: host interface (AXI4-Lite registers, send and completion queues in host memory, DMA descriptors) + the NIC core; 128 flows x 16 work requests, 8 completion queues",
+            design: design::<HpccNic128>,
         },
         Top {
             name: "hpcc_nic_10g",
             about: "hpcc_nic on the 10G MAC (64-bit XGMII), one clock for the NIC and both MAC sides (a PCS with an elastic buffer): the NIC on a 10GBASE-R wire",
-            design: design::<HpccNic10g256>,
+            design: design::<HpccNic10g128>,
         },
         Top {
             name: "host_if",
-            about: "the host interface alone: AXI4-Lite registers, send and completion queues, DMA read mux and write packer; 256 flows, 8 completion queues",
-            design: design::<HostIf256>,
+            about: "the host interface alone: AXI4-Lite registers, send and completion queues, DMA read mux and write packer; 128 flows, 8 completion queues",
+            design: design::<HostIf128>,
         },
         Top {
             name: "cmpl_queue",
@@ -228,8 +230,8 @@ pub fn tops() -> Vec<Top> {
         },
         Top {
             name: "hpcc_nic_core",
-            about: "the NIC core (draft -00 Figure 4): requester, scheduler, HPCC++ CC, RoCEv2 Tx/Rx, READ responder, configuration; 256 flows x 16 work requests",
-            design: design::<HpccNicCore256>,
+            about: "the NIC core (draft -00 Figure 4): requester, scheduler, HPCC++ CC, RoCEv2 Tx/Rx, READ responder, configuration; 128 flows x 16 work requests",
+            design: design::<HpccNicCore128>,
         },
         Top {
             name: "wide_mul",
@@ -318,28 +320,28 @@ pub fn tops() -> Vec<Top> {
         },
         Top {
             name: "requester",
-            about: "requester: work requests, PktSend -> descriptors, ACK/NAK -> completions, timer; 256 flows x 16",
-            design: design::<Requester256>,
+            about: "requester: work requests, PktSend -> descriptors, ACK/NAK -> completions, timer; 128 flows x 16",
+            design: design::<Requester128>,
         },
         Top {
             name: "ack_coalesce",
-            about: "the responder's ACK slots: one per flow, a newer ACK replacing the waiting one; 256 flows",
-            design: design::<crate::nic::ack_coalesce::AckCoalesce<8>>,
+            about: "the responder's ACK slots: one per flow, a newer ACK replacing the waiting one; 128 flows",
+            design: design::<crate::nic::ack_coalesce::AckCoalesce<7>>,
         },
         Top {
             name: "desc_queue",
-            about: "the requester's Tx descriptor queue, 4 descriptors, 256 flows",
-            design: design::<crate::nic::desc_queue::DescQueue<8, { nic_spec::sched::REQ_DESC_QUEUE_LOG2 }>>,
+            about: "the requester's Tx descriptor queue, 4 descriptors, 128 flows",
+            design: design::<crate::nic::desc_queue::DescQueue<7, { nic_spec::sched::REQ_DESC_QUEUE_LOG2 }>>,
         },
         Top {
             name: "read_queue",
-            about: "the READ requests waiting for the READ responder, 16 requests, 256 flows",
-            design: design::<crate::nic::read_queue::ReadQueue<8, { nic_spec::roce::READ_QUEUE_LOG2 }>>,
+            about: "the READ requests waiting for the READ responder, 16 requests, 128 flows",
+            design: design::<crate::nic::read_queue::ReadQueue<7, { nic_spec::roce::READ_QUEUE_LOG2 }>>,
         },
         Top {
             name: "fb_queue",
-            about: "the feedback (received ACKs, NAKs, READ responses, NOTIFYs) waiting for the requester, 16 records, 256 flows",
-            design: design::<crate::nic::fb_queue::FbQueue<8, { nic_spec::roce::FB_QUEUE_LOG2 }>>,
+            about: "the feedback (received ACKs, NAKs, READ responses, NOTIFYs) waiting for the requester, 16 records, 128 flows",
+            design: design::<crate::nic::fb_queue::FbQueue<7, { nic_spec::roce::FB_QUEUE_LOG2 }>>,
         },
         Top {
             name: "ev_merge",

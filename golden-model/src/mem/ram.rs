@@ -55,6 +55,44 @@ impl<const D: usize, const N: usize> Cycle for Ram<D, N> {
     }
 }
 
+/// Twin of `LutRam` (`hdl/src/mem/ram.rs`): 2^N words of D bits, the
+/// read combinational (this cycle's address, the words before this
+/// cycle's write), the write at the edge.
+#[derive(Clone, Debug)]
+pub struct LutRam<const D: usize, const N: usize> {
+    mem: Vec<u128>,
+}
+
+impl<const D: usize, const N: usize> Default for LutRam<D, N> {
+    fn default() -> Self {
+        Self {
+            mem: vec![0; 1 << N],
+        }
+    }
+}
+
+impl<const D: usize, const N: usize> LutRam<D, N> {
+    /// The word at `address` now (what `read_data` shows for it).
+    pub fn read(&self, address: u32) -> u128 {
+        self.mem[address as usize & ((1usize << N) - 1)]
+    }
+}
+
+impl<const D: usize, const N: usize> Cycle for LutRam<D, N> {
+    type In = In;
+    type Out = Out;
+    fn step(&mut self, i: &In) -> Out {
+        let o = Out {
+            read_data: self.read(i.read_address),
+        };
+        if i.write_enable {
+            let m = (1usize << N) - 1;
+            self.mem[i.write_address as usize & m] = i.write_data & crate::mask(D);
+        }
+        o
+    }
+}
+
 /// Twin of `RamBe` (`hdl/src/mem/ram.rs`): 2^N words of 64 bits, a
 /// write enable per byte lane.
 #[derive(Clone, Debug)]

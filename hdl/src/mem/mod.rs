@@ -4,4 +4,4 @@ pub mod fifo;
 pub mod ram;
 
 pub use fifo::Fifo;
-pub use ram::{Ram, RamBe};
+pub use ram::{LutRam, Ram, RamBe};

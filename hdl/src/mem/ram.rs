@@ -34,6 +34,8 @@ pub struct Ram<D: Synth, const N: usize> {
     _sim: Box<BTreeMap<Bits<N>, D>>,
     /// Emit `ram_style = "block"` ([`Ram::block`]).
     _block: bool,
+    /// 2^`_depth_log2` words ([`Ram::with_depth_log2`]; N by default).
+    _depth_log2: usize,
 }
 
 impl<D: Synth, const N: usize> Ram<D, N> {
@@ -42,6 +44,26 @@ impl<D: Synth, const N: usize> Ram<D, N> {
         Self {
             _block: true,
             ..Default::default()
+        }
+    }
+
+    /// A `Ram` of 2^`k` words (k ≤ N) behind N-bit addresses, whose bits
+    /// above k are ignored: for a depth a const expression of the user's
+    /// parameters would give (`A + 3`), which stable Rust cannot write
+    /// as a type.
+    pub fn with_depth_log2(k: usize) -> Self {
+        assert!(k >= 1 && k <= N, "Ram depth 2^{k} needs 1 <= {k} <= {N}");
+        Self {
+            _depth_log2: k,
+            ..Default::default()
+        }
+    }
+
+    fn word(&self, address: Bits<N>) -> Bits<N> {
+        if self._depth_log2 >= N {
+            address
+        } else {
+            address & Bits::<N>::from((1u64 << self._depth_log2) - 1)
         }
     }
 }
@@ -57,6 +79,7 @@ impl<D: Synth, const N: usize> Default for Ram<D, N> {
             write_enable: Default::default(),
             _sim: Box::default(),
             _block: false,
+            _depth_log2: N,
         }
     }
 }
@@ -64,13 +87,11 @@ impl<D: Synth, const N: usize> Default for Ram<D, N> {
 impl<D: Synth, const N: usize> Logic for Ram<D, N> {
     fn update(&mut self) {
         if self.clock.pos_edge() {
-            self.read_data.next = *self
-                ._sim
-                .get(&self.read_address.val())
-                .unwrap_or(&D::default());
+            let read_word = self.word(self.read_address.val());
+            self.read_data.next = *self._sim.get(&read_word).unwrap_or(&D::default());
             if self.write_enable.val() {
-                self._sim
-                    .insert(self.write_address.val(), self.write_data.val());
+                let write_word = self.word(self.write_address.val());
+                self._sim.insert(write_word, self.write_data.val());
             }
         }
     }
@@ -80,19 +101,100 @@ impl<D: Synth, const N: usize> Logic for Ram<D, N> {
     }
 
     fn hdl(&self) -> Verilog {
-        let init = zero_init(1usize << N);
+        let k = self._depth_log2;
+        let init = zero_init(1usize << k);
         let style = if self._block {
             "(* ram_style = \"block\" *)\n"
         } else {
             ""
         };
+        let (ra, wa) = if k < N {
+            (
+                format!("read_address[{}:0]", k - 1),
+                format!("write_address[{}:0]", k - 1),
+            )
+        } else {
+            ("read_address".to_string(), "write_address".to_string())
+        };
         Verilog::Custom(format!(
             "{style}(* no_rw_check *)\nreg[{d}:0] mem[{a}:0];\n{init}\n\
-             always @(posedge clock) begin\n   read_data <= mem[read_address];\n   \
-             if (write_enable) begin\n      mem[write_address] <= write_data;\n   end\nend\n",
+             always @(posedge clock) begin\n   read_data <= mem[{ra}];\n   \
+             if (write_enable) begin\n      mem[{wa}] <= write_data;\n   end\nend\n",
             d = D::BITS - 1,
-            a = (1usize << N) - 1,
+            a = (1usize << k) - 1,
             init = init
+        ))
+    }
+}
+
+/// A small RAM in LUTs with an asynchronous read: `read_data` is the word
+/// at `read_address` in the same cycle. For a few bits per flow that
+/// must be known in the cycle their flow arrives (the dispatcher's READ
+/// landing index, which addresses a block RAM in that cycle).
+///
+/// Ports (clock `clock`): `read_address` (`Bits<N>`) → `read_data` (`D`),
+/// combinational; `write_address`, `write_data`, `write_enable`, written
+/// at the clock edge. A read of the word being written shows the old
+/// word until the edge, the new one after it (on the FPGA as in every
+/// simulation). Every word starts at zero.
+///
+/// The Verilog carries `ram_style = "distributed"`: yosys maps it to
+/// `TRELLIS_DPR16X4` on the ECP5 (2^N / 16 × D / 4 of them, and a
+/// 2^N / 16 : 1 select per bit). Keep it small: the read is a LUT path.
+/// Golden twin: `nic_golden::mem::ram::LutRam`.
+#[derive(LogicBlock)]
+pub struct LutRam<D: Synth, const N: usize> {
+    pub clock: Signal<In, Clock>,
+    pub read_address: Signal<In, Bits<N>>,
+    pub read_data: Signal<Out, D>,
+    pub write_address: Signal<In, Bits<N>>,
+    pub write_data: Signal<In, D>,
+    pub write_enable: Signal<In, Bit>,
+    _sim: Box<BTreeMap<Bits<N>, D>>,
+}
+
+impl<D: Synth, const N: usize> Default for LutRam<D, N> {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            read_address: Default::default(),
+            read_data: Default::default(),
+            write_address: Default::default(),
+            write_data: Default::default(),
+            write_enable: Default::default(),
+            _sim: Box::default(),
+        }
+    }
+}
+
+impl<D: Synth, const N: usize> Logic for LutRam<D, N> {
+    fn update(&mut self) {
+        if self.clock.pos_edge() && self.write_enable.val() {
+            self._sim
+                .insert(self.write_address.val(), self.write_data.val());
+        }
+        self.read_data.next = *self
+            ._sim
+            .get(&self.read_address.val())
+            .unwrap_or(&D::default());
+    }
+
+    fn connect(&mut self) {
+        self.read_data.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        let words = 1usize << N;
+        let chunk = words.min(ZERO_CHUNK);
+        Verilog::Custom(format!(
+            "(* ram_style = \"distributed\" *)\nreg[{d}:0] mem[{a}:0];\n\
+             genvar zero_g;\ngenerate for (zero_g = 0; zero_g < {n}; zero_g = zero_g + 1) begin : zero\n  \
+             integer i;\n  initial for (i = 0; i < {chunk}; i = i + 1) mem[zero_g * {chunk} + i] = 0;\nend endgenerate\n\
+             always @(*) read_data = mem[read_address];\n\
+             always @(posedge clock) begin\n   if (write_enable) begin\n      mem[write_address] <= write_data;\n   end\nend\n",
+            d = D::BITS - 1,
+            a = words - 1,
+            n = words / chunk,
         ))
     }
 }

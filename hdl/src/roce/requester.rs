@@ -194,21 +194,17 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     pub m_cmpl: WrCompletionSource,
     pub m_cc: CcEventSource,
     pub m_stats: ReqStatsSource,
-    // Flow state words (one RAM per field, address = flow).
-    st_flags: Ram<Bits<18>, A>,
-    st_rd_k: Ram<Bits<24>, A>,
-    st_gen: Ram<Bits<8>, A>,
-    st_epoch: Ram<Bits<8>, A>,
-    st_head: Ram<Bits<9>, A>,
-    st_send_ix: Ram<Bits<9>, A>,
-    st_db: Ram<Bits<9>, A>,
-    st_tail: Ram<Bits<9>, A>,
-    st_seq_tail: Ram<Bits<32>, A>,
-    st_una: Ram<Bits<32>, A>,
-    st_seq_exp: Ram<Bits<32>, A>,
-    st_psn_tail: Ram<Bits<24>, A>,
-    st_psn_next: Ram<Bits<24>, A>,
-    st_psn_max: Ram<Bits<24>, A>,
+    // Flow state words, address = flow: four RAMs whose widths fill the
+    // 36-bit block-RAM columns (8 DP16KD where one RAM per field took 14).
+    // st_w0: flags (17..0), head (26..18), send_ix (35..27);
+    // st_w1: db (8..0), tail (17..9), gen (25..18), epoch (33..26);
+    // st_seq: seq_tail (31..0), una (63..32), seq_exp (95..64);
+    // st_psn: rd_k (23..0), psn_tail (47..24), psn_next (71..48),
+    // psn_max (95..72).
+    st_w0: Ram<Bits<36>, A>,
+    st_w1: Ram<Bits<34>, A>,
+    st_seq: Ram<Bits<96>, A>,
+    st_psn: Ram<Bits<96>, A>,
     // The work-request ring (address = flow << Q | slot).
     ring_read: Ram<Bits<5>, AQ>,
     ring_laddr: Ram<Bits<64>, AQ>,
@@ -486,6 +482,7 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     set_rewind: Signal<Local, Bit>,
     clr_rd_done: Signal<Local, Bit>,
     eff_rd_done: Signal<Local, Bit>,
+    st_flags_w: Signal<Local, Bits<18>>,
     eff_rewind: Signal<Local, Bit>,
     /// Errors found in the cycle of `do_cont` (a timeout past the retry
     /// limit, a NAK sequence error past it in Post): flush first.
@@ -522,20 +519,10 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             m_cmpl: Default::default(),
             m_cc: Default::default(),
             m_stats: Default::default(),
-            st_flags: Default::default(),
-            st_rd_k: Default::default(),
-            st_gen: Default::default(),
-            st_epoch: Default::default(),
-            st_head: Default::default(),
-            st_send_ix: Default::default(),
-            st_db: Default::default(),
-            st_tail: Default::default(),
-            st_seq_tail: Default::default(),
-            st_una: Default::default(),
-            st_seq_exp: Default::default(),
-            st_psn_tail: Default::default(),
-            st_psn_next: Default::default(),
-            st_psn_max: Default::default(),
+            st_w0: Default::default(),
+            st_w1: Default::default(),
+            st_seq: Default::default(),
+            st_psn: Default::default(),
             ring_read: Default::default(),
             ring_laddr: Default::default(),
             ring_va: Default::default(),
@@ -753,6 +740,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             set_rewind: Default::default(),
             clr_rd_done: Default::default(),
             eff_rd_done: Default::default(),
+            st_flags_w: Default::default(),
             eff_rewind: Default::default(),
             set_fatal: Default::default(),
             eff_fatal: Default::default(),
@@ -953,20 +941,10 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         clock!(
             self,
             clock,
-            st_flags,
-            st_rd_k,
-            st_gen,
-            st_epoch,
-            st_head,
-            st_send_ix,
-            st_db,
-            st_tail,
-            st_seq_tail,
-            st_una,
-            st_seq_exp,
-            st_psn_tail,
-            st_psn_next,
-            st_psn_max,
+            st_w0,
+            st_w1,
+            st_seq,
+            st_psn,
             ring_read,
             ring_laddr,
             ring_va,
@@ -1082,37 +1060,17 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         // in Idle, there in Flow); the ring entry at `slot` (there one
         // cycle after `slot` is set); writes in Decide (ring) and Wb.
         self.fl.next = self.flow.q.val().get_bits::<A>(0);
-        self.st_flags.read_address.next = self.flow_in.val().get_bits::<A>(0);
-        self.st_rd_k.read_address.next = self.flow_in.val().get_bits::<A>(0);
-        self.st_gen.read_address.next = self.flow_in.val().get_bits::<A>(0);
-        self.st_epoch.read_address.next = self.flow_in.val().get_bits::<A>(0);
-        self.st_head.read_address.next = self.flow_in.val().get_bits::<A>(0);
-        self.st_send_ix.read_address.next = self.flow_in.val().get_bits::<A>(0);
-        self.st_db.read_address.next = self.flow_in.val().get_bits::<A>(0);
-        self.st_tail.read_address.next = self.flow_in.val().get_bits::<A>(0);
-        self.st_seq_tail.read_address.next = self.flow_in.val().get_bits::<A>(0);
-        self.st_una.read_address.next = self.flow_in.val().get_bits::<A>(0);
-        self.st_seq_exp.read_address.next = self.flow_in.val().get_bits::<A>(0);
-        self.st_psn_tail.read_address.next = self.flow_in.val().get_bits::<A>(0);
-        self.st_psn_next.read_address.next = self.flow_in.val().get_bits::<A>(0);
-        self.st_psn_max.read_address.next = self.flow_in.val().get_bits::<A>(0);
-        self.st_flags.write_address.next = self.fl.val();
-        self.st_rd_k.write_address.next = self.fl.val();
-        self.st_gen.write_address.next = self.fl.val();
-        self.st_epoch.write_address.next = self.fl.val();
-        self.st_head.write_address.next = self.fl.val();
-        self.st_send_ix.write_address.next = self.fl.val();
-        self.st_db.write_address.next = self.fl.val();
-        self.st_tail.write_address.next = self.fl.val();
-        self.st_seq_tail.write_address.next = self.fl.val();
-        self.st_una.write_address.next = self.fl.val();
-        self.st_seq_exp.write_address.next = self.fl.val();
-        self.st_psn_tail.write_address.next = self.fl.val();
-        self.st_psn_next.write_address.next = self.fl.val();
-        self.st_psn_max.write_address.next = self.fl.val();
+        self.st_w0.read_address.next = self.flow_in.val().get_bits::<A>(0);
+        self.st_w1.read_address.next = self.flow_in.val().get_bits::<A>(0);
+        self.st_seq.read_address.next = self.flow_in.val().get_bits::<A>(0);
+        self.st_psn.read_address.next = self.flow_in.val().get_bits::<A>(0);
+        self.st_w0.write_address.next = self.fl.val();
+        self.st_w1.write_address.next = self.fl.val();
+        self.st_seq.write_address.next = self.fl.val();
+        self.st_psn.write_address.next = self.fl.val();
         // Flags: active, tlm_data, armed, rd_open (6..3), rd_post (10..7),
         // err (11), retries (14..12), retry_limit (17..15).
-        self.st_flags.write_data.next = (bit_cast::<18, 1>(self.s_active.q.val().into())
+        self.st_flags_w.next = (bit_cast::<18, 1>(self.s_active.q.val().into())
             | (bit_cast::<18, 1>(self.s_tlm_data.q.val().into()) << 1)
             | (bit_cast::<18, 1>(self.s_armed.q.val().into()) << 2)
             | (bit_cast::<18, 4>(self.s_rd_open.q.val()) << 3)
@@ -1120,33 +1078,24 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             | (bit_cast::<18, 1>(self.s_err.q.val().into()) << 11)
             | (bit_cast::<18, 3>(self.s_retries.q.val()) << 12)
             | (bit_cast::<18, 3>(self.s_retry_limit.q.val()) << 15));
-        self.st_rd_k.write_data.next = self.s_rd_k.q.val();
-        self.st_gen.write_data.next = self.s_gen.q.val();
-        self.st_epoch.write_data.next = self.s_epoch.q.val();
-        self.st_head.write_data.next = self.s_head.q.val();
-        self.st_send_ix.write_data.next = self.s_send_ix.q.val();
-        self.st_db.write_data.next = self.s_db.q.val();
-        self.st_tail.write_data.next = self.s_tail.q.val();
-        self.st_seq_tail.write_data.next = self.s_seq_tail.q.val();
-        self.st_una.write_data.next = self.s_una.q.val();
-        self.st_seq_exp.write_data.next = self.s_seq_exp.q.val();
-        self.st_psn_tail.write_data.next = self.s_psn_tail.q.val();
-        self.st_psn_next.write_data.next = self.s_psn_next.q.val();
-        self.st_psn_max.write_data.next = self.s_psn_max.q.val();
-        self.st_flags.write_enable.next = false;
-        self.st_rd_k.write_enable.next = false;
-        self.st_gen.write_enable.next = false;
-        self.st_epoch.write_enable.next = false;
-        self.st_head.write_enable.next = false;
-        self.st_send_ix.write_enable.next = false;
-        self.st_db.write_enable.next = false;
-        self.st_tail.write_enable.next = false;
-        self.st_seq_tail.write_enable.next = false;
-        self.st_una.write_enable.next = false;
-        self.st_seq_exp.write_enable.next = false;
-        self.st_psn_tail.write_enable.next = false;
-        self.st_psn_next.write_enable.next = false;
-        self.st_psn_max.write_enable.next = false;
+        self.st_w0.write_data.next = (bit_cast::<36, 18>(self.st_flags_w.val())
+            | (bit_cast::<36, 9>(self.s_head.q.val()) << 18)
+            | (bit_cast::<36, 9>(self.s_send_ix.q.val()) << 27));
+        self.st_w1.write_data.next = (bit_cast::<34, 9>(self.s_db.q.val())
+            | (bit_cast::<34, 9>(self.s_tail.q.val()) << 9)
+            | (bit_cast::<34, 8>(self.s_gen.q.val()) << 18)
+            | (bit_cast::<34, 8>(self.s_epoch.q.val()) << 26));
+        self.st_seq.write_data.next = (bit_cast::<96, 32>(self.s_seq_tail.q.val())
+            | (bit_cast::<96, 32>(self.s_una.q.val()) << 32)
+            | (bit_cast::<96, 32>(self.s_seq_exp.q.val()) << 64));
+        self.st_psn.write_data.next = (bit_cast::<96, 24>(self.s_rd_k.q.val())
+            | (bit_cast::<96, 24>(self.s_psn_tail.q.val()) << 24)
+            | (bit_cast::<96, 24>(self.s_psn_next.q.val()) << 48)
+            | (bit_cast::<96, 24>(self.s_psn_max.q.val()) << 72));
+        self.st_w0.write_enable.next = false;
+        self.st_w1.write_enable.next = false;
+        self.st_seq.write_enable.next = false;
+        self.st_psn.write_enable.next = false;
 
         self.w_addr.next = ((bit_cast::<AQ, A>(self.fl.val()) << self.k_q.val())
             | bit_cast::<AQ, 9>((self.s_tail.q.val() & self.k_qmask.val())));
@@ -1381,27 +1330,27 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             ReqState::Flow => {
                 // The flow's state words arrive from the RAMs.
                 self.in_range.d.next = !(self.flow.q.val() >> self.k_a.val()).any();
-                self.s_active.d.next = self.st_flags.read_data.val().get_bit(0);
-                self.s_tlm_data.d.next = self.st_flags.read_data.val().get_bit(1);
-                self.s_armed.d.next = self.st_flags.read_data.val().get_bit(2);
-                self.s_rd_open.d.next = self.st_flags.read_data.val().get_bits::<4>(3);
-                self.s_rd_post.d.next = self.st_flags.read_data.val().get_bits::<4>(7);
-                self.s_err.d.next = self.st_flags.read_data.val().get_bit(11);
-                self.s_retries.d.next = self.st_flags.read_data.val().get_bits::<3>(12);
-                self.s_retry_limit.d.next = self.st_flags.read_data.val().get_bits::<3>(15);
-                self.s_rd_k.d.next = self.st_rd_k.read_data.val();
-                self.s_gen.d.next = self.st_gen.read_data.val();
-                self.s_epoch.d.next = self.st_epoch.read_data.val();
-                self.s_head.d.next = self.st_head.read_data.val();
-                self.s_send_ix.d.next = self.st_send_ix.read_data.val();
-                self.s_db.d.next = self.st_db.read_data.val();
-                self.s_tail.d.next = self.st_tail.read_data.val();
-                self.s_seq_tail.d.next = self.st_seq_tail.read_data.val();
-                self.s_una.d.next = self.st_una.read_data.val();
-                self.s_seq_exp.d.next = self.st_seq_exp.read_data.val();
-                self.s_psn_tail.d.next = self.st_psn_tail.read_data.val();
-                self.s_psn_next.d.next = self.st_psn_next.read_data.val();
-                self.s_psn_max.d.next = self.st_psn_max.read_data.val();
+                self.s_active.d.next = self.st_w0.read_data.val().get_bit(0);
+                self.s_tlm_data.d.next = self.st_w0.read_data.val().get_bit(1);
+                self.s_armed.d.next = self.st_w0.read_data.val().get_bit(2);
+                self.s_rd_open.d.next = self.st_w0.read_data.val().get_bits::<4>(3);
+                self.s_rd_post.d.next = self.st_w0.read_data.val().get_bits::<4>(7);
+                self.s_err.d.next = self.st_w0.read_data.val().get_bit(11);
+                self.s_retries.d.next = self.st_w0.read_data.val().get_bits::<3>(12);
+                self.s_retry_limit.d.next = self.st_w0.read_data.val().get_bits::<3>(15);
+                self.s_rd_k.d.next = self.st_psn.read_data.val().get_bits::<24>(0);
+                self.s_gen.d.next = self.st_w1.read_data.val().get_bits::<8>(18);
+                self.s_epoch.d.next = self.st_w1.read_data.val().get_bits::<8>(26);
+                self.s_head.d.next = self.st_w0.read_data.val().get_bits::<9>(18);
+                self.s_send_ix.d.next = self.st_w0.read_data.val().get_bits::<9>(27);
+                self.s_db.d.next = self.st_w1.read_data.val().get_bits::<9>(0);
+                self.s_tail.d.next = self.st_w1.read_data.val().get_bits::<9>(9);
+                self.s_seq_tail.d.next = self.st_seq.read_data.val().get_bits::<32>(0);
+                self.s_una.d.next = self.st_seq.read_data.val().get_bits::<32>(32);
+                self.s_seq_exp.d.next = self.st_seq.read_data.val().get_bits::<32>(64);
+                self.s_psn_tail.d.next = self.st_psn.read_data.val().get_bits::<24>(24);
+                self.s_psn_next.d.next = self.st_psn.read_data.val().get_bits::<24>(48);
+                self.s_psn_max.d.next = self.st_psn.read_data.val().get_bits::<24>(72);
                 self.rd_done.d.next = false;
                 self.progress.d.next = false;
                 self.rewind.d.next = false;
@@ -1914,20 +1863,10 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             }
             _ => {
                 // Wb: the state words back, and the timer armed.
-                self.st_flags.write_enable.next = true;
-                self.st_rd_k.write_enable.next = true;
-                self.st_gen.write_enable.next = true;
-                self.st_epoch.write_enable.next = true;
-                self.st_head.write_enable.next = true;
-                self.st_send_ix.write_enable.next = true;
-                self.st_db.write_enable.next = true;
-                self.st_tail.write_enable.next = true;
-                self.st_seq_tail.write_enable.next = true;
-                self.st_una.write_enable.next = true;
-                self.st_seq_exp.write_enable.next = true;
-                self.st_psn_tail.write_enable.next = true;
-                self.st_psn_next.write_enable.next = true;
-                self.st_psn_max.write_enable.next = true;
+                self.st_w0.write_enable.next = true;
+                self.st_w1.write_enable.next = true;
+                self.st_seq.write_enable.next = true;
+                self.st_psn.write_enable.next = true;
                 self.t_push.next = self.arm.q.val();
                 self.state.d.next = ReqState::Idle;
             }

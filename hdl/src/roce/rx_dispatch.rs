@@ -155,7 +155,7 @@
 //! Golden twin: `nic_golden::roce::rx_dispatch`.
 
 use crate::cc::{CeMarkSource, RpEventSource};
-use crate::mem::Ram;
+use crate::mem::{LutRam, Ram};
 use crate::roce::op_decode::OpDecode;
 use crate::roce::{
     AckInfoSource, CcFeedbackSource, HostWriteSource, NakReqSource, ReadReqSource,
@@ -196,14 +196,11 @@ pub struct RoceRxDispatch<const A: usize> {
     // the READ landing entries 0..7 ({lap, psn 24, addr 64}), written only
     // by the requester's `rd_only` writes.
     ram_fl: Ram<Bits<8>, A>,
-    ram_t0: Ram<Bits<89>, A>,
-    ram_t1: Ram<Bits<89>, A>,
-    ram_t2: Ram<Bits<89>, A>,
-    ram_t3: Ram<Bits<89>, A>,
-    ram_t4: Ram<Bits<89>, A>,
-    ram_t5: Ram<Bits<89>, A>,
-    ram_t6: Ram<Bits<89>, A>,
-    ram_t7: Ram<Bits<89>, A>,
+    // The READ landing entries, 8 per flow (address = flow << 3 | index),
+    // and a copy of each flow's landing index (`ram_fl` bits 6..4) in LUTs,
+    // read in the cycle that addresses the entry.
+    ram_tab: Ram<Bits<89>, 16>,
+    rd_ix: LutRam<Bits<3>, A>,
     ram_epsn: Ram<Bits<24>, A>,
     ram_msn: Ram<Bits<24>, A>,
     ram_wva: Ram<Bits<64>, A>,
@@ -237,8 +234,6 @@ pub struct RoceRxDispatch<const A: usize> {
     c_fl: DFF<Bits<8>>,
     // The landing entry at the flow's `rd_idx` (registered in `Look`).
     t_ent: DFF<Bits<89>>,
-    t_sel: Signal<Local, Bits<89>>,
-    t_ix: Signal<Local, Bits<3>>,
     k_op_rrlast: Constant<Bits<8>>,
     k_op_rronly: Constant<Bits<8>>,
     o_rrend: DFF<Bit>,
@@ -451,14 +446,8 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             ram_wleft: Default::default(),
             ram_radr: Default::default(),
             ram_rpsn: Default::default(),
-            ram_t0: Default::default(),
-            ram_t1: Default::default(),
-            ram_t2: Default::default(),
-            ram_t3: Default::default(),
-            ram_t4: Default::default(),
-            ram_t5: Default::default(),
-            ram_t6: Default::default(),
-            ram_t7: Default::default(),
+            ram_tab: Ram::with_depth_log2(A + 3),
+            rd_ix: Default::default(),
             st: Default::default(),
             stale: Default::default(),
             m_opcode: Default::default(),
@@ -481,8 +470,6 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             m_hop4: Default::default(),
             c_fl: Default::default(),
             t_ent: Default::default(),
-            t_sel: Default::default(),
-            t_ix: Default::default(),
             k_op_rrlast: Constant::new(Bits::<8>::from(nic_spec::roce::op::READ_RESP_LAST as u64)),
             k_op_rronly: Constant::new(Bits::<8>::from(nic_spec::roce::op::READ_RESP_ONLY as u64)),
             o_rrend: Default::default(),
@@ -744,8 +731,8 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             c_refused
         );
         clock!(
-            self, clock, ram_fl, ram_epsn, ram_msn, ram_wva, ram_wleft, ram_radr, ram_rpsn, ram_t0,
-            ram_t1, ram_t2, ram_t3, ram_t4, ram_t5, ram_t6, ram_t7
+            self, clock, ram_fl, ram_epsn, ram_msn, ram_wva, ram_wleft, ram_radr, ram_rpsn,
+            ram_tab, rd_ix
         );
 
         // ---- state decode, handshakes
@@ -809,14 +796,10 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ram_wleft.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
             self.ram_radr.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
             self.ram_rpsn.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
-            self.ram_t0.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
-            self.ram_t1.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
-            self.ram_t2.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
-            self.ram_t3.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
-            self.ram_t4.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
-            self.ram_t5.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
-            self.ram_t6.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
-            self.ram_t7.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
+            self.rd_ix.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
+            self.ram_tab.read_address.next =
+                ((bit_cast::<16, A>(self.s_meta.qp.val().get_bits::<A>(0)) << 3)
+                    | bit_cast::<16, 3>(self.rd_ix.read_data.val()));
         } else {
             self.ram_fl.read_address.next = self.flow.val();
             self.ram_epsn.read_address.next = self.flow.val();
@@ -825,14 +808,9 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ram_wleft.read_address.next = self.flow.val();
             self.ram_radr.read_address.next = self.flow.val();
             self.ram_rpsn.read_address.next = self.flow.val();
-            self.ram_t0.read_address.next = self.flow.val();
-            self.ram_t1.read_address.next = self.flow.val();
-            self.ram_t2.read_address.next = self.flow.val();
-            self.ram_t3.read_address.next = self.flow.val();
-            self.ram_t4.read_address.next = self.flow.val();
-            self.ram_t5.read_address.next = self.flow.val();
-            self.ram_t6.read_address.next = self.flow.val();
-            self.ram_t7.read_address.next = self.flow.val();
+            self.rd_ix.read_address.next = self.flow.val();
+            self.ram_tab.read_address.next = ((bit_cast::<16, A>(self.flow.val()) << 3)
+                | bit_cast::<16, 3>(self.rd_ix.read_data.val()));
         }
         self.c_fl.d.next = self.ram_fl.read_data.val();
         self.c_epsn.d.next = self.ram_epsn.read_data.val();
@@ -841,26 +819,9 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.c_wleft.d.next = self.ram_wleft.read_data.val();
         self.c_radr.d.next = self.ram_radr.read_data.val();
         self.c_rpsn.d.next = self.ram_rpsn.read_data.val();
-        // The landing entry at the flow's rd_idx (8:1 on the RAM outputs).
-        self.t_ix.next = self.ram_fl.read_data.val().get_bits::<3>(4);
-        if self.t_ix.val() == 0 {
-            self.t_sel.next = self.ram_t0.read_data.val();
-        } else if self.t_ix.val() == 1 {
-            self.t_sel.next = self.ram_t1.read_data.val();
-        } else if self.t_ix.val() == 2 {
-            self.t_sel.next = self.ram_t2.read_data.val();
-        } else if self.t_ix.val() == 3 {
-            self.t_sel.next = self.ram_t3.read_data.val();
-        } else if self.t_ix.val() == 4 {
-            self.t_sel.next = self.ram_t4.read_data.val();
-        } else if self.t_ix.val() == 5 {
-            self.t_sel.next = self.ram_t5.read_data.val();
-        } else if self.t_ix.val() == 6 {
-            self.t_sel.next = self.ram_t6.read_data.val();
-        } else {
-            self.t_sel.next = self.ram_t7.read_data.val();
-        }
-        self.t_ent.d.next = self.t_sel.val();
+        // The landing entry at the flow's rd_idx, addressed by the LUT copy
+        // of the index in the cycle the flow's words were read.
+        self.t_ent.d.next = self.ram_tab.read_data.val();
 
         // ---- Look: decode the opcode, ceil(dlen / MTU)
         self.syn3.next = self.m_aeth.q.val().get_bits::<3>(29);
@@ -1140,50 +1101,17 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.tab_w.next = ((bit_cast::<89, 1>(self.s_ctx.rd_idx.val().get_bit(3).into()) << 88)
             | (bit_cast::<89, 24>(self.s_ctx.rd_psn.val()) << 64)
             | bit_cast::<89, 64>(self.s_ctx.rd_addr.val()));
-        self.ram_t0.write_address.next = self.s_ctx.flow.val();
-        self.ram_t0.write_data.next = self.tab_w.val();
-        self.ram_t0.write_enable.next = (self.s_ctx.valid.val()
-            && self.s_ctx.rd_only.val()
-            && (self.s_ctx.rd_idx.val().get_bits::<3>(0) == 0));
-        self.ram_t1.write_address.next = self.s_ctx.flow.val();
-        self.ram_t1.write_data.next = self.tab_w.val();
-        self.ram_t1.write_enable.next = (self.s_ctx.valid.val()
-            && self.s_ctx.rd_only.val()
-            && (self.s_ctx.rd_idx.val().get_bits::<3>(0) == 1));
-        self.ram_t2.write_address.next = self.s_ctx.flow.val();
-        self.ram_t2.write_data.next = self.tab_w.val();
-        self.ram_t2.write_enable.next = (self.s_ctx.valid.val()
-            && self.s_ctx.rd_only.val()
-            && (self.s_ctx.rd_idx.val().get_bits::<3>(0) == 2));
-        self.ram_t3.write_address.next = self.s_ctx.flow.val();
-        self.ram_t3.write_data.next = self.tab_w.val();
-        self.ram_t3.write_enable.next = (self.s_ctx.valid.val()
-            && self.s_ctx.rd_only.val()
-            && (self.s_ctx.rd_idx.val().get_bits::<3>(0) == 3));
-        self.ram_t4.write_address.next = self.s_ctx.flow.val();
-        self.ram_t4.write_data.next = self.tab_w.val();
-        self.ram_t4.write_enable.next = (self.s_ctx.valid.val()
-            && self.s_ctx.rd_only.val()
-            && (self.s_ctx.rd_idx.val().get_bits::<3>(0) == 4));
-        self.ram_t5.write_address.next = self.s_ctx.flow.val();
-        self.ram_t5.write_data.next = self.tab_w.val();
-        self.ram_t5.write_enable.next = (self.s_ctx.valid.val()
-            && self.s_ctx.rd_only.val()
-            && (self.s_ctx.rd_idx.val().get_bits::<3>(0) == 5));
-        self.ram_t6.write_address.next = self.s_ctx.flow.val();
-        self.ram_t6.write_data.next = self.tab_w.val();
-        self.ram_t6.write_enable.next = (self.s_ctx.valid.val()
-            && self.s_ctx.rd_only.val()
-            && (self.s_ctx.rd_idx.val().get_bits::<3>(0) == 6));
-        self.ram_t7.write_address.next = self.s_ctx.flow.val();
-        self.ram_t7.write_data.next = self.tab_w.val();
-        self.ram_t7.write_enable.next = (self.s_ctx.valid.val()
-            && self.s_ctx.rd_only.val()
-            && (self.s_ctx.rd_idx.val().get_bits::<3>(0) == 7));
+        self.ram_tab.write_address.next = ((bit_cast::<16, A>(self.s_ctx.flow.val()) << 3)
+            | bit_cast::<16, 3>(self.s_ctx.rd_idx.val().get_bits::<3>(0)));
+        self.ram_tab.write_data.next = self.tab_w.val();
+        self.ram_tab.write_enable.next = (self.s_ctx.valid.val() && self.s_ctx.rd_only.val());
         if self.s_ctx.valid.val() {
             self.ram_fl.write_enable.next = !self.s_ctx.rd_only.val();
             self.ram_fl.write_address.next = self.s_ctx.flow.val();
             self.ram_fl.write_data.next = self.cfg_fl.val();
+            self.rd_ix.write_enable.next = !self.s_ctx.rd_only.val();
+            self.rd_ix.write_address.next = self.s_ctx.flow.val();
+            self.rd_ix.write_data.next = self.cfg_fl.val().get_bits::<3>(4);
             self.ram_epsn.write_enable.next = !self.s_ctx.rd_only.val();
             self.ram_epsn.write_address.next = self.s_ctx.flow.val();
             self.ram_epsn.write_data.next = self.s_ctx.epsn.val();
@@ -1206,6 +1134,9 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ram_fl.write_enable.next = true;
             self.ram_fl.write_address.next = self.undo_flow.q.val();
             self.ram_fl.write_data.next = self.u_fl.q.val();
+            self.rd_ix.write_enable.next = true;
+            self.rd_ix.write_address.next = self.undo_flow.q.val();
+            self.rd_ix.write_data.next = self.u_fl.q.val().get_bits::<3>(4);
             self.ram_epsn.write_enable.next = true;
             self.ram_epsn.write_address.next = self.undo_flow.q.val();
             self.ram_epsn.write_data.next = self.u_epsn.q.val();
@@ -1228,6 +1159,9 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ram_fl.write_enable.next = self.wen.val();
             self.ram_fl.write_address.next = self.flow.val();
             self.ram_fl.write_data.next = self.n_fl.val();
+            self.rd_ix.write_enable.next = self.wen.val();
+            self.rd_ix.write_address.next = self.flow.val();
+            self.rd_ix.write_data.next = self.n_fl.val().get_bits::<3>(4);
             self.ram_epsn.write_enable.next = self.wen.val();
             self.ram_epsn.write_address.next = self.flow.val();
             self.ram_epsn.write_data.next = self.n_epsn.val();

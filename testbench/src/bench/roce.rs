@@ -211,7 +211,7 @@ pub fn bench_roce(f: &mut Figures) {
     bench_requester(f);
 }
 
-/// The requester on Verilator (`Requester256`, MTU 1024, every ready
+/// The requester on Verilator (`Requester128`, MTU 1024, every ready
 /// high): work requests taken back to back, a PktSend of four MTUs to
 /// its descriptors, an ACK to its completion and scheduler ACK.
 pub fn bench_requester(f: &mut Figures) {
@@ -219,9 +219,9 @@ pub fn bench_requester(f: &mut Figures) {
     use nic_golden::roce::requester::In;
     use nic_golden::roce::{CcFeedback, ReqFlowCtx, WorkReq};
     use nic_golden::sched::PktSend;
-    use nic_hdl::top::Requester256;
+    use nic_hdl::top::Requester128;
     use nic_spec::roce::{aeth, op, syndrome, wr};
-    let mut e = engine::<Requester256>(EngineKind::Verilator, "bench_requester");
+    let mut e = engine::<Requester128>(EngineKind::Verilator, "bench_requester");
     let base = In {
         cfg_mtu_log2: 10,
         cfg_rto: 1 << 30,
@@ -231,7 +231,7 @@ pub fn bench_requester(f: &mut Figures) {
         cc_ready: true,
         ..In::default()
     };
-    let step = |e: &mut Box<dyn crate::Engine<Requester256>>, i: &In| {
+    let step = |e: &mut Box<dyn crate::Engine<Requester128>>, i: &In| {
         let c = e.cycles();
         (c, e.step(i))
     };

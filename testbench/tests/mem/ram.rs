@@ -1,8 +1,8 @@
 //! `hdl/src/mem/ram.rs` against `nic_golden::mem::ram`.
 
 use crate::common::*;
-use nic_golden::mem::ram::{In, Ram as Golden};
-use nic_hdl::mem::Ram;
+use nic_golden::mem::ram::{In, LutRam as GoldenLut, Ram as Golden};
+use nic_hdl::mem::{LutRam, Ram};
 use proptest::prelude::*;
 use rust_hdl::prelude::Bits;
 
@@ -26,6 +26,13 @@ proptest! {
     fn ram_matches_golden(s in stim(200)) {
         both::<Ram<Bits<40>, 4>, Golden<40, 4>>("ram40x16", &s)?;
     }
+
+    /// The LUT RAM, both engines: the read is this cycle's address, the
+    /// words before this cycle's write (collisions included).
+    #[test]
+    fn lut_ram_matches_golden(s in stim(200)) {
+        both::<LutRam<Bits<40>, 4>, GoldenLut<40, 4>>("lutram40x16", &s)?;
+    }
 }
 
 /// Four-state: the zero-initialised RAM never shows X.
@@ -33,4 +40,11 @@ proptest! {
 fn ram_no_x_in_four_state_simulation() {
     let s = sample(stim(300));
     four_state::<Ram<Bits<40>, 4>, Golden<40, 4>>("ram40x16", &s);
+}
+
+/// Four-state: the zero-initialised LUT RAM never shows X.
+#[test]
+fn lut_ram_no_x_in_four_state_simulation() {
+    let s = sample(stim(300));
+    four_state::<LutRam<Bits<40>, 4>, GoldenLut<40, 4>>("lutram40x16", &s);
 }
