@@ -40,7 +40,7 @@ QUICK     = $(CARGO) run -q --profile quick --
 # The benchmarks (testbench/src/bin/nic-bench.rs), release profile.
 BENCH     = $(CARGO) run -q --release -p nic-testbench --bin nic-bench --
 
-.PHONY: all deps deps-sim verilog lint figures synth synth-xcup synth-big test test-full test-long cocotb bench vcd clean netsim-figures fuzz formal soak board-ecpix5 board-sim board-alveo-tcl
+.PHONY: all deps deps-sim verilog lint figures synth synth-xcup synth-big synth-ports test test-full test-long cocotb bench vcd clean netsim-figures fuzz formal soak board-ecpix5 board-sim board-alveo-tcl
 
 all:
 	@scripts/all.sh
@@ -81,6 +81,22 @@ synth: deps verilog
 	@python3 boards/ecp5-85f/merge.py $(BUILD)/synth/summary.json $(foreach t,$(SYNTH_TOPS),$(BUILD)/synth/$(t)/summary.json)
 	@echo "---- the NIC, hpcc_nic (ECP5-85F, out of context, placer seed 1) ----"
 	@cat $(BUILD)/synth/$(CORE).line
+
+# The timing gate of issue 51 (rule R1, boards/ecp5-85f/ports.py): each
+# single-clock block of hpcc_nic with a flip-flop on every port, so that
+# its port paths are timed, placed and routed at seeds 1-3; the lowest
+# Fmax must reach GATE_MHZ. Prints the table (build/synth-ports/); fails
+# while a block misses the gate. Hours: 5 to 40 minutes a block.
+PORT_TOPS ?= axis_skid64 axis_fifo64 cmpl_queue ack_coalesce desc_queue read_queue \
+  fb_queue ev_merge mr_check cnm_rx roce_rx_parse roce_rx_dispatch roce_tx flow_sched \
+  dcqcn_np dcqcn_rp hpcc_cc requester host_if
+GATE_MHZ ?= 180
+synth-ports: deps verilog
+	@for t in $(PORT_TOPS); do \
+	  python3 boards/ecp5-85f/ports.py --verilog $(VDIR)/$$t.v --top $$t --gate $(GATE_MHZ) \
+	    > $(BUILD)/synth-ports-$$t.log 2>&1; tail -1 $(BUILD)/synth-ports-$$t.log; \
+	done
+	@python3 boards/ecp5-85f/ports.py --table $(BUILD)/synth-ports $(PORT_TOPS)
 
 # The big tops (the CC module at 4096 flows), merged into the same summary.
 # Resource estimate of the Alveo U250's board core (alveo_core: the NIC and
