@@ -1,11 +1,11 @@
 //! Fixed delay lines: `q` is `d` from L cycles ago.
 //!
 //! - [`Delay`]: L registers (L ≥ 1). For short delays.
-//! - [`DelayRam`]: a circular buffer in a block RAM (2 ≤ L ≤ 2^A), for
+//! - [`DelayRam`]: a circular buffer in a block RAM (3 ≤ L ≤ 2^A + 1), for
 //!   the long delays that carry operands alongside the divider pipelines
 //!   of the CC module (30 to 45 cycles). On the ECP5, which has no shift-
 //!   register LUTs, a 36-cycle, 24-bit `Delay` is 864 flip-flops; a
-//!   `DelayRam` is one DP16KD and A + 1 flip-flops.
+//!   `DelayRam` is one DP16KD, 2A flip-flops and an output register.
 //!
 //! Both behave identically cycle by cycle: q = 0 for the first L cycles
 //! after configuration, then d(t − L). Neither has a reset (the pipelines
@@ -51,19 +51,25 @@ impl<const W: usize, const L: usize> Logic for Delay<W, L> {
     }
 }
 
-/// Delay line in block RAM: `q` is `d` from L cycles ago (2 ≤ L ≤ 2^A).
+/// Delay line in block RAM: `q` is `d` from L cycles ago (3 ≤ L ≤ 2^A + 1).
 ///
-/// Ports (clock `clock`): in `d`: `D`; out `q`: `D` (the RAM's read
-/// register). Latency L, II 1.
+/// Ports (clock `clock`): in `d`: `D`; out `q`: `D` (a register after
+/// the RAM's read register). Latency L, II 1.
 ///
-/// Structure: a 2^A-word [`Ram::block`] and a write pointer that counts
-/// cycles mod 2^A. Cycle t writes d(t) at t and reads address
-/// t − (L − 1), written in cycle t + 1 − L, so the read register holds
-/// d(t + 1 − L) in cycle t + 1. A read never meets the write of the same
-/// cycle (L ≥ 2), and a word is read before it is overwritten (L ≤ 2^A).
-/// Every word is zero at configuration ([`Ram`]), so `q` is 0 for the
-/// first L cycles, like [`Delay`]'s registers, with no X in a four-state
-/// simulation.
+/// Structure: a 2^A-word [`Ram::block`], a write pointer that counts
+/// cycles mod 2^A, a read pointer L − 2 behind it, and an output register
+/// (`q_reg`). Cycle t writes d(t) at t and reads address t − (L − 2),
+/// written in cycle t + 2 − L; the RAM's read register holds
+/// d(t + 2 − L) in cycle t + 1 and `q_reg` in cycle t + 2: d(t' − L) in
+/// cycle t'. The output register is the timing rule R3 (`docs/
+/// architecture.md` § Timing rules): the DP16KD's clock-to-out (4.26 ns
+/// on the ECP5-85F, speed 8) ends at a flip-flop, not in the logic `q`
+/// feeds. The read pointer is its own register, so no subtractor sits
+/// before the RAM's address (R4). A read never meets the write of the
+/// same cycle (L ≥ 3), and a word is read before it is overwritten
+/// (L − 2 < 2^A). Every word is zero at configuration ([`Ram`]) and so
+/// is `q_reg`, so `q` is 0 for the first L cycles, like [`Delay`]'s
+/// registers, with no X in a four-state simulation.
 #[derive(LogicBlock)]
 pub struct DelayRam<D: Synth, const L: usize, const A: usize> {
     pub clock: Signal<In, Clock>,
@@ -72,24 +78,28 @@ pub struct DelayRam<D: Synth, const L: usize, const A: usize> {
     ram: Ram<D, A>,
     /// The cycle count mod 2^A: where d is written this cycle.
     wr_ptr: DFF<Bits<A>>,
-    /// L − 1: the read address is wr_ptr − (L − 1).
-    k_read_behind: Constant<Bits<A>>,
+    /// wr_ptr − (L − 2) mod 2^A: the word read this cycle.
+    rd_ptr: DFFWithInit<Bits<A>>,
+    /// The RAM's read register, registered again.
+    q_reg: DFF<D>,
     k_one: Constant<Bits<A>>,
 }
 
 impl<D: Synth, const L: usize, const A: usize> Default for DelayRam<D, L, A> {
     fn default() -> Self {
         assert!(
-            L >= 2 && A < 16 && L <= (1 << A),
-            "DelayRam needs 2 <= L <= 2^A"
+            L >= 3 && A < 16 && L - 2 < (1 << A),
+            "DelayRam needs 3 <= L <= 2^A + 1"
         );
+        let behind = ((1u64 << A) - (L as u64 - 2)) % (1u64 << A);
         Self {
             clock: Default::default(),
             d: Default::default(),
             q: Default::default(),
             ram: Ram::block(),
             wr_ptr: Default::default(),
-            k_read_behind: Constant::new(((L - 1) as u64).into()),
+            rd_ptr: DFFWithInit::new(behind.into()),
+            q_reg: Default::default(),
             k_one: Constant::new(1u64.into()),
         }
     }
@@ -98,13 +108,15 @@ impl<D: Synth, const L: usize, const A: usize> Default for DelayRam<D, L, A> {
 impl<D: Synth, const L: usize, const A: usize> Logic for DelayRam<D, L, A> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, wr_ptr);
+        dff_setup!(self, clock, wr_ptr, rd_ptr, q_reg);
         clock!(self, clock, ram);
         self.wr_ptr.d.next = (self.wr_ptr.q.val() + self.k_one.val());
+        self.rd_ptr.d.next = (self.rd_ptr.q.val() + self.k_one.val());
         self.ram.write_address.next = self.wr_ptr.q.val();
         self.ram.write_data.next = self.d.val();
         self.ram.write_enable.next = true;
-        self.ram.read_address.next = (self.wr_ptr.q.val() - self.k_read_behind.val());
-        self.q.next = self.ram.read_data.val();
+        self.ram.read_address.next = self.rd_ptr.q.val();
+        self.q_reg.d.next = self.ram.read_data.val();
+        self.q.next = self.q_reg.q.val();
     }
 }

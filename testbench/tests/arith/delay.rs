@@ -16,14 +16,15 @@ proptest! {
         both::<Delay<3, 1>, Golden<3, 1>>("delay3x1", &s)?;
     }
 
-    /// The RAM delay line at its bounds (L = 2, L = 2^A) and in between,
+    /// The RAM delay line at its bounds (L = 3, L = 2^A + 1) and in between,
     /// over runs longer than its RAM so the pointer wraps.
     #[test]
     fn delay_ram_matches_golden(d in prop::collection::vec(operand(40), 1..160)) {
         let s: Vec<In> = d.into_iter().map(|d| In { d: d as u128 }).collect();
-        both::<DelayRam<Bits<40>, 2, 1>, Golden<40, 2>>("delay_ram40x2a1", &s)?;
+        both::<DelayRam<Bits<40>, 3, 1>, Golden<40, 3>>("delay_ram40x3a1", &s)?;
         both::<DelayRam<Bits<40>, 30, 5>, Golden<40, 30>>("delay_ram40x30a5", &s)?;
         both::<DelayRam<Bits<40>, 32, 5>, Golden<40, 32>>("delay_ram40x32a5", &s)?;
+        both::<DelayRam<Bits<40>, 33, 5>, Golden<40, 33>>("delay_ram40x33a5", &s)?;
         both::<DelayRam<Bits<40>, 36, 6>, Golden<40, 36>>("delay_ram40x36a6", &s)?;
     }
 }
