@@ -154,10 +154,7 @@
 //! - Memories: the per-flow context in block RAM, read in `Idle`. The
 //!   READ landing entries are one block RAM of 8 · 2^A words, read at
 //!   (flow, `rd_idx`) in the same cycle: the index comes from a copy of
-//!   it in LUT RAM (asynchronous read, written with `ram_fl`), two copies:
-//!   `rd_ix_in` read at `s_meta.qp` and `rd_ix_fl` at the flow register,
-//!   so the choice between them follows the reads instead of leading
-//!   them.
+//!   it in LUT RAM (`rd_ix`, asynchronous read, written with `ram_fl`).
 //!   One entry is read, so no select follows the RAM. Eight RAMs of 2^A
 //!   words and an 8:1 select before: below 512 flows each took a whole
 //!   block RAM column set (24 DP16KD at 256 flows and at 128, now 10 and
@@ -211,8 +208,7 @@ pub struct RoceRxDispatch<const A: usize> {
     // and a copy of each flow's landing index (`ram_fl` bits 6..4) in LUTs,
     // read in the cycle that addresses the entry.
     ram_tab: Ram<Bits<89>, 16>,
-    rd_ix_in: LutRam<Bits<3>, A>,
-    rd_ix_fl: LutRam<Bits<3>, A>,
+    rd_ix: LutRam<Bits<3>, A>,
     ram_epsn: Ram<Bits<24>, A>,
     ram_msn: Ram<Bits<24>, A>,
     ram_wva: Ram<Bits<64>, A>,
@@ -459,8 +455,7 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             ram_radr: Default::default(),
             ram_rpsn: Default::default(),
             ram_tab: Ram::with_depth_log2(A + 3),
-            rd_ix_in: Default::default(),
-            rd_ix_fl: Default::default(),
+            rd_ix: Default::default(),
             st: Default::default(),
             stale: Default::default(),
             m_opcode: Default::default(),
@@ -745,7 +740,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         );
         clock!(
             self, clock, ram_fl, ram_epsn, ram_msn, ram_wva, ram_wleft, ram_radr, ram_rpsn,
-            ram_tab, rd_ix_in, rd_ix_fl
+            ram_tab, rd_ix
         );
 
         // ---- state decode, handshakes
@@ -801,8 +796,6 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
 
         // ---- context RAMs: read the incoming record's flow when idle,
         // else the latched one; cfg writes have priority.
-        self.rd_ix_in.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
-        self.rd_ix_fl.read_address.next = self.flow.val();
         if self.is_idle.val() {
             self.ram_fl.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
             self.ram_epsn.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
@@ -811,9 +804,10 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ram_wleft.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
             self.ram_radr.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
             self.ram_rpsn.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
+            self.rd_ix.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
             self.ram_tab.read_address.next =
                 ((bit_cast::<16, A>(self.s_meta.qp.val().get_bits::<A>(0)) << 3)
-                    | bit_cast::<16, 3>(self.rd_ix_in.read_data.val()));
+                    | bit_cast::<16, 3>(self.rd_ix.read_data.val()));
         } else {
             self.ram_fl.read_address.next = self.flow.val();
             self.ram_epsn.read_address.next = self.flow.val();
@@ -822,8 +816,9 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ram_wleft.read_address.next = self.flow.val();
             self.ram_radr.read_address.next = self.flow.val();
             self.ram_rpsn.read_address.next = self.flow.val();
+            self.rd_ix.read_address.next = self.flow.val();
             self.ram_tab.read_address.next = ((bit_cast::<16, A>(self.flow.val()) << 3)
-                | bit_cast::<16, 3>(self.rd_ix_fl.read_data.val()));
+                | bit_cast::<16, 3>(self.rd_ix.read_data.val()));
         }
         self.c_fl.d.next = self.ram_fl.read_data.val();
         self.c_epsn.d.next = self.ram_epsn.read_data.val();
@@ -1122,12 +1117,9 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ram_fl.write_enable.next = !self.s_ctx.rd_only.val();
             self.ram_fl.write_address.next = self.s_ctx.flow.val();
             self.ram_fl.write_data.next = self.cfg_fl.val();
-            self.rd_ix_in.write_enable.next = !self.s_ctx.rd_only.val();
-            self.rd_ix_fl.write_enable.next = !self.s_ctx.rd_only.val();
-            self.rd_ix_in.write_address.next = self.s_ctx.flow.val();
-            self.rd_ix_fl.write_address.next = self.s_ctx.flow.val();
-            self.rd_ix_in.write_data.next = self.cfg_fl.val().get_bits::<3>(4);
-            self.rd_ix_fl.write_data.next = self.cfg_fl.val().get_bits::<3>(4);
+            self.rd_ix.write_enable.next = !self.s_ctx.rd_only.val();
+            self.rd_ix.write_address.next = self.s_ctx.flow.val();
+            self.rd_ix.write_data.next = self.cfg_fl.val().get_bits::<3>(4);
             self.ram_epsn.write_enable.next = !self.s_ctx.rd_only.val();
             self.ram_epsn.write_address.next = self.s_ctx.flow.val();
             self.ram_epsn.write_data.next = self.s_ctx.epsn.val();
@@ -1150,12 +1142,9 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ram_fl.write_enable.next = true;
             self.ram_fl.write_address.next = self.undo_flow.q.val();
             self.ram_fl.write_data.next = self.u_fl.q.val();
-            self.rd_ix_in.write_enable.next = true;
-            self.rd_ix_fl.write_enable.next = true;
-            self.rd_ix_in.write_address.next = self.undo_flow.q.val();
-            self.rd_ix_fl.write_address.next = self.undo_flow.q.val();
-            self.rd_ix_in.write_data.next = self.u_fl.q.val().get_bits::<3>(4);
-            self.rd_ix_fl.write_data.next = self.u_fl.q.val().get_bits::<3>(4);
+            self.rd_ix.write_enable.next = true;
+            self.rd_ix.write_address.next = self.undo_flow.q.val();
+            self.rd_ix.write_data.next = self.u_fl.q.val().get_bits::<3>(4);
             self.ram_epsn.write_enable.next = true;
             self.ram_epsn.write_address.next = self.undo_flow.q.val();
             self.ram_epsn.write_data.next = self.u_epsn.q.val();
@@ -1178,12 +1167,9 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ram_fl.write_enable.next = self.wen.val();
             self.ram_fl.write_address.next = self.flow.val();
             self.ram_fl.write_data.next = self.n_fl.val();
-            self.rd_ix_in.write_enable.next = self.wen.val();
-            self.rd_ix_fl.write_enable.next = self.wen.val();
-            self.rd_ix_in.write_address.next = self.flow.val();
-            self.rd_ix_fl.write_address.next = self.flow.val();
-            self.rd_ix_in.write_data.next = self.n_fl.val().get_bits::<3>(4);
-            self.rd_ix_fl.write_data.next = self.n_fl.val().get_bits::<3>(4);
+            self.rd_ix.write_enable.next = self.wen.val();
+            self.rd_ix.write_address.next = self.flow.val();
+            self.rd_ix.write_data.next = self.n_fl.val().get_bits::<3>(4);
             self.ram_epsn.write_enable.next = self.wen.val();
             self.ram_epsn.write_address.next = self.flow.val();
             self.ram_epsn.write_data.next = self.n_epsn.val();
