@@ -75,6 +75,10 @@ def paths(vfile, modules, lint_top=None):
                 "opt_clean",
                 # A LUT RAM's read (`LutRam`) is asynchronous: map those
                 # memories to logic, so the walk crosses their reads.
+                # `memory_dff` first merges each `Ram`'s read register into
+                # its read port, or every RAM would look asynchronous and
+                # be mapped to logic (12 minutes on `hpcc_nic`).
+                "memory_dff",
                 "memory_collect",
                 "memory_map t:$mem_v2 r:RD_CLK_ENABLE=1'b0 %i",
                 "opt_clean",
