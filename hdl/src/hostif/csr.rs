@@ -75,7 +75,10 @@
 //! 2 plus the owner's answer (CQ registers, doorbells). A full reset
 //! takes the sum of its writes' times: one cycle for a word that is no
 //! register, the times above for the others (measured in
-//! `docs/driver.md` §8).
+//! `docs/driver.md` §8). The address is decoded on its way into
+//! `q_addr` (a request's, or the sweep's next write's, chosen by
+//! registers only), and the decode is registered with it: the decisions
+//! read flags, not compares of the address (timing rule R4).
 //!
 //! Golden twin: `nic_golden::hostif::csr`.
 
@@ -156,6 +159,33 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     sweep: DFF<Bit>,
     sweep_phase: DFF<SweepPhase>,
     sweep_index: DFF<Bits<16>>,
+    // The decode of `q_addr`, registered with it: computed from the
+    // address it loads (`addr_next`), so no compare of the address sits
+    // between `q_addr` and a decision (timing rule R4).
+    below: DFF<Bits<4>>,
+    is_id: DFF<Bit>,
+    is_version: DFF<Bit>,
+    is_caps: DFF<Bit>,
+    is_scratch: DFF<Bit>,
+    is_control: DFF<Bit>,
+    is_base_lo: DFF<Bit>,
+    is_base_hi: DFF<Bit>,
+    is_log: DFF<Bit>,
+    is_flow_cq: DFF<Bit>,
+    in_core: DFF<Bit>,
+    core_r: DFF<Bits<6>>,
+    core_hi: DFF<Bit>,
+    core_ok: DFF<Bit>,
+    in_cq: DFF<Bit>,
+    cq_pi: DFF<Bit>,
+    in_stats: DFF<Bit>,
+    stats_page: DFF<Bits<4>>,
+    stats_sel: DFF<Bits<8>>,
+    in_db: DFF<Bit>,
+    /// `m_cq.addr` and `m_sq.addr`, registered (their values for the
+    /// `q_addr` of 0 at power-up, as the twin computes them).
+    cq_off: DFFWithInit<Bits<16>>,
+    db_flow: DFFWithInit<Bits<16>>,
     sq_base_lo: DFF<Bits<32>>,
     sq_base_hi: DFF<Bits<32>>,
     sq_log: DFF<Bits<4>>,
@@ -196,6 +226,8 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     k_full_reset: Constant<Bits<32>>,
     k_core_words_last: Constant<Bits<16>>,
     k_staged_first: Constant<Bits<16>>,
+    /// The sweep's first write: the high word of the first staged register.
+    k_sweep_first: Constant<Bits<16>>,
     k_staged_last: Constant<Bits<16>>,
     k_flows_last: Constant<Bits<16>>,
     k_cq_ops_last: Constant<Bits<16>>,
@@ -233,25 +265,18 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     k_page: [Constant<Bits<4>>; 11],
     k_word: Constant<Bits<16>>,
     k_off: [Constant<Bits<2>>; 4],
-    // Decode, from the latched request.
-    q_word: Signal<Local, Bits<16>>,
-    below: Signal<Local, Bits<4>>,
+    // The address `q_addr` loads, and its decode.
+    addr_load: Signal<Local, Bit>,
+    addr_next: Signal<Local, Bits<16>>,
+    word_next: Signal<Local, Bits<16>>,
+    core_off_next: Signal<Local, Bits<16>>,
+    core_bits_next: Signal<Local, Bits<64>>,
+    cq_off_next: Signal<Local, Bits<16>>,
+    // From the latched request.
     misaligned: Signal<Local, Bit>,
-    in_core: Signal<Local, Bit>,
-    core_off: Signal<Local, Bits<16>>,
-    core_r: Signal<Local, Bits<6>>,
-    core_hi: Signal<Local, Bit>,
-    core_bits: Signal<Local, Bits<64>>,
-    core_ok: Signal<Local, Bit>,
-    in_cq: Signal<Local, Bit>,
-    cq_off: Signal<Local, Bits<16>>,
-    in_stats: Signal<Local, Bit>,
-    stats_page: Signal<Local, Bits<4>>,
     stats_data: Signal<Local, Bits<32>>,
     stats_hit: Signal<Local, Bit>,
-    in_db: Signal<Local, Bit>,
-    db_off: Signal<Local, Bits<16>>,
-    db_flow: Signal<Local, Bits<16>>,
+    db_off_next: Signal<Local, Bits<16>>,
     no_strb: Signal<Local, Bit>,
     mask: Signal<Local, Bits<32>>,
     old_w: Signal<Local, Bits<32>>,
@@ -330,6 +355,30 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             sweep: Default::default(),
             sweep_phase: Default::default(),
             sweep_index: Default::default(),
+            below: Default::default(),
+            is_id: Default::default(),
+            is_version: Default::default(),
+            is_caps: Default::default(),
+            is_scratch: Default::default(),
+            is_control: Default::default(),
+            is_base_lo: Default::default(),
+            is_base_hi: Default::default(),
+            is_log: Default::default(),
+            is_flow_cq: Default::default(),
+            in_core: Default::default(),
+            core_r: Default::default(),
+            core_hi: Default::default(),
+            core_ok: Default::default(),
+            in_cq: Default::default(),
+            cq_pi: Default::default(),
+            in_stats: Default::default(),
+            stats_page: Default::default(),
+            stats_sel: Default::default(),
+            in_db: Default::default(),
+            cq_off: DFFWithInit::new(Bits::<16>::from(0u64.wrapping_sub(map::CQ as u64) & 0xFFFF)),
+            db_flow: DFFWithInit::new(Bits::<16>::from(
+                (0u64.wrapping_sub(map::SQ_DB as u64) & 0xFFFF) >> 2,
+            )),
             sq_base_lo: Default::default(),
             sq_base_hi: Default::default(),
             sq_log: Default::default(),
@@ -372,6 +421,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             k_full_reset: Constant::new(Bits::<32>::from(hostif::control::FULL_RESET as u64)),
             k_core_words_last: k16(full_reset::CORE_WORDS as u16 - 1),
             k_staged_first: k16(full_reset::STAGED_WORDS.0 as u16),
+            k_sweep_first: k16(map::CORE + ((full_reset::STAGED_WORDS.0 as u16 ^ 1) << 2)),
             k_staged_last: k16(full_reset::STAGED_WORDS.1 as u16),
             k_flows_last: Constant::new(Bits::<16>::from((1u64 << A) - 1)),
             k_cq_ops_last: Constant::new(Bits::<16>::from(
@@ -412,24 +462,16 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             k_page: std::array::from_fn(|i| Constant::new(Bits::<4>::from(i as u64))),
             k_word: Constant::new(Bits::<16>::from(0xFFFCu64)),
             k_off: [0, 1, 2, 3].map(|i| Constant::new(Bits::<2>::from(i as u64))),
-            q_word: Default::default(),
-            below: Default::default(),
+            addr_load: Default::default(),
+            addr_next: Default::default(),
+            word_next: Default::default(),
+            core_off_next: Default::default(),
+            core_bits_next: Default::default(),
+            cq_off_next: Default::default(),
             misaligned: Default::default(),
-            in_core: Default::default(),
-            core_off: Default::default(),
-            core_r: Default::default(),
-            core_hi: Default::default(),
-            core_bits: Default::default(),
-            core_ok: Default::default(),
-            in_cq: Default::default(),
-            cq_off: Default::default(),
-            in_stats: Default::default(),
-            stats_page: Default::default(),
             stats_data: Default::default(),
             stats_hit: Default::default(),
-            in_db: Default::default(),
-            db_off: Default::default(),
-            db_flow: Default::default(),
+            db_off_next: Default::default(),
             no_strb: Default::default(),
             mask: Default::default(),
             old_w: Default::default(),
@@ -466,6 +508,28 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
             sweep,
             sweep_phase,
             sweep_index,
+            below,
+            is_id,
+            is_version,
+            is_caps,
+            is_scratch,
+            is_control,
+            is_base_lo,
+            is_base_hi,
+            is_log,
+            is_flow_cq,
+            in_core,
+            core_r,
+            core_hi,
+            core_ok,
+            in_cq,
+            cq_pi,
+            in_stats,
+            stats_page,
+            stats_sel,
+            in_db,
+            cq_off,
+            db_flow,
             sq_base_lo,
             sq_base_hi,
             sq_log,
@@ -486,328 +550,15 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         );
         clock!(self, clock, shadow);
         // ---- Take a request.
+        self.addr_load.next = false;
         self.s_req.ready.next = (self.state.q.val() == CsrState::Idle);
         if (self.s_req.valid.val() && (self.state.q.val() == CsrState::Idle)) {
             self.q_wr.d.next = self.s_req.write.val();
             self.q_addr.d.next = self.s_req.addr.val();
+            self.addr_load.next = true;
             self.q_wdata.d.next = self.s_req.wdata.val();
             self.q_strb.d.next = self.s_req.wstrb.val();
             self.state.d.next = CsrState::Decode;
-        }
-        // ---- Decode the latched address.
-        // The register is the word's; a write whose strobes name lanes
-        // below the address's byte offset is misaligned.
-        self.q_word.next = (self.q_addr.q.val() & self.k_word.val());
-        self.below.next = 0.into();
-        if (self.q_addr.q.val().get_bits::<2>(0) == self.k_off[1].val()) {
-            self.below.next = 0b0001.into();
-        } else if (self.q_addr.q.val().get_bits::<2>(0) == self.k_off[2].val()) {
-            self.below.next = 0b0011.into();
-        } else if (self.q_addr.q.val().get_bits::<2>(0) == self.k_off[3].val()) {
-            self.below.next = 0b0111.into();
-        }
-        self.misaligned.next =
-            (self.q_wr.q.val() && (self.q_strb.q.val() & self.below.val()).any());
-        self.in_core.next = ((self.q_word.val() >= self.k_core.val())
-            && (self.q_word.val() < self.k_core_end.val()));
-        self.core_off.next = (self.q_word.val() - self.k_core.val());
-        self.core_r.next = self.core_off.val().get_bits::<6>(3);
-        self.core_hi.next = self.core_off.val().get_bit(2);
-        self.core_bits.next = (self.k_core_mask.val() >> bit_cast::<64, 6>(self.core_r.val()));
-        if self.core_hi.val() {
-            self.core_bits.next = (self.k_wide_mask.val() >> bit_cast::<64, 6>(self.core_r.val()));
-        }
-        self.core_ok.next = self.core_bits.val().get_bit(0);
-        self.in_cq.next =
-            ((self.q_word.val() >= self.k_cq.val()) && (self.q_word.val() < self.k_cq_end.val()));
-        self.cq_off.next = (self.q_word.val() - self.k_cq.val());
-        self.in_stats.next = ((self.q_word.val() >= self.k_stats.val())
-            && (self.q_word.val() < self.k_stats_end.val()));
-        self.stats_page.next = self.q_word.val().get_bits::<4>(8);
-        self.in_db.next =
-            ((self.q_word.val() >= self.k_db.val()) && (self.q_word.val() < self.k_db_end.val()));
-        self.db_off.next = (self.q_word.val() - self.k_db.val());
-        self.db_flow.next = bit_cast::<16, 14>(self.db_off.val().get_bits::<14>(2));
-        self.no_strb.next = !self.q_strb.q.val().any();
-        // The counters: one selector per page.
-        self.sel_parse.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
-        self.sel_dispatch.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
-        self.sel_tx.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
-        self.sel_sched.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
-        self.sel_cc.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
-        self.sel_req.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
-        self.sel_core.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
-        self.sel_host.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
-        self.sel_dcqcn.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
-        self.sel_np.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
-        self.sel_cnm.sel.next = bit_cast::<8, 6>(self.q_word.val().get_bits::<6>(2));
-        RxParseStatsSink::link(&mut self.s_stats_parse, &mut self.sel_parse.s_stats);
-        RxDispatchStatsSink::link(&mut self.s_stats_dispatch, &mut self.sel_dispatch.s_stats);
-        TxStatsSink::link(&mut self.s_stats_tx, &mut self.sel_tx.s_stats);
-        SchedStatsSink::link(&mut self.s_stats_sched, &mut self.sel_sched.s_stats);
-        CcStatsSink::link(&mut self.s_stats_cc, &mut self.sel_cc.s_stats);
-        ReqStatsSink::link(&mut self.s_stats_req, &mut self.sel_req.s_stats);
-        CoreStatsSink::link(&mut self.s_stats_core, &mut self.sel_core.s_stats);
-        HostIfStatsSink::link(&mut self.s_stats_host, &mut self.sel_host.s_stats);
-        DcqcnStatsSink::link(&mut self.s_stats_dcqcn, &mut self.sel_dcqcn.s_stats);
-        NpStatsSink::link(&mut self.s_stats_np, &mut self.sel_np.s_stats);
-        CnmStatsSink::link(&mut self.s_stats_cnm, &mut self.sel_cnm.s_stats);
-        self.stats_data.next = self.sel_parse.data.val();
-        self.stats_hit.next = self.sel_parse.hit.val();
-        if (self.stats_page.val() == self.k_page[1].val()) {
-            self.stats_data.next = self.sel_dispatch.data.val();
-            self.stats_hit.next = self.sel_dispatch.hit.val();
-        } else if (self.stats_page.val() == self.k_page[2].val()) {
-            self.stats_data.next = self.sel_tx.data.val();
-            self.stats_hit.next = self.sel_tx.hit.val();
-        } else if (self.stats_page.val() == self.k_page[3].val()) {
-            self.stats_data.next = self.sel_sched.data.val();
-            self.stats_hit.next = self.sel_sched.hit.val();
-        } else if (self.stats_page.val() == self.k_page[4].val()) {
-            self.stats_data.next = self.sel_cc.data.val();
-            self.stats_hit.next = self.sel_cc.hit.val();
-        } else if (self.stats_page.val() == self.k_page[5].val()) {
-            self.stats_data.next = self.sel_req.data.val();
-            self.stats_hit.next = self.sel_req.hit.val();
-        } else if (self.stats_page.val() == self.k_page[6].val()) {
-            self.stats_data.next = self.sel_core.data.val();
-            self.stats_hit.next = self.sel_core.hit.val();
-        } else if (self.stats_page.val() == self.k_page[7].val()) {
-            self.stats_data.next = self.sel_host.data.val();
-            self.stats_hit.next = self.sel_host.hit.val();
-        } else if (self.stats_page.val() == self.k_page[8].val()) {
-            self.stats_data.next = self.sel_dcqcn.data.val();
-            self.stats_hit.next = self.sel_dcqcn.hit.val();
-        } else if (self.stats_page.val() == self.k_page[9].val()) {
-            self.stats_data.next = self.sel_np.data.val();
-            self.stats_hit.next = self.sel_np.hit.val();
-        } else if (self.stats_page.val() == self.k_page[10].val()) {
-            self.stats_data.next = self.sel_cnm.data.val();
-            self.stats_hit.next = self.sel_cnm.hit.val();
-        }
-        // Byte lanes: a strobed lane takes the new byte.
-        self.mask.next = 0.into();
-        for i in 0..4 {
-            if self.q_strb.q.val().get_bit(i) {
-                self.mask.next = (self.mask.val() | self.k_lane[i].val());
-            }
-        }
-        // The register the merge starts from (shadow half in `Shadow`).
-        self.old_w.next = self.scratch.q.val();
-        if (self.state.q.val() == CsrState::Shadow) {
-            self.old_w.next = self.shadow.read_data.val().get_bits::<32>(0);
-            if self.core_hi.val() {
-                self.old_w.next = self.shadow.read_data.val().get_bits::<32>(32);
-            }
-        } else if (self.q_word.val() == self.k_a_control.val()) {
-            self.old_w.next = 0.into();
-        } else if (self.q_word.val() == self.k_flow_base_lo.val()) {
-            self.old_w.next = self.sq_base_lo.q.val();
-        } else if (self.q_word.val() == self.k_flow_base_hi.val()) {
-            self.old_w.next = self.sq_base_hi.q.val();
-        } else if (self.q_word.val() == self.k_flow_log.val()) {
-            self.old_w.next = bit_cast::<32, 4>(self.sq_log.q.val());
-        } else if (self.q_word.val() == self.k_flow_cq.val()) {
-            self.old_w.next = bit_cast::<32, 8>(self.sq_cq.q.val());
-        }
-        self.merged.next =
-            ((self.old_w.val() & !self.mask.val()) | (self.q_wdata.q.val() & self.mask.val()));
-        self.new_cfg.next = ((self.shadow.read_data.val() & self.k_hi_half.val())
-            | bit_cast::<64, 32>(self.merged.val()));
-        if self.core_hi.val() {
-            self.new_cfg.next = ((self.shadow.read_data.val() & self.k_lo_half.val())
-                | (bit_cast::<64, 32>(self.merged.val()) << 32));
-        }
-        // ---- The decision of each state.
-        self.respond.next = false;
-        self.resp_code.next = self.k_okay.val();
-        self.resp_data.next = 0.into();
-        self.shadow.read_address.next = self.core_r.val();
-        self.shadow.write_address.next = self.core_r.val();
-        self.shadow.write_data.next = self.new_cfg.val();
-        self.shadow.write_enable.next = false;
-        self.commit_v.d.next = false;
-        // Soft reset: counts down (a CONTROL write below starts it again).
-        if self.soft_left.q.val().any() {
-            self.soft_left.d.next = (self.soft_left.q.val() - 1);
-        }
-        match self.state.q.val() {
-            CsrState::Idle => {}
-            CsrState::Decode => {
-                self.respond.next = true;
-                if self.misaligned.val() {
-                    self.resp_code.next = self.k_slverr.val();
-                } else if ((self.q_word.val() == self.k_a_id.val())
-                    || (self.q_word.val() == self.k_a_version.val())
-                    || (self.q_word.val() == self.k_a_caps.val()))
-                {
-                    if self.q_wr.q.val() {
-                        self.resp_code.next = self.k_slverr.val();
-                        self.n_ro.d.next = (self.n_ro.q.val() + 1);
-                    } else if (self.q_word.val() == self.k_a_id.val()) {
-                        self.resp_data.next = self.k_id.val();
-                    } else if (self.q_word.val() == self.k_a_version.val()) {
-                        self.resp_data.next = self.k_version.val();
-                    } else {
-                        self.resp_data.next = self.k_caps.val();
-                    }
-                } else if (self.q_word.val() == self.k_a_scratch.val()) {
-                    self.resp_data.next = self.scratch.q.val();
-                    if self.q_wr.q.val() {
-                        self.scratch.d.next = self.merged.val();
-                    }
-                } else if (self.q_word.val() == self.k_a_control.val()) {
-                    if self.soft_left.q.val().any() {
-                        self.resp_data.next = 1.into();
-                    }
-                    if (self.q_wr.q.val() && (self.merged.val() & self.k_full_reset.val()).any()) {
-                        // A full reset: the sweep's first write (the
-                        // high word of the first staged register) comes
-                        // next.
-                        self.respond.next = false;
-                        self.sweep.d.next = true;
-                        self.sweep_phase.d.next = SweepPhase::StagedWords;
-                        self.sweep_index.d.next = self.k_staged_first.val();
-                        self.q_addr.d.next =
-                            (self.k_core.val() + ((self.k_staged_first.val() ^ 1) << 2));
-                        self.q_wdata.d.next = 0.into();
-                        self.q_strb.d.next = 0xF.into();
-                        self.state.d.next = CsrState::Decode;
-                        self.scratch.d.next = 0.into();
-                        self.sq_base_lo.d.next = 0.into();
-                        self.sq_base_hi.d.next = 0.into();
-                        self.sq_log.d.next = 0.into();
-                        self.sq_cq.d.next = 0.into();
-                        self.n_reads.d.next = 0.into();
-                        self.n_writes.d.next = 0.into();
-                        self.n_slverr.d.next = 0.into();
-                        self.n_decerr.d.next = 0.into();
-                        self.n_ro.d.next = 0.into();
-                    } else if (self.q_wr.q.val() && self.merged.val().get_bit(0)) {
-                        self.soft_left.d.next = self.k_soft_cycles.val();
-                    }
-                } else if (self.in_core.val() && self.core_ok.val()) {
-                    if (self.q_wr.q.val() && self.no_strb.val()) {
-                        // Nothing to write: OKAY at once.
-                    } else {
-                        self.respond.next = false;
-                        self.state.d.next = CsrState::Shadow;
-                    }
-                } else if (self.q_word.val() == self.k_flow_base_lo.val()) {
-                    self.resp_data.next = self.sq_base_lo.q.val();
-                    if self.q_wr.q.val() {
-                        self.sq_base_lo.d.next = (self.merged.val() & self.k_sq_align.val());
-                    }
-                } else if (self.q_word.val() == self.k_flow_base_hi.val()) {
-                    self.resp_data.next = self.sq_base_hi.q.val();
-                    if self.q_wr.q.val() {
-                        self.sq_base_hi.d.next = self.merged.val();
-                    }
-                } else if (self.q_word.val() == self.k_flow_log.val()) {
-                    self.resp_data.next = bit_cast::<32, 4>(self.sq_log.q.val());
-                    if self.q_wr.q.val() {
-                        self.sq_log.d.next = self.merged.val().get_bits::<4>(0);
-                        if (self.merged.val() > self.k_log_max.val()) {
-                            self.sq_log.d.next = self.k_log_max.val().get_bits::<4>(0);
-                        }
-                    }
-                } else if (self.q_word.val() == self.k_flow_cq.val()) {
-                    self.resp_data.next = bit_cast::<32, 8>(self.sq_cq.q.val());
-                    if self.q_wr.q.val() {
-                        self.sq_cq.d.next =
-                            (self.merged.val().get_bits::<8>(0) & self.k_cq_mask.val());
-                    }
-                } else if self.in_cq.val() {
-                    if (self.q_wr.q.val()
-                        && (self.cq_off.val().get_bits::<5>(0) == self.k_cq_pi.val()))
-                    {
-                        self.resp_code.next = self.k_slverr.val();
-                        self.n_ro.d.next = (self.n_ro.q.val() + 1);
-                    } else if (self.q_wr.q.val() && self.no_strb.val()) {
-                        // Nothing to write.
-                    } else {
-                        self.respond.next = false;
-                        self.sub_v.d.next = true;
-                        self.sub_cq.d.next = true;
-                        self.state.d.next = CsrState::Sub;
-                    }
-                } else if (self.in_stats.val() && self.stats_hit.val()) {
-                    if self.q_wr.q.val() {
-                        self.resp_code.next = self.k_slverr.val();
-                        self.n_ro.d.next = (self.n_ro.q.val() + 1);
-                    } else {
-                        self.resp_data.next = self.stats_data.val();
-                    }
-                } else if self.in_db.val() {
-                    if (self.q_wr.q.val() && self.no_strb.val()) {
-                        // Nothing to write.
-                    } else {
-                        self.respond.next = false;
-                        self.sub_v.d.next = true;
-                        self.sub_cq.d.next = false;
-                        self.state.d.next = CsrState::Sub;
-                    }
-                } else {
-                    self.resp_code.next = self.k_decerr.val();
-                }
-            }
-            CsrState::Shadow => {
-                // The shadow word is here: answer a read or a high word,
-                // send a low word to the core.
-                if !self.q_wr.q.val() {
-                    self.respond.next = true;
-                    self.resp_data.next = self.old_w.val();
-                } else if self.core_hi.val() {
-                    self.respond.next = true;
-                    self.shadow.write_enable.next = true;
-                } else if ((self.core_r.val() == self.k_commit.val())
-                    && (self.merged.val() >= self.k_flows.val()))
-                {
-                    self.respond.next = true;
-                    self.resp_code.next = self.k_slverr.val();
-                } else {
-                    self.shadow.write_enable.next = true;
-                    self.cfg_v.d.next = true;
-                    self.cfg_addr.d.next = bit_cast::<16, 6>(self.core_r.val());
-                    self.cfg_data.d.next = self.new_cfg.val();
-                    if (self.core_r.val() == self.k_commit.val()) {
-                        self.commit_v.d.next = true;
-                        self.commit_flow.d.next = self.merged.val().get_bits::<16>(0);
-                        self.commit_active.d.next = self.new_cfg.val().get_bit(32);
-                    }
-                    self.state.d.next = CsrState::Cfg;
-                }
-            }
-            CsrState::Cfg => {
-                if self.m_cfg.ready.val() {
-                    self.cfg_v.d.next = false;
-                    self.state.d.next = CsrState::CfgWait;
-                }
-            }
-            CsrState::CfgWait => {
-                // The core is idle again: a COMMIT's copy is done.
-                if self.m_cfg.ready.val() {
-                    self.respond.next = true;
-                }
-            }
-            CsrState::Sub => {
-                if (self.sub_v.q.val() && self.sub_cq.q.val() && self.m_cq.ready.val()) {
-                    self.sub_v.d.next = false;
-                }
-                if (self.sub_v.q.val() && !self.sub_cq.q.val() && self.m_sq.ready.val()) {
-                    self.sub_v.d.next = false;
-                }
-                if (self.sub_cq.q.val() && self.s_cq.valid.val()) {
-                    self.respond.next = true;
-                    self.resp_code.next = self.s_cq.resp.val();
-                    self.resp_data.next = self.s_cq.rdata.val();
-                }
-                if (!self.sub_cq.q.val() && self.s_sq.valid.val()) {
-                    self.respond.next = true;
-                    self.resp_code.next = self.s_sq.resp.val();
-                    self.resp_data.next = self.s_sq.rdata.val();
-                }
-            }
         }
         // ---- A full reset's sweep: the write after the one answered now.
         self.sweep_next_phase.next = self.sweep_phase.q.val();
@@ -863,11 +614,314 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
                 }
             }
         }
+        // ---- The address `q_addr` loads next, decoded before it is
+        // latched: a request's (in `Idle`), the sweep's next write (while
+        // a sweep runs) or its first (the CONTROL write that starts it).
+        // The choice depends on registers only; whether it loads
+        // (`addr_load`) is decided where it loads.
+        self.addr_next.next = self.k_sweep_first.val();
+        if (self.state.q.val() == CsrState::Idle) {
+            self.addr_next.next = self.s_req.addr.val();
+        } else if self.sweep.q.val() {
+            self.addr_next.next = self.sweep_addr.val();
+        }
+        // The register is the word's.
+        self.word_next.next = (self.addr_next.val() & self.k_word.val());
+        self.core_off_next.next = (self.word_next.val() - self.k_core.val());
+        self.core_bits_next.next = (self.k_core_mask.val()
+            >> bit_cast::<64, 6>(self.core_off_next.val().get_bits::<6>(3)));
+        if self.core_off_next.val().get_bit(2) {
+            self.core_bits_next.next = (self.k_wide_mask.val()
+                >> bit_cast::<64, 6>(self.core_off_next.val().get_bits::<6>(3)));
+        }
+        self.cq_off_next.next = (self.word_next.val() - self.k_cq.val());
+        self.db_off_next.next = (self.word_next.val() - self.k_db.val());
+        // ---- From the latched request. A write whose strobes name lanes
+        // below the address's byte offset is misaligned.
+        self.misaligned.next =
+            (self.q_wr.q.val() && (self.q_strb.q.val() & self.below.q.val()).any());
+        self.no_strb.next = !self.q_strb.q.val().any();
+        // The counters: one selector per page.
+        self.sel_parse.sel.next = self.stats_sel.q.val();
+        self.sel_dispatch.sel.next = self.stats_sel.q.val();
+        self.sel_tx.sel.next = self.stats_sel.q.val();
+        self.sel_sched.sel.next = self.stats_sel.q.val();
+        self.sel_cc.sel.next = self.stats_sel.q.val();
+        self.sel_req.sel.next = self.stats_sel.q.val();
+        self.sel_core.sel.next = self.stats_sel.q.val();
+        self.sel_host.sel.next = self.stats_sel.q.val();
+        self.sel_dcqcn.sel.next = self.stats_sel.q.val();
+        self.sel_np.sel.next = self.stats_sel.q.val();
+        self.sel_cnm.sel.next = self.stats_sel.q.val();
+        RxParseStatsSink::link(&mut self.s_stats_parse, &mut self.sel_parse.s_stats);
+        RxDispatchStatsSink::link(&mut self.s_stats_dispatch, &mut self.sel_dispatch.s_stats);
+        TxStatsSink::link(&mut self.s_stats_tx, &mut self.sel_tx.s_stats);
+        SchedStatsSink::link(&mut self.s_stats_sched, &mut self.sel_sched.s_stats);
+        CcStatsSink::link(&mut self.s_stats_cc, &mut self.sel_cc.s_stats);
+        ReqStatsSink::link(&mut self.s_stats_req, &mut self.sel_req.s_stats);
+        CoreStatsSink::link(&mut self.s_stats_core, &mut self.sel_core.s_stats);
+        HostIfStatsSink::link(&mut self.s_stats_host, &mut self.sel_host.s_stats);
+        DcqcnStatsSink::link(&mut self.s_stats_dcqcn, &mut self.sel_dcqcn.s_stats);
+        NpStatsSink::link(&mut self.s_stats_np, &mut self.sel_np.s_stats);
+        CnmStatsSink::link(&mut self.s_stats_cnm, &mut self.sel_cnm.s_stats);
+        self.stats_data.next = self.sel_parse.data.val();
+        self.stats_hit.next = self.sel_parse.hit.val();
+        if (self.stats_page.q.val() == self.k_page[1].val()) {
+            self.stats_data.next = self.sel_dispatch.data.val();
+            self.stats_hit.next = self.sel_dispatch.hit.val();
+        } else if (self.stats_page.q.val() == self.k_page[2].val()) {
+            self.stats_data.next = self.sel_tx.data.val();
+            self.stats_hit.next = self.sel_tx.hit.val();
+        } else if (self.stats_page.q.val() == self.k_page[3].val()) {
+            self.stats_data.next = self.sel_sched.data.val();
+            self.stats_hit.next = self.sel_sched.hit.val();
+        } else if (self.stats_page.q.val() == self.k_page[4].val()) {
+            self.stats_data.next = self.sel_cc.data.val();
+            self.stats_hit.next = self.sel_cc.hit.val();
+        } else if (self.stats_page.q.val() == self.k_page[5].val()) {
+            self.stats_data.next = self.sel_req.data.val();
+            self.stats_hit.next = self.sel_req.hit.val();
+        } else if (self.stats_page.q.val() == self.k_page[6].val()) {
+            self.stats_data.next = self.sel_core.data.val();
+            self.stats_hit.next = self.sel_core.hit.val();
+        } else if (self.stats_page.q.val() == self.k_page[7].val()) {
+            self.stats_data.next = self.sel_host.data.val();
+            self.stats_hit.next = self.sel_host.hit.val();
+        } else if (self.stats_page.q.val() == self.k_page[8].val()) {
+            self.stats_data.next = self.sel_dcqcn.data.val();
+            self.stats_hit.next = self.sel_dcqcn.hit.val();
+        } else if (self.stats_page.q.val() == self.k_page[9].val()) {
+            self.stats_data.next = self.sel_np.data.val();
+            self.stats_hit.next = self.sel_np.hit.val();
+        } else if (self.stats_page.q.val() == self.k_page[10].val()) {
+            self.stats_data.next = self.sel_cnm.data.val();
+            self.stats_hit.next = self.sel_cnm.hit.val();
+        }
+        // Byte lanes: a strobed lane takes the new byte.
+        self.mask.next = 0.into();
+        for i in 0..4 {
+            if self.q_strb.q.val().get_bit(i) {
+                self.mask.next = (self.mask.val() | self.k_lane[i].val());
+            }
+        }
+        // The register the merge starts from (shadow half in `Shadow`).
+        self.old_w.next = self.scratch.q.val();
+        if (self.state.q.val() == CsrState::Shadow) {
+            self.old_w.next = self.shadow.read_data.val().get_bits::<32>(0);
+            if self.core_hi.q.val() {
+                self.old_w.next = self.shadow.read_data.val().get_bits::<32>(32);
+            }
+        } else if self.is_control.q.val() {
+            self.old_w.next = 0.into();
+        } else if self.is_base_lo.q.val() {
+            self.old_w.next = self.sq_base_lo.q.val();
+        } else if self.is_base_hi.q.val() {
+            self.old_w.next = self.sq_base_hi.q.val();
+        } else if self.is_log.q.val() {
+            self.old_w.next = bit_cast::<32, 4>(self.sq_log.q.val());
+        } else if self.is_flow_cq.q.val() {
+            self.old_w.next = bit_cast::<32, 8>(self.sq_cq.q.val());
+        }
+        self.merged.next =
+            ((self.old_w.val() & !self.mask.val()) | (self.q_wdata.q.val() & self.mask.val()));
+        self.new_cfg.next = ((self.shadow.read_data.val() & self.k_hi_half.val())
+            | bit_cast::<64, 32>(self.merged.val()));
+        if self.core_hi.q.val() {
+            self.new_cfg.next = ((self.shadow.read_data.val() & self.k_lo_half.val())
+                | (bit_cast::<64, 32>(self.merged.val()) << 32));
+        }
+        // ---- The decision of each state.
+        self.respond.next = false;
+        self.resp_code.next = self.k_okay.val();
+        self.resp_data.next = 0.into();
+        self.shadow.read_address.next = self.core_r.q.val();
+        self.shadow.write_address.next = self.core_r.q.val();
+        self.shadow.write_data.next = self.new_cfg.val();
+        self.shadow.write_enable.next = false;
+        self.commit_v.d.next = false;
+        // Soft reset: counts down (a CONTROL write below starts it again).
+        if self.soft_left.q.val().any() {
+            self.soft_left.d.next = (self.soft_left.q.val() - 1);
+        }
+        match self.state.q.val() {
+            CsrState::Idle => {}
+            CsrState::Decode => {
+                self.respond.next = true;
+                if self.misaligned.val() {
+                    self.resp_code.next = self.k_slverr.val();
+                } else if (self.is_id.q.val() || self.is_version.q.val() || self.is_caps.q.val()) {
+                    if self.q_wr.q.val() {
+                        self.resp_code.next = self.k_slverr.val();
+                        self.n_ro.d.next = (self.n_ro.q.val() + 1);
+                    } else if self.is_id.q.val() {
+                        self.resp_data.next = self.k_id.val();
+                    } else if self.is_version.q.val() {
+                        self.resp_data.next = self.k_version.val();
+                    } else {
+                        self.resp_data.next = self.k_caps.val();
+                    }
+                } else if self.is_scratch.q.val() {
+                    self.resp_data.next = self.scratch.q.val();
+                    if self.q_wr.q.val() {
+                        self.scratch.d.next = self.merged.val();
+                    }
+                } else if self.is_control.q.val() {
+                    if self.soft_left.q.val().any() {
+                        self.resp_data.next = 1.into();
+                    }
+                    if (self.q_wr.q.val() && (self.merged.val() & self.k_full_reset.val()).any()) {
+                        // A full reset: the sweep's first write (the
+                        // high word of the first staged register) comes
+                        // next.
+                        self.respond.next = false;
+                        self.sweep.d.next = true;
+                        self.sweep_phase.d.next = SweepPhase::StagedWords;
+                        self.sweep_index.d.next = self.k_staged_first.val();
+                        self.q_addr.d.next = self.k_sweep_first.val();
+                        self.addr_load.next = true;
+                        self.q_wdata.d.next = 0.into();
+                        self.q_strb.d.next = 0xF.into();
+                        self.state.d.next = CsrState::Decode;
+                        self.scratch.d.next = 0.into();
+                        self.sq_base_lo.d.next = 0.into();
+                        self.sq_base_hi.d.next = 0.into();
+                        self.sq_log.d.next = 0.into();
+                        self.sq_cq.d.next = 0.into();
+                        self.n_reads.d.next = 0.into();
+                        self.n_writes.d.next = 0.into();
+                        self.n_slverr.d.next = 0.into();
+                        self.n_decerr.d.next = 0.into();
+                        self.n_ro.d.next = 0.into();
+                    } else if (self.q_wr.q.val() && self.merged.val().get_bit(0)) {
+                        self.soft_left.d.next = self.k_soft_cycles.val();
+                    }
+                } else if (self.in_core.q.val() && self.core_ok.q.val()) {
+                    if (self.q_wr.q.val() && self.no_strb.val()) {
+                        // Nothing to write: OKAY at once.
+                    } else {
+                        self.respond.next = false;
+                        self.state.d.next = CsrState::Shadow;
+                    }
+                } else if self.is_base_lo.q.val() {
+                    self.resp_data.next = self.sq_base_lo.q.val();
+                    if self.q_wr.q.val() {
+                        self.sq_base_lo.d.next = (self.merged.val() & self.k_sq_align.val());
+                    }
+                } else if self.is_base_hi.q.val() {
+                    self.resp_data.next = self.sq_base_hi.q.val();
+                    if self.q_wr.q.val() {
+                        self.sq_base_hi.d.next = self.merged.val();
+                    }
+                } else if self.is_log.q.val() {
+                    self.resp_data.next = bit_cast::<32, 4>(self.sq_log.q.val());
+                    if self.q_wr.q.val() {
+                        self.sq_log.d.next = self.merged.val().get_bits::<4>(0);
+                        if (self.merged.val() > self.k_log_max.val()) {
+                            self.sq_log.d.next = self.k_log_max.val().get_bits::<4>(0);
+                        }
+                    }
+                } else if self.is_flow_cq.q.val() {
+                    self.resp_data.next = bit_cast::<32, 8>(self.sq_cq.q.val());
+                    if self.q_wr.q.val() {
+                        self.sq_cq.d.next =
+                            (self.merged.val().get_bits::<8>(0) & self.k_cq_mask.val());
+                    }
+                } else if self.in_cq.q.val() {
+                    if (self.q_wr.q.val() && self.cq_pi.q.val()) {
+                        self.resp_code.next = self.k_slverr.val();
+                        self.n_ro.d.next = (self.n_ro.q.val() + 1);
+                    } else if (self.q_wr.q.val() && self.no_strb.val()) {
+                        // Nothing to write.
+                    } else {
+                        self.respond.next = false;
+                        self.sub_v.d.next = true;
+                        self.sub_cq.d.next = true;
+                        self.state.d.next = CsrState::Sub;
+                    }
+                } else if (self.in_stats.q.val() && self.stats_hit.val()) {
+                    if self.q_wr.q.val() {
+                        self.resp_code.next = self.k_slverr.val();
+                        self.n_ro.d.next = (self.n_ro.q.val() + 1);
+                    } else {
+                        self.resp_data.next = self.stats_data.val();
+                    }
+                } else if self.in_db.q.val() {
+                    if (self.q_wr.q.val() && self.no_strb.val()) {
+                        // Nothing to write.
+                    } else {
+                        self.respond.next = false;
+                        self.sub_v.d.next = true;
+                        self.sub_cq.d.next = false;
+                        self.state.d.next = CsrState::Sub;
+                    }
+                } else {
+                    self.resp_code.next = self.k_decerr.val();
+                }
+            }
+            CsrState::Shadow => {
+                // The shadow word is here: answer a read or a high word,
+                // send a low word to the core.
+                if !self.q_wr.q.val() {
+                    self.respond.next = true;
+                    self.resp_data.next = self.old_w.val();
+                } else if self.core_hi.q.val() {
+                    self.respond.next = true;
+                    self.shadow.write_enable.next = true;
+                } else if ((self.core_r.q.val() == self.k_commit.val())
+                    && (self.merged.val() >= self.k_flows.val()))
+                {
+                    self.respond.next = true;
+                    self.resp_code.next = self.k_slverr.val();
+                } else {
+                    self.shadow.write_enable.next = true;
+                    self.cfg_v.d.next = true;
+                    self.cfg_addr.d.next = bit_cast::<16, 6>(self.core_r.q.val());
+                    self.cfg_data.d.next = self.new_cfg.val();
+                    if (self.core_r.q.val() == self.k_commit.val()) {
+                        self.commit_v.d.next = true;
+                        self.commit_flow.d.next = self.merged.val().get_bits::<16>(0);
+                        self.commit_active.d.next = self.new_cfg.val().get_bit(32);
+                    }
+                    self.state.d.next = CsrState::Cfg;
+                }
+            }
+            CsrState::Cfg => {
+                if self.m_cfg.ready.val() {
+                    self.cfg_v.d.next = false;
+                    self.state.d.next = CsrState::CfgWait;
+                }
+            }
+            CsrState::CfgWait => {
+                // The core is idle again: a COMMIT's copy is done.
+                if self.m_cfg.ready.val() {
+                    self.respond.next = true;
+                }
+            }
+            CsrState::Sub => {
+                if (self.sub_v.q.val() && self.sub_cq.q.val() && self.m_cq.ready.val()) {
+                    self.sub_v.d.next = false;
+                }
+                if (self.sub_v.q.val() && !self.sub_cq.q.val() && self.m_sq.ready.val()) {
+                    self.sub_v.d.next = false;
+                }
+                if (self.sub_cq.q.val() && self.s_cq.valid.val()) {
+                    self.respond.next = true;
+                    self.resp_code.next = self.s_cq.resp.val();
+                    self.resp_data.next = self.s_cq.rdata.val();
+                }
+                if (!self.sub_cq.q.val() && self.s_sq.valid.val()) {
+                    self.respond.next = true;
+                    self.resp_code.next = self.s_sq.resp.val();
+                    self.resp_data.next = self.s_sq.rdata.val();
+                }
+            }
+        }
         if (self.sweep.q.val() && self.respond.val() && !self.sweep_done.val()) {
             self.respond.next = false;
             self.sweep_phase.d.next = self.sweep_next_phase.val();
             self.sweep_index.d.next = self.sweep_next_index.val();
             self.q_addr.d.next = self.sweep_addr.val();
+            self.addr_load.next = true;
             self.q_wdata.d.next = self.sweep_data.val();
             self.state.d.next = CsrState::Decode;
         }
@@ -896,6 +950,42 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
                 self.n_decerr.d.next = (self.n_decerr.q.val() + 1);
             }
         }
+        // ---- The decode of the address `q_addr` loads.
+        if self.addr_load.val() {
+            self.below.d.next = 0.into();
+            if (self.addr_next.val().get_bits::<2>(0) == self.k_off[1].val()) {
+                self.below.d.next = 0b0001.into();
+            } else if (self.addr_next.val().get_bits::<2>(0) == self.k_off[2].val()) {
+                self.below.d.next = 0b0011.into();
+            } else if (self.addr_next.val().get_bits::<2>(0) == self.k_off[3].val()) {
+                self.below.d.next = 0b0111.into();
+            }
+            self.is_id.d.next = (self.word_next.val() == self.k_a_id.val());
+            self.is_version.d.next = (self.word_next.val() == self.k_a_version.val());
+            self.is_caps.d.next = (self.word_next.val() == self.k_a_caps.val());
+            self.is_scratch.d.next = (self.word_next.val() == self.k_a_scratch.val());
+            self.is_control.d.next = (self.word_next.val() == self.k_a_control.val());
+            self.is_base_lo.d.next = (self.word_next.val() == self.k_flow_base_lo.val());
+            self.is_base_hi.d.next = (self.word_next.val() == self.k_flow_base_hi.val());
+            self.is_log.d.next = (self.word_next.val() == self.k_flow_log.val());
+            self.is_flow_cq.d.next = (self.word_next.val() == self.k_flow_cq.val());
+            self.in_core.d.next = ((self.word_next.val() >= self.k_core.val())
+                && (self.word_next.val() < self.k_core_end.val()));
+            self.core_r.d.next = self.core_off_next.val().get_bits::<6>(3);
+            self.core_hi.d.next = self.core_off_next.val().get_bit(2);
+            self.core_ok.d.next = self.core_bits_next.val().get_bit(0);
+            self.in_cq.d.next = ((self.word_next.val() >= self.k_cq.val())
+                && (self.word_next.val() < self.k_cq_end.val()));
+            self.cq_pi.d.next = (self.cq_off_next.val().get_bits::<5>(0) == self.k_cq_pi.val());
+            self.cq_off.d.next = self.cq_off_next.val();
+            self.db_flow.d.next = bit_cast::<16, 14>(self.db_off_next.val().get_bits::<14>(2));
+            self.in_stats.d.next = ((self.word_next.val() >= self.k_stats.val())
+                && (self.word_next.val() < self.k_stats_end.val()));
+            self.stats_page.d.next = self.word_next.val().get_bits::<4>(8);
+            self.stats_sel.d.next = bit_cast::<8, 6>(self.word_next.val().get_bits::<6>(2));
+            self.in_db.d.next = ((self.word_next.val() >= self.k_db.val())
+                && (self.word_next.val() < self.k_db_end.val()));
+        }
         self.m_resp.valid.next = self.resp_v.q.val();
         self.m_resp.rdata.next = self.resp_d.q.val();
         self.m_resp.resp.next = self.resp_c.q.val();
@@ -911,12 +1001,12 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         self.m_commit.cq.next = self.sq_cq.q.val();
         self.m_sq.valid.next = (self.sub_v.q.val() && !self.sub_cq.q.val());
         self.m_sq.write.next = self.q_wr.q.val();
-        self.m_sq.addr.next = self.db_flow.val();
+        self.m_sq.addr.next = self.db_flow.q.val();
         self.m_sq.wdata.next = self.q_wdata.q.val();
         self.m_sq.wstrb.next = self.q_strb.q.val();
         self.m_cq.valid.next = (self.sub_v.q.val() && self.sub_cq.q.val());
         self.m_cq.write.next = self.q_wr.q.val();
-        self.m_cq.addr.next = self.cq_off.val();
+        self.m_cq.addr.next = self.cq_off.q.val();
         self.m_cq.wdata.next = self.q_wdata.q.val();
         self.m_cq.wstrb.next = self.q_strb.q.val();
         self.soft_reset.next = self.soft_left.q.val().any();
