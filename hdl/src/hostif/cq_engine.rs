@@ -315,14 +315,16 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
         self.c_base_hi.next = 0.into();
         self.c_pi.next = 0.into();
         self.c_log.next = 0.into();
+        // The queue's registers: an OR of the (at most one) match, an OR
+        // tree rather than a priority chain of N compares.
         for i in 0..N {
             if (self.h_cq.q.val() == self.k_idx[i].val()) {
-                self.c_en.next = self.en[i].q.val();
-                self.c_full.next = self.full[i].val();
-                self.c_base_lo.next = self.base_lo[i].q.val();
-                self.c_base_hi.next = self.base_hi[i].q.val();
-                self.c_pi.next = self.pi[i].q.val();
-                self.c_log.next = self.log_size[i].q.val();
+                self.c_en.next = (self.c_en.val() | self.en[i].q.val());
+                self.c_full.next = (self.c_full.val() | self.full[i].val());
+                self.c_base_lo.next = (self.c_base_lo.val() | self.base_lo[i].q.val());
+                self.c_base_hi.next = (self.c_base_hi.val() | self.base_hi[i].q.val());
+                self.c_pi.next = (self.c_pi.val() | self.pi[i].q.val());
+                self.c_log.next = (self.c_log.val() | self.log_size[i].q.val());
             }
         }
         self.c_base.next = ((bit_cast::<64, 32>(self.c_base_hi.val()) << 32)
@@ -420,33 +422,41 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
         self.r_en.next = false;
         for i in 0..N {
             if (self.r_cq.val() == self.k_idx[i].val()) {
-                self.r_base_lo.next = self.base_lo[i].q.val();
-                self.r_base_hi.next = self.base_hi[i].q.val();
-                self.r_log.next = self.log_size[i].q.val();
-                self.r_ci.next = self.ci[i].q.val();
-                self.r_pi.next = self.pi[i].q.val();
-                self.r_mcount.next = self.mod_count[i].q.val();
-                self.r_mtime.next = self.mod_time[i].q.val();
-                self.r_en.next = self.en[i].q.val();
+                self.r_base_lo.next = (self.r_base_lo.val() | self.base_lo[i].q.val());
+                self.r_base_hi.next = (self.r_base_hi.val() | self.base_hi[i].q.val());
+                self.r_log.next = (self.r_log.val() | self.log_size[i].q.val());
+                self.r_ci.next = (self.r_ci.val() | self.ci[i].q.val());
+                self.r_pi.next = (self.r_pi.val() | self.pi[i].q.val());
+                self.r_mcount.next = (self.r_mcount.val() | self.mod_count[i].q.val());
+                self.r_mtime.next = (self.r_mtime.val() | self.mod_time[i].q.val());
+                self.r_en.next = (self.r_en.val() | self.en[i].q.val());
             }
         }
+        // The register (an OR of the one match).
         self.r_old.next = 0.into();
         if (self.r_reg.val() == self.k_r_base_lo.val()) {
-            self.r_old.next = self.r_base_lo.val();
-        } else if (self.r_reg.val() == self.k_r_base_hi.val()) {
-            self.r_old.next = self.r_base_hi.val();
-        } else if (self.r_reg.val() == self.k_r_log.val()) {
-            self.r_old.next = bit_cast::<32, 4>(self.r_log.val());
-        } else if (self.r_reg.val() == self.k_r_ci.val()) {
-            self.r_old.next = bit_cast::<32, 16>(self.r_ci.val());
-        } else if (self.r_reg.val() == self.k_r_pi.val()) {
-            self.r_old.next = bit_cast::<32, 16>(self.r_pi.val());
-        } else if (self.r_reg.val() == self.k_r_mcount.val()) {
-            self.r_old.next = bit_cast::<32, 16>(self.r_mcount.val());
-        } else if (self.r_reg.val() == self.k_r_mtime.val()) {
-            self.r_old.next = bit_cast::<32, 24>(self.r_mtime.val());
-        } else if (self.r_reg.val() == self.k_r_ctrl.val()) {
-            self.r_old.next = bit_cast::<32, 1>(self.r_en.val().into());
+            self.r_old.next = (self.r_old.val() | self.r_base_lo.val());
+        }
+        if (self.r_reg.val() == self.k_r_base_hi.val()) {
+            self.r_old.next = (self.r_old.val() | self.r_base_hi.val());
+        }
+        if (self.r_reg.val() == self.k_r_log.val()) {
+            self.r_old.next = (self.r_old.val() | bit_cast::<32, 4>(self.r_log.val()));
+        }
+        if (self.r_reg.val() == self.k_r_ci.val()) {
+            self.r_old.next = (self.r_old.val() | bit_cast::<32, 16>(self.r_ci.val()));
+        }
+        if (self.r_reg.val() == self.k_r_pi.val()) {
+            self.r_old.next = (self.r_old.val() | bit_cast::<32, 16>(self.r_pi.val()));
+        }
+        if (self.r_reg.val() == self.k_r_mcount.val()) {
+            self.r_old.next = (self.r_old.val() | bit_cast::<32, 16>(self.r_mcount.val()));
+        }
+        if (self.r_reg.val() == self.k_r_mtime.val()) {
+            self.r_old.next = (self.r_old.val() | bit_cast::<32, 24>(self.r_mtime.val()));
+        }
+        if (self.r_reg.val() == self.k_r_ctrl.val()) {
+            self.r_old.next = (self.r_old.val() | bit_cast::<32, 1>(self.r_en.val().into()));
         }
         self.mask.next = 0.into();
         for i in 0..4 {

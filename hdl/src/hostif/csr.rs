@@ -87,7 +87,7 @@ use crate::hostif::stats_sel::*;
 use crate::hostif::{
     HostIfStatsSink, RegReqSink, RegReqSource, RegRespSink, RegRespSource, SqCommitSource,
 };
-use crate::mem::Ram;
+use crate::mem::LutRam;
 use crate::record::host_core::{CfgWriteSource, CoreStatsSink};
 use crate::roce::{CnmStatsSink, ReqStatsSink, RxDispatchStatsSink, RxParseStatsSink, TxStatsSink};
 use crate::sched::SchedStatsSink;
@@ -190,7 +190,10 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     sq_base_hi: DFF<Bits<32>>,
     sq_log: DFF<Bits<4>>,
     sq_cq: DFF<Bits<8>>,
-    shadow: Ram<Bits<64>, 6>,
+    /// The core window's values (64 words of 64 bits), in LUT RAM: read
+    /// in the cycle it is needed, so no block RAM's clock-to-out sits
+    /// before the merge (timing rule R3), and no DP16KD spent on 4 Kib.
+    shadow: LutRam<Bits<64>, 6>,
     cfg_v: DFF<Bit>,
     cfg_addr: DFF<Bits<16>>,
     cfg_data: DFF<Bits<64>>,
@@ -252,7 +255,8 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     k_core_mask: Constant<Bits<64>>,
     k_wide_mask: Constant<Bits<64>>,
     k_commit: Constant<Bits<6>>,
-    k_flows: Constant<Bits<32>>,
+    /// The bits of a flow id at or above 2^A: a COMMIT with one set names no flow.
+    k_flows_above: Constant<Bits<32>>,
     k_cq_mask: Constant<Bits<8>>,
     k_log_max: Constant<Bits<32>>,
     k_okay: Constant<Bits<2>>,
@@ -449,7 +453,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             k_core_mask: Constant::new(core_mask.into()),
             k_wide_mask: Constant::new(wide_mask.into()),
             k_commit: Constant::new(Bits::<6>::from(nic_spec::regs::COMMIT as u64)),
-            k_flows: Constant::new(Bits::<32>::from(1u64 << A)),
+            k_flows_above: Constant::new(Bits::<32>::from(!((1u64 << A) - 1) & 0xFFFF_FFFF)),
             k_cq_mask: Constant::new(Bits::<8>::from((1u64 << C) - 1)),
             k_log_max: Constant::new(Bits::<32>::from(hostif::MAX_LOG_SIZE as u64)),
             k_okay: Constant::new(Bits::<2>::from(resp::OKAY as u64)),
@@ -664,38 +668,53 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         DcqcnStatsSink::link(&mut self.s_stats_dcqcn, &mut self.sel_dcqcn.s_stats);
         NpStatsSink::link(&mut self.s_stats_np, &mut self.sel_np.s_stats);
         CnmStatsSink::link(&mut self.s_stats_cnm, &mut self.sel_cnm.s_stats);
-        self.stats_data.next = self.sel_parse.data.val();
-        self.stats_hit.next = self.sel_parse.hit.val();
+        // The page's counter: an OR of the pages' selects, at most one of
+        // them chosen (an OR tree, not a priority chain).
+        self.stats_data.next = 0.into();
+        self.stats_hit.next = false;
+        if (self.stats_page.q.val() == self.k_page[0].val()) {
+            self.stats_data.next = (self.stats_data.val() | self.sel_parse.data.val());
+            self.stats_hit.next = (self.stats_hit.val() | self.sel_parse.hit.val());
+        }
         if (self.stats_page.q.val() == self.k_page[1].val()) {
-            self.stats_data.next = self.sel_dispatch.data.val();
-            self.stats_hit.next = self.sel_dispatch.hit.val();
-        } else if (self.stats_page.q.val() == self.k_page[2].val()) {
-            self.stats_data.next = self.sel_tx.data.val();
-            self.stats_hit.next = self.sel_tx.hit.val();
-        } else if (self.stats_page.q.val() == self.k_page[3].val()) {
-            self.stats_data.next = self.sel_sched.data.val();
-            self.stats_hit.next = self.sel_sched.hit.val();
-        } else if (self.stats_page.q.val() == self.k_page[4].val()) {
-            self.stats_data.next = self.sel_cc.data.val();
-            self.stats_hit.next = self.sel_cc.hit.val();
-        } else if (self.stats_page.q.val() == self.k_page[5].val()) {
-            self.stats_data.next = self.sel_req.data.val();
-            self.stats_hit.next = self.sel_req.hit.val();
-        } else if (self.stats_page.q.val() == self.k_page[6].val()) {
-            self.stats_data.next = self.sel_core.data.val();
-            self.stats_hit.next = self.sel_core.hit.val();
-        } else if (self.stats_page.q.val() == self.k_page[7].val()) {
-            self.stats_data.next = self.sel_host.data.val();
-            self.stats_hit.next = self.sel_host.hit.val();
-        } else if (self.stats_page.q.val() == self.k_page[8].val()) {
-            self.stats_data.next = self.sel_dcqcn.data.val();
-            self.stats_hit.next = self.sel_dcqcn.hit.val();
-        } else if (self.stats_page.q.val() == self.k_page[9].val()) {
-            self.stats_data.next = self.sel_np.data.val();
-            self.stats_hit.next = self.sel_np.hit.val();
-        } else if (self.stats_page.q.val() == self.k_page[10].val()) {
-            self.stats_data.next = self.sel_cnm.data.val();
-            self.stats_hit.next = self.sel_cnm.hit.val();
+            self.stats_data.next = (self.stats_data.val() | self.sel_dispatch.data.val());
+            self.stats_hit.next = (self.stats_hit.val() | self.sel_dispatch.hit.val());
+        }
+        if (self.stats_page.q.val() == self.k_page[2].val()) {
+            self.stats_data.next = (self.stats_data.val() | self.sel_tx.data.val());
+            self.stats_hit.next = (self.stats_hit.val() | self.sel_tx.hit.val());
+        }
+        if (self.stats_page.q.val() == self.k_page[3].val()) {
+            self.stats_data.next = (self.stats_data.val() | self.sel_sched.data.val());
+            self.stats_hit.next = (self.stats_hit.val() | self.sel_sched.hit.val());
+        }
+        if (self.stats_page.q.val() == self.k_page[4].val()) {
+            self.stats_data.next = (self.stats_data.val() | self.sel_cc.data.val());
+            self.stats_hit.next = (self.stats_hit.val() | self.sel_cc.hit.val());
+        }
+        if (self.stats_page.q.val() == self.k_page[5].val()) {
+            self.stats_data.next = (self.stats_data.val() | self.sel_req.data.val());
+            self.stats_hit.next = (self.stats_hit.val() | self.sel_req.hit.val());
+        }
+        if (self.stats_page.q.val() == self.k_page[6].val()) {
+            self.stats_data.next = (self.stats_data.val() | self.sel_core.data.val());
+            self.stats_hit.next = (self.stats_hit.val() | self.sel_core.hit.val());
+        }
+        if (self.stats_page.q.val() == self.k_page[7].val()) {
+            self.stats_data.next = (self.stats_data.val() | self.sel_host.data.val());
+            self.stats_hit.next = (self.stats_hit.val() | self.sel_host.hit.val());
+        }
+        if (self.stats_page.q.val() == self.k_page[8].val()) {
+            self.stats_data.next = (self.stats_data.val() | self.sel_dcqcn.data.val());
+            self.stats_hit.next = (self.stats_hit.val() | self.sel_dcqcn.hit.val());
+        }
+        if (self.stats_page.q.val() == self.k_page[9].val()) {
+            self.stats_data.next = (self.stats_data.val() | self.sel_np.data.val());
+            self.stats_hit.next = (self.stats_hit.val() | self.sel_np.hit.val());
+        }
+        if (self.stats_page.q.val() == self.k_page[10].val()) {
+            self.stats_data.next = (self.stats_data.val() | self.sel_cnm.data.val());
+            self.stats_hit.next = (self.stats_hit.val() | self.sel_cnm.hit.val());
         }
         // Byte lanes: a strobed lane takes the new byte.
         self.mask.next = 0.into();
@@ -868,7 +887,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
                     self.respond.next = true;
                     self.shadow.write_enable.next = true;
                 } else if ((self.core_r.q.val() == self.k_commit.val())
-                    && (self.merged.val() >= self.k_flows.val()))
+                    && (self.merged.val() & self.k_flows_above.val()).any())
                 {
                     self.respond.next = true;
                     self.resp_code.next = self.k_slverr.val();

@@ -69,9 +69,13 @@ macro_rules! hdl_stats_sel {
             fn update(&mut self) {
                 self.data.next = 0.into();
                 self.hit.next = false;
+                // At most one field matches, so an OR of the matches is
+                // the select: an OR tree the mapper balances, where a
+                // chain of `if`s would be a priority chain as deep as the
+                // record is long.
                 $(
                     if (self.sel.val() == self.$f.val()) {
-                        self.data.next = self.s_stats.$f.val();
+                        self.data.next = (self.data.val() | self.s_stats.$f.val());
                         self.hit.next = true;
                     }
                 )*
