@@ -76,6 +76,16 @@ struct View {
     phase: bool,
 }
 
+/// A register access taken (`ra_*` in the RTL): the request and its
+/// queue's registers as read when it was taken.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Access {
+    req: RegReq,
+    old: u32,
+    ci: u16,
+    pi: u16,
+}
+
 #[derive(Clone, Debug)]
 pub struct CqEngine<const C: usize, const N: usize> {
     q: [Queue; N],
@@ -89,6 +99,8 @@ pub struct CqEngine<const C: usize, const N: usize> {
     w: CqeWrite,
     ev_v: bool,
     ev_cq: u8,
+    /// The access taken last cycle, decided and written this one.
+    ra: Option<Access>,
     rs_v: bool,
     rs: RegResp,
     n_cqes: u32,
@@ -109,6 +121,7 @@ impl<const C: usize, const N: usize> Default for CqEngine<C, N> {
             w: CqeWrite::default(),
             ev_v: false,
             ev_cq: 0,
+            ra: None,
             rs_v: false,
             rs: RegResp::default(),
             n_cqes: 0,
@@ -157,9 +170,9 @@ impl<const C: usize, const N: usize> Cycle for CqEngine<C, N> {
         let v = s.hs;
         let w_free = !s.w_v || i.write_ready;
         let take = s.h_v && s.hs_ok && w_free && (v.oor || !v.en || !v.full);
-        self.hs_ok = s.h_v && !take && !i.reg_valid;
+        self.hs_ok = s.h_v && !take && !i.reg_valid && s.ra.is_none();
         let out = Out {
-            reg_ready: true,
+            reg_ready: s.ra.is_none(),
             resp_valid: s.rs_v,
             resp: s.rs,
             cqe_ready,
@@ -217,43 +230,57 @@ impl<const C: usize, const N: usize> Cycle for CqEngine<C, N> {
                 self.q[k].timer = 0;
             }
         }
-        // ---- Registers.
+        // ---- Registers: taken (one at a time) with its queue's
+        // registers read, then decided and written the next cycle,
+        // answered the cycle after.
         let r = &i.reg;
-        let r_cq = ((r.addr >> 5) & 0xFF) as usize;
-        let r_reg = r.addr & 0x1F;
-        let rq = if r_cq < N {
-            s.q[r_cq]
-        } else {
-            Queue::default()
-        };
-        let old = match r_reg {
-            cq_reg::BASE_LO => rq.base_lo,
-            cq_reg::BASE_HI => rq.base_hi,
-            cq_reg::LOG_SIZE => rq.log_size as u32,
-            cq_reg::CI => rq.ci as u32,
-            cq_reg::PI => rq.pi as u32,
-            cq_reg::MOD_COUNT => rq.mod_count as u32,
-            cq_reg::MOD_TIME => rq.mod_time,
-            cq_reg::CTRL => rq.en as u32,
-            _ => 0,
-        };
-        let merged = merge(old, r.wdata, r.wstrb);
-        self.rs_v = i.reg_valid;
+        self.ra = None;
+        if i.reg_valid && s.ra.is_none() {
+            let r_cq = ((r.addr >> 5) & 0xFF) as usize;
+            let rq = if r_cq < N {
+                s.q[r_cq]
+            } else {
+                Queue::default()
+            };
+            let old = match r.addr & 0x1F {
+                cq_reg::BASE_LO => rq.base_lo,
+                cq_reg::BASE_HI => rq.base_hi,
+                cq_reg::LOG_SIZE => rq.log_size as u32,
+                cq_reg::CI => rq.ci as u32,
+                cq_reg::PI => rq.pi as u32,
+                cq_reg::MOD_COUNT => rq.mod_count as u32,
+                cq_reg::MOD_TIME => rq.mod_time,
+                cq_reg::CTRL => rq.en as u32,
+                _ => 0,
+            };
+            self.ra = Some(Access {
+                req: *r,
+                old,
+                ci: rq.ci,
+                pi: rq.pi,
+            });
+        }
+        self.rs_v = s.ra.is_some();
         self.rs = RegResp {
             rdata: 0,
             resp: resp::OKAY,
         };
-        if i.reg_valid {
+        if let Some(a) = s.ra {
+            let r = &a.req;
+            let r_cq = ((r.addr >> 5) & 0xFF) as usize;
+            let r_reg = r.addr & 0x1F;
+            let merged = merge(a.old, r.wdata, r.wstrb);
             if !r.write {
-                self.rs.rdata = old;
+                self.rs.rdata = a.old;
             } else if r_reg == cq_reg::PI {
                 self.rs.resp = resp::SLVERR;
             } else if r_reg == cq_reg::CI
-                && (merged as u16).wrapping_sub(rq.ci) > rq.pi.wrapping_sub(rq.ci)
+                && (merged as u16).wrapping_sub(a.ci) > a.pi.wrapping_sub(a.ci)
             {
                 self.rs.resp = resp::SLVERR;
                 self.n_ci = self.n_ci.wrapping_add(1);
             } else if r_cq < N {
+                let en_before = s.q[r_cq].en;
                 let q = &mut self.q[r_cq];
                 match r_reg {
                     cq_reg::BASE_LO => q.base_lo = merged & !0xF,
@@ -264,7 +291,7 @@ impl<const C: usize, const N: usize> Cycle for CqEngine<C, N> {
                     cq_reg::MOD_TIME => q.mod_time = merged & 0xFF_FFFF,
                     cq_reg::CTRL => {
                         q.en = merged & 1 == 1;
-                        if merged & 1 == 1 && !rq.en {
+                        if merged & 1 == 1 && !en_before {
                             q.pi = 0;
                             q.ci = 0;
                             q.pend = 0;

@@ -31,8 +31,11 @@
 //!   back to 0. One event per cycle, the lowest queue first; others wait
 //!   a cycle. A disabled queue raises none.
 //! - Registers (`s_reg`: address = the offset from `map::CQ`, queue in
-//!   bits 4+C..5, register in 4..0): read or written (byte lanes merged)
-//!   in one cycle, answered the next (`m_reg`). A CI that is not between
+//!   bits 4+C..5, register in 4..0), one at a time (`s_reg.ready` is low
+//!   the cycle after one is taken): taken with its queue's registers
+//!   read and registered, then decided and written (byte lanes merged)
+//!   the next cycle on those values, answered the cycle after that
+//!   (`m_reg`). A CI that is not between
 //!   the queue's ci and pi (mod 2^16) is refused (SLVERR) and counted
 //!   (`ci_refused`). Writing CTRL's enable bit from 0 to 1 empties the
 //!   queue (pi, ci, pend, timer 0). BASE_LO keeps bits 3..0 at 0,
@@ -45,10 +48,13 @@
 //! Timing: a completion taken in cycle t → held in t + 1 → its queue's
 //! view registered, decided in t + 2 → its entry offered in t + 3 (one
 //! cycle more after a register access); an entry's notice in t → its
-//! event (if due) in t + 1. Throughput: one completion every 3 cycles
-//! (its producer, the send-queue engine, gives at most one every 4). No
-//! path runs from the queue select through the 64-bit entry-address add
-//! (the timing rules, R4: one wide carry chain a cycle).
+//! event (if due) in t + 1; a register access taken in t → written at
+//! the edge of t + 1 → answered in t + 2, one every 2 cycles. Throughput:
+//! one completion every 3 cycles (its producer, the send-queue engine,
+//! gives at most one every 4). No path runs from the queue select
+//! through the 64-bit entry-address add, nor from the register select
+//! through the CI check (the timing rules, R4: one wide carry chain a
+//! cycle). Selects by queue are an OR of the one match, a tree.
 //!
 //! Golden twin: `nic_golden::hostif::cq_engine`.
 
@@ -104,6 +110,18 @@ pub struct CqEngine<const C: usize, const N: usize> {
     w_cq: DFF<Bits<8>>,
     ev_v: DFF<Bit>,
     ev_cq: DFF<Bits<8>>,
+    /// A register access, taken and its queue's registers read
+    /// (`ra_old`: the addressed one; `ra_ci`, `ra_pi` for the CI check):
+    /// decided and written the cycle after, answered the cycle after that.
+    ra_v: DFF<Bit>,
+    ra_write: DFF<Bit>,
+    ra_cq: DFF<Bits<8>>,
+    ra_reg: DFF<Bits<5>>,
+    ra_wdata: DFF<Bits<32>>,
+    ra_mask: DFF<Bits<32>>,
+    ra_old: DFF<Bits<32>>,
+    ra_ci: DFF<Bits<16>>,
+    ra_pi: DFF<Bits<16>>,
     rs_v: DFF<Bit>,
     rs_d: DFF<Bits<32>>,
     rs_c: DFF<Bits<2>>,
@@ -207,6 +225,15 @@ impl<const C: usize, const N: usize> Default for CqEngine<C, N> {
             w_cq: Default::default(),
             ev_v: Default::default(),
             ev_cq: Default::default(),
+            ra_v: Default::default(),
+            ra_write: Default::default(),
+            ra_cq: Default::default(),
+            ra_reg: Default::default(),
+            ra_wdata: Default::default(),
+            ra_mask: Default::default(),
+            ra_old: Default::default(),
+            ra_ci: Default::default(),
+            ra_pi: Default::default(),
             rs_v: Default::default(),
             rs_d: Default::default(),
             rs_c: Default::default(),
@@ -271,8 +298,9 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, h_v, h_cq, h_flow, h_tag, h_status, h_bytes, hs_ok, hs_oor, hs_en,
-            hs_full, hs_base, hs_off, hs_phase, w_v, w_addr, w_lo, w_hi, w_cq, ev_v, ev_cq, rs_v,
-            rs_d, rs_c, n_cqes, n_drops, n_events, n_ci
+            hs_full, hs_base, hs_off, hs_phase, w_v, w_addr, w_lo, w_hi, w_cq, ev_v, ev_cq, ra_v,
+            ra_write, ra_cq, ra_reg, ra_wdata, ra_mask, ra_old, ra_ci, ra_pi, rs_v, rs_d, rs_c,
+            n_cqes, n_drops, n_events, n_ci
         );
         for i in 0..N {
             self.base_lo[i].clock.next = self.clock.val();
@@ -346,8 +374,10 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
             && self.w_free.val()
             && (self.hs_oor.q.val() || !self.hs_en.q.val() || !self.hs_full.q.val()));
         // The view is good next cycle if the completion stays and no
-        // register access (CI, CTRL, BASE, LOG_SIZE) changes its queue.
-        self.hs_ok.d.next = (self.h_v.q.val() && !self.take.val() && !self.s_reg.valid.val());
+        // register access (CI, CTRL, BASE, LOG_SIZE) is taken or written
+        // now.
+        self.hs_ok.d.next =
+            (self.h_v.q.val() && !self.take.val() && !self.s_reg.valid.val() && !self.ra_v.q.val());
         if (self.w_v.q.val() && self.m_write.ready.val()) {
             self.w_v.d.next = false;
         }
@@ -408,7 +438,9 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
         self.m_event.valid.next = self.ev_v.q.val();
         self.m_event.cq.next = self.ev_cq.q.val();
         // ---- Registers.
-        self.s_reg.ready.next = true;
+        // Taken (one at a time), its queue's registers read: the access
+        // is registered with them (`ra_*`).
+        self.s_reg.ready.next = !self.ra_v.q.val();
         self.r_cq.next = self.s_reg.addr.val().get_bits::<8>(5);
         self.r_reg.next = self.s_reg.addr.val().get_bits::<5>(0);
         // The addressed queue's registers, then the addressed one.
@@ -464,41 +496,54 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
                 self.mask.next = (self.mask.val() | self.k_lane[i].val());
             }
         }
-        self.merged.next =
-            ((self.r_old.val() & !self.mask.val()) | (self.s_reg.wdata.val() & self.mask.val()));
-        self.rs_v.d.next = self.s_reg.valid.val();
+        self.ra_v.d.next = (self.s_reg.valid.val() && !self.ra_v.q.val());
+        if (self.s_reg.valid.val() && !self.ra_v.q.val()) {
+            self.ra_write.d.next = self.s_reg.write.val();
+            self.ra_cq.d.next = self.r_cq.val();
+            self.ra_reg.d.next = self.r_reg.val();
+            self.ra_wdata.d.next = self.s_reg.wdata.val();
+            self.ra_mask.d.next = self.mask.val();
+            self.ra_old.d.next = self.r_old.val();
+            self.ra_ci.d.next = self.r_ci.val();
+            self.ra_pi.d.next = self.r_pi.val();
+        }
+        // ---- The access registered last cycle: decided, written, and
+        // answered next cycle.
+        self.merged.next = ((self.ra_old.q.val() & !self.ra_mask.q.val())
+            | (self.ra_wdata.q.val() & self.ra_mask.q.val()));
+        self.rs_v.d.next = self.ra_v.q.val();
         self.rs_d.d.next = 0.into();
         self.rs_c.d.next = self.k_okay.val();
-        if self.s_reg.valid.val() {
-            if !self.s_reg.write.val() {
-                self.rs_d.d.next = self.r_old.val();
-            } else if (self.r_reg.val() == self.k_r_pi.val()) {
+        if self.ra_v.q.val() {
+            if !self.ra_write.q.val() {
+                self.rs_d.d.next = self.ra_old.q.val();
+            } else if (self.ra_reg.q.val() == self.k_r_pi.val()) {
                 self.rs_c.d.next = self.k_slverr.val();
-            } else if ((self.r_reg.val() == self.k_r_ci.val())
-                && ((self.merged.val().get_bits::<16>(0) - self.r_ci.val())
-                    > (self.r_pi.val() - self.r_ci.val())))
+            } else if ((self.ra_reg.q.val() == self.k_r_ci.val())
+                && ((self.merged.val().get_bits::<16>(0) - self.ra_ci.q.val())
+                    > (self.ra_pi.q.val() - self.ra_ci.q.val())))
             {
                 self.rs_c.d.next = self.k_slverr.val();
                 self.n_ci.d.next = (self.n_ci.q.val() + 1);
             } else {
                 for i in 0..N {
-                    if (self.r_cq.val() == self.k_idx[i].val()) {
-                        if (self.r_reg.val() == self.k_r_base_lo.val()) {
+                    if (self.ra_cq.q.val() == self.k_idx[i].val()) {
+                        if (self.ra_reg.q.val() == self.k_r_base_lo.val()) {
                             self.base_lo[i].d.next = (self.merged.val() & self.k_base_align.val());
-                        } else if (self.r_reg.val() == self.k_r_base_hi.val()) {
+                        } else if (self.ra_reg.q.val() == self.k_r_base_hi.val()) {
                             self.base_hi[i].d.next = self.merged.val();
-                        } else if (self.r_reg.val() == self.k_r_log.val()) {
+                        } else if (self.ra_reg.q.val() == self.k_r_log.val()) {
                             self.log_size[i].d.next = self.merged.val().get_bits::<4>(0);
                             if (self.merged.val() > self.k_log_max.val()) {
                                 self.log_size[i].d.next = self.k_log_max.val().get_bits::<4>(0);
                             }
-                        } else if (self.r_reg.val() == self.k_r_ci.val()) {
+                        } else if (self.ra_reg.q.val() == self.k_r_ci.val()) {
                             self.ci[i].d.next = self.merged.val().get_bits::<16>(0);
-                        } else if (self.r_reg.val() == self.k_r_mcount.val()) {
+                        } else if (self.ra_reg.q.val() == self.k_r_mcount.val()) {
                             self.mod_count[i].d.next = self.merged.val().get_bits::<16>(0);
-                        } else if (self.r_reg.val() == self.k_r_mtime.val()) {
+                        } else if (self.ra_reg.q.val() == self.k_r_mtime.val()) {
                             self.mod_time[i].d.next = self.merged.val().get_bits::<24>(0);
-                        } else if (self.r_reg.val() == self.k_r_ctrl.val()) {
+                        } else if (self.ra_reg.q.val() == self.k_r_ctrl.val()) {
                             self.en[i].d.next = self.merged.val().get_bit(0);
                             if (self.merged.val().get_bit(0) && !self.en[i].q.val()) {
                                 self.pi[i].d.next = 0.into();

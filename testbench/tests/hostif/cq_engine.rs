@@ -77,6 +77,8 @@ fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 3]) {
     // before: only when the completion was held then, not decided, and
     // no register access came then.
     let mut view_ok = false;
+    // The access taken last cycle, written at this cycle's edge.
+    let mut effect_next: Option<Option<(usize, u16, u32)>> = None;
     let (mut n_entries, mut n_drops) = (0u32, 0u32);
     for cycle in 0..n as u64 {
         if reg_v.is_none() {
@@ -141,9 +143,10 @@ fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 3]) {
         };
         rec.push(i);
         let o = dut.step(&i);
-        // A register access takes effect when taken (at this cycle's
-        // edge, after a completion taken in the same cycle) and is
-        // answered the cycle after: decide it now, on the old state.
+        // A register access is decided on the state of the cycle it is
+        // taken in (before a completion taken in the same cycle), takes
+        // effect at the next cycle's edge (after that cycle's other
+        // changes) and is answered the cycle after that.
         if o.resp_valid {
             let want = taken_regs.pop_front().unwrap();
             assert_eq!(
@@ -223,7 +226,7 @@ fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 3]) {
                 }
             }
         }
-        view_ok = was_held && held.is_some() && !i.reg_valid;
+        view_ok = was_held && held.is_some() && !i.reg_valid && effect_next.is_none();
         if i.cqe_valid && o.cqe_ready {
             held = cqes.pop_front();
         }
@@ -257,8 +260,13 @@ fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 3]) {
             }
             qq.pend += 1;
         }
-        // The register's effect last: it overrides this cycle's others.
-        if let Some((c, reg, v)) = reg_effect {
+        // The effect of the access taken last cycle, last: it overrides
+        // this cycle's others.
+        let effect_now = effect_next.take().flatten();
+        if i.reg_valid && o.reg_ready {
+            effect_next = Some(reg_effect);
+        }
+        if let Some((c, reg, v)) = effect_now {
             let qq = &mut q[c];
             match reg {
                 cq_reg::BASE_LO => qq.base = qq.base & !0xFFFF_FFFF | (v & !0xF) as u64,
