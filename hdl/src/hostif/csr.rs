@@ -286,6 +286,8 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     old_w: Signal<Local, Bits<32>>,
     merged: Signal<Local, Bits<32>>,
     new_cfg: Signal<Local, Bits<64>>,
+    /// The COMMIT flow id being written has a bit at or above A.
+    commit_bad: Signal<Local, Bit>,
     respond: Signal<Local, Bit>,
     resp_code: Signal<Local, Bits<2>>,
     resp_data: Signal<Local, Bits<32>>,
@@ -481,6 +483,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             old_w: Default::default(),
             merged: Default::default(),
             new_cfg: Default::default(),
+            commit_bad: Default::default(),
             respond: Default::default(),
             resp_code: Default::default(),
             resp_data: Default::default(),
@@ -749,6 +752,13 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
             self.new_cfg.next = ((self.shadow.read_data.val() & self.k_lo_half.val())
                 | (bit_cast::<64, 32>(self.merged.val()) << 32));
         }
+        // The COMMIT check: a strobed byte's bit at or above A. The
+        // shadow's COMMIT low word is always below 2^A (a COMMIT naming no
+        // flow is refused and not kept; a high-word write keeps the low
+        // word), so the bytes it keeps never name one: the check reads
+        // flops, not the shadow.
+        self.commit_bad.next =
+            (self.q_wdata.q.val() & self.mask.val() & self.k_flows_above.val()).any();
         // ---- The decision of each state.
         self.respond.next = false;
         self.resp_code.next = self.k_okay.val();
@@ -886,9 +896,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
                 } else if self.core_hi.q.val() {
                     self.respond.next = true;
                     self.shadow.write_enable.next = true;
-                } else if ((self.core_r.q.val() == self.k_commit.val())
-                    && (self.merged.val() & self.k_flows_above.val()).any())
-                {
+                } else if ((self.core_r.q.val() == self.k_commit.val()) && self.commit_bad.val()) {
                     self.respond.next = true;
                     self.resp_code.next = self.k_slverr.val();
                 } else {
