@@ -88,7 +88,9 @@ pub struct DmaWrPack {
     n_descs: DFF<Bits<32>>,
     done_v: DFF<Bit>,
     done_cq: DFF<Bits<8>>,
-    k_words: Constant<Bits<8>>,
+    /// The bits at or above `DATA_WORDS` and `DESCS + 1` (powers of two).
+    k_words_above: Constant<Bits<8>>,
+    k_descs_above: Constant<Bits<8>>,
     k_descs: Constant<Bits<8>>,
     k_burst: Constant<Bits<8>>,
     k_full: Constant<Bits<8>>,
@@ -110,6 +112,10 @@ pub struct DmaWrPack {
 
 impl Default for DmaWrPack {
     fn default() -> Self {
+        assert!(
+            DATA_WORDS.is_power_of_two() && (DESCS + 1).is_power_of_two() && DATA_WORDS < 256,
+            "DmaWrPack: room is a bit test (DATA_WORDS = 2^k, DESCS = 2^k - 1)"
+        );
         Self {
             clock: Default::default(),
             s_core: Default::default(),
@@ -141,7 +147,8 @@ impl Default for DmaWrPack {
             n_descs: Default::default(),
             done_v: Default::default(),
             done_cq: Default::default(),
-            k_words: Constant::new(Bits::<8>::from(DATA_WORDS)),
+            k_words_above: Constant::new(Bits::<8>::from(!(DATA_WORDS - 1) & 0xFF)),
+            k_descs_above: Constant::new(Bits::<8>::from(!DESCS & 0xFF)),
             k_descs: Constant::new(Bits::<8>::from(DESCS)),
             k_burst: Constant::new(Bits::<8>::from(MAX_BURST)),
             k_full: Constant::new(Bits::<8>::from(0xFFu64)),
@@ -174,8 +181,13 @@ impl Logic for DmaWrPack {
         clock!(self, clock, data, descs);
         // ---- This cycle's word: a held entry's (first word, then second),
         // the core's, a new entry's first.
-        self.room.next =
-            ((self.used.q.val() < self.k_words.val()) && (self.dcnt.q.val() < self.k_descs.val()));
+        // Bit tests, not a compare's carry chain before the word's mux:
+        // below DATA_WORDS (a power of two) is no bit at or above it set;
+        // below DESCS (2^k − 1) is no bit at or above 2^k set and not all
+        // of the k below it.
+        self.room.next = (!(self.used.q.val() & self.k_words_above.val()).any()
+            && !(self.dcnt.q.val() & self.k_descs_above.val()).any()
+            && ((self.dcnt.q.val() & self.k_descs.val()) != self.k_descs.val()));
         self.free.next = (!self.lo_v.q.val() && !self.hi_v.q.val());
         self.s_core.ready.next = (self.room.val() && self.free.val());
         self.s_cqe.ready.next = (self.room.val() && self.free.val());
