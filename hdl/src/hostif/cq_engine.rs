@@ -111,7 +111,9 @@ pub struct CqEngine<const C: usize, const N: usize> {
     ev_v: DFF<Bit>,
     ev_cq: DFF<Bits<8>>,
     /// A register access, taken and its queue's registers read
-    /// (`ra_old`: the addressed one; `ra_ci`, `ra_pi` for the CI check):
+    /// (`ra_old`: the addressed one; for the CI check, `ra_ci_adv` = the
+    /// written CI − CI and `ra_ci_room` = PI − CI, subtracted as they are
+    /// registered, so the decision is one compare):
     /// decided and written the cycle after, answered the cycle after that.
     ra_v: DFF<Bit>,
     ra_write: DFF<Bit>,
@@ -120,8 +122,8 @@ pub struct CqEngine<const C: usize, const N: usize> {
     ra_wdata: DFF<Bits<32>>,
     ra_mask: DFF<Bits<32>>,
     ra_old: DFF<Bits<32>>,
-    ra_ci: DFF<Bits<16>>,
-    ra_pi: DFF<Bits<16>>,
+    ra_ci_adv: DFF<Bits<16>>,
+    ra_ci_room: DFF<Bits<16>>,
     rs_v: DFF<Bit>,
     rs_d: DFF<Bits<32>>,
     rs_c: DFF<Bits<2>>,
@@ -167,6 +169,7 @@ pub struct CqEngine<const C: usize, const N: usize> {
     r_old: Signal<Local, Bits<32>>,
     mask: Signal<Local, Bits<32>>,
     merged: Signal<Local, Bits<32>>,
+    merged_now: Signal<Local, Bits<32>>,
     r_base_lo: Signal<Local, Bits<32>>,
     r_base_hi: Signal<Local, Bits<32>>,
     r_log: Signal<Local, Bits<4>>,
@@ -232,8 +235,8 @@ impl<const C: usize, const N: usize> Default for CqEngine<C, N> {
             ra_wdata: Default::default(),
             ra_mask: Default::default(),
             ra_old: Default::default(),
-            ra_ci: Default::default(),
-            ra_pi: Default::default(),
+            ra_ci_adv: Default::default(),
+            ra_ci_room: Default::default(),
             rs_v: Default::default(),
             rs_d: Default::default(),
             rs_c: Default::default(),
@@ -279,6 +282,7 @@ impl<const C: usize, const N: usize> Default for CqEngine<C, N> {
             r_old: Default::default(),
             mask: Default::default(),
             merged: Default::default(),
+            merged_now: Default::default(),
             r_base_lo: Default::default(),
             r_base_hi: Default::default(),
             r_log: Default::default(),
@@ -299,8 +303,8 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
         dff_setup!(
             self, clock, h_v, h_cq, h_flow, h_tag, h_status, h_bytes, hs_ok, hs_oor, hs_en,
             hs_full, hs_base, hs_off, hs_phase, w_v, w_addr, w_lo, w_hi, w_cq, ev_v, ev_cq, ra_v,
-            ra_write, ra_cq, ra_reg, ra_wdata, ra_mask, ra_old, ra_ci, ra_pi, rs_v, rs_d, rs_c,
-            n_cqes, n_drops, n_events, n_ci
+            ra_write, ra_cq, ra_reg, ra_wdata, ra_mask, ra_old, ra_ci_adv, ra_ci_room, rs_v, rs_d,
+            rs_c, n_cqes, n_drops, n_events, n_ci
         );
         for i in 0..N {
             self.base_lo[i].clock.next = self.clock.val();
@@ -496,6 +500,9 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
                 self.mask.next = (self.mask.val() | self.k_lane[i].val());
             }
         }
+        // The bytes a write would leave, for the CI check's subtraction.
+        self.merged_now.next =
+            ((self.r_old.val() & !self.mask.val()) | (self.s_reg.wdata.val() & self.mask.val()));
         self.ra_v.d.next = (self.s_reg.valid.val() && !self.ra_v.q.val());
         if (self.s_reg.valid.val() && !self.ra_v.q.val()) {
             self.ra_write.d.next = self.s_reg.write.val();
@@ -504,8 +511,8 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
             self.ra_wdata.d.next = self.s_reg.wdata.val();
             self.ra_mask.d.next = self.mask.val();
             self.ra_old.d.next = self.r_old.val();
-            self.ra_ci.d.next = self.r_ci.val();
-            self.ra_pi.d.next = self.r_pi.val();
+            self.ra_ci_adv.d.next = (self.merged_now.val().get_bits::<16>(0) - self.r_ci.val());
+            self.ra_ci_room.d.next = (self.r_pi.val() - self.r_ci.val());
         }
         // ---- The access registered last cycle: decided, written, and
         // answered next cycle.
@@ -520,8 +527,7 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
             } else if (self.ra_reg.q.val() == self.k_r_pi.val()) {
                 self.rs_c.d.next = self.k_slverr.val();
             } else if ((self.ra_reg.q.val() == self.k_r_ci.val())
-                && ((self.merged.val().get_bits::<16>(0) - self.ra_ci.q.val())
-                    > (self.ra_pi.q.val() - self.ra_ci.q.val())))
+                && (self.ra_ci_adv.q.val() > self.ra_ci_room.q.val()))
             {
                 self.rs_c.d.next = self.k_slverr.val();
                 self.n_ci.d.next = (self.n_ci.q.val() + 1);
