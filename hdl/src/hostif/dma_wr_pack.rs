@@ -92,12 +92,21 @@ pub struct DmaWrPack {
     k_words_above: Constant<Bits<8>>,
     k_descs_above: Constant<Bits<8>>,
     k_descs: Constant<Bits<8>>,
-    k_burst: Constant<Bits<8>>,
+    /// The bits at or above MAX_BURST (a power of two): `b_words` is
+    /// below it when none is set.
+    k_burst_above: Constant<Bits<8>>,
     k_full: Constant<Bits<8>>,
     room: Signal<Local, Bit>,
     free: Signal<Local, Bit>,
     w_v: Signal<Local, Bit>,
     w_addr: Signal<Local, Bits<64>>,
+    /// This cycle's word's address is the open burst's next
+    /// (`w_addr == b_next`), compared for each source before the mux.
+    w_seq: Signal<Local, Bit>,
+    seq_lo: Signal<Local, Bit>,
+    seq_hi: Signal<Local, Bit>,
+    seq_core: Signal<Local, Bit>,
+    seq_cqe: Signal<Local, Bit>,
     w_data: Signal<Local, Bits<64>>,
     w_keep: Signal<Local, Bits<8>>,
     w_evt: Signal<Local, Bit>,
@@ -113,8 +122,13 @@ pub struct DmaWrPack {
 impl Default for DmaWrPack {
     fn default() -> Self {
         assert!(
-            DATA_WORDS.is_power_of_two() && (DESCS + 1).is_power_of_two() && DATA_WORDS < 256,
-            "DmaWrPack: room is a bit test (DATA_WORDS = 2^k, DESCS = 2^k - 1)"
+            DATA_WORDS.is_power_of_two()
+                && (DESCS + 1).is_power_of_two()
+                && DATA_WORDS < 256
+                && MAX_BURST.is_power_of_two()
+                && MAX_BURST < 256,
+            "DmaWrPack: room and the burst's length are bit tests \
+             (DATA_WORDS = 2^k, DESCS = 2^k - 1, MAX_BURST = 2^k)"
         );
         Self {
             clock: Default::default(),
@@ -150,12 +164,17 @@ impl Default for DmaWrPack {
             k_words_above: Constant::new(Bits::<8>::from(!(DATA_WORDS - 1) & 0xFF)),
             k_descs_above: Constant::new(Bits::<8>::from(!DESCS & 0xFF)),
             k_descs: Constant::new(Bits::<8>::from(DESCS)),
-            k_burst: Constant::new(Bits::<8>::from(MAX_BURST)),
+            k_burst_above: Constant::new(Bits::<8>::from(!(MAX_BURST - 1) & 0xFF)),
             k_full: Constant::new(Bits::<8>::from(0xFFu64)),
             room: Default::default(),
             free: Default::default(),
             w_v: Default::default(),
             w_addr: Default::default(),
+            w_seq: Default::default(),
+            seq_lo: Default::default(),
+            seq_hi: Default::default(),
+            seq_core: Default::default(),
+            seq_cqe: Default::default(),
             w_data: Default::default(),
             w_keep: Default::default(),
             w_evt: Default::default(),
@@ -192,8 +211,15 @@ impl Logic for DmaWrPack {
         self.s_core.ready.next = (self.room.val() && self.free.val());
         self.s_cqe.ready.next = (self.room.val() && self.free.val());
         self.take_cqe.next = (self.s_cqe.valid.val() && self.room.val() && self.free.val());
+        // Each source's address against the burst's next, in parallel with
+        // `room`, so no 64-bit compare follows the word's mux.
+        self.seq_lo.next = (self.lo_addr.q.val() == self.b_next.q.val());
+        self.seq_hi.next = (self.hi_addr.q.val() == self.b_next.q.val());
+        self.seq_core.next = (self.s_core.addr.val() == self.b_next.q.val());
+        self.seq_cqe.next = (self.s_cqe.addr.val() == self.b_next.q.val());
         self.w_v.next = false;
         self.w_addr.next = self.s_core.addr.val();
+        self.w_seq.next = self.seq_core.val();
         self.w_data.next = self.s_core.data.val();
         self.w_keep.next = self.s_core.strb.val();
         self.w_evt.next = false;
@@ -202,12 +228,14 @@ impl Logic for DmaWrPack {
             if self.lo_v.q.val() {
                 self.w_v.next = true;
                 self.w_addr.next = self.lo_addr.q.val();
+                self.w_seq.next = self.seq_lo.val();
                 self.w_data.next = self.lo_data.q.val();
                 self.w_keep.next = self.k_full.val();
                 self.lo_v.d.next = false;
             } else if self.hi_v.q.val() {
                 self.w_v.next = true;
                 self.w_addr.next = self.hi_addr.q.val();
+                self.w_seq.next = self.seq_hi.val();
                 self.w_data.next = self.hi_data.q.val();
                 self.w_keep.next = self.k_full.val();
                 self.w_evt.next = true;
@@ -218,6 +246,7 @@ impl Logic for DmaWrPack {
             } else if self.s_cqe.valid.val() {
                 self.w_v.next = true;
                 self.w_addr.next = self.s_cqe.addr.val();
+                self.w_seq.next = self.seq_cqe.val();
                 self.w_data.next = self.s_cqe.lo.val();
                 self.w_keep.next = self.k_full.val();
             }
@@ -244,9 +273,9 @@ impl Logic for DmaWrPack {
         // ---- Bursts: join the open one, or close it (and open anew).
         self.join_burst.next = (self.w_v.val()
             && self.held_v.q.val()
-            && (self.w_addr.val() == self.b_next.q.val())
+            && self.w_seq.val()
             && (self.held_keep.q.val() == self.k_full.val())
-            && (self.b_words.q.val() < self.k_burst.val()));
+            && !(self.b_words.q.val() & self.k_burst_above.val()).any());
         self.close.next = (self.held_v.q.val() && !self.join_burst.val());
         self.data.push.next = (self.held_v.q.val() && (self.w_v.val() || self.close.val()));
         self.data.push_data.next = ((bit_cast::<82, 64>(self.held_data.q.val()) << 18)
