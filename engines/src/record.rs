@@ -53,10 +53,10 @@ macro_rules! tb_record {
      fields = [ $($f:ident : $w:tt $t:ty),* $(,)? ],
      records = [ $($rf:ident : $rn:ident $rs:ident $rsrc:ident),* $(,)? ],
     ) => {
-        impl $crate::record::Record for $name {
+        impl $crate::record::Record for golden::$name {
             fn names(prefix: &str, v: &mut Vec<String>) {
                 $(v.push(format!("{}${}", prefix, stringify!($f)));)*
-                $(<$rn as $crate::record::Record>::names(&format!("{}${}", prefix, stringify!($rf)), v);)*
+                $(<golden::$rn as $crate::record::Record>::names(&format!("{}${}", prefix, stringify!($rf)), v);)*
             }
             fn push_values(&self, v: &mut Vec<u128>) {
                 $(v.push($crate::value::PortValue::to_u128(self.$f));)*
@@ -66,12 +66,12 @@ macro_rules! tb_record {
             fn from_values(v: &[u128], k: &mut usize) -> Self {
                 Self {
                     $($f: { let x = $crate::value::PortValue::from_u128(v[*k]); *k += 1; x },)*
-                    $($rf: <$rn as $crate::record::Record>::from_values(v, k),)*
+                    $($rf: <golden::$rn as $crate::record::Record>::from_values(v, k),)*
                 }
             }
         }
 
-        impl<$(const $g: usize),*> $crate::record::DriveRecord<$sink<$($g),*>> for $name {
+        impl<$(const $g: usize),*> $crate::record::DriveRecord<$sink<$($g),*>> for golden::$name {
             #[inline]
             fn drive(&self, h: &mut $sink<$($g),*>) {
                 $(h.$f.next = $crate::record::to_hdl(self.$f);)*
@@ -79,7 +79,7 @@ macro_rules! tb_record {
             }
         }
 
-        impl<$(const $g: usize),*> $crate::record::SampleRecord<$source<$($g),*>> for $name {
+        impl<$(const $g: usize),*> $crate::record::SampleRecord<$source<$($g),*>> for golden::$name {
             #[inline]
             fn sample(h: &$source<$($g),*>) -> Self {
                 Self {
@@ -92,7 +92,7 @@ macro_rules! tb_record {
 }
 
 mod roce {
-    use nic_golden::roce::*;
+    use nic_golden::roce as golden;
     use nic_hdl::roce::*;
     nic_spec::telemetry_record!(tb_record! {});
     nic_spec::rx_meta_record!(tb_record! {});
@@ -120,7 +120,7 @@ mod roce {
 }
 
 mod sched {
-    use nic_golden::sched::*;
+    use nic_golden::sched as golden;
     use nic_hdl::sched::*;
     nic_spec::sched_event_record!(tb_record! {});
     nic_spec::pkt_send_record!(tb_record! {});
@@ -128,7 +128,7 @@ mod sched {
 }
 
 mod cc {
-    use nic_golden::cc::*;
+    use nic_golden::cc as golden;
     use nic_hdl::cc::*;
     nic_spec::cc_event_record!(tb_record! {});
     nic_spec::cc_update_record!(tb_record! {});
@@ -142,14 +142,14 @@ mod cc {
 }
 
 mod nic {
-    use nic_golden::nic::*;
+    use nic_golden::nic as golden;
     use nic_hdl::nic::*;
     nic_spec::cfg_write_record!(tb_record! {});
     nic_spec::core_stats_record!(tb_record! {});
 }
 
 mod hostif {
-    use nic_golden::hostif::*;
+    use nic_golden::hostif as golden;
     use nic_hdl::hostif::*;
     nic_spec::axil_in_record!(tb_record! {});
     nic_spec::axil_out_record!(tb_record! {});
@@ -167,7 +167,7 @@ mod hostif {
 }
 
 mod mac {
-    use nic_golden::mac::*;
+    use nic_golden::mac as golden;
     use nic_hdl::mac::*;
     nic_spec::mac_tx_stats_record!(tb_record! {});
     nic_spec::mac_rx_stats_record!(tb_record! {});
@@ -177,7 +177,38 @@ mod mac {
 }
 
 mod uart {
-    use nic_golden::uart::*;
+    use nic_golden::uart as golden;
     use nic_hdl::uart::*;
     nic_spec::uart_bridge_stats_record!(tb_record! {});
+}
+
+/// The generated register slices (`<Record>::Slice`, `hdl/src/record.rs`)
+/// that the tests run against their twin, `nic_golden::record::Slice`: one
+/// record with a nested record and a generic width, one plain.
+mod slices {
+    use nic_golden::record::{SliceIn, SliceOut};
+
+    crate::harness! {
+        impl<const A: usize> nic_hdl::roce::AckInfo::Slice<A> {
+            type In = SliceIn<nic_golden::roce::AckInfo>;
+            type Out = SliceOut<nic_golden::roce::AckInfo>;
+            clock = clock;
+            inputs { s_valid: s.valid, m_ready: m.ready }
+            outputs { s_ready: s.ready, m_valid: m.valid }
+            records_in { s: s }
+            records_out { m: m }
+        }
+    }
+
+    crate::harness! {
+        impl<> nic_hdl::sched::SchedEvent::Slice {
+            type In = SliceIn<nic_golden::sched::SchedEvent>;
+            type Out = SliceOut<nic_golden::sched::SchedEvent>;
+            clock = clock;
+            inputs { s_valid: s.valid, m_ready: m.ready }
+            outputs { s_ready: s.ready, m_valid: m.valid }
+            records_in { s: s }
+            records_out { m: m }
+        }
+    }
 }

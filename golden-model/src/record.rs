@@ -34,3 +34,75 @@ macro_rules! golden_record {
         }
     };
 }
+
+/// Twin of a record's register slice (`hdl_record!`'s `<Record>::Slice`,
+/// `hdl/src/record.rs`), for any record `T`: two registers, `main` (on
+/// the output) and `skid` (the record that arrived while `main` stalled).
+/// Latency 1, one record a cycle; `s_ready` = the skid empty. Also the
+/// stream slice's state (`crate::stream::axis_skid::SkidState`).
+#[derive(Clone, Debug, Default)]
+pub struct Slice<T> {
+    pub main_v: bool,
+    pub main: T,
+    pub skid_v: bool,
+    pub skid: T,
+}
+
+/// The slice's inputs: the record offered (`s`, taken when `s_valid`)
+/// and the consumer's `m_ready`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SliceIn<T> {
+    pub s_valid: bool,
+    pub s: T,
+    pub m_ready: bool,
+}
+
+/// The slice's outputs, all registers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SliceOut<T> {
+    pub s_ready: bool,
+    pub m_valid: bool,
+    pub m: T,
+}
+
+impl<T: Copy> Slice<T> {
+    pub fn s_tready(&self) -> bool {
+        !self.skid_v
+    }
+    /// Apply one cycle: `input` is the record offered (if valid), `m_ready`
+    /// the consumer's ready. Returns the next cycle's `s_ready`.
+    pub fn step(&mut self, input: Option<T>, m_ready: bool) -> bool {
+        let accept = input.is_some() && !self.skid_v;
+        let out_free = m_ready || !self.main_v;
+        if out_free {
+            if self.skid_v {
+                self.main_v = true;
+                self.main = self.skid;
+                self.skid_v = false;
+            } else {
+                self.main_v = accept;
+                if accept {
+                    self.main = input.unwrap();
+                }
+            }
+        } else if accept {
+            self.skid_v = true;
+            self.skid = input.unwrap();
+        }
+        !self.skid_v
+    }
+}
+
+impl<T: Copy> crate::Cycle for Slice<T> {
+    type In = SliceIn<T>;
+    type Out = SliceOut<T>;
+    fn step(&mut self, i: &SliceIn<T>) -> SliceOut<T> {
+        let out = SliceOut {
+            s_ready: !self.skid_v,
+            m_valid: self.main_v,
+            m: self.main,
+        };
+        Slice::step(self, i.s_valid.then_some(i.s), i.m_ready);
+        out
+    }
+}

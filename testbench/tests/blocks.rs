@@ -13,6 +13,7 @@ mod hostif;
 mod mac;
 mod mem;
 mod nic;
+mod record;
 mod roce;
 mod sched;
 mod stream;

@@ -15,42 +15,9 @@ pub struct Out {
     pub ready_next: bool,
 }
 
-/// The skid buffer's state and transition, shared with [`super::axis_fifo`].
-#[derive(Clone, Debug, Default)]
-pub struct SkidState {
-    pub main_v: bool,
-    pub main: Beat,
-    pub skid_v: bool,
-    pub skid: Beat,
-}
-
-impl SkidState {
-    pub fn s_tready(&self) -> bool {
-        !self.skid_v
-    }
-    /// Apply one cycle: `input` is the beat offered (if valid), `m_tready`
-    /// the downstream ready. Returns `ready_next`.
-    pub fn step(&mut self, input: Option<Beat>, m_tready: bool) -> bool {
-        let accept = input.is_some() && !self.skid_v;
-        let out_free = m_tready || !self.main_v;
-        if out_free {
-            if self.skid_v {
-                self.main_v = true;
-                self.main = self.skid;
-                self.skid_v = false;
-            } else {
-                self.main_v = accept;
-                if accept {
-                    self.main = input.unwrap();
-                }
-            }
-        } else if accept {
-            self.skid_v = true;
-            self.skid = input.unwrap();
-        }
-        !self.skid_v
-    }
-}
+/// The skid buffer's state and transition, shared with [`super::axis_fifo`]:
+/// the record slice's twin, for stream beats.
+pub type SkidState = crate::record::Slice<Beat>;
 
 pub struct AxisSkid<const D: usize, const K: usize, const U: usize> {
     st: SkidState,
