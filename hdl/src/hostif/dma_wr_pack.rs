@@ -95,6 +95,7 @@ pub struct DmaWrPack {
     /// The bits at or above MAX_BURST (a power of two): `b_words` is
     /// below it when none is set.
     k_burst_above: Constant<Bits<8>>,
+    k_eight: Constant<Bits<16>>,
     k_full: Constant<Bits<8>>,
     room: Signal<Local, Bit>,
     free: Signal<Local, Bit>,
@@ -114,7 +115,11 @@ pub struct DmaWrPack {
     take_cqe: Signal<Local, Bit>,
     join_burst: Signal<Local, Bit>,
     close: Signal<Local, Bit>,
+    /// Bytes in this word: 8 for an entry's, else the core word's
+    /// strobes counted before the word's mux (`pc_core`, an adder tree).
     pc: Signal<Local, Bits<16>>,
+    pc_core: Signal<Local, Bits<16>>,
+    pc_pairs: [Signal<Local, Bits<16>>; 4],
     pop: Signal<Local, Bit>,
     dpop: Signal<Local, Bit>,
 }
@@ -165,6 +170,7 @@ impl Default for DmaWrPack {
             k_descs_above: Constant::new(Bits::<8>::from(!DESCS & 0xFF)),
             k_descs: Constant::new(Bits::<8>::from(DESCS)),
             k_burst_above: Constant::new(Bits::<8>::from(!(MAX_BURST - 1) & 0xFF)),
+            k_eight: Constant::new(Bits::<16>::from(8)),
             k_full: Constant::new(Bits::<8>::from(0xFFu64)),
             room: Default::default(),
             free: Default::default(),
@@ -183,6 +189,8 @@ impl Default for DmaWrPack {
             join_burst: Default::default(),
             close: Default::default(),
             pc: Default::default(),
+            pc_core: Default::default(),
+            pc_pairs: Default::default(),
             pop: Default::default(),
             dpop: Default::default(),
         }
@@ -217,9 +225,22 @@ impl Logic for DmaWrPack {
         self.seq_hi.next = (self.hi_addr.q.val() == self.b_next.q.val());
         self.seq_core.next = (self.s_core.addr.val() == self.b_next.q.val());
         self.seq_cqe.next = (self.s_cqe.addr.val() == self.b_next.q.val());
+        // The core word's strobes counted (a tree of adds, in parallel
+        // with `room`; the entries' words are full: 8).
+        self.pc_pairs[0].next = (bit_cast::<16, 1>(self.s_core.strb.val().get_bit(0).into())
+            + bit_cast::<16, 1>(self.s_core.strb.val().get_bit(1).into()));
+        self.pc_pairs[1].next = (bit_cast::<16, 1>(self.s_core.strb.val().get_bit(2).into())
+            + bit_cast::<16, 1>(self.s_core.strb.val().get_bit(3).into()));
+        self.pc_pairs[2].next = (bit_cast::<16, 1>(self.s_core.strb.val().get_bit(4).into())
+            + bit_cast::<16, 1>(self.s_core.strb.val().get_bit(5).into()));
+        self.pc_pairs[3].next = (bit_cast::<16, 1>(self.s_core.strb.val().get_bit(6).into())
+            + bit_cast::<16, 1>(self.s_core.strb.val().get_bit(7).into()));
+        self.pc_core.next = ((self.pc_pairs[0].val() + self.pc_pairs[1].val())
+            + (self.pc_pairs[2].val() + self.pc_pairs[3].val()));
         self.w_v.next = false;
         self.w_addr.next = self.s_core.addr.val();
         self.w_seq.next = self.seq_core.val();
+        self.pc.next = self.pc_core.val();
         self.w_data.next = self.s_core.data.val();
         self.w_keep.next = self.s_core.strb.val();
         self.w_evt.next = false;
@@ -229,6 +250,7 @@ impl Logic for DmaWrPack {
                 self.w_v.next = true;
                 self.w_addr.next = self.lo_addr.q.val();
                 self.w_seq.next = self.seq_lo.val();
+                self.pc.next = self.k_eight.val();
                 self.w_data.next = self.lo_data.q.val();
                 self.w_keep.next = self.k_full.val();
                 self.lo_v.d.next = false;
@@ -236,6 +258,7 @@ impl Logic for DmaWrPack {
                 self.w_v.next = true;
                 self.w_addr.next = self.hi_addr.q.val();
                 self.w_seq.next = self.seq_hi.val();
+                self.pc.next = self.k_eight.val();
                 self.w_data.next = self.hi_data.q.val();
                 self.w_keep.next = self.k_full.val();
                 self.w_evt.next = true;
@@ -247,6 +270,7 @@ impl Logic for DmaWrPack {
                 self.w_v.next = true;
                 self.w_addr.next = self.s_cqe.addr.val();
                 self.w_seq.next = self.seq_cqe.val();
+                self.pc.next = self.k_eight.val();
                 self.w_data.next = self.s_cqe.lo.val();
                 self.w_keep.next = self.k_full.val();
             }
@@ -261,13 +285,6 @@ impl Logic for DmaWrPack {
                 self.lo_v.d.next = true;
                 self.lo_addr.d.next = self.s_cqe.addr.val();
                 self.lo_data.d.next = self.s_cqe.lo.val();
-            }
-        }
-        // Bytes in this word (strobes contiguous from lane 0).
-        self.pc.next = 0.into();
-        for i in 0..8 {
-            if self.w_keep.val().get_bit(i) {
-                self.pc.next = (self.pc.val() + 1);
             }
         }
         // ---- Bursts: join the open one, or close it (and open anew).
