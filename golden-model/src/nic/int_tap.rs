@@ -1,8 +1,10 @@
 //! Twin of `hdl/src/nic/int_tap.rs`: NewINT's receiver events, tapped
 //! from the ACKs' echoed telemetry; a new event replaces one the CC has
-//! not taken (counted in `lost`), so the ACKs never wait.
+//! not taken (counted in `lost`), so the ACKs never wait. The ACKs pass
+//! through the record's register slice ([`crate::record::Slice`]).
 
 use crate::cc::CcEvent;
+use crate::record::Slice;
 use crate::roce::AckInfo;
 use crate::Cycle;
 
@@ -30,6 +32,8 @@ pub struct Out {
 pub struct IntTap<const A: usize> {
     /// UQ32.16 ns, 48 bits.
     ns: u64,
+    /// The ACKs' register slice: its head is `m_ack`.
+    slice: Slice<AckInfo>,
     ev_v: bool,
     ev: CcEvent,
     events: u32,
@@ -40,12 +44,12 @@ impl<const A: usize> Cycle for IntTap<A> {
     type In = In;
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
-        let a = &i.ack;
+        let a = self.slice.main;
         let want = a.tlm.present && (a.tlm.hdr >> 48) & 0xFF != 0;
         let out = Out {
-            ack_ready: i.out_ready,
-            out_valid: i.ack_valid,
-            out: *a,
+            ack_ready: self.slice.s_tready(),
+            out_valid: self.slice.main_v,
+            out: a,
             event_valid: self.ev_v,
             event: CcEvent {
                 variant: true,
@@ -80,6 +84,7 @@ impl<const A: usize> Cycle for IntTap<A> {
             };
             self.events = self.events.wrapping_add(1);
         }
+        self.slice.step(i.ack_valid.then_some(i.ack), i.out_ready);
         self.ns = (self.ns + (i.cfg_ns_per_cycle & 0xFF_FFFF) as u64) & crate::mask(48) as u64;
         out
     }

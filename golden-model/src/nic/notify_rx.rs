@@ -1,8 +1,10 @@
 //! Twin of `hdl/src/nic/notify_rx.rs`: NewINT's sender takes a NOTIFY's W
-//! and paces at R = W/T.
+//! and paces at R = W/T. The feedback enters the record's register slice
+//! ([`crate::record::Slice`]) and is decided at its head.
 
 use crate::cc::rate::{self, Rate};
 use crate::cc::CcUpdate;
+use crate::record::Slice;
 use crate::roce::CcFeedback;
 use crate::{Cycle, Pipe};
 use nic_spec::roce::op;
@@ -29,6 +31,8 @@ pub struct Out {
 
 #[derive(Clone)]
 pub struct NotifyRx<const A: usize> {
+    /// The feedback's register slice: its head is decided here.
+    slice: Slice<CcFeedback>,
     rate: Rate,
     /// (flow, W) beside the rate, every cycle.
     carry: Pipe<(u32, u32)>,
@@ -39,6 +43,7 @@ pub struct NotifyRx<const A: usize> {
 impl<const A: usize> Default for NotifyRx<A> {
     fn default() -> Self {
         Self {
+            slice: Slice::default(),
             rate: Rate::default(),
             carry: Pipe::new(rate::LATENCY),
             applied: 0,
@@ -51,21 +56,22 @@ impl<const A: usize> Cycle for NotifyRx<A> {
     type In = In;
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
-        let f = &i.fb;
+        let f = self.slice.main;
+        let head_v = self.slice.main_v;
         let is_notify = f.opcode == op::NOTIFY;
         let w = f.tlm.hdr as u32;
         let good = (f.tlm.hdr >> 56) & 1 == 1 && w != 0;
         let r = self.rate.step(&rate::In {
-            in_valid: i.fb_valid && is_notify && good,
+            in_valid: head_v && is_notify && good,
             w,
             cfg_inv_t_m: i.cfg_inv_t_m,
             cfg_inv_t_s: i.cfg_inv_t_s,
         });
         let (flow, cw) = self.carry.shift((f.flow & crate::mask(A) as u32, w));
         let out = Out {
-            fb_ready: is_notify || i.out_ready,
-            out_valid: i.fb_valid && !is_notify,
-            out: *f,
+            fb_ready: self.slice.s_tready(),
+            out_valid: head_v && !is_notify,
+            out: f,
             update_valid: r.out_valid,
             update: CcUpdate {
                 flow: (flow & 0xFFFF) as u16,
@@ -81,13 +87,15 @@ impl<const A: usize> Cycle for NotifyRx<A> {
             applied: self.applied,
             bad: self.bad,
         };
-        if i.fb_valid && is_notify {
+        if head_v && is_notify {
             if good {
                 self.applied = self.applied.wrapping_add(1);
             } else {
                 self.bad = self.bad.wrapping_add(1);
             }
         }
+        self.slice
+            .step(i.fb_valid.then_some(i.fb), is_notify || i.out_ready);
         out
     }
 }

@@ -3,8 +3,10 @@
 //! to the receiver's CC module.
 //!
 //! - `s_ack` → `m_ack` (`AckInfo`, from the dispatcher to the ACK
-//!   slots): passed through, combinationally, never held by the event.
-//! - `m_event` (`CcEvent`): every `AckInfo` whose telemetry area has hops
+//!   slots): through the record's register slice (`AckInfo::Slice`,
+//!   timing rule R1: every output a flip-flop, `s_ack.ready` the slice's
+//!   own), one cycle, one ACK a cycle, never held by the event.
+//! - `m_event` (`CcEvent`): every `AckInfo` leaving on `m_ack` whose telemetry area has hops
 //!   (`nhop` ≠ 0) also becomes a CC event: op EVENT, variant 1 (NewINT;
 //!   the CC module drops it for a NewAck flow), the flow, seq = the PSN, `now` = the core's time
 //!   in ns (mod 2^32: a counter of `cfg_ns_per_cycle`, UQ8.16 ns, per
@@ -20,7 +22,7 @@
 //! `CoreStats.int_lost`). Golden twin: `nic_golden::nic::int_tap`.
 
 use crate::cc::CcEventSource;
-use crate::roce::{AckInfoSink, AckInfoSource};
+use crate::roce::{AckInfo, AckInfoSink, AckInfoSource};
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock, Default)]
@@ -32,6 +34,8 @@ pub struct IntTap<const A: usize> {
     pub m_event: CcEventSource,
     pub events: Signal<Out, Bits<32>>,
     pub lost: Signal<Out, Bits<32>>,
+    /// The ACKs' register slice: `m_ack` is its output.
+    slice: AckInfo::Slice<A>,
     /// Time, UQ32.16 ns.
     ns: DFF<Bits<48>>,
     ev_v: DFF<Bit>,
@@ -58,36 +62,29 @@ impl<const A: usize> Logic for IntTap<A> {
             ev_hop3, ev_hop4, n_events, n_lost
         );
         self.ns.d.next = (self.ns.q.val() + bit_cast::<48, 24>(self.cfg_ns_per_cycle.val()));
+        self.slice.clock.next = self.clock.val();
+        // AckInfo through the slice, never held by the event.
+        AckInfoSink::<A>::link(&mut self.s_ack, &mut self.slice.s);
+        AckInfoSource::<A>::link(&mut self.m_ack, &mut self.slice.m);
+        // (`m_ack` is read for the tap: a linked child output has no wire
+        // of its own in rust-hdl's Verilog.)
         self.want.next =
-            (self.s_ack.tlm.present.val() && self.s_ack.tlm.hdr.val().get_bits::<8>(48).any());
-        // AckInfo through, never held.
-        self.m_ack.valid.next = self.s_ack.valid.val();
-        self.s_ack.ready.next = self.m_ack.ready.val();
-        self.m_ack.flow.next = self.s_ack.flow.val();
-        self.m_ack.psn.next = self.s_ack.psn.val();
-        self.m_ack.aeth.next = self.s_ack.aeth.val();
-        self.m_ack.tlm.present.next = self.s_ack.tlm.present.val();
-        self.m_ack.tlm.hdr.next = self.s_ack.tlm.hdr.val();
-        self.m_ack.tlm.hop0.next = self.s_ack.tlm.hop0.val();
-        self.m_ack.tlm.hop1.next = self.s_ack.tlm.hop1.val();
-        self.m_ack.tlm.hop2.next = self.s_ack.tlm.hop2.val();
-        self.m_ack.tlm.hop3.next = self.s_ack.tlm.hop3.val();
-        self.m_ack.tlm.hop4.next = self.s_ack.tlm.hop4.val();
-        self.take.next = (self.s_ack.valid.val() && self.m_ack.ready.val() && self.want.val());
+            (self.m_ack.tlm.present.val() && self.m_ack.tlm.hdr.val().get_bits::<8>(48).any());
+        self.take.next = (self.m_ack.valid.val() && self.m_ack.ready.val() && self.want.val());
         if (self.ev_v.q.val() && self.m_event.ready.val()) {
             self.ev_v.d.next = false;
         }
         if self.take.val() {
             self.ev_v.d.next = true;
-            self.ev_flow.d.next = bit_cast::<16, A>(self.s_ack.flow.val());
-            self.ev_seq.d.next = bit_cast::<32, 24>(self.s_ack.psn.val());
+            self.ev_flow.d.next = bit_cast::<16, A>(self.m_ack.flow.val());
+            self.ev_seq.d.next = bit_cast::<32, 24>(self.m_ack.psn.val());
             self.ev_now.d.next = self.ns.q.val().get_bits::<32>(16);
-            self.ev_nhops.d.next = self.s_ack.tlm.hdr.val().get_bits::<4>(48);
-            self.ev_hop0.d.next = self.s_ack.tlm.hop0.val();
-            self.ev_hop1.d.next = self.s_ack.tlm.hop1.val();
-            self.ev_hop2.d.next = self.s_ack.tlm.hop2.val();
-            self.ev_hop3.d.next = self.s_ack.tlm.hop3.val();
-            self.ev_hop4.d.next = self.s_ack.tlm.hop4.val();
+            self.ev_nhops.d.next = self.m_ack.tlm.hdr.val().get_bits::<4>(48);
+            self.ev_hop0.d.next = self.m_ack.tlm.hop0.val();
+            self.ev_hop1.d.next = self.m_ack.tlm.hop1.val();
+            self.ev_hop2.d.next = self.m_ack.tlm.hop2.val();
+            self.ev_hop3.d.next = self.m_ack.tlm.hop3.val();
+            self.ev_hop4.d.next = self.m_ack.tlm.hop4.val();
             self.n_events.d.next = (self.n_events.q.val() + 1);
             if (self.ev_v.q.val() && !self.m_event.ready.val()) {
                 self.n_lost.d.next = (self.n_lost.q.val() + 1);

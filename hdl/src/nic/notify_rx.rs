@@ -1,9 +1,12 @@
 //! The sender side of NewINT: a NOTIFY from the receiver carries W
 //! (line 31); the sender paces at R = W/T (line 27) with window W.
 //!
-//! - `s_fb` (`CcFeedback`, from the dispatcher): a NOTIFY (opcode 0xC1)
-//!   is taken here; everything else passes to `m_fb` (the requester),
-//!   combinationally.
+//! - `s_fb` (`CcFeedback`, from the dispatcher) enters the record's
+//!   register slice (`CcFeedback::Slice`, timing rule R1: `s_fb.ready`
+//!   is its flip-flop, never the opcode's compare). At the slice's head a
+//!   NOTIFY (opcode 0xC1) is taken here; everything else passes to
+//!   `m_fb` (the requester): one cycle later, one record a cycle, `m_fb`'s
+//!   fields the slice's flip-flops.
 //! - A NOTIFY with the W-valid flag and W ≠ 0 goes through [`Rate`]
 //!   (R = W · ⌊2^s/T⌋ ≫ (s − 8), 5 cycles) and comes out as a strobe on
 //!   `m_update` (`CcUpdate`: the flow, status UPDATE, W, R), which the
@@ -16,7 +19,7 @@
 use crate::arith::Delay;
 use crate::cc::rate::Rate;
 use crate::cc::CcUpdateSource;
-use crate::roce::{CcFeedbackSink, CcFeedbackSource};
+use crate::roce::{CcFeedback, CcFeedbackSink, CcFeedbackSource};
 use nic_spec::roce::op;
 use rust_hdl::prelude::*;
 
@@ -30,6 +33,8 @@ pub struct NotifyRx<const A: usize> {
     pub m_update: CcUpdateSource,
     pub applied: Signal<Out, Bits<32>>,
     pub bad: Signal<Out, Bits<32>>,
+    /// The feedback's register slice; its head is decided here.
+    slice: CcFeedback::Slice<A>,
     rate: Rate,
     /// flow (16) and W (32) beside the rate.
     carry: Delay<48, 5>,
@@ -52,6 +57,7 @@ impl<const A: usize> Default for NotifyRx<A> {
             applied: Default::default(),
             bad: Default::default(),
             rate: Default::default(),
+            slice: Default::default(),
             carry: Default::default(),
             n_applied: Default::default(),
             n_bad: Default::default(),
@@ -66,31 +72,32 @@ impl<const A: usize> Logic for NotifyRx<A> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, n_applied, n_bad);
-        clock!(self, clock, rate, carry);
-        self.is_notify.next = (self.s_fb.opcode.val() == self.k_notify.val());
-        self.good.next = (self.s_fb.tlm.hdr.val().get_bit(56)
-            && self.s_fb.tlm.hdr.val().get_bits::<32>(0).any());
-        self.m_fb.valid.next = (self.s_fb.valid.val() && !self.is_notify.val());
-        self.s_fb.ready.next = (self.is_notify.val() || self.m_fb.ready.val());
-        self.m_fb.flow.next = self.s_fb.flow.val();
-        self.m_fb.psn.next = self.s_fb.psn.val();
-        self.m_fb.aeth.next = self.s_fb.aeth.val();
-        self.m_fb.opcode.next = self.s_fb.opcode.val();
-        self.m_fb.tlm.present.next = self.s_fb.tlm.present.val();
-        self.m_fb.tlm.hdr.next = self.s_fb.tlm.hdr.val();
-        self.m_fb.tlm.hop0.next = self.s_fb.tlm.hop0.val();
-        self.m_fb.tlm.hop1.next = self.s_fb.tlm.hop1.val();
-        self.m_fb.tlm.hop2.next = self.s_fb.tlm.hop2.val();
-        self.m_fb.tlm.hop3.next = self.s_fb.tlm.hop3.val();
-        self.m_fb.tlm.hop4.next = self.s_fb.tlm.hop4.val();
+        clock!(self, clock, slice, rate, carry);
+        CcFeedbackSink::<A>::link(&mut self.s_fb, &mut self.slice.s);
+        self.is_notify.next = (self.slice.m.opcode.val() == self.k_notify.val());
+        self.good.next = (self.slice.m.tlm.hdr.val().get_bit(56)
+            && self.slice.m.tlm.hdr.val().get_bits::<32>(0).any());
+        self.m_fb.valid.next = (self.slice.m.valid.val() && !self.is_notify.val());
+        self.slice.m.ready.next = (self.is_notify.val() || self.m_fb.ready.val());
+        self.m_fb.flow.next = self.slice.m.flow.val();
+        self.m_fb.psn.next = self.slice.m.psn.val();
+        self.m_fb.aeth.next = self.slice.m.aeth.val();
+        self.m_fb.opcode.next = self.slice.m.opcode.val();
+        self.m_fb.tlm.present.next = self.slice.m.tlm.present.val();
+        self.m_fb.tlm.hdr.next = self.slice.m.tlm.hdr.val();
+        self.m_fb.tlm.hop0.next = self.slice.m.tlm.hop0.val();
+        self.m_fb.tlm.hop1.next = self.slice.m.tlm.hop1.val();
+        self.m_fb.tlm.hop2.next = self.slice.m.tlm.hop2.val();
+        self.m_fb.tlm.hop3.next = self.slice.m.tlm.hop3.val();
+        self.m_fb.tlm.hop4.next = self.slice.m.tlm.hop4.val();
         self.rate.in_valid.next =
-            (self.s_fb.valid.val() && self.is_notify.val() && self.good.val());
-        self.rate.w.next = self.s_fb.tlm.hdr.val().get_bits::<32>(0);
+            (self.slice.m.valid.val() && self.is_notify.val() && self.good.val());
+        self.rate.w.next = self.slice.m.tlm.hdr.val().get_bits::<32>(0);
         self.rate.cfg_inv_t_m.next = self.cfg_inv_t_m.val();
         self.rate.cfg_inv_t_s.next = self.cfg_inv_t_s.val();
-        self.carry.d.next = ((bit_cast::<48, A>(self.s_fb.flow.val()) << 32)
-            | bit_cast::<48, 32>(self.s_fb.tlm.hdr.val().get_bits::<32>(0)));
-        if (self.s_fb.valid.val() && self.is_notify.val()) {
+        self.carry.d.next = ((bit_cast::<48, A>(self.slice.m.flow.val()) << 32)
+            | bit_cast::<48, 32>(self.slice.m.tlm.hdr.val().get_bits::<32>(0)));
+        if (self.slice.m.valid.val() && self.is_notify.val()) {
             if self.good.val() {
                 self.n_applied.d.next = (self.n_applied.q.val() + 1);
             } else {
