@@ -49,7 +49,7 @@ SIM_RUNS = [
     "write --loss 0.01 --seed 3",
     "write --loss 0.1 --mtu 512 --max-size 20000",
     "mixed --loss 0.1 --sq-log 0 --cq-log 0 --cqs 4 --batch 1",
-    "mixed --dma-err 0.05 --seed 4",
+    "mixed --dma-err 0.05 --seed 3",
 ]
 
 # The runs of `sim-interop`: (options, what carries the telemetry area).
@@ -168,6 +168,11 @@ def sim_runs(cli):
             host.append(f"{f['slverr']} SLVERR, {f['decerr']} DECERR")
         if f["flagged"]:
             host.append(f"{f['flagged']} flagged h2c beats, {f['aborted']} frames aborted")
+        # `make test` checks an aborted frame and its resend through this
+        # run (cli/tests/sim.rs): a change that moves its seed off them
+        # must pick another seed, not lose the case.
+        if "--dma-err" in opts and not f["aborted"]:
+            sys.exit(f"figures: `sim {opts}` aborts no frame any more: choose another seed")
         result = f"{f['done']}/{f['planned']} completed, " + (
             "byte-exact" if f["exact"] else "NOT byte-exact"
         )

@@ -342,7 +342,8 @@ fn the_watchdog_fires_on_a_late_work_request() {
 /// its 20 minutes at 8896b05). `make test` keeps a lossy WRITE and
 /// flagged DMA reads on the golden NIC through `make figures --check`
 /// (`write --loss 0.1 --mtu 512 --max-size 20000`, `mixed --dma-err 0.05
-/// --seed 4`, every figure compared), and WRITEs and READs at 10 % loss
+/// --seed 3`, every figure compared; `scripts/figures.py` refuses a
+/// `--dma-err` run that aborts no frame), and WRITEs and READs at 10 % loss
 /// on the core's twin (`core_golden_write_and_read_at_10_percent_loss`).
 #[test]
 #[ignore = "long: make test-full"]
