@@ -28,9 +28,8 @@ pub use nic_spec::dcqcn::{status, OP_CNP, OP_CREATE, OP_DESTROY, OP_NAMES, OP_SE
 
 /// Stages after issue; an operation's effects happen in the last one.
 pub const STAGES: usize = 8;
-/// Cycles from an event's acceptance at `s_event` to its update at the
-/// ports: one in the register slice, the issue, the stages.
-pub const UPDATE_LATENCY: usize = STAGES + 2;
+/// Cycles from an event's acceptance to its update at the ports.
+pub const UPDATE_LATENCY: usize = STAGES + 1;
 /// The stage counters saturate here (4 bits).
 pub const STAGE_MAX: u8 = 15;
 
@@ -190,8 +189,6 @@ struct Op {
 #[derive(Clone)]
 pub struct DcqcnRp<const A: usize> {
     pub flows: Vec<RpState>,
-    /// The events' register slice: the interlock decides on its head.
-    slice: crate::record::Slice<RpEvent>,
     pipe: VecDeque<Option<Op>>,
     timers: Fifo<16, A>,
     pre: [u32; 3],
@@ -205,7 +202,6 @@ impl<const A: usize> Default for DcqcnRp<A> {
     fn default() -> Self {
         Self {
             flows: vec![RpState::default(); 1 << A],
-            slice: Default::default(),
             pipe: std::iter::repeat_n(None, STAGES).collect(),
             timers: Fifo::default(),
             pre: [0; 3],
@@ -466,11 +462,8 @@ impl<const A: usize> Cycle for DcqcnRp<A> {
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
         let cfg = i.cfg.masked();
-        // The event at the slice's head.
-        let ev = self.slice.main;
-        let ev_v = self.slice.main_v;
-        let flow = ev.flow as u32;
-        let op = ev.op & 3;
+        let flow = i.ev.flow as u32;
+        let op = i.ev.op & 3;
         let in_range = Self::in_range(flow);
         let busy = self.busy(flow).copied();
         let coalesce = in_range
@@ -478,7 +471,7 @@ impl<const A: usize> Cycle for DcqcnRp<A> {
             && busy.is_some_and(|b| b.kind == Kind::Event && b.op == OP_CNP);
         let ev_ready = !(in_range && busy.is_some()) || coalesce;
         let o = Out {
-            ev_ready: self.slice.s_tready(),
+            ev_ready,
             update_valid: self.upd.is_some(),
             update: self.upd.unwrap_or_default(),
             stats: self.cnt,
@@ -486,7 +479,7 @@ impl<const A: usize> Cycle for DcqcnRp<A> {
 
         // ---- S0: issue one operation: an event, else the timer list's
         // head. A coalesced CNP is accepted without an issue slot.
-        let accept = ev_v && ev_ready;
+        let accept = i.ev_valid && ev_ready;
         let issue_ev = accept && !coalesce;
         let head = self.timers.head().map(|h| h as u32 & 0xffff);
         let visit_go = !issue_ev && head.is_some_and(|h| self.busy(h).is_none());
@@ -495,7 +488,7 @@ impl<const A: usize> Cycle for DcqcnRp<A> {
                 kind: if in_range { Kind::Event } else { Kind::Kill },
                 flow,
                 op,
-                bytes: ev.bytes & 0xffff,
+                bytes: i.ev.bytes & 0xffff,
                 ep: self.ep,
             })
         } else if visit_go {
@@ -533,7 +526,6 @@ impl<const A: usize> Cycle for DcqcnRp<A> {
         tick(&mut self.pre[0], &mut self.ep.a, cfg.alpha_period);
         tick(&mut self.pre[1], &mut self.ep.d, cfg.dec_period);
         tick(&mut self.pre[2], &mut self.ep.i, cfg.inc_period);
-        self.slice.step(i.ev_valid.then_some(i.ev), ev_ready);
         o
     }
 }
