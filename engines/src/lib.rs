@@ -51,6 +51,7 @@ pub mod record;
 pub mod roce;
 pub mod rusthdl_engine;
 pub mod sched;
+pub mod slices;
 pub mod uart;
 pub mod value;
 pub mod verilator;

@@ -1,0 +1,30 @@
+//! The harnesses of the generated record register slices
+//! (`<Record>::Slice`, `hdl/src/record.rs`) that the tests run against
+//! their twin, `nic_golden::record::Slice`: one record with a nested
+//! record and a generic width, one plain.
+
+use nic_golden::record::{SliceIn, SliceOut};
+
+crate::harness! {
+    impl<const A: usize> nic_hdl::roce::AckInfo::Slice<A> {
+        type In = SliceIn<nic_golden::roce::AckInfo>;
+        type Out = SliceOut<nic_golden::roce::AckInfo>;
+        clock = clock;
+        inputs { s_valid: s.valid, m_ready: m.ready }
+        outputs { s_ready: s.ready, m_valid: m.valid }
+        records_in { s: s }
+        records_out { m: m }
+    }
+}
+
+crate::harness! {
+    impl<> nic_hdl::sched::SchedEvent::Slice {
+        type In = SliceIn<nic_golden::sched::SchedEvent>;
+        type Out = SliceOut<nic_golden::sched::SchedEvent>;
+        clock = clock;
+        inputs { s_valid: s.valid, m_ready: m.ready }
+        outputs { s_ready: s.ready, m_valid: m.valid }
+        records_in { s: s }
+        records_out { m: m }
+    }
+}
