@@ -244,11 +244,13 @@ pub fn scenario(seed: u64, p: &CcParams, n: usize, g: GenCfg) -> Vec<(u32, CcEve
 /// Expand events into per-cycle inputs: each event is offered after its
 /// idle cycles and held until accepted (`event_ready`, as the golden twin
 /// computes it: the RTL must agree, or the co-simulation fails), then
-/// idle cycles until every result has left.
+/// idle cycles until every result has left (the two events the register
+/// slice may still hold can each wait the hazard window at its head).
 pub fn expand<const A: usize>(regs: &CcRegs, events: &[(u32, CcEvent)]) -> Vec<hpcc::In> {
     let mut g = Golden::<A>::default();
     let idle = hpcc::In::with_regs(regs);
-    let mut v = Vec::with_capacity(events.len() * 2 + hpcc::LATENCY + 4);
+    let tail = hpcc::LATENCY + 2 * (hpcc::HAZARD_WINDOW + 1) + 4;
+    let mut v = Vec::with_capacity(events.len() * 2 + tail);
     for (gap, ev) in events {
         for _ in 0..*gap {
             g.step(&idle);
@@ -264,7 +266,7 @@ pub fn expand<const A: usize>(regs: &CcRegs, events: &[(u32, CcEvent)]) -> Vec<h
             }
         }
     }
-    for _ in 0..hpcc::LATENCY + 4 {
+    for _ in 0..tail {
         g.step(&idle);
         v.push(idle);
     }

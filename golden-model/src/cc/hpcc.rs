@@ -7,8 +7,9 @@
 //! is in the pure functions of the blocks' twins (`measure_inflight`,
 //! `hop_max`, `ewma`, `compute_wind`, `rate`), which their cycle twins
 //! use too: it is written once. [`HpccCc`]
-//! wraps it in the RTL's timing (fixed latency, the per-flow hazard
-//! interlock on `event_ready`, the counters) and implements [`Cycle`].
+//! wraps it in the RTL's timing (the events' register slice, fixed
+//! latency, the per-flow hazard interlock on the slice's head, the
+//! counters) and implements [`Cycle`].
 //!
 //! Formats (`docs/architecture.md` §4): U, u, u′ UQ8.24; tau/T UQ1.24;
 //! eta UQ0.16; eta/U UQ12.20; W, Wc, W_ai, W_min, W_init UQ24.8 bytes;
@@ -417,17 +418,21 @@ impl In {
 
     /// The event on the port, masked to the port widths.
     pub fn event(&self) -> CcEvent {
-        let e = &self.event;
-        CcEvent {
-            op: e.op & 3,
-            variant: e.variant,
-            flow: e.flow,
-            seq: e.seq,
-            snd_nxt: e.snd_nxt,
-            now: e.now,
-            nhops: e.nhops & 15,
-            hops: [e.hop0, e.hop1, e.hop2, e.hop3, e.hop4],
-        }
+        masked(&self.event)
+    }
+}
+
+/// A port record as the transaction-level event, masked to the port widths.
+fn masked(e: &crate::cc::CcEvent) -> CcEvent {
+    CcEvent {
+        op: e.op & 3,
+        variant: e.variant,
+        flow: e.flow,
+        seq: e.seq,
+        snd_nxt: e.snd_nxt,
+        now: e.now,
+        nhops: e.nhops & 15,
+        hops: [e.hop0, e.hop1, e.hop2, e.hop3, e.hop4],
     }
 }
 
@@ -460,12 +465,15 @@ pub struct Out {
     pub stats: Counters,
 }
 
-/// Cycle latency from an accepted event to its `update_valid`.
-pub const LATENCY: usize = 102;
-/// An event is held off (`event_ready` low) while an event of the same flow
-/// accepted in the last `HAZARD_WINDOW` cycles is still updating that
-/// flow's state: back-to-back events of one flow are spaced
-/// `HAZARD_WINDOW + 1` cycles, events of different flows go one a cycle.
+/// Cycles from an event's handshake at `s_event` (not held at the
+/// register slice's head) to its `update_valid`: one in the slice, 102 in
+/// the pipeline.
+pub const LATENCY: usize = 103;
+/// An event waits at the register slice's head (and `event_ready` falls
+/// once the slice holds two) while an event of the same flow accepted in
+/// the last `HAZARD_WINDOW` cycles is still updating that flow's state:
+/// back-to-back events of one flow are spaced `HAZARD_WINDOW + 1`
+/// cycles, events of different flows go one a cycle.
 pub const HAZARD_WINDOW: usize = 9;
 
 /// The cycle twin. `A`: the module holds 2^A flows; `H`: it tracks H
@@ -473,6 +481,8 @@ pub const HAZARD_WINDOW: usize = 9;
 #[derive(Clone)]
 pub struct HpccCc<const A: usize, const H: usize = HOPS> {
     pub model: HpccFixed,
+    /// The events' register slice: the interlock decides on its head.
+    slice: crate::record::Slice<crate::cc::CcEvent>,
     pipe: VecDeque<Option<CcUpdate>>,
     window: VecDeque<Option<u16>>,
     counters: Counters,
@@ -482,7 +492,8 @@ impl<const A: usize, const H: usize> Default for HpccCc<A, H> {
     fn default() -> Self {
         Self {
             model: HpccFixed::with_hops(A as u32, H),
-            pipe: std::iter::repeat(None).take(LATENCY).collect(),
+            slice: Default::default(),
+            pipe: std::iter::repeat(None).take(LATENCY - 1).collect(),
             window: std::iter::repeat(None).take(HAZARD_WINDOW).collect(),
             counters: Counters::default(),
         }
@@ -493,10 +504,13 @@ impl<const A: usize, const H: usize> Cycle for HpccCc<A, H> {
     type In = In;
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
-        let event_ready = !self.window.iter().any(|w| *w == Some(i.event.flow));
-        let accept = i.event_valid && event_ready;
-        let res = accept.then(|| self.model.process(&i.event(), &i.regs()));
-        self.window.push_back(accept.then_some(i.event.flow));
+        // The event at the slice's head.
+        let head = self.slice.main;
+        let head_ready = !self.window.iter().any(|w| *w == Some(head.flow));
+        let accept = self.slice.main_v && head_ready;
+        let event_ready = self.slice.s_tready();
+        let res = accept.then(|| self.model.process(&masked(&head), &i.regs()));
+        self.window.push_back(accept.then_some(head.flow));
         self.window.pop_front();
         self.pipe.push_back(res);
         let leaving = self.pipe.pop_front().unwrap();
@@ -511,6 +525,8 @@ impl<const A: usize, const H: usize> Cycle for HpccCc<A, H> {
             o.update_valid = true;
             o.update = u;
         }
+        self.slice
+            .step(i.event_valid.then_some(i.event), head_ready);
         o
     }
 }

@@ -44,13 +44,19 @@
 //! ([`CcStatsSource`], 32 bits each, wrapping).
 //!
 //! # Timing
-//! Latency [`LATENCY`] cycles from acceptance to `m_update.valid`, II 1 for
-//! events of different flows. An event whose flow had an event accepted
-//! in the last [`HAZARD_WINDOW`] cycles waits (`s_event.ready` low): each state
-//! field's read-modify-write spans at most that many cycles, so events of
-//! one flow are processed exactly in order, with no forwarding.
+//! `s_event` enters the record's register slice (`CcEvent::Slice`, timing
+//! rule R1): `s_event.ready` is its flip-flop, never the interlock's
+//! flow compare (R2). The interlock decides on the slice's head.
+//! Latency [`LATENCY`] cycles from `s_event`'s handshake to
+//! `m_update.valid` for an event not held (one in the slice, 102 from
+//! the head's acceptance), II 1 for events of different flows. An event
+//! whose flow had an event accepted in the last [`HAZARD_WINDOW`] cycles
+//! waits at the head (and the slice, once it holds two, refuses
+//! `s_event`): each state field's read-modify-write spans at most that
+//! many cycles, so events of one flow are processed exactly in order,
+//! with no forwarding.
 //!
-//! Stages (cycle after acceptance; a register named `x_sN` holds x at
+//! Stages (cycle after the head's acceptance; a register named `x_sN` holds x at
 //! stage N; the event's context, [`EventCtx`], travels beside the
 //! arithmetic in `ctx_sN`):
 //! - 0: interlock, parse, read the flow's meta (created, hop count,
@@ -93,12 +99,14 @@ use super::int_ns3::Ns3HopParse;
 use super::measure_inflight::MeasureInflight;
 use super::rate::Rate;
 use crate::arith::{Delay, DelayRam};
-use crate::cc::{CcEventSink, CcStatsSource, CcUpdateSource};
+use crate::cc::{CcEvent, CcEventSink, CcStatsSource, CcUpdateSource};
 use crate::mem::Ram;
 use rust_hdl::prelude::*;
 
-/// Cycles from acceptance to `m_update.valid`.
-pub const LATENCY: usize = 102;
+/// Cycles from `s_event`'s handshake (an event not held at the slice's
+/// head) to `m_update.valid`: one in the register slice, 102 in the
+/// pipeline.
+pub const LATENCY: usize = 103;
 /// Same-flow events are spaced at least `HAZARD_WINDOW + 1` cycles.
 pub const HAZARD_WINDOW: usize = 9;
 const HZ: usize = 9;
@@ -196,6 +204,10 @@ pub struct HpccCc<const A: usize, const H: usize = 5> {
     st_drop_hops: Constant<Bits<3>>,
     st_drop_rate: Constant<Bits<3>>,
     st_drop_variant: Constant<Bits<3>>,
+
+    /// The events' register slice (R1): `s_event.ready` is its flip-flop;
+    /// the interlock decides on its head.
+    slice: CcEvent::Slice,
 
     // ---- stage 0: hazard interlock (the flows accepted in the last HZ
     // cycles)
@@ -360,6 +372,7 @@ impl<const A: usize, const H: usize> Default for HpccCc<A, H> {
             st_drop_hops: k(5),
             st_drop_rate: k(6),
             st_drop_variant: k(7),
+            slice: Default::default(),
             recent_valid: Default::default(),
             recent_flow: Default::default(),
             hit: Default::default(),
@@ -539,47 +552,51 @@ impl<const A: usize, const H: usize> Logic for HpccCc<A, H> {
             self.measure[i].clock.next = self.clock.val();
         }
 
-        // ---- stage 0: hazard interlock, accept
+        // ---- the events' register slice; its head is stage 0's event
+        self.slice.clock.next = self.clock.val();
+        CcEventSink::link(&mut self.s_event, &mut self.slice.s);
+
+        // ---- stage 0: hazard interlock on the slice's head, accept
         self.hit.next = false;
         for i in 0..HZ {
             if (self.recent_valid[i].q.val()
-                && (self.recent_flow[i].q.val() == self.s_event.flow.val()))
+                && (self.recent_flow[i].q.val() == self.slice.m.flow.val()))
             {
                 self.hit.next = true;
             }
         }
-        self.s_event.ready.next = !self.hit.val();
-        self.accept.next = (self.s_event.valid.val() && !self.hit.val());
+        self.slice.m.ready.next = !self.hit.val();
+        self.accept.next = (self.slice.m.valid.val() && !self.hit.val());
         self.recent_valid[0].d.next = self.accept.val();
-        self.recent_flow[0].d.next = self.s_event.flow.val();
+        self.recent_flow[0].d.next = self.slice.m.flow.val();
         for i in 1..HZ {
             self.recent_valid[i].d.next = self.recent_valid[i - 1].q.val();
             self.recent_flow[i].d.next = self.recent_flow[i - 1].q.val();
         }
 
         // ---- stage 0: parse the hops; read the flow's meta and stored hops
-        self.parse[0].word.next = self.s_event.hop0.val();
-        self.parse[1].word.next = self.s_event.hop1.val();
-        self.parse[2].word.next = self.s_event.hop2.val();
-        self.parse[3].word.next = self.s_event.hop3.val();
-        self.parse[4].word.next = self.s_event.hop4.val();
+        self.parse[0].word.next = self.slice.m.hop0.val();
+        self.parse[1].word.next = self.slice.m.hop1.val();
+        self.parse[2].word.next = self.slice.m.hop2.val();
+        self.parse[3].word.next = self.slice.m.hop3.val();
+        self.parse[4].word.next = self.slice.m.hop4.val();
         for i in 0..H {
             self.new_hop_s2[i].d.next = self.parse[i].word.val().get_bits::<61>(3);
             self.new_code_s2[i].d.next = self.parse[i].rate.val();
             self.rate_ok_s2[i].d.next = self.parse[i].rate_ok.val().into();
             self.qlen_max_s3[i].d.next = self.parse[i].qlen_max.val().into();
-            self.hop_ram[i].read_address.next = bit_cast::<A, 16>(self.s_event.flow.val());
+            self.hop_ram[i].read_address.next = bit_cast::<A, 16>(self.slice.m.flow.val());
         }
-        self.meta_ram.read_address.next = bit_cast::<A, 16>(self.s_event.flow.val());
+        self.meta_ram.read_address.next = bit_cast::<A, 16>(self.slice.m.flow.val());
         self.valid_s2.d.next = self.accept.val().into();
-        self.op_s3.d.next = self.s_event.op.val();
-        self.variant_s3.d.next = bit_cast::<1, 1>(self.s_event.variant.val().into());
-        self.flow_s3.d.next = self.s_event.flow.val();
-        self.flow_oor_s3.d.next = (self.s_event.flow.val() >> self.k_a.val()).any().into();
-        self.seq_s2.d.next = self.s_event.seq.val();
-        self.snd_nxt_s3.d.next = self.s_event.snd_nxt.val();
-        self.now_s2.d.next = self.s_event.now.val();
-        self.nhops_s2.d.next = self.s_event.nhops.val();
+        self.op_s3.d.next = self.slice.m.op.val();
+        self.variant_s3.d.next = bit_cast::<1, 1>(self.slice.m.variant.val().into());
+        self.flow_s3.d.next = self.slice.m.flow.val();
+        self.flow_oor_s3.d.next = (self.slice.m.flow.val() >> self.k_a.val()).any().into();
+        self.seq_s2.d.next = self.slice.m.seq.val();
+        self.snd_nxt_s3.d.next = self.slice.m.snd_nxt.val();
+        self.now_s2.d.next = self.slice.m.now.val();
+        self.nhops_s2.d.next = self.slice.m.nhops.val();
 
         // ---- stage 1: register the RAM outputs
         self.meta_s2.d.next = self.meta_ram.read_data.val();
