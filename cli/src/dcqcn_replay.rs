@@ -12,7 +12,8 @@
 use crate::args;
 use nic_engines::EngineKind;
 use nic_golden::cc::dcqcn::{
-    flag, status, DcqcnRp, In, Out, OP_CNP, OP_CREATE, OP_DESTROY, OP_NAMES, OP_SENT,
+    flag, status, Applied, DcqcnRp, In, Out, HEAD_LATENCY, OP_CNP, OP_CREATE, OP_DESTROY, OP_NAMES,
+    OP_SENT,
 };
 use nic_golden::cc::dcqcn_params::{DcqcnParams, ALPHA_ONE};
 use nic_golden::cc::dcqcn_ref::DcqcnRef;
@@ -72,21 +73,67 @@ fn to_event(l: &Line, flows: u32) -> Result<RpEvent, String> {
     })
 }
 
-/// The model under replay: something stepped once per cycle.
+/// The model under replay: something stepped once per cycle. The RTL
+/// runs with its twin in lockstep: an event's wait at the register
+/// slice's head is not visible at the ports, so the twin says when the
+/// head was taken (and the RTL must agree with it on every port, every
+/// cycle, or the replay stops).
 enum Model {
     Golden10(Box<DcqcnRp<10>>),
     Golden12(Box<DcqcnRp<12>>),
-    Rtl10(Box<dyn nic_engines::Engine<nic_hdl::cc::DcqcnRp<10>>>),
-    Rtl12(Box<dyn nic_engines::Engine<nic_hdl::cc::DcqcnRp<12>>>),
+    Rtl10(
+        Box<dyn nic_engines::Engine<nic_hdl::cc::DcqcnRp<10>>>,
+        Box<DcqcnRp<10>>,
+    ),
+    Rtl12(
+        Box<dyn nic_engines::Engine<nic_hdl::cc::DcqcnRp<12>>>,
+        Box<DcqcnRp<12>>,
+    ),
+}
+
+/// One cycle's outputs: the ports, the operation the twin applied (for the
+/// f64 reference; golden only) and whether the slice's head was taken.
+struct Step {
+    out: Out,
+    applied: Option<Applied>,
+    taken: bool,
+}
+
+/// Step the RTL and its twin; they must agree on every port.
+fn lockstep<const A: usize>(
+    rtl: Out,
+    g: &mut DcqcnRp<A>,
+    i: &In,
+    cycle: u64,
+) -> Result<Step, String> {
+    let twin = g.step(i);
+    if rtl != twin {
+        return Err(format!(
+            "cycle {cycle}: the RTL differs from its twin (rtl {rtl:?}, twin {twin:?})"
+        ));
+    }
+    Ok(Step {
+        out: rtl,
+        applied: None,
+        taken: g.taken(),
+    })
 }
 
 impl Model {
-    fn step(&mut self, i: &In) -> (Out, Option<nic_golden::cc::dcqcn::Applied>) {
+    fn step(&mut self, i: &In, cycle: u64) -> Result<Step, String> {
+        fn golden<const A: usize>(g: &mut DcqcnRp<A>, i: &In) -> Step {
+            let out = g.step(i);
+            Step {
+                out,
+                applied: g.applied(),
+                taken: g.taken(),
+            }
+        }
         match self {
-            Model::Golden10(g) => (g.step(i), g.applied()),
-            Model::Golden12(g) => (g.step(i), g.applied()),
-            Model::Rtl10(e) => (e.step(i), None),
-            Model::Rtl12(e) => (e.step(i), None),
+            Model::Golden10(g) => Ok(golden(g, i)),
+            Model::Golden12(g) => Ok(golden(g, i)),
+            Model::Rtl10(e, g) => lockstep(e.step(i), g, i, cycle),
+            Model::Rtl12(e, g) => lockstep(e.step(i), g, i, cycle),
         }
     }
 }
@@ -151,8 +198,14 @@ pub fn run(
 ) -> Result<usize, String> {
     let cfg = p.regs()?;
     let mut m = match (model, flows) {
-        ("rtl", 1024) => Model::Rtl10(nic_engines::cosim::engine(engine, "dcqcn_replay")),
-        ("rtl", 4096) => Model::Rtl12(nic_engines::cosim::engine(engine, "dcqcn_replay")),
+        ("rtl", 1024) => Model::Rtl10(
+            nic_engines::cosim::engine(engine, "dcqcn_replay"),
+            Box::default(),
+        ),
+        ("rtl", 4096) => Model::Rtl12(
+            nic_engines::cosim::engine(engine, "dcqcn_replay"),
+            Box::default(),
+        ),
         (_, 1024) => Model::Golden10(Box::default()),
         (_, 4096) => Model::Golden12(Box::default()),
         _ => return Err(format!("--flows {flows}: the RP is built for 1024 or 4096")),
@@ -165,7 +218,11 @@ pub fn run(
     let mut last_t = 0.0f64;
     let lines = BufReader::new(input).lines();
     let mut lines = lines.enumerate().peekable();
-    // Accepted events: (cycle, merged into a CNP in flight, event), in order.
+    // Events the RP's register slice holds (accepted at `s_event`, not yet
+    // taken at its head), in order.
+    let mut in_slice: VecDeque<Pending> = VecDeque::new();
+    // Events taken at the slice's head: (cycle, merged into a CNP in
+    // flight, event), in order.
     let mut in_flight: VecDeque<(u64, bool, Pending)> = VecDeque::new();
     let mut rate: HashMap<u16, (u32, u32, u8)> = HashMap::new();
     let mut prev = Out::default();
@@ -220,6 +277,7 @@ pub fn run(
             }
         }
         if queue.is_empty()
+            && in_slice.is_empty()
             && in_flight.is_empty()
             && pending_coalesce.is_none()
             && lines.peek().is_none()
@@ -234,8 +292,10 @@ pub fn run(
                     ev_valid: false,
                     ev: RpEvent::default(),
                 };
-                let (o, ap) = m.step(&i);
-                if let (Some(fm), Some(a)) = (&mut f64m, ap) {
+                let Step {
+                    out: o, applied, ..
+                } = m.step(&i, cycle)?;
+                if let (Some(fm), Some(a)) = (&mut f64m, applied) {
                     fm.apply(&a);
                 }
                 timer_lines(&f64m, &o, &mut rate, cycle, ns, out, &emit)?;
@@ -255,22 +315,33 @@ pub fn run(
             ev_valid: offer.is_some(),
             ev: offer.map_or(RpEvent::default(), |q| q.ev),
         };
-        let (o, ap) = m.step(&i);
+        let Step {
+            out: o,
+            applied,
+            taken,
+        } = m.step(&i, cycle)?;
         // The f64 reference follows the twin's applied operations.
-        if let (Some(fm), Some(a)) = (&mut f64m, ap) {
+        if let (Some(fm), Some(a)) = (&mut f64m, applied) {
             fm.apply(&a);
         }
-        // A coalesced CNP (accepted last cycle) shows in the counter now.
+        // A coalesced CNP (taken last cycle) shows in the counter now.
         if let Some(pc) = pending_coalesce.take() {
             let merged = o.stats.coalesced != prev.stats.coalesced;
             in_flight.push_back((cycle - 1, merged, pc));
         }
-        if offer.is_some() && o.ev_ready {
-            pending_coalesce = queue.pop_front();
+        // The slice's head (the oldest event in it) was taken this cycle;
+        // the event offered this cycle entered the slice.
+        if taken {
+            pending_coalesce = in_slice.pop_front();
         }
-        // The event issued 9 cycles ago takes effect now (its update, if
-        // any, is on the ports); a visit's update otherwise.
-        let due = in_flight.front().is_some_and(|(c, _, _)| *c + 9 == cycle);
+        if offer.is_some() && o.ev_ready {
+            in_slice.extend(queue.pop_front());
+        }
+        // The event taken HEAD_LATENCY cycles ago takes effect now (its
+        // update, if any, is on the ports); a visit's update otherwise.
+        let due = in_flight
+            .front()
+            .is_some_and(|(c, _, _)| *c + HEAD_LATENCY as u64 == cycle);
         if due {
             let (_, merged, pe) = in_flight.pop_front().unwrap();
             let (st, fl) = if merged {
@@ -409,13 +480,16 @@ mod tests {
 {"flow": 7, "t_ns": 100, "cnp": true}
 {"flow": 7, "t_ns": 105, "cnp": true}
 {"flow": 7, "t_ns": 1000, "cnp": true}
+{"flow": 7, "t_ns": 19999, "sent_bytes": 1000}
 {"flow": 7, "t_ns": 20000, "cnp": true}
 {"flow": 7, "t_ns": 400000, "sent_bytes": 1000}
 "#;
 
     /// The first CNP halves the rate (α = 1); a CNP 5 ns later is merged
     /// into it; one in the same decrease period is held and cut at the
-    /// next period by the timer; one later cuts at once; the timer then
+    /// next period by the timer; one later, in the cycle after a sent
+    /// packet's event of its flow, waits at the RP's slice head for it
+    /// and cuts (the replay sees the wait through the twin); the timer then
     /// raises the rate back to line rate. f64 and the twin agree to 0.1 %.
     #[test]
     fn dcqcn_replay_cuts_holds_and_recovers() {
@@ -424,7 +498,15 @@ mod tests {
         let st: Vec<&str> = ev.iter().map(|v| v["status"].as_str().unwrap()).collect();
         assert_eq!(
             st,
-            ["none", "update", "coalesced", "held", "update", "none"],
+            [
+                "none",
+                "update",
+                "coalesced",
+                "held",
+                "none",
+                "update",
+                "none"
+            ],
             "{g:?}"
         );
         assert_eq!(ev[1]["rate_gbps"].as_f64().unwrap(), 50.0);

@@ -28,8 +28,13 @@ pub use nic_spec::dcqcn::{status, OP_CNP, OP_CREATE, OP_DESTROY, OP_NAMES, OP_SE
 
 /// Stages after issue; an operation's effects happen in the last one.
 pub const STAGES: usize = 8;
-/// Cycles from an event's acceptance to its update at the ports.
-pub const UPDATE_LATENCY: usize = STAGES + 1;
+/// Cycles from the acceptance of the event at the register slice's head
+/// ([`DcqcnRp::taken`]) to its update at the ports: the issue, the stages.
+pub const HEAD_LATENCY: usize = STAGES + 1;
+/// Cycles from an event's acceptance at `s_event` to its update at the
+/// ports, when it does not wait at the slice's head: one in the slice,
+/// then [`HEAD_LATENCY`].
+pub const UPDATE_LATENCY: usize = HEAD_LATENCY + 1;
 /// The stage counters saturate here (4 bits).
 pub const STAGE_MAX: u8 = 15;
 
@@ -189,6 +194,8 @@ struct Op {
 #[derive(Clone)]
 pub struct DcqcnRp<const A: usize> {
     pub flows: Vec<RpState>,
+    /// The events' register slice: the interlock decides on its head.
+    slice: crate::record::Slice<RpEvent>,
     pipe: VecDeque<Option<Op>>,
     timers: Fifo<16, A>,
     pre: [u32; 3],
@@ -196,12 +203,15 @@ pub struct DcqcnRp<const A: usize> {
     upd: Option<CcUpdate>,
     cnt: DcqcnStats,
     applied: Option<Applied>,
+    /// The slice's head was accepted in the last cycle (issued or merged).
+    taken: bool,
 }
 
 impl<const A: usize> Default for DcqcnRp<A> {
     fn default() -> Self {
         Self {
             flows: vec![RpState::default(); 1 << A],
+            slice: Default::default(),
             pipe: std::iter::repeat_n(None, STAGES).collect(),
             timers: Fifo::default(),
             pre: [0; 3],
@@ -209,6 +219,7 @@ impl<const A: usize> Default for DcqcnRp<A> {
             upd: None,
             cnt: DcqcnStats::default(),
             applied: None,
+            taken: false,
         }
     }
 }
@@ -276,6 +287,14 @@ impl<const A: usize> DcqcnRp<A> {
     /// The operation that took effect in the last cycle.
     pub fn applied(&self) -> Option<Applied> {
         self.applied
+    }
+
+    /// The event at the register slice's head was accepted in the last
+    /// cycle (issued, or merged into a CNP in flight): an event's wait at
+    /// the head is not visible at the ports, so monitors that tie updates
+    /// to events (`hpccnic cc-replay --algo dcqcn`) read it here.
+    pub fn taken(&self) -> bool {
+        self.taken
     }
 
     /// Flows in the timer list.
@@ -462,8 +481,11 @@ impl<const A: usize> Cycle for DcqcnRp<A> {
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
         let cfg = i.cfg.masked();
-        let flow = i.ev.flow as u32;
-        let op = i.ev.op & 3;
+        // The event at the slice's head.
+        let ev = self.slice.main;
+        let ev_v = self.slice.main_v;
+        let flow = ev.flow as u32;
+        let op = ev.op & 3;
         let in_range = Self::in_range(flow);
         let busy = self.busy(flow).copied();
         let coalesce = in_range
@@ -471,7 +493,7 @@ impl<const A: usize> Cycle for DcqcnRp<A> {
             && busy.is_some_and(|b| b.kind == Kind::Event && b.op == OP_CNP);
         let ev_ready = !(in_range && busy.is_some()) || coalesce;
         let o = Out {
-            ev_ready,
+            ev_ready: self.slice.s_tready(),
             update_valid: self.upd.is_some(),
             update: self.upd.unwrap_or_default(),
             stats: self.cnt,
@@ -479,7 +501,8 @@ impl<const A: usize> Cycle for DcqcnRp<A> {
 
         // ---- S0: issue one operation: an event, else the timer list's
         // head. A coalesced CNP is accepted without an issue slot.
-        let accept = i.ev_valid && ev_ready;
+        let accept = ev_v && ev_ready;
+        self.taken = accept;
         let issue_ev = accept && !coalesce;
         let head = self.timers.head().map(|h| h as u32 & 0xffff);
         let visit_go = !issue_ev && head.is_some_and(|h| self.busy(h).is_none());
@@ -488,7 +511,7 @@ impl<const A: usize> Cycle for DcqcnRp<A> {
                 kind: if in_range { Kind::Event } else { Kind::Kill },
                 flow,
                 op,
-                bytes: i.ev.bytes & 0xffff,
+                bytes: ev.bytes & 0xffff,
                 ep: self.ep,
             })
         } else if visit_go {
@@ -526,6 +549,7 @@ impl<const A: usize> Cycle for DcqcnRp<A> {
         tick(&mut self.pre[0], &mut self.ep.a, cfg.alpha_period);
         tick(&mut self.pre[1], &mut self.ep.d, cfg.dec_period);
         tick(&mut self.pre[2], &mut self.ep.i, cfg.inc_period);
+        self.slice.step(i.ev_valid.then_some(i.ev), ev_ready);
         o
     }
 }

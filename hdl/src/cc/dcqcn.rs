@@ -62,12 +62,16 @@
 //! - `m_stats` (`DcqcnStats`): 32-bit wrapping counters.
 //!
 //! # Timing
+//! - `s_event` enters the record's register slice (`RpEvent::Slice`,
+//!   timing rule R1: `s_event.ready` is its flip-flop, never the
+//!   interlock's flow compare, R2); the interlock decides on its head.
 //! - One operation per cycle: an event, else a visit. Events first; a
-//!   flow with an operation in S1..S8 is not issued again (interlock:
-//!   `s_event.ready` low for it), so no forwarding.
-//! - Latency: event accepted in cycle t → its update at the ports in
-//!   t + 9 (`UPDATE_LATENCY`). An event waits at most 8 cycles for its
-//!   flow's operation in flight.
+//!   flow with an operation in S1..S8 is not issued again (interlock: the
+//!   head waits in the slice), so no forwarding.
+//! - Latency: event accepted at `s_event` in cycle t → its update at the
+//!   ports in t + 10 (`UPDATE_LATENCY`: a cycle in the slice, then the
+//!   issue and S1..S8). An event waits at most 8 cycles for its flow's
+//!   operation in flight; while it waits the slice takes one more.
 //! - Pipeline: S0 issue; S1 RAM read; S2 RAM out; S3 decisions, α step,
 //!   the cut's product Rc·α into a 32 × 32 multiplier (4 cycles); S4–S6
 //!   the increase step; S7 the cut and the new state; S8 write back,
@@ -88,7 +92,7 @@
 //! Golden twin: `nic_golden::cc::dcqcn` (and `dcqcn_ref` in f64).
 
 use crate::arith::WideMul;
-use crate::cc::{CcUpdateSource, DcqcnCfgSink, DcqcnStatsSource, RpEventSink};
+use crate::cc::{CcUpdateSource, DcqcnCfgSink, DcqcnStatsSource, RpEvent, RpEventSink};
 use crate::mem::{Fifo, Ram};
 use rust_hdl::prelude::*;
 
@@ -102,6 +106,9 @@ pub struct DcqcnRp<const A: usize> {
     pub s_event: RpEventSink,
     pub m_update: CcUpdateSource,
     pub m_stats: DcqcnStatsSource,
+    /// The events' register slice (R1, R2): `s_event.ready` is its
+    /// flip-flop; the interlock decides on its head.
+    slice: RpEvent::Slice,
     timers: Fifo<16, A>,
     mul: WideMul,
     /// Rc [31:0], Rt [63:32].
@@ -277,6 +284,7 @@ impl<const A: usize> Default for DcqcnRp<A> {
             clock: Default::default(),
             cfg: Default::default(),
             s_event: Default::default(),
+            slice: Default::default(),
             m_update: Default::default(),
             m_stats: Default::default(),
             timers: Default::default(),
@@ -741,15 +749,18 @@ impl<const A: usize> Logic for DcqcnRp<A> {
             self.pre_i.d.next = self.pi1.val().get_bits::<24>(0);
         }
 
-        // ---- S0: interlock and issue (events first, then a visit)
-        self.in_range.next = !(self.s_event.flow.val() >> self.k_a.val()).any();
+        // ---- S0: interlock and issue (events first, then a visit), on
+        // the slice's head.
+        self.slice.clock.next = self.clock.val();
+        RpEventSink::link(&mut self.s_event, &mut self.slice.s);
+        self.in_range.next = !(self.slice.m.flow.val() >> self.k_a.val()).any();
         self.head_flow.next = self.timers.head_data.val();
         self.hit_ev.next = false;
         self.hit_cnp.next = false;
         self.hit_h.next = false;
         for i in 1..9 {
             if (self.v[i].q.val() && (self.kind[i].q.val() != 2)) {
-                if (self.flow[i].q.val() == self.s_event.flow.val()) {
+                if (self.flow[i].q.val() == self.slice.m.flow.val()) {
                     self.hit_ev.next = true;
                     if ((self.kind[i].q.val() == 0) && (self.op[i].q.val() == 0)) {
                         self.hit_cnp.next = true;
@@ -761,10 +772,10 @@ impl<const A: usize> Logic for DcqcnRp<A> {
             }
         }
         self.coalesce.next =
-            (self.in_range.val() && (self.s_event.op.val() == 0) && self.hit_cnp.val());
-        self.s_event.ready.next =
+            (self.in_range.val() && (self.slice.m.op.val() == 0) && self.hit_cnp.val());
+        self.slice.m.ready.next =
             (!(self.in_range.val() && self.hit_ev.val()) || self.coalesce.val());
-        self.accept.next = (self.s_event.valid.val()
+        self.accept.next = (self.slice.m.valid.val()
             && (!(self.in_range.val() && self.hit_ev.val()) || self.coalesce.val()));
         self.issue_ev.next = (self.accept.val() && !self.coalesce.val());
         self.visit_go.next =
@@ -772,7 +783,7 @@ impl<const A: usize> Logic for DcqcnRp<A> {
         self.timers.pop.next = self.visit_go.val();
         self.v[1].d.next = (self.issue_ev.val() || self.visit_go.val());
         if self.issue_ev.val() {
-            self.flow[1].d.next = self.s_event.flow.val();
+            self.flow[1].d.next = self.slice.m.flow.val();
             if self.in_range.val() {
                 self.kind[1].d.next = 0.into();
             } else {
@@ -782,8 +793,8 @@ impl<const A: usize> Logic for DcqcnRp<A> {
             self.flow[1].d.next = self.head_flow.val();
             self.kind[1].d.next = 1.into();
         }
-        self.op[1].d.next = self.s_event.op.val();
-        self.bytes[1].d.next = self.s_event.bytes.val();
+        self.op[1].d.next = self.slice.m.op.val();
+        self.bytes[1].d.next = self.slice.m.bytes.val();
         self.cur_a[1].d.next = self.ep_a.q.val();
         self.cur_d[1].d.next = self.ep_d.q.val();
         self.cur_i[1].d.next = self.ep_i.q.val();
