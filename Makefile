@@ -88,7 +88,7 @@ synth: deps verilog
 # Fmax must reach GATE_MHZ. Prints the table (build/synth-ports/); fails
 # while a block misses the gate. Hours: 5 to 40 minutes a block.
 PORT_TOPS ?= axis_skid64 axis_fifo64 cmpl_queue ack_coalesce desc_queue read_queue \
-  fb_queue ev_merge mr_check cnm_rx roce_rx_parse roce_rx_dispatch roce_tx flow_sched \
+  fb_queue ev_merge cc_arb ev_arb mr_check cnm_rx roce_rx_parse roce_rx_dispatch roce_tx flow_sched \
   dcqcn_np dcqcn_rp hpcc_cc requester host_if
 GATE_MHZ ?= 180
 synth-ports: deps verilog

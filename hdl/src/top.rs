@@ -349,6 +349,16 @@ pub fn tops() -> Vec<Top> {
             design: design::<crate::nic::ev_merge::EvMerge>,
         },
         Top {
+            name: "cc_arb",
+            about: "the HPCC++ CC module's event port: flow creation first, then the requester's and the receiver's events in turn, a holding register each",
+            design: design::<crate::nic::cc_arb::CcArb>,
+        },
+        Top {
+            name: "ev_arb",
+            about: "the scheduler's event port: the requester's events (through a register slice) and the CC updates converted to bytes per cycle and queued, in turn",
+            design: design::<crate::nic::ev_arb::EvArb>,
+        },
+        Top {
             name: "roce_rx_parse",
             about:
                 "RoCEv2 Rx parser/checker, 2048-word frame buffer, latency 7 (last word -> record)",

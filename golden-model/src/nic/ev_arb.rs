@@ -1,10 +1,11 @@
 //! Twin of `hdl/src/nic/ev_arb.rs`: the scheduler's event port, shared
 //! by the requester and the CC module's updates (R converted to bytes per
-//! cycle).
+//! cycle). The requester's events pass the record's register slice.
 
 use crate::cc::hpcc::status;
 use crate::cc::CcUpdate;
 use crate::mem::fifo::{self, Fifo};
+use crate::record::Slice;
 use crate::sched::SchedEvent;
 use crate::{Cycle, Pipe};
 use nic_spec::sched::OP_UPDATE;
@@ -57,6 +58,8 @@ type InMul = (bool, u16, u32, u32);
 
 #[derive(Clone, Debug)]
 pub struct EvArb {
+    /// The requester's events' register slice.
+    slice: Slice<SchedEvent>,
     mul: Pipe<InMul>,
     queue: Fifo<80, 4>,
     held: u32,
@@ -68,6 +71,7 @@ pub struct EvArb {
 impl Default for EvArb {
     fn default() -> Self {
         Self {
+            slice: Slice::default(),
             mul: Pipe::new(MUL),
             queue: Fifo::default(),
             held: 0,
@@ -100,7 +104,8 @@ impl Cycle for EvArb {
             d
         };
         let head = self.queue.head();
-        let pick_q = head.is_some() && (!i.req_valid || self.turn_q);
+        let (req_v, req) = (self.slice.main_v, self.slice.main);
+        let pick_q = head.is_some() && (!req_v || self.turn_q);
         let ev = match head {
             Some(h) if pick_q => SchedEvent {
                 op: OP_UPDATE,
@@ -108,16 +113,18 @@ impl Cycle for EvArb {
                 a: h as u32,
                 b: (h >> 32) as u32,
             },
-            _ => i.req,
+            _ => req,
         };
         let out = Out {
-            req_ready: i.ev_ready && !pick_q,
-            ev_valid: i.req_valid || head.is_some(),
+            req_ready: self.slice.s_tready(),
+            ev_valid: req_v || head.is_some(),
             ev,
             updates: self.updates,
             update_drops: self.drops,
         };
         let pop = i.ev_ready && pick_q;
+        self.slice
+            .step(i.req_valid.then_some(i.req), i.ev_ready && !pick_q);
         if i.ev_ready && out.ev_valid {
             self.turn_q = !pick_q;
         }

@@ -2,7 +2,9 @@
 //! module (draft -00 Figure 4: "Update" into the flow scheduler).
 //!
 //! - `s_req` (`SchedEvent`, ready): the requester's INIT, DOORBELL, ACK,
-//!   REWIND, TRIM, passed as they are.
+//!   REWIND, TRIM, passed as they are, through the record's register
+//!   slice (`SchedEvent::Slice`, timing rule R1: `s_req.ready` is its
+//!   flip-flop, never `m_ev.ready`); one cycle, one event a cycle.
 //! - `s_update` (`CcUpdate`, strobe): a CC update becomes UPDATE(flow,
 //!   a = R, b = W) when its status is CREATED (W_init: the flow's first
 //!   rate), or UPDATE of a NewAck event (`variant` = 0; with NewINT the
@@ -22,9 +24,10 @@
 //!   same-cycle tie with either source above it is dropped and counted
 //!   (the reaction point's state is right; its next update or timer step
 //!   carries the rate).
-//! - `m_ev` (`SchedEvent`): the two sources alternate when both wait
-//!   (round robin), so neither starves. Combinational from the inputs
-//!   (`valid` from the sources' `valid`, never from `m_ev.ready`).
+//! - `m_ev` (`SchedEvent`): the slice's head and the queue's head
+//!   alternate when both wait (round robin), so neither starves. A
+//!   select of registers (the slice's, the queue's head, the turn): no
+//!   path from an input port reaches it (R1).
 //!
 //! Counters (32 bits, wrapping): `updates` (queued), `update_drops`
 //! (a qualifying update found 16 in the queue or the multiplier, or lost
@@ -39,7 +42,7 @@
 use crate::arith::{Delay, WideMul};
 use crate::cc::CcUpdateSink;
 use crate::mem::Fifo;
-use crate::sched::{SchedEventSink, SchedEventSource};
+use crate::sched::{SchedEvent, SchedEventSink, SchedEventSource};
 use rust_hdl::prelude::*;
 
 /// Updates queued (in the multiplier or the queue) at most.
@@ -56,6 +59,8 @@ pub struct EvArb {
     pub m_ev: SchedEventSource,
     pub updates: Signal<Out, Bits<32>>,
     pub update_drops: Signal<Out, Bits<32>>,
+    /// The requester's events' register slice.
+    slice: SchedEvent::Slice,
     mul: WideMul,
     /// flow (16) and W (32) beside the multiplier.
     carry: Delay<48, 4>,
@@ -93,6 +98,7 @@ impl Default for EvArb {
             m_ev: Default::default(),
             updates: Default::default(),
             update_drops: Default::default(),
+            slice: Default::default(),
             mul: Default::default(),
             carry: Default::default(),
             queue: Default::default(),
@@ -121,7 +127,8 @@ impl Logic for EvArb {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, held, turn_q, n_updates, n_drops);
-        clock!(self, clock, mul, carry, queue);
+        clock!(self, clock, slice, mul, carry, queue);
+        SchedEventSink::link(&mut self.s_req, &mut self.slice.s);
         // ---- Updates in: qualify, count, multiply.
         self.qualify.next = (self.s_update.valid.val()
             && ((self.s_update.status.val() == self.k_created_st.val())
@@ -180,21 +187,21 @@ impl Logic for EvArb {
         self.queue.push.next = self.mul.out_valid.val();
         self.queue.push_data.next = ((bit_cast::<80, 48>(self.carry.q.val()) << 32)
             | bit_cast::<80, 32>(self.r_sched.val()));
-        // ---- Out: round robin between the requester and the queue.
+        // ---- Out: round robin between the requester's slice and the queue.
         self.pick_q.next =
-            (self.queue.head_valid.val() && (!self.s_req.valid.val() || self.turn_q.q.val()));
-        self.m_ev.valid.next = (self.s_req.valid.val() || self.queue.head_valid.val());
-        self.m_ev.op.next = self.s_req.op.val();
-        self.m_ev.flow.next = self.s_req.flow.val();
-        self.m_ev.a.next = self.s_req.a.val();
-        self.m_ev.b.next = self.s_req.b.val();
+            (self.queue.head_valid.val() && (!self.slice.m.valid.val() || self.turn_q.q.val()));
+        self.m_ev.valid.next = (self.slice.m.valid.val() || self.queue.head_valid.val());
+        self.m_ev.op.next = self.slice.m.op.val();
+        self.m_ev.flow.next = self.slice.m.flow.val();
+        self.m_ev.a.next = self.slice.m.a.val();
+        self.m_ev.b.next = self.slice.m.b.val();
         if self.pick_q.val() {
             self.m_ev.op.next = self.k_op_update.val();
             self.m_ev.flow.next = bit_cast::<16, 80>(self.queue.head_data.val() >> 64);
             self.m_ev.a.next = self.queue.head_data.val().get_bits::<32>(0);
             self.m_ev.b.next = self.queue.head_data.val().get_bits::<32>(32);
         }
-        self.s_req.ready.next = (self.m_ev.ready.val() && !self.pick_q.val());
+        self.slice.m.ready.next = (self.m_ev.ready.val() && !self.pick_q.val());
         self.pop.next = (self.m_ev.ready.val() && self.pick_q.val());
         self.queue.pop.next = self.pop.val();
         if (self.m_ev.ready.val() && self.m_ev.valid.val()) {
