@@ -66,6 +66,9 @@ pub struct EvArb {
     turn_q: bool,
     updates: u32,
     drops: u32,
+    /// The last cycle's update taken and updates lost, counted now.
+    push_q: bool,
+    lost_q: u32,
 }
 
 impl Default for EvArb {
@@ -78,6 +81,8 @@ impl Default for EvArb {
             turn_q: false,
             updates: 0,
             drops: 0,
+            push_q: false,
+            lost_q: 0,
         }
     }
 }
@@ -139,11 +144,10 @@ impl Cycle for EvArb {
             push_data: ((flow as u128) << 64) | ((w as u128) << 32) | r as u128,
             pop,
         });
-        if push_ok {
-            self.updates = self.updates.wrapping_add(1);
-        }
-        let lost = if push_ok { nsrc - 1 } else { nsrc };
-        self.drops = self.drops.wrapping_add(lost);
+        self.updates = self.updates.wrapping_add(self.push_q as u32);
+        self.drops = self.drops.wrapping_add(self.lost_q);
+        self.push_q = push_ok;
+        self.lost_q = nsrc - push_ok as u32;
         match (push_ok, pop) {
             (true, false) => self.held += 1,
             (false, true) => self.held -= 1,

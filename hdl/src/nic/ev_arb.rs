@@ -31,7 +31,9 @@
 //!
 //! Counters (32 bits, wrapping): `updates` (queued), `update_drops`
 //! (a qualifying update found 16 in the queue or the multiplier, or lost
-//! a same-cycle tie: dropped; the flow's next update supersedes it).
+//! a same-cycle tie: dropped; the flow's next update supersedes it). Each
+//! counts two cycles after the strobe (the cycle's take and losses are
+//! registered first, so the counters' adds follow no other logic).
 //!
 //! Timing: an update is offered on `m_ev` 7 cycles after its strobe (4
 //! in the multiplier, 3 through the queue); test
@@ -71,6 +73,10 @@ pub struct EvArb {
     turn_q: DFF<Bit>,
     n_updates: DFF<Bits<32>>,
     n_drops: DFF<Bits<32>>,
+    /// This cycle's update taken and updates lost, counted the next
+    /// cycle (so no counter's carry chain follows the qualify logic, R4).
+    push_q: DFF<Bit>,
+    lost_q: DFF<Bits<2>>,
     k_update_st: Constant<Bits<3>>,
     k_created_st: Constant<Bits<3>>,
     k_op_update: Constant<Bits<3>>,
@@ -79,7 +85,6 @@ pub struct EvArb {
     qualify_d: Signal<Local, Bit>,
     nsrc: Signal<Local, Bits<32>>,
     any_upd: Signal<Local, Bit>,
-    tie: Signal<Local, Bit>,
     push_ok: Signal<Local, Bit>,
     pick_q: Signal<Local, Bit>,
     pop: Signal<Local, Bit>,
@@ -106,6 +111,8 @@ impl Default for EvArb {
             turn_q: Default::default(),
             n_updates: Default::default(),
             n_drops: Default::default(),
+            push_q: Default::default(),
+            lost_q: Default::default(),
             k_update_st: Constant::new(Bits::<3>::from(0u64)),
             k_created_st: Constant::new(Bits::<3>::from(2u64)),
             k_op_update: Constant::new(Bits::<3>::from(nic_spec::sched::OP_UPDATE as u64)),
@@ -114,7 +121,6 @@ impl Default for EvArb {
             qualify_d: Default::default(),
             nsrc: Default::default(),
             any_upd: Default::default(),
-            tie: Default::default(),
             push_ok: Default::default(),
             pick_q: Default::default(),
             pop: Default::default(),
@@ -126,7 +132,7 @@ impl Default for EvArb {
 impl Logic for EvArb {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, held, turn_q, n_updates, n_drops);
+        dff_setup!(self, clock, held, turn_q, n_updates, n_drops, push_q, lost_q);
         clock!(self, clock, slice, mul, carry, queue);
         SchedEventSink::link(&mut self.s_req, &mut self.slice.s);
         // ---- Updates in: qualify, count, multiply.
@@ -153,15 +159,13 @@ impl Logic for EvArb {
         } else {
             self.nsrc.next = 0.into();
         }
-        self.tie.next = (self.nsrc.val() > 1);
-        if self.push_ok.val() {
-            self.n_updates.d.next = (self.n_updates.q.val() + 1);
-            if self.tie.val() {
-                self.n_drops.d.next = ((self.n_drops.q.val() + self.nsrc.val()) - 1);
-            }
-        } else if self.any_upd.val() {
-            self.n_drops.d.next = (self.n_drops.q.val() + self.nsrc.val());
-        }
+        // Lost: every update offered but the one taken; counted a cycle later.
+        self.push_q.d.next = self.push_ok.val();
+        self.lost_q.d.next =
+            (self.nsrc.val().get_bits::<2>(0) - bit_cast::<2, 1>(self.push_ok.val().into()));
+        self.n_updates.d.next =
+            (self.n_updates.q.val() + bit_cast::<32, 1>(self.push_q.q.val().into()));
+        self.n_drops.d.next = (self.n_drops.q.val() + bit_cast::<32, 2>(self.lost_q.q.val()));
         self.mul.b.next = bit_cast::<32, 24>(self.cfg_ns_per_cycle.val());
         self.mul.in_valid.next = self.push_ok.val();
         if self.qualify.val() {
