@@ -1,7 +1,9 @@
 //! Twin of `hdl/src/nic/tx_arb.rs`: the Tx builder's descriptor port;
 //! ACKs first, then CNPs, NOTIFYs, then READ responses and the requester
 //! in turn. With `TX_CTL_SHARE` = s > 0, control frames take at most 2^-s
-//! of the line while data waits (the control budget).
+//! of the line while data waits (the control budget). A registered grant
+//! (a source's `ready`) in front of one output register (`m_desc`): every
+//! output is state, so no input reaches an output in the same cycle.
 
 use crate::cc::CnpReq;
 use crate::roce::{AckInfo, TxDesc};
@@ -39,9 +41,28 @@ pub struct Out {
     pub acks: u32,
 }
 
+/// A source of the arbiter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Source {
+    Ack,
+    Cnp,
+    Notify,
+    Rresp,
+    Req,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct TxArb<const A: usize> {
+    /// The source granted: its record is taken this cycle if valid.
+    grant: Option<Source>,
+    /// The output register (`m_desc`) and its flag.
+    out: TxDesc,
+    out_v: bool,
+    /// `ctl_open`: the budget was open last cycle.
+    open: bool,
     turn_r: bool,
+    /// An ACK was taken last cycle (counted then).
+    ack_taken: bool,
     acks: u32,
     /// Cycles before the next control frame may go while data waits.
     ctl_debt: u32,
@@ -77,57 +98,61 @@ impl<const A: usize> Cycle for TxArb<A> {
     type In = In;
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
-        let ctl_open =
-            !self.debt_nz || i.cfg_ctl_share & 7 == 0 || (!i.rresp_valid && !i.req_valid);
-        let ack_valid = i.ack_valid && ctl_open;
-        let cnp_valid = i.cnp_valid && ctl_open;
-        let notify_valid = i.notify_valid && ctl_open;
-        let pick_c = !ack_valid && cnp_valid;
-        let first = ack_valid || cnp_valid || notify_valid;
-        let pick_n = !ack_valid && !cnp_valid && notify_valid;
-        let pick_r = !first && i.rresp_valid && (!i.req_valid || self.turn_r);
-        let pick_q = !first && !pick_r && i.req_valid;
+        let g = self.grant;
         let out = Out {
-            ctl_open,
-            ack_ready: i.desc_ready && ctl_open,
-            cnp_ready: i.desc_ready && pick_c,
-            notify_ready: i.desc_ready && pick_n,
-            rresp_ready: i.desc_ready && pick_r,
-            req_ready: i.desc_ready && pick_q,
-            desc_valid: first || i.rresp_valid || i.req_valid,
-            desc: if ack_valid {
-                ack_desc(&i.ack)
-            } else if pick_c {
-                cnp_desc(i.cnp.flow as u32 & ((1u32 << A) - 1))
-            } else if pick_n {
-                i.notify
-            } else if pick_r {
-                i.rresp
-            } else {
-                i.req
-            },
+            ctl_open: self.open,
+            ack_ready: g == Some(Source::Ack),
+            cnp_ready: g == Some(Source::Cnp),
+            notify_ready: g == Some(Source::Notify),
+            rresp_ready: g == Some(Source::Rresp),
+            req_ready: g == Some(Source::Req),
+            desc_valid: self.out_v,
+            desc: self.out,
             acks: self.acks,
         };
-        if i.desc_ready && (pick_r || pick_q) {
-            self.turn_r = pick_q;
+        // The take: the granted source, if it is still valid.
+        let taken = g.filter(|s| match s {
+            Source::Ack => i.ack_valid,
+            Source::Cnp => i.cnp_valid,
+            Source::Notify => i.notify_valid,
+            Source::Rresp => i.rresp_valid,
+            Source::Req => i.req_valid,
+        });
+        let out_v_was = self.out_v;
+        match taken {
+            Some(s) => {
+                self.out = match s {
+                    Source::Ack => ack_desc(&i.ack),
+                    Source::Cnp => cnp_desc(i.cnp.flow as u32 & ((1u32 << A) - 1)),
+                    Source::Notify => i.notify,
+                    Source::Rresp => i.rresp,
+                    Source::Req => i.req,
+                };
+                self.out_v = true;
+            }
+            None if i.desc_ready => self.out_v = false,
+            None => {}
         }
-        if i.desc_ready && ack_valid {
+        match taken {
+            Some(Source::Rresp) => self.turn_r = false,
+            Some(Source::Req) => self.turn_r = true,
+            _ => {}
+        }
+        if self.ack_taken {
             self.acks = self.acks.wrapping_add(1);
         }
+        self.ack_taken = taken == Some(Source::Ack);
         // The control budget: a control frame taken while data waits sets
         // the debt to its cost, else the debt falls by one.
         let data_waits = i.rresp_valid || i.req_valid;
-        let taken_tlm = if !data_waits {
-            None
-        } else if i.desc_ready && ack_valid {
-            Some(i.ack.tlm.present)
-        } else if i.desc_ready && pick_c {
-            Some(false)
-        } else if i.desc_ready && pick_n {
-            Some(i.notify.tlm.present)
-        } else {
-            None
+        let taken_tlm = match taken {
+            _ if !data_waits => None,
+            Some(Source::Ack) => Some(i.ack.tlm.present),
+            Some(Source::Cnp) => Some(false),
+            Some(Source::Notify) => Some(i.notify.tlm.present),
+            _ => None,
         };
+        let debt_nz = self.debt_nz;
         match taken_tlm {
             Some(tlm) => {
                 self.ctl_debt = if tlm { self.cost_tlm } else { self.cost_plain };
@@ -138,6 +163,26 @@ impl<const A: usize> Cycle for TxArb<A> {
         let s = (i.cfg_ctl_share & 7) as u32;
         self.cost_tlm = nic_spec::roce::ctl_cost(nic_spec::roce::CTL_WIRE_WORDS_TLM, s);
         self.cost_plain = nic_spec::roce::ctl_cost(nic_spec::roce::CTL_WIRE_WORDS_PLAIN, s);
+        // The grant for next cycle, only when the output register is
+        // empty then.
+        let open = !debt_nz || s == 0 || !data_waits;
+        self.open = open;
+        let free = taken.is_none() && (!out_v_was || i.desc_ready);
+        self.grant = if !free {
+            None
+        } else if open && i.ack_valid {
+            Some(Source::Ack)
+        } else if open && i.cnp_valid {
+            Some(Source::Cnp)
+        } else if open && i.notify_valid {
+            Some(Source::Notify)
+        } else if i.rresp_valid && (!i.req_valid || self.turn_r) {
+            Some(Source::Rresp)
+        } else if i.req_valid {
+            Some(Source::Req)
+        } else {
+            None
+        };
         out
     }
 }

@@ -1,12 +1,13 @@
 //! The Tx builder's descriptor port, shared by the responder's ACKs,
 //! the READ responder and the requester.
 //!
-//! - `s_ack` (`AckInfo`, from the dispatcher): becomes an ACK/NAK
+//! # Ports (clock `clock`; no reset)
+//! - `s_ack` (`AckInfo`, from `AckCoalesce`): becomes an ACK/NAK
 //!   descriptor (the PSN, the AETH, the echoed telemetry). Its opcode is
 //!   ACKNOWLEDGE (0x11) without telemetry and HPCC ACK (0xC2) with it
 //!   (`nic_spec::roce::ack_opcode`), so no standard-opcode answer
-//!   carries the area. ACKs go first: they are small and they free the peer's
-//!   window.
+//!   carries the area. ACKs go first: they are small and they free the
+//!   peer's window.
 //! - `s_cnp` (`CnpReq`, the DCQCN notification point) next: a CNP
 //!   descriptor (opcode 0x81, PSN 0, no payload, the 16 reserved bytes 0)
 //!   for the flow, which the Tx sends to the flow's peer QP. CNPs are
@@ -16,11 +17,32 @@
 //!   requester's data, READ requests and probes) alternate when both
 //!   wait (round robin), so a long READ response does not stall the
 //!   requester, nor the reverse.
-//! - `m_desc` (`TxDesc`) to the Tx builder, combinational from the inputs
-//!   (`valid` from the sources' `valid` and the budget's register only).
+//! - `m_desc` (`TxDesc`) to the Tx builder: an output register.
 //! - `cfg_ctl_share` (`TX_CTL_SHARE`, 3 bits, s): the control budget below.
-//! - `ctl_open`: the budget lets control frames go this cycle (to
-//!   `AckCoalesce.open`, which reads its next ACK out only then).
+//! - `ctl_open` (a register): the budget let control frames go last
+//!   cycle (to `AckCoalesce.open`, which reads its next ACK out only
+//!   then).
+//! - `acks` (32 bits, wrapping): ACK/NAK descriptors taken.
+//!
+//! # Structure and timing (the timing rules R1, R2; `docs/architecture.md` §5i)
+//! A registered grant in front of one output register, so every output
+//! is a flip-flop and no input reaches an output in the same cycle:
+//! - **Grant.** In a cycle where the output register will be empty next
+//!   cycle (it is empty or `m_desc.ready` drains it, and no source is
+//!   taken now), the arbiter picks one of the sources whose `valid` is
+//!   high, by the priorities above, into a one-hot grant register. A
+//!   source's `ready` is its grant flop.
+//! - **Take.** The cycle after, the granted source's record is taken if
+//!   its `valid` is still high (a source that follows valid/ready keeps
+//!   it) and loads the output register, through a 5:1 select whose
+//!   select lines are the grant flops.
+//! - So a descriptor is on `m_desc` 2 cycles after its source's `valid`
+//!   when the arbiter is idle, and the arbiter passes one descriptor
+//!   every 2 cycles with `m_desc.ready` high (the Tx takes one per
+//!   frame, at least 8 cycles). The register holds the next frame's
+//!   descriptor while the Tx sends the current one, so an ACK that comes
+//!   while a data descriptor waits there goes one frame later than it
+//!   would have at the Tx's frame boundary.
 //!
 //! # The control budget (issue 50)
 //! ACKs go first, but when both directions run at line rate an ACK per
@@ -34,25 +56,28 @@
 //!   wire size (`CTL_WIRE_WORDS_TLM` with the telemetry area,
 //!   `CTL_WIRE_WORDS_PLAIN` without); the debt falls by one a cycle;
 //! - while the debt is not 0 and data waits, the control sources are
-//!   held (their `ready` low, as if not valid). With no data waiting,
-//!   control goes at once and is not charged: it takes idle line.
+//!   not granted. With no data waiting, control is granted at once and
+//!   is not charged: it takes idle line.
 //!
 //! So over any span while data waits, control frames take at most 2^-s
-//! of its cycles plus one frame, and a control frame waits at most the
-//! previous one's cost (272 cycles at s = 4 with telemetry) plus the
-//! frame in flight. Held ACKs of a flow coalesce in `AckCoalesce` (the
-//! newest replaces the older, `coalesced`). s = 0 (the reset value):
-//! no budget, control always first (at once, whatever debt is left).
+//! of its cycles plus one frame; a charged control frame is followed by
+//! its cost plus 2 cycles (the grant and the take) before the next one.
+//! Held ACKs of a flow coalesce in `AckCoalesce` (the newest replaces the
+//! older, `coalesced`). s = 0 (the reset value): no budget, control
+//! always first.
 //!
-//! The budget's state is registers: the debt, its non-zero flag and the two
-//! costs (precomputed from s, so no shift sits on the path). `ready`
-//! depends on valids and those registers, never on a payload.
+//! The budget's state is registers: the debt, its non-zero flag and the
+//! two costs (precomputed from s, so no shift sits on the path). The
+//! grant depends on valids and those registers, never on a payload (R2).
 //!
-//! Counter: `acks` (ACK/NAK descriptors sent, 32 bits, wrapping).
+//! # Bad input
+//! None: the fields pass unchanged (a CNP's flow is cut to A bits); the
+//! Tx checks them.
+//!
 //! Golden twin: `nic_golden::nic::tx_arb`.
 
 use crate::cc::CnpReqSink;
-use crate::roce::{AckInfoSink, TxDescSink, TxDescSource};
+use crate::roce::{AckInfoSink, TxDesc, TxDescSink, TxDescSource};
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -66,6 +91,19 @@ pub struct TxArb<const A: usize> {
     pub m_desc: TxDescSource<A>,
     pub acks: Signal<Out, Bits<32>>,
     pub cfg_ctl_share: Signal<In, Bits<3>>,
+    /// The control sources may go (to `AckCoalesce.open`; a register).
+    pub ctl_open: Signal<Out, Bit>,
+    /// The grant, one-hot (at most one set): the source whose record
+    /// is taken this cycle if its `valid` is high.
+    g_ack: DFF<Bit>,
+    g_cnp: DFF<Bit>,
+    g_notify: DFF<Bit>,
+    g_rresp: DFF<Bit>,
+    g_req: DFF<Bit>,
+    /// The output register and its flag.
+    out: TxDesc::Hold<A>,
+    out_v: DFF<Bit>,
+    open_q: DFF<Bit>,
     /// Cycles before the next control frame may go while data waits.
     ctl_debt: DFF<Bits<12>>,
     /// The debt is not 0 (registered with it; 0 at power-up).
@@ -76,25 +114,32 @@ pub struct TxArb<const A: usize> {
     cost_plain: DFF<Bits<12>>,
     k_words_tlm: Constant<Bits<12>>,
     k_words_plain: Constant<Bits<12>>,
-    /// The control sources may go this cycle (to `AckCoalesce.open`).
-    pub ctl_open: Signal<Out, Bit>,
-    ack_v: Signal<Local, Bit>,
-    /// Data (READ responses or the requester's) waits for the Tx.
-    data_wait: Signal<Local, Bit>,
-    /// A control frame taken now is charged to the budget.
-    charge: Signal<Local, Bit>,
-    cnp_v: Signal<Local, Bit>,
-    notify_v: Signal<Local, Bit>,
     /// 1: the READ responses go first when both wait.
     turn_r: DFF<Bit>,
+    /// An ACK was taken last cycle (counted then, R4).
+    ack_taken: DFF<Bit>,
     n_acks: DFF<Bits<32>>,
     k_ack: Constant<Bits<8>>,
     k_ack_tlm: Constant<Bits<8>>,
     k_cnp: Constant<Bits<8>>,
-    pick_c: Signal<Local, Bit>,
-    pick_n: Signal<Local, Bit>,
+    /// This cycle's takes, one per source.
+    take_ack: Signal<Local, Bit>,
+    take_cnp: Signal<Local, Bit>,
+    take_notify: Signal<Local, Bit>,
+    take_rresp: Signal<Local, Bit>,
+    take_req: Signal<Local, Bit>,
+    take: Signal<Local, Bit>,
+    /// Data (READ responses or the requester's) waits.
+    data_wait: Signal<Local, Bit>,
+    /// The budget lets control go (for the grant and `ctl_open`).
+    open: Signal<Local, Bit>,
+    /// The output register is empty next cycle: a grant may go out.
+    free: Signal<Local, Bit>,
+    /// The grant's candidates: control sources qualified by `open`.
+    ack_v: Signal<Local, Bit>,
+    cnp_v: Signal<Local, Bit>,
+    notify_v: Signal<Local, Bit>,
     pick_r: Signal<Local, Bit>,
-    pick_q: Signal<Local, Bit>,
 }
 
 impl<const A: usize> Default for TxArb<A> {
@@ -109,6 +154,15 @@ impl<const A: usize> Default for TxArb<A> {
             m_desc: Default::default(),
             acks: Default::default(),
             cfg_ctl_share: Default::default(),
+            ctl_open: Default::default(),
+            g_ack: Default::default(),
+            g_cnp: Default::default(),
+            g_notify: Default::default(),
+            g_rresp: Default::default(),
+            g_req: Default::default(),
+            out: Default::default(),
+            out_v: Default::default(),
+            open_q: Default::default(),
             ctl_debt: Default::default(),
             debt_nz: Default::default(),
             cost_tlm: Default::default(),
@@ -117,21 +171,25 @@ impl<const A: usize> Default for TxArb<A> {
             k_words_plain: Constant::new(Bits::<12>::from(
                 nic_spec::roce::CTL_WIRE_WORDS_PLAIN as u64,
             )),
-            ctl_open: Default::default(),
-            ack_v: Default::default(),
-            data_wait: Default::default(),
-            charge: Default::default(),
-            cnp_v: Default::default(),
-            notify_v: Default::default(),
             turn_r: Default::default(),
+            ack_taken: Default::default(),
             n_acks: Default::default(),
             k_ack: Constant::new(Bits::<8>::from(nic_spec::roce::op::ACK as u64)),
             k_ack_tlm: Constant::new(Bits::<8>::from(nic_spec::roce::op::ACK_TLM as u64)),
             k_cnp: Constant::new(Bits::<8>::from(nic_spec::roce::op::CNP as u64)),
-            pick_c: Default::default(),
-            pick_n: Default::default(),
+            take_ack: Default::default(),
+            take_cnp: Default::default(),
+            take_notify: Default::default(),
+            take_rresp: Default::default(),
+            take_req: Default::default(),
+            take: Default::default(),
+            data_wait: Default::default(),
+            open: Default::default(),
+            free: Default::default(),
+            ack_v: Default::default(),
+            cnp_v: Default::default(),
+            notify_v: Default::default(),
             pick_r: Default::default(),
-            pick_q: Default::default(),
         }
     }
 }
@@ -139,8 +197,154 @@ impl<const A: usize> Default for TxArb<A> {
 impl<const A: usize> Logic for TxArb<A> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, turn_r, n_acks, ctl_debt, debt_nz, cost_tlm, cost_plain);
-        // The control budget.
+        dff_setup!(
+            self, clock, g_ack, g_cnp, g_notify, g_rresp, g_req, out_v, open_q, turn_r, ack_taken,
+            n_acks, ctl_debt, debt_nz, cost_tlm, cost_plain
+        );
+        self.out.clock.next = self.clock.val();
+        // Ports: every output is a flop.
+        self.s_ack.ready.next = self.g_ack.q.val();
+        self.s_cnp.ready.next = self.g_cnp.q.val();
+        self.s_notify.ready.next = self.g_notify.q.val();
+        self.s_rresp.ready.next = self.g_rresp.q.val();
+        self.s_req.ready.next = self.g_req.q.val();
+        self.m_desc.valid.next = self.out_v.q.val();
+        self.ctl_open.next = self.open_q.q.val();
+        self.acks.next = self.n_acks.q.val();
+        self.m_desc.flow.next = self.out.q.flow.val();
+        self.m_desc.opcode.next = self.out.q.opcode.val();
+        self.m_desc.psn.next = self.out.q.psn.val();
+        self.m_desc.ackreq.next = self.out.q.ackreq.val();
+        self.m_desc.len.next = self.out.q.len.val();
+        self.m_desc.addr.next = self.out.q.addr.val();
+        self.m_desc.va.next = self.out.q.va.val();
+        self.m_desc.rkey.next = self.out.q.rkey.val();
+        self.m_desc.dlen.next = self.out.q.dlen.val();
+        self.m_desc.aeth.next = self.out.q.aeth.val();
+        self.m_desc.tlm.present.next = self.out.q.tlm.present.val();
+        self.m_desc.tlm.hdr.next = self.out.q.tlm.hdr.val();
+        self.m_desc.tlm.hop0.next = self.out.q.tlm.hop0.val();
+        self.m_desc.tlm.hop1.next = self.out.q.tlm.hop1.val();
+        self.m_desc.tlm.hop2.next = self.out.q.tlm.hop2.val();
+        self.m_desc.tlm.hop3.next = self.out.q.tlm.hop3.val();
+        self.m_desc.tlm.hop4.next = self.out.q.tlm.hop4.val();
+        // The take: the granted source, if it is still valid.
+        self.take_ack.next = (self.g_ack.q.val() && self.s_ack.valid.val());
+        self.take_cnp.next = (self.g_cnp.q.val() && self.s_cnp.valid.val());
+        self.take_notify.next = (self.g_notify.q.val() && self.s_notify.valid.val());
+        self.take_rresp.next = (self.g_rresp.q.val() && self.s_rresp.valid.val());
+        self.take_req.next = (self.g_req.q.val() && self.s_req.valid.val());
+        self.take.next = (self.take_ack.val()
+            || self.take_cnp.val()
+            || self.take_notify.val()
+            || (self.take_rresp.val() || self.take_req.val()));
+        self.out.load.next = self.take.val();
+        if self.take.val() {
+            self.out_v.d.next = true;
+        } else if self.m_desc.ready.val() {
+            self.out_v.d.next = false;
+        }
+        if (self.take_rresp.val() || self.take_req.val()) {
+            self.turn_r.d.next = self.take_req.val();
+        }
+        self.ack_taken.d.next = self.take_ack.val();
+        if self.ack_taken.q.val() {
+            self.n_acks.d.next = (self.n_acks.q.val() + 1);
+        }
+        // What the output register loads: the granted source's record
+        // (the select lines are the grant flops).
+        self.out.d.ackreq.next = false;
+        self.out.d.len.next = 0.into();
+        self.out.d.addr.next = 0.into();
+        self.out.d.va.next = 0.into();
+        self.out.d.rkey.next = 0.into();
+        self.out.d.dlen.next = 0.into();
+        if self.g_ack.q.val() {
+            self.out.d.flow.next = self.s_ack.flow.val();
+            if self.s_ack.tlm.present.val() {
+                self.out.d.opcode.next = self.k_ack_tlm.val();
+            } else {
+                self.out.d.opcode.next = self.k_ack.val();
+            }
+            self.out.d.psn.next = self.s_ack.psn.val();
+            self.out.d.aeth.next = self.s_ack.aeth.val();
+            self.out.d.tlm.present.next = self.s_ack.tlm.present.val();
+            self.out.d.tlm.hdr.next = self.s_ack.tlm.hdr.val();
+            self.out.d.tlm.hop0.next = self.s_ack.tlm.hop0.val();
+            self.out.d.tlm.hop1.next = self.s_ack.tlm.hop1.val();
+            self.out.d.tlm.hop2.next = self.s_ack.tlm.hop2.val();
+            self.out.d.tlm.hop3.next = self.s_ack.tlm.hop3.val();
+            self.out.d.tlm.hop4.next = self.s_ack.tlm.hop4.val();
+        } else if self.g_cnp.q.val() {
+            self.out.d.flow.next = bit_cast::<A, 16>(self.s_cnp.flow.val());
+            self.out.d.opcode.next = self.k_cnp.val();
+            self.out.d.psn.next = 0.into();
+            self.out.d.aeth.next = 0.into();
+            self.out.d.tlm.present.next = false;
+            self.out.d.tlm.hdr.next = 0.into();
+            self.out.d.tlm.hop0.next = 0.into();
+            self.out.d.tlm.hop1.next = 0.into();
+            self.out.d.tlm.hop2.next = 0.into();
+            self.out.d.tlm.hop3.next = 0.into();
+            self.out.d.tlm.hop4.next = 0.into();
+        } else if self.g_notify.q.val() {
+            self.out.d.flow.next = self.s_notify.flow.val();
+            self.out.d.opcode.next = self.s_notify.opcode.val();
+            self.out.d.psn.next = self.s_notify.psn.val();
+            self.out.d.ackreq.next = self.s_notify.ackreq.val();
+            self.out.d.len.next = self.s_notify.len.val();
+            self.out.d.addr.next = self.s_notify.addr.val();
+            self.out.d.va.next = self.s_notify.va.val();
+            self.out.d.rkey.next = self.s_notify.rkey.val();
+            self.out.d.dlen.next = self.s_notify.dlen.val();
+            self.out.d.aeth.next = self.s_notify.aeth.val();
+            self.out.d.tlm.present.next = self.s_notify.tlm.present.val();
+            self.out.d.tlm.hdr.next = self.s_notify.tlm.hdr.val();
+            self.out.d.tlm.hop0.next = self.s_notify.tlm.hop0.val();
+            self.out.d.tlm.hop1.next = self.s_notify.tlm.hop1.val();
+            self.out.d.tlm.hop2.next = self.s_notify.tlm.hop2.val();
+            self.out.d.tlm.hop3.next = self.s_notify.tlm.hop3.val();
+            self.out.d.tlm.hop4.next = self.s_notify.tlm.hop4.val();
+        } else if self.g_rresp.q.val() {
+            self.out.d.flow.next = self.s_rresp.flow.val();
+            self.out.d.opcode.next = self.s_rresp.opcode.val();
+            self.out.d.psn.next = self.s_rresp.psn.val();
+            self.out.d.ackreq.next = self.s_rresp.ackreq.val();
+            self.out.d.len.next = self.s_rresp.len.val();
+            self.out.d.addr.next = self.s_rresp.addr.val();
+            self.out.d.va.next = self.s_rresp.va.val();
+            self.out.d.rkey.next = self.s_rresp.rkey.val();
+            self.out.d.dlen.next = self.s_rresp.dlen.val();
+            self.out.d.aeth.next = self.s_rresp.aeth.val();
+            self.out.d.tlm.present.next = self.s_rresp.tlm.present.val();
+            self.out.d.tlm.hdr.next = self.s_rresp.tlm.hdr.val();
+            self.out.d.tlm.hop0.next = self.s_rresp.tlm.hop0.val();
+            self.out.d.tlm.hop1.next = self.s_rresp.tlm.hop1.val();
+            self.out.d.tlm.hop2.next = self.s_rresp.tlm.hop2.val();
+            self.out.d.tlm.hop3.next = self.s_rresp.tlm.hop3.val();
+            self.out.d.tlm.hop4.next = self.s_rresp.tlm.hop4.val();
+        } else {
+            self.out.d.flow.next = self.s_req.flow.val();
+            self.out.d.opcode.next = self.s_req.opcode.val();
+            self.out.d.psn.next = self.s_req.psn.val();
+            self.out.d.ackreq.next = self.s_req.ackreq.val();
+            self.out.d.len.next = self.s_req.len.val();
+            self.out.d.addr.next = self.s_req.addr.val();
+            self.out.d.va.next = self.s_req.va.val();
+            self.out.d.rkey.next = self.s_req.rkey.val();
+            self.out.d.dlen.next = self.s_req.dlen.val();
+            self.out.d.aeth.next = self.s_req.aeth.val();
+            self.out.d.tlm.present.next = self.s_req.tlm.present.val();
+            self.out.d.tlm.hdr.next = self.s_req.tlm.hdr.val();
+            self.out.d.tlm.hop0.next = self.s_req.tlm.hop0.val();
+            self.out.d.tlm.hop1.next = self.s_req.tlm.hop1.val();
+            self.out.d.tlm.hop2.next = self.s_req.tlm.hop2.val();
+            self.out.d.tlm.hop3.next = self.s_req.tlm.hop3.val();
+            self.out.d.tlm.hop4.next = self.s_req.tlm.hop4.val();
+        }
+        // The control budget: its costs follow the share; a control
+        // frame taken while data waits sets the debt to its cost, else
+        // the debt falls.
         if self.cfg_ctl_share.val().any() {
             self.cost_tlm.d.next = (self.k_words_tlm.val() << self.cfg_ctl_share.val());
             self.cost_plain.d.next = (self.k_words_plain.val() << self.cfg_ctl_share.val());
@@ -149,57 +353,19 @@ impl<const A: usize> Logic for TxArb<A> {
             self.cost_plain.d.next = 0.into();
         }
         self.data_wait.next = (self.s_rresp.valid.val() || self.s_req.valid.val());
-        self.ctl_open.next =
-            (!self.debt_nz.q.val() || !self.cfg_ctl_share.val().any() || !self.data_wait.val());
-        self.ack_v.next = (self.s_ack.valid.val() && self.ctl_open.val());
-        self.cnp_v.next = (self.s_cnp.valid.val() && self.ctl_open.val());
-        self.notify_v.next = (self.s_notify.valid.val() && self.ctl_open.val());
-        // Priorities: ACK, CNP, NOTIFY, then READ responses and the
-        // requester in turn.
-        self.pick_c.next = (!self.ack_v.val() && self.cnp_v.val());
-        self.pick_n.next = (!self.ack_v.val() && !self.cnp_v.val() && self.notify_v.val());
-        self.pick_r.next = (!self.ack_v.val()
-            && !self.cnp_v.val()
-            && !self.notify_v.val()
-            && self.s_rresp.valid.val()
-            && (!self.s_req.valid.val() || self.turn_r.q.val()));
-        self.pick_q.next = (!self.ack_v.val()
-            && !self.cnp_v.val()
-            && !self.notify_v.val()
-            && !self.pick_r.val()
-            && self.s_req.valid.val());
-        self.m_desc.valid.next = (self.ack_v.val()
-            || self.cnp_v.val()
-            || self.notify_v.val()
-            || self.s_rresp.valid.val()
-            || self.s_req.valid.val());
-        self.s_ack.ready.next = (self.m_desc.ready.val() && self.ctl_open.val());
-        self.s_cnp.ready.next = (self.m_desc.ready.val() && self.pick_c.val());
-        self.s_notify.ready.next = (self.m_desc.ready.val() && self.pick_n.val());
-        self.s_rresp.ready.next = (self.m_desc.ready.val() && self.pick_r.val());
-        self.s_req.ready.next = (self.m_desc.ready.val() && self.pick_q.val());
-        if (self.m_desc.ready.val() && (self.pick_r.val() || self.pick_q.val())) {
-            self.turn_r.d.next = self.pick_q.val();
-        }
-        if (self.m_desc.ready.val() && self.ack_v.val()) {
-            self.n_acks.d.next = (self.n_acks.q.val() + 1);
-        }
-        // A control frame taken while data waits sets the debt to its
-        // cost; else the debt falls.
-        self.charge.next = (self.m_desc.ready.val() && self.data_wait.val());
-        if (self.charge.val() && self.ack_v.val() && self.s_ack.tlm.present.val()) {
+        if (self.data_wait.val() && self.take_ack.val() && self.s_ack.tlm.present.val()) {
             self.ctl_debt.d.next = self.cost_tlm.q.val();
             self.debt_nz.d.next = self.cost_tlm.q.val().any();
-        } else if (self.charge.val() && self.ack_v.val()) {
+        } else if (self.data_wait.val() && (self.take_ack.val() || self.take_cnp.val())) {
             self.ctl_debt.d.next = self.cost_plain.q.val();
             self.debt_nz.d.next = self.cost_plain.q.val().any();
-        } else if (self.charge.val() && self.pick_c.val()) {
-            self.ctl_debt.d.next = self.cost_plain.q.val();
-            self.debt_nz.d.next = self.cost_plain.q.val().any();
-        } else if (self.charge.val() && self.pick_n.val() && self.s_notify.tlm.present.val()) {
+        } else if (self.data_wait.val()
+            && self.take_notify.val()
+            && self.s_notify.tlm.present.val())
+        {
             self.ctl_debt.d.next = self.cost_tlm.q.val();
             self.debt_nz.d.next = self.cost_tlm.q.val().any();
-        } else if (self.charge.val() && self.pick_n.val()) {
+        } else if (self.data_wait.val() && self.take_notify.val()) {
             self.ctl_debt.d.next = self.cost_plain.q.val();
             self.debt_nz.d.next = self.cost_plain.q.val().any();
         } else if self.ctl_debt.q.val().any() {
@@ -208,101 +374,31 @@ impl<const A: usize> Logic for TxArb<A> {
         } else {
             self.debt_nz.d.next = false;
         }
-        self.acks.next = self.n_acks.q.val();
-        if self.ack_v.val() {
-            self.m_desc.flow.next = self.s_ack.flow.val();
-            if self.s_ack.tlm.present.val() {
-                self.m_desc.opcode.next = self.k_ack_tlm.val();
-            } else {
-                self.m_desc.opcode.next = self.k_ack.val();
-            }
-            self.m_desc.psn.next = self.s_ack.psn.val();
-            self.m_desc.ackreq.next = false;
-            self.m_desc.len.next = 0.into();
-            self.m_desc.addr.next = 0.into();
-            self.m_desc.va.next = 0.into();
-            self.m_desc.rkey.next = 0.into();
-            self.m_desc.dlen.next = 0.into();
-            self.m_desc.aeth.next = self.s_ack.aeth.val();
-            self.m_desc.tlm.present.next = self.s_ack.tlm.present.val();
-            self.m_desc.tlm.hdr.next = self.s_ack.tlm.hdr.val();
-            self.m_desc.tlm.hop0.next = self.s_ack.tlm.hop0.val();
-            self.m_desc.tlm.hop1.next = self.s_ack.tlm.hop1.val();
-            self.m_desc.tlm.hop2.next = self.s_ack.tlm.hop2.val();
-            self.m_desc.tlm.hop3.next = self.s_ack.tlm.hop3.val();
-            self.m_desc.tlm.hop4.next = self.s_ack.tlm.hop4.val();
-        } else if self.pick_c.val() {
-            self.m_desc.flow.next = bit_cast::<A, 16>(self.s_cnp.flow.val());
-            self.m_desc.opcode.next = self.k_cnp.val();
-            self.m_desc.psn.next = 0.into();
-            self.m_desc.ackreq.next = false;
-            self.m_desc.len.next = 0.into();
-            self.m_desc.addr.next = 0.into();
-            self.m_desc.va.next = 0.into();
-            self.m_desc.rkey.next = 0.into();
-            self.m_desc.dlen.next = 0.into();
-            self.m_desc.aeth.next = 0.into();
-            self.m_desc.tlm.present.next = false;
-            self.m_desc.tlm.hdr.next = 0.into();
-            self.m_desc.tlm.hop0.next = 0.into();
-            self.m_desc.tlm.hop1.next = 0.into();
-            self.m_desc.tlm.hop2.next = 0.into();
-            self.m_desc.tlm.hop3.next = 0.into();
-            self.m_desc.tlm.hop4.next = 0.into();
-        } else if self.pick_n.val() {
-            self.m_desc.flow.next = self.s_notify.flow.val();
-            self.m_desc.opcode.next = self.s_notify.opcode.val();
-            self.m_desc.psn.next = self.s_notify.psn.val();
-            self.m_desc.ackreq.next = self.s_notify.ackreq.val();
-            self.m_desc.len.next = self.s_notify.len.val();
-            self.m_desc.addr.next = self.s_notify.addr.val();
-            self.m_desc.va.next = self.s_notify.va.val();
-            self.m_desc.rkey.next = self.s_notify.rkey.val();
-            self.m_desc.dlen.next = self.s_notify.dlen.val();
-            self.m_desc.aeth.next = self.s_notify.aeth.val();
-            self.m_desc.tlm.present.next = self.s_notify.tlm.present.val();
-            self.m_desc.tlm.hdr.next = self.s_notify.tlm.hdr.val();
-            self.m_desc.tlm.hop0.next = self.s_notify.tlm.hop0.val();
-            self.m_desc.tlm.hop1.next = self.s_notify.tlm.hop1.val();
-            self.m_desc.tlm.hop2.next = self.s_notify.tlm.hop2.val();
-            self.m_desc.tlm.hop3.next = self.s_notify.tlm.hop3.val();
-            self.m_desc.tlm.hop4.next = self.s_notify.tlm.hop4.val();
-        } else if self.pick_r.val() {
-            self.m_desc.flow.next = self.s_rresp.flow.val();
-            self.m_desc.opcode.next = self.s_rresp.opcode.val();
-            self.m_desc.psn.next = self.s_rresp.psn.val();
-            self.m_desc.ackreq.next = self.s_rresp.ackreq.val();
-            self.m_desc.len.next = self.s_rresp.len.val();
-            self.m_desc.addr.next = self.s_rresp.addr.val();
-            self.m_desc.va.next = self.s_rresp.va.val();
-            self.m_desc.rkey.next = self.s_rresp.rkey.val();
-            self.m_desc.dlen.next = self.s_rresp.dlen.val();
-            self.m_desc.aeth.next = self.s_rresp.aeth.val();
-            self.m_desc.tlm.present.next = self.s_rresp.tlm.present.val();
-            self.m_desc.tlm.hdr.next = self.s_rresp.tlm.hdr.val();
-            self.m_desc.tlm.hop0.next = self.s_rresp.tlm.hop0.val();
-            self.m_desc.tlm.hop1.next = self.s_rresp.tlm.hop1.val();
-            self.m_desc.tlm.hop2.next = self.s_rresp.tlm.hop2.val();
-            self.m_desc.tlm.hop3.next = self.s_rresp.tlm.hop3.val();
-            self.m_desc.tlm.hop4.next = self.s_rresp.tlm.hop4.val();
-        } else {
-            self.m_desc.flow.next = self.s_req.flow.val();
-            self.m_desc.opcode.next = self.s_req.opcode.val();
-            self.m_desc.psn.next = self.s_req.psn.val();
-            self.m_desc.ackreq.next = self.s_req.ackreq.val();
-            self.m_desc.len.next = self.s_req.len.val();
-            self.m_desc.addr.next = self.s_req.addr.val();
-            self.m_desc.va.next = self.s_req.va.val();
-            self.m_desc.rkey.next = self.s_req.rkey.val();
-            self.m_desc.dlen.next = self.s_req.dlen.val();
-            self.m_desc.aeth.next = self.s_req.aeth.val();
-            self.m_desc.tlm.present.next = self.s_req.tlm.present.val();
-            self.m_desc.tlm.hdr.next = self.s_req.tlm.hdr.val();
-            self.m_desc.tlm.hop0.next = self.s_req.tlm.hop0.val();
-            self.m_desc.tlm.hop1.next = self.s_req.tlm.hop1.val();
-            self.m_desc.tlm.hop2.next = self.s_req.tlm.hop2.val();
-            self.m_desc.tlm.hop3.next = self.s_req.tlm.hop3.val();
-            self.m_desc.tlm.hop4.next = self.s_req.tlm.hop4.val();
-        }
+        // The grant for next cycle: ACK, CNP, NOTIFY (while the budget
+        // is open), then READ responses and the requester in turn; only
+        // when the output register is empty next cycle.
+        self.open.next =
+            (!self.debt_nz.q.val() || !self.cfg_ctl_share.val().any() || !self.data_wait.val());
+        self.open_q.d.next = self.open.val();
+        self.free.next = (!self.take.val() && (!self.out_v.q.val() || self.m_desc.ready.val()));
+        self.ack_v.next = (self.free.val() && self.open.val() && self.s_ack.valid.val());
+        self.cnp_v.next = (self.free.val() && self.open.val() && self.s_cnp.valid.val());
+        self.notify_v.next = (self.free.val() && self.open.val() && self.s_notify.valid.val());
+        self.g_ack.d.next = self.ack_v.val();
+        self.g_cnp.d.next = (!self.ack_v.val() && self.cnp_v.val());
+        self.g_notify.d.next = (!self.ack_v.val() && !self.cnp_v.val() && self.notify_v.val());
+        self.pick_r.next = (self.free.val()
+            && !self.ack_v.val()
+            && !self.cnp_v.val()
+            && !self.notify_v.val()
+            && self.s_rresp.valid.val()
+            && (!self.s_req.valid.val() || self.turn_r.q.val()));
+        self.g_rresp.d.next = self.pick_r.val();
+        self.g_req.d.next = (self.free.val()
+            && !self.ack_v.val()
+            && !self.cnp_v.val()
+            && !self.notify_v.val()
+            && !self.pick_r.val()
+            && self.s_req.valid.val());
     }
 }

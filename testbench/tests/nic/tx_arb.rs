@@ -49,6 +49,8 @@ proptest! {
 
 /// A CNP request becomes the CNP descriptor (opcode 0x81, PSN 0, no
 /// payload, zero RETH slot) after the ACKs and before everything else.
+/// The grant is a register and so is `m_desc`: a source granted in cycle
+/// t is taken in t + 1 and its descriptor is on `m_desc` in t + 2.
 #[test]
 fn cnp_requests_go_after_acks_and_before_notifies() {
     let mut rng = StdRng::seed_from_u64(3);
@@ -67,26 +69,40 @@ fn cnp_requests_go_after_acks_and_before_notifies() {
         desc_ready: true,
         ..Default::default()
     };
-    let s = vec![
-        i,
+    let mut s = vec![i, i];
+    s.extend(vec![
         In {
             ack_valid: false,
             ..i
-        },
-    ];
+        };
+        2
+    ]);
+    s.extend(vec![
+        In {
+            ack_valid: false,
+            cnp_valid: false,
+            ..i
+        };
+        2
+    ]);
     let out = both::<TxArb<4>, Golden<4>>("tx_arb_cnp", &s).unwrap();
-    assert!(out[0].ack_ready && !out[0].cnp_ready);
-    assert!(out[1].cnp_ready && !out[1].notify_ready && !out[1].req_ready);
-    let d = out[1].desc;
+    // No input reaches an output in its cycle: cycle 0 shows nothing.
+    assert!(!out[0].ack_ready && !out[0].desc_valid);
+    assert!(out[1].ack_ready && !out[1].cnp_ready);
+    assert!(out[2].desc_valid && out[2].desc.flow == 1 && !out[2].cnp_ready);
+    assert!(out[3].cnp_ready && !out[3].notify_ready && !out[3].req_ready);
+    let d = out[4].desc;
+    assert!(out[4].desc_valid);
     assert_eq!((d.flow, d.opcode, d.psn, d.len), (9, 0x81, 0, 0));
     assert_eq!((d.va, d.rkey, d.dlen, d.tlm.present), (0, 0, 0, false));
+    assert!(out[5].notify_ready);
 }
 
 /// With `TX_CTL_SHARE` = 4 and data always waiting, ACKs with telemetry
-/// go one per `CTL_WIRE_WORDS_TLM << 4` cycles (272) and data takes the
-/// cycles between; a plain ACK (or a CNP) costs `CTL_WIRE_WORDS_PLAIN
-/// << 4`. With no data waiting the ACK goes at once, budget or not; with
-/// share 0 every ACK goes first.
+/// are taken one per `CTL_WIRE_WORDS_TLM << 4` cycles (272) plus the 2 of
+/// the grant and the take, and data takes the grants between; a plain
+/// ACK (or a CNP) costs `CTL_WIRE_WORDS_PLAIN << 4`. With no data waiting
+/// every grant goes to the ACK, budget or not; with share 0 too.
 #[test]
 fn control_frames_take_at_most_their_share_while_data_waits() {
     use nic_spec::roce::{ctl_cost, CTL_WIRE_WORDS_PLAIN, CTL_WIRE_WORDS_TLM};
@@ -110,49 +126,55 @@ fn control_frames_take_at_most_their_share_while_data_waits() {
     let cost = ctl_cost(CTL_WIRE_WORDS_TLM, 4) as usize;
     let plain = ctl_cost(CTL_WIRE_WORDS_PLAIN, 4) as usize;
     assert_eq!((cost, plain), (272, 208));
-    // 3 cycles to load the costs, then 3 budget periods with telemetry,
-    // then plain ACKs, then the data stops, then the share goes to 0.
-    let n_tlm = 3 + 3 * cost;
+    // 3 budget periods with telemetry, then plain ACKs, then the data
+    // stops, then the share goes to 0 with data waiting.
+    let n_tlm = 2 + 3 * (cost + 2);
     let mut s = vec![busy; n_tlm];
     let mut plain_ack = busy;
     plain_ack.ack.tlm.present = false;
-    s.extend(vec![plain_ack; 2 * plain]);
+    s.extend(vec![plain_ack; 3 * (plain + 2)]);
+    let n_plain = s.len();
     s.extend(vec![
         In {
             req_valid: false,
             ..busy
         };
-        4
+        10
     ]);
+    let n_idle = s.len();
     s.extend(vec![
         In {
             cfg_ctl_share: 0,
             ..busy
         };
-        4
+        10
     ]);
     let out = both::<TxArb<4>, Golden<4>>("tx_arb_budget", &s).unwrap();
     let taken: Vec<usize> = (0..s.len()).filter(|&t| out[t].ack_ready).collect();
-    // The first ACK goes in cycle 0, charged nothing (the costs load in
-    // cycle 0); the next in cycle 1, charged the cost of share 4.
+    // The first ACK is granted in cycle 0 and taken in 1, charged the cost
+    // of share 4 (loaded in cycle 0); the next after the debt and 2.
     let tlm: Vec<usize> = taken.iter().copied().filter(|&t| t < n_tlm).collect();
-    assert_eq!(&tlm[..2], &[0, 1]);
-    let tlm = &tlm[1..];
+    assert_eq!(tlm[0], 1);
     let gaps: Vec<usize> = tlm.windows(2).map(|w| w[1] - w[0]).collect();
-    assert!(gaps.iter().all(|&g| g == cost + 1), "{tlm:?}");
+    assert!(gaps.iter().all(|&g| g == cost + 2), "{tlm:?}");
     assert!(tlm.len() >= 3);
-    for t in 0..n_tlm {
-        // Every cycle without an ACK goes to the requester's data.
-        assert_eq!(out[t].req_ready, !out[t].ack_ready, "cycle {t}");
+    for t in 1..n_tlm {
+        // One take every 2 cycles (grant, take); every take that is not
+        // an ACK goes to the requester's data.
+        let one = out[t].ack_ready ^ out[t].req_ready;
+        assert_eq!(one, t % 2 == 1, "cycle {t}");
+        assert!(!out[t].cnp_ready && !out[t].notify_ready && !out[t].rresp_ready);
     }
     let p: Vec<usize> = taken
         .iter()
         .copied()
-        .filter(|&t| t >= n_tlm && t < n_tlm + 2 * plain)
+        .filter(|&t| t >= n_tlm && t < n_plain)
         .collect();
-    assert!(p.windows(2).all(|w| w[1] - w[0] == plain + 1), "{p:?}");
-    // No data waiting: the ACK goes in every cycle, and so with share 0.
-    let tail = n_tlm + 2 * plain;
-    assert!((tail..s.len()).all(|t| out[t].ack_ready), "{taken:?}");
-    assert!((tail..s.len()).all(|t| !out[t].req_ready));
+    assert!(p.len() >= 2, "{p:?}");
+    assert!(p.windows(2).all(|w| w[1] - w[0] == plain + 2), "{p:?}");
+    // No data waiting, or share 0: every grant goes to the ACK.
+    for t in (n_plain + 2..n_idle).chain(n_idle + 2..s.len()) {
+        assert_eq!(out[t].ack_ready, t % 2 == 1, "cycle {t}: {taken:?}");
+        assert!(!out[t].req_ready, "cycle {t}");
+    }
 }
