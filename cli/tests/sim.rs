@@ -952,7 +952,8 @@ fn a_reset_in_mid_traffic_is_recovered() {
     // sending is cut on the wire (counted, not an error of the run). The
     // cycle is one where B sends (5000 was before 8 READs in flight, 5500
     // then, 5000 again since the flows have regions of their own, 5050
-    // since the scheduler's input slice).
+    // since the scheduler's input slice, 5070 since the Tx's output
+    // slice).
     let (code, out, err) = hpccnic(&[
         "sim",
         "mixed",
@@ -963,7 +964,7 @@ fn a_reset_in_mid_traffic_is_recovered() {
         "--loss",
         "0.01",
         "--reset-at",
-        "5050",
+        "5070",
         "--seed",
         "4",
     ]);

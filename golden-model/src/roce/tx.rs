@@ -12,6 +12,7 @@
 
 use crate::roce::crc32;
 use crate::roce::{HostReadReq, TxDesc, TxFlowCtx, TxStats};
+use crate::stream::Beat;
 use crate::Cycle;
 
 /// One cycle's inputs.
@@ -44,7 +45,8 @@ pub struct Out {
     pub out_tkeep: u8,
     pub out_tlast: bool,
     pub out_tvalid: bool,
-    /// Always 0: a frame once started is always completed (no abort).
+    /// On a frame's last word: abort (its payload came flagged, or a
+    /// reset cut it: the closing word).
     pub out_tuser: bool,
     pub stats: TxStats,
 }
@@ -188,6 +190,10 @@ pub struct RoceTx<const A: usize> {
     b_kind: u8,
     b_close: bool,
     out_open: bool,
+    /// The output register slice (`m_axis_tx`).
+    o_slice: crate::record::Slice<Beat>,
+    /// `s_req.ready`, a register.
+    rdy_q: bool,
     crc: u32,
     c_frames: u32,
     c_bad: u32,
@@ -270,6 +276,8 @@ impl<const A: usize> Default for RoceTx<A> {
             b_kind: 0,
             b_close: false,
             out_open: false,
+            o_slice: Default::default(),
+            rdy_q: false,
             crc: 0,
             c_frames: 0,
             c_bad: 0,
@@ -321,9 +329,7 @@ impl<const A: usize> Cycle for RoceTx<A> {
     fn step(&mut self, i: &In) -> Out {
         let amask = ((1u64 << A) - 1) as u32;
         // ---- P0 ----
-        let busy =
-            self.p1v || self.p2v || self.p3v || self.p4v || self.p5v || self.sv || self.rdq_v;
-        let rdy = !busy && !i.reset;
+        let rdy = self.rdy_q;
         let accept = rdy && i.req_valid;
         let bad = Self::check(i);
         let len = (i.req.len & 0x1FFF) as u32;
@@ -331,7 +337,9 @@ impl<const A: usize> Cycle for RoceTx<A> {
         let ram_read = self.ctx[(i.req.flow & amask) as usize];
 
         // ---- Generator (combinational) ----
-        let adv = i.out_tready || !self.b_v;
+        // Stage B's enable: the output slice has room (a register).
+        let slice_ready = self.o_slice.s_tready();
+        let adv = slice_ready || !self.b_v;
         let g_last = self.g_rcrc == 2 || self.g_rcrc == 0x3FFE;
         let in_items = self.g_j >= 5;
         let cons_h = in_items && self.g_hl != 0;
@@ -407,12 +415,11 @@ impl<const A: usize> Cycle for RoceTx<A> {
                 addr: self.rdq_a,
                 len: self.rdq_l,
             },
-            out_tdata: tdata,
-            out_tkeep: tkeep,
-            out_tlast: tlast,
-            out_tvalid: self.b_v,
-            out_tuser: self.b_v
-                && (self.b_close || ((self.b_kind == 1 || self.b_kind == 3) && self.b_err)),
+            out_tdata: self.o_slice.main.tdata as u64,
+            out_tkeep: self.o_slice.main.tkeep as u8,
+            out_tlast: self.o_slice.main.tlast,
+            out_tvalid: self.o_slice.main_v,
+            out_tuser: self.o_slice.main.tuser != 0,
             stats: TxStats {
                 frames: self.c_frames,
                 bad_req: self.c_bad,
@@ -420,10 +427,19 @@ impl<const A: usize> Cycle for RoceTx<A> {
             },
         };
 
+        // Stage B's word, offered to the output slice.
+        let b_word = Beat {
+            tdata: tdata as u128,
+            tkeep: tkeep as u16,
+            tlast,
+            tuser: (self.b_close || ((self.b_kind == 1 || self.b_kind == 3) && self.b_err)) as u32,
+        };
+
         // ---- Clock edge: compute every next value from the current state ----
         let ctx = std::mem::take(&mut self.ctx);
         let mut n = self.clone();
         n.ctx = ctx;
+        n.o_slice.step(self.b_v.then_some(b_word), i.out_tready);
         // Context RAM (read-old on a same-cycle collision).
         n.ram_out = ram_read;
         if i.ctx_valid {
@@ -671,7 +687,7 @@ impl<const A: usize> Cycle for RoceTx<A> {
             n.b_v = false;
         }
         // A reset with a frame open on the output: its closing word.
-        let open_next = if self.b_v && i.out_tready {
+        let open_next = if self.b_v && slice_ready {
             !tlast
         } else {
             self.out_open
@@ -684,7 +700,7 @@ impl<const A: usize> Cycle for RoceTx<A> {
             n.b_data = 0;
             n.b_err = false;
         }
-        if self.b_v && i.out_tready && (self.b_kind == 1 || self.b_kind == 3) {
+        if self.b_v && slice_ready && (self.b_kind == 1 || self.b_kind == 3) {
             n.c_frames = self.c_frames.wrapping_add(1);
             if self.b_err {
                 n.c_aborted = self.c_aborted.wrapping_add(1);
@@ -715,6 +731,10 @@ impl<const A: usize> Cycle for RoceTx<A> {
                 n.sv = false;
             }
         }
+        // `s_req.ready` next cycle: nothing in prep or waiting then, and no
+        // reset now (a descriptor taken in a reset's first cycle is
+        // abandoned with the pipeline).
+        n.rdy_q = !(n.p1v || n.p2v || n.p3v || n.p4v || n.p5v || n.sv || n.rdq_v) && !i.reset;
         *self = n;
         out
     }

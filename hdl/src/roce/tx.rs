@@ -12,7 +12,12 @@
 //!   0x01, `tlast`, `tuser` = abort) until it is taken, during the reset
 //!   or after it, so the MAC drops the frame instead of joining it to the
 //!   next one. A frame none of whose words was taken simply vanishes. The
-//!   closing word is not counted.
+//!   closing word is not counted. "Taken" here means taken by the output
+//!   slice (below): the words of the frame already in it go out first,
+//!   then the closing word. A descriptor taken on `s_req` in the cycle a
+//!   reset begins (`s_req.ready` is a register, so it can be high then)
+//!   is abandoned with the pipeline; `s_req.ready` is low from the
+//!   reset's second cycle to the cycle after it ends.
 //! - Context write (one cycle): `s_ctx.valid`, `s_ctx.flow: A`, `s_ctx.dmac: 48`,
 //!   `s_ctx.smac: 48`, `s_ctx.sip: 32`, `s_ctx.dip: 32`, `s_ctx.sport: 16`,
 //!   `s_ctx.dqp: 24`, `s_ctx.pkey: 16`, `s_ctx.tos: 8`. MACs and IPs as numbers
@@ -39,9 +44,11 @@
 //!   Bytes of the last word past `len` are ignored (sent as pad zeros).
 //! - Frame out (§4): `m_axis_tx` ([`AxisSource`]`<64, 8, 1>`; `tuser`
 //!   on the last word = abort: a payload word came flagged; a frame once
-//!   started is always completed). Zero while `tvalid` is low.
+//!   started is always completed). Every output is a flop of the output
+//!   slice; they hold the last word while `tvalid` is low (zero after
+//!   configuration).
 //! - Counters (32 bits, wrapping): `m_stats.frames` (frames whose last word was
-//!   taken, aborted ones included), `m_stats.bad_req` (descriptors
+//!   taken by the output slice, aborted ones included), `m_stats.bad_req` (descriptors
 //!   dropped), `m_stats.aborted` (frames sent with `tuser`).
 //!
 //! # Bad descriptors (accepted, dropped, counted in `m_stats.bad_req`)
@@ -55,8 +62,8 @@
 //! to 4096 are accepted on every payload opcode.
 //!
 //! # Structure
-//! - Prep (one descriptor at a time; `s_req.ready` = nothing in prep or
-//!   waiting, and no read request pending): accept (P0: checks, decodes,
+//! - Prep (one descriptor at a time; `s_req.ready` = a register: nothing
+//!   in prep or waiting, and no read request pending): accept (P0: checks, decodes,
 //!   descriptor fields registered, context RAM read, host read request
 //!   registered), P1 (the context word registered out of the block RAM),
 //!   P2 (header words, item words, lengths), P3–P5 (IPv4 header checksum), then the frame waits, complete, until the
@@ -75,9 +82,15 @@
 //!   stage B, the output word. The ICRC (complemented CRC register) is
 //!   merged into stage B's word on the way out: lanes 2–5 of the last word,
 //!   or lanes 6–7 and lanes 0–1 of one more word.
-//! - One enable for generator, A and B: `out_tready` or B empty. A payload
-//!   word is taken (`rd_tready`) only in a cycle that also sends; without
-//!   `rd_tvalid` the generator inserts a gap (tvalid low) into the frame.
+//! - One enable for generator, A and B: the output slice has room (its
+//!   `tready`, a flop) or B is empty. A payload word is taken
+//!   (`rd_tready`) only in a cycle that also moves B; without `rd_tvalid`
+//!   the generator inserts a gap (tvalid low) into the frame.
+//! - Output slice ([`AxisSkid`]): stage B's word, with the ICRC merged,
+//!   enters it; `m_axis_tx` is its registers. So no input port reaches an
+//!   output port in the same cycle (timing rule R1,
+//!   `docs/architecture.md` §5i): `m_axis_tx.tready` no longer reaches
+//!   `s_axis_rd.tready`, nor `reset` `s_req.ready`.
 //!
 //! # Timing
 //! - Throughput: frames back to back, ceil(frame bytes / 8) cycles each,
@@ -86,7 +99,8 @@
 //!   took the previous frame and is complete 6 cycles later, so frames of 8
 //!   or more cycles follow each other without an idle cycle.
 //! - Latency (idle block): descriptor accepted in cycle t, `m_rdq.valid` from
-//!   t + 1, first frame word on `out_*` in cycle t + 9.
+//!   t + 1, first frame word on `m_axis_tx` in cycle t + 10 (t + 9 before
+//!   the output slice).
 //!
 //! Golden twin: `nic_golden::roce::tx`.
 
@@ -95,7 +109,7 @@ pub use crate::roce::bswap::Bswap64;
 use crate::roce::crc32::Crc32x64;
 use crate::roce::op_decode::OpDecode;
 use crate::roce::{HostReadReqSource, TxDescSink, TxFlowCtxSink, TxStatsSource};
-use crate::stream::{AxisSink, AxisSource};
+use crate::stream::{AxisSink, AxisSkid, AxisSource};
 use nic_spec::roce::{syndrome, ROCE_PORT};
 use rust_hdl::prelude::*;
 
@@ -141,6 +155,12 @@ pub struct RoceTx<const A: usize> {
     pub m_rdq: HostReadReqSource,
     pub m_axis_tx: AxisSource<64, 8, 1>,
     pub m_stats: TxStatsSource,
+    /// The output register slice: `m_axis_tx` is its flops, and stage B's
+    /// enable reads its `s_axis.tready` (a flop), never `m_axis_tx.tready`.
+    o_slice: AxisSkid<64, 8, 1>,
+    /// `s_req.ready`, a register: no descriptor in prep or waiting next
+    /// cycle, and no reset this cycle.
+    rdy_q: DFF<Bit>,
     // Context RAM: {dmac, sport}, {smac, pkey}, {sip, dip}, {dqp, tos}.
     ram0: Ram<Bits<64>, A>,
     ram1: Ram<Bits<64>, A>,
@@ -341,6 +361,8 @@ impl<const A: usize> Default for RoceTx<A> {
             m_rdq: Default::default(),
             m_axis_tx: Default::default(),
             m_stats: Default::default(),
+            o_slice: Default::default(),
+            rdy_q: Default::default(),
             ram0: Default::default(),
             ram1: Default::default(),
             ram2: Default::default(),
@@ -513,6 +535,7 @@ impl<const A: usize> Logic for RoceTx<A> {
             p4v,
             p5v,
             sv,
+            rdy_q,
             r_ctx0,
             r_ctx1,
             r_ctx2,
@@ -601,6 +624,8 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.item[i].d.next = self.item[i].q.val();
         }
         self.ram0.clock.next = self.clock.val();
+        self.o_slice.clock.next = self.clock.val();
+        AxisSource::<64, 8, 1>::link(&mut self.m_axis_tx, &mut self.o_slice.m_axis);
         self.ram1.clock.next = self.clock.val();
         self.ram2.clock.next = self.clock.val();
         self.ram3.clock.next = self.clock.val();
@@ -635,7 +660,7 @@ impl<const A: usize> Logic for RoceTx<A> {
             || self.p5v.q.val()
             || self.sv.q.val()
             || self.rdq_v.q.val());
-        self.rdy.next = (!self.busy.val() && !self.reset.val());
+        self.rdy.next = self.rdy_q.q.val();
         self.s_req.ready.next = self.rdy.val();
         self.accept.next = (self.rdy.val() && self.s_req.valid.val());
 
@@ -822,7 +847,7 @@ impl<const A: usize> Logic for RoceTx<A> {
             + bit_cast::<16, 1>(self.ck_f.q.val().get_bits::<1>(16)));
 
         // ---- Generator -------------------------------------------------------
-        self.adv.next = (self.m_axis_tx.tready.val() || !self.b_v.q.val());
+        self.adv.next = (self.o_slice.s_axis.tready.val() || !self.b_v.q.val());
         self.g_last.next = self.f_last.q.val();
         self.in_items.next = self.f_ge5.q.val();
         self.cons_h.next = self.f_ch.q.val();
@@ -1090,7 +1115,7 @@ impl<const A: usize> Logic for RoceTx<A> {
         }
         // A reset with a frame open: stage B holds its closing word.
         self.open_next.next = self.out_open.q.val();
-        if (self.b_v.q.val() && self.m_axis_tx.tready.val()) {
+        if (self.b_v.q.val() && self.o_slice.s_axis.tready.val()) {
             self.open_next.next =
                 !(self.b_close.q.val() || (self.b_kind.q.val() == 1) || (self.b_kind.q.val() == 3));
         }
@@ -1103,43 +1128,43 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.b_err.d.next = false;
         }
         self.icrc.next = !self.crc.q.val();
-        self.m_axis_tx.tvalid.next = self.b_v.q.val();
+        self.o_slice.s_axis.tvalid.next = self.b_v.q.val();
         if !self.b_v.q.val() {
-            self.m_axis_tx.tdata.next = 0.into();
-            self.m_axis_tx.tkeep.next = 0.into();
-            self.m_axis_tx.tlast.next = false;
+            self.o_slice.s_axis.tdata.next = 0.into();
+            self.o_slice.s_axis.tkeep.next = 0.into();
+            self.o_slice.s_axis.tlast.next = false;
         } else if self.b_close.q.val() {
-            self.m_axis_tx.tdata.next = 0.into();
-            self.m_axis_tx.tkeep.next = 0x01.into();
-            self.m_axis_tx.tlast.next = true;
+            self.o_slice.s_axis.tdata.next = 0.into();
+            self.o_slice.s_axis.tkeep.next = 0x01.into();
+            self.o_slice.s_axis.tlast.next = true;
         } else if (self.b_kind.q.val() == 1) {
-            self.m_axis_tx.tdata.next =
+            self.o_slice.s_axis.tdata.next =
                 (self.b_data.q.val() | (bit_cast::<64, 32>(self.icrc.val()) << 16));
-            self.m_axis_tx.tkeep.next = 0x3F.into();
-            self.m_axis_tx.tlast.next = true;
+            self.o_slice.s_axis.tkeep.next = 0x3F.into();
+            self.o_slice.s_axis.tlast.next = true;
         } else if (self.b_kind.q.val() == 2) {
-            self.m_axis_tx.tdata.next = (self.b_data.q.val()
+            self.o_slice.s_axis.tdata.next = (self.b_data.q.val()
                 | (bit_cast::<64, 16>(self.icrc.val().get_bits::<16>(0)) << 48));
-            self.m_axis_tx.tkeep.next = 0xFF.into();
-            self.m_axis_tx.tlast.next = false;
+            self.o_slice.s_axis.tkeep.next = 0xFF.into();
+            self.o_slice.s_axis.tlast.next = false;
         } else if (self.b_kind.q.val() == 3) {
-            self.m_axis_tx.tdata.next =
+            self.o_slice.s_axis.tdata.next =
                 (self.b_data.q.val() | bit_cast::<64, 16>(self.icrc.val().get_bits::<16>(16)));
-            self.m_axis_tx.tkeep.next = 0x03.into();
-            self.m_axis_tx.tlast.next = true;
+            self.o_slice.s_axis.tkeep.next = 0x03.into();
+            self.o_slice.s_axis.tlast.next = true;
         } else {
-            self.m_axis_tx.tdata.next = self.b_data.q.val();
-            self.m_axis_tx.tkeep.next = 0xFF.into();
-            self.m_axis_tx.tlast.next = false;
+            self.o_slice.s_axis.tdata.next = self.b_data.q.val();
+            self.o_slice.s_axis.tkeep.next = 0xFF.into();
+            self.o_slice.s_axis.tlast.next = false;
         }
         // Abort on the last word of a frame whose payload came flagged.
-        self.m_axis_tx.tuser.next = ((self.b_v.q.val()
+        self.o_slice.s_axis.tuser.next = ((self.b_v.q.val()
             && ((self.b_kind.q.val() == 1) || (self.b_kind.q.val() == 3))
             && self.b_err.q.val())
             || (self.b_v.q.val() && self.b_close.q.val()))
         .into();
         if (self.b_v.q.val()
-            && self.m_axis_tx.tready.val()
+            && self.o_slice.s_axis.tready.val()
             && ((self.b_kind.q.val() == 1) || (self.b_kind.q.val() == 3)))
         {
             self.c_frames.d.next = (self.c_frames.q.val() + 1);
@@ -1175,5 +1200,16 @@ impl<const A: usize> Logic for RoceTx<A> {
                 self.sv.d.next = false;
             }
         }
+        // `s_req.ready` next cycle: nothing in prep or waiting then, and
+        // no reset now (a descriptor taken in a reset's first cycle is
+        // abandoned with the pipeline).
+        self.rdy_q.d.next = (!(self.p1v.d.val()
+            || self.p2v.d.val()
+            || self.p3v.d.val()
+            || self.p4v.d.val()
+            || self.p5v.d.val()
+            || self.sv.d.val()
+            || self.rdq_v.d.val())
+            && !self.reset.val());
     }
 }

@@ -700,13 +700,22 @@ fn tx_reset_mid_frame_sends_one_closing_word() {
         1,
         "one frame closed"
     );
-    // The closing word waits through the second reset, held unchanged.
+    // The output slice holds two words of the frame, taken from stage B
+    // before the stall: they wait through both resets, held unchanged,
+    // and go first; the closing word, held in stage B, follows them.
     for t in 52..80 {
-        assert!(
-            outs[t].out_tvalid && outs[t].out_tlast && outs[t].out_tuser,
-            "cycle {t}"
-        );
+        assert!(outs[t].out_tvalid && !outs[t].out_tuser, "cycle {t}");
+        let word = |o: &Out| (o.out_tdata, o.out_tkeep, o.out_tlast);
+        assert_eq!(word(&outs[t]), word(&outs[51]), "cycle {t}: held");
     }
+    let closing: Vec<usize> = (0..stim.len())
+        .filter(|&t| outs[t].out_tvalid && stim[t].out_tready && outs[t].out_tuser)
+        .collect();
+    assert_eq!(
+        closing,
+        vec![82],
+        "the closing word right after the slice's two"
+    );
 }
 
 fn ctx1() -> Ctx {
@@ -771,8 +780,8 @@ fn line_rate(name: &str, descs: Vec<Desc>) -> Vec<usize> {
         }
         per.push(e - s + 1);
     }
-    // Latency: accepted in cycle t (idle block), first word in t + 9.
-    assert_eq!(log.frames[0].1, log.accepted[0].0 + 9, "{name}: latency");
+    // Latency: accepted in cycle t (idle block), first word in t + 10.
+    assert_eq!(log.frames[0].1, log.accepted[0].0 + 10, "{name}: latency");
     let first = log.frames[0].1;
     let last = log.frames[n - 1].2;
     assert_eq!(log.sent.len(), last - first + 1, "{name}: a gap inside");
