@@ -1,11 +1,15 @@
 //! Twin of `hdl/src/hostif/dma_rd_mux.rs`: the Tx's payload reads and
 //! the send-queue fetches onto one read-descriptor port, and the h2c
 //! stream back to whoever asked. `reset` makes the payload reads in
-//! flight stale: their beats are taken and dropped.
+//! flight stale: their beats are taken and dropped. The requests pass a
+//! registered grant (each requester's `ready` a flop) and the h2c beats
+//! a register slice, so no input reaches an output in its cycle.
 
 use crate::hostif::{DmaDesc, WqeBeat, WqeFetch};
 use crate::mem::fifo::{self, Fifo};
+use crate::record::Slice;
 use crate::roce::HostReadReq;
+use crate::stream::Beat;
 use crate::Cycle;
 
 /// Reads in flight at most.
@@ -50,6 +54,11 @@ pub struct Out {
 
 #[derive(Clone, Debug, Default)]
 pub struct DmaRdMux {
+    /// The requester granted: taken this cycle if its `valid` is high.
+    g_core: bool,
+    g_fetch: bool,
+    /// The h2c input slice.
+    h2c: Slice<Beat>,
     d_v: bool,
     d: DmaDesc,
     /// {fetch, words 10, flow 16, idx 16}.
@@ -78,16 +87,23 @@ impl Cycle for DmaRdMux {
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
         let s = self.clone();
-        // ---- Requests.
-        let d_free = !s.d_v || i.desc_ready;
-        let can = d_free && s.reads < MAX_READS;
+        // ---- Requests: the granted requester's, if still valid.
         let core_len = i.core.len & 0x1FFF;
         let core_zero = core_len == 0;
-        let pick_core = i.core_valid && !core_zero && (!i.fetch_valid || s.turn_core);
-        let pick_fetch = i.fetch_valid && !pick_core;
-        let issue = can && (pick_core || pick_fetch);
+        let take_core = s.g_core && i.core_valid;
+        let take_fetch = s.g_fetch && i.fetch_valid;
+        let pick_core = take_core && !core_zero;
+        let issue = pick_core || take_fetch;
+        let can = !(take_core || take_fetch) && (!s.d_v || i.desc_ready) && s.reads < MAX_READS;
+        self.g_core = can && i.core_valid && (!i.fetch_valid || s.turn_core);
+        self.g_fetch = can && i.fetch_valid && !(i.core_valid && s.turn_core);
+        // The h2c beat at the slice's head.
+        let h2c_valid = s.h2c.main_v;
+        let hb = s.h2c.main;
+        let (h2c_tdata, h2c_tkeep, h2c_tlast, h2c_tuser) =
+            (hb.tdata as u64, hb.tkeep as u8, hb.tlast, hb.tuser & 1 != 0);
         // ---- h2c.
-        let out_valid = s.cur_v && !s.drop && (s.pad || i.h2c_tvalid);
+        let out_valid = s.cur_v && !s.drop && (s.pad || h2c_valid);
         let sink = !s.cur_fetch && s.stale != 0;
         let out_ready = if s.cur_fetch {
             i.beat_ready
@@ -95,18 +111,18 @@ impl Cycle for DmaRdMux {
             i.core_tready || sink
         };
         let stray = !s.cur_v && s.reads == 0;
-        let h2c_tready = (s.cur_v && !s.pad && (s.drop || out_ready)) || stray;
+        let head_ready = (s.cur_v && !s.pad && (s.drop || out_ready)) || stray;
         let (data, keep, user) = if s.pad {
             (0, 0xFF, true)
         } else {
-            (i.h2c_tdata, i.h2c_tkeep, i.h2c_tuser)
+            (h2c_tdata, h2c_tkeep, h2c_tuser)
         };
         let out = Out {
-            core_ready: (can && pick_core) || core_zero,
-            fetch_ready: can && pick_fetch,
+            core_ready: s.g_core,
+            fetch_ready: s.g_fetch,
             desc_valid: s.d_v,
             desc: s.d,
-            h2c_tready,
+            h2c_tready: s.h2c.s_tready(),
             core_tdata: data,
             core_tkeep: keep,
             core_tlast: s.cur_left == 1,
@@ -175,25 +191,25 @@ impl Cycle for DmaRdMux {
         if beat {
             self.cur_left = s.cur_left.wrapping_sub(1) & 0x3FF;
             self.cur_word = s.cur_word.wrapping_add(1) & 0x3FF;
-            if !s.pad && i.h2c_tuser {
+            if !s.pad && h2c_tuser {
                 self.n_err = self.n_err.wrapping_add(1);
             }
             if s.cur_left == 1 {
-                if s.pad || i.h2c_tlast {
+                if s.pad || h2c_tlast {
                     finish = true;
                 } else {
                     self.drop = true;
                     self.n_len = self.n_len.wrapping_add(1);
                 }
-            } else if !s.pad && i.h2c_tlast {
+            } else if !s.pad && h2c_tlast {
                 self.pad = true;
                 self.n_len = self.n_len.wrapping_add(1);
             }
         }
-        if s.drop && i.h2c_tvalid && i.h2c_tlast {
+        if s.drop && h2c_valid && h2c_tlast {
             finish = true;
         }
-        if stray && i.h2c_tvalid && i.h2c_tlast {
+        if stray && h2c_valid && h2c_tlast {
             self.n_len = self.n_len.wrapping_add(1);
         }
         if finish {
@@ -207,6 +223,13 @@ impl Cycle for DmaRdMux {
         let issue_core = issue && pick_core;
         let finish_core = finish && !s.cur_fetch;
         self.core_reads = (s.core_reads + issue_core as u32 - finish_core as u32) & 0xF;
+        let in_beat = Beat {
+            tdata: i.h2c_tdata as u128,
+            tkeep: i.h2c_tkeep as u16,
+            tlast: i.h2c_tlast,
+            tuser: i.h2c_tuser as u32,
+        };
+        self.h2c.step(i.h2c_tvalid.then_some(in_beat), head_ready);
         if i.reset {
             self.stale = self.core_reads;
         } else if finish_core && s.stale != 0 {

@@ -40,17 +40,31 @@
 //! Ports (clock `clock`, `reset`): as above; counters `rd_descs`
 //! (descriptors taken by the DMA engine), `h2c_err`, `h2c_len_err`.
 //!
-//! Timing: a request in cycle t → its descriptor offered in t + 1; the
-//! first beat of a read is routed from the cycle after its descriptor
-//! was issued + 3 (the route FIFO), then one beat per cycle, with one
-//! idle cycle between reads.
+//! Structure and timing (the timing rules R1, R2; `docs/architecture.md`
+//! §5i): no input port reaches an output port in the same cycle.
+//! - Requests: a registered grant. In a cycle where the descriptor
+//!   register will be free next cycle and fewer than 8 reads are in
+//!   flight, one of the requesters with `valid` high is granted (in turn
+//!   when both ask); its `ready` is its grant flop, and its request is
+//!   taken the cycle after if still valid. A payload read of length 0 is
+//!   taken then and dropped. A request in cycle t → granted in t + 1 →
+//!   its descriptor offered in t + 2; one request every 2 cycles.
+//! - h2c: the DMA engine's beats enter a register slice ([`AxisSkid`]),
+//!   so `s_axis_h2c.tready` is a flop; the beats are routed from the
+//!   slice's head, so `m_axis_core` and `m_beat` are selects of flops.
+//!   The first beat of a read is routed from the cycle after its
+//!   descriptor was issued + 3 (the route FIFO), one cycle after it
+//!   reaches the slice, then one beat per cycle, with one idle cycle
+//!   between reads. A stray beat is dropped if no read is in flight when
+//!   it reaches the slice's head, so one the DMA engine sends in the
+//!   cycle a read is issued counts as that read's.
 //!
 //! Golden twin: `nic_golden::hostif::dma_rd_mux`.
 
 use crate::hostif::{DmaDescSource, WqeBeatSource, WqeFetchSink};
 use crate::mem::Fifo;
 use crate::roce::HostReadReqSink;
-use crate::stream::{AxisSink, AxisSource};
+use crate::stream::{AxisSink, AxisSkid, AxisSource};
 use rust_hdl::prelude::*;
 
 /// Reads in flight at most.
@@ -69,6 +83,12 @@ pub struct DmaRdMux {
     pub rd_descs: Signal<Out, Bits<32>>,
     pub h2c_err: Signal<Out, Bits<32>>,
     pub h2c_len_err: Signal<Out, Bits<32>>,
+    /// The grant (at most one set): the requester taken this cycle if
+    /// its `valid` is high.
+    g_core: DFF<Bit>,
+    g_fetch: DFF<Bit>,
+    /// The h2c input slice.
+    h2c: AxisSkid<64, 8, 1>,
     d_v: DFF<Bit>,
     d_addr: DFF<Bits<64>>,
     d_len: DFF<Bits<16>>,
@@ -95,11 +115,13 @@ pub struct DmaRdMux {
     k_max: Constant<Bits<4>>,
     k_fetch_bit: Constant<Bits<43>>,
     core_sum: Signal<Local, Bits<14>>,
-    d_free: Signal<Local, Bit>,
+    /// A grant may go out: the descriptor register free next cycle,
+    /// fewer than 8 reads in flight, no request taken now.
     can: Signal<Local, Bit>,
     core_zero: Signal<Local, Bit>,
+    take_core: Signal<Local, Bit>,
+    take_fetch: Signal<Local, Bit>,
     pick_core: Signal<Local, Bit>,
-    pick_fetch: Signal<Local, Bit>,
     issue: Signal<Local, Bit>,
     finish: Signal<Local, Bit>,
     out_valid: Signal<Local, Bit>,
@@ -127,6 +149,9 @@ impl Default for DmaRdMux {
             rd_descs: Default::default(),
             h2c_err: Default::default(),
             h2c_len_err: Default::default(),
+            g_core: Default::default(),
+            g_fetch: Default::default(),
+            h2c: Default::default(),
             d_v: Default::default(),
             d_addr: Default::default(),
             d_len: Default::default(),
@@ -150,11 +175,11 @@ impl Default for DmaRdMux {
             k_max: Constant::new(Bits::<4>::from(MAX_READS)),
             k_fetch_bit: Constant::new(Bits::<43>::from(1u64 << 42)),
             core_sum: Default::default(),
-            d_free: Default::default(),
             can: Default::default(),
             core_zero: Default::default(),
+            take_core: Default::default(),
+            take_fetch: Default::default(),
             pick_core: Default::default(),
-            pick_fetch: Default::default(),
             issue: Default::default(),
             finish: Default::default(),
             out_valid: Default::default(),
@@ -173,21 +198,33 @@ impl Logic for DmaRdMux {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, d_v, d_addr, d_len, d_tag, reads, turn_core, cur_v, cur_fetch, cur_left,
-            cur_flow, cur_idx, cur_word, pad, drop, core_reads, stale, n_descs, n_err, n_len
+            self, clock, g_core, g_fetch, d_v, d_addr, d_len, d_tag, reads, turn_core, cur_v,
+            cur_fetch, cur_left, cur_flow, cur_idx, cur_word, pad, drop, core_reads, stale,
+            n_descs, n_err, n_len
         );
         clock!(self, clock, route);
-        // ---- Requests → descriptors (and their routes).
-        self.d_free.next = (!self.d_v.q.val() || self.m_axis_read_desc.ready.val());
-        self.can.next = (self.d_free.val() && (self.reads.q.val() < self.k_max.val()));
+        self.h2c.clock.next = self.clock.val();
+        AxisSink::<64, 8, 1>::link(&mut self.s_axis_h2c, &mut self.h2c.s_axis);
+        // ---- Requests → descriptors (and their routes): the granted
+        // requester's, taken if still valid (a payload read of length 0
+        // is taken and dropped).
+        self.s_core.ready.next = self.g_core.q.val();
+        self.s_fetch.ready.next = self.g_fetch.q.val();
         self.core_zero.next = !self.s_core.len.val().any();
-        self.pick_core.next = (self.s_core.valid.val()
-            && !self.core_zero.val()
+        self.take_core.next = (self.g_core.q.val() && self.s_core.valid.val());
+        self.take_fetch.next = (self.g_fetch.q.val() && self.s_fetch.valid.val());
+        self.pick_core.next = (self.take_core.val() && !self.core_zero.val());
+        self.issue.next = (self.pick_core.val() || self.take_fetch.val());
+        // The grant for next cycle.
+        self.can.next = (!(self.take_core.val() || self.take_fetch.val())
+            && (!self.d_v.q.val() || self.m_axis_read_desc.ready.val())
+            && (self.reads.q.val() < self.k_max.val()));
+        self.g_core.d.next = (self.can.val()
+            && self.s_core.valid.val()
             && (!self.s_fetch.valid.val() || self.turn_core.q.val()));
-        self.pick_fetch.next = (self.s_fetch.valid.val() && !self.pick_core.val());
-        self.s_core.ready.next = ((self.can.val() && self.pick_core.val()) || self.core_zero.val());
-        self.s_fetch.ready.next = (self.can.val() && self.pick_fetch.val());
-        self.issue.next = (self.can.val() && (self.pick_core.val() || self.pick_fetch.val()));
+        self.g_fetch.d.next = (self.can.val()
+            && self.s_fetch.valid.val()
+            && !(self.s_core.valid.val() && self.turn_core.q.val()));
         if (self.d_v.q.val() && self.m_axis_read_desc.ready.val()) {
             self.d_v.d.next = false;
             self.n_descs.d.next = (self.n_descs.q.val() + 1);
@@ -233,7 +270,7 @@ impl Logic for DmaRdMux {
         // ---- h2c → the reader (or padding, or dropped).
         self.out_valid.next = (self.cur_v.q.val()
             && !self.drop.q.val()
-            && (self.pad.q.val() || self.s_axis_h2c.tvalid.val()));
+            && (self.pad.q.val() || self.h2c.m_axis.tvalid.val()));
         self.sink.next = (!self.cur_fetch.q.val() && self.stale.q.val().any());
         self.out_ready.next = self.m_axis_core.tready.val();
         if self.cur_fetch.q.val() {
@@ -244,13 +281,13 @@ impl Logic for DmaRdMux {
         }
         self.m_axis_core.tvalid.next =
             ((self.out_valid.val() && !self.cur_fetch.q.val()) && !self.sink.val());
-        self.m_axis_core.tdata.next = self.s_axis_h2c.tdata.val();
-        self.m_axis_core.tkeep.next = self.s_axis_h2c.tkeep.val();
-        self.m_axis_core.tuser.next = self.s_axis_h2c.tuser.val();
+        self.m_axis_core.tdata.next = self.h2c.m_axis.tdata.val();
+        self.m_axis_core.tkeep.next = self.h2c.m_axis.tkeep.val();
+        self.m_axis_core.tuser.next = self.h2c.m_axis.tuser.val();
         self.m_axis_core.tlast.next = (self.cur_left.q.val() == 1);
         self.m_beat.valid.next = (self.out_valid.val() && self.cur_fetch.q.val());
-        self.m_beat.data.next = self.s_axis_h2c.tdata.val();
-        self.m_beat.err.next = self.s_axis_h2c.tuser.val().any();
+        self.m_beat.data.next = self.h2c.m_axis.tdata.val();
+        self.m_beat.err.next = self.h2c.m_axis.tuser.val().any();
         if self.pad.q.val() {
             self.m_axis_core.tdata.next = 0.into();
             self.m_axis_core.tkeep.next = 0xFF.into();
@@ -263,7 +300,7 @@ impl Logic for DmaRdMux {
             (self.cur_idx.q.val() + bit_cast::<16, 8>(self.cur_word.q.val().get_bits::<8>(2)));
         self.m_beat.word.next = self.cur_word.q.val().get_bits::<2>(0);
         self.stray.next = (!self.cur_v.q.val() && !self.reads.q.val().any());
-        self.s_axis_h2c.tready.next = ((self.cur_v.q.val()
+        self.h2c.m_axis.tready.next = ((self.cur_v.q.val()
             && !self.pad.q.val()
             && (self.drop.q.val() || self.out_ready.val()))
             || self.stray.val());
@@ -272,25 +309,25 @@ impl Logic for DmaRdMux {
         if self.beat.val() {
             self.cur_left.d.next = (self.cur_left.q.val() - 1);
             self.cur_word.d.next = (self.cur_word.q.val() + 1);
-            if (!self.pad.q.val() && self.s_axis_h2c.tuser.val().any()) {
+            if (!self.pad.q.val() && self.h2c.m_axis.tuser.val().any()) {
                 self.n_err.d.next = (self.n_err.q.val() + 1);
             }
             if (self.cur_left.q.val() == 1) {
-                if (self.pad.q.val() || self.s_axis_h2c.tlast.val()) {
+                if (self.pad.q.val() || self.h2c.m_axis.tlast.val()) {
                     self.finish.next = true;
                 } else {
                     self.drop.d.next = true;
                     self.n_len.d.next = (self.n_len.q.val() + 1);
                 }
-            } else if (!self.pad.q.val() && self.s_axis_h2c.tlast.val()) {
+            } else if (!self.pad.q.val() && self.h2c.m_axis.tlast.val()) {
                 self.pad.d.next = true;
                 self.n_len.d.next = (self.n_len.q.val() + 1);
             }
         }
-        if (self.drop.q.val() && self.s_axis_h2c.tvalid.val() && self.s_axis_h2c.tlast.val()) {
+        if (self.drop.q.val() && self.h2c.m_axis.tvalid.val() && self.h2c.m_axis.tlast.val()) {
             self.finish.next = true;
         }
-        if (self.stray.val() && self.s_axis_h2c.tvalid.val() && self.s_axis_h2c.tlast.val()) {
+        if (self.stray.val() && self.h2c.m_axis.tvalid.val() && self.h2c.m_axis.tlast.val()) {
             self.n_len.d.next = (self.n_len.q.val() + 1);
         }
         if self.finish.val() {
