@@ -2,8 +2,9 @@
 //! ACKs first, then CNPs, NOTIFYs, then READ responses and the requester
 //! in turn. With `TX_CTL_SHARE` = s > 0, control frames take at most 2^-s
 //! of the line while data waits (the control budget). A registered grant
-//! (a source's `ready`) in front of one output register (`m_desc`): every
-//! output is state, so no input reaches an output in the same cycle.
+//! (a source's `ready`) in front of one output register (`m_desc`), filled
+//! only when it is empty and the Tx asks: every output is state, so no
+//! input reaches an output in the same cycle.
 
 use crate::cc::CnpReq;
 use crate::roce::{AckInfo, TxDesc};
@@ -164,10 +165,11 @@ impl<const A: usize> Cycle for TxArb<A> {
         self.cost_tlm = nic_spec::roce::ctl_cost(nic_spec::roce::CTL_WIRE_WORDS_TLM, s);
         self.cost_plain = nic_spec::roce::ctl_cost(nic_spec::roce::CTL_WIRE_WORDS_PLAIN, s);
         // The grant for next cycle, only when the output register is
-        // empty then.
+        // empty, nothing is taken and the Tx asks (so the choice is made
+        // when the Tx can take the frame, not a frame ahead of it).
         let open = !debt_nz || s == 0 || !data_waits;
         self.open = open;
-        let free = taken.is_none() && (!out_v_was || i.desc_ready);
+        let free = taken.is_none() && !out_v_was && i.desc_ready;
         self.grant = if !free {
             None
         } else if open && i.ack_valid {
