@@ -5,15 +5,17 @@
 //!
 //! | state | cycles | what happens |
 //! |---|---|---|
-//! | `Idle` | 1 | `meta_ready` high (if every pending event is free or taken this cycle); the record is latched, the flow's context read is issued |
+//! | `Idle` | 1 | `meta_ready` high (every event register empty, no undo armed, no reset last cycle: registers only); the record is latched, the flow's context read is issued |
 //! | `Look` | 1 | the context words arrive (registered by the RTL); opcode decoded, ceil(dlen/MTU) computed |
 //! | `Exec` | 1 | decision: counters, one event, the context written back |
 //! | `PayWr` / `PayDrop` | 1 per word | payload to the host write port, or discarded, until `pay_tlast` |
 //! | `Retry` | 1 | re-issue the context read after a `cfg_*` write raced it |
 //!
 //! A packet takes 3 cycles plus one per payload word when every ready is
-//! high (the next record is accepted in the cycle after `Exec` or after
-//! the last payload word).
+//! high, plus one when it raised an event or wrote to the host (the next
+//! record is accepted once the event register is empty, or the last
+//! payload word is taken on `wr`). The host write has a skid register, so
+//! `pay_tready` is a register's too.
 //!
 //! `cfg_*` writes go to the context RAM at once (priority over the state
 //! machine); with `cfg_rd_only` only the READ landing entry `rd_idx` is
@@ -54,8 +56,12 @@ use crate::roce::{
 };
 use nic_spec::roce::PSN_MASK;
 
-/// Packets take `OVERHEAD` cycles plus one per payload word.
-pub const OVERHEAD: u64 = 3;
+/// Packets take `OVERHEAD` cycles plus one per payload word when every
+/// ready is high: `Idle`, `Look`, `Exec`, and the cycle in which the
+/// packet's event (or its last host write) is taken, since the next
+/// record waits for that register to be empty. (A packet that raises no
+/// event and writes nothing to the host takes one cycle less.)
+pub const OVERHEAD: u64 = 4;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
@@ -163,6 +169,11 @@ pub struct RoceRxDispatch<const A: usize> {
     undo_pending: bool,
     /// The word in the host write register is its packet's last.
     wr_last: bool,
+    /// The host write's skid register (a word taken while the write
+    /// register waits on `wr_ready`): valid, the word, its last flag.
+    wr2: Option<(HostWrite, bool)>,
+    /// `reset` last cycle (the readies follow it a cycle late).
+    reset_q: bool,
     pub cnt: Counters,
 }
 
@@ -193,6 +204,8 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             undo: None,
             undo_pending: false,
             wr_last: false,
+            wr2: None,
+            reset_q: false,
             cnt: Counters::default(),
         }
     }
@@ -224,21 +237,16 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
         let fm = (1u32 << A) - 1;
         let m = self.m;
         let flow = m.qp & fm;
-        let ev_free = (!self.ack_v || i.ack_ready)
-            && (!self.cc_v || i.cc_ready)
-            && (!self.nak_v || i.nak_ready)
-            && (!self.rdreq_v || i.rdreq_ready)
-            && (!self.cnp_v || i.cnp_ready);
-        let last_taken = self.wr_v && i.wr_ready && self.wr_last;
-        let meta_ready = !i.reset
-            && self.st == State::Idle
-            && ev_free
-            && (self.undo.is_none() || last_taken)
-            && !self.undo_pending;
-        let pay_tready = !i.reset
+        // Every ready from registers only: the event registers empty, the
+        // undo disarmed, the skid empty, and last cycle's `reset`.
+        let ev_free = !self.ack_v && !self.cc_v && !self.nak_v && !self.rdreq_v && !self.cnp_v;
+        let wr_take = self.wr_v && i.wr_ready;
+        let last_taken = wr_take && self.wr_last;
+        let meta_ready = !self.reset_q && self.st == State::Idle && ev_free && self.undo.is_none();
+        let pay_tready = !self.reset_q
             && match self.st {
                 State::PayDrop => true,
-                State::PayWr => !self.wr_v || i.wr_ready,
+                State::PayWr => self.wr2.is_none(),
                 _ => false,
             };
         let tlm = |v: bool| {
@@ -356,6 +364,7 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
             self.undo = None;
         }
         // The next state (every register, from this cycle's values).
+        self.reset_q = i.reset;
         let stale_in = self.stale;
         self.stale = i.ctx_valid || (self.st == State::Look && stale_in);
         self.ce_v = false;
@@ -369,6 +378,7 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
             self.rdreq_v = false;
             self.cnp_v = false;
             self.wr_v = false;
+            self.wr2 = None;
             self.cnt = Counters::default();
         } else {
             // Events taken this cycle (none is set while valid).
@@ -388,8 +398,14 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                 self.cnp_v = false;
             }
             let pay_hs = pay_tready && i.pay_tvalid;
-            if self.wr_v && i.wr_ready {
+            // The write register: taken, refilled from the skid.
+            if wr_take {
                 self.wr_v = false;
+                if let Some((w, last)) = self.wr2.take() {
+                    self.wr_v = true;
+                    (self.wr_addr, self.wr_data, self.wr_strb) = (w.addr, w.data, w.strb);
+                    self.wr_last = last;
+                }
             }
             match self.st {
                 State::Idle => {
@@ -445,11 +461,22 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                 }
                 State::PayWr => {
                     if pay_hs {
-                        self.wr_v = true;
-                        self.wr_last = i.pay_tlast;
-                        self.wr_addr = self.pa;
-                        self.wr_data = i.pay_tdata;
-                        self.wr_strb = i.pay_tkeep;
+                        // Into the write register if it is free now, else
+                        // into the skid (empty: `pay_tready`).
+                        if self.wr_v {
+                            let w = HostWrite {
+                                addr: self.pa,
+                                data: i.pay_tdata,
+                                strb: i.pay_tkeep,
+                            };
+                            self.wr2 = Some((w, i.pay_tlast));
+                        } else {
+                            self.wr_v = true;
+                            self.wr_last = i.pay_tlast;
+                            self.wr_addr = self.pa;
+                            self.wr_data = i.pay_tdata;
+                            self.wr_strb = i.pay_tkeep;
+                        }
                         self.pa = self.pa.wrapping_add(8);
                         if i.pay_tlast {
                             self.ack_v |= self.arm_ack;

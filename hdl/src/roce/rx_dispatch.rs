@@ -78,8 +78,8 @@
 //! probe echo alike). PSNs are mod 2^24, addresses mod 2^64.
 //!
 //! # Ports (clock `clock`)
-//! - `reset` (synchronous: state machine, events, host write register,
-//!   counters; not the context RAM). A packet in flight is abandoned;
+//! - `reset` (synchronous: state machine, events, host write and skid
+//!   registers, counters; not the context RAM). A packet in flight is abandoned;
 //!   the source (the parser) must be reset with it, so the next record
 //!   starts a packet. A packet abandoned before its decision has not
 //!   touched its context. One abandoned after it, whose payload goes to
@@ -137,12 +137,24 @@
 //! `Look` (context words registered, opcode decoded, ceil(dlen/MTU)),
 //! `Exec` (decision, context written back), then one cycle per payload
 //! word (written or discarded). With every ready high a packet takes
-//! 3 cycles plus one per payload word: 62-byte minimum frames (8 cycles
-//! on the 64-bit wire) are sustained with room to spare.
-//! - `s_meta.ready` = idle and every event register free or taken this
-//!   cycle (combinational from the `*_ready` inputs); `pay_tready` =
-//!   `wr` register free or taken (combinational from `m_wr.ready`) while
-//!   writing, 1 while discarding.
+//! 3 cycles plus one per payload word, plus one after an event or a host
+//! write: 62-byte minimum frames (8 cycles on the 64-bit wire) are
+//! sustained with room to spare.
+//! - `s_meta.ready` = idle, every event register empty, no undo armed
+//!   and no reset last cycle; `pay_tready` = the host write's skid
+//!   register empty while writing, 1 while discarding, and no reset last
+//!   cycle. Both are functions of registers only (timing rules R1, R2,
+//!   `docs/architecture.md` §5i): no `*_ready` input, payload or `reset`
+//!   reaches them in the same cycle. The cost: the next record waits one
+//!   cycle more after a packet that raised an event or wrote to the host
+//!   (the register must be empty, not taken this cycle). A record or a
+//!   payload word taken in a reset's first cycle is abandoned with the
+//!   packet.
+//! - The host write: a payload word goes to the write register (`m_wr`)
+//!   when it is empty or taken this cycle, else to a skid register, which
+//!   moves up when the write register's word is taken; a word comes only
+//!   while the skid is empty. So one word a cycle passes while
+//!   `m_wr.ready` stays high, and none is lost when it falls.
 //! - An event appears in the cycle after `Exec` (3 cycles after the
 //!   record's acceptance), except the event of a packet whose payload goes
 //!   to the host (ACK of a WRITE, `cc` of a READ RESPONSE), which appears
@@ -307,6 +319,19 @@ pub struct RoceRxDispatch<const A: usize> {
     u_rpsn: DFF<Bits<24>>,
     /// The word in the host write register is its packet's last.
     wr_last: DFF<Bit>,
+    /// The host write's skid register: a payload word taken while the
+    /// write register waits on `m_wr.ready` (so `s_axis_pay.tready` is
+    /// a register's, not `m_wr.ready`).
+    wr2_v: DFF<Bit>,
+    wr2_addr: DFF<Bits<64>>,
+    wr2_data: DFF<Bits<64>>,
+    wr2_strb: DFF<Bits<8>>,
+    wr2_last: DFF<Bit>,
+    /// `reset` last cycle: the readies follow it a cycle late, so no
+    /// input reaches them in the same cycle.
+    reset_q: DFF<Bit>,
+    /// The host takes the write register's word this cycle.
+    wr_take: Signal<Local, Bit>,
     last_taken: Signal<Local, Bit>,
     undo_want: Signal<Local, Bit>,
     undo_cancel: Signal<Local, Bit>,
@@ -538,6 +563,13 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             u_radr: Default::default(),
             u_rpsn: Default::default(),
             wr_last: Default::default(),
+            wr2_v: Default::default(),
+            wr2_addr: Default::default(),
+            wr2_data: Default::default(),
+            wr2_strb: Default::default(),
+            wr2_last: Default::default(),
+            reset_q: Default::default(),
+            wr_take: Default::default(),
             last_taken: Default::default(),
             undo_want: Default::default(),
             undo_cancel: Default::default(),
@@ -730,6 +762,12 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             u_radr,
             u_rpsn,
             wr_last,
+            wr2_v,
+            wr2_addr,
+            wr2_data,
+            wr2_strb,
+            wr2_last,
+            reset_q,
             c_unknown,
             c_oos,
             c_dup,
@@ -750,21 +788,27 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.is_exec.next = (self.st.q.val() == RxdState::Exec);
         self.is_paywr.next = (self.st.q.val() == RxdState::PayWr);
         self.is_paydrop.next = (self.st.q.val() == RxdState::PayDrop);
-        self.ev_free.next = ((!self.ack_v.q.val() || self.m_ack.ready.val())
-            && (!self.cc_v.q.val() || self.m_cc.ready.val())
-            && (!self.nak_v.q.val() || self.m_nak.ready.val())
-            && (!self.rdreq_v.q.val() || self.m_rdreq.ready.val())
-            && (!self.cnp_v.q.val() || self.m_cnp.ready.val()));
-        self.last_taken.next = (self.wr_v.q.val() && self.m_wr.ready.val() && self.wr_last.q.val());
-        self.mready.next = (!self.reset.val()
+        // Every ready is a function of registers (R1, R2): the event
+        // registers empty (not "taken this cycle"), the undo disarmed, the
+        // write's skid register empty, and `reset` of last cycle. A record
+        // or a payload word taken in a reset's first cycle is abandoned
+        // with the packet.
+        self.ev_free.next = (!self.ack_v.q.val()
+            && !self.cc_v.q.val()
+            && !self.nak_v.q.val()
+            && !self.rdreq_v.q.val()
+            && !self.cnp_v.q.val());
+        self.wr_take.next = (self.wr_v.q.val() && self.m_wr.ready.val());
+        self.last_taken.next = (self.wr_take.val() && self.wr_last.q.val());
+        self.reset_q.d.next = self.reset.val();
+        self.mready.next = (!self.reset_q.q.val()
             && self.is_idle.val()
             && self.ev_free.val()
-            && (!self.undo_v.q.val() || self.last_taken.val())
+            && !self.undo_v.q.val()
             && !self.undo_pending.q.val());
         self.accept.next = (self.mready.val() && self.s_meta.valid.val());
-        self.ptready.next = (!self.reset.val()
-            && (self.is_paydrop.val()
-                || (self.is_paywr.val() && (!self.wr_v.q.val() || self.m_wr.ready.val()))));
+        self.ptready.next = (!self.reset_q.q.val()
+            && (self.is_paydrop.val() || (self.is_paywr.val() && !self.wr2_v.q.val())));
         self.pay_hs.next = (self.ptready.val() && self.s_axis_pay.tvalid.val());
         self.pay_end.next = (self.pay_hs.val() && self.s_axis_pay.tlast.val());
         self.s_meta.ready.next = self.mready.val();
@@ -1103,9 +1147,6 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         } else if self.last_taken.val() {
             self.undo_v.d.next = false;
         }
-        if (self.is_paywr.val() && self.pay_hs.val()) {
-            self.wr_last.d.next = self.s_axis_pay.tlast.val();
-        }
         // The requester's landing entry writes (`rd_only`), entry rd_idx mod 8.
         self.tab_w.next = ((bit_cast::<89, 1>(self.s_ctx.rd_idx.val().get_bit(3).into()) << 88)
             | (bit_cast::<89, 24>(self.s_ctx.rd_psn.val()) << 64)
@@ -1294,18 +1335,37 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             }
         }
 
-        // ---- host write register
+        // ---- host write register and its skid register: a word comes
+        // only while the skid is empty; it goes to the write register if
+        // that is empty or taken this cycle, else to the skid, which
+        // moves up when the write register's word is taken.
         if self.reset.val() {
             self.wr_v.d.next = false;
+            self.wr2_v.d.next = false;
+        } else if self.wr2_v.q.val() {
+            if self.wr_take.val() {
+                self.wr2_v.d.next = false;
+                self.wr_addr_r.d.next = self.wr2_addr.q.val();
+                self.wr_data_r.d.next = self.wr2_data.q.val();
+                self.wr_strb_r.d.next = self.wr2_strb.q.val();
+                self.wr_last.d.next = self.wr2_last.q.val();
+            }
         } else if (self.is_paywr.val() && self.pay_hs.val()) {
-            self.wr_v.d.next = true;
-        } else if self.m_wr.ready.val() {
+            if (!self.wr_v.q.val() || self.wr_take.val()) {
+                self.wr_v.d.next = true;
+                self.wr_addr_r.d.next = self.pa.q.val();
+                self.wr_data_r.d.next = self.s_axis_pay.tdata.val();
+                self.wr_strb_r.d.next = self.s_axis_pay.tkeep.val();
+                self.wr_last.d.next = self.s_axis_pay.tlast.val();
+            } else {
+                self.wr2_v.d.next = true;
+                self.wr2_addr.d.next = self.pa.q.val();
+                self.wr2_data.d.next = self.s_axis_pay.tdata.val();
+                self.wr2_strb.d.next = self.s_axis_pay.tkeep.val();
+                self.wr2_last.d.next = self.s_axis_pay.tlast.val();
+            }
+        } else if self.wr_take.val() {
             self.wr_v.d.next = false;
-        }
-        if (self.is_paywr.val() && self.pay_hs.val()) {
-            self.wr_addr_r.d.next = self.pa.q.val();
-            self.wr_data_r.d.next = self.s_axis_pay.tdata.val();
-            self.wr_strb_r.d.next = self.s_axis_pay.tkeep.val();
         }
 
         // ---- counters
