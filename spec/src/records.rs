@@ -792,7 +792,9 @@ macro_rules! cfg_write_record {
 /// check's (`MrCheckStats`, `hdl/src/roce/mr_check.rs`): requests granted
 /// (`mr_granted`), refused by reason (`mr_bad_len`, `mr_bad_key`,
 /// `mr_bad_pd`, `mr_bad_right`, `mr_bad_range`) and table writes refused
-/// (`mr_bad_table`).
+/// (`mr_bad_table`); `TxArb`'s control budget: grants it held from a
+/// waiting control frame and gave to data (`ctl_held`,
+/// `hdl/src/nic/tx_arb.rs`).
 #[macro_export]
 macro_rules! core_stats_record {
     ($gen:ident ! { $($ctx:tt)* }) => {
@@ -807,7 +809,8 @@ macro_rules! core_stats_record {
                 ack_coalesced: 32 u32, pause_xoff: 32 u32, pause_xon: 32 u32,
                 pause_cycles: 32 u32, ev_merged: 32 u32, int_lost: 32 u32,
                 mr_granted: 32 u32, mr_bad_len: 32 u32, mr_bad_key: 32 u32, mr_bad_pd: 32 u32,
-                mr_bad_right: 32 u32, mr_bad_range: 32 u32, mr_bad_table: 32 u32
+                mr_bad_right: 32 u32, mr_bad_range: 32 u32, mr_bad_table: 32 u32,
+                ctl_held: 32 u32
             ],
             records = [],
         }
@@ -1233,7 +1236,7 @@ mod tests {
         // sent_pkts and sent_drops, AckCoalesce's ack_coalesced,
         // RxPause's pause_xoff, pause_xon and pause_cycles, and
         // EvMerge's ev_merged, IntTap's int_lost, MrCheck's seven
-        // mr_*; the dispatcher with refused): 124 on the core's
+        // mr_*, TxArb's ctl_held; the dispatcher with refused): 125 on the core's
         // register pages; MrCheckStats itself (7, inside the core);
         // then the MAC's Tx, Rx, pause control and clock-crossing FIFO
         // and the vendor-MAC adapter's padder, and the UART register
@@ -1241,7 +1244,7 @@ mod tests {
         // lock losses (outside the core: `STATS_UNMAPPED`)
         assert_eq!(
             n,
-            12 + 8 + 3 + 10 + 8 + 15 + 27 + 18 + 11 + 5 + 7 + 7 + 3 + 9 + 4 + 2 + 3 + 7 + 5 + 1
+            12 + 8 + 3 + 10 + 8 + 15 + 28 + 18 + 11 + 5 + 7 + 7 + 3 + 9 + 4 + 2 + 3 + 7 + 5 + 1
         );
     }
 }

@@ -204,7 +204,7 @@ harness! {
         }
         outputs {
             ack_ready: s_ack.ready, cnp_ready: s_cnp.ready, notify_ready: s_notify.ready, rresp_ready: s_rresp.ready, req_ready: s_req.ready,
-            desc_valid: m_desc.valid, acks: acks, ctl_open: ctl_open
+            desc_valid: m_desc.valid, acks: acks, ctl_held: ctl_held, ctl_open: ctl_open
         }
         records_in { ack: s_ack, cnp: s_cnp, notify: s_notify, rresp: s_rresp, req: s_req }
         records_out { desc: m_desc }

@@ -538,6 +538,7 @@ fn outputs(o: &Outs) -> Out {
             mr_bad_right: o.mr_check.stats.bad_right,
             mr_bad_range: o.mr_check.stats.bad_range,
             mr_bad_table: o.mr_check.stats.bad_mr,
+            ctl_held: o.tx_arb.ctl_held,
         },
         stats_dcqcn: o.rp.stats,
         stats_np: o.np.stats,

@@ -40,6 +40,9 @@ pub struct Out {
     pub desc_valid: bool,
     pub desc: TxDesc,
     pub acks: u32,
+    /// Grants the budget held from a waiting control frame and gave to
+    /// data (counted a cycle later).
+    pub ctl_held: u32,
 }
 
 /// A source of the arbiter.
@@ -65,6 +68,9 @@ pub struct TxArb<const A: usize> {
     /// An ACK was taken last cycle (counted then).
     ack_taken: bool,
     acks: u32,
+    /// A grant went to data while the budget held control.
+    held: bool,
+    n_held: u32,
     /// Cycles before the next control frame may go while data waits.
     ctl_debt: u32,
     /// `ctl_debt` is not 0 (a register of its own).
@@ -110,6 +116,7 @@ impl<const A: usize> Cycle for TxArb<A> {
             desc_valid: self.out_v,
             desc: self.out,
             acks: self.acks,
+            ctl_held: self.n_held,
         };
         // The take: the granted source, if it is still valid.
         let taken = g.filter(|s| match s {
@@ -143,6 +150,9 @@ impl<const A: usize> Cycle for TxArb<A> {
             self.acks = self.acks.wrapping_add(1);
         }
         self.ack_taken = taken == Some(Source::Ack);
+        if self.held {
+            self.n_held = self.n_held.wrapping_add(1);
+        }
         // The control budget: a control frame taken while data waits sets
         // the debt to its cost, else the debt falls by one.
         let data_waits = i.rresp_valid || i.req_valid;
@@ -170,6 +180,7 @@ impl<const A: usize> Cycle for TxArb<A> {
         let open = !debt_nz || s == 0 || !data_waits;
         self.open = open;
         let free = taken.is_none() && !out_v_was && i.desc_ready;
+        self.held = free && !open && (i.ack_valid || i.cnp_valid || i.notify_valid);
         self.grant = if !free {
             None
         } else if open && i.ack_valid {

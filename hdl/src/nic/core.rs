@@ -331,5 +331,6 @@ impl<const A: usize, const Q: usize, const AQ: usize, const B: usize, const H: u
         self.m_stats_core.mr_bad_right.next = self.mr_check.m_stats.bad_right.val();
         self.m_stats_core.mr_bad_range.next = self.mr_check.m_stats.bad_range.val();
         self.m_stats_core.mr_bad_table.next = self.mr_check.m_stats.bad_mr.val();
+        self.m_stats_core.ctl_held.next = self.tx_arb.ctl_held.val();
     }
 }

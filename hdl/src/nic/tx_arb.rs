@@ -23,6 +23,9 @@
 //!   cycle (to `AckCoalesce.open`, which reads its next ACK out only
 //!   then).
 //! - `acks` (32 bits, wrapping): ACK/NAK descriptors taken.
+//! - `ctl_held` (32 bits, wrapping): grants the control budget held from
+//!   a waiting control frame (ACK, NAK, CNP, NOTIFY) and gave to data:
+//!   each is a data frame sent ahead of control (counted a cycle later).
 //!
 //! # Structure and timing (the timing rules R1, R2; `docs/architecture.md` §5i)
 //! A registered grant in front of one output register, so every output
@@ -102,6 +105,7 @@ pub struct TxArb<const A: usize> {
     pub s_req: TxDescSink<A>,
     pub m_desc: TxDescSource<A>,
     pub acks: Signal<Out, Bits<32>>,
+    pub ctl_held: Signal<Out, Bits<32>>,
     pub cfg_ctl_share: Signal<In, Bits<3>>,
     /// The control sources may go (to `AckCoalesce.open`; a register).
     pub ctl_open: Signal<Out, Bit>,
@@ -131,6 +135,10 @@ pub struct TxArb<const A: usize> {
     /// An ACK was taken last cycle (counted then, R4).
     ack_taken: DFF<Bit>,
     n_acks: DFF<Bits<32>>,
+    /// A grant went to data while the budget held control (counted
+    /// the next cycle).
+    held: DFF<Bit>,
+    n_held: DFF<Bits<32>>,
     k_ack: Constant<Bits<8>>,
     k_ack_tlm: Constant<Bits<8>>,
     k_cnp: Constant<Bits<8>>,
@@ -165,6 +173,7 @@ impl<const A: usize> Default for TxArb<A> {
             s_req: Default::default(),
             m_desc: Default::default(),
             acks: Default::default(),
+            ctl_held: Default::default(),
             cfg_ctl_share: Default::default(),
             ctl_open: Default::default(),
             g_ack: Default::default(),
@@ -186,6 +195,8 @@ impl<const A: usize> Default for TxArb<A> {
             turn_r: Default::default(),
             ack_taken: Default::default(),
             n_acks: Default::default(),
+            held: Default::default(),
+            n_held: Default::default(),
             k_ack: Constant::new(Bits::<8>::from(nic_spec::roce::op::ACK as u64)),
             k_ack_tlm: Constant::new(Bits::<8>::from(nic_spec::roce::op::ACK_TLM as u64)),
             k_cnp: Constant::new(Bits::<8>::from(nic_spec::roce::op::CNP as u64)),
@@ -211,7 +222,7 @@ impl<const A: usize> Logic for TxArb<A> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, g_ack, g_cnp, g_notify, g_rresp, g_req, out_v, open_q, turn_r, ack_taken,
-            n_acks, ctl_debt, debt_nz, cost_tlm, cost_plain
+            n_acks, held, n_held, ctl_debt, debt_nz, cost_tlm, cost_plain
         );
         self.out.clock.next = self.clock.val();
         // Ports: every output is a flop.
@@ -223,6 +234,7 @@ impl<const A: usize> Logic for TxArb<A> {
         self.m_desc.valid.next = self.out_v.q.val();
         self.ctl_open.next = self.open_q.q.val();
         self.acks.next = self.n_acks.q.val();
+        self.ctl_held.next = self.n_held.q.val();
         self.m_desc.flow.next = self.out.q.flow.val();
         self.m_desc.opcode.next = self.out.q.opcode.val();
         self.m_desc.psn.next = self.out.q.psn.val();
@@ -262,6 +274,9 @@ impl<const A: usize> Logic for TxArb<A> {
         self.ack_taken.d.next = self.take_ack.val();
         if self.ack_taken.q.val() {
             self.n_acks.d.next = (self.n_acks.q.val() + 1);
+        }
+        if self.held.q.val() {
+            self.n_held.d.next = (self.n_held.q.val() + 1);
         }
         // What the output register loads: the granted source's record
         // (the select lines are the grant flops).
@@ -396,6 +411,10 @@ impl<const A: usize> Logic for TxArb<A> {
         self.ack_v.next = (self.free.val() && self.open.val() && self.s_ack.valid.val());
         self.cnp_v.next = (self.free.val() && self.open.val() && self.s_cnp.valid.val());
         self.notify_v.next = (self.free.val() && self.open.val() && self.s_notify.valid.val());
+        // The budget closed (so data waits and gets the grant) while a
+        // control source is valid.
+        self.held.d.next = ((self.free.val() && !self.open.val())
+            && ((self.s_ack.valid.val() || self.s_cnp.valid.val()) || self.s_notify.valid.val()));
         self.g_ack.d.next = self.ack_v.val();
         self.g_cnp.d.next = (!self.ack_v.val() && self.cnp_v.val());
         self.g_notify.d.next = (!self.ack_v.val() && !self.cnp_v.val() && self.notify_v.val());

@@ -102,6 +102,8 @@ fn cnp_requests_go_after_acks_and_before_notifies() {
     assert_eq!((d.va, d.rkey, d.dlen, d.tlm.present), (0, 0, 0, false));
     assert!(!out[6].notify_ready);
     assert!(out[7].notify_ready);
+    // Share 0: the budget never holds control.
+    assert_eq!(out.last().unwrap().ctl_held, 0);
 }
 
 /// With `TX_CTL_SHARE` = 4 and data always waiting, ACKs with telemetry
@@ -161,7 +163,31 @@ fn control_frames_take_at_most_their_share_while_data_waits() {
         };
         10
     ]);
+    // Then the budget on again until an ACK is charged, and data alone
+    // while its debt runs: the budget is closed, but no control waits.
+    let n_s0 = s.len();
+    s.extend(vec![busy; 30]);
+    let n_d = s.len();
+    s.extend(vec![
+        In {
+            ack_valid: false,
+            ..busy
+        };
+        12
+    ]);
     let out = both::<TxArb<4>, Golden<4>>("tx_arb_budget", &s).unwrap();
+    // `ctl_held` counts the grants data got while a control frame waited
+    // (the grant shown in t is decided in t - 1): held by the budget.
+    let held = (1..s.len())
+        .filter(|&t| out[t].req_ready && s[t - 1].ack_valid)
+        .count() as u32;
+    let data_alone = (n_d + 1..s.len()).filter(|&t| out[t].req_ready).count();
+    let closed = (n_d + 1..s.len()).filter(|&t| !out[t].ctl_open).count();
+    assert!(
+        held > 100 && data_alone >= 2 && closed >= 10,
+        "{held} {data_alone} {closed}"
+    );
+    assert_eq!(out.last().unwrap().ctl_held, held);
     let taken: Vec<usize> = (0..s.len()).filter(|&t| out[t].ack_ready).collect();
     // The first ACK is granted in cycle 0 and taken in 1, charged the cost
     // of share 4 (loaded in cycle 1); the next `period` later.
@@ -185,7 +211,7 @@ fn control_frames_take_at_most_their_share_while_data_waits() {
     assert!(p.len() >= 2, "{p:?}");
     assert!(p.windows(2).all(|w| w[1] - w[0] == period_plain), "{p:?}");
     // No data waiting, or share 0: every grant goes to the ACK.
-    for t in (n_plain + 2..n_idle).chain(n_idle + 2..s.len()) {
+    for t in (n_plain + 2..n_idle).chain(n_idle + 2..n_s0) {
         assert_eq!(out[t].ack_ready, t % 3 == 1, "cycle {t}: {taken:?}");
         assert!(!out[t].req_ready, "cycle {t}");
     }
