@@ -106,3 +106,48 @@ impl<T: Copy> crate::Cycle for Slice<T> {
         out
     }
 }
+
+/// Twin of a record's input stage (`hdl_record!`'s `<Record>::Stage`,
+/// `hdl/src/record.rs`): one register. `s_ready` = the register empty,
+/// `m_valid` = full; a record taken frees it a cycle later. Latency 1,
+/// one record every two cycles at most.
+#[derive(Clone, Debug, Default)]
+pub struct Stage<T> {
+    pub full: bool,
+    pub reg: T,
+}
+
+impl<T: Copy> Stage<T> {
+    /// `s_ready` this cycle (a register).
+    pub fn s_ready(&self) -> bool {
+        !self.full
+    }
+    /// The record at `m`, if the stage holds one.
+    pub fn head(&self) -> Option<T> {
+        self.full.then_some(self.reg)
+    }
+    /// Apply one cycle: `input` is the record offered (if valid),
+    /// `m_ready` the consumer's ready (taken when the stage is full).
+    pub fn step(&mut self, input: Option<T>, m_ready: bool) {
+        if self.full {
+            self.full = !m_ready;
+        } else if let Some(r) = input {
+            self.full = true;
+            self.reg = r;
+        }
+    }
+}
+
+impl<T: Copy> crate::Cycle for Stage<T> {
+    type In = SliceIn<T>;
+    type Out = SliceOut<T>;
+    fn step(&mut self, i: &SliceIn<T>) -> SliceOut<T> {
+        let out = SliceOut {
+            s_ready: !self.full,
+            m_valid: self.full,
+            m: self.reg,
+        };
+        Stage::step(self, i.s_valid.then_some(i.s), i.m_ready);
+        out
+    }
+}

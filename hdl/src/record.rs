@@ -88,7 +88,7 @@ macro_rules! hdl_record {
 
         #[doc = concat!("Blocks generated from the `", stringify!($name),
             "` record's fields: its register pair ([`Hold`](self::", stringify!($name),
-            "::Hold)), its select and, for a record with `ready`, its register slice.")]
+            "::Hold)), its select and, for a record with `ready`, its register slice and input stage.")]
         #[allow(non_snake_case)]
         pub mod $name {
             use super::*;
@@ -153,6 +153,7 @@ macro_rules! hdl_record {
     (@slice_if [] $($rest:tt)*) => {};
     (@slice_if [slice] $($rest:tt)*) => {
         $crate::hdl_record! { @slice $($rest)* }
+        $crate::hdl_record! { @stage $($rest)* }
     };
     (@hold $sink:ident $source:ident
      generics = [$($g:ident),*],
@@ -287,6 +288,59 @@ macro_rules! hdl_record {
                 }
                 self.s.ready.next = !self.skid_v.q.val();
                 self.m.valid.next = self.main_v.q.val();
+            }
+        }
+    };
+    (@stage $sink:ident $source:ident
+     generics = [$($g:ident),*],
+     fields = [ $($f:ident : $w:tt $t:ty),* $(,)? ],
+     records = [ $($rf:ident : $rn:ident $rs:ident $rsrc:ident),* $(,)? ],
+    ) => {
+        /// The record's input stage: one register on a block's input,
+        /// for a consumer that takes at most one record every two cycles
+        /// (a state machine whose operations last two cycles or more).
+        /// Half a [`Slice`]'s flip-flops: it breaks every combinational
+        /// path between its sides (timing rule R1) with no skid.
+        ///
+        /// Ports (clock `clock`): `s` (the record's sink), `m` (its
+        /// source). `s.ready` = the register empty and `m.valid` = full,
+        /// both flip-flops; `m`'s fields are the register's flip-flops.
+        /// Latency 1 cycle. A record taken in cycle t frees the register
+        /// at t + 1 and the next one is at `m` at t + 2, so a consumer
+        /// that takes one every two cycles or slower never waits on it;
+        /// a consumer taking every cycle gets one every two. Records
+        /// leave in the order they came, none lost or repeated; fields
+        /// load only with a valid record, so `m` holds the last record
+        /// (zero after configuration) and never carries X. Golden twin:
+        /// `nic_golden::record::Stage`.
+        #[derive(LogicBlock, Default)]
+        pub struct Stage<$(const $g: usize),*> {
+            pub clock: Signal<In, Clock>,
+            pub s: super::$sink<$($g),*>,
+            pub m: super::$source<$($g),*>,
+            full: DFF<Bit>,
+            held: Hold<$($g),*>,
+            accept: Signal<Local, Bit>,
+        }
+        impl<$(const $g: usize),*> Logic for Stage<$($g),*> {
+            #[hdl_gen]
+            fn update(&mut self) {
+                dff_setup!(self, clock, full);
+                self.held.clock.next = self.clock.val();
+                self.accept.next = (self.s.valid.val() && !self.full.q.val());
+                $(
+                    self.held.d.$f.next = self.s.$f.val();
+                    self.m.$f.next = self.held.q.$f.val();
+                )*
+                $(
+                    $rs::link(&mut self.s.$rf, &mut self.held.d.$rf);
+                    $rsrc::link(&mut self.m.$rf, &mut self.held.q.$rf);
+                )*
+                self.held.load.next = self.accept.val();
+                self.full.d.next =
+                    ((self.full.q.val() && !self.m.ready.val()) || self.accept.val());
+                self.s.ready.next = !self.full.q.val();
+                self.m.valid.next = self.full.q.val();
             }
         }
     };

@@ -1,8 +1,9 @@
 //! `hdl/src/record.rs`'s generated register slices (`<Record>::Slice`)
-//! against their twin, `nic_golden::record::Slice`, on both engines, and
-//! against the slice's contract on its own: the records that leave are
-//! the records that entered, in order, none lost or repeated; and a slice
-//! whose consumer is always ready takes a record every cycle.
+//! and input stages (`<Record>::Stage`) against their twins,
+//! `nic_golden::record::{Slice, Stage}`, on both engines, and against
+//! their contract on their own: the records that leave are the records
+//! that entered, in order, none lost or repeated; a slice whose consumer
+//! is always ready takes a record every cycle, a stage one every two.
 //!
 //! Two records: `AckInfo<4>` (a generic width and a nested record, the
 //! telemetry) and `SchedEvent` (scalar fields only).
@@ -17,6 +18,9 @@ use rand::{rngs::StdRng, Rng, SeedableRng};
 type AckSlice = nic_hdl::roce::AckInfo::Slice<4>;
 type EventSlice = nic_hdl::sched::SchedEvent::Slice;
 type Golden<T> = nic_golden::record::Slice<T>;
+type AckStage = nic_hdl::roce::AckInfo::Stage<4>;
+type EventStage = nic_hdl::sched::SchedEvent::Stage;
+type GoldenStage<T> = nic_golden::record::Stage<T>;
 
 fn ack(rng: &mut StdRng) -> AckInfo {
     AckInfo {
@@ -60,10 +64,11 @@ fn stimulus<T: Copy>(seed: u64, n: usize, gen: impl Fn(&mut StdRng) -> T) -> Vec
 }
 
 /// The records taken on `s` are the records delivered on `m`, in order;
-/// at most two are inside the slice at the end.
+/// at most `inside` are inside the slice (2) or stage (1) at the end.
 fn assert_in_order<T: Copy + PartialEq + std::fmt::Debug>(
     s: &[SliceIn<T>],
     o: &[SliceOut<T>],
+    inside: usize,
 ) -> Result<(), TestCaseError> {
     let sent: Vec<T> = (0..s.len())
         .filter(|&t| s[t].s_valid && o[t].s_ready)
@@ -73,7 +78,7 @@ fn assert_in_order<T: Copy + PartialEq + std::fmt::Debug>(
         .filter(|&t| o[t].m_valid && s[t].m_ready)
         .map(|t| o[t].m)
         .collect();
-    prop_assert!(got.len() <= sent.len() && sent.len() <= got.len() + 2);
+    prop_assert!(got.len() <= sent.len() && sent.len() <= got.len() + inside);
     prop_assert_eq!(&sent[..got.len()], &got[..]);
     Ok(())
 }
@@ -84,14 +89,28 @@ proptest! {
     fn ack_info_slice_matches_golden(seed in any::<u64>(), n in 2usize..200) {
         let s = stimulus(seed, n, ack);
         let o = both::<AckSlice, Golden<AckInfo>>("ack_info_slice", &s)?;
-        assert_in_order(&s, &o)?;
+        assert_in_order(&s, &o, 2)?;
     }
 
     #[test]
     fn sched_event_slice_matches_golden(seed in any::<u64>(), n in 2usize..200) {
         let s = stimulus(seed, n, event);
         let o = both::<EventSlice, Golden<SchedEvent>>("sched_event_slice", &s)?;
-        assert_in_order(&s, &o)?;
+        assert_in_order(&s, &o, 2)?;
+    }
+
+    #[test]
+    fn ack_info_stage_matches_golden(seed in any::<u64>(), n in 2usize..200) {
+        let s = stimulus(seed, n, ack);
+        let o = both::<AckStage, GoldenStage<AckInfo>>("ack_info_stage", &s)?;
+        assert_in_order(&s, &o, 1)?;
+    }
+
+    #[test]
+    fn sched_event_stage_matches_golden(seed in any::<u64>(), n in 2usize..200) {
+        let s = stimulus(seed, n, event);
+        let o = both::<EventStage, GoldenStage<SchedEvent>>("sched_event_stage", &s)?;
+        assert_in_order(&s, &o, 1)?;
     }
 }
 
@@ -145,4 +164,32 @@ fn a_stalled_slice_holds_two_records_then_refuses() {
         .map(|t| o[t].m)
         .collect();
     assert_eq!(got, recs[..2]);
+}
+
+/// A record every cycle into a consumer that is always ready: the stage
+/// takes one every two cycles (`s.ready` alternates, a register), and
+/// each leaves the cycle after it entered.
+#[test]
+fn a_stage_takes_a_record_every_two_cycles() {
+    let mut rng = StdRng::seed_from_u64(5);
+    let s: Vec<SliceIn<SchedEvent>> = (0..64)
+        .map(|_| SliceIn {
+            s_valid: true,
+            s: event(&mut rng),
+            m_ready: true,
+        })
+        .collect();
+    let o = both::<EventStage, GoldenStage<SchedEvent>>("sched_event_stage_full", &s).unwrap();
+    for t in 1..s.len() {
+        assert_eq!(o[t].s_ready, t % 2 == 0, "cycle {t}: s.ready");
+        assert_eq!(o[t].m_valid, t % 2 == 1, "cycle {t}: m.valid");
+        if o[t].m_valid {
+            assert_eq!(
+                o[t].m,
+                s[t - 1].s,
+                "cycle {t}: not the record of cycle {}",
+                t - 1
+            );
+        }
+    }
 }

@@ -21,6 +21,7 @@
 
 use crate::cc::CcEvent;
 use crate::mem::fifo::{self, Fifo};
+use crate::record::Stage;
 use crate::roce::{
     CcFeedback, NakReq, ReqFlowCtx, ReqStats, RxFlowCtx, Telemetry, TxDesc, WorkReq, WrCompletion,
 };
@@ -253,6 +254,15 @@ pub struct Requester<const A: usize, const Q: usize> {
     /// The flow state being worked on.
     s: FlowState,
     slot: u32,
+    /// The inputs' stages (`hdl_record!`'s `Stage`, timing rule R1: each
+    /// `*_ready` is a stage's flip-flop); `Idle` chooses among their heads.
+    in_ctx: Stage<ReqFlowCtx>,
+    in_wr: Stage<WorkReq>,
+    in_send: Stage<PktSend>,
+    in_fb: Stage<CcFeedback>,
+    in_nak: Stage<NakReq>,
+    /// The input the last step took from its stage (a `kind`), if any.
+    took: Option<u8>,
     // Latched inputs.
     wr: WorkReq,
     send: PktSend,
@@ -305,6 +315,12 @@ impl<const A: usize, const Q: usize> Default for Requester<A, Q> {
             in_range: false,
             s: FlowState::default(),
             slot: 0,
+            in_ctx: Stage::default(),
+            in_wr: Stage::default(),
+            in_send: Stage::default(),
+            in_fb: Stage::default(),
+            in_nak: Stage::default(),
+            took: None,
             wr: WorkReq::default(),
             send: PktSend::default(),
             fb: CcFeedback::default(),
@@ -447,20 +463,21 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
         let t_head = self.timer.head();
         let t_exp = t_head.is_some_and(|h| self.now.wrapping_sub(h as u32) < 1 << 31);
         // Priority: context, feedback, NAK, timer, PktSend, work request.
-        let take_ctx = idle && i.ctx_valid;
-        let take_fb = idle && !take_ctx && i.fb_valid;
-        let take_nak = idle && !take_ctx && !take_fb && i.nak_valid;
+        // The candidates are the stages' heads, never the ports.
+        let take_ctx = idle && self.in_ctx.full;
+        let take_fb = idle && !take_ctx && self.in_fb.full;
+        let take_nak = idle && !take_ctx && !take_fb && self.in_nak.full;
         let take_t = idle && !take_ctx && !take_fb && !take_nak && t_exp;
-        let send_valid = i.send_valid && !i.desc_full;
+        let send_valid = self.in_send.full && !i.desc_full;
         let take_send = idle && !take_ctx && !take_fb && !take_nak && !t_exp && send_valid;
         let take_wr =
-            idle && !take_ctx && !take_fb && !take_nak && !t_exp && !send_valid && i.wr_valid;
+            idle && !take_ctx && !take_fb && !take_nak && !t_exp && !send_valid && self.in_wr.full;
         let o = Out {
-            ctx_ready: take_ctx,
-            wr_ready: take_wr,
-            send_ready: take_send,
-            fb_ready: take_fb,
-            nak_ready: take_nak,
+            ctx_ready: self.in_ctx.s_ready(),
+            wr_ready: self.in_wr.s_ready(),
+            send_ready: self.in_send.s_ready(),
+            fb_ready: self.in_fb.s_ready(),
+            nak_ready: self.in_nak.s_ready(),
             // The flow fields are the `flow` register (the RTL keeps no
             // copy; it does not change while a record is offered).
             ev_valid: self.ev_v,
@@ -495,22 +512,22 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
             st::IDLE => {
                 if take_ctx {
                     self.kind = kind::CTX;
-                    self.ctx = i.ctx;
+                    self.ctx = self.in_ctx.reg;
                     self.ctx.flow &= (1 << A) - 1;
                     self.ctx.psn &= PSN_MASK;
                     self.flow = self.ctx.flow;
                 } else if take_fb {
                     self.kind = kind::FB;
-                    self.fb = i.fb;
+                    self.fb = self.in_fb.reg;
                     self.fb.flow &= (1 << A) - 1;
                     self.fb.psn &= PSN_MASK;
                     self.flow = self.fb.flow;
                 } else if take_nak {
                     self.kind = kind::NAK;
                     self.fb = CcFeedback {
-                        flow: i.nak.flow & ((1 << A) - 1),
-                        psn: i.nak.psn & PSN_MASK,
-                        aeth: (i.nak.syndrome as u32) << 24,
+                        flow: self.in_nak.reg.flow & ((1 << A) - 1),
+                        psn: self.in_nak.reg.psn & PSN_MASK,
+                        aeth: (self.in_nak.reg.syndrome as u32) << 24,
                         ..CcFeedback::default()
                     };
                     self.flow = self.fb.flow;
@@ -521,12 +538,12 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                     self.t_gen = (h >> 32) as u8;
                 } else if take_send {
                     self.kind = kind::SEND;
-                    self.send = i.send;
+                    self.send = self.in_send.reg;
                     self.send.flow &= 0xFFFF;
                     self.flow = self.send.flow;
                 } else if take_wr {
                     self.kind = kind::WR;
-                    self.wr = i.wr;
+                    self.wr = self.in_wr.reg;
                     self.wr.flow &= 0xFFFF;
                     self.flow = self.wr.flow;
                 }
@@ -1051,6 +1068,22 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
             push_data: t_push.unwrap_or(0),
             pop: take_t,
         });
+        self.took = [
+            (take_ctx, kind::CTX),
+            (take_fb, kind::FB),
+            (take_nak, kind::NAK),
+            (take_t, kind::TIMER),
+            (take_send, kind::SEND),
+            (take_wr, kind::WR),
+        ]
+        .iter()
+        .find(|t| t.0)
+        .map(|t| t.1);
+        self.in_ctx.step(i.ctx_valid.then_some(i.ctx), take_ctx);
+        self.in_wr.step(i.wr_valid.then_some(i.wr), take_wr);
+        self.in_send.step(i.send_valid.then_some(i.send), take_send);
+        self.in_fb.step(i.fb_valid.then_some(i.fb), take_fb);
+        self.in_nak.step(i.nak_valid.then_some(i.nak), take_nak);
         self.state = next;
         self.now = self.now.wrapping_add(1);
         o
@@ -1072,14 +1105,27 @@ impl<const A: usize, const Q: usize> Requester<A, Q> {
         }
     }
 
+    /// The input the last step took from its stage to begin an operation
+    /// (a [`kind`]), if any: for environments that account for a record
+    /// when the requester acts on it, not when its stage took it.
+    pub fn took(&self) -> Option<u8> {
+        self.took
+    }
+
     /// The counters as they stand (the port shows them a cycle later).
     pub fn stats(&self) -> ReqStats {
         self.cnt
     }
 
-    /// The state machine is idle (for environments that wait for it).
+    /// The state machine is idle and its input stages are empty (for
+    /// environments that wait for it).
     pub fn idle(&self) -> bool {
         self.state == st::IDLE
+            && !(self.in_ctx.full
+                || self.in_wr.full
+                || self.in_send.full
+                || self.in_fb.full
+                || self.in_nak.full)
     }
 
     /// The scheduler event this cycle's outputs will offer (a register):

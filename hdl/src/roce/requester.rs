@@ -91,8 +91,15 @@
 //! as they leave the block RAM (`ring_*_out`), read a cycle ahead at the
 //! slot each state predicts from registers (`ring_slot`), so no logic
 //! follows the RAM's output in the same cycle (`docs/architecture.md`
-//! §5i, R3). Inputs are taken only in `Idle`
-//! (ready is combinational from the valids in `Idle`). Measured by
+//! §5i, R3). Each input passes its record's input stage
+//! (`<Record>::Stage`, one register; timing rule R1): `s_*.ready` is the
+//! stage's empty flag, a flip-flop, and `Idle` chooses among the stages'
+//! heads, so no input reaches an output in the same cycle. A record
+//! offered to an empty stage is at its head a cycle later; a stage taken
+//! in cycle t holds the next record at t + 2, before the operation begins
+//! that could take it (every operation lasts three cycles or more), so the
+//! stages cost a cycle of latency to an idle requester and none of
+//! throughput. Measured by
 //! `bench_requester` (Verilator, MTU 1024, every ready high): a work
 //! request every 5 cycles, PktSend to first descriptor 6, a descriptor
 //! every 4, ACK to completion 6 and to the scheduler's ACK 8.
@@ -117,10 +124,10 @@ use crate::cc::CcEventSource;
 use crate::mem::{Fifo, Ram};
 use crate::roce::op_decode::OpDecode;
 use crate::roce::{
-    CcFeedbackSink, NakReqSink, ReqFlowCtxSink, ReqStatsSource, RxFlowCtxSource, TxDescSource,
-    WorkReqSink, WrCompletionSource,
+    CcFeedback, CcFeedbackSink, NakReq, NakReqSink, ReqFlowCtx, ReqFlowCtxSink, ReqStatsSource,
+    RxFlowCtxSource, TxDescSource, WorkReq, WorkReqSink, WrCompletionSource,
 };
-use crate::sched::{PktSendSink, SchedEventSource};
+use crate::sched::{PktSend, PktSendSink, SchedEventSource};
 use nic_spec::roce::{op, segment_opcode, syndrome, wr, AETH_CLASS_ACK};
 use rust_hdl::prelude::*;
 
@@ -409,6 +416,13 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     k_fresh: Constant<Bits<64>>,
     k_one: Constant<Bits<32>>,
     k_cc_event: Constant<Bits<2>>,
+    /// The inputs' stages (timing rule R1: each `s_*.ready` is a stage's
+    /// flip-flop); `Idle` chooses among their heads.
+    in_ctx: ReqFlowCtx::Stage<A>,
+    in_wr: WorkReq::Stage,
+    in_send: PktSend::Stage,
+    in_fb: CcFeedback::Stage<A>,
+    in_nak: NakReq::Stage<A>,
     // Combinational.
     idle: Signal<Local, Bit>,
     t_exp: Signal<Local, Bit>,
@@ -676,6 +690,11 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             idle: Default::default(),
             t_exp: Default::default(),
             t_dt: Default::default(),
+            in_ctx: Default::default(),
+            in_wr: Default::default(),
+            in_send: Default::default(),
+            in_fb: Default::default(),
+            in_nak: Default::default(),
             take_ctx: Default::default(),
             take_fb: Default::default(),
             take_nak: Default::default(),
@@ -953,8 +972,18 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             ring_tag,
             ring_seq_first,
             ring_psn_first,
-            timer
+            timer,
+            in_ctx,
+            in_wr,
+            in_send,
+            in_fb,
+            in_nak
         );
+        ReqFlowCtxSink::<A>::link(&mut self.s_ctx, &mut self.in_ctx.s);
+        WorkReqSink::link(&mut self.s_wr, &mut self.in_wr.s);
+        PktSendSink::link(&mut self.s_send, &mut self.in_send.s);
+        CcFeedbackSink::<A>::link(&mut self.s_fb, &mut self.in_fb.s);
+        NakReqSink::<A>::link(&mut self.s_nak, &mut self.in_nak.s);
         self.now.d.next = (self.now.q.val() + 1);
         self.rd_v.d.next = false;
 
@@ -973,49 +1002,50 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.idle.next = (self.state.q.val() == ReqState::Idle);
         self.t_dt.next = (self.now.q.val() - self.timer.head_data.val().get_bits::<32>(0));
         self.t_exp.next = (self.timer.head_valid.val() && !self.t_dt.val().get_bit(31));
-        self.take_ctx.next = (self.idle.val() && self.s_ctx.valid.val());
-        self.take_fb.next = (self.idle.val() && !self.s_ctx.valid.val() && self.s_fb.valid.val());
+        self.take_ctx.next = (self.idle.val() && self.in_ctx.m.valid.val());
+        self.take_fb.next =
+            (self.idle.val() && !self.in_ctx.m.valid.val() && self.in_fb.m.valid.val());
         self.take_nak.next = (self.idle.val()
-            && !self.s_ctx.valid.val()
-            && !self.s_fb.valid.val()
-            && self.s_nak.valid.val());
+            && !self.in_ctx.m.valid.val()
+            && !self.in_fb.m.valid.val()
+            && self.in_nak.m.valid.val());
         self.take_t.next = (self.idle.val()
-            && !self.s_ctx.valid.val()
-            && !self.s_fb.valid.val()
-            && !self.s_nak.valid.val()
+            && !self.in_ctx.m.valid.val()
+            && !self.in_fb.m.valid.val()
+            && !self.in_nak.m.valid.val()
             && self.t_exp.val());
-        self.send_valid.next = (self.s_send.valid.val() && !self.desc_full.val());
+        self.send_valid.next = (self.in_send.m.valid.val() && !self.desc_full.val());
         self.take_send.next = (self.idle.val()
-            && !self.s_ctx.valid.val()
-            && !self.s_fb.valid.val()
-            && !self.s_nak.valid.val()
+            && !self.in_ctx.m.valid.val()
+            && !self.in_fb.m.valid.val()
+            && !self.in_nak.m.valid.val()
             && !self.t_exp.val()
             && self.send_valid.val());
         self.take_wr.next = (self.idle.val()
-            && !self.s_ctx.valid.val()
-            && !self.s_fb.valid.val()
-            && !self.s_nak.valid.val()
+            && !self.in_ctx.m.valid.val()
+            && !self.in_fb.m.valid.val()
+            && !self.in_nak.m.valid.val()
             && !self.t_exp.val()
             && !self.send_valid.val()
-            && self.s_wr.valid.val());
-        self.s_ctx.ready.next = self.take_ctx.val();
-        self.s_fb.ready.next = self.take_fb.val();
-        self.s_nak.ready.next = self.take_nak.val();
-        self.s_send.ready.next = self.take_send.val();
-        self.s_wr.ready.next = self.take_wr.val();
+            && self.in_wr.m.valid.val());
+        self.in_ctx.m.ready.next = self.take_ctx.val();
+        self.in_fb.m.ready.next = self.take_fb.val();
+        self.in_nak.m.ready.next = self.take_nak.val();
+        self.in_send.m.ready.next = self.take_send.val();
+        self.in_wr.m.ready.next = self.take_wr.val();
         self.timer.pop.next = self.take_t.val();
-        if self.s_ctx.valid.val() {
-            self.flow_in.next = bit_cast::<16, A>(self.s_ctx.flow.val());
-        } else if self.s_fb.valid.val() {
-            self.flow_in.next = bit_cast::<16, A>(self.s_fb.flow.val());
-        } else if self.s_nak.valid.val() {
-            self.flow_in.next = bit_cast::<16, A>(self.s_nak.flow.val());
+        if self.in_ctx.m.valid.val() {
+            self.flow_in.next = bit_cast::<16, A>(self.in_ctx.m.flow.val());
+        } else if self.in_fb.m.valid.val() {
+            self.flow_in.next = bit_cast::<16, A>(self.in_fb.m.flow.val());
+        } else if self.in_nak.m.valid.val() {
+            self.flow_in.next = bit_cast::<16, A>(self.in_nak.m.flow.val());
         } else if self.t_exp.val() {
             self.flow_in.next = self.timer.head_data.val().get_bits::<16>(40);
         } else if self.send_valid.val() {
-            self.flow_in.next = self.s_send.flow.val();
+            self.flow_in.next = self.in_send.m.flow.val();
         } else {
-            self.flow_in.next = self.s_wr.flow.val();
+            self.flow_in.next = self.in_wr.m.flow.val();
         }
 
         self.ev_hs.next = (self.ev_v.q.val() && self.m_ev.ready.val());
@@ -1265,28 +1295,28 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             ReqState::Idle => {
                 if self.take_ctx.val() {
                     self.kind.d.next = ReqKind::Ctx;
-                    self.ctx_active.d.next = self.s_ctx.active.val();
-                    self.ctx_psn.d.next = self.s_ctx.psn.val();
-                    self.ctx_tlm_data.d.next = self.s_ctx.tlm_data.val();
-                    self.ctx_retry_limit.d.next = self.s_ctx.retry_limit.val();
+                    self.ctx_active.d.next = self.in_ctx.m.active.val();
+                    self.ctx_psn.d.next = self.in_ctx.m.psn.val();
+                    self.ctx_tlm_data.d.next = self.in_ctx.m.tlm_data.val();
+                    self.ctx_retry_limit.d.next = self.in_ctx.m.retry_limit.val();
                     self.state.d.next = ReqState::Flow;
                 } else if self.take_fb.val() {
                     self.kind.d.next = ReqKind::Fb;
-                    self.fb_psn.d.next = self.s_fb.psn.val();
-                    self.fb_aeth.d.next = self.s_fb.aeth.val();
-                    self.fb_opcode.d.next = self.s_fb.opcode.val();
-                    self.fb_tlm.d.next = self.s_fb.tlm.present.val();
-                    self.fb_hdr.d.next = self.s_fb.tlm.hdr.val();
-                    self.fb_hop0.d.next = self.s_fb.tlm.hop0.val();
-                    self.fb_hop1.d.next = self.s_fb.tlm.hop1.val();
-                    self.fb_hop2.d.next = self.s_fb.tlm.hop2.val();
-                    self.fb_hop3.d.next = self.s_fb.tlm.hop3.val();
-                    self.fb_hop4.d.next = self.s_fb.tlm.hop4.val();
+                    self.fb_psn.d.next = self.in_fb.m.psn.val();
+                    self.fb_aeth.d.next = self.in_fb.m.aeth.val();
+                    self.fb_opcode.d.next = self.in_fb.m.opcode.val();
+                    self.fb_tlm.d.next = self.in_fb.m.tlm.present.val();
+                    self.fb_hdr.d.next = self.in_fb.m.tlm.hdr.val();
+                    self.fb_hop0.d.next = self.in_fb.m.tlm.hop0.val();
+                    self.fb_hop1.d.next = self.in_fb.m.tlm.hop1.val();
+                    self.fb_hop2.d.next = self.in_fb.m.tlm.hop2.val();
+                    self.fb_hop3.d.next = self.in_fb.m.tlm.hop3.val();
+                    self.fb_hop4.d.next = self.in_fb.m.tlm.hop4.val();
                     self.state.d.next = ReqState::Flow;
                 } else if self.take_nak.val() {
                     self.kind.d.next = ReqKind::Nak;
-                    self.fb_psn.d.next = self.s_nak.psn.val();
-                    self.fb_aeth.d.next = (bit_cast::<32, 8>(self.s_nak.syndrome.val()) << 24);
+                    self.fb_psn.d.next = self.in_nak.m.psn.val();
+                    self.fb_aeth.d.next = (bit_cast::<32, 8>(self.in_nak.m.syndrome.val()) << 24);
                     self.fb_opcode.d.next = 0.into();
                     self.fb_tlm.d.next = false;
                     self.fb_hdr.d.next = 0.into();
@@ -1302,19 +1332,19 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                     self.state.d.next = ReqState::Flow;
                 } else if self.take_send.val() {
                     self.kind.d.next = ReqKind::Send;
-                    self.send_seq.d.next = self.s_send.seq.val();
-                    self.send_len.d.next = self.s_send.len.val();
-                    self.send_probe.d.next = self.s_send.probe.val();
-                    self.send_epoch.d.next = self.s_send.epoch.val();
+                    self.send_seq.d.next = self.in_send.m.seq.val();
+                    self.send_len.d.next = self.in_send.m.len.val();
+                    self.send_probe.d.next = self.in_send.m.probe.val();
+                    self.send_epoch.d.next = self.in_send.m.epoch.val();
                     self.state.d.next = ReqState::Flow;
                 } else if self.take_wr.val() {
                     self.kind.d.next = ReqKind::Wr;
-                    self.wr_opcode.d.next = self.s_wr.opcode.val();
-                    self.wr_laddr.d.next = self.s_wr.laddr.val();
-                    self.wr_va.d.next = self.s_wr.va.val();
-                    self.wr_rkey.d.next = self.s_wr.rkey.val();
-                    self.wr_len.d.next = self.s_wr.len.val();
-                    self.wr_tag.d.next = self.s_wr.tag.val();
+                    self.wr_opcode.d.next = self.in_wr.m.opcode.val();
+                    self.wr_laddr.d.next = self.in_wr.m.laddr.val();
+                    self.wr_va.d.next = self.in_wr.m.va.val();
+                    self.wr_rkey.d.next = self.in_wr.m.rkey.val();
+                    self.wr_len.d.next = self.in_wr.m.len.val();
+                    self.wr_tag.d.next = self.in_wr.m.tag.val();
                     self.state.d.next = ReqState::Flow;
                 }
                 if (self.take_ctx.val()

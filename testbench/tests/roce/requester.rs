@@ -263,6 +263,8 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<Outcome, String> {
     // Feedback, each with the junk it is (None: a genuine one).
     let mut fb_q: VecDeque<(CcFeedback, Option<Junk>)> = VecDeque::new();
     let mut nak_q: VecDeque<NakReq> = VecDeque::new();
+    let mut fb_staged: Option<(CcFeedback, Option<Junk>)> = None;
+    let mut nak_staged: Option<NakReq> = None;
     let mut next_post = 0u64;
     // Feedback the requester must drop, counted as it takes it: junk
     // ahead of every PSN (`ack_ahead`); junk not an ACK or for no flow,
@@ -376,7 +378,7 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<Outcome, String> {
             if ro.ev_valid && ri.ev_ready {
                 eprintln!("{cyc} ev {:?}", ro.ev);
             }
-            if ro.send_ready {
+            if ro.send_ready && ri.send_valid {
                 eprintln!("{cyc} send {:?}", ri.send);
             }
             if ro.desc_valid && ri.desc_ready {
@@ -385,10 +387,10 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<Outcome, String> {
                     ro.desc.opcode, ro.desc.psn, ro.desc.len
                 );
             }
-            if ro.fb_ready {
+            if ro.fb_ready && ri.fb_valid {
                 eprintln!("{cyc} fb op {:x} psn {}", ri.fb.opcode, ri.fb.psn);
             }
-            if ro.nak_ready {
+            if ro.nak_ready && ri.nak_valid {
                 eprintln!("{cyc} nak psn {}", ri.nak.psn);
             }
             if ro.cmpl_valid {
@@ -401,17 +403,25 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<Outcome, String> {
         if si.send_ready && s_out.send_valid {
             pending_send = Some(s_out.send);
         }
-        if ro.ctx_ready {
+        if ro.ctx_ready && ri.ctx_valid {
             ctx_q.pop_front();
         }
-        if ro.send_ready {
+        if ro.send_ready && ri.send_valid {
             pending_send = None;
         }
-        // A flow's state does not change between the take and the
-        // decision (one operation at a time).
+        // Feedback and NAKs wait in the requester's input stages; they are
+        // accounted for when it takes them from there. A flow's state does
+        // not change between that take and the decision (one operation at
+        // a time).
+        if ro.fb_ready && ri.fb_valid {
+            fb_staged = fb_q.pop_front();
+        }
+        if ro.nak_ready && ri.nak_valid {
+            nak_staged = nak_q.pop_front();
+        }
         let in_err = |f: u32| (f as usize) < 1 << A && req.flows[f as usize].err;
-        if ro.fb_ready {
-            let (f, junk) = fb_q.pop_front().unwrap();
+        if req.took() == Some(requester::kind::FB) {
+            let (f, junk) = fb_staged.take().unwrap();
             match junk {
                 _ if in_err(f.flow) => junk_bad += 1,
                 Some(Junk::Ahead) => junk_ahead += 1,
@@ -419,13 +429,13 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<Outcome, String> {
                 None => {}
             }
         }
-        if ro.nak_ready {
-            let n = nak_q.pop_front().unwrap();
+        if req.took() == Some(requester::kind::NAK) {
+            let n = nak_staged.take().unwrap();
             if in_err(n.flow) {
                 junk_bad += 1;
             }
         }
-        if ro.wr_ready {
+        if ro.wr_ready && ri.wr_valid {
             let p = todo.pop_front().unwrap();
             outstanding.insert(p.wr.tag, p);
         }
@@ -502,6 +512,7 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<Outcome, String> {
             && outstanding.is_empty()
             && todo.is_empty()
             && fb_q.is_empty()
+            && fb_staged.is_none()
             && req.idle()
         {
             let so = s_out.stats;
