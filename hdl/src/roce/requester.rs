@@ -101,8 +101,8 @@
 //! stages cost a cycle of latency to an idle requester and none of
 //! throughput. Measured by
 //! `bench_requester` (Verilator, MTU 1024, every ready high): a work
-//! request every 5 cycles, PktSend to first descriptor 6, a descriptor
-//! every 4, ACK to completion 6 and to the scheduler's ACK 8.
+//! request every 4.8 cycles, PktSend to first descriptor 7, a descriptor
+//! every 4, ACK to completion 7 and to the scheduler's ACK 9.
 //!
 //! # Bad input (dropped or completed with an error, counted)
 //! - work request: bad opcode, length, flow, ring full → completion with

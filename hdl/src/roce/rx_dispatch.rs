@@ -352,8 +352,6 @@ pub struct RoceRxDispatch<const A: usize> {
     k_syn_inv: Constant<Bits<32>>,
     k_syn_acc: Constant<Bits<32>>,
     k_mr_access: Constant<Bits<2>>,
-    k_win: Constant<Bits<24>>,
-    k_dup: Constant<Bits<24>>,
     k_m8: Constant<Bits<4>>,
     k_m9: Constant<Bits<4>>,
     k_m10: Constant<Bits<4>>,
@@ -440,16 +438,14 @@ pub struct RoceRxDispatch<const A: usize> {
     psn_sel: Signal<Local, Bits<24>>,
     nak_new: Signal<Local, Bit>,
     n_fl: Signal<Local, Bits<8>>,
-    n_epsn: Signal<Local, Bits<24>>,
-    n_msn: Signal<Local, Bits<24>>,
-    n_wva: Signal<Local, Bits<64>>,
     n_wleft: Signal<Local, Bits<32>>,
     /// A WRITE MIDDLE or LAST longer than what its WRITE may still carry.
     len_over: Signal<Local, Bit>,
     len32: Signal<Local, Bits<32>>,
-    n_radr: Signal<Local, Bits<64>>,
-    n_rpsn: Signal<Local, Bits<24>>,
     wen: Signal<Local, Bit>,
+    wen_acc: Signal<Local, Bit>,
+    wen_wva: Signal<Local, Bit>,
+    wen_rd: Signal<Local, Bit>,
     cfg_fl: Signal<Local, Bits<8>>,
     tlm_ack: Signal<Local, Bit>,
     tlm_cc: Signal<Local, Bit>,
@@ -589,8 +585,6 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             k_syn_inv: Constant::new(Bits::<32>::from((syndrome::NAK_INVALID as u64) << 24)),
             k_syn_acc: Constant::new(Bits::<32>::from((syndrome::NAK_ACCESS as u64) << 24)),
             k_mr_access: Constant::new(Bits::<2>::from(nic_spec::mr::verdict::ACCESS as u64)),
-            k_win: Constant::new(Bits::<24>::from(1u64 << 12)),
-            k_dup: Constant::new(Bits::<24>::from((1u64 << 24) - (1u64 << 12))),
             k_m8: Constant::new(Bits::<4>::from(8u64)),
             k_m9: Constant::new(Bits::<4>::from(9u64)),
             k_m10: Constant::new(Bits::<4>::from(10u64)),
@@ -669,15 +663,13 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             psn_sel: Default::default(),
             nak_new: Default::default(),
             n_fl: Default::default(),
-            n_epsn: Default::default(),
-            n_msn: Default::default(),
-            n_wva: Default::default(),
             n_wleft: Default::default(),
             len_over: Default::default(),
             len32: Default::default(),
-            n_radr: Default::default(),
-            n_rpsn: Default::default(),
             wen: Default::default(),
+            wen_acc: Default::default(),
+            wen_wva: Default::default(),
+            wen_rd: Default::default(),
             cfg_fl: Default::default(),
             tlm_ack: Default::default(),
             tlm_cc: Default::default(),
@@ -937,9 +929,11 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.unk.next = (self.o_qphi.q.val() || !self.c_fl.q.val().get_bit(0));
         self.okp.next = (!self.o_bad.q.val() && !self.unk.val());
         self.dd.next = (self.m_psn.q.val() - self.c_epsn.q.val());
-        self.d_zero.next = !self.dd.val().any();
-        self.d_ahead.next = (!self.d_zero.val() && (self.dd.val() < self.k_win.val()));
-        self.d_dup.next = (self.dd.val() >= self.k_dup.val());
+        // R4: d = 0 is an equality (no carry chain), and the windows are
+        // d's top twelve bits, never a compare of d.
+        self.d_zero.next = (self.m_psn.q.val() == self.c_epsn.q.val());
+        self.d_ahead.next = (!self.d_zero.val() && !self.dd.val().get_bits::<12>(12).any());
+        self.d_dup.next = self.dd.val().get_bits::<12>(12).all();
         if self.o_reth.q.val() {
             self.va_eff.next = self.m_va.q.val();
         } else {
@@ -1079,18 +1073,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         } else {
             self.n_fl.next = self.n_fl0.val();
         }
-        if self.r_acc.val() {
-            self.n_epsn.next = self.epsn_new.val();
-            self.n_msn.next = self.msn_new.val();
-        } else {
-            self.n_epsn.next = self.c_epsn.q.val();
-            self.n_msn.next = self.c_msn.q.val();
-        }
-        if (self.r_acc.val() && self.o_wr.q.val()) {
-            self.n_wva.next = self.va_new.val();
-        } else {
-            self.n_wva.next = self.c_wva.q.val();
-        }
+
         // wr_left: a FIRST's DMA length less its payload (0 if shorter),
         // less each MIDDLE's; 0 after a LAST or ONLY.
         self.n_wleft.next = self.c_wleft.q.val();
@@ -1106,14 +1089,13 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
                 self.n_wleft.next = (self.c_wleft.q.val() - self.len32.val());
             }
         }
-        if self.rr_acc.val() {
-            self.n_radr.next = self.radr_new.val();
-            self.n_rpsn.next = self.rpsn_new.val();
-        } else {
-            self.n_radr.next = self.c_radr.q.val();
-            self.n_rpsn.next = self.c_rpsn.q.val();
-        }
         self.wen.next = (self.go.val() && self.okp.val());
+        // The decision is each field's write enable, not a select on its
+        // data (R4: one bit to the RAM, not 24 to 64 select LUTs): a field
+        // the packet leaves as it was is not written.
+        self.wen_acc.next = (self.wen.val() && self.r_acc.val());
+        self.wen_wva.next = (self.wen_acc.val() && self.o_wr.q.val());
+        self.wen_rd.next = (self.wen.val() && self.rr_acc.val());
         // A flow set-up starts between READs at entry 0.
         if (self.s_ctx.active.val() && self.s_ctx.cnp_on_ce.val()) {
             self.cfg_fl.next = ((self.k_fl_valid.val() | self.k_fl_ce.val()) | self.k_fl_rdd.val());
@@ -1212,24 +1194,24 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.rd_ix.write_enable.next = self.wen.val();
             self.rd_ix.write_address.next = self.flow.val();
             self.rd_ix.write_data.next = self.n_fl.val().get_bits::<3>(4);
-            self.ram_epsn.write_enable.next = self.wen.val();
+            self.ram_epsn.write_enable.next = self.wen_acc.val();
             self.ram_epsn.write_address.next = self.flow.val();
-            self.ram_epsn.write_data.next = self.n_epsn.val();
-            self.ram_msn.write_enable.next = self.wen.val();
+            self.ram_epsn.write_data.next = self.epsn_new.val();
+            self.ram_msn.write_enable.next = self.wen_acc.val();
             self.ram_msn.write_address.next = self.flow.val();
-            self.ram_msn.write_data.next = self.n_msn.val();
-            self.ram_wva.write_enable.next = self.wen.val();
+            self.ram_msn.write_data.next = self.msn_new.val();
+            self.ram_wva.write_enable.next = self.wen_wva.val();
             self.ram_wva.write_address.next = self.flow.val();
-            self.ram_wva.write_data.next = self.n_wva.val();
+            self.ram_wva.write_data.next = self.va_new.val();
             self.ram_wleft.write_enable.next = self.wen.val();
             self.ram_wleft.write_address.next = self.flow.val();
             self.ram_wleft.write_data.next = self.n_wleft.val();
-            self.ram_radr.write_enable.next = self.wen.val();
+            self.ram_radr.write_enable.next = self.wen_rd.val();
             self.ram_radr.write_address.next = self.flow.val();
-            self.ram_radr.write_data.next = self.n_radr.val();
-            self.ram_rpsn.write_enable.next = self.wen.val();
+            self.ram_radr.write_data.next = self.radr_new.val();
+            self.ram_rpsn.write_enable.next = self.wen_rd.val();
             self.ram_rpsn.write_address.next = self.flow.val();
-            self.ram_rpsn.write_data.next = self.n_rpsn.val();
+            self.ram_rpsn.write_data.next = self.rpsn_new.val();
         }
 
         // ---- state machine
