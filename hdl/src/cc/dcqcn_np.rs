@@ -18,8 +18,13 @@
 //! t + 3 → `m_cnp.valid` in t + 4. State per flow: the 32-bit cycle stamp
 //! of its last CNP and whether it had one, in one block RAM (33 bits),
 //! read in S1, registered in S2 (the block RAM's output is slow on an
-//! ECP5) and written in S3; a mark one or two cycles behind one of the
-//! same flow takes the stamp written from two forwarding registers.
+//! ECP5) and written in S3. A mark one or two cycles behind a CNP of the
+//! same flow cannot use the RAM word (it predates the write): its stamp is
+//! `now` − 1 or − 2, so it is suppressed iff `cfg_interval` > 1 or > 2,
+//! from two forwarding registers (flows only). S3's one carry chain is
+//! the RAM word's age and its compare with the interval (timing rule R4:
+//! the forwarded cases are bit tests of the interval, beside it, not a
+//! select in front of it).
 //!
 //! # Bad input
 //! - `flow` ≥ 2^A: counted in `bad_flow`, nothing read or written.
@@ -57,13 +62,12 @@ pub struct DcqcnNp<const A: usize> {
     flow3: DFF<Bits<16>>,
     /// The RAM word, registered.
     word3: DFF<Bits<33>>,
-    /// The writes of the last cycle (a) and of the one before (b).
+    /// The writes of the last cycle (a) and of the one before (b); their
+    /// stamps are `now` − 1 and `now` − 2.
     fw_v: DFF<Bit>,
     fw_flow: DFF<Bits<16>>,
-    fw_stamp: DFF<Bits<32>>,
     fwb_v: DFF<Bit>,
     fwb_flow: DFF<Bits<16>>,
-    fwb_stamp: DFF<Bits<32>>,
     out_v: DFF<Bit>,
     out_flow: DFF<Bits<16>>,
     c_marks: DFF<Bits<32>>,
@@ -72,9 +76,11 @@ pub struct DcqcnNp<const A: usize> {
     c_dropped_busy: DFF<Bits<32>>,
     c_bad_flow: DFF<Bits<32>>,
     k_a: Constant<Bits<8>>,
-    last: Signal<Local, Bits<32>>,
-    had: Signal<Local, Bit>,
     age: Signal<Local, Bits<32>>,
+    /// The RAM word's verdict, and the forwarded ones (age 1 and 2).
+    suppress_word: Signal<Local, Bit>,
+    interval_gt1: Signal<Local, Bit>,
+    interval_gt2: Signal<Local, Bit>,
     suppress: Signal<Local, Bit>,
     slot_free: Signal<Local, Bit>,
     emit: Signal<Local, Bit>,
@@ -103,10 +109,8 @@ impl<const A: usize> Default for DcqcnNp<A> {
             word3: Default::default(),
             fw_v: Default::default(),
             fw_flow: Default::default(),
-            fw_stamp: Default::default(),
             fwb_v: Default::default(),
             fwb_flow: Default::default(),
-            fwb_stamp: Default::default(),
             out_v: Default::default(),
             out_flow: Default::default(),
             c_marks: Default::default(),
@@ -115,9 +119,10 @@ impl<const A: usize> Default for DcqcnNp<A> {
             c_dropped_busy: Default::default(),
             c_bad_flow: Default::default(),
             k_a: Constant::new(Bits::<8>::from(A as u64)),
-            last: Default::default(),
-            had: Default::default(),
             age: Default::default(),
+            suppress_word: Default::default(),
+            interval_gt1: Default::default(),
+            interval_gt2: Default::default(),
             suppress: Default::default(),
             slot_free: Default::default(),
             emit: Default::default(),
@@ -144,10 +149,8 @@ impl<const A: usize> Logic for DcqcnNp<A> {
             word3,
             fw_v,
             fw_flow,
-            fw_stamp,
             fwb_v,
             fwb_flow,
-            fwb_stamp,
             out_v,
             out_flow,
             c_marks,
@@ -184,20 +187,21 @@ impl<const A: usize> Logic for DcqcnNp<A> {
         self.word3.d.next = self.ram.read_data.val();
 
         // ---- S3: decide (a stamp written in the last two cycles, if the
-        // same flow: the RAM word predates it)
+        // same flow: the RAM word predates it, and the stamp is now - 1 or
+        // now - 2)
+        self.age.next = (self.now.q.val() - self.word3.q.val().get_bits::<32>(0));
+        self.suppress_word.next = (self.word3.q.val().get_bit(32)
+            && (self.age.val() < bit_cast::<32, 24>(self.cfg_interval.val())));
+        self.interval_gt1.next = self.cfg_interval.val().get_bits::<23>(1).any();
+        self.interval_gt2.next = (self.cfg_interval.val().get_bits::<22>(2).any()
+            || (self.cfg_interval.val().get_bit(1) && self.cfg_interval.val().get_bit(0)));
         if (self.fw_v.q.val() && (self.fw_flow.q.val() == self.flow3.q.val())) {
-            self.last.next = self.fw_stamp.q.val();
-            self.had.next = true;
+            self.suppress.next = self.interval_gt1.val();
         } else if (self.fwb_v.q.val() && (self.fwb_flow.q.val() == self.flow3.q.val())) {
-            self.last.next = self.fwb_stamp.q.val();
-            self.had.next = true;
+            self.suppress.next = self.interval_gt2.val();
         } else {
-            self.last.next = self.word3.q.val().get_bits::<32>(0);
-            self.had.next = self.word3.q.val().get_bit(32);
+            self.suppress.next = self.suppress_word.val();
         }
-        self.age.next = (self.now.q.val() - self.last.val());
-        self.suppress.next =
-            (self.had.val() && (self.age.val() < bit_cast::<32, 24>(self.cfg_interval.val())));
         self.slot_free.next = (!self.out_v.q.val() || self.m_cnp.ready.val());
         self.emit.next =
             (self.v3.q.val() && self.ok3.q.val() && !self.suppress.val() && self.slot_free.val());
@@ -214,10 +218,8 @@ impl<const A: usize> Logic for DcqcnNp<A> {
             ((bit_cast::<33, 1>(true.into()) << 32) | bit_cast::<33, 32>(self.now.q.val()));
         self.fw_v.d.next = self.emit.val();
         self.fw_flow.d.next = self.flow3.q.val();
-        self.fw_stamp.d.next = self.now.q.val();
         self.fwb_v.d.next = self.fw_v.q.val();
         self.fwb_flow.d.next = self.fw_flow.q.val();
-        self.fwb_stamp.d.next = self.fw_stamp.q.val();
 
         // ---- counters
         if self.v3.q.val() {

@@ -12,7 +12,13 @@ use proptest::prelude::*;
 /// with bursts of one flow, and random Tx readiness.
 fn stim(a: usize, len: usize) -> impl Strategy<Value = Vec<In>> {
     (
-        prop_oneof![Just(0u32), 1u32..50, 50u32..500, Just((1 << 24) - 1)],
+        prop_oneof![
+            Just(0u32),
+            1u32..4,
+            1u32..50,
+            50u32..500,
+            Just((1 << 24) - 1)
+        ],
         0u32..=100,
         prop_oneof![Just(100u32), 0u32..=100],
         1u32..(2 << a),
