@@ -446,13 +446,20 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     ring_slot: Signal<Local, Bits<9>>,
     pred_fatal: Signal<Local, Bit>,
     // Work request checks (Decide).
-    wr_is_read: Signal<Local, Bit>,
-    wr_ext: Signal<Local, Bits<32>>,
-    wr_n: Signal<Local, Bits<32>>,
+    /// The work request's own checks and derived values: registers,
+    /// computed in `Flow` from the request taken in `Idle` (timing rule
+    /// R4: none of them is logic in front of `Decide`'s carry chains).
+    wr_is_read: DFF<Bit>,
+    wr_ext: DFF<Bits<32>>,
+    wr_n: DFF<Bits<32>>,
     wr_used: Signal<Local, Bits<9>>,
     wr_out: Signal<Local, Bits<33>>,
-    bad_opcode: Signal<Local, Bit>,
-    bad_len: Signal<Local, Bit>,
+    bad_opcode: DFF<Bit>,
+    bad_len: DFF<Bit>,
+    /// The ring's slot at `tail` holds the oldest work request (the ring
+    /// is full): an equality, so the ring's write enable needs no chain.
+    slot_busy: Signal<Local, Bit>,
+    ring_we: Signal<Local, Bit>,
     is_full: Signal<Local, Bit>,
     tail_inc: Signal<Local, Bits<9>>,
     wr_fence_ok: Signal<Local, Bit>,
@@ -720,6 +727,8 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             wr_out: Default::default(),
             bad_opcode: Default::default(),
             bad_len: Default::default(),
+            slot_busy: Default::default(),
+            ring_we: Default::default(),
             is_full: Default::default(),
             tail_inc: Default::default(),
             wr_fence_ok: Default::default(),
@@ -928,6 +937,11 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             c_remote_err,
             c_retry_exceeded,
             c_flushed,
+            wr_is_read,
+            wr_ext,
+            wr_n,
+            bad_opcode,
+            bad_len,
             r_seg,
             r_seg_eq_left,
             r_trim,
@@ -1055,23 +1069,23 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
 
         // ---- Work request checks (Decide, kind Wr).
         self.live.next = (self.in_range.q.val() && self.s_active.q.val());
-        self.wr_is_read.next = (self.wr_opcode.q.val() == self.k_wr_read.val());
-        if self.wr_is_read.val() {
-            self.wr_ext.next = 1.into();
+        self.wr_is_read.d.next = (self.wr_opcode.q.val() == self.k_wr_read.val());
+        if (self.wr_opcode.q.val() == self.k_wr_read.val()) {
+            self.wr_ext.d.next = 1.into();
         } else {
-            self.wr_ext.next = self.wr_len.q.val();
+            self.wr_ext.d.next = self.wr_len.q.val();
         }
         if self.wr_len.q.val().any() {
-            self.wr_n.next = (((self.wr_len.q.val() - 1) >> self.mlog.val()) + 1);
+            self.wr_n.d.next = (((self.wr_len.q.val() - 1) >> self.mlog.val()) + 1);
         } else {
-            self.wr_n.next = 1.into();
+            self.wr_n.d.next = 1.into();
         }
         self.wr_used.next = ((self.s_tail.q.val() - self.s_head.q.val()) & self.k_ix.val());
         self.wr_out.next = (bit_cast::<33, 32>((self.s_seq_tail.q.val() - self.s_una.q.val()))
-            + bit_cast::<33, 32>(self.wr_ext.val()));
-        self.bad_opcode.next = ((self.wr_opcode.q.val() != self.k_wr_write.val())
+            + bit_cast::<33, 32>(self.wr_ext.q.val()));
+        self.bad_opcode.d.next = ((self.wr_opcode.q.val() != self.k_wr_write.val())
             && (self.wr_opcode.q.val() != self.k_wr_read.val()));
-        self.bad_len.next = (!self.wr_len.q.val().any() || self.wr_len.q.val().get_bit(31));
+        self.bad_len.d.next = (!self.wr_len.q.val().any() || self.wr_len.q.val().get_bit(31));
         self.is_full.next = ((self.wr_used.val() == self.k_full.val())
             || self.wr_out.val().get_bit(31)
             || self.wr_out.val().get_bit(32));
@@ -1079,7 +1093,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         // The fence (`nic_golden::roce::requester::db_allowed`): a new work
         // request is doorbelled when nothing waits ahead of it and a WRITE
         // finds no READ open, a READ fewer than 8.
-        if self.wr_is_read.val() {
+        if self.wr_is_read.q.val() {
             self.wr_fence_ok.next = !self.s_rd_open.q.val().get_bit(3);
         } else {
             self.wr_fence_ok.next = !self.s_rd_open.q.val().any();
@@ -1139,7 +1153,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.ring_psn_first.write_address.next = self.w_addr.val();
         // Bit 0: a READ; bits 4..1: its landing entry (`rd_post`).
         self.ring_read.write_data.next = ((bit_cast::<5, 4>(self.s_rd_post.q.val()) << 1)
-            | bit_cast::<5, 1>(self.wr_is_read.val().into()));
+            | bit_cast::<5, 1>(self.wr_is_read.q.val().into()));
         self.ring_laddr.write_data.next = self.wr_laddr.q.val();
         self.ring_va.write_data.next = self.wr_va.q.val();
         self.ring_rkey.write_data.next = self.wr_rkey.q.val();
@@ -1147,14 +1161,27 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.ring_tag.write_data.next = self.wr_tag.q.val();
         self.ring_seq_first.write_data.next = self.s_seq_tail.q.val();
         self.ring_psn_first.write_data.next = self.s_psn_tail.q.val();
-        self.ring_read.write_enable.next = false;
-        self.ring_laddr.write_enable.next = false;
-        self.ring_va.write_enable.next = false;
-        self.ring_rkey.write_enable.next = false;
-        self.ring_len.write_enable.next = false;
-        self.ring_tag.write_enable.next = false;
-        self.ring_seq_first.write_enable.next = false;
-        self.ring_psn_first.write_enable.next = false;
+        // A work request's fields go into the ring's slot at `tail` in its
+        // `Decide` whatever its checks say, unless that slot holds the
+        // oldest work request (the ring is full: `tail` and `head` differ
+        // in bit Q only, an equality). A slot at or past `tail` is never
+        // read as an entry, and `tail` moves only when the request is
+        // accepted, so a refused one leaves nothing behind; the checks'
+        // carry chains reach registers, not the block RAMs' write enables
+        // (timing rule R4).
+        self.slot_busy.next =
+            (((self.s_tail.q.val() ^ self.s_head.q.val()) & self.k_ix.val()) == self.k_full.val());
+        self.ring_we.next = ((self.state.q.val() == ReqState::Decide)
+            && (self.kind.q.val() == ReqKind::Wr)
+            && !self.slot_busy.val());
+        self.ring_read.write_enable.next = self.ring_we.val();
+        self.ring_laddr.write_enable.next = self.ring_we.val();
+        self.ring_va.write_enable.next = self.ring_we.val();
+        self.ring_rkey.write_enable.next = self.ring_we.val();
+        self.ring_len.write_enable.next = self.ring_we.val();
+        self.ring_tag.write_enable.next = self.ring_we.val();
+        self.ring_seq_first.write_enable.next = self.ring_we.val();
+        self.ring_psn_first.write_enable.next = self.ring_we.val();
 
         // ---- The ring entry at `slot`.
         self.w_read.next = self.ring_read_out.q.val().get_bit(0);
@@ -1421,8 +1448,8 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         self.state.d.next = ReqState::CtxEv;
                     }
                     ReqKind::Wr => {
-                        if (self.bad_opcode.val()
-                            || self.bad_len.val()
+                        if (self.bad_opcode.q.val()
+                            || self.bad_len.q.val()
                             || !self.live.val()
                             || self.s_err.q.val()
                             || self.is_full.val())
@@ -1430,12 +1457,12 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                             self.cmpl_bytes.d.next = 0.into();
                             self.cmpl_tag.d.next = self.wr_tag.q.val();
                         }
-                        if self.bad_opcode.val() {
+                        if self.bad_opcode.q.val() {
                             self.c_err_opcode.d.next = (self.c_err_opcode.q.val() + 1);
                             self.cmpl_v.d.next = true;
                             self.cmpl_status.d.next = self.k_st_opcode.val();
                             self.state.d.next = ReqState::WrCmpl;
-                        } else if self.bad_len.val() {
+                        } else if self.bad_len.q.val() {
                             self.c_err_len.d.next = (self.c_err_len.q.val() + 1);
                             self.cmpl_v.d.next = true;
                             self.cmpl_status.d.next = self.k_st_len.val();
@@ -1456,31 +1483,24 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                             self.cmpl_status.d.next = self.k_st_full.val();
                             self.state.d.next = ReqState::WrCmpl;
                         } else {
-                            // Into the ring at `tail`.
-                            self.ring_read.write_enable.next = true;
-                            self.ring_laddr.write_enable.next = true;
-                            self.ring_va.write_enable.next = true;
-                            self.ring_rkey.write_enable.next = true;
-                            self.ring_len.write_enable.next = true;
-                            self.ring_tag.write_enable.next = true;
-                            self.ring_seq_first.write_enable.next = true;
-                            self.ring_psn_first.write_enable.next = true;
+                            // Into the ring at `tail` (written above).
                             self.c_posted.d.next = (self.c_posted.q.val() + 1);
-                            self.s_seq_tail.d.next = (self.s_seq_tail.q.val() + self.wr_ext.val());
+                            self.s_seq_tail.d.next =
+                                (self.s_seq_tail.q.val() + self.wr_ext.q.val());
                             self.s_psn_tail.d.next =
-                                (self.s_psn_tail.q.val() + self.wr_n.val().get_bits::<24>(0));
+                                (self.s_psn_tail.q.val() + self.wr_n.q.val().get_bits::<24>(0));
                             self.s_tail.d.next = self.tail_inc.val();
-                            if self.wr_is_read.val() {
+                            if self.wr_is_read.q.val() {
                                 self.s_rd_post.d.next = (self.s_rd_post.q.val() + 1);
                             }
                             if self.wr_go.val() {
                                 self.s_db.d.next = self.tail_inc.val();
-                                if self.wr_is_read.val() {
+                                if self.wr_is_read.q.val() {
                                     self.s_rd_open.d.next = (self.s_rd_open.q.val() + 1);
                                 }
                                 self.ev_v.d.next = true;
                                 self.ev_op.d.next = self.k_ev_db.val();
-                                self.ev_a.d.next = self.wr_ext.val();
+                                self.ev_a.d.next = self.wr_ext.q.val();
                                 self.ev_b.d.next = 0.into();
                                 self.state.d.next = ReqState::WrDb;
                             } else {
