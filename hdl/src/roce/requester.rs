@@ -99,7 +99,12 @@
 //! in cycle t holds the next record at t + 2, before the operation begins
 //! that could take it (every operation lasts three cycles or more), so the
 //! stages cost a cycle of latency to an idle requester and none of
-//! throughput. Measured by
+//! throughput. A work request's own checks (opcode, length, extent,
+//! packets) are registers computed in `Flow`, and its fields go into the
+//! ring's slot at `tail` in `Decide` whenever that slot is free, whatever
+//! the checks say (`tail` moves only on acceptance), so the checks'
+//! carry chains end in registers, not in the rings' write enables (R4).
+//! Measured by
 //! `bench_requester` (Verilator, MTU 1024, every ready high): a work
 //! request every 4.8 cycles, PktSend to first descriptor 7, a descriptor
 //! every 4, ACK to completion 7 and to the scheduler's ACK 9.
