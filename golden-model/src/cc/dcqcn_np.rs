@@ -1,7 +1,7 @@
 //! Twin of `hdl/src/cc/dcqcn_np.rs`: the DCQCN notification point's
 //! per-flow CNP limiter, cycle-exact at the ports.
 //!
-//! A CE mark (`s_ce`, strobe) for flow f in cycle t is decided in t + 3
+//! A CE mark (`s_ce`, strobe) for flow f in cycle t is decided in t + 4
 //! from f's state (the cycle stamp of its last CNP, and whether it had
 //! one): a CNP request if it had none or its last is `cfg_interval` cycles
 //! old or more, else suppressed. A request waits in the one-slot output
@@ -14,7 +14,7 @@ use crate::cc::{CeMark, CnpReq, NpStats};
 use crate::Cycle;
 
 /// Cycles from a CE mark to its CNP request at the ports.
-pub const LATENCY: usize = 4;
+pub const LATENCY: usize = 5;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
@@ -37,10 +37,11 @@ pub struct Out {
 pub struct DcqcnNp<const A: usize> {
     /// (stamp of the last CNP, had one) per flow.
     pub flows: Vec<(u32, bool)>,
-    /// Marks in S1, S2 and S3: (flow, in range).
+    /// Marks in S1, S2, S3 and S4: (flow, in range).
     s1: Option<(u16, bool)>,
     s2: Option<(u16, bool)>,
     s3: Option<(u16, bool)>,
+    s4: Option<(u16, bool)>,
     now: u32,
     out: Option<u16>,
     cnt: NpStats,
@@ -53,6 +54,7 @@ impl<const A: usize> Default for DcqcnNp<A> {
             s1: None,
             s2: None,
             s3: None,
+            s4: None,
             now: 0,
             out: None,
             cnt: NpStats::default(),
@@ -76,8 +78,8 @@ impl<const A: usize> Cycle for DcqcnNp<A> {
         if taken {
             self.out = None;
         }
-        // S3: decide.
-        if let Some((f, ok)) = self.s3 {
+        // S4: decide.
+        if let Some((f, ok)) = self.s4 {
             let c = &mut self.cnt;
             c.marks = c.marks.wrapping_add(1);
             if !ok {
@@ -96,6 +98,7 @@ impl<const A: usize> Cycle for DcqcnNp<A> {
                 }
             }
         }
+        self.s4 = self.s3;
         self.s3 = self.s2;
         self.s2 = self.s1;
         self.s1 = i
