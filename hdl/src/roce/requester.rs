@@ -498,11 +498,23 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     // Feedback checks (Decide).
     is_ack: Signal<Local, Bit>,
     p_in: Signal<Local, Bits<24>>,
+    /// `p_in`, registered: `fb_psn` and `kind` hold from `Idle` on, so in
+    /// `Decide` it is the value computed in `Flow` (R4).
+    p_in_r: DFF<Bits<24>>,
+    /// `p_in` + 1, registered likewise: `Decide`'s window check is then
+    /// one subtraction.
+    p_above: DFF<Bits<24>>,
     ahead: Signal<Local, Bits<24>>,
     is_ahead: Signal<Local, Bit>,
-    // Post.
+    // Post: its two compares, done a cycle ahead (R4) on the value
+    // `seq_ack` has when Post begins (`seq_ack_post`).
+    seq_ack_post: Signal<Local, Bits<32>>,
     adv: Signal<Local, Bits<32>>,
     past: Signal<Local, Bits<32>>,
+    /// Post: `seq_ack` is past `s_una` (serial order), registered.
+    adv_pos: DFF<Bit>,
+    /// Post: `seq_ack` is past `s_seq_exp` (serial order), registered.
+    past_pos: DFF<Bit>,
     // The step after the acknowledgement part (`cont` in the twin).
     do_cont: Signal<Local, Bit>,
     set_rewind: Signal<Local, Bit>,
@@ -765,10 +777,15 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             rew_k: Default::default(),
             is_ack: Default::default(),
             p_in: Default::default(),
+            p_in_r: Default::default(),
+            p_above: Default::default(),
             ahead: Default::default(),
             is_ahead: Default::default(),
+            seq_ack_post: Default::default(),
             adv: Default::default(),
             past: Default::default(),
+            adv_pos: Default::default(),
+            past_pos: Default::default(),
             do_cont: Default::default(),
             set_rewind: Default::default(),
             clr_rd_done: Default::default(),
@@ -830,6 +847,10 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         dff_setup!(
             self,
             clock,
+            adv_pos,
+            past_pos,
+            p_in_r,
+            p_above,
             state,
             kind,
             flow,
@@ -1308,14 +1329,40 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         } else {
             self.p_in.next = self.fb_psn.q.val();
         }
-        self.ahead.next = (self.p_in.val() - (self.s_psn_max.q.val() - 1));
-        self.is_ahead.next = (self.ahead.val().any() && !self.ahead.val().get_bit(23));
+        self.p_in_r.d.next = self.p_in.val();
+        if (self.kind.q.val() == ReqKind::Nak) {
+            self.p_above.d.next = self.fb_psn.q.val();
+        } else {
+            self.p_above.d.next = (self.fb_psn.q.val() + 1);
+        }
+        // p_in − (psn_max − 1), its zero test an equality beside the chain.
+        self.ahead.next = (self.p_above.q.val() - self.s_psn_max.q.val());
+        self.is_ahead.next = ((self.p_above.q.val() != self.s_psn_max.q.val())
+            && !self.ahead.val().get_bit(23));
 
-        // ---- Post.
-        self.adv.next = (self.seq_ack.q.val() - self.s_una.q.val());
-        self.past.next = (self.seq_ack.q.val() - self.s_seq_exp.q.val());
-        self.moved.next =
-            ((self.adv.val().any() && !self.adv.val().get_bit(31)) || self.progress.q.val());
+        // ---- Post's compares, a cycle ahead. Post follows `AckChk` or
+        // `AckCmpl`, neither of which moves `s_una` or `s_seq_exp`;
+        // `AckChk` sets `seq_ack` as chosen here (its own branches, from
+        // registers), `AckCmpl` keeps it. So the carry chains end in
+        // `adv_pos` and `past_pos`, not in the ring's read address through
+        // `moved` (R4). Their value matters only in Post.
+        self.seq_ack_post.next = self.seq_ack.q.val();
+        if (self.state.q.val() == ReqState::AckChk) {
+            if self.r_ack_skip.q.val() {
+                self.seq_ack_post.next = self.seq_ack.q.val();
+            } else if self.r_inside.q.val() {
+                if !self.w_read.val() {
+                    self.seq_ack_post.next = self.r_seq_mid.q.val();
+                }
+            } else {
+                self.seq_ack_post.next = self.r_seq_end.q.val();
+            }
+        }
+        self.adv.next = (self.seq_ack_post.val() - self.s_una.q.val());
+        self.past.next = (self.seq_ack_post.val() - self.s_seq_exp.q.val());
+        self.adv_pos.d.next = (self.adv.val().any() && !self.adv.val().get_bit(31));
+        self.past_pos.d.next = (self.past.val().any() && !self.past.val().get_bit(31));
+        self.moved.next = (self.adv_pos.q.val() || self.progress.q.val());
 
         self.do_cont.next = false;
         self.set_rewind.next = false;
@@ -1592,7 +1639,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                             } else {
                                 self.cc_go.d.next = self.fb_tlm.q.val();
                             }
-                            self.p.d.next = self.p_in.val();
+                            self.p.d.next = self.p_in_r.q.val();
                             self.seq_ack.d.next = self.s_una.q.val();
                             self.slot.d.next = self.s_head.q.val();
                             self.state.d.next = ReqState::AckRd;
@@ -1769,18 +1816,14 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                     }
                 }
                 self.retry.d.next = false;
-                if (self.adv.val().any()
-                    && !self.adv.val().get_bit(31)
-                    && self.past.val().any()
-                    && !self.past.val().get_bit(31))
-                {
+                if (self.adv_pos.q.val() && self.past_pos.q.val()) {
                     // Past what is sent since a REWIND: skip there, by a
                     // REWIND (the scheduler's ACK stops at its snd_nxt).
                     self.s_una.d.next = self.seq_ack.q.val();
                     self.s_gen.d.next = (self.s_gen.q.val() + 1);
                     self.set_rewind.next = true;
                     self.do_cont.next = true;
-                } else if (self.adv.val().any() && !self.adv.val().get_bit(31)) {
+                } else if self.adv_pos.q.val() {
                     self.s_una.d.next = self.seq_ack.q.val();
                     self.s_gen.d.next = (self.s_gen.q.val() + 1);
                     self.ev_v.d.next = true;
