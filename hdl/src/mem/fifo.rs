@@ -4,7 +4,8 @@
 //! Ports (clock `clock`):
 //! - in: `push`, `push_data` (`Bits<D>`); `pop` (takes the head if
 //!   `head_valid`; ignored otherwise).
-//! - out: `head_valid`, `head_data` (registered; zero while not valid).
+//! - out: `head_valid`, `head_data` (both flip-flops; the head register
+//!   holds zero while not valid).
 //!
 //! Structure: 2^A words in a [`Ram`] (one clock, synchronous read), a
 //! head register and a one-word skid register. A read is issued only when
@@ -84,15 +85,11 @@ impl<const D: usize, const A: usize> Logic for Fifo<D, A> {
         self.ram.clock.next = self.clock.val();
         self.head_valid.next = self.h_v.q.val();
         // Zero while empty: no stale word on the ports or in a waveform.
-        // (One assignment on each branch: a default-then-override would
-        // glitch the port within a delta cycle, and a parent that feeds
-        // `pop`/`push` back combinationally would then never settle in an
-        // event-driven 4-state simulator.)
-        if self.h_v.q.val() {
-            self.head_data.next = self.h_d.q.val();
-        } else {
-            self.head_data.next = 0.into();
-        }
+        // The head register is loaded with zero whenever it empties, so the
+        // port is the register itself, with no select on `h_v`: a parent's
+        // compares on the head (the scheduler's flow interlock) start at a
+        // flip-flop (R4).
+        self.head_data.next = self.h_d.q.val();
 
         self.consume.next = (self.pop.val() && self.h_v.q.val());
         // The head stays unless it is popped.
@@ -121,7 +118,11 @@ impl<const D: usize, const A: usize> Logic for Fifo<D, A> {
             self.s_d.d.next = self.ram.read_data.val();
         } else {
             self.h_v.d.next = self.rv.q.val();
-            self.h_d.d.next = self.ram.read_data.val();
+            if self.rv.q.val() {
+                self.h_d.d.next = self.ram.read_data.val();
+            } else {
+                self.h_d.d.next = 0.into();
+            }
             self.s_v.d.next = false;
             self.s_d.d.next = self.s_d.q.val();
         }
