@@ -40,13 +40,16 @@ pub struct Fifo<const D: usize, const A: usize> {
     h_d: DFF<Bits<D>>,
     s_v: DFF<Bit>,
     s_d: DFF<Bits<D>>,
-    k_cap: Constant<Bits<16>>,
+    k_cap_m1: Constant<Bits<16>>,
     consume: Signal<Local, Bit>,
     a_v: Signal<Local, Bit>,
     issue: Signal<Local, Bit>,
     /// Words in the RAM (= wr − rd), kept as a register: its compares
     /// are off the read/write-enable paths.
     used: DFF<Bits<16>>,
+    /// The RAM holds 2^A words (`used` = 2^A), kept as a register, so a
+    /// push reaches the RAM's write enable through one gate.
+    full: DFF<Bit>,
     push_ok: Signal<Local, Bit>,
 }
 
@@ -68,11 +71,12 @@ impl<const D: usize, const A: usize> Default for Fifo<D, A> {
             h_d: Default::default(),
             s_v: Default::default(),
             s_d: Default::default(),
-            k_cap: Constant::new(Bits::<16>::from(1u64 << A)),
+            k_cap_m1: Constant::new(Bits::<16>::from((1u64 << A) - 1)),
             consume: Default::default(),
             a_v: Default::default(),
             issue: Default::default(),
             used: Default::default(),
+            full: Default::default(),
             push_ok: Default::default(),
         }
     }
@@ -81,7 +85,7 @@ impl<const D: usize, const A: usize> Default for Fifo<D, A> {
 impl<const D: usize, const A: usize> Logic for Fifo<D, A> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, wr, rd, rv, h_v, h_d, s_v, s_d, used);
+        dff_setup!(self, clock, wr, rd, rv, h_v, h_d, s_v, s_d, used, full);
         self.ram.clock.next = self.clock.val();
         self.head_valid.next = self.h_v.q.val();
         // Zero while empty: no stale word on the ports or in a waveform.
@@ -135,15 +139,17 @@ impl<const D: usize, const A: usize> Logic for Fifo<D, A> {
         self.ram.write_address.next = bit_cast::<A, 16>(self.wr.q.val());
         self.ram.write_data.next = self.push_data.val();
         self.ram.write_enable.next = false;
-        self.push_ok.next = (self.push.val() && (self.used.q.val() != self.k_cap.val()));
+        self.push_ok.next = (self.push.val() && !self.full.q.val());
         if self.push_ok.val() {
             self.ram.write_enable.next = true;
             self.wr.d.next = (self.wr.q.val() + 1);
         }
         if (self.push_ok.val() && !self.issue.val()) {
             self.used.d.next = (self.used.q.val() + 1);
+            self.full.d.next = (self.used.q.val() == self.k_cap_m1.val());
         } else if (!self.push_ok.val() && self.issue.val()) {
             self.used.d.next = (self.used.q.val() - 1);
+            self.full.d.next = false;
         }
     }
 }

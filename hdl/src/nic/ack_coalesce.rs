@@ -27,7 +27,9 @@
 //!   their slots and the one sent is the newest of its flow.
 //!
 //! # Structure and timing
-//! - Input register slice (`i_*`): the record as taken.
+//! - Input register slice (`i_*`): the record as taken, with whether its
+//!   flow is queued already (`i_hit`, from the flags as the taking
+//!   cycle leaves them).
 //! - Slot table: the record's words in block RAM at the flow's address
 //!   (PSN, AETH and the T bit in one word; the six telemetry words), a
 //!   flag per flow (`queued`, a register of 2^A ≤ 256 bits), and the
@@ -68,6 +70,11 @@ pub struct AckCoalesce<const A: usize> {
     i_aeth: DFF<Bits<32>>,
     i_tlm: DFF<Bit>,
     i_words: [DFF<Bits<64>>; 6],
+    /// The record's flow is queued already (its slot waits), decided as
+    /// the record is taken, from the flags as this cycle leaves them: so
+    /// the queue's push is a register's, not a select of one flag in
+    /// 2^A (R4).
+    i_hit: DFF<Bit>,
     // Slot table.
     queued: DFF<Bits<256>>,
     order: Fifo<A, A>,
@@ -92,8 +99,8 @@ impl<const A: usize> Logic for AckCoalesce<A> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, i_v, i_flow, i_psn, i_aeth, i_tlm, queued, rd_v, rd_flow, o_v, o_flow,
-            o_pa, n_coal
+            self, clock, i_v, i_flow, i_psn, i_aeth, i_tlm, i_hit, queued, rd_v, rd_flow, o_v,
+            o_flow, o_pa, n_coal
         );
         clock!(self, clock, order, ram_pa);
         for k in 0..6 {
@@ -119,7 +126,7 @@ impl<const A: usize> Logic for AckCoalesce<A> {
             self.i_words[5].d.next = self.s_ack.tlm.hop4.val();
         }
         // ---- The slot: written, and the flow queued unless it already is.
-        self.hit.next = self.queued.q.val().get_bit(self.i_flow.q.val().index());
+        self.hit.next = self.i_hit.q.val();
         self.ram_pa.write_enable.next = self.i_v.q.val();
         self.ram_pa.write_address.next = self.i_flow.q.val();
         self.pa_word.next = (bit_cast::<57, 24>(self.i_psn.q.val())
@@ -149,6 +156,12 @@ impl<const A: usize> Logic for AckCoalesce<A> {
             self.ram_tlm[k].read_address.next = self.order.head_data.val();
         }
         self.rd_v.d.next = self.pop.val();
+        // The flag of the incoming record's flow after this cycle: set by
+        // this cycle's push of it, cleared by this cycle's pop of it (never
+        // both: see below).
+        self.i_hit.d.next = ((self.queued.q.val().get_bit(self.s_ack.flow.val().index())
+            || (self.i_v.q.val() && !self.hit.val() && (self.i_flow.q.val() == self.s_ack.flow.val())))
+            && !(self.pop.val() && (self.order.head_data.val() == self.s_ack.flow.val())));
         if self.pop.val() {
             self.rd_flow.d.next = self.order.head_data.val();
         }
