@@ -194,6 +194,11 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     /// in the cycle it is needed, so no block RAM's clock-to-out sits
     /// before the merge (timing rule R3), and no DP16KD spent on 4 Kib.
     shadow: LutRam<Bits<64>, 6>,
+    /// The shadow word at `core_r`, registered: read in `Decode` (the
+    /// address is `core_r`'s from the request's acceptance, and no write
+    /// comes between), used in `Shadow`, so the merge starts at a
+    /// flip-flop, not at the LUT RAM's read (R3).
+    shadow_q: DFF<Bits<64>>,
     cfg_v: DFF<Bit>,
     cfg_addr: DFF<Bits<16>>,
     cfg_data: DFF<Bits<64>>,
@@ -390,6 +395,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             sq_log: Default::default(),
             sq_cq: Default::default(),
             shadow: Default::default(),
+            shadow_q: Default::default(),
             cfg_v: Default::default(),
             cfg_addr: Default::default(),
             cfg_data: Default::default(),
@@ -502,6 +508,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         dff_setup!(
             self,
             clock,
+            shadow_q,
             state,
             q_wr,
             q_addr,
@@ -729,9 +736,9 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         // The register the merge starts from (shadow half in `Shadow`).
         self.old_w.next = self.scratch.q.val();
         if (self.state.q.val() == CsrState::Shadow) {
-            self.old_w.next = self.shadow.read_data.val().get_bits::<32>(0);
+            self.old_w.next = self.shadow_q.q.val().get_bits::<32>(0);
             if self.core_hi.q.val() {
-                self.old_w.next = self.shadow.read_data.val().get_bits::<32>(32);
+                self.old_w.next = self.shadow_q.q.val().get_bits::<32>(32);
             }
         } else if self.is_control.q.val() {
             self.old_w.next = 0.into();
@@ -746,10 +753,10 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         }
         self.merged.next =
             ((self.old_w.val() & !self.mask.val()) | (self.q_wdata.q.val() & self.mask.val()));
-        self.new_cfg.next = ((self.shadow.read_data.val() & self.k_hi_half.val())
+        self.new_cfg.next = ((self.shadow_q.q.val() & self.k_hi_half.val())
             | bit_cast::<64, 32>(self.merged.val()));
         if self.core_hi.q.val() {
-            self.new_cfg.next = ((self.shadow.read_data.val() & self.k_lo_half.val())
+            self.new_cfg.next = ((self.shadow_q.q.val() & self.k_lo_half.val())
                 | (bit_cast::<64, 32>(self.merged.val()) << 32));
         }
         // The COMMIT check: a strobed byte's bit at or above A. The
@@ -767,6 +774,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         self.shadow.write_address.next = self.core_r.q.val();
         self.shadow.write_data.next = self.new_cfg.val();
         self.shadow.write_enable.next = false;
+        self.shadow_q.d.next = self.shadow.read_data.val();
         self.commit_v.d.next = false;
         // Soft reset: counts down (a CONTROL write below starts it again).
         if self.soft_left.q.val().any() {
