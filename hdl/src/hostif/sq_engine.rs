@@ -141,6 +141,9 @@ pub struct SqEngine<const A: usize, const Q: usize, const W: usize> {
     n_fetches: DFF<Bits<32>>,
     k_a: Constant<Bits<16>>,
     k_room: Constant<Bits<17>>,
+    k_room_p1: Constant<Bits<17>>,
+    k_outst_hi: Constant<Bits<16>>,
+    k_ones16: Constant<Bits<16>>,
     k_max_fetch: Constant<Bits<17>>,
     k_one17: Constant<Bits<17>>,
     k_no_cq: Constant<Bits<8>>,
@@ -170,6 +173,17 @@ pub struct SqEngine<const A: usize, const Q: usize, const W: usize> {
     to_end: Signal<Local, Bits<17>>,
     free: Signal<Local, Bits<17>>,
     n1: Signal<Local, Bits<17>>,
+    /// `outst` < 2^Q (a bit test), and `outst` = 2^Q.
+    outst_small: Signal<Local, Bit>,
+    outst_full: Signal<Local, Bit>,
+    /// The ring's index mask, 2^log_size − 1, from the size bits (no
+    /// subtraction).
+    ring_mask: Signal<Local, Bits<16>>,
+    avail17: Signal<Local, Bits<17>>,
+    /// The three compares of min(room, avail, to_end), side by side.
+    room_lt_avail: Signal<Local, Bit>,
+    end_lt_room: Signal<Local, Bit>,
+    end_lt_avail: Signal<Local, Bit>,
     n2: Signal<Local, Bits<17>>,
     n2m: Signal<Local, Bits<17>>,
     n_lt_avail: Signal<Local, Bit>,
@@ -255,6 +269,9 @@ impl<const A: usize, const Q: usize, const W: usize> Default for SqEngine<A, Q, 
             n_fetches: Default::default(),
             k_a: Constant::new(Bits::<16>::from(A as u64)),
             k_room: Constant::new(Bits::<17>::from(1u64 << Q)),
+            k_room_p1: Constant::new(Bits::<17>::from((1u64 << Q) + 1)),
+            k_outst_hi: Constant::new(Bits::<16>::from((0xFFFFu64 << Q) & 0xFFFF)),
+            k_ones16: Constant::new(Bits::<16>::from(0xFFFFu64)),
             k_max_fetch: Constant::new(Bits::<17>::from(16u64)),
             k_one17: Constant::new(Bits::<17>::from(1u64)),
             k_no_cq: Constant::new(Bits::<8>::from(0xFFu64)),
@@ -284,6 +301,13 @@ impl<const A: usize, const Q: usize, const W: usize> Default for SqEngine<A, Q, 
             to_end: Default::default(),
             free: Default::default(),
             n1: Default::default(),
+            outst_small: Default::default(),
+            outst_full: Default::default(),
+            ring_mask: Default::default(),
+            avail17: Default::default(),
+            room_lt_avail: Default::default(),
+            end_lt_room: Default::default(),
+            end_lt_avail: Default::default(),
             n2: Default::default(),
             n2m: Default::default(),
             n_lt_avail: Default::default(),
@@ -374,8 +398,15 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
         self.size.next = (self.k_one17.val() << bit_cast::<17, 4>(self.log_size.val()));
         self.avail.next = (self.pi.val() - self.fi.val());
         self.outst.next = (self.fi.val() - self.done.val());
+        // room = 2^Q − outst, 0 from 2^Q on; room_new the same after the
+        // completion of one (done + 1 unless done = fi): 2^Q when none is
+        // outstanding, else 2^Q − outst + 1 while outst ≤ 2^Q. Each a
+        // subtraction from `outst` beside bit tests, not a chain through
+        // `done_new` (R4).
+        self.outst_small.next = !(self.outst.val() & self.k_outst_hi.val()).any();
+        self.outst_full.next = (bit_cast::<17, 16>(self.outst.val()) == self.k_room.val());
         self.room.next = 0.into();
-        if (bit_cast::<17, 16>(self.outst.val()) < self.k_room.val()) {
+        if self.outst_small.val() {
             self.room.next = (self.k_room.val() - bit_cast::<17, 16>(self.outst.val()));
         }
         self.done_new.next = self.done.val();
@@ -383,9 +414,10 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
             self.done_new.next = (self.done.val() + 1);
         }
         self.room_new.next = 0.into();
-        if (bit_cast::<17, 16>(self.fi.val() - self.done_new.val()) < self.k_room.val()) {
-            self.room_new.next =
-                (self.k_room.val() - bit_cast::<17, 16>(self.fi.val() - self.done_new.val()));
+        if !self.outst.val().any() {
+            self.room_new.next = self.k_room.val();
+        } else if (self.outst_small.val() || self.outst_full.val()) {
+            self.room_new.next = (self.k_room_p1.val() - bit_cast::<17, 16>(self.outst.val()));
         }
         // Doorbell: the new producer index, unstrobed bytes kept.
         self.p_new.next = self.pi.val();
@@ -399,15 +431,30 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
         }
         // Fetch: min(pi − fi, room, to the ring's end) here, then free
         // credits and 16 in Exec.
-        self.slot.next = (self.fi.val() & (self.size.val().get_bits::<16>(0) - 1));
+        self.ring_mask.next =
+            !(self.k_ones16.val() << bit_cast::<16, 4>(self.log_size.val()));
+        self.slot.next = (self.fi.val() & self.ring_mask.val());
         self.to_end.next = (self.size.val() - bit_cast::<17, 16>(self.slot.val()));
-        self.n1.next = bit_cast::<17, 16>(self.avail.val());
-        if (self.room.val() < self.n1.val()) {
+        // n2 = min(min(room, avail), to_end), its three compares made side
+        // by side and the result selected by them.
+        self.avail17.next = bit_cast::<17, 16>(self.avail.val());
+        self.room_lt_avail.next = (self.room.val() < self.avail17.val());
+        self.end_lt_room.next = (self.to_end.val() < self.room.val());
+        self.end_lt_avail.next = (self.to_end.val() < self.avail17.val());
+        if self.room_lt_avail.val() {
             self.n1.next = self.room.val();
-        }
-        self.n2.next = self.n1.val();
-        if (self.to_end.val() < self.n2.val()) {
-            self.n2.next = self.to_end.val();
+            if self.end_lt_room.val() {
+                self.n2.next = self.to_end.val();
+            } else {
+                self.n2.next = self.room.val();
+            }
+        } else {
+            self.n1.next = self.avail17.val();
+            if self.end_lt_avail.val() {
+                self.n2.next = self.to_end.val();
+            } else {
+                self.n2.next = self.avail17.val();
+            }
         }
         if (self.stage.q.val() == 2) {
             self.c_pi.d.next = self.pi.val();
