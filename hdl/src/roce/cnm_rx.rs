@@ -137,6 +137,9 @@ pub struct CnmRx {
     r_fix: DFF<Bits<8>>,
     r_all: DFF<Bits<8>>,
     r_len_bad: DFF<Bit>,
+    /// The encapsulated MSDU is long enough to hold a RoCEv2 header
+    /// (`f_mlen` ≥ the minimum), registered with `f_mlen` (R4).
+    r_mlen_roce: DFF<Bit>,
     // ---- verdict stage
     d_v: DFF<Bit>,
     d_flen: DFF<Bits<8>>,
@@ -258,6 +261,7 @@ impl Default for CnmRx {
             r_fix: Default::default(),
             r_all: Default::default(),
             r_len_bad: Default::default(),
+            r_mlen_roce: Default::default(),
             d_v: Default::default(),
             d_flen: Default::default(),
             d_fcs: Default::default(),
@@ -370,6 +374,7 @@ impl Logic for CnmRx {
             r_fix,
             r_all,
             r_len_bad,
+            r_mlen_roce,
             d_v,
             d_flen,
             d_fcs,
@@ -557,6 +562,7 @@ impl Logic for CnmRx {
                     self.f_mlen.d.next = self.mlen_in.val();
                     self.r_all.d.next = (self.r_fix.q.val() + self.mlen_in.val().get_bits::<8>(0));
                     self.r_len_bad.d.next = (self.mlen_in.val() > self.k_max_msdu.val());
+                    self.r_mlen_roce.d.next = (self.mlen_in.val() >= self.k_roce_min.val());
                     self.f_et.d.next = self.be.val().get_bits::<16>(0);
                 }
                 if self.isr[4].val() {
@@ -588,6 +594,7 @@ impl Logic for CnmRx {
                     self.f_mlen.d.next = self.mlen_in.val();
                     self.r_all.d.next = (self.r_fix.q.val() + self.mlen_in.val().get_bits::<8>(0));
                     self.r_len_bad.d.next = (self.mlen_in.val() > self.k_max_msdu.val());
+                    self.r_mlen_roce.d.next = (self.mlen_in.val() >= self.k_roce_min.val());
                     self.f_et.d.next = self.be.val().get_bits::<16>(32);
                     self.f_vihl.d.next = self.be.val().get_bits::<8>(24);
                 }
@@ -646,7 +653,7 @@ impl Logic for CnmRx {
             && !self.e_ver.val()
             && !self.e_len.val()
             && !self.e_tr2.val());
-        self.qpv.next = ((self.f_mlen.q.val() >= self.k_roce_min.val())
+        self.qpv.next = (self.r_mlen_roce.q.val()
             && (self.f_et.q.val() == self.k_ipv4.val())
             && (self.f_vihl.q.val() == self.k_vihl.val())
             && (self.f_proto.q.val() == self.k_udp.val())
