@@ -509,6 +509,13 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     // Post: its two compares, done a cycle ahead (R4) on the value
     // `seq_ack` has when Post begins (`seq_ack_post`).
     seq_ack_post: Signal<Local, Bits<32>>,
+    // Seg's values, each at most three carry chains from the registers
+    // (R4): the entry's end, and the two candidates of each sum on the
+    // segment, selected by `left_lt_mtu`.
+    seq_end_w: Signal<Local, Bits<32>>,
+    left_lt_mtu: Signal<Local, Bit>,
+    cur_plus_mtu: Signal<Local, Bits<32>>,
+    rem_at_end: Signal<Local, Bits<16>>,
     adv: Signal<Local, Bits<32>>,
     past: Signal<Local, Bits<32>>,
     /// Post: `seq_ack` is past `s_una` (serial order), registered.
@@ -782,6 +789,10 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             ahead: Default::default(),
             is_ahead: Default::default(),
             seq_ack_post: Default::default(),
+            seq_end_w: Default::default(),
+            left_lt_mtu: Default::default(),
+            cur_plus_mtu: Default::default(),
+            rem_at_end: Default::default(),
             adv: Default::default(),
             past: Default::default(),
             adv_pos: Default::default(),
@@ -1232,11 +1243,19 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.off.next = (self.cur.q.val() - self.ring_seq_first_out.q.val());
         self.k_seg.next = (self.off.val() >> self.mlog.val());
         self.left.next = (self.w_ext.val() - self.off.val());
-        if (self.left.val() < self.mtu.val()) {
+        self.left_lt_mtu.next = (self.left.val() < self.mtu.val());
+        if self.left_lt_mtu.val() {
             self.seg.next = self.left.val();
         } else {
             self.seg.next = self.mtu.val();
         }
+        // cur + left is the entry's end (cur + extent − (cur − first)).
+        self.seq_end_w.next = (self.ring_seq_first_out.q.val() + self.w_ext.val());
+        self.cur_plus_mtu.next = (self.cur.q.val() + self.mtu.val());
+        // rem − left, as (rem + cur) − the entry's end: the PktSend's rest
+        // past the entry.
+        self.rem_at_end.next = ((self.rem.q.val() + self.cur.q.val().get_bits::<16>(0))
+            - self.seq_end_w.val().get_bits::<16>(0));
         self.k1.next = (self.k_seg.val() + 1);
         self.psn_seg.next = (self.ring_psn_first_out.q.val() + self.k_seg.val().get_bits::<24>(0));
         // Only the READ at the head has responses counted.
@@ -1257,7 +1276,11 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         // PSN (one carry chain there, not a fourth one here: R4).
         self.max_d.next = (self.r_psn_next_new.q.val() - self.s_psn_max.q.val());
         self.raise.next = (self.max_d.val().any() && !self.max_d.val().get_bit(23));
-        self.cur_new.next = (self.cur.q.val() + self.seg.val());
+        if self.left_lt_mtu.val() {
+            self.cur_new.next = self.seq_end_w.val();
+        } else {
+            self.cur_new.next = self.cur_plus_mtu.val();
+        }
         if (!self.k_seg.val().any() && (self.k1.val() == self.w_n.val())) {
             self.seg_op.next = self.k_op_only.val();
         } else if !self.k_seg.val().any() {
@@ -1286,8 +1309,12 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         // ---- Registered every cycle: valid in Seg, AckChk, RewChk (the
         // RAM address and the operands are stable in the *Rd2 state).
         self.r_seg.d.next = self.seg.val();
-        self.r_seg_eq_left.d.next = (self.seg.val() == self.left.val());
-        self.r_trim.d.next = (self.seg.val() > bit_cast::<32, 16>(self.rem.q.val()));
+        // seg = left unless the MTU is below it; seg > rem as min(left,
+        // MTU) > rem, both compares side by side.
+        self.r_seg_eq_left.d.next =
+            (self.left_lt_mtu.val() || (self.left.val() == self.mtu.val()));
+        self.r_trim.d.next = ((self.left.val() > bit_cast::<32, 16>(self.rem.q.val()))
+            && (self.mtu.val() > bit_cast::<32, 16>(self.rem.q.val())));
         self.r_seg_op.d.next = self.seg_op.val();
         self.r_psn_seg.d.next = self.psn_seg.val();
         self.r_last.d.next = (self.k1.val() == self.w_n.val());
@@ -1297,7 +1324,11 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.r_psn_rd.d.next = self.psn_rd.val();
         self.r_psn_next_new.d.next = self.psn_next_new.val();
         self.r_cur_new.d.next = self.cur_new.val();
-        self.r_rem_new.d.next = (self.rem.q.val() - self.seg.val().get_bits::<16>(0));
+        if self.left_lt_mtu.val() {
+            self.r_rem_new.d.next = self.rem_at_end.val();
+        } else {
+            self.r_rem_new.d.next = (self.rem.q.val() - self.mtu.val().get_bits::<16>(0));
+        }
         self.r_ack_skip.d.next = ((self.slot.q.val() == self.s_tail.q.val())
             || self.d_ack.val().get_bit(23)
             || (self.w_read.val() && !self.rresp.val()));
@@ -1306,7 +1337,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.r_d1.d.next = self.d1.val().get_bits::<24>(0);
         self.r_seq_mid.d.next =
             (self.ring_seq_first_out.q.val() + (self.d1.val() << self.mlog.val()));
-        self.r_seq_end.d.next = (self.ring_seq_first_out.q.val() + self.w_ext.val());
+        self.r_seq_end.d.next = self.seq_end_w.val();
         self.r_psn_rew.d.next = self.psn_rew.val();
 
         // ---- Feedback checks (Decide, kinds Fb and Nak).
