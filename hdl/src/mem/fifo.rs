@@ -41,6 +41,10 @@ pub struct Fifo<const D: usize, const A: usize> {
     s_v: DFF<Bit>,
     s_d: DFF<Bits<D>>,
     k_cap_m1: Constant<Bits<16>>,
+    /// `used`'s live bits (A + 1: it never exceeds 2^A). Every read of the
+    /// count is masked with it, so synthesis drops the bits above and the
+    /// count's fan-out is A + 1 flip-flops, not 16.
+    k_used_mask: Constant<Bits<16>>,
     consume: Signal<Local, Bit>,
     a_v: Signal<Local, Bit>,
     issue: Signal<Local, Bit>,
@@ -72,6 +76,7 @@ impl<const D: usize, const A: usize> Default for Fifo<D, A> {
             s_v: Default::default(),
             s_d: Default::default(),
             k_cap_m1: Constant::new(Bits::<16>::from((1u64 << A) - 1)),
+            k_used_mask: Constant::new(Bits::<16>::from((2u64 << A) - 1)),
             consume: Default::default(),
             a_v: Default::default(),
             issue: Default::default(),
@@ -99,7 +104,7 @@ impl<const D: usize, const A: usize> Logic for Fifo<D, A> {
         // The head stays unless it is popped.
         self.a_v.next = (self.h_v.q.val() && !self.consume.val());
         // At most one of (kept head, skid, RAM output) is left: room for a read.
-        self.issue.next = (self.used.q.val().any()
+        self.issue.next = ((self.used.q.val() & self.k_used_mask.val()).any()
             && !(self.a_v.val() && self.s_v.q.val())
             && !(self.a_v.val() && self.rv.q.val())
             && !(self.s_v.q.val() && self.rv.q.val()));
@@ -146,7 +151,8 @@ impl<const D: usize, const A: usize> Logic for Fifo<D, A> {
         }
         if (self.push_ok.val() && !self.issue.val()) {
             self.used.d.next = (self.used.q.val() + 1);
-            self.full.d.next = (self.used.q.val() == self.k_cap_m1.val());
+            self.full.d.next =
+                ((self.used.q.val() & self.k_used_mask.val()) == self.k_cap_m1.val());
         } else if (!self.push_ok.val() && self.issue.val()) {
             self.used.d.next = (self.used.q.val() - 1);
             self.full.d.next = false;
