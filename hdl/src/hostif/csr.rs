@@ -78,7 +78,9 @@
 //! `docs/driver.md` §8). The address is decoded on its way into
 //! `q_addr` (a request's, or the sweep's next write's, chosen by
 //! registers only), and the decode is registered with it: the decisions
-//! read flags, not compares of the address (timing rule R4).
+//! read flags, not compares of the address (timing rule R4). The shadow
+//! word is registered as it is read in `Decode`, so `Shadow`'s merge
+//! starts at a flip-flop (R3).
 //!
 //! Golden twin: `nic_golden::hostif::csr`.
 

@@ -11,7 +11,10 @@
 //!
 //! Events, one at a time, 4 cycles each, no hazard: `Pick` (the event,
 //! the RAM reads), `Look` (the words registered), `Calc` (their
-//! differences and minima registered), `Exec` (the decision and the RAM
+//! differences and minima registered: the room is a subtraction from the
+//! outstanding count beside bit tests, and min(room, avail, to the
+//! ring's end) three compares side by side, so no more than three carry
+//! chains follow each other; R4), `Exec` (the decision and the RAM
 //! writes). Priority: a COMMIT, a register access, then completions and
 //! fetches in turn.
 //! - COMMIT: the ring's configuration; indices 0 (`queued` kept: a
@@ -431,8 +434,7 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
         }
         // Fetch: min(pi − fi, room, to the ring's end) here, then free
         // credits and 16 in Exec.
-        self.ring_mask.next =
-            !(self.k_ones16.val() << bit_cast::<16, 4>(self.log_size.val()));
+        self.ring_mask.next = !(self.k_ones16.val() << bit_cast::<16, 4>(self.log_size.val()));
         self.slot.next = (self.fi.val() & self.ring_mask.val());
         self.to_end.next = (self.size.val() - bit_cast::<17, 16>(self.slot.val()));
         // n2 = min(min(room, avail), to_end), its three compares made side

@@ -160,7 +160,9 @@ impl<const A: usize> Logic for AckCoalesce<A> {
         // this cycle's push of it, cleared by this cycle's pop of it (never
         // both: see below).
         self.i_hit.d.next = ((self.queued.q.val().get_bit(self.s_ack.flow.val().index())
-            || (self.i_v.q.val() && !self.hit.val() && (self.i_flow.q.val() == self.s_ack.flow.val())))
+            || (self.i_v.q.val()
+                && !self.hit.val()
+                && (self.i_flow.q.val() == self.s_ack.flow.val())))
             && !(self.pop.val() && (self.order.head_data.val() == self.s_ack.flow.val())));
         if self.pop.val() {
             self.rd_flow.d.next = self.order.head_data.val();

@@ -104,6 +104,11 @@
 //! ring's slot at `tail` in `Decide` whenever that slot is free, whatever
 //! the checks say (`tail` moves only on acceptance), so the checks'
 //! carry chains end in registers, not in the rings' write enables (R4).
+//! Likewise `Post`'s two compares are registered a cycle ahead, on the
+//! value `seq_ack` has when `Post` begins; `Decide`'s feedback window
+//! check is one subtraction from a register made in `Flow`; and the
+//! segmentation in `SegRd2` is at most three carry chains deep (its trim
+//! test two compares side by side, its sums chosen between candidates).
 //! Measured by
 //! `bench_requester` (Verilator, MTU 1024, every ready high): a work
 //! request every 4.8 cycles, PktSend to first descriptor 7, a descriptor
@@ -1311,8 +1316,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.r_seg.d.next = self.seg.val();
         // seg = left unless the MTU is below it; seg > rem as min(left,
         // MTU) > rem, both compares side by side.
-        self.r_seg_eq_left.d.next =
-            (self.left_lt_mtu.val() || (self.left.val() == self.mtu.val()));
+        self.r_seg_eq_left.d.next = (self.left_lt_mtu.val() || (self.left.val() == self.mtu.val()));
         self.r_trim.d.next = ((self.left.val() > bit_cast::<32, 16>(self.rem.q.val()))
             && (self.mtu.val() > bit_cast::<32, 16>(self.rem.q.val())));
         self.r_seg_op.d.next = self.seg_op.val();
@@ -1368,8 +1372,8 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         }
         // p_in − (psn_max − 1), its zero test an equality beside the chain.
         self.ahead.next = (self.p_above.q.val() - self.s_psn_max.q.val());
-        self.is_ahead.next = ((self.p_above.q.val() != self.s_psn_max.q.val())
-            && !self.ahead.val().get_bit(23));
+        self.is_ahead.next =
+            ((self.p_above.q.val() != self.s_psn_max.q.val()) && !self.ahead.val().get_bit(23));
 
         // ---- Post's compares, a cycle ahead. Post follows `AckChk` or
         // `AckCmpl`, neither of which moves `s_una` or `s_seq_exp`;
