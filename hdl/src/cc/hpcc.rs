@@ -213,8 +213,25 @@ pub struct HpccCc<const A: usize, const H: usize = 5> {
     // cycles)
     recent_valid: [DFF<Bit>; HZ],
     recent_flow: [DFF<Bits<16>>; HZ],
-    hit: Signal<Local, Bit>,
+    /// Whether the slice's head is held (its flow is among the recent
+    /// ones): a flip-flop, decided a cycle ahead on the head the slice
+    /// will hold (R4), so the slice's load enable starts at a register.
+    hit: DFF<Bit>,
     accept: Signal<Local, Bit>,
+    /// The flow of the record in the slice's skid: a copy of the slice's
+    /// own skid register (synthesis merges the two), loaded from the
+    /// slice's ports by its documented rule (a record that arrives in
+    /// the cycle the head does not move on).
+    skid_flow: DFF<Bits<16>>,
+    /// The head moves on this cycle (taken, or the slice empty).
+    head_free: Signal<Local, Bit>,
+    /// `s_event` is taken this cycle.
+    in_take: Signal<Local, Bit>,
+    /// The next head is held, for each head it can be: the present one,
+    /// the skid's record, `s_event`'s.
+    hit_if_head: Signal<Local, Bit>,
+    hit_if_skid: Signal<Local, Bit>,
+    hit_if_in: Signal<Local, Bit>,
 
     // ---- stage 0: parse; the event, to stages 2 and 3
     parse: [Ns3HopParse; 5],
@@ -377,6 +394,12 @@ impl<const A: usize, const H: usize> Default for HpccCc<A, H> {
             recent_flow: Default::default(),
             hit: Default::default(),
             accept: Default::default(),
+            skid_flow: Default::default(),
+            head_free: Default::default(),
+            in_take: Default::default(),
+            hit_if_head: Default::default(),
+            hit_if_skid: Default::default(),
+            hit_if_in: Default::default(),
             parse: Default::default(),
             valid_s2: Default::default(),
             valid_s3: Default::default(),
@@ -473,6 +496,8 @@ impl<const A: usize, const H: usize> Logic for HpccCc<A, H> {
         dff_setup!(
             self,
             clock,
+            hit,
+            skid_flow,
             meta_s2,
             meta_s3,
             commit_s3,
@@ -556,22 +581,54 @@ impl<const A: usize, const H: usize> Logic for HpccCc<A, H> {
         self.slice.clock.next = self.clock.val();
         CcEventSink::link(&mut self.s_event, &mut self.slice.s);
 
-        // ---- stage 0: hazard interlock on the slice's head, accept
-        self.hit.next = false;
-        for i in 0..HZ {
-            if (self.recent_valid[i].q.val()
-                && (self.recent_flow[i].q.val() == self.slice.m.flow.val()))
-            {
-                self.hit.next = true;
-            }
-        }
-        self.slice.m.ready.next = !self.hit.val();
-        self.accept.next = (self.slice.m.valid.val() && !self.hit.val());
+        // ---- stage 0: hazard interlock on the slice's head, accept.
+        // `hit` is registered: it is computed here for the head the slice
+        // holds next cycle, against the recent flows as they will stand.
+        self.slice.m.ready.next = !self.hit.q.val();
+        self.accept.next = (self.slice.m.valid.val() && !self.hit.q.val());
         self.recent_valid[0].d.next = self.accept.val();
         self.recent_flow[0].d.next = self.slice.m.flow.val();
         for i in 1..HZ {
             self.recent_valid[i].d.next = self.recent_valid[i - 1].q.val();
             self.recent_flow[i].d.next = self.recent_flow[i - 1].q.val();
+        }
+        // The slice's moves, read from its ports: `s_event.ready` is its
+        // skid empty, `m.valid` its head full.
+        self.head_free.next = (!self.hit.q.val() || !self.slice.m.valid.val());
+        self.in_take.next = (self.s_event.valid.val() && self.s_event.ready.val());
+        if (!self.head_free.val() && self.in_take.val()) {
+            self.skid_flow.d.next = self.s_event.flow.val();
+        } else {
+            self.skid_flow.d.next = self.skid_flow.q.val();
+        }
+        // Entry 0 next cycle is the head if it is accepted now.
+        self.hit_if_head.next = self.accept.val();
+        self.hit_if_skid.next =
+            (self.accept.val() && (self.slice.m.flow.val() == self.skid_flow.q.val()));
+        self.hit_if_in.next =
+            (self.accept.val() && (self.slice.m.flow.val() == self.s_event.flow.val()));
+        for i in 1..HZ {
+            if self.recent_valid[i - 1].q.val() {
+                if (self.recent_flow[i - 1].q.val() == self.slice.m.flow.val()) {
+                    self.hit_if_head.next = true;
+                }
+                if (self.recent_flow[i - 1].q.val() == self.skid_flow.q.val()) {
+                    self.hit_if_skid.next = true;
+                }
+                if (self.recent_flow[i - 1].q.val() == self.s_event.flow.val()) {
+                    self.hit_if_in.next = true;
+                }
+            }
+        }
+        // The head next cycle: the skid's record, else `s_event`'s, when
+        // the head moves on and one is there; else the present head.
+        self.hit.d.next = self.hit_if_head.val();
+        if self.head_free.val() {
+            if !self.s_event.ready.val() {
+                self.hit.d.next = self.hit_if_skid.val();
+            } else if self.s_event.valid.val() {
+                self.hit.d.next = self.hit_if_in.val();
+            }
         }
 
         // ---- stage 0: parse the hops; read the flow's meta and stored hops
