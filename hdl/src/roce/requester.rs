@@ -479,13 +479,16 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     // The ring entry at `slot` (RAM outputs) and what follows from it.
     w_read: Signal<Local, Bit>,
     w_ext: Signal<Local, Bits<32>>,
-    w_n: Signal<Local, Bits<32>>,
+    /// The entry's last segment index, npkts − 1: the compares below
+    /// test k against it, not k + 1 against npkts (one carry chain less).
+    w_last_k: Signal<Local, Bits<32>>,
+    /// The entry's first PSN + 1, beside the length's chain.
+    psn_first_p1: Signal<Local, Bits<24>>,
     w_len_m1: Signal<Local, Bits<32>>,
     off: Signal<Local, Bits<32>>,
     k_seg: Signal<Local, Bits<32>>,
     left: Signal<Local, Bits<32>>,
     seg: Signal<Local, Bits<32>>,
-    k1: Signal<Local, Bits<32>>,
     psn_seg: Signal<Local, Bits<24>>,
     off_r: Signal<Local, Bits<64>>,
     psn_rd: Signal<Local, Bits<24>>,
@@ -766,13 +769,13 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             rdk_eff: Default::default(),
             w_read: Default::default(),
             w_ext: Default::default(),
-            w_n: Default::default(),
+            w_last_k: Default::default(),
+            psn_first_p1: Default::default(),
             w_len_m1: Default::default(),
             off: Default::default(),
             k_seg: Default::default(),
             left: Default::default(),
             seg: Default::default(),
-            k1: Default::default(),
             psn_seg: Default::default(),
             off_r: Default::default(),
             psn_rd: Default::default(),
@@ -1243,7 +1246,8 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         } else {
             self.w_len_m1.next = 0.into();
         }
-        self.w_n.next = ((self.w_len_m1.val() >> self.mlog.val()) + 1);
+        self.w_last_k.next = (self.w_len_m1.val() >> self.mlog.val());
+        self.psn_first_p1.next = (self.ring_psn_first_out.q.val() + 1);
         // Segmentation (Seg).
         self.off.next = (self.cur.q.val() - self.ring_seq_first_out.q.val());
         self.k_seg.next = (self.off.val() >> self.mlog.val());
@@ -1261,7 +1265,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         // past the entry.
         self.rem_at_end.next = ((self.rem.q.val() + self.cur.q.val().get_bits::<16>(0))
             - self.seq_end_w.val().get_bits::<16>(0));
-        self.k1.next = (self.k_seg.val() + 1);
         self.psn_seg.next = (self.ring_psn_first_out.q.val() + self.k_seg.val().get_bits::<24>(0));
         // Only the READ at the head has responses counted.
         if (self.slot.q.val() == self.s_head.q.val()) {
@@ -1273,7 +1276,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.psn_rd.next = (self.ring_psn_first_out.q.val() + self.rdk_eff.val());
         if self.w_read.val() {
             self.psn_next_new.next =
-                (self.ring_psn_first_out.q.val() + self.w_n.val().get_bits::<24>(0));
+                (self.psn_first_p1.val() + self.w_last_k.val().get_bits::<24>(0));
         } else {
             self.psn_next_new.next = (self.psn_seg.val() + 1);
         }
@@ -1286,11 +1289,11 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         } else {
             self.cur_new.next = self.cur_plus_mtu.val();
         }
-        if (!self.k_seg.val().any() && (self.k1.val() == self.w_n.val())) {
+        if (!self.k_seg.val().any() && (self.k_seg.val() == self.w_last_k.val())) {
             self.seg_op.next = self.k_op_only.val();
         } else if !self.k_seg.val().any() {
             self.seg_op.next = self.k_op_first.val();
-        } else if (self.k1.val() == self.w_n.val()) {
+        } else if (self.k_seg.val() == self.w_last_k.val()) {
             self.seg_op.next = self.k_op_last.val();
         } else {
             self.seg_op.next = self.k_op_middle.val();
@@ -1321,7 +1324,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             && (self.mtu.val() > bit_cast::<32, 16>(self.rem.q.val())));
         self.r_seg_op.d.next = self.seg_op.val();
         self.r_psn_seg.d.next = self.psn_seg.val();
-        self.r_last.d.next = (self.k1.val() == self.w_n.val());
+        self.r_last.d.next = (self.k_seg.val() == self.w_last_k.val());
         self.r_wr_addr.d.next = (self.ring_laddr_out.q.val() + bit_cast::<64, 32>(self.off.val()));
         self.r_rd_va.d.next = (self.ring_va_out.q.val() + self.off_r.val());
         self.r_rd_dlen.d.next = (self.ring_len_out.q.val() - self.off_r.val().get_bits::<32>(0));
@@ -1336,8 +1339,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.r_ack_skip.d.next = ((self.slot.q.val() == self.s_tail.q.val())
             || self.d_ack.val().get_bit(23)
             || (self.w_read.val() && !self.rresp.val()));
-        self.r_inside.d.next = (self.d1.val() < self.w_n.val());
-        self.r_final.d.next = (self.d1.val() == self.w_n.val());
+        // d1 < npkts and d1 = npkts, as d_ack against npkts − 1.
+        self.r_inside.d.next = (bit_cast::<32, 24>(self.d_ack.val()) < self.w_last_k.val());
+        self.r_final.d.next = (bit_cast::<32, 24>(self.d_ack.val()) == self.w_last_k.val());
         self.r_d1.d.next = self.d1.val().get_bits::<24>(0);
         self.r_seq_mid.d.next =
             (self.ring_seq_first_out.q.val() + (self.d1.val() << self.mlog.val()));
