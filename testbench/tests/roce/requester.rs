@@ -112,6 +112,8 @@ struct Outcome {
     rec: Vec<requester::In>,
     max_open: u32,
     errs: BTreeMap<u32, (u64, wr::Status)>,
+    /// Good work requests refused with `Full` (posted again later).
+    fulls: u32,
 }
 
 /// A packet or feedback on its way, due at a cycle.
@@ -145,6 +147,7 @@ fn run(c: &Cfg, cycles: u64, finish: bool) -> Result<Vec<requester::In>, String>
 fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<Outcome, String> {
     let mut max_open = 0u32;
     let mut errs: BTreeMap<u32, (u64, wr::Status)> = BTreeMap::new();
+    let mut fulls = 0u32;
     let mut rec = Vec::new();
     let mut rng = SmallRng::seed_from_u64(c.seed);
     let mut sched = FlowSched::<A>::default();
@@ -460,6 +463,7 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<Outcome, String> {
             let f = p.wr.flow;
             if st == wr::Status::Full as u8 && p.status == wr::Status::Ok {
                 // Ring full: post again later.
+                fulls += 1;
                 todo.push_back(p);
                 next_post = cyc + 200;
             } else {
@@ -546,6 +550,7 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<Outcome, String> {
                 rec,
                 max_open,
                 errs,
+                fulls,
             });
         }
     }
@@ -554,6 +559,7 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<Outcome, String> {
             rec,
             max_open,
             errs,
+            fulls,
         });
     }
     Err(format!(
@@ -847,6 +853,18 @@ fn requester_errors_end_a_flow_and_flush_it() {
         o.errs
     );
     verilator::<Rtl, Twin>("requester_errors", &o.rec).unwrap();
+}
+
+/// Work requests of up to 2 GiB − 1 on one flow, four of them (the ring
+/// holds eight): one that would take the flow's outstanding bytes to
+/// 2^31 or more is refused with `Full` and posted again later; the RTL
+/// against the twin on both engines.
+#[test]
+fn requester_refuses_past_2_gib_outstanding() {
+    let c = Cfg::plain(1, 10, 4, 0x7FFF_FFFF, 0, 0, 0, 300, false, 0, 3);
+    let o = run_counting(&c, 1500, false).unwrap();
+    assert!(o.fulls > 0, "no work request refused for its bytes");
+    both::<Rtl, Twin>("requester_2gib", &o.rec).unwrap();
 }
 
 /// The responses to a READ request, each of which may be lost; they
