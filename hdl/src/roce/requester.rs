@@ -212,18 +212,15 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     pub m_cc: CcEventSource,
     pub m_stats: ReqStatsSource,
     // Flow state words, address = flow: four RAMs whose widths fill the
-    // 36-bit block-RAM columns (8 DP16KD where one RAM per field took
-    // 14; the stored outstanding count adds one).
+    // 36-bit block-RAM columns (8 DP16KD where one RAM per field took 14).
     // st_w0: flags (17..0), head (26..18), send_ix (35..27);
     // st_w1: db (8..0), tail (17..9), gen (25..18), epoch (33..26);
-    // st_seq: seq_tail (31..0), una (63..32), seq_exp (95..64),
-    // outstanding = seq_tail − una (127..96, stored so `Decide`'s room
-    // check is one carry chain: R4);
+    // st_seq: seq_tail (31..0), una (63..32), seq_exp (95..64);
     // st_psn: rd_k (23..0), psn_tail (47..24), psn_next (71..48),
     // psn_max (95..72).
     st_w0: Ram<Bits<36>, A>,
     st_w1: Ram<Bits<34>, A>,
-    st_seq: Ram<Bits<128>, A>,
+    st_seq: Ram<Bits<96>, A>,
     st_psn: Ram<Bits<96>, A>,
     // The work-request ring (address = flow << Q | slot).
     ring_read: Ram<Bits<5>, AQ>,
@@ -271,8 +268,6 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     s_tail: DFF<Bits<9>>,
     s_seq_tail: DFF<Bits<32>>,
     s_una: DFF<Bits<32>>,
-    /// seq_tail − una as the state word stores it (valid in `Decide`).
-    s_outst: DFF<Bits<32>>,
     s_seq_exp: DFF<Bits<32>>,
     s_psn_tail: DFF<Bits<24>>,
     s_psn_next: DFF<Bits<24>>,
@@ -620,7 +615,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             s_tail: Default::default(),
             s_seq_tail: Default::default(),
             s_una: Default::default(),
-            s_outst: Default::default(),
             s_seq_exp: Default::default(),
             s_psn_tail: Default::default(),
             s_psn_next: Default::default(),
@@ -897,7 +891,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             s_tail,
             s_seq_tail,
             s_una,
-            s_outst,
             s_seq_exp,
             s_psn_tail,
             s_psn_next,
@@ -1133,8 +1126,8 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             self.wr_n.d.next = 1.into();
         }
         self.wr_used.next = ((self.s_tail.q.val() - self.s_head.q.val()) & self.k_ix.val());
-        self.wr_out.next =
-            (bit_cast::<33, 32>(self.s_outst.q.val()) + bit_cast::<33, 32>(self.wr_ext.q.val()));
+        self.wr_out.next = (bit_cast::<33, 32>((self.s_seq_tail.q.val() - self.s_una.q.val()))
+            + bit_cast::<33, 32>(self.wr_ext.q.val()));
         self.bad_opcode.d.next = ((self.wr_opcode.q.val() != self.k_wr_write.val())
             && (self.wr_opcode.q.val() != self.k_wr_read.val()));
         self.bad_len.d.next = (!self.wr_len.q.val().any() || self.wr_len.q.val().get_bit(31));
@@ -1181,10 +1174,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             | (bit_cast::<34, 9>(self.s_tail.q.val()) << 9)
             | (bit_cast::<34, 8>(self.s_gen.q.val()) << 18)
             | (bit_cast::<34, 8>(self.s_epoch.q.val()) << 26));
-        self.st_seq.write_data.next = (bit_cast::<128, 32>(self.s_seq_tail.q.val())
-            | (bit_cast::<128, 32>(self.s_una.q.val()) << 32)
-            | (bit_cast::<128, 32>(self.s_seq_exp.q.val()) << 64)
-            | (bit_cast::<128, 32>((self.s_seq_tail.q.val() - self.s_una.q.val())) << 96));
+        self.st_seq.write_data.next = (bit_cast::<96, 32>(self.s_seq_tail.q.val())
+            | (bit_cast::<96, 32>(self.s_una.q.val()) << 32)
+            | (bit_cast::<96, 32>(self.s_seq_exp.q.val()) << 64));
         self.st_psn.write_data.next = (bit_cast::<96, 24>(self.s_rd_k.q.val())
             | (bit_cast::<96, 24>(self.s_psn_tail.q.val()) << 24)
             | (bit_cast::<96, 24>(self.s_psn_next.q.val()) << 48)
@@ -1504,7 +1496,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                 self.s_seq_tail.d.next = self.st_seq.read_data.val().get_bits::<32>(0);
                 self.s_una.d.next = self.st_seq.read_data.val().get_bits::<32>(32);
                 self.s_seq_exp.d.next = self.st_seq.read_data.val().get_bits::<32>(64);
-                self.s_outst.d.next = self.st_seq.read_data.val().get_bits::<32>(96);
                 self.s_psn_tail.d.next = self.st_psn.read_data.val().get_bits::<24>(24);
                 self.s_psn_next.d.next = self.st_psn.read_data.val().get_bits::<24>(48);
                 self.s_psn_max.d.next = self.st_psn.read_data.val().get_bits::<24>(72);
