@@ -166,7 +166,10 @@
 //! - Memories: the per-flow context in block RAM, read in `Idle`. The
 //!   READ landing entries are one block RAM of 8 · 2^A words, read at
 //!   (flow, `rd_idx`) in the same cycle: the index comes from a copy of
-//!   it in LUT RAM (`rd_ix`, asynchronous read, written with `ram_fl`).
+//!   it in LUT RAM (`rd_ix`, asynchronous read, written with `ram_fl`),
+//!   kept twice so one copy is read at the incoming record's flow and the
+//!   other at the latched flow, and the address select (a register of
+//!   the state, not its decode) follows them.
 //!   One entry is read, so no select follows the RAM. Eight RAMs of 2^A
 //!   words and an 8:1 select before: below 512 flows each took a whole
 //!   block RAM column set (24 DP16KD at 256 flows and at 128, now 10 and
@@ -222,6 +225,13 @@ pub struct RoceRxDispatch<const A: usize> {
     // read in the cycle that addresses the entry.
     ram_tab: Ram<Bits<89>, 16>,
     rd_ix: LutRam<Bits<3>, A>,
+    /// A second copy of `rd_ix`, written alike, read at the incoming
+    /// record's flow while `rd_ix` is read at the latched one: the select
+    /// between them is after the LUT RAMs, in front of the block RAM.
+    rd_ix_in: LutRam<Bits<3>, A>,
+    /// The state is not `Idle`, registered from the next state: it
+    /// selects the RAMs' read address with no state decode before it.
+    busy: DFF<Bit>,
     ram_epsn: Ram<Bits<24>, A>,
     ram_msn: Ram<Bits<24>, A>,
     ram_wva: Ram<Bits<64>, A>,
@@ -478,6 +488,8 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             ram_rpsn: Default::default(),
             ram_tab: Ram::with_depth_log2(A + 3),
             rd_ix: Default::default(),
+            rd_ix_in: Default::default(),
+            busy: Default::default(),
             st: Default::default(),
             stale: Default::default(),
             m_opcode: Default::default(),
@@ -771,7 +783,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         );
         clock!(
             self, clock, ram_fl, ram_epsn, ram_msn, ram_wva, ram_wleft, ram_radr, ram_rpsn,
-            ram_tab, rd_ix
+            ram_tab, rd_ix, rd_ix_in, busy
         );
 
         // ---- state decode, handshakes
@@ -833,7 +845,9 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
 
         // ---- context RAMs: read the incoming record's flow when idle,
         // else the latched one; cfg writes have priority.
-        if self.is_idle.val() {
+        self.rd_ix_in.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
+        self.rd_ix.read_address.next = self.flow.val();
+        if !self.busy.q.val() {
             self.ram_fl.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
             self.ram_epsn.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
             self.ram_msn.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
@@ -841,10 +855,9 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ram_wleft.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
             self.ram_radr.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
             self.ram_rpsn.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
-            self.rd_ix.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
             self.ram_tab.read_address.next =
                 ((bit_cast::<16, A>(self.s_meta.qp.val().get_bits::<A>(0)) << 3)
-                    | bit_cast::<16, 3>(self.rd_ix.read_data.val()));
+                    | bit_cast::<16, 3>(self.rd_ix_in.read_data.val()));
         } else {
             self.ram_fl.read_address.next = self.flow.val();
             self.ram_epsn.read_address.next = self.flow.val();
@@ -853,7 +866,6 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ram_wleft.read_address.next = self.flow.val();
             self.ram_radr.read_address.next = self.flow.val();
             self.ram_rpsn.read_address.next = self.flow.val();
-            self.rd_ix.read_address.next = self.flow.val();
             self.ram_tab.read_address.next = ((bit_cast::<16, A>(self.flow.val()) << 3)
                 | bit_cast::<16, 3>(self.rd_ix.read_data.val()));
         }
@@ -1214,6 +1226,10 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.ram_rpsn.write_data.next = self.rpsn_new.val();
         }
 
+        self.rd_ix_in.write_enable.next = self.rd_ix.write_enable.val();
+        self.rd_ix_in.write_address.next = self.rd_ix.write_address.val();
+        self.rd_ix_in.write_data.next = self.rd_ix.write_data.val();
+
         // ---- state machine
         if self.reset.val() {
             self.st.d.next = RxdState::Idle;
@@ -1253,6 +1269,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
                 }
             }
         }
+        self.busy.d.next = !(self.st.d.val() == RxdState::Idle);
 
         // ---- events (every event register is free at Exec: the record
         // was accepted only when each was free or being taken)
