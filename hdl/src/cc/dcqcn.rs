@@ -240,6 +240,9 @@ pub struct DcqcnRp<const A: usize> {
     alpha_init_c: Signal<Local, Bits<21>>,
     one_g: Signal<Local, Bits<21>>,
     astep: Signal<Local, Bits<21>>,
+    /// α + [CNP]·2^−g, beside α/2^g's chain, so the α step is one
+    /// subtraction after them (R4).
+    al_inc: Signal<Local, Bits<21>>,
     alpha_use3: Signal<Local, Bits<21>>,
     rc_base3: Signal<Local, Bits<32>>,
     bc_on: Signal<Local, Bit>,
@@ -412,6 +415,7 @@ impl<const A: usize> Default for DcqcnRp<A> {
             alpha_init_c: Default::default(),
             one_g: Default::default(),
             astep: Default::default(),
+            al_inc: Default::default(),
             alpha_use3: Default::default(),
             rc_base3: Default::default(),
             bc_on: Default::default(),
@@ -875,11 +879,13 @@ impl<const A: usize> Logic for DcqcnRp<A> {
         // α / 2^g rounded half up (α ≤ 1.0, so α + 2^(g−1) fits 21 bits).
         self.half_g.next = ((self.k_unit.val() << self.cfg.g_log2.val()) >> 1);
         self.alpha_dec.next = ((self.al3.val() + self.half_g.val()) >> self.cfg.g_log2.val());
+        // (α + [CNP]·2^−g) − α/2^g: the same sum mod 2^21, one chain less.
         if self.cnpa3.val() {
-            self.astep.next = ((self.al3.val() - self.alpha_dec.val()) + self.one_g.val());
+            self.al_inc.next = (self.al3.val() + self.one_g.val());
         } else {
-            self.astep.next = (self.al3.val() - self.alpha_dec.val());
+            self.al_inc.next = self.al3.val();
         }
+        self.astep.next = (self.al_inc.val() - self.alpha_dec.val());
         if ((self.is_ev3.val() && (self.op[3].q.val() == 2)) || self.first3.val()) {
             self.alpha_use3.next = self.alpha_init_c.val();
         } else if self.vis_astep3.val() {
