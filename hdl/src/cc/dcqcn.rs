@@ -243,6 +243,10 @@ pub struct DcqcnRp<const A: usize> {
     /// α + [CNP]·2^−g, beside α/2^g's chain, so the α step is one
     /// subtraction after them (R4).
     al_inc: Signal<Local, Bits<21>>,
+    /// α ≫ g and α's bit g − 1 (α & 2^(g−1)): α/2^g rounded half up is
+    /// their sum, with no shift after an add.
+    al_sh: Signal<Local, Bits<21>>,
+    al_round: Signal<Local, Bit>,
     alpha_use3: Signal<Local, Bits<21>>,
     rc_base3: Signal<Local, Bits<32>>,
     bc_on: Signal<Local, Bit>,
@@ -416,6 +420,8 @@ impl<const A: usize> Default for DcqcnRp<A> {
             one_g: Default::default(),
             astep: Default::default(),
             al_inc: Default::default(),
+            al_sh: Default::default(),
+            al_round: Default::default(),
             alpha_use3: Default::default(),
             rc_base3: Default::default(),
             bc_on: Default::default(),
@@ -876,9 +882,14 @@ impl<const A: usize> Logic for DcqcnRp<A> {
             self.alpha_init_c.next = self.cfg.alpha_init.val();
         }
         self.one_g.next = (self.k_one.val() >> self.cfg.g_log2.val());
-        // α / 2^g rounded half up (α ≤ 1.0, so α + 2^(g−1) fits 21 bits).
+        // α / 2^g rounded half up, (α + 2^(g−1)) ≫ g, as (α ≫ g) + α's bit
+        // g − 1 (α ≤ 1.0, so α + 2^(g−1) fits 21 bits and the two agree;
+        // `half_g` is that bit's mask, 0 for g = 0 and for g ≥ 21).
         self.half_g.next = ((self.k_unit.val() << self.cfg.g_log2.val()) >> 1);
-        self.alpha_dec.next = ((self.al3.val() + self.half_g.val()) >> self.cfg.g_log2.val());
+        self.al_sh.next = (self.al3.val() >> self.cfg.g_log2.val());
+        self.al_round.next = (self.al3.val() & self.half_g.val()).any();
+        self.alpha_dec.next =
+            (self.al_sh.val() + bit_cast::<21, 1>(self.al_round.val().into()));
         // (α + [CNP]·2^−g) − α/2^g: the same sum mod 2^21, one chain less.
         if self.cnpa3.val() {
             self.al_inc.next = (self.al3.val() + self.one_g.val());
