@@ -888,8 +888,7 @@ impl<const A: usize> Logic for DcqcnRp<A> {
         self.half_g.next = ((self.k_unit.val() << self.cfg.g_log2.val()) >> 1);
         self.al_sh.next = (self.al3.val() >> self.cfg.g_log2.val());
         self.al_round.next = (self.al3.val() & self.half_g.val()).any();
-        self.alpha_dec.next =
-            (self.al_sh.val() + bit_cast::<21, 1>(self.al_round.val().into()));
+        self.alpha_dec.next = (self.al_sh.val() + bit_cast::<21, 1>(self.al_round.val().into()));
         // (α + [CNP]·2^−g) − α/2^g: the same sum mod 2^21, one chain less.
         if self.cnpa3.val() {
             self.al_inc.next = (self.al3.val() + self.one_g.val());
