@@ -201,8 +201,41 @@ pub struct DcqcnRp<const A: usize> {
     half_g: Signal<Local, Bits<21>>,
     alpha_dec: Signal<Local, Bits<21>>,
     in_range: Signal<Local, Bit>,
-    hit_ev: Signal<Local, Bit>,
-    hit_cnp: Signal<Local, Bit>,
+    /// The head waits (its flow in flight, not a CNP to merge) and the
+    /// head is a CNP to merge: flip-flops, decided a cycle ahead for the
+    /// head the slice will hold (R2; `docs/architecture.md`, the CC
+    /// module's interlock is the same), so the slice's load enable and
+    /// the issue start at registers.
+    held: DFF<Bit>,
+    merge: DFF<Bit>,
+    /// The flow and op of the record in the slice's skid: copies of the
+    /// slice's own skid register (synthesis merges them), loaded by its
+    /// documented rule from its ports.
+    skid_flow: DFF<Bits<16>>,
+    skid_op: DFF<Bits<2>>,
+    head_free: Signal<Local, Bit>,
+    in_take: Signal<Local, Bit>,
+    /// For each head the slice can hold next (the present one `h`, the
+    /// skid's `k`, `s_event`'s `s`): in range, a stage-1..7 operation of
+    /// its flow (they are stages 2..8 next cycle), one that is a CNP.
+    inr_k: Signal<Local, Bit>,
+    inr_s: Signal<Local, Bit>,
+    pev_h: Signal<Local, Bit>,
+    pev_k: Signal<Local, Bit>,
+    pev_s: Signal<Local, Bit>,
+    pcnp_h: Signal<Local, Bit>,
+    pcnp_k: Signal<Local, Bit>,
+    pcnp_s: Signal<Local, Bit>,
+    /// The operation entering stage 1 now, against each candidate: of
+    /// its flow, and a CNP of its flow.
+    e1_ev_h: Signal<Local, Bit>,
+    e1_ev_k: Signal<Local, Bit>,
+    e1_ev_s: Signal<Local, Bit>,
+    e1_cnp_k: Signal<Local, Bit>,
+    e1_cnp_s: Signal<Local, Bit>,
+    merge_h: Signal<Local, Bit>,
+    merge_k: Signal<Local, Bit>,
+    merge_s: Signal<Local, Bit>,
     hit_h: Signal<Local, Bit>,
     head_flow: Signal<Local, Bits<16>>,
     coalesce: Signal<Local, Bit>,
@@ -380,8 +413,28 @@ impl<const A: usize> Default for DcqcnRp<A> {
             half_g: Default::default(),
             alpha_dec: Default::default(),
             in_range: Default::default(),
-            hit_ev: Default::default(),
-            hit_cnp: Default::default(),
+            held: Default::default(),
+            merge: Default::default(),
+            skid_flow: Default::default(),
+            skid_op: Default::default(),
+            head_free: Default::default(),
+            in_take: Default::default(),
+            inr_k: Default::default(),
+            inr_s: Default::default(),
+            pev_h: Default::default(),
+            pev_k: Default::default(),
+            pev_s: Default::default(),
+            pcnp_h: Default::default(),
+            pcnp_k: Default::default(),
+            pcnp_s: Default::default(),
+            e1_ev_h: Default::default(),
+            e1_ev_k: Default::default(),
+            e1_ev_s: Default::default(),
+            e1_cnp_k: Default::default(),
+            e1_cnp_s: Default::default(),
+            merge_h: Default::default(),
+            merge_k: Default::default(),
+            merge_s: Default::default(),
             hit_h: Default::default(),
             head_flow: Default::default(),
             coalesce: Default::default(),
@@ -467,6 +520,10 @@ impl<const A: usize> Logic for DcqcnRp<A> {
         dff_setup!(
             self,
             clock,
+            held,
+            merge,
+            skid_flow,
+            skid_op,
             pre_a,
             pre_d,
             pre_i,
@@ -765,31 +822,109 @@ impl<const A: usize> Logic for DcqcnRp<A> {
         RpEventSink::link(&mut self.s_event, &mut self.slice.s);
         self.in_range.next = !(self.slice.m.flow.val() >> self.k_a.val()).any();
         self.head_flow.next = self.timers.head_data.val();
-        self.hit_ev.next = false;
-        self.hit_cnp.next = false;
         self.hit_h.next = false;
         for i in 1..9 {
-            if (self.v[i].q.val() && (self.kind[i].q.val() != 2)) {
-                if (self.flow[i].q.val() == self.slice.m.flow.val()) {
-                    self.hit_ev.next = true;
-                    if ((self.kind[i].q.val() == 0) && (self.op[i].q.val() == 0)) {
-                        self.hit_cnp.next = true;
-                    }
-                }
-                if (self.flow[i].q.val() == self.head_flow.val()) {
-                    self.hit_h.next = true;
-                }
+            if (self.v[i].q.val()
+                && (self.kind[i].q.val() != 2)
+                && (self.flow[i].q.val() == self.head_flow.val()))
+            {
+                self.hit_h.next = true;
             }
         }
-        self.coalesce.next =
-            (self.in_range.val() && (self.slice.m.op.val() == 0) && self.hit_cnp.val());
-        self.slice.m.ready.next =
-            (!(self.in_range.val() && self.hit_ev.val()) || self.coalesce.val());
-        self.accept.next = (self.slice.m.valid.val()
-            && (!(self.in_range.val() && self.hit_ev.val()) || self.coalesce.val()));
+        self.coalesce.next = self.merge.q.val();
+        self.slice.m.ready.next = !self.held.q.val();
+        self.accept.next = (self.slice.m.valid.val() && !self.held.q.val());
         self.issue_ev.next = (self.accept.val() && !self.coalesce.val());
         self.visit_go.next =
             (!self.issue_ev.val() && self.timers.head_valid.val() && !self.hit_h.val());
+        // `held` and `merge` for next cycle's head. The slice's moves from
+        // its ports: `s_event.ready` is its skid empty, `m.valid` its head
+        // full; the skid loads a record that comes while the head stays.
+        self.head_free.next = (!self.held.q.val() || !self.slice.m.valid.val());
+        self.in_take.next = (self.s_event.valid.val() && self.s_event.ready.val());
+        if (!self.head_free.val() && self.in_take.val()) {
+            self.skid_flow.d.next = self.s_event.flow.val();
+            self.skid_op.d.next = self.s_event.op.val();
+        }
+        self.inr_k.next = !(self.skid_flow.q.val() >> self.k_a.val()).any();
+        self.inr_s.next = !(self.s_event.flow.val() >> self.k_a.val()).any();
+        // Stages 1..7 now are stages 2..8 next cycle.
+        self.pev_h.next = false;
+        self.pev_k.next = false;
+        self.pev_s.next = false;
+        self.pcnp_h.next = false;
+        self.pcnp_k.next = false;
+        self.pcnp_s.next = false;
+        for i in 1..8 {
+            if (self.v[i].q.val() && (self.kind[i].q.val() != 2)) {
+                if (self.flow[i].q.val() == self.slice.m.flow.val()) {
+                    self.pev_h.next = true;
+                    if ((self.kind[i].q.val() == 0) && (self.op[i].q.val() == 0)) {
+                        self.pcnp_h.next = true;
+                    }
+                }
+                if (self.flow[i].q.val() == self.skid_flow.q.val()) {
+                    self.pev_k.next = true;
+                    if ((self.kind[i].q.val() == 0) && (self.op[i].q.val() == 0)) {
+                        self.pcnp_k.next = true;
+                    }
+                }
+                if (self.flow[i].q.val() == self.s_event.flow.val()) {
+                    self.pev_s.next = true;
+                    if ((self.kind[i].q.val() == 0) && (self.op[i].q.val() == 0)) {
+                        self.pcnp_s.next = true;
+                    }
+                }
+            }
+        }
+        // Stage 1 next cycle: the event issued now (kind 0 in range, else
+        // 2, which holds nothing), else the visit (kind 1, of its flow).
+        self.e1_ev_h.next =
+            (self.visit_go.val() && (self.head_flow.val() == self.slice.m.flow.val()));
+        self.e1_ev_k.next =
+            (self.visit_go.val() && (self.head_flow.val() == self.skid_flow.q.val()));
+        self.e1_ev_s.next =
+            (self.visit_go.val() && (self.head_flow.val() == self.s_event.flow.val()));
+        if self.issue_ev.val() {
+            self.e1_ev_h.next = self.in_range.val();
+            self.e1_ev_k.next =
+                (self.in_range.val() && (self.slice.m.flow.val() == self.skid_flow.q.val()));
+            self.e1_ev_s.next =
+                (self.in_range.val() && (self.slice.m.flow.val() == self.s_event.flow.val()));
+        }
+        self.e1_cnp_k.next =
+            (self.e1_ev_k.val() && self.issue_ev.val() && (self.slice.m.op.val() == 0));
+        self.e1_cnp_s.next =
+            (self.e1_ev_s.val() && self.issue_ev.val() && (self.slice.m.op.val() == 0));
+        self.merge_h.next = (self.in_range.val()
+            && (self.slice.m.op.val() == 0)
+            && (self.pcnp_h.val()
+                || (self.issue_ev.val() && self.in_range.val() && (self.slice.m.op.val() == 0))));
+        self.merge_k.next = (self.inr_k.val()
+            && (self.skid_op.q.val() == 0)
+            && (self.pcnp_k.val() || self.e1_cnp_k.val()));
+        self.merge_s.next = (self.inr_s.val()
+            && (self.s_event.op.val() == 0)
+            && (self.pcnp_s.val() || self.e1_cnp_s.val()));
+        // The head next cycle: the skid's record, else `s_event`'s, when
+        // the head moves on and one is there; else the present head.
+        self.held.d.next = (self.in_range.val()
+            && (self.pev_h.val() || self.e1_ev_h.val())
+            && !self.merge_h.val());
+        self.merge.d.next = self.merge_h.val();
+        if self.head_free.val() {
+            if !self.s_event.ready.val() {
+                self.held.d.next = (self.inr_k.val()
+                    && (self.pev_k.val() || self.e1_ev_k.val())
+                    && !self.merge_k.val());
+                self.merge.d.next = self.merge_k.val();
+            } else if self.s_event.valid.val() {
+                self.held.d.next = (self.inr_s.val()
+                    && (self.pev_s.val() || self.e1_ev_s.val())
+                    && !self.merge_s.val());
+                self.merge.d.next = self.merge_s.val();
+            }
+        }
         self.timers.pop.next = self.visit_go.val();
         self.v[1].d.next = (self.issue_ev.val() || self.visit_go.val());
         if self.issue_ev.val() {
