@@ -164,7 +164,36 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     // The decode of `q_addr`, registered with it: computed from the
     // address it loads (`addr_next`), so no compare of the address sits
     // between `q_addr` and a decision (timing rule R4).
-    below: DFF<Bits<4>>,
+    //
+    // First `Decode`'s answer, decided from the address, the write flag
+    // and the strobes as they load. At most one of the sources `a_*`,
+    // `g_*` is set, so the answer is an OR of them, not a chain of the
+    // rules in order, and the answer's and the counters' enables hang on
+    // a few flags:
+    /// A read of `ID`, `VERSION`, `CAPS`, or a counter.
+    a_id: DFF<Bit>,
+    a_version: DFF<Bit>,
+    a_caps: DFF<Bit>,
+    a_stats: DFF<Bit>,
+    /// An access to `SCRATCH`, `CONTROL` or a staged register that is
+    /// not misaligned.
+    a_scratch: DFF<Bit>,
+    a_control: DFF<Bit>,
+    a_base_lo: DFF<Bit>,
+    a_base_hi: DFF<Bit>,
+    a_log: DFF<Bit>,
+    a_flow_cq: DFF<Bit>,
+    /// Goes on to the shadow (a core register), or to the CQ engine or
+    /// the send-queue engine (a CQ register, a doorbell): no answer in
+    /// `Decode`.
+    g_core: DFF<Bit>,
+    g_cq: DFF<Bit>,
+    g_db: DFF<Bit>,
+    /// Refused: a write to a read-only register (counted in
+    /// `ro_writes`); SLVERR (misaligned, or `c_ro`); DECERR (no register).
+    c_ro: DFF<Bit>,
+    c_slverr: DFF<Bit>,
+    c_decerr: DFF<Bit>,
     is_id: DFF<Bit>,
     is_version: DFF<Bit>,
     is_caps: DFF<Bit>,
@@ -180,6 +209,9 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     core_ok: DFF<Bit>,
     in_cq: DFF<Bit>,
     cq_pi: DFF<Bit>,
+    /// The address names a counter: in the pages' window, on a page
+    /// that has a counter at its index (the page's record has more
+    /// fields than the index). Decided from the address as it loads.
     in_stats: DFF<Bit>,
     stats_page: DFF<Bits<4>>,
     stats_sel: DFF<Bits<8>>,
@@ -274,6 +306,8 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     k_hi_half: Constant<Bits<64>>,
     k_lo_half: Constant<Bits<64>>,
     k_page: [Constant<Bits<4>>; 11],
+    /// Each page's number of counters (its record's fields).
+    k_page_fields: [Constant<Bits<8>>; 11],
     k_word: Constant<Bits<16>>,
     k_off: [Constant<Bits<2>>; 4],
     // The address `q_addr` loads, and its decode.
@@ -284,11 +318,21 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     core_bits_next: Signal<Local, Bits<64>>,
     cq_off_next: Signal<Local, Bits<16>>,
     // From the latched request.
-    misaligned: Signal<Local, Bit>,
     stats_data: Signal<Local, Bits<32>>,
-    stats_hit: Signal<Local, Bit>,
+    page_hit_next: Signal<Local, Bit>,
+    /// The loading request's write flag, strobes and misalignment.
+    wr_next: Signal<Local, Bit>,
+    strb_next: Signal<Local, Bits<4>>,
+    below_next: Signal<Local, Bits<4>>,
+    mis_next: Signal<Local, Bit>,
+    /// A write with no strobe (changes nothing).
+    idle_write_next: Signal<Local, Bit>,
+    /// Some register is at the loading address.
+    mapped_next: Signal<Local, Bit>,
+    /// The data `Decode` answers (the OR of the `a_*` sources).
+    dec_data: Signal<Local, Bits<32>>,
+    k_one: Constant<Bits<32>>,
     db_off_next: Signal<Local, Bits<16>>,
-    no_strb: Signal<Local, Bit>,
     mask: Signal<Local, Bits<32>>,
     old_w: Signal<Local, Bits<32>>,
     merged: Signal<Local, Bits<32>>,
@@ -368,7 +412,22 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             sweep: Default::default(),
             sweep_phase: Default::default(),
             sweep_index: Default::default(),
-            below: Default::default(),
+            a_id: Default::default(),
+            a_version: Default::default(),
+            a_caps: Default::default(),
+            a_stats: Default::default(),
+            a_scratch: Default::default(),
+            a_control: Default::default(),
+            a_base_lo: Default::default(),
+            a_base_hi: Default::default(),
+            a_log: Default::default(),
+            a_flow_cq: Default::default(),
+            g_core: Default::default(),
+            g_cq: Default::default(),
+            g_db: Default::default(),
+            c_ro: Default::default(),
+            c_slverr: Default::default(),
+            c_decerr: Default::default(),
             is_id: Default::default(),
             is_version: Default::default(),
             is_caps: Default::default(),
@@ -474,6 +533,20 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             k_hi_half: Constant::new(Bits::<64>::from(0xFFFF_FFFF_0000_0000u64)),
             k_lo_half: Constant::new(Bits::<64>::from(0xFFFF_FFFFu64)),
             k_page: std::array::from_fn(|i| Constant::new(Bits::<4>::from(i as u64))),
+            k_page_fields: [
+                RxParseStatsSel::FIELDS,
+                RxDispatchStatsSel::FIELDS,
+                TxStatsSel::FIELDS,
+                SchedStatsSel::FIELDS,
+                CcStatsSel::FIELDS,
+                ReqStatsSel::FIELDS,
+                CoreStatsSel::FIELDS,
+                HostIfStatsSel::FIELDS,
+                DcqcnStatsSel::FIELDS,
+                NpStatsSel::FIELDS,
+                CnmStatsSel::FIELDS,
+            ]
+            .map(|n| Constant::new(Bits::<8>::from(n as u64))),
             k_word: Constant::new(Bits::<16>::from(0xFFFCu64)),
             k_off: [0, 1, 2, 3].map(|i| Constant::new(Bits::<2>::from(i as u64))),
             addr_load: Default::default(),
@@ -482,11 +555,17 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             core_off_next: Default::default(),
             core_bits_next: Default::default(),
             cq_off_next: Default::default(),
-            misaligned: Default::default(),
             stats_data: Default::default(),
-            stats_hit: Default::default(),
+            page_hit_next: Default::default(),
+            wr_next: Default::default(),
+            strb_next: Default::default(),
+            below_next: Default::default(),
+            mis_next: Default::default(),
+            idle_write_next: Default::default(),
+            mapped_next: Default::default(),
+            dec_data: Default::default(),
+            k_one: Constant::new(Bits::<32>::from(1u64)),
             db_off_next: Default::default(),
-            no_strb: Default::default(),
             mask: Default::default(),
             old_w: Default::default(),
             merged: Default::default(),
@@ -524,7 +603,22 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
             sweep,
             sweep_phase,
             sweep_index,
-            below,
+            a_id,
+            a_version,
+            a_caps,
+            a_stats,
+            a_scratch,
+            a_control,
+            a_base_lo,
+            a_base_hi,
+            a_log,
+            a_flow_cq,
+            g_core,
+            g_cq,
+            g_db,
+            c_ro,
+            c_slverr,
+            c_decerr,
             is_id,
             is_version,
             is_caps,
@@ -652,11 +746,18 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         }
         self.cq_off_next.next = (self.word_next.val() - self.k_cq.val());
         self.db_off_next.next = (self.word_next.val() - self.k_db.val());
-        // ---- From the latched request. A write whose strobes name lanes
-        // below the address's byte offset is misaligned.
-        self.misaligned.next =
-            (self.q_wr.q.val() && (self.q_strb.q.val() & self.below.q.val()).any());
-        self.no_strb.next = !self.q_strb.q.val().any();
+        // Whether the loading address's page has a counter at its index:
+        // a compare with each page's field count, decided as the address
+        // loads, so the answer's decision does not wait on the selects.
+        self.page_hit_next.next = false;
+        for p in 0..11 {
+            if ((self.word_next.val().get_bits::<4>(8) == self.k_page[p].val())
+                && (bit_cast::<8, 6>(self.word_next.val().get_bits::<6>(2))
+                    < self.k_page_fields[p].val()))
+            {
+                self.page_hit_next.next = true;
+            }
+        }
         // The counters: one selector per page.
         self.sel_parse.sel.next = self.stats_sel.q.val();
         self.sel_dispatch.sel.next = self.stats_sel.q.val();
@@ -683,50 +784,38 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         // The page's counter: an OR of the pages' selects, at most one of
         // them chosen (an OR tree, not a priority chain).
         self.stats_data.next = 0.into();
-        self.stats_hit.next = false;
         if (self.stats_page.q.val() == self.k_page[0].val()) {
             self.stats_data.next = (self.stats_data.val() | self.sel_parse.data.val());
-            self.stats_hit.next = (self.stats_hit.val() | self.sel_parse.hit.val());
         }
         if (self.stats_page.q.val() == self.k_page[1].val()) {
             self.stats_data.next = (self.stats_data.val() | self.sel_dispatch.data.val());
-            self.stats_hit.next = (self.stats_hit.val() | self.sel_dispatch.hit.val());
         }
         if (self.stats_page.q.val() == self.k_page[2].val()) {
             self.stats_data.next = (self.stats_data.val() | self.sel_tx.data.val());
-            self.stats_hit.next = (self.stats_hit.val() | self.sel_tx.hit.val());
         }
         if (self.stats_page.q.val() == self.k_page[3].val()) {
             self.stats_data.next = (self.stats_data.val() | self.sel_sched.data.val());
-            self.stats_hit.next = (self.stats_hit.val() | self.sel_sched.hit.val());
         }
         if (self.stats_page.q.val() == self.k_page[4].val()) {
             self.stats_data.next = (self.stats_data.val() | self.sel_cc.data.val());
-            self.stats_hit.next = (self.stats_hit.val() | self.sel_cc.hit.val());
         }
         if (self.stats_page.q.val() == self.k_page[5].val()) {
             self.stats_data.next = (self.stats_data.val() | self.sel_req.data.val());
-            self.stats_hit.next = (self.stats_hit.val() | self.sel_req.hit.val());
         }
         if (self.stats_page.q.val() == self.k_page[6].val()) {
             self.stats_data.next = (self.stats_data.val() | self.sel_core.data.val());
-            self.stats_hit.next = (self.stats_hit.val() | self.sel_core.hit.val());
         }
         if (self.stats_page.q.val() == self.k_page[7].val()) {
             self.stats_data.next = (self.stats_data.val() | self.sel_host.data.val());
-            self.stats_hit.next = (self.stats_hit.val() | self.sel_host.hit.val());
         }
         if (self.stats_page.q.val() == self.k_page[8].val()) {
             self.stats_data.next = (self.stats_data.val() | self.sel_dcqcn.data.val());
-            self.stats_hit.next = (self.stats_hit.val() | self.sel_dcqcn.hit.val());
         }
         if (self.stats_page.q.val() == self.k_page[9].val()) {
             self.stats_data.next = (self.stats_data.val() | self.sel_np.data.val());
-            self.stats_hit.next = (self.stats_hit.val() | self.sel_np.hit.val());
         }
         if (self.stats_page.q.val() == self.k_page[10].val()) {
             self.stats_data.next = (self.stats_data.val() | self.sel_cnm.data.val());
-            self.stats_hit.next = (self.stats_hit.val() | self.sel_cnm.hit.val());
         }
         // Byte lanes: a strobed lane takes the new byte.
         self.mask.next = 0.into();
@@ -768,6 +857,38 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         // flops, not the shadow.
         self.commit_bad.next =
             (self.q_wdata.q.val() & self.mask.val() & self.k_flows_above.val()).any();
+        // The data `Decode` answers: an OR of the sources, at most one set.
+        self.dec_data.next = 0.into();
+        if self.a_id.q.val() {
+            self.dec_data.next = (self.dec_data.val() | self.k_id.val());
+        }
+        if self.a_version.q.val() {
+            self.dec_data.next = (self.dec_data.val() | self.k_version.val());
+        }
+        if self.a_caps.q.val() {
+            self.dec_data.next = (self.dec_data.val() | self.k_caps.val());
+        }
+        if self.a_scratch.q.val() {
+            self.dec_data.next = (self.dec_data.val() | self.scratch.q.val());
+        }
+        if (self.a_control.q.val() && self.soft_left.q.val().any()) {
+            self.dec_data.next = (self.dec_data.val() | self.k_one.val());
+        }
+        if self.a_base_lo.q.val() {
+            self.dec_data.next = (self.dec_data.val() | self.sq_base_lo.q.val());
+        }
+        if self.a_base_hi.q.val() {
+            self.dec_data.next = (self.dec_data.val() | self.sq_base_hi.q.val());
+        }
+        if self.a_log.q.val() {
+            self.dec_data.next = (self.dec_data.val() | bit_cast::<32, 4>(self.sq_log.q.val()));
+        }
+        if self.a_flow_cq.q.val() {
+            self.dec_data.next = (self.dec_data.val() | bit_cast::<32, 8>(self.sq_cq.q.val()));
+        }
+        if self.a_stats.q.val() {
+            self.dec_data.next = (self.dec_data.val() | self.stats_data.val());
+        }
         // ---- The decision of each state.
         self.respond.next = false;
         self.resp_code.next = self.k_okay.val();
@@ -785,116 +906,81 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         match self.state.q.val() {
             CsrState::Idle => {}
             CsrState::Decode => {
-                self.respond.next = true;
-                if self.misaligned.val() {
+                // The rules of the module's doc, decided as the address
+                // loaded: the flags name at most one source.
+                self.respond.next =
+                    !(self.g_core.q.val() || self.g_cq.q.val() || self.g_db.q.val());
+                self.resp_data.next = self.dec_data.val();
+                if self.c_slverr.q.val() {
                     self.resp_code.next = self.k_slverr.val();
-                } else if (self.is_id.q.val() || self.is_version.q.val() || self.is_caps.q.val()) {
-                    if self.q_wr.q.val() {
-                        self.resp_code.next = self.k_slverr.val();
-                        self.n_ro.d.next = (self.n_ro.q.val() + 1);
-                    } else if self.is_id.q.val() {
-                        self.resp_data.next = self.k_id.val();
-                    } else if self.is_version.q.val() {
-                        self.resp_data.next = self.k_version.val();
-                    } else {
-                        self.resp_data.next = self.k_caps.val();
-                    }
-                } else if self.is_scratch.q.val() {
-                    self.resp_data.next = self.scratch.q.val();
-                    if self.q_wr.q.val() {
-                        self.scratch.d.next = self.merged.val();
-                    }
-                } else if self.is_control.q.val() {
-                    if self.soft_left.q.val().any() {
-                        self.resp_data.next = 1.into();
-                    }
-                    if (self.q_wr.q.val() && (self.merged.val() & self.k_full_reset.val()).any()) {
-                        // A full reset: the sweep's first write (the
-                        // high word of the first staged register) comes
-                        // next.
-                        self.respond.next = false;
-                        self.sweep.d.next = true;
-                        self.sweep_phase.d.next = SweepPhase::StagedWords;
-                        self.sweep_index.d.next = self.k_staged_first.val();
-                        self.q_addr.d.next = self.k_sweep_first.val();
-                        self.addr_load.next = true;
-                        self.q_wdata.d.next = 0.into();
-                        self.q_strb.d.next = 0xF.into();
-                        self.state.d.next = CsrState::Decode;
-                        self.scratch.d.next = 0.into();
-                        self.sq_base_lo.d.next = 0.into();
-                        self.sq_base_hi.d.next = 0.into();
-                        self.sq_log.d.next = 0.into();
-                        self.sq_cq.d.next = 0.into();
-                        self.n_reads.d.next = 0.into();
-                        self.n_writes.d.next = 0.into();
-                        self.n_slverr.d.next = 0.into();
-                        self.n_decerr.d.next = 0.into();
-                        self.n_ro.d.next = 0.into();
-                    } else if (self.q_wr.q.val() && self.merged.val().get_bit(0)) {
-                        self.soft_left.d.next = self.k_soft_cycles.val();
-                    }
-                } else if (self.in_core.q.val() && self.core_ok.q.val()) {
-                    if (self.q_wr.q.val() && self.no_strb.val()) {
-                        // Nothing to write: OKAY at once.
-                    } else {
-                        self.respond.next = false;
-                        self.state.d.next = CsrState::Shadow;
-                    }
-                } else if self.is_base_lo.q.val() {
-                    self.resp_data.next = self.sq_base_lo.q.val();
-                    if self.q_wr.q.val() {
-                        self.sq_base_lo.d.next = (self.merged.val() & self.k_sq_align.val());
-                    }
-                } else if self.is_base_hi.q.val() {
-                    self.resp_data.next = self.sq_base_hi.q.val();
-                    if self.q_wr.q.val() {
-                        self.sq_base_hi.d.next = self.merged.val();
-                    }
-                } else if self.is_log.q.val() {
-                    self.resp_data.next = bit_cast::<32, 4>(self.sq_log.q.val());
-                    if self.q_wr.q.val() {
-                        self.sq_log.d.next = self.merged.val().get_bits::<4>(0);
-                        if (self.merged.val() > self.k_log_max.val()) {
-                            self.sq_log.d.next = self.k_log_max.val().get_bits::<4>(0);
-                        }
-                    }
-                } else if self.is_flow_cq.q.val() {
-                    self.resp_data.next = bit_cast::<32, 8>(self.sq_cq.q.val());
-                    if self.q_wr.q.val() {
-                        self.sq_cq.d.next =
-                            (self.merged.val().get_bits::<8>(0) & self.k_cq_mask.val());
-                    }
-                } else if self.in_cq.q.val() {
-                    if (self.q_wr.q.val() && self.cq_pi.q.val()) {
-                        self.resp_code.next = self.k_slverr.val();
-                        self.n_ro.d.next = (self.n_ro.q.val() + 1);
-                    } else if (self.q_wr.q.val() && self.no_strb.val()) {
-                        // Nothing to write.
-                    } else {
-                        self.respond.next = false;
-                        self.sub_v.d.next = true;
-                        self.sub_cq.d.next = true;
-                        self.state.d.next = CsrState::Sub;
-                    }
-                } else if (self.in_stats.q.val() && self.stats_hit.val()) {
-                    if self.q_wr.q.val() {
-                        self.resp_code.next = self.k_slverr.val();
-                        self.n_ro.d.next = (self.n_ro.q.val() + 1);
-                    } else {
-                        self.resp_data.next = self.stats_data.val();
-                    }
-                } else if self.in_db.q.val() {
-                    if (self.q_wr.q.val() && self.no_strb.val()) {
-                        // Nothing to write.
-                    } else {
-                        self.respond.next = false;
-                        self.sub_v.d.next = true;
-                        self.sub_cq.d.next = false;
-                        self.state.d.next = CsrState::Sub;
-                    }
-                } else {
+                }
+                if self.c_decerr.q.val() {
                     self.resp_code.next = self.k_decerr.val();
+                }
+                if self.c_ro.q.val() {
+                    self.n_ro.d.next = (self.n_ro.q.val() + 1);
+                }
+                if (self.a_scratch.q.val() && self.q_wr.q.val()) {
+                    self.scratch.d.next = self.merged.val();
+                }
+                if (self.a_control.q.val()
+                    && self.q_wr.q.val()
+                    && (self.merged.val() & self.k_full_reset.val()).any())
+                {
+                    // A full reset: the sweep's first write (the high
+                    // word of the first staged register) comes next.
+                    self.respond.next = false;
+                    self.sweep.d.next = true;
+                    self.sweep_phase.d.next = SweepPhase::StagedWords;
+                    self.sweep_index.d.next = self.k_staged_first.val();
+                    self.q_addr.d.next = self.k_sweep_first.val();
+                    self.addr_load.next = true;
+                    self.q_wdata.d.next = 0.into();
+                    self.q_strb.d.next = 0xF.into();
+                    self.state.d.next = CsrState::Decode;
+                    self.scratch.d.next = 0.into();
+                    self.sq_base_lo.d.next = 0.into();
+                    self.sq_base_hi.d.next = 0.into();
+                    self.sq_log.d.next = 0.into();
+                    self.sq_cq.d.next = 0.into();
+                    self.n_reads.d.next = 0.into();
+                    self.n_writes.d.next = 0.into();
+                    self.n_slverr.d.next = 0.into();
+                    self.n_decerr.d.next = 0.into();
+                    self.n_ro.d.next = 0.into();
+                } else if (self.a_control.q.val()
+                    && self.q_wr.q.val()
+                    && self.merged.val().get_bit(0))
+                {
+                    self.soft_left.d.next = self.k_soft_cycles.val();
+                }
+                if self.g_core.q.val() {
+                    self.state.d.next = CsrState::Shadow;
+                }
+                if (self.a_base_lo.q.val() && self.q_wr.q.val()) {
+                    self.sq_base_lo.d.next = (self.merged.val() & self.k_sq_align.val());
+                }
+                if (self.a_base_hi.q.val() && self.q_wr.q.val()) {
+                    self.sq_base_hi.d.next = self.merged.val();
+                }
+                if (self.a_log.q.val() && self.q_wr.q.val()) {
+                    self.sq_log.d.next = self.merged.val().get_bits::<4>(0);
+                    if (self.merged.val() > self.k_log_max.val()) {
+                        self.sq_log.d.next = self.k_log_max.val().get_bits::<4>(0);
+                    }
+                }
+                if (self.a_flow_cq.q.val() && self.q_wr.q.val()) {
+                    self.sq_cq.d.next = (self.merged.val().get_bits::<8>(0) & self.k_cq_mask.val());
+                }
+                if self.g_cq.q.val() {
+                    self.sub_v.d.next = true;
+                    self.sub_cq.d.next = true;
+                    self.state.d.next = CsrState::Sub;
+                }
+                if self.g_db.q.val() {
+                    self.sub_v.d.next = true;
+                    self.sub_cq.d.next = false;
+                    self.state.d.next = CsrState::Sub;
                 }
             }
             CsrState::Shadow => {
@@ -988,15 +1074,28 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
             }
         }
         // ---- The decode of the address `q_addr` loads.
+        // The request `q_*` loads with the address: a new request's in
+        // `Idle`; otherwise the sweep's writes (the CONTROL write's flag,
+        // every strobe).
+        self.below_next.next = 0.into();
+        if (self.addr_next.val().get_bits::<2>(0) == self.k_off[1].val()) {
+            self.below_next.next = 0b0001.into();
+        } else if (self.addr_next.val().get_bits::<2>(0) == self.k_off[2].val()) {
+            self.below_next.next = 0b0011.into();
+        } else if (self.addr_next.val().get_bits::<2>(0) == self.k_off[3].val()) {
+            self.below_next.next = 0b0111.into();
+        }
+        self.wr_next.next = self.q_wr.q.val();
+        self.strb_next.next = 0xF.into();
+        if (self.state.q.val() == CsrState::Idle) {
+            self.wr_next.next = self.s_req.write.val();
+            self.strb_next.next = self.s_req.wstrb.val();
+        }
+        self.mis_next.next =
+            (self.wr_next.val() && (self.strb_next.val() & self.below_next.val()).any());
+        self.idle_write_next.next = (self.wr_next.val() && !self.strb_next.val().any());
+        self.mapped_next.next = false;
         if self.addr_load.val() {
-            self.below.d.next = 0.into();
-            if (self.addr_next.val().get_bits::<2>(0) == self.k_off[1].val()) {
-                self.below.d.next = 0b0001.into();
-            } else if (self.addr_next.val().get_bits::<2>(0) == self.k_off[2].val()) {
-                self.below.d.next = 0b0011.into();
-            } else if (self.addr_next.val().get_bits::<2>(0) == self.k_off[3].val()) {
-                self.below.d.next = 0b0111.into();
-            }
             self.is_id.d.next = (self.word_next.val() == self.k_a_id.val());
             self.is_version.d.next = (self.word_next.val() == self.k_a_version.val());
             self.is_caps.d.next = (self.word_next.val() == self.k_a_caps.val());
@@ -1017,11 +1116,56 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
             self.cq_off.d.next = self.cq_off_next.val();
             self.db_flow.d.next = bit_cast::<16, 14>(self.db_off_next.val().get_bits::<14>(2));
             self.in_stats.d.next = ((self.word_next.val() >= self.k_stats.val())
-                && (self.word_next.val() < self.k_stats_end.val()));
+                && (self.word_next.val() < self.k_stats_end.val())
+                && self.page_hit_next.val());
             self.stats_page.d.next = self.word_next.val().get_bits::<4>(8);
             self.stats_sel.d.next = bit_cast::<8, 6>(self.word_next.val().get_bits::<6>(2));
             self.in_db.d.next = ((self.word_next.val() >= self.k_db.val())
                 && (self.word_next.val() < self.k_db_end.val()));
+            // `Decode`'s answer, by the rules in order (misaligned first;
+            // the registers' addresses do not overlap).
+            self.a_id.d.next = (self.is_id.d.val() && !self.wr_next.val());
+            self.a_version.d.next = (self.is_version.d.val() && !self.wr_next.val());
+            self.a_caps.d.next = (self.is_caps.d.val() && !self.wr_next.val());
+            self.a_stats.d.next = (self.in_stats.d.val() && !self.wr_next.val());
+            self.a_scratch.d.next = (self.is_scratch.d.val() && !self.mis_next.val());
+            self.a_control.d.next = (self.is_control.d.val() && !self.mis_next.val());
+            self.a_base_lo.d.next = (self.is_base_lo.d.val() && !self.mis_next.val());
+            self.a_base_hi.d.next = (self.is_base_hi.d.val() && !self.mis_next.val());
+            self.a_log.d.next = (self.is_log.d.val() && !self.mis_next.val());
+            self.a_flow_cq.d.next = (self.is_flow_cq.d.val() && !self.mis_next.val());
+            self.g_core.d.next = (self.in_core.d.val()
+                && self.core_ok.d.val()
+                && !self.mis_next.val()
+                && !self.idle_write_next.val());
+            self.g_cq.d.next = (self.in_cq.d.val()
+                && !self.mis_next.val()
+                && !(self.wr_next.val() && self.cq_pi.d.val())
+                && !self.idle_write_next.val());
+            self.g_db.d.next =
+                (self.in_db.d.val() && !self.mis_next.val() && !self.idle_write_next.val());
+            self.c_ro.d.next = (!self.mis_next.val()
+                && self.wr_next.val()
+                && (self.is_id.d.val()
+                    || self.is_version.d.val()
+                    || self.is_caps.d.val()
+                    || self.in_stats.d.val()
+                    || (self.in_cq.d.val() && self.cq_pi.d.val())));
+            self.c_slverr.d.next = (self.mis_next.val() || self.c_ro.d.val());
+            self.mapped_next.next = (self.is_id.d.val()
+                || self.is_version.d.val()
+                || self.is_caps.d.val()
+                || self.is_scratch.d.val()
+                || self.is_control.d.val()
+                || (self.in_core.d.val() && self.core_ok.d.val())
+                || self.is_base_lo.d.val()
+                || self.is_base_hi.d.val()
+                || self.is_log.d.val()
+                || self.is_flow_cq.d.val()
+                || self.in_cq.d.val()
+                || self.in_stats.d.val()
+                || self.in_db.d.val());
+            self.c_decerr.d.next = (!self.mis_next.val() && !self.mapped_next.val());
         }
         self.m_resp.valid.next = self.resp_v.q.val();
         self.m_resp.rdata.next = self.resp_d.q.val();

@@ -64,6 +64,11 @@ macro_rules! hdl_stats_sel {
             }
         }
 
+        impl $block {
+            /// How many counters the record has: `sel` below it hits.
+            pub const FIELDS: usize = [$(stringify!($f)),*].len();
+        }
+
         impl rust_hdl::prelude::Logic for $block {
             #[hdl_gen]
             fn update(&mut self) {
