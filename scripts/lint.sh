@@ -49,6 +49,10 @@ if [ -f "$dir/hpcc_nic.v" ]; then
   awk -v a="$start" -v b="$(date +%s.%N)" \
     'BEGIN { printf "lint: hpcc_nic-yosys clean (yosys check -assert, no latch; the timing rules) %.1f s\n", b - a }'
 fi
+# The ECP5 flow's block-RAM output-register packing (R3,
+# boards/ecp5-85f/bram_outreg.py): its self-test (what it must pack and
+# what it must refuse, and a synth_ecp5 netlist).
+python3 "$(dirname "$0")/../boards/ecp5-85f/bram_outreg.py" --self-test
 # The book's check (issue 53): every relative link of README.md and
 # docs/*.md resolves (files and heading anchors), README.md stays at most
 # 300 lines, and every figure table names the command that makes it; its

@@ -53,7 +53,8 @@
 //! The verdict's reason is registered and counted in the next cycle
 //! (`m_stats` moves 2 cycles after `Fit`), so the compare drives no
 //! counter. A table write's fit (base + length ≤ 2^64) is judged as its
-//! strobe is registered. `make synth` (ECP5-85F, out of context): see
+//! strobe is registered: the sum's carry, and base + length ≢ 0 (mod
+//! 2^64) tested bitwise beside the chain, so one gate follows it. `make synth` (ECP5-85F, out of context): see
 //! `docs/roce.md` §8a. The next record is taken in the cycle after the output is taken: an
 //! interval of 3 cycles (unchecked) or 7 (checked), under the 10.5 cycles
 //! of a minimum frame on a 64-bit line and the 12 of a RETH-bearing one.
@@ -185,6 +186,9 @@ pub struct MrCheck<const A: usize, const R: usize> {
     vld_at: Signal<Local, Bits<128>>,
     w_go: Signal<Local, Bit>,
     w_sum: Signal<Local, Bits<65>>,
+    /// base + len ≡ 0 (mod 2^64), found without the carry chain:
+    /// a + b ≡ 0 ⟺ a ^ b = (a | b) << 1 (mod 2^n).
+    w_wraps_to_zero: Signal<Local, Bit>,
     collide: Signal<Local, Bit>,
     e_rights: Signal<Local, Bits<2>>,
     need: Signal<Local, Bits<2>>,
@@ -282,6 +286,7 @@ impl<const A: usize, const R: usize> Default for MrCheck<A, R> {
             vld_at: Default::default(),
             w_go: Default::default(),
             w_sum: Default::default(),
+            w_wraps_to_zero: Default::default(),
             collide: Default::default(),
             e_rights: Default::default(),
             need: Default::default(),
@@ -375,10 +380,14 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
         self.w_len.d.next = self.s_mr.len.val();
         self.w_sum.next =
             (bit_cast::<65, 64>(self.s_mr.base.val()) + bit_cast::<65, 64>(self.s_mr.len.val()));
+        self.w_wraps_to_zero.next = ((self.s_mr.base.val() ^ self.s_mr.len.val())
+            == ((self.s_mr.base.val() | self.s_mr.len.val()) << 1));
+        // Past 2^64: the sum's carry, and not exactly 2^64. The equality
+        // runs beside the chain, so one gate follows the chain.
+        self.w_past.d.next =
+            (self.s_mr.active.val() && self.w_sum.val().get_bit(64) && !self.w_wraps_to_zero.val());
         self.w_in_table.d.next = (self.s_mr.index.val() < self.k_nreg.val());
-        self.w_past.d.next = (self.s_mr.active.val()
-            && self.w_sum.val().get_bit(64)
-            && self.w_sum.val().get_bits::<64>(0).any());
+
         self.p_v.d.next = self.s_pd.valid.val();
         self.p_flow.d.next = self.s_pd.flow.val();
         self.p_pd.d.next = self.s_pd.pd.val();
