@@ -15,8 +15,16 @@ between yosys and nextpnr. The RTL, its twins and both simulation engines
 are unchanged: a RAM read register followed by a register is the same
 machine as a DP16KD in OUTREG mode.
 
+Only where the RTL asks: a flip-flop named `*_oreg` (its cells are
+`..._oreg.q_TRELLIS_FF...` after yosys flattens the design). Packed into
+the block-RAM site, the register starts every path after it there, and a
+route from the RAM to logic far away can cost more than the 3.6 ns saved:
+applied to every RAM (`--every`) it made the requester slower (92.32 ->
+79.81 MHz at the worst of seeds 1-3). So a block marks a RAM's output
+register when a short path follows it (a compare, a select).
+
 A read port (A or B) is packed when every data-out bit that is used drives
-exactly one cell, a TRELLIS_FF's DI, and those flip-flops share one clock
+exactly one cell, a marked TRELLIS_FF's DI, and those flip-flops share one clock
 (the port's, not inverted), one clock enable (or none: OCE = 1), and have
 no set/reset (LSR constant 0 or unused) and no GSR. Anything else is left
 as it is. The flip-flops are removed and their Q nets driven by the RAM.
@@ -29,6 +37,7 @@ Prints one line: how many ports and flip-flops were packed.
 import argparse
 import json
 import os
+import re
 import sys
 
 
@@ -76,8 +85,15 @@ def ff_enable(ff):
     return None  # "0" or "INV": not packed
 
 
-def pack_port(cells, sinks, cn, side):
-    """Pack RAM `cn`'s read port `side` ("A" or "B"); the FFs packed, or 0."""
+# A flip-flop named `*_oreg`: rust-hdl's DFF `x_oreg` gives cells
+# `..x_oreg.q_TRELLIS_FF_Q..`, a plain Verilog reg `x_oreg_TRELLIS_FF_Q..`.
+MARK = re.compile(r"_oreg(\.q)?_TRELLIS_FF")
+
+
+def pack_port(cells, sinks, cn, side, every=False):
+    """Pack RAM `cn`'s read port `side` ("A" or "B"); the FFs packed, or 0.
+    Only registers the RTL marks (a flip-flop named `*_oreg`, so its cells
+    are `..._oreg.q_TRELLIS_FF...`), unless `every`."""
     ram = cells[cn]
     p, conn = ram["parameters"], ram["connections"]
     if p.get(f"REGMODE_{side}", "NOREG") != "NOREG":
@@ -98,6 +114,8 @@ def pack_port(cells, sinks, cn, side):
         ff = cells[users[0][0]]
         if ff["type"] != "TRELLIS_FF" or not ff_plain(ff):
             return 0
+        if not every and not MARK.search(users[0][0]):
+            return 0
         if ff["connections"].get("CLK") != clk:
             return 0
         en = ff_enable(ff)
@@ -115,7 +133,7 @@ def pack_port(cells, sinks, cn, side):
     return len(plan)
 
 
-def pack(doc):
+def pack(doc, every=False):
     ports = ffs = 0
     for m in doc["modules"].values():
         cells = m.get("cells", {})
@@ -125,7 +143,7 @@ def pack(doc):
         sinks = sinks_by_net(cells)
         for cn in rams:
             for side in ("A", "B"):
-                n = pack_port(cells, sinks, cn, side)
+                n = pack_port(cells, sinks, cn, side, every)
                 if n:
                     ports += 1
                     ffs += n
@@ -143,7 +161,7 @@ def synthetic(ff_params=None, ff_conn=None, second_ff=None):
         if i == 1 or not second_ff:
             params.update(ff_params or {})
             conn.update(ff_conn or {})
-        cells[f"ff{i}"] = {"type": "TRELLIS_FF", "parameters": params,
+        cells[f"r.x_oreg.q_TRELLIS_FF_Q_{i}"] = {"type": "TRELLIS_FF", "parameters": params,
                            "port_directions": {"CLK": "input", "CE": "input", "LSR": "input",
                                                "DI": "input", "Q": "output"},
                            "connections": conn}
@@ -158,7 +176,7 @@ def self_test():
     ram = doc["modules"]["top"]["cells"]["ram"]
     assert ram["parameters"]["REGMODE_B"] == "OUTREG" and ram["connections"]["OCEB"] == [5]
     assert ram["connections"]["DOB0"] == [20] and ram["connections"]["DOB1"] == [21]
-    assert "ff0" not in doc["modules"]["top"]["cells"]
+    assert "r.x_oreg.q_TRELLIS_FF_Q_0" not in doc["modules"]["top"]["cells"]
     assert pack(doc) == (0, 0), "not idempotent"
     refused = {
         "a reset": dict(ff_conn={"LSR": [7]}),
@@ -169,6 +187,11 @@ def self_test():
     }
     for what, kw in refused.items():
         assert pack(synthetic(**kw)) == (0, 0), f"packed a register with {what}"
+    doc = synthetic()
+    cells = doc["modules"]["top"]["cells"]
+    cells["r.x.q_TRELLIS_FF_Q_1"] = cells.pop("r.x_oreg.q_TRELLIS_FF_Q_1")
+    assert pack(doc) == (0, 0), "packed a register the RTL did not mark"
+    assert pack(doc, every=True) == (1, 2), "--every did not pack an unmarked register"
     doc = synthetic()
     doc["modules"]["top"]["cells"]["lut"] = {
         "type": "LUT4", "parameters": {}, "port_directions": {"A": "input"},
@@ -186,12 +209,13 @@ def self_test():
         return 0
     verilog = """
 module t(input clk, input we, input en, input rst, input [8:0] wa, input [8:0] ra,
-         input [15:0] wd, output reg [15:0] q, output reg [15:0] qr);
-  (* no_rw_check *) reg [15:0] m [0:511]; reg [15:0] rd; reg [15:0] rd2;
+         input [15:0] wd, output [15:0] q, output reg [15:0] qr);
+  (* no_rw_check *) reg [15:0] m [0:511]; reg [15:0] rd; reg [15:0] rd2; reg [15:0] q_oreg;
+  assign q = q_oreg;
   always @(posedge clk) begin
     if (we) m[wa] <= wd;
     rd <= m[ra]; rd2 <= m[wa ^ ra];
-    if (en) q <= rd;
+    if (en) q_oreg <= rd;
     if (rst) qr <= 0; else qr <= rd2;
   end
 endmodule
@@ -210,7 +234,7 @@ endmodule
     # whose register has a reset is not.
     got = pack(doc)
     assert got == (1, 16), f"synth_ecp5 netlist: packed {got}, expected (1, 16)"
-    print("bram_outreg self-test: pass (6 refusals, 2 synthetic packs, a synth_ecp5 netlist)")
+    print("bram_outreg self-test: pass (7 refusals, 3 synthetic packs, a synth_ecp5 netlist)")
     return 0
 
 
@@ -220,10 +244,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("netlist")
     ap.add_argument("--out")
+    ap.add_argument("--every", action="store_true",
+                    help="pack unmarked registers too (measured slower on the requester)")
     a = ap.parse_args()
     with open(a.netlist) as f:
         doc = json.load(f)
-    ports, ffs = pack(doc)
+    ports, ffs = pack(doc, a.every)
     with open(a.out or a.netlist, "w") as f:
         json.dump(doc, f)
     print(f"bram_outreg: {ports} DP16KD read ports packed, {ffs} flip-flops into OUTREG")

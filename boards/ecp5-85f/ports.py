@@ -120,6 +120,8 @@ def main():
     ap.add_argument("--gate", type=float, default=180.0,
                     help="the lowest Fmax over the seeds must reach this (MHz)")
     ap.add_argument("--out", help="default build/synth-ports/TOP")
+    ap.add_argument("--bram-outreg-every", action="store_true",
+                    help="synth.py --bram-outreg-every: every DP16KD read's register packed")
     a = ap.parse_args()
     out = os.path.abspath(a.out or os.path.join(HERE, "..", "..", "build", "synth-ports", a.top))
     os.makedirs(out, exist_ok=True)
@@ -140,6 +142,8 @@ def main():
                "--out", run]
         if netlist:
             cmd += ["--netlist", netlist]
+        if a.bram_outreg_every:
+            cmd.append("--bram-outreg-every")
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode not in (0, 3):
             sys.stderr.write(r.stdout[-2000:] + r.stderr[-2000:])

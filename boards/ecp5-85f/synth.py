@@ -253,8 +253,10 @@ def main():
                     help="place and route this yosys JSON netlist instead of running "
                          "yosys (from an earlier run's output directory)")
     ap.add_argument("--no-bram-outreg", action="store_true",
-                    help="leave the register after a DP16KD read in the fabric "
-                         "(default: packed into the RAM's output register, bram_outreg.py)")
+                    help="leave every register after a DP16KD read in the fabric (default: "
+                         "those the RTL names *_oreg packed into the RAM, bram_outreg.py)")
+    ap.add_argument("--bram-outreg-every", action="store_true",
+                    help="pack the register after every DP16KD read, marked or not")
     ap.add_argument("--synth-only", action="store_true",
                     help="stop after yosys: report the netlist's cells (LUT4, CCU2C, FF, "
                          "MULT18X18D, DP16KD, LUT RAM), no place and route, no Fmax")
@@ -307,9 +309,12 @@ def main():
         t_yosys = run_tool("yosys", yosys_cmd, out_dir, yosys_log)
 
     # ---- 1b. block-RAM output registers (R3; bram_outreg.py) -------------
-    # Yosys leaves the register after a DP16KD's read in the fabric; pack
-    # it into the RAM's own output register (4.25 -> 0.68 ns clock-to-out).
-    # Idempotent, so a netlist passed on with --netlist is left as it is.
+    # Yosys leaves the register after a DP16KD's read in the fabric; the
+    # ones the RTL marks (`*_oreg`) go into the RAM's own output register
+    # (4.25 -> 0.68 ns clock-to-out); --bram-outreg-every packs every one
+    # (slower on the requester: docs/architecture.md, "Tried and not
+    # kept"), --no-bram-outreg none. Idempotent, so a netlist passed on
+    # with --netlist is left as it is.
     outreg = {"ports": 0, "ffs": 0}
     if not args.no_bram_outreg:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -317,7 +322,7 @@ def main():
         path = os.path.join(out_dir, netlist)
         with open(path) as f:
             doc = json.load(f)
-        outreg["ports"], outreg["ffs"] = bram_outreg.pack(doc)
+        outreg["ports"], outreg["ffs"] = bram_outreg.pack(doc, args.bram_outreg_every)
         if outreg["ports"]:
             with open(path, "w") as f:
                 json.dump(doc, f)

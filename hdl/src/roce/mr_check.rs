@@ -47,14 +47,18 @@
 //! A record accepted in cycle t is on `m_meta` at t + 2 if it is not
 //! checked, at t + 6 if it is: `Read` issues the table reads from the
 //! latched record, `Reg` registers the RAM outputs (rule R3) and compares
-//! `len` with `dlen`, `Cmp` compares the key, domain and right and
-//! computes `va` − base, `Room` computes len − (`va` − base), `Fit`
-//! compares `dlen` with that room (one carry chain a cycle: rule R4).
-//! The verdict's reason is registered and counted in the next cycle
-//! (`m_stats` moves 2 cycles after `Fit`), so the compare drives no
-//! counter. A table write's fit (base + length ≤ 2^64) is judged as its
-//! strobe is registered: the sum's carry, and base + length ≢ 0 (mod
-//! 2^64) tested bitwise beside the chain, so one gate follows it. `make synth` (ECP5-85F, out of context): see
+//! `len` with `dlen`, `Cmp` compares the key, domain and right, computes
+//! the request's end `va` + `dlen` and compares `va` with base, `Room`
+//! compares that end with the region's end (base + len, stored by the
+//! table write), and `Fit` selects the first failing reason from
+//! registered flags (one carry chain a cycle: rule R4; in exact
+//! arithmetic [`va`, `va` + `dlen`) ⊆ [base, base + len) ⟺ `va` ≥ base
+//! and `va` + `dlen` ≤ base + len). The verdict's reason is registered
+//! and counted in the next cycle (`m_stats` moves 2 cycles after `Fit`).
+//! A table write's end (base + length) is summed and its fit (≤ 2^64)
+//! judged as its strobe is registered: the sum's carry, and base +
+//! length ≢ 0 (mod 2^64) tested bitwise beside the chain, so one gate
+//! follows it. `make synth` (ECP5-85F, out of context): see
 //! `docs/roce.md` §8a. The next record is taken in the cycle after the output is taken: an
 //! interval of 3 cycles (unchecked) or 7 (checked), under the 10.5 cycles
 //! of a minimum frame on a 64-bit line and the 12 of a RETH-bearing one.
@@ -102,7 +106,9 @@ pub struct MrCheck<const A: usize, const R: usize> {
     rd_vld: DFF<Bit>,
     e_vld: DFF<Bit>,
     ram_base: Ram<Bits<64>, R>,
-    ram_len: Ram<Bits<64>, R>,
+    /// The region's end, base + len (≤ 2^64: 65 bits), summed as the
+    /// table write is registered.
+    ram_end: Ram<Bits<65>, R>,
     ram_pd: Ram<Bits<16>, A>,
     st: DFF<MrState>,
     // The latched record.
@@ -133,7 +139,7 @@ pub struct MrCheck<const A: usize, const R: usize> {
     w_pd: DFF<Bits<16>>,
     w_rkey: DFF<Bits<32>>,
     w_base: DFF<Bits<64>>,
-    w_len: DFF<Bits<64>>,
+    w_end: DFF<Bits<65>>,
     /// The strobe's entry is in the table, and its region (if active)
     /// ends past 2^64: judged as the strobe is registered, so the write
     /// enable is two flops and a few gates (the 65-bit sum is the only
@@ -146,8 +152,8 @@ pub struct MrCheck<const A: usize, const R: usize> {
     // The entry and the flow's domain (registered RAM outputs, `Reg`).
     e_key: DFF<Bits<50>>,
     e_base: DFF<Bits<64>>,
-    e_len: DFF<Bits<64>>,
-    e_flow_pd: DFF<Bits<16>>,
+    e_end: DFF<Bits<65>>,
+    e_flow_pd_oreg: DFF<Bits<16>>,
     // The decision's steps.
     d_checked: DFF<Bit>,
     d_write: DFF<Bit>,
@@ -156,8 +162,12 @@ pub struct MrCheck<const A: usize, const R: usize> {
     d_key_bad: DFF<Bit>,
     d_pd_bad: DFF<Bit>,
     d_right_bad: DFF<Bit>,
-    d_off: DFF<Bits<65>>,
-    d_room: DFF<Bits<65>>,
+    /// va + dlen (`Cmp`), the request's end.
+    d_vend: DFF<Bits<65>>,
+    /// va < base (`Cmp`) and va + dlen > base + len (`Room`): the range
+    /// check as two compares in two cycles, registered for `Fit`.
+    d_lo_bad: DFF<Bit>,
+    d_hi_bad: DFF<Bit>,
     mr_r: DFF<Bits<2>>,
     /// The verdict's reason, counted the cycle after `Fit` (so the
     /// compare does not drive the counters' enables): 0 granted, 1
@@ -214,7 +224,7 @@ impl<const A: usize, const R: usize> Default for MrCheck<A, R> {
             rd_vld: Default::default(),
             e_vld: Default::default(),
             ram_base: Default::default(),
-            ram_len: Default::default(),
+            ram_end: Default::default(),
             ram_pd: Default::default(),
             st: Default::default(),
             m_opcode: Default::default(),
@@ -243,7 +253,7 @@ impl<const A: usize, const R: usize> Default for MrCheck<A, R> {
             w_pd: Default::default(),
             w_rkey: Default::default(),
             w_base: Default::default(),
-            w_len: Default::default(),
+            w_end: Default::default(),
             w_in_table: Default::default(),
             w_past: Default::default(),
             p_v: Default::default(),
@@ -251,8 +261,8 @@ impl<const A: usize, const R: usize> Default for MrCheck<A, R> {
             p_pd: Default::default(),
             e_key: Default::default(),
             e_base: Default::default(),
-            e_len: Default::default(),
-            e_flow_pd: Default::default(),
+            e_end: Default::default(),
+            e_flow_pd_oreg: Default::default(),
             d_checked: Default::default(),
             d_write: Default::default(),
             d_zero: Default::default(),
@@ -260,8 +270,9 @@ impl<const A: usize, const R: usize> Default for MrCheck<A, R> {
             d_key_bad: Default::default(),
             d_pd_bad: Default::default(),
             d_right_bad: Default::default(),
-            d_off: Default::default(),
-            d_room: Default::default(),
+            d_vend: Default::default(),
+            d_lo_bad: Default::default(),
+            d_hi_bad: Default::default(),
             mr_r: Default::default(),
             why_r: Default::default(),
             count_r: Default::default(),
@@ -335,7 +346,7 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
             w_pd,
             w_rkey,
             w_base,
-            w_len,
+            w_end,
             w_in_table,
             w_past,
             p_v,
@@ -343,8 +354,8 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
             p_pd,
             e_key,
             e_base,
-            e_len,
-            e_flow_pd,
+            e_end,
+            e_flow_pd_oreg,
             d_checked,
             d_write,
             d_zero,
@@ -352,8 +363,9 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
             d_key_bad,
             d_pd_bad,
             d_right_bad,
-            d_off,
-            d_room,
+            d_vend,
+            d_lo_bad,
+            d_hi_bad,
             mr_r,
             why_r,
             count_r,
@@ -365,7 +377,7 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
             c_bad_range,
             c_bad_mr
         );
-        clock!(self, clock, ram_key, ram_base, ram_len, ram_pd);
+        clock!(self, clock, ram_key, ram_base, ram_end, ram_pd);
         self.op_class.op.next = self.m_opcode.q.val();
         // Table writes: each strobe registered, then written (a valid
         // region only if it ends at or below 2^64).
@@ -377,7 +389,6 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
         self.w_pd.d.next = self.s_mr.pd.val();
         self.w_rkey.d.next = self.s_mr.rkey.val();
         self.w_base.d.next = self.s_mr.base.val();
-        self.w_len.d.next = self.s_mr.len.val();
         self.w_sum.next =
             (bit_cast::<65, 64>(self.s_mr.base.val()) + bit_cast::<65, 64>(self.s_mr.len.val()));
         self.w_wraps_to_zero.next = ((self.s_mr.base.val() ^ self.s_mr.len.val())
@@ -386,6 +397,7 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
         // runs beside the chain, so one gate follows the chain.
         self.w_past.d.next =
             (self.s_mr.active.val() && self.w_sum.val().get_bit(64) && !self.w_wraps_to_zero.val());
+        self.w_end.d.next = self.w_sum.val();
         self.w_in_table.d.next = (self.s_mr.index.val() < self.k_nreg.val());
 
         self.p_v.d.next = self.s_pd.valid.val();
@@ -401,7 +413,7 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
         self.w_addr.next = self.w_index.q.val().get_bits::<R>(0);
         self.ram_key.write_address.next = self.w_addr.val();
         self.ram_base.write_address.next = self.w_addr.val();
-        self.ram_len.write_address.next = self.w_addr.val();
+        self.ram_end.write_address.next = self.w_addr.val();
         self.ram_key.write_data.next = ((bit_cast::<50, 32>(self.w_rkey.q.val())
             | (bit_cast::<50, 16>(self.w_pd.q.val()) << 32))
             | (bit_cast::<50, 2>(self.w_rights.q.val()) << 48));
@@ -414,10 +426,10 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
             self.vld.d.next = (self.vld.q.val() & !self.w_bit.val());
         }
         self.ram_base.write_data.next = self.w_base.q.val();
-        self.ram_len.write_data.next = self.w_len.q.val();
+        self.ram_end.write_data.next = self.w_end.q.val();
         self.ram_key.write_enable.next = self.w_go.val();
         self.ram_base.write_enable.next = self.w_go.val();
-        self.ram_len.write_enable.next = self.w_go.val();
+        self.ram_end.write_enable.next = self.w_go.val();
         self.ram_pd.write_address.next = self.p_flow.q.val();
         self.ram_pd.write_data.next = self.p_pd.q.val();
         self.ram_pd.write_enable.next = self.p_v.q.val();
@@ -425,7 +437,7 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
         self.rd_index.next = self.m_rkey.q.val().get_bits::<R>(8);
         self.ram_key.read_address.next = self.rd_index.val();
         self.ram_base.read_address.next = self.rd_index.val();
-        self.ram_len.read_address.next = self.rd_index.val();
+        self.ram_end.read_address.next = self.rd_index.val();
         self.ram_pd.read_address.next = self.m_qp.q.val().get_bits::<A>(0);
         self.vld_at.next = (self.vld.q.val() >> self.rd_index.val());
         self.rd_vld.d.next = self.vld_at.val().get_bit(0);
@@ -462,8 +474,8 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
                 self.e_key.d.next = self.ram_key.read_data.val();
                 self.e_vld.d.next = self.rd_vld.q.val();
                 self.e_base.d.next = self.ram_base.read_data.val();
-                self.e_len.d.next = self.ram_len.read_data.val();
-                self.e_flow_pd.d.next = self.ram_pd.read_data.val();
+                self.e_end.d.next = self.ram_end.read_data.val();
+                self.e_flow_pd_oreg.d.next = self.ram_pd.read_data.val();
                 self.d_len_bad.d.next = (self.d_write.q.val()
                     && (bit_cast::<32, 13>(self.m_len.q.val()) > self.m_dlen.q.val()));
                 self.st.d.next = MrState::Cmp;
@@ -472,16 +484,16 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
                 self.d_key_bad.d.next = (!self.e_vld.q.val()
                     || (self.e_key.q.val().get_bits::<32>(0) != self.m_rkey.q.val()));
                 self.d_pd_bad.d.next = ((self.e_key.q.val().get_bits::<16>(32)
-                    != self.e_flow_pd.q.val())
+                    != self.e_flow_pd_oreg.q.val())
                     || (self.m_qp.q.val() >= self.k_nflows.val()));
                 self.d_right_bad.d.next = !(self.e_rights.val() & self.need.val()).any();
-                self.d_off.d.next = (bit_cast::<65, 64>(self.m_va.q.val())
-                    - bit_cast::<65, 64>(self.e_base.q.val()));
+                self.d_vend.d.next = (bit_cast::<65, 64>(self.m_va.q.val())
+                    + bit_cast::<65, 32>(self.m_dlen.q.val()));
+                self.d_lo_bad.d.next = (self.m_va.q.val() < self.e_base.q.val());
                 self.st.d.next = MrState::Room;
             }
             MrState::Room => {
-                self.d_room.d.next = (bit_cast::<65, 64>(self.e_len.q.val())
-                    - bit_cast::<65, 64>(self.d_off.q.val().get_bits::<64>(0)));
+                self.d_hi_bad.d.next = (self.d_vend.q.val() > self.e_end.q.val());
                 self.st.d.next = MrState::Fit;
             }
             MrState::Fit => {
@@ -502,11 +514,7 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
                 } else if self.d_right_bad.q.val() {
                     self.mr_r.d.next = self.k_access.val();
                     self.why_r.d.next = 4.into();
-                } else if (self.d_off.q.val().get_bit(64)
-                    || self.d_room.q.val().get_bit(64)
-                    || (bit_cast::<64, 32>(self.m_dlen.q.val())
-                        > self.d_room.q.val().get_bits::<64>(0)))
-                {
+                } else if (self.d_lo_bad.q.val() || self.d_hi_bad.q.val()) {
                     self.mr_r.d.next = self.k_access.val();
                     self.why_r.d.next = 5.into();
                 } else {
