@@ -7,9 +7,9 @@
 //! frame ([`parse_cnm`]), independently of the RTL's in-stream field
 //! capture. The twin collects a frame's bytes (8 per beat, the last beat's
 //! count its highest `tkeep` lane + 1; `tuser` read with `tlast` only) and
-//! parses it when its last beat arrives in cycle T; the verdict applies in
-//! T + 1 (a counter, or the record into the one-entry output slot) and is
-//! visible at the ports in T + 2.
+//! parses it when its last beat arrives in cycle T; the verdict is
+//! registered in T + 1, applies in T + 2 (a counter, or the record into
+//! the one-entry output slot) and is visible at the ports in T + 3.
 
 use crate::roce::{CnmInfo, CnmStats};
 use crate::Cycle;
@@ -17,7 +17,7 @@ use nic_spec::cnm::{self as w, msdu, pdu};
 use nic_spec::roce::ROCE_PORT;
 
 /// Cycles from a CNM's last beat to its record at `m_cnm`.
-pub const LATENCY: usize = 2;
+pub const LATENCY: usize = 3;
 
 /// Why a frame gave no record. [`CnmDrop::NotCnm`] is not counted (the tap
 /// ignores other frames); the others are, in this order of priority.
@@ -267,8 +267,11 @@ const KEEP: usize = 256;
 #[derive(Clone, Debug, Default)]
 pub struct CnmRx {
     frame: Vec<u8>,
-    /// A verdict for the decision stage (last beat in the previous cycle).
+    /// A verdict for the register stage (last beat in the previous cycle).
     pending: Option<Result<CnmInfo, CnmDrop>>,
+    /// The registered verdict, applied this cycle (last beat two cycles
+    /// ago).
+    registered: Option<Result<CnmInfo, CnmDrop>>,
     out: Option<CnmInfo>,
     cnt: CnmStats,
 }
@@ -287,7 +290,7 @@ impl Cycle for CnmRx {
         if taken {
             self.out = None;
         }
-        if let Some(v) = self.pending.take() {
+        if let Some(v) = std::mem::replace(&mut self.registered, self.pending.take()) {
             let c = &mut self.cnt;
             match v {
                 Ok(info) => {

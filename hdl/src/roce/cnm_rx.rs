@@ -58,18 +58,24 @@
 //! - The length thresholds (P, P + 24, P + 24 + MSDU length) and
 //!   "MSDU length > 64" are registered as the chain and the length field
 //!   arrive. The verdict is taken one cycle after the last beat, from
-//!   registers only (compares, then the slot's load enable); the next
-//!   frame's first beat (DA, SA) changes none of the registers it reads.
+//!   registers only (the length compares); the next frame's first beat
+//!   (DA, SA) changes none of the registers it reads. The verdict, its
+//!   reasons and the record it would give are registered (`v_*`), and the
+//!   slot and the counters take them the cycle after: the compares drive
+//!   no load enable, and the next frame's first beats may change the
+//!   capture registers meanwhile (they clear the tag chain), not `v_*`.
 //!
 //! # Timing
 //! - Input: one beat per cycle, any gaps, frames back to back.
-//! - Latency: last beat in cycle T → verdict in T + 1 → `m_cnm.valid` and
-//!   the counters in T + 2.
+//! - Latency: last beat in cycle T → verdict in T + 1, registered → the
+//!   slot and the counters load in T + 2 → `m_cnm.valid` and the counters
+//!   visible in T + 3.
 //! - Throughput: a CNM is at least 5 beats; the slot empties in one cycle
 //!   when `ready` is high, so a consumer that is always ready loses none.
-//! - ECP5-85F (`synth.py`, one nextpnr seed): 652 LUT4, 804 FF, no block
-//!   RAM, 167.4 MHz (above the 156.25 MHz of 10G at 64 bits); the critical
-//!   path is the verdict (length compares → the slot's load enable).
+//! - ECP5-85F: with its ports registered (`make synth-ports`), see
+//!   `docs/figures.md`; before the verdict was registered, 167.36 MHz at
+//!   the worst of seeds 1–3, the path the length compares → the slot's
+//!   load enable.
 //!
 //! Golden twin: `nic_golden::roce::cnm_rx` (with the byte-level
 //! `parse_cnm` and the encoder `encode_cnm`).
@@ -145,6 +151,30 @@ pub struct CnmRx {
     d_flen: DFF<Bits<8>>,
     d_fcs: DFF<Bit>,
     // ---- output slot
+    /// The verdict (`v_good` and the counters' reasons) and the record it
+    /// would put in the slot, registered in T + 1 from the frame's
+    /// registers; the slot and the counters take them in T + 2, so the
+    /// length compares drive no load enable (the next frame's first beats
+    /// may change the capture registers meanwhile: these do not).
+    v_good: DFF<Bit>,
+    v_is_cnm: DFF<Bit>,
+    v_fcs: DFF<Bit>,
+    v_tr1: DFF<Bit>,
+    v_ver: DFF<Bit>,
+    v_len: DFF<Bit>,
+    v_tr2: DFF<Bit>,
+    v_cn_tag: DFF<Bit>,
+    v_rpid: DFF<Bits<16>>,
+    v_version: DFF<Bits<4>>,
+    v_qntz: DFF<Bits<6>>,
+    v_cpid: DFF<Bits<64>>,
+    v_qoff: DFF<Bits<16>>,
+    v_qdelta: DFF<Bits<16>>,
+    v_eprio: DFF<Bits<16>>,
+    v_eda: DFF<Bits<48>>,
+    v_mlen: DFF<Bits<16>>,
+    v_qpv: DFF<Bit>,
+    v_qp: DFF<Bits<24>>,
     o_v: DFF<Bit>,
     o_cn_tag: DFF<Bit>,
     o_rpid: DFF<Bits<16>>,
@@ -265,6 +295,25 @@ impl Default for CnmRx {
             d_v: Default::default(),
             d_flen: Default::default(),
             d_fcs: Default::default(),
+            v_good: Default::default(),
+            v_is_cnm: Default::default(),
+            v_fcs: Default::default(),
+            v_tr1: Default::default(),
+            v_ver: Default::default(),
+            v_len: Default::default(),
+            v_tr2: Default::default(),
+            v_cn_tag: Default::default(),
+            v_rpid: Default::default(),
+            v_version: Default::default(),
+            v_qntz: Default::default(),
+            v_cpid: Default::default(),
+            v_qoff: Default::default(),
+            v_qdelta: Default::default(),
+            v_eprio: Default::default(),
+            v_eda: Default::default(),
+            v_mlen: Default::default(),
+            v_qpv: Default::default(),
+            v_qp: Default::default(),
             o_v: Default::default(),
             o_cn_tag: Default::default(),
             o_rpid: Default::default(),
@@ -378,6 +427,25 @@ impl Logic for CnmRx {
             d_v,
             d_flen,
             d_fcs,
+            v_good,
+            v_is_cnm,
+            v_fcs,
+            v_tr1,
+            v_ver,
+            v_len,
+            v_tr2,
+            v_cn_tag,
+            v_rpid,
+            v_version,
+            v_qntz,
+            v_cpid,
+            v_qoff,
+            v_qdelta,
+            v_eprio,
+            v_eda,
+            v_mlen,
+            v_qpv,
+            v_qp,
             o_v,
             o_cn_tag,
             o_rpid,
@@ -658,27 +726,47 @@ impl Logic for CnmRx {
             && (self.f_vihl.q.val() == self.k_vihl.val())
             && (self.f_proto.q.val() == self.k_udp.val())
             && (self.f_dport.q.val() == self.k_port.val()));
+
+        // ---- the verdict and its record, registered (T + 1)
+        self.v_good.d.next = self.good.val();
+        self.v_is_cnm.d.next = self.is_cnm.val();
+        self.v_fcs.d.next = self.d_fcs.q.val();
+        self.v_tr1.d.next = self.e_tr1.val();
+        self.v_ver.d.next = self.e_ver.val();
+        self.v_len.d.next = self.e_len.val();
+        self.v_tr2.d.next = self.e_tr2.val();
+        self.v_cn_tag.d.next = self.ch_cn.q.val();
+        self.v_rpid.d.next = self.ch_rpid.q.val();
+        self.v_version.d.next = self.f_vq.q.val().get_bits::<4>(12);
+        self.v_qntz.d.next = self.f_vq.q.val().get_bits::<6>(0);
+        self.v_cpid.d.next = self.f_cpid.q.val();
+        self.v_qoff.d.next = self.f_qoff.q.val();
+        self.v_qdelta.d.next = self.f_qdelta.q.val();
+        self.v_eprio.d.next = self.f_eprio.q.val();
+        self.v_eda.d.next = self.f_eda.q.val();
+        self.v_mlen.d.next = self.f_mlen.q.val();
+        self.v_qpv.d.next = self.qpv.val();
+        self.v_qp.d.next = 0.into();
+        if self.qpv.val() {
+            self.v_qp.d.next = self.f_qp.q.val();
+        }
         self.slot_free.next = (!self.o_v.q.val() || self.m_cnm.ready.val());
 
-        // ---- output slot
-        if (self.good.val() && self.slot_free.val()) {
+        // ---- output slot (T + 2)
+        if (self.v_good.q.val() && self.slot_free.val()) {
             self.o_v.d.next = true;
-            self.o_cn_tag.d.next = self.ch_cn.q.val();
-            self.o_rpid.d.next = self.ch_rpid.q.val();
-            self.o_version.d.next = self.f_vq.q.val().get_bits::<4>(12);
-            self.o_qntz.d.next = self.f_vq.q.val().get_bits::<6>(0);
-            self.o_cpid.d.next = self.f_cpid.q.val();
-            self.o_qoff.d.next = self.f_qoff.q.val();
-            self.o_qdelta.d.next = self.f_qdelta.q.val();
-            self.o_eprio.d.next = self.f_eprio.q.val();
-            self.o_eda.d.next = self.f_eda.q.val();
-            self.o_mlen.d.next = self.f_mlen.q.val();
-            self.o_qpv.d.next = self.qpv.val();
-            if self.qpv.val() {
-                self.o_qp.d.next = self.f_qp.q.val();
-            } else {
-                self.o_qp.d.next = 0.into();
-            }
+            self.o_cn_tag.d.next = self.v_cn_tag.q.val();
+            self.o_rpid.d.next = self.v_rpid.q.val();
+            self.o_version.d.next = self.v_version.q.val();
+            self.o_qntz.d.next = self.v_qntz.q.val();
+            self.o_cpid.d.next = self.v_cpid.q.val();
+            self.o_qoff.d.next = self.v_qoff.q.val();
+            self.o_qdelta.d.next = self.v_qdelta.q.val();
+            self.o_eprio.d.next = self.v_eprio.q.val();
+            self.o_eda.d.next = self.v_eda.q.val();
+            self.o_mlen.d.next = self.v_mlen.q.val();
+            self.o_qpv.d.next = self.v_qpv.q.val();
+            self.o_qp.d.next = self.v_qp.q.val();
         } else if (self.o_v.q.val() && self.m_cnm.ready.val()) {
             self.o_v.d.next = false;
             self.o_cn_tag.d.next = false;
@@ -695,21 +783,21 @@ impl Logic for CnmRx {
             self.o_qp.d.next = 0.into();
         }
 
-        // ---- counters (the first failing reason)
-        if self.is_cnm.val() {
-            if self.d_fcs.q.val() {
+        // ---- counters (the first failing reason; T + 2)
+        if self.v_is_cnm.q.val() {
+            if self.v_fcs.q.val() {
                 self.c_bad_fcs.d.next = (self.c_bad_fcs.q.val() + 1);
-            } else if self.e_tr1.val() {
+            } else if self.v_tr1.q.val() {
                 self.c_trunc.d.next = (self.c_trunc.q.val() + 1);
-            } else if self.e_ver.val() {
+            } else if self.v_ver.q.val() {
                 self.c_bad_version.d.next = (self.c_bad_version.q.val() + 1);
-            } else if self.e_len.val() {
+            } else if self.v_len.q.val() {
                 self.c_bad_len.d.next = (self.c_bad_len.q.val() + 1);
-            } else if self.e_tr2.val() {
+            } else if self.v_tr2.q.val() {
                 self.c_trunc.d.next = (self.c_trunc.q.val() + 1);
             } else {
                 self.c_cnms.d.next = (self.c_cnms.q.val() + 1);
-                if self.qpv.val() {
+                if self.v_qpv.q.val() {
                     self.c_roce.d.next = (self.c_roce.q.val() + 1);
                 }
                 if !self.slot_free.val() {

@@ -368,7 +368,7 @@ fn counters(o: &Out) -> [u32; 7] {
 
 /// The ports, frame by frame, against `parse_cnm` and the generator's
 /// intent: a frame whose last beat is in cycle T changes the ports in
-/// T + 2 exactly as its parse says (a new record, or a counter, or
+/// T + LATENCY exactly as its parse says (a new record, or a counter, or
 /// nothing), and nothing else changes them.
 fn check_frames(s: &Stim, outs: &[Out]) -> Result<(), TestCaseError> {
     let mut verdict = vec![None; outs.len()];
@@ -575,7 +575,7 @@ fn a_busy_consumer_drops_and_counts() {
     assert_eq!(rtl, o);
 }
 
-/// The latency, from the ports: a CNM's record two cycles after its last
+/// The latency, from the ports: a CNM's record LATENCY (3) cycles after its last
 /// beat, and held until taken.
 #[test]
 fn latency_and_hold() {
