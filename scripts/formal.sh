@@ -105,13 +105,13 @@ SBY
   report "$name" "$depth" "$expect"
 }
 
-FIFO8="-D DUT=axis_fifo8_d4 -D DW=8 -D KW=1 -D HAS_LEVEL -D LEVEL_MAX=4 -D CAP=6 -D ORDER"
+FIFO8="-D DUT=axis_fifo8_d4 -D DW=8 -D KW=1 -D HAS_LEVEL -D LEVEL_MAX=4 -D CAP=7 -D ORDER"
 run axis_fifo8_d4 "$VDIR/axis_fifo8_d4.v" "$FIFO8" 20 PASS
 # Without its `level` port: the order and count checks must catch it.
 run broken_fifo "$ROOT/testbench/formal/broken_fifo.v" \
   "-D DUT=broken_fifo -D DW=8 -D KW=1 -D CAP=6 -D ORDER" 20 FAIL
 run axis_skid64 "$VDIR/axis_skid64.v" "-D DUT=axis_skid64 -D DW=64 -D KW=8 -D HAS_READY_NEXT -D CAP=2 -D ORDER" 16 PASS
-run axis_fifo64 "$VDIR/axis_fifo64.v" "-D DUT=axis_fifo64 -D DW=64 -D KW=8 -D HAS_LEVEL -D LEVEL_MAX=512 -D CAP=514 -D ORDER" 12 PASS
+run axis_fifo64 "$VDIR/axis_fifo64.v" "-D DUT=axis_fifo64 -D DW=64 -D KW=8 -D HAS_LEVEL -D LEVEL_MAX=512 -D CAP=515 -D ORDER" 12 PASS
 # The AXI4-Lite slave of the host interface, the register decoder behind
 # it: the protocol and counts with every input free; with LIVE, every
 # request answered within BOUND cycles.

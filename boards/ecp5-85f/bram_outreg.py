@@ -15,16 +15,17 @@ between yosys and nextpnr. The RTL, its twins and both simulation engines
 are unchanged: a RAM read register followed by a register is the same
 machine as a DP16KD in OUTREG mode.
 
-Only where the RTL asks: a flip-flop named `*_oreg` (its cells are
-`..._oreg.q_TRELLIS_FF...` after yosys flattens the design). Packed into
+Only where the RTL asks: a RAM whose array is named `mem_oreg`
+(`nic_hdl::mem::Ram::with_output_register`; its DP16KD cells are
+`<path>.mem_oreg.<i>.<j>` after yosys flattens the design). Packed into
 the block-RAM site, the register starts every path after it there, and a
 route from the RAM to logic far away can cost more than the 3.6 ns saved:
 applied to every RAM (`--every`) it made the requester slower (92.32 ->
-79.81 MHz at the worst of seeds 1-3). So a block marks a RAM's output
-register when a short path follows it (a compare, a select).
+79.81 MHz at the worst of seeds 1-3). So a block marks a RAM whose
+read register is followed by a short path (a compare, a select).
 
 A read port (A or B) is packed when every data-out bit that is used drives
-exactly one cell, a marked TRELLIS_FF's DI, and those flip-flops share one clock
+exactly one cell, a TRELLIS_FF's DI, and those flip-flops share one clock
 (the port's, not inverted), one clock enable (or none: OCE = 1), and have
 no set/reset (LSR constant 0 or unused) and no GSR. Anything else is left
 as it is. The flip-flops are removed and their Q nets driven by the RAM.
@@ -85,18 +86,21 @@ def ff_enable(ff):
     return None  # "0" or "INV": not packed
 
 
-# A flip-flop named `*_oreg`: rust-hdl's DFF `x_oreg` gives cells
-# `..x_oreg.q_TRELLIS_FF_Q..`, a plain Verilog reg `x_oreg_TRELLIS_FF_Q..`.
-MARK = re.compile(r"_oreg(\.q)?_TRELLIS_FF")
+# A RAM the RTL marks: its array is named `mem_oreg` (`Ram::
+# with_output_register`), so its DP16KD cells are `<path>.mem_oreg.<i>.<j>`.
+# (The register's own name is no mark: yosys names a flip-flop's cell and
+# net after any of the net's names, often the consumer's.)
+MARK = re.compile(r"(^|\.)mem_oreg\.")
 
 
 def pack_port(cells, sinks, cn, side, every=False):
     """Pack RAM `cn`'s read port `side` ("A" or "B"); the FFs packed, or 0.
-    Only registers the RTL marks (a flip-flop named `*_oreg`, so its cells
-    are `..._oreg.q_TRELLIS_FF...`), unless `every`."""
+    Only a RAM the RTL marks (`MARK`), unless `every`."""
     ram = cells[cn]
     p, conn = ram["parameters"], ram["connections"]
     if p.get(f"REGMODE_{side}", "NOREG") != "NOREG":
+        return 0
+    if not every and not MARK.search(cn):
         return 0
     clk = conn.get(f"CLK{side}")
     plan = []  # (DO port, FF name)
@@ -113,8 +117,6 @@ def pack_port(cells, sinks, cn, side, every=False):
             return 0
         ff = cells[users[0][0]]
         if ff["type"] != "TRELLIS_FF" or not ff_plain(ff):
-            return 0
-        if not every and not MARK.search(users[0][0]):
             return 0
         if ff["connections"].get("CLK") != clk:
             return 0
@@ -152,7 +154,7 @@ def pack(doc, every=False):
 
 def synthetic(ff_params=None, ff_conn=None, second_ff=None):
     """A netlist of one DP16KD whose DOB0..1 each drive a TRELLIS_FF."""
-    cells = {"ram": {"type": "DP16KD", "parameters": {"REGMODE_A": "NOREG", "REGMODE_B": "NOREG"},
+    cells = {"r.mem_oreg.0.0": {"type": "DP16KD", "parameters": {"REGMODE_A": "NOREG", "REGMODE_B": "NOREG"},
                      "port_directions": {"DOB0": "output", "DOB1": "output", "CLKB": "input"},
                      "connections": {"CLKB": [2], "DOB0": [10], "DOB1": [11], "OCEB": ["1"]}}}
     for i in range(2):
@@ -161,7 +163,7 @@ def synthetic(ff_params=None, ff_conn=None, second_ff=None):
         if i == 1 or not second_ff:
             params.update(ff_params or {})
             conn.update(ff_conn or {})
-        cells[f"r.x_oreg.q_TRELLIS_FF_Q_{i}"] = {"type": "TRELLIS_FF", "parameters": params,
+        cells[f"r.x.q_TRELLIS_FF_Q_{i}"] = {"type": "TRELLIS_FF", "parameters": params,
                            "port_directions": {"CLK": "input", "CE": "input", "LSR": "input",
                                                "DI": "input", "Q": "output"},
                            "connections": conn}
@@ -173,10 +175,10 @@ def self_test():
     a real synth_ecp5 netlist (system yosys) with and without a reset."""
     doc = synthetic()
     assert pack(doc) == (1, 2), "clean case not packed"
-    ram = doc["modules"]["top"]["cells"]["ram"]
+    ram = doc["modules"]["top"]["cells"]["r.mem_oreg.0.0"]
     assert ram["parameters"]["REGMODE_B"] == "OUTREG" and ram["connections"]["OCEB"] == [5]
     assert ram["connections"]["DOB0"] == [20] and ram["connections"]["DOB1"] == [21]
-    assert "r.x_oreg.q_TRELLIS_FF_Q_0" not in doc["modules"]["top"]["cells"]
+    assert "r.x.q_TRELLIS_FF_Q_0" not in doc["modules"]["top"]["cells"]
     assert pack(doc) == (0, 0), "not idempotent"
     refused = {
         "a reset": dict(ff_conn={"LSR": [7]}),
@@ -189,8 +191,8 @@ def self_test():
         assert pack(synthetic(**kw)) == (0, 0), f"packed a register with {what}"
     doc = synthetic()
     cells = doc["modules"]["top"]["cells"]
-    cells["r.x.q_TRELLIS_FF_Q_1"] = cells.pop("r.x_oreg.q_TRELLIS_FF_Q_1")
-    assert pack(doc) == (0, 0), "packed a register the RTL did not mark"
+    cells["r.mem.0.0"] = cells.pop("r.mem_oreg.0.0")
+    assert pack(doc) == (0, 0), "packed the register of a RAM the RTL did not mark"
     assert pack(doc, every=True) == (1, 2), "--every did not pack an unmarked register"
     doc = synthetic()
     doc["modules"]["top"]["cells"]["lut"] = {
@@ -198,7 +200,8 @@ def self_test():
         "connections": {"A": [11]}}
     assert pack(doc) == (0, 0), "packed a read bit that also drives logic"
     doc = synthetic(ff_params={"CEMUX": "1 "})
-    assert pack(doc) == (1, 2) and doc["modules"]["top"]["cells"]["ram"]["connections"]["OCEB"] == ["1"]
+    assert pack(doc) == (1, 2)
+    assert doc["modules"]["top"]["cells"]["r.mem_oreg.0.0"]["connections"]["OCEB"] == ["1"]
 
     import shutil
     import subprocess
@@ -209,14 +212,16 @@ def self_test():
         return 0
     verilog = """
 module t(input clk, input we, input en, input rst, input [8:0] wa, input [8:0] ra,
-         input [15:0] wd, output [15:0] q, output reg [15:0] qr);
-  (* no_rw_check *) reg [15:0] m [0:511]; reg [15:0] rd; reg [15:0] rd2; reg [15:0] q_oreg;
-  assign q = q_oreg;
+         input [15:0] wd, output reg [15:0] q, output reg [15:0] qr, output reg [15:0] qu);
+  (* no_rw_check *) reg [15:0] mem_oreg [0:511];
+  (* no_rw_check *) reg [15:0] other [0:511];
+  reg [15:0] rd; reg [15:0] rd2; reg [15:0] rd3;
   always @(posedge clk) begin
-    if (we) m[wa] <= wd;
-    rd <= m[ra]; rd2 <= m[wa ^ ra];
-    if (en) q_oreg <= rd;
+    if (we) begin mem_oreg[wa] <= wd; other[wa] <= wd; end
+    rd <= mem_oreg[ra]; rd2 <= mem_oreg[wa ^ ra]; rd3 <= other[ra];
+    if (en) q <= rd;
     if (rst) qr <= 0; else qr <= rd2;
+    qu <= rd3;
   end
 endmodule
 """
@@ -229,9 +234,10 @@ endmodule
             sys.exit("bram_outreg self-test: yosys failed: " + r.stderr[-500:])
         with open(os.path.join(tmp, "t.json")) as f:
             doc = json.load(f)
-    # Two RAMs (the two reads; no_rw_check: no read-during-write bypass in
-    # the fabric); the one with an enabled register is packed, the one
-    # whose register has a reset is not.
+    # Three RAMs (no_rw_check: no read-during-write bypass in the fabric):
+    # of the marked array's two reads, the one whose register has an
+    # enable is packed, the one whose register has a reset is not; the
+    # unmarked array's is not.
     got = pack(doc)
     assert got == (1, 16), f"synth_ecp5 netlist: packed {got}, expected (1, 16)"
     print("bram_outreg self-test: pass (7 refusals, 3 synthetic packs, a synth_ecp5 netlist)")

@@ -254,7 +254,7 @@ def main():
                          "yosys (from an earlier run's output directory)")
     ap.add_argument("--no-bram-outreg", action="store_true",
                     help="leave every register after a DP16KD read in the fabric (default: "
-                         "those the RTL names *_oreg packed into the RAM, bram_outreg.py)")
+                         "those of the RAMs the RTL marks packed into the RAM, bram_outreg.py)")
     ap.add_argument("--bram-outreg-every", action="store_true",
                     help="pack the register after every DP16KD read, marked or not")
     ap.add_argument("--synth-only", action="store_true",
@@ -309,8 +309,9 @@ def main():
         t_yosys = run_tool("yosys", yosys_cmd, out_dir, yosys_log)
 
     # ---- 1b. block-RAM output registers (R3; bram_outreg.py) -------------
-    # Yosys leaves the register after a DP16KD's read in the fabric; the
-    # ones the RTL marks (`*_oreg`) go into the RAM's own output register
+    # Yosys leaves the register after a DP16KD's read in the fabric; those
+    # of the RAMs the RTL marks (`Ram::with_output_register`: an array
+    # named `mem_oreg`) go into the RAM's own output register
     # (4.25 -> 0.68 ns clock-to-out); --bram-outreg-every packs every one
     # (slower on the requester: docs/architecture.md, "Tried and not
     # kept"), --no-bram-outreg none. Idempotent, so a netlist passed on

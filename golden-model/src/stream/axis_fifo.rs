@@ -19,8 +19,10 @@ pub struct Out {
 
 pub struct AxisFifo<const D: usize, const K: usize, const U: usize, const A: usize> {
     ram: VecDeque<Beat>,
-    /// The beat read from the RAM last cycle, offered to the skid buffer now.
+    /// The beat read from the RAM last cycle: `oreg` takes it this cycle.
     pending: Option<Beat>,
+    /// The RAM's output register: offered to the skid buffer.
+    oreg: Option<Beat>,
     out: SkidState,
 }
 
@@ -31,6 +33,7 @@ impl<const D: usize, const K: usize, const U: usize, const A: usize> Default
         Self {
             ram: VecDeque::new(),
             pending: None,
+            oreg: None,
             out: SkidState::default(),
         }
     }
@@ -54,10 +57,16 @@ impl<const D: usize, const K: usize, const U: usize, const A: usize> Cycle
             level: fill as u16,
         };
         let push = i.s_tvalid && fill != depth;
-        // The skid buffer takes the pending beat; its ready_next decides
-        // whether a new read is issued this cycle.
-        let ready_next = self.out.step(self.pending, i.m_tready);
-        let pop = fill > 0 && ready_next;
+        // The skid buffer takes the output register's beat if its tready
+        // is high; the register then holds the beat read last cycle, or
+        // keeps one not taken (never both: a read is issued only when the
+        // register will be free or taken as the data arrives).
+        let moves = self.oreg.is_some() && self.out.s_tready();
+        let ready_next = self.out.step(self.oreg, i.m_tready);
+        let held = if moves { None } else { self.oreg };
+        debug_assert!(held.is_none() || self.pending.is_none());
+        self.oreg = self.pending.or(held);
+        let pop = fill > 0 && (self.oreg.is_none() || ready_next);
         self.pending = if pop { self.ram.pop_front() } else { None };
         if push {
             self.ram.push_back(i.beat().masked(D, K, U));

@@ -34,6 +34,8 @@ pub struct Ram<D: Synth, const N: usize> {
     _sim: Box<BTreeMap<Bits<N>, D>>,
     /// Emit `ram_style = "block"` ([`Ram::block`]).
     _block: bool,
+    /// Name the array `mem_oreg` ([`Ram::with_output_register`]).
+    _oreg: bool,
     /// 2^`_depth_log2` words ([`Ram::with_depth_log2`]; N by default).
     _depth_log2: usize,
 }
@@ -59,6 +61,17 @@ impl<D: Synth, const N: usize> Ram<D, N> {
         }
     }
 
+    /// The register that takes this RAM's `read_data` straight (same
+    /// clock, an enable or none, no reset) goes into the block RAM's own
+    /// output register on the ECP5 (`boards/ecp5-85f/bram_outreg.py`,
+    /// rule R3): the array is named `mem_oreg`, which the flow looks for.
+    /// For a read followed by a short path (a compare, a select); the
+    /// RTL and its simulation are unchanged.
+    pub fn with_output_register(mut self) -> Self {
+        self._oreg = true;
+        self
+    }
+
     fn word(&self, address: Bits<N>) -> Bits<N> {
         if self._depth_log2 >= N {
             address
@@ -79,6 +92,7 @@ impl<D: Synth, const N: usize> Default for Ram<D, N> {
             write_enable: Default::default(),
             _sim: Box::default(),
             _block: false,
+            _oreg: false,
             _depth_log2: N,
         }
     }
@@ -102,7 +116,8 @@ impl<D: Synth, const N: usize> Logic for Ram<D, N> {
 
     fn hdl(&self) -> Verilog {
         let k = self._depth_log2;
-        let init = zero_init(1usize << k);
+        let mem = if self._oreg { "mem_oreg" } else { "mem" };
+        let init = zero_init(1usize << k, mem);
         let style = if self._block {
             "(* ram_style = \"block\" *)\n"
         } else {
@@ -117,9 +132,9 @@ impl<D: Synth, const N: usize> Logic for Ram<D, N> {
             ("read_address".to_string(), "write_address".to_string())
         };
         Verilog::Custom(format!(
-            "{style}(* no_rw_check *)\nreg[{d}:0] mem[{a}:0];\n{init}\n\
-             always @(posedge clock) begin\n   read_data <= mem[{ra}];\n   \
-             if (write_enable) begin\n      mem[{wa}] <= write_data;\n   end\nend\n",
+            "{style}(* no_rw_check *)\nreg[{d}:0] {mem}[{a}:0];\n{init}\n\
+             always @(posedge clock) begin\n   read_data <= {mem}[{ra}];\n   \
+             if (write_enable) begin\n      {mem}[{wa}] <= write_data;\n   end\nend\n",
             d = D::BITS - 1,
             a = (1usize << k) - 1,
             init = init
@@ -276,7 +291,7 @@ impl<const N: usize> Logic for RamBe<N> {
             "(* no_rw_check *)\nreg[63:0] mem[{a}:0];\n{init}\n\
              always @(posedge clock) begin\n   read_data <= mem[read_address];\n{lanes}end\n",
             a = (1usize << N) - 1,
-            init = zero_init(1usize << N),
+            init = zero_init(1usize << N, "mem"),
         ))
     }
 }
@@ -292,11 +307,11 @@ const ZERO_CHUNK: usize = 64;
 /// 280-bit RAM), 64-word loops 4 s, and the lint of `hpcc_nic`, with eight
 /// such RAMs, is minutes shorter (2026-12-01). Every simulator and
 /// synthesis tool sees the same zeros.
-fn zero_init(words: usize) -> String {
+fn zero_init(words: usize, mem: &str) -> String {
     let chunk = words.min(ZERO_CHUNK);
     format!(
         "initial read_data = 0;\ngenvar zero_g;\ngenerate for (zero_g = 0; zero_g < {n}; zero_g = zero_g + 1) begin : zero\n  \
-         integer i;\n  initial for (i = 0; i < {chunk}; i = i + 1) mem[zero_g * {chunk} + i] = 0;\nend endgenerate\n",
+         integer i;\n  initial for (i = 0; i < {chunk}; i = i + 1) {mem}[zero_g * {chunk} + i] = 0;\nend endgenerate\n",
         n = words / chunk,
     )
 }

@@ -109,6 +109,8 @@ pub struct MrCheck<const A: usize, const R: usize> {
     /// The region's end, base + len (≤ 2^64: 65 bits), summed as the
     /// table write is registered.
     ram_end: Ram<Bits<65>, R>,
+    /// The flows' domains; its read register's register (`e_flow_pd`)
+    /// goes into the DP16KD's output register on the ECP5 (R3).
     ram_pd: Ram<Bits<16>, A>,
     st: DFF<MrState>,
     // The latched record.
@@ -153,7 +155,7 @@ pub struct MrCheck<const A: usize, const R: usize> {
     e_key: DFF<Bits<50>>,
     e_base: DFF<Bits<64>>,
     e_end: DFF<Bits<65>>,
-    e_flow_pd_oreg: DFF<Bits<16>>,
+    e_flow_pd: DFF<Bits<16>>,
     // The decision's steps.
     d_checked: DFF<Bit>,
     d_write: DFF<Bit>,
@@ -225,7 +227,7 @@ impl<const A: usize, const R: usize> Default for MrCheck<A, R> {
             e_vld: Default::default(),
             ram_base: Default::default(),
             ram_end: Default::default(),
-            ram_pd: Default::default(),
+            ram_pd: Ram::default().with_output_register(),
             st: Default::default(),
             m_opcode: Default::default(),
             m_qp: Default::default(),
@@ -262,7 +264,7 @@ impl<const A: usize, const R: usize> Default for MrCheck<A, R> {
             e_key: Default::default(),
             e_base: Default::default(),
             e_end: Default::default(),
-            e_flow_pd_oreg: Default::default(),
+            e_flow_pd: Default::default(),
             d_checked: Default::default(),
             d_write: Default::default(),
             d_zero: Default::default(),
@@ -355,7 +357,7 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
             e_key,
             e_base,
             e_end,
-            e_flow_pd_oreg,
+            e_flow_pd,
             d_checked,
             d_write,
             d_zero,
@@ -475,7 +477,7 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
                 self.e_vld.d.next = self.rd_vld.q.val();
                 self.e_base.d.next = self.ram_base.read_data.val();
                 self.e_end.d.next = self.ram_end.read_data.val();
-                self.e_flow_pd_oreg.d.next = self.ram_pd.read_data.val();
+                self.e_flow_pd.d.next = self.ram_pd.read_data.val();
                 self.d_len_bad.d.next = (self.d_write.q.val()
                     && (bit_cast::<32, 13>(self.m_len.q.val()) > self.m_dlen.q.val()));
                 self.st.d.next = MrState::Cmp;
@@ -484,7 +486,7 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
                 self.d_key_bad.d.next = (!self.e_vld.q.val()
                     || (self.e_key.q.val().get_bits::<32>(0) != self.m_rkey.q.val()));
                 self.d_pd_bad.d.next = ((self.e_key.q.val().get_bits::<16>(32)
-                    != self.e_flow_pd_oreg.q.val())
+                    != self.e_flow_pd.q.val())
                     || (self.m_qp.q.val() >= self.k_nflows.val()));
                 self.d_right_bad.d.next = !(self.e_rights.val() & self.need.val()).any();
                 self.d_vend.d.next = (bit_cast::<65, 64>(self.m_va.q.val())
