@@ -1,11 +1,13 @@
 //! Twin of `hdl/src/mem/fifo.rs`: a block-RAM FIFO with a first-word-
 //! fall-through head, cycle-exact.
 //!
-//! 2^A words in the RAM, plus the head register `h` and a skid register
-//! `s`. A word pushed in cycle t is at the head from cycle t + 3 (RAM
-//! write, RAM read, head register) when the FIFO was empty; a pop every
-//! cycle is sustained. A push while the RAM holds 2^A words is ignored
-//! (the users keep their own bound, so it never happens in the NIC).
+//! 2^A words in the RAM, plus the head register `h` and two skid
+//! registers `s`. A read is issued when at most two words are held
+//! outside the RAM (head, skids, read in flight), whatever the pop does.
+//! A word pushed in cycle t is at the head from cycle t + 3 (RAM write,
+//! RAM read, head register) when the FIFO was empty; a pop every cycle is
+//! sustained. A push while the RAM holds 2^A words is ignored (the users
+//! keep their own bound, so it never happens in the NIC).
 
 use crate::Cycle;
 
@@ -68,7 +70,8 @@ pub struct FifoOf<T: Copy + Default, const A: usize> {
     ram_out: T,
     rv: bool,
     h: Option<T>,
-    s: Option<T>,
+    /// Skid 1 and skid 2, filled in order.
+    s: [Option<T>; 2],
 }
 
 impl<T: Copy + Default, const A: usize> Default for FifoOf<T, A> {
@@ -80,7 +83,7 @@ impl<T: Copy + Default, const A: usize> Default for FifoOf<T, A> {
             ram_out: T::default(),
             rv: false,
             h: None,
-            s: None,
+            s: [None, None],
         }
     }
 }
@@ -94,7 +97,7 @@ impl<T: Copy + Default, const A: usize> FifoOf<T, A> {
     pub fn len(&self) -> usize {
         (self.wr.wrapping_sub(self.rd) & 0xffff) as usize
             + self.rv as usize
-            + self.s.is_some() as usize
+            + self.s.iter().flatten().count()
             + self.h.is_some() as usize
     }
     pub fn is_empty(&self) -> bool {
@@ -105,22 +108,25 @@ impl<T: Copy + Default, const A: usize> FifoOf<T, A> {
     pub fn step(&mut self, push: Option<T>, pop: bool) -> Option<T> {
         let o = self.h;
         let m = (1u32 << A) - 1;
-        // Oldest first: the head (unless popped), the skid, the RAM output.
+        let used = (self.wr.wrapping_sub(self.rd) & 0xffff) as usize;
+        // A read lands next cycle; issue it while at most two words are
+        // held outside the RAM, whatever the pop does.
+        let held = self.h.is_some() as usize + self.s.iter().flatten().count() + self.rv as usize;
+        debug_assert!(held <= 3);
+        let issue = used != 0 && held <= 2;
+        // Oldest first: the head (unless popped), the skids, the RAM output.
         let consume = pop && self.h.is_some();
         let mut q: Vec<T> = Vec::with_capacity(3);
         if !consume {
             q.extend(self.h);
         }
-        q.extend(self.s);
+        q.extend(self.s.iter().flatten());
         if self.rv {
             q.push(self.ram_out);
         }
-        debug_assert!(q.len() <= 2);
-        // A read lands next cycle; issue it only if h and s can take it.
-        let used = (self.wr.wrapping_sub(self.rd) & 0xffff) as usize;
-        let issue = used != 0 && q.len() <= 1;
+        debug_assert!(q.len() <= 3);
         self.h = q.first().copied();
-        self.s = q.get(1).copied();
+        self.s = [q.get(1).copied(), q.get(2).copied()];
         // The RAM reads its read address every cycle (read-old on a
         // collision, which `issue` never uses).
         self.ram_out = self.mem[(self.rd & m) as usize];

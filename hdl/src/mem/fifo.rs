@@ -8,14 +8,21 @@
 //!   holds zero while not valid).
 //!
 //! Structure: 2^A words in a [`Ram`] (one clock, synchronous read), a
-//! head register and a one-word skid register. A read is issued only when
-//! head and skid can take the word the cycle after, so the RAM output is
-//! never held and never lost.
+//! head register and two skid registers, filled in order (head, skid 1,
+//! skid 2). A read is issued when at most two words are held outside the
+//! RAM (head, skids and the read in flight), whatever `pop` does, so the
+//! RAM output is never held and never lost, and `pop` reaches only the
+//! head and skid registers' selects: the read, the pointers and the
+//! counts are decided from flip-flops (R4; with one skid the read had to
+//! wait for `pop`, which then fanned out to every count of a parent's
+//! FIFOs in lockstep).
 //!
 //! Timing: a word pushed into an empty FIFO in cycle t is at the head in
-//! cycle t + 3; a pop every cycle is sustained (II 1). Capacity 2^A + 2
-//! words (RAM plus head and skid; one more is in the RAM read register in
-//! flight). A push while the RAM holds 2^A words is ignored: the users
+//! cycle t + 3; a pop every cycle is sustained (II 1). The ports are the
+//! same as with one skid register: a second skid only holds a word read
+//! early, which the head would have had in time anyway. Capacity 2^A + 3
+//! words (RAM plus head and skids; with a read in flight, the RAM holds
+//! one fewer). A push while the RAM holds 2^A words is ignored: the users
 //! bound their occupancy (each flow is queued at most once), so it does
 //! not happen in the NIC. `A` ≤ 15.
 //!
@@ -38,15 +45,16 @@ pub struct Fifo<const D: usize, const A: usize> {
     rv: DFF<Bit>,
     h_v: DFF<Bit>,
     h_d: DFF<Bits<D>>,
-    s_v: DFF<Bit>,
-    s_d: DFF<Bits<D>>,
+    s1_v: DFF<Bit>,
+    s1_d: DFF<Bits<D>>,
+    s2_v: DFF<Bit>,
+    s2_d: DFF<Bits<D>>,
     k_cap_m1: Constant<Bits<16>>,
     /// `used`'s live bits (A + 1: it never exceeds 2^A). Every read of the
     /// count is masked with it, so synthesis drops the bits above and the
     /// count's fan-out is A + 1 flip-flops, not 16.
     k_used_mask: Constant<Bits<16>>,
     consume: Signal<Local, Bit>,
-    a_v: Signal<Local, Bit>,
     issue: Signal<Local, Bit>,
     /// Words in the RAM (= wr − rd), kept as a register: its compares
     /// are off the read/write-enable paths.
@@ -73,12 +81,13 @@ impl<const D: usize, const A: usize> Default for Fifo<D, A> {
             rv: Default::default(),
             h_v: Default::default(),
             h_d: Default::default(),
-            s_v: Default::default(),
-            s_d: Default::default(),
+            s1_v: Default::default(),
+            s1_d: Default::default(),
+            s2_v: Default::default(),
+            s2_d: Default::default(),
             k_cap_m1: Constant::new(Bits::<16>::from((1u64 << A) - 1)),
             k_used_mask: Constant::new(Bits::<16>::from((2u64 << A) - 1)),
             consume: Default::default(),
-            a_v: Default::default(),
             issue: Default::default(),
             used: Default::default(),
             full: Default::default(),
@@ -90,7 +99,7 @@ impl<const D: usize, const A: usize> Default for Fifo<D, A> {
 impl<const D: usize, const A: usize> Logic for Fifo<D, A> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, wr, rd, rv, h_v, h_d, s_v, s_d, used, full);
+        dff_setup!(self, clock, wr, rd, rv, h_v, h_d, s1_v, s1_d, s2_v, s2_d, used, full);
         self.ram.clock.next = self.clock.val();
         self.head_valid.next = self.h_v.q.val();
         // Zero while empty: no stale word on the ports or in a waveform.
@@ -101,39 +110,52 @@ impl<const D: usize, const A: usize> Logic for Fifo<D, A> {
         self.head_data.next = self.h_d.q.val();
 
         self.consume.next = (self.pop.val() && self.h_v.q.val());
-        // The head stays unless it is popped.
-        self.a_v.next = (self.h_v.q.val() && !self.consume.val());
-        // At most one of (kept head, skid, RAM output) is left: room for a read.
+        // Room for a read whatever `pop` does: at most two words held
+        // outside the RAM (they fill head, skid 1, skid 2 in order, so
+        // three or more is skid 2 full, or skid 1 full with a read in flight).
         self.issue.next = ((self.used.q.val() & self.k_used_mask.val()).any()
-            && !(self.a_v.val() && self.s_v.q.val())
-            && !(self.a_v.val() && self.rv.q.val())
-            && !(self.s_v.q.val() && self.rv.q.val()));
+            && !self.s2_v.q.val()
+            && !(self.s1_v.q.val() && self.rv.q.val()));
 
-        // Oldest first: kept head, skid, RAM output.
-        if self.a_v.val() {
-            self.h_v.d.next = true;
-            self.h_d.d.next = self.h_d.q.val();
-            if self.s_v.q.val() {
-                self.s_v.d.next = true;
-                self.s_d.d.next = self.s_d.q.val();
-            } else {
-                self.s_v.d.next = self.rv.q.val();
-                self.s_d.d.next = self.ram.read_data.val();
-            }
-        } else if self.s_v.q.val() {
-            self.h_v.d.next = true;
-            self.h_d.d.next = self.s_d.q.val();
-            self.s_v.d.next = self.rv.q.val();
-            self.s_d.d.next = self.ram.read_data.val();
-        } else {
-            self.h_v.d.next = self.rv.q.val();
-            if self.rv.q.val() {
+        // Oldest first: head, skid 1, skid 2, RAM output; a pop moves
+        // each register to the next older one's word.
+        if self.consume.val() {
+            self.h_v.d.next = (self.s1_v.q.val() || self.rv.q.val());
+            if self.s1_v.q.val() {
+                self.h_d.d.next = self.s1_d.q.val();
+            } else if self.rv.q.val() {
                 self.h_d.d.next = self.ram.read_data.val();
             } else {
                 self.h_d.d.next = 0.into();
             }
-            self.s_v.d.next = false;
-            self.s_d.d.next = self.s_d.q.val();
+            self.s1_v.d.next = (self.s2_v.q.val() || (self.s1_v.q.val() && self.rv.q.val()));
+            if self.s2_v.q.val() {
+                self.s1_d.d.next = self.s2_d.q.val();
+            } else {
+                self.s1_d.d.next = self.ram.read_data.val();
+            }
+            self.s2_v.d.next = (self.s2_v.q.val() && self.rv.q.val());
+        } else {
+            self.h_v.d.next = (self.h_v.q.val() || self.rv.q.val());
+            if self.h_v.q.val() {
+                self.h_d.d.next = self.h_d.q.val();
+            } else if self.rv.q.val() {
+                self.h_d.d.next = self.ram.read_data.val();
+            } else {
+                self.h_d.d.next = 0.into();
+            }
+            self.s1_v.d.next = (self.s1_v.q.val() || (self.h_v.q.val() && self.rv.q.val()));
+            if self.s1_v.q.val() {
+                self.s1_d.d.next = self.s1_d.q.val();
+            } else {
+                self.s1_d.d.next = self.ram.read_data.val();
+            }
+            self.s2_v.d.next = (self.s2_v.q.val() || (self.s1_v.q.val() && self.rv.q.val()));
+        }
+        if self.s2_v.q.val() {
+            self.s2_d.d.next = self.s2_d.q.val();
+        } else {
+            self.s2_d.d.next = self.ram.read_data.val();
         }
 
         self.ram.read_address.next = bit_cast::<A, 16>(self.rd.q.val());

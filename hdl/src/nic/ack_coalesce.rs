@@ -28,8 +28,8 @@
 //!
 //! # Structure and timing
 //! - Input register slice (`i_*`): the record as taken, with whether its
-//!   flow is queued already (`i_hit`, from the flags as the taking
-//!   cycle leaves them).
+//!   flow is queued already (its flag, and whether the taking cycle
+//!   pushes or pops its flow: three registers side by side).
 //! - Slot table: the record's words in block RAM at the flow's address
 //!   (PSN, AETH and the T bit in one word; the six telemetry words), a
 //!   flag per flow (`queued`, a register of 2^A ≤ 256 bits), and the
@@ -70,11 +70,15 @@ pub struct AckCoalesce<const A: usize> {
     i_aeth: DFF<Bits<32>>,
     i_tlm: DFF<Bit>,
     i_words: [DFF<Bits<64>>; 6],
-    /// The record's flow is queued already (its slot waits), decided as
-    /// the record is taken, from the flags as this cycle leaves them: so
-    /// the queue's push is a register's, not a select of one flag in
-    /// 2^A (R4).
-    i_hit: DFF<Bit>,
+    /// Whether the record's flow is queued already (its slot waits),
+    /// decided as the record is taken, from the flags as this cycle leaves
+    /// them, in three registers side by side (R4): its flag as this cycle
+    /// starts (`i_sel`, a select of one in 2^A straight into a register),
+    /// this cycle's push of its flow (`i_fpush`) and this cycle's pop of
+    /// it (`i_fpop`). `hit` = (`i_sel` or `i_fpush`) and not `i_fpop`.
+    i_sel: DFF<Bit>,
+    i_fpush: DFF<Bit>,
+    i_fpop: DFF<Bit>,
     // Slot table.
     queued: DFF<Bits<256>>,
     order: Fifo<A, A>,
@@ -99,8 +103,8 @@ impl<const A: usize> Logic for AckCoalesce<A> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, i_v, i_flow, i_psn, i_aeth, i_tlm, i_hit, queued, rd_v, rd_flow, o_v,
-            o_flow, o_pa, n_coal
+            self, clock, i_v, i_flow, i_psn, i_aeth, i_tlm, i_sel, i_fpush, i_fpop, queued, rd_v,
+            rd_flow, o_v, o_flow, o_pa, n_coal
         );
         clock!(self, clock, order, ram_pa);
         for k in 0..6 {
@@ -126,7 +130,7 @@ impl<const A: usize> Logic for AckCoalesce<A> {
             self.i_words[5].d.next = self.s_ack.tlm.hop4.val();
         }
         // ---- The slot: written, and the flow queued unless it already is.
-        self.hit.next = self.i_hit.q.val();
+        self.hit.next = ((self.i_sel.q.val() || self.i_fpush.q.val()) && !self.i_fpop.q.val());
         self.ram_pa.write_enable.next = self.i_v.q.val();
         self.ram_pa.write_address.next = self.i_flow.q.val();
         self.pa_word.next = (bit_cast::<57, 24>(self.i_psn.q.val())
@@ -159,11 +163,11 @@ impl<const A: usize> Logic for AckCoalesce<A> {
         // The flag of the incoming record's flow after this cycle: set by
         // this cycle's push of it, cleared by this cycle's pop of it (never
         // both: see below).
-        self.i_hit.d.next = ((self.queued.q.val().get_bit(self.s_ack.flow.val().index())
-            || (self.i_v.q.val()
-                && !self.hit.val()
-                && (self.i_flow.q.val() == self.s_ack.flow.val())))
-            && !(self.pop.val() && (self.order.head_data.val() == self.s_ack.flow.val())));
+        self.i_sel.d.next = self.queued.q.val().get_bit(self.s_ack.flow.val().index());
+        self.i_fpush.d.next =
+            (self.i_v.q.val() && !self.hit.val() && (self.i_flow.q.val() == self.s_ack.flow.val()));
+        self.i_fpop.d.next =
+            (self.pop.val() && (self.order.head_data.val() == self.s_ack.flow.val()));
         if self.pop.val() {
             self.rd_flow.d.next = self.order.head_data.val();
         }
