@@ -53,6 +53,8 @@ fi
 # boards/ecp5-85f/bram_outreg.py): its self-test (what it must pack and
 # what it must refuse, and a synth_ecp5 netlist).
 python3 "$(dirname "$0")/../boards/ecp5-85f/bram_outreg.py" --self-test
+# The same for the DSPs' input and output registers (dsp_regs.py).
+python3 "$(dirname "$0")/../boards/ecp5-85f/dsp_regs.py" --self-test
 # The book's check (issue 53): every relative link of README.md and
 # docs/*.md resolves (files and heading anchors), README.md stays at most
 # 300 lines, and every figure table names the command that makes it; its

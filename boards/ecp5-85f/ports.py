@@ -122,6 +122,8 @@ def main():
     ap.add_argument("--out", help="default build/synth-ports/TOP")
     ap.add_argument("--bram-outreg-every", action="store_true",
                     help="synth.py --bram-outreg-every: every DP16KD read's register packed")
+    ap.add_argument("--no-dsp-regs", action="store_true",
+                    help="synth.py --no-dsp-regs: the MULT18X18Ds' registers left in the fabric")
     a = ap.parse_args()
     out = os.path.abspath(a.out or os.path.join(HERE, "..", "..", "build", "synth-ports", a.top))
     os.makedirs(out, exist_ok=True)
@@ -144,6 +146,8 @@ def main():
             cmd += ["--netlist", netlist]
         if a.bram_outreg_every:
             cmd.append("--bram-outreg-every")
+        if a.no_dsp_regs:
+            cmd.append("--no-dsp-regs")
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode not in (0, 3):
             sys.stderr.write(r.stdout[-2000:] + r.stderr[-2000:])

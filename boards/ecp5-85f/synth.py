@@ -257,6 +257,9 @@ def main():
                          "those of the RAMs the RTL marks packed into the RAM, bram_outreg.py)")
     ap.add_argument("--bram-outreg-every", action="store_true",
                     help="pack the register after every DP16KD read, marked or not")
+    ap.add_argument("--no-dsp-regs", action="store_true",
+                    help="leave the registers around every MULT18X18D in the fabric (default: "
+                         "packed into the DSP's input and output registers, dsp_regs.py)")
     ap.add_argument("--synth-only", action="store_true",
                     help="stop after yosys: report the netlist's cells (LUT4, CCU2C, FF, "
                          "MULT18X18D, DP16KD, LUT RAM), no place and route, no Fmax")
@@ -325,6 +328,22 @@ def main():
             doc = json.load(f)
         outreg["ports"], outreg["ffs"] = bram_outreg.pack(doc, args.bram_outreg_every)
         if outreg["ports"]:
+            with open(path, "w") as f:
+                json.dump(doc, f)
+
+    # ---- 1c. DSP input and output registers (R3; dsp_regs.py) ------------
+    # Yosys maps a product to a MULT18X18D with its registers off; the
+    # flip-flops before and after it go into the DSP's own (every
+    # MULT18X18D whose flip-flops qualify), --no-dsp-regs none. Idempotent.
+    dsp = {"inputs": 0, "outputs": 0}
+    if not args.no_dsp_regs:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import dsp_regs
+        path = os.path.join(out_dir, netlist)
+        with open(path) as f:
+            doc = json.load(f)
+        dsp["inputs"], dsp["outputs"] = dsp_regs.pack(doc)
+        if dsp["inputs"] or dsp["outputs"]:
             with open(path, "w") as f:
                 json.dump(doc, f)
 
@@ -431,6 +450,7 @@ def main():
         "commands": {"yosys": yosys_cmd, "nextpnr": pnr_cmd, "cwd": out_dir},
         "seconds": {"yosys": round(t_yosys, 2), "nextpnr": round(t_pnr, 2)},
         "bram_outreg": outreg,
+        "dsp_regs": dsp,
         "utilisation": {k: {"used": u, "available": a} for k, (u, a) in sorted(util.items())},
         "clocks": clocks,
         "summary": summary,

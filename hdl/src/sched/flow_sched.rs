@@ -228,6 +228,14 @@ pub struct FlowSched<const A: usize> {
     act_e: [DFF<Bit>; 11],
     act_s: [DFF<Bit>; 11],
     act_ns: [DFF<Bit>; 11],
+    /// S10's decisions' terms, registered from S9 (R4): a visit
+    /// (`sched10`), a visit whose packet has a length and fits
+    /// (`cs_pre10`; it sends if its credit suffices too), an accepted
+    /// event that makes an idle flow active (`push_ev10`). So the active
+    /// list's push is two gates after flip-flops.
+    sched10: DFF<Bit>,
+    cs_pre10: DFF<Bit>,
+    push_ev10: DFF<Bit>,
     ep: [DFF<Bits<8>>; 11],
     ep_e: [DFF<Bits<8>>; 11],
     refund: [DFF<Bits<32>>; 11],
@@ -379,6 +387,9 @@ impl<const A: usize> Default for FlowSched<A> {
             act_e: Default::default(),
             act_s: Default::default(),
             act_ns: Default::default(),
+            sched10: Default::default(),
+            cs_pre10: Default::default(),
+            push_ev10: Default::default(),
             ep: Default::default(),
             ep_e: Default::default(),
             refund: Default::default(),
@@ -444,6 +455,9 @@ impl<const A: usize> Logic for FlowSched<A> {
         dff_setup!(
             self,
             clock,
+            sched10,
+            cs_pre10,
+            push_ev10,
             now,
             used,
             cap,
@@ -997,12 +1011,19 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.act_ns[10].d.next =
             (self.r[9].q.val().any() && self.len[9].q.val().any() && self.fit[9].q.val());
 
+        self.sched10.d.next = (self.v[9].q.val() && (self.kind[9].q.val() == self.k_sched.val()));
+        self.cs_pre10.d.next = (self.v[9].q.val()
+            && (self.kind[9].q.val() == self.k_sched.val())
+            && self.len[9].q.val().any()
+            && self.fit[9].q.val());
+        self.push_ev10.d.next = (self.v[9].q.val()
+            && (self.kind[9].q.val() == self.k_ev.val())
+            && self.ev_ok[9].q.val()
+            && !self.queued[9].q.val()
+            && self.act_e[10].d.val());
+
         // ---- S10: decide, write back, queue
-        self.can_send.next = (self.v[10].q.val()
-            && (self.kind[10].q.val() == self.k_sched.val())
-            && self.len[10].q.val().any()
-            && self.fit[10].q.val()
-            && !self.diff[10].q.val().get_bit(44));
+        self.can_send.next = (self.cs_pre10.q.val() && !self.diff[10].q.val().get_bit(44));
         self.pr_live.next = self.inflight[10].q.val().any();
         self.handshake.next = (self.out.head_valid.val() && self.m_send.ready.val());
         self.out.pop.next = self.m_send.ready.val();
@@ -1023,7 +1044,6 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.q_new.next = self.queued[10].q.val();
         self.p_new.next = self.probing[10].q.val();
         self.wen.next = false;
-        self.active.push.next = false;
         self.active.push_data.next = self.flow[10].q.val();
         self.probes.push.next = false;
         self.probes.push_data.next = ((bit_cast::<48, 16>(self.flow[10].q.val())
@@ -1059,13 +1079,11 @@ impl<const A: usize> Logic for FlowSched<A> {
                     }
                     if (!self.queued[10].q.val() && self.act_e[10].q.val()) {
                         self.q_new.next = true;
-                        self.active.push.next = true;
                     }
                 }
             } else if (self.kind[10].q.val() == self.k_sched.val()) {
                 self.wen.next = true;
                 self.q_new.next = self.act.val();
-                self.active.push.next = self.act.val();
                 if self.can_send.val() {
                     self.ram_nxt.write_data.next = self.nxt_s[10].q.val();
                     self.ram_cr.write_data.next = self.diff[10].q.val().get_bits::<44>(0);
@@ -1092,6 +1110,10 @@ impl<const A: usize> Logic for FlowSched<A> {
                 }
             }
         }
+        // The list's push, from S9's registered terms: the same as the
+        // branches above (an event's or a visit's), two gates deep.
+        self.active.push.next =
+            (self.push_ev10.q.val() || (self.sched10.q.val() && self.act.val()));
         if (self.q_new.val() && self.p_new.val()) {
             self.ram_fl.write_data.next = self.fl3.val();
         } else if self.q_new.val() {
