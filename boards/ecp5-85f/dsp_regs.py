@@ -157,6 +157,10 @@ def pack(doc):
                 conn["CLK0"] = clk
                 conn["RST0"] = ["0"]
                 p["GSR"] = "DISABLED"
+                dirs = dsp.setdefault("port_directions", {})
+                for port in ("CLK0", "CE0", "CE1", "RST0"):
+                    if port in conn:
+                        dirs[port] = "input"
         # Flip-flops whose every load went into a DSP's input register.
         sinks = sinks_by_net(cells)
         for ffn in fed:
@@ -197,6 +201,7 @@ def self_test():
     assert m["parameters"]["REG_OUTPUT_CLK"] == "CLK0" and m["parameters"]["REG_INPUTA_CLK"] == "CLK0"
     assert m["connections"]["P0"] == [50] and m["connections"]["A1"] == [21] and m["connections"]["B0"] == [22]
     assert m["connections"]["CE0"] == [5] and m["connections"]["CE1"] == [5]
+    assert all(m["port_directions"][k] == "input" for k in ("CLK0", "CE0", "CE1", "RST0"))
     assert set(cells) == {"m"}, f"flip-flops left: {sorted(cells)}"
     assert pack(doc) == (0, 0), "not idempotent"
     refused_out = {

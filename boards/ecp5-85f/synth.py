@@ -335,15 +335,15 @@ def main():
     # Yosys maps a product to a MULT18X18D with its registers off; the
     # flip-flops before and after it go into the DSP's own (every
     # MULT18X18D whose flip-flops qualify), --no-dsp-regs none. Idempotent.
-    dsp = {"inputs": 0, "outputs": 0}
+    dsp_packed = {"inputs": 0, "outputs": 0}
     if not args.no_dsp_regs:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import dsp_regs
         path = os.path.join(out_dir, netlist)
         with open(path) as f:
             doc = json.load(f)
-        dsp["inputs"], dsp["outputs"] = dsp_regs.pack(doc)
-        if dsp["inputs"] or dsp["outputs"]:
+        dsp_packed["inputs"], dsp_packed["outputs"] = dsp_regs.pack(doc)
+        if dsp_packed["inputs"] or dsp_packed["outputs"]:
             with open(path, "w") as f:
                 json.dump(doc, f)
 
@@ -450,7 +450,7 @@ def main():
         "commands": {"yosys": yosys_cmd, "nextpnr": pnr_cmd, "cwd": out_dir},
         "seconds": {"yosys": round(t_yosys, 2), "nextpnr": round(t_pnr, 2)},
         "bram_outreg": outreg,
-        "dsp_regs": dsp,
+        "dsp_regs": dsp_packed,
         "utilisation": {k: {"used": u, "available": a} for k, (u, a) in sorted(util.items())},
         "clocks": clocks,
         "summary": summary,
