@@ -340,6 +340,9 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     /// The COMMIT flow id being written has a bit at or above A.
     commit_bad: Signal<Local, Bit>,
     respond: Signal<Local, Bit>,
+    /// The registers a reset and a full reset both clear (SCRATCH, the
+    /// staged send-queue registers, the counters): one list for both.
+    clear_regs: Signal<Local, Bit>,
     resp_code: Signal<Local, Bits<2>>,
     resp_data: Signal<Local, Bits<32>>,
     // The sweep's next write.
@@ -572,6 +575,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             new_cfg: Default::default(),
             commit_bad: Default::default(),
             respond: Default::default(),
+            clear_regs: Default::default(),
             resp_code: Default::default(),
             resp_data: Default::default(),
             sweep_next_phase: Default::default(),
@@ -891,6 +895,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         }
         // ---- The decision of each state.
         self.respond.next = false;
+        self.clear_regs.next = false;
         self.resp_code.next = self.k_okay.val();
         self.resp_data.next = 0.into();
         self.shadow.read_address.next = self.core_r.q.val();
@@ -938,16 +943,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
                     self.q_wdata.d.next = 0.into();
                     self.q_strb.d.next = 0xF.into();
                     self.state.d.next = CsrState::Decode;
-                    self.scratch.d.next = 0.into();
-                    self.sq_base_lo.d.next = 0.into();
-                    self.sq_base_hi.d.next = 0.into();
-                    self.sq_log.d.next = 0.into();
-                    self.sq_cq.d.next = 0.into();
-                    self.n_reads.d.next = 0.into();
-                    self.n_writes.d.next = 0.into();
-                    self.n_slverr.d.next = 0.into();
-                    self.n_decerr.d.next = 0.into();
-                    self.n_ro.d.next = 0.into();
+                    self.clear_regs.next = true;
                 } else if (self.a_control.q.val()
                     && self.q_wr.q.val()
                     && self.merged.val().get_bit(0))
@@ -1202,9 +1198,13 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
             self.cfg_v.d.next = false;
             self.commit_v.d.next = false;
             self.sub_v.d.next = false;
-            self.scratch.d.next = 0.into();
             self.soft_left.d.next = 0.into();
             self.sweep.d.next = false;
+        }
+        // A reset, or a full reset's start (no other write to these in
+        // its cycle: a CONTROL write is answered at the sweep's end).
+        if (self.reset.val() || self.clear_regs.val()) {
+            self.scratch.d.next = 0.into();
             self.sq_base_lo.d.next = 0.into();
             self.sq_base_hi.d.next = 0.into();
             self.sq_log.d.next = 0.into();
