@@ -119,6 +119,23 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     wide_mask: u64,
 }
 
+impl<const A: usize, const Q: usize, const C: usize, const H: usize> Csr<A, Q, C, H> {
+    /// The registers a reset and a full reset's start both clear
+    /// (SCRATCH, the staged send-queue registers, the counters).
+    fn clear_regs(&mut self) {
+        self.scratch = 0;
+        self.sq_base_lo = 0;
+        self.sq_base_hi = 0;
+        self.sq_log = 0;
+        self.sq_cq = 0;
+        self.n_reads = 0;
+        self.n_writes = 0;
+        self.n_slverr = 0;
+        self.n_decerr = 0;
+        self.n_ro = 0;
+    }
+}
+
 impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for Csr<A, Q, C, H> {
     fn default() -> Self {
         let mut core_mask = 0u64;
@@ -327,16 +344,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Cycle for C
                         self.q_wdata = 0;
                         self.q_strb = 0xF;
                         self.state = State::Decode;
-                        self.scratch = 0;
-                        self.sq_base_lo = 0;
-                        self.sq_base_hi = 0;
-                        self.sq_log = 0;
-                        self.sq_cq = 0;
-                        self.n_reads = 0;
-                        self.n_writes = 0;
-                        self.n_slverr = 0;
-                        self.n_decerr = 0;
-                        self.n_ro = 0;
+                        self.clear_regs();
                     } else if s.q_wr && merged & hostif::control::SOFT_RESET != 0 {
                         self.soft_left = hostif::SOFT_RESET_CYCLES;
                     }
@@ -524,18 +532,9 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Cycle for C
             self.cfg_v = false;
             self.commit_v = false;
             self.sub_v = false;
-            self.scratch = 0;
             self.soft_left = 0;
             self.sweep = false;
-            self.sq_base_lo = 0;
-            self.sq_base_hi = 0;
-            self.sq_log = 0;
-            self.sq_cq = 0;
-            self.n_reads = 0;
-            self.n_writes = 0;
-            self.n_slverr = 0;
-            self.n_decerr = 0;
-            self.n_ro = 0;
+            self.clear_regs();
         }
         out
     }
