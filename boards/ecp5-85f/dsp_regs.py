@@ -170,6 +170,20 @@ def pack(doc):
     return n_in, n_out
 
 
+def registered(doc):
+    """(MULT18X18Ds with registered inputs, with a registered output) in a
+    netlist, whoever packed them (a run given an earlier run's netlist
+    packs nothing more)."""
+    n_in = n_out = 0
+    for m in doc["modules"].values():
+        for c in m.get("cells", {}).values():
+            if c["type"] == "MULT18X18D":
+                p = param(c)
+                n_in += p.get("REG_INPUTA_CLK", "NONE") != "NONE"
+                n_out += p.get("REG_OUTPUT_CLK", "NONE") != "NONE"
+    return n_in, n_out
+
+
 def synthetic(**over):
     """One MULT18X18D: A0..1 and B0 from flip-flops, P0..1 into flip-flops."""
     def ff(di, q, **kw):
@@ -204,6 +218,7 @@ def self_test():
     assert all(m["port_directions"][k] == "input" for k in ("CLK0", "CE0", "CE1", "RST0"))
     assert set(cells) == {"m"}, f"flip-flops left: {sorted(cells)}"
     assert pack(doc) == (0, 0), "not idempotent"
+    assert registered(doc) == (1, 1)
     refused_out = {
         "a reset": dict(fp1=dict(conn={"LSR": [7]})),
         "an inverted clock": dict(fp0=dict(params={"CLKMUX": "INV"})),

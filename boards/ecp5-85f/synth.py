@@ -346,6 +346,9 @@ def main():
         if dsp_packed["inputs"] or dsp_packed["outputs"]:
             with open(path, "w") as f:
                 json.dump(doc, f)
+        # What the netlist placed has (a --netlist run packs nothing more).
+        reg_in, reg_out = dsp_regs.registered(doc)
+        dsp_packed["in_netlist"] = {"inputs": reg_in, "outputs": reg_out}
 
     if args.synth_only:
         report_netlist(name, os.path.join(out_dir, netlist), t_yosys, summary_path,
