@@ -58,7 +58,10 @@ pub struct Ewma {
     u_s4: Delay<32, 4>,
     tau_ge_t_s4: Delay<1, 4>,
     // ---- stage 4: f = min(tau, T)/T, UQ1.24
-    f_shift: Signal<Local, Bits<8>>,
+    /// s − 24, a register of the configuration (R4: a configuration
+    /// change reaches it a cycle later, inside the quasi-static contract),
+    /// so stage 4 is the shift alone.
+    f_shift: DFF<Bits<8>>,
     f_full: Signal<Local, Bits<64>>,
     f_s5: DFF<Bits<32>>,
     u_s5: DFF<Bits<32>>,
@@ -86,8 +89,8 @@ impl Logic for Ewma {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, f_s5, u_s5, valid_s5, f_s6, u_s6, u_old_s6, valid_s6, f_s7, rise_s7,
-            fall_s7, rising_s7, valid_s7, step_s12, valid_s12
+            self, clock, f_shift, f_s5, u_s5, valid_s5, f_s6, u_s6, u_old_s6, valid_s6, f_s7,
+            rise_s7, fall_s7, rising_s7, valid_s7, step_s12, valid_s12
         );
         clock!(
             self,
@@ -108,8 +111,8 @@ impl Logic for Ewma {
         self.tau_ge_t_s4.d.next = (self.tau.val() >= self.cfg_t.val()).into();
 
         // ---- stage 4: f = min(tau, T)/T (line 8): 1.0 if tau ≥ T
-        self.f_shift.next = (self.cfg_inv_t_s.val() - 24);
-        self.f_full.next = (self.tau_mul.p.val() >> self.f_shift.val());
+        self.f_shift.d.next = (self.cfg_inv_t_s.val() - 24);
+        self.f_full.next = (self.tau_mul.p.val() >> self.f_shift.q.val());
         self.f_s5.d.next = bit_cast::<32, 64>(self.f_full.val());
         if self.tau_ge_t_s4.q.val().any() {
             self.f_s5.d.next = 0x100_0000.into();

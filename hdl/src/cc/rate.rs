@@ -9,7 +9,8 @@
 //!
 //! # Arithmetic
 //! R = (W · ⌊2^s/T⌋) ≫ (s − 8): `WideMul` (stages 0–4), the shift at
-//! stage 4, saturated to 24 bits at stage 5.
+//! stage 4 (by s − 8, a register of the configuration), saturated to 24
+//! bits at stage 5.
 //!
 //! # Timing
 //! Latency 5, II 1. In `HpccCc`: stages 96–101 (the output register at
@@ -36,7 +37,10 @@ pub struct Rate {
     pub r: Signal<Out, Bits<24>>,
     pub out_valid: Signal<Out, Bit>,
     r_mul: WideMul,
-    r_shift: Signal<Local, Bits<8>>,
+    /// s − 8, a register of the configuration (R4: a configuration
+    /// change reaches it a cycle later, well inside the quasi-static
+    /// contract), so stage 4 is the shift alone, not a subtraction first.
+    r_shift: DFF<Bits<8>>,
     r_full_s5: DFF<Bits<64>>,
     valid_s5: DFF<Bit>,
 }
@@ -44,7 +48,7 @@ pub struct Rate {
 impl Logic for Rate {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, r_full_s5, valid_s5);
+        dff_setup!(self, clock, r_shift, r_full_s5, valid_s5);
         clock!(self, clock, r_mul);
 
         // ---- stage 0: W · ⌊2^s/T⌋ (line 27)
@@ -53,8 +57,8 @@ impl Logic for Rate {
         self.r_mul.in_valid.next = self.in_valid.val();
 
         // ---- stage 4: ≫ (s − 8)
-        self.r_shift.next = (self.cfg_inv_t_s.val() - 8);
-        self.r_full_s5.d.next = (self.r_mul.p.val() >> self.r_shift.val());
+        self.r_shift.d.next = (self.cfg_inv_t_s.val() - 8);
+        self.r_full_s5.d.next = (self.r_mul.p.val() >> self.r_shift.q.val());
         self.valid_s5.d.next = self.r_mul.out_valid.val();
 
         // ---- stage 5: saturated to 24 bits
