@@ -269,9 +269,6 @@ pub struct RoceRxParse<const B: usize> {
     k_res: Constant<Bits<32>>,
     k_n2: Constant<Bits<4>>,
     k_n8: Constant<Bits<4>>,
-    /// 7 in three bits: 7 − n as n ^ 7 (a `!` on a narrow value is
-    /// evaluated at the wider width in the emitted Verilog).
-    k_seven3: Constant<Bits<3>>,
     k_r8: Constant<Bits<16>>,
     k_r10: Constant<Bits<16>>,
     k_lo_r: Constant<Bits<8>>,
@@ -499,7 +496,6 @@ impl<const B: usize> Default for RoceRxParse<B> {
             k_res: k(RESIDUE as u64),
             k_n2: k(2),
             k_n8: k(8),
-            k_seven3: Constant::new(7.into()),
             k_r8: k(8),
             k_r10: k(10),
             k_lo_r: k(70),
@@ -736,10 +732,9 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         if self.acc.val() {
             if self.wc[0].val() {
                 self.c_n.d.next = 0.into();
-                self.c_d.d.next = 0.into();
                 self.c_first.d.next = false;
             } else if self.wc[1].val() {
-                self.c_d.d.next = (((self.s_axis_rx.tdata.val() >> 48) | self.k_tos.val()) << 48);
+                self.c_d.d.next = ((self.s_axis_rx.tdata.val() >> 48) | self.k_tos.val());
                 self.c_n.d.next = self.k_n2.val();
                 self.c_first.d.next = true;
             } else if self.wc[2].val() {
@@ -758,21 +753,12 @@ impl<const B: usize> Logic for RoceRxParse<B> {
                     self.c_n.d.next = self.k_n8.val();
                     self.crem.d.next = (self.crem.q.val() - self.k_r8.val());
                 } else {
-                    // n = crem < 8 bytes, moved to the top lanes: shifted
-                    // by 8 · (7 − n), then 8.
                     self.c_n.d.next = self.crem.q.val().get_bits::<4>(0);
-                    self.c_d.d.next = (((self.s_axis_rx.tdata.val() | self.m64.val())
-                        << (bit_cast::<8, 3>(
-                            (self.crem.q.val().get_bits::<3>(0) ^ self.k_seven3.val()),
-                        ) << 3))
-                        << 8);
                     self.crem.d.next = 0.into();
                 }
             }
         } else {
-            // No bytes: the data part is 0 (the network takes eight lanes).
             self.c_n.d.next = 0.into();
-            self.c_d.d.next = 0.into();
             self.c_first.d.next = false;
         }
         if self.f2.q.val() {
@@ -782,13 +768,10 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         }
         // The CRC is linear: step(c, d, n) = step(c, 0, n) ^ step(0, d, n).
         // The data part is computed a cycle ahead into a register; the
-        // loop only advances the register over n zero bytes. From 0, zero
-        // bytes leave the register 0, so step(0, d, n) = step(0, d', 8)
-        // with d's n bytes in the top lanes of d' (`c_d` is loaded so):
-        // one XOR network of eight bytes, no select by the count (R4).
+        // loop only advances the register over n zero bytes.
         self.crc_dp.crc_in.next = 0.into();
         self.crc_dp.data.next = self.c_d.q.val();
-        self.crc_dp.nbytes.next = self.k_n8.val();
+        self.crc_dp.nbytes.next = self.c_n.q.val();
         self.dpart.d.next = self.crc_dp.crc_out.val();
         self.n2.d.next = self.c_n.q.val();
         self.f2.d.next = self.c_first.q.val();
