@@ -152,6 +152,20 @@ def pack(doc, every=False):
     return ports, ffs
 
 
+def synth_ecp5(verilog, top, tmp, who):
+    """The synth_ecp5 JSON netlist of `verilog` (system yosys), written and
+    read in the directory `tmp`; for the packing passes' self-tests."""
+    import subprocess
+    with open(os.path.join(tmp, f"{top}.v"), "w") as f:
+        f.write(verilog)
+    r = subprocess.run(["yosys", "-q", "-p", f"read_verilog {top}.v; synth_ecp5 -top {top} -json {top}.json"],
+                       cwd=tmp, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"{who} self-test: yosys failed: " + r.stderr[-500:])
+    with open(os.path.join(tmp, f"{top}.json")) as f:
+        return json.load(f)
+
+
 def synthetic(ff_params=None, ff_conn=None, second_ff=None):
     """A netlist of one DP16KD whose DOB0..1 each drive a TRELLIS_FF."""
     cells = {"r.mem_oreg.0.0": {"type": "DP16KD", "parameters": {"REGMODE_A": "NOREG", "REGMODE_B": "NOREG"},
@@ -204,10 +218,8 @@ def self_test():
     assert doc["modules"]["top"]["cells"]["r.mem_oreg.0.0"]["connections"]["OCEB"] == ["1"]
 
     import shutil
-    import subprocess
     import tempfile
-    yosys = shutil.which("yosys")
-    if not yosys:
+    if not shutil.which("yosys"):
         print("bram_outreg self-test: synthetic cases pass (no yosys: the synth_ecp5 case skipped)")
         return 0
     verilog = """
@@ -226,14 +238,7 @@ module t(input clk, input we, input en, input rst, input [8:0] wa, input [8:0] r
 endmodule
 """
     with tempfile.TemporaryDirectory() as tmp:
-        with open(os.path.join(tmp, "t.v"), "w") as f:
-            f.write(verilog)
-        r = subprocess.run([yosys, "-q", "-p", "read_verilog t.v; synth_ecp5 -top t -json t.json"],
-                           cwd=tmp, capture_output=True, text=True)
-        if r.returncode != 0:
-            sys.exit("bram_outreg self-test: yosys failed: " + r.stderr[-500:])
-        with open(os.path.join(tmp, "t.json")) as f:
-            doc = json.load(f)
+        doc = synth_ecp5(verilog, "t", tmp, "bram_outreg")
     # Three RAMs (no_rw_check: no read-during-write bypass in the fabric):
     # of the marked array's two reads, the one whose register has an
     # enable is packed, the one whose register has a reset is not; the

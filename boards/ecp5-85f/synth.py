@@ -320,35 +320,28 @@ def main():
     # kept"), --no-bram-outreg none. Idempotent, so a netlist passed on
     # with --netlist is left as it is.
     outreg = {"ports": 0, "ffs": 0}
-    if not args.no_bram_outreg:
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        import bram_outreg
-        path = os.path.join(out_dir, netlist)
-        with open(path) as f:
-            doc = json.load(f)
-        outreg["ports"], outreg["ffs"] = bram_outreg.pack(doc, args.bram_outreg_every)
-        if outreg["ports"]:
-            with open(path, "w") as f:
-                json.dump(doc, f)
-
+    dsp_packed = {"inputs": 0, "outputs": 0}
     # ---- 1c. DSP input and output registers (R3; dsp_regs.py) ------------
     # Yosys maps a product to a MULT18X18D with its registers off; the
     # flip-flops before and after it go into the DSP's own (every
     # MULT18X18D whose flip-flops qualify), --no-dsp-regs none. Idempotent.
-    dsp_packed = {"inputs": 0, "outputs": 0}
-    if not args.no_dsp_regs:
+    if not (args.no_bram_outreg and args.no_dsp_regs):
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import bram_outreg
         import dsp_regs
         path = os.path.join(out_dir, netlist)
         with open(path) as f:
             doc = json.load(f)
-        dsp_packed["inputs"], dsp_packed["outputs"] = dsp_regs.pack(doc)
-        if dsp_packed["inputs"] or dsp_packed["outputs"]:
+        if not args.no_bram_outreg:
+            outreg["ports"], outreg["ffs"] = bram_outreg.pack(doc, args.bram_outreg_every)
+        if not args.no_dsp_regs:
+            dsp_packed["inputs"], dsp_packed["outputs"] = dsp_regs.pack(doc)
+            # What the netlist placed has (a --netlist run packs nothing more).
+            reg_in, reg_out = dsp_regs.registered(doc)
+            dsp_packed["in_netlist"] = {"inputs": reg_in, "outputs": reg_out}
+        if outreg["ports"] or dsp_packed["inputs"] or dsp_packed["outputs"]:
             with open(path, "w") as f:
                 json.dump(doc, f)
-        # What the netlist placed has (a --netlist run packs nothing more).
-        reg_in, reg_out = dsp_regs.registered(doc)
-        dsp_packed["in_netlist"] = {"inputs": reg_in, "outputs": reg_out}
 
     if args.synth_only:
         report_netlist(name, os.path.join(out_dir, netlist), t_yosys, summary_path,
