@@ -152,6 +152,18 @@ def pack(doc, every=False):
     return ports, ffs
 
 
+def registered(doc):
+    """DP16KD read ports in OUTREG mode in a netlist, whoever packed them
+    (a run given an earlier run's netlist packs nothing more)."""
+    n = 0
+    for m in doc["modules"].values():
+        for c in m.get("cells", {}).values():
+            if c["type"] == "DP16KD":
+                p = param(c)
+                n += sum(p.get(f"REGMODE_{side}", "NOREG") == "OUTREG" for side in ("A", "B"))
+    return n
+
+
 def synth_ecp5(verilog, top, tmp, who):
     """The synth_ecp5 JSON netlist of `verilog` (system yosys), written and
     read in the directory `tmp`; for the packing passes' self-tests."""
@@ -194,6 +206,7 @@ def self_test():
     assert ram["connections"]["DOB0"] == [20] and ram["connections"]["DOB1"] == [21]
     assert "r.x.q_TRELLIS_FF_Q_0" not in doc["modules"]["top"]["cells"]
     assert pack(doc) == (0, 0), "not idempotent"
+    assert registered(doc) == 1
     refused = {
         "a reset": dict(ff_conn={"LSR": [7]}),
         "an inverted clock": dict(ff_params={"CLKMUX": "INV"}),

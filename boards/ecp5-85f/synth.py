@@ -334,6 +334,7 @@ def main():
             doc = json.load(f)
         if not args.no_bram_outreg:
             outreg["ports"], outreg["ffs"] = bram_outreg.pack(doc, args.bram_outreg_every)
+            outreg["in_netlist"] = {"ports": bram_outreg.registered(doc)}
         if not args.no_dsp_regs:
             dsp_packed["inputs"], dsp_packed["outputs"] = dsp_regs.pack(doc)
             # What the netlist placed has (a --netlist run packs nothing more).
