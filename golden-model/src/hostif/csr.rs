@@ -67,6 +67,8 @@ enum State {
     Cfg,
     CfgWait,
     Sub,
+    /// A counter read's answer, a cycle after `Decode` (`stats_q`).
+    Stats,
 }
 
 /// The part of a full reset's sweep (`nic_spec::hostif::full_reset`).
@@ -93,6 +95,8 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     scratch: u32,
     /// Cycles of soft reset left.
     soft_left: u32,
+    /// The counter read in `Decode`, answered in `Stats`.
+    stats_q: u32,
     /// A full reset's sweep runs: its phase, and the index within it.
     sweep: bool,
     sweep_phase: SweepPhase,
@@ -157,6 +161,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             resp_c: 0,
             scratch: 0,
             soft_left: 0,
+            stats_q: 0,
             sweep: false,
             sweep_phase: SweepPhase::StagedWords,
             sweep_index: 0,
@@ -388,7 +393,9 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Cycle for C
                         code = resp::SLVERR;
                         ro_hit(&mut self.n_ro);
                     } else {
-                        data = stats_data;
+                        respond = false;
+                        self.stats_q = stats_data;
+                        self.state = State::Stats;
                     }
                 } else if in_db {
                     if !(s.q_wr && no_strb) {
@@ -400,6 +407,10 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Cycle for C
                 } else {
                     code = resp::DECERR;
                 }
+            }
+            State::Stats => {
+                respond = true;
+                data = s.stats_q;
             }
             State::Shadow => {
                 if !s.q_wr {

@@ -70,8 +70,9 @@
 //! `ro_writes` (32 bits, wrapping).
 //!
 //! Timing: an access is answered 2 cycles after it is taken (fixed
-//! registers, counters, staged registers, refusals), 3 (core window
-//! reads and high words), 4 plus the core's commit (core low words), or
+//! registers, staged registers, refusals), 3 (counters: the counter is
+//! read as `Decode` ends and answered from a register, `stats_q`; core
+//! window reads and high words), 4 plus the core's commit (core low words), or
 //! 2 plus the owner's answer (CQ registers, doorbells). A full reset
 //! takes the sum of its writes' times: one cycle for a word that is no
 //! register, the times above for the others (measured in
@@ -104,6 +105,7 @@ pub enum CsrState {
     Cfg,
     CfgWait,
     Sub,
+    Stats,
 }
 
 /// The part of a full reset's sweep (`nic_spec::hostif::full_reset`).
@@ -233,6 +235,11 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     /// comes between), used in `Shadow`, so the merge starts at a
     /// flip-flop, not at the LUT RAM's read (R3).
     shadow_q: DFF<Bits<64>>,
+    /// The counter `stats_sel` names, registered every cycle: a counter
+    /// read answers from it a cycle after `Decode` (`Stats`), so the
+    /// selects of the counters spread over the NIC end at a flip-flop,
+    /// not in the answer's select (R1).
+    stats_q: DFF<Bits<32>>,
     cfg_v: DFF<Bit>,
     cfg_addr: DFF<Bits<16>>,
     cfg_data: DFF<Bits<64>>,
@@ -460,6 +467,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             sq_cq: Default::default(),
             shadow: Default::default(),
             shadow_q: Default::default(),
+            stats_q: Default::default(),
             cfg_v: Default::default(),
             cfg_addr: Default::default(),
             cfg_data: Default::default(),
@@ -594,6 +602,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
             self,
             clock,
             shadow_q,
+            stats_q,
             state,
             q_wr,
             q_addr,
@@ -890,9 +899,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         if self.a_flow_cq.q.val() {
             self.dec_data.next = (self.dec_data.val() | bit_cast::<32, 8>(self.sq_cq.q.val()));
         }
-        if self.a_stats.q.val() {
-            self.dec_data.next = (self.dec_data.val() | self.stats_data.val());
-        }
+        self.stats_q.d.next = self.stats_data.val();
         // ---- The decision of each state.
         self.respond.next = false;
         self.clear_regs.next = false;
@@ -913,8 +920,13 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
             CsrState::Decode => {
                 // The rules of the module's doc, decided as the address
                 // loaded: the flags name at most one source.
-                self.respond.next =
-                    !(self.g_core.q.val() || self.g_cq.q.val() || self.g_db.q.val());
+                self.respond.next = !(self.g_core.q.val()
+                    || self.g_cq.q.val()
+                    || self.g_db.q.val()
+                    || self.a_stats.q.val());
+                if self.a_stats.q.val() {
+                    self.state.d.next = CsrState::Stats;
+                }
                 self.resp_data.next = self.dec_data.val();
                 if self.c_slverr.q.val() {
                     self.resp_code.next = self.k_slverr.val();
@@ -1015,6 +1027,10 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
                 if self.m_cfg.ready.val() {
                     self.respond.next = true;
                 }
+            }
+            CsrState::Stats => {
+                self.respond.next = true;
+                self.resp_data.next = self.stats_q.q.val();
             }
             CsrState::Sub => {
                 if (self.sub_v.q.val() && self.sub_cq.q.val() && self.m_cq.ready.val()) {
