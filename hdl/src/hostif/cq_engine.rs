@@ -113,7 +113,9 @@ pub struct CqEngine<const C: usize, const N: usize> {
     /// A register access, taken and its queue's registers read
     /// (`ra_old`: the addressed one; for the CI check, `ra_ci_adv` = the
     /// written CI − CI and `ra_ci_room` = PI − CI, subtracted as they are
-    /// registered, so the decision is one compare):
+    /// registered, so the decision is one compare; `ra_ci_adv` is merged
+    /// from the queue's CI, not from `ra_old`'s select, and means
+    /// something only for an access to CI):
     /// decided and written the cycle after, answered the cycle after that.
     ra_v: DFF<Bit>,
     ra_write: DFF<Bit>,
@@ -500,9 +502,13 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
                 self.mask.next = (self.mask.val() | self.k_lane[i].val());
             }
         }
-        // The bytes a write would leave, for the CI check's subtraction.
-        self.merged_now.next =
-            ((self.r_old.val() & !self.mask.val()) | (self.s_reg.wdata.val() & self.mask.val()));
+        // The CI a write to CI would leave, for the CI check's
+        // subtraction: merged from the queue's CI itself, not from the
+        // register select `r_old` (equal when the access is to CI, the
+        // only case `ra_ci_adv` is used), so the subtraction starts two
+        // selects earlier.
+        self.merged_now.next = ((bit_cast::<32, 16>(self.r_ci.val()) & !self.mask.val())
+            | (self.s_reg.wdata.val() & self.mask.val()));
         self.ra_v.d.next = (self.s_reg.valid.val() && !self.ra_v.q.val());
         if (self.s_reg.valid.val() && !self.ra_v.q.val()) {
             self.ra_write.d.next = self.s_reg.write.val();
