@@ -66,56 +66,70 @@ fn counters<R: Record>(rng: &mut StdRng) -> R {
     R::from_values(&v, &mut 0)
 }
 
+/// Every counter record random, so a read answers with what the
+/// counters held at one cycle only.
+fn all_counters(rng: &mut StdRng) -> In {
+    In {
+        stats_parse: counters(rng),
+        stats_dispatch: counters(rng),
+        stats_tx: counters(rng),
+        stats_sched: counters(rng),
+        stats_cc: counters(rng),
+        stats_req: counters(rng),
+        stats_core: counters(rng),
+        stats_host: counters::<HostIfStats>(rng),
+        stats_dcqcn: counters(rng),
+        stats_np: counters(rng),
+        stats_cnm: counters(rng),
+        ..Default::default()
+    }
+}
+
 fn stimulus(seed: u64, n: usize) -> Vec<In> {
     let mut rng = StdRng::seed_from_u64(seed);
-    let base = In {
-        stats_parse: counters(&mut rng),
-        stats_dispatch: counters(&mut rng),
-        stats_tx: counters(&mut rng),
-        stats_sched: counters(&mut rng),
-        stats_cc: counters(&mut rng),
-        stats_req: counters(&mut rng),
-        stats_core: counters(&mut rng),
-        stats_host: counters::<HostIfStats>(&mut rng),
-        stats_dcqcn: counters(&mut rng),
-        stats_np: counters(&mut rng),
-        stats_cnm: counters(&mut rng),
-        ..Default::default()
-    };
+    let mut base = all_counters(&mut rng);
     let p_ready = rng.gen_range(0.2..1.0);
     let mut rng_full = StdRng::seed_from_u64(seed ^ 0x5EED);
     (0..n)
-        .map(|_| In {
-            reset: rng.gen_bool(0.003),
-            req_valid: rng.gen_bool(0.5),
-            req: RegReq {
-                write: rng.gen(),
-                addr: map_addr(&mut rng),
-                wdata: match rng.gen_range(0..3) {
-                    0 => rng.gen(),
-                    1 => rng.gen_range(0..16),
-                    _ => rng.gen_range(0..1 << (A + 1)),
+        .map(|_| {
+            // The counters change under a read half the cycles: a read
+            // answers with their values as its `Decode` ends, not a cycle
+            // either side.
+            if rng.gen_bool(0.5) {
+                base = all_counters(&mut rng);
+            }
+            In {
+                reset: rng.gen_bool(0.003),
+                req_valid: rng.gen_bool(0.5),
+                req: RegReq {
+                    write: rng.gen(),
+                    addr: map_addr(&mut rng),
+                    wdata: match rng.gen_range(0..3) {
+                        0 => rng.gen(),
+                        1 => rng.gen_range(0..16),
+                        _ => rng.gen_range(0..1 << (A + 1)),
+                    },
+                    wstrb: if rng.gen_bool(0.7) {
+                        0xF
+                    } else {
+                        rng.gen_range(0..16)
+                    },
                 },
-                wstrb: if rng.gen_bool(0.7) {
-                    0xF
-                } else {
-                    rng.gen_range(0..16)
+                cfg_ready: rng.gen_bool(p_ready),
+                sq_ready: rng.gen_bool(p_ready),
+                sq_resp_valid: rng.gen_bool(0.3),
+                sq_resp: RegResp {
+                    rdata: rng.gen(),
+                    resp: rng.gen_range(0..4),
                 },
-            },
-            cfg_ready: rng.gen_bool(p_ready),
-            sq_ready: rng.gen_bool(p_ready),
-            sq_resp_valid: rng.gen_bool(0.3),
-            sq_resp: RegResp {
-                rdata: rng.gen(),
-                resp: rng.gen_range(0..4),
-            },
-            cq_ready: rng.gen_bool(p_ready),
-            cq_resp_valid: rng.gen_bool(0.3),
-            cq_resp: RegResp {
-                rdata: rng.gen(),
-                resp: rng.gen_range(0..4),
-            },
-            ..base
+                cq_ready: rng.gen_bool(p_ready),
+                cq_resp_valid: rng.gen_bool(0.3),
+                cq_resp: RegResp {
+                    rdata: rng.gen(),
+                    resp: rng.gen_range(0..4),
+                },
+                ..base
+            }
         })
         .map(|mut i| {
             // A full reset (CONTROL bit 1) keeps the decoder busy for
