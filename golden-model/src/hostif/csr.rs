@@ -67,7 +67,8 @@ enum State {
     Cfg,
     CfgWait,
     Sub,
-    /// A counter read's answer, a cycle after `Decode` (`stats_q`).
+    /// A counter read's answer, a cycle after `Decode` (the RTL's `page_q`: each
+    /// page's counter registered as `Decode` ends).
     Stats,
 }
 

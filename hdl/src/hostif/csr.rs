@@ -71,7 +71,7 @@
 //!
 //! Timing: an access is answered 2 cycles after it is taken (fixed
 //! registers, staged registers, refusals), 3 (counters: the counter is
-//! read as `Decode` ends and answered from a register, `stats_q`; core
+//! read as `Decode` ends into a register per page, `page_q`; core
 //! window reads and high words), 4 plus the core's commit (core low words), or
 //! 2 plus the owner's answer (CQ registers, doorbells). A full reset
 //! takes the sum of its writes' times: one cycle for a word that is no
@@ -235,11 +235,12 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     /// comes between), used in `Shadow`, so the merge starts at a
     /// flip-flop, not at the LUT RAM's read (R3).
     shadow_q: DFF<Bits<64>>,
-    /// The counter `stats_sel` names, registered every cycle: a counter
-    /// read answers from it a cycle after `Decode` (`Stats`), so the
-    /// selects of the counters spread over the NIC end at a flip-flop,
-    /// not in the answer's select (R1).
-    stats_q: DFF<Bits<32>>,
+    /// Each page's counter that `stats_sel` names, registered every
+    /// cycle: a counter read answers a cycle after `Decode` (`Stats`)
+    /// with the page's, so the selects of the counters spread over the
+    /// NIC end at a flip-flop each, and only the 11:1 page select is left
+    /// before the answer (R1).
+    page_q: [DFF<Bits<32>>; 11],
     cfg_v: DFF<Bit>,
     cfg_addr: DFF<Bits<16>>,
     cfg_data: DFF<Bits<64>>,
@@ -467,7 +468,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             sq_cq: Default::default(),
             shadow: Default::default(),
             shadow_q: Default::default(),
-            stats_q: Default::default(),
+            page_q: std::array::from_fn(|_| Default::default()),
             cfg_v: Default::default(),
             cfg_addr: Default::default(),
             cfg_data: Default::default(),
@@ -602,7 +603,6 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
             self,
             clock,
             shadow_q,
-            stats_q,
             state,
             q_wr,
             q_addr,
@@ -794,41 +794,28 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         DcqcnStatsSink::link(&mut self.s_stats_dcqcn, &mut self.sel_dcqcn.s_stats);
         NpStatsSink::link(&mut self.s_stats_np, &mut self.sel_np.s_stats);
         CnmStatsSink::link(&mut self.s_stats_cnm, &mut self.sel_cnm.s_stats);
-        // The page's counter: an OR of the pages' selects, at most one of
-        // them chosen (an OR tree, not a priority chain).
+        // Each page's counter, registered.
+        self.page_q[0].d.next = self.sel_parse.data.val();
+        self.page_q[1].d.next = self.sel_dispatch.data.val();
+        self.page_q[2].d.next = self.sel_tx.data.val();
+        self.page_q[3].d.next = self.sel_sched.data.val();
+        self.page_q[4].d.next = self.sel_cc.data.val();
+        self.page_q[5].d.next = self.sel_req.data.val();
+        self.page_q[6].d.next = self.sel_core.data.val();
+        self.page_q[7].d.next = self.sel_host.data.val();
+        self.page_q[8].d.next = self.sel_dcqcn.data.val();
+        self.page_q[9].d.next = self.sel_np.data.val();
+        self.page_q[10].d.next = self.sel_cnm.data.val();
+        for p in 0..11 {
+            self.page_q[p].clock.next = self.clock.val();
+        }
+        // The page's counter: an OR of the registered pages, at most one
+        // of them chosen (an OR tree, not a priority chain).
         self.stats_data.next = 0.into();
-        if (self.stats_page.q.val() == self.k_page[0].val()) {
-            self.stats_data.next = (self.stats_data.val() | self.sel_parse.data.val());
-        }
-        if (self.stats_page.q.val() == self.k_page[1].val()) {
-            self.stats_data.next = (self.stats_data.val() | self.sel_dispatch.data.val());
-        }
-        if (self.stats_page.q.val() == self.k_page[2].val()) {
-            self.stats_data.next = (self.stats_data.val() | self.sel_tx.data.val());
-        }
-        if (self.stats_page.q.val() == self.k_page[3].val()) {
-            self.stats_data.next = (self.stats_data.val() | self.sel_sched.data.val());
-        }
-        if (self.stats_page.q.val() == self.k_page[4].val()) {
-            self.stats_data.next = (self.stats_data.val() | self.sel_cc.data.val());
-        }
-        if (self.stats_page.q.val() == self.k_page[5].val()) {
-            self.stats_data.next = (self.stats_data.val() | self.sel_req.data.val());
-        }
-        if (self.stats_page.q.val() == self.k_page[6].val()) {
-            self.stats_data.next = (self.stats_data.val() | self.sel_core.data.val());
-        }
-        if (self.stats_page.q.val() == self.k_page[7].val()) {
-            self.stats_data.next = (self.stats_data.val() | self.sel_host.data.val());
-        }
-        if (self.stats_page.q.val() == self.k_page[8].val()) {
-            self.stats_data.next = (self.stats_data.val() | self.sel_dcqcn.data.val());
-        }
-        if (self.stats_page.q.val() == self.k_page[9].val()) {
-            self.stats_data.next = (self.stats_data.val() | self.sel_np.data.val());
-        }
-        if (self.stats_page.q.val() == self.k_page[10].val()) {
-            self.stats_data.next = (self.stats_data.val() | self.sel_cnm.data.val());
+        for p in 0..11 {
+            if (self.stats_page.q.val() == self.k_page[p].val()) {
+                self.stats_data.next = (self.stats_data.val() | self.page_q[p].q.val());
+            }
         }
         // Byte lanes: a strobed lane takes the new byte.
         self.mask.next = 0.into();
@@ -899,7 +886,6 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         if self.a_flow_cq.q.val() {
             self.dec_data.next = (self.dec_data.val() | bit_cast::<32, 8>(self.sq_cq.q.val()));
         }
-        self.stats_q.d.next = self.stats_data.val();
         // ---- The decision of each state.
         self.respond.next = false;
         self.clear_regs.next = false;
@@ -1030,7 +1016,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
             }
             CsrState::Stats => {
                 self.respond.next = true;
-                self.resp_data.next = self.stats_q.q.val();
+                self.resp_data.next = self.stats_data.val();
             }
             CsrState::Sub => {
                 if (self.sub_v.q.val() && self.sub_cq.q.val() && self.m_cq.ready.val()) {
