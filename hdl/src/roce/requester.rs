@@ -493,6 +493,7 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     off_r: Signal<Local, Bits<64>>,
     psn_rd: Signal<Local, Bits<24>>,
     psn_next_new: Signal<Local, Bits<24>>,
+    k_next: Signal<Local, Bits<24>>,
     max_d: Signal<Local, Bits<24>>,
     raise: Signal<Local, Bit>,
     cur_new: Signal<Local, Bits<32>>,
@@ -780,6 +781,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             off_r: Default::default(),
             psn_rd: Default::default(),
             psn_next_new: Default::default(),
+            k_next: Default::default(),
             max_d: Default::default(),
             raise: Default::default(),
             cur_new: Default::default(),
@@ -1274,12 +1276,15 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         }
         self.off_r.next = (bit_cast::<64, 24>(self.rdk_eff.val()) << self.mlog.val());
         self.psn_rd.next = (self.ring_psn_first_out.q.val() + self.rdk_eff.val());
+        // The next PSN: first + 1 + the packet's index (its segment's, or
+        // a READ's last), one carry chain after the index where
+        // `psn_seg` + 1 was two (R4).
         if self.w_read.val() {
-            self.psn_next_new.next =
-                (self.psn_first_p1.val() + self.w_last_k.val().get_bits::<24>(0));
+            self.k_next.next = self.w_last_k.val().get_bits::<24>(0);
         } else {
-            self.psn_next_new.next = (self.psn_seg.val() + 1);
+            self.k_next.next = self.k_seg.val().get_bits::<24>(0);
         }
+        self.psn_next_new.next = (self.psn_first_p1.val() + self.k_next.val());
         // Seg's raise of the highest PSN sent, from the registered next
         // PSN (one carry chain there, not a fourth one here: R4).
         self.max_d.next = (self.r_psn_next_new.q.val() - self.s_psn_max.q.val());
