@@ -531,6 +531,11 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     adv_pos: DFF<Bit>,
     /// Post: `seq_ack` is past `s_seq_exp` (serial order), registered.
     past_pos: DFF<Bit>,
+    /// DbChk: the doorbell index at the tail, compared a cycle ahead
+    /// (registered every cycle; `s_db` and `s_tail` hold from `DbRd2`
+    /// into `DbChk`), so the doorbell's end reaches the ring's read
+    /// address without a compare.
+    db_at_tail: DFF<Bit>,
     // The step after the acknowledgement part (`cont` in the twin).
     do_cont: Signal<Local, Bit>,
     set_rewind: Signal<Local, Bit>,
@@ -807,6 +812,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             past: Default::default(),
             adv_pos: Default::default(),
             past_pos: Default::default(),
+            db_at_tail: Default::default(),
             do_cont: Default::default(),
             set_rewind: Default::default(),
             clr_rd_done: Default::default(),
@@ -870,6 +876,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             clock,
             adv_pos,
             past_pos,
+            db_at_tail,
             p_in_r,
             p_above,
             state,
@@ -1406,6 +1413,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.past.next = (self.seq_ack_post.val() - self.s_seq_exp.q.val());
         self.adv_pos.d.next = (self.adv.val().any() && !self.adv.val().get_bit(31));
         self.past_pos.d.next = (self.past.val().any() && !self.past.val().get_bit(31));
+        self.db_at_tail.d.next = (self.s_db.q.val() == self.s_tail.q.val());
         self.moved.next = (self.adv_pos.q.val() || self.progress.q.val());
 
         self.do_cont.next = false;
@@ -1908,7 +1916,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                 self.state.d.next = ReqState::DbChk;
             }
             ReqState::DbChk => {
-                if ((self.s_db.q.val() == self.s_tail.q.val()) || !self.db_ok.val()) {
+                if (self.db_at_tail.q.val() || !self.db_ok.val()) {
                     self.clr_rd_done.next = true;
                     self.do_cont.next = true;
                 } else {
