@@ -536,6 +536,14 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     /// into `DbChk`), so the doorbell's end reaches the ring's read
     /// address without a compare.
     db_at_tail: DFF<Bit>,
+    /// The feedback's class, decided from `fb_opcode` and `fb_aeth`
+    /// (loaded in `Idle` only) and registered every cycle, so `Decide`
+    /// (after `Flow`) and the ring checks read flip-flops, not the
+    /// opcode's decode (R4): an ACK or READ RESPONSE, the status a NAK
+    /// ends the flow with (0: a sequence NAK), a READ RESPONSE.
+    is_ack_q: DFF<Bit>,
+    nak_status_q: DFF<Bits<8>>,
+    rresp_q: DFF<Bit>,
     // The step after the acknowledgement part (`cont` in the twin).
     do_cont: Signal<Local, Bit>,
     set_rewind: Signal<Local, Bit>,
@@ -813,6 +821,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             adv_pos: Default::default(),
             past_pos: Default::default(),
             db_at_tail: Default::default(),
+            is_ack_q: Default::default(),
+            nak_status_q: Default::default(),
+            rresp_q: Default::default(),
             do_cont: Default::default(),
             set_rewind: Default::default(),
             clr_rd_done: Default::default(),
@@ -877,6 +888,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             adv_pos,
             past_pos,
             db_at_tail,
+            is_ack_q,
+            nak_status_q,
+            rresp_q,
             p_in_r,
             p_above,
             state,
@@ -1315,6 +1329,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.d1.next = (bit_cast::<32, 24>(self.d_ack.val()) + 1);
         self.fb_class.op.next = self.fb_opcode.q.val();
         self.rresp.next = ((self.kind.q.val() == ReqKind::Fb) && self.fb_class.read_resp.val());
+        self.rresp_q.d.next = self.rresp.val();
         self.head_inc.next = ((self.s_head.q.val() + 1) & self.k_ix.val());
         // Rewind (RewChk).
         self.rew_k.next =
@@ -1350,7 +1365,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         }
         self.r_ack_skip.d.next = ((self.slot.q.val() == self.s_tail.q.val())
             || self.d_ack.val().get_bit(23)
-            || (self.w_read.val() && !self.rresp.val()));
+            || (self.w_read.val() && !self.rresp_q.q.val()));
         // d1 < npkts and d1 = npkts, as d_ack against npkts − 1.
         self.r_inside.d.next = (bit_cast::<32, 24>(self.d_ack.val()) < self.w_last_k.val());
         self.r_final.d.next = (bit_cast::<32, 24>(self.d_ack.val()) == self.w_last_k.val());
@@ -1375,6 +1390,8 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         } else {
             self.nak_status.next = self.k_st_remote_op.val();
         }
+        self.is_ack_q.d.next = self.is_ack.val();
+        self.nak_status_q.d.next = self.nak_status.val();
         if (self.kind.q.val() == ReqKind::Nak) {
             self.p_in.next = (self.fb_psn.q.val() - 1);
         } else {
@@ -1671,7 +1688,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         // Fb, Nak.
                         if (!self.live.val()
                             || self.s_err.q.val()
-                            || ((self.kind.q.val() == ReqKind::Fb) && !self.is_ack.val()))
+                            || ((self.kind.q.val() == ReqKind::Fb) && !self.is_ack_q.q.val()))
                         {
                             self.c_bad_fb.d.next = (self.c_bad_fb.q.val() + 1);
                             self.state.d.next = ReqState::Idle;
@@ -1681,9 +1698,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         } else {
                             if (self.kind.q.val() == ReqKind::Nak) {
                                 self.c_naks.d.next = (self.c_naks.q.val() + 1);
-                                if self.nak_status.val().any() {
+                                if self.nak_status_q.q.val().any() {
                                     self.c_remote_err.d.next = (self.c_remote_err.q.val() + 1);
-                                    self.fatal.d.next = self.nak_status.val();
+                                    self.fatal.d.next = self.nak_status_q.q.val();
                                 } else {
                                     self.rewind.d.next = true;
                                     self.retry.d.next = true;
