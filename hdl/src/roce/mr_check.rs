@@ -50,7 +50,8 @@
 //! `len` with `dlen`, `Cmp` compares the key, domain and right, computes
 //! the request's end `va` + `dlen` and compares `va` with base, `Room`
 //! compares that end with the region's end (base + len, stored by the
-//! table write), and `Fit` selects the first failing reason from
+//! table write; its top 33 bits and low 32 bits side by side, joined in
+//! `Fit`), and `Fit` selects the first failing reason from
 //! registered flags (one carry chain a cycle: rule R4; in exact
 //! arithmetic [`va`, `va` + `dlen`) ⊆ [base, base + len) ⟺ `va` ≥ base
 //! and `va` + `dlen` ≤ base + len). The verdict's reason is registered
@@ -142,12 +143,12 @@ pub struct MrCheck<const A: usize, const R: usize> {
     w_rkey: DFF<Bits<32>>,
     w_base: DFF<Bits<64>>,
     w_end: DFF<Bits<65>>,
-    /// The strobe's entry is in the table, and its region (if active)
-    /// ends past 2^64: judged as the strobe is registered, so the write
-    /// enable is two flops and a few gates (the 65-bit sum is the only
-    /// carry chain of its cycle).
+    /// The strobe's entry is in the table, and its region is active and
+    /// does not end exactly at 2^64 (the equality beside the sum's
+    /// chain): judged as the strobe is registered, so the 65-bit sum
+    /// ends at a flip-flop and the write enable is flops and a few gates.
     w_in_table: DFF<Bit>,
-    w_past: DFF<Bit>,
+    w_act_not_2_64: DFF<Bit>,
     p_v: DFF<Bit>,
     p_flow: DFF<Bits<A>>,
     p_pd: DFF<Bits<16>>,
@@ -169,7 +170,12 @@ pub struct MrCheck<const A: usize, const R: usize> {
     /// va < base (`Cmp`) and va + dlen > base + len (`Room`): the range
     /// check as two compares in two cycles, registered for `Fit`.
     d_lo_bad: DFF<Bit>,
-    d_hi_bad: DFF<Bit>,
+    /// va + dlen > base + len as two 33- and 32-bit compares side by
+    /// side (`Room`), joined in `Fit`: its top part greater, its top part
+    /// equal, its low 32 bits greater.
+    d_end_gt_hi: DFF<Bit>,
+    d_end_eq_hi: DFF<Bit>,
+    d_end_gt_lo: DFF<Bit>,
     mr_r: DFF<Bits<2>>,
     /// The verdict's reason, counted the cycle after `Fit` (so the
     /// compare does not drive the counters' enables): 0 granted, 1
@@ -201,6 +207,9 @@ pub struct MrCheck<const A: usize, const R: usize> {
     /// base + len ≡ 0 (mod 2^64), found without the carry chain:
     /// a + b ≡ 0 ⟺ a ^ b = (a | b) << 1 (mod 2^n).
     w_wraps_to_zero: Signal<Local, Bit>,
+    /// The registered region ends past 2^64: the sum's carry, and not
+    /// exactly 2^64.
+    w_past: Signal<Local, Bit>,
     collide: Signal<Local, Bit>,
     e_rights: Signal<Local, Bits<2>>,
     need: Signal<Local, Bits<2>>,
@@ -257,6 +266,7 @@ impl<const A: usize, const R: usize> Default for MrCheck<A, R> {
             w_base: Default::default(),
             w_end: Default::default(),
             w_in_table: Default::default(),
+            w_act_not_2_64: Default::default(),
             w_past: Default::default(),
             p_v: Default::default(),
             p_flow: Default::default(),
@@ -274,7 +284,9 @@ impl<const A: usize, const R: usize> Default for MrCheck<A, R> {
             d_right_bad: Default::default(),
             d_vend: Default::default(),
             d_lo_bad: Default::default(),
-            d_hi_bad: Default::default(),
+            d_end_gt_hi: Default::default(),
+            d_end_eq_hi: Default::default(),
+            d_end_gt_lo: Default::default(),
             mr_r: Default::default(),
             why_r: Default::default(),
             count_r: Default::default(),
@@ -350,7 +362,7 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
             w_base,
             w_end,
             w_in_table,
-            w_past,
+            w_act_not_2_64,
             p_v,
             p_flow,
             p_pd,
@@ -367,7 +379,9 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
             d_right_bad,
             d_vend,
             d_lo_bad,
-            d_hi_bad,
+            d_end_gt_hi,
+            d_end_eq_hi,
+            d_end_gt_lo,
             mr_r,
             why_r,
             count_r,
@@ -396,10 +410,11 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
         self.w_wraps_to_zero.next = ((self.s_mr.base.val() ^ self.s_mr.len.val())
             == ((self.s_mr.base.val() | self.s_mr.len.val()) << 1));
         // Past 2^64: the sum's carry, and not exactly 2^64. The equality
-        // runs beside the chain, so one gate follows the chain.
-        self.w_past.d.next =
-            (self.s_mr.active.val() && self.w_sum.val().get_bit(64) && !self.w_wraps_to_zero.val());
+        // runs beside the chain and is registered beside the sum, so no
+        // gate follows the chain.
+        self.w_act_not_2_64.d.next = (self.s_mr.active.val() && !self.w_wraps_to_zero.val());
         self.w_end.d.next = self.w_sum.val();
+        self.w_past.next = (self.w_act_not_2_64.q.val() && self.w_end.q.val().get_bit(64));
         self.w_in_table.d.next = (self.s_mr.index.val() < self.k_nreg.val());
 
         self.p_v.d.next = self.s_pd.valid.val();
@@ -408,7 +423,7 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
         self.w_go.next = (self.w_v.q.val()
             && !self.w_clear.q.val()
             && self.w_in_table.q.val()
-            && !self.w_past.q.val());
+            && !self.w_past.val());
         if ((self.w_v.q.val() && !self.w_clear.q.val()) && !self.w_go.val()) {
             self.c_bad_mr.d.next = (self.c_bad_mr.q.val() + 1);
         }
@@ -495,7 +510,12 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
                 self.st.d.next = MrState::Room;
             }
             MrState::Room => {
-                self.d_hi_bad.d.next = (self.d_vend.q.val() > self.e_end.q.val());
+                self.d_end_gt_hi.d.next = (self.d_vend.q.val().get_bits::<33>(32)
+                    > self.e_end.q.val().get_bits::<33>(32));
+                self.d_end_eq_hi.d.next = (self.d_vend.q.val().get_bits::<33>(32)
+                    == self.e_end.q.val().get_bits::<33>(32));
+                self.d_end_gt_lo.d.next =
+                    (self.d_vend.q.val().get_bits::<32>(0) > self.e_end.q.val().get_bits::<32>(0));
                 self.st.d.next = MrState::Fit;
             }
             MrState::Fit => {
@@ -516,7 +536,10 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
                 } else if self.d_right_bad.q.val() {
                     self.mr_r.d.next = self.k_access.val();
                     self.why_r.d.next = 4.into();
-                } else if (self.d_lo_bad.q.val() || self.d_hi_bad.q.val()) {
+                } else if (self.d_lo_bad.q.val()
+                    || self.d_end_gt_hi.q.val()
+                    || (self.d_end_eq_hi.q.val() && self.d_end_gt_lo.q.val()))
+                {
                     self.mr_r.d.next = self.k_access.val();
                     self.why_r.d.next = 5.into();
                 } else {
