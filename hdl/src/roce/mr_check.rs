@@ -143,12 +143,12 @@ pub struct MrCheck<const A: usize, const R: usize> {
     w_rkey: DFF<Bits<32>>,
     w_base: DFF<Bits<64>>,
     w_end: DFF<Bits<65>>,
-    /// The strobe's entry is in the table, and its region is active and
-    /// does not end exactly at 2^64 (the equality beside the sum's
-    /// chain): judged as the strobe is registered, so the 65-bit sum
-    /// ends at a flip-flop and the write enable is flops and a few gates.
+    /// The strobe's entry is in the table, and its region (if active)
+    /// ends past 2^64: judged as the strobe is registered, so the write
+    /// enable is two flops and a few gates (the 65-bit sum is the only
+    /// carry chain of its cycle).
     w_in_table: DFF<Bit>,
-    w_act_not_2_64: DFF<Bit>,
+    w_past: DFF<Bit>,
     p_v: DFF<Bit>,
     p_flow: DFF<Bits<A>>,
     p_pd: DFF<Bits<16>>,
@@ -207,9 +207,6 @@ pub struct MrCheck<const A: usize, const R: usize> {
     /// base + len ≡ 0 (mod 2^64), found without the carry chain:
     /// a + b ≡ 0 ⟺ a ^ b = (a | b) << 1 (mod 2^n).
     w_wraps_to_zero: Signal<Local, Bit>,
-    /// The registered region ends past 2^64: the sum's carry, and not
-    /// exactly 2^64.
-    w_past: Signal<Local, Bit>,
     collide: Signal<Local, Bit>,
     e_rights: Signal<Local, Bits<2>>,
     need: Signal<Local, Bits<2>>,
@@ -266,7 +263,6 @@ impl<const A: usize, const R: usize> Default for MrCheck<A, R> {
             w_base: Default::default(),
             w_end: Default::default(),
             w_in_table: Default::default(),
-            w_act_not_2_64: Default::default(),
             w_past: Default::default(),
             p_v: Default::default(),
             p_flow: Default::default(),
@@ -362,7 +358,7 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
             w_base,
             w_end,
             w_in_table,
-            w_act_not_2_64,
+            w_past,
             p_v,
             p_flow,
             p_pd,
@@ -410,11 +406,10 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
         self.w_wraps_to_zero.next = ((self.s_mr.base.val() ^ self.s_mr.len.val())
             == ((self.s_mr.base.val() | self.s_mr.len.val()) << 1));
         // Past 2^64: the sum's carry, and not exactly 2^64. The equality
-        // runs beside the chain and is registered beside the sum, so no
-        // gate follows the chain.
-        self.w_act_not_2_64.d.next = (self.s_mr.active.val() && !self.w_wraps_to_zero.val());
+        // runs beside the chain, so one gate follows the chain.
+        self.w_past.d.next =
+            (self.s_mr.active.val() && self.w_sum.val().get_bit(64) && !self.w_wraps_to_zero.val());
         self.w_end.d.next = self.w_sum.val();
-        self.w_past.next = (self.w_act_not_2_64.q.val() && self.w_end.q.val().get_bit(64));
         self.w_in_table.d.next = (self.s_mr.index.val() < self.k_nreg.val());
 
         self.p_v.d.next = self.s_pd.valid.val();
@@ -423,7 +418,7 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
         self.w_go.next = (self.w_v.q.val()
             && !self.w_clear.q.val()
             && self.w_in_table.q.val()
-            && !self.w_past.val());
+            && !self.w_past.q.val());
         if ((self.w_v.q.val() && !self.w_clear.q.val()) && !self.w_go.val()) {
             self.c_bad_mr.d.next = (self.c_bad_mr.q.val() + 1);
         }
@@ -553,7 +548,11 @@ impl<const A: usize, const R: usize> Logic for MrCheck<A, R> {
                 }
             }
         }
-        if (self.s_meta.valid.val() && (self.st.q.val() == MrState::Idle)) {
+        // The record latched every cycle in `Idle`, taken or not (its
+        // registers are read only after `Idle`, and `m_meta` shows them
+        // only while valid): the latch's enable is the state's decode,
+        // not `s_meta.valid` through it.
+        if (self.st.q.val() == MrState::Idle) {
             self.m_opcode.d.next = self.s_meta.opcode.val();
             self.m_qp.d.next = self.s_meta.qp.val();
             self.m_psn.d.next = self.s_meta.psn.val();
