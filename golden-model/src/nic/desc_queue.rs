@@ -1,7 +1,6 @@
 //! Twin of `hdl/src/nic/desc_queue.rs`: the requester's Tx descriptors
-//! wait for the Tx arbiter in a FIFO of 2^L, each taken record
-//! registered a cycle before its push; `desc_full` tells the requester
-//! to cut its PktSend.
+//! wait for the Tx arbiter in a FIFO of 2^L; `desc_full` tells the
+//! requester to cut its PktSend.
 
 use crate::mem::fifo::FifoOf;
 use crate::roce::TxDesc;
@@ -26,9 +25,6 @@ pub struct Out {
 pub struct DescQueue<const A: usize, const L: usize> {
     q: FifoOf<TxDesc, L>,
     count: u32,
-    /// The record taken last cycle (the RTL's input register): pushed
-    /// into the FIFO this cycle.
-    taken: Option<TxDesc>,
 }
 
 impl<const A: usize, const L: usize> DescQueue<A, L> {
@@ -66,8 +62,7 @@ impl<const A: usize, const L: usize> Cycle for DescQueue<A, L> {
         let push = i.desc_valid && !full;
         let pop = head.is_some() && i.out_ready;
         self.count = self.count + push as u32 - pop as u32;
-        self.q.step(self.taken.take(), pop);
-        self.taken = push.then(|| masked::<A>(&i.desc));
+        self.q.step(push.then(|| masked::<A>(&i.desc)), pop);
         out
     }
 }

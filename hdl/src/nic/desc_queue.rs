@@ -17,15 +17,11 @@
 //! - `desc_full`: the queue holds 2^L records (a register).
 //!
 //! # Structure and timing
-//! A record taken is registered first (`in_v` and its fields packed into
-//! the FIFOs' words), and the register pushes it into six [`Fifo`]s in
-//! lockstep, each holding some of the record's fields (the same pushes
-//! and pops, so the same timing): the push that reaches the six FIFOs'
-//! counts over the die is a flip-flop, not `s_desc.valid` and `full`
-//! through a gate (timing rule R1). A record taken into an empty queue
-//! is at the head 4 cycles later; one take and one pop a cycle are
+//! Six [`Fifo`]s in lockstep, each holding some of the record's fields
+//! (the same pushes and pops, so the same timing): a record pushed into
+//! an empty queue is at the head 3 cycles later; one pop a cycle is
 //! sustained. `desc_full` is a register of the count of records held
-//! (taken and not yet popped, the registered one included).
+//! (pushed and not yet taken).
 //!
 //! # Bad input
 //! None: a record offered while full is not taken (`ready` low).
@@ -52,12 +48,6 @@ pub struct DescQueue<const A: usize, const L: usize> {
     q_flow: Fifo<32, L>,
     count: DFF<Bits<16>>,
     full: DFF<Bit>,
-    /// The record taken last cycle, in the FIFOs' words: pushed now.
-    in_v: DFF<Bit>,
-    in_addr: DFF<Bits<128>>,
-    in_ids: DFF<Bits<128>>,
-    in_tlm: [DFF<Bits<128>>; 3],
-    in_flow: DFF<Bits<32>>,
     k_cap: Constant<Bits<16>>,
     push: Signal<Local, Bit>,
     pop: Signal<Local, Bit>,
@@ -79,11 +69,6 @@ impl<const A: usize, const L: usize> Default for DescQueue<A, L> {
             q_flow: Default::default(),
             count: Default::default(),
             full: Default::default(),
-            in_v: Default::default(),
-            in_addr: Default::default(),
-            in_ids: Default::default(),
-            in_tlm: Default::default(),
-            in_flow: Default::default(),
             k_cap: Constant::new(Bits::<16>::from(1u64 << L)),
             push: Default::default(),
             pop: Default::default(),
@@ -96,11 +81,10 @@ impl<const A: usize, const L: usize> Default for DescQueue<A, L> {
 impl<const A: usize, const L: usize> Logic for DescQueue<A, L> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, count, full, in_v, in_addr, in_ids, in_flow);
+        dff_setup!(self, clock, count, full);
         clock!(self, clock, q_addr, q_ids, q_flow);
         for k in 0..3 {
             self.q_tlm[k].clock.next = self.clock.val();
-            self.in_tlm[k].clock.next = self.clock.val();
         }
         self.s_desc.ready.next = !self.full.q.val();
         self.desc_full.next = self.full.q.val();
@@ -115,20 +99,19 @@ impl<const A: usize, const L: usize> Logic for DescQueue<A, L> {
         }
         self.count.d.next = self.count_next.val();
         self.full.d.next = (self.count_next.val() == self.k_cap.val());
-        // In: the record's fields, registered, then into the six FIFOs.
-        self.in_v.d.next = self.push.val();
-        self.in_addr.d.next = (bit_cast::<128, 64>(self.s_desc.addr.val())
+        // In: the record's fields into the six FIFOs.
+        self.q_addr.push_data.next = (bit_cast::<128, 64>(self.s_desc.addr.val())
             | (bit_cast::<128, 64>(self.s_desc.va.val()) << 64));
-        self.in_ids.d.next = ((((bit_cast::<128, 32>(self.s_desc.rkey.val())
+        self.q_ids.push_data.next = ((((bit_cast::<128, 32>(self.s_desc.rkey.val())
             | (bit_cast::<128, 32>(self.s_desc.dlen.val()) << 32))
             | (bit_cast::<128, 32>(self.s_desc.aeth.val()) << 64))
             | (bit_cast::<128, 24>(self.s_desc.psn.val()) << 96))
             | (bit_cast::<128, 8>(self.s_desc.opcode.val()) << 120));
-        self.in_tlm[0].d.next = (bit_cast::<128, 64>(self.s_desc.tlm.hdr.val())
+        self.q_tlm[0].push_data.next = (bit_cast::<128, 64>(self.s_desc.tlm.hdr.val())
             | (bit_cast::<128, 64>(self.s_desc.tlm.hop0.val()) << 64));
-        self.in_tlm[1].d.next = (bit_cast::<128, 64>(self.s_desc.tlm.hop1.val())
+        self.q_tlm[1].push_data.next = (bit_cast::<128, 64>(self.s_desc.tlm.hop1.val())
             | (bit_cast::<128, 64>(self.s_desc.tlm.hop2.val()) << 64));
-        self.in_tlm[2].d.next = (bit_cast::<128, 64>(self.s_desc.tlm.hop3.val())
+        self.q_tlm[2].push_data.next = (bit_cast::<128, 64>(self.s_desc.tlm.hop3.val())
             | (bit_cast::<128, 64>(self.s_desc.tlm.hop4.val()) << 64));
         self.flow_word.next = (bit_cast::<32, A>(self.s_desc.flow.val())
             | (bit_cast::<32, 13>(self.s_desc.len.val()) << 16));
@@ -140,19 +123,15 @@ impl<const A: usize, const L: usize> Logic for DescQueue<A, L> {
             .flow_word
             .val()
             .replace_bit(30, self.s_desc.tlm.present.val());
-        self.in_flow.d.next = self.flow_word.val();
-        self.q_addr.push_data.next = self.in_addr.q.val();
-        self.q_ids.push_data.next = self.in_ids.q.val();
-        self.q_flow.push_data.next = self.in_flow.q.val();
-        self.q_addr.push.next = self.in_v.q.val();
-        self.q_ids.push.next = self.in_v.q.val();
-        self.q_flow.push.next = self.in_v.q.val();
+        self.q_flow.push_data.next = self.flow_word.val();
+        self.q_addr.push.next = self.push.val();
+        self.q_ids.push.next = self.push.val();
+        self.q_flow.push.next = self.push.val();
         self.q_addr.pop.next = self.pop.val();
         self.q_ids.pop.next = self.pop.val();
         self.q_flow.pop.next = self.pop.val();
         for k in 0..3 {
-            self.q_tlm[k].push_data.next = self.in_tlm[k].q.val();
-            self.q_tlm[k].push.next = self.in_v.q.val();
+            self.q_tlm[k].push.next = self.push.val();
             self.q_tlm[k].pop.next = self.pop.val();
         }
         // Out: the head's fields.
