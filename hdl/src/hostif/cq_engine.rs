@@ -135,7 +135,7 @@ pub struct CqEngine<const C: usize, const N: usize> {
     n_ci: DFF<Bits<32>>,
     k_idx: [Constant<Bits<8>>; N],
     k_c: Constant<Bits<8>>,
-    k_ones16: Constant<Bits<16>>,
+    k_one16: Constant<Bits<16>>,
     k_pend_max: Constant<Bits<16>>,
     k_timer_max: Constant<Bits<24>>,
     k_lane: [Constant<Bits<32>>; 4],
@@ -248,7 +248,7 @@ impl<const C: usize, const N: usize> Default for CqEngine<C, N> {
             n_ci: Default::default(),
             k_idx: std::array::from_fn(|i| Constant::new(Bits::<8>::from(i as u64))),
             k_c: Constant::new(Bits::<8>::from(C as u64)),
-            k_ones16: Constant::new(Bits::<16>::from(0xFFFFu64)),
+            k_one16: Constant::new(Bits::<16>::from(1u64)),
             k_pend_max: Constant::new(Bits::<16>::from(0xFFFFu64)),
             k_timer_max: Constant::new(Bits::<24>::from(0xFF_FFFFu64)),
             k_lane: [0, 1, 2, 3].map(|i| Constant::new(Bits::<32>::from(0xFFu64 << (8 * i)))),
@@ -329,12 +329,8 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
             self.en[i].d.next = self.en[i].q.val();
             self.pend[i].d.next = self.pend[i].q.val();
             self.timer[i].d.next = self.timer[i].q.val();
-            // PI − CI ≥ 2^log as a bit at log or above set (log ≤ 15):
-            // the subtraction's chain, then an AND and an OR, where a
-            // compare was a second chain (R4).
             self.full[i].next = ((self.pi[i].q.val() - self.ci[i].q.val())
-                & (self.k_ones16.val() << self.log_size[i].q.val()))
-            .any();
+                >= (self.k_one16.val() << self.log_size[i].q.val()));
         }
         // ---- A completion: held, then the queue it names.
         self.s_cqe.ready.next = !self.h_v.q.val();
@@ -367,8 +363,8 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
         }
         self.c_base.next = ((bit_cast::<64, 32>(self.c_base_hi.val()) << 32)
             | bit_cast::<64, 32>(self.c_base_lo.val()));
-        self.c_slot.next = (self.c_pi.val()
-            & ((self.k_ones16.val() << bit_cast::<16, 4>(self.c_log.val())) ^ self.k_ones16.val()));
+        self.c_slot.next =
+            (self.c_pi.val() & ((self.k_one16.val() << bit_cast::<16, 4>(self.c_log.val())) - 1));
         self.c_pass.next = (self.c_pi.val() >> bit_cast::<16, 4>(self.c_log.val()));
         self.c_phase.next = !self.c_pass.val().get_bit(0);
         self.hs_oor.d.next = self.c_oor.val();
