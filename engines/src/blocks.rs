@@ -5,7 +5,8 @@ use crate::harness;
 use nic_golden as golden;
 use nic_hdl::arith::{Delay, DelayRam, Divider, MinMax, Normalize, SatAddSub, WideMul};
 use nic_hdl::cc::{
-    ComputeWind, DcqcnNp, DcqcnRp, Ewma, HopMax, HpccCc, MeasureInflight, Ns3HopParse, Rate,
+    ComputeWind, DcqcnNp, DcqcnRp, Ewma, HopMax, HpccCc, MeasureInflight, Ns3HopParse, PeriodEpoch,
+    Rate,
 };
 use nic_hdl::mem::{Fifo, LutRam, Ram};
 use nic_hdl::roce::cnm_rx::CnmRx;
@@ -69,14 +70,13 @@ harness! {
         type Out = golden::stream::axis_skid::Out;
         clock = clock;
         inputs {
-            s_tdata: s_axis.tdata, s_tkeep: s_axis.tkeep, s_tlast: s_axis.tlast,
-            s_tuser: s_axis.tuser, s_tvalid: s_axis.tvalid, m_tready: m_axis.tready
+            m_tready: m_axis.tready
         }
         outputs {
-            s_tready: s_axis.tready, m_tdata: m_axis.tdata, m_tkeep: m_axis.tkeep,
-            m_tlast: m_axis.tlast, m_tuser: m_axis.tuser, m_tvalid: m_axis.tvalid,
-            ready_next: ready_next
+            s_tready: s_axis.tready, ready_next: ready_next
         }
+        records_in { s: s_axis }
+        records_out { m: m_axis }
     }
 }
 
@@ -86,14 +86,13 @@ harness! {
         type Out = golden::stream::axis_fifo::Out;
         clock = clock;
         inputs {
-            s_tdata: s_axis.tdata, s_tkeep: s_axis.tkeep, s_tlast: s_axis.tlast,
-            s_tuser: s_axis.tuser, s_tvalid: s_axis.tvalid, m_tready: m_axis.tready
+            m_tready: m_axis.tready
         }
         outputs {
-            s_tready: s_axis.tready, m_tdata: m_axis.tdata, m_tkeep: m_axis.tkeep,
-            m_tlast: m_axis.tlast, m_tuser: m_axis.tuser, m_tvalid: m_axis.tvalid,
-            level: level
+            s_tready: s_axis.tready, level: level
         }
+        records_in { s: s_axis }
+        records_out { m: m_axis }
     }
 }
 
@@ -185,6 +184,16 @@ harness! {
             tau_hop2: tau_hop2, tau_hop3: tau_hop3, tau_hop4: tau_hop4
         }
         outputs { u: u, tau: tau, out_valid: out_valid }
+    }
+}
+
+harness! {
+    impl<> PeriodEpoch {
+        type In = golden::cc::period_epoch::In;
+        type Out = golden::cc::period_epoch::Out;
+        clock = clock;
+        inputs { period: period }
+        outputs { epoch: epoch }
     }
 }
 
@@ -370,10 +379,10 @@ harness! {
         type Out = golden::roce::cnm_rx::Out;
         clock = clock;
         inputs {
-            rx_tdata: s_axis_rx.tdata, rx_tkeep: s_axis_rx.tkeep, rx_tlast: s_axis_rx.tlast,
-            rx_tuser: s_axis_rx.tuser, rx_tvalid: s_axis_rx.tvalid, cnm_ready: m_cnm.ready
+            cnm_ready: m_cnm.ready
         }
         outputs { cnm_valid: m_cnm.valid }
+        records_in { rx: s_axis_rx }
         records_out { cnm: m_cnm, stats: m_stats }
     }
 }
@@ -445,21 +454,18 @@ harness! {
         type Out = golden::mac::mac_10g::Out;
         clock = clock;
         inputs {
-            rx_rst: rx_rst, tx_rst: tx_rst, tx_tdata: tx_axis.tdata, tx_tkeep: tx_axis.tkeep,
-            tx_tvalid: tx_axis.tvalid, tx_tlast: tx_axis.tlast, tx_tuser: tx_axis.tuser,
-            xgmii_rxd: xgmii_rxd, xgmii_rxc: xgmii_rxc, tx_pause_req: tx_pause_req,
+            rx_rst: rx_rst, tx_rst: tx_rst, xgmii_rxd: xgmii_rxd, xgmii_rxc: xgmii_rxc, tx_pause_req: tx_pause_req,
             tx_pause_quanta: tx_pause_quanta, tx_pause_cev: tx_pause_cev,
             cfg_src_mac: cfg_src_mac, rx_tready: rx_axis.tready
         }
         outputs {
-            tx_tready: tx_axis.tready, rx_tdata: rx_axis.tdata, rx_tkeep: rx_axis.tkeep,
-            rx_tvalid: rx_axis.tvalid, rx_tlast: rx_axis.tlast, rx_tuser: rx_axis.tuser,
-            xgmii_txd: xgmii_txd, xgmii_txc: xgmii_txc,
+            tx_tready: tx_axis.tready, xgmii_txd: xgmii_txd, xgmii_txc: xgmii_txc,
             rx_error_bad_frame: rx_error_bad_frame, rx_error_bad_fcs: rx_error_bad_fcs,
             rx_pause_valid: rx_pause_valid, rx_pause_quanta: rx_pause_quanta,
             tx_paused: tx_paused
         }
-        records_out { stats_tx: m_stats_tx, stats_rx: m_stats_rx, stats_pause: m_stats_pause }
+        records_in { tx: tx_axis }
+        records_out { stats_tx: m_stats_tx, stats_rx: m_stats_rx, stats_pause: m_stats_pause, rx: rx_axis }
     }
 }
 
@@ -495,14 +501,13 @@ harness! {
         type Out = golden::mac::axis_async_fifo::OneClockOut;
         clock = clock;
         inputs {
-            reset: reset, s_tdata: s_axis.tdata, s_tkeep: s_axis.tkeep, s_tlast: s_axis.tlast,
-            s_tuser: s_axis.tuser, s_tvalid: s_axis.tvalid, m_tready: m_axis.tready
+            reset: reset, m_tready: m_axis.tready
         }
         outputs {
-            s_tready: s_axis.tready, m_tdata: m_axis.tdata, m_tkeep: m_axis.tkeep,
-            m_tlast: m_axis.tlast, m_tuser: m_axis.tuser, m_tvalid: m_axis.tvalid
+            s_tready: s_axis.tready
         }
-        records_out { stats: m_stats }
+        records_in { s: s_axis }
+        records_out { stats: m_stats, m: m_axis }
     }
 }
 
@@ -512,10 +517,10 @@ harness! {
         type Out = golden::mac::xgmii_tx::Out;
         clock = clock;
         inputs {
-            reset: reset, s_tdata: s_axis.tdata, s_tkeep: s_axis.tkeep, s_tvalid: s_axis.tvalid,
-            s_tlast: s_axis.tlast, s_tuser: s_axis.tuser, pause: pause
+            reset: reset, pause: pause
         }
         outputs { s_tready: s_axis.tready, txd: xgmii_txd, txc: xgmii_txc }
+        records_in { s: s_axis }
         records_out { stats: m_stats }
     }
 }
@@ -530,11 +535,10 @@ harness! {
             m_tready: m_axis.tready
         }
         outputs {
-            m_tdata: m_axis.tdata, m_tkeep: m_axis.tkeep, m_tvalid: m_axis.tvalid,
-            m_tlast: m_axis.tlast, m_tuser: m_axis.tuser, bad_frame: bad_frame,
+            bad_frame: bad_frame,
             bad_fcs: bad_fcs, pause_valid: pause_valid, pause_quanta: pause_quanta
         }
-        records_out { stats: m_stats }
+        records_out { stats: m_stats, m: m_axis }
     }
 }
 
@@ -544,10 +548,10 @@ harness! {
         type Out = golden::mac::gmii_tx::Out;
         clock = clock;
         inputs {
-            reset: reset, s_tdata: s_axis.tdata, s_tkeep: s_axis.tkeep, s_tvalid: s_axis.tvalid,
-            s_tlast: s_axis.tlast, s_tuser: s_axis.tuser, pause: pause
+            reset: reset, pause: pause
         }
         outputs { s_tready: s_axis.tready, txd: gmii_txd, tx_en: gmii_tx_en, tx_er: gmii_tx_er }
+        records_in { s: s_axis }
         records_out { stats: m_stats }
     }
 }
@@ -562,11 +566,10 @@ harness! {
             cfg_max_len: cfg_max_len, m_tready: m_axis.tready
         }
         outputs {
-            m_tdata: m_axis.tdata, m_tkeep: m_axis.tkeep, m_tvalid: m_axis.tvalid,
-            m_tlast: m_axis.tlast, m_tuser: m_axis.tuser, bad_frame: bad_frame,
+            bad_frame: bad_frame,
             bad_fcs: bad_fcs, pause_valid: pause_valid, pause_quanta: pause_quanta
         }
-        records_out { stats: m_stats }
+        records_out { stats: m_stats, m: m_axis }
     }
 }
 
@@ -576,14 +579,13 @@ harness! {
         type Out = golden::mac::axis_pad::Out;
         clock = clock;
         inputs {
-            reset: reset, s_tdata: s_axis.tdata, s_tkeep: s_axis.tkeep, s_tvalid: s_axis.tvalid,
-            s_tlast: s_axis.tlast, s_tuser: s_axis.tuser, m_tready: m_axis.tready
+            reset: reset, m_tready: m_axis.tready
         }
         outputs {
-            s_tready: s_axis.tready, m_tdata: m_axis.tdata, m_tkeep: m_axis.tkeep,
-            m_tvalid: m_axis.tvalid, m_tlast: m_axis.tlast, m_tuser: m_axis.tuser
+            s_tready: s_axis.tready
         }
-        records_out { stats: m_stats }
+        records_in { s: s_axis }
+        records_out { stats: m_stats, m: m_axis }
     }
 }
 
@@ -593,13 +595,13 @@ harness! {
         type Out = golden::stream::axis_narrow::Out;
         clock = clock;
         inputs {
-            reset: reset, s_tdata: s_axis.tdata, s_tkeep: s_axis.tkeep, s_tvalid: s_axis.tvalid,
-            s_tlast: s_axis.tlast, s_tuser: s_axis.tuser, m_tready: m_axis.tready
+            reset: reset, m_tready: m_axis.tready
         }
         outputs {
-            s_tready: s_axis.tready, m_tdata: m_axis.tdata, m_tkeep: m_axis.tkeep,
-            m_tvalid: m_axis.tvalid, m_tlast: m_axis.tlast, m_tuser: m_axis.tuser
+            s_tready: s_axis.tready
         }
+        records_in { s: s_axis }
+        records_out { m: m_axis }
     }
 }
 
@@ -609,13 +611,13 @@ harness! {
         type Out = golden::stream::axis_widen::Out;
         clock = clock;
         inputs {
-            reset: reset, s_tdata: s_axis.tdata, s_tkeep: s_axis.tkeep, s_tvalid: s_axis.tvalid,
-            s_tlast: s_axis.tlast, s_tuser: s_axis.tuser, m_tready: m_axis.tready
+            reset: reset, m_tready: m_axis.tready
         }
         outputs {
-            s_tready: s_axis.tready, m_tdata: m_axis.tdata, m_tkeep: m_axis.tkeep,
-            m_tvalid: m_axis.tvalid, m_tlast: m_axis.tlast, m_tuser: m_axis.tuser
+            s_tready: s_axis.tready
         }
+        records_in { s: s_axis }
+        records_out { m: m_axis }
     }
 }
 
@@ -625,16 +627,15 @@ harness! {
         type Out = golden::mac::tx_pause::Out;
         clock = clock;
         inputs {
-            reset: reset, s_tdata: s_axis.tdata, s_tkeep: s_axis.tkeep, s_tvalid: s_axis.tvalid,
-            s_tlast: s_axis.tlast, s_tuser: s_axis.tuser, m_tready: m_axis.tready,
+            reset: reset, m_tready: m_axis.tready,
             rx_pause_valid: rx_pause_valid, rx_pause_quanta: rx_pause_quanta,
             tx_pause_req: tx_pause_req, tx_pause_quanta: tx_pause_quanta,
             tx_pause_cev: tx_pause_cev, cfg_src_mac: cfg_src_mac
         }
         outputs {
-            s_tready: s_axis.tready, m_tdata: m_axis.tdata, m_tkeep: m_axis.tkeep,
-            m_tvalid: m_axis.tvalid, m_tlast: m_axis.tlast, m_tuser: m_axis.tuser, paused: paused
+            s_tready: s_axis.tready, paused: paused
         }
-        records_out { stats: m_stats }
+        records_in { s: s_axis }
+        records_out { stats: m_stats, m: m_axis }
     }
 }

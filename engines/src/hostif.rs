@@ -178,20 +178,16 @@ harness! {
         inputs {
             reset: reset, core_valid: s_core.valid, fetch_valid: s_fetch.valid,
             desc_ready: m_axis_read_desc.ready,
-            h2c_tdata: s_axis_h2c.tdata, h2c_tkeep: s_axis_h2c.tkeep, h2c_tlast: s_axis_h2c.tlast,
-            h2c_tuser: s_axis_h2c.tuser, h2c_tvalid: s_axis_h2c.tvalid,
             core_tready: m_axis_core.tready, beat_ready: m_beat.ready
         }
         outputs {
             core_ready: s_core.ready, fetch_ready: s_fetch.ready,
             desc_valid: m_axis_read_desc.valid, h2c_tready: s_axis_h2c.tready,
-            core_tdata: m_axis_core.tdata, core_tkeep: m_axis_core.tkeep,
-            core_tlast: m_axis_core.tlast, core_tuser: m_axis_core.tuser,
-            core_tvalid: m_axis_core.tvalid, beat_valid: m_beat.valid,
+            beat_valid: m_beat.valid,
             rd_descs: rd_descs, h2c_err: h2c_err, h2c_len_err: h2c_len_err
         }
-        records_in { core: s_core, fetch: s_fetch }
-        records_out { desc: m_axis_read_desc, beat: m_beat }
+        records_in { core: s_core, fetch: s_fetch, h2c: s_axis_h2c }
+        records_out { desc: m_axis_read_desc, beat: m_beat, core: m_axis_core }
     }
 }
 
@@ -215,18 +211,15 @@ harness! {
         inputs {
             reset: reset, read_desc_valid: s_axis_read_desc.valid, h2c_tready: m_axis_h2c.tready,
             write_desc_valid: s_axis_write_desc.valid,
-            c2h_tdata: s_axis_c2h.tdata, c2h_tkeep: s_axis_c2h.tkeep, c2h_tlast: s_axis_c2h.tlast,
-            c2h_tuser: s_axis_c2h.tuser, c2h_tvalid: s_axis_c2h.tvalid, req_valid: s_req.valid
+            req_valid: s_req.valid
         }
         outputs {
             read_desc_ready: s_axis_read_desc.ready,
-            h2c_tdata: m_axis_h2c.tdata, h2c_tkeep: m_axis_h2c.tkeep, h2c_tlast: m_axis_h2c.tlast,
-            h2c_tuser: m_axis_h2c.tuser, h2c_tvalid: m_axis_h2c.tvalid,
             write_desc_ready: s_axis_write_desc.ready, c2h_tready: s_axis_c2h.tready,
             req_ready: s_req.ready, resp_valid: m_resp.valid
         }
-        records_in { read_desc: s_axis_read_desc, write_desc: s_axis_write_desc, req: s_req }
-        records_out { resp: m_resp, stats: m_stats }
+        records_in { read_desc: s_axis_read_desc, write_desc: s_axis_write_desc, req: s_req, c2h: s_axis_c2h }
+        records_out { resp: m_resp, stats: m_stats, h2c: m_axis_h2c }
     }
 }
 
@@ -242,12 +235,10 @@ harness! {
         outputs {
             core_ready: s_core.ready, cqe_ready: s_cqe.ready,
             desc_valid: m_axis_write_desc.valid,
-            c2h_tdata: m_axis_c2h.tdata, c2h_tkeep: m_axis_c2h.tkeep, c2h_tlast: m_axis_c2h.tlast,
-            c2h_tuser: m_axis_c2h.tuser, c2h_tvalid: m_axis_c2h.tvalid,
             done_valid: m_done.valid, wr_descs: wr_descs
         }
         records_in { core: s_core, cqe: s_cqe }
-        records_out { desc: m_axis_write_desc, done: m_done }
+        records_out { desc: m_axis_write_desc, done: m_done, c2h: m_axis_c2h }
     }
 }
 
@@ -258,8 +249,6 @@ harness! {
         clock = clock;
         inputs {
             reset: reset, read_desc_ready: m_axis_read_desc.ready,
-            h2c_tdata: s_axis_h2c.tdata, h2c_tkeep: s_axis_h2c.tkeep, h2c_tlast: s_axis_h2c.tlast,
-            h2c_tuser: s_axis_h2c.tuser, h2c_tvalid: s_axis_h2c.tvalid,
             write_desc_ready: m_axis_write_desc.ready, c2h_tready: m_axis_c2h.tready,
             cfg_ready: m_cfg.ready, wr_ready: m_wr.ready, cmpl_valid: s_cmpl.valid,
             dma_rd_valid: s_dma_rd.valid, core_h2c_tready: m_axis_core_h2c.tready,
@@ -268,13 +257,9 @@ harness! {
         outputs {
             read_desc_valid: m_axis_read_desc.valid, h2c_tready: s_axis_h2c.tready,
             write_desc_valid: m_axis_write_desc.valid,
-            c2h_tdata: m_axis_c2h.tdata, c2h_tkeep: m_axis_c2h.tkeep, c2h_tlast: m_axis_c2h.tlast,
-            c2h_tuser: m_axis_c2h.tuser, c2h_tvalid: m_axis_c2h.tvalid,
             event_valid: m_event.valid, cfg_valid: m_cfg.valid, wr_valid: m_wr.valid,
             cmpl_ready: s_cmpl.ready, dma_rd_ready: s_dma_rd.ready,
-            core_h2c_tdata: m_axis_core_h2c.tdata, core_h2c_tkeep: m_axis_core_h2c.tkeep,
-            core_h2c_tlast: m_axis_core_h2c.tlast, core_h2c_tuser: m_axis_core_h2c.tuser,
-            core_h2c_tvalid: m_axis_core_h2c.tvalid, dma_wr_ready: s_dma_wr.ready,
+            dma_wr_ready: s_dma_wr.ready,
             core_reset: core_reset
         }
         records_in {
@@ -282,12 +267,10 @@ harness! {
             stats_parse: s_stats_parse, stats_dispatch: s_stats_dispatch, stats_tx: s_stats_tx,
             stats_sched: s_stats_sched, stats_cc: s_stats_cc, stats_req: s_stats_req,
             stats_core: s_stats_core, stats_dcqcn: s_stats_dcqcn, stats_np: s_stats_np,
-            stats_cnm: s_stats_cnm
-        }
+            stats_cnm: s_stats_cnm, h2c: s_axis_h2c }
         records_out {
             axil: s_axil, read_desc: m_axis_read_desc, write_desc: m_axis_write_desc,
-            event: m_event, cfg: m_cfg, wr: m_wr
-        }
+            event: m_event, cfg: m_cfg, wr: m_wr, c2h: m_axis_c2h, core_h2c: m_axis_core_h2c }
     }
 }
 
@@ -298,28 +281,20 @@ harness! {
         clock = clk;
         inputs {
             rst: rst, read_desc_ready: m_axis_read_desc.ready,
-            h2c_tdata: s_axis_h2c.tdata, h2c_tkeep: s_axis_h2c.tkeep, h2c_tlast: s_axis_h2c.tlast,
-            h2c_tuser: s_axis_h2c.tuser, h2c_tvalid: s_axis_h2c.tvalid,
             write_desc_ready: m_axis_write_desc.ready, c2h_tready: m_axis_c2h.tready,
-            tx_tready: m_axis_tx.tready,
-            rx_tdata: s_axis_rx.tdata, rx_tkeep: s_axis_rx.tkeep, rx_tlast: s_axis_rx.tlast,
-            rx_tuser: s_axis_rx.tuser, rx_tvalid: s_axis_rx.tvalid
+            tx_tready: m_axis_tx.tready
         }
         outputs {
             read_desc_valid: m_axis_read_desc.valid, h2c_tready: s_axis_h2c.tready,
             write_desc_valid: m_axis_write_desc.valid,
-            c2h_tdata: m_axis_c2h.tdata, c2h_tkeep: m_axis_c2h.tkeep, c2h_tlast: m_axis_c2h.tlast,
-            c2h_tuser: m_axis_c2h.tuser, c2h_tvalid: m_axis_c2h.tvalid,
             event_valid: m_event.valid,
-            tx_tdata: m_axis_tx.tdata, tx_tkeep: m_axis_tx.tkeep, tx_tlast: m_axis_tx.tlast,
-            tx_tuser: m_axis_tx.tuser, tx_tvalid: m_axis_tx.tvalid, rx_tready: s_axis_rx.tready,
+            rx_tready: s_axis_rx.tready,
             pause_req: pause_req, pause_quanta: pause_quanta, pause_cev: pause_cev
         }
-        records_in { axil: s_axil }
+        records_in { axil: s_axil, h2c: s_axis_h2c, rx: s_axis_rx }
         records_out {
             axil: s_axil, read_desc: m_axis_read_desc, write_desc: m_axis_write_desc,
-            event: m_event
-        }
+            event: m_event, c2h: m_axis_c2h, tx: m_axis_tx }
     }
 }
 
@@ -330,8 +305,6 @@ harness! {
         clock = clk;
         inputs {
             rst: rst, read_desc_ready: m_axis_read_desc.ready,
-            h2c_tdata: s_axis_h2c.tdata, h2c_tkeep: s_axis_h2c.tkeep, h2c_tlast: s_axis_h2c.tlast,
-            h2c_tuser: s_axis_h2c.tuser, h2c_tvalid: s_axis_h2c.tvalid,
             write_desc_ready: m_axis_write_desc.ready, c2h_tready: m_axis_c2h.tready,
             xgmii_rxd: xgmii_rxd, xgmii_rxc: xgmii_rxc, tx_pause_req: tx_pause_req,
             tx_pause_quanta: tx_pause_quanta, tx_pause_cev: tx_pause_cev,
@@ -340,17 +313,14 @@ harness! {
         outputs {
             read_desc_valid: m_axis_read_desc.valid, h2c_tready: s_axis_h2c.tready,
             write_desc_valid: m_axis_write_desc.valid,
-            c2h_tdata: m_axis_c2h.tdata, c2h_tkeep: m_axis_c2h.tkeep, c2h_tlast: m_axis_c2h.tlast,
-            c2h_tuser: m_axis_c2h.tuser, c2h_tvalid: m_axis_c2h.tvalid,
             event_valid: m_event.valid,
             xgmii_txd: xgmii_txd, xgmii_txc: xgmii_txc, tx_paused: tx_paused,
             rx_error_bad_frame: rx_error_bad_frame, rx_error_bad_fcs: rx_error_bad_fcs
         }
-        records_in { axil: s_axil }
+        records_in { axil: s_axil, h2c: s_axis_h2c }
         records_out {
             axil: s_axil, read_desc: m_axis_read_desc, write_desc: m_axis_write_desc,
             event: m_event, stats_mac_tx: m_stats_mac_tx, stats_mac_rx: m_stats_mac_rx,
-            stats_mac_pause: m_stats_mac_pause, stats_tx_fifo: m_stats_tx_fifo
-        }
+            stats_mac_pause: m_stats_mac_pause, stats_tx_fifo: m_stats_tx_fifo, c2h: m_axis_c2h }
     }
 }

@@ -181,3 +181,89 @@ mod uart {
     use nic_hdl::uart::*;
     nic_spec::uart_bridge_stats_record!(tb_record! {});
 }
+
+/// A stream's forward half (`nic_golden::stream::Axis`) as a record of the
+/// rust-hdl stream bundle: `tdata`, `tkeep`, `tlast`, `tuser`, `tvalid`
+/// (the bundle's `tready` runs the other way and is mapped as a port).
+mod stream {
+    use super::{from_hdl, to_hdl, DriveRecord, Record, SampleRecord};
+    use crate::value::PortValue;
+    use nic_golden::stream::Axis;
+    use nic_hdl::stream::{AxisSink, AxisSource, AxisTap};
+    use std::fmt::Debug;
+
+    /// A field type of [`Axis`].
+    pub trait AxisField: PortValue + Default + Debug + PartialEq {}
+    impl<T: PortValue + Default + Debug + PartialEq> AxisField for T {}
+
+    impl<D: AxisField, K: AxisField, U: AxisField> Record for Axis<D, K, U> {
+        fn names(prefix: &str, v: &mut Vec<String>) {
+            for f in ["tdata", "tkeep", "tlast", "tuser", "tvalid"] {
+                v.push(format!("{prefix}${f}"));
+            }
+        }
+        fn push_values(&self, v: &mut Vec<u128>) {
+            v.extend([
+                self.tdata.to_u128(),
+                self.tkeep.to_u128(),
+                self.tlast.to_u128(),
+                self.tuser.to_u128(),
+                self.tvalid.to_u128(),
+            ]);
+        }
+        fn from_values(v: &[u128], k: &mut usize) -> Self {
+            let x = &v[*k..*k + 5];
+            *k += 5;
+            Axis {
+                tdata: D::from_u128(x[0]),
+                tkeep: K::from_u128(x[1]),
+                tlast: bool::from_u128(x[2]),
+                tuser: U::from_u128(x[3]),
+                tvalid: bool::from_u128(x[4]),
+            }
+        }
+    }
+
+    /// The bundles a stream drives: a sink port and a tap (`AxisTap`, a
+    /// sink without `tready`).
+    macro_rules! drive_axis {
+        ($($bundle:ident),*) => {$(
+            impl<const DW: usize, const KW: usize, const UW: usize, D, K, U>
+                DriveRecord<$bundle<DW, KW, UW>> for Axis<D, K, U>
+            where
+                D: AxisField,
+                K: AxisField,
+                U: AxisField,
+            {
+                #[inline]
+                fn drive(&self, h: &mut $bundle<DW, KW, UW>) {
+                    h.tdata.next = to_hdl(self.tdata);
+                    h.tkeep.next = to_hdl(self.tkeep);
+                    h.tlast.next = to_hdl(self.tlast);
+                    h.tuser.next = to_hdl(self.tuser);
+                    h.tvalid.next = to_hdl(self.tvalid);
+                }
+            }
+        )*};
+    }
+    drive_axis!(AxisSink, AxisTap);
+
+    impl<const DW: usize, const KW: usize, const UW: usize, D, K, U>
+        SampleRecord<AxisSource<DW, KW, UW>> for Axis<D, K, U>
+    where
+        D: AxisField,
+        K: AxisField,
+        U: AxisField,
+    {
+        #[inline]
+        fn sample(h: &AxisSource<DW, KW, UW>) -> Self {
+            Axis {
+                tdata: from_hdl(h.tdata.val()),
+                tkeep: from_hdl(h.tkeep.val()),
+                tlast: from_hdl(h.tlast.val()),
+                tuser: from_hdl(h.tuser.val()),
+                tvalid: from_hdl(h.tvalid.val()),
+            }
+        }
+    }
+}

@@ -20,11 +20,10 @@ crate::harness! {
         type Out = golden::uart_tx::Out;
         clock = clock;
         inputs {
-            reset: reset, cfg_clks_per_bit: cfg_clks_per_bit, s_tdata: s_axis.tdata,
-            s_tvalid: s_axis.tvalid, s_tkeep: s_axis.tkeep, s_tlast: s_axis.tlast,
-            s_tuser: s_axis.tuser
+            reset: reset, cfg_clks_per_bit: cfg_clks_per_bit
         }
         outputs { s_tready: s_axis.tready, tx: tx }
+        records_in { s: s_axis }
     }
 }
 

@@ -542,20 +542,20 @@ impl CoreHost {
         if let Some(&(due, addr, words)) = self.rd_q.front() {
             if due <= now && words > 0 {
                 let w = self.mem.read(addr, 8);
-                i.h2c_tvalid = true;
-                i.h2c_tdata = u64::from_le_bytes(w.try_into().unwrap());
-                i.h2c_tkeep = 0xFF;
-                i.h2c_tlast = words == 1;
+                i.h2c.tvalid = true;
+                i.h2c.tdata = u64::from_le_bytes(w.try_into().unwrap());
+                i.h2c.tkeep = 0xFF;
+                i.h2c.tlast = words == 1;
             }
         }
         if let Some(f) = self.rx_q.front() {
             let end = (self.rx_pos + 8).min(f.len());
             let mut w = [0u8; 8];
             w[..end - self.rx_pos].copy_from_slice(&f[self.rx_pos..end]);
-            i.rx_tvalid = true;
-            i.rx_tdata = u64::from_le_bytes(w);
-            i.rx_tkeep = ((1u16 << (end - self.rx_pos)) - 1) as u8;
-            i.rx_tlast = end == f.len();
+            i.rx.tvalid = true;
+            i.rx.tdata = u64::from_le_bytes(w);
+            i.rx.tkeep = ((1u16 << (end - self.rx_pos)) - 1) as u8;
+            i.rx.tlast = end == f.len();
         }
         i
     }
@@ -588,7 +588,7 @@ impl CoreHost {
                     .push_back((now + self.p.dma_latency, o.dma_rd.addr, words));
             }
         }
-        if i.h2c_tvalid && o.h2c_tready {
+        if i.h2c.tvalid && o.h2c_tready {
             let r = self.rd_q.front_mut().unwrap();
             r.1 += 8;
             r.2 -= 1;
@@ -607,28 +607,28 @@ impl CoreHost {
                 }
             }
         }
-        if i.rx_tvalid && o.rx_tready {
+        if i.rx.tvalid && o.rx_tready {
             self.rx_pos += 8;
-            if i.rx_tlast {
+            if i.rx.tlast {
                 self.rx_ends.push(now);
                 self.rx_q.pop_front();
                 self.rx_pos = 0;
             }
         }
         let mut sent = None;
-        if o.tx_tvalid && i.tx_tready {
+        if o.tx.tvalid && i.tx_tready {
             if self.tx_buf.is_empty() {
                 self.tx_starts.push(now);
             }
-            let n = o.tx_tkeep.count_ones() as usize;
+            let n = o.tx.tkeep.count_ones() as usize;
             self.tx_buf
-                .extend_from_slice(&o.tx_tdata.to_le_bytes()[..n]);
-            if o.tx_tlast {
+                .extend_from_slice(&o.tx.tdata.to_le_bytes()[..n]);
+            if o.tx.tlast {
                 let f = std::mem::take(&mut self.tx_buf);
                 let start = *self.tx_starts.last().expect("a frame has a start") as f64;
                 self.wire_free = self.wire_free.max(start)
                     + nic_spec::mac::wire_bytes(f.len()) as f64 / WIRE_BYTES_PER_CYCLE;
-                if o.tx_tuser {
+                if o.tx.tuser {
                     self.tx_aborts += 1;
                 } else {
                     self.frames_out += 1;

@@ -11,6 +11,7 @@ use crate::figures::{figures, Figures};
 use crate::{Engine, Harness};
 use nic_golden::arith;
 use nic_golden::stream;
+use nic_golden::stream::Axis;
 use std::time::Instant;
 
 /// xorshift64: deterministic operands without a dependency.
@@ -114,11 +115,13 @@ pub fn run_all() -> Figures {
         .map(|_| {
             let r = rng.next();
             stream::In {
-                s_tdata: r as u128,
-                s_tkeep: 0xff,
-                s_tlast: r & 1 == 0,
-                s_tuser: 0,
-                s_tvalid: r & 6 != 0,
+                s: Axis {
+                    tdata: r as u128,
+                    tkeep: 0xff,
+                    tlast: r & 1 == 0,
+                    tuser: 0,
+                    tvalid: r & 6 != 0,
+                },
                 m_tready: r & 24 != 0,
             }
         })
@@ -175,21 +178,27 @@ pub fn run_all() -> Figures {
     latency_ii::<AxisSkid64>(
         "axis_skid64",
         |v| stream::In {
-            s_tvalid: v,
+            s: Axis {
+                tvalid: v,
+                ..Default::default()
+            },
             m_tready: true,
             ..Default::default()
         },
-        |o| o.m_tvalid,
+        |o| o.m.tvalid,
         &mut f,
     );
     latency_ii::<AxisFifo64>(
         "axis_fifo64",
         |v| stream::In {
-            s_tvalid: v,
+            s: Axis {
+                tvalid: v,
+                ..Default::default()
+            },
             m_tready: true,
             ..Default::default()
         },
-        |o| o.m_tvalid,
+        |o| o.m.tvalid,
         &mut f,
     );
     bench_cc(&mut f);

@@ -3,6 +3,7 @@
 //! design clock (1 ps timescale, rising edges 6400 ps apart); a GTKWave
 //! save file that names only signals of the VCD is written next to it.
 
+use nic_golden::stream::Axis;
 use nic_golden::stream::In;
 use nic_hdl::top::AxisFifo64;
 use nic_testbench::{Engine, RustHdlEngine, VerilatorEngine};
@@ -156,8 +157,11 @@ fn check_gtkw(vcd: &std::path::Path, clock: &str, bundle: &str) {
 fn stim() -> Vec<In> {
     (0..50u64)
         .map(|k| In {
-            s_tdata: k as u128,
-            s_tvalid: k % 3 != 0,
+            s: Axis {
+                tdata: k as u128,
+                tvalid: k % 3 != 0,
+                ..Default::default()
+            },
             m_tready: k % 5 != 0,
             ..In::default()
         })

@@ -279,29 +279,23 @@ harness! {
         inputs {
             reset: reset, cfg_valid: s_cfg.valid, wr_valid: s_wr.valid, cmpl_ready: m_cmpl.ready,
             dma_rd_ready: m_dma_rd.ready,
-            h2c_tdata: s_axis_h2c.tdata, h2c_tkeep: s_axis_h2c.tkeep, h2c_tlast: s_axis_h2c.tlast,
-            h2c_tvalid: s_axis_h2c.tvalid, h2c_tuser: s_axis_h2c.tuser,
             dma_wr_ready: m_dma_wr.ready,
-            rx_tdata: s_axis_rx.tdata, rx_tkeep: s_axis_rx.tkeep, rx_tlast: s_axis_rx.tlast,
-            rx_tvalid: s_axis_rx.tvalid, rx_tuser: s_axis_rx.tuser,
             tx_tready: m_axis_tx.tready, cnm_ready: m_cnm.ready
         }
         outputs {
             cfg_ready: s_cfg.ready, wr_ready: s_wr.ready, cmpl_valid: m_cmpl.valid,
             dma_rd_valid: m_dma_rd.valid, h2c_tready: s_axis_h2c.tready,
             dma_wr_valid: m_dma_wr.valid, rx_tready: s_axis_rx.tready,
-            tx_tdata: m_axis_tx.tdata, tx_tkeep: m_axis_tx.tkeep, tx_tlast: m_axis_tx.tlast,
-            tx_tvalid: m_axis_tx.tvalid, tx_tuser: m_axis_tx.tuser, cnm_valid: m_cnm.valid,
+            cnm_valid: m_cnm.valid,
             pause_req: pause_req, pause_quanta: pause_quanta, pause_cev: pause_cev
         }
-        records_in { cfg: s_cfg, wr: s_wr }
+        records_in { cfg: s_cfg, wr: s_wr, h2c: s_axis_h2c, rx: s_axis_rx }
         records_out {
             cmpl: m_cmpl, dma_rd: m_dma_rd, dma_wr: m_dma_wr,
             stats_parse: m_stats_parse, stats_dispatch: m_stats_dispatch, stats_tx: m_stats_tx,
             stats_sched: m_stats_sched, stats_cc: m_stats_cc, stats_req: m_stats_req,
             stats_core: m_stats_core, stats_dcqcn: m_stats_dcqcn, stats_np: m_stats_np,
-            cnm: m_cnm, stats_cnm: m_stats_cnm
-        }
+            cnm: m_cnm, stats_cnm: m_stats_cnm, tx: m_axis_tx }
     }
 }
 

@@ -6,6 +6,7 @@
 
 use crate::cosim::EngineKind;
 use crate::{Engine, Harness, RustHdlEngine, VerilatorEngine};
+use nic_golden::stream::Axis;
 use nic_golden::Cycle;
 use std::path::Path;
 
@@ -219,11 +220,13 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
         // takes everything.
         let room = self.ready_every == 1 || self.queue.len() < 2;
         let po = self.parse.step(&PIn {
-            in_tdata: d,
-            in_tkeep: k,
-            in_tlast: l,
-            in_tvalid: word.is_some(),
-            in_tuser: u,
+            rx: Axis {
+                tdata: d,
+                tkeep: k,
+                tlast: l,
+                tvalid: word.is_some(),
+                tuser: u,
+            },
             meta_ready: room,
             pay_tready: room,
             ..Default::default()
@@ -268,10 +271,10 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
         if let Some(h) = self.queue.front() {
             if h.meta_sent {
                 if let Some(&(wd, wk, wl)) = h.words.get(h.next_word) {
-                    di.pay_tvalid = true;
-                    di.pay_tdata = wd;
-                    di.pay_tkeep = wk;
-                    di.pay_tlast = wl;
+                    di.pay.tvalid = true;
+                    di.pay.tdata = wd;
+                    di.pay.tkeep = wk;
+                    di.pay.tlast = wl;
                 }
             }
         }
@@ -313,7 +316,7 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
             h.meta_sent = true;
         }
         if let Some(h) = self.queue.front_mut() {
-            if di.pay_tvalid && o.pay_tready {
+            if di.pay.tvalid && o.pay_tready {
                 h.next_word += 1;
             }
             if h.meta_sent && h.complete && h.next_word == h.words.len() {
@@ -333,15 +336,15 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
                 next_word: 0,
             });
         }
-        if po.pay_tvalid && room {
+        if po.pay.tvalid && room {
             let h = self
                 .queue
                 .iter_mut()
                 .rev()
                 .find(|p| !p.complete)
                 .expect("payload without a record");
-            h.words.push((po.pay_tdata, po.pay_tkeep, po.pay_tlast));
-            h.complete = po.pay_tlast;
+            h.words.push((po.pay.tdata, po.pay.tkeep, po.pay.tlast));
+            h.complete = po.pay.tlast;
         }
         // Events, then the dispatcher's drops (as the RTL counts them).
         dispatch_events(&di, &o, ev);
@@ -356,7 +359,7 @@ impl<const B: usize, const A: usize> RtlRx<B, A> {
         let o = &self.last_d;
         self.queue.is_empty()
             && !self.last_p.meta_valid
-            && !self.last_p.pay_tvalid
+            && !self.last_p.pay.tvalid
             && !(o.wr_valid
                 || o.ack_valid
                 || o.cc_valid

@@ -12,9 +12,6 @@ harness! {
         inputs {
             reset: reset, cfg_mtu_log2: cfg_mtu_log2, ctx_valid: s_ctx.valid,
             meta_valid: s_meta.valid,
-            pay_tdata: s_axis_pay.tdata, pay_tkeep: s_axis_pay.tkeep,
-            pay_tlast: s_axis_pay.tlast, pay_tvalid: s_axis_pay.tvalid,
-            pay_tuser: s_axis_pay.tuser,
             wr_ready: m_wr.ready, ack_ready: m_ack.ready, cc_ready: m_cc.ready,
             nak_ready: m_nak.ready, rdreq_ready: m_rdreq.ready, cnp_ready: m_cnp.ready
         }
@@ -24,7 +21,7 @@ harness! {
             nak_valid: m_nak.valid, rdreq_valid: m_rdreq.valid, cnp_valid: m_cnp.valid,
             ce_valid: m_ce.valid
         }
-        records_in { ctx: s_ctx, meta: s_meta }
+        records_in { ctx: s_ctx, meta: s_meta, pay: s_axis_pay }
         records_out { wr: m_wr, ack: m_ack, cc: m_cc, nak: m_nak, rdreq: m_rdreq, cnp: m_cnp, ce: m_ce, stats: m_stats }
     }
 }

@@ -19,6 +19,7 @@
 //! HPCC++'s R), `u` is α (UQ1.20), `w` the configured window.
 
 use crate::cc::dcqcn_params::{DcqcnCfg, ALPHA_ONE};
+use crate::cc::period_epoch::PeriodEpoch;
 use crate::cc::{CcUpdate, DcqcnStats, RpEvent};
 use crate::mem::fifo::{self, Fifo};
 use crate::Cycle;
@@ -198,8 +199,8 @@ pub struct DcqcnRp<const A: usize> {
     slice: crate::record::Slice<RpEvent>,
     pipe: VecDeque<Option<Op>>,
     timers: Fifo<16, A>,
-    pre: [u32; 3],
-    ep: Epochs,
+    /// The three timers (α, decrease, increase).
+    epochs: [PeriodEpoch; 3],
     upd: Option<CcUpdate>,
     cnt: DcqcnStats,
     applied: Option<Applied>,
@@ -214,8 +215,7 @@ impl<const A: usize> Default for DcqcnRp<A> {
             slice: Default::default(),
             pipe: std::iter::repeat_n(None, STAGES).collect(),
             timers: Fifo::default(),
-            pre: [0; 3],
-            ep: Epochs::default(),
+            epochs: Default::default(),
             upd: None,
             cnt: DcqcnStats::default(),
             applied: None,
@@ -226,20 +226,6 @@ impl<const A: usize> Default for DcqcnRp<A> {
 
 fn inc(c: &mut u32) {
     *c = c.wrapping_add(1);
-}
-
-/// One prescaler: `pre` counts cycles of a period; the epoch advances
-/// when it wraps. Period 0: stopped.
-fn tick(pre: &mut u32, ep: &mut u16, period: u32) {
-    let period = period & 0xff_ffff;
-    if period == 0 {
-        *pre = 0;
-    } else if *pre + 1 >= period {
-        *pre = 0;
-        *ep = ep.wrapping_add(1);
-    } else {
-        *pre += 1;
-    }
 }
 
 /// The update of a flow's state.
@@ -281,7 +267,11 @@ impl<const A: usize> DcqcnRp<A> {
 
     /// The epochs an operation issued this cycle sees.
     pub fn epochs(&self) -> Epochs {
-        self.ep
+        Epochs {
+            a: self.epochs[0].epoch(),
+            d: self.epochs[1].epoch(),
+            i: self.epochs[2].epoch(),
+        }
     }
 
     /// The operation that took effect in the last cycle.
@@ -512,7 +502,7 @@ impl<const A: usize> Cycle for DcqcnRp<A> {
                 flow,
                 op,
                 bytes: ev.bytes & 0xffff,
-                ep: self.ep,
+                ep: self.epochs(),
             })
         } else if visit_go {
             Some(Op {
@@ -520,7 +510,7 @@ impl<const A: usize> Cycle for DcqcnRp<A> {
                 flow: head.unwrap(),
                 op: 0,
                 bytes: 0,
-                ep: self.ep,
+                ep: self.epochs(),
             })
         } else {
             None
@@ -546,9 +536,9 @@ impl<const A: usize> Cycle for DcqcnRp<A> {
             push_data: pushed as u128,
             pop: visit_go,
         });
-        tick(&mut self.pre[0], &mut self.ep.a, cfg.alpha_period);
-        tick(&mut self.pre[1], &mut self.ep.d, cfg.dec_period);
-        tick(&mut self.pre[2], &mut self.ep.i, cfg.inc_period);
+        self.epochs[0].tick(cfg.alpha_period);
+        self.epochs[1].tick(cfg.dec_period);
+        self.epochs[2].tick(cfg.inc_period);
         self.slice.step(i.ev_valid.then_some(i.ev), ev_ready);
         o
     }

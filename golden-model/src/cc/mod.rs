@@ -18,6 +18,7 @@ pub mod hpcc_ref;
 pub mod int_ns3;
 pub mod measure_inflight;
 pub mod params;
+pub mod period_epoch;
 pub mod rate;
 
 // The records this area's blocks exchange, generated from their one

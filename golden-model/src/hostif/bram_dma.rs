@@ -4,6 +4,7 @@
 
 use crate::hostif::{BramDmaStats, DmaDesc, RegReq, RegResp};
 use crate::mem::ram::{InBe, RamBe};
+use crate::stream::Axis;
 use crate::Cycle;
 use nic_spec::hostif::resp;
 
@@ -15,11 +16,7 @@ pub struct In {
     pub h2c_tready: bool,
     pub write_desc_valid: bool,
     pub write_desc: DmaDesc,
-    pub c2h_tdata: u64,
-    pub c2h_tkeep: u8,
-    pub c2h_tlast: bool,
-    pub c2h_tuser: bool,
-    pub c2h_tvalid: bool,
+    pub c2h: Axis,
     pub req_valid: bool,
     pub req: RegReq,
 }
@@ -27,11 +24,7 @@ pub struct In {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Out {
     pub read_desc_ready: bool,
-    pub h2c_tdata: u64,
-    pub h2c_tkeep: u8,
-    pub h2c_tlast: bool,
-    pub h2c_tuser: bool,
-    pub h2c_tvalid: bool,
+    pub h2c: Axis,
     pub write_desc_ready: bool,
     pub c2h_tready: bool,
     pub req_ready: bool,
@@ -157,15 +150,17 @@ impl<const M: usize> Cycle for BramDma<M> {
         // ---- Write engine.
         let write_desc_ready = !s.wr_run && live;
         let c2h_tready = s.wr_run && !s.flush && !host_write && live;
-        let c2h_beat = i.c2h_tvalid && c2h_tready;
+        let c2h_beat = i.c2h.tvalid && c2h_tready;
 
         let out = Out {
             read_desc_ready,
-            h2c_tdata: s.out_data,
-            h2c_tkeep: s.out_keep,
-            h2c_tlast: s.out_last,
-            h2c_tuser: s.out_user,
-            h2c_tvalid: s.out_v,
+            h2c: Axis {
+                tdata: s.out_data,
+                tkeep: s.out_keep,
+                tlast: s.out_last,
+                tuser: s.out_user,
+                tvalid: s.out_v,
+            },
             write_desc_ready,
             c2h_tready,
             req_ready: live,
@@ -251,9 +246,9 @@ impl<const M: usize> Cycle for BramDma<M> {
         let kept = if s.wr_err {
             0
         } else {
-            i.c2h_tkeep & lanes(s.wr_left)
+            i.c2h.tkeep & lanes(s.wr_left)
         };
-        let wide = (i.c2h_tdata as u128) << (8 * s.wr_off);
+        let wide = (i.c2h.tdata as u128) << (8 * s.wr_off);
         let wide_en = (kept as u16) << s.wr_off;
         let mut w = InBe {
             read_address,
@@ -282,7 +277,7 @@ impl<const M: usize> Cycle for BramDma<M> {
             } else {
                 self.wr_long = true;
             }
-            if i.c2h_tlast {
+            if i.c2h.tlast {
                 if s.wr_long || s.wr_beats != 1 {
                     self.stats.wr_len_err = s.stats.wr_len_err.wrapping_add(1);
                 }

@@ -9,7 +9,7 @@ use crate::hostif::{DmaDesc, WqeBeat, WqeFetch};
 use crate::mem::fifo::{self, Fifo};
 use crate::record::Slice;
 use crate::roce::HostReadReq;
-use crate::stream::Beat;
+use crate::stream::{Axis, Beat};
 use crate::Cycle;
 
 /// Reads in flight at most.
@@ -24,11 +24,7 @@ pub struct In {
     pub fetch_valid: bool,
     pub fetch: WqeFetch,
     pub desc_ready: bool,
-    pub h2c_tdata: u64,
-    pub h2c_tkeep: u8,
-    pub h2c_tlast: bool,
-    pub h2c_tuser: bool,
-    pub h2c_tvalid: bool,
+    pub h2c: Axis,
     pub core_tready: bool,
     pub beat_ready: bool,
 }
@@ -40,11 +36,7 @@ pub struct Out {
     pub desc_valid: bool,
     pub desc: DmaDesc,
     pub h2c_tready: bool,
-    pub core_tdata: u64,
-    pub core_tkeep: u8,
-    pub core_tlast: bool,
-    pub core_tuser: bool,
-    pub core_tvalid: bool,
+    pub core: Axis,
     pub beat_valid: bool,
     pub beat: WqeBeat,
     pub rd_descs: u32,
@@ -123,11 +115,13 @@ impl Cycle for DmaRdMux {
             desc_valid: s.d_v,
             desc: s.d,
             h2c_tready: s.h2c.s_tready(),
-            core_tdata: data,
-            core_tkeep: keep,
-            core_tlast: s.cur_left == 1,
-            core_tuser: user,
-            core_tvalid: out_valid && !s.cur_fetch && !sink,
+            core: Axis {
+                tdata: data,
+                tkeep: keep,
+                tlast: s.cur_left == 1,
+                tuser: user,
+                tvalid: out_valid && !s.cur_fetch && !sink,
+            },
             beat_valid: out_valid && s.cur_fetch,
             beat: WqeBeat {
                 data,
@@ -224,12 +218,12 @@ impl Cycle for DmaRdMux {
         let finish_core = finish && !s.cur_fetch;
         self.core_reads = (s.core_reads + issue_core as u32 - finish_core as u32) & 0xF;
         let in_beat = Beat {
-            tdata: i.h2c_tdata as u128,
-            tkeep: i.h2c_tkeep as u16,
-            tlast: i.h2c_tlast,
-            tuser: i.h2c_tuser as u32,
+            tdata: i.h2c.tdata as u128,
+            tkeep: i.h2c.tkeep as u16,
+            tlast: i.h2c.tlast,
+            tuser: i.h2c.tuser as u32,
         };
-        self.h2c.step(i.h2c_tvalid.then_some(in_beat), head_ready);
+        self.h2c.step(i.h2c.tvalid.then_some(in_beat), head_ready);
         if i.reset {
             self.stale = self.core_reads;
         } else if finish_core && s.stale != 0 {

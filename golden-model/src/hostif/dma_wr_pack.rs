@@ -6,6 +6,7 @@
 use crate::hostif::{CqEvent, CqeWrite, DmaDesc};
 use crate::mem::fifo::{self, Fifo};
 use crate::roce::HostWrite;
+use crate::stream::Axis;
 use crate::Cycle;
 
 /// Words in a burst at most.
@@ -31,11 +32,7 @@ pub struct Out {
     pub cqe_ready: bool,
     pub desc_valid: bool,
     pub desc: DmaDesc,
-    pub c2h_tdata: u64,
-    pub c2h_tkeep: u8,
-    pub c2h_tlast: bool,
-    pub c2h_tuser: bool,
-    pub c2h_tvalid: bool,
+    pub c2h: Axis,
     pub done_valid: bool,
     pub done: CqEvent,
     pub wr_descs: u32,
@@ -109,11 +106,13 @@ impl Cycle for DmaWrPack {
                 len: dh as u16,
                 tag: 0,
             },
-            c2h_tdata: (h >> 18) as u64,
-            c2h_tkeep: (h >> 10) as u8,
-            c2h_tlast: h >> 9 & 1 == 1,
-            c2h_tuser: false,
-            c2h_tvalid: head.is_some(),
+            c2h: Axis {
+                tdata: (h >> 18) as u64,
+                tkeep: (h >> 10) as u8,
+                tlast: h >> 9 & 1 == 1,
+                tuser: false,
+                tvalid: head.is_some(),
+            },
             done_valid: s.done_v,
             done: CqEvent { cq: s.done_cq },
             wr_descs: s.n_descs,

@@ -9,6 +9,7 @@
 use super::req_sync::{InSide, ReqSync};
 use super::AsyncFifoStats;
 
+use crate::stream::Axis;
 /// One beat: the project's one stream beat ([`crate::stream::Beat`]) at
 /// 64 bits, `tkeep` 8 bits and a one-bit `tuser` (the frame is bad); its
 /// FIFO word is `tdata | tkeep << 64 | tlast << 72 | tuser << 73`.
@@ -340,11 +341,7 @@ impl<const A: usize, const DROP: usize> AxisAsyncFifo<A, DROP> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OneClockIn {
     pub reset: bool,
-    pub s_tdata: u64,
-    pub s_tkeep: u8,
-    pub s_tlast: bool,
-    pub s_tuser: bool,
-    pub s_tvalid: bool,
+    pub s: Axis,
     pub m_tready: bool,
 }
 
@@ -352,11 +349,7 @@ pub struct OneClockIn {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OneClockOut {
     pub s_tready: bool,
-    pub m_tdata: u64,
-    pub m_tkeep: u8,
-    pub m_tlast: bool,
-    pub m_tuser: bool,
-    pub m_tvalid: bool,
+    pub m: Axis,
     pub stats: AsyncFifoStats,
 }
 
@@ -375,23 +368,25 @@ impl<const A: usize, const DROP: usize> crate::Cycle for OneClock<A, DROP> {
         let s = SIn {
             reset: i.reset,
             beat: Beat {
-                tdata: i.s_tdata as u128,
-                tkeep: i.s_tkeep as u16,
-                tlast: i.s_tlast,
-                tuser: i.s_tuser as u32,
+                tdata: i.s.tdata as u128,
+                tkeep: i.s.tkeep as u16,
+                tlast: i.s.tlast,
+                tuser: i.s.tuser as u32,
             },
-            tvalid: i.s_tvalid,
+            tvalid: i.s.tvalid,
         };
         let so = self.fifo.s_out(&s);
         let mo = self.fifo.m_out();
         self.fifo.step_same_clock(&s, i.reset, i.m_tready);
         OneClockOut {
             s_tready: so.tready,
-            m_tdata: mo.beat.tdata as u64,
-            m_tkeep: mo.beat.tkeep as u8,
-            m_tlast: mo.beat.tlast,
-            m_tuser: mo.beat.tuser != 0,
-            m_tvalid: mo.tvalid,
+            m: Axis {
+                tdata: mo.beat.tdata as u64,
+                tkeep: mo.beat.tkeep as u8,
+                tlast: mo.beat.tlast,
+                tuser: mo.beat.tuser != 0,
+                tvalid: mo.tvalid,
+            },
             stats: so.stats,
         }
     }

@@ -3,17 +3,14 @@
 //! the RTL's docs for the ports and the behaviour on bad input.
 
 use super::TxPadStats;
+use crate::stream::Axis;
 use crate::Cycle;
 
 /// One cycle's inputs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
     pub reset: bool,
-    pub s_tdata: u64,
-    pub s_tkeep: u8,
-    pub s_tvalid: bool,
-    pub s_tlast: bool,
-    pub s_tuser: bool,
+    pub s: Axis,
     pub m_tready: bool,
 }
 
@@ -21,11 +18,7 @@ pub struct In {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Out {
     pub s_tready: bool,
-    pub m_tdata: u64,
-    pub m_tkeep: u8,
-    pub m_tvalid: bool,
-    pub m_tlast: bool,
-    pub m_tuser: bool,
+    pub m: Axis,
     pub stats: TxPadStats,
 }
 
@@ -62,11 +55,13 @@ impl Cycle for AxisPad {
         let load = !self.out_v || i.m_tready;
         let out = Out {
             s_tready: load && !self.padding,
-            m_tdata: self.out_d,
-            m_tkeep: self.out_keep,
-            m_tvalid: self.out_v,
-            m_tlast: self.out_last,
-            m_tuser: self.out_user,
+            m: Axis {
+                tdata: self.out_d,
+                tkeep: self.out_keep,
+                tvalid: self.out_v,
+                tlast: self.out_last,
+                tuser: self.out_user,
+            },
             stats: self.stats,
         };
         if i.reset {
@@ -92,9 +87,9 @@ impl Cycle for AxisPad {
                     self.padding = false;
                     self.word = 0;
                 }
-            } else if i.s_tvalid {
+            } else if i.s.tvalid {
                 self.out_v = true;
-                self.out_d = i.s_tdata;
+                self.out_d = i.s.tdata;
                 self.out_keep = 0xFF;
                 self.out_last = false;
                 self.out_user = false;
@@ -102,15 +97,15 @@ impl Cycle for AxisPad {
                 if word != 8 {
                     self.word = word + 1;
                 }
-                if i.s_tlast {
-                    let n = i.s_tkeep.trailing_ones();
+                if i.s.tlast {
+                    let n = i.s.tkeep.trailing_ones();
                     let no_byte = n == 0;
-                    let user = i.s_tuser || no_byte;
+                    let user = i.s.tuser || no_byte;
                     self.stats.frames = self.stats.frames.wrapping_add(1);
                     if no_byte {
                         self.stats.bad_keep = self.stats.bad_keep.wrapping_add(1);
                     }
-                    self.out_d = i.s_tdata & lane_mask(n);
+                    self.out_d = i.s.tdata & lane_mask(n);
                     self.word = 0;
                     if word < LAST_WORD {
                         self.stats.padded = self.stats.padded.wrapping_add(1);

@@ -6,6 +6,7 @@
 
 use super::MacRxStats;
 use crate::roce::crc32::step_byte;
+use crate::stream::{Axis, Axis8};
 use crate::Cycle;
 use nic_spec::mac::{ctl, FCS_RESIDUE, MIN_FRAME, PREAMBLE_BYTE, SFD};
 
@@ -28,11 +29,7 @@ pub struct In {
 /// One cycle's outputs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Out {
-    pub m_tdata: u8,
-    pub m_tkeep: bool,
-    pub m_tvalid: bool,
-    pub m_tlast: bool,
-    pub m_tuser: bool,
+    pub m: Axis8,
     pub bad_frame: bool,
     pub bad_fcs: bool,
     pub pause_valid: bool,
@@ -91,11 +88,13 @@ impl Cycle for GmiiRx {
     fn step(&mut self, i: &In) -> Out {
         let far = self.line[LINE - 1];
         let out = Out {
-            m_tdata: far.d,
-            m_tkeep: true,
-            m_tvalid: far.v,
-            m_tlast: far.last,
-            m_tuser: far.user,
+            m: Axis {
+                tdata: far.d,
+                tkeep: true,
+                tvalid: far.v,
+                tlast: far.last,
+                tuser: far.user,
+            },
             bad_frame: self.bad_frame,
             bad_fcs: self.bad_fcs,
             pause_valid: self.pause_valid,

@@ -5,6 +5,7 @@
 
 use super::MacTxStats;
 use crate::roce::crc32::step_byte;
+use crate::stream::Axis8;
 use crate::Cycle;
 use nic_spec::mac::{FCS_LEN, IFG, MIN_FRAME, PREAMBLE_BYTE, PREAMBLE_LEN, SFD};
 
@@ -12,12 +13,8 @@ use nic_spec::mac::{FCS_LEN, IFG, MIN_FRAME, PREAMBLE_BYTE, PREAMBLE_LEN, SFD};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
     pub reset: bool,
-    pub s_tdata: u8,
-    /// Ignored (every beat is one byte).
-    pub s_tkeep: bool,
-    pub s_tvalid: bool,
-    pub s_tlast: bool,
-    pub s_tuser: bool,
+    /// `tkeep`: ignored (every beat is one byte).
+    pub s: Axis8,
     /// Hold off new frames; a frame already started goes on.
     pub pause: bool,
 }
@@ -71,7 +68,7 @@ impl Cycle for GmiiTx {
             *self = Self::default();
             return out;
         }
-        let start = i.s_tvalid && !i.pause;
+        let start = i.s.tvalid && !i.pause;
         let len_inc = self.len.saturating_add(1);
         let pad_last = (MIN_FRAME - FCS_LEN - 1) as u16;
         let s = &mut self.stats;
@@ -99,13 +96,13 @@ impl Cycle for GmiiTx {
             }
             St::Data => {
                 self.tx_en = true;
-                if i.s_tvalid {
-                    self.txd = i.s_tdata;
+                if i.s.tvalid {
+                    self.txd = i.s.tdata;
                     let pad_needed = self.len < pad_last;
-                    self.crc = step_byte(self.crc, i.s_tdata);
+                    self.crc = step_byte(self.crc, i.s.tdata);
                     self.len = len_inc;
-                    if i.s_tlast {
-                        if i.s_tuser {
+                    if i.s.tlast {
+                        if i.s.tuser {
                             self.tx_er = true;
                             s.aborts = s.aborts.wrapping_add(1);
                             self.st = St::Gap;
@@ -146,7 +143,7 @@ impl Cycle for GmiiTx {
                 }
             }
             St::Drain => {
-                if i.s_tvalid && i.s_tlast {
+                if i.s.tvalid && i.s.tlast {
                     self.st = St::Gap;
                     self.step = 0;
                 }

@@ -13,6 +13,7 @@ use super::xgmii_rx::{self, XgmiiRx};
 use super::xgmii_tx::{self, XgmiiTx};
 use super::{MacPauseStats, MacRxStats, MacTxStats};
 use crate::solve::{fixed_point, Node};
+use crate::stream::Axis;
 use crate::Cycle;
 
 /// One cycle's inputs.
@@ -20,11 +21,7 @@ use crate::Cycle;
 pub struct In {
     pub rx_rst: bool,
     pub tx_rst: bool,
-    pub tx_tdata: u64,
-    pub tx_tkeep: u8,
-    pub tx_tvalid: bool,
-    pub tx_tlast: bool,
-    pub tx_tuser: bool,
+    pub tx: Axis,
     pub xgmii_rxd: u64,
     pub xgmii_rxc: u8,
     pub tx_pause_req: bool,
@@ -40,11 +37,7 @@ pub struct In {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Out {
     pub tx_tready: bool,
-    pub rx_tdata: u64,
-    pub rx_tkeep: u8,
-    pub rx_tvalid: bool,
-    pub rx_tlast: bool,
-    pub rx_tuser: bool,
+    pub rx: Axis,
     pub xgmii_txd: u64,
     pub xgmii_txc: u8,
     pub rx_error_bad_frame: bool,
@@ -114,11 +107,7 @@ impl<const MAX_LEN: usize> Cycle for Mac10g<MAX_LEN> {
         let wire = |o: &TxOuts| TxIns {
             pause: tx_pause::In {
                 reset: e.tx_rst,
-                s_tdata: e.tx_tdata,
-                s_tkeep: e.tx_tkeep,
-                s_tvalid: e.tx_tvalid,
-                s_tlast: e.tx_tlast,
-                s_tuser: e.tx_tuser,
+                s: e.tx,
                 m_tready: o.tx.s_tready,
                 rx_pause_valid: sync.update,
                 rx_pause_quanta: sync.data as u16,
@@ -129,11 +118,7 @@ impl<const MAX_LEN: usize> Cycle for Mac10g<MAX_LEN> {
             },
             tx: xgmii_tx::In {
                 reset: e.tx_rst,
-                s_tdata: o.pause.m_tdata,
-                s_tkeep: o.pause.m_tkeep,
-                s_tvalid: o.pause.m_tvalid,
-                s_tlast: o.pause.m_tlast,
-                s_tuser: o.pause.m_tuser,
+                s: o.pause.m,
                 pause: false,
             },
         };
@@ -158,11 +143,7 @@ impl<const MAX_LEN: usize> Cycle for Mac10g<MAX_LEN> {
         );
         Out {
             tx_tready: p.s_tready,
-            rx_tdata: r.m_tdata,
-            rx_tkeep: r.m_tkeep,
-            rx_tvalid: r.m_tvalid,
-            rx_tlast: r.m_tlast,
-            rx_tuser: r.m_tuser,
+            rx: r.m,
             xgmii_txd: t.txd,
             xgmii_txc: t.txc,
             rx_error_bad_frame: r.bad_frame,

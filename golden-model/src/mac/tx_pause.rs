@@ -6,6 +6,7 @@
 //! ports and the behaviour on bad input.
 
 use super::MacPauseStats;
+use crate::stream::Axis;
 use crate::Cycle;
 use nic_spec::mac::ctl;
 
@@ -13,11 +14,7 @@ use nic_spec::mac::ctl;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
     pub reset: bool,
-    pub s_tdata: u64,
-    pub s_tkeep: u8,
-    pub s_tvalid: bool,
-    pub s_tlast: bool,
-    pub s_tuser: bool,
+    pub s: Axis,
     pub m_tready: bool,
     /// A received PAUSE/PFC request (already in this clock domain).
     pub rx_pause_valid: bool,
@@ -37,11 +34,7 @@ pub struct In {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Out {
     pub s_tready: bool,
-    pub m_tdata: u64,
-    pub m_tkeep: u8,
-    pub m_tvalid: bool,
-    pub m_tlast: bool,
-    pub m_tuser: bool,
+    pub m: Axis,
     /// The pause timer is running: no new user frame starts.
     pub paused: bool,
     pub stats: MacPauseStats,
@@ -131,19 +124,19 @@ impl<const QUANTUM_SHIFT: usize> Cycle for TxPause<QUANTUM_SHIFT> {
             Grant::Idle => {}
             Grant::User => {
                 out.s_tready = i.m_tready;
-                out.m_tdata = i.s_tdata;
-                out.m_tkeep = i.s_tkeep;
-                out.m_tvalid = i.s_tvalid;
-                out.m_tlast = i.s_tlast;
-                out.m_tuser = i.s_tuser;
+                out.m.tdata = i.s.tdata;
+                out.m.tkeep = i.s.tkeep;
+                out.m.tvalid = i.s.tvalid;
+                out.m.tlast = i.s.tlast;
+                out.m.tuser = i.s.tuser;
             }
             Grant::Pause => {
                 let w = control_frame_words(i.cfg_src_mac, self.send_cev, self.send_quanta);
                 let last = self.beat as usize + 1 == w.len();
-                out.m_tdata = w[self.beat as usize];
-                out.m_tkeep = if last { 0x03 } else { 0xFF };
-                out.m_tvalid = true;
-                out.m_tlast = last;
+                out.m.tdata = w[self.beat as usize];
+                out.m.tkeep = if last { 0x03 } else { 0xFF };
+                out.m.tvalid = true;
+                out.m.tlast = last;
             }
         }
         if i.reset {
@@ -169,12 +162,12 @@ impl<const QUANTUM_SHIFT: usize> Cycle for TxPause<QUANTUM_SHIFT> {
                     self.send_quanta = self.pending_quanta;
                     self.send_cev = self.pending_cev;
                     self.pending = false;
-                } else if i.s_tvalid && !paused {
+                } else if i.s.tvalid && !paused {
                     self.grant = Grant::User;
                 }
             }
             Grant::User => {
-                if i.s_tvalid && i.m_tready && i.s_tlast {
+                if i.s.tvalid && i.m_tready && i.s.tlast {
                     self.grant = Grant::Idle;
                 }
             }

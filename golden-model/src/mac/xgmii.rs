@@ -152,6 +152,7 @@ pub fn schedule(frames: &[Vec<u8>], first_start: usize) -> Vec<(u64, u8)> {
 mod tests {
     use super::*;
     use crate::mac::{xgmii_rx, xgmii_tx};
+    use crate::stream::Axis;
     use crate::Cycle;
 
     fn frames(seed: u64, n: usize) -> Vec<Vec<u8>> {
@@ -187,10 +188,13 @@ mod tests {
                         d |= (x as u64) << (8 * k);
                     }
                     xgmii_tx::In {
-                        s_tdata: d,
-                        s_tkeep: ((1u16 << ch.len()) - 1) as u8,
-                        s_tvalid: true,
-                        s_tlast: b + 1 == nb,
+                        s: Axis {
+                            tdata: d,
+                            tkeep: ((1u16 << ch.len()) - 1) as u8,
+                            tvalid: true,
+                            tlast: b + 1 == nb,
+                            ..Default::default()
+                        },
                         ..Default::default()
                     }
                 })
@@ -202,7 +206,7 @@ mod tests {
         for _ in 0..(beats.len() * 3 + 40) {
             let i = beats.get(k).copied().unwrap_or_default();
             let o = tx.step(&i);
-            if o.s_tready && i.s_tvalid {
+            if o.s_tready && i.s.tvalid {
                 k += 1;
             }
             out.push((o.txd, o.txc));
@@ -259,14 +263,14 @@ mod tests {
                     cfg_max_len: 1522,
                     ..Default::default()
                 });
-                if o.m_tvalid {
+                if o.m.tvalid {
                     for b in 0..8 {
-                        if (o.m_tkeep >> b) & 1 != 0 {
-                            cur.push((o.m_tdata >> (8 * b)) as u8);
+                        if (o.m.tkeep >> b) & 1 != 0 {
+                            cur.push((o.m.tdata >> (8 * b)) as u8);
                         }
                     }
-                    if o.m_tlast {
-                        got.push((std::mem::take(&mut cur), o.m_tuser));
+                    if o.m.tlast {
+                        got.push((std::mem::take(&mut cur), o.m.tuser));
                     }
                 }
             }

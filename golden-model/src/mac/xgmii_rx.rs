@@ -5,6 +5,7 @@
 
 use super::MacRxStats;
 use crate::roce::crc32::step as crc_step;
+use crate::stream::Axis;
 use crate::Cycle;
 use nic_spec::mac::{ctl, xgmii, FCS_RESIDUE, MIN_FRAME};
 
@@ -23,11 +24,7 @@ pub struct In {
 /// One cycle's outputs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Out {
-    pub m_tdata: u64,
-    pub m_tkeep: u8,
-    pub m_tvalid: bool,
-    pub m_tlast: bool,
-    pub m_tuser: bool,
+    pub m: Axis,
     /// One-cycle pulses, with the last beat of a frame (or when a frame
     /// without beats is dropped): a framing error (bad preamble, control
     /// character, oversize, runt), or an FCS error alone.
@@ -141,9 +138,9 @@ impl Cycle for XgmiiRx {
             return out;
         }
         let o = &mut self.o;
-        o.m_tvalid = false;
-        o.m_tlast = false;
-        o.m_tuser = false;
+        o.m.tvalid = false;
+        o.m.tlast = false;
+        o.m.tuser = false;
         o.bad_frame = false;
         o.bad_fcs = false;
         o.pause_valid = false;
@@ -206,11 +203,11 @@ impl Cycle for XgmiiRx {
             o.bad_frame = err || over || runt;
             o.bad_fcs = !(err || over || runt) && fcs_bad;
             if self.hold_v && !self.ctl {
-                o.m_tvalid = true;
-                o.m_tlast = true;
-                o.m_tuser = bad;
-                o.m_tdata = self.hold_d;
-                o.m_tkeep = keep_of(self.hold_n);
+                o.m.tvalid = true;
+                o.m.tlast = true;
+                o.m.tuser = bad;
+                o.m.tdata = self.hold_d;
+                o.m.tkeep = keep_of(self.hold_n);
             }
             self.hold_v = false;
             self.pend = false;
@@ -255,9 +252,9 @@ impl Cycle for XgmiiRx {
                 self.ctl_op = be16(a_d, 6);
             }
             if self.hold_v && !self.ctl {
-                o.m_tvalid = true;
-                o.m_tdata = self.hold_d;
-                o.m_tkeep = 0xFF;
+                o.m.tvalid = true;
+                o.m.tdata = self.hold_d;
+                o.m.tkeep = 0xFF;
             }
             if self.widx == 0 {
                 self.dst_ctl = a_d & 0xFFFF_FFFF_FFFF == CTL_DST_LANES;
@@ -295,9 +292,9 @@ impl Cycle for XgmiiRx {
             let term = byte(a_d, fc as usize) == xgmii::TERM;
             if fc >= 5 {
                 if self.hold_v && !self.ctl {
-                    o.m_tvalid = true;
-                    o.m_tdata = self.hold_d;
-                    o.m_tkeep = 0xFF;
+                    o.m.tvalid = true;
+                    o.m.tdata = self.hold_d;
+                    o.m.tkeep = 0xFF;
                 }
                 self.hold_v = true;
                 self.hold_d = a_d;

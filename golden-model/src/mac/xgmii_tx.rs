@@ -5,7 +5,7 @@
 
 use super::MacTxStats;
 use crate::roce::crc32::step as crc_step;
-use crate::stream::keep_count;
+use crate::stream::{keep_count, Axis};
 use crate::Cycle;
 use nic_spec::mac::{xgmii, DIC_MAX};
 
@@ -13,11 +13,7 @@ use nic_spec::mac::{xgmii, DIC_MAX};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
     pub reset: bool,
-    pub s_tdata: u64,
-    pub s_tkeep: u8,
-    pub s_tvalid: bool,
-    pub s_tlast: bool,
-    pub s_tuser: bool,
+    pub s: Axis,
     /// Hold off new frames (the pause timer); a frame already started goes
     /// on.
     pub pause: bool,
@@ -294,7 +290,7 @@ impl Cycle for XgmiiTx {
             St::Idle => {
                 if self.wait > 0 {
                     self.wait -= 1;
-                } else if i.s_tvalid && !i.pause {
+                } else if i.s.tvalid && !i.pause {
                     kind_n = Kind::Pre;
                     self.s0 = self.next_s;
                     self.st = St::Data;
@@ -305,20 +301,20 @@ impl Cycle for XgmiiTx {
                 }
             }
             St::Data => {
-                let n = keep_count(i.s_tkeep);
-                if !i.s_tvalid || (i.s_tlast && (i.s_tuser || n == 0)) {
+                let n = keep_count(i.s.tkeep);
+                if !i.s.tvalid || (i.s.tlast && (i.s.tuser || n == 0)) {
                     kind_n = Kind::Abort;
                     self.gap(4);
-                    self.st = if i.s_tvalid { St::Idle } else { St::Drain };
+                    self.st = if i.s.tvalid { St::Idle } else { St::Drain };
                     self.stats.aborts = self.stats.aborts.wrapping_add(1);
-                } else if i.s_tlast {
+                } else if i.s.tlast {
                     let mask = if n >= 8 {
                         u64::MAX
                     } else {
                         (1u64 << (8 * n)) - 1
                     };
                     kind_n = Kind::Data;
-                    data_n = i.s_tdata & mask;
+                    data_n = i.s.tdata & mask;
                     if self.nwords < 7 {
                         n_n = 8;
                         self.nwords += 1;
@@ -329,7 +325,7 @@ impl Cycle for XgmiiTx {
                     }
                 } else {
                     kind_n = Kind::Data;
-                    data_n = i.s_tdata;
+                    data_n = i.s.tdata;
                     n_n = 8;
                     self.nwords = self.nwords.saturating_add(1).min(0x1FFF);
                 }
@@ -351,7 +347,7 @@ impl Cycle for XgmiiTx {
                     self.next_s = false;
                     self.deficit = 0;
                 }
-                if i.s_tvalid && i.s_tlast {
+                if i.s.tvalid && i.s.tlast {
                     self.st = St::Idle;
                 }
             }

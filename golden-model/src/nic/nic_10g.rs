@@ -15,6 +15,7 @@ use crate::mac::axis_async_fifo::{AxisAsyncFifo, Beat, SIn};
 use crate::mac::mac_10g::{self, Mac10g};
 use crate::mac::{AsyncFifoStats, MacPauseStats, MacRxStats, MacTxStats};
 use crate::nic::nic::{self, HpccNic};
+use crate::stream::Axis;
 use crate::Cycle;
 use nic_spec::mac::MAX_FRAME;
 
@@ -23,11 +24,7 @@ pub struct In {
     pub rst: bool,
     pub axil: AxilIn,
     pub read_desc_ready: bool,
-    pub h2c_tdata: u64,
-    pub h2c_tkeep: u8,
-    pub h2c_tlast: bool,
-    pub h2c_tuser: bool,
-    pub h2c_tvalid: bool,
+    pub h2c: Axis,
     pub write_desc_ready: bool,
     pub c2h_tready: bool,
     pub xgmii_rxd: u64,
@@ -46,11 +43,7 @@ pub struct Out {
     pub h2c_tready: bool,
     pub write_desc_valid: bool,
     pub write_desc: DmaDesc,
-    pub c2h_tdata: u64,
-    pub c2h_tkeep: u8,
-    pub c2h_tlast: bool,
-    pub c2h_tuser: bool,
-    pub c2h_tvalid: bool,
+    pub c2h: Axis,
     pub event_valid: bool,
     pub event: CqEvent,
     pub xgmii_txd: u64,
@@ -72,11 +65,7 @@ impl In {
             rst: i.rst,
             axil: i.axil,
             read_desc_ready: i.read_desc_ready,
-            h2c_tdata: i.h2c_tdata,
-            h2c_tkeep: i.h2c_tkeep,
-            h2c_tlast: i.h2c_tlast,
-            h2c_tuser: i.h2c_tuser,
-            h2c_tvalid: i.h2c_tvalid,
+            h2c: i.h2c,
             write_desc_ready: i.write_desc_ready,
             c2h_tready: i.c2h_tready,
             xgmii_rxd,
@@ -94,19 +83,11 @@ impl In {
             rst: self.rst,
             axil: self.axil,
             read_desc_ready: self.read_desc_ready,
-            h2c_tdata: self.h2c_tdata,
-            h2c_tkeep: self.h2c_tkeep,
-            h2c_tlast: self.h2c_tlast,
-            h2c_tuser: self.h2c_tuser,
-            h2c_tvalid: self.h2c_tvalid,
+            h2c: self.h2c,
             write_desc_ready: self.write_desc_ready,
             c2h_tready: self.c2h_tready,
             tx_tready,
-            rx_tdata: m.rx_tdata,
-            rx_tkeep: m.rx_tkeep,
-            rx_tlast: m.rx_tlast,
-            rx_tuser: m.rx_tuser,
-            rx_tvalid: m.rx_tvalid,
+            rx: m.rx,
         }
     }
 }
@@ -122,11 +103,7 @@ impl Out {
             h2c_tready: self.h2c_tready,
             write_desc_valid: self.write_desc_valid,
             write_desc: self.write_desc,
-            c2h_tdata: self.c2h_tdata,
-            c2h_tkeep: self.c2h_tkeep,
-            c2h_tlast: self.c2h_tlast,
-            c2h_tuser: self.c2h_tuser,
-            c2h_tvalid: self.c2h_tvalid,
+            c2h: self.c2h,
             event_valid: self.event_valid,
             event: self.event,
             rx_tready: true,
@@ -145,11 +122,13 @@ fn mac_in(e: &In, b: &Beat, tvalid: bool, pause: (bool, u16, u8)) -> mac_10g::In
     mac_10g::In {
         rx_rst: e.rst,
         tx_rst: e.rst,
-        tx_tdata: b.tdata as u64,
-        tx_tkeep: b.tkeep as u8,
-        tx_tvalid: tvalid,
-        tx_tlast: b.tlast,
-        tx_tuser: b.tuser != 0,
+        tx: Axis {
+            tdata: b.tdata as u64,
+            tkeep: b.tkeep as u8,
+            tvalid,
+            tlast: b.tlast,
+            tuser: b.tuser != 0,
+        },
         xgmii_rxd: e.xgmii_rxd,
         xgmii_rxc: e.xgmii_rxc,
         tx_pause_req: pause.0 || e.tx_pause_req,
@@ -233,12 +212,12 @@ impl<
         let beat = SIn {
             reset: e.rst,
             beat: Beat {
-                tdata: n.tx_tdata as u128,
-                tkeep: n.tx_tkeep as u16,
-                tlast: n.tx_tlast,
-                tuser: n.tx_tuser as u32,
+                tdata: n.tx.tdata as u128,
+                tkeep: n.tx.tkeep as u16,
+                tlast: n.tx.tlast,
+                tuser: n.tx.tuser as u32,
             },
-            tvalid: n.tx_tvalid,
+            tvalid: n.tx.tvalid,
         };
         let fifo_stats = self.tx_fifo.s_out(&beat).stats;
         self.tx_fifo.step_same_clock(&beat, e.rst, m.tx_tready);
@@ -249,11 +228,7 @@ impl<
             h2c_tready: n.h2c_tready,
             write_desc_valid: n.write_desc_valid,
             write_desc: n.write_desc,
-            c2h_tdata: n.c2h_tdata,
-            c2h_tkeep: n.c2h_tkeep,
-            c2h_tlast: n.c2h_tlast,
-            c2h_tuser: n.c2h_tuser,
-            c2h_tvalid: n.c2h_tvalid,
+            c2h: n.c2h,
             event_valid: n.event_valid,
             event: n.event,
             xgmii_txd: m.xgmii_txd,

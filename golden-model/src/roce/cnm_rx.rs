@@ -12,6 +12,7 @@
 //! the one-entry output slot) and is visible at the ports in T + 3.
 
 use crate::roce::{CnmInfo, CnmStats};
+use crate::stream::Axis;
 use crate::Cycle;
 use nic_spec::cnm::{self as w, msdu, pdu};
 use nic_spec::roce::ROCE_PORT;
@@ -242,12 +243,8 @@ pub fn encode_cnm(c: &Cnm) -> Vec<u8> {
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
-    pub rx_tdata: u64,
-    pub rx_tkeep: u8,
-    pub rx_tlast: bool,
-    /// Bad FCS, read with `rx_tlast`.
-    pub rx_tuser: bool,
-    pub rx_tvalid: bool,
+    /// `tuser`: bad FCS, read with `tlast`.
+    pub rx: Axis,
     pub cnm_ready: bool,
 }
 
@@ -311,17 +308,17 @@ impl Cycle for CnmRx {
                 Err(CnmDrop::BadLen) => c.bad_len = c.bad_len.wrapping_add(1),
             }
         }
-        if i.rx_tvalid {
-            let n = if i.rx_tlast {
-                (8 - i.rx_tkeep.leading_zeros()) as usize
+        if i.rx.tvalid {
+            let n = if i.rx.tlast {
+                (8 - i.rx.tkeep.leading_zeros()) as usize
             } else {
                 8
             };
             let room = KEEP.saturating_sub(self.frame.len()).min(n);
             self.frame
-                .extend_from_slice(&i.rx_tdata.to_le_bytes()[..room]);
-            if i.rx_tlast {
-                self.pending = Some(parse_cnm(&self.frame, i.rx_tuser));
+                .extend_from_slice(&i.rx.tdata.to_le_bytes()[..room]);
+            if i.rx.tlast {
+                self.pending = Some(parse_cnm(&self.frame, i.rx.tuser));
                 self.frame.clear();
             }
         }

@@ -8,7 +8,7 @@
 //! | `Idle` | 1 | `meta_ready` high (every event register empty, no undo armed, no reset last cycle: registers only); the record is latched, the flow's context read is issued |
 //! | `Look` | 1 | the context words arrive (registered by the RTL); opcode decoded, ceil(dlen/MTU) computed |
 //! | `Exec` | 1 | decision: counters, one event, the context written back |
-//! | `PayWr` / `PayDrop` | 1 per word | payload to the host write port, or discarded, until `pay_tlast` |
+//! | `PayWr` / `PayDrop` | 1 per word | payload to the host write port, or discarded, until `pay.tlast` |
 //! | `Retry` | 1 | re-issue the context read after a `cfg_*` write raced it |
 //!
 //! A packet takes 3 cycles plus one per payload word when every ready is
@@ -46,6 +46,7 @@
 //! This model reads the context at `Exec` from its memory: with the
 //! interlock above, that is the word the RTL read.
 
+use crate::stream::Axis;
 use crate::Cycle;
 
 use super::txn::dispatch::{decide, Decision, FlowCfg};
@@ -77,12 +78,8 @@ pub struct In {
     pub ctx: RxFlowCtx,
     pub meta_valid: bool,
     pub meta: RxMeta,
-    pub pay_tdata: u64,
-    pub pay_tkeep: u8,
-    pub pay_tlast: bool,
-    pub pay_tvalid: bool,
-    /// Ignored: the parser releases only checked frames.
-    pub pay_tuser: bool,
+    /// `tuser`: ignored: the parser releases only checked frames.
+    pub pay: Axis,
     pub wr_ready: bool,
     pub ack_ready: bool,
     pub cc_ready: bool,
@@ -397,7 +394,7 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
             if self.cnp_v && i.cnp_ready {
                 self.cnp_v = false;
             }
-            let pay_hs = pay_tready && i.pay_tvalid;
+            let pay_hs = pay_tready && i.pay.tvalid;
             // The write register: taken, refilled from the skid.
             if wr_take {
                 self.wr_v = false;
@@ -466,19 +463,19 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                         if self.wr_v {
                             let w = HostWrite {
                                 addr: self.pa,
-                                data: i.pay_tdata,
-                                strb: i.pay_tkeep,
+                                data: i.pay.tdata,
+                                strb: i.pay.tkeep,
                             };
-                            self.wr2 = Some((w, i.pay_tlast));
+                            self.wr2 = Some((w, i.pay.tlast));
                         } else {
                             self.wr_v = true;
-                            self.wr_last = i.pay_tlast;
+                            self.wr_last = i.pay.tlast;
                             self.wr_addr = self.pa;
-                            self.wr_data = i.pay_tdata;
-                            self.wr_strb = i.pay_tkeep;
+                            self.wr_data = i.pay.tdata;
+                            self.wr_strb = i.pay.tkeep;
                         }
                         self.pa = self.pa.wrapping_add(8);
-                        if i.pay_tlast {
+                        if i.pay.tlast {
                             self.ack_v |= self.arm_ack;
                             self.cc_v |= self.arm_cc;
                             self.arm_ack = false;
@@ -488,7 +485,7 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                     }
                 }
                 State::PayDrop => {
-                    if pay_hs && i.pay_tlast {
+                    if pay_hs && i.pay.tlast {
                         self.st = State::Idle;
                     }
                 }

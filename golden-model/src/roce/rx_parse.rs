@@ -12,6 +12,7 @@
 
 use crate::roce::crc32::crc32;
 use crate::roce::{RxMeta, RxParseStats, Telemetry};
+use crate::stream::Axis;
 use crate::Cycle;
 
 /// log2 of the metadata FIFO's entries.
@@ -49,11 +50,7 @@ pub use nic_spec::roce::{MAX_PAYLOAD, ROCE_PORT};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
     pub reset: bool,
-    pub in_tdata: u64,
-    pub in_tkeep: u8,
-    pub in_tlast: bool,
-    pub in_tvalid: bool,
-    pub in_tuser: bool,
+    pub rx: Axis,
     pub meta_ready: bool,
     pub pay_tready: bool,
 }
@@ -63,14 +60,10 @@ pub struct Out {
     pub meta_valid: bool,
     /// The record; all fields 0 while `meta_valid` is low.
     pub meta: RxMeta,
-    pub pay_tdata: u64,
-    pub pay_tkeep: u8,
-    pub pay_tlast: bool,
-    pub pay_tvalid: bool,
-    /// Always 0: only checked frames are released.
-    pub pay_tuser: bool,
+    /// `tuser`: always 0: only checked frames are released.
+    pub pay: Axis,
     /// Always 1: the parser never back-pressures the MAC.
-    pub in_tready: bool,
+    pub rx_tready: bool,
     /// Words the frame buffer holds (committed frames and the one being
     /// written), as of the previous cycle (a register).
     pub buf_fill: u16,
@@ -382,23 +375,25 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
             (self.hold >> 16) | (self.bram_out << 48)
         };
         let mut o = Out {
-            in_tready: true,
+            rx_tready: true,
             buf_fill: self.fill_q,
             meta_fill: self.mfill_q,
-            pay_tuser: false,
+            pay: Axis {
+                tuser: false,
+                tvalid: pval,
+                tlast: pval && plast,
+                tdata: match (pval, plast) {
+                    (false, _) => 0,
+                    (true, true) => word & self.pmask,
+                    (true, false) => word,
+                },
+                tkeep: match (pval, plast) {
+                    (false, _) => 0,
+                    (true, true) => self.pkeep,
+                    (true, false) => 0xFF,
+                },
+            },
             meta_valid: mval,
-            pay_tvalid: pval,
-            pay_tlast: pval && plast,
-            pay_tdata: match (pval, plast) {
-                (false, _) => 0,
-                (true, true) => word & self.pmask,
-                (true, false) => word,
-            },
-            pay_tkeep: match (pval, plast) {
-                (false, _) => 0,
-                (true, true) => self.pkeep,
-                (true, false) => 0xFF,
-            },
             stats: RxParseStats {
                 ok: self.cnt[0],
                 bad_fcs: self.cnt[1],
@@ -538,19 +533,19 @@ impl<const B: usize> Cycle for RoceRxParse<B> {
         self.dl[2] = self.dl[1];
         self.dl[1] = self.dl[0];
         self.dl[0] = Dl {
-            v: i.in_tvalid && !i.reset,
-            last: i.in_tlast,
-            d: i.in_tdata,
+            v: i.rx.tvalid && !i.reset,
+            last: i.rx.tlast,
+            d: i.rx.tdata,
             verdict: None,
             ce: false,
         };
-        if i.in_tvalid {
-            let bytes = i.in_tdata.to_le_bytes();
-            if i.in_tlast {
-                let nb = keep_bytes(i.in_tkeep);
+        if i.rx.tvalid {
+            let bytes = i.rx.tdata.to_le_bytes();
+            if i.rx.tlast {
+                let nb = keep_bytes(i.rx.tkeep);
                 self.cur.extend_from_slice(&bytes[..nb]);
                 let flen = 8 * self.wcnt as usize + nb;
-                self.dl[0].verdict = Some(check_frame(&self.cur, flen, i.in_tuser));
+                self.dl[0].verdict = Some(check_frame(&self.cur, flen, i.rx.tuser));
                 self.dl[0].ce = ipv4_ce(&self.cur, flen);
                 self.cur.clear();
                 self.wcnt = 0;

@@ -12,7 +12,7 @@
 
 use crate::roce::crc32;
 use crate::roce::{HostReadReq, TxDesc, TxFlowCtx, TxStats};
-use crate::stream::Beat;
+use crate::stream::{Axis, Beat};
 use crate::Cycle;
 
 /// One cycle's inputs.
@@ -24,12 +24,8 @@ pub struct In {
     pub ctx: TxFlowCtx,
     pub req_valid: bool,
     pub req: TxDesc,
-    pub rd_tdata: u64,
-    pub rd_tlast: bool,
-    pub rd_tvalid: bool,
-    /// Ignored (the block counts words; the DMA side defines them).
-    pub rd_tkeep: u8,
-    pub rd_tuser: bool,
+    /// `tkeep`: ignored (the block counts words; the DMA side defines them).
+    pub rd: Axis,
     pub rdq_ready: bool,
     pub out_tready: bool,
 }
@@ -41,13 +37,9 @@ pub struct Out {
     pub rd_tready: bool,
     pub rdq_valid: bool,
     pub rdq: HostReadReq,
-    pub out_tdata: u64,
-    pub out_tkeep: u8,
-    pub out_tlast: bool,
-    pub out_tvalid: bool,
-    /// On a frame's last word: abort (its payload came flagged, or a
+    /// `tuser`: on a frame's last word: abort (its payload came flagged, or a
     /// reset cut it: the closing word).
-    pub out_tuser: bool,
+    pub out: Axis,
     pub stats: TxStats,
 }
 
@@ -344,10 +336,10 @@ impl<const A: usize> Cycle for RoceTx<A> {
         let in_items = self.g_j >= 5;
         let cons_h = in_items && self.g_hl != 0;
         let need_rd = self.g_act && in_items && self.g_hl == 0 && self.g_pl != 0;
-        let produce = self.g_act && (!need_rd || i.rd_tvalid);
+        let produce = self.g_act && (!need_rd || i.rd.tvalid);
         let take = self.sv && (!self.g_act || (adv && produce && g_last));
         let rd_tready = adv && need_rd;
-        let w_err = self.g_err || (need_rd && i.rd_tvalid && i.rd_tuser);
+        let w_err = self.g_err || (need_rd && i.rd.tvalid && i.rd.tuser);
         let (item_le, imask) = if cons_h {
             let m = if self.g_i0 {
                 if self.g_no_aeth {
@@ -362,7 +354,7 @@ impl<const A: usize> Cycle for RoceTx<A> {
             };
             (self.item[0].swap_bytes(), m)
         } else if need_rd {
-            (i.rd_tdata, 0)
+            (i.rd.tdata, 0)
         } else {
             (0, 0)
         };
@@ -415,11 +407,13 @@ impl<const A: usize> Cycle for RoceTx<A> {
                 addr: self.rdq_a,
                 len: self.rdq_l,
             },
-            out_tdata: self.o_slice.main.tdata as u64,
-            out_tkeep: self.o_slice.main.tkeep as u8,
-            out_tlast: self.o_slice.main.tlast,
-            out_tvalid: self.o_slice.main_v,
-            out_tuser: self.o_slice.main.tuser != 0,
+            out: Axis {
+                tdata: self.o_slice.main.tdata as u64,
+                tkeep: self.o_slice.main.tkeep as u8,
+                tlast: self.o_slice.main.tlast,
+                tvalid: self.o_slice.main_v,
+                tuser: self.o_slice.main.tuser != 0,
+            },
             stats: TxStats {
                 frames: self.c_frames,
                 bad_req: self.c_bad,

@@ -2,18 +2,14 @@
 //! skid buffer on its output. See the RTL's docs for ports and timing.
 
 use super::axis_skid::SkidState;
-use super::{Beat, In};
+use super::{AxisWide, Beat, In};
 use crate::Cycle;
 use std::collections::VecDeque;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Out {
     pub s_tready: bool,
-    pub m_tdata: u128,
-    pub m_tkeep: u16,
-    pub m_tlast: bool,
-    pub m_tuser: u32,
-    pub m_tvalid: bool,
+    pub m: AxisWide,
     pub level: u16,
 }
 
@@ -49,14 +45,10 @@ impl<const D: usize, const K: usize, const U: usize, const A: usize> Cycle
         let fill = self.ram.len();
         let out = Out {
             s_tready: fill != depth,
-            m_tdata: self.out.main.tdata,
-            m_tkeep: self.out.main.tkeep,
-            m_tlast: self.out.main.tlast,
-            m_tuser: self.out.main.tuser,
-            m_tvalid: self.out.main_v,
+            m: AxisWide::from_beat(self.out.main, self.out.main_v),
             level: fill as u16,
         };
-        let push = i.s_tvalid && fill != depth;
+        let push = i.s.tvalid && fill != depth;
         // The skid buffer takes the output register's beat if its tready
         // is high; the register then holds the beat read last cycle, or
         // keeps one not taken (never both: a read is issued only when the

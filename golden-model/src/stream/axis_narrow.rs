@@ -1,17 +1,14 @@
 //! Twin of `hdl/src/stream/axis_narrow.rs`: a 64-bit frame stream to an
 //! 8-bit one, register for register. See the RTL's docs.
 
+use super::{Axis, Axis8};
 use crate::Cycle;
 
 /// One cycle's inputs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
     pub reset: bool,
-    pub s_tdata: u64,
-    pub s_tkeep: u8,
-    pub s_tvalid: bool,
-    pub s_tlast: bool,
-    pub s_tuser: bool,
+    pub s: Axis,
     pub m_tready: bool,
 }
 
@@ -19,11 +16,7 @@ pub struct In {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Out {
     pub s_tready: bool,
-    pub m_tdata: u8,
-    pub m_tkeep: bool,
-    pub m_tvalid: bool,
-    pub m_tlast: bool,
-    pub m_tuser: bool,
+    pub m: Axis8,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -44,11 +37,13 @@ impl Cycle for AxisNarrow {
         let s_tready = !self.hold_v || (i.m_tready && on_last);
         let out = Out {
             s_tready,
-            m_tdata: self.hold_d as u8,
-            m_tkeep: true,
-            m_tvalid: self.hold_v,
-            m_tlast: self.hold_last && on_last,
-            m_tuser: self.hold_user && on_last,
+            m: Axis {
+                tdata: self.hold_d as u8,
+                tkeep: true,
+                tvalid: self.hold_v,
+                tlast: self.hold_last && on_last,
+                tuser: self.hold_user && on_last,
+            },
         };
         if i.reset {
             *self = Self::default();
@@ -61,14 +56,14 @@ impl Cycle for AxisNarrow {
                 self.hold_v = false;
             }
         }
-        if i.s_tvalid && s_tready {
+        if i.s.tvalid && s_tready {
             self.hold_v = true;
-            self.hold_d = i.s_tdata;
-            self.hold_last = i.s_tlast;
-            self.hold_user = i.s_tuser;
+            self.hold_d = i.s.tdata;
+            self.hold_last = i.s.tlast;
+            self.hold_user = i.s.tuser;
             self.hold_left = 8;
-            if i.s_tlast {
-                let n = i.s_tkeep.trailing_ones() as u8;
+            if i.s.tlast {
+                let n = i.s.tkeep.trailing_ones() as u8;
                 if n == 0 {
                     self.hold_left = 1;
                     self.hold_user = true;

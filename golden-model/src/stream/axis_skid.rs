@@ -1,17 +1,13 @@
 //! Twin of `hdl/src/stream/axis_skid.rs`: the stream register slice.
 //! Latency 1, one beat per cycle; see the RTL's docs for the ports.
 
-use super::{Beat, In};
+use super::{AxisWide, Beat, In};
 use crate::Cycle;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Out {
     pub s_tready: bool,
-    pub m_tdata: u128,
-    pub m_tkeep: u16,
-    pub m_tlast: bool,
-    pub m_tuser: u32,
-    pub m_tvalid: bool,
+    pub m: AxisWide,
     pub ready_next: bool,
 }
 
@@ -38,14 +34,10 @@ impl<const D: usize, const K: usize, const U: usize> Cycle for AxisSkid<D, K, U>
         let st = &mut self.st;
         let mut out = Out {
             s_tready: st.s_tready(),
-            m_tdata: st.main.tdata,
-            m_tkeep: st.main.tkeep,
-            m_tlast: st.main.tlast,
-            m_tuser: st.main.tuser,
-            m_tvalid: st.main_v,
+            m: AxisWide::from_beat(st.main, st.main_v),
             ready_next: false,
         };
-        let beat = i.s_tvalid.then(|| i.beat().masked(D, K, U));
+        let beat = i.s.tvalid.then(|| i.beat().masked(D, K, U));
         out.ready_next = st.step(beat, i.m_tready);
         out
     }

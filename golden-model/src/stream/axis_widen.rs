@@ -1,18 +1,15 @@
 //! Twin of `hdl/src/stream/axis_widen.rs`: an 8-bit frame stream to a
 //! 64-bit one, register for register. See the RTL's docs.
 
+use super::{Axis, Axis8};
 use crate::Cycle;
 
 /// One cycle's inputs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
     pub reset: bool,
-    pub s_tdata: u8,
-    /// Ignored (every beat is one byte).
-    pub s_tkeep: bool,
-    pub s_tvalid: bool,
-    pub s_tlast: bool,
-    pub s_tuser: bool,
+    /// Its `tkeep` is ignored (every beat is one byte).
+    pub s: Axis8,
     pub m_tready: bool,
 }
 
@@ -20,11 +17,7 @@ pub struct In {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Out {
     pub s_tready: bool,
-    pub m_tdata: u64,
-    pub m_tkeep: u8,
-    pub m_tvalid: bool,
-    pub m_tlast: bool,
-    pub m_tuser: bool,
+    pub m: Axis,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -46,11 +39,13 @@ impl Cycle for AxisWiden {
         let s_tready = !self.out_v || i.m_tready;
         let out = Out {
             s_tready,
-            m_tdata: self.out_d,
-            m_tkeep: self.out_k,
-            m_tvalid: self.out_v,
-            m_tlast: self.out_last,
-            m_tuser: self.out_user,
+            m: Axis {
+                tdata: self.out_d,
+                tkeep: self.out_k,
+                tvalid: self.out_v,
+                tlast: self.out_last,
+                tuser: self.out_user,
+            },
         };
         if i.reset {
             *self = Self::default();
@@ -59,15 +54,15 @@ impl Cycle for AxisWiden {
         if self.out_v && i.m_tready {
             self.out_v = false;
         }
-        if i.s_tvalid && s_tready {
-            let with = self.acc_d | ((i.s_tdata as u64) << (8 * self.acc_n));
+        if i.s.tvalid && s_tready {
+            let with = self.acc_d | ((i.s.tdata as u64) << (8 * self.acc_n));
             let k = (self.acc_k << 1) | 1;
-            if self.acc_n == 7 || i.s_tlast {
+            if self.acc_n == 7 || i.s.tlast {
                 self.out_v = true;
                 self.out_d = with;
                 self.out_k = k;
-                self.out_last = i.s_tlast;
-                self.out_user = i.s_tlast && i.s_tuser;
+                self.out_last = i.s.tlast;
+                self.out_user = i.s.tlast && i.s.tuser;
                 self.acc_d = 0;
                 self.acc_n = 0;
                 self.acc_k = 0;

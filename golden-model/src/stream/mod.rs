@@ -32,25 +32,78 @@ impl Beat {
     }
 }
 
+/// The forward half of a stream in one cycle: what its source drives, the
+/// beat and `tvalid`. It is the one golden stream type: a port struct holds
+/// a stream as one field of this type (`s`, `h2c`, `tx`) in the source's
+/// direction (`In` for a sink port, `Out` for a source port), and the one
+/// wire that runs back, `tready`, as a `bool` beside it (`s_tready`,
+/// `h2c_tready`). A harness maps the field onto a rust-hdl `AxisSink` or
+/// `AxisSource` bundle in one line (`records_in { h2c: s_axis_h2c }`).
+///
+/// The types give the widths: `tdata: D`, `tkeep: K` (one bit a byte),
+/// `tuser: U`. The default is the NIC's 64-bit stream with a 1-bit tuser;
+/// [`Axis8`] is the byte stream of the GMII and UART blocks, [`AxisWide`]
+/// the generic stream blocks' port (up to 128 bits, masked by the model).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Axis<D = u64, K = u8, U = bool> {
+    pub tdata: D,
+    pub tkeep: K,
+    pub tlast: bool,
+    pub tuser: U,
+    pub tvalid: bool,
+}
+
+/// The byte stream (GMII, UART): 8 data bits, one keep bit.
+pub type Axis8 = Axis<u8, bool, bool>;
+/// The generic stream blocks' port: every field at its widest.
+pub type AxisWide = Axis<u128, u16, u32>;
+
+impl Axis {
+    /// A valid 64-bit beat with tuser clear.
+    pub fn word(tdata: u64, tkeep: u8, tlast: bool) -> Axis {
+        Axis {
+            tdata,
+            tkeep,
+            tlast,
+            tuser: false,
+            tvalid: true,
+        }
+    }
+}
+
+impl AxisWide {
+    /// The beat this cycle shows (whether valid or not).
+    pub fn beat(&self) -> Beat {
+        Beat {
+            tdata: self.tdata,
+            tkeep: self.tkeep,
+            tlast: self.tlast,
+            tuser: self.tuser,
+        }
+    }
+
+    /// A beat shown with the given valid.
+    pub fn from_beat(b: Beat, tvalid: bool) -> AxisWide {
+        Axis {
+            tdata: b.tdata,
+            tkeep: b.tkeep,
+            tlast: b.tlast,
+            tuser: b.tuser,
+            tvalid,
+        }
+    }
+}
+
 /// A block with one stream in and one stream out: the inputs of a cycle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
-    pub s_tdata: u128,
-    pub s_tkeep: u16,
-    pub s_tlast: bool,
-    pub s_tuser: u32,
-    pub s_tvalid: bool,
+    pub s: AxisWide,
     pub m_tready: bool,
 }
 
 impl In {
     pub fn beat(&self) -> Beat {
-        Beat {
-            tdata: self.s_tdata,
-            tkeep: self.s_tkeep,
-            tlast: self.s_tlast,
-            tuser: self.s_tuser,
-        }
+        self.s.beat()
     }
 }
 

@@ -4,6 +4,7 @@
 
 use super::{crc8, uart_rx, uart_tx, UartBridgeStats};
 use crate::hostif::{AxilIn, AxilOut};
+use crate::stream::Axis;
 use crate::Cycle;
 use nic_spec::uart::{cmd, status, STATS_NAMES, SYNC};
 
@@ -100,11 +101,13 @@ impl Cycle for UartAxil {
         let t = self.tx.step(&uart_tx::In {
             reset: i.reset,
             cfg_clks_per_bit: i.cfg_clks_per_bit,
-            s_tdata: tx_byte,
-            s_tvalid: tx_valid,
-            s_tkeep: true,
-            s_tlast: self.resp_idx == 6,
-            s_tuser: false,
+            s: Axis {
+                tdata: tx_byte,
+                tvalid: tx_valid,
+                tkeep: true,
+                tlast: self.resp_idx == 6,
+                tuser: false,
+            },
         });
         let tx_take = tx_valid && t.s_tready;
         let exec = self.st == St::Exec;

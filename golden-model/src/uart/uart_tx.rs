@@ -1,18 +1,15 @@
 //! Twin of `hdl/src/uart/uart_tx.rs`: the 8N1 serial transmitter,
 //! register for register. See the RTL's docs.
 
+use crate::stream::Axis8;
 use crate::Cycle;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
     pub reset: bool,
     pub cfg_clks_per_bit: u16,
-    pub s_tdata: u8,
-    pub s_tvalid: bool,
-    /// Ignored by the block (a byte stream has one lane and no frames).
-    pub s_tkeep: bool,
-    pub s_tlast: bool,
-    pub s_tuser: bool,
+    /// `tkeep`: ignored by the block (a byte stream has one lane and no frames).
+    pub s: Axis8,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -47,8 +44,8 @@ impl Cycle for UartTx {
                 n.count = bit_m1;
             }
         }
-        if i.s_tvalid && out.s_tready {
-            n.shift = ((i.s_tdata as u16) << 1) | 0x200;
+        if i.s.tvalid && out.s_tready {
+            n.shift = ((i.s.tdata as u16) << 1) | 0x200;
             n.left = 10;
             n.count = bit_m1;
         }

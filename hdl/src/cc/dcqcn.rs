@@ -31,7 +31,8 @@
 //!   CNP again.
 //!
 //! # Timers without a scan
-//! Three prescalers count the α, decrease and increase periods
+//! Three prescalers ([`PeriodEpoch`], `period_epoch.rs`, a block of its
+//! own with its twin and test) count the α, decrease and increase periods
 //! (`cfg.*_period` cycles) into three global 16-bit *epochs*. Each flow
 //! stores the epoch of its last α step, cut and increase step; a visit
 //! compares them with the current epochs. Only reacting flows are in the
@@ -92,6 +93,7 @@
 //! Golden twin: `nic_golden::cc::dcqcn` (and `dcqcn_ref` in f64).
 
 use crate::arith::WideMul;
+use crate::cc::PeriodEpoch;
 use crate::cc::{CcUpdateSource, DcqcnCfgSink, DcqcnStatsSource, RpEvent, RpEventSink};
 use crate::mem::{Fifo, Ram};
 use rust_hdl::prelude::*;
@@ -119,12 +121,10 @@ pub struct DcqcnRp<const A: usize> {
     /// b_stage [12:9], epochs of the last α step [28:13], cut [44:29],
     /// increase step [60:45].
     ram_meta: Ram<Bits<61>, A>,
-    pre_a: DFF<Bits<24>>,
-    pre_d: DFF<Bits<24>>,
-    pre_i: DFF<Bits<24>>,
-    ep_a: DFF<Bits<16>>,
-    ep_d: DFF<Bits<16>>,
-    ep_i: DFF<Bits<16>>,
+    /// The three timers: α, rate-decrease and rate-increase periods.
+    epoch_a: PeriodEpoch,
+    epoch_d: PeriodEpoch,
+    epoch_i: PeriodEpoch,
     u_valid: DFF<Bit>,
     u_flow: DFF<Bits<16>>,
     u_status: DFF<Bits<3>>,
@@ -242,9 +242,6 @@ pub struct DcqcnRp<const A: usize> {
     accept: Signal<Local, Bit>,
     issue_ev: Signal<Local, Bit>,
     visit_go: Signal<Local, Bit>,
-    pa1: Signal<Local, Bits<25>>,
-    pd1: Signal<Local, Bits<25>>,
-    pi1: Signal<Local, Bits<25>>,
     rc3: Signal<Local, Bits<32>>,
     rt3: Signal<Local, Bits<32>>,
     al3: Signal<Local, Bits<21>>,
@@ -332,12 +329,9 @@ impl<const A: usize> Default for DcqcnRp<A> {
             ram_rate: Default::default(),
             ram_ab: Default::default(),
             ram_meta: Default::default(),
-            pre_a: Default::default(),
-            pre_d: Default::default(),
-            pre_i: Default::default(),
-            ep_a: Default::default(),
-            ep_d: Default::default(),
-            ep_i: Default::default(),
+            epoch_a: Default::default(),
+            epoch_d: Default::default(),
+            epoch_i: Default::default(),
             u_valid: Default::default(),
             u_flow: Default::default(),
             u_status: Default::default(),
@@ -441,9 +435,6 @@ impl<const A: usize> Default for DcqcnRp<A> {
             accept: Default::default(),
             issue_ev: Default::default(),
             visit_go: Default::default(),
-            pa1: Default::default(),
-            pd1: Default::default(),
-            pi1: Default::default(),
             rc3: Default::default(),
             rt3: Default::default(),
             al3: Default::default(),
@@ -524,12 +515,6 @@ impl<const A: usize> Logic for DcqcnRp<A> {
             merge,
             skid_flow,
             skid_op,
-            pre_a,
-            pre_d,
-            pre_i,
-            ep_a,
-            ep_d,
-            ep_i,
             u_valid,
             u_flow,
             u_status,
@@ -787,34 +772,13 @@ impl<const A: usize> Logic for DcqcnRp<A> {
         self.m_stats.drop_flow.next = self.c_drop_flow.q.val();
         self.m_stats.timer_late.next = self.c_timer_late.q.val();
 
-        // ---- the three prescalers and their epochs
-        self.pa1.next = (bit_cast::<25, 24>(self.pre_a.q.val()) + 1);
-        self.pd1.next = (bit_cast::<25, 24>(self.pre_d.q.val()) + 1);
-        self.pi1.next = (bit_cast::<25, 24>(self.pre_i.q.val()) + 1);
-        if !self.cfg.alpha_period.val().any() {
-            self.pre_a.d.next = 0.into();
-        } else if (self.pa1.val() >= bit_cast::<25, 24>(self.cfg.alpha_period.val())) {
-            self.pre_a.d.next = 0.into();
-            self.ep_a.d.next = (self.ep_a.q.val() + 1);
-        } else {
-            self.pre_a.d.next = self.pa1.val().get_bits::<24>(0);
-        }
-        if !self.cfg.dec_period.val().any() {
-            self.pre_d.d.next = 0.into();
-        } else if (self.pd1.val() >= bit_cast::<25, 24>(self.cfg.dec_period.val())) {
-            self.pre_d.d.next = 0.into();
-            self.ep_d.d.next = (self.ep_d.q.val() + 1);
-        } else {
-            self.pre_d.d.next = self.pd1.val().get_bits::<24>(0);
-        }
-        if !self.cfg.inc_period.val().any() {
-            self.pre_i.d.next = 0.into();
-        } else if (self.pi1.val() >= bit_cast::<25, 24>(self.cfg.inc_period.val())) {
-            self.pre_i.d.next = 0.into();
-            self.ep_i.d.next = (self.ep_i.q.val() + 1);
-        } else {
-            self.pre_i.d.next = self.pi1.val().get_bits::<24>(0);
-        }
+        // ---- the three timers and their epochs (`PeriodEpoch`)
+        self.epoch_a.clock.next = self.clock.val();
+        self.epoch_d.clock.next = self.clock.val();
+        self.epoch_i.clock.next = self.clock.val();
+        self.epoch_a.period.next = self.cfg.alpha_period.val();
+        self.epoch_d.period.next = self.cfg.dec_period.val();
+        self.epoch_i.period.next = self.cfg.inc_period.val();
 
         // ---- S0: interlock and issue (events first, then a visit), on
         // the slice's head.
@@ -940,9 +904,9 @@ impl<const A: usize> Logic for DcqcnRp<A> {
         }
         self.op[1].d.next = self.slice.m.op.val();
         self.bytes[1].d.next = self.slice.m.bytes.val();
-        self.cur_a[1].d.next = self.ep_a.q.val();
-        self.cur_d[1].d.next = self.ep_d.q.val();
-        self.cur_i[1].d.next = self.ep_i.q.val();
+        self.cur_a[1].d.next = self.epoch_a.epoch.val();
+        self.cur_d[1].d.next = self.epoch_d.epoch.val();
+        self.cur_i[1].d.next = self.epoch_i.epoch.val();
 
         // ---- S1: read the state (address from a register)
         self.ram_rate.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());

@@ -70,6 +70,7 @@ pub mod hop_max;
 pub mod hpcc;
 pub mod int_ns3;
 pub mod measure_inflight;
+pub mod period_epoch;
 pub mod rate;
 
 pub use compute_wind::ComputeWind;
@@ -80,6 +81,7 @@ pub use hop_max::HopMax;
 pub use hpcc::HpccCc;
 pub use int_ns3::Ns3HopParse;
 pub use measure_inflight::MeasureInflight;
+pub use period_epoch::PeriodEpoch;
 pub use rate::Rate;
 
 // The records this area's blocks exchange, generated from their one

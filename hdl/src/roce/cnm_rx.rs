@@ -82,23 +82,12 @@
 
 use crate::roce::bswap::Bswap64;
 use crate::roce::{CnmInfoSource, CnmStatsSource};
+use crate::stream::AxisTap;
 use nic_spec::cnm as w;
 use rust_hdl::prelude::*;
 
 fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
     Constant::new(Bits::<N>::from(v))
-}
-
-/// A receive-only view of a packet stream (the fields of
-/// [`AxisSink`](crate::stream::AxisSink) without `tready`): for blocks that
-/// watch a stream another block consumes.
-#[derive(LogicInterface, Default)]
-pub struct AxisTap<const D: usize, const K: usize, const U: usize> {
-    pub tdata: Signal<In, Bits<D>>,
-    pub tkeep: Signal<In, Bits<K>>,
-    pub tlast: Signal<In, Bit>,
-    pub tuser: Signal<In, Bits<U>>,
-    pub tvalid: Signal<In, Bit>,
 }
 
 #[derive(LogicBlock)]

@@ -49,6 +49,18 @@ pub struct AxisSource<const D: usize, const K: usize, const U: usize> {
     pub tready: Signal<In, Bit>,
 }
 
+/// A receive-only view of a packet stream (the fields of
+/// [`AxisSink`] without `tready`): for blocks that
+/// watch a stream another block consumes.
+#[derive(LogicInterface, Default)]
+pub struct AxisTap<const D: usize, const K: usize, const U: usize> {
+    pub tdata: Signal<In, Bits<D>>,
+    pub tkeep: Signal<In, Bits<K>>,
+    pub tlast: Signal<In, Bit>,
+    pub tuser: Signal<In, Bits<U>>,
+    pub tvalid: Signal<In, Bit>,
+}
+
 /// The bytes of a last beat: `n` = the low lanes of `keep` set before the
 /// first clear one (0..=8), `mask` = those lanes' bits (combinational: a
 /// helper inside blocks, whose outputs they register). Twin:

@@ -723,11 +723,11 @@ impl Host for NicHost {
         i.write_desc_ready = self.wr_desc.is_none() || self.ready();
         // h2c: the served reads' beats, after their latency.
         if let Some(&(_, data, keep, (last, flagged))) = self.h2c_front(now) {
-            i.h2c_tvalid = true;
-            i.h2c_tdata = data;
-            i.h2c_tkeep = keep;
-            i.h2c_tlast = last;
-            i.h2c_tuser = flagged;
+            i.h2c.tvalid = true;
+            i.h2c.tdata = data;
+            i.h2c.tkeep = keep;
+            i.h2c.tlast = last;
+            i.h2c.tuser = flagged;
         }
         // c2h: only while a write descriptor is held.
         i.c2h_tready = self.wr_desc.is_some() && self.ready();
@@ -736,10 +736,10 @@ impl Host for NicHost {
             let end = (self.rx_pos + 8).min(f.len());
             let mut w = [0u8; 8];
             w[..end - self.rx_pos].copy_from_slice(&f[self.rx_pos..end]);
-            i.rx_tvalid = true;
-            i.rx_tdata = u64::from_le_bytes(w);
-            i.rx_tkeep = ((1u16 << (end - self.rx_pos)) - 1) as u8;
-            i.rx_tlast = end == f.len();
+            i.rx.tvalid = true;
+            i.rx.tdata = u64::from_le_bytes(w);
+            i.rx.tkeep = ((1u16 << (end - self.rx_pos)) - 1) as u8;
+            i.rx.tlast = end == f.len();
         }
         i
     }
@@ -841,7 +841,7 @@ impl Host for NicHost {
             self.rd_desc
                 .push_back((now + self.p.core.dma_latency, d.addr, d.len, flagged));
         }
-        if i.h2c_tvalid && o.h2c_tready {
+        if i.h2c.tvalid && o.h2c_tready {
             self.h2c_beats.pop_front();
         }
         // ---- DMA writes: descriptors, then their beats.
@@ -850,12 +850,12 @@ impl Host for NicHost {
             self.wr_desc_q
                 .push_back((o.write_desc.addr, o.write_desc.len as u32));
         }
-        if i.c2h_tready && o.c2h_tvalid {
+        if i.c2h_tready && o.c2h.tvalid {
             let (addr, left) = self.wr_desc.as_mut().unwrap();
-            let n = o.c2h_tkeep.count_ones();
-            let bytes = o.c2h_tdata.to_le_bytes();
+            let n = o.c2h.tkeep.count_ones();
+            let bytes = o.c2h.tdata.to_le_bytes();
             for (b, byte) in bytes.iter().enumerate() {
-                if o.c2h_tkeep >> b & 1 == 1 {
+                if o.c2h.tkeep >> b & 1 == 1 {
                     self.mem.write(*addr + b as u64, &[*byte]);
                 }
             }
@@ -865,7 +865,7 @@ impl Host for NicHost {
                     .push(format!("cycle {now}: c2h beat past its descriptor"));
             }
             *left = left.saturating_sub(n);
-            if o.c2h_tlast {
+            if o.c2h.tlast {
                 if *left != 0 {
                     self.errors.push(format!(
                         "cycle {now}: c2h burst shorter than its descriptor"
@@ -878,7 +878,7 @@ impl Host for NicHost {
             self.wr_desc = self.wr_desc_q.pop_front();
         }
         // ---- The watchdog's streams.
-        for (k, stalled) in [i.rx_tvalid && !o.rx_tready, i.h2c_tvalid && !o.h2c_tready]
+        for (k, stalled) in [i.rx.tvalid && !o.rx_tready, i.h2c.tvalid && !o.h2c_tready]
             .into_iter()
             .enumerate()
         {
@@ -886,28 +886,28 @@ impl Host for NicHost {
             self.stall_max[k] = self.stall_max[k].max(self.stall_run[k]);
         }
         // ---- MAC.
-        if i.rx_tvalid && o.rx_tready {
+        if i.rx.tvalid && o.rx_tready {
             self.rx_pos += 8;
-            if i.rx_tlast {
+            if i.rx.tlast {
                 self.rx_ends.push(now);
                 self.rx_q.pop_front();
                 self.rx_pos = 0;
             }
         }
-        if o.tx_tvalid && i.tx_tready {
+        if o.tx.tvalid && i.tx_tready {
             if self.tx_buf.is_empty() {
                 self.tx_starts.push(now);
             }
-            let n = o.tx_tkeep.count_ones() as usize;
+            let n = o.tx.tkeep.count_ones() as usize;
             self.tx_buf
-                .extend_from_slice(&o.tx_tdata.to_le_bytes()[..n]);
-            if o.tx_tlast {
+                .extend_from_slice(&o.tx.tdata.to_le_bytes()[..n]);
+            if o.tx.tlast {
                 let f = std::mem::take(&mut self.tx_buf);
                 let start = *self.tx_starts.last().expect("a frame has a start") as f64;
                 self.wire_free = self.wire_free.max(start)
                     + nic_spec::mac::wire_bytes(f.len()) as f64
                         / crate::core_env::WIRE_BYTES_PER_CYCLE;
-                if o.tx_tuser {
+                if o.tx.tuser {
                     self.tx_aborts += 1;
                 } else {
                     self.frames_out += 1;

@@ -9,6 +9,7 @@ use nic_golden::roce::packet::{op, Packet, Reth};
 use nic_golden::roce::tx::{host_word, In as TxIn, RoceTx as TxGolden};
 use nic_golden::roce::txn::{FlowCfg, RxEvent, RxPipe};
 use nic_golden::roce::{TxDesc, TxFlowCtx};
+use nic_golden::stream::Axis;
 use nic_hdl::roce::tx::RoceTx;
 
 /// Flow-id bits of the benchmarked tops (the NIC's 1024 flows).
@@ -69,9 +70,12 @@ fn tx_back_to_back(opcode: u8, len: u16, frames: usize) -> (f64, usize) {
                 dlen: len as u32,
                 ..Default::default()
             },
-            rd_tvalid: !reads.is_empty(),
-            rd_tdata: reads.front().map_or(0, |r| host_word(r.0)),
-            rd_tlast: reads.front().is_some_and(|r| r.1 == 1),
+            rd: Axis {
+                tvalid: !reads.is_empty(),
+                tdata: reads.front().map_or(0, |r| host_word(r.0)),
+                tlast: reads.front().is_some_and(|r| r.1 == 1),
+                ..Default::default()
+            },
             rdq_ready: true,
             out_tready: true,
             ..Default::default()
@@ -80,7 +84,7 @@ fn tx_back_to_back(opcode: u8, len: u16, frames: usize) -> (f64, usize) {
         if o.req_ready {
             psn = (psn + 1) & 0xFF_FFFF;
         }
-        if i.rd_tvalid && o.rd_tready {
+        if i.rd.tvalid && o.rd_tready {
             let r = reads.front_mut().unwrap();
             r.0 += 8;
             r.1 -= 1;
@@ -91,9 +95,9 @@ fn tx_back_to_back(opcode: u8, len: u16, frames: usize) -> (f64, usize) {
         if o.rdq_valid {
             reads.push_back((o.rdq.addr, (o.rdq.len as u64).div_ceil(8)));
         }
-        if o.out_tvalid {
-            cur += o.out_tkeep.count_ones() as usize;
-            if o.out_tlast {
+        if o.out.tvalid {
+            cur += o.out.tkeep.count_ones() as usize;
+            if o.out.tlast {
                 tlasts.push(cycle);
                 bytes = cur;
                 cur = 0;

@@ -9,6 +9,7 @@ mod hpcc;
 mod hpcc_accuracy;
 mod int_ns3;
 mod measure_inflight;
+mod period_epoch;
 mod rate;
 
 use crate::common::operand;

@@ -16,6 +16,7 @@
 use crate::common::*;
 use nic_golden::hostif::bram_dma::{BramDma as Golden, In, Out};
 use nic_golden::hostif::{DmaDesc, RegReq};
+use nic_golden::stream::Axis;
 use nic_golden::Cycle;
 use nic_hdl::hostif::bram_dma::BramDma;
 use nic_spec::hostif::resp;
@@ -177,11 +178,13 @@ fn closed_loop(seed: u64, n: usize, resets: bool) -> (Vec<In>, Counts) {
             h2c_tready: rng.gen_bool(p_ready),
             write_desc_valid: wr_offer.is_some(),
             write_desc: wr_offer.as_ref().map(|w| w.0).unwrap_or_default(),
-            c2h_tdata: c2h.front().map_or(0, |b| b.0),
-            c2h_tkeep: c2h.front().map_or(0, |b| b.1),
-            c2h_tlast: c2h.front().is_some_and(|b| b.2),
-            c2h_tuser: rng.gen_bool(0.05),
-            c2h_tvalid: !c2h.is_empty() && !rng.gen_bool(p_gap),
+            c2h: Axis {
+                tdata: c2h.front().map_or(0, |b| b.0),
+                tkeep: c2h.front().map_or(0, |b| b.1),
+                tlast: c2h.front().is_some_and(|b| b.2),
+                tuser: rng.gen_bool(0.05),
+                tvalid: !c2h.is_empty() && !rng.gen_bool(p_gap),
+            },
             req_valid,
             req,
         };
@@ -201,14 +204,14 @@ fn closed_loop(seed: u64, n: usize, resets: bool) -> (Vec<In>, Counts) {
         } else {
             assert!(!o.resp_valid, "seed {seed} cycle {cycle}: a stray answer");
         }
-        if o.h2c_tvalid && i.h2c_tready {
+        if o.h2c.tvalid && i.h2c_tready {
             let (_, beats) = rd_live.front_mut().expect("a beat with no read");
             let (data, known, keep, last, user) = beats.pop_front().unwrap();
             let m = (0..8)
                 .filter(|k| known >> k & keep >> k & 1 == 1)
                 .fold(0u64, |m, k| m | 0xFF << (8 * k));
             assert_eq!(
-                (o.h2c_tdata & m, o.h2c_tkeep, o.h2c_tlast, o.h2c_tuser),
+                (o.h2c.tdata & m, o.h2c.tkeep, o.h2c.tlast, o.h2c.tuser),
                 (data & m, keep, last, user),
                 "seed {seed} cycle {cycle}: h2c beat"
             );
@@ -317,7 +320,7 @@ fn closed_loop(seed: u64, n: usize, resets: bool) -> (Vec<In>, Counts) {
                 wr_live = Some(((d.addr, d.addr.saturating_add(d.len as u64)), false));
             }
         }
-        if i.c2h_tvalid && o.c2h_tready {
+        if i.c2h.tvalid && o.c2h_tready {
             let (_, _, last) = c2h.pop_front().unwrap();
             assert!(
                 wr_live.is_some(),
@@ -433,7 +436,7 @@ fn bram_dma_streams_one_beat_a_cycle() {
                 h2c_tready: true,
                 ..Default::default()
             });
-            if o.h2c_tvalid {
+            if o.h2c.tvalid {
                 beats.push(t);
             }
         }
@@ -478,14 +481,17 @@ fn bram_dma_streams_one_beat_a_cycle() {
                 len: 512,
                 tag: 0,
             },
-            c2h_tdata: sent,
-            c2h_tkeep: 0xFF,
-            c2h_tlast: sent == 63,
-            c2h_tvalid: sent < 64,
+            c2h: Axis {
+                tdata: sent,
+                tkeep: 0xFF,
+                tlast: sent == 63,
+                tvalid: sent < 64,
+                ..Default::default()
+            },
             ..Default::default()
         };
         let o = dut.step(&i);
-        if i.c2h_tvalid && o.c2h_tready {
+        if i.c2h.tvalid && o.c2h_tready {
             taken.push(t);
             sent += 1;
         }

@@ -16,6 +16,7 @@ use crate::common::*;
 use nic_golden::hostif::dma_rd_mux::{DmaRdMux as Golden, In};
 use nic_golden::hostif::WqeFetch;
 use nic_golden::roce::HostReadReq;
+use nic_golden::stream::Axis;
 use nic_golden::Cycle;
 use nic_hdl::hostif::dma_rd_mux::DmaRdMux;
 use proptest::prelude::*;
@@ -115,11 +116,13 @@ fn closed_loop(seed: u64, n: usize, resets: bool) -> (Vec<In>, [u32; 4]) {
             fetch_valid: fetch_req.is_some(),
             fetch: fetch_req.unwrap_or_default(),
             desc_ready: rng.gen_bool(p_desc),
-            h2c_tdata: b.map_or(0, |b| b.0),
-            h2c_tkeep: 0xFF,
-            h2c_tlast: b.is_some_and(|b| b.2),
-            h2c_tuser: b.is_some_and(|b| b.1),
-            h2c_tvalid: b.is_some() && rng.gen_bool(0.8),
+            h2c: Axis {
+                tdata: b.map_or(0, |b| b.0),
+                tkeep: 0xFF,
+                tlast: b.is_some_and(|b| b.2),
+                tuser: b.is_some_and(|b| b.1),
+                tvalid: b.is_some() && rng.gen_bool(0.8),
+            },
             core_tready: rng.gen_bool(p_sink),
             beat_ready: rng.gen_bool(p_sink),
         };
@@ -162,13 +165,13 @@ fn closed_loop(seed: u64, n: usize, resets: bool) -> (Vec<In>, [u32; 4]) {
                 ));
             }
         }
-        if o.h2c_tready && i.h2c_tvalid {
+        if o.h2c_tready && i.h2c.tvalid {
             beats.pop_front();
         }
-        if o.core_tvalid && i.core_tready {
+        if o.core.tvalid && i.core_tready {
             let (data, _, _) = want_core.pop_front().expect("a word asked for");
-            if !o.core_tuser {
-                assert_eq!(o.core_tdata, data, "seed {seed} cycle {cycle}: core word");
+            if !o.core.tuser {
+                assert_eq!(o.core.tdata, data, "seed {seed} cycle {cycle}: core word");
             } else {
                 sum[1] += 1;
             }

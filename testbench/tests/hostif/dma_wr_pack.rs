@@ -116,8 +116,8 @@ fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 4]) {
                 "seed {seed} cycle {cycle}: a notice for a non-entry word"
             ),
         }
-        if o.c2h_tvalid && i.c2h_tready {
-            pending_beats.push_back((o.c2h_tdata, o.c2h_tkeep, o.c2h_tlast));
+        if o.c2h.tvalid && i.c2h_tready {
+            pending_beats.push_back((o.c2h.tdata, o.c2h.tkeep, o.c2h.tlast));
             // `taken[k]` is the word of `pending_beats[k]`.
             notice = taken[pending_beats.len() - 1].3;
         }

@@ -317,6 +317,7 @@ fn axis_async_fifo_resets() {
 mod one_clock {
     use crate::common::*;
     use nic_golden::mac::axis_async_fifo::{OneClock, OneClockIn, OneClockOut};
+    use nic_golden::stream::Axis;
     use nic_golden::Cycle;
     use nic_testbench::blocks::AxisAsyncFifoOneClock;
     use proptest::prelude::*;
@@ -334,11 +335,13 @@ mod one_clock {
             let done = f >= n as u64;
             let i = OneClockIn {
                 reset: resets && rng.gen_bool(0.003),
-                s_tdata: (f << 16) | b,
-                s_tkeep: 0xFF,
-                s_tlast: b + 1 == beats,
-                s_tuser: b + 1 == beats && f % 5 == 3,
-                s_tvalid: !done && dry == 0,
+                s: Axis {
+                    tdata: (f << 16) | b,
+                    tkeep: 0xFF,
+                    tlast: b + 1 == beats,
+                    tuser: b + 1 == beats && f % 5 == 3,
+                    tvalid: !done && dry == 0,
+                },
                 m_tready: rng.gen_bool(p_ready),
             };
             let o = g.step(&i);
@@ -378,11 +381,11 @@ mod one_clock {
         let mut v = Vec::new();
         let mut k = 0;
         for (i, x) in s.iter().zip(o) {
-            if x.m_tvalid && i.m_tready {
-                assert_eq!(x.m_tdata & 0xFFFF, k, "beat out of order");
+            if x.m.tvalid && i.m_tready {
+                assert_eq!(x.m.tdata & 0xFFFF, k, "beat out of order");
                 k += 1;
-                if x.m_tlast {
-                    v.push((x.m_tdata >> 16, k, x.m_tuser));
+                if x.m.tlast {
+                    v.push((x.m.tdata >> 16, k, x.m.tuser));
                     k = 0;
                 }
             }

@@ -17,6 +17,7 @@
 
 use crate::common::*;
 use nic_golden::mac::axis_pad::{self as pad, padded, AxisPad as Golden};
+use nic_golden::stream::Axis;
 use nic_golden::Cycle;
 use nic_hdl::mac::AxisPad;
 use proptest::prelude::*;
@@ -83,15 +84,17 @@ fn stim(
             }
             let i = pad::In {
                 reset: reset_at == Some(s.len()),
-                s_tdata: d,
-                s_tkeep: keep,
-                s_tvalid: rng.gen_bool(pv),
-                s_tlast: last,
-                s_tuser: if last { *user } else { rng.gen() },
+                s: Axis {
+                    tdata: d,
+                    tkeep: keep,
+                    tvalid: rng.gen_bool(pv),
+                    tlast: last,
+                    tuser: if last { *user } else { rng.gen() },
+                },
                 m_tready: rng.gen_bool(pr),
             };
             let o = g.step(&i);
-            if i.s_tvalid && o.s_tready && !i.reset {
+            if i.s.tvalid && o.s_tready && !i.reset {
                 b += 1;
             }
             s.push(i);
@@ -111,16 +114,16 @@ fn frames_out(s: &[pad::In], o: &[pad::Out]) -> Vec<(Vec<u8>, bool)> {
     let mut got = Vec::new();
     let mut cur = Vec::new();
     for (i, x) in s.iter().zip(o) {
-        if x.m_tvalid && i.m_tready && !i.reset {
-            let n = x.m_tkeep.trailing_ones() as usize;
-            assert_eq!(x.m_tkeep as u32, (1u32 << n) - 1, "tkeep is the low lanes");
+        if x.m.tvalid && i.m_tready && !i.reset {
+            let n = x.m.tkeep.trailing_ones() as usize;
+            assert_eq!(x.m.tkeep as u32, (1u32 << n) - 1, "tkeep is the low lanes");
             assert!(n >= 1, "never an empty beat");
-            assert!(x.m_tlast || n == 8, "a beat that is not the last is full");
-            assert!(x.m_tlast || !x.m_tuser, "tuser only on a last beat");
-            assert_eq!(x.m_tdata & !lanes(n), 0, "zero above the bytes");
-            cur.extend_from_slice(&x.m_tdata.to_le_bytes()[..n]);
-            if x.m_tlast {
-                got.push((std::mem::take(&mut cur), x.m_tuser));
+            assert!(x.m.tlast || n == 8, "a beat that is not the last is full");
+            assert!(x.m.tlast || !x.m.tuser, "tuser only on a last beat");
+            assert_eq!(x.m.tdata & !lanes(n), 0, "zero above the bytes");
+            cur.extend_from_slice(&x.m.tdata.to_le_bytes()[..n]);
+            if x.m.tlast {
+                got.push((std::mem::take(&mut cur), x.m.tuser));
             }
         }
     }
@@ -182,14 +185,17 @@ fn axis_pad_full_rate() {
             for b in 0..nb {
                 let n = (d.len() - 8 * b).min(8);
                 s.push(pad::In {
-                    s_tdata: u64::from_le_bytes({
-                        let mut w = [0u8; 8];
-                        w[..n].copy_from_slice(&d[8 * b..8 * b + n]);
-                        w
-                    }),
-                    s_tkeep: ((1u16 << n) - 1) as u8,
-                    s_tvalid: true,
-                    s_tlast: b + 1 == nb,
+                    s: Axis {
+                        tdata: u64::from_le_bytes({
+                            let mut w = [0u8; 8];
+                            w[..n].copy_from_slice(&d[8 * b..8 * b + n]);
+                            w
+                        }),
+                        tkeep: ((1u16 << n) - 1) as u8,
+                        tvalid: true,
+                        tlast: b + 1 == nb,
+                        ..Default::default()
+                    },
                     m_tready: true,
                     ..Default::default()
                 });
@@ -213,14 +219,14 @@ fn axis_pad_full_rate() {
             });
         }
         let o = both::<AxisPad, Golden>("axis_pad_rate", &fed).unwrap();
-        let first = o.iter().position(|x| x.m_tvalid).unwrap();
+        let first = o.iter().position(|x| x.m.tvalid).unwrap();
         let beats = 4 * cycles;
         assert!(
-            o[first..first + beats].iter().all(|x| x.m_tvalid),
+            o[first..first + beats].iter().all(|x| x.m.tvalid),
             "len {len}: no bubble"
         );
         assert!(
-            !o[first + beats].m_tvalid,
+            !o[first + beats].m.tvalid,
             "len {len}: {cycles} beats a frame"
         );
         assert_eq!(frames_out(&fed, &o), want(&fr));
@@ -242,10 +248,13 @@ fn axis_pad_counts_each_frame_once() {
                 keep &= !1;
             }
             let o = g.step(&pad::In {
-                s_tdata: u64::MAX,
-                s_tkeep: keep,
-                s_tvalid: true,
-                s_tlast: b + 1 == nb,
+                s: Axis {
+                    tdata: u64::MAX,
+                    tkeep: keep,
+                    tvalid: true,
+                    tlast: b + 1 == nb,
+                    ..Default::default()
+                },
                 m_tready: true,
                 ..Default::default()
             });

@@ -127,10 +127,10 @@ fn stim(s: &[Sym]) -> Vec<In> {
 fn frames_out(o: &[Out]) -> Vec<(Vec<u8>, bool)> {
     let mut got = Vec::new();
     let mut cur = Vec::new();
-    for x in o.iter().filter(|x| x.m_tvalid) {
-        cur.push(x.m_tdata);
-        if x.m_tlast {
-            got.push((std::mem::take(&mut cur), x.m_tuser));
+    for x in o.iter().filter(|x| x.m.tvalid) {
+        cur.push(x.m.tdata);
+        if x.m.tlast {
+            got.push((std::mem::take(&mut cur), x.m.tuser));
         }
     }
     assert!(cur.is_empty(), "a frame without its last beat");
@@ -197,7 +197,7 @@ fn gmii_rx_pause_quanta() {
     // Priorities 1, 4 and 6 enabled: the largest is priority 6's.
     assert_eq!(q, vec![0x1234, times[6]]);
     assert!(
-        o.iter().all(|x| !x.m_tvalid),
+        o.iter().all(|x| !x.m.tvalid),
         "MAC control frames are not passed on"
     );
 }
@@ -210,7 +210,7 @@ fn gmii_rx_reset_mid_frame() {
     s[cut].reset = true;
     let o = both::<GmiiRx, Golden>("gmii_rx_reset", &s).unwrap();
     assert_eq!(o[cut + 1].stats, Default::default());
-    assert!(!o[cut + 1].m_tvalid);
+    assert!(!o[cut + 1].m.tvalid);
 }
 
 #[test]

@@ -13,6 +13,7 @@
 use crate::common::*;
 use nic_golden::mac::gmii::{decode, wire_bytes, Sym};
 use nic_golden::mac::gmii_tx::{GmiiTx as Golden, In, Out};
+use nic_golden::stream::Axis;
 use nic_golden::Cycle;
 use nic_hdl::mac::GmiiTx;
 use proptest::prelude::*;
@@ -66,11 +67,13 @@ fn stimulus(seed: u64, n: usize) -> (Vec<In>, Vec<Offer>) {
             let dry = o.underflow == Some(b) && !dry_done;
             let i = In {
                 reset: false,
-                s_tdata: o.data[b],
-                s_tkeep: true,
-                s_tvalid: !dry,
-                s_tlast: last,
-                s_tuser: last && o.abort,
+                s: Axis {
+                    tdata: o.data[b],
+                    tkeep: true,
+                    tvalid: !dry,
+                    tlast: last,
+                    tuser: last && o.abort,
+                },
                 pause: rng.gen_bool(p_pause),
             };
             let out = g.step(&i);
@@ -129,9 +132,12 @@ fn gmii_tx_sends_the_reference_bytes() {
         .iter()
         .enumerate()
         .map(|(k, &b)| In {
-            s_tdata: b,
-            s_tvalid: true,
-            s_tlast: k + 1 == frame.len(),
+            s: Axis {
+                tdata: b,
+                tvalid: true,
+                tlast: k + 1 == frame.len(),
+                ..Default::default()
+            },
             ..Default::default()
         })
         .collect();
@@ -172,9 +178,12 @@ fn gmii_tx_line_rate() {
     let (mut sent, mut b) = (0, 0);
     while sent < 100 {
         let i = In {
-            s_tdata: frame[b],
-            s_tvalid: true,
-            s_tlast: b == 59,
+            s: Axis {
+                tdata: frame[b],
+                tvalid: true,
+                tlast: b == 59,
+                ..Default::default()
+            },
             ..Default::default()
         };
         if g.step(&i).s_tready {

@@ -126,11 +126,11 @@ fn loopback(seed: u64, n_frames: usize, resets: bool) -> Run {
             let hi = (lo + 8).min(s.data.len());
             let mut w = [0u8; 8];
             w[..hi - lo].copy_from_slice(&s.data[lo..hi]);
-            i.tx_tvalid = dry == 0;
-            i.tx_tdata = u64::from_le_bytes(w);
-            i.tx_tkeep = ((1u16 << (hi - lo)) - 1) as u8;
-            i.tx_tlast = b + 1 == beats;
-            i.tx_tuser = i.tx_tlast && s.abort;
+            i.tx.tvalid = dry == 0;
+            i.tx.tdata = u64::from_le_bytes(w);
+            i.tx.tkeep = ((1u16 << (hi - lo)) - 1) as u8;
+            i.tx.tlast = b + 1 == beats;
+            i.tx.tuser = i.tx.tlast && s.abort;
         } else {
             tail += 1;
         }
@@ -178,14 +178,14 @@ fn loopback(seed: u64, n_frames: usize, resets: bool) -> Run {
 fn frames_out(o: &[Out]) -> Vec<(Vec<u8>, bool)> {
     let mut got = Vec::new();
     let mut cur = Vec::new();
-    for x in o.iter().filter(|x| x.rx_tvalid) {
+    for x in o.iter().filter(|x| x.rx.tvalid) {
         for b in 0..8 {
-            if (x.rx_tkeep >> b) & 1 != 0 {
-                cur.push((x.rx_tdata >> (8 * b)) as u8);
+            if (x.rx.tkeep >> b) & 1 != 0 {
+                cur.push((x.rx.tdata >> (8 * b)) as u8);
             }
         }
-        if x.rx_tlast {
-            got.push((std::mem::take(&mut cur), x.rx_tuser));
+        if x.rx.tlast {
+            got.push((std::mem::take(&mut cur), x.rx.tuser));
         }
     }
     got

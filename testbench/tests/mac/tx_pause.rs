@@ -13,6 +13,7 @@
 
 use crate::common::*;
 use nic_golden::mac::tx_pause::{pause_frame_words, pfc_frame_words, In, Out, TxPause as Golden};
+use nic_golden::stream::Axis;
 use nic_golden::Cycle;
 use nic_hdl::mac::TxPause;
 use proptest::prelude::*;
@@ -48,11 +49,13 @@ fn stimulus(seed: u64, n_frames: usize, resets: bool) -> Vec<In> {
             let last = b + 1 == beats;
             let i = In {
                 reset: resets && rng.gen_bool(0.002),
-                s_tdata: (tag << 8) | b as u64,
-                s_tkeep: if last { 0x0F } else { 0xFF },
-                s_tvalid: dry == 0,
-                s_tlast: last,
-                s_tuser: last && tag % 7 == 0,
+                s: Axis {
+                    tdata: (tag << 8) | b as u64,
+                    tkeep: if last { 0x0F } else { 0xFF },
+                    tvalid: dry == 0,
+                    tlast: last,
+                    tuser: last && tag % 7 == 0,
+                },
                 m_tready: rng.gen_bool(p_ready),
                 rx_pause_valid: rng.gen_bool(p_rx),
                 rx_pause_quanta: match rng.gen_range(0..4) {
@@ -105,13 +108,13 @@ fn frames(s: &[In], o: &[Out]) -> Vec<(Vec<u64>, bool)> {
             in_frame = false;
             continue;
         }
-        if o[k].m_tvalid && !in_frame {
+        if o[k].m.tvalid && !in_frame {
             in_frame = true;
             start_paused = k > 0 && o[k - 1].paused;
         }
-        if o[k].m_tvalid && s[k].m_tready {
-            cur.push(o[k].m_tdata);
-            if o[k].m_tlast {
+        if o[k].m.tvalid && s[k].m_tready {
+            cur.push(o[k].m.tdata);
+            if o[k].m.tlast {
                 v.push((std::mem::take(&mut cur), start_paused));
                 in_frame = false;
             }
@@ -181,10 +184,13 @@ fn tx_pause_holds_for_the_quanta() {
         let mut s = Vec::new();
         for k in 0..(40 + 8 * q as usize) {
             s.push(In {
-                s_tdata: k as u64,
-                s_tkeep: 0xFF,
-                s_tvalid: true,
-                s_tlast: true,
+                s: Axis {
+                    tdata: k as u64,
+                    tkeep: 0xFF,
+                    tvalid: true,
+                    tlast: true,
+                    ..Default::default()
+                },
                 m_tready: true,
                 rx_pause_valid: k == 10,
                 rx_pause_quanta: q,
@@ -193,7 +199,7 @@ fn tx_pause_holds_for_the_quanta() {
             });
         }
         let o = both::<Dut, Twin>("tx_pause_hold", &s).unwrap();
-        let starts: Vec<usize> = (0..o.len()).filter(|&k| o[k].m_tvalid).collect();
+        let starts: Vec<usize> = (0..o.len()).filter(|&k| o[k].m.tvalid).collect();
         let gap = starts.windows(2).map(|w| w[1] - w[0]).max().unwrap();
         // A one-beat frame every 2 cycles (grant, beat); the pause takes
         // the timer's 8q cycles, the last of which may overlap a grant.
@@ -244,8 +250,8 @@ fn tx_pause_sends_pfc_for_the_named_classes() {
     // The last beat of each: two bytes kept.
     let lasts: Vec<u8> = o
         .iter()
-        .filter(|x| x.m_tvalid && x.m_tlast)
-        .map(|x| x.m_tkeep)
+        .filter(|x| x.m.tvalid && x.m.tlast)
+        .map(|x| x.m.tkeep)
         .collect();
     assert_eq!(lasts, vec![0x03; 3]);
     assert_eq!(o.last().unwrap().stats.sent, 3);

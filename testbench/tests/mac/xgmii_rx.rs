@@ -136,14 +136,14 @@ fn stim(w: &[(u64, u8)]) -> Vec<In> {
 fn frames_out(o: &[Out]) -> Vec<(Vec<u8>, bool)> {
     let mut got = Vec::new();
     let mut cur = Vec::new();
-    for x in o.iter().filter(|x| x.m_tvalid) {
+    for x in o.iter().filter(|x| x.m.tvalid) {
         for b in 0..8 {
-            if (x.m_tkeep >> b) & 1 != 0 {
-                cur.push((x.m_tdata >> (8 * b)) as u8);
+            if (x.m.tkeep >> b) & 1 != 0 {
+                cur.push((x.m.tdata >> (8 * b)) as u8);
             }
         }
-        if x.m_tlast {
-            got.push((std::mem::take(&mut cur), x.m_tuser));
+        if x.m.tlast {
+            got.push((std::mem::take(&mut cur), x.m.tuser));
         }
     }
     got
@@ -215,7 +215,7 @@ fn xgmii_rx_pause_quanta() {
     // Priorities 1, 4 and 6 enabled: the largest is priority 6's.
     assert_eq!(q, vec![0x1234, times[6]]);
     assert!(
-        o.iter().all(|x| !x.m_tvalid),
+        o.iter().all(|x| !x.m.tvalid),
         "MAC control frames are not passed on"
     );
 }

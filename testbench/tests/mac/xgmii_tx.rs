@@ -13,6 +13,7 @@
 use crate::common::*;
 use nic_golden::mac::xgmii::decode;
 use nic_golden::mac::xgmii_tx::{In, XgmiiTx as Golden};
+use nic_golden::stream::Axis;
 use nic_golden::Cycle;
 use nic_hdl::mac::XgmiiTx;
 use proptest::prelude::*;
@@ -86,11 +87,13 @@ fn stimulus(seed: u64, n: usize) -> (Vec<In>, Vec<Offer>) {
             let dry = o.underflow == Some(b) && !dry_done;
             let i = In {
                 reset: false,
-                s_tdata: d,
-                s_tkeep: keep,
-                s_tvalid: !dry,
-                s_tlast: last,
-                s_tuser: last && o.abort == 1,
+                s: Axis {
+                    tdata: d,
+                    tkeep: keep,
+                    tvalid: !dry,
+                    tlast: last,
+                    tuser: last && o.abort == 1,
+                },
                 pause: rng.gen_bool(p_pause),
             };
             let out = g.step(&i);
@@ -167,10 +170,13 @@ fn xgmii_tx_line_rate() {
                 .unwrap(),
         );
         let i = In {
-            s_tdata: d,
-            s_tkeep: if b == 7 { 0x0F } else { 0xFF },
-            s_tvalid: true,
-            s_tlast: b == 7,
+            s: Axis {
+                tdata: d,
+                tkeep: if b == 7 { 0x0F } else { 0xFF },
+                tvalid: true,
+                tlast: b == 7,
+                ..Default::default()
+            },
             ..Default::default()
         };
         if g.step(&i).s_tready {

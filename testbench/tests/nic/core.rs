@@ -16,6 +16,7 @@
 use crate::common::*;
 use nic_golden::cc::params::{CcParams, Variant};
 use nic_golden::nic::core::{In, NicCore as Golden};
+use nic_golden::stream::Axis;
 use nic_golden::Cycle;
 use nic_hdl::nic::NicCore;
 use nic_netsim::core_env::{hosts_for, plan, CorePair, DcqcnRegs, HostParams, VariantPlan};
@@ -504,14 +505,17 @@ fn core_counts_cnms_and_never_takes_one_for_roce() {
             lanes[..chunk.len()].copy_from_slice(chunk);
             let last = b + 1 == beats;
             s.push(In {
-                rx_tdata: u64::from_le_bytes(lanes),
-                rx_tkeep: if last {
-                    ((1u16 << chunk.len()) - 1) as u8
-                } else {
-                    0xFF
+                rx: Axis {
+                    tdata: u64::from_le_bytes(lanes),
+                    tkeep: if last {
+                        ((1u16 << chunk.len()) - 1) as u8
+                    } else {
+                        0xFF
+                    },
+                    tlast: last,
+                    tvalid: true,
+                    ..Default::default()
                 },
-                rx_tlast: last,
-                rx_tvalid: true,
                 // Ready throughout the first half; then a consumer that
                 // takes a record now and then, so the slot is full when
                 // some CNMs are decided.
@@ -666,10 +670,13 @@ fn core_refuses_what_no_region_grants() {
             let chunk = &f[8 * b..(8 * b + 8).min(f.len())];
             lanes[..chunk.len()].copy_from_slice(chunk);
             s.push(In {
-                rx_tdata: u64::from_le_bytes(lanes),
-                rx_tkeep: ((1u16 << chunk.len()) - 1) as u8,
-                rx_tlast: b + 1 == beats,
-                rx_tvalid: true,
+                rx: Axis {
+                    tdata: u64::from_le_bytes(lanes),
+                    tkeep: ((1u16 << chunk.len()) - 1) as u8,
+                    tlast: b + 1 == beats,
+                    tvalid: true,
+                    ..idle.rx
+                },
                 ..idle
             });
         }
@@ -682,7 +689,7 @@ fn core_refuses_what_no_region_grants() {
             !i.cfg_valid || o.cfg_ready,
             "a configuration write not taken"
         );
-        assert!(!i.rx_tvalid || o.rx_tready, "a frame beat not taken");
+        assert!(!i.rx.tvalid || o.rx_tready, "a frame beat not taken");
     }
     let last = out.last().unwrap();
     eprintln!(
@@ -717,10 +724,10 @@ fn core_refuses_what_no_region_grants() {
     // The answers on the wire, in order: (PSN, syndrome, MSN).
     let mut tx = Vec::new();
     let mut cur = Vec::new();
-    for o in out.iter().filter(|o| o.tx_tvalid) {
-        let n = o.tx_tkeep.count_ones() as usize;
-        cur.extend_from_slice(&o.tx_tdata.to_le_bytes()[..n]);
-        if o.tx_tlast {
+    for o in out.iter().filter(|o| o.tx.tvalid) {
+        let n = o.tx.tkeep.count_ones() as usize;
+        cur.extend_from_slice(&o.tx.tdata.to_le_bytes()[..n]);
+        if o.tx.tlast {
             tx.push(decode(&std::mem::take(&mut cur), false).expect("a RoCEv2 frame"));
         }
     }

@@ -10,6 +10,7 @@ use nic_golden::roce::cnm_rx::{
 };
 use nic_golden::roce::packet::Packet;
 use nic_golden::roce::CnmInfo;
+use nic_golden::stream::Axis;
 use nic_golden::Cycle;
 use nic_hdl::roce::cnm_rx::CnmRx;
 use nic_spec::cnm as w;
@@ -294,11 +295,13 @@ fn stim(seed: u64, cycles: usize, gap_in: u32, ready: u32) -> Stim {
     let mut ins = Vec::with_capacity(cycles + 200);
     let mut frames = Vec::new();
     let junk = |rng: &mut SmallRng, ready: bool| In {
-        rx_tdata: rng.gen(),
-        rx_tkeep: rng.gen(),
-        rx_tlast: rng.gen(),
-        rx_tuser: rng.gen(),
-        rx_tvalid: false,
+        rx: Axis {
+            tdata: rng.gen(),
+            tkeep: rng.gen(),
+            tlast: rng.gen(),
+            tuser: rng.gen(),
+            tvalid: false,
+        },
         cnm_ready: ready,
     };
     while ins.len() < cycles {
@@ -335,11 +338,13 @@ fn stim(seed: u64, cycles: usize, gap_in: u32, ready: u32) -> Stim {
                 }
             };
             ins.push(In {
-                rx_tdata: u64::from_le_bytes(lanes),
-                rx_tkeep: keep,
-                rx_tlast: last,
-                rx_tuser: if last { fr.bad_fcs } else { rng.gen() },
-                rx_tvalid: true,
+                rx: Axis {
+                    tdata: u64::from_le_bytes(lanes),
+                    tkeep: keep,
+                    tlast: last,
+                    tuser: if last { fr.bad_fcs } else { rng.gen() },
+                    tvalid: true,
+                },
                 cnm_ready: rng.gen_range(0..100) < ready,
             });
         }
@@ -528,10 +533,13 @@ fn a_busy_consumer_drops_and_counts() {
                 let mut l = [0u8; 8];
                 l[..b.len()].copy_from_slice(b);
                 In {
-                    rx_tdata: u64::from_le_bytes(l),
-                    rx_tkeep: ((1u16 << b.len()) - 1) as u8,
-                    rx_tlast: (k + 1) * 8 >= f.len(),
-                    rx_tvalid: true,
+                    rx: Axis {
+                        tdata: u64::from_le_bytes(l),
+                        tkeep: ((1u16 << b.len()) - 1) as u8,
+                        tlast: (k + 1) * 8 >= f.len(),
+                        tvalid: true,
+                        ..Default::default()
+                    },
                     cnm_ready: ready,
                     ..In::default()
                 }
@@ -592,10 +600,13 @@ fn latency_and_hold() {
             let mut l = [0u8; 8];
             l[..b.len()].copy_from_slice(b);
             In {
-                rx_tdata: u64::from_le_bytes(l),
-                rx_tkeep: ((1u16 << b.len()) - 1) as u8,
-                rx_tlast: (k + 1) * 8 >= f.len(),
-                rx_tvalid: true,
+                rx: Axis {
+                    tdata: u64::from_le_bytes(l),
+                    tkeep: ((1u16 << b.len()) - 1) as u8,
+                    tlast: (k + 1) * 8 >= f.len(),
+                    tvalid: true,
+                    ..Default::default()
+                },
                 ..In::default()
             }
         })

@@ -439,10 +439,10 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
         if !payq.is_empty() && (pay_offer || coin(&mut rng, k.p_pay)) {
             let (d, kp, l) = payq[0];
             pay_offer = true;
-            i.pay_tvalid = true;
-            i.pay_tdata = d;
-            i.pay_tkeep = kp;
-            i.pay_tlast = l;
+            i.pay.tvalid = true;
+            i.pay.tdata = d;
+            i.pay.tkeep = kp;
+            i.pay.tlast = l;
         }
         i.wr_ready = coin(&mut rng, k.p_wr);
         i.ack_ready = coin(&mut rng, k.p_ack);
@@ -457,7 +457,7 @@ fn drive<const A: usize>(cfg0: &[CfgW], specs: &[Spec], k: &Knobs) -> Run {
             cur = None;
             run.accepts.push(cyc);
         }
-        if i.pay_tvalid && o.pay_tready {
+        if i.pay.tvalid && o.pay_tready {
             payq.pop_front();
             pay_offer = false;
         }
@@ -1822,7 +1822,7 @@ fn random_stimulus_covers_every_outcome() {
                 o.nak_valid && !i.nak_ready,
                 o.rdreq_valid && !i.rdreq_ready,
                 o.wr_valid && !i.wr_ready,
-                st == g::State::PayDrop && i.pay_tvalid,
+                st == g::State::PayDrop && i.pay.tvalid,
                 st == g::State::Retry,
                 i.reset,
                 o.ack_valid && o.ack.tlm.present && i.ack_ready,

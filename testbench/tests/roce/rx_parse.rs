@@ -7,6 +7,7 @@
 use crate::common::*;
 use nic_golden::roce::rx_parse::{self as g, In, Out, RoceRxParse as Golden, REASONS};
 use nic_golden::roce::{RxMeta as Meta, Telemetry};
+use nic_golden::stream::Axis;
 use nic_golden::Cycle;
 use nic_hdl::roce::rx_parse::RoceRxParse;
 use proptest::prelude::*;
@@ -501,10 +502,13 @@ struct Plan {
 fn stimulus(rng: &mut SmallRng, frames: &[Frame], plan: &Plan) -> Vec<In> {
     let mut s = Vec::new();
     let idle = |rng: &mut SmallRng| In {
-        in_tdata: rng.gen(),
-        in_tkeep: rng.gen(),
-        in_tlast: rng.gen(),
-        in_tuser: rng.gen(),
+        rx: Axis {
+            tdata: rng.gen(),
+            tkeep: rng.gen(),
+            tlast: rng.gen(),
+            tuser: rng.gen(),
+            ..Default::default()
+        },
         ..Default::default()
     };
     for f in frames {
@@ -520,18 +524,20 @@ fn stimulus(rng: &mut SmallRng, frames: &[Frame], plan: &Plan) -> Vec<In> {
             w[..c.len()].copy_from_slice(c);
             let last = k + 1 == n;
             s.push(In {
-                in_tdata: u64::from_le_bytes(w),
-                // tkeep and tuser are only looked at on the last word.
-                in_tkeep: if last {
-                    ((1u16 << c.len()) - 1) as u8
-                } else if rng.gen_bool(0.9) {
-                    0xFF
-                } else {
-                    rng.gen()
+                rx: Axis {
+                    tdata: u64::from_le_bytes(w),
+                    tkeep: if last {
+                        ((1u16 << c.len()) - 1) as u8
+                    } else if rng.gen_bool(0.9) {
+                        0xFF
+                    } else {
+                        rng.gen()
+                    },
+                    tlast: last,
+                    tvalid: true,
+                    tuser: if last { f.fcs } else { rng.gen_bool(0.1) },
                 },
-                in_tlast: last,
-                in_tvalid: true,
-                in_tuser: if last { f.fcs } else { rng.gen_bool(0.1) },
+                // tkeep and tuser are only looked at on the last word.
                 ..Default::default()
             });
         }
@@ -560,17 +566,17 @@ fn delivered(stim: &[In], outs: &[Out]) -> Vec<(Meta, Vec<u8>)> {
     let mut v: Vec<(Meta, Vec<u8>)> = Vec::new();
     let mut open = false;
     for (i, o) in stim.iter().zip(outs) {
-        if o.pay_tvalid {
+        if o.pay.tvalid {
             assert!(open, "payload word without a record");
             if i.pay_tready {
-                let n = o.pay_tkeep.count_ones() as usize;
-                assert_eq!(o.pay_tkeep as u16, (1u16 << n) - 1, "tkeep contiguous");
-                assert_eq!(o.pay_tdata & !g_mask(n), 0, "lanes beyond tkeep are 0");
+                let n = o.pay.tkeep.count_ones() as usize;
+                assert_eq!(o.pay.tkeep as u16, (1u16 << n) - 1, "tkeep contiguous");
+                assert_eq!(o.pay.tdata & !g_mask(n), 0, "lanes beyond tkeep are 0");
                 v.last_mut()
                     .unwrap()
                     .1
-                    .extend_from_slice(&o.pay_tdata.to_le_bytes()[..n]);
-                if o.pay_tlast {
+                    .extend_from_slice(&o.pay.tdata.to_le_bytes()[..n]);
+                if o.pay.tlast {
                     open = false;
                 } else {
                     assert_eq!(n, 8, "only the last word is partial");

@@ -165,12 +165,12 @@ fn run(plan: &Plan) -> (Vec<In>, Log) {
             i.req.tlm.hop4 = d.words[5];
         }
         if let Some(&(addr, words)) = host.front() {
-            i.rd_tvalid = e.rd_tvalid;
-            i.rd_tdata = host_word(addr + 8 * sent_words);
-            i.rd_tlast = sent_words + 1 == words;
+            i.rd.tvalid = e.rd_tvalid;
+            i.rd.tdata = host_word(addr + 8 * sent_words);
+            i.rd.tlast = sent_words + 1 == words;
         } else {
             // Nothing requested: junk on the bus, not valid.
-            i.rd_tdata = host_word(0xDEAD_0000 + t as u64);
+            i.rd.tdata = host_word(0xDEAD_0000 + t as u64);
         }
         let o: Out = g.step(&i);
         stim.push(i);
@@ -196,20 +196,20 @@ fn run(plan: &Plan) -> (Vec<In>, Log) {
         if o.rdq_valid && i.rdq_ready {
             host.push_back((o.rdq.addr, (o.rdq.len as u64 + 7) / 8));
         }
-        if i.rd_tvalid && o.rd_tready {
+        if i.rd.tvalid && o.rd_tready {
             sent_words += 1;
             if sent_words == host.front().unwrap().1 {
                 host.pop_front();
                 sent_words = 0;
             }
         }
-        if o.out_tvalid && i.out_tready {
+        if o.out.tvalid && i.out_tready {
             assert!(
-                o.out_tkeep == 0xFF || o.out_tlast,
+                o.out.tkeep == 0xFF || o.out.tlast,
                 "cycle {t}: partial word before tlast"
             );
             assert_eq!(
-                o.out_tkeep & o.out_tkeep.wrapping_add(1),
+                o.out.tkeep & o.out.tkeep.wrapping_add(1),
                 0,
                 "cycle {t}: tkeep"
             );
@@ -217,12 +217,12 @@ fn run(plan: &Plan) -> (Vec<In>, Log) {
                 frame_start = t;
             }
             for k in 0..8 {
-                if (o.out_tkeep >> k) & 1 != 0 {
-                    frame.push((o.out_tdata >> (8 * k)) as u8);
+                if (o.out.tkeep >> k) & 1 != 0 {
+                    frame.push((o.out.tdata >> (8 * k)) as u8);
                 }
             }
             log.sent.push(t);
-            if o.out_tlast {
+            if o.out.tlast {
                 log.frames
                     .push((std::mem::take(&mut frame), frame_start, t));
             }
@@ -628,18 +628,18 @@ fn check_wire_across_resets(log: &Log, stim: &[In], outs: &[Out]) -> usize {
     let mut frame = Vec::new();
     let mut closed = 0;
     for (t, (i, o)) in stim.iter().zip(outs).enumerate() {
-        if !(o.out_tvalid && i.out_tready) {
+        if !(o.out.tvalid && i.out_tready) {
             continue;
         }
         for k in 0..8 {
-            if (o.out_tkeep >> k) & 1 != 0 {
-                frame.push((o.out_tdata >> (8 * k)) as u8);
+            if (o.out.tkeep >> k) & 1 != 0 {
+                frame.push((o.out.tdata >> (8 * k)) as u8);
             }
         }
-        if o.out_tlast {
+        if o.out.tlast {
             let f = std::mem::take(&mut frame);
-            if o.out_tuser {
-                assert_eq!(o.out_tkeep, 0x01, "cycle {t}: a closing word");
+            if o.out.tuser {
+                assert_eq!(o.out.tkeep, 0x01, "cycle {t}: a closing word");
                 closed += 1;
             } else {
                 assert!(
@@ -704,12 +704,12 @@ fn tx_reset_mid_frame_sends_one_closing_word() {
     // before the stall: they wait through both resets, held unchanged,
     // and go first; the closing word, held in stage B, follows them.
     for t in 52..80 {
-        assert!(outs[t].out_tvalid && !outs[t].out_tuser, "cycle {t}");
-        let word = |o: &Out| (o.out_tdata, o.out_tkeep, o.out_tlast);
+        assert!(outs[t].out.tvalid && !outs[t].out.tuser, "cycle {t}");
+        let word = |o: &Out| (o.out.tdata, o.out.tkeep, o.out.tlast);
         assert_eq!(word(&outs[t]), word(&outs[51]), "cycle {t}: held");
     }
     let closing: Vec<usize> = (0..stim.len())
-        .filter(|&t| outs[t].out_tvalid && stim[t].out_tready && outs[t].out_tuser)
+        .filter(|&t| outs[t].out.tvalid && stim[t].out_tready && outs[t].out.tuser)
         .collect();
     assert_eq!(
         closing,
@@ -908,8 +908,8 @@ fn tx_flagged_payload_aborts_its_frame() {
     let (mut stim, log) = run(&plan);
     let mut hits = 0;
     for i in stim.iter_mut() {
-        if i.rd_tvalid && i.rd_tdata == flagged {
-            i.rd_tuser = true;
+        if i.rd.tvalid && i.rd.tdata == flagged {
+            i.rd.tuser = true;
             hits += 1;
         }
     }
@@ -918,8 +918,8 @@ fn tx_flagged_payload_aborts_its_frame() {
     let last_beats: Vec<bool> = stim
         .iter()
         .zip(&outs)
-        .filter(|(i, o)| o.out_tvalid && i.out_tready && o.out_tlast)
-        .map(|(_, o)| o.out_tuser)
+        .filter(|(i, o)| o.out.tvalid && i.out_tready && o.out.tlast)
+        .map(|(_, o)| o.out.tuser)
         .collect();
     assert_eq!(
         last_beats,
@@ -927,7 +927,7 @@ fn tx_flagged_payload_aborts_its_frame() {
         "tuser on the frames' last words"
     );
     assert!(
-        outs.iter().all(|o| !o.out_tuser || o.out_tlast),
+        outs.iter().all(|o| !o.out.tuser || o.out.tlast),
         "tuser only on a last word"
     );
     let end = outs.last().unwrap().stats;

@@ -3,6 +3,7 @@
 use super::axis_skid::{assert_in_order, stream_stim};
 use crate::common::*;
 use nic_golden::stream::axis_fifo::AxisFifo as Golden;
+use nic_golden::stream::Axis;
 use nic_golden::stream::{Beat, In};
 use nic_hdl::stream::AxisFifo;
 use proptest::prelude::*;
@@ -16,10 +17,10 @@ proptest! {
     #[test]
     fn axis_fifo16_matches_golden(s in stream_stim(300)) {
         let o = both::<Fifo16, Gold16>("axis_fifo16", &s)?;
-        let s1: Vec<In> = s.iter().map(|i| In { s_tuser: i.s_tuser & 1, ..*i }).collect();
+        let s1: Vec<In> = s.iter().map(|i| In { s: Axis { tuser: i.s.tuser & 1, ..i.s }, ..*i }).collect();
         assert_in_order(&s1, |t| o[t].s_tready, |t| {
-            (o[t].m_tvalid && s[t].m_tready).then(|| Beat {
-                tdata: o[t].m_tdata, tkeep: o[t].m_tkeep, tlast: o[t].m_tlast, tuser: o[t].m_tuser,
+            (o[t].m.tvalid && s[t].m_tready).then(|| Beat {
+                tdata: o[t].m.tdata, tkeep: o[t].m.tkeep, tlast: o[t].m.tlast, tuser: o[t].m.tuser,
             })
         })?;
     }
@@ -37,16 +38,19 @@ proptest! {
 fn axis_fifo_latency_is_four() {
     let s: Vec<In> = (0..8)
         .map(|t| In {
-            s_tdata: 0xAB,
-            s_tvalid: t == 0,
+            s: Axis {
+                tdata: 0xAB,
+                tvalid: t == 0,
+                ..Default::default()
+            },
             m_tready: true,
             ..In::default()
         })
         .collect();
     let o = both::<Fifo16, Gold16>("axis_fifo_latency", &s).unwrap();
-    let first = o.iter().position(|o| o.m_tvalid);
+    let first = o.iter().position(|o| o.m.tvalid);
     assert_eq!(first, Some(4));
-    assert_eq!(o[4].m_tdata, 0xAB);
+    assert_eq!(o[4].m.tdata, 0xAB);
 }
 
 /// Fill to capacity with the output stalled, then drain at full rate.
@@ -55,8 +59,11 @@ fn axis_fifo_fill_and_drain() {
     let mut s = vec![];
     for k in 0..40u64 {
         s.push(In {
-            s_tdata: k as u128,
-            s_tvalid: true,
+            s: Axis {
+                tdata: k as u128,
+                tvalid: true,
+                ..Default::default()
+            },
             m_tready: false,
             ..In::default()
         });
@@ -73,12 +80,12 @@ fn axis_fifo_fill_and_drain() {
     assert_eq!(accepted, 19);
     assert_eq!(o[39].level, 16);
     let drained: Vec<u128> = (40..80)
-        .filter(|&t| o[t].m_tvalid)
-        .map(|t| o[t].m_tdata)
+        .filter(|&t| o[t].m.tvalid)
+        .map(|t| o[t].m.tdata)
         .collect();
     assert_eq!(drained, (0..19).collect::<Vec<u128>>());
     // Drained back to back: one beat per cycle.
-    assert!((40..59).all(|t| o[t].m_tvalid));
+    assert!((40..59).all(|t| o[t].m.tvalid));
 }
 
 /// Four-state simulation: no X or Z on any output, RAM words never

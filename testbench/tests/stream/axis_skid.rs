@@ -2,6 +2,7 @@
 
 use crate::common::*;
 use nic_golden::stream::axis_skid::AxisSkid as Golden;
+use nic_golden::stream::Axis;
 use nic_golden::stream::{Beat, In};
 use nic_hdl::stream::AxisSkid;
 use proptest::prelude::*;
@@ -20,11 +21,13 @@ pub fn stream_stim(len: usize) -> impl Strategy<Value = Vec<In>> {
                 chance(pr),
             )
                 .prop_map(|(d, k, l, u, v, r)| In {
-                    s_tdata: d as u128,
-                    s_tkeep: k as u16,
-                    s_tlast: l,
-                    s_tuser: u as u32,
-                    s_tvalid: v,
+                    s: Axis {
+                        tdata: d as u128,
+                        tkeep: k as u16,
+                        tlast: l,
+                        tuser: u as u32,
+                        tvalid: v,
+                    },
                     m_tready: r,
                 }),
             1..len,
@@ -40,7 +43,7 @@ pub fn assert_in_order(
     out: impl Fn(usize) -> Option<Beat>,
 ) -> Result<(), TestCaseError> {
     let sent: Vec<Beat> = (0..s.len())
-        .filter(|&t| s[t].s_tvalid && accepted(t))
+        .filter(|&t| s[t].s.tvalid && accepted(t))
         .map(|t| s[t].beat())
         .collect();
     let got: Vec<Beat> = (0..s.len()).filter_map(out).collect();
@@ -54,10 +57,10 @@ proptest! {
     #[test]
     fn axis_skid64_matches_golden(s in stream_stim(200)) {
         let o = both::<AxisSkid<64, 8, 1>, Golden<64, 8, 1>>("axis_skid64", &s)?;
-        let s1: Vec<In> = s.iter().map(|i| In { s_tuser: i.s_tuser & 1, ..*i }).collect();
+        let s1: Vec<In> = s.iter().map(|i| In { s: Axis { tuser: i.s.tuser & 1, ..i.s }, ..*i }).collect();
         assert_in_order(&s1, |t| o[t].s_tready, |t| {
-            (o[t].m_tvalid && s[t].m_tready).then(|| Beat {
-                tdata: o[t].m_tdata, tkeep: o[t].m_tkeep, tlast: o[t].m_tlast, tuser: o[t].m_tuser,
+            (o[t].m.tvalid && s[t].m_tready).then(|| Beat {
+                tdata: o[t].m.tdata, tkeep: o[t].m.tkeep, tlast: o[t].m.tlast, tuser: o[t].m.tuser,
             })
         })?;
     }
@@ -75,15 +78,18 @@ proptest! {
 fn axis_skid_full_throughput() {
     let s: Vec<In> = (0..100u64)
         .map(|k| In {
-            s_tdata: k as u128,
-            s_tvalid: true,
+            s: Axis {
+                tdata: k as u128,
+                tvalid: true,
+                ..Default::default()
+            },
             m_tready: true,
             ..In::default()
         })
         .collect();
     let o = both::<AxisSkid<64, 8, 1>, Golden<64, 8, 1>>("axis_skid_throughput", &s).unwrap();
     for (t, out) in o.iter().enumerate().skip(1) {
-        assert!(out.m_tvalid && out.s_tready);
-        assert_eq!(out.m_tdata, (t - 1) as u128);
+        assert!(out.m.tvalid && out.s_tready);
+        assert_eq!(out.m.tdata, (t - 1) as u128);
     }
 }

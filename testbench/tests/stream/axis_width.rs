@@ -13,6 +13,7 @@
 use crate::common::*;
 use nic_golden::stream::axis_narrow::{self as narrow, AxisNarrow as GoldenNarrow};
 use nic_golden::stream::axis_widen::{self as widen, AxisWiden as GoldenWiden};
+use nic_golden::stream::Axis;
 use nic_golden::Cycle;
 use nic_hdl::stream::{AxisNarrow, AxisWiden};
 use proptest::prelude::*;
@@ -62,16 +63,18 @@ fn narrow_stim(
             }
             let i = narrow::In {
                 reset: false,
-                s_tdata: d,
-                s_tkeep: keep,
-                s_tvalid: rng.gen_bool(pv),
-                s_tlast: last,
-                s_tuser: last && *user,
+                s: Axis {
+                    tdata: d,
+                    tkeep: keep,
+                    tvalid: rng.gen_bool(pv),
+                    tlast: last,
+                    tuser: last && *user,
+                },
                 m_tready: rng.gen_bool(pr),
             };
-            if i.s_tvalid && g.step(&i).s_tready {
+            if i.s.tvalid && g.step(&i).s_tready {
                 b += 1;
-            } else if !i.s_tvalid {
+            } else if !i.s.tvalid {
                 g.step(&i);
             }
             s.push(i);
@@ -91,10 +94,10 @@ fn narrow_out(s: &[narrow::In], o: &[narrow::Out]) -> Vec<(Vec<u8>, bool)> {
     let mut got = Vec::new();
     let mut cur = Vec::new();
     for (i, x) in s.iter().zip(o) {
-        if x.m_tvalid && i.m_tready {
-            cur.push(x.m_tdata);
-            if x.m_tlast {
-                got.push((std::mem::take(&mut cur), x.m_tuser));
+        if x.m.tvalid && i.m_tready {
+            cur.push(x.m.tdata);
+            if x.m.tlast {
+                got.push((std::mem::take(&mut cur), x.m.tuser));
             }
         }
     }
@@ -131,14 +134,16 @@ fn widen_stim(
             let last = b + 1 == data.len();
             let i = widen::In {
                 reset: false,
-                s_tdata: data[b],
-                s_tkeep: rng.gen(),
-                s_tvalid: rng.gen_bool(pv),
-                s_tlast: last,
-                s_tuser: if last { *user } else { rng.gen() },
+                s: Axis {
+                    tdata: data[b],
+                    tkeep: rng.gen(),
+                    tvalid: rng.gen_bool(pv),
+                    tlast: last,
+                    tuser: if last { *user } else { rng.gen() },
+                },
                 m_tready: rng.gen_bool(pr),
             };
-            if g.step(&i).s_tready && i.s_tvalid {
+            if g.step(&i).s_tready && i.s.tvalid {
                 b += 1;
             }
             s.push(i);
@@ -157,13 +162,13 @@ fn widen_out(s: &[widen::In], o: &[widen::Out]) -> Vec<(Vec<u8>, bool)> {
     let mut got = Vec::new();
     let mut cur = Vec::new();
     for (i, x) in s.iter().zip(o) {
-        if x.m_tvalid && i.m_tready {
-            let n = x.m_tkeep.trailing_ones() as usize;
-            assert_eq!(x.m_tkeep as u32, (1u32 << n) - 1, "tkeep is the low lanes");
-            assert!(x.m_tlast || n == 8, "a beat that is not the last is full");
-            cur.extend_from_slice(&x.m_tdata.to_le_bytes()[..n]);
-            if x.m_tlast {
-                got.push((std::mem::take(&mut cur), x.m_tuser));
+        if x.m.tvalid && i.m_tready {
+            let n = x.m.tkeep.trailing_ones() as usize;
+            assert_eq!(x.m.tkeep as u32, (1u32 << n) - 1, "tkeep is the low lanes");
+            assert!(x.m.tlast || n == 8, "a beat that is not the last is full");
+            cur.extend_from_slice(&x.m.tdata.to_le_bytes()[..n]);
+            if x.m.tlast {
+                got.push((std::mem::take(&mut cur), x.m.tuser));
             }
         }
     }
@@ -194,9 +199,9 @@ proptest! {
 fn axis_narrow_full_rate() {
     let (s, fr) = narrow_stim(9, 10, 1.0, 1.0);
     let o = both::<AxisNarrow, GoldenNarrow>("axis_narrow_rate", &s).unwrap();
-    let first = o.iter().position(|x| x.m_tvalid).unwrap();
+    let first = o.iter().position(|x| x.m.tvalid).unwrap();
     let total: usize = narrow_want(&fr).iter().map(|f| f.0.len()).sum();
-    assert!(o[first..first + total].iter().all(|x| x.m_tvalid));
+    assert!(o[first..first + total].iter().all(|x| x.m.tvalid));
 }
 
 #[test]
@@ -219,10 +224,13 @@ fn axis_narrow_then_widen_is_the_identity() {
             ..*i
         });
         let wi = widen::In {
-            s_tdata: on.m_tdata,
-            s_tvalid: on.m_tvalid,
-            s_tlast: on.m_tlast,
-            s_tuser: on.m_tuser,
+            s: Axis {
+                tdata: on.m.tdata,
+                tvalid: on.m.tvalid,
+                tlast: on.m.tlast,
+                tuser: on.m.tuser,
+                ..Default::default()
+            },
             m_tready: true,
             ..Default::default()
         };

@@ -12,6 +12,7 @@
 
 use super::{decode_line, Char};
 use crate::common::*;
+use nic_golden::stream::Axis;
 use nic_golden::uart::uart_tx::{In, Out, UartTx as Golden};
 use nic_golden::Cycle;
 use nic_hdl::uart::UartTx;
@@ -29,13 +30,15 @@ fn stim(seed: u64, nbytes: usize, n: u16, pv: f64) -> (Vec<In>, Vec<u8>) {
         let i = In {
             reset: false,
             cfg_clks_per_bit: n,
-            s_tdata: bytes[k],
-            s_tvalid: rng.gen_bool(pv),
-            s_tkeep: rng.gen(),
-            s_tlast: rng.gen(),
-            s_tuser: rng.gen(),
+            s: Axis {
+                tdata: bytes[k],
+                tvalid: rng.gen_bool(pv),
+                tkeep: rng.gen(),
+                tlast: rng.gen(),
+                tuser: rng.gen(),
+            },
         };
-        if g.step(&i).s_tready && i.s_tvalid {
+        if g.step(&i).s_tready && i.s.tvalid {
             k += 1;
         }
         s.push(i);
@@ -100,8 +103,11 @@ fn uart_tx_line_is_high_after_power_up_and_reset() {
     ];
     s.push(In {
         cfg_clks_per_bit: 4,
-        s_tdata: 0x00,
-        s_tvalid: true,
+        s: Axis {
+            tdata: 0x00,
+            tvalid: true,
+            ..Default::default()
+        },
         ..Default::default()
     });
     for k in 0..12 {
