@@ -13,6 +13,7 @@ pub mod requester;
 pub mod rx_dispatch;
 pub mod rx_parse;
 pub mod tx;
+pub mod wr_ring;
 
 /// The CRC block is combinational: a clock-less harness would need its
 /// own engine plumbing, so it is tested inside [`Crc32Tb`], a register

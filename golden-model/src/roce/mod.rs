@@ -13,6 +13,7 @@ pub mod rx_dispatch;
 pub mod rx_parse;
 pub mod tx;
 pub mod txn;
+pub mod wr_ring;
 
 // The records this area's blocks exchange, generated from their one
 // declaration in `nic_spec::records` (see `crate::record`).

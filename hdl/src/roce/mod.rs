@@ -11,6 +11,7 @@ pub mod requester;
 pub mod rx_dispatch;
 pub mod rx_parse;
 pub mod tx;
+pub mod wr_ring;
 
 // The records this area's blocks exchange, generated from their one
 // declaration in `nic_spec::records` (see `crate::record`).

@@ -87,8 +87,9 @@
 //!
 //! # Timing
 //! An operation takes `Flow`, `Decide`, its states, and `Wb`; every ring
-//! read takes two cycles (`*Rd`, `*Rd2`). The ring words are registered
-//! as they leave the block RAM (`ring_*_out`), read a cycle ahead at the
+//! read takes two cycles (`*Rd`, `*Rd2`). The rings are a block of their
+//! own, [`WrRing`] (`wr_ring.rs`, with its twin and test), whose words
+//! are registered as they leave the block RAM, read a cycle ahead at the
 //! slot each state predicts from registers (`ring_slot`), so no logic
 //! follows the RAM's output in the same cycle (`docs/architecture.md`
 //! §5i, R3). Each input passes its record's input stage
@@ -133,6 +134,7 @@
 use crate::cc::CcEventSource;
 use crate::mem::{Fifo, Ram};
 use crate::roce::op_decode::OpDecode;
+use crate::roce::wr_ring::WrRing;
 use crate::roce::{
     CcFeedback, CcFeedbackSink, NakReq, NakReqSink, ReqFlowCtx, ReqFlowCtxSink, ReqStatsSource,
     RxFlowCtxSource, TxDescSource, WorkReq, WorkReqSink, WrCompletionSource,
@@ -222,26 +224,10 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     st_w1: Ram<Bits<34>, A>,
     st_seq: Ram<Bits<96>, A>,
     st_psn: Ram<Bits<96>, A>,
-    // The work-request ring (address = flow << Q | slot).
-    ring_read: Ram<Bits<5>, AQ>,
-    ring_laddr: Ram<Bits<64>, AQ>,
-    ring_va: Ram<Bits<64>, AQ>,
-    ring_rkey: Ram<Bits<32>, AQ>,
-    ring_len: Ram<Bits<32>, AQ>,
-    ring_tag: Ram<Bits<32>, AQ>,
-    ring_seq_first: Ram<Bits<32>, AQ>,
-    ring_psn_first: Ram<Bits<24>, AQ>,
-    // The rings' words, registered as they leave the block RAM (the
-    // timing rules, R3): read one cycle ahead (the address is the next
-    // cycle's slot), so they hold what `read_data` held before.
-    ring_read_out: DFF<Bits<5>>,
-    ring_laddr_out: DFF<Bits<64>>,
-    ring_va_out: DFF<Bits<64>>,
-    ring_rkey_out: DFF<Bits<32>>,
-    ring_len_out: DFF<Bits<32>>,
-    ring_tag_out: DFF<Bits<32>>,
-    ring_seq_first_out: DFF<Bits<32>>,
-    ring_psn_first_out: DFF<Bits<24>>,
+    /// The work-request ring (address = flow << Q | slot; its words
+    /// registered as they leave the block RAM, R3: read one cycle ahead,
+    /// the address being the next cycle's slot).
+    ring: WrRing<AQ>,
     /// Timer entries: flow << 40 | gen << 32 | deadline.
     timer: Fifo<56, A>,
     /// Classes of the latched feedback opcode.
@@ -590,22 +576,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             st_w1: Default::default(),
             st_seq: Default::default(),
             st_psn: Default::default(),
-            ring_read: Default::default(),
-            ring_laddr: Default::default(),
-            ring_va: Default::default(),
-            ring_rkey: Default::default(),
-            ring_len: Default::default(),
-            ring_tag: Default::default(),
-            ring_seq_first: Default::default(),
-            ring_psn_first: Default::default(),
-            ring_read_out: Default::default(),
-            ring_laddr_out: Default::default(),
-            ring_va_out: Default::default(),
-            ring_rkey_out: Default::default(),
-            ring_len_out: Default::default(),
-            ring_tag_out: Default::default(),
-            ring_seq_first_out: Default::default(),
-            ring_psn_first_out: Default::default(),
+            ring: Default::default(),
             timer: Default::default(),
             fb_class: Default::default(),
             state: Default::default(),
@@ -1029,36 +1000,10 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             r_d1,
             r_seq_mid,
             r_seq_end,
-            r_psn_rew,
-            ring_read_out,
-            ring_laddr_out,
-            ring_va_out,
-            ring_rkey_out,
-            ring_len_out,
-            ring_tag_out,
-            ring_seq_first_out,
-            ring_psn_first_out
+            r_psn_rew
         );
         clock!(
-            self,
-            clock,
-            st_w0,
-            st_w1,
-            st_seq,
-            st_psn,
-            ring_read,
-            ring_laddr,
-            ring_va,
-            ring_rkey,
-            ring_len,
-            ring_tag,
-            ring_seq_first,
-            ring_psn_first,
-            timer,
-            in_ctx,
-            in_wr,
-            in_send,
-            in_fb,
+            self, clock, st_w0, st_w1, st_seq, st_psn, ring, timer, in_ctx, in_wr, in_send, in_fb,
             in_nak
         );
         ReqFlowCtxSink::<A>::link(&mut self.s_ctx, &mut self.in_ctx.s);
@@ -1211,24 +1156,17 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
 
         self.w_addr.next = ((bit_cast::<AQ, A>(self.fl.val()) << self.k_q.val())
             | bit_cast::<AQ, 9>((self.s_tail.q.val() & self.k_qmask.val())));
-        self.ring_read.write_address.next = self.w_addr.val();
-        self.ring_laddr.write_address.next = self.w_addr.val();
-        self.ring_va.write_address.next = self.w_addr.val();
-        self.ring_rkey.write_address.next = self.w_addr.val();
-        self.ring_len.write_address.next = self.w_addr.val();
-        self.ring_tag.write_address.next = self.w_addr.val();
-        self.ring_seq_first.write_address.next = self.w_addr.val();
-        self.ring_psn_first.write_address.next = self.w_addr.val();
+        self.ring.write_address.next = self.w_addr.val();
         // Bit 0: a READ; bits 4..1: its landing entry (`rd_post`).
-        self.ring_read.write_data.next = ((bit_cast::<5, 4>(self.s_rd_post.q.val()) << 1)
+        self.ring.w_read.next = ((bit_cast::<5, 4>(self.s_rd_post.q.val()) << 1)
             | bit_cast::<5, 1>(self.wr_is_read.q.val().into()));
-        self.ring_laddr.write_data.next = self.wr_laddr.q.val();
-        self.ring_va.write_data.next = self.wr_va.q.val();
-        self.ring_rkey.write_data.next = self.wr_rkey.q.val();
-        self.ring_len.write_data.next = self.wr_len.q.val();
-        self.ring_tag.write_data.next = self.wr_tag.q.val();
-        self.ring_seq_first.write_data.next = self.s_seq_tail.q.val();
-        self.ring_psn_first.write_data.next = self.s_psn_tail.q.val();
+        self.ring.w_laddr.next = self.wr_laddr.q.val();
+        self.ring.w_va.next = self.wr_va.q.val();
+        self.ring.w_rkey.next = self.wr_rkey.q.val();
+        self.ring.w_len.next = self.wr_len.q.val();
+        self.ring.w_tag.next = self.wr_tag.q.val();
+        self.ring.w_seq_first.next = self.s_seq_tail.q.val();
+        self.ring.w_psn_first.next = self.s_psn_tail.q.val();
         // A work request's fields go into the ring's slot at `tail` in its
         // `Decide` whatever its checks say, unless that slot holds the
         // oldest work request (the ring is full: `tail` and `head` differ
@@ -1242,17 +1180,10 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.ring_we.next = ((self.state.q.val() == ReqState::Decide)
             && (self.kind.q.val() == ReqKind::Wr)
             && !self.slot_busy.val());
-        self.ring_read.write_enable.next = self.ring_we.val();
-        self.ring_laddr.write_enable.next = self.ring_we.val();
-        self.ring_va.write_enable.next = self.ring_we.val();
-        self.ring_rkey.write_enable.next = self.ring_we.val();
-        self.ring_len.write_enable.next = self.ring_we.val();
-        self.ring_tag.write_enable.next = self.ring_we.val();
-        self.ring_seq_first.write_enable.next = self.ring_we.val();
-        self.ring_psn_first.write_enable.next = self.ring_we.val();
+        self.ring.write_enable.next = self.ring_we.val();
 
         // ---- The ring entry at `slot`.
-        self.w_read.next = self.ring_read_out.q.val().get_bit(0);
+        self.w_read.next = self.ring.read.val().get_bit(0);
         // The fence for the entry at `db` (DbChk).
         if self.w_read.val() {
             self.db_ok.next = !self.s_rd_open.q.val().get_bit(3);
@@ -1262,17 +1193,17 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         if self.w_read.val() {
             self.w_ext.next = 1.into();
         } else {
-            self.w_ext.next = self.ring_len_out.q.val();
+            self.w_ext.next = self.ring.len.val();
         }
-        if self.ring_len_out.q.val().any() {
-            self.w_len_m1.next = (self.ring_len_out.q.val() - 1);
+        if self.ring.len.val().any() {
+            self.w_len_m1.next = (self.ring.len.val() - 1);
         } else {
             self.w_len_m1.next = 0.into();
         }
         self.w_last_k.next = (self.w_len_m1.val() >> self.mlog.val());
-        self.psn_first_p1.next = (self.ring_psn_first_out.q.val() + 1);
+        self.psn_first_p1.next = (self.ring.psn_first.val() + 1);
         // Segmentation (Seg).
-        self.off.next = (self.cur.q.val() - self.ring_seq_first_out.q.val());
+        self.off.next = (self.cur.q.val() - self.ring.seq_first.val());
         self.k_seg.next = (self.off.val() >> self.mlog.val());
         self.left.next = (self.w_ext.val() - self.off.val());
         self.left_lt_mtu.next = (self.left.val() < self.mtu.val());
@@ -1282,13 +1213,13 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             self.seg.next = self.mtu.val();
         }
         // cur + left is the entry's end (cur + extent − (cur − first)).
-        self.seq_end_w.next = (self.ring_seq_first_out.q.val() + self.w_ext.val());
+        self.seq_end_w.next = (self.ring.seq_first.val() + self.w_ext.val());
         self.cur_plus_mtu.next = (self.cur.q.val() + self.mtu.val());
         // rem − left, as (rem + cur) − the entry's end: the PktSend's rest
         // past the entry.
         self.rem_at_end.next = ((self.rem.q.val() + self.cur.q.val().get_bits::<16>(0))
             - self.seq_end_w.val().get_bits::<16>(0));
-        self.psn_seg.next = (self.ring_psn_first_out.q.val() + self.k_seg.val().get_bits::<24>(0));
+        self.psn_seg.next = (self.ring.psn_first.val() + self.k_seg.val().get_bits::<24>(0));
         // Only the READ at the head has responses counted.
         if (self.slot.q.val() == self.s_head.q.val()) {
             self.rdk_eff.next = self.s_rd_k.q.val();
@@ -1296,7 +1227,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             self.rdk_eff.next = 0.into();
         }
         self.off_r.next = (bit_cast::<64, 24>(self.rdk_eff.val()) << self.mlog.val());
-        self.psn_rd.next = (self.ring_psn_first_out.q.val() + self.rdk_eff.val());
+        self.psn_rd.next = (self.ring.psn_first.val() + self.rdk_eff.val());
         // The next PSN: first + 1 + the packet's index (its segment's, or
         // a READ's last), one carry chain after the index where
         // `psn_seg` + 1 was two (R4).
@@ -1325,20 +1256,18 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             self.seg_op.next = self.k_op_middle.val();
         }
         // Acknowledgement (AckChk).
-        self.d_ack.next = (self.p.q.val() - self.ring_psn_first_out.q.val());
+        self.d_ack.next = (self.p.q.val() - self.ring.psn_first.val());
         self.d1.next = (bit_cast::<32, 24>(self.d_ack.val()) + 1);
         self.fb_class.op.next = self.fb_opcode.q.val();
         self.rresp.next = ((self.kind.q.val() == ReqKind::Fb) && self.fb_class.read_resp.val());
         self.rresp_q.d.next = self.rresp.val();
         self.head_inc.next = ((self.s_head.q.val() + 1) & self.k_ix.val());
         // Rewind (RewChk).
-        self.rew_k.next =
-            ((self.s_una.q.val() - self.ring_seq_first_out.q.val()) >> self.mlog.val());
+        self.rew_k.next = ((self.s_una.q.val() - self.ring.seq_first.val()) >> self.mlog.val());
         if (self.s_head.q.val() == self.s_tail.q.val()) {
             self.psn_rew.next = self.s_psn_tail.q.val();
         } else {
-            self.psn_rew.next =
-                (self.ring_psn_first_out.q.val() + self.rew_k.val().get_bits::<24>(0));
+            self.psn_rew.next = (self.ring.psn_first.val() + self.rew_k.val().get_bits::<24>(0));
         }
 
         // ---- Registered every cycle: valid in Seg, AckChk, RewChk (the
@@ -1352,9 +1281,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.r_seg_op.d.next = self.seg_op.val();
         self.r_psn_seg.d.next = self.psn_seg.val();
         self.r_last.d.next = (self.k_seg.val() == self.w_last_k.val());
-        self.r_wr_addr.d.next = (self.ring_laddr_out.q.val() + bit_cast::<64, 32>(self.off.val()));
-        self.r_rd_va.d.next = (self.ring_va_out.q.val() + self.off_r.val());
-        self.r_rd_dlen.d.next = (self.ring_len_out.q.val() - self.off_r.val().get_bits::<32>(0));
+        self.r_wr_addr.d.next = (self.ring.laddr.val() + bit_cast::<64, 32>(self.off.val()));
+        self.r_rd_va.d.next = (self.ring.va.val() + self.off_r.val());
+        self.r_rd_dlen.d.next = (self.ring.len.val() - self.off_r.val().get_bits::<32>(0));
         self.r_psn_rd.d.next = self.psn_rd.val();
         self.r_psn_next_new.d.next = self.psn_next_new.val();
         self.r_cur_new.d.next = self.cur_new.val();
@@ -1370,8 +1299,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.r_inside.d.next = (bit_cast::<32, 24>(self.d_ack.val()) < self.w_last_k.val());
         self.r_final.d.next = (bit_cast::<32, 24>(self.d_ack.val()) == self.w_last_k.val());
         self.r_d1.d.next = self.d1.val().get_bits::<24>(0);
-        self.r_seq_mid.d.next =
-            (self.ring_seq_first_out.q.val() + (self.d1.val() << self.mlog.val()));
+        self.r_seq_mid.d.next = (self.ring.seq_first.val() + (self.d1.val() << self.mlog.val()));
         self.r_seq_end.d.next = self.seq_end_w.val();
         self.r_psn_rew.d.next = self.psn_rew.val();
 
@@ -1768,16 +1696,16 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                 } else {
                     self.desc_v.d.next = true;
                     self.desc_flow.d.next = self.fl.val();
-                    self.desc_rkey.d.next = self.ring_rkey_out.q.val();
+                    self.desc_rkey.d.next = self.ring.rkey.val();
                     if self.w_read.val() {
                         // The request for the responses not received yet,
                         // and the READ's landing entry (the same on every
                         // send).
                         self.rd_v.d.next = true;
                         self.rd_flow.d.next = self.fl.val();
-                        self.rd_addr.d.next = self.ring_laddr_out.q.val();
-                        self.rd_psn.d.next = self.ring_psn_first_out.q.val();
-                        self.rd_idx.d.next = self.ring_read_out.q.val().get_bits::<4>(1);
+                        self.rd_addr.d.next = self.ring.laddr.val();
+                        self.rd_psn.d.next = self.ring.psn_first.val();
+                        self.rd_idx.d.next = self.ring.read.val().get_bits::<4>(1);
                         self.desc_opcode.d.next = self.k_op_rreq.val();
                         self.desc_psn.d.next = self.r_psn_rd.q.val();
                         self.desc_ackreq.d.next = false;
@@ -1792,8 +1720,8 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         self.desc_ackreq.d.next = (self.r_last.q.val() || self.s_tlm_data.q.val());
                         self.desc_len.d.next = self.r_seg.q.val().get_bits::<13>(0);
                         self.desc_addr.d.next = self.r_wr_addr.q.val();
-                        self.desc_va.d.next = self.ring_va_out.q.val();
-                        self.desc_dlen.d.next = self.ring_len_out.q.val();
+                        self.desc_va.d.next = self.ring.va.val();
+                        self.desc_dlen.d.next = self.ring.len.val();
                         self.desc_tlm.d.next = self.s_tlm_data.q.val();
                     }
                     self.s_psn_next.d.next = self.r_psn_next_new.q.val();
@@ -1847,9 +1775,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                     self.seq_ack.d.next = self.r_seq_end.q.val();
                     self.cmpl_final.d.next = self.r_final.q.val();
                     self.cmpl_v.d.next = true;
-                    self.cmpl_tag.d.next = self.ring_tag_out.q.val();
+                    self.cmpl_tag.d.next = self.ring.tag.val();
                     self.cmpl_status.d.next = self.k_st_ok.val();
-                    self.cmpl_bytes.d.next = self.ring_len_out.q.val();
+                    self.cmpl_bytes.d.next = self.ring.len.val();
                     self.c_completed.d.next = (self.c_completed.q.val() + 1);
                     self.s_head.d.next = self.head_inc.val();
                     self.slot.d.next = self.head_inc.val();
@@ -2007,7 +1935,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         self.c_flushed.d.next = (self.c_flushed.q.val() + 1);
                     }
                     self.cmpl_v.d.next = true;
-                    self.cmpl_tag.d.next = self.ring_tag_out.q.val();
+                    self.cmpl_tag.d.next = self.ring.tag.val();
                     self.cmpl_status.d.next = self.fatal.q.val();
                     self.cmpl_bytes.d.next = 0.into();
                     self.fatal.d.next = self.k_st_flushed.val();
@@ -2198,22 +2126,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         } else if (self.state.q.val() == ReqState::DbEv) {
             self.ring_slot.next = self.s_db.q.val();
         }
-        self.ring_read.read_address.next = ((bit_cast::<AQ, A>(self.fl.val()) << self.k_q.val())
+        self.ring.read_address.next = ((bit_cast::<AQ, A>(self.fl.val()) << self.k_q.val())
             | bit_cast::<AQ, 9>((self.ring_slot.val() & self.k_qmask.val())));
-        self.ring_laddr.read_address.next = self.ring_read.read_address.val();
-        self.ring_va.read_address.next = self.ring_read.read_address.val();
-        self.ring_rkey.read_address.next = self.ring_read.read_address.val();
-        self.ring_len.read_address.next = self.ring_read.read_address.val();
-        self.ring_tag.read_address.next = self.ring_read.read_address.val();
-        self.ring_seq_first.read_address.next = self.ring_read.read_address.val();
-        self.ring_psn_first.read_address.next = self.ring_read.read_address.val();
-        self.ring_read_out.d.next = self.ring_read.read_data.val();
-        self.ring_laddr_out.d.next = self.ring_laddr.read_data.val();
-        self.ring_va_out.d.next = self.ring_va.read_data.val();
-        self.ring_rkey_out.d.next = self.ring_rkey.read_data.val();
-        self.ring_len_out.d.next = self.ring_len.read_data.val();
-        self.ring_tag_out.d.next = self.ring_tag.read_data.val();
-        self.ring_seq_first_out.d.next = self.ring_seq_first.read_data.val();
-        self.ring_psn_first_out.d.next = self.ring_psn_first.read_data.val();
     }
 }

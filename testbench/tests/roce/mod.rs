@@ -8,3 +8,4 @@ mod requester;
 mod rx_dispatch;
 mod rx_parse;
 mod tx;
+mod wr_ring;

@@ -1,0 +1,109 @@
+//! Twin of `hdl/src/roce/wr_ring.rs`: the requester's work-request ring,
+//! 2^AQ entries, a read registered twice (the RAM, then its output
+//! register). See the RTL's docs for the ports.
+
+use crate::Cycle;
+
+/// One entry (each field cut to its port's width).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Entry {
+    pub read: u8,
+    pub laddr: u64,
+    pub va: u64,
+    pub rkey: u32,
+    pub len: u32,
+    pub tag: u32,
+    pub seq_first: u32,
+    pub psn_first: u32,
+}
+
+impl Entry {
+    fn masked(self) -> Entry {
+        Entry {
+            read: self.read & 0x1f,
+            psn_first: self.psn_first & 0xff_ffff,
+            ..self
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct In {
+    pub write_address: u32,
+    pub write_enable: bool,
+    pub w_read: u8,
+    pub w_laddr: u64,
+    pub w_va: u64,
+    pub w_rkey: u32,
+    pub w_len: u32,
+    pub w_tag: u32,
+    pub w_seq_first: u32,
+    pub w_psn_first: u32,
+    pub read_address: u32,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Out {
+    pub read: u8,
+    pub laddr: u64,
+    pub va: u64,
+    pub rkey: u32,
+    pub len: u32,
+    pub tag: u32,
+    pub seq_first: u32,
+    pub psn_first: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct WrRing<const AQ: usize> {
+    mem: Vec<Entry>,
+    /// The RAMs' read registers.
+    ram_q: Entry,
+    /// The output registers.
+    out_q: Entry,
+}
+
+impl<const AQ: usize> Default for WrRing<AQ> {
+    fn default() -> Self {
+        Self {
+            mem: vec![Entry::default(); 1 << AQ],
+            ram_q: Entry::default(),
+            out_q: Entry::default(),
+        }
+    }
+}
+
+impl<const AQ: usize> Cycle for WrRing<AQ> {
+    type In = In;
+    type Out = Out;
+    fn step(&mut self, i: &In) -> Out {
+        let e = self.out_q;
+        let o = Out {
+            read: e.read,
+            laddr: e.laddr,
+            va: e.va,
+            rkey: e.rkey,
+            len: e.len,
+            tag: e.tag,
+            seq_first: e.seq_first,
+            psn_first: e.psn_first,
+        };
+        let m = (1usize << AQ) - 1;
+        self.out_q = self.ram_q;
+        self.ram_q = self.mem[i.read_address as usize & m];
+        if i.write_enable {
+            self.mem[i.write_address as usize & m] = Entry {
+                read: i.w_read,
+                laddr: i.w_laddr,
+                va: i.w_va,
+                rkey: i.w_rkey,
+                len: i.w_len,
+                tag: i.w_tag,
+                seq_first: i.w_seq_first,
+                psn_first: i.w_psn_first,
+            }
+            .masked();
+        }
+        o
+    }
+}
