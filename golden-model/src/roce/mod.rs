@@ -10,6 +10,7 @@ pub mod op_decode;
 pub mod packet;
 pub mod requester;
 pub mod rx_dispatch;
+pub mod rx_meta_ram;
 pub mod rx_parse;
 pub mod tx;
 pub mod txn;

@@ -9,6 +9,7 @@ pub mod mr_check;
 pub mod op_decode;
 pub mod requester;
 pub mod rx_dispatch;
+pub mod rx_meta_ram;
 pub mod rx_parse;
 pub mod tx;
 pub mod wr_ring;

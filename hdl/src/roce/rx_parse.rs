@@ -6,7 +6,9 @@
 //! cycle forever, frames back to back), stores every frame's words in a
 //! block-RAM ring buffer while checking the frame in stream, and at the end
 //! of the frame either commits it (a metadata record into a 64-entry
-//! metadata FIFO, `nic_spec::roce::RX_META_LOG2`; the words stay in the buffer) or rolls the buffer's write
+//! metadata FIFO, `nic_spec::roce::RX_META_LOG2`, whose storage is the
+//! block [`RxMetaRam`], `rx_meta_ram.rs`, with its twin and test; the
+//! words stay in the buffer) or rolls the buffer's write
 //! pointer back and counts the first failing reason. Committed frames come
 //! out in order as a metadata record (`meta_*`) followed by the payload
 //! words (`pay_*`), realigned so that payload byte 0 is in lane 0; pad and
@@ -87,7 +89,7 @@
 //!   header words when its record is taken, then each payload word once
 //!   the next one is read (the read pointer follows the output), and the
 //!   rest (pad, ICRC) with the last payload word.
-//! - Output: the metadata RAMs and the buffer are read with the next
+//! - Output: the metadata RAMs (`RxMetaRam`) and the buffer are read with the next
 //!   pointer as address, so their outputs show the current entry / word.
 //!
 //! # Timing
@@ -106,6 +108,7 @@ use crate::mem::Ram;
 pub use crate::roce::bswap::Bswap64;
 use crate::roce::crc32::{step, Crc32x64};
 use crate::roce::op_decode::OpDecode;
+use crate::roce::rx_meta_ram::RxMetaRam;
 use crate::roce::{RxMetaSource, RxParseStatsSource};
 use crate::stream::{AxisSink, AxisSource};
 use rust_hdl::prelude::*;
@@ -139,18 +142,8 @@ pub struct RoceRxParse<const B: usize> {
     bs7: Bswap64,
     bst: [Bswap64; 6],
     bram: Ram<Bits<64>, B>,
-    ram_op: Ram<Bits<8>, META_A>,
-    ram_a: Ram<Bits<64>, META_A>,
-    ram_va: Ram<Bits<64>, META_A>,
-    ram_rd: Ram<Bits<64>, META_A>,
-    ram_aeth: Ram<Bits<32>, META_A>,
-    ram_tlm: [Ram<Bits<64>, META_A>; 6],
-    ram_len: Ram<Bits<13>, META_A>,
-    ram_ps: Ram<Bits<16>, META_A>,
-    ram_end: Ram<Bits<16>, META_A>,
-    ram_sh: Ram<Bit, META_A>,
-    ram_nz: Ram<Bit, META_A>,
-    ram_ce: Ram<Bit, META_A>,
+    /// The metadata queue (one entry per frame held).
+    meta: RxMetaRam<META_A>,
     // Input side.
     wcnt: DFF<Bits<16>>,
     hw: [DFF<Bits<64>>; 15],
@@ -366,18 +359,7 @@ impl<const B: usize> Default for RoceRxParse<B> {
             bs7: Default::default(),
             bst: Default::default(),
             bram: Default::default(),
-            ram_op: Default::default(),
-            ram_a: Default::default(),
-            ram_va: Default::default(),
-            ram_rd: Default::default(),
-            ram_aeth: Default::default(),
-            ram_tlm: Default::default(),
-            ram_len: Default::default(),
-            ram_ps: Default::default(),
-            ram_end: Default::default(),
-            ram_sh: Default::default(),
-            ram_nz: Default::default(),
-            ram_ce: Default::default(),
+            meta: Default::default(),
             a_ce: Default::default(),
             b_ce: Default::default(),
             c_ce: Default::default(),
@@ -600,20 +582,7 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             self.cnt[i].clock.next = self.clock.val();
         }
         self.bram.clock.next = self.clock.val();
-        self.ram_op.clock.next = self.clock.val();
-        self.ram_a.clock.next = self.clock.val();
-        self.ram_va.clock.next = self.clock.val();
-        self.ram_rd.clock.next = self.clock.val();
-        self.ram_aeth.clock.next = self.clock.val();
-        for i in 0..6 {
-            self.ram_tlm[i].clock.next = self.clock.val();
-        }
-        self.ram_len.clock.next = self.clock.val();
-        self.ram_ps.clock.next = self.clock.val();
-        self.ram_end.clock.next = self.clock.val();
-        self.ram_sh.clock.next = self.clock.val();
-        self.ram_nz.clock.next = self.clock.val();
-        self.ram_ce.clock.next = self.clock.val();
+        self.meta.clock.next = self.clock.val();
 
         // ---------------- Input side ----------------
         self.acc.next = self.s_axis_rx.tvalid.val();
@@ -1008,56 +977,42 @@ impl<const B: usize> Logic for RoceRxParse<B> {
                 self.bst[i].x.next = self.rr[i + 6].val();
             }
         }
-        self.ram_op.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
-        self.ram_a.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
-        self.ram_va.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
-        self.ram_rd.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
-        self.ram_aeth.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
-        self.ram_len.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
-        self.ram_ps.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
-        self.ram_end.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
-        self.ram_sh.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
-        self.ram_nz.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
-        self.ram_ce.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
-        self.ram_op.write_enable.next = self.commit_q.q.val();
-        self.ram_a.write_enable.next = self.commit_q.q.val();
-        self.ram_va.write_enable.next = self.commit_q.q.val();
-        self.ram_rd.write_enable.next = self.commit_q.q.val();
-        self.ram_aeth.write_enable.next = self.commit_q.q.val();
-        self.ram_len.write_enable.next = self.commit_q.q.val();
-        self.ram_ps.write_enable.next = self.commit_q.q.val();
-        self.ram_end.write_enable.next = self.commit_q.q.val();
-        self.ram_sh.write_enable.next = self.commit_q.q.val();
-        self.ram_nz.write_enable.next = self.commit_q.q.val();
-        self.ram_ce.write_enable.next = self.commit_q.q.val();
-        self.ram_op.write_data.next = self.hw[5].q.val().get_bits::<8>(16);
-        self.ram_a.write_data.next = self.bs5.y.val();
+        self.meta.write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
+        self.meta.write_enable.next = self.commit_q.q.val();
+        self.meta.w_op.next = self.hw[5].q.val().get_bits::<8>(16);
+        self.meta.w_a.next = self.bs5.y.val();
         if self.q_r.q.val() {
-            self.ram_va.write_data.next = self.bs6.y.val();
-            self.ram_rd.write_data.next = self.bs7.y.val();
+            self.meta.w_va.next = self.bs6.y.val();
+            self.meta.w_rd.next = self.bs7.y.val();
         } else {
-            self.ram_va.write_data.next = 0.into();
-            self.ram_rd.write_data.next = 0.into();
+            self.meta.w_va.next = 0.into();
+            self.meta.w_rd.next = 0.into();
         }
         if self.q_a.q.val() {
-            self.ram_aeth.write_data.next = self.bs6.y.val().get_bits::<32>(32);
+            self.meta.w_aeth.next = self.bs6.y.val().get_bits::<32>(32);
         } else {
-            self.ram_aeth.write_data.next = 0.into();
+            self.meta.w_aeth.next = 0.into();
         }
-        self.ram_len.write_data.next = self.q_len.q.val();
-        self.ram_ps.write_data.next = self.q_ps.q.val();
-        self.ram_end.write_data.next = self.q_end.q.val();
-        self.ram_sh.write_data.next = self.q_sh.q.val();
-        self.ram_nz.write_data.next = self.q_nz.q.val();
-        self.ram_ce.write_data.next = self.q_ce.q.val();
-        for i in 0..6 {
-            self.ram_tlm[i].write_address.next = bit_cast::<META_A, 8>(self.mw.q.val());
-            self.ram_tlm[i].write_enable.next = self.commit_q.q.val();
-            if self.q_t.q.val() {
-                self.ram_tlm[i].write_data.next = self.bst[i].y.val();
-            } else {
-                self.ram_tlm[i].write_data.next = 0.into();
-            }
+        self.meta.w_len.next = self.q_len.q.val();
+        self.meta.w_ps.next = self.q_ps.q.val();
+        self.meta.w_pay_end.next = self.q_end.q.val();
+        self.meta.w_sh.next = self.q_sh.q.val();
+        self.meta.w_nz.next = self.q_nz.q.val();
+        self.meta.w_ce.next = self.q_ce.q.val();
+        if self.q_t.q.val() {
+            self.meta.w_tlm_hdr.next = self.bst[0].y.val();
+            self.meta.w_tlm_hop0.next = self.bst[1].y.val();
+            self.meta.w_tlm_hop1.next = self.bst[2].y.val();
+            self.meta.w_tlm_hop2.next = self.bst[3].y.val();
+            self.meta.w_tlm_hop3.next = self.bst[4].y.val();
+            self.meta.w_tlm_hop4.next = self.bst[5].y.val();
+        } else {
+            self.meta.w_tlm_hdr.next = 0.into();
+            self.meta.w_tlm_hop0.next = 0.into();
+            self.meta.w_tlm_hop1.next = 0.into();
+            self.meta.w_tlm_hop2.next = 0.into();
+            self.meta.w_tlm_hop3.next = 0.into();
+            self.meta.w_tlm_hop4.next = 0.into();
         }
         if self.commit_q.q.val() {
             self.mw.d.next = (self.mw.q.val() + 1);
@@ -1088,41 +1043,28 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.mr.d.next = self.mrn.val();
         self.mr1.d.next = (self.mrn.val() + 1);
         self.mv.d.next = (self.mw.q.val() != self.mrn.val());
-        self.ram_op.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
-        self.ram_a.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
-        self.ram_va.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
-        self.ram_rd.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
-        self.ram_aeth.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
-        self.ram_len.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
-        self.ram_ps.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
-        self.ram_end.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
-        self.ram_sh.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
-        self.ram_nz.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
-        self.ram_ce.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
-        for i in 0..6 {
-            self.ram_tlm[i].read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
-        }
-        self.m_len.next = self.ram_len.read_data.val();
+        self.meta.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
+        self.m_len.next = self.meta.len.val();
         self.m_meta.valid.next = self.mval.val();
         if self.mval.val() {
-            self.m_meta.opcode.next = self.ram_op.read_data.val();
-            self.m_meta.qp.next = self.ram_a.read_data.val().get_bits::<24>(32);
-            self.m_meta.psn.next = self.ram_a.read_data.val().get_bits::<24>(0);
-            self.m_meta.ackreq.next = self.ram_a.read_data.val().get_bit(31);
-            self.m_meta.tlm.present.next = self.ram_a.read_data.val().get_bit(56);
+            self.m_meta.opcode.next = self.meta.op.val();
+            self.m_meta.qp.next = self.meta.a.val().get_bits::<24>(32);
+            self.m_meta.psn.next = self.meta.a.val().get_bits::<24>(0);
+            self.m_meta.ackreq.next = self.meta.a.val().get_bit(31);
+            self.m_meta.tlm.present.next = self.meta.a.val().get_bit(56);
             self.m_meta.len.next = self.m_len.val();
-            self.m_meta.va.next = self.ram_va.read_data.val();
-            self.m_meta.rkey.next = self.ram_rd.read_data.val().get_bits::<32>(32);
-            self.m_meta.dlen.next = self.ram_rd.read_data.val().get_bits::<32>(0);
-            self.m_meta.aeth.next = self.ram_aeth.read_data.val();
-            self.m_meta.ce.next = self.ram_ce.read_data.val();
+            self.m_meta.va.next = self.meta.va.val();
+            self.m_meta.rkey.next = self.meta.rd.val().get_bits::<32>(32);
+            self.m_meta.dlen.next = self.meta.rd.val().get_bits::<32>(0);
+            self.m_meta.aeth.next = self.meta.aeth.val();
+            self.m_meta.ce.next = self.meta.ce.val();
             self.m_meta.mr.next = 0.into();
-            self.m_meta.tlm.hdr.next = self.ram_tlm[0].read_data.val();
-            self.m_meta.tlm.hop0.next = self.ram_tlm[1].read_data.val();
-            self.m_meta.tlm.hop1.next = self.ram_tlm[2].read_data.val();
-            self.m_meta.tlm.hop2.next = self.ram_tlm[3].read_data.val();
-            self.m_meta.tlm.hop3.next = self.ram_tlm[4].read_data.val();
-            self.m_meta.tlm.hop4.next = self.ram_tlm[5].read_data.val();
+            self.m_meta.tlm.hdr.next = self.meta.tlm_hdr.val();
+            self.m_meta.tlm.hop0.next = self.meta.tlm_hop0.val();
+            self.m_meta.tlm.hop1.next = self.meta.tlm_hop1.val();
+            self.m_meta.tlm.hop2.next = self.meta.tlm_hop2.val();
+            self.m_meta.tlm.hop3.next = self.meta.tlm_hop3.val();
+            self.m_meta.tlm.hop4.next = self.meta.tlm_hop4.val();
         } else {
             self.m_meta.opcode.next = 0.into();
             self.m_meta.qp.next = 0.into();
@@ -1150,8 +1092,8 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.adv.next = (self.busy.q.val() && (!self.primed.q.val() || self.phs.val()));
         // Buffer read address: few logic levels from the ready inputs (the
         // "has payload" bit comes from its own RAM, rd + 1 from a register).
-        if (self.mhs.val() && self.ram_nz.read_data.val()) {
-            self.rdn.next = self.ram_ps.read_data.val();
+        if (self.mhs.val() && self.meta.nz.val()) {
+            self.rdn.next = self.meta.ps.val();
         } else if self.adv.val() {
             self.rdn.next = self.rd1.q.val();
         } else {
@@ -1187,16 +1129,16 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             self.m_axis_pay.tkeep.next = 0.into();
         }
         if self.mhs.val() {
-            if self.ram_nz.read_data.val() {
+            if self.meta.nz.val() {
                 self.busy.d.next = true;
                 self.primed.d.next = false;
                 self.pcnt.d.next = bit_cast::<10, 13>((self.m_len.val() + self.k_7.val()) >> 3);
-                self.psh.d.next = self.ram_sh.read_data.val();
-                self.pend.d.next = self.ram_end.read_data.val();
+                self.psh.d.next = self.meta.sh.val();
+                self.pend.d.next = self.meta.pay_end.val();
                 // The header words before the payload are free.
-                self.rp.d.next = self.ram_ps.read_data.val();
+                self.rp.d.next = self.meta.ps.val();
             } else {
-                self.rp.d.next = self.ram_end.read_data.val();
+                self.rp.d.next = self.meta.pay_end.val();
             }
         }
         for i in 0..8 {

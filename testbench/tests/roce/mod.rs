@@ -6,6 +6,7 @@ mod mr_check;
 mod op_decode;
 mod requester;
 mod rx_dispatch;
+mod rx_meta_ram;
 mod rx_parse;
 mod tx;
 mod wr_ring;
