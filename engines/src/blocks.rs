@@ -10,7 +10,7 @@ use nic_hdl::cc::{
 };
 use nic_hdl::mem::{Fifo, LutRam, Ram};
 use nic_hdl::roce::cnm_rx::CnmRx;
-use nic_hdl::sched::FlowSched;
+use nic_hdl::sched::{FlowSched, FlowStateRam};
 use nic_hdl::stream::{AxisFifo, AxisSkid};
 use rust_hdl::prelude::*;
 
@@ -331,6 +331,22 @@ harness! {
         clock = clock;
         inputs { push: push, push_data: push_data, pop: pop }
         outputs { head_valid: head_valid, head_data: head_data }
+    }
+}
+
+harness! {
+    impl<const A: usize> FlowStateRam<A> {
+        type In = golden::sched::flow_state_ram::In;
+        type Out = golden::sched::flow_state_ram::Out;
+        clock = clock;
+        inputs {
+            write_address: write_address, write_enable: write_enable,
+            w_r: w_r, w_w: w_w, w_una: w_una, w_nxt: w_nxt, w_seq_end: w_seq_end,
+            w_cr: w_cr, w_last: w_last, w_fl: w_fl, w_ep: w_ep, read_address: read_address
+        }
+        outputs {
+            r: r, w: w, una: una, nxt: nxt, seq_end: seq_end, cr: cr, last: last, fl: fl, ep: ep
+        }
     }
 }
 

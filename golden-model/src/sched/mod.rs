@@ -1,6 +1,7 @@
 //! Twins of the flow scheduler (`hdl/src/sched`).
 
 pub mod flow_sched;
+pub mod flow_state_ram;
 
 // The records this area's blocks exchange, generated from their one
 // declaration in `nic_spec::records` (see `crate::record`).

@@ -34,8 +34,10 @@
 //!   makes a FIFO a timer queue: no scan.
 //! - **One read-modify-write pipeline**: one operation issues per cycle
 //!   (S0): an event, else an expired probe timer, else the active list's
-//!   head. It reads the flow's state (eight RAMs, one word per flow) in
-//!   S1, and writes it back in S10. A flow with an operation in S1..S10 is not
+//!   head. It reads the flow's state ([`FlowStateRam`],
+//!   `flow_state_ram.rs`: nine RAMs, one word per flow, a block with its
+//!   twin and test) in S1, and writes it back in S10. A flow with an
+//!   operation in S1..S10 is not
 //!   issued (interlock: the event at the input register, and the list
 //!   heads, wait), so no forwarding is needed.
 //! - **An input register** (timing rules R1, R2): an event is taken into
@@ -120,8 +122,8 @@
 //! Golden twin: `nic_golden::sched::flow_sched`.
 
 use crate::arith::WideMul;
-use crate::mem::{Fifo, Ram};
-use crate::sched::{PktSendSource, SchedEventSink, SchedStatsSource};
+use crate::mem::Fifo;
+use crate::sched::{FlowStateRam, PktSendSource, SchedEventSink, SchedStatsSource};
 use rust_hdl::prelude::*;
 
 /// log2 of the PktSend queue's RAM words.
@@ -149,15 +151,8 @@ pub struct FlowSched<const A: usize> {
     probes: Fifo<48, A>,
     out: Fifo<72, OUT_A>,
     mul: WideMul,
-    ram_r: Ram<Bits<32>, A>,
-    ram_w: Ram<Bits<24>, A>,
-    ram_una: Ram<Bits<32>, A>,
-    ram_nxt: Ram<Bits<32>, A>,
-    ram_end: Ram<Bits<32>, A>,
-    ram_cr: Ram<Bits<44>, A>,
-    ram_last: Ram<Bits<32>, A>,
-    ram_fl: Ram<Bits<2>, A>,
-    ram_ep: Ram<Bits<8>, A>,
+    /// The per-flow state (read at S1, written back at S10).
+    state: FlowStateRam<A>,
     now: DFF<Bits<32>>,
     used: DFF<Bits<8>>,
     cap: DFF<Bits<44>>,
@@ -313,15 +308,7 @@ impl<const A: usize> Default for FlowSched<A> {
             probes: Default::default(),
             out: Default::default(),
             mul: Default::default(),
-            ram_r: Default::default(),
-            ram_w: Default::default(),
-            ram_una: Default::default(),
-            ram_nxt: Default::default(),
-            ram_end: Default::default(),
-            ram_cr: Default::default(),
-            ram_last: Default::default(),
-            ram_fl: Default::default(),
-            ram_ep: Default::default(),
+            state: Default::default(),
             now: Default::default(),
             used: Default::default(),
             cap: Default::default(),
@@ -486,15 +473,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.probes.clock.next = self.clock.val();
         self.out.clock.next = self.clock.val();
         self.mul.clock.next = self.clock.val();
-        self.ram_r.clock.next = self.clock.val();
-        self.ram_w.clock.next = self.clock.val();
-        self.ram_una.clock.next = self.clock.val();
-        self.ram_nxt.clock.next = self.clock.val();
-        self.ram_end.clock.next = self.clock.val();
-        self.ram_cr.clock.next = self.clock.val();
-        self.ram_last.clock.next = self.clock.val();
-        self.ram_fl.clock.next = self.clock.val();
-        self.ram_ep.clock.next = self.clock.val();
+        self.state.clock.next = self.clock.val();
         for i in 0..11 {
             self.v[i].clock.next = self.clock.val();
             self.v[i].d.next = self.v[i].q.val();
@@ -858,27 +837,19 @@ impl<const A: usize> Logic for FlowSched<A> {
         }
         // ---- S1: read the state (the address comes from a register: eight
         // RAMs hang on it)
-        self.ram_r.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
-        self.ram_w.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
-        self.ram_una.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
-        self.ram_nxt.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
-        self.ram_end.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
-        self.ram_cr.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
-        self.ram_last.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
-        self.ram_fl.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
-        self.ram_ep.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
+        self.state.read_address.next = bit_cast::<A, 16>(self.flow[1].q.val());
 
         // ---- S2: register the state words
-        self.r[3].d.next = self.ram_r.read_data.val();
-        self.w[3].d.next = self.ram_w.read_data.val();
-        self.una[3].d.next = self.ram_una.read_data.val();
-        self.nxt[3].d.next = self.ram_nxt.read_data.val();
-        self.endq[3].d.next = self.ram_end.read_data.val();
-        self.cr[3].d.next = self.ram_cr.read_data.val();
-        self.last3.d.next = self.ram_last.read_data.val();
-        self.queued[3].d.next = self.ram_fl.read_data.val().get_bit(0);
-        self.probing[3].d.next = self.ram_fl.read_data.val().get_bit(1);
-        self.ep[3].d.next = self.ram_ep.read_data.val();
+        self.r[3].d.next = self.state.r.val();
+        self.w[3].d.next = self.state.w.val();
+        self.una[3].d.next = self.state.una.val();
+        self.nxt[3].d.next = self.state.nxt.val();
+        self.endq[3].d.next = self.state.seq_end.val();
+        self.cr[3].d.next = self.state.cr.val();
+        self.last3.d.next = self.state.last.val();
+        self.queued[3].d.next = self.state.fl.val().get_bit(0);
+        self.probing[3].d.next = self.state.fl.val().get_bit(1);
+        self.ep[3].d.next = self.state.ep.val();
 
         // ---- S3: accrual product R·(now − last) (4 cycles), differences
         self.dt.next = (self.tnow[3].q.val() - self.last3.q.val());
@@ -1033,14 +1004,14 @@ impl<const A: usize> Logic for FlowSched<A> {
             self.act.next = self.act_s[10].q.val();
         }
         // Defaults: write the state as read, with the accrued credit.
-        self.ram_r.write_data.next = self.r[10].q.val();
-        self.ram_w.write_data.next = self.w[10].q.val();
-        self.ram_una.write_data.next = self.una[10].q.val();
-        self.ram_nxt.write_data.next = self.nxt[10].q.val();
-        self.ram_end.write_data.next = self.endq[10].q.val();
-        self.ram_cr.write_data.next = self.cracc[10].q.val();
-        self.ram_last.write_data.next = self.tnow[10].q.val();
-        self.ram_ep.write_data.next = self.ep[10].q.val();
+        self.state.w_r.next = self.r[10].q.val();
+        self.state.w_w.next = self.w[10].q.val();
+        self.state.w_una.next = self.una[10].q.val();
+        self.state.w_nxt.next = self.nxt[10].q.val();
+        self.state.w_seq_end.next = self.endq[10].q.val();
+        self.state.w_cr.next = self.cracc[10].q.val();
+        self.state.w_last.next = self.tnow[10].q.val();
+        self.state.w_ep.next = self.ep[10].q.val();
         self.q_new.next = self.queued[10].q.val();
         self.p_new.next = self.probing[10].q.val();
         self.wen.next = false;
@@ -1058,23 +1029,22 @@ impl<const A: usize> Logic for FlowSched<A> {
             if (self.kind[10].q.val() == self.k_ev.val()) {
                 if self.ev_ok[10].q.val() {
                     self.wen.next = true;
-                    self.ram_r.write_data.next = self.r_e[10].q.val();
-                    self.ram_w.write_data.next = self.w_e[10].q.val();
-                    self.ram_una.write_data.next = self.una_e[10].q.val();
-                    self.ram_nxt.write_data.next = self.nxt_e[10].q.val();
-                    self.ram_end.write_data.next = self.end_e[10].q.val();
-                    self.ram_ep.write_data.next = self.ep_e[10].q.val();
+                    self.state.w_r.next = self.r_e[10].q.val();
+                    self.state.w_w.next = self.w_e[10].q.val();
+                    self.state.w_una.next = self.una_e[10].q.val();
+                    self.state.w_nxt.next = self.nxt_e[10].q.val();
+                    self.state.w_seq_end.next = self.end_e[10].q.val();
+                    self.state.w_ep.next = self.ep_e[10].q.val();
                     if (self.op[10].q.val() == self.op_init.val()) {
-                        self.ram_cr.write_data.next = 0.into();
+                        self.state.w_cr.next = 0.into();
                     }
                     if (self.op[10].q.val() == self.op_trim.val()) {
                         if (self.refund_big[10].q.val()
                             || (self.cr_trim[10].q.val() > bit_cast::<45, 44>(self.cap.q.val())))
                         {
-                            self.ram_cr.write_data.next = self.cap.q.val();
+                            self.state.w_cr.next = self.cap.q.val();
                         } else {
-                            self.ram_cr.write_data.next =
-                                self.cr_trim[10].q.val().get_bits::<44>(0);
+                            self.state.w_cr.next = self.cr_trim[10].q.val().get_bits::<44>(0);
                         }
                     }
                     if (!self.queued[10].q.val() && self.act_e[10].q.val()) {
@@ -1085,8 +1055,8 @@ impl<const A: usize> Logic for FlowSched<A> {
                 self.wen.next = true;
                 self.q_new.next = self.act.val();
                 if self.can_send.val() {
-                    self.ram_nxt.write_data.next = self.nxt_s[10].q.val();
-                    self.ram_cr.write_data.next = self.diff[10].q.val().get_bits::<44>(0);
+                    self.state.w_nxt.next = self.nxt_s[10].q.val();
+                    self.state.w_cr.next = self.diff[10].q.val().get_bits::<44>(0);
                     self.out.push.next = true;
                     if (self.probe_t_on.val() && !self.probing[10].q.val()) {
                         self.p_new.next = true;
@@ -1115,32 +1085,16 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.active.push.next =
             (self.push_ev10.q.val() || (self.sched10.q.val() && self.act.val()));
         if (self.q_new.val() && self.p_new.val()) {
-            self.ram_fl.write_data.next = self.fl3.val();
+            self.state.w_fl.next = self.fl3.val();
         } else if self.q_new.val() {
-            self.ram_fl.write_data.next = self.fl1.val();
+            self.state.w_fl.next = self.fl1.val();
         } else if self.p_new.val() {
-            self.ram_fl.write_data.next = self.fl2.val();
+            self.state.w_fl.next = self.fl2.val();
         } else {
-            self.ram_fl.write_data.next = 0.into();
+            self.state.w_fl.next = 0.into();
         }
-        self.ram_r.write_enable.next = self.wen.val();
-        self.ram_w.write_enable.next = self.wen.val();
-        self.ram_una.write_enable.next = self.wen.val();
-        self.ram_nxt.write_enable.next = self.wen.val();
-        self.ram_end.write_enable.next = self.wen.val();
-        self.ram_cr.write_enable.next = self.wen.val();
-        self.ram_last.write_enable.next = self.wen.val();
-        self.ram_fl.write_enable.next = self.wen.val();
-        self.ram_ep.write_enable.next = self.wen.val();
-        self.ram_r.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
-        self.ram_w.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
-        self.ram_una.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
-        self.ram_nxt.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
-        self.ram_end.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
-        self.ram_cr.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
-        self.ram_last.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
-        self.ram_fl.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
-        self.ram_ep.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
+        self.state.write_enable.next = self.wen.val();
+        self.state.write_address.next = bit_cast::<A, 16>(self.flow[10].q.val());
 
         // Reserved PktSend slots: + a visit issued, − a visit that sent
         // nothing, − a PktSend taken by Tx.

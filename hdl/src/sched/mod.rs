@@ -1,8 +1,10 @@
 //! The flow scheduler.
 
 pub mod flow_sched;
+pub mod flow_state_ram;
 
 pub use flow_sched::FlowSched;
+pub use flow_state_ram::FlowStateRam;
 
 // The records this area's blocks exchange, generated from their one
 // declaration in `nic_spec::records` (see `crate::record`).

@@ -1,1 +1,2 @@
 mod flow_sched;
+mod flow_state_ram;
