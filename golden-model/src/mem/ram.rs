@@ -143,3 +143,39 @@ impl<const N: usize> RamBe<N> {
         o
     }
 }
+
+/// Twin of a group of `Ram`s at one address (a block's storage of one
+/// entry per flow or per slot, a field per RAM): 2^N entries of `E`, the
+/// read registered (what [`Bank::read_data`] shows is the entry at the
+/// address of the cycle before), read-old on a same-cycle collision.
+#[derive(Clone, Debug)]
+pub struct Bank<E> {
+    mem: Vec<E>,
+    out: E,
+    mask: usize,
+}
+
+impl<E: Copy + Default> Bank<E> {
+    /// 2^`n_log2` entries, all `E::default()`.
+    pub fn new(n_log2: usize) -> Self {
+        Self {
+            mem: vec![E::default(); 1 << n_log2],
+            out: E::default(),
+            mask: (1 << n_log2) - 1,
+        }
+    }
+
+    /// The read register this cycle.
+    pub fn read_data(&self) -> E {
+        self.out
+    }
+
+    /// One clock edge: read `read_address`, then write `entry` at
+    /// `write_address` if `write_enable` (address bits above N ignored).
+    pub fn step(&mut self, read_address: u32, write_address: u32, write_enable: bool, entry: E) {
+        self.out = self.mem[read_address as usize & self.mask];
+        if write_enable {
+            self.mem[write_address as usize & self.mask] = entry;
+        }
+    }
+}

@@ -2,6 +2,7 @@
 //! storage, 2^MA entries, read one cycle after the address. See the RTL's
 //! docs for the ports.
 
+use crate::mem::ram::Bank;
 use crate::Cycle;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -52,16 +53,13 @@ pub struct Out {
 
 #[derive(Clone, Debug)]
 pub struct RxMetaRam<const MA: usize> {
-    mem: Vec<Out>,
-    /// The RAMs' read registers.
-    out: Out,
+    bank: Bank<Out>,
 }
 
 impl<const MA: usize> Default for RxMetaRam<MA> {
     fn default() -> Self {
         Self {
-            mem: vec![Out::default(); 1 << MA],
-            out: Out::default(),
+            bank: Bank::new(MA),
         }
     }
 }
@@ -70,30 +68,28 @@ impl<const MA: usize> Cycle for RxMetaRam<MA> {
     type In = In;
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
-        let o = self.out;
-        let m = (1usize << MA) - 1;
-        self.out = self.mem[i.read_address as usize & m];
-        if i.write_enable {
-            self.mem[i.write_address as usize & m] = Out {
-                op: i.w_op,
-                a: i.w_a,
-                va: i.w_va,
-                rd: i.w_rd,
-                aeth: i.w_aeth,
-                tlm_hdr: i.w_tlm_hdr,
-                tlm_hop0: i.w_tlm_hop0,
-                tlm_hop1: i.w_tlm_hop1,
-                tlm_hop2: i.w_tlm_hop2,
-                tlm_hop3: i.w_tlm_hop3,
-                tlm_hop4: i.w_tlm_hop4,
-                len: i.w_len & 0x1fff,
-                ps: i.w_ps,
-                pay_end: i.w_pay_end,
-                sh: i.w_sh,
-                nz: i.w_nz,
-                ce: i.w_ce,
-            };
-        }
+        let o = self.bank.read_data();
+        let entry = Out {
+            op: i.w_op,
+            a: i.w_a,
+            va: i.w_va,
+            rd: i.w_rd,
+            aeth: i.w_aeth,
+            tlm_hdr: i.w_tlm_hdr,
+            tlm_hop0: i.w_tlm_hop0,
+            tlm_hop1: i.w_tlm_hop1,
+            tlm_hop2: i.w_tlm_hop2,
+            tlm_hop3: i.w_tlm_hop3,
+            tlm_hop4: i.w_tlm_hop4,
+            len: i.w_len & 0x1fff,
+            ps: i.w_ps,
+            pay_end: i.w_pay_end,
+            sh: i.w_sh,
+            nz: i.w_nz,
+            ce: i.w_ce,
+        };
+        self.bank
+            .step(i.read_address, i.write_address, i.write_enable, entry);
         o
     }
 }

@@ -2,6 +2,7 @@
 //! 2^AQ entries, a read registered twice (the RAM, then its output
 //! register). See the RTL's docs for the ports.
 
+use crate::mem::ram::Bank;
 use crate::Cycle;
 
 /// One entry (each field cut to its port's width).
@@ -56,9 +57,8 @@ pub struct Out {
 
 #[derive(Clone, Debug)]
 pub struct WrRing<const AQ: usize> {
-    mem: Vec<Entry>,
-    /// The RAMs' read registers.
-    ram_q: Entry,
+    /// The RAMs and their read registers.
+    bank: Bank<Entry>,
     /// The output registers.
     out_q: Entry,
 }
@@ -66,8 +66,7 @@ pub struct WrRing<const AQ: usize> {
 impl<const AQ: usize> Default for WrRing<AQ> {
     fn default() -> Self {
         Self {
-            mem: vec![Entry::default(); 1 << AQ],
-            ram_q: Entry::default(),
+            bank: Bank::new(AQ),
             out_q: Entry::default(),
         }
     }
@@ -88,22 +87,20 @@ impl<const AQ: usize> Cycle for WrRing<AQ> {
             seq_first: e.seq_first,
             psn_first: e.psn_first,
         };
-        let m = (1usize << AQ) - 1;
-        self.out_q = self.ram_q;
-        self.ram_q = self.mem[i.read_address as usize & m];
-        if i.write_enable {
-            self.mem[i.write_address as usize & m] = Entry {
-                read: i.w_read,
-                laddr: i.w_laddr,
-                va: i.w_va,
-                rkey: i.w_rkey,
-                len: i.w_len,
-                tag: i.w_tag,
-                seq_first: i.w_seq_first,
-                psn_first: i.w_psn_first,
-            }
-            .masked();
+        self.out_q = self.bank.read_data();
+        let entry = Entry {
+            read: i.w_read,
+            laddr: i.w_laddr,
+            va: i.w_va,
+            rkey: i.w_rkey,
+            len: i.w_len,
+            tag: i.w_tag,
+            seq_first: i.w_seq_first,
+            psn_first: i.w_psn_first,
         }
+        .masked();
+        self.bank
+            .step(i.read_address, i.write_address, i.write_enable, entry);
         o
     }
 }

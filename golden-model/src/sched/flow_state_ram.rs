@@ -2,6 +2,7 @@
 //! state, 2^A entries, read one cycle after the address. See the RTL's
 //! docs for the ports.
 
+use crate::mem::ram::Bank;
 use crate::Cycle;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -36,17 +37,12 @@ pub struct Out {
 
 #[derive(Clone, Debug)]
 pub struct FlowStateRam<const A: usize> {
-    mem: Vec<Out>,
-    /// The RAMs' read registers.
-    out: Out,
+    bank: Bank<Out>,
 }
 
 impl<const A: usize> Default for FlowStateRam<A> {
     fn default() -> Self {
-        Self {
-            mem: vec![Out::default(); 1 << A],
-            out: Out::default(),
-        }
+        Self { bank: Bank::new(A) }
     }
 }
 
@@ -54,22 +50,20 @@ impl<const A: usize> Cycle for FlowStateRam<A> {
     type In = In;
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
-        let o = self.out;
-        let m = (1usize << A) - 1;
-        self.out = self.mem[i.read_address as usize & m];
-        if i.write_enable {
-            self.mem[i.write_address as usize & m] = Out {
-                r: i.w_r,
-                w: i.w_w & 0xffffff,
-                una: i.w_una,
-                nxt: i.w_nxt,
-                seq_end: i.w_seq_end,
-                cr: i.w_cr & 0xfffffffffff,
-                last: i.w_last,
-                fl: i.w_fl & 0x3,
-                ep: i.w_ep,
-            };
-        }
+        let o = self.bank.read_data();
+        let entry = Out {
+            r: i.w_r,
+            w: i.w_w & 0xff_ffff,
+            una: i.w_una,
+            nxt: i.w_nxt,
+            seq_end: i.w_seq_end,
+            cr: i.w_cr & 0xfff_ffff_ffff,
+            last: i.w_last,
+            fl: i.w_fl & 0x3,
+            ep: i.w_ep,
+        };
+        self.bank
+            .step(i.read_address, i.write_address, i.write_enable, entry);
         o
     }
 }
