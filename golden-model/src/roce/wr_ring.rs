@@ -43,17 +43,8 @@ pub struct In {
     pub read_address: u32,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Out {
-    pub read: u8,
-    pub laddr: u64,
-    pub va: u64,
-    pub rkey: u32,
-    pub len: u32,
-    pub tag: u32,
-    pub seq_first: u32,
-    pub psn_first: u32,
-}
+/// The outputs of a cycle: the entry read.
+pub type Out = Entry;
 
 #[derive(Clone, Debug)]
 pub struct WrRing<const AQ: usize> {
@@ -76,17 +67,7 @@ impl<const AQ: usize> Cycle for WrRing<AQ> {
     type In = In;
     type Out = Out;
     fn step(&mut self, i: &In) -> Out {
-        let e = self.out_q;
-        let o = Out {
-            read: e.read,
-            laddr: e.laddr,
-            va: e.va,
-            rkey: e.rkey,
-            len: e.len,
-            tag: e.tag,
-            seq_first: e.seq_first,
-            psn_first: e.psn_first,
-        };
+        let o = self.out_q;
         self.out_q = self.bank.read_data();
         let entry = Entry {
             read: i.w_read,

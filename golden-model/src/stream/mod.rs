@@ -94,6 +94,21 @@ impl AxisWide {
     }
 }
 
+/// A frame as the valid 64-bit beats that carry it: byte 0 in lane 0,
+/// `tkeep` all ones but on the last beat, `tlast` on the last.
+pub fn frame_beats(frame: &[u8]) -> impl Iterator<Item = Axis> + '_ {
+    let n = frame.len().div_ceil(8);
+    frame.chunks(8).enumerate().map(move |(k, b)| {
+        let mut lanes = [0u8; 8];
+        lanes[..b.len()].copy_from_slice(b);
+        Axis::word(
+            u64::from_le_bytes(lanes),
+            ((1u16 << b.len()) - 1) as u8,
+            k + 1 == n,
+        )
+    })
+}
+
 /// A block with one stream in and one stream out: the inputs of a cycle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
@@ -111,4 +126,20 @@ impl In {
 /// of `nic_hdl::stream::KeepCount`'s `n`).
 pub fn keep_count(keep: u8) -> u8 {
     keep.trailing_ones() as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_beats_keep_and_last() {
+        let f: Vec<u8> = (1..=13).collect();
+        let b: Vec<Axis> = frame_beats(&f).collect();
+        assert_eq!(b.len(), 2);
+        assert_eq!(b[0], Axis::word(0x0807_0605_0403_0201, 0xFF, false));
+        assert_eq!(b[1], Axis::word(0x0d_0c0b_0a09, 0x1F, true));
+        let g: Vec<Axis> = frame_beats(&f[..8]).collect();
+        assert_eq!(g, vec![Axis::word(0x0807_0605_0403_0201, 0xFF, true)]);
+    }
 }

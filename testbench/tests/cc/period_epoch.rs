@@ -20,7 +20,7 @@ fn stim() -> impl Strategy<Value = Vec<In>> {
     ];
     prop::collection::vec((period, 1usize..40), 1..12).prop_map(|runs| {
         runs.into_iter()
-            .flat_map(|(p, n)| std::iter::repeat(In { period: p }).take(n))
+            .flat_map(|(p, n)| std::iter::repeat_n(In { period: p }, n))
             .collect()
     })
 }

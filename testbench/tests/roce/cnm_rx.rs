@@ -10,7 +10,7 @@ use nic_golden::roce::cnm_rx::{
 };
 use nic_golden::roce::packet::Packet;
 use nic_golden::roce::CnmInfo;
-use nic_golden::stream::Axis;
+use nic_golden::stream::{frame_beats, Axis};
 use nic_golden::Cycle;
 use nic_hdl::roce::cnm_rx::CnmRx;
 use nic_spec::cnm as w;
@@ -527,22 +527,10 @@ fn a_busy_consumer_drops_and_counts() {
         frames.push((encode_cnm(&c), info));
     }
     let beats = |f: &[u8], ready: bool| -> Vec<In> {
-        f.chunks(8)
-            .enumerate()
-            .map(|(k, b)| {
-                let mut l = [0u8; 8];
-                l[..b.len()].copy_from_slice(b);
-                In {
-                    rx: Axis {
-                        tdata: u64::from_le_bytes(l),
-                        tkeep: ((1u16 << b.len()) - 1) as u8,
-                        tlast: (k + 1) * 8 >= f.len(),
-                        tvalid: true,
-                        ..Default::default()
-                    },
-                    cnm_ready: ready,
-                    ..In::default()
-                }
+        frame_beats(f)
+            .map(|rx| In {
+                rx,
+                cnm_ready: ready,
             })
             .collect()
     };
@@ -593,22 +581,10 @@ fn latency_and_hold() {
         ..Cnm::default()
     };
     let f = encode_cnm(&c);
-    let mut ins: Vec<In> = f
-        .chunks(8)
-        .enumerate()
-        .map(|(k, b)| {
-            let mut l = [0u8; 8];
-            l[..b.len()].copy_from_slice(b);
-            In {
-                rx: Axis {
-                    tdata: u64::from_le_bytes(l),
-                    tkeep: ((1u16 << b.len()) - 1) as u8,
-                    tlast: (k + 1) * 8 >= f.len(),
-                    tvalid: true,
-                    ..Default::default()
-                },
-                ..In::default()
-            }
+    let mut ins: Vec<In> = frame_beats(&f)
+        .map(|rx| In {
+            rx,
+            ..In::default()
         })
         .collect();
     let last = ins.len() - 1;
