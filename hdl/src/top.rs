@@ -48,23 +48,25 @@ pub type DcqcnNp1024 = DcqcnNp<10>;
 /// The flow scheduler at its default size, 1024 flows.
 pub type FlowSched1024 = FlowSched<10>;
 
-/// The requester at its default size: 128 flows, 16 work requests each
-/// (the ring is 2^11 entries of 285 bits: 36 DP16KD on an ECP5).
-pub type Requester128 = Requester<7, 4, 11>;
+/// The requester at its default size: 128 flows, 32 work requests each
+/// (the ring is 2^12 entries of 285 bits: 70 DP16KD on an ECP5). 32 work
+/// requests are one flow's window: with 16, one flow of 64-byte WRITEs
+/// both ways filled 0.589 of the line (`docs/status.md`, line rate).
+pub type Requester128 = Requester<7, 5, 12>;
 
-/// The NIC core at its default size: 128 flows, 16 work requests each,
+/// The NIC core at its default size: 128 flows, 32 work requests each,
 /// a 2048-word receive frame buffer. Block RAM sets the size on the
 /// LFE5U-85F (208 DP16KD): at 256 flows × 16 the core alone mapped to
 /// 223 (`docs/status.md`).
-pub type HpccNicCore128 = crate::nic::NicCore<7, 4, 11, 11>;
+pub type HpccNicCore128 = crate::nic::NicCore<7, 5, 12, 11>;
 
 /// The whole NIC at its default size: the core above, 8 completion
 /// queues, a 16-entry WQE buffer (`docs/driver.md`).
-pub type HpccNic128 = crate::nic::HpccNic<7, 4, 11, 11, 3, 8, 4>;
+pub type HpccNic128 = crate::nic::HpccNic<7, 5, 12, 11, 3, 8, 4>;
 
 /// The whole NIC on the 10G MAC, one clock: `HpccNic128` and
 /// `Mac10g` (frames up to 1522 bytes).
-pub type HpccNic10g128 = crate::nic::HpccNic10g<7, 4, 11, 11, 3, 8, 4>;
+pub type HpccNic10g128 = crate::nic::HpccNic10g<7, 5, 12, 11, 3, 8, 4>;
 
 /// The ECPIX-5's board core (`boards/ecpix5/fpga.v`): the NIC for 16
 /// flows x 8 work requests, an 8 KiB receive buffer, 4 completion queues
@@ -76,13 +78,13 @@ pub type HpccNic10g128 = crate::nic::HpccNic10g<7, 4, 11, 11, 3, 8, 4>;
 pub type Ecpix5Core = crate::board::NicBoard1g<4, 3, 7, 10, 2, 4, 4, 2>;
 
 /// The Alveo U250's board core (`boards/alveo-u250/fpga.v`, Vivado):
-/// the NIC at 256 flows × 16 work requests (the UltraScale+ part has the
+/// the NIC at 256 flows × 32 work requests (the UltraScale+ part has the
 /// block RAM the ECP5 lacks) behind the vendor-MAC adapter (the 10G/25G
 /// Ethernet subsystem owns the FCS).
-pub type AlveoCore = crate::board::NicBoardVendor<8, 4, 12, 11, 3, 8, 4>;
+pub type AlveoCore = crate::board::NicBoardVendor<8, 5, 13, 11, 3, 8, 4>;
 
 /// The host interface alone, at the NIC's size.
-pub type HostIf128 = crate::hostif::HostIf<7, 4, 3, 8, 4>;
+pub type HostIf128 = crate::hostif::HostIf<7, 5, 3, 8, 4>;
 
 /// The 10G MAC as a drop-in for `eth_mac_10g` (its core ports), standard
 /// and jumbo receive limits.
@@ -210,7 +212,7 @@ pub fn tops() -> Vec<Top> {
         // The NIC first: `make` emits, lints and synthesises it first.
         Top {
             name: "hpcc_nic",
-            about: "the NIC: host interface (AXI4-Lite registers, send and completion queues in host memory, DMA descriptors) + the NIC core; 128 flows x 16 work requests, 8 completion queues",
+            about: "the NIC: host interface (AXI4-Lite registers, send and completion queues in host memory, DMA descriptors) + the NIC core; 128 flows x 32 work requests, 8 completion queues",
             design: design::<HpccNic128>,
         },
         Top {
@@ -230,7 +232,7 @@ pub fn tops() -> Vec<Top> {
         },
         Top {
             name: "hpcc_nic_core",
-            about: "the NIC core (draft -00 Figure 4): requester, scheduler, HPCC++ CC, RoCEv2 Tx/Rx, READ responder, configuration; 128 flows x 16 work requests",
+            about: "the NIC core (draft -00 Figure 4): requester, scheduler, HPCC++ CC, RoCEv2 Tx/Rx, READ responder, configuration; 128 flows x 32 work requests",
             design: design::<HpccNicCore128>,
         },
         Top {
@@ -320,7 +322,7 @@ pub fn tops() -> Vec<Top> {
         },
         Top {
             name: "requester",
-            about: "requester: work requests, PktSend -> descriptors, ACK/NAK -> completions, timer; 128 flows x 16",
+            about: "requester: work requests, PktSend -> descriptors, ACK/NAK -> completions, timer; 128 flows x 32",
             design: design::<Requester128>,
         },
         Top {

@@ -52,8 +52,9 @@ pub fn run_groups(names: &[String]) -> Result<Figures, String> {
 /// on 1 and 64 flows (`data_fill`: the share of the wire's frame rate);
 /// the mix on 8 flows with each host taking DMA writes in half the
 /// cycles; and the mix on 6 flows on the RTL cores (Verilator, twins in
-/// lockstep: `_6flows_rtl`); 64-byte WRITEs on one flow with 32 work
-/// requests a flow (`_ring32`), one way and both ways; and the whole NIC
+/// lockstep: `_6flows_rtl`); 64-byte WRITEs on one flow with 16 work
+/// requests a flow (`_ring16`, the default before 32), one way and both
+/// ways; and the whole NIC
 /// (`line_rate_nic_*`: `hpcc_nic` through its host interface, the driver
 /// posting in send queues and reading completions), 64 B on 64 flows and
 /// the mix on 8 flows on the 128-flow twins, the mix on 6 flows on the
@@ -140,12 +141,13 @@ pub fn bench_line_rate(f: &mut Figures) {
             pause: false,
         },
     ));
-    // One flow's 64-byte rate with 32 work requests a flow (2^Q = 32),
-    // one way and both ways at once.
+    // One flow's 64-byte rate with the earlier default of 16 work
+    // requests a flow (2^Q = 16), one way and both ways at once: the ring
+    // is the flow's window, shorter than its loop.
     for one_way in [true, false] {
         runs.push((
             format!(
-                "line_rate_64B_{}1flows_ring32",
+                "line_rate_64B_{}1flows_ring16",
                 if one_way { "oneway_" } else { "" }
             ),
             LineRateCfg {
@@ -184,12 +186,12 @@ pub fn bench_line_rate(f: &mut Figures) {
             crate::line_rate::run_nic(&cfg, key.ends_with("_rtl"))
         } else if key.ends_with("_rtl") {
             crate::line_rate::run_rtl(&cfg)
-        } else if key.ends_with("_ring32") {
-            let mut t0 = NicCore::<7, 5, 11>::default();
-            let mut t1 = NicCore::<7, 5, 11>::default();
+        } else if key.ends_with("_ring16") {
+            let mut t0 = NicCore::<7, 4, 11>::default();
+            let mut t1 = NicCore::<7, 4, 11>::default();
             crate::line_rate::run_on(
                 &cfg,
-                32,
+                16,
                 11,
                 [Box::new(|i: &In| t0.step(i)), Box::new(|i: &In| t1.step(i))],
             )
@@ -362,11 +364,11 @@ fn bench_params(q: usize) -> HostParams {
 }
 
 /// `n` WRITEs of `len` bytes from NIC 0, round robin over `flows` flows,
-/// on two twin cores of 128 flows × 16 work requests, link delay `delay`;
+/// on two twin cores of 128 flows × 32 work requests, link delay `delay`;
 /// returns NIC 0's host after the run.
 fn core_writes(flows: u32, n: u32, len: u32, delay: u64) -> (CoreHost, u64) {
     const A: usize = 7;
-    const Q: usize = 4;
+    const Q: usize = 5;
     let p = bench_params(Q);
     let w = plan(5, flows, 0, 8, 0, 0, 1024);
     let size = (n * 64) as usize + 64;
@@ -554,7 +556,7 @@ use crate::driver::{DriverParams, NicHost};
 /// DMA latency 4 cycles.
 fn nic_bench_params(batch: u32) -> DriverParams {
     DriverParams {
-        core: bench_params(4),
+        core: bench_params(5),
         flows_log: 7,
         sq_log: 10,
         cq_log: 12,
@@ -570,7 +572,7 @@ fn nic_bench_params(batch: u32) -> DriverParams {
 }
 
 /// `n` WRITEs of `len` bytes from NIC 0 through its host interface, round
-/// robin over `flows` flows, on two twin NICs of 128 flows × 16 work
+/// robin over `flows` flows, on two twin NICs of 128 flows × 32 work
 /// requests; returns NIC 0's host.
 fn nic_writes(flows: u32, n: u32, len: u32, batch: u32) -> NicHost {
     nic_ops(flows, n, len, batch, wr::WRITE, 10)
@@ -579,7 +581,7 @@ fn nic_writes(flows: u32, n: u32, len: u32, batch: u32) -> NicHost {
 /// [`nic_writes`] with the opcode (`wr::WRITE` or `wr::READ`: NIC 0 reads
 /// NIC 1's memory) and the link's one-way delay in cycles.
 fn nic_ops(flows: u32, n: u32, len: u32, batch: u32, opcode: u8, delay: u64) -> NicHost {
-    type Twin = nic_golden::nic::nic::HpccNic<7, 4, 9, 0, 1, 4>;
+    type Twin = nic_golden::nic::nic::HpccNic<7, 5, 9, 0, 1, 4>;
     use nic_golden::nic::nic::In as NicIn;
     let p = nic_bench_params(batch);
     let w = plan(5, flows, 0, 8, 0, 0, 1024);

@@ -94,7 +94,7 @@ pub const MTU_LOG2: u8 = 10;
 
 /// The hosts' parameters: MTU 1 KiB, DMA latency 4 cycles, no stalls,
 /// HPCC++ sender-based with telemetry in data, T = 2 µs at 100 Gb/s
-/// (0.64 ns a cycle), 16 work requests per flow.
+/// (0.64 ns a cycle), 32 work requests per flow (the NIC's default).
 pub fn host_params() -> HostParams {
     let cc = CcParams {
         base_rtt_ns: 2000.0,
@@ -113,21 +113,22 @@ pub fn host_params() -> HostParams {
         cc_variant: VariantPlan::All(nic_golden::cc::params::Variant::Sender),
         dma_latency: 4,
         stall: 0.0,
-        ring: 16,
+        ring: 32,
         post_from: 400,
         rx_pause: None,
         tx_ctl_share: nic_spec::roce::TX_CTL_SHARE_DEFAULT as u8,
     }
 }
 
-/// Run `cfg` on two golden cores of 128 flows, 16 work requests each and
-/// the `hpcc_nic` top's 16 KiB receive buffer.
+/// Run `cfg` on two golden cores of 128 flows, 32 work requests each and
+/// the `hpcc_nic` top's 16 KiB receive buffer (the NIC's default size,
+/// `nic_hdl::top::HpccNic128`).
 pub fn run(cfg: &LineRateCfg) -> LineRate {
-    let mut t0 = NicCore::<7, 4, 11>::default();
-    let mut t1 = NicCore::<7, 4, 11>::default();
+    let mut t0 = NicCore::<7, 5, 11>::default();
+    let mut t1 = NicCore::<7, 5, 11>::default();
     run_on(
         cfg,
-        16,
+        32,
         11,
         [Box::new(|i: &In| t0.step(i)), Box::new(|i: &In| t1.step(i))],
     )
@@ -275,8 +276,8 @@ fn direction(wire: &[WireFrame], n: usize, frames_needed: u64) -> Direction {
 }
 
 /// The whole NIC (`hpcc_nic`: the host interface and the core) as the
-/// twin of 128 flows × 16 work requests with `hpcc_nic`'s 16 KiB buffer.
-pub type NicTwin = nic_golden::nic::nic::HpccNic<7, 4, 11, 0, 1, 4>;
+/// twin of 128 flows × 32 work requests with `hpcc_nic`'s 16 KiB buffer.
+pub type NicTwin = nic_golden::nic::nic::HpccNic<7, 5, 11, 0, 1, 4>;
 /// The emitted `hpcc_nic` of the co-simulation tests (8 flows × 8 work
 /// requests, an 8 KiB buffer, 4 CQs) and its twin.
 pub type NicRtlSmall =
@@ -324,7 +325,7 @@ pub fn run_nic(cfg: &LineRateCfg, rtl: bool) -> LineRate {
         let [t0, t1] = &mut t;
         let r = run_nic_on(
             cfg,
-            (7, 10, 12, 16, 1, 16),
+            (7, 10, 12, 32, 1, 16),
             [
                 Box::new(|i: &NicIn| t0.step(i)),
                 Box::new(|i: &NicIn| t1.step(i)),

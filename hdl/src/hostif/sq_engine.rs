@@ -205,8 +205,8 @@ impl<const A: usize, const Q: usize, const W: usize> Default for SqEngine<A, Q, 
     fn default() -> Self {
         assert!((1..=12).contains(&A), "SqEngine: 1 <= A <= 12");
         assert!(
-            Q <= 4,
-            "SqEngine: at most 16 work requests per flow (a fetch is <= 16 entries)"
+            (1..=8).contains(&Q),
+            "SqEngine: 2..=256 work requests per flow, the requester's range (a fetch is <= 16 entries whatever Q)"
         );
         assert!((1..=6).contains(&W), "SqEngine: 2..=64 WQE buffer credits");
         Self {
