@@ -5,8 +5,8 @@ use crate::harness;
 use nic_golden as golden;
 use nic_hdl::arith::{Delay, DelayRam, Divider, MinMax, Normalize, SatAddSub, WideMul};
 use nic_hdl::cc::{
-    ComputeWind, DcqcnNp, DcqcnRp, Ewma, HopMax, HpccCc, MeasureInflight, Ns3HopParse, PeriodEpoch,
-    Rate,
+    ComputeWind, DcqcnNp, DcqcnRp, Ewma, HopMax, HpccCc, IncreaseStep, MeasureInflight,
+    Ns3HopParse, PeriodEpoch, Rate,
 };
 use nic_hdl::mem::{Fifo, LutRam, Ram};
 use nic_hdl::roce::cnm_rx::CnmRx;
@@ -184,6 +184,16 @@ harness! {
             tau_hop2: tau_hop2, tau_hop3: tau_hop3, tau_hop4: tau_hop4
         }
         outputs { u: u, tau: tau, out_valid: out_valid }
+    }
+}
+
+harness! {
+    impl<> IncreaseStep {
+        type In = golden::cc::increase_step::In;
+        type Out = golden::cc::increase_step::Out;
+        clock = clock;
+        inputs { rt: rt, add: add, r_line: r_line, rc: rc }
+        outputs { rt_new: rt_new, rc_new: rc_new }
     }
 }
 

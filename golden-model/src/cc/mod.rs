@@ -15,6 +15,7 @@ pub mod fixed;
 pub mod hop_max;
 pub mod hpcc;
 pub mod hpcc_ref;
+pub mod increase_step;
 pub mod int_ns3;
 pub mod measure_inflight;
 pub mod params;

@@ -75,7 +75,9 @@
 //!   operation in flight; while it waits the slice takes one more.
 //! - Pipeline: S0 issue; S1 RAM read; S2 RAM out; S3 decisions, α step,
 //!   the cut's product Rc·α into a 32 × 32 multiplier (4 cycles); S4–S6
-//!   the increase step; S7 the cut and the new state; S8 write back,
+//!   the increase step's arithmetic ([`IncreaseStep`], a block with its
+//!   own twin: Rt and the step in at S4, Rc at S6, Rt' and Rc' out at S7);
+//!   S7 the cut and the new state; S8 write back,
 //!   timer-list push, update, counters.
 //!
 //! # Bad input (defined, counted, no other flow touched)
@@ -93,8 +95,8 @@
 //! Golden twin: `nic_golden::cc::dcqcn` (and `dcqcn_ref` in f64).
 
 use crate::arith::WideMul;
-use crate::cc::PeriodEpoch;
 use crate::cc::{CcUpdateSource, DcqcnCfgSink, DcqcnStatsSource, RpEvent, RpEventSink};
+use crate::cc::{IncreaseStep, PeriodEpoch};
 use crate::mem::{Fifo, Ram};
 use rust_hdl::prelude::*;
 
@@ -125,6 +127,8 @@ pub struct DcqcnRp<const A: usize> {
     epoch_a: PeriodEpoch,
     epoch_d: PeriodEpoch,
     epoch_i: PeriodEpoch,
+    /// S4–S6: Rt' = min(Rt + add, R_line), Rc' = ⌈(Rc + Rt') / 2⌉.
+    inc: IncreaseStep,
     u_valid: DFF<Bit>,
     u_flow: DFF<Bits<16>>,
     u_status: DFF<Bits<3>>,
@@ -176,10 +180,7 @@ pub struct DcqcnRp<const A: usize> {
     vis_cut: [DFF<Bit>; 9],
     vis_inc: [DFF<Bit>; 9],
     late: [DFF<Bit>; 9],
-    rt_sum: [DFF<Bits<33>>; 9],
     byte_pass: [DFF<Bit>; 9],
-    rt2: [DFF<Bits<32>>; 9],
-    rc_inc: [DFF<Bits<32>>; 9],
     rc_f: [DFF<Bits<32>>; 9],
     rt_f: [DFF<Bits<32>>; 9],
     alpha_f: [DFF<Bits<21>>; 9],
@@ -283,8 +284,6 @@ pub struct DcqcnRp<const A: usize> {
     hi3: Signal<Local, Bits<4>>,
     lo3: Signal<Local, Bits<4>>,
     f4: Signal<Local, Bits<4>>,
-    rt4: Signal<Local, Bits<32>>,
-    sum33: Signal<Local, Bits<33>>,
     rc7: Signal<Local, Bits<32>>,
     rt7: Signal<Local, Bits<32>>,
     cutd: Signal<Local, Bits<32>>,
@@ -332,6 +331,7 @@ impl<const A: usize> Default for DcqcnRp<A> {
             epoch_a: Default::default(),
             epoch_d: Default::default(),
             epoch_i: Default::default(),
+            inc: Default::default(),
             u_valid: Default::default(),
             u_flow: Default::default(),
             u_status: Default::default(),
@@ -382,10 +382,7 @@ impl<const A: usize> Default for DcqcnRp<A> {
             vis_cut: Default::default(),
             vis_inc: Default::default(),
             late: Default::default(),
-            rt_sum: Default::default(),
             byte_pass: Default::default(),
-            rt2: Default::default(),
-            rc_inc: Default::default(),
             rc_f: Default::default(),
             rt_f: Default::default(),
             alpha_f: Default::default(),
@@ -472,8 +469,6 @@ impl<const A: usize> Default for DcqcnRp<A> {
             hi3: Default::default(),
             lo3: Default::default(),
             f4: Default::default(),
-            rt4: Default::default(),
-            sum33: Default::default(),
             rc7: Default::default(),
             rt7: Default::default(),
             cutd: Default::default(),
@@ -603,14 +598,8 @@ impl<const A: usize> Logic for DcqcnRp<A> {
             self.vis_inc[i].d.next = self.vis_inc[i].q.val();
             self.late[i].clock.next = self.clock.val();
             self.late[i].d.next = self.late[i].q.val();
-            self.rt_sum[i].clock.next = self.clock.val();
-            self.rt_sum[i].d.next = self.rt_sum[i].q.val();
             self.byte_pass[i].clock.next = self.clock.val();
             self.byte_pass[i].d.next = self.byte_pass[i].q.val();
-            self.rt2[i].clock.next = self.clock.val();
-            self.rt2[i].d.next = self.rt2[i].q.val();
-            self.rc_inc[i].clock.next = self.clock.val();
-            self.rc_inc[i].d.next = self.rc_inc[i].q.val();
             self.rc_f[i].clock.next = self.clock.val();
             self.rc_f[i].d.next = self.rc_f[i].q.val();
             self.rt_f[i].clock.next = self.clock.val();
@@ -737,16 +726,7 @@ impl<const A: usize> Logic for DcqcnRp<A> {
             self.late[i].d.next = self.late[i - 1].q.val();
         }
         for i in 6..9 {
-            self.rt_sum[i].d.next = self.rt_sum[i - 1].q.val();
-        }
-        for i in 6..9 {
             self.byte_pass[i].d.next = self.byte_pass[i - 1].q.val();
-        }
-        for i in 7..9 {
-            self.rt2[i].d.next = self.rt2[i - 1].q.val();
-        }
-        for i in 8..9 {
-            self.rc_inc[i].d.next = self.rc_inc[i - 1].q.val();
         }
 
         // ---- outputs (registered)
@@ -774,6 +754,7 @@ impl<const A: usize> Logic for DcqcnRp<A> {
 
         // ---- the three timers and their epochs (`PeriodEpoch`)
         self.epoch_a.clock.next = self.clock.val();
+        self.inc.clock.next = self.clock.val();
         self.epoch_d.clock.next = self.clock.val();
         self.epoch_i.clock.next = self.clock.val();
         self.epoch_a.period.next = self.cfg.alpha_period.val();
@@ -1035,25 +1016,15 @@ impl<const A: usize> Logic for DcqcnRp<A> {
         self.bc33[4].d.next =
             (bit_cast::<33, 32>(self.bcnt3.val()) + bit_cast::<33, 16>(self.bytes[3].q.val()));
 
-        // ---- S4: Rt + add; the byte counter's threshold
-        self.rt4.next = self.rate[4].q.val().get_bits::<32>(32);
-        self.rt_sum[5].d.next =
-            (bit_cast::<33, 32>(self.rt4.val()) + bit_cast::<33, 32>(self.add[4].q.val()));
+        // ---- S4–S6: the increase step (`IncreaseStep`): Rt and add in
+        // at S4, Rc at S6, Rt' and Rc' out at S7. The byte counter's
+        // threshold at S4.
+        self.inc.rt.next = self.rate[4].q.val().get_bits::<32>(32);
+        self.inc.add.next = self.add[4].q.val();
+        self.inc.r_line.next = self.cfg.r_line.val();
+        self.inc.rc.next = self.rc_base[6].q.val();
         self.byte_pass[5].d.next =
             (self.bc33[4].q.val() >= bit_cast::<33, 32>(self.cfg.byte_reset.val()));
-
-        // ---- S5: Rt' = min(Rt + add, R_line)
-        if (self.rt_sum[5].q.val() > bit_cast::<33, 32>(self.cfg.r_line.val())) {
-            self.rt2[6].d.next = self.cfg.r_line.val();
-        } else {
-            self.rt2[6].d.next = self.rt_sum[5].q.val().get_bits::<32>(0);
-        }
-
-        // ---- S6: Rc' = ⌈(Rc + Rt') / 2⌉
-        self.sum33.next = ((bit_cast::<33, 32>(self.rc_base[6].q.val())
-            + bit_cast::<33, 32>(self.rt2[6].q.val()))
-            + 1);
-        self.rc_inc[7].d.next = self.sum33.val().get_bits::<32>(1);
 
         // ---- S7: the cut; the new state
         self.cutd.next = self.mul.p.val().get_bits::<32>(21);
@@ -1119,8 +1090,8 @@ impl<const A: usize> Logic for DcqcnRp<A> {
             }
         } else if self.sent_acc[7].q.val() {
             if self.byte_pass[7].q.val() {
-                self.l_rc.next = self.rc_inc[7].q.val();
-                self.l_rt.next = self.rt2[7].q.val();
+                self.l_rc.next = self.inc.rc_new.val();
+                self.l_rt.next = self.inc.rt_new.val();
                 self.l_bc.next = 0.into();
                 self.l_inc.next = true;
                 if (self.meta[7].q.val().get_bits::<4>(9) != 15) {
@@ -1135,8 +1106,8 @@ impl<const A: usize> Logic for DcqcnRp<A> {
                 self.l_epa.next = self.cur_a[7].q.val();
             }
             if self.vis_inc[7].q.val() {
-                self.l_rc.next = self.rc_inc[7].q.val();
-                self.l_rt.next = self.rt2[7].q.val();
+                self.l_rc.next = self.inc.rc_new.val();
+                self.l_rt.next = self.inc.rt_new.val();
                 self.l_epi.next = self.cur_i[7].q.val();
                 self.l_inc.next = true;
                 if (self.meta[7].q.val().get_bits::<4>(5) != 15) {

@@ -7,6 +7,7 @@ mod ewma;
 mod hop_max;
 mod hpcc;
 mod hpcc_accuracy;
+mod increase_step;
 mod int_ns3;
 mod measure_inflight;
 mod period_epoch;
