@@ -231,6 +231,61 @@ pub fn extent(read: bool, len: u32) -> u32 {
     }
 }
 
+/// The packet a PktSend's cursor `cur` cuts from a work request `w` at
+/// the MTU 2^`l` (the `Seg` state; `hdl/src/roce/segment.rs` computes it
+/// in hardware). `rd_k`: the READ responses received for `w` (only the
+/// head READ has any).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SegCut {
+    /// The cursor's offset in the work request, and its packet's index.
+    pub off: u32,
+    pub k: u32,
+    /// The work request's bytes from the cursor on.
+    pub left: u32,
+    /// The packet's length, min(`left`, MTU): it ends the work request
+    /// when it equals `left`.
+    pub seg: u32,
+    /// A WRITE's packet: the last of its work request, its opcode and
+    /// PSN.
+    pub last: bool,
+    pub opcode: u8,
+    pub psn: u32,
+    /// A READ's request for the responses not received yet: its VA,
+    /// length and first PSN.
+    pub rd_va: u64,
+    pub rd_dlen: u32,
+    pub rd_psn: u32,
+    /// The PSN after the packet (after a READ's last response).
+    pub psn_next: u32,
+}
+
+pub fn segment(w: &WrEntry, cur: u32, l: u32, rd_k: u32) -> SegCut {
+    let off = cur.wrapping_sub(w.seq_first);
+    let k = off >> l;
+    let left = extent(w.read, w.len).wrapping_sub(off);
+    let n = npkts(w.len, l);
+    let last = k + 1 == n;
+    let psn = w.psn_first.wrapping_add(k) & PSN_MASK;
+    let off_r = (rd_k as u64) << l;
+    SegCut {
+        off,
+        k,
+        left,
+        seg: left.min(1 << l),
+        last,
+        opcode: segment_opcode(false, k == 0, last),
+        psn,
+        rd_va: w.va.wrapping_add(off_r),
+        rd_dlen: w.len.wrapping_sub(off_r as u32),
+        rd_psn: w.psn_first.wrapping_add(rd_k) & PSN_MASK,
+        psn_next: if w.read {
+            w.psn_first.wrapping_add(n) & PSN_MASK
+        } else {
+            psn.wrapping_add(1) & PSN_MASK
+        },
+    }
+}
+
 /// Telemetry of a fresh area (the sender's), or none.
 fn fresh_tlm(on: bool) -> Telemetry {
     Telemetry {
@@ -457,7 +512,6 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
 
     fn step(&mut self, i: &In) -> Out {
         let l = mtu_log2(i.cfg_mtu_log2);
-        let mtu = 1u32 << l;
         let m = ix_mask(Q);
         let idle = self.state == st::IDLE;
         let t_head = self.timer.head();
@@ -765,11 +819,14 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
             st::SEG_RD2 => st::SEG,
             st::SEG => {
                 let w = self.wr_at(self.slot);
-                let off = self.cur.wrapping_sub(w.seq_first);
-                let k = off >> l;
-                let left = extent(w.read, w.len).wrapping_sub(off);
-                let seg = left.min(mtu);
-                if seg > self.rem || i.desc_full {
+                // Only the head READ has responses counted.
+                let rd_k = if self.slot == self.s.head {
+                    self.s.rd_k
+                } else {
+                    0
+                };
+                let c = segment(&w, self.cur, l, rd_k);
+                if c.seg > self.rem || i.desc_full {
                     // The PktSend crosses into a message that does not
                     // fit in its rest, or the descriptor queue is full:
                     // cut here.
@@ -780,20 +837,11 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                     self.event(OP_TRIM, self.cur, e as u32);
                     st::TRIM_EV
                 } else {
-                    let n = npkts(w.len, l);
                     let fl = self.flow & ((1 << A) - 1);
                     if w.read {
-                        // The request for the responses not received yet
-                        // (only the head READ has any), and the READ's
-                        // landing entry at the dispatcher (the same on
-                        // every send).
-                        let k_r = if self.slot == self.s.head {
-                            self.s.rd_k
-                        } else {
-                            0
-                        };
-                        let off_r = (k_r as u64) << l;
-                        let psn = w.psn_first.wrapping_add(k_r) & PSN_MASK;
+                        // The request for the responses not received yet,
+                        // and the READ's landing entry at the dispatcher
+                        // (the same on every send).
                         self.rd_v = true;
                         self.rd = RxFlowCtx {
                             flow: fl,
@@ -808,39 +856,34 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                         self.desc = TxDesc {
                             flow: fl,
                             opcode: op::READ_REQ,
-                            psn,
-                            va: w.va.wrapping_add(off_r),
+                            psn: c.rd_psn,
+                            va: c.rd_va,
                             rkey: w.rkey,
-                            dlen: w.len.wrapping_sub(off_r as u32),
+                            dlen: c.rd_dlen,
                             ..TxDesc::default()
                         };
-                        self.s.psn_next = w.psn_first.wrapping_add(n) & PSN_MASK;
-                        self.raise_psn_max();
                     } else {
-                        let psn = w.psn_first.wrapping_add(k) & PSN_MASK;
-                        let last = k + 1 == n;
-                        let opcode = segment_opcode(false, k == 0, last);
                         self.desc = TxDesc {
                             flow: fl,
-                            opcode,
-                            psn,
-                            ackreq: last || self.s.tlm_data,
-                            len: seg as u16,
-                            addr: w.laddr.wrapping_add(off as u64),
+                            opcode: c.opcode,
+                            psn: c.psn,
+                            ackreq: c.last || self.s.tlm_data,
+                            len: c.seg as u16,
+                            addr: w.laddr.wrapping_add(c.off as u64),
                             va: w.va,
                             rkey: w.rkey,
                             dlen: w.len,
                             aeth: 0,
                             tlm: fresh_tlm(self.s.tlm_data),
                         };
-                        self.s.psn_next = psn.wrapping_add(1) & PSN_MASK;
-                        self.raise_psn_max();
                     }
+                    self.s.psn_next = c.psn_next;
+                    self.raise_psn_max();
                     self.desc_v = true;
-                    self.cur = self.cur.wrapping_add(seg);
-                    self.rem -= seg;
+                    self.cur = self.cur.wrapping_add(c.seg);
+                    self.rem -= c.seg;
                     self.s.seq_exp = self.cur;
-                    if seg == left {
+                    if c.seg == c.left {
                         self.s.send = self.s.send.wrapping_add(1) & m;
                         self.slot = self.s.send;
                     }

@@ -108,8 +108,10 @@
 //! Likewise `Post`'s two compares are registered a cycle ahead, on the
 //! value `seq_ack` has when `Post` begins; `Decide`'s feedback window
 //! check is one subtraction from a register made in `Flow`; and the
-//! segmentation in `SegRd2` is at most three carry chains deep (its trim
-//! test two compares side by side, its sums chosen between candidates).
+//! segmentation is a block of its own, [`Segment`] (`segment.rs`, with
+//! its twin and test), registered at the end of `SegRd2` and at most
+//! three carry chains deep (its trim test two compares side by side, its
+//! sums chosen between candidates).
 //! Measured by
 //! `bench_requester` (Verilator, MTU 1024, every ready high): a work
 //! request every 4.8 cycles, PktSend to first descriptor 7, a descriptor
@@ -134,13 +136,14 @@
 use crate::cc::CcEventSource;
 use crate::mem::{Fifo, Ram};
 use crate::roce::op_decode::OpDecode;
+use crate::roce::segment::Segment;
 use crate::roce::wr_ring::WrRing;
 use crate::roce::{
     CcFeedback, CcFeedbackSink, NakReq, NakReqSink, ReqFlowCtx, ReqFlowCtxSink, ReqStatsSource,
     RxFlowCtxSource, TxDescSource, WorkReq, WorkReqSink, WrCompletionSource,
 };
 use crate::sched::{PktSend, PktSendSink, SchedEventSource};
-use nic_spec::roce::{op, segment_opcode, syndrome, wr, AETH_CLASS_ACK};
+use nic_spec::roce::{op, syndrome, wr, AETH_CLASS_ACK};
 use rust_hdl::prelude::*;
 
 /// The fresh telemetry header (`docs/roce.md` §2): ver 1, nhop 0, maxhop 5.
@@ -228,6 +231,8 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     /// registered as they leave the block RAM, R3: read one cycle ahead,
     /// the address being the next cycle's slot).
     ring: WrRing<AQ>,
+    /// The packet at the cursor (`Seg`), registered.
+    segment: Segment,
     /// Timer entries: flow << 40 | gen << 32 | deadline.
     timer: Fifo<56, A>,
     /// Classes of the latched feedback opcode.
@@ -303,19 +308,6 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     fatal: DFF<Bits<8>>,
     now: DFF<Bits<32>>,
     // What the ring entry gives, registered in the *Rd2 states.
-    r_seg: DFF<Bits<32>>,
-    r_seg_eq_left: DFF<Bit>,
-    r_trim: DFF<Bit>,
-    r_seg_op: DFF<Bits<8>>,
-    r_psn_seg: DFF<Bits<24>>,
-    r_last: DFF<Bit>,
-    r_wr_addr: DFF<Bits<64>>,
-    r_rd_va: DFF<Bits<64>>,
-    r_rd_dlen: DFF<Bits<32>>,
-    r_psn_rd: DFF<Bits<24>>,
-    r_psn_next_new: DFF<Bits<24>>,
-    r_cur_new: DFF<Bits<32>>,
-    r_rem_new: DFF<Bits<16>>,
     r_ack_skip: DFF<Bit>,
     r_inside: DFF<Bit>,
     r_final: DFF<Bit>,
@@ -386,10 +378,6 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     k_wr_read: Constant<Bits<8>>,
     k_op_probe: Constant<Bits<8>>,
     k_op_rreq: Constant<Bits<8>>,
-    k_op_first: Constant<Bits<8>>,
-    k_op_middle: Constant<Bits<8>>,
-    k_op_last: Constant<Bits<8>>,
-    k_op_only: Constant<Bits<8>>,
     k_class_ack: Constant<Bits<3>>,
     k_ev_init: Constant<Bits<3>>,
     k_ev_db: Constant<Bits<3>>,
@@ -468,22 +456,10 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     /// The entry's last segment index, npkts − 1: the compares below
     /// test k against it, not k + 1 against npkts (one carry chain less).
     w_last_k: Signal<Local, Bits<32>>,
-    /// The entry's first PSN + 1, beside the length's chain.
-    psn_first_p1: Signal<Local, Bits<24>>,
+    /// The entry's length − 1 (0 for a zero length).
     w_len_m1: Signal<Local, Bits<32>>,
-    off: Signal<Local, Bits<32>>,
-    k_seg: Signal<Local, Bits<32>>,
-    left: Signal<Local, Bits<32>>,
-    seg: Signal<Local, Bits<32>>,
-    psn_seg: Signal<Local, Bits<24>>,
-    off_r: Signal<Local, Bits<64>>,
-    psn_rd: Signal<Local, Bits<24>>,
-    psn_next_new: Signal<Local, Bits<24>>,
-    k_next: Signal<Local, Bits<24>>,
     max_d: Signal<Local, Bits<24>>,
     raise: Signal<Local, Bit>,
-    cur_new: Signal<Local, Bits<32>>,
-    seg_op: Signal<Local, Bits<8>>,
     d_ack: Signal<Local, Bits<24>>,
     d1: Signal<Local, Bits<32>>,
     rresp: Signal<Local, Bit>,
@@ -504,13 +480,9 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     // Post: its two compares, done a cycle ahead (R4) on the value
     // `seq_ack` has when Post begins (`seq_ack_post`).
     seq_ack_post: Signal<Local, Bits<32>>,
-    // Seg's values, each at most three carry chains from the registers
-    // (R4): the entry's end, and the two candidates of each sum on the
-    // segment, selected by `left_lt_mtu`.
+    // The entry's end in the stream: the segmentation's (`Segment`) and
+    // AckChk's.
     seq_end_w: Signal<Local, Bits<32>>,
-    left_lt_mtu: Signal<Local, Bit>,
-    cur_plus_mtu: Signal<Local, Bits<32>>,
-    rem_at_end: Signal<Local, Bits<16>>,
     adv: Signal<Local, Bits<32>>,
     past: Signal<Local, Bits<32>>,
     /// Post: `seq_ack` is past `s_una` (serial order), registered.
@@ -577,6 +549,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             st_seq: Default::default(),
             st_psn: Default::default(),
             ring: Default::default(),
+            segment: Default::default(),
             timer: Default::default(),
             fb_class: Default::default(),
             state: Default::default(),
@@ -643,19 +616,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             fatal: Default::default(),
             arm: Default::default(),
             now: Default::default(),
-            r_seg: Default::default(),
-            r_seg_eq_left: Default::default(),
-            r_trim: Default::default(),
-            r_seg_op: Default::default(),
-            r_psn_seg: Default::default(),
-            r_last: Default::default(),
-            r_wr_addr: Default::default(),
-            r_rd_va: Default::default(),
-            r_rd_dlen: Default::default(),
-            r_psn_rd: Default::default(),
-            r_psn_next_new: Default::default(),
-            r_cur_new: Default::default(),
-            r_rem_new: Default::default(),
             r_ack_skip: Default::default(),
             r_inside: Default::default(),
             r_final: Default::default(),
@@ -755,21 +715,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             w_read: Default::default(),
             w_ext: Default::default(),
             w_last_k: Default::default(),
-            psn_first_p1: Default::default(),
             w_len_m1: Default::default(),
-            off: Default::default(),
-            k_seg: Default::default(),
-            left: Default::default(),
-            seg: Default::default(),
-            psn_seg: Default::default(),
-            off_r: Default::default(),
-            psn_rd: Default::default(),
-            psn_next_new: Default::default(),
-            k_next: Default::default(),
             max_d: Default::default(),
             raise: Default::default(),
-            cur_new: Default::default(),
-            seg_op: Default::default(),
             d_ack: Default::default(),
             d1: Default::default(),
             rresp: Default::default(),
@@ -784,9 +732,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             is_ahead: Default::default(),
             seq_ack_post: Default::default(),
             seq_end_w: Default::default(),
-            left_lt_mtu: Default::default(),
-            cur_plus_mtu: Default::default(),
-            rem_at_end: Default::default(),
             adv: Default::default(),
             past: Default::default(),
             adv_pos: Default::default(),
@@ -819,10 +764,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q
             k_wr_read: k8(wr::READ),
             k_op_probe: k8(op::PROBE),
             k_op_rreq: k8(op::READ_REQ),
-            k_op_first: k8(segment_opcode(false, true, false)),
-            k_op_middle: k8(segment_opcode(false, false, false)),
-            k_op_last: k8(segment_opcode(false, false, true)),
-            k_op_only: k8(segment_opcode(false, true, true)),
             k_class_ack: k3(AETH_CLASS_ACK as u8),
             k_ev_init: k3(nic_spec::sched::OP_INIT),
             k_ev_db: k3(nic_spec::sched::OP_DOORBELL),
@@ -981,19 +922,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             wr_n,
             bad_opcode,
             bad_len,
-            r_seg,
-            r_seg_eq_left,
-            r_trim,
-            r_seg_op,
-            r_psn_seg,
-            r_last,
-            r_wr_addr,
-            r_rd_va,
-            r_rd_dlen,
-            r_psn_rd,
-            r_psn_next_new,
-            r_cur_new,
-            r_rem_new,
             r_ack_skip,
             r_inside,
             r_final,
@@ -1003,8 +931,8 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             r_psn_rew
         );
         clock!(
-            self, clock, st_w0, st_w1, st_seq, st_psn, ring, timer, in_ctx, in_wr, in_send, in_fb,
-            in_nak
+            self, clock, st_w0, st_w1, st_seq, st_psn, ring, segment, timer, in_ctx, in_wr,
+            in_send, in_fb, in_nak
         );
         ReqFlowCtxSink::<A>::link(&mut self.s_ctx, &mut self.in_ctx.s);
         WorkReqSink::link(&mut self.s_wr, &mut self.in_wr.s);
@@ -1201,60 +1129,34 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             self.w_len_m1.next = 0.into();
         }
         self.w_last_k.next = (self.w_len_m1.val() >> self.mlog.val());
-        self.psn_first_p1.next = (self.ring.psn_first.val() + 1);
-        // Segmentation (Seg).
-        self.off.next = (self.cur.q.val() - self.ring.seq_first.val());
-        self.k_seg.next = (self.off.val() >> self.mlog.val());
-        self.left.next = (self.w_ext.val() - self.off.val());
-        self.left_lt_mtu.next = (self.left.val() < self.mtu.val());
-        if self.left_lt_mtu.val() {
-            self.seg.next = self.left.val();
-        } else {
-            self.seg.next = self.mtu.val();
-        }
         // cur + left is the entry's end (cur + extent − (cur − first)).
         self.seq_end_w.next = (self.ring.seq_first.val() + self.w_ext.val());
-        self.cur_plus_mtu.next = (self.cur.q.val() + self.mtu.val());
-        // rem − left, as (rem + cur) − the entry's end: the PktSend's rest
-        // past the entry.
-        self.rem_at_end.next = ((self.rem.q.val() + self.cur.q.val().get_bits::<16>(0))
-            - self.seq_end_w.val().get_bits::<16>(0));
-        self.psn_seg.next = (self.ring.psn_first.val() + self.k_seg.val().get_bits::<24>(0));
         // Only the READ at the head has responses counted.
         if (self.slot.q.val() == self.s_head.q.val()) {
             self.rdk_eff.next = self.s_rd_k.q.val();
         } else {
             self.rdk_eff.next = 0.into();
         }
-        self.off_r.next = (bit_cast::<64, 24>(self.rdk_eff.val()) << self.mlog.val());
-        self.psn_rd.next = (self.ring.psn_first.val() + self.rdk_eff.val());
-        // The next PSN: first + 1 + the packet's index (its segment's, or
-        // a READ's last), one carry chain after the index where
-        // `psn_seg` + 1 was two (R4).
-        if self.w_read.val() {
-            self.k_next.next = self.w_last_k.val().get_bits::<24>(0);
-        } else {
-            self.k_next.next = self.k_seg.val().get_bits::<24>(0);
-        }
-        self.psn_next_new.next = (self.psn_first_p1.val() + self.k_next.val());
+        // Segmentation (Seg): the packet at the cursor, registered in
+        // `SegRd2` by its own block.
+        self.segment.mlog.next = self.mlog.val();
+        self.segment.mtu.next = self.mtu.val();
+        self.segment.cur.next = self.cur.q.val();
+        self.segment.rem.next = self.rem.q.val();
+        self.segment.read.next = self.w_read.val();
+        self.segment.len.next = self.ring.len.val();
+        self.segment.ext.next = self.w_ext.val();
+        self.segment.last_k.next = self.w_last_k.val();
+        self.segment.seq_first.next = self.ring.seq_first.val();
+        self.segment.seq_end.next = self.seq_end_w.val();
+        self.segment.psn_first.next = self.ring.psn_first.val();
+        self.segment.laddr.next = self.ring.laddr.val();
+        self.segment.va.next = self.ring.va.val();
+        self.segment.rd_k.next = self.rdk_eff.val();
         // Seg's raise of the highest PSN sent, from the registered next
         // PSN (one carry chain there, not a fourth one here: R4).
-        self.max_d.next = (self.r_psn_next_new.q.val() - self.s_psn_max.q.val());
+        self.max_d.next = (self.segment.psn_next.val() - self.s_psn_max.q.val());
         self.raise.next = (self.max_d.val().any() && !self.max_d.val().get_bit(23));
-        if self.left_lt_mtu.val() {
-            self.cur_new.next = self.seq_end_w.val();
-        } else {
-            self.cur_new.next = self.cur_plus_mtu.val();
-        }
-        if (!self.k_seg.val().any() && (self.k_seg.val() == self.w_last_k.val())) {
-            self.seg_op.next = self.k_op_only.val();
-        } else if !self.k_seg.val().any() {
-            self.seg_op.next = self.k_op_first.val();
-        } else if (self.k_seg.val() == self.w_last_k.val()) {
-            self.seg_op.next = self.k_op_last.val();
-        } else {
-            self.seg_op.next = self.k_op_middle.val();
-        }
         // Acknowledgement (AckChk).
         self.d_ack.next = (self.p.q.val() - self.ring.psn_first.val());
         self.d1.next = (bit_cast::<32, 24>(self.d_ack.val()) + 1);
@@ -1272,26 +1174,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
 
         // ---- Registered every cycle: valid in Seg, AckChk, RewChk (the
         // RAM address and the operands are stable in the *Rd2 state).
-        self.r_seg.d.next = self.seg.val();
-        // seg = left unless the MTU is below it; seg > rem as min(left,
-        // MTU) > rem, both compares side by side.
-        self.r_seg_eq_left.d.next = (self.left_lt_mtu.val() || (self.left.val() == self.mtu.val()));
-        self.r_trim.d.next = ((self.left.val() > bit_cast::<32, 16>(self.rem.q.val()))
-            && (self.mtu.val() > bit_cast::<32, 16>(self.rem.q.val())));
-        self.r_seg_op.d.next = self.seg_op.val();
-        self.r_psn_seg.d.next = self.psn_seg.val();
-        self.r_last.d.next = (self.k_seg.val() == self.w_last_k.val());
-        self.r_wr_addr.d.next = (self.ring.laddr.val() + bit_cast::<64, 32>(self.off.val()));
-        self.r_rd_va.d.next = (self.ring.va.val() + self.off_r.val());
-        self.r_rd_dlen.d.next = (self.ring.len.val() - self.off_r.val().get_bits::<32>(0));
-        self.r_psn_rd.d.next = self.psn_rd.val();
-        self.r_psn_next_new.d.next = self.psn_next_new.val();
-        self.r_cur_new.d.next = self.cur_new.val();
-        if self.left_lt_mtu.val() {
-            self.r_rem_new.d.next = self.rem_at_end.val();
-        } else {
-            self.r_rem_new.d.next = (self.rem.q.val() - self.mtu.val().get_bits::<16>(0));
-        }
         self.r_ack_skip.d.next = ((self.slot.q.val() == self.s_tail.q.val())
             || self.d_ack.val().get_bit(23)
             || (self.w_read.val() && !self.rresp_q.q.val()));
@@ -1681,7 +1563,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                 self.state.d.next = ReqState::Seg;
             }
             ReqState::Seg => {
-                if (self.r_trim.q.val() || self.desc_full.val()) {
+                if (self.segment.trim.val() || self.desc_full.val()) {
                     // The PktSend crosses into a message that does not fit
                     // in its rest, or the descriptor queue is full: cut
                     // here.
@@ -1707,31 +1589,32 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         self.rd_psn.d.next = self.ring.psn_first.val();
                         self.rd_idx.d.next = self.ring.read.val().get_bits::<4>(1);
                         self.desc_opcode.d.next = self.k_op_rreq.val();
-                        self.desc_psn.d.next = self.r_psn_rd.q.val();
+                        self.desc_psn.d.next = self.segment.rd_psn.val();
                         self.desc_ackreq.d.next = false;
                         self.desc_len.d.next = 0.into();
                         self.desc_addr.d.next = 0.into();
-                        self.desc_va.d.next = self.r_rd_va.q.val();
-                        self.desc_dlen.d.next = self.r_rd_dlen.q.val();
+                        self.desc_va.d.next = self.segment.rd_va.val();
+                        self.desc_dlen.d.next = self.segment.rd_dlen.val();
                         self.desc_tlm.d.next = false;
                     } else {
-                        self.desc_opcode.d.next = self.r_seg_op.q.val();
-                        self.desc_psn.d.next = self.r_psn_seg.q.val();
-                        self.desc_ackreq.d.next = (self.r_last.q.val() || self.s_tlm_data.q.val());
-                        self.desc_len.d.next = self.r_seg.q.val().get_bits::<13>(0);
-                        self.desc_addr.d.next = self.r_wr_addr.q.val();
+                        self.desc_opcode.d.next = self.segment.opcode.val();
+                        self.desc_psn.d.next = self.segment.psn.val();
+                        self.desc_ackreq.d.next =
+                            (self.segment.last.val() || self.s_tlm_data.q.val());
+                        self.desc_len.d.next = self.segment.seg.val().get_bits::<13>(0);
+                        self.desc_addr.d.next = self.segment.wr_addr.val();
                         self.desc_va.d.next = self.ring.va.val();
                         self.desc_dlen.d.next = self.ring.len.val();
                         self.desc_tlm.d.next = self.s_tlm_data.q.val();
                     }
-                    self.s_psn_next.d.next = self.r_psn_next_new.q.val();
+                    self.s_psn_next.d.next = self.segment.psn_next.val();
                     if self.raise.val() {
-                        self.s_psn_max.d.next = self.r_psn_next_new.q.val();
+                        self.s_psn_max.d.next = self.segment.psn_next.val();
                     }
-                    self.cur.d.next = self.r_cur_new.q.val();
-                    self.rem.d.next = self.r_rem_new.q.val();
-                    self.s_seq_exp.d.next = self.r_cur_new.q.val();
-                    if self.r_seg_eq_left.q.val() {
+                    self.cur.d.next = self.segment.cur_new.val();
+                    self.rem.d.next = self.segment.rem_new.val();
+                    self.s_seq_exp.d.next = self.segment.cur_new.val();
+                    if self.segment.seg_eq_left.val() {
                         self.s_send_ix.d.next = ((self.s_send_ix.q.val() + 1) & self.k_ix.val());
                         self.slot.d.next = ((self.s_send_ix.q.val() + 1) & self.k_ix.val());
                     }

@@ -8,5 +8,6 @@ mod requester;
 mod rx_dispatch;
 mod rx_meta_ram;
 mod rx_parse;
+mod segment;
 mod tx;
 mod wr_ring;
