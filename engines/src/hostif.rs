@@ -9,6 +9,7 @@ use nic_hdl::hostif::bram_dma::BramDma;
 use nic_hdl::hostif::cmpl_queue::CmplQueue;
 use nic_hdl::hostif::cq_engine::CqEngine;
 use nic_hdl::hostif::csr::Csr;
+use nic_hdl::hostif::csr_decode::CsrDecode;
 use nic_hdl::hostif::dma_rd_mux::DmaRdMux;
 use nic_hdl::hostif::dma_wr_pack::DmaWrPack;
 use nic_hdl::hostif::sq_engine::SqEngine;
@@ -29,6 +30,24 @@ harness! {
         outputs { cmpl_ready: s_cmpl.ready, out_valid: m_cmpl.valid }
         records_in { cmpl: s_cmpl }
         records_out { out: m_cmpl }
+    }
+}
+
+harness! {
+    impl<const A: usize, const C: usize> CsrDecode<A, C> {
+        type In = golden::csr_decode::In;
+        type Out = golden::csr_decode::Out;
+        clock = clock;
+        inputs { load: load, addr: addr, write: write, strb: strb }
+        outputs {
+            a_id: a_id, a_version: a_version, a_caps: a_caps, a_stats: a_stats,
+            a_scratch: a_scratch, a_control: a_control, a_base_lo: a_base_lo,
+            a_base_hi: a_base_hi, a_log: a_log, a_flow_cq: a_flow_cq, g_core: g_core,
+            g_cq: g_cq, g_db: g_db, c_ro: c_ro, c_slverr: c_slverr, c_decerr: c_decerr,
+            is_control: is_control, is_base_lo: is_base_lo, is_base_hi: is_base_hi,
+            is_log: is_log, is_flow_cq: is_flow_cq, core_r: core_r, core_hi: core_hi,
+            stats_page: stats_page, stats_sel: stats_sel, cq_off: cq_off, db_flow: db_flow
+        }
     }
 }
 

@@ -78,14 +78,16 @@
 //! register, the times above for the others (measured in
 //! `docs/driver.md` §8). The address is decoded on its way into
 //! `q_addr` (a request's, or the sweep's next write's, chosen by
-//! registers only), and the decode is registered with it: the decisions
-//! read flags, not compares of the address (timing rule R4). The shadow
+//! registers only), and the decode is registered with it by a block of
+//! its own, [`CsrDecode`] (`csr_decode.rs`, with its twin and test): the
+//! decisions read flags, not compares of the address (timing rule R4). The shadow
 //! word is registered as it is read in `Decode`, so `Shadow`'s merge
 //! starts at a flip-flop (R3).
 //!
 //! Golden twin: `nic_golden::hostif::csr`.
 
 use crate::cc::{CcStatsSink, DcqcnStatsSink, NpStatsSink};
+use crate::hostif::csr_decode::CsrDecode;
 use crate::hostif::stats_sel::*;
 use crate::hostif::{
     HostIfStatsSink, RegReqSink, RegReqSource, RegRespSink, RegRespSource, SqCommitSource,
@@ -94,7 +96,7 @@ use crate::mem::LutRam;
 use crate::record::host_core::{CfgWriteSource, CoreStatsSink};
 use crate::roce::{CnmStatsSink, ReqStatsSink, RxDispatchStatsSink, RxParseStatsSink, TxStatsSink};
 use crate::sched::SchedStatsSink;
-use nic_spec::hostif::{self, cq_reg, full_reset, map, resp};
+use nic_spec::hostif::{self, full_reset, map, resp};
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
@@ -163,65 +165,14 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     sweep: DFF<Bit>,
     sweep_phase: DFF<SweepPhase>,
     sweep_index: DFF<Bits<16>>,
-    // The decode of `q_addr`, registered with it: computed from the
-    // address it loads (`addr_next`), so no compare of the address sits
-    // between `q_addr` and a decision (timing rule R4).
-    //
-    // First `Decode`'s answer, decided from the address, the write flag
-    // and the strobes as they load. At most one of the sources `a_*`,
-    // `g_*` is set, so the answer is an OR of them, not a chain of the
-    // rules in order, and the answer's and the counters' enables hang on
-    // a few flags:
-    /// A read of `ID`, `VERSION`, `CAPS`, or a counter.
-    a_id: DFF<Bit>,
-    a_version: DFF<Bit>,
-    a_caps: DFF<Bit>,
-    a_stats: DFF<Bit>,
-    /// An access to `SCRATCH`, `CONTROL` or a staged register that is
-    /// not misaligned.
-    a_scratch: DFF<Bit>,
-    a_control: DFF<Bit>,
-    a_base_lo: DFF<Bit>,
-    a_base_hi: DFF<Bit>,
-    a_log: DFF<Bit>,
-    a_flow_cq: DFF<Bit>,
-    /// Goes on to the shadow (a core register), or to the CQ engine or
-    /// the send-queue engine (a CQ register, a doorbell): no answer in
-    /// `Decode`.
-    g_core: DFF<Bit>,
-    g_cq: DFF<Bit>,
-    g_db: DFF<Bit>,
-    /// Refused: a write to a read-only register (counted in
-    /// `ro_writes`); SLVERR (misaligned, or `c_ro`); DECERR (no register).
-    c_ro: DFF<Bit>,
-    c_slverr: DFF<Bit>,
-    c_decerr: DFF<Bit>,
-    is_id: DFF<Bit>,
-    is_version: DFF<Bit>,
-    is_caps: DFF<Bit>,
-    is_scratch: DFF<Bit>,
-    is_control: DFF<Bit>,
-    is_base_lo: DFF<Bit>,
-    is_base_hi: DFF<Bit>,
-    is_log: DFF<Bit>,
-    is_flow_cq: DFF<Bit>,
-    in_core: DFF<Bit>,
-    core_r: DFF<Bits<6>>,
-    core_hi: DFF<Bit>,
-    core_ok: DFF<Bit>,
-    in_cq: DFF<Bit>,
-    cq_pi: DFF<Bit>,
-    /// The address names a counter: in the pages' window, on a page
-    /// that has a counter at its index (the page's record has more
-    /// fields than the index). Decided from the address as it loads.
-    in_stats: DFF<Bit>,
-    stats_page: DFF<Bits<4>>,
-    stats_sel: DFF<Bits<8>>,
-    in_db: DFF<Bit>,
+    /// The decode of `q_addr`, registered with it: computed from the
+    /// address it loads (`addr_next`), so no compare of the address sits
+    /// between `q_addr` and a decision (timing rule R4). At most one of
+    /// its sources `a_*`, `g_*` is set, so the answer is an OR of them,
+    /// not a chain of the rules in order.
+    decode: CsrDecode<A, C>,
     /// `m_cq.addr` and `m_sq.addr`, registered (their values for the
     /// `q_addr` of 0 at power-up, as the twin computes them).
-    cq_off: DFFWithInit<Bits<16>>,
-    db_flow: DFFWithInit<Bits<16>>,
     sq_base_lo: DFF<Bits<32>>,
     sq_base_hi: DFF<Bits<32>>,
     sq_log: DFF<Bits<4>>,
@@ -268,10 +219,6 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     k_id: Constant<Bits<32>>,
     k_version: Constant<Bits<32>>,
     k_caps: Constant<Bits<32>>,
-    k_a_id: Constant<Bits<16>>,
-    k_a_version: Constant<Bits<16>>,
-    k_a_scratch: Constant<Bits<16>>,
-    k_a_control: Constant<Bits<16>>,
     k_soft_cycles: Constant<Bits<4>>,
     k_full_reset: Constant<Bits<32>>,
     k_core_words_last: Constant<Bits<16>>,
@@ -285,22 +232,8 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     k_cq_op_reg: [Constant<Bits<16>>; 8],
     k_cq_op_data: [Constant<Bits<32>>; 8],
     k_cq_op_index: [Constant<Bits<3>>; 8],
-    k_a_caps: Constant<Bits<16>>,
     k_core: Constant<Bits<16>>,
-    k_core_end: Constant<Bits<16>>,
-    k_flow_base_lo: Constant<Bits<16>>,
-    k_flow_base_hi: Constant<Bits<16>>,
-    k_flow_log: Constant<Bits<16>>,
-    k_flow_cq: Constant<Bits<16>>,
     k_cq: Constant<Bits<16>>,
-    k_cq_end: Constant<Bits<16>>,
-    k_cq_pi: Constant<Bits<5>>,
-    k_stats: Constant<Bits<16>>,
-    k_stats_end: Constant<Bits<16>>,
-    k_db: Constant<Bits<16>>,
-    k_db_end: Constant<Bits<16>>,
-    k_core_mask: Constant<Bits<64>>,
-    k_wide_mask: Constant<Bits<64>>,
     k_commit: Constant<Bits<6>>,
     /// The bits of a flow id at or above 2^A: a COMMIT with one set names no flow.
     k_flows_above: Constant<Bits<32>>,
@@ -315,32 +248,19 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     k_lo_half: Constant<Bits<64>>,
     k_page: [Constant<Bits<4>>; 11],
     /// Each page's number of counters (its record's fields).
-    k_page_fields: [Constant<Bits<8>>; 11],
-    k_word: Constant<Bits<16>>,
-    k_off: [Constant<Bits<2>>; 4],
     // The address `q_addr` loads, and its decode.
     addr_load: Signal<Local, Bit>,
     addr_next: Signal<Local, Bits<16>>,
-    word_next: Signal<Local, Bits<16>>,
-    core_off_next: Signal<Local, Bits<16>>,
-    core_bits_next: Signal<Local, Bits<64>>,
-    cq_off_next: Signal<Local, Bits<16>>,
     // From the latched request.
     stats_data: Signal<Local, Bits<32>>,
-    page_hit_next: Signal<Local, Bit>,
     /// The loading request's write flag, strobes and misalignment.
     wr_next: Signal<Local, Bit>,
     strb_next: Signal<Local, Bits<4>>,
-    below_next: Signal<Local, Bits<4>>,
-    mis_next: Signal<Local, Bit>,
     /// A write with no strobe (changes nothing).
-    idle_write_next: Signal<Local, Bit>,
     /// Some register is at the loading address.
-    mapped_next: Signal<Local, Bit>,
     /// The data `Decode` answers (the OR of the `a_*` sources).
     dec_data: Signal<Local, Bits<32>>,
     k_one: Constant<Bits<32>>,
-    db_off_next: Signal<Local, Bits<16>>,
     mask: Signal<Local, Bits<32>>,
     old_w: Signal<Local, Bits<32>>,
     merged: Signal<Local, Bits<32>>,
@@ -374,14 +294,6 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             "counter pages: page and index are address bits"
         );
         let k16 = |v: u16| Constant::new(Bits::<16>::from(v as u64));
-        let mut core_mask = 0u64;
-        let mut wide_mask = 0u64;
-        for r in nic_spec::regs::ALL {
-            core_mask |= 1 << r.addr;
-            if r.width > 32 {
-                wide_mask |= 1 << r.addr;
-            }
-        }
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -423,45 +335,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             sweep: Default::default(),
             sweep_phase: Default::default(),
             sweep_index: Default::default(),
-            a_id: Default::default(),
-            a_version: Default::default(),
-            a_caps: Default::default(),
-            a_stats: Default::default(),
-            a_scratch: Default::default(),
-            a_control: Default::default(),
-            a_base_lo: Default::default(),
-            a_base_hi: Default::default(),
-            a_log: Default::default(),
-            a_flow_cq: Default::default(),
-            g_core: Default::default(),
-            g_cq: Default::default(),
-            g_db: Default::default(),
-            c_ro: Default::default(),
-            c_slverr: Default::default(),
-            c_decerr: Default::default(),
-            is_id: Default::default(),
-            is_version: Default::default(),
-            is_caps: Default::default(),
-            is_scratch: Default::default(),
-            is_control: Default::default(),
-            is_base_lo: Default::default(),
-            is_base_hi: Default::default(),
-            is_log: Default::default(),
-            is_flow_cq: Default::default(),
-            in_core: Default::default(),
-            core_r: Default::default(),
-            core_hi: Default::default(),
-            core_ok: Default::default(),
-            in_cq: Default::default(),
-            cq_pi: Default::default(),
-            in_stats: Default::default(),
-            stats_page: Default::default(),
-            stats_sel: Default::default(),
-            in_db: Default::default(),
-            cq_off: DFFWithInit::new(Bits::<16>::from(0u64.wrapping_sub(map::CQ as u64) & 0xFFFF)),
-            db_flow: DFFWithInit::new(Bits::<16>::from(
-                (0u64.wrapping_sub(map::SQ_DB as u64) & 0xFFFF) >> 2,
-            )),
+            decode: Default::default(),
             sq_base_lo: Default::default(),
             sq_base_hi: Default::default(),
             sq_log: Default::default(),
@@ -498,10 +372,6 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             k_caps: Constant::new(Bits::<32>::from(hostif::caps(
                 A as u32, Q as u32, C as u32, H as u32,
             ) as u64)),
-            k_a_id: k16(map::ID),
-            k_a_version: k16(map::VERSION),
-            k_a_scratch: k16(map::SCRATCH),
-            k_a_control: k16(map::CONTROL),
             k_soft_cycles: Constant::new(Bits::<4>::from(hostif::SOFT_RESET_CYCLES as u64)),
             k_full_reset: Constant::new(Bits::<32>::from(hostif::control::FULL_RESET as u64)),
             k_core_words_last: k16(full_reset::CORE_WORDS as u16 - 1),
@@ -517,22 +387,8 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             k_cq_op_data: full_reset::CQ_OPS
                 .map(|(_, v)| Constant::new(Bits::<32>::from(v as u64))),
             k_cq_op_index: std::array::from_fn(|i| Constant::new(Bits::<3>::from(i as u64))),
-            k_a_caps: k16(map::CAPS),
             k_core: k16(map::CORE),
-            k_core_end: k16(map::CORE + 8 * 64),
-            k_flow_base_lo: k16(map::FLOW_SQ_BASE_LO),
-            k_flow_base_hi: k16(map::FLOW_SQ_BASE_HI),
-            k_flow_log: k16(map::FLOW_SQ_LOG_SIZE),
-            k_flow_cq: k16(map::FLOW_CQ),
             k_cq: k16(map::CQ),
-            k_cq_end: k16(map::CQ + (0x20 << C)),
-            k_cq_pi: Constant::new(Bits::<5>::from(cq_reg::PI as u64)),
-            k_stats: k16(map::STATS),
-            k_stats_end: k16(map::STATS + 0x100 * hostif::STATS_PAGES.len() as u16),
-            k_db: k16(map::SQ_DB),
-            k_db_end: Constant::new(Bits::<16>::from(map::SQ_DB as u64 + (4u64 << A))),
-            k_core_mask: Constant::new(core_mask.into()),
-            k_wide_mask: Constant::new(wide_mask.into()),
             k_commit: Constant::new(Bits::<6>::from(nic_spec::regs::COMMIT as u64)),
             k_flows_above: Constant::new(Bits::<32>::from(!((1u64 << A) - 1) & 0xFFFF_FFFF)),
             k_cq_mask: Constant::new(Bits::<8>::from((1u64 << C) - 1)),
@@ -545,39 +401,13 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for
             k_hi_half: Constant::new(Bits::<64>::from(0xFFFF_FFFF_0000_0000u64)),
             k_lo_half: Constant::new(Bits::<64>::from(0xFFFF_FFFFu64)),
             k_page: std::array::from_fn(|i| Constant::new(Bits::<4>::from(i as u64))),
-            k_page_fields: [
-                RxParseStatsSel::FIELDS,
-                RxDispatchStatsSel::FIELDS,
-                TxStatsSel::FIELDS,
-                SchedStatsSel::FIELDS,
-                CcStatsSel::FIELDS,
-                ReqStatsSel::FIELDS,
-                CoreStatsSel::FIELDS,
-                HostIfStatsSel::FIELDS,
-                DcqcnStatsSel::FIELDS,
-                NpStatsSel::FIELDS,
-                CnmStatsSel::FIELDS,
-            ]
-            .map(|n| Constant::new(Bits::<8>::from(n as u64))),
-            k_word: Constant::new(Bits::<16>::from(0xFFFCu64)),
-            k_off: [0, 1, 2, 3].map(|i| Constant::new(Bits::<2>::from(i as u64))),
             addr_load: Default::default(),
             addr_next: Default::default(),
-            word_next: Default::default(),
-            core_off_next: Default::default(),
-            core_bits_next: Default::default(),
-            cq_off_next: Default::default(),
             stats_data: Default::default(),
-            page_hit_next: Default::default(),
             wr_next: Default::default(),
             strb_next: Default::default(),
-            below_next: Default::default(),
-            mis_next: Default::default(),
-            idle_write_next: Default::default(),
-            mapped_next: Default::default(),
             dec_data: Default::default(),
             k_one: Constant::new(Bits::<32>::from(1u64)),
-            db_off_next: Default::default(),
             mask: Default::default(),
             old_w: Default::default(),
             merged: Default::default(),
@@ -616,43 +446,6 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
             sweep,
             sweep_phase,
             sweep_index,
-            a_id,
-            a_version,
-            a_caps,
-            a_stats,
-            a_scratch,
-            a_control,
-            a_base_lo,
-            a_base_hi,
-            a_log,
-            a_flow_cq,
-            g_core,
-            g_cq,
-            g_db,
-            c_ro,
-            c_slverr,
-            c_decerr,
-            is_id,
-            is_version,
-            is_caps,
-            is_scratch,
-            is_control,
-            is_base_lo,
-            is_base_hi,
-            is_log,
-            is_flow_cq,
-            in_core,
-            core_r,
-            core_hi,
-            core_ok,
-            in_cq,
-            cq_pi,
-            in_stats,
-            stats_page,
-            stats_sel,
-            in_db,
-            cq_off,
-            db_flow,
             sq_base_lo,
             sq_base_hi,
             sq_log,
@@ -671,7 +464,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
             n_decerr,
             n_ro
         );
-        clock!(self, clock, shadow);
+        clock!(self, clock, shadow, decode);
         // ---- Take a request.
         self.addr_load.next = false;
         self.s_req.ready.next = (self.state.q.val() == CsrState::Idle);
@@ -748,41 +541,18 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         } else if self.sweep.q.val() {
             self.addr_next.next = self.sweep_addr.val();
         }
-        // The register is the word's.
-        self.word_next.next = (self.addr_next.val() & self.k_word.val());
-        self.core_off_next.next = (self.word_next.val() - self.k_core.val());
-        self.core_bits_next.next = (self.k_core_mask.val()
-            >> bit_cast::<64, 6>(self.core_off_next.val().get_bits::<6>(3)));
-        if self.core_off_next.val().get_bit(2) {
-            self.core_bits_next.next = (self.k_wide_mask.val()
-                >> bit_cast::<64, 6>(self.core_off_next.val().get_bits::<6>(3)));
-        }
-        self.cq_off_next.next = (self.word_next.val() - self.k_cq.val());
-        self.db_off_next.next = (self.word_next.val() - self.k_db.val());
-        // Whether the loading address's page has a counter at its index:
-        // a compare with each page's field count, decided as the address
-        // loads, so the answer's decision does not wait on the selects.
-        self.page_hit_next.next = false;
-        for p in 0..11 {
-            if ((self.word_next.val().get_bits::<4>(8) == self.k_page[p].val())
-                && (bit_cast::<8, 6>(self.word_next.val().get_bits::<6>(2))
-                    < self.k_page_fields[p].val()))
-            {
-                self.page_hit_next.next = true;
-            }
-        }
         // The counters: one selector per page.
-        self.sel_parse.sel.next = self.stats_sel.q.val();
-        self.sel_dispatch.sel.next = self.stats_sel.q.val();
-        self.sel_tx.sel.next = self.stats_sel.q.val();
-        self.sel_sched.sel.next = self.stats_sel.q.val();
-        self.sel_cc.sel.next = self.stats_sel.q.val();
-        self.sel_req.sel.next = self.stats_sel.q.val();
-        self.sel_core.sel.next = self.stats_sel.q.val();
-        self.sel_host.sel.next = self.stats_sel.q.val();
-        self.sel_dcqcn.sel.next = self.stats_sel.q.val();
-        self.sel_np.sel.next = self.stats_sel.q.val();
-        self.sel_cnm.sel.next = self.stats_sel.q.val();
+        self.sel_parse.sel.next = self.decode.stats_sel.val();
+        self.sel_dispatch.sel.next = self.decode.stats_sel.val();
+        self.sel_tx.sel.next = self.decode.stats_sel.val();
+        self.sel_sched.sel.next = self.decode.stats_sel.val();
+        self.sel_cc.sel.next = self.decode.stats_sel.val();
+        self.sel_req.sel.next = self.decode.stats_sel.val();
+        self.sel_core.sel.next = self.decode.stats_sel.val();
+        self.sel_host.sel.next = self.decode.stats_sel.val();
+        self.sel_dcqcn.sel.next = self.decode.stats_sel.val();
+        self.sel_np.sel.next = self.decode.stats_sel.val();
+        self.sel_cnm.sel.next = self.decode.stats_sel.val();
         RxParseStatsSink::link(&mut self.s_stats_parse, &mut self.sel_parse.s_stats);
         RxDispatchStatsSink::link(&mut self.s_stats_dispatch, &mut self.sel_dispatch.s_stats);
         TxStatsSink::link(&mut self.s_stats_tx, &mut self.sel_tx.s_stats);
@@ -813,7 +583,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         // of them chosen (an OR tree, not a priority chain).
         self.stats_data.next = 0.into();
         for p in 0..11 {
-            if (self.stats_page.q.val() == self.k_page[p].val()) {
+            if (self.decode.stats_page.val() == self.k_page[p].val()) {
                 self.stats_data.next = (self.stats_data.val() | self.page_q[p].q.val());
             }
         }
@@ -828,25 +598,25 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         self.old_w.next = self.scratch.q.val();
         if (self.state.q.val() == CsrState::Shadow) {
             self.old_w.next = self.shadow_q.q.val().get_bits::<32>(0);
-            if self.core_hi.q.val() {
+            if self.decode.core_hi.val() {
                 self.old_w.next = self.shadow_q.q.val().get_bits::<32>(32);
             }
-        } else if self.is_control.q.val() {
+        } else if self.decode.is_control.val() {
             self.old_w.next = 0.into();
-        } else if self.is_base_lo.q.val() {
+        } else if self.decode.is_base_lo.val() {
             self.old_w.next = self.sq_base_lo.q.val();
-        } else if self.is_base_hi.q.val() {
+        } else if self.decode.is_base_hi.val() {
             self.old_w.next = self.sq_base_hi.q.val();
-        } else if self.is_log.q.val() {
+        } else if self.decode.is_log.val() {
             self.old_w.next = bit_cast::<32, 4>(self.sq_log.q.val());
-        } else if self.is_flow_cq.q.val() {
+        } else if self.decode.is_flow_cq.val() {
             self.old_w.next = bit_cast::<32, 8>(self.sq_cq.q.val());
         }
         self.merged.next =
             ((self.old_w.val() & !self.mask.val()) | (self.q_wdata.q.val() & self.mask.val()));
         self.new_cfg.next = ((self.shadow_q.q.val() & self.k_hi_half.val())
             | bit_cast::<64, 32>(self.merged.val()));
-        if self.core_hi.q.val() {
+        if self.decode.core_hi.val() {
             self.new_cfg.next = ((self.shadow_q.q.val() & self.k_lo_half.val())
                 | (bit_cast::<64, 32>(self.merged.val()) << 32));
         }
@@ -859,31 +629,31 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
             (self.q_wdata.q.val() & self.mask.val() & self.k_flows_above.val()).any();
         // The data `Decode` answers: an OR of the sources, at most one set.
         self.dec_data.next = 0.into();
-        if self.a_id.q.val() {
+        if self.decode.a_id.val() {
             self.dec_data.next = (self.dec_data.val() | self.k_id.val());
         }
-        if self.a_version.q.val() {
+        if self.decode.a_version.val() {
             self.dec_data.next = (self.dec_data.val() | self.k_version.val());
         }
-        if self.a_caps.q.val() {
+        if self.decode.a_caps.val() {
             self.dec_data.next = (self.dec_data.val() | self.k_caps.val());
         }
-        if self.a_scratch.q.val() {
+        if self.decode.a_scratch.val() {
             self.dec_data.next = (self.dec_data.val() | self.scratch.q.val());
         }
-        if (self.a_control.q.val() && self.soft_left.q.val().any()) {
+        if (self.decode.a_control.val() && self.soft_left.q.val().any()) {
             self.dec_data.next = (self.dec_data.val() | self.k_one.val());
         }
-        if self.a_base_lo.q.val() {
+        if self.decode.a_base_lo.val() {
             self.dec_data.next = (self.dec_data.val() | self.sq_base_lo.q.val());
         }
-        if self.a_base_hi.q.val() {
+        if self.decode.a_base_hi.val() {
             self.dec_data.next = (self.dec_data.val() | self.sq_base_hi.q.val());
         }
-        if self.a_log.q.val() {
+        if self.decode.a_log.val() {
             self.dec_data.next = (self.dec_data.val() | bit_cast::<32, 4>(self.sq_log.q.val()));
         }
-        if self.a_flow_cq.q.val() {
+        if self.decode.a_flow_cq.val() {
             self.dec_data.next = (self.dec_data.val() | bit_cast::<32, 8>(self.sq_cq.q.val()));
         }
         // ---- The decision of each state.
@@ -891,8 +661,8 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         self.clear_regs.next = false;
         self.resp_code.next = self.k_okay.val();
         self.resp_data.next = 0.into();
-        self.shadow.read_address.next = self.core_r.q.val();
-        self.shadow.write_address.next = self.core_r.q.val();
+        self.shadow.read_address.next = self.decode.core_r.val();
+        self.shadow.write_address.next = self.decode.core_r.val();
         self.shadow.write_data.next = self.new_cfg.val();
         self.shadow.write_enable.next = false;
         self.shadow_q.d.next = self.shadow.read_data.val();
@@ -906,27 +676,27 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
             CsrState::Decode => {
                 // The rules of the module's doc, decided as the address
                 // loaded: the flags name at most one source.
-                self.respond.next = !(self.g_core.q.val()
-                    || self.g_cq.q.val()
-                    || self.g_db.q.val()
-                    || self.a_stats.q.val());
-                if self.a_stats.q.val() {
+                self.respond.next = !(self.decode.g_core.val()
+                    || self.decode.g_cq.val()
+                    || self.decode.g_db.val()
+                    || self.decode.a_stats.val());
+                if self.decode.a_stats.val() {
                     self.state.d.next = CsrState::Stats;
                 }
                 self.resp_data.next = self.dec_data.val();
-                if self.c_slverr.q.val() {
+                if self.decode.c_slverr.val() {
                     self.resp_code.next = self.k_slverr.val();
                 }
-                if self.c_decerr.q.val() {
+                if self.decode.c_decerr.val() {
                     self.resp_code.next = self.k_decerr.val();
                 }
-                if self.c_ro.q.val() {
+                if self.decode.c_ro.val() {
                     self.n_ro.d.next = (self.n_ro.q.val() + 1);
                 }
-                if (self.a_scratch.q.val() && self.q_wr.q.val()) {
+                if (self.decode.a_scratch.val() && self.q_wr.q.val()) {
                     self.scratch.d.next = self.merged.val();
                 }
-                if (self.a_control.q.val()
+                if (self.decode.a_control.val()
                     && self.q_wr.q.val()
                     && (self.merged.val() & self.k_full_reset.val()).any())
                 {
@@ -942,36 +712,36 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
                     self.q_strb.d.next = 0xF.into();
                     self.state.d.next = CsrState::Decode;
                     self.clear_regs.next = true;
-                } else if (self.a_control.q.val()
+                } else if (self.decode.a_control.val()
                     && self.q_wr.q.val()
                     && self.merged.val().get_bit(0))
                 {
                     self.soft_left.d.next = self.k_soft_cycles.val();
                 }
-                if self.g_core.q.val() {
+                if self.decode.g_core.val() {
                     self.state.d.next = CsrState::Shadow;
                 }
-                if (self.a_base_lo.q.val() && self.q_wr.q.val()) {
+                if (self.decode.a_base_lo.val() && self.q_wr.q.val()) {
                     self.sq_base_lo.d.next = (self.merged.val() & self.k_sq_align.val());
                 }
-                if (self.a_base_hi.q.val() && self.q_wr.q.val()) {
+                if (self.decode.a_base_hi.val() && self.q_wr.q.val()) {
                     self.sq_base_hi.d.next = self.merged.val();
                 }
-                if (self.a_log.q.val() && self.q_wr.q.val()) {
+                if (self.decode.a_log.val() && self.q_wr.q.val()) {
                     self.sq_log.d.next = self.merged.val().get_bits::<4>(0);
                     if (self.merged.val() > self.k_log_max.val()) {
                         self.sq_log.d.next = self.k_log_max.val().get_bits::<4>(0);
                     }
                 }
-                if (self.a_flow_cq.q.val() && self.q_wr.q.val()) {
+                if (self.decode.a_flow_cq.val() && self.q_wr.q.val()) {
                     self.sq_cq.d.next = (self.merged.val().get_bits::<8>(0) & self.k_cq_mask.val());
                 }
-                if self.g_cq.q.val() {
+                if self.decode.g_cq.val() {
                     self.sub_v.d.next = true;
                     self.sub_cq.d.next = true;
                     self.state.d.next = CsrState::Sub;
                 }
-                if self.g_db.q.val() {
+                if self.decode.g_db.val() {
                     self.sub_v.d.next = true;
                     self.sub_cq.d.next = false;
                     self.state.d.next = CsrState::Sub;
@@ -983,18 +753,20 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
                 if !self.q_wr.q.val() {
                     self.respond.next = true;
                     self.resp_data.next = self.old_w.val();
-                } else if self.core_hi.q.val() {
+                } else if self.decode.core_hi.val() {
                     self.respond.next = true;
                     self.shadow.write_enable.next = true;
-                } else if ((self.core_r.q.val() == self.k_commit.val()) && self.commit_bad.val()) {
+                } else if ((self.decode.core_r.val() == self.k_commit.val())
+                    && self.commit_bad.val())
+                {
                     self.respond.next = true;
                     self.resp_code.next = self.k_slverr.val();
                 } else {
                     self.shadow.write_enable.next = true;
                     self.cfg_v.d.next = true;
-                    self.cfg_addr.d.next = bit_cast::<16, 6>(self.core_r.q.val());
+                    self.cfg_addr.d.next = bit_cast::<16, 6>(self.decode.core_r.val());
                     self.cfg_data.d.next = self.new_cfg.val();
-                    if (self.core_r.q.val() == self.k_commit.val()) {
+                    if (self.decode.core_r.val() == self.k_commit.val()) {
                         self.commit_v.d.next = true;
                         self.commit_flow.d.next = self.merged.val().get_bits::<16>(0);
                         self.commit_active.d.next = self.new_cfg.val().get_bit(32);
@@ -1071,100 +843,20 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
                 self.n_decerr.d.next = (self.n_decerr.q.val() + 1);
             }
         }
-        // ---- The decode of the address `q_addr` loads.
-        // The request `q_*` loads with the address: a new request's in
+        // ---- The decode of the address `q_addr` loads (`CsrDecode`),
+        // with the request `q_*` loads with it: a new request's in
         // `Idle`; otherwise the sweep's writes (the CONTROL write's flag,
         // every strobe).
-        self.below_next.next = 0.into();
-        if (self.addr_next.val().get_bits::<2>(0) == self.k_off[1].val()) {
-            self.below_next.next = 0b0001.into();
-        } else if (self.addr_next.val().get_bits::<2>(0) == self.k_off[2].val()) {
-            self.below_next.next = 0b0011.into();
-        } else if (self.addr_next.val().get_bits::<2>(0) == self.k_off[3].val()) {
-            self.below_next.next = 0b0111.into();
-        }
         self.wr_next.next = self.q_wr.q.val();
         self.strb_next.next = 0xF.into();
         if (self.state.q.val() == CsrState::Idle) {
             self.wr_next.next = self.s_req.write.val();
             self.strb_next.next = self.s_req.wstrb.val();
         }
-        self.mis_next.next =
-            (self.wr_next.val() && (self.strb_next.val() & self.below_next.val()).any());
-        self.idle_write_next.next = (self.wr_next.val() && !self.strb_next.val().any());
-        self.mapped_next.next = false;
-        if self.addr_load.val() {
-            self.is_id.d.next = (self.word_next.val() == self.k_a_id.val());
-            self.is_version.d.next = (self.word_next.val() == self.k_a_version.val());
-            self.is_caps.d.next = (self.word_next.val() == self.k_a_caps.val());
-            self.is_scratch.d.next = (self.word_next.val() == self.k_a_scratch.val());
-            self.is_control.d.next = (self.word_next.val() == self.k_a_control.val());
-            self.is_base_lo.d.next = (self.word_next.val() == self.k_flow_base_lo.val());
-            self.is_base_hi.d.next = (self.word_next.val() == self.k_flow_base_hi.val());
-            self.is_log.d.next = (self.word_next.val() == self.k_flow_log.val());
-            self.is_flow_cq.d.next = (self.word_next.val() == self.k_flow_cq.val());
-            self.in_core.d.next = ((self.word_next.val() >= self.k_core.val())
-                && (self.word_next.val() < self.k_core_end.val()));
-            self.core_r.d.next = self.core_off_next.val().get_bits::<6>(3);
-            self.core_hi.d.next = self.core_off_next.val().get_bit(2);
-            self.core_ok.d.next = self.core_bits_next.val().get_bit(0);
-            self.in_cq.d.next = ((self.word_next.val() >= self.k_cq.val())
-                && (self.word_next.val() < self.k_cq_end.val()));
-            self.cq_pi.d.next = (self.cq_off_next.val().get_bits::<5>(0) == self.k_cq_pi.val());
-            self.cq_off.d.next = self.cq_off_next.val();
-            self.db_flow.d.next = bit_cast::<16, 14>(self.db_off_next.val().get_bits::<14>(2));
-            self.in_stats.d.next = ((self.word_next.val() >= self.k_stats.val())
-                && (self.word_next.val() < self.k_stats_end.val())
-                && self.page_hit_next.val());
-            self.stats_page.d.next = self.word_next.val().get_bits::<4>(8);
-            self.stats_sel.d.next = bit_cast::<8, 6>(self.word_next.val().get_bits::<6>(2));
-            self.in_db.d.next = ((self.word_next.val() >= self.k_db.val())
-                && (self.word_next.val() < self.k_db_end.val()));
-            // `Decode`'s answer, by the rules in order (misaligned first;
-            // the registers' addresses do not overlap).
-            self.a_id.d.next = (self.is_id.d.val() && !self.wr_next.val());
-            self.a_version.d.next = (self.is_version.d.val() && !self.wr_next.val());
-            self.a_caps.d.next = (self.is_caps.d.val() && !self.wr_next.val());
-            self.a_stats.d.next = (self.in_stats.d.val() && !self.wr_next.val());
-            self.a_scratch.d.next = (self.is_scratch.d.val() && !self.mis_next.val());
-            self.a_control.d.next = (self.is_control.d.val() && !self.mis_next.val());
-            self.a_base_lo.d.next = (self.is_base_lo.d.val() && !self.mis_next.val());
-            self.a_base_hi.d.next = (self.is_base_hi.d.val() && !self.mis_next.val());
-            self.a_log.d.next = (self.is_log.d.val() && !self.mis_next.val());
-            self.a_flow_cq.d.next = (self.is_flow_cq.d.val() && !self.mis_next.val());
-            self.g_core.d.next = (self.in_core.d.val()
-                && self.core_ok.d.val()
-                && !self.mis_next.val()
-                && !self.idle_write_next.val());
-            self.g_cq.d.next = (self.in_cq.d.val()
-                && !self.mis_next.val()
-                && !(self.wr_next.val() && self.cq_pi.d.val())
-                && !self.idle_write_next.val());
-            self.g_db.d.next =
-                (self.in_db.d.val() && !self.mis_next.val() && !self.idle_write_next.val());
-            self.c_ro.d.next = (!self.mis_next.val()
-                && self.wr_next.val()
-                && (self.is_id.d.val()
-                    || self.is_version.d.val()
-                    || self.is_caps.d.val()
-                    || self.in_stats.d.val()
-                    || (self.in_cq.d.val() && self.cq_pi.d.val())));
-            self.c_slverr.d.next = (self.mis_next.val() || self.c_ro.d.val());
-            self.mapped_next.next = (self.is_id.d.val()
-                || self.is_version.d.val()
-                || self.is_caps.d.val()
-                || self.is_scratch.d.val()
-                || self.is_control.d.val()
-                || (self.in_core.d.val() && self.core_ok.d.val())
-                || self.is_base_lo.d.val()
-                || self.is_base_hi.d.val()
-                || self.is_log.d.val()
-                || self.is_flow_cq.d.val()
-                || self.in_cq.d.val()
-                || self.in_stats.d.val()
-                || self.in_db.d.val());
-            self.c_decerr.d.next = (!self.mis_next.val() && !self.mapped_next.val());
-        }
+        self.decode.load.next = self.addr_load.val();
+        self.decode.addr.next = self.addr_next.val();
+        self.decode.write.next = self.wr_next.val();
+        self.decode.strb.next = self.strb_next.val();
         self.m_resp.valid.next = self.resp_v.q.val();
         self.m_resp.rdata.next = self.resp_d.q.val();
         self.m_resp.resp.next = self.resp_c.q.val();
@@ -1180,12 +872,12 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         self.m_commit.cq.next = self.sq_cq.q.val();
         self.m_sq.valid.next = (self.sub_v.q.val() && !self.sub_cq.q.val());
         self.m_sq.write.next = self.q_wr.q.val();
-        self.m_sq.addr.next = self.db_flow.q.val();
+        self.m_sq.addr.next = self.decode.db_flow.val();
         self.m_sq.wdata.next = self.q_wdata.q.val();
         self.m_sq.wstrb.next = self.q_strb.q.val();
         self.m_cq.valid.next = (self.sub_v.q.val() && self.sub_cq.q.val());
         self.m_cq.write.next = self.q_wr.q.val();
-        self.m_cq.addr.next = self.cq_off.q.val();
+        self.m_cq.addr.next = self.decode.cq_off.val();
         self.m_cq.wdata.next = self.q_wdata.q.val();
         self.m_cq.wstrb.next = self.q_strb.q.val();
         self.soft_reset.next = self.soft_left.q.val().any();

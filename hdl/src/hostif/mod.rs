@@ -28,6 +28,7 @@ pub mod bram_dma;
 pub mod cmpl_queue;
 pub mod cq_engine;
 pub mod csr;
+pub mod csr_decode;
 pub mod dma_rd_mux;
 pub mod dma_wr_pack;
 pub mod host_if;

@@ -4,6 +4,7 @@ mod bram_dma;
 mod cmpl_queue;
 mod cq_engine;
 mod csr;
+mod csr_decode;
 mod dma_rd_mux;
 mod dma_wr_pack;
 // mod host_if;
