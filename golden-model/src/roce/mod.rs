@@ -12,6 +12,7 @@ pub mod requester;
 pub mod rx_dispatch;
 pub mod rx_meta_ram;
 pub mod rx_parse;
+pub mod rx_verdict;
 pub mod segment;
 pub mod tx;
 pub mod txn;

@@ -73,8 +73,9 @@
 //!   count), then the CRC split by linearity: the data part
 //!   (`step(0, d, n)`, one [`Crc32x64`]) into a register, and the loop
 //!   register advanced over n zero bytes (a second one) XOR that part.
-//! - Verdict: flags from the header registers in T + 1, the priority of
-//!   the header checks in T + 2, the ICRC in T + 3.
+//! - Verdict: a block of its own, [`RxVerdict`] (`rx_verdict.rs`, with
+//!   its twin and test): flags from the header registers in T + 1, the
+//!   priority of the header checks in T + 2, the ICRC in T + 3.
 //! - The buffer write is delayed 4 cycles, so the verdict of a frame whose
 //!   last word arrived in cycle T is ready (T + 4) when that word is
 //!   written: the write pointer is committed or rolled back before the
@@ -109,6 +110,7 @@ pub use crate::roce::bswap::Bswap64;
 use crate::roce::crc32::{step, Crc32x64};
 use crate::roce::op_decode::OpDecode;
 use crate::roce::rx_meta_ram::RxMetaRam;
+use crate::roce::rx_verdict::RxVerdict;
 use crate::roce::{RxMetaSource, RxParseStatsSource};
 use crate::stream::{AxisSink, AxisSource};
 use rust_hdl::prelude::*;
@@ -136,7 +138,8 @@ pub struct RoceRxParse<const B: usize> {
     crc: Crc32x64,
     crc_dp: Crc32x64,
     dec_in: OpDecode,
-    dec_a: OpDecode,
+    /// The frame's verdict and payload geometry, T+1 to T+4.
+    verdict: RxVerdict,
     bs5: Bswap64,
     bs6: Bswap64,
     bs7: Bswap64,
@@ -165,36 +168,9 @@ pub struct RoceRxParse<const B: usize> {
     tl_on: DFF<Bit>,
     tl_lo: DFF<Bits<8>>,
     tl_hi: DFF<Bits<8>>,
-    // Verdict stage A (cycle T+1 computes, T+2 holds).
-    a_fcs: DFF<Bit>,
-    a_trunc: DFF<Bit>,
-    a_eth: DFF<Bit>,
-    a_ip: DFF<Bit>,
-    a_port: DFF<Bit>,
-    a_opc: DFF<Bit>,
-    a_lena: DFF<Bit>,
-    a_tlm: DFF<Bit>,
-    a_pp: DFF<Bits<16>>,
-    a_pad: DFF<Bits<16>>,
-    a_pay: DFF<Bit>,
-    a_r: DFF<Bit>,
-    a_a: DFF<Bit>,
-    a_t: DFF<Bit>,
-    a_p: DFF<Bits<8>>,
-    /// EtherType IPv4 and ECN = CE (stage A), carried to the decision.
-    a_ce: DFF<Bit>,
-    b_ce: DFF<Bit>,
-    c_ce: DFF<Bit>,
+    /// ECN = CE (from the verdict), carried to the decision.
     q_ce: DFF<Bit>,
     ce_dropped: DFF<Bits<32>>,
-    // Verdict stage B (cycle T+2 computes, T+3 holds).
-    why: DFF<Bits<4>>,
-    b_len: DFF<Bits<13>>,
-    b_w0: DFF<Bits<16>>,
-    b_sh: DFF<Bit>,
-    b_r: DFF<Bit>,
-    b_a: DFF<Bit>,
-    b_t: DFF<Bit>,
     // Buffer write, 3 cycles behind the input.
     dl_v: [DFF<Bit>; 4],
     dl_l: [DFF<Bit>; 4],
@@ -220,13 +196,6 @@ pub struct RoceRxParse<const B: usize> {
     dpart: DFF<Bits<32>>,
     n2: DFF<Bits<4>>,
     f2: DFF<Bit>,
-    why_c: DFF<Bits<4>>,
-    c_len: DFF<Bits<13>>,
-    c_w0: DFF<Bits<16>>,
-    c_sh: DFF<Bit>,
-    c_r: DFF<Bit>,
-    c_a: DFF<Bit>,
-    c_t: DFF<Bit>,
     q_r: DFF<Bit>,
     q_a: DFF<Bit>,
     q_t: DFF<Bit>,
@@ -249,7 +218,6 @@ pub struct RoceRxParse<const B: usize> {
     k_mcap: Constant<Bits<8>>,
     k_w: [Constant<Bits<16>>; 16],
     k_rsn: [Constant<Bits<4>>; 11],
-    k_cs: [Constant<Bits<20>>; 10],
     k_lane: [Constant<Bits<64>>; 8],
     k_pos: [Constant<Bits<8>>; 8],
     k_f01: [Constant<Bit>; 8],
@@ -259,7 +227,6 @@ pub struct RoceRxParse<const B: usize> {
     k_l3: [Constant<Bits<3>>; 8],
     k_tos: Constant<Bits<64>>,
     k_init: Constant<Bits<32>>,
-    k_res: Constant<Bits<32>>,
     k_n2: Constant<Bits<4>>,
     k_n8: Constant<Bits<4>>,
     k_r8: Constant<Bits<16>>,
@@ -270,23 +237,6 @@ pub struct RoceRxParse<const B: usize> {
     k_hi_a: Constant<Bits<8>>,
     k_lo_n: Constant<Bits<8>>,
     k_hi_n: Constant<Bits<8>>,
-    k_54: Constant<Bits<20>>,
-    k_16: Constant<Bits<20>>,
-    k_14: Constant<Bits<20>>,
-    k_eth: Constant<Bits<16>>,
-    k_45: Constant<Bits<8>>,
-    k_3f: Constant<Bits<8>>,
-    k_17: Constant<Bits<8>>,
-    k_port: Constant<Bits<16>>,
-    k_20: Constant<Bits<16>>,
-    k_3: Constant<Bits<16>>,
-    k_h_r: Constant<Bits<16>>,
-    k_h_a: Constant<Bits<16>>,
-    k_h_n: Constant<Bits<16>>,
-    k_48: Constant<Bits<16>>,
-    k_10: Constant<Bits<16>>,
-    k_4096: Constant<Bits<16>>,
-    k_5: Constant<Bits<8>>,
     k_1: Constant<Bits<4>>,
     k_7: Constant<Bits<13>>,
     k_ff: Constant<Bits<8>>,
@@ -301,21 +251,6 @@ pub struct RoceRxParse<const B: usize> {
     pos: [Signal<Local, Bits<8>>; 8],
     lmw: [Signal<Local, Bits<64>>; 8],
     m64: Signal<Local, Bits<64>>,
-    ipsum_ok: Signal<Local, Bit>,
-    iptot: Signal<Local, Bits<16>>,
-    ipend: Signal<Local, Bits<20>>,
-    udpl: Signal<Local, Bits<16>>,
-    ipm20: Signal<Local, Bits<16>>,
-    hdr1: Signal<Local, Bits<16>>,
-    hdrs: Signal<Local, Bits<16>>,
-    pp: Signal<Local, Bits<17>>,
-    t_bit: Signal<Local, Bit>,
-    tb0: Signal<Local, Bits<8>>,
-    tb1: Signal<Local, Bits<8>>,
-    tb2: Signal<Local, Bits<8>>,
-    plen: Signal<Local, Bits<16>>,
-    lenb: Signal<Local, Bit>,
-    icrc_bad: Signal<Local, Bit>,
     room: Signal<Local, Bit>,
     wen: Signal<Local, Bit>,
     dec: Signal<Local, Bit>,
@@ -334,7 +269,6 @@ pub struct RoceRxParse<const B: usize> {
     adv: Signal<Local, Bit>,
     word: Signal<Local, Bits<64>>,
     rdn: Signal<Local, Bits<16>>,
-    pbyte: Signal<Local, Bits<16>>,
 }
 
 impl<const B: usize> Default for RoceRxParse<B> {
@@ -353,19 +287,15 @@ impl<const B: usize> Default for RoceRxParse<B> {
             crc: Default::default(),
             crc_dp: Default::default(),
             dec_in: Default::default(),
-            dec_a: Default::default(),
+            verdict: Default::default(),
             bs5: Default::default(),
             bs6: Default::default(),
             bs7: Default::default(),
             bst: Default::default(),
             bram: Default::default(),
             meta: Default::default(),
-            a_ce: Default::default(),
-            b_ce: Default::default(),
-            c_ce: Default::default(),
             q_ce: Default::default(),
             ce_dropped: Default::default(),
-            k_16: k(16),
             wcnt: Default::default(),
             hw: Default::default(),
             e_flen: Default::default(),
@@ -386,28 +316,6 @@ impl<const B: usize> Default for RoceRxParse<B> {
             tl_on: Default::default(),
             tl_lo: Default::default(),
             tl_hi: Default::default(),
-            a_fcs: Default::default(),
-            a_trunc: Default::default(),
-            a_eth: Default::default(),
-            a_ip: Default::default(),
-            a_port: Default::default(),
-            a_opc: Default::default(),
-            a_lena: Default::default(),
-            a_tlm: Default::default(),
-            a_pp: Default::default(),
-            a_pad: Default::default(),
-            a_pay: Default::default(),
-            a_r: Default::default(),
-            a_a: Default::default(),
-            a_t: Default::default(),
-            a_p: Default::default(),
-            why: Default::default(),
-            b_len: Default::default(),
-            b_w0: Default::default(),
-            b_sh: Default::default(),
-            b_r: Default::default(),
-            b_a: Default::default(),
-            b_t: Default::default(),
             dl_v: Default::default(),
             dl_l: Default::default(),
             dl_d: Default::default(),
@@ -432,13 +340,6 @@ impl<const B: usize> Default for RoceRxParse<B> {
             dpart: Default::default(),
             n2: Default::default(),
             f2: Default::default(),
-            why_c: Default::default(),
-            c_len: Default::default(),
-            c_w0: Default::default(),
-            c_sh: Default::default(),
-            c_r: Default::default(),
-            c_a: Default::default(),
-            c_t: Default::default(),
             q_r: Default::default(),
             q_a: Default::default(),
             q_t: Default::default(),
@@ -459,7 +360,6 @@ impl<const B: usize> Default for RoceRxParse<B> {
             k_mcap: k(1u64 << META_A),
             k_w: std::array::from_fn(|i| k(i as u64)),
             k_rsn: std::array::from_fn(|i| k(i as u64)),
-            k_cs: std::array::from_fn(|i| k(0xFFFF * (i as u64 + 1))),
             k_lane: std::array::from_fn(|i| k(0xFFu64 << (8 * i))),
             k_pos: std::array::from_fn(|i| k(i as u64)),
             k_f01: std::array::from_fn(|i| Constant::new(i < 2)),
@@ -475,7 +375,6 @@ impl<const B: usize> Default for RoceRxParse<B> {
             k_l3: std::array::from_fn(|i| k(i as u64)),
             k_tos: k(0xFF00),
             k_init: k(init as u64),
-            k_res: k(RESIDUE as u64),
             k_n2: k(2),
             k_n8: k(8),
             k_r8: k(8),
@@ -486,22 +385,6 @@ impl<const B: usize> Default for RoceRxParse<B> {
             k_hi_a: k(106),
             k_lo_n: k(54),
             k_hi_n: k(102),
-            k_54: k(54),
-            k_14: k(14),
-            k_eth: k(0x0008),
-            k_45: k(0x45),
-            k_3f: k(0x3F),
-            k_17: k(17),
-            k_port: k(nic_spec::roce::ROCE_PORT.swap_bytes() as u64),
-            k_20: k(20),
-            k_3: k(3),
-            k_h_r: k(60),
-            k_h_a: k(48),
-            k_h_n: k(44),
-            k_48: k(48),
-            k_10: k(10),
-            k_4096: k(4096),
-            k_5: k(5),
             k_1: k(1),
             k_7: k(7),
             k_ff: k(0xFF),
@@ -515,21 +398,6 @@ impl<const B: usize> Default for RoceRxParse<B> {
             pos: Default::default(),
             lmw: Default::default(),
             m64: Default::default(),
-            ipsum_ok: Default::default(),
-            iptot: Default::default(),
-            ipend: Default::default(),
-            udpl: Default::default(),
-            ipm20: Default::default(),
-            hdr1: Default::default(),
-            hdrs: Default::default(),
-            pp: Default::default(),
-            t_bit: Default::default(),
-            tb0: Default::default(),
-            tb1: Default::default(),
-            tb2: Default::default(),
-            plen: Default::default(),
-            lenb: Default::default(),
-            icrc_bad: Default::default(),
             room: Default::default(),
             wen: Default::default(),
             dec: Default::default(),
@@ -548,7 +416,6 @@ impl<const B: usize> Default for RoceRxParse<B> {
             adv: Default::default(),
             word: Default::default(),
             rdn: Default::default(),
-            pbyte: Default::default(),
         }
     }
 }
@@ -563,13 +430,12 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.s_axis_rx.tready.next = true;
         dff_setup!(
             self, clock, wcnt, e_flen, e_fcs, ck01, ck23, ck_first, ck_v, cks, cks_first, cks_v,
-            ipacc, c_d, c_n, c_first, crem, crc_q, tl_on, tl_lo, tl_hi, a_fcs, a_trunc, a_eth,
-            a_ip, a_port, a_opc, a_lena, a_tlm, a_pp, a_pad, a_pay, a_r, a_a, a_t, a_p, why, b_len,
-            b_w0, b_sh, b_r, b_a, b_t, wp, fstart, rp, ovf, mw, mr, mv, busy, primed, rd, hold,
-            pcnt, psh, pkeep, pmask, pend, room_q, mfull_q, fill_q, mfill_q, commit_q, dec_q,
-            rsn_q, q_len, q_ps, q_end, q_sh, q_ce, c_ce, b_ce, a_ce, ce_dropped, q_r, q_a, q_t,
-            q_nz, rd1, mr1, dpart, n2, f2, why_c, c_len, c_w0, c_sh, c_r, c_a, c_t
+            ipacc, c_d, c_n, c_first, crem, crc_q, tl_on, tl_lo, tl_hi, wp, fstart, rp, ovf, mw,
+            mr, mv, busy, primed, rd, hold, pcnt, psh, pkeep, pmask, pend, room_q, mfull_q, fill_q,
+            mfill_q, commit_q, dec_q, rsn_q, q_len, q_ps, q_end, q_sh, q_ce, ce_dropped, q_r, q_a,
+            q_t, q_nz, rd1, mr1, dpart, n2, f2
         );
+        clock!(self, clock, verdict);
         for i in 0..15 {
             self.hw[i].clock.next = self.clock.val();
         }
@@ -764,136 +630,19 @@ impl<const B: usize> Logic for RoceRxParse<B> {
             }
         }
 
-        // ---------------- Verdict stage A (cycle T+1) ----------------
-        self.ipsum_ok.next = ((self.ipacc.q.val() == self.k_cs[0].val())
-            || (self.ipacc.q.val() == self.k_cs[1].val())
-            || (self.ipacc.q.val() == self.k_cs[2].val())
-            || (self.ipacc.q.val() == self.k_cs[3].val())
-            || (self.ipacc.q.val() == self.k_cs[4].val())
-            || (self.ipacc.q.val() == self.k_cs[5].val())
-            || (self.ipacc.q.val() == self.k_cs[6].val())
-            || (self.ipacc.q.val() == self.k_cs[7].val())
-            || (self.ipacc.q.val() == self.k_cs[8].val())
-            || (self.ipacc.q.val() == self.k_cs[9].val()));
-        self.iptot.next = ((bit_cast::<16, 8>(self.hw[2].q.val().get_bits::<8>(0)) << 8)
-            | bit_cast::<16, 8>(self.hw[2].q.val().get_bits::<8>(8)));
-        self.udpl.next = ((bit_cast::<16, 8>(self.hw[4].q.val().get_bits::<8>(48)) << 8)
-            | bit_cast::<16, 8>(self.hw[4].q.val().get_bits::<8>(56)));
-        self.ipend.next = (bit_cast::<20, 16>(self.iptot.val()) + self.k_14.val());
-        self.ipm20.next = (self.iptot.val() - self.k_20.val());
-        self.a_fcs.d.next = self.e_fcs.q.val();
-        self.a_trunc.d.next =
-            ((self.e_flen.q.val() < self.k_54.val()) || (self.e_flen.q.val() < self.ipend.val()));
-        self.a_eth.d.next = (self.hw[1].q.val().get_bits::<16>(32) != self.k_eth.val());
-        // ECN (TOS bits 1..0, byte 15) = CE on an IPv4 EtherType; word 1 is
-        // this frame's only if the frame has 16 bytes.
-        self.a_ce.d.next = ((self.e_flen.q.val() >= self.k_16.val())
-            && (self.hw[1].q.val().get_bits::<16>(32) == self.k_eth.val())
-            && (self.hw[1].q.val().get_bits::<2>(56) == 3));
-        self.a_ip.d.next = ((self.hw[1].q.val().get_bits::<8>(48) != self.k_45.val())
-            || ((self.hw[2].q.val().get_bits::<8>(32) & self.k_3f.val()).any())
-            || self.hw[2].q.val().get_bits::<8>(40).any()
-            || (self.hw[2].q.val().get_bits::<8>(56) != self.k_17.val())
-            || !self.ipsum_ok.val());
-        self.a_port.d.next = (self.hw[4].q.val().get_bits::<16>(32) != self.k_port.val());
-        self.dec_a.op.next = self.hw[5].q.val().get_bits::<8>(16);
-        self.a_opc.d.next = (!self.dec_a.known.val() || self.hw[5].q.val().get_bits::<4>(24).any());
-        self.t_bit.next = self.hw[5].q.val().get_bit(48);
-        if self.dec_a.reth.val() {
-            self.hdr1.next = self.k_h_r.val();
-        } else if self.dec_a.aeth.val() {
-            self.hdr1.next = self.k_h_a.val();
-        } else {
-            self.hdr1.next = self.k_h_n.val();
-        }
-        if self.t_bit.val() {
-            self.hdrs.next = (self.hdr1.val() + self.k_48.val());
-        } else {
-            self.hdrs.next = self.hdr1.val();
-        }
-        self.pp.next = (bit_cast::<17, 16>(self.iptot.val()) - bit_cast::<17, 16>(self.hdrs.val()));
-        self.a_lena.d.next = ((self.udpl.val() != self.ipm20.val())
-            || ((self.iptot.val() & self.k_3.val()).any())
-            || self.pp.val().get_bit(16));
-        self.a_pp.d.next = self.pp.val().get_bits::<16>(0);
-        self.a_pad.d.next = bit_cast::<16, 2>(self.hw[5].q.val().get_bits::<2>(28));
-        self.a_pay.d.next = self.dec_a.pay.val();
-        self.a_r.d.next = self.dec_a.reth.val();
-        self.a_a.d.next = self.dec_a.aeth.val();
-        self.a_t.d.next = self.t_bit.val();
-        self.pbyte.next = (self.hdrs.val() + self.k_10.val());
-        self.a_p.d.next = self.pbyte.val().get_bits::<8>(0);
-        if self.dec_a.reth.val() {
-            self.tb0.next = self.hw[8].q.val().get_bits::<8>(48);
-            self.tb1.next = self.hw[8].q.val().get_bits::<8>(56);
-            self.tb2.next = self.hw[9].q.val().get_bits::<8>(0);
-        } else if self.dec_a.aeth.val() {
-            self.tb0.next = self.hw[7].q.val().get_bits::<8>(16);
-            self.tb1.next = self.hw[7].q.val().get_bits::<8>(24);
-            self.tb2.next = self.hw[7].q.val().get_bits::<8>(32);
-        } else {
-            self.tb0.next = self.hw[6].q.val().get_bits::<8>(48);
-            self.tb1.next = self.hw[6].q.val().get_bits::<8>(56);
-            self.tb2.next = self.hw[7].q.val().get_bits::<8>(0);
-        }
-        self.a_tlm.d.next = ((self.t_bit.val()
-            && ((self.tb0.val().get_bits::<4>(4) != self.k_1.val())
-                || (self.tb1.val() > self.k_5.val())
-                || (self.tb2.val() != self.k_5.val())))
-            || (self.dec_a.hpcc.val() && !self.t_bit.val()));
-
-        // ---------------- Verdict stage B (cycle T+2) ----------------
-        self.plen.next = (self.a_pp.q.val() - self.a_pad.q.val());
-        if self.a_pay.q.val() {
-            self.lenb.next = (self.a_lena.q.val()
-                || (self.a_pp.q.val() < self.a_pad.q.val())
-                || (self.plen.val() > self.k_4096.val()));
-        } else {
-            self.lenb.next =
-                ((self.a_lena.q.val() || self.a_pp.q.val().any()) || self.a_pad.q.val().any());
-        }
-        self.icrc_bad.next = (self.crc_q.q.val() != self.k_res.val());
-        if self.a_fcs.q.val() {
-            self.why.d.next = self.k_rsn[1].val();
-        } else if self.a_trunc.q.val() {
-            self.why.d.next = self.k_rsn[2].val();
-        } else if self.a_eth.q.val() {
-            self.why.d.next = self.k_rsn[3].val();
-        } else if self.a_ip.q.val() {
-            self.why.d.next = self.k_rsn[4].val();
-        } else if self.a_port.q.val() {
-            self.why.d.next = self.k_rsn[5].val();
-        } else if self.a_opc.q.val() {
-            self.why.d.next = self.k_rsn[6].val();
-        } else if self.lenb.val() {
-            self.why.d.next = self.k_rsn[7].val();
-        } else if self.a_tlm.q.val() {
-            self.why.d.next = self.k_rsn[8].val();
-        } else {
-            self.why.d.next = self.k_rsn[0].val();
-        }
-        // Stage C (cycle T+3): the ICRC (the CRC register is final now).
-        if self.why.q.val().any() {
-            self.why_c.d.next = self.why.q.val();
-        } else if self.icrc_bad.val() {
-            self.why_c.d.next = self.k_rsn[9].val();
-        } else {
-            self.why_c.d.next = self.k_rsn[0].val();
-        }
-        self.c_len.d.next = self.b_len.q.val();
-        self.c_w0.d.next = self.b_w0.q.val();
-        self.c_sh.d.next = self.b_sh.q.val();
-        self.c_ce.d.next = self.b_ce.q.val();
-        self.b_ce.d.next = self.a_ce.q.val();
-        self.c_r.d.next = self.b_r.q.val();
-        self.c_a.d.next = self.b_a.q.val();
-        self.c_t.d.next = self.b_t.q.val();
-        self.b_len.d.next = self.plen.val().get_bits::<13>(0);
-        self.b_w0.d.next = bit_cast::<16, 5>(self.a_p.q.val().get_bits::<5>(3));
-        self.b_sh.d.next = self.a_p.q.val().get_bit(2);
-        self.b_r.d.next = self.a_r.q.val();
-        self.b_a.d.next = self.a_a.q.val();
-        self.b_t.d.next = self.a_t.q.val();
+        // ---------------- The verdict (cycles T+1 to T+4: `RxVerdict`) ----------------
+        self.verdict.w1.next = self.hw[1].q.val();
+        self.verdict.w2.next = self.hw[2].q.val();
+        self.verdict.w4.next = self.hw[4].q.val();
+        self.verdict.w5.next = self.hw[5].q.val();
+        self.verdict.w6.next = self.hw[6].q.val();
+        self.verdict.w7.next = self.hw[7].q.val();
+        self.verdict.w8.next = self.hw[8].q.val();
+        self.verdict.w9.next = self.hw[9].q.val();
+        self.verdict.flen.next = self.e_flen.q.val();
+        self.verdict.fcs_bad.next = self.e_fcs.q.val();
+        self.verdict.ipacc.next = self.ipacc.q.val();
+        self.verdict.crc.next = self.crc_q.q.val();
 
         // ---------------- Buffer write and decision (cycle T+4) ----------------
         self.dl_v[0].d.next = (self.acc.val() && !self.reset.val());
@@ -916,8 +665,8 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.mfill_q.d.next = (self.mw.q.val() - self.mr.q.val());
         self.buf_fill.next = self.fill_q.q.val();
         self.meta_fill.next = self.mfill_q.q.val();
-        if self.why_c.q.val().any() {
-            self.rsn.next = self.why_c.q.val();
+        if self.verdict.reason.val().any() {
+            self.rsn.next = self.verdict.reason.val();
         } else if (self.ovf.q.val() || !self.room.val() || self.mfull.val()) {
             self.rsn.next = self.k_rsn[10].val();
         } else {
@@ -1022,15 +771,15 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.commit_q.d.next = (self.commit.val() && !self.reset.val());
         self.dec_q.d.next = (self.dec.val() && !self.reset.val());
         self.rsn_q.d.next = self.rsn.val();
-        self.q_len.d.next = self.c_len.q.val();
-        self.q_ps.d.next = (self.fstart.q.val() + self.c_w0.q.val());
+        self.q_len.d.next = self.verdict.pay_len.val();
+        self.q_ps.d.next = (self.fstart.q.val() + self.verdict.pay_w0.val());
         self.q_end.d.next = self.wp1.val();
-        self.q_sh.d.next = self.c_sh.q.val();
-        self.q_ce.d.next = self.c_ce.q.val();
-        self.q_nz.d.next = self.c_len.q.val().any();
-        self.q_r.d.next = self.c_r.q.val();
-        self.q_a.d.next = self.c_a.q.val();
-        self.q_t.d.next = self.c_t.q.val();
+        self.q_sh.d.next = self.verdict.pay_sh.val();
+        self.q_ce.d.next = self.verdict.ce.val();
+        self.q_nz.d.next = self.verdict.pay_len.val().any();
+        self.q_r.d.next = self.verdict.reth.val();
+        self.q_a.d.next = self.verdict.aeth.val();
+        self.q_t.d.next = self.verdict.tlm.val();
 
         // ---------------- Output: metadata record, then payload ----------------
         self.mval.next = (self.mv.q.val() && !self.busy.q.val());

@@ -8,6 +8,7 @@ mod requester;
 mod rx_dispatch;
 mod rx_meta_ram;
 mod rx_parse;
+mod rx_verdict;
 mod segment;
 mod tx;
 mod wr_ring;

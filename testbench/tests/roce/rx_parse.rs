@@ -255,17 +255,17 @@ impl Pkt {
 
 /// One frame on the wire and what must become of it.
 #[derive(Clone, Debug)]
-struct Frame {
-    bytes: Vec<u8>,
-    fcs: bool,
+pub(super) struct Frame {
+    pub(super) bytes: Vec<u8>,
+    pub(super) fcs: bool,
     /// Reason index (0 = good).
-    want: usize,
+    pub(super) want: usize,
     /// For good frames: the record and the payload.
     out: Option<(Meta, Vec<u8>)>,
 }
 
 /// The mutations, each with the reason it must be counted under.
-const MUTATIONS: usize = 20;
+pub(super) const MUTATIONS: usize = 20;
 
 fn frame(rng: &mut SmallRng, max_pay: usize, bad: f64) -> Frame {
     let mutation = if rng.gen_bool(bad) {
@@ -277,7 +277,7 @@ fn frame(rng: &mut SmallRng, max_pay: usize, bad: f64) -> Frame {
 }
 
 /// A random frame with mutation `mutation` (0 = none).
-fn frame_with(rng: &mut SmallRng, max_pay: usize, mutation: usize) -> Frame {
+pub(super) fn frame_with(rng: &mut SmallRng, max_pay: usize, mutation: usize) -> Frame {
     let mut p = Pkt::random(rng, max_pay);
     let mut fcs = false;
     let mut trunc = false;
