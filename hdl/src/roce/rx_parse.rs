@@ -117,8 +117,6 @@ use rust_hdl::prelude::*;
 
 /// log2 of the metadata FIFO's entries.
 pub const META_A: usize = nic_spec::roce::RX_META_LOG2 as usize;
-/// The CRC register after a frame and its own (correct) ICRC.
-pub const RESIDUE: u32 = 0xDEBB_20E3;
 
 fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
     Constant::new(Bits::<N>::from(v))

@@ -45,7 +45,7 @@
 //! Golden twin: `nic_golden::roce::rx_verdict`.
 
 use crate::roce::op_decode::OpDecode;
-use crate::roce::rx_parse::RESIDUE;
+use nic_spec::mac::FCS_RESIDUE as RESIDUE;
 use nic_spec::roce::Drop;
 use rust_hdl::prelude::*;
 
