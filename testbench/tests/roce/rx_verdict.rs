@@ -92,7 +92,7 @@ fn spoiled(seed: u64, n: usize) -> Vec<In> {
         .map(|_| {
             let f = frame_with(&mut rng, 300, 0);
             let mut i = port(&f, &mut rng);
-            let mut field = |w: &mut u64, lo: u32, bits: u32, rng: &mut SmallRng| {
+            let field = |w: &mut u64, lo: u32, bits: u32, rng: &mut SmallRng| {
                 if rng.gen_bool(0.25) {
                     let m = ((1u64 << bits) - 1) << lo;
                     *w = (*w & !m) | (rng.gen::<u64>() & m);
