@@ -16,6 +16,8 @@ pub mod rx_parse;
 pub mod rx_verdict;
 pub mod segment;
 pub mod tx;
+pub mod tx_ctx_ram;
+pub mod tx_out;
 pub mod wr_ring;
 
 /// The CRC block is combinational: a clock-less harness would need its

@@ -2,17 +2,19 @@
 //! cycle-exact (`docs/roce.md` §1–§4, §6).
 //!
 //! One descriptor in, one frame out. The model keeps the RTL's registers
-//! (prep stages P1–P5 and the waiting frame, the word generator, stage A
-//! and stage B with the CRC register) so that every port matches on every
-//! cycle; see the RTL's doc comment for the structure, the timing and the
+//! (prep stages P1–P5 and the waiting frame, the word generator) and
+//! steps the twin of its stages A and B ([`TxOut`]: the ICRC, the output
+//! slice) so that every port matches on every cycle; see the RTL's doc comment for the structure, the timing and the
 //! descriptor checks ([`RoceTx::check`] here).
 //!
 //! Also here, for tests and stimulus generators: [`host_word`], a host
 //! memory whose contents are a pure function of the address.
 
-use crate::roce::crc32;
+pub use crate::roce::tx_ctx_ram::Ctx;
+use crate::roce::tx_ctx_ram::{self, TxCtxRam};
+use crate::roce::tx_out::{self, TxOut};
 use crate::roce::{HostReadReq, TxDesc, TxFlowCtx, TxStats};
-use crate::stream::{Axis, Beat};
+use crate::stream::Axis;
 use crate::Cycle;
 
 /// One cycle's inputs.
@@ -41,19 +43,6 @@ pub struct Out {
     /// reset cut it: the closing word).
     pub out: Axis,
     pub stats: TxStats,
-}
-
-/// A flow's context (the context RAM's word).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Ctx {
-    pub dmac: u64,
-    pub smac: u64,
-    pub sip: u32,
-    pub dip: u32,
-    pub sport: u16,
-    pub dqp: u32,
-    pub pkey: u16,
-    pub tos: u8,
 }
 
 /// The host memory of tests: the 8-byte word at `addr` (8-aligned).
@@ -103,8 +92,8 @@ fn classify(op: u8) -> Op {
 /// The RoCEv2 Tx frame builder with 2^A flows.
 #[derive(Clone, Debug)]
 pub struct RoceTx<const A: usize> {
-    ctx: Vec<Ctx>,
-    ram_out: Ctx,
+    /// The flow contexts and the P1 register.
+    ctx_ram: TxCtxRam<A>,
     // Prep.
     p1v: bool,
     p2v: bool,
@@ -112,7 +101,6 @@ pub struct RoceTx<const A: usize> {
     p4v: bool,
     p5v: bool,
     sv: bool,
-    r_ctx: Ctx,
     d_opcode: u8,
     d_psn: u32,
     d_ack: bool,
@@ -165,44 +153,24 @@ pub struct RoceTx<const A: usize> {
     g_i0: bool,
     carry: u64,
     cmask: u8,
-    // Stage A.
-    a_v: bool,
-    a_data: u64,
-    a_crcd: u64,
-    a_crcn: u32,
-    a_first: bool,
-    a_kind: u8,
     g_err: bool,
-    a_err: bool,
-    b_err: bool,
-    c_aborted: u32,
-    // Stage B.
-    b_v: bool,
-    b_data: u64,
-    b_kind: u8,
-    b_close: bool,
-    out_open: bool,
-    /// The output register slice (`m_axis_tx`).
-    o_slice: crate::record::Slice<Beat>,
+    /// Stages A and B (the ICRC) and the output slice (`m_axis_tx`).
+    out: TxOut,
     /// `s_req.ready`, a register.
     rdy_q: bool,
-    crc: u32,
-    c_frames: u32,
     c_bad: u32,
 }
 
 impl<const A: usize> Default for RoceTx<A> {
     fn default() -> Self {
         Self {
-            ctx: vec![Ctx::default(); 1 << A],
-            ram_out: Ctx::default(),
+            ctx_ram: TxCtxRam::default(),
             p1v: false,
             p2v: false,
             p3v: false,
             p4v: false,
             p5v: false,
             sv: false,
-            r_ctx: Ctx::default(),
             d_opcode: 0,
             d_psn: 0,
             d_ack: false,
@@ -253,25 +221,9 @@ impl<const A: usize> Default for RoceTx<A> {
             g_i0: false,
             carry: 0,
             cmask: 0,
-            a_v: false,
-            a_data: 0,
-            a_crcd: 0,
-            a_crcn: 0,
-            a_first: false,
-            a_kind: 0,
             g_err: false,
-            a_err: false,
-            b_err: false,
-            c_aborted: 0,
-            b_v: false,
-            b_data: 0,
-            b_kind: 0,
-            b_close: false,
-            out_open: false,
-            o_slice: Default::default(),
+            out: TxOut::default(),
             rdy_q: false,
-            crc: 0,
-            c_frames: 0,
             c_bad: 0,
         }
     }
@@ -310,7 +262,7 @@ impl<const A: usize> RoceTx<A> {
 
     /// The context of `flow` as stored.
     pub fn context(&self, flow: usize) -> Ctx {
-        self.ctx[flow]
+        self.ctx_ram.context(flow)
     }
 }
 
@@ -319,19 +271,16 @@ impl<const A: usize> Cycle for RoceTx<A> {
     type Out = Out;
 
     fn step(&mut self, i: &In) -> Out {
-        let amask = ((1u64 << A) - 1) as u32;
         // ---- P0 ----
         let rdy = self.rdy_q;
         let accept = rdy && i.req_valid;
         let bad = Self::check(i);
         let len = (i.req.len & 0x1FFF) as u32;
         let op = classify(i.req.opcode);
-        let ram_read = self.ctx[(i.req.flow & amask) as usize];
 
         // ---- Generator (combinational) ----
-        // Stage B's enable: the output slice has room (a register).
-        let slice_ready = self.o_slice.s_tready();
-        let adv = slice_ready || !self.b_v;
+        // The enable of the generator and stages A and B.
+        let adv = self.out.adv();
         let g_last = self.g_rcrc == 2 || self.g_rcrc == 0x3FFE;
         let in_items = self.g_j >= 5;
         let cons_h = in_items && self.g_hl != 0;
@@ -385,20 +334,6 @@ impl<const A: usize> Cycle for RoceTx<A> {
         let word = raw & expand(keep8);
         let crcm = word | expand(mask8);
 
-        // ---- Outputs ----
-        let icrc = !self.crc;
-        let (tdata, tkeep, tlast) = if !self.b_v {
-            (0, 0, false)
-        } else if self.b_close {
-            (0, 0x01, true)
-        } else {
-            match self.b_kind {
-                1 => (self.b_data | ((icrc as u64) << 16), 0x3F, true),
-                2 => (self.b_data | (((icrc & 0xFFFF) as u64) << 48), 0xFF, false),
-                3 => (self.b_data | (icrc >> 16) as u64, 0x03, true),
-                _ => (self.b_data, 0xFF, false),
-            }
-        };
         let out = Out {
             req_ready: rdy,
             rd_tready,
@@ -407,47 +342,40 @@ impl<const A: usize> Cycle for RoceTx<A> {
                 addr: self.rdq_a,
                 len: self.rdq_l,
             },
-            out: Axis {
-                tdata: self.o_slice.main.tdata as u64,
-                tkeep: self.o_slice.main.tkeep as u8,
-                tlast: self.o_slice.main.tlast,
-                tvalid: self.o_slice.main_v,
-                tuser: self.o_slice.main.tuser != 0,
-            },
-            stats: TxStats {
-                frames: self.c_frames,
-                bad_req: self.c_bad,
-                aborted: self.c_aborted,
-            },
-        };
-
-        // Stage B's word, offered to the output slice.
-        let b_word = Beat {
-            tdata: tdata as u128,
-            tkeep: tkeep as u16,
-            tlast,
-            tuser: (self.b_close || ((self.b_kind == 1 || self.b_kind == 3) && self.b_err)) as u32,
+            out: Axis::default(),
+            stats: TxStats::default(),
         };
 
         // ---- Clock edge: compute every next value from the current state ----
-        let ctx = std::mem::take(&mut self.ctx);
+        // The context store is taken out rather than copied.
+        let mut ctx_ram = std::mem::take(&mut self.ctx_ram);
+        let c = ctx_ram.step(&tx_ctx_ram::In {
+            ctx_valid: i.ctx_valid,
+            ctx: i.ctx,
+            rd_flow: i.req.flow,
+            load: self.p1v,
+        });
         let mut n = self.clone();
-        n.ctx = ctx;
-        n.o_slice.step(self.b_v.then_some(b_word), i.out_tready);
-        // Context RAM (read-old on a same-cycle collision).
-        n.ram_out = ram_read;
-        if i.ctx_valid {
-            n.ctx[(i.ctx.flow & amask) as usize] = Ctx {
-                dmac: i.ctx.dmac & 0xFFFF_FFFF_FFFF,
-                smac: i.ctx.smac & 0xFFFF_FFFF_FFFF,
-                sip: i.ctx.sip,
-                dip: i.ctx.dip,
-                sport: i.ctx.sport,
-                dqp: i.ctx.dqp & 0xFF_FFFF,
-                pkey: i.ctx.pkey,
-                tos: i.ctx.tos,
-            };
-        }
+        n.ctx_ram = ctx_ram;
+        let o = n.out.step(&tx_out::In {
+            reset: i.reset,
+            produce,
+            word,
+            crcm,
+            word_j: self.g_j as u8,
+            rcrc: self.g_rcrc as u16,
+            err: w_err,
+            out_tready: i.out_tready,
+        });
+        let out = Out {
+            out: o.out,
+            stats: TxStats {
+                frames: o.frames,
+                bad_req: self.c_bad,
+                aborted: o.aborted,
+            },
+            ..out
+        };
         // P0.
         if accept && !bad {
             n.d_opcode = i.req.opcode;
@@ -498,12 +426,8 @@ impl<const A: usize> Cycle for RoceTx<A> {
         } else if i.rdq_ready {
             n.rdq_v = false;
         }
-        // P1: the context registered; P2: header words, lengths.
-        if self.p1v {
-            n.r_ctx = self.ram_out;
-        }
+        // P2: header words, lengths (`c`: the context P1 registered).
         if self.p2v {
-            let c = self.r_ctx;
             let flags = (self.d_pad_cnt << 4) as u64;
             n.n_b0 = (c.dmac << 16) | (c.smac >> 32);
             n.n_b1 = ((c.smac & 0xFFFF_FFFF) << 32) | 0x0800_4500 | c.tos as u64;
@@ -635,72 +559,6 @@ impl<const A: usize> Cycle for RoceTx<A> {
             }
         }
 
-        // Stage A.
-        if adv {
-            n.a_v = produce && !i.reset;
-            n.a_data = word;
-            n.a_crcd = if self.g_j == 1 { crcm >> 48 } else { crcm };
-            n.a_crcn = if self.g_j == 0 {
-                0
-            } else if self.g_j == 1 {
-                2
-            } else if self.g_rcrc & 0x2000 != 0 {
-                0
-            } else if self.g_rcrc >> 3 != 0 {
-                8
-            } else {
-                self.g_rcrc & 0xF
-            };
-            n.a_first = self.g_j == 0;
-            n.a_err = w_err;
-            n.a_kind = match self.g_rcrc {
-                2 => 1,
-                6 => 2,
-                0x3FFE => 3,
-                _ => 0,
-            };
-        } else if i.reset {
-            n.a_v = false;
-        }
-
-        // Stage B.
-        if adv {
-            n.b_v = self.a_v && !i.reset;
-            n.b_data = self.a_data;
-            n.b_kind = self.a_kind;
-            n.b_err = self.a_err;
-            n.b_close = false;
-            if self.a_v {
-                n.crc = if self.a_first {
-                    crc32::step(crc32::INIT, u64::MAX, 8)
-                } else {
-                    crc32::step(self.crc, self.a_crcd, self.a_crcn)
-                };
-            }
-        } else if i.reset {
-            n.b_v = false;
-        }
-        // A reset with a frame open on the output: its closing word.
-        let open_next = if self.b_v && slice_ready {
-            !tlast
-        } else {
-            self.out_open
-        };
-        n.out_open = open_next;
-        if i.reset {
-            n.b_v = open_next;
-            n.b_close = open_next;
-            n.b_kind = 0;
-            n.b_data = 0;
-            n.b_err = false;
-        }
-        if self.b_v && slice_ready && (self.b_kind == 1 || self.b_kind == 3) {
-            n.c_frames = self.c_frames.wrapping_add(1);
-            if self.b_err {
-                n.c_aborted = self.c_aborted.wrapping_add(1);
-            }
-        }
-
         // Prep flags, reset.
         if i.reset {
             n.p1v = false;
@@ -710,9 +568,7 @@ impl<const A: usize> Cycle for RoceTx<A> {
             n.p5v = false;
             n.sv = false;
             n.rdq_v = false;
-            n.c_frames = 0;
             n.c_bad = 0;
-            n.c_aborted = 0;
         } else {
             n.p1v = accept && !bad;
             n.p2v = self.p1v;

@@ -65,8 +65,8 @@
 //! - Prep (one descriptor at a time; `s_req.ready` = a register: nothing
 //!   in prep or waiting, and no read request pending): accept (P0: checks, decodes,
 //!   descriptor fields registered, context RAM read, host read request
-//!   registered), P1 (the context word registered out of the block RAM),
-//!   P2 (header words, item words, lengths), P3–P5 (IPv4 header checksum), then the frame waits, complete, until the
+//!   registered), P1 (the context word registered out of the block RAM:
+//!   [`TxCtxRam`], `tx_ctx_ram.rs`, holds both), P2 (header words, item words, lengths), P3–P5 (IPv4 header checksum), then the frame waits, complete, until the
 //!   generator takes it.
 //! - Generator: the frame as 64-bit words. Words 0–4 (bytes 0–39) come from
 //!   a shift register of header words; from word 5 on, a stream of 8-byte
@@ -77,20 +77,17 @@
 //!   word it also forms the ICRC's masked copy (TOS, TTL, IP and UDP
 //!   checksums, BTH byte 4 and the telemetry area as 0xFF; word 0 and the
 //!   Ethernet bytes of word 1 left out).
-//! - Stage A (registered word, its masked copy and byte count) feeds the
-//!   [`Crc32x64`] block, whose output is registered (the CRC register) with
-//!   stage B, the output word. The ICRC (complemented CRC register) is
-//!   merged into stage B's word on the way out: lanes 2–5 of the last word,
-//!   or lanes 6–7 and lanes 0–1 of one more word.
-//! - One enable for generator, A and B: the output slice has room (its
-//!   `tready`, a flop) or B is empty. A payload word is taken
-//!   (`rd_tready`) only in a cycle that also moves B; without `rd_tvalid`
-//!   the generator inserts a gap (tvalid low) into the frame.
-//! - Output slice ([`AxisSkid`]): stage B's word, with the ICRC merged,
-//!   enters it; `m_axis_tx` is its registers. So no input port reaches an
-//!   output port in the same cycle (timing rule R1,
-//!   `docs/architecture.md` §5i): `m_axis_tx.tready` no longer reaches
-//!   `s_axis_rd.tready`, nor `reset` `s_req.ready`.
+//! - [`TxOut`] (`tx_out.rs`): stage A (the word, its masked copy and
+//!   byte count registered), stage B (the CRC register and the word, the
+//!   ICRC merged on the way out: lanes 2–5 of the last word, or lanes
+//!   6–7 and lanes 0–1 of one more word) and the output slice
+//!   ([`AxisSkid`](crate::stream::AxisSkid)): `m_axis_tx` is its
+//!   registers, so no input port reaches an output port in the same
+//!   cycle (timing rule R1, `docs/architecture.md` §5i).
+//! - One enable for generator, A and B (`TxOut`'s `adv`): the output
+//!   slice has room (its `tready`, a flop) or B is empty. A payload word
+//!   is taken (`rd_tready`) only in a cycle that also moves B; without
+//!   `rd_tvalid` the generator inserts a gap (tvalid low) into the frame.
 //!
 //! # Timing
 //! - Throughput: frames back to back, ceil(frame bytes / 8) cycles each,
@@ -104,19 +101,16 @@
 //!
 //! Golden twin: `nic_golden::roce::tx`.
 
-use crate::mem::Ram;
 pub use crate::roce::bswap::Bswap64;
-use crate::roce::crc32::Crc32x64;
 use crate::roce::op_decode::OpDecode;
+use crate::roce::tx_ctx_ram::TxCtxRam;
+use crate::roce::tx_out::TxOut;
 use crate::roce::{HostReadReqSource, TxDescSink, TxFlowCtxSink, TxStatsSource};
-use crate::stream::{AxisSink, AxisSkid, AxisSource};
+use crate::stream::{AxisSink, AxisSource};
 use nic_spec::roce::{syndrome, ROCE_PORT};
 use rust_hdl::prelude::*;
 
-/// CRC register after the pseudo-LRH (8 bytes of 0xFF) from 0xFFFFFFFF.
-pub fn crc_after_lrh() -> u32 {
-    crate::roce::crc32::step(0xFFFF_FFFF, u64::MAX, 8)
-}
+pub use crate::roce::tx_out::crc_after_lrh;
 
 /// Byte mask: lane k of `y` is 0xFF if bit k of `m` is set, else 0.
 #[derive(LogicBlock, Default)]
@@ -155,18 +149,14 @@ pub struct RoceTx<const A: usize> {
     pub m_rdq: HostReadReqSource,
     pub m_axis_tx: AxisSource<64, 8, 1>,
     pub m_stats: TxStatsSource,
-    /// The output register slice: `m_axis_tx` is its flops, and stage B's
-    /// enable reads its `s_axis.tready` (a flop), never `m_axis_tx.tready`.
-    o_slice: AxisSkid<64, 8, 1>,
+    /// Stages A and B (the ICRC) and the output slice: `m_axis_tx` is
+    /// its flops, and `adv` a function of its flops.
+    out: TxOut,
     /// `s_req.ready`, a register: no descriptor in prep or waiting next
     /// cycle, and no reset this cycle.
     rdy_q: DFF<Bit>,
-    // Context RAM: {dmac, sport}, {smac, pkey}, {sip, dip}, {dqp, tos}.
-    ram0: Ram<Bits<64>, A>,
-    ram1: Ram<Bits<64>, A>,
-    ram2: Ram<Bits<64>, A>,
-    ram3: Ram<Bits<32>, A>,
-    crc32: Crc32x64,
+    /// The flow contexts (four block RAMs) and their read register (P1).
+    ctx_ram: TxCtxRam<A>,
     bs_base: Bswap64,
     bs_item: Bswap64,
     ex_keep: ByteExpand,
@@ -178,11 +168,6 @@ pub struct RoceTx<const A: usize> {
     p4v: DFF<Bit>,
     p5v: DFF<Bit>,
     sv: DFF<Bit>,
-    // The context words, registered out of the block RAM.
-    r_ctx0: DFF<Bits<64>>,
-    r_ctx1: DFF<Bits<64>>,
-    r_ctx2: DFF<Bits<64>>,
-    r_ctx3: DFF<Bits<32>>,
     d_opcode: DFF<Bits<8>>,
     d_psn: DFF<Bits<24>>,
     d_ack: DFF<Bit>,
@@ -258,33 +243,10 @@ pub struct RoceTx<const A: usize> {
     // need_rd and cons_h of the next cycle, registered.
     f_nrd: DFF<Bit>,
     f_ch: DFF<Bit>,
-    // Stage A.
-    a_v: DFF<Bit>,
-    a_data: DFF<Bits<64>>,
-    a_crcd: DFF<Bits<64>>,
-    a_crcn: DFF<Bits<4>>,
-    a_first: DFF<Bit>,
-    a_kind: DFF<Bits<2>>,
-    /// The frame's payload so far came flagged (generator, A, B).
+    /// The frame's payload so far came flagged.
     g_err: DFF<Bit>,
-    a_err: DFF<Bit>,
-    b_err: DFF<Bit>,
-    c_aborted: DFF<Bits<32>>,
     w_err: Signal<Local, Bit>,
-    // Stage B.
-    b_v: DFF<Bit>,
-    b_data: DFF<Bits<64>>,
-    b_kind: DFF<Bits<2>>,
-    /// The word in stage B is the closing word of a frame cut by a reset.
-    b_close: DFF<Bit>,
-    /// A frame is open on `m_axis_tx`: a word of it taken, its last not.
-    out_open: DFF<Bit>,
-    /// `out_open` after this cycle's handshake.
-    open_next: Signal<Local, Bit>,
-    crc: DFF<Bits<32>>,
-    c_frames: DFF<Bits<32>>,
     c_bad: DFF<Bits<32>>,
-    k_crc0: Constant<Bits<32>>,
     k_ff: Constant<Bits<8>>,
     /// The opcode table's classes of `s_req.opcode`.
     req_class: OpDecode,
@@ -315,14 +277,6 @@ pub struct RoceTx<const A: usize> {
     l7: Signal<Local, Bits<13>>,
     l3: Signal<Local, Bits<13>>,
     ext: Signal<Local, Bits<8>>,
-    c_dmac: Signal<Local, Bits<48>>,
-    c_smac: Signal<Local, Bits<48>>,
-    c_sip: Signal<Local, Bits<32>>,
-    c_dip: Signal<Local, Bits<32>>,
-    c_sport: Signal<Local, Bits<16>>,
-    c_pkey: Signal<Local, Bits<16>>,
-    c_dqp: Signal<Local, Bits<24>>,
-    c_tos: Signal<Local, Bits<8>>,
     flags: Signal<Local, Bits<8>>,
     f2: Signal<Local, Bits<16>>,
     adv: Signal<Local, Bit>,
@@ -340,8 +294,6 @@ pub struct RoceTx<const A: usize> {
     raw: Signal<Local, Bits<64>>,
     word: Signal<Local, Bits<64>>,
     crcm: Signal<Local, Bits<64>>,
-    cneg: Signal<Local, Bit>,
-    icrc: Signal<Local, Bits<32>>,
     n_act: Signal<Local, Bit>,
     n_ge5: Signal<Local, Bit>,
     n_hl0: Signal<Local, Bit>,
@@ -361,13 +313,9 @@ impl<const A: usize> Default for RoceTx<A> {
             m_rdq: Default::default(),
             m_axis_tx: Default::default(),
             m_stats: Default::default(),
-            o_slice: Default::default(),
+            ctx_ram: Default::default(),
+            out: Default::default(),
             rdy_q: Default::default(),
-            ram0: Default::default(),
-            ram1: Default::default(),
-            ram2: Default::default(),
-            ram3: Default::default(),
-            crc32: Default::default(),
             bs_base: Default::default(),
             bs_item: Default::default(),
             ex_keep: Default::default(),
@@ -378,10 +326,6 @@ impl<const A: usize> Default for RoceTx<A> {
             p4v: Default::default(),
             p5v: Default::default(),
             sv: Default::default(),
-            r_ctx0: Default::default(),
-            r_ctx1: Default::default(),
-            r_ctx2: Default::default(),
-            r_ctx3: Default::default(),
             d_opcode: Default::default(),
             d_psn: Default::default(),
             d_ack: Default::default(),
@@ -444,27 +388,9 @@ impl<const A: usize> Default for RoceTx<A> {
             n_hl0: Default::default(),
             n_pl0: Default::default(),
             base_le: Default::default(),
-            a_v: Default::default(),
-            a_data: Default::default(),
-            a_crcd: Default::default(),
-            a_crcn: Default::default(),
-            a_first: Default::default(),
-            a_kind: Default::default(),
             g_err: Default::default(),
-            a_err: Default::default(),
-            b_err: Default::default(),
-            c_aborted: Default::default(),
             w_err: Default::default(),
-            b_v: Default::default(),
-            b_data: Default::default(),
-            b_kind: Default::default(),
-            b_close: Default::default(),
-            out_open: Default::default(),
-            open_next: Default::default(),
-            crc: Default::default(),
-            c_frames: Default::default(),
             c_bad: Default::default(),
-            k_crc0: Constant::new(Bits::<32>::from(crc_after_lrh() as u64)),
             k_ff: Constant::new(Bits::<8>::from(0xFFu64)),
             req_class: Default::default(),
             k_syn_ack: Constant::new(Bits::<8>::from(syndrome::ACK as u64)),
@@ -492,14 +418,6 @@ impl<const A: usize> Default for RoceTx<A> {
             l7: Default::default(),
             l3: Default::default(),
             ext: Default::default(),
-            c_dmac: Default::default(),
-            c_smac: Default::default(),
-            c_sip: Default::default(),
-            c_dip: Default::default(),
-            c_sport: Default::default(),
-            c_pkey: Default::default(),
-            c_dqp: Default::default(),
-            c_tos: Default::default(),
             flags: Default::default(),
             f2: Default::default(),
             adv: Default::default(),
@@ -517,8 +435,6 @@ impl<const A: usize> Default for RoceTx<A> {
             raw: Default::default(),
             word: Default::default(),
             crcm: Default::default(),
-            cneg: Default::default(),
-            icrc: Default::default(),
         }
     }
 }
@@ -536,10 +452,6 @@ impl<const A: usize> Logic for RoceTx<A> {
             p5v,
             sv,
             rdy_q,
-            r_ctx0,
-            r_ctx1,
-            r_ctx2,
-            r_ctx3,
             d_opcode,
             d_psn,
             d_ack,
@@ -594,23 +506,7 @@ impl<const A: usize> Logic for RoceTx<A> {
             f_last,
             f_nrd,
             f_ch,
-            a_v,
-            a_data,
-            a_crcd,
-            a_crcn,
-            a_first,
-            a_kind,
             g_err,
-            a_err,
-            b_err,
-            c_aborted,
-            b_v,
-            b_data,
-            b_kind,
-            b_close,
-            out_open,
-            crc,
-            c_frames,
             c_bad
         );
         for i in 0..6 {
@@ -623,34 +519,12 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.item[i].clock.next = self.clock.val();
             self.item[i].d.next = self.item[i].q.val();
         }
-        self.ram0.clock.next = self.clock.val();
-        self.o_slice.clock.next = self.clock.val();
-        AxisSource::<64, 8, 1>::link(&mut self.m_axis_tx, &mut self.o_slice.m_axis);
-        self.ram1.clock.next = self.clock.val();
-        self.ram2.clock.next = self.clock.val();
-        self.ram3.clock.next = self.clock.val();
+        clock!(self, clock, out, ctx_ram);
+        AxisSource::<64, 8, 1>::link(&mut self.m_axis_tx, &mut self.out.m_axis_tx);
 
-        // ---- Context writes -------------------------------------------------
-        self.ram0.write_enable.next = self.s_ctx.valid.val();
-        self.ram1.write_enable.next = self.s_ctx.valid.val();
-        self.ram2.write_enable.next = self.s_ctx.valid.val();
-        self.ram3.write_enable.next = self.s_ctx.valid.val();
-        self.ram0.write_address.next = self.s_ctx.flow.val();
-        self.ram1.write_address.next = self.s_ctx.flow.val();
-        self.ram2.write_address.next = self.s_ctx.flow.val();
-        self.ram3.write_address.next = self.s_ctx.flow.val();
-        self.ram0.write_data.next = ((bit_cast::<64, 48>(self.s_ctx.dmac.val()) << 16)
-            | bit_cast::<64, 16>(self.s_ctx.sport.val()));
-        self.ram1.write_data.next = ((bit_cast::<64, 48>(self.s_ctx.smac.val()) << 16)
-            | bit_cast::<64, 16>(self.s_ctx.pkey.val()));
-        self.ram2.write_data.next = ((bit_cast::<64, 32>(self.s_ctx.sip.val()) << 32)
-            | bit_cast::<64, 32>(self.s_ctx.dip.val()));
-        self.ram3.write_data.next = ((bit_cast::<32, 24>(self.s_ctx.dqp.val()) << 8)
-            | bit_cast::<32, 8>(self.s_ctx.tos.val()));
-        self.ram0.read_address.next = self.s_req.flow.val();
-        self.ram1.read_address.next = self.s_req.flow.val();
-        self.ram2.read_address.next = self.s_req.flow.val();
-        self.ram3.read_address.next = self.s_req.flow.val();
+        // ---- Context writes; the read at the descriptor's flow --------------
+        TxFlowCtxSink::<A>::link(&mut self.s_ctx, &mut self.ctx_ram.s_ctx);
+        self.ctx_ram.rd_flow.next = self.s_req.flow.val();
 
         // ---- P0: accept and check a descriptor ------------------------------
         self.busy.next = (self.p1v.q.val()
@@ -770,56 +644,45 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.rdq_v.d.next = false;
         }
 
-        // ---- P1: the context read, registered --------------------------------
-        if self.p1v.q.val() {
-            self.r_ctx0.d.next = self.ram0.read_data.val();
-            self.r_ctx1.d.next = self.ram1.read_data.val();
-            self.r_ctx2.d.next = self.ram2.read_data.val();
-            self.r_ctx3.d.next = self.ram3.read_data.val();
-        }
+        // ---- P1: the context read, registered (in `ctx_ram`) ---------------
+        self.ctx_ram.load.next = self.p1v.q.val();
         // ---- P2: context fields; header words, lengths ----------------------
-        self.c_dmac.next = self.r_ctx0.q.val().get_bits::<48>(16);
-        self.c_sport.next = self.r_ctx0.q.val().get_bits::<16>(0);
-        self.c_smac.next = self.r_ctx1.q.val().get_bits::<48>(16);
-        self.c_pkey.next = self.r_ctx1.q.val().get_bits::<16>(0);
-        self.c_sip.next = self.r_ctx2.q.val().get_bits::<32>(32);
-        self.c_dip.next = self.r_ctx2.q.val().get_bits::<32>(0);
-        self.c_dqp.next = self.r_ctx3.q.val().get_bits::<24>(8);
-        self.c_tos.next = self.r_ctx3.q.val().get_bits::<8>(0);
         self.flags.next = (bit_cast::<8, 2>(self.d_pad_cnt.q.val()) << 4);
         if self.p2v.q.val() {
-            self.n_b0.d.next = ((bit_cast::<64, 48>(self.c_dmac.val()) << 16)
-                | bit_cast::<64, 16>(self.c_smac.val().get_bits::<16>(32)));
-            self.n_b1.d.next = ((bit_cast::<64, 32>(self.c_smac.val().get_bits::<32>(0)) << 32)
+            self.n_b0.d.next = ((bit_cast::<64, 48>(self.ctx_ram.dmac.val()) << 16)
+                | bit_cast::<64, 16>(self.ctx_ram.smac.val().get_bits::<16>(32)));
+            self.n_b1.d.next = ((bit_cast::<64, 32>(self.ctx_ram.smac.val().get_bits::<32>(0))
+                << 32)
                 | 0x0800_4500
-                | bit_cast::<64, 8>(self.c_tos.val()));
-            self.n_b3.d.next = ((bit_cast::<64, 32>(self.c_sip.val()) << 16)
-                | bit_cast::<64, 16>(self.c_dip.val().get_bits::<16>(16)));
-            self.n_b4.d.next = ((bit_cast::<64, 16>(self.c_dip.val().get_bits::<16>(0)) << 48)
-                | (bit_cast::<64, 16>(self.c_sport.val()) << 32)
+                | bit_cast::<64, 8>(self.ctx_ram.tos.val()));
+            self.n_b3.d.next = ((bit_cast::<64, 32>(self.ctx_ram.sip.val()) << 16)
+                | bit_cast::<64, 16>(self.ctx_ram.dip.val().get_bits::<16>(16)));
+            self.n_b4.d.next = ((bit_cast::<64, 16>(self.ctx_ram.dip.val().get_bits::<16>(0))
+                << 48)
+                | (bit_cast::<64, 16>(self.ctx_ram.sport.val()) << 32)
                 | self.k_dport_word.val());
             if self.d_no_aeth.q.val() {
                 self.n_b5.d.next = ((bit_cast::<64, 8>(self.d_opcode.q.val()) << 40)
                     | (bit_cast::<64, 8>(self.flags.val()) << 32)
-                    | (bit_cast::<64, 16>(self.c_pkey.val()) << 16));
+                    | (bit_cast::<64, 16>(self.ctx_ram.pkey.val()) << 16));
                 self.n_item0.d.next = ((bit_cast::<64, 1>(self.d_becn.q.val().into()) << 62)
                     | (bit_cast::<64, 1>(self.d_tlm.q.val().into()) << 56)
-                    | (bit_cast::<64, 24>(self.c_dqp.val()) << 32)
+                    | (bit_cast::<64, 24>(self.ctx_ram.dqp.val()) << 32)
                     | (bit_cast::<64, 1>(self.d_ack.q.val().into()) << 31)
                     | bit_cast::<64, 24>(self.d_psn.q.val()));
             } else {
                 self.n_b5.d.next = 0.into();
                 self.n_item0.d.next = ((bit_cast::<64, 8>(self.d_opcode.q.val()) << 56)
                     | (bit_cast::<64, 8>(self.flags.val()) << 48)
-                    | (bit_cast::<64, 16>(self.c_pkey.val()) << 32)
+                    | (bit_cast::<64, 16>(self.ctx_ram.pkey.val()) << 32)
                     | (bit_cast::<64, 1>(self.d_tlm.q.val().into()) << 24)
-                    | bit_cast::<64, 24>(self.c_dqp.val()));
+                    | bit_cast::<64, 24>(self.ctx_ram.dqp.val()));
             }
-            self.ck_a.d.next = (bit_cast::<17, 16>(self.c_sip.val().get_bits::<16>(16))
-                + bit_cast::<17, 16>(self.c_sip.val().get_bits::<16>(0)));
-            self.ck_b.d.next = (bit_cast::<17, 16>(self.c_dip.val().get_bits::<16>(16))
-                + bit_cast::<17, 16>(self.c_dip.val().get_bits::<16>(0)));
-            self.ck_c.d.next = (bit_cast::<17, 8>(self.c_tos.val()) + 0xC511);
+            self.ck_a.d.next = (bit_cast::<17, 16>(self.ctx_ram.sip.val().get_bits::<16>(16))
+                + bit_cast::<17, 16>(self.ctx_ram.sip.val().get_bits::<16>(0)));
+            self.ck_b.d.next = (bit_cast::<17, 16>(self.ctx_ram.dip.val().get_bits::<16>(16))
+                + bit_cast::<17, 16>(self.ctx_ram.dip.val().get_bits::<16>(0)));
+            self.ck_c.d.next = (bit_cast::<17, 8>(self.ctx_ram.tos.val()) + 0xC511);
             self.iplen.d.next = (bit_cast::<16, 13>(self.d_len_pad4.q.val())
                 + bit_cast::<16, 8>(self.d_ip_len_base.q.val()));
             self.tprime.d.next = (bit_cast::<14, 13>(self.d_len_pad4.q.val())
@@ -847,7 +710,7 @@ impl<const A: usize> Logic for RoceTx<A> {
             + bit_cast::<16, 1>(self.ck_f.q.val().get_bits::<1>(16)));
 
         // ---- Generator -------------------------------------------------------
-        self.adv.next = (self.o_slice.s_axis.tready.val() || !self.b_v.q.val());
+        self.adv.next = self.out.adv.val();
         self.g_last.next = self.f_last.q.val();
         self.in_items.next = self.f_ge5.q.val();
         self.cons_h.next = self.f_ch.q.val();
@@ -916,7 +779,6 @@ impl<const A: usize> Logic for RoceTx<A> {
         }
         self.word.next = (self.raw.val() & self.ex_keep.y.val());
         self.crcm.next = (self.word.val() | self.ex_mask.y.val());
-        self.cneg.next = self.g_rcrc.q.val().get_bit(13);
 
         // A flagged payload word marks the frame (sticky until the next).
         self.w_err.next = (self.g_err.q.val()
@@ -1058,123 +920,17 @@ impl<const A: usize> Logic for RoceTx<A> {
             (self.n_act.val() && self.n_ge5.val() && self.n_hl0.val() && !self.n_pl0.val());
         self.f_ch.d.next = (self.n_ge5.val() && !self.n_hl0.val());
 
-        // ---- Stage A: the word, its masked copy for the ICRC ---------------
-        if self.adv.val() {
-            self.a_v.d.next = (self.produce.val() && !self.reset.val());
-            self.a_data.d.next = self.word.val();
-            if (self.g_j.q.val() == 1) {
-                self.a_crcd.d.next = (self.crcm.val() >> 48);
-            } else {
-                self.a_crcd.d.next = self.crcm.val();
-            }
-            if (self.g_j.q.val() == 0) {
-                self.a_crcn.d.next = 0.into();
-            } else if (self.g_j.q.val() == 1) {
-                self.a_crcn.d.next = 2.into();
-            } else if self.cneg.val() {
-                self.a_crcn.d.next = 0.into();
-            } else if self.g_rcrc.q.val().get_bits::<10>(3).any() {
-                self.a_crcn.d.next = 8.into();
-            } else {
-                self.a_crcn.d.next = self.g_rcrc.q.val().get_bits::<4>(0);
-            }
-            self.a_first.d.next = (self.g_j.q.val() == 0);
-            self.a_err.d.next = self.w_err.val();
-            if (self.g_rcrc.q.val() == 2) {
-                self.a_kind.d.next = 1.into();
-            } else if (self.g_rcrc.q.val() == 6) {
-                self.a_kind.d.next = 2.into();
-            } else if (self.g_rcrc.q.val() == 0x3FFE) {
-                self.a_kind.d.next = 3.into();
-            } else {
-                self.a_kind.d.next = 0.into();
-            }
-        } else if self.reset.val() {
-            self.a_v.d.next = false;
-        }
-
-        // ---- Stage B: CRC register and the output word ---------------------
-        self.crc32.crc_in.next = self.crc.q.val();
-        self.crc32.data.next = self.a_crcd.q.val();
-        self.crc32.nbytes.next = self.a_crcn.q.val();
-        if self.adv.val() {
-            self.b_v.d.next = (self.a_v.q.val() && !self.reset.val());
-            self.b_data.d.next = self.a_data.q.val();
-            self.b_kind.d.next = self.a_kind.q.val();
-            self.b_err.d.next = self.a_err.q.val();
-            self.b_close.d.next = false;
-            if self.a_v.q.val() {
-                if self.a_first.q.val() {
-                    self.crc.d.next = self.k_crc0.val();
-                } else {
-                    self.crc.d.next = self.crc32.crc_out.val();
-                }
-            }
-        } else if self.reset.val() {
-            self.b_v.d.next = false;
-        }
-        // A reset with a frame open: stage B holds its closing word.
-        self.open_next.next = self.out_open.q.val();
-        if (self.b_v.q.val() && self.o_slice.s_axis.tready.val()) {
-            self.open_next.next =
-                !(self.b_close.q.val() || (self.b_kind.q.val() == 1) || (self.b_kind.q.val() == 3));
-        }
-        self.out_open.d.next = self.open_next.val();
-        if self.reset.val() {
-            self.b_v.d.next = self.open_next.val();
-            self.b_close.d.next = self.open_next.val();
-            self.b_kind.d.next = 0.into();
-            self.b_data.d.next = 0.into();
-            self.b_err.d.next = false;
-        }
-        self.icrc.next = !self.crc.q.val();
-        self.o_slice.s_axis.tvalid.next = self.b_v.q.val();
-        if !self.b_v.q.val() {
-            self.o_slice.s_axis.tdata.next = 0.into();
-            self.o_slice.s_axis.tkeep.next = 0.into();
-            self.o_slice.s_axis.tlast.next = false;
-        } else if self.b_close.q.val() {
-            self.o_slice.s_axis.tdata.next = 0.into();
-            self.o_slice.s_axis.tkeep.next = 0x01.into();
-            self.o_slice.s_axis.tlast.next = true;
-        } else if (self.b_kind.q.val() == 1) {
-            self.o_slice.s_axis.tdata.next =
-                (self.b_data.q.val() | (bit_cast::<64, 32>(self.icrc.val()) << 16));
-            self.o_slice.s_axis.tkeep.next = 0x3F.into();
-            self.o_slice.s_axis.tlast.next = true;
-        } else if (self.b_kind.q.val() == 2) {
-            self.o_slice.s_axis.tdata.next = (self.b_data.q.val()
-                | (bit_cast::<64, 16>(self.icrc.val().get_bits::<16>(0)) << 48));
-            self.o_slice.s_axis.tkeep.next = 0xFF.into();
-            self.o_slice.s_axis.tlast.next = false;
-        } else if (self.b_kind.q.val() == 3) {
-            self.o_slice.s_axis.tdata.next =
-                (self.b_data.q.val() | bit_cast::<64, 16>(self.icrc.val().get_bits::<16>(16)));
-            self.o_slice.s_axis.tkeep.next = 0x03.into();
-            self.o_slice.s_axis.tlast.next = true;
-        } else {
-            self.o_slice.s_axis.tdata.next = self.b_data.q.val();
-            self.o_slice.s_axis.tkeep.next = 0xFF.into();
-            self.o_slice.s_axis.tlast.next = false;
-        }
-        // Abort on the last word of a frame whose payload came flagged.
-        self.o_slice.s_axis.tuser.next = ((self.b_v.q.val()
-            && ((self.b_kind.q.val() == 1) || (self.b_kind.q.val() == 3))
-            && self.b_err.q.val())
-            || (self.b_v.q.val() && self.b_close.q.val()))
-        .into();
-        if (self.b_v.q.val()
-            && self.o_slice.s_axis.tready.val()
-            && ((self.b_kind.q.val() == 1) || (self.b_kind.q.val() == 3)))
-        {
-            self.c_frames.d.next = (self.c_frames.q.val() + 1);
-            if self.b_err.q.val() {
-                self.c_aborted.d.next = (self.c_aborted.q.val() + 1);
-            }
-        }
-        self.m_stats.frames.next = self.c_frames.q.val();
+        // ---- Stages A and B: the ICRC, the output slice ----------------------
+        self.out.reset.next = self.reset.val();
+        self.out.produce.next = self.produce.val();
+        self.out.word.next = self.word.val();
+        self.out.crcm.next = self.crcm.val();
+        self.out.word_j.next = self.g_j.q.val();
+        self.out.rcrc.next = self.g_rcrc.q.val();
+        self.out.err.next = self.w_err.val();
+        self.m_stats.frames.next = self.out.frames.val();
         self.m_stats.bad_req.next = self.c_bad.q.val();
-        self.m_stats.aborted.next = self.c_aborted.q.val();
+        self.m_stats.aborted.next = self.out.aborted.val();
 
         // ---- Prep stage flags and reset --------------------------------------
         if self.reset.val() {
@@ -1185,9 +941,7 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.p5v.d.next = false;
             self.sv.d.next = false;
             self.rdq_v.d.next = false;
-            self.c_frames.d.next = 0.into();
             self.c_bad.d.next = 0.into();
-            self.c_aborted.d.next = 0.into();
         } else {
             self.p1v.d.next = (self.accept.val() && !self.bad.val());
             self.p2v.d.next = self.p1v.q.val();

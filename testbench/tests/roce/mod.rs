@@ -11,4 +11,6 @@ mod rx_parse;
 mod rx_verdict;
 mod segment;
 mod tx;
+mod tx_ctx_ram;
+mod tx_out;
 mod wr_ring;
