@@ -10,6 +10,7 @@ use nic_hdl::cc::{
 };
 use nic_hdl::mem::{Fifo, LutRam, Ram};
 use nic_hdl::roce::cnm_rx::CnmRx;
+use nic_hdl::sched::lazy_credit::LazyCredit;
 use nic_hdl::sched::{FlowSched, FlowStateRam};
 use nic_hdl::stream::{AxisFifo, AxisSkid};
 use rust_hdl::prelude::*;
@@ -357,6 +358,19 @@ harness! {
         outputs {
             r: r, w: w, una: una, nxt: nxt, seq_end: seq_end, cr: cr, last: last, fl: fl, ep: ep
         }
+    }
+}
+
+harness! {
+    impl<> LazyCredit {
+        type In = golden::sched::lazy_credit::In;
+        type Out = golden::sched::lazy_credit::Out;
+        clock = clock;
+        inputs {
+            cfg_mtu: cfg_mtu, cfg_cap: cfg_cap, r: r, now: now, last: last, cr: cr, len: len,
+            refund: refund
+        }
+        outputs { cr_acc: cr_acc, cr_short: cr_short, cr_sent: cr_sent, cr_trim: cr_trim }
     }
 }
 

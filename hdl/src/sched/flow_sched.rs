@@ -27,6 +27,8 @@
 //!   operation on a flow computes credit ← min(cap, credit + R·(now −
 //!   last)) with a 32 × 32 multiplier and stores `last` = now. Exact, so
 //!   the achieved rate does not depend on how often a flow is visited.
+//!   [`LazyCredit`] (`lazy_credit.rs`, stages S3–S10, a block with its
+//!   twin and test) computes it, and the credit after a send or a TRIM.
 //! - **Probe timers**: a second FIFO of (flow, time). A flow joins it at
 //!   its first send; when the head's time is `cfg_probe_t` old, the flow
 //!   is probed (PktSend with `m_send.probe`, len 0) and re-queued if it
@@ -121,8 +123,8 @@
 //!
 //! Golden twin: `nic_golden::sched::flow_sched`.
 
-use crate::arith::WideMul;
 use crate::mem::Fifo;
+use crate::sched::lazy_credit::LazyCredit;
 use crate::sched::{FlowStateRam, PktSendSource, SchedEventSink, SchedStatsSource};
 use rust_hdl::prelude::*;
 
@@ -150,12 +152,12 @@ pub struct FlowSched<const A: usize> {
     active: Fifo<16, A>,
     probes: Fifo<48, A>,
     out: Fifo<72, OUT_A>,
-    mul: WideMul,
+    /// The lazy credit: accrued, capped, after a send or a TRIM (S3–S10).
+    credit: LazyCredit,
     /// The per-flow state (read at S1, written back at S10).
     state: FlowStateRam<A>,
     now: DFF<Bits<32>>,
     used: DFF<Bits<8>>,
-    cap: DFF<Bits<44>>,
     last3: DFF<Bits<32>>,
     /// S4: end − una (REWIND's bound); S5: REWIND's a within [una, end].
     dspan: DFF<Bits<32>>,
@@ -213,13 +215,10 @@ pub struct FlowSched<const A: usize> {
     inflight_e: [DFF<Bits<32>>; 11],
     pending_e: [DFF<Bits<32>>; 11],
     len_s: [DFF<Bits<16>>; 11],
-    sum: [DFF<Bits<45>>; 11],
     len_e: [DFF<Bits<16>>; 11],
     tot_s: [DFF<Bits<33>>; 11],
-    cracc: [DFF<Bits<44>>; 11],
     tot_e: [DFF<Bits<33>>; 11],
     fit_s2: [DFF<Bit>; 11],
-    diff: [DFF<Bits<45>>; 11],
     act_e: [DFF<Bit>; 11],
     act_s: [DFF<Bit>; 11],
     act_ns: [DFF<Bit>; 11],
@@ -234,11 +233,8 @@ pub struct FlowSched<const A: usize> {
     ep: [DFF<Bits<8>>; 11],
     ep_e: [DFF<Bits<8>>; 11],
     refund: [DFF<Bits<32>>; 11],
-    cr_trim: [DFF<Bits<45>>; 11],
-    refund_big: [DFF<Bit>; 11],
     k_a: Constant<Bits<8>>,
     k_cap: Constant<Bits<8>>,
-    k24: Constant<Bits<8>>,
     op_init: Constant<Bits<3>>,
     op_db: Constant<Bits<3>>,
     op_upd: Constant<Bits<3>>,
@@ -250,7 +246,6 @@ pub struct FlowSched<const A: usize> {
     k_sched: Constant<Bits<2>>,
     k_probe: Constant<Bits<2>>,
     k_kill: Constant<Bits<2>>,
-    ones44: Constant<Bits<44>>,
     k32: Constant<Bits<8>>,
     k48: Constant<Bits<8>>,
     fl1: Constant<Bits<2>>,
@@ -277,8 +272,6 @@ pub struct FlowSched<const A: usize> {
     handshake: Signal<Local, Bit>,
     act: Signal<Local, Bit>,
     probe_t_on: Signal<Local, Bit>,
-    dt: Signal<Local, Bits<32>>,
-    psat: Signal<Local, Bits<44>>,
     pr_live: Signal<Local, Bit>,
     q_new: Signal<Local, Bit>,
     p_new: Signal<Local, Bit>,
@@ -307,11 +300,10 @@ impl<const A: usize> Default for FlowSched<A> {
             active: Default::default(),
             probes: Default::default(),
             out: Default::default(),
-            mul: Default::default(),
+            credit: Default::default(),
             state: Default::default(),
             now: Default::default(),
             used: Default::default(),
-            cap: Default::default(),
             last3: Default::default(),
             dspan: Default::default(),
             rew_ok: Default::default(),
@@ -364,13 +356,10 @@ impl<const A: usize> Default for FlowSched<A> {
             inflight_e: Default::default(),
             pending_e: Default::default(),
             len_s: Default::default(),
-            sum: Default::default(),
             len_e: Default::default(),
             tot_s: Default::default(),
-            cracc: Default::default(),
             tot_e: Default::default(),
             fit_s2: Default::default(),
-            diff: Default::default(),
             act_e: Default::default(),
             act_s: Default::default(),
             act_ns: Default::default(),
@@ -380,8 +369,6 @@ impl<const A: usize> Default for FlowSched<A> {
             ep: Default::default(),
             ep_e: Default::default(),
             refund: Default::default(),
-            cr_trim: Default::default(),
-            refund_big: Default::default(),
             in_range: Default::default(),
             hit_ev: Default::default(),
             hit_p: Default::default(),
@@ -401,8 +388,6 @@ impl<const A: usize> Default for FlowSched<A> {
             handshake: Default::default(),
             act: Default::default(),
             probe_t_on: Default::default(),
-            dt: Default::default(),
-            psat: Default::default(),
             pr_live: Default::default(),
             q_new: Default::default(),
             p_new: Default::default(),
@@ -412,7 +397,6 @@ impl<const A: usize> Default for FlowSched<A> {
             span: Default::default(),
             k_a: Constant::new(Bits::<8>::from((A as u64) as u64)),
             k_cap: Constant::new(Bits::<8>::from((OUT_CAP) as u64)),
-            k24: Constant::new(Bits::<8>::from((24) as u64)),
             op_init: Constant::new(Bits::<3>::from(nic_spec::sched::OP_INIT as u64)),
             op_db: Constant::new(Bits::<3>::from(nic_spec::sched::OP_DOORBELL as u64)),
             op_upd: Constant::new(Bits::<3>::from(nic_spec::sched::OP_UPDATE as u64)),
@@ -424,7 +408,6 @@ impl<const A: usize> Default for FlowSched<A> {
             k_sched: Constant::new(Bits::<2>::from((1) as u64)),
             k_probe: Constant::new(Bits::<2>::from((2) as u64)),
             k_kill: Constant::new(Bits::<2>::from((3) as u64)),
-            ones44: Constant::new(Bits::<44>::from(((1u64 << 44) - 1) as u64)),
             k32: Constant::new(Bits::<8>::from((32) as u64)),
             k48: Constant::new(Bits::<8>::from((48) as u64)),
             fl1: Constant::new(Bits::<2>::from((1) as u64)),
@@ -447,7 +430,6 @@ impl<const A: usize> Logic for FlowSched<A> {
             push_ev10,
             now,
             used,
-            cap,
             last3,
             dspan,
             rew_ok,
@@ -472,7 +454,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.active.clock.next = self.clock.val();
         self.probes.clock.next = self.clock.val();
         self.out.clock.next = self.clock.val();
-        self.mul.clock.next = self.clock.val();
+        clock!(self, clock, credit);
         self.state.clock.next = self.clock.val();
         for i in 0..11 {
             self.v[i].clock.next = self.clock.val();
@@ -549,20 +531,14 @@ impl<const A: usize> Logic for FlowSched<A> {
             self.pending_e[i].d.next = self.pending_e[i].q.val();
             self.len_s[i].clock.next = self.clock.val();
             self.len_s[i].d.next = self.len_s[i].q.val();
-            self.sum[i].clock.next = self.clock.val();
-            self.sum[i].d.next = self.sum[i].q.val();
             self.len_e[i].clock.next = self.clock.val();
             self.len_e[i].d.next = self.len_e[i].q.val();
             self.tot_s[i].clock.next = self.clock.val();
             self.tot_s[i].d.next = self.tot_s[i].q.val();
-            self.cracc[i].clock.next = self.clock.val();
-            self.cracc[i].d.next = self.cracc[i].q.val();
             self.tot_e[i].clock.next = self.clock.val();
             self.tot_e[i].d.next = self.tot_e[i].q.val();
             self.fit_s2[i].clock.next = self.clock.val();
             self.fit_s2[i].d.next = self.fit_s2[i].q.val();
-            self.diff[i].clock.next = self.clock.val();
-            self.diff[i].d.next = self.diff[i].q.val();
             self.act_e[i].clock.next = self.clock.val();
             self.act_e[i].d.next = self.act_e[i].q.val();
             self.act_s[i].clock.next = self.clock.val();
@@ -575,10 +551,6 @@ impl<const A: usize> Logic for FlowSched<A> {
             self.ep_e[i].d.next = self.ep_e[i].q.val();
             self.refund[i].clock.next = self.clock.val();
             self.refund[i].d.next = self.refund[i].q.val();
-            self.cr_trim[i].clock.next = self.clock.val();
-            self.cr_trim[i].d.next = self.cr_trim[i].q.val();
-            self.refund_big[i].clock.next = self.clock.val();
-            self.refund_big[i].d.next = self.refund_big[i].q.val();
         }
         // Carry every stage value to the next stage.
         for i in 2..11 {
@@ -693,16 +665,10 @@ impl<const A: usize> Logic for FlowSched<A> {
             self.len_s[i].d.next = self.len_s[i - 1].q.val();
         }
         for i in 9..11 {
-            self.sum[i].d.next = self.sum[i - 1].q.val();
-        }
-        for i in 9..11 {
             self.len_e[i].d.next = self.len_e[i - 1].q.val();
         }
         for i in 9..11 {
             self.tot_s[i].d.next = self.tot_s[i - 1].q.val();
-        }
-        for i in 10..11 {
-            self.cracc[i].d.next = self.cracc[i - 1].q.val();
         }
         for i in 10..11 {
             self.tot_e[i].d.next = self.tot_e[i - 1].q.val();
@@ -738,12 +704,8 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.m_stats.bad_doorbell.next = self.c_bad_doorbell.q.val();
         self.m_stats.bad_trim.next = self.c_bad_trim.q.val();
         self.now.d.next = (self.now.q.val() + 1);
-        // Effective cap, UQ20.24: max(cap, mtu) bytes.
-        if (bit_cast::<20, 16>(self.cfg_mtu.val()) > self.cfg_cap.val()) {
-            self.cap.d.next = (bit_cast::<44, 16>(self.cfg_mtu.val()) << self.k24.val());
-        } else {
-            self.cap.d.next = (bit_cast::<44, 20>(self.cfg_cap.val()) << self.k24.val());
-        }
+        self.credit.cfg_mtu.next = self.cfg_mtu.val();
+        self.credit.cfg_cap.next = self.cfg_cap.val();
 
         // ---- S0: interlock and issue
         self.in_range.next = !(self.h_flow.q.val() >> self.k_a.val()).any();
@@ -851,11 +813,11 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.probing[3].d.next = self.state.fl.val().get_bit(1);
         self.ep[3].d.next = self.state.ep.val();
 
-        // ---- S3: accrual product R·(now − last) (4 cycles), differences
-        self.dt.next = (self.tnow[3].q.val() - self.last3.q.val());
-        self.mul.a.next = self.r[3].q.val();
-        self.mul.b.next = self.dt.val();
-        self.mul.in_valid.next = true;
+        // ---- S3: the credit's operands into `credit` (its product takes 4
+        // cycles); differences
+        self.credit.r.next = self.r[3].q.val();
+        self.credit.now.next = self.tnow[3].q.val();
+        self.credit.last.next = self.last3.q.val();
         self.inflight[4].d.next = (self.nxt[3].q.val() - self.una[3].q.val());
         self.pending[4].d.next = (self.endq[3].q.val() - self.nxt[3].q.val());
         self.dack[4].d.next = (self.a[3].q.val() - self.una[3].q.val());
@@ -941,13 +903,8 @@ impl<const A: usize> Logic for FlowSched<A> {
             self.len_s[7].d.next = self.cfg_mtu.val();
         }
 
-        // ---- S7: credit + product (saturated to 44 bits)
-        self.psat.next = self.mul.p.val().get_bits::<44>(0);
-        if self.mul.p.val().get_bits::<20>(44).any() {
-            self.psat.next = self.ones44.val();
-        }
-        self.sum[8].d.next =
-            (bit_cast::<45, 44>(self.cr[7].q.val()) + bit_cast::<45, 44>(self.psat.val()));
+        // ---- S7: the stored credit into `credit`
+        self.credit.cr.next = self.cr[7].q.val();
         if (self.pending_e[7].q.val() < bit_cast::<32, 16>(self.cfg_mtu.val())) {
             self.len_e[8].d.next = self.pending_e[7].q.val().get_bits::<16>(0);
         } else {
@@ -956,23 +913,14 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.tot_s[8].d.next =
             (self.inflight_s[7].q.val() + bit_cast::<33, 16>(self.len_s[7].q.val()));
 
-        // ---- S8: cap; the next packet's fit
-        if (self.sum[8].q.val() > bit_cast::<45, 44>(self.cap.q.val())) {
-            self.cracc[9].d.next = self.cap.q.val();
-        } else {
-            self.cracc[9].d.next = self.sum[8].q.val().get_bits::<44>(0);
-        }
+        // ---- S8: the next packet's fit
         self.tot_e[9].d.next = (bit_cast::<33, 32>(self.inflight_e[8].q.val())
             + bit_cast::<33, 16>(self.len_e[8].q.val()));
         self.fit_s2[9].d.next = (self.tot_s[8].q.val() <= bit_cast::<33, 24>(self.w[8].q.val()));
 
-        // ---- S9: credit after the send (borrow = not enough); TRIM's
-        // credit (a refund of 2^20 bytes or more is past any cap); activity
-        self.cr_trim[10].d.next = (bit_cast::<45, 44>(self.cracc[9].q.val())
-            + (bit_cast::<45, 20>(self.refund[9].q.val().get_bits::<20>(0)) << self.k24.val()));
-        self.refund_big[10].d.next = self.refund[9].q.val().get_bits::<12>(20).any();
-        self.diff[10].d.next = (bit_cast::<45, 44>(self.cracc[9].q.val())
-            - (bit_cast::<45, 16>(self.len[9].q.val()) << self.k24.val()));
+        // ---- S9: the packet and TRIM's refund into `credit`; activity
+        self.credit.len.next = self.len[9].q.val();
+        self.credit.refund.next = self.refund[9].q.val();
         self.act_e[10].d.next = (self.r_e[9].q.val().any()
             && self.len_e[9].q.val().any()
             && ((self.tot_e[9].q.val() <= bit_cast::<33, 24>(self.w_e[9].q.val()))
@@ -994,7 +942,7 @@ impl<const A: usize> Logic for FlowSched<A> {
             && self.act_e[10].d.val());
 
         // ---- S10: decide, write back, queue
-        self.can_send.next = (self.cs_pre10.q.val() && !self.diff[10].q.val().get_bit(44));
+        self.can_send.next = (self.cs_pre10.q.val() && !self.credit.cr_short.val());
         self.pr_live.next = self.inflight[10].q.val().any();
         self.handshake.next = (self.out.head_valid.val() && self.m_send.ready.val());
         self.out.pop.next = self.m_send.ready.val();
@@ -1009,7 +957,7 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.state.w_una.next = self.una[10].q.val();
         self.state.w_nxt.next = self.nxt[10].q.val();
         self.state.w_seq_end.next = self.endq[10].q.val();
-        self.state.w_cr.next = self.cracc[10].q.val();
+        self.state.w_cr.next = self.credit.cr_acc.val();
         self.state.w_last.next = self.tnow[10].q.val();
         self.state.w_ep.next = self.ep[10].q.val();
         self.q_new.next = self.queued[10].q.val();
@@ -1039,13 +987,7 @@ impl<const A: usize> Logic for FlowSched<A> {
                         self.state.w_cr.next = 0.into();
                     }
                     if (self.op[10].q.val() == self.op_trim.val()) {
-                        if (self.refund_big[10].q.val()
-                            || (self.cr_trim[10].q.val() > bit_cast::<45, 44>(self.cap.q.val())))
-                        {
-                            self.state.w_cr.next = self.cap.q.val();
-                        } else {
-                            self.state.w_cr.next = self.cr_trim[10].q.val().get_bits::<44>(0);
-                        }
+                        self.state.w_cr.next = self.credit.cr_trim.val();
                     }
                     if (!self.queued[10].q.val() && self.act_e[10].q.val()) {
                         self.q_new.next = true;
@@ -1056,7 +998,7 @@ impl<const A: usize> Logic for FlowSched<A> {
                 self.q_new.next = self.act.val();
                 if self.can_send.val() {
                     self.state.w_nxt.next = self.nxt_s[10].q.val();
-                    self.state.w_cr.next = self.diff[10].q.val().get_bits::<44>(0);
+                    self.state.w_cr.next = self.credit.cr_sent.val();
                     self.out.push.next = true;
                     if (self.probe_t_on.val() && !self.probing[10].q.val()) {
                         self.p_new.next = true;

@@ -2,6 +2,7 @@
 
 pub mod flow_sched;
 pub mod flow_state_ram;
+pub mod lazy_credit;
 
 pub use flow_sched::FlowSched;
 pub use flow_state_ram::FlowStateRam;

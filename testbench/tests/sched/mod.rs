@@ -1,2 +1,3 @@
 mod flow_sched;
 mod flow_state_ram;
+mod lazy_credit;
