@@ -11,6 +11,7 @@ use nic_hdl::cc::{
 use nic_hdl::mem::{Fifo, LutRam, Ram};
 use nic_hdl::roce::cnm_rx::CnmRx;
 use nic_hdl::sched::lazy_credit::LazyCredit;
+use nic_hdl::sched::sched_counters::SchedCounters;
 use nic_hdl::sched::{FlowSched, FlowStateRam};
 use nic_hdl::stream::{AxisFifo, AxisSkid};
 use rust_hdl::prelude::*;
@@ -371,6 +372,20 @@ harness! {
             refund: refund
         }
         outputs { cr_acc: cr_acc, cr_short: cr_short, cr_sent: cr_sent, cr_trim: cr_trim }
+    }
+}
+
+harness! {
+    impl<> SchedCounters {
+        type In = golden::sched::sched_counters::In;
+        type Out = golden::sched::sched_counters::Out;
+        clock = clock;
+        inputs {
+            ev: ev, kill: kill, rejected: rejected, op: op, ack_ok: ack_ok, db_ok: db_ok,
+            sent: sent, probed: probed
+        }
+        outputs {}
+        records_out { stats: m_stats }
     }
 }
 

@@ -3,6 +3,7 @@
 pub mod flow_sched;
 pub mod flow_state_ram;
 pub mod lazy_credit;
+pub mod sched_counters;
 
 // The records this area's blocks exchange, generated from their one
 // declaration in `nic_spec::records` (see `crate::record`).

@@ -125,6 +125,7 @@
 
 use crate::mem::Fifo;
 use crate::sched::lazy_credit::LazyCredit;
+use crate::sched::sched_counters::SchedCounters;
 use crate::sched::{FlowStateRam, PktSendSource, SchedEventSink, SchedStatsSource};
 use rust_hdl::prelude::*;
 
@@ -154,6 +155,8 @@ pub struct FlowSched<const A: usize> {
     out: Fifo<72, OUT_A>,
     /// The lazy credit: accrued, capped, after a send or a TRIM (S3–S10).
     credit: LazyCredit,
+    /// The counters (`m_stats`), from S10's flags.
+    counters: SchedCounters,
     /// The per-flow state (read at S1, written back at S10).
     state: FlowStateRam<A>,
     now: DFF<Bits<32>>,
@@ -166,16 +169,6 @@ pub struct FlowSched<const A: usize> {
     /// The active list's head lost the issue slot to an event: it goes at
     /// its next chance, the input register held that cycle.
     visit_yield: DFF<Bit>,
-    c_events: DFF<Bits<32>>,
-    c_sends: DFF<Bits<32>>,
-    c_probes: DFF<Bits<32>>,
-    c_bad_flow: DFF<Bits<32>>,
-    c_bad_op: DFF<Bits<32>>,
-    c_bad_update: DFF<Bits<32>>,
-    c_bad_ack: DFF<Bits<32>>,
-    c_bad_rewind: DFF<Bits<32>>,
-    c_bad_doorbell: DFF<Bits<32>>,
-    c_bad_trim: DFF<Bits<32>>,
     // Stage registers: index k holds the value registered into stage k.
     v: [DFF<Bit>; 11],
     kind: [DFF<Bits<2>>; 11],
@@ -301,6 +294,7 @@ impl<const A: usize> Default for FlowSched<A> {
             probes: Default::default(),
             out: Default::default(),
             credit: Default::default(),
+            counters: Default::default(),
             state: Default::default(),
             now: Default::default(),
             used: Default::default(),
@@ -309,16 +303,6 @@ impl<const A: usize> Default for FlowSched<A> {
             rew_ok: Default::default(),
             p_exp: Default::default(),
             visit_yield: Default::default(),
-            c_events: Default::default(),
-            c_sends: Default::default(),
-            c_probes: Default::default(),
-            c_bad_flow: Default::default(),
-            c_bad_op: Default::default(),
-            c_bad_update: Default::default(),
-            c_bad_ack: Default::default(),
-            c_bad_rewind: Default::default(),
-            c_bad_doorbell: Default::default(),
-            c_bad_trim: Default::default(),
             v: Default::default(),
             kind: Default::default(),
             flow: Default::default(),
@@ -439,22 +423,13 @@ impl<const A: usize> Logic for FlowSched<A> {
             h_op,
             h_flow,
             h_a,
-            h_b,
-            c_events,
-            c_sends,
-            c_probes,
-            c_bad_flow,
-            c_bad_op,
-            c_bad_update,
-            c_bad_ack,
-            c_bad_rewind,
-            c_bad_doorbell,
-            c_bad_trim
+            h_b
         );
         self.active.clock.next = self.clock.val();
         self.probes.clock.next = self.clock.val();
         self.out.clock.next = self.clock.val();
-        clock!(self, clock, credit);
+        clock!(self, clock, credit, counters);
+        SchedStatsSource::link(&mut self.m_stats, &mut self.counters.m_stats);
         self.state.clock.next = self.clock.val();
         for i in 0..11 {
             self.v[i].clock.next = self.clock.val();
@@ -693,16 +668,6 @@ impl<const A: usize> Logic for FlowSched<A> {
         self.m_send.len.next = self.out.head_data.val().get_bits::<16>(32);
         self.m_send.probe.next = self.out.head_data.val().get_bit(63);
         self.m_send.epoch.next = self.out.head_data.val().get_bits::<8>(64);
-        self.m_stats.events.next = self.c_events.q.val();
-        self.m_stats.sends.next = self.c_sends.q.val();
-        self.m_stats.probes.next = self.c_probes.q.val();
-        self.m_stats.bad_flow.next = self.c_bad_flow.q.val();
-        self.m_stats.bad_op.next = self.c_bad_op.q.val();
-        self.m_stats.bad_update.next = self.c_bad_update.q.val();
-        self.m_stats.bad_ack.next = self.c_bad_ack.q.val();
-        self.m_stats.bad_rewind.next = self.c_bad_rewind.q.val();
-        self.m_stats.bad_doorbell.next = self.c_bad_doorbell.q.val();
-        self.m_stats.bad_trim.next = self.c_bad_trim.q.val();
         self.now.d.next = (self.now.q.val() + 1);
         self.credit.cfg_mtu.next = self.cfg_mtu.val();
         self.credit.cfg_cap.next = self.cfg_cap.val();
@@ -1055,49 +1020,21 @@ impl<const A: usize> Logic for FlowSched<A> {
             self.used.d.next = self.u1.val();
         }
 
-        // ---- counters
-        if (self.v[10].q.val()
+        // ---- counters: each retired operation's flags
+        self.counters.ev.next = (self.v[10].q.val()
             && ((self.kind[10].q.val() == self.k_ev.val())
-                || (self.kind[10].q.val() == self.k_kill.val())))
-        {
-            self.c_events.d.next = (self.c_events.q.val() + 1);
-        }
-        if (self.v[10].q.val() && (self.kind[10].q.val() == self.k_kill.val())) {
-            self.c_bad_flow.d.next = (self.c_bad_flow.q.val() + 1);
-        }
-        if (self.v[10].q.val()
+                || (self.kind[10].q.val() == self.k_kill.val())));
+        self.counters.kill.next =
+            (self.v[10].q.val() && (self.kind[10].q.val() == self.k_kill.val()));
+        self.counters.rejected.next = (self.v[10].q.val()
             && (self.kind[10].q.val() == self.k_ev.val())
-            && !self.ev_ok[10].q.val())
-        {
-            if (self.op[10].q.val() == self.op_db.val()) {
-                self.c_bad_doorbell.d.next = (self.c_bad_doorbell.q.val() + 1);
-            } else if (self.op[10].q.val() == self.op_upd.val()) {
-                self.c_bad_update.d.next = (self.c_bad_update.q.val() + 1);
-            } else if (self.op[10].q.val() == self.op_ack.val()) {
-                self.c_bad_ack.d.next = (self.c_bad_ack.q.val() + 1);
-            } else if (self.op[10].q.val() == self.op_rew.val()) {
-                self.c_bad_rewind.d.next = (self.c_bad_rewind.q.val() + 1);
-            } else if (self.op[10].q.val() == self.op_trim.val()) {
-                self.c_bad_trim.d.next = (self.c_bad_trim.q.val() + 1);
-            } else if (self.op[10].q.val() == self.op_ack_db.val()) {
-                if !self.ack_ok[10].q.val() {
-                    self.c_bad_ack.d.next = (self.c_bad_ack.q.val() + 1);
-                }
-                if !self.db_ok[10].q.val() {
-                    self.c_bad_doorbell.d.next = (self.c_bad_doorbell.q.val() + 1);
-                }
-            } else {
-                self.c_bad_op.d.next = (self.c_bad_op.q.val() + 1);
-            }
-        }
-        if self.can_send.val() {
-            self.c_sends.d.next = (self.c_sends.q.val() + 1);
-        }
-        if (self.v[10].q.val()
+            && !self.ev_ok[10].q.val());
+        self.counters.op.next = self.op[10].q.val();
+        self.counters.ack_ok.next = self.ack_ok[10].q.val();
+        self.counters.db_ok.next = self.db_ok[10].q.val();
+        self.counters.sent.next = self.can_send.val();
+        self.counters.probed.next = (self.v[10].q.val()
             && (self.kind[10].q.val() == self.k_probe.val())
-            && self.pr_live.val())
-        {
-            self.c_probes.d.next = (self.c_probes.q.val() + 1);
-        }
+            && self.pr_live.val());
     }
 }

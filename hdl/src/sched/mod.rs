@@ -3,6 +3,7 @@
 pub mod flow_sched;
 pub mod flow_state_ram;
 pub mod lazy_credit;
+pub mod sched_counters;
 
 pub use flow_sched::FlowSched;
 pub use flow_state_ram::FlowStateRam;
