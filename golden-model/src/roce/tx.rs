@@ -376,8 +376,8 @@ impl<const A: usize> Cycle for RoceTx<A> {
             },
             ..out
         };
-        // P0.
-        if accept && !bad {
+        // P0 (a bad descriptor's fields load too; nothing reads them).
+        if accept {
             n.d_opcode = i.req.opcode;
             n.d_psn = i.req.psn & 0xFF_FFFF;
             n.d_ack = i.req.ackreq;
@@ -419,8 +419,8 @@ impl<const A: usize> Cycle for RoceTx<A> {
         if accept && bad {
             n.c_bad = self.c_bad.wrapping_add(1);
         }
-        if accept && !bad && len != 0 {
-            n.rdq_v = true;
+        if accept {
+            n.rdq_v = !bad && len != 0;
             n.rdq_a = i.req.addr;
             n.rdq_l = len as u16;
         } else if i.rdq_ready {

@@ -576,7 +576,11 @@ impl<const A: usize> Logic for RoceTx<A> {
         } else {
             self.ext.next = 0.into();
         }
-        if (self.accept.val() && !self.bad.val()) {
+        // Every accepted descriptor's fields load, a bad one's too (it
+        // starts no prep stage, so nothing reads them): `bad`, a compare's
+        // carry chain, is on no register's enable but `p1v`'s, `rdq_v`'s and
+        // the bad-descriptor counter's.
+        if self.accept.val() {
             self.d_opcode.d.next = self.s_req.opcode.val();
             self.d_psn.d.next = self.s_req.psn.val();
             self.d_ack.d.next = self.s_req.ackreq.val();
@@ -636,8 +640,8 @@ impl<const A: usize> Logic for RoceTx<A> {
         self.m_rdq.valid.next = self.rdq_v.q.val();
         self.m_rdq.addr.next = self.rdq_a.q.val();
         self.m_rdq.len.next = self.rdq_l.q.val();
-        if (self.accept.val() && !self.bad.val() && !self.len0.val()) {
-            self.rdq_v.d.next = true;
+        if self.accept.val() {
+            self.rdq_v.d.next = (!self.bad.val() && !self.len0.val());
             self.rdq_a.d.next = self.s_req.addr.val();
             self.rdq_l.d.next = self.s_req.len.val();
         } else if self.m_rdq.ready.val() {
