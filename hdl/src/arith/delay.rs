@@ -14,25 +14,20 @@
 
 use crate::mem::Ram;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct Delay<const W: usize, const L: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!(L >= 1, "Delay needs L >= 1");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub d: Signal<In, Bits<W>>,
     pub q: Signal<Out, Bits<W>>,
+    #[default(std::array::from_fn(|_| Default::default()))]
     r: [DFF<Bits<W>>; L],
-}
-
-impl<const W: usize, const L: usize> Default for Delay<W, L> {
-    fn default() -> Self {
-        assert!(L >= 1, "Delay needs L >= 1");
-        Self {
-            clock: Default::default(),
-            d: Default::default(),
-            q: Default::default(),
-            r: std::array::from_fn(|_| Default::default()),
-        }
-    }
 }
 
 impl<const W: usize, const L: usize> Logic for Delay<W, L> {
@@ -70,39 +65,27 @@ impl<const W: usize, const L: usize> Logic for Delay<W, L> {
 /// (L − 2 < 2^A). Every word is zero at configuration ([`Ram`]) and so
 /// is `q_reg`, so `q` is 0 for the first L cycles, like [`Delay`]'s
 /// registers, with no X in a four-state simulation.
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct DelayRam<D: Synth, const L: usize, const A: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!(L >= 3 && A < 16 && L - 2 < (1 << A), "DelayRam needs 3 <= L <= 2^A + 1");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub d: Signal<In, D>,
     pub q: Signal<Out, D>,
+    #[default(Ram::block())]
     ram: Ram<D, A>,
     /// The cycle count mod 2^A: where d is written this cycle.
     wr_ptr: DFF<Bits<A>>,
     /// wr_ptr − (L − 2) mod 2^A: the word read this cycle.
+    #[default(DFFWithInit::new((((1u64 << A) - (L as u64 - 2)) % (1u64 << A)).into()))]
     rd_ptr: DFFWithInit<Bits<A>>,
     /// The RAM's read register, registered again.
     q_reg: DFF<D>,
+    #[default(Constant::new(1u64.into()))]
     k_one: Constant<Bits<A>>,
-}
-
-impl<D: Synth, const L: usize, const A: usize> Default for DelayRam<D, L, A> {
-    fn default() -> Self {
-        assert!(
-            L >= 3 && A < 16 && L - 2 < (1 << A),
-            "DelayRam needs 3 <= L <= 2^A + 1"
-        );
-        let behind = ((1u64 << A) - (L as u64 - 2)) % (1u64 << A);
-        Self {
-            clock: Default::default(),
-            d: Default::default(),
-            q: Default::default(),
-            ram: Ram::block(),
-            wr_ptr: Default::default(),
-            rd_ptr: DFFWithInit::new(behind.into()),
-            q_reg: Default::default(),
-            k_one: Constant::new(1u64.into()),
-        }
-    }
 }
 
 impl<D: Synth, const L: usize, const A: usize> Logic for DelayRam<D, L, A> {

@@ -25,9 +25,15 @@
 //! Requires 1 ≤ F < N ≤ 64. Golden twin: `nic_golden::arith::divider`.
 
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct Divider<const N: usize, const F: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!(1 <= F && F < N && N <= 64, "Divider needs 1 <= F < N <= 64");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub a: Signal<In, Bits<N>>,
     pub d: Signal<In, Bits<N>>,
@@ -36,62 +42,43 @@ pub struct Divider<const N: usize, const F: usize> {
     pub sat: Signal<Out, Bit>,
     pub out_valid: Signal<Out, Bit>,
     /// N − F: a >> shift_hi is the dividend's high half.
+    #[default(Constant::new(((N - F) as u64).to_bits()))]
     shift_hi: Constant<Bits<8>>,
     /// F: a << shift_lo is the dividend's low half.
+    #[default(Constant::new((F as u64).to_bits()))]
     shift_lo: Constant<Bits<8>>,
     /// 2^(N−1): x ≥ half tests the MSB.
+    #[default(Constant::new((1u64 << (N - 1)).to_bits()))]
     half: Constant<Bits<N>>,
+    #[default(Constant::new(1u64.to_bits()))]
     one: Constant<Bits<N>>,
+    #[default(Constant::new(!Bits::<N>::default()))]
     ones: Constant<Bits<N>>,
     hi: Signal<Local, Bits<N>>,
     // Stage registers: [0] is the operand stage, [k] holds k quotient bits.
+    #[default(std::array::from_fn(|_| Default::default()))]
     st_r: [DFF<Bits<N>>; N],
+    #[default(std::array::from_fn(|_| Default::default()))]
     st_lq: [DFF<Bits<N>>; N],
+    #[default(std::array::from_fn(|_| Default::default()))]
     st_d: [DFF<Bits<N>>; N],
+    #[default(std::array::from_fn(|_| Default::default()))]
     st_sat: [DFF<Bit>; N],
+    #[default(std::array::from_fn(|_| Default::default()))]
     st_v: [DFF<Bit>; N],
     // One iteration's combinational results, per stage.
+    #[default(std::array::from_fn(|_| Default::default()))]
     rs: [Signal<Local, Bits<N>>; N],
+    #[default(std::array::from_fn(|_| Default::default()))]
     ge: [Signal<Local, Bit>; N],
+    #[default(std::array::from_fn(|_| Default::default()))]
     nr: [Signal<Local, Bits<N>>; N],
+    #[default(std::array::from_fn(|_| Default::default()))]
     nlq: [Signal<Local, Bits<N>>; N],
     // Output register.
     q_r: DFF<Bits<N>>,
     sat_r: DFF<Bit>,
     v_r: DFF<Bit>,
-}
-
-impl<const N: usize, const F: usize> Default for Divider<N, F> {
-    fn default() -> Self {
-        assert!(1 <= F && F < N && N <= 64, "Divider needs 1 <= F < N <= 64");
-        Self {
-            clock: Default::default(),
-            a: Default::default(),
-            d: Default::default(),
-            in_valid: Default::default(),
-            q: Default::default(),
-            sat: Default::default(),
-            out_valid: Default::default(),
-            shift_hi: Constant::new(((N - F) as u64).to_bits()),
-            shift_lo: Constant::new((F as u64).to_bits()),
-            half: Constant::new((1u64 << (N - 1)).to_bits()),
-            one: Constant::new(1u64.to_bits()),
-            ones: Constant::new(!Bits::<N>::default()),
-            hi: Default::default(),
-            st_r: std::array::from_fn(|_| Default::default()),
-            st_lq: std::array::from_fn(|_| Default::default()),
-            st_d: std::array::from_fn(|_| Default::default()),
-            st_sat: std::array::from_fn(|_| Default::default()),
-            st_v: std::array::from_fn(|_| Default::default()),
-            rs: std::array::from_fn(|_| Default::default()),
-            ge: std::array::from_fn(|_| Default::default()),
-            nr: std::array::from_fn(|_| Default::default()),
-            nlq: std::array::from_fn(|_| Default::default()),
-            q_r: Default::default(),
-            sat_r: Default::default(),
-            v_r: Default::default(),
-        }
-    }
 }
 
 impl<const N: usize, const F: usize> Logic for Divider<N, F> {

@@ -11,9 +11,15 @@
 //! domain. Golden twin: `nic_golden::arith::normalize`.
 
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct Normalize<const N: usize, const L: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!((1usize << L) > N, "L must hold the count N");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub x: Signal<In, Bits<N>>,
     pub in_valid: Signal<In, Bit>,
@@ -22,8 +28,10 @@ pub struct Normalize<const N: usize, const L: usize> {
     pub zero: Signal<Out, Bit>,
     pub out_valid: Signal<Out, Bit>,
     /// N, the count for x = 0.
+    #[default(Constant::new((N as u64).to_bits()))]
     width: Constant<Bits<L>>,
     /// `lz_of[i]` = N − 1 − i, the count when bit i is the highest set bit.
+    #[default(std::array::from_fn(|i| Constant::new(((N - 1 - i) as u64).to_bits())))]
     lz_of: [Constant<Bits<L>>; N],
     count: Signal<Local, Bits<L>>,
     // Stage 1: the count, with x.
@@ -36,32 +44,6 @@ pub struct Normalize<const N: usize, const L: usize> {
     lz2: DFF<Bits<L>>,
     zero2: DFF<Bit>,
     v2: DFF<Bit>,
-}
-
-impl<const N: usize, const L: usize> Default for Normalize<N, L> {
-    fn default() -> Self {
-        assert!((1usize << L) > N, "L must hold the count N");
-        Self {
-            clock: Default::default(),
-            x: Default::default(),
-            in_valid: Default::default(),
-            norm: Default::default(),
-            lz: Default::default(),
-            zero: Default::default(),
-            out_valid: Default::default(),
-            width: Constant::new((N as u64).to_bits()),
-            lz_of: std::array::from_fn(|i| Constant::new(((N - 1 - i) as u64).to_bits())),
-            count: Default::default(),
-            x1: Default::default(),
-            lz1: Default::default(),
-            zero1: Default::default(),
-            v1: Default::default(),
-            norm2: Default::default(),
-            lz2: Default::default(),
-            zero2: Default::default(),
-            v2: Default::default(),
-        }
-    }
 }
 
 impl<const N: usize, const L: usize> Logic for Normalize<N, L> {

@@ -11,8 +11,9 @@
 //! Golden twin: `nic_golden::arith::sat_add_sub`.
 
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct SatAddSub<const N: usize> {
     pub clock: Signal<In, Clock>,
     pub a: Signal<In, Bits<N>>,
@@ -22,6 +23,7 @@ pub struct SatAddSub<const N: usize> {
     pub y: Signal<Out, Bits<N>>,
     pub sat: Signal<Out, Bit>,
     pub out_valid: Signal<Out, Bit>,
+    #[default(Constant::new(!Bits::<N>::default()))]
     ones: Constant<Bits<N>>,
     sum: Signal<Local, Bits<N>>,
     diff: Signal<Local, Bits<N>>,
@@ -57,26 +59,5 @@ impl<const N: usize> Logic for SatAddSub<N> {
         self.y.next = self.y_r.q.val();
         self.sat.next = self.sat_r.q.val();
         self.out_valid.next = self.valid_r.q.val();
-    }
-}
-
-impl<const N: usize> Default for SatAddSub<N> {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            a: Default::default(),
-            b: Default::default(),
-            sub: Default::default(),
-            in_valid: Default::default(),
-            y: Default::default(),
-            sat: Default::default(),
-            out_valid: Default::default(),
-            ones: Constant::new(!Bits::<N>::default()),
-            sum: Default::default(),
-            diff: Default::default(),
-            y_r: Default::default(),
-            sat_r: Default::default(),
-            valid_r: Default::default(),
-        }
     }
 }

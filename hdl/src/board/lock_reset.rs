@@ -28,9 +28,15 @@
 //! Golden twin: `nic_golden::board::lock_reset`.
 
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct LockReset<const N: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!(N < 24, "LockReset: N < 24");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub pll_lock: Signal<In, Bit>,
     pub button: Signal<In, Bit>,
@@ -43,31 +49,11 @@ pub struct LockReset<const N: usize> {
     button_sync: DFF<Bit>,
     /// Cycles held since lock and release, saturating at 2^N.
     held: DFF<Bits<24>>,
+    #[default(DFFWithInit::new(true))]
     rst_q: DFFWithInit<Bit>,
     losses: DFF<Bits<32>>,
+    #[default(Constant::new(Bits::<24>::from(1u64 << N)))]
     k_hold: Constant<Bits<24>>,
-}
-
-impl<const N: usize> Default for LockReset<N> {
-    fn default() -> Self {
-        assert!(N < 24, "LockReset: N < 24");
-        Self {
-            clock: Default::default(),
-            pll_lock: Default::default(),
-            button: Default::default(),
-            rst: Default::default(),
-            locked: Default::default(),
-            lock_losses: Default::default(),
-            lock_meta: Default::default(),
-            lock_sync: Default::default(),
-            button_meta: Default::default(),
-            button_sync: Default::default(),
-            held: Default::default(),
-            rst_q: DFFWithInit::new(true),
-            losses: Default::default(),
-            k_hold: Constant::new(Bits::<24>::from(1u64 << N)),
-        }
-    }
 }
 
 impl<const N: usize> Logic for LockReset<N> {

@@ -18,26 +18,17 @@
 //! Golden twin: `nic_golden::board::reset_sync`.
 
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct ResetSync {
     pub clock: Signal<In, Clock>,
     pub rst_in: Signal<In, Bit>,
     pub rst: Signal<Out, Bit>,
+    #[default(DFFWithInit::new(true))]
     meta: DFFWithInit<Bit>,
+    #[default(DFFWithInit::new(true))]
     sync: DFFWithInit<Bit>,
-}
-
-impl Default for ResetSync {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            rst_in: Default::default(),
-            rst: Default::default(),
-            meta: DFFWithInit::new(true),
-            sync: DFFWithInit::new(true),
-        }
-    }
 }
 
 impl Logic for ResetSync {

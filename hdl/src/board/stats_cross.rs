@@ -37,11 +37,12 @@
 
 use crate::mac::ReqSync;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 /// The answer's width: hit, index, counter.
 pub const ANSWER_W: usize = 49;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct StatsCross {
     pub clk: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
@@ -55,27 +56,8 @@ pub struct StatsCross {
     pub src_hit: Signal<In, Bit>,
     to_src: ReqSync<16>,
     to_clk: ReqSync<ANSWER_W>,
+    #[default(Constant::new(Bits::<ANSWER_W>::from(1u64 << 48)))]
     k_hit: Constant<Bits<ANSWER_W>>,
-}
-
-impl Default for StatsCross {
-    fn default() -> Self {
-        Self {
-            clk: Default::default(),
-            rst: Default::default(),
-            index: Default::default(),
-            data: Default::default(),
-            hit: Default::default(),
-            src_clk: Default::default(),
-            src_rst: Default::default(),
-            src_index: Default::default(),
-            src_data: Default::default(),
-            src_hit: Default::default(),
-            to_src: Default::default(),
-            to_clk: Default::default(),
-            k_hit: Constant::new(Bits::<ANSWER_W>::from(1u64 << 48)),
-        }
-    }
 }
 
 impl Logic for StatsCross {

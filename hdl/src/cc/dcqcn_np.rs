@@ -44,9 +44,15 @@
 use crate::cc::{CeMarkSink, CnpReqSource, NpStatsSource};
 use crate::mem::Ram;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct DcqcnNp<const A: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!(A <= 16, "DcqcnNp: A <= 16");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub cfg_interval: Signal<In, Bits<24>>,
     pub s_ce: CeMarkSink,
@@ -101,6 +107,7 @@ pub struct DcqcnNp<const A: usize> {
     c_suppressed: DFF<Bits<32>>,
     c_dropped_busy: DFF<Bits<32>>,
     c_bad_flow: DFF<Bits<32>>,
+    #[default(Constant::new(Bits::<8>::from(A as u64)))]
     k_a: Constant<Bits<8>>,
     /// The RAM word's verdict, and the forwarded ones (age 1, 2 and 3).
     suppress_word: Signal<Local, Bit>,
@@ -111,66 +118,6 @@ pub struct DcqcnNp<const A: usize> {
     suppress: Signal<Local, Bit>,
     slot_free: Signal<Local, Bit>,
     emit: Signal<Local, Bit>,
-}
-
-impl<const A: usize> Default for DcqcnNp<A> {
-    fn default() -> Self {
-        assert!(A <= 16, "DcqcnNp: A <= 16");
-        Self {
-            clock: Default::default(),
-            cfg_interval: Default::default(),
-            s_ce: Default::default(),
-            m_cnp: Default::default(),
-            m_stats: Default::default(),
-            ram: Default::default(),
-            now: Default::default(),
-            v1: Default::default(),
-            ok1: Default::default(),
-            flow1: Default::default(),
-            v2: Default::default(),
-            ok2: Default::default(),
-            flow2: Default::default(),
-            v3: Default::default(),
-            ok3: Default::default(),
-            flow3: Default::default(),
-            word3: Default::default(),
-            v4: Default::default(),
-            ok4: Default::default(),
-            flow4: Default::default(),
-            age4: Default::default(),
-            had4: Default::default(),
-            now_m1: Default::default(),
-            fw_v: Default::default(),
-            fw_flow: Default::default(),
-            fwb_v: Default::default(),
-            fwb_flow: Default::default(),
-            fwc_v: Default::default(),
-            fwc_flow: Default::default(),
-            hit_a: Default::default(),
-            hit_b: Default::default(),
-            hit_c: Default::default(),
-            hit_d: Default::default(),
-            wr_v: Default::default(),
-            wr_flow: Default::default(),
-            wr_stamp: Default::default(),
-            out_v: Default::default(),
-            out_flow: Default::default(),
-            c_marks: Default::default(),
-            c_cnps: Default::default(),
-            c_suppressed: Default::default(),
-            c_dropped_busy: Default::default(),
-            c_bad_flow: Default::default(),
-            k_a: Constant::new(Bits::<8>::from(A as u64)),
-            suppress_word: Default::default(),
-            interval_gt1: Default::default(),
-            interval_gt2: Default::default(),
-            interval_gt3: Default::default(),
-            interval_gt4: Default::default(),
-            suppress: Default::default(),
-            slot_free: Default::default(),
-            emit: Default::default(),
-        }
-    }
 }
 
 impl<const A: usize> Logic for DcqcnNp<A> {

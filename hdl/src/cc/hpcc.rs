@@ -102,6 +102,7 @@ use crate::arith::{Delay, DelayRam};
 use crate::cc::{CcEvent, CcEventSink, CcStatsSource, CcUpdateSource};
 use crate::mem::Ram;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 /// Cycles from `s_event`'s handshake (an event not held at the slice's
 /// head) to `m_update.valid`: one in the register slice, 102 in the
@@ -130,24 +131,18 @@ pub struct EventCtx {
 
 /// [`EventCtx`] from L cycles ago (L ≥ 1 registers, starting at zero):
 /// `Delay` for the context.
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct CtxDelay<const L: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!(L >= 1, "CtxDelay needs L >= 1");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub d: Signal<In, EventCtx>,
     pub q: Signal<Out, EventCtx>,
+    #[default(std::array::from_fn(|_| Default::default()))]
     r: [DFF<EventCtx>; L],
-}
-
-impl<const L: usize> Default for CtxDelay<L> {
-    fn default() -> Self {
-        assert!(L >= 1, "CtxDelay needs L >= 1");
-        Self {
-            clock: Default::default(),
-            d: Default::default(),
-            q: Default::default(),
-            r: std::array::from_fn(|_| Default::default()),
-        }
-    }
 }
 
 impl<const L: usize> Logic for CtxDelay<L> {
@@ -166,8 +161,14 @@ impl<const L: usize> Logic for CtxDelay<L> {
     }
 }
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct HpccCc<const A: usize, const H: usize = 5> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!((2..=16).contains(&A), "HpccCc needs 2 <= A <= 16");
+        assert!((1..=5).contains(&H), "HpccCc needs 1 <= H <= 5");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub cfg_t: Signal<In, Bits<24>>,
     pub cfg_inv_t_m: Signal<In, Bits<32>>,
@@ -186,23 +187,38 @@ pub struct HpccCc<const A: usize, const H: usize = 5> {
     // ---- constants
     /// A, the flow id's width (a flow id ≥ 2^A has a bit set from A on;
     /// hdl_gen cannot print the const generic itself).
+    #[default(k(A as u64))]
     k_a: Constant<Bits<8>>,
     /// H, the hops tracked (a hop count above it is `DROP_HOPS`).
+    #[default(k(H as u64))]
     k_h: Constant<Bits<4>>,
     /// i, for hop i's test nhops > i.
+    #[default(std::array::from_fn(|i| k(i as u64)))]
     hop_index: [Constant<Bits<4>>; H],
     /// 1.0 in UQ8.24.
+    #[default(k(1 << 24))]
     u_one: Constant<Bits<32>>,
+    #[default(k(0))]
     op_event: Constant<Bits<2>>,
+    #[default(k(1))]
     op_create: Constant<Bits<2>>,
+    #[default(k(2))]
     op_destroy: Constant<Bits<2>>,
+    #[default(k(0))]
     st_update: Constant<Bits<3>>,
+    #[default(k(1))]
     st_init: Constant<Bits<3>>,
+    #[default(k(2))]
     st_created: Constant<Bits<3>>,
+    #[default(k(3))]
     st_destroyed: Constant<Bits<3>>,
+    #[default(k(4))]
     st_drop_flow: Constant<Bits<3>>,
+    #[default(k(5))]
     st_drop_hops: Constant<Bits<3>>,
+    #[default(k(6))]
     st_drop_rate: Constant<Bits<3>>,
+    #[default(k(7))]
     st_drop_variant: Constant<Bits<3>>,
 
     /// The events' register slice (R1): `s_event.ready` is its flip-flop;
@@ -250,9 +266,13 @@ pub struct HpccCc<const A: usize, const H: usize = 5> {
     nhops_s3: Delay<4, 1>,
     /// The ack's hops (ack.L) as hop words (the ns-3 word's bits 63..3),
     /// and their parsed flags.
+    #[default(std::array::from_fn(|_| Default::default()))]
     new_hop_s2: [Delay<61, 2>; H],
+    #[default(std::array::from_fn(|_| Default::default()))]
     new_code_s2: [Delay<3, 2>; H],
+    #[default(std::array::from_fn(|_| Default::default()))]
     rate_ok_s2: [Delay<1, 2>; H],
+    #[default(std::array::from_fn(|_| Default::default()))]
     qlen_max_s3: [Delay<1, 3>; H],
 
     // ---- per-flow state. Meta word: created [35], hop count [34:32]
@@ -260,19 +280,24 @@ pub struct HpccCc<const A: usize, const H: usize = 5> {
     // lastUpdateTime [31:0]. Hop word (L[i], the ns-3 hop word without its
     // rate code): qlen [60:44], bytes [43:24], ts [23:0]. W word: W
     // [66:35], Wc [34:3], incStage [2:0].
+    // Every RAM (`Ram`) starts at zero: no flow exists at power-up
+    // (and no X in a 4-state simulation).
     meta_ram: Ram<Bits<37>, A>,
+    #[default(std::array::from_fn(|_| Default::default()))]
     hop_ram: [Ram<Bits<61>, A>; H],
     u_ram: Ram<Bits<32>, A>,
     w_ram: Ram<Bits<67>, A>,
 
     // ---- stage 1: the RAM outputs, registered
     meta_s2: DFF<Bits<37>>,
+    #[default(std::array::from_fn(|_| Default::default()))]
     old_hop_s2: [DFF<Bits<61>>; H],
 
     // ---- stage 2: the commit decision and the hop count tests
     last_update: Signal<Local, Bits<32>>,
     seq_delta: Signal<Local, Bits<32>>,
     now_delta: Signal<Local, Bits<32>>,
+    #[default(std::array::from_fn(|_| Default::default()))]
     active: [Signal<Local, Bit>; H],
     bad_rate: Signal<Local, Bit>,
     meta_s3: DFF<Bits<37>>,
@@ -283,11 +308,14 @@ pub struct HpccCc<const A: usize, const H: usize = 5> {
     /// Hop count differs from the stored one (or none stored).
     nhops_changed_s3: DFF<Bit>,
     bad_rate_s3: DFF<Bit>,
+    #[default(std::array::from_fn(|_| Default::default()))]
     active_s3: [DFF<Bit>; H],
     /// The ack's hop words, for the write.
+    #[default(std::array::from_fn(|_| Default::default()))]
     new_hop_s3: [DFF<Bits<61>>; H],
 
     // ---- stages 2..40: lines 4–5, one block per hop
+    #[default(std::array::from_fn(|_| Default::default()))]
     measure: [MeasureInflight; H],
 
     // ---- stage 3: status, flags; meta and hop writes (registered)
@@ -300,6 +328,7 @@ pub struct HpccCc<const A: usize, const H: usize = 5> {
     meta_we_s4: DFF<Bit>,
     meta_wd_s4: DFF<Bits<37>>,
     hop_we_s4: DFF<Bit>,
+    #[default(std::array::from_fn(|_| Default::default()))]
     hop_wd_s4: [DFF<Bits<61>>; H],
 
     // ---- the event's context, from stage 3, at the stages that use it
@@ -353,140 +382,6 @@ pub struct HpccCc<const A: usize, const H: usize = 5> {
 
 fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
     Constant::new(v.to_bits())
-}
-
-impl<const A: usize, const H: usize> Default for HpccCc<A, H> {
-    fn default() -> Self {
-        assert!((2..=16).contains(&A), "HpccCc needs 2 <= A <= 16");
-        assert!((1..=5).contains(&H), "HpccCc needs 1 <= H <= 5");
-        Self {
-            clock: Default::default(),
-            cfg_t: Default::default(),
-            cfg_inv_t_m: Default::default(),
-            cfg_inv_t_s: Default::default(),
-            cfg_uq_m: Default::default(),
-            cfg_eta: Default::default(),
-            cfg_max_stage: Default::default(),
-            cfg_w_ai: Default::default(),
-            cfg_w_min: Default::default(),
-            cfg_w_init: Default::default(),
-            cfg_mlog: Default::default(),
-            s_event: Default::default(),
-            m_update: Default::default(),
-            m_stats: Default::default(),
-            k_a: k(A as u64),
-            k_h: k(H as u64),
-            hop_index: std::array::from_fn(|i| k(i as u64)),
-            u_one: k(1 << 24),
-            op_event: k(0),
-            op_create: k(1),
-            op_destroy: k(2),
-            st_update: k(0),
-            st_init: k(1),
-            st_created: k(2),
-            st_destroyed: k(3),
-            st_drop_flow: k(4),
-            st_drop_hops: k(5),
-            st_drop_rate: k(6),
-            st_drop_variant: k(7),
-            slice: Default::default(),
-            recent_valid: Default::default(),
-            recent_flow: Default::default(),
-            hit: Default::default(),
-            accept: Default::default(),
-            skid_flow: Default::default(),
-            head_free: Default::default(),
-            in_take: Default::default(),
-            hit_if_head: Default::default(),
-            hit_if_skid: Default::default(),
-            hit_if_in: Default::default(),
-            parse: Default::default(),
-            valid_s2: Default::default(),
-            valid_s3: Default::default(),
-            op_s3: Default::default(),
-            variant_s3: Default::default(),
-            flow_s3: Default::default(),
-            flow_oor_s3: Default::default(),
-            seq_s2: Default::default(),
-            snd_nxt_s3: Default::default(),
-            now_s2: Default::default(),
-            now_s3: Default::default(),
-            nhops_s2: Default::default(),
-            nhops_s3: Default::default(),
-            new_hop_s2: std::array::from_fn(|_| Default::default()),
-            new_code_s2: std::array::from_fn(|_| Default::default()),
-            rate_ok_s2: std::array::from_fn(|_| Default::default()),
-            qlen_max_s3: std::array::from_fn(|_| Default::default()),
-            // Every RAM (`Ram`) starts at zero: no flow exists at power-up
-            // (and no X in a 4-state simulation).
-            meta_ram: Default::default(),
-            hop_ram: std::array::from_fn(|_| Default::default()),
-            u_ram: Default::default(),
-            w_ram: Default::default(),
-            meta_s2: Default::default(),
-            old_hop_s2: std::array::from_fn(|_| Default::default()),
-            last_update: Default::default(),
-            seq_delta: Default::default(),
-            now_delta: Default::default(),
-            active: std::array::from_fn(|_| Default::default()),
-            bad_rate: Default::default(),
-            meta_s3: Default::default(),
-            commit_s3: Default::default(),
-            nhops_bad_s3: Default::default(),
-            nhops_changed_s3: Default::default(),
-            bad_rate_s3: Default::default(),
-            active_s3: std::array::from_fn(|_| Default::default()),
-            new_hop_s3: std::array::from_fn(|_| Default::default()),
-            measure: std::array::from_fn(|_| Default::default()),
-            created: Default::default(),
-            flags: Default::default(),
-            status: Default::default(),
-            stamp: Default::default(),
-            meta_new: Default::default(),
-            wr_flow_s4: Default::default(),
-            meta_we_s4: Default::default(),
-            meta_wd_s4: Default::default(),
-            hop_we_s4: Default::default(),
-            hop_wd_s4: std::array::from_fn(|_| Default::default()),
-            ctx: Default::default(),
-            ctx_s47: Default::default(),
-            ctx_s55: Default::default(),
-            ctx_s56: Default::default(),
-            ctx_s87: Default::default(),
-            ctx_s96: Default::default(),
-            ctx_s101: Default::default(),
-            hop_max: Default::default(),
-            ewma: Default::default(),
-            u_s56: Default::default(),
-            u_out_s101: Default::default(),
-            compute_wind: Default::default(),
-            w_out: Default::default(),
-            inc_out: Default::default(),
-            wc_write: Default::default(),
-            inc_write: Default::default(),
-            w_out_s101: Default::default(),
-            inc_out_s101: Default::default(),
-            rate: Default::default(),
-            o_valid: Default::default(),
-            o_flow: Default::default(),
-            o_status: Default::default(),
-            o_flags: Default::default(),
-            o_w: Default::default(),
-            o_r: Default::default(),
-            o_u: Default::default(),
-            o_inc: Default::default(),
-            o_upd: Default::default(),
-            o_variant: Default::default(),
-            c_events: Default::default(),
-            c_drop_flow: Default::default(),
-            c_drop_hops: Default::default(),
-            c_drop_rate: Default::default(),
-            c_drop_variant: Default::default(),
-            c_ts_stale: Default::default(),
-            c_bytes_back: Default::default(),
-            c_qlen_sat: Default::default(),
-        }
-    }
 }
 
 impl<const A: usize, const H: usize> Logic for HpccCc<A, H> {

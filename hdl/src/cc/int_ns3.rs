@@ -17,8 +17,9 @@
 //! fields. Golden twin: `nic_golden::cc::int_ns3`.
 
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct Ns3HopParse {
     pub word: Signal<In, Bits<64>>,
     pub rate: Signal<Out, Bits<3>>,
@@ -27,24 +28,10 @@ pub struct Ns3HopParse {
     pub qlen: Signal<Out, Bits<17>>,
     pub rate_ok: Signal<Out, Bit>,
     pub qlen_max: Signal<Out, Bit>,
+    #[default(Constant::new(4u64.to_bits()))]
     rate_max: Constant<Bits<3>>,
+    #[default(Constant::new(0x1FFFFu64.to_bits()))]
     qlen_all: Constant<Bits<17>>,
-}
-
-impl Default for Ns3HopParse {
-    fn default() -> Self {
-        Self {
-            word: Default::default(),
-            rate: Default::default(),
-            ts: Default::default(),
-            bytes: Default::default(),
-            qlen: Default::default(),
-            rate_ok: Default::default(),
-            qlen_max: Default::default(),
-            rate_max: Constant::new(4u64.to_bits()),
-            qlen_all: Constant::new(0x1FFFFu64.to_bits()),
-        }
-    }
 }
 
 impl Logic for Ns3HopParse {

@@ -37,8 +37,9 @@
 use crate::hostif::{AxiLite, AxiLiteMaster};
 use nic_spec::board::HOST_MEM_BASE;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct AxilSplit {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -64,6 +65,7 @@ pub struct AxilSplit {
     r_v: DFF<Bit>,
     r_data: DFF<Bits<32>>,
     r_resp: DFF<Bits<2>>,
+    #[default(Constant::new(Bits::<16>::from(HOST_MEM_BASE as u64)))]
     k_base: Constant<Bits<16>>,
     /// The write / read goes to `m_axil_b`.
     wr_b: Signal<Local, Bit>,
@@ -80,49 +82,6 @@ pub struct AxilSplit {
     b_out_resp: Signal<Local, Bits<2>>,
     r_out_data: Signal<Local, Bits<32>>,
     r_out_resp: Signal<Local, Bits<2>>,
-}
-
-impl Default for AxilSplit {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            s_axil: Default::default(),
-            m_axil_a: Default::default(),
-            m_axil_b: Default::default(),
-            aw_v: Default::default(),
-            aw_addr: Default::default(),
-            aw_prot: Default::default(),
-            w_v: Default::default(),
-            w_data: Default::default(),
-            w_strb: Default::default(),
-            aw_sent: Default::default(),
-            w_sent: Default::default(),
-            b_v: Default::default(),
-            b_resp: Default::default(),
-            ar_v: Default::default(),
-            ar_addr: Default::default(),
-            ar_prot: Default::default(),
-            ar_sent: Default::default(),
-            r_v: Default::default(),
-            r_data: Default::default(),
-            r_resp: Default::default(),
-            k_base: Constant::new(Bits::<16>::from(HOST_MEM_BASE as u64)),
-            wr_b: Default::default(),
-            rd_b: Default::default(),
-            wr_offer: Default::default(),
-            wr_wait: Default::default(),
-            rd_wait: Default::default(),
-            aw_taken: Default::default(),
-            w_taken: Default::default(),
-            ar_taken: Default::default(),
-            b_in: Default::default(),
-            r_in: Default::default(),
-            b_out_resp: Default::default(),
-            r_out_data: Default::default(),
-            r_out_resp: Default::default(),
-        }
-    }
 }
 
 impl Logic for AxilSplit {

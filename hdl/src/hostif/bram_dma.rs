@@ -69,9 +69,15 @@ use crate::mem::RamBe;
 use crate::stream::{AxisSink, AxisSource};
 use nic_spec::hostif::resp;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct BramDma<const M: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!((3..=20).contains(&M), "BramDma: M in 3..=20");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub s_axis_read_desc: DmaDescSink,
@@ -140,9 +146,13 @@ pub struct BramDma<const M: usize> {
     n_wr_range: DFF<Bits<32>>,
     n_wr_len: DFF<Bits<32>>,
     /// 2^(M+3), the memory's size in bytes.
+    #[default(Constant::new(Bits::<64>::from(1u64 << (M + 3))))]
     k_size: Constant<Bits<64>>,
+    #[default(Constant::new(Bits::<2>::from(resp::OKAY as u64)))]
     k_okay: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(resp::SLVERR as u64)))]
     k_slverr: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(resp::DECERR as u64)))]
     k_decerr: Constant<Bits<2>>,
     // ---- This cycle.
     host_ok: Signal<Local, Bit>,
@@ -162,82 +172,6 @@ pub struct BramDma<const M: usize> {
     kept: Signal<Local, Bits<16>>,
     wide: Signal<Local, Bits<128>>,
     wide_en: Signal<Local, Bits<16>>,
-}
-
-impl<const M: usize> Default for BramDma<M> {
-    fn default() -> Self {
-        assert!((3..=20).contains(&M), "BramDma: M in 3..=20");
-        let k2 = |v: u8| Constant::new(Bits::<2>::from(v as u64));
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            s_axis_read_desc: Default::default(),
-            m_axis_h2c: Default::default(),
-            s_axis_write_desc: Default::default(),
-            s_axis_c2h: Default::default(),
-            s_req: Default::default(),
-            m_resp: Default::default(),
-            m_stats: Default::default(),
-            mem: Default::default(),
-            rd_beats: Default::default(),
-            rd_words: Default::default(),
-            rd_take: Default::default(),
-            rd_word: Default::default(),
-            rd_off: Default::default(),
-            rd_err: Default::default(),
-            rd_first: Default::default(),
-            rd_last_keep: Default::default(),
-            rd_pend: Default::default(),
-            skid_v: Default::default(),
-            skid: Default::default(),
-            prev: Default::default(),
-            out_v: Default::default(),
-            out_data: Default::default(),
-            out_keep: Default::default(),
-            out_last: Default::default(),
-            out_user: Default::default(),
-            host_resp_v: Default::default(),
-            host_rd: Default::default(),
-            host_hi: Default::default(),
-            host_code: Default::default(),
-            wr_run: Default::default(),
-            wr_err: Default::default(),
-            wr_off: Default::default(),
-            wr_word: Default::default(),
-            wr_left: Default::default(),
-            wr_beats: Default::default(),
-            wr_long: Default::default(),
-            carry: Default::default(),
-            carry_en: Default::default(),
-            flush: Default::default(),
-            n_rd_descs: Default::default(),
-            n_wr_descs: Default::default(),
-            n_rd_range: Default::default(),
-            n_wr_range: Default::default(),
-            n_wr_len: Default::default(),
-            k_size: Constant::new(Bits::<64>::from(1u64 << (M + 3))),
-            k_okay: k2(resp::OKAY),
-            k_slverr: k2(resp::SLVERR),
-            k_decerr: k2(resp::DECERR),
-            host_ok: Default::default(),
-            host_read: Default::default(),
-            host_write: Default::default(),
-            rd_desc_ok: Default::default(),
-            wr_desc_ok: Default::default(),
-            out_free: Default::default(),
-            have: Default::default(),
-            word: Default::default(),
-            take: Default::default(),
-            beat: Default::default(),
-            beat_src: Default::default(),
-            issue: Default::default(),
-            c2h_beat: Default::default(),
-            len_mask: Default::default(),
-            kept: Default::default(),
-            wide: Default::default(),
-            wide_en: Default::default(),
-        }
-    }
 }
 
 impl<const M: usize> Logic for BramDma<M> {

@@ -34,9 +34,15 @@
 use crate::mem::Fifo;
 use crate::roce::{WrCompletionSink, WrCompletionSource};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct CmplQueue<const L: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!(L <= 15, "CmplQueue: L <= 15");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub s_cmpl: WrCompletionSink,
     pub m_cmpl: WrCompletionSource,
@@ -44,28 +50,11 @@ pub struct CmplQueue<const L: usize> {
     q: Fifo<88, L>,
     count: DFF<Bits<16>>,
     full: DFF<Bit>,
+    #[default(Constant::new(Bits::<16>::from(1u64 << L)))]
     k_cap: Constant<Bits<16>>,
     push: Signal<Local, Bit>,
     pop: Signal<Local, Bit>,
     count_next: Signal<Local, Bits<16>>,
-}
-
-impl<const L: usize> Default for CmplQueue<L> {
-    fn default() -> Self {
-        assert!(L <= 15, "CmplQueue: L <= 15");
-        Self {
-            clock: Default::default(),
-            s_cmpl: Default::default(),
-            m_cmpl: Default::default(),
-            q: Default::default(),
-            count: Default::default(),
-            full: Default::default(),
-            k_cap: Constant::new(Bits::<16>::from(1u64 << L)),
-            push: Default::default(),
-            pop: Default::default(),
-            count_next: Default::default(),
-        }
-    }
 }
 
 impl<const L: usize> Logic for CmplQueue<L> {

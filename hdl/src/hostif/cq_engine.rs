@@ -63,10 +63,16 @@ use crate::hostif::{
 };
 use nic_spec::hostif::{cq_reg, resp, MAX_LOG_SIZE};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 /// 2^C completion queues (`N` = 2^C).
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct CqEngine<const C: usize, const N: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!(C <= 4 && N == 1 << C, "CqEngine: N = 2^C queues, C <= 4");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub s_reg: RegReqSink,
     pub m_reg: RegRespSource,
@@ -78,15 +84,25 @@ pub struct CqEngine<const C: usize, const N: usize> {
     pub cqe_drops: Signal<Out, Bits<32>>,
     pub events: Signal<Out, Bits<32>>,
     pub ci_refused: Signal<Out, Bits<32>>,
+    #[default(std::array::from_fn(|_| Default::default()))]
     base_lo: [DFF<Bits<32>>; N],
+    #[default(std::array::from_fn(|_| Default::default()))]
     base_hi: [DFF<Bits<32>>; N],
+    #[default(std::array::from_fn(|_| Default::default()))]
     log_size: [DFF<Bits<4>>; N],
+    #[default(std::array::from_fn(|_| Default::default()))]
     pi: [DFF<Bits<16>>; N],
+    #[default(std::array::from_fn(|_| Default::default()))]
     ci: [DFF<Bits<16>>; N],
+    #[default(std::array::from_fn(|_| Default::default()))]
     mod_count: [DFF<Bits<16>>; N],
+    #[default(std::array::from_fn(|_| Default::default()))]
     mod_time: [DFF<Bits<24>>; N],
+    #[default(std::array::from_fn(|_| Default::default()))]
     en: [DFF<Bit>; N],
+    #[default(std::array::from_fn(|_| Default::default()))]
     pend: [DFF<Bits<16>>; N],
+    #[default(std::array::from_fn(|_| Default::default()))]
     timer: [DFF<Bits<24>>; N],
     h_v: DFF<Bit>,
     h_cq: DFF<Bits<8>>,
@@ -133,26 +149,47 @@ pub struct CqEngine<const C: usize, const N: usize> {
     n_drops: DFF<Bits<32>>,
     n_events: DFF<Bits<32>>,
     n_ci: DFF<Bits<32>>,
+    #[default(std::array::from_fn(|i| Constant::new(Bits::<8>::from(i as u64))))]
     k_idx: [Constant<Bits<8>>; N],
+    #[default(Constant::new(Bits::<8>::from(C as u64)))]
     k_c: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<16>::from(1u64)))]
     k_one16: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(0xFFFFu64)))]
     k_pend_max: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<24>::from(0xFF_FFFFu64)))]
     k_timer_max: Constant<Bits<24>>,
+    #[default([0, 1, 2, 3].map(|i| Constant::new(Bits::<32>::from(0xFFu64 << (8 * i)))))]
     k_lane: [Constant<Bits<32>>; 4],
+    #[default(Constant::new(Bits::<32>::from(0xFFFF_FFF0u64)))]
     k_base_align: Constant<Bits<32>>,
+    #[default(Constant::new(Bits::<32>::from(MAX_LOG_SIZE as u64)))]
     k_log_max: Constant<Bits<32>>,
+    #[default(Constant::new(Bits::<2>::from(resp::OKAY as u64)))]
     k_okay: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(resp::SLVERR as u64)))]
     k_slverr: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<5>::from(cq_reg::BASE_LO as u64)))]
     k_r_base_lo: Constant<Bits<5>>,
+    #[default(Constant::new(Bits::<5>::from(cq_reg::BASE_HI as u64)))]
     k_r_base_hi: Constant<Bits<5>>,
+    #[default(Constant::new(Bits::<5>::from(cq_reg::LOG_SIZE as u64)))]
     k_r_log: Constant<Bits<5>>,
+    #[default(Constant::new(Bits::<5>::from(cq_reg::CI as u64)))]
     k_r_ci: Constant<Bits<5>>,
+    #[default(Constant::new(Bits::<5>::from(cq_reg::PI as u64)))]
     k_r_pi: Constant<Bits<5>>,
+    #[default(Constant::new(Bits::<5>::from(cq_reg::MOD_COUNT as u64)))]
     k_r_mcount: Constant<Bits<5>>,
+    #[default(Constant::new(Bits::<5>::from(cq_reg::MOD_TIME as u64)))]
     k_r_mtime: Constant<Bits<5>>,
+    #[default(Constant::new(Bits::<5>::from(cq_reg::CTRL as u64)))]
     k_r_ctrl: Constant<Bits<5>>,
+    #[default(std::array::from_fn(|_| Default::default()))]
     full: [Signal<Local, Bit>; N],
+    #[default(std::array::from_fn(|_| Default::default()))]
     fire: [Signal<Local, Bit>; N],
+    #[default(std::array::from_fn(|_| Default::default()))]
     inc: [Signal<Local, Bit>; N],
     c_oor: Signal<Local, Bit>,
     c_en: Signal<Local, Bit>,
@@ -182,121 +219,6 @@ pub struct CqEngine<const C: usize, const N: usize> {
     r_en: Signal<Local, Bit>,
     c_base_lo: Signal<Local, Bits<32>>,
     c_base_hi: Signal<Local, Bits<32>>,
-}
-
-impl<const C: usize, const N: usize> Default for CqEngine<C, N> {
-    fn default() -> Self {
-        assert!(C <= 4 && N == 1 << C, "CqEngine: N = 2^C queues, C <= 4");
-        let k5 = |v: u16| Constant::new(Bits::<5>::from(v as u64));
-        Self {
-            clock: Default::default(),
-            s_reg: Default::default(),
-            m_reg: Default::default(),
-            s_cqe: Default::default(),
-            m_write: Default::default(),
-            s_done: Default::default(),
-            m_event: Default::default(),
-            cqes: Default::default(),
-            cqe_drops: Default::default(),
-            events: Default::default(),
-            ci_refused: Default::default(),
-            base_lo: std::array::from_fn(|_| Default::default()),
-            base_hi: std::array::from_fn(|_| Default::default()),
-            log_size: std::array::from_fn(|_| Default::default()),
-            pi: std::array::from_fn(|_| Default::default()),
-            ci: std::array::from_fn(|_| Default::default()),
-            mod_count: std::array::from_fn(|_| Default::default()),
-            mod_time: std::array::from_fn(|_| Default::default()),
-            en: std::array::from_fn(|_| Default::default()),
-            pend: std::array::from_fn(|_| Default::default()),
-            timer: std::array::from_fn(|_| Default::default()),
-            h_v: Default::default(),
-            h_cq: Default::default(),
-            h_flow: Default::default(),
-            h_tag: Default::default(),
-            h_status: Default::default(),
-            h_bytes: Default::default(),
-            hs_ok: Default::default(),
-            hs_oor: Default::default(),
-            hs_en: Default::default(),
-            hs_full: Default::default(),
-            hs_base: Default::default(),
-            hs_off: Default::default(),
-            hs_phase: Default::default(),
-            w_v: Default::default(),
-            w_addr: Default::default(),
-            w_lo: Default::default(),
-            w_hi: Default::default(),
-            w_cq: Default::default(),
-            ev_v: Default::default(),
-            ev_cq: Default::default(),
-            ra_v: Default::default(),
-            ra_write: Default::default(),
-            ra_cq: Default::default(),
-            ra_reg: Default::default(),
-            ra_wdata: Default::default(),
-            ra_mask: Default::default(),
-            ra_old: Default::default(),
-            ra_ci_adv: Default::default(),
-            ra_ci_room: Default::default(),
-            rs_v: Default::default(),
-            rs_d: Default::default(),
-            rs_c: Default::default(),
-            n_cqes: Default::default(),
-            n_drops: Default::default(),
-            n_events: Default::default(),
-            n_ci: Default::default(),
-            k_idx: std::array::from_fn(|i| Constant::new(Bits::<8>::from(i as u64))),
-            k_c: Constant::new(Bits::<8>::from(C as u64)),
-            k_one16: Constant::new(Bits::<16>::from(1u64)),
-            k_pend_max: Constant::new(Bits::<16>::from(0xFFFFu64)),
-            k_timer_max: Constant::new(Bits::<24>::from(0xFF_FFFFu64)),
-            k_lane: [0, 1, 2, 3].map(|i| Constant::new(Bits::<32>::from(0xFFu64 << (8 * i)))),
-            k_base_align: Constant::new(Bits::<32>::from(0xFFFF_FFF0u64)),
-            k_log_max: Constant::new(Bits::<32>::from(MAX_LOG_SIZE as u64)),
-            k_okay: Constant::new(Bits::<2>::from(resp::OKAY as u64)),
-            k_slverr: Constant::new(Bits::<2>::from(resp::SLVERR as u64)),
-            k_r_base_lo: k5(cq_reg::BASE_LO),
-            k_r_base_hi: k5(cq_reg::BASE_HI),
-            k_r_log: k5(cq_reg::LOG_SIZE),
-            k_r_ci: k5(cq_reg::CI),
-            k_r_pi: k5(cq_reg::PI),
-            k_r_mcount: k5(cq_reg::MOD_COUNT),
-            k_r_mtime: k5(cq_reg::MOD_TIME),
-            k_r_ctrl: k5(cq_reg::CTRL),
-            full: std::array::from_fn(|_| Default::default()),
-            fire: std::array::from_fn(|_| Default::default()),
-            inc: std::array::from_fn(|_| Default::default()),
-            c_oor: Default::default(),
-            c_en: Default::default(),
-            c_full: Default::default(),
-            c_base: Default::default(),
-            c_pi: Default::default(),
-            c_log: Default::default(),
-            c_slot: Default::default(),
-            c_pass: Default::default(),
-            c_phase: Default::default(),
-            w_free: Default::default(),
-            take: Default::default(),
-            found: Default::default(),
-            r_cq: Default::default(),
-            r_reg: Default::default(),
-            r_old: Default::default(),
-            mask: Default::default(),
-            merged: Default::default(),
-            merged_now: Default::default(),
-            r_base_lo: Default::default(),
-            r_base_hi: Default::default(),
-            r_log: Default::default(),
-            r_ci: Default::default(),
-            r_pi: Default::default(),
-            r_mcount: Default::default(),
-            r_mtime: Default::default(),
-            r_en: Default::default(),
-            c_base_lo: Default::default(),
-            c_base_hi: Default::default(),
-        }
-    }
 }
 
 impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {

@@ -98,6 +98,7 @@ use crate::roce::{CnmStatsSink, ReqStatsSink, RxDispatchStatsSink, RxParseStatsS
 use crate::sched::SchedStatsSink;
 use nic_spec::hostif::{self, full_reset, map, resp};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
 pub enum CsrState {
@@ -119,8 +120,15 @@ pub enum SweepPhase {
     CqRegs,
 }
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 5> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!((1..=12).contains(&A), "Csr: 1 <= A <= 12 (the doorbell window)");
+        assert!(C <= 4, "Csr: at most 16 completion queues (the CQ window)");
+        assert_eq!(map::STATS % 0x1000, 0, "counter pages: page and index are address bits");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     /// High while a soft reset (`CONTROL` bit 0) runs.
@@ -191,6 +199,7 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     /// with the page's, so the selects of the counters spread over the
     /// NIC end at a flip-flop each, and only the 11:1 page select is left
     /// before the answer (R1).
+    #[default(std::array::from_fn(|_| Default::default()))]
     page_q: [DFF<Bits<32>>; 11],
     cfg_v: DFF<Bit>,
     cfg_addr: DFF<Bits<16>>,
@@ -216,36 +225,69 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     sel_dcqcn: DcqcnStatsSel,
     sel_np: NpStatsSel,
     sel_cnm: CnmStatsSel,
+    #[default(Constant::new(Bits::<32>::from(hostif::ID as u64)))]
     k_id: Constant<Bits<32>>,
+    #[default(Constant::new(Bits::<32>::from(hostif::VERSION as u64)))]
     k_version: Constant<Bits<32>>,
+    #[default(Constant::new(Bits::<32>::from(
+        hostif::caps(A as u32, Q as u32, C as u32, H as u32) as u64
+    )))]
     k_caps: Constant<Bits<32>>,
+    #[default(Constant::new(Bits::<4>::from(hostif::SOFT_RESET_CYCLES as u64)))]
     k_soft_cycles: Constant<Bits<4>>,
+    #[default(Constant::new(Bits::<32>::from(hostif::control::FULL_RESET as u64)))]
     k_full_reset: Constant<Bits<32>>,
+    #[default(Constant::new(Bits::<16>::from((full_reset::CORE_WORDS as u16 - 1) as u64)))]
     k_core_words_last: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from((full_reset::STAGED_WORDS.0 as u16) as u64)))]
     k_staged_first: Constant<Bits<16>>,
     /// The sweep's first write: the high word of the first staged register.
+    #[default(Constant::new(Bits::<16>::from(
+        (map::CORE + ((full_reset::STAGED_WORDS.0 as u16 ^ 1) << 2)) as u64
+    )))]
     k_sweep_first: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from((full_reset::STAGED_WORDS.1 as u16) as u64)))]
     k_staged_last: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from((1u64 << A) - 1)))]
     k_flows_last: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from( ((full_reset::CQ_OPS.len() as u64) << C) - 1, )))]
     k_cq_ops_last: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from((map::CORE + 8 * nic_spec::regs::COMMIT) as u64)))]
     k_commit_word: Constant<Bits<16>>,
+    #[default(full_reset::CQ_OPS.map(|(r, _)| Constant::new(Bits::<16>::from(r as u64))))]
     k_cq_op_reg: [Constant<Bits<16>>; 8],
+    #[default(full_reset::CQ_OPS .map(|(_, v)| Constant::new(Bits::<32>::from(v as u64))))]
     k_cq_op_data: [Constant<Bits<32>>; 8],
+    #[default(std::array::from_fn(|i| Constant::new(Bits::<3>::from(i as u64))))]
     k_cq_op_index: [Constant<Bits<3>>; 8],
+    #[default(Constant::new(Bits::<16>::from(map::CORE as u64)))]
     k_core: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(map::CQ as u64)))]
     k_cq: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<6>::from(nic_spec::regs::COMMIT as u64)))]
     k_commit: Constant<Bits<6>>,
     /// The bits of a flow id at or above 2^A: a COMMIT with one set names no flow.
+    #[default(Constant::new(Bits::<32>::from(!((1u64 << A) - 1) & 0xFFFF_FFFF)))]
     k_flows_above: Constant<Bits<32>>,
+    #[default(Constant::new(Bits::<8>::from((1u64 << C) - 1)))]
     k_cq_mask: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<32>::from(hostif::MAX_LOG_SIZE as u64)))]
     k_log_max: Constant<Bits<32>>,
+    #[default(Constant::new(Bits::<2>::from(resp::OKAY as u64)))]
     k_okay: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(resp::SLVERR as u64)))]
     k_slverr: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(resp::DECERR as u64)))]
     k_decerr: Constant<Bits<2>>,
+    #[default([0, 1, 2, 3].map(|i| Constant::new(Bits::<32>::from(0xFFu64 << (8 * i)))))]
     k_lane: [Constant<Bits<32>>; 4],
+    #[default(Constant::new(Bits::<32>::from(0xFFFF_FFE0u64)))]
     k_sq_align: Constant<Bits<32>>,
+    #[default(Constant::new(Bits::<64>::from(0xFFFF_FFFF_0000_0000u64)))]
     k_hi_half: Constant<Bits<64>>,
+    #[default(Constant::new(Bits::<64>::from(0xFFFF_FFFFu64)))]
     k_lo_half: Constant<Bits<64>>,
+    #[default(std::array::from_fn(|i| Constant::new(Bits::<4>::from(i as u64))))]
     k_page: [Constant<Bits<4>>; 11],
     /// Each page's number of counters (its record's fields).
     // The address `q_addr` loads, and its decode.
@@ -260,6 +302,7 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     /// Some register is at the loading address.
     /// The data `Decode` answers (the OR of the `a_*` sources).
     dec_data: Signal<Local, Bits<32>>,
+    #[default(Constant::new(Bits::<32>::from(1u64)))]
     k_one: Constant<Bits<32>>,
     mask: Signal<Local, Bits<32>>,
     old_w: Signal<Local, Bits<32>>,
@@ -279,151 +322,6 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     sweep_done: Signal<Local, Bit>,
     sweep_addr: Signal<Local, Bits<16>>,
     sweep_data: Signal<Local, Bits<32>>,
-}
-
-impl<const A: usize, const Q: usize, const C: usize, const H: usize> Default for Csr<A, Q, C, H> {
-    fn default() -> Self {
-        assert!(
-            (1..=12).contains(&A),
-            "Csr: 1 <= A <= 12 (the doorbell window)"
-        );
-        assert!(C <= 4, "Csr: at most 16 completion queues (the CQ window)");
-        assert_eq!(
-            map::STATS % 0x1000,
-            0,
-            "counter pages: page and index are address bits"
-        );
-        let k16 = |v: u16| Constant::new(Bits::<16>::from(v as u64));
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            soft_reset: Default::default(),
-            s_req: Default::default(),
-            m_resp: Default::default(),
-            m_cfg: Default::default(),
-            m_commit: Default::default(),
-            m_sq: Default::default(),
-            s_sq: Default::default(),
-            m_cq: Default::default(),
-            s_cq: Default::default(),
-            s_stats_parse: Default::default(),
-            s_stats_dispatch: Default::default(),
-            s_stats_tx: Default::default(),
-            s_stats_sched: Default::default(),
-            s_stats_cc: Default::default(),
-            s_stats_req: Default::default(),
-            s_stats_core: Default::default(),
-            s_stats_host: Default::default(),
-            s_stats_dcqcn: Default::default(),
-            s_stats_np: Default::default(),
-            s_stats_cnm: Default::default(),
-            reads: Default::default(),
-            writes: Default::default(),
-            slverr: Default::default(),
-            decerr: Default::default(),
-            ro_writes: Default::default(),
-            state: Default::default(),
-            q_wr: Default::default(),
-            q_addr: Default::default(),
-            q_wdata: Default::default(),
-            q_strb: Default::default(),
-            resp_v: Default::default(),
-            resp_d: Default::default(),
-            resp_c: Default::default(),
-            scratch: Default::default(),
-            soft_left: Default::default(),
-            sweep: Default::default(),
-            sweep_phase: Default::default(),
-            sweep_index: Default::default(),
-            decode: Default::default(),
-            sq_base_lo: Default::default(),
-            sq_base_hi: Default::default(),
-            sq_log: Default::default(),
-            sq_cq: Default::default(),
-            shadow: Default::default(),
-            shadow_q: Default::default(),
-            page_q: std::array::from_fn(|_| Default::default()),
-            cfg_v: Default::default(),
-            cfg_addr: Default::default(),
-            cfg_data: Default::default(),
-            commit_v: Default::default(),
-            commit_flow: Default::default(),
-            commit_active: Default::default(),
-            sub_v: Default::default(),
-            sub_cq: Default::default(),
-            n_reads: Default::default(),
-            n_writes: Default::default(),
-            n_slverr: Default::default(),
-            n_decerr: Default::default(),
-            n_ro: Default::default(),
-            sel_parse: Default::default(),
-            sel_dispatch: Default::default(),
-            sel_tx: Default::default(),
-            sel_sched: Default::default(),
-            sel_cc: Default::default(),
-            sel_req: Default::default(),
-            sel_core: Default::default(),
-            sel_host: Default::default(),
-            sel_dcqcn: Default::default(),
-            sel_np: Default::default(),
-            sel_cnm: Default::default(),
-            k_id: Constant::new(Bits::<32>::from(hostif::ID as u64)),
-            k_version: Constant::new(Bits::<32>::from(hostif::VERSION as u64)),
-            k_caps: Constant::new(Bits::<32>::from(hostif::caps(
-                A as u32, Q as u32, C as u32, H as u32,
-            ) as u64)),
-            k_soft_cycles: Constant::new(Bits::<4>::from(hostif::SOFT_RESET_CYCLES as u64)),
-            k_full_reset: Constant::new(Bits::<32>::from(hostif::control::FULL_RESET as u64)),
-            k_core_words_last: k16(full_reset::CORE_WORDS as u16 - 1),
-            k_staged_first: k16(full_reset::STAGED_WORDS.0 as u16),
-            k_sweep_first: k16(map::CORE + ((full_reset::STAGED_WORDS.0 as u16 ^ 1) << 2)),
-            k_staged_last: k16(full_reset::STAGED_WORDS.1 as u16),
-            k_flows_last: Constant::new(Bits::<16>::from((1u64 << A) - 1)),
-            k_cq_ops_last: Constant::new(Bits::<16>::from(
-                ((full_reset::CQ_OPS.len() as u64) << C) - 1,
-            )),
-            k_commit_word: k16(map::CORE + 8 * nic_spec::regs::COMMIT),
-            k_cq_op_reg: full_reset::CQ_OPS.map(|(r, _)| k16(r)),
-            k_cq_op_data: full_reset::CQ_OPS
-                .map(|(_, v)| Constant::new(Bits::<32>::from(v as u64))),
-            k_cq_op_index: std::array::from_fn(|i| Constant::new(Bits::<3>::from(i as u64))),
-            k_core: k16(map::CORE),
-            k_cq: k16(map::CQ),
-            k_commit: Constant::new(Bits::<6>::from(nic_spec::regs::COMMIT as u64)),
-            k_flows_above: Constant::new(Bits::<32>::from(!((1u64 << A) - 1) & 0xFFFF_FFFF)),
-            k_cq_mask: Constant::new(Bits::<8>::from((1u64 << C) - 1)),
-            k_log_max: Constant::new(Bits::<32>::from(hostif::MAX_LOG_SIZE as u64)),
-            k_okay: Constant::new(Bits::<2>::from(resp::OKAY as u64)),
-            k_slverr: Constant::new(Bits::<2>::from(resp::SLVERR as u64)),
-            k_decerr: Constant::new(Bits::<2>::from(resp::DECERR as u64)),
-            k_lane: [0, 1, 2, 3].map(|i| Constant::new(Bits::<32>::from(0xFFu64 << (8 * i)))),
-            k_sq_align: Constant::new(Bits::<32>::from(0xFFFF_FFE0u64)),
-            k_hi_half: Constant::new(Bits::<64>::from(0xFFFF_FFFF_0000_0000u64)),
-            k_lo_half: Constant::new(Bits::<64>::from(0xFFFF_FFFFu64)),
-            k_page: std::array::from_fn(|i| Constant::new(Bits::<4>::from(i as u64))),
-            addr_load: Default::default(),
-            addr_next: Default::default(),
-            stats_data: Default::default(),
-            wr_next: Default::default(),
-            strb_next: Default::default(),
-            dec_data: Default::default(),
-            k_one: Constant::new(Bits::<32>::from(1u64)),
-            mask: Default::default(),
-            old_w: Default::default(),
-            merged: Default::default(),
-            new_cfg: Default::default(),
-            commit_bad: Default::default(),
-            respond: Default::default(),
-            clear_regs: Default::default(),
-            resp_code: Default::default(),
-            resp_data: Default::default(),
-            sweep_next_phase: Default::default(),
-            sweep_next_index: Default::default(),
-            sweep_done: Default::default(),
-            sweep_addr: Default::default(),
-            sweep_data: Default::default(),
-        }
-    }
 }
 
 impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for Csr<A, Q, C, H> {

@@ -66,11 +66,12 @@ use crate::mem::Fifo;
 use crate::roce::HostReadReqSink;
 use crate::stream::{AxisSink, AxisSkid, AxisSource};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 /// Reads in flight at most.
 pub const MAX_READS: u64 = 8;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct DmaRdMux {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -112,7 +113,9 @@ pub struct DmaRdMux {
     n_descs: DFF<Bits<32>>,
     n_err: DFF<Bits<32>>,
     n_len: DFF<Bits<32>>,
+    #[default(Constant::new(Bits::<4>::from(MAX_READS)))]
     k_max: Constant<Bits<4>>,
+    #[default(Constant::new(Bits::<43>::from(1u64 << 42)))]
     k_fetch_bit: Constant<Bits<43>>,
     core_sum: Signal<Local, Bits<14>>,
     /// A grant may go out: the descriptor register free next cycle,
@@ -133,65 +136,6 @@ pub struct DmaRdMux {
     issue_core: Signal<Local, Bit>,
     finish_core: Signal<Local, Bit>,
     core_reads_next: Signal<Local, Bits<4>>,
-}
-
-impl Default for DmaRdMux {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            s_core: Default::default(),
-            s_fetch: Default::default(),
-            m_axis_read_desc: Default::default(),
-            s_axis_h2c: Default::default(),
-            m_axis_core: Default::default(),
-            m_beat: Default::default(),
-            rd_descs: Default::default(),
-            h2c_err: Default::default(),
-            h2c_len_err: Default::default(),
-            g_core: Default::default(),
-            g_fetch: Default::default(),
-            h2c: Default::default(),
-            d_v: Default::default(),
-            d_addr: Default::default(),
-            d_len: Default::default(),
-            d_tag: Default::default(),
-            route: Default::default(),
-            reads: Default::default(),
-            turn_core: Default::default(),
-            cur_v: Default::default(),
-            cur_fetch: Default::default(),
-            cur_left: Default::default(),
-            cur_flow: Default::default(),
-            cur_idx: Default::default(),
-            cur_word: Default::default(),
-            pad: Default::default(),
-            drop: Default::default(),
-            core_reads: Default::default(),
-            stale: Default::default(),
-            n_descs: Default::default(),
-            n_err: Default::default(),
-            n_len: Default::default(),
-            k_max: Constant::new(Bits::<4>::from(MAX_READS)),
-            k_fetch_bit: Constant::new(Bits::<43>::from(1u64 << 42)),
-            core_sum: Default::default(),
-            can: Default::default(),
-            core_zero: Default::default(),
-            take_core: Default::default(),
-            take_fetch: Default::default(),
-            pick_core: Default::default(),
-            issue: Default::default(),
-            finish: Default::default(),
-            out_valid: Default::default(),
-            out_ready: Default::default(),
-            beat: Default::default(),
-            stray: Default::default(),
-            sink: Default::default(),
-            issue_core: Default::default(),
-            finish_core: Default::default(),
-            core_reads_next: Default::default(),
-        }
-    }
 }
 
 impl Logic for DmaRdMux {

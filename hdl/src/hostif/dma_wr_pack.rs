@@ -44,6 +44,7 @@ use crate::mem::Fifo;
 use crate::roce::HostWriteSink;
 use crate::stream::AxisSource;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 /// Words in a burst at most (256 bytes).
 pub const MAX_BURST: u64 = 32;
@@ -53,8 +54,21 @@ pub const DATA_WORDS: u64 = 128;
 /// while the writers wait: 16, the FIFO's RAM).
 pub const DESCS: u64 = 15;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct DmaWrPack {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!(
+            DATA_WORDS.is_power_of_two()
+                && (DESCS + 1).is_power_of_two()
+                && DATA_WORDS < 256
+                && MAX_BURST.is_power_of_two()
+                && MAX_BURST < 256,
+            "DmaWrPack: room and the burst's length are bit tests \
+             (DATA_WORDS = 2^k, DESCS = 2^k - 1, MAX_BURST = 2^k)",
+        );
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub s_core: HostWriteSink,
     pub s_cqe: CqeWriteSink,
@@ -89,13 +103,19 @@ pub struct DmaWrPack {
     done_v: DFF<Bit>,
     done_cq: DFF<Bits<8>>,
     /// The bits at or above `DATA_WORDS` and `DESCS + 1` (powers of two).
+    #[default(Constant::new(Bits::<8>::from(!(DATA_WORDS - 1) & 0xFF)))]
     k_words_above: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(!DESCS & 0xFF)))]
     k_descs_above: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(DESCS)))]
     k_descs: Constant<Bits<8>>,
     /// The bits at or above MAX_BURST (a power of two): `b_words` is
     /// below it when none is set.
+    #[default(Constant::new(Bits::<8>::from(!(MAX_BURST - 1) & 0xFF)))]
     k_burst_above: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<16>::from(8)))]
     k_eight: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<8>::from(0xFFu64)))]
     k_full: Constant<Bits<8>>,
     room: Signal<Local, Bit>,
     free: Signal<Local, Bit>,
@@ -122,79 +142,6 @@ pub struct DmaWrPack {
     pc_pairs: [Signal<Local, Bits<16>>; 4],
     pop: Signal<Local, Bit>,
     dpop: Signal<Local, Bit>,
-}
-
-impl Default for DmaWrPack {
-    fn default() -> Self {
-        assert!(
-            DATA_WORDS.is_power_of_two()
-                && (DESCS + 1).is_power_of_two()
-                && DATA_WORDS < 256
-                && MAX_BURST.is_power_of_two()
-                && MAX_BURST < 256,
-            "DmaWrPack: room and the burst's length are bit tests \
-             (DATA_WORDS = 2^k, DESCS = 2^k - 1, MAX_BURST = 2^k)"
-        );
-        Self {
-            clock: Default::default(),
-            s_core: Default::default(),
-            s_cqe: Default::default(),
-            m_axis_write_desc: Default::default(),
-            m_axis_c2h: Default::default(),
-            m_done: Default::default(),
-            wr_descs: Default::default(),
-            lo_v: Default::default(),
-            lo_addr: Default::default(),
-            lo_data: Default::default(),
-            hi_v: Default::default(),
-            hi_addr: Default::default(),
-            hi_data: Default::default(),
-            hi_cq: Default::default(),
-            held_v: Default::default(),
-            held_data: Default::default(),
-            held_keep: Default::default(),
-            held_evt: Default::default(),
-            held_cq: Default::default(),
-            b_addr: Default::default(),
-            b_next: Default::default(),
-            b_len: Default::default(),
-            b_words: Default::default(),
-            data: Default::default(),
-            descs: Default::default(),
-            used: Default::default(),
-            dcnt: Default::default(),
-            n_descs: Default::default(),
-            done_v: Default::default(),
-            done_cq: Default::default(),
-            k_words_above: Constant::new(Bits::<8>::from(!(DATA_WORDS - 1) & 0xFF)),
-            k_descs_above: Constant::new(Bits::<8>::from(!DESCS & 0xFF)),
-            k_descs: Constant::new(Bits::<8>::from(DESCS)),
-            k_burst_above: Constant::new(Bits::<8>::from(!(MAX_BURST - 1) & 0xFF)),
-            k_eight: Constant::new(Bits::<16>::from(8)),
-            k_full: Constant::new(Bits::<8>::from(0xFFu64)),
-            room: Default::default(),
-            free: Default::default(),
-            w_v: Default::default(),
-            w_addr: Default::default(),
-            w_seq: Default::default(),
-            seq_lo: Default::default(),
-            seq_hi: Default::default(),
-            seq_core: Default::default(),
-            seq_cqe: Default::default(),
-            w_data: Default::default(),
-            w_keep: Default::default(),
-            w_evt: Default::default(),
-            w_cq: Default::default(),
-            take_cqe: Default::default(),
-            join_burst: Default::default(),
-            close: Default::default(),
-            pc: Default::default(),
-            pc_core: Default::default(),
-            pc_pairs: Default::default(),
-            pop: Default::default(),
-            dpop: Default::default(),
-        }
-    }
 }
 
 impl Logic for DmaWrPack {

@@ -63,6 +63,7 @@ use crate::mem::{Fifo, Ram};
 use crate::roce::WrCompletionSink;
 use nic_spec::hostif::resp;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 /// The event an `Exec` cycle decides.
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
@@ -74,8 +75,18 @@ pub enum SqEvent {
     Fetch,
 }
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct SqEngine<const A: usize, const Q: usize, const W: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!((1..=12).contains(&A), "SqEngine: 1 <= A <= 12");
+        assert!(
+            (1..=8).contains(&Q),
+            "SqEngine: 2..=256 work requests per flow, the requester's range (a fetch is <= 16 entries whatever Q)",
+        );
+        assert!((1..=6).contains(&W), "SqEngine: 2..=64 WQE buffer credits");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub s_reg: RegReqSink,
     pub m_reg: RegRespSource,
@@ -124,6 +135,7 @@ pub struct SqEngine<const A: usize, const Q: usize, const W: usize> {
     turn_fetch: DFF<Bit>,
     /// Free WQE buffer credits (2^W at start): the credit check reads a
     /// register, not credits − used.
+    #[default(DFFWithInit::new(Bits::<8>::from(1u64 << W)))]
     free_cr: DFFWithInit<Bits<8>>,
     f_v: DFF<Bit>,
     f_flow: DFF<Bits<A>>,
@@ -142,17 +154,29 @@ pub struct SqEngine<const A: usize, const Q: usize, const W: usize> {
     n_rings: DFF<Bits<32>>,
     n_refused: DFF<Bits<32>>,
     n_fetches: DFF<Bits<32>>,
+    #[default(Constant::new(Bits::<16>::from(A as u64)))]
     k_a: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<17>::from(1u64 << Q)))]
     k_room: Constant<Bits<17>>,
+    #[default(Constant::new(Bits::<17>::from((1u64 << Q) + 1)))]
     k_room_p1: Constant<Bits<17>>,
+    #[default(Constant::new(Bits::<16>::from((0xFFFFu64 << Q) & 0xFFFF)))]
     k_outst_hi: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(0xFFFFu64)))]
     k_ones16: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<17>::from(16u64)))]
     k_max_fetch: Constant<Bits<17>>,
+    #[default(Constant::new(Bits::<17>::from(1u64)))]
     k_one17: Constant<Bits<17>>,
+    #[default(Constant::new(Bits::<8>::from(0xFFu64)))]
     k_no_cq: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<2>::from(resp::OKAY as u64)))]
     k_okay: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(resp::SLVERR as u64)))]
     k_slverr: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<16>::from(0x00FFu64)))]
     k_lo_byte: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(0xFF00u64)))]
     k_hi_byte: Constant<Bits<16>>,
     pick_cmpl: Signal<Local, Bit>,
     pick_fetch: Signal<Local, Bit>,
@@ -199,132 +223,6 @@ pub struct SqEngine<const A: usize, const Q: usize, const W: usize> {
     queued_out: Signal<Local, Bit>,
     push: Signal<Local, Bit>,
     taken_n: Signal<Local, Bits<8>>,
-}
-
-impl<const A: usize, const Q: usize, const W: usize> Default for SqEngine<A, Q, W> {
-    fn default() -> Self {
-        assert!((1..=12).contains(&A), "SqEngine: 1 <= A <= 12");
-        assert!(
-            (1..=8).contains(&Q),
-            "SqEngine: 2..=256 work requests per flow, the requester's range (a fetch is <= 16 entries whatever Q)"
-        );
-        assert!((1..=6).contains(&W), "SqEngine: 2..=64 WQE buffer credits");
-        Self {
-            clock: Default::default(),
-            s_reg: Default::default(),
-            m_reg: Default::default(),
-            s_commit: Default::default(),
-            s_cmpl: Default::default(),
-            s_err: Default::default(),
-            wqe_freed: Default::default(),
-            m_fetch: Default::default(),
-            m_cqe: Default::default(),
-            db_rings: Default::default(),
-            db_refused: Default::default(),
-            wqe_fetches: Default::default(),
-            ring: Default::default(),
-            index: Default::default(),
-            fetch_q: Default::default(),
-            stage: Default::default(),
-            lk_index: Default::default(),
-            lk_ring: Default::default(),
-            c_pi: Default::default(),
-            c_fi: Default::default(),
-            c_done: Default::default(),
-            c_queued: Default::default(),
-            c_active: Default::default(),
-            c_size: Default::default(),
-            c_room: Default::default(),
-            c_room_new: Default::default(),
-            c_done_new: Default::default(),
-            c_p_new: Default::default(),
-            c_d_new: Default::default(),
-            c_d_old: Default::default(),
-            c_slot: Default::default(),
-            c_n2: Default::default(),
-            ev: Default::default(),
-            ev_flow: Default::default(),
-            ev_oor: Default::default(),
-            r_write: Default::default(),
-            r_wdata: Default::default(),
-            r_strb: Default::default(),
-            c_pend: Default::default(),
-            c_flow: Default::default(),
-            c_word: Default::default(),
-            turn_fetch: Default::default(),
-            free_cr: DFFWithInit::new(Bits::<8>::from(1u64 << W)),
-            f_v: Default::default(),
-            f_flow: Default::default(),
-            f_idx: Default::default(),
-            f_count: Default::default(),
-            f_addr: Default::default(),
-            q_v: Default::default(),
-            q_cq: Default::default(),
-            q_flow: Default::default(),
-            q_tag: Default::default(),
-            q_status: Default::default(),
-            q_bytes: Default::default(),
-            rs_v: Default::default(),
-            rs_data: Default::default(),
-            rs_code: Default::default(),
-            n_rings: Default::default(),
-            n_refused: Default::default(),
-            n_fetches: Default::default(),
-            k_a: Constant::new(Bits::<16>::from(A as u64)),
-            k_room: Constant::new(Bits::<17>::from(1u64 << Q)),
-            k_room_p1: Constant::new(Bits::<17>::from((1u64 << Q) + 1)),
-            k_outst_hi: Constant::new(Bits::<16>::from((0xFFFFu64 << Q) & 0xFFFF)),
-            k_ones16: Constant::new(Bits::<16>::from(0xFFFFu64)),
-            k_max_fetch: Constant::new(Bits::<17>::from(16u64)),
-            k_one17: Constant::new(Bits::<17>::from(1u64)),
-            k_no_cq: Constant::new(Bits::<8>::from(0xFFu64)),
-            k_okay: Constant::new(Bits::<2>::from(resp::OKAY as u64)),
-            k_slverr: Constant::new(Bits::<2>::from(resp::SLVERR as u64)),
-            k_lo_byte: Constant::new(Bits::<16>::from(0x00FFu64)),
-            k_hi_byte: Constant::new(Bits::<16>::from(0xFF00u64)),
-            pick_cmpl: Default::default(),
-            pick_fetch: Default::default(),
-            cmpl_avail: Default::default(),
-            fetch_avail: Default::default(),
-            pick_flow: Default::default(),
-            pi: Default::default(),
-            fi: Default::default(),
-            done: Default::default(),
-            queued: Default::default(),
-            active: Default::default(),
-            log_size: Default::default(),
-            size: Default::default(),
-            avail: Default::default(),
-            outst: Default::default(),
-            room: Default::default(),
-            done_new: Default::default(),
-            room_new: Default::default(),
-            p_new: Default::default(),
-            slot: Default::default(),
-            to_end: Default::default(),
-            free: Default::default(),
-            n1: Default::default(),
-            outst_small: Default::default(),
-            outst_full: Default::default(),
-            ring_mask: Default::default(),
-            avail17: Default::default(),
-            room_lt_avail: Default::default(),
-            end_lt_room: Default::default(),
-            end_lt_avail: Default::default(),
-            n2: Default::default(),
-            n2m: Default::default(),
-            n_lt_avail: Default::default(),
-            room_gt_n: Default::default(),
-            n: Default::default(),
-            fi_new: Default::default(),
-            pi_out: Default::default(),
-            fi_out: Default::default(),
-            done_out: Default::default(),
-            queued_out: Default::default(),
-            push: Default::default(),
-            taken_n: Default::default(),
-        }
-    }
 }
 
 impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W> {

@@ -31,12 +31,18 @@ use crate::mem::Fifo;
 use crate::roce::{WorkReqSource, WrCompletionSource};
 use nic_spec::roce::wr::Status;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 /// Bits of a buffered entry: the four words, flow 16, index 16, err 1.
 pub const ENTRY_BITS: usize = 4 * 64 + 16 + 16 + 1;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct WqeUnpack<const W: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!((1..=6).contains(&W), "WqeUnpack: 2..=64 entries");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub s_beat: WqeBeatSink,
     pub m_wr: WorkReqSource,
@@ -53,44 +59,15 @@ pub struct WqeUnpack<const W: usize> {
     held: DFF<Bits<8>>,
     n_wqes: DFF<Bits<32>>,
     n_err: DFF<Bits<32>>,
+    #[default(Constant::new(Bits::<8>::from(1u64 << W)))]
     k_cap: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(Status::DmaErr as u64)))]
     k_dma_err: Constant<Bits<8>>,
     take: Signal<Local, Bit>,
     push: Signal<Local, Bit>,
     head_err: Signal<Local, Bit>,
     pop: Signal<Local, Bit>,
     w3: Signal<Local, Bits<64>>,
-}
-
-impl<const W: usize> Default for WqeUnpack<W> {
-    fn default() -> Self {
-        assert!((1..=6).contains(&W), "WqeUnpack: 2..=64 entries");
-        Self {
-            clock: Default::default(),
-            s_beat: Default::default(),
-            m_wr: Default::default(),
-            m_err: Default::default(),
-            wqe_freed: Default::default(),
-            wqes: Default::default(),
-            wqe_dma_err: Default::default(),
-            w0: Default::default(),
-            w1: Default::default(),
-            w2: Default::default(),
-            err_acc: Default::default(),
-            freed: Default::default(),
-            entries: Default::default(),
-            held: Default::default(),
-            n_wqes: Default::default(),
-            n_err: Default::default(),
-            k_cap: Constant::new(Bits::<8>::from(1u64 << W)),
-            k_dma_err: Constant::new(Bits::<8>::from(Status::DmaErr as u64)),
-            take: Default::default(),
-            push: Default::default(),
-            head_err: Default::default(),
-            pop: Default::default(),
-            w3: Default::default(),
-        }
-    }
 }
 
 impl<const W: usize> Logic for WqeUnpack<W> {

@@ -63,6 +63,7 @@
 use super::{AsyncFifoStatsSource, ReqSync};
 use crate::stream::{AxisSink, AxisSource};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 /// Gray to binary, 16 bits (combinational).
 #[derive(LogicBlock, Default)]
@@ -94,8 +95,14 @@ impl Logic for GrayToBin {
 /// Cycles the read side stays flagged in reset after its reset ends.
 const HOLD: u64 = 4;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct AxisAsyncFifo<const A: usize, const DROP: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!((2..=15).contains(&A), "AxisAsyncFifo: 2 <= A <= 15");
+        assert!(DROP <= 1, "AxisAsyncFifo: DROP is 0 or 1");
+        Default::default()
+    })]
     pub s_clk: Signal<In, Clock>,
     pub s_rst: Signal<In, Bit>,
     pub s_axis: AxisSink<64, 8, 1>,
@@ -137,8 +144,11 @@ pub struct AxisAsyncFifo<const A: usize, const DROP: usize> {
     s_req_m1: DFF<Bit>,
     s_in_rst_m0: DFF<Bit>,
     s_in_rst_m1: DFF<Bit>,
+    #[default(Constant::new(Bits::<16>::from(1u64 << A)))]
     k_cap: Constant<Bits<16>>,
+    #[default(Constant::new(DROP == 1))]
     k_drop: Constant<Bit>,
+    #[default(Constant::new(Bits::<3>::from(HOLD)))]
     k_hold: Constant<Bits<3>>,
     // ---- locals
     rst_s: Signal<Local, Bit>,
@@ -156,72 +166,6 @@ pub struct AxisAsyncFifo<const A: usize, const DROP: usize> {
     issue: Signal<Local, Bit>,
     rd_next: Signal<Local, Bits<16>>,
     head: Signal<Local, Bits<74>>,
-}
-
-impl<const A: usize, const DROP: usize> Default for AxisAsyncFifo<A, DROP> {
-    fn default() -> Self {
-        assert!((2..=15).contains(&A), "AxisAsyncFifo: 2 <= A <= 15");
-        assert!(DROP <= 1, "AxisAsyncFifo: DROP is 0 or 1");
-        Self {
-            s_clk: Default::default(),
-            s_rst: Default::default(),
-            s_axis: Default::default(),
-            m_stats: Default::default(),
-            m_clk: Default::default(),
-            m_rst: Default::default(),
-            m_axis: Default::default(),
-            ram: Default::default(),
-            sync: Default::default(),
-            rd_bin: Default::default(),
-            wr: Default::default(),
-            commit: Default::default(),
-            dropping: Default::default(),
-            s_open: Default::default(),
-            rd_s0: Default::default(),
-            rd_s1: Default::default(),
-            rd_w: Default::default(),
-            s_req: Default::default(),
-            s_in_rst: Default::default(),
-            m_in_rst_s0: Default::default(),
-            m_in_rst_s1: Default::default(),
-            n_frames: Default::default(),
-            n_dropped: Default::default(),
-            rd: Default::default(),
-            rd_gray: Default::default(),
-            rv: Default::default(),
-            h_v: Default::default(),
-            h_d: Default::default(),
-            s_v: Default::default(),
-            s_d: Default::default(),
-            m_open: Default::default(),
-            term: Default::default(),
-            m_hold: Default::default(),
-            m_in_rst: Default::default(),
-            m_req: Default::default(),
-            s_req_m0: Default::default(),
-            s_req_m1: Default::default(),
-            s_in_rst_m0: Default::default(),
-            s_in_rst_m1: Default::default(),
-            k_cap: Constant::new(Bits::<16>::from(1u64 << A)),
-            k_drop: Constant::new(DROP == 1),
-            k_hold: Constant::new(Bits::<3>::from(HOLD)),
-            rst_s: Default::default(),
-            room: Default::default(),
-            ready: Default::default(),
-            beat: Default::default(),
-            wr_next: Default::default(),
-            rst_m: Default::default(),
-            shown_v: Default::default(),
-            shown_last: Default::default(),
-            open_n: Default::default(),
-            term_n: Default::default(),
-            consume: Default::default(),
-            keep: Default::default(),
-            issue: Default::default(),
-            rd_next: Default::default(),
-            head: Default::default(),
-        }
-    }
 }
 
 impl<const A: usize, const DROP: usize> Logic for AxisAsyncFifo<A, DROP> {

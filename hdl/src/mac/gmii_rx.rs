@@ -57,6 +57,7 @@ use crate::roce::crc32::Crc32x8;
 use crate::stream::AxisSource;
 use nic_spec::mac::{ctl, FCS_RESIDUE, MIN_FRAME, PREAMBLE_BYTE, SFD};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 /// Bytes in the delay line: byte 0 of a frame must still be in it when
 /// byte 13 (the end of the EtherType) arrives.
@@ -68,7 +69,7 @@ const ST_PRE: u64 = 1;
 const ST_DATA: u64 = 2;
 const ST_DISCARD: u64 = 3;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct GmiiRx {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -115,22 +116,37 @@ pub struct GmiiRx {
     n_bad_fcs: DFF<Bits<32>>,
     n_pause: DFF<Bits<32>>,
     n_ctl_other: DFF<Bits<32>>,
+    #[default(Constant::new(ST_IDLE.into()))]
     k_st_idle: Constant<Bits<2>>,
+    #[default(Constant::new(ST_PRE.into()))]
     k_st_pre: Constant<Bits<2>>,
+    #[default(Constant::new(ST_DATA.into()))]
     k_st_data: Constant<Bits<2>>,
+    #[default(Constant::new(ST_DISCARD.into()))]
     k_st_discard: Constant<Bits<2>>,
+    #[default(Constant::new((PREAMBLE_BYTE as u64).into()))]
     k_preamble: Constant<Bits<8>>,
+    #[default(Constant::new((SFD as u64).into()))]
     k_sfd: Constant<Bits<8>>,
+    #[default(Constant::new(0xFFFF_FFFFu64.into()))]
     k_crc_init: Constant<Bits<32>>,
+    #[default(Constant::new((FCS_RESIDUE as u64).into()))]
     k_residue: Constant<Bits<32>>,
+    #[default(Constant::new((MIN_FRAME as u64).into()))]
     k_min: Constant<Bits<16>>,
+    #[default(Constant::new(ctl::DST.into()))]
     k_dst: Constant<Bits<48>>,
+    #[default(Constant::new((ctl::ETHERTYPE as u64).into()))]
     k_ethertype: Constant<Bits<16>>,
+    #[default(Constant::new((ctl::OP_PAUSE as u64).into()))]
     k_op_pause: Constant<Bits<16>>,
+    #[default(Constant::new((ctl::OP_PFC as u64).into()))]
     k_op_pfc: Constant<Bits<16>>,
     /// The line's bits 1..=4: where the FCS is once shifted.
+    #[default(Constant::new(0b11110u64.into()))]
     k_fcs_slots: Constant<Bits<14>>,
     /// The line's bit 5: where the last data byte is once shifted.
+    #[default(Constant::new(0b100000u64.into()))]
     k_last_slot: Constant<Bits<14>>,
     // ---- Locals
     in_frame: Signal<Local, Bit>,
@@ -147,83 +163,6 @@ pub struct GmiiRx {
     v_runt: Signal<Local, Bit>,
     v_fcs: Signal<Local, Bit>,
     v_bad: Signal<Local, Bit>,
-}
-
-impl Default for GmiiRx {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            gmii_rxd: Default::default(),
-            gmii_rx_dv: Default::default(),
-            gmii_rx_er: Default::default(),
-            cfg_max_len: Default::default(),
-            m_axis: Default::default(),
-            bad_frame: Default::default(),
-            bad_fcs: Default::default(),
-            pause_valid: Default::default(),
-            pause_quanta: Default::default(),
-            m_stats: Default::default(),
-            crc_byte: Default::default(),
-            in_d: Default::default(),
-            in_dv: Default::default(),
-            in_er: Default::default(),
-            st: Default::default(),
-            cnt: Default::default(),
-            crc: Default::default(),
-            err: Default::default(),
-            is_ctl: Default::default(),
-            ctl_op: Default::default(),
-            ctl_quanta: Default::default(),
-            pfc_en: Default::default(),
-            line_d: Default::default(),
-            line_v: Default::default(),
-            line_last: Default::default(),
-            line_user: Default::default(),
-            o_bad_frame: Default::default(),
-            o_bad_fcs: Default::default(),
-            o_pause_valid: Default::default(),
-            o_pause_quanta: Default::default(),
-            n_frames: Default::default(),
-            n_bytes: Default::default(),
-            n_bad_preamble: Default::default(),
-            n_errors: Default::default(),
-            n_oversize: Default::default(),
-            n_runts: Default::default(),
-            n_bad_fcs: Default::default(),
-            n_pause: Default::default(),
-            n_ctl_other: Default::default(),
-            k_st_idle: Constant::new(ST_IDLE.into()),
-            k_st_pre: Constant::new(ST_PRE.into()),
-            k_st_data: Constant::new(ST_DATA.into()),
-            k_st_discard: Constant::new(ST_DISCARD.into()),
-            k_preamble: Constant::new((PREAMBLE_BYTE as u64).into()),
-            k_sfd: Constant::new((SFD as u64).into()),
-            k_crc_init: Constant::new(0xFFFF_FFFFu64.into()),
-            k_residue: Constant::new((FCS_RESIDUE as u64).into()),
-            k_min: Constant::new((MIN_FRAME as u64).into()),
-            k_dst: Constant::new(ctl::DST.into()),
-            k_ethertype: Constant::new((ctl::ETHERTYPE as u64).into()),
-            k_op_pause: Constant::new((ctl::OP_PAUSE as u64).into()),
-            k_op_pfc: Constant::new((ctl::OP_PFC as u64).into()),
-            k_fcs_slots: Constant::new(0b11110u64.into()),
-            k_last_slot: Constant::new(0b100000u64.into()),
-            in_frame: Default::default(),
-            pair: Default::default(),
-            shifted_v: Default::default(),
-            shifted_last: Default::default(),
-            shifted_user: Default::default(),
-            take: Default::default(),
-            cut: Default::default(),
-            frame_end: Default::default(),
-            kill: Default::default(),
-            v_err: Default::default(),
-            v_over: Default::default(),
-            v_runt: Default::default(),
-            v_fcs: Default::default(),
-            v_bad: Default::default(),
-        }
-    }
 }
 
 impl Logic for GmiiRx {

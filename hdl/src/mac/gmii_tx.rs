@@ -41,6 +41,7 @@ use crate::roce::crc32::Crc32x8;
 use crate::stream::AxisSink;
 use nic_spec::mac::{FCS_LEN, IFG, MIN_FRAME, PREAMBLE_BYTE, PREAMBLE_LEN, SFD};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 /// Transmitter states (`st`).
 const ST_IDLE: u64 = 0;
@@ -51,7 +52,7 @@ const ST_FCS: u64 = 4;
 const ST_DRAIN: u64 = 5;
 const ST_GAP: u64 = 6;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct GmiiTx {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -74,66 +75,37 @@ pub struct GmiiTx {
     n_frames: DFF<Bits<32>>,
     n_bytes: DFF<Bits<32>>,
     n_aborts: DFF<Bits<32>>,
+    #[default(Constant::new(ST_IDLE.into()))]
     k_st_idle: Constant<Bits<3>>,
+    #[default(Constant::new(ST_PRE.into()))]
     k_st_pre: Constant<Bits<3>>,
+    #[default(Constant::new(ST_DATA.into()))]
     k_st_data: Constant<Bits<3>>,
+    #[default(Constant::new(ST_PAD.into()))]
     k_st_pad: Constant<Bits<3>>,
+    #[default(Constant::new(ST_FCS.into()))]
     k_st_fcs: Constant<Bits<3>>,
+    #[default(Constant::new(ST_DRAIN.into()))]
     k_st_drain: Constant<Bits<3>>,
+    #[default(Constant::new(ST_GAP.into()))]
     k_st_gap: Constant<Bits<3>>,
+    #[default(Constant::new(((PREAMBLE_LEN - 1) as u64).into()))]
     k_pre_last: Constant<Bits<4>>,
+    #[default(Constant::new(((FCS_LEN - 1) as u64).into()))]
     k_fcs_last: Constant<Bits<4>>,
+    #[default(Constant::new(((IFG - 1) as u64).into()))]
     k_gap_last: Constant<Bits<4>>,
+    #[default(Constant::new((PREAMBLE_BYTE as u64).into()))]
     k_preamble: Constant<Bits<8>>,
+    #[default(Constant::new((SFD as u64).into()))]
     k_sfd: Constant<Bits<8>>,
+    #[default(Constant::new(((MIN_FRAME - FCS_LEN - 1) as u64).into()))]
     k_pad_last: Constant<Bits<16>>,
+    #[default(Constant::new(0xFFFF_FFFFu64.into()))]
     k_crc_init: Constant<Bits<32>>,
     fcs: Signal<Local, Bits<32>>,
     len_inc: Signal<Local, Bits<16>>,
     start: Signal<Local, Bit>,
-}
-
-impl Default for GmiiTx {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            s_axis: Default::default(),
-            pause: Default::default(),
-            gmii_txd: Default::default(),
-            gmii_tx_en: Default::default(),
-            gmii_tx_er: Default::default(),
-            m_stats: Default::default(),
-            crc_byte: Default::default(),
-            st: Default::default(),
-            step: Default::default(),
-            len: Default::default(),
-            crc: Default::default(),
-            txd: Default::default(),
-            tx_en: Default::default(),
-            tx_er: Default::default(),
-            n_frames: Default::default(),
-            n_bytes: Default::default(),
-            n_aborts: Default::default(),
-            k_st_idle: Constant::new(ST_IDLE.into()),
-            k_st_pre: Constant::new(ST_PRE.into()),
-            k_st_data: Constant::new(ST_DATA.into()),
-            k_st_pad: Constant::new(ST_PAD.into()),
-            k_st_fcs: Constant::new(ST_FCS.into()),
-            k_st_drain: Constant::new(ST_DRAIN.into()),
-            k_st_gap: Constant::new(ST_GAP.into()),
-            k_pre_last: Constant::new(((PREAMBLE_LEN - 1) as u64).into()),
-            k_fcs_last: Constant::new(((FCS_LEN - 1) as u64).into()),
-            k_gap_last: Constant::new(((IFG - 1) as u64).into()),
-            k_preamble: Constant::new((PREAMBLE_BYTE as u64).into()),
-            k_sfd: Constant::new((SFD as u64).into()),
-            k_pad_last: Constant::new(((MIN_FRAME - FCS_LEN - 1) as u64).into()),
-            k_crc_init: Constant::new(0xFFFF_FFFFu64.into()),
-            fcs: Default::default(),
-            len_inc: Default::default(),
-            start: Default::default(),
-        }
-    }
 }
 
 impl Logic for GmiiTx {

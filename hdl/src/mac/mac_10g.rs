@@ -45,9 +45,15 @@ use super::{
 };
 use crate::stream::{AxisSink, AxisSource};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct Mac10g<const MAX_LEN: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!(MAX_LEN >= 64 && MAX_LEN <= 0xFFF0, "Mac10g: 64 <= MAX_LEN <= 65520");
+        Default::default()
+    })]
     pub rx_clk: Signal<In, Clock>,
     pub rx_rst: Signal<In, Bit>,
     pub tx_clk: Signal<In, Clock>,
@@ -74,45 +80,8 @@ pub struct Mac10g<const MAX_LEN: usize> {
     rx: XgmiiRx,
     pause_sync: ReqSync<16>,
     pause: TxPause<3>,
+    #[default(Constant::new(Bits::<16>::from(MAX_LEN as u64)))]
     k_max_len: Constant<Bits<16>>,
-}
-
-impl<const MAX_LEN: usize> Default for Mac10g<MAX_LEN> {
-    fn default() -> Self {
-        assert!(
-            MAX_LEN >= 64 && MAX_LEN <= 0xFFF0,
-            "Mac10g: 64 <= MAX_LEN <= 65520"
-        );
-        Self {
-            rx_clk: Default::default(),
-            rx_rst: Default::default(),
-            tx_clk: Default::default(),
-            tx_rst: Default::default(),
-            tx_axis: Default::default(),
-            rx_axis: Default::default(),
-            xgmii_rxd: Default::default(),
-            xgmii_rxc: Default::default(),
-            xgmii_txd: Default::default(),
-            xgmii_txc: Default::default(),
-            rx_error_bad_frame: Default::default(),
-            rx_error_bad_fcs: Default::default(),
-            rx_pause_valid: Default::default(),
-            rx_pause_quanta: Default::default(),
-            tx_paused: Default::default(),
-            tx_pause_req: Default::default(),
-            tx_pause_quanta: Default::default(),
-            tx_pause_cev: Default::default(),
-            cfg_src_mac: Default::default(),
-            m_stats_tx: Default::default(),
-            m_stats_rx: Default::default(),
-            m_stats_pause: Default::default(),
-            tx: Default::default(),
-            rx: Default::default(),
-            pause_sync: Default::default(),
-            pause: Default::default(),
-            k_max_len: Constant::new(Bits::<16>::from(MAX_LEN as u64)),
-        }
-    }
 }
 
 impl<const MAX_LEN: usize> Logic for Mac10g<MAX_LEN> {

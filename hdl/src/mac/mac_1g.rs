@@ -45,8 +45,9 @@ use super::{
 use crate::stream::{AxisNarrow, AxisSink, AxisSource, AxisWiden};
 use nic_spec::mac::MAX_FRAME;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct Mac1g {
     pub rx_clk: Signal<In, Clock>,
     pub rx_rst: Signal<In, Bit>,
@@ -78,45 +79,8 @@ pub struct Mac1g {
     widen: AxisWiden,
     pause_sync: ReqSync<16>,
     pause: TxPause<6>,
+    #[default(Constant::new(Bits::<16>::from(MAX_FRAME as u64)))]
     k_max_len: Constant<Bits<16>>,
-}
-
-impl Default for Mac1g {
-    fn default() -> Self {
-        Self {
-            rx_clk: Default::default(),
-            rx_rst: Default::default(),
-            tx_clk: Default::default(),
-            tx_rst: Default::default(),
-            tx_axis: Default::default(),
-            rx_axis: Default::default(),
-            gmii_rxd: Default::default(),
-            gmii_rx_dv: Default::default(),
-            gmii_rx_er: Default::default(),
-            gmii_txd: Default::default(),
-            gmii_tx_en: Default::default(),
-            gmii_tx_er: Default::default(),
-            rx_error_bad_frame: Default::default(),
-            rx_error_bad_fcs: Default::default(),
-            rx_pause_valid: Default::default(),
-            rx_pause_quanta: Default::default(),
-            tx_paused: Default::default(),
-            tx_pause_req: Default::default(),
-            tx_pause_quanta: Default::default(),
-            tx_pause_cev: Default::default(),
-            cfg_src_mac: Default::default(),
-            m_stats_tx: Default::default(),
-            m_stats_rx: Default::default(),
-            m_stats_pause: Default::default(),
-            tx: Default::default(),
-            narrow: Default::default(),
-            rx: Default::default(),
-            widen: Default::default(),
-            pause_sync: Default::default(),
-            pause: Default::default(),
-            k_max_len: Constant::new(Bits::<16>::from(MAX_FRAME as u64)),
-        }
-    }
 }
 
 impl Logic for Mac1g {

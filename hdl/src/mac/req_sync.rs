@@ -34,8 +34,9 @@
 //! clock).
 
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct ReqSync<const W: usize> {
     pub clock_in: Signal<In, Clock>,
     pub reset_in: Signal<In, Bit>,
@@ -62,36 +63,6 @@ pub struct ReqSync<const W: usize> {
     out: DFF<Bits<W>>,
     settle_out: DFF<Bits<2>>,
     idle: Signal<Local, Bit>,
-}
-
-impl<const W: usize> Default for ReqSync<W> {
-    fn default() -> Self {
-        Self {
-            clock_in: Default::default(),
-            reset_in: Default::default(),
-            send: Default::default(),
-            data: Default::default(),
-            busy: Default::default(),
-            clock_out: Default::default(),
-            reset_out: Default::default(),
-            update: Default::default(),
-            data_out: Default::default(),
-            req_tog: Default::default(),
-            hold: Default::default(),
-            ack_s0: Default::default(),
-            ack_s1: Default::default(),
-            pend: Default::default(),
-            pend_data: Default::default(),
-            settle_in: Default::default(),
-            req_s0: Default::default(),
-            req_s1: Default::default(),
-            req_seen: Default::default(),
-            upd: Default::default(),
-            out: Default::default(),
-            settle_out: Default::default(),
-            idle: Default::default(),
-        }
-    }
 }
 
 impl<const W: usize> Logic for ReqSync<W> {

@@ -50,6 +50,7 @@ use super::MacPauseStatsSource;
 use crate::stream::{AxisSink, AxisSource};
 use nic_spec::mac::ctl;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 const G_IDLE: u64 = 0;
 const G_USER: u64 = 1;
@@ -67,8 +68,13 @@ const fn type_op_le(op: u16) -> u64 {
     u64::from_le_bytes([0, 0, 0, 0, t[0], t[1], o[0], o[1]])
 }
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct TxPause<const QUANTUM_SHIFT: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!(QUANTUM_SHIFT <= 8, "TxPause: QUANTUM_SHIFT <= 8");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub s_axis: AxisSink<64, 8, 1>,
@@ -93,12 +99,19 @@ pub struct TxPause<const QUANTUM_SHIFT: usize> {
     n_superseded: DFF<Bits<32>>,
     n_applied: DFF<Bits<32>>,
     n_held: DFF<Bits<32>>,
+    #[default(Constant::new(Bits::<2>::from(G_IDLE)))]
     k_idle: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(G_USER)))]
     k_user: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(G_PAUSE)))]
     k_pause: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<5>::from(QUANTUM_SHIFT as u64)))]
     k_shift: Constant<Bits<5>>,
+    #[default(Constant::new(Bits::<64>::from(DST_LE)))]
     k_dst: Constant<Bits<64>>,
+    #[default(Constant::new(Bits::<64>::from(type_op_le(ctl::OP_PAUSE))))]
     k_type_op: Constant<Bits<64>>,
+    #[default(Constant::new(Bits::<64>::from(type_op_le(ctl::OP_PFC))))]
     k_type_op_pfc: Constant<Bits<64>>,
     is_paused: Signal<Local, Bit>,
     pending_now: Signal<Local, Bit>,
@@ -121,62 +134,6 @@ pub struct TxPause<const QUANTUM_SHIFT: usize> {
     last_beat: Signal<Local, Bits<3>>,
     /// The second beat's EtherType and opcode (PAUSE or PFC).
     type_op: Signal<Local, Bits<64>>,
-}
-
-impl<const QUANTUM_SHIFT: usize> Default for TxPause<QUANTUM_SHIFT> {
-    fn default() -> Self {
-        assert!(QUANTUM_SHIFT <= 8, "TxPause: QUANTUM_SHIFT <= 8");
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            s_axis: Default::default(),
-            m_axis: Default::default(),
-            rx_pause_valid: Default::default(),
-            rx_pause_quanta: Default::default(),
-            tx_pause_req: Default::default(),
-            tx_pause_quanta: Default::default(),
-            tx_pause_cev: Default::default(),
-            cfg_src_mac: Default::default(),
-            paused: Default::default(),
-            m_stats: Default::default(),
-            grant: Default::default(),
-            beat: Default::default(),
-            pending: Default::default(),
-            pending_quanta: Default::default(),
-            pending_cev: Default::default(),
-            send_quanta: Default::default(),
-            send_cev: Default::default(),
-            remaining: Default::default(),
-            n_sent: Default::default(),
-            n_superseded: Default::default(),
-            n_applied: Default::default(),
-            n_held: Default::default(),
-            k_idle: Constant::new(Bits::<2>::from(G_IDLE)),
-            k_user: Constant::new(Bits::<2>::from(G_USER)),
-            k_pause: Constant::new(Bits::<2>::from(G_PAUSE)),
-            k_shift: Constant::new(Bits::<5>::from(QUANTUM_SHIFT as u64)),
-            k_dst: Constant::new(Bits::<64>::from(DST_LE)),
-            k_type_op: Constant::new(Bits::<64>::from(type_op_le(ctl::OP_PAUSE))),
-            k_type_op_pfc: Constant::new(Bits::<64>::from(type_op_le(ctl::OP_PFC))),
-            is_paused: Default::default(),
-            pending_now: Default::default(),
-            mac: Default::default(),
-            quanta: Default::default(),
-            quanta_be: Default::default(),
-            cev: Default::default(),
-            is_pfc: Default::default(),
-            t0: Default::default(),
-            t1: Default::default(),
-            t2: Default::default(),
-            t3: Default::default(),
-            t4: Default::default(),
-            t5: Default::default(),
-            t6: Default::default(),
-            t7: Default::default(),
-            last_beat: Default::default(),
-            type_op: Default::default(),
-        }
-    }
 }
 
 impl<const QUANTUM_SHIFT: usize> Logic for TxPause<QUANTUM_SHIFT> {

@@ -56,6 +56,7 @@ use crate::roce::crc32::{Crc32Advance, Crc32Data64, Crc32Rewind};
 use crate::stream::{AxisSink, KeepCount};
 use nic_spec::mac::xgmii;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 /// Framer states.
 const ST_IDLE: u64 = 0;
@@ -343,7 +344,7 @@ impl Logic for TxLanes {
     }
 }
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct XgmiiTx {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -411,27 +412,45 @@ pub struct XgmiiTx {
     spill_n: DFF<Bits<3>>,
     spill_fcs: DFF<Bits<32>>,
     swap: DFF<Bit>,
+    #[default(DFFWithInit::new(Bits::<32>::from(0x0707_0707u64)))]
     carry_d: DFFWithInit<Bits<32>>,
+    #[default(DFFWithInit::new(Bits::<4>::from(0xFu64)))]
     carry_c: DFFWithInit<Bits<4>>,
+    #[default(DFFWithInit::new(Bits::<64>::from(xgmii::IDLE_WORD)))]
     txd: DFFWithInit<Bits<64>>,
+    #[default(DFFWithInit::new(Bits::<8>::from(0xFFu64)))]
     txc: DFFWithInit<Bits<8>>,
     done_v: DFF<Bit>,
     n_frames: DFF<Bits<32>>,
     n_bytes: DFF<Bits<32>>,
     n_aborts: DFF<Bits<32>>,
+    #[default(Constant::new(Bits::<32>::from(0xFFFF_FFFFu64)))]
     k_crc_init: Constant<Bits<32>>,
+    #[default(Constant::new(Bits::<2>::from(ST_IDLE)))]
     k_st_idle: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(ST_DATA)))]
     k_st_data: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(ST_PAD)))]
     k_st_pad: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(ST_DRAIN)))]
     k_st_drain: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(K_NONE)))]
     k_none: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(K_PRE)))]
     k_pre: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(K_DATA)))]
     k_data: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(K_ABORT)))]
     k_abort: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<13>::from(7u64)))]
     k_seven: Constant<Bits<13>>,
+    #[default(Constant::new(Bits::<4>::from(8u64)))]
     k_eight: Constant<Bits<4>>,
+    #[default(Constant::new(Bits::<13>::from(0x1FFFu64)))]
     k_max_words: Constant<Bits<13>>,
+    #[default(Constant::new(Bits::<32>::from(0x0707_0707u64)))]
     k_idle_half: Constant<Bits<32>>,
+    #[default(Constant::new(Bits::<64>::from(xgmii::IDLE_WORD)))]
     k_idle_word: Constant<Bits<64>>,
     // ---- Locals
     kind_n: Signal<Local, Bits<2>>,
@@ -448,104 +467,6 @@ pub struct XgmiiTx {
     swap_now: Signal<Local, Bit>,
     cd: Signal<Local, Bits<32>>,
     cc: Signal<Local, Bits<4>>,
-}
-
-impl Default for XgmiiTx {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            s_axis: Default::default(),
-            pause: Default::default(),
-            xgmii_txd: Default::default(),
-            xgmii_txc: Default::default(),
-            m_stats: Default::default(),
-            keep: Default::default(),
-            lanes: Default::default(),
-            gap: Default::default(),
-            crc_data: Default::default(),
-            crc_adv: Default::default(),
-            rewind_by4: Default::default(),
-            rewind_by1: Default::default(),
-            st: Default::default(),
-            gap_wait: Default::default(),
-            next_s: Default::default(),
-            deficit: Default::default(),
-            s0: Default::default(),
-            nwords: Default::default(),
-            crc: Default::default(),
-            f_kind: Default::default(),
-            f_data: Default::default(),
-            f_n: Default::default(),
-            f_last: Default::default(),
-            f_s0: Default::default(),
-            cs_kind: Default::default(),
-            cs_data: Default::default(),
-            cs_n: Default::default(),
-            cs_last: Default::default(),
-            cs_s0: Default::default(),
-            cs_dpart: Default::default(),
-            rh_kind: Default::default(),
-            rh_data: Default::default(),
-            rh_n: Default::default(),
-            rh_last: Default::default(),
-            rh_s0: Default::default(),
-            rh_back: Default::default(),
-            rl_kind: Default::default(),
-            rl_data: Default::default(),
-            rl_n: Default::default(),
-            rl_last: Default::default(),
-            rl_s0: Default::default(),
-            rl_back: Default::default(),
-            crc_half: Default::default(),
-            fcs_state: Default::default(),
-            enc_kind: Default::default(),
-            enc_data: Default::default(),
-            enc_n: Default::default(),
-            enc_last: Default::default(),
-            enc_s0: Default::default(),
-            spill_v: Default::default(),
-            spill_n: Default::default(),
-            spill_fcs: Default::default(),
-            swap: Default::default(),
-            carry_d: DFFWithInit::new(Bits::<32>::from(0x0707_0707u64)),
-            carry_c: DFFWithInit::new(Bits::<4>::from(0xFu64)),
-            txd: DFFWithInit::new(Bits::<64>::from(xgmii::IDLE_WORD)),
-            txc: DFFWithInit::new(Bits::<8>::from(0xFFu64)),
-            done_v: Default::default(),
-            n_frames: Default::default(),
-            n_bytes: Default::default(),
-            n_aborts: Default::default(),
-            k_crc_init: Constant::new(Bits::<32>::from(0xFFFF_FFFFu64)),
-            k_st_idle: Constant::new(Bits::<2>::from(ST_IDLE)),
-            k_st_data: Constant::new(Bits::<2>::from(ST_DATA)),
-            k_st_pad: Constant::new(Bits::<2>::from(ST_PAD)),
-            k_st_drain: Constant::new(Bits::<2>::from(ST_DRAIN)),
-            k_none: Constant::new(Bits::<2>::from(K_NONE)),
-            k_pre: Constant::new(Bits::<2>::from(K_PRE)),
-            k_data: Constant::new(Bits::<2>::from(K_DATA)),
-            k_abort: Constant::new(Bits::<2>::from(K_ABORT)),
-            k_seven: Constant::new(Bits::<13>::from(7u64)),
-            k_eight: Constant::new(Bits::<4>::from(8u64)),
-            k_max_words: Constant::new(Bits::<13>::from(0x1FFFu64)),
-            k_idle_half: Constant::new(Bits::<32>::from(0x0707_0707u64)),
-            k_idle_word: Constant::new(Bits::<64>::from(xgmii::IDLE_WORD)),
-            kind_n: Default::default(),
-            data_n: Default::default(),
-            n_n: Default::default(),
-            last_n: Default::default(),
-            abort_n: Default::default(),
-            do_gap: Default::default(),
-            g_n: Default::default(),
-            nwords_hi: Default::default(),
-            nwords_lt7: Default::default(),
-            s0_n: Default::default(),
-            pre: Default::default(),
-            swap_now: Default::default(),
-            cd: Default::default(),
-            cc: Default::default(),
-        }
-    }
 }
 
 impl Logic for XgmiiTx {

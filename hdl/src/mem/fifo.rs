@@ -30,9 +30,15 @@
 
 use crate::mem::Ram;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct Fifo<const D: usize, const A: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!(A <= 15, "Fifo: A <= 15");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub push: Signal<In, Bit>,
     pub push_data: Signal<In, Bits<D>>,
@@ -49,10 +55,12 @@ pub struct Fifo<const D: usize, const A: usize> {
     s1_d: DFF<Bits<D>>,
     s2_v: DFF<Bit>,
     s2_d: DFF<Bits<D>>,
+    #[default(Constant::new(Bits::<16>::from((1u64 << A) - 1)))]
     k_cap_m1: Constant<Bits<16>>,
     /// `used`'s live bits (A + 1: it never exceeds 2^A). Every read of the
     /// count is masked with it, so synthesis drops the bits above and the
     /// count's fan-out is A + 1 flip-flops, not 16.
+    #[default(Constant::new(Bits::<16>::from((2u64 << A) - 1)))]
     k_used_mask: Constant<Bits<16>>,
     consume: Signal<Local, Bit>,
     issue: Signal<Local, Bit>,
@@ -63,37 +71,6 @@ pub struct Fifo<const D: usize, const A: usize> {
     /// push reaches the RAM's write enable through one gate.
     full: DFF<Bit>,
     push_ok: Signal<Local, Bit>,
-}
-
-impl<const D: usize, const A: usize> Default for Fifo<D, A> {
-    fn default() -> Self {
-        assert!(A <= 15, "Fifo: A <= 15");
-        Self {
-            clock: Default::default(),
-            push: Default::default(),
-            push_data: Default::default(),
-            pop: Default::default(),
-            head_valid: Default::default(),
-            head_data: Default::default(),
-            ram: Default::default(),
-            wr: Default::default(),
-            rd: Default::default(),
-            rv: Default::default(),
-            h_v: Default::default(),
-            h_d: Default::default(),
-            s1_v: Default::default(),
-            s1_d: Default::default(),
-            s2_v: Default::default(),
-            s2_d: Default::default(),
-            k_cap_m1: Constant::new(Bits::<16>::from((1u64 << A) - 1)),
-            k_used_mask: Constant::new(Bits::<16>::from((2u64 << A) - 1)),
-            consume: Default::default(),
-            issue: Default::default(),
-            used: Default::default(),
-            full: Default::default(),
-            push_ok: Default::default(),
-        }
-    }
 }
 
 impl<const D: usize, const A: usize> Logic for Fifo<D, A> {

@@ -21,9 +21,10 @@
 //! `nic_golden::mem::ram`.
 
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 use std::collections::BTreeMap;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct Ram<D: Synth, const N: usize> {
     pub clock: Signal<In, Clock>,
     pub read_address: Signal<In, Bits<N>>,
@@ -31,12 +32,16 @@ pub struct Ram<D: Synth, const N: usize> {
     pub write_address: Signal<In, Bits<N>>,
     pub write_data: Signal<In, D>,
     pub write_enable: Signal<In, Bit>,
+    #[default(Box::default())]
     _sim: Box<BTreeMap<Bits<N>, D>>,
     /// Emit `ram_style = "block"` ([`Ram::block`]).
+    #[default(false)]
     _block: bool,
     /// Name the array `mem_oreg` ([`Ram::with_output_register`]).
+    #[default(false)]
     _oreg: bool,
     /// 2^`_depth_log2` words ([`Ram::with_depth_log2`]; N by default).
+    #[default(N)]
     _depth_log2: usize,
 }
 
@@ -77,23 +82,6 @@ impl<D: Synth, const N: usize> Ram<D, N> {
             address
         } else {
             address & Bits::<N>::from((1u64 << self._depth_log2) - 1)
-        }
-    }
-}
-
-impl<D: Synth, const N: usize> Default for Ram<D, N> {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            read_address: Default::default(),
-            read_data: Default::default(),
-            write_address: Default::default(),
-            write_data: Default::default(),
-            write_enable: Default::default(),
-            _sim: Box::default(),
-            _block: false,
-            _oreg: false,
-            _depth_log2: N,
         }
     }
 }
@@ -157,7 +145,7 @@ impl<D: Synth, const N: usize> Logic for Ram<D, N> {
 /// `TRELLIS_DPR16X4` on the ECP5 (2^N / 16 × D / 4 of them, and a
 /// 2^N / 16 : 1 select per bit). Keep it small: the read is a LUT path.
 /// Golden twin: `nic_golden::mem::ram::LutRam`.
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct LutRam<D: Synth, const N: usize> {
     pub clock: Signal<In, Clock>,
     pub read_address: Signal<In, Bits<N>>,
@@ -165,21 +153,8 @@ pub struct LutRam<D: Synth, const N: usize> {
     pub write_address: Signal<In, Bits<N>>,
     pub write_data: Signal<In, D>,
     pub write_enable: Signal<In, Bit>,
+    #[default(Box::default())]
     _sim: Box<BTreeMap<Bits<N>, D>>,
-}
-
-impl<D: Synth, const N: usize> Default for LutRam<D, N> {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            read_address: Default::default(),
-            read_data: Default::default(),
-            write_address: Default::default(),
-            write_data: Default::default(),
-            write_enable: Default::default(),
-            _sim: Box::default(),
-        }
-    }
 }
 
 impl<D: Synth, const N: usize> Logic for LutRam<D, N> {
@@ -227,7 +202,7 @@ impl<D: Synth, const N: usize> Logic for LutRam<D, N> {
 /// on the FPGA), every word zero at configuration. Yosys maps it to
 /// block RAM with byte enables. Latency 1, one read and one write per
 /// cycle. Golden twin: `nic_golden::mem::ram::RamBe`.
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct RamBe<const N: usize> {
     pub clock: Signal<In, Clock>,
     pub read_address: Signal<In, Bits<N>>,
@@ -235,21 +210,8 @@ pub struct RamBe<const N: usize> {
     pub write_address: Signal<In, Bits<N>>,
     pub write_data: Signal<In, Bits<64>>,
     pub write_enable: Signal<In, Bits<8>>,
+    #[default(Box::default())]
     _sim: Box<BTreeMap<Bits<N>, u64>>,
-}
-
-impl<const N: usize> Default for RamBe<N> {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            read_address: Default::default(),
-            read_data: Default::default(),
-            write_address: Default::default(),
-            write_data: Default::default(),
-            write_enable: Default::default(),
-            _sim: Box::default(),
-        }
-    }
 }
 
 impl<const N: usize> Logic for RamBe<N> {

@@ -73,6 +73,7 @@ use crate::roce::{
 };
 use consts::*;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 /// The register addresses and CC ops as constants (one source:
 /// `nic_spec::regs`).
@@ -96,8 +97,13 @@ pub enum CfgState {
     Rp,
 }
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct CfgRegs<const A: usize, const B: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!((1..=16).contains(&A), "CfgRegs: 1 <= A <= 16");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub s_cfg: CfgWriteSink,
     pub rx_busy: Signal<In, Bit>,
@@ -195,251 +201,143 @@ pub struct CfgRegs<const A: usize, const B: usize> {
     c_active: DFF<Bit>,
     n_bad: DFF<Bits<32>>,
     n_commits: DFF<Bits<32>>,
+    #[default(Constant::new(Bits::<16>::from(MTU_LOG2 as u64)))]
     k_mtu_log2: Constant<Bits<16>>,
     /// The largest `MTU_LOG2` value taken (15: any; the buffer holds 4 KiB frames).
+    #[default(Constant::new(Bits::<4>::from(mtu_log2_max(B) as u64)))]
     k_mtu_max: Constant<Bits<4>>,
+    #[default(Constant::new(Bits::<16>::from(RTO as u64)))]
     k_rto: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(PROBE_T as u64)))]
     k_probe_t: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(SCHED_CAP as u64)))]
     k_sched_cap: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(NS_PER_CYCLE as u64)))]
     k_ns_per_cycle: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(RX_XOFF as u64)))]
     k_rx_xoff: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(RX_XON as u64)))]
     k_rx_xon: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(RX_PAUSE_QUANTA as u64)))]
     k_rx_pause_quanta: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(TX_CTL_SHARE as u64)))]
     k_tx_ctl_share: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(RX_PFC_CEV as u64)))]
     k_rx_pfc_cev: Constant<Bits<16>>,
     /// The largest `RX_XOFF` taken: the buffer's 2^B − 1 words.
+    #[default(Constant::new(Bits::<16>::from((1u64 << B) - 1)))]
     k_xoff_max: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(CC_T as u64)))]
     k_cc_t: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(CC_INV_T_M as u64)))]
     k_cc_inv_t_m: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(CC_INV_T_S as u64)))]
     k_cc_inv_t_s: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(CC_UQ_M as u64)))]
     k_cc_uq_m: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(CC_ETA as u64)))]
     k_cc_eta: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(CC_MAX_STAGE as u64)))]
     k_cc_max_stage: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(CC_W_AI as u64)))]
     k_cc_w_ai: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(CC_W_MIN as u64)))]
     k_cc_w_min: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(CC_W_INIT as u64)))]
     k_cc_w_init: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(CC_MLOG as u64)))]
     k_cc_mlog: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(FLOW_DMAC as u64)))]
     k_dmac: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(FLOW_SMAC as u64)))]
     k_smac: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(FLOW_SIP as u64)))]
     k_sip: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(FLOW_DIP as u64)))]
     k_dip: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(FLOW_SPORT as u64)))]
     k_sport: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(FLOW_DQP as u64)))]
     k_dqp: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(FLOW_PKEY as u64)))]
     k_pkey: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(FLOW_TOS as u64)))]
     k_tos: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(FLOW_SEND_PSN as u64)))]
     k_send_psn: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(FLOW_RECV_PSN as u64)))]
     k_recv_psn: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(FLOW_TLM_DATA as u64)))]
     k_tlm_data: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(FLOW_RETRY as u64)))]
     k_retry: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(FLOW_CC_VARIANT as u64)))]
     k_cc_variant: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(FLOW_PD as u64)))]
     k_flow_pd: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(MR_BASE as u64)))]
     k_mr_base: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(MR_LEN as u64)))]
     k_mr_len: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(MR_RKEY as u64)))]
     k_mr_rkey: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(MR_ATTR as u64)))]
     k_mr_attr: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(MR_COMMIT as u64)))]
     k_mr_commit: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(MR_CLEAR as u64)))]
     k_mr_clear: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(DCQCN_G_LOG2 as u64)))]
     k_dcqcn_g_log2: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(DCQCN_ALPHA_PERIOD as u64)))]
     k_dcqcn_alpha_period: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(DCQCN_DEC_PERIOD as u64)))]
     k_dcqcn_dec_period: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(DCQCN_INC_PERIOD as u64)))]
     k_dcqcn_inc_period: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(DCQCN_BYTE_RESET as u64)))]
     k_dcqcn_byte_reset: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(DCQCN_F as u64)))]
     k_dcqcn_f: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(DCQCN_R_AI as u64)))]
     k_dcqcn_r_ai: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(DCQCN_R_HAI as u64)))]
     k_dcqcn_r_hai: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(DCQCN_R_MIN as u64)))]
     k_dcqcn_r_min: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(DCQCN_R_LINE as u64)))]
     k_dcqcn_r_line: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(DCQCN_R_FIRST as u64)))]
     k_dcqcn_r_first: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(DCQCN_ALPHA_INIT as u64)))]
     k_dcqcn_alpha_init: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(DCQCN_WINDOW as u64)))]
     k_dcqcn_window: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(NP_INTERVAL as u64)))]
     k_np_interval: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<2>::from(nic_spec::dcqcn::OP_CREATE as u64)))]
     k_rp_create: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(nic_spec::dcqcn::OP_DESTROY as u64)))]
     k_rp_destroy: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(2u64)))]
     k_var_dcqcn: Constant<Bits<2>>,
     is_dcqcn: Signal<Local, Bit>,
+    #[default(Constant::new(Bits::<16>::from(COMMIT as u64)))]
     k_commit: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<32>::from(A as u64)))]
     k_a: Constant<Bits<32>>,
+    #[default(Constant::new(Bits::<4>::from(8u64)))]
     k_m8: Constant<Bits<4>>,
+    #[default(Constant::new(Bits::<4>::from(12u64)))]
     k_m12: Constant<Bits<4>>,
+    #[default(Constant::new(Bits::<16>::from(1u64)))]
     k_one: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<2>::from(1u64)))]
     k_create: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(2u64)))]
     k_destroy: Constant<Bits<2>>,
     take: Signal<Local, Bit>,
     flow_oor: Signal<Local, Bit>,
-}
-
-impl<const A: usize, const B: usize> Default for CfgRegs<A, B> {
-    fn default() -> Self {
-        assert!((1..=16).contains(&A), "CfgRegs: 1 <= A <= 16");
-        let k = |a: u16| Constant::new(Bits::<16>::from(a as u64));
-        Self {
-            clock: Default::default(),
-            s_cfg: Default::default(),
-            rx_busy: Default::default(),
-            m_tx_ctx: Default::default(),
-            m_rx_ctx: Default::default(),
-            m_req_ctx: Default::default(),
-            m_cc_ctl: Default::default(),
-            m_rp_ctl: Default::default(),
-            m_mr: Default::default(),
-            m_pd: Default::default(),
-            m_dcqcn: Default::default(),
-            np_interval: Default::default(),
-            mtu_log2: Default::default(),
-            mtu_bytes: Default::default(),
-            rto: Default::default(),
-            probe_t: Default::default(),
-            sched_cap: Default::default(),
-            ns_per_cycle: Default::default(),
-            rx_xoff: Default::default(),
-            rx_xon: Default::default(),
-            rx_pause_quanta: Default::default(),
-            tx_ctl_share: Default::default(),
-            rx_pfc_cev: Default::default(),
-            cc_t: Default::default(),
-            cc_inv_t_m: Default::default(),
-            cc_inv_t_s: Default::default(),
-            cc_uq_m: Default::default(),
-            cc_eta: Default::default(),
-            cc_max_stage: Default::default(),
-            cc_w_ai: Default::default(),
-            cc_w_min: Default::default(),
-            cc_w_init: Default::default(),
-            cc_mlog: Default::default(),
-            bad_cfg: Default::default(),
-            commits: Default::default(),
-            state: Default::default(),
-            r_mtu_log2: Default::default(),
-            r_rto: Default::default(),
-            r_probe_t: Default::default(),
-            r_sched_cap: Default::default(),
-            r_ns_per_cycle: Default::default(),
-            r_rx_xoff: Default::default(),
-            r_rx_xon: Default::default(),
-            r_rx_pause_quanta: Default::default(),
-            r_tx_ctl_share: Default::default(),
-            r_rx_pfc_cev: Default::default(),
-            r_cc_t: Default::default(),
-            r_cc_inv_t_m: Default::default(),
-            r_cc_inv_t_s: Default::default(),
-            r_cc_uq_m: Default::default(),
-            r_cc_eta: Default::default(),
-            r_cc_max_stage: Default::default(),
-            r_cc_w_ai: Default::default(),
-            r_cc_w_min: Default::default(),
-            r_cc_w_init: Default::default(),
-            r_cc_mlog: Default::default(),
-            r_dcqcn_g_log2: Default::default(),
-            r_dcqcn_alpha_period: Default::default(),
-            r_dcqcn_dec_period: Default::default(),
-            r_dcqcn_inc_period: Default::default(),
-            r_dcqcn_byte_reset: Default::default(),
-            r_dcqcn_f: Default::default(),
-            r_dcqcn_r_ai: Default::default(),
-            r_dcqcn_r_hai: Default::default(),
-            r_dcqcn_r_min: Default::default(),
-            r_dcqcn_r_line: Default::default(),
-            r_dcqcn_r_first: Default::default(),
-            r_dcqcn_alpha_init: Default::default(),
-            r_dcqcn_window: Default::default(),
-            r_np_interval: Default::default(),
-            f_dmac: Default::default(),
-            f_smac: Default::default(),
-            f_sip: Default::default(),
-            f_dip: Default::default(),
-            f_sport: Default::default(),
-            f_dqp: Default::default(),
-            f_pkey: Default::default(),
-            f_tos: Default::default(),
-            f_send_psn: Default::default(),
-            f_recv_psn: Default::default(),
-            f_tlm_data: Default::default(),
-            f_retry: Default::default(),
-            f_cc_variant: Default::default(),
-            f_pd: Default::default(),
-            r_mr_base: Default::default(),
-            r_mr_len: Default::default(),
-            r_mr_rkey: Default::default(),
-            r_mr_attr: Default::default(),
-            mr_v: Default::default(),
-            mr_index: Default::default(),
-            mr_active: Default::default(),
-            mr_clear: Default::default(),
-            c_flow: Default::default(),
-            c_active: Default::default(),
-            n_bad: Default::default(),
-            n_commits: Default::default(),
-            k_mtu_log2: k(MTU_LOG2),
-            k_mtu_max: Constant::new(Bits::<4>::from(mtu_log2_max(B) as u64)),
-            k_rto: k(RTO),
-            k_probe_t: k(PROBE_T),
-            k_sched_cap: k(SCHED_CAP),
-            k_ns_per_cycle: k(NS_PER_CYCLE),
-            k_rx_xoff: k(RX_XOFF),
-            k_rx_xon: k(RX_XON),
-            k_rx_pause_quanta: k(RX_PAUSE_QUANTA),
-            k_tx_ctl_share: k(TX_CTL_SHARE),
-            k_rx_pfc_cev: k(RX_PFC_CEV),
-            k_xoff_max: Constant::new(Bits::<16>::from((1u64 << B) - 1)),
-            k_cc_t: k(CC_T),
-            k_cc_inv_t_m: k(CC_INV_T_M),
-            k_cc_inv_t_s: k(CC_INV_T_S),
-            k_cc_uq_m: k(CC_UQ_M),
-            k_cc_eta: k(CC_ETA),
-            k_cc_max_stage: k(CC_MAX_STAGE),
-            k_cc_w_ai: k(CC_W_AI),
-            k_cc_w_min: k(CC_W_MIN),
-            k_cc_w_init: k(CC_W_INIT),
-            k_cc_mlog: k(CC_MLOG),
-            k_dmac: k(FLOW_DMAC),
-            k_smac: k(FLOW_SMAC),
-            k_sip: k(FLOW_SIP),
-            k_dip: k(FLOW_DIP),
-            k_sport: k(FLOW_SPORT),
-            k_dqp: k(FLOW_DQP),
-            k_pkey: k(FLOW_PKEY),
-            k_tos: k(FLOW_TOS),
-            k_send_psn: k(FLOW_SEND_PSN),
-            k_recv_psn: k(FLOW_RECV_PSN),
-            k_tlm_data: k(FLOW_TLM_DATA),
-            k_retry: k(FLOW_RETRY),
-            k_cc_variant: k(FLOW_CC_VARIANT),
-            k_flow_pd: k(FLOW_PD),
-            k_mr_base: k(MR_BASE),
-            k_mr_len: k(MR_LEN),
-            k_mr_rkey: k(MR_RKEY),
-            k_mr_attr: k(MR_ATTR),
-            k_mr_commit: k(MR_COMMIT),
-            k_mr_clear: k(MR_CLEAR),
-            k_dcqcn_g_log2: k(DCQCN_G_LOG2),
-            k_dcqcn_alpha_period: k(DCQCN_ALPHA_PERIOD),
-            k_dcqcn_dec_period: k(DCQCN_DEC_PERIOD),
-            k_dcqcn_inc_period: k(DCQCN_INC_PERIOD),
-            k_dcqcn_byte_reset: k(DCQCN_BYTE_RESET),
-            k_dcqcn_f: k(DCQCN_F),
-            k_dcqcn_r_ai: k(DCQCN_R_AI),
-            k_dcqcn_r_hai: k(DCQCN_R_HAI),
-            k_dcqcn_r_min: k(DCQCN_R_MIN),
-            k_dcqcn_r_line: k(DCQCN_R_LINE),
-            k_dcqcn_r_first: k(DCQCN_R_FIRST),
-            k_dcqcn_alpha_init: k(DCQCN_ALPHA_INIT),
-            k_dcqcn_window: k(DCQCN_WINDOW),
-            k_np_interval: k(NP_INTERVAL),
-            k_rp_create: Constant::new(Bits::<2>::from(nic_spec::dcqcn::OP_CREATE as u64)),
-            k_rp_destroy: Constant::new(Bits::<2>::from(nic_spec::dcqcn::OP_DESTROY as u64)),
-            k_var_dcqcn: Constant::new(Bits::<2>::from(2u64)),
-            is_dcqcn: Default::default(),
-            k_commit: k(COMMIT),
-            k_a: Constant::new(Bits::<32>::from(A as u64)),
-            k_m8: Constant::new(Bits::<4>::from(8u64)),
-            k_m12: Constant::new(Bits::<4>::from(12u64)),
-            k_one: Constant::new(Bits::<16>::from(1u64)),
-            k_create: Constant::new(Bits::<2>::from(1u64)),
-            k_destroy: Constant::new(Bits::<2>::from(2u64)),
-            take: Default::default(),
-            flow_oor: Default::default(),
-        }
-    }
 }
 
 impl<const A: usize, const B: usize> Logic for CfgRegs<A, B> {

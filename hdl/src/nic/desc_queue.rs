@@ -31,9 +31,15 @@
 use crate::mem::Fifo;
 use crate::roce::{TxDescSink, TxDescSource};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct DescQueue<const A: usize, const L: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!(A <= 16 && L <= 15, "DescQueue: A <= 16, L <= 15");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub s_desc: TxDescSink<A>,
     pub m_desc: TxDescSource<A>,
@@ -48,34 +54,12 @@ pub struct DescQueue<const A: usize, const L: usize> {
     q_flow: Fifo<32, L>,
     count: DFF<Bits<16>>,
     full: DFF<Bit>,
+    #[default(Constant::new(Bits::<16>::from(1u64 << L)))]
     k_cap: Constant<Bits<16>>,
     push: Signal<Local, Bit>,
     pop: Signal<Local, Bit>,
     count_next: Signal<Local, Bits<16>>,
     flow_word: Signal<Local, Bits<32>>,
-}
-
-impl<const A: usize, const L: usize> Default for DescQueue<A, L> {
-    fn default() -> Self {
-        assert!(A <= 16 && L <= 15, "DescQueue: A <= 16, L <= 15");
-        Self {
-            clock: Default::default(),
-            s_desc: Default::default(),
-            m_desc: Default::default(),
-            desc_full: Default::default(),
-            q_addr: Default::default(),
-            q_ids: Default::default(),
-            q_tlm: Default::default(),
-            q_flow: Default::default(),
-            count: Default::default(),
-            full: Default::default(),
-            k_cap: Constant::new(Bits::<16>::from(1u64 << L)),
-            push: Default::default(),
-            pop: Default::default(),
-            count_next: Default::default(),
-            flow_word: Default::default(),
-        }
-    }
 }
 
 impl<const A: usize, const L: usize> Logic for DescQueue<A, L> {

@@ -46,11 +46,12 @@ use crate::cc::CcUpdateSink;
 use crate::mem::Fifo;
 use crate::sched::{SchedEvent, SchedEventSink, SchedEventSource};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 /// Updates queued (in the multiplier or the queue) at most.
 pub const QUEUE: u64 = 16;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct EvArb {
     pub clock: Signal<In, Clock>,
     pub cfg_ns_per_cycle: Signal<In, Bits<24>>,
@@ -77,9 +78,13 @@ pub struct EvArb {
     /// cycle (so no counter's carry chain follows the qualify logic, R4).
     push_q: DFF<Bit>,
     lost_q: DFF<Bits<2>>,
+    #[default(Constant::new(Bits::<3>::from(0u64)))]
     k_update_st: Constant<Bits<3>>,
+    #[default(Constant::new(Bits::<3>::from(2u64)))]
     k_created_st: Constant<Bits<3>>,
+    #[default(Constant::new(Bits::<3>::from(nic_spec::sched::OP_UPDATE as u64)))]
     k_op_update: Constant<Bits<3>>,
+    #[default(Constant::new(Bits::<8>::from(QUEUE)))]
     k_held_max: Constant<Bits<8>>,
     qualify: Signal<Local, Bit>,
     qualify_d: Signal<Local, Bit>,
@@ -89,44 +94,6 @@ pub struct EvArb {
     pick_q: Signal<Local, Bit>,
     pop: Signal<Local, Bit>,
     r_sched: Signal<Local, Bits<32>>,
-}
-
-impl Default for EvArb {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            cfg_ns_per_cycle: Default::default(),
-            s_req: Default::default(),
-            s_update: Default::default(),
-            s_notify: Default::default(),
-            s_dcqcn: Default::default(),
-            m_ev: Default::default(),
-            updates: Default::default(),
-            update_drops: Default::default(),
-            slice: Default::default(),
-            mul: Default::default(),
-            carry: Default::default(),
-            queue: Default::default(),
-            held: Default::default(),
-            turn_q: Default::default(),
-            n_updates: Default::default(),
-            n_drops: Default::default(),
-            push_q: Default::default(),
-            lost_q: Default::default(),
-            k_update_st: Constant::new(Bits::<3>::from(0u64)),
-            k_created_st: Constant::new(Bits::<3>::from(2u64)),
-            k_op_update: Constant::new(Bits::<3>::from(nic_spec::sched::OP_UPDATE as u64)),
-            k_held_max: Constant::new(Bits::<8>::from(QUEUE)),
-            qualify: Default::default(),
-            qualify_d: Default::default(),
-            nsrc: Default::default(),
-            any_upd: Default::default(),
-            push_ok: Default::default(),
-            pick_q: Default::default(),
-            pop: Default::default(),
-            r_sched: Default::default(),
-        }
-    }
 }
 
 impl Logic for EvArb {

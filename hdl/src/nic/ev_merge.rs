@@ -48,8 +48,9 @@
 
 use crate::sched::{SchedEventSink, SchedEventSource};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct EvMerge {
     pub clock: Signal<In, Clock>,
     pub s_req: SchedEventSink,
@@ -66,8 +67,11 @@ pub struct EvMerge {
     wait_a: DFF<Bits<32>>,
     wait_b: DFF<Bits<32>>,
     n_merged: DFF<Bits<32>>,
+    #[default(Constant::new(Bits::<3>::from(nic_spec::sched::OP_DOORBELL as u64)))]
     k_db: Constant<Bits<3>>,
+    #[default(Constant::new(Bits::<3>::from(nic_spec::sched::OP_ACK as u64)))]
     k_ack: Constant<Bits<3>>,
+    #[default(Constant::new(Bits::<3>::from(nic_spec::sched::OP_ACK_DB as u64)))]
     k_ack_db: Constant<Bits<3>>,
     taken: Signal<Local, Bit>,
     held_free: Signal<Local, Bit>,
@@ -82,42 +86,6 @@ pub struct EvMerge {
     n_bytes: Signal<Local, Bits<32>>,
     mergeable: Signal<Local, Bit>,
     bytes_sum: Signal<Local, Bits<32>>,
-}
-
-impl Default for EvMerge {
-    fn default() -> Self {
-        let op = |x: u8| Constant::new(Bits::<3>::from(x as u64));
-        Self {
-            clock: Default::default(),
-            s_req: Default::default(),
-            m_ev: Default::default(),
-            merged: Default::default(),
-            held_v: Default::default(),
-            held_op: Default::default(),
-            held_flow: Default::default(),
-            held_a: Default::default(),
-            held_b: Default::default(),
-            wait_v: Default::default(),
-            wait_op: Default::default(),
-            wait_flow: Default::default(),
-            wait_a: Default::default(),
-            wait_b: Default::default(),
-            n_merged: Default::default(),
-            k_db: op(nic_spec::sched::OP_DOORBELL),
-            k_ack: op(nic_spec::sched::OP_ACK),
-            k_ack_db: op(nic_spec::sched::OP_ACK_DB),
-            taken: Default::default(),
-            held_free: Default::default(),
-            h_ack: Default::default(),
-            h_db: Default::default(),
-            h_bytes: Default::default(),
-            n_ack: Default::default(),
-            n_db: Default::default(),
-            n_bytes: Default::default(),
-            mergeable: Default::default(),
-            bytes_sum: Default::default(),
-        }
-    }
 }
 
 impl Logic for EvMerge {

@@ -36,9 +36,15 @@
 use crate::mem::Fifo;
 use crate::roce::{CcFeedbackSink, CcFeedbackSource};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct FbQueue<const A: usize, const L: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!(A <= 16 && L <= 15, "FbQueue: A <= 16, L <= 15");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub s_fb: CcFeedbackSink<A>,
     pub m_fb: CcFeedbackSource<A>,
@@ -54,35 +60,12 @@ pub struct FbQueue<const A: usize, const L: usize> {
     count: DFF<Bits<16>>,
     full: DFF<Bit>,
     most: DFF<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(1u64 << L)))]
     k_cap: Constant<Bits<16>>,
     push: Signal<Local, Bit>,
     pop: Signal<Local, Bit>,
     count_next: Signal<Local, Bits<16>>,
     ids_word: Signal<Local, Bits<128>>,
-}
-
-impl<const A: usize, const L: usize> Default for FbQueue<A, L> {
-    fn default() -> Self {
-        assert!(A <= 16 && L <= 15, "FbQueue: A <= 16, L <= 15");
-        Self {
-            clock: Default::default(),
-            s_fb: Default::default(),
-            m_fb: Default::default(),
-            high_water: Default::default(),
-            q_ids: Default::default(),
-            q_t0: Default::default(),
-            q_t1: Default::default(),
-            q_t2: Default::default(),
-            count: Default::default(),
-            full: Default::default(),
-            most: Default::default(),
-            k_cap: Constant::new(Bits::<16>::from(1u64 << L)),
-            push: Default::default(),
-            pop: Default::default(),
-            count_next: Default::default(),
-            ids_word: Default::default(),
-        }
-    }
 }
 
 impl<const A: usize, const L: usize> Logic for FbQueue<A, L> {

@@ -22,8 +22,9 @@ use crate::cc::CcUpdateSource;
 use crate::roce::{CcFeedback, CcFeedbackSink, CcFeedbackSource};
 use nic_spec::roce::op;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct NotifyRx<const A: usize> {
     pub clock: Signal<In, Clock>,
     pub cfg_inv_t_m: Signal<In, Bits<32>>,
@@ -40,32 +41,10 @@ pub struct NotifyRx<const A: usize> {
     carry: Delay<48, 5>,
     n_applied: DFF<Bits<32>>,
     n_bad: DFF<Bits<32>>,
+    #[default(Constant::new(Bits::<8>::from(op::NOTIFY as u64)))]
     k_notify: Constant<Bits<8>>,
     is_notify: Signal<Local, Bit>,
     good: Signal<Local, Bit>,
-}
-
-impl<const A: usize> Default for NotifyRx<A> {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            cfg_inv_t_m: Default::default(),
-            cfg_inv_t_s: Default::default(),
-            s_fb: Default::default(),
-            m_fb: Default::default(),
-            m_update: Default::default(),
-            applied: Default::default(),
-            bad: Default::default(),
-            rate: Default::default(),
-            slice: Default::default(),
-            carry: Default::default(),
-            n_applied: Default::default(),
-            n_bad: Default::default(),
-            k_notify: Constant::new(Bits::<8>::from(op::NOTIFY as u64)),
-            is_notify: Default::default(),
-            good: Default::default(),
-        }
-    }
 }
 
 impl<const A: usize> Logic for NotifyRx<A> {

@@ -19,11 +19,12 @@ use crate::mem::Fifo;
 use crate::roce::TxDescSource;
 use nic_spec::roce::op;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 /// Entries at most in the queue.
 pub const QUEUE: u64 = 16;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct NotifyTx<const A: usize> {
     pub clock: Signal<In, Clock>,
     pub s_update: CcUpdateSink,
@@ -34,35 +35,16 @@ pub struct NotifyTx<const A: usize> {
     held: DFF<Bits<8>>,
     n_notifies: DFF<Bits<32>>,
     n_drops: DFF<Bits<32>>,
+    #[default(Constant::new(Bits::<8>::from(QUEUE)))]
     k_held_max: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(op::NOTIFY as u64)))]
     k_notify: Constant<Bits<8>>,
+    // ver 1, flags 1 (W valid), nhop 0, maxhop 5.
+    #[default(Constant::new(Bits::<64>::from(0x1100_0500_0000_0000u64)))]
     k_hdr: Constant<Bits<64>>,
     qualify: Signal<Local, Bit>,
     push_ok: Signal<Local, Bit>,
     pop: Signal<Local, Bit>,
-}
-
-impl<const A: usize> Default for NotifyTx<A> {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            s_update: Default::default(),
-            m_desc: Default::default(),
-            notifies: Default::default(),
-            drops: Default::default(),
-            queue: Default::default(),
-            held: Default::default(),
-            n_notifies: Default::default(),
-            n_drops: Default::default(),
-            k_held_max: Constant::new(Bits::<8>::from(QUEUE)),
-            k_notify: Constant::new(Bits::<8>::from(op::NOTIFY as u64)),
-            // ver 1, flags 1 (W valid), nhop 0, maxhop 5.
-            k_hdr: Constant::new(Bits::<64>::from(0x1100_0500_0000_0000u64)),
-            qualify: Default::default(),
-            push_ok: Default::default(),
-            pop: Default::default(),
-        }
-    }
 }
 
 impl<const A: usize> Logic for NotifyTx<A> {

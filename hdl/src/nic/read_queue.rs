@@ -28,9 +28,15 @@
 use crate::mem::Fifo;
 use crate::roce::{ReadReqSink, ReadReqSource};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct ReadQueue<const A: usize, const L: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!(A <= 16 && L <= 15, "ReadQueue: A <= 16, L <= 15");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub s_rdreq: ReadReqSink<A>,
     pub m_rdreq: ReadReqSource<A>,
@@ -40,29 +46,11 @@ pub struct ReadQueue<const A: usize, const L: usize> {
     q_ids: Fifo<128, L>,
     count: DFF<Bits<16>>,
     full: DFF<Bit>,
+    #[default(Constant::new(Bits::<16>::from(1u64 << L)))]
     k_cap: Constant<Bits<16>>,
     push: Signal<Local, Bit>,
     pop: Signal<Local, Bit>,
     count_next: Signal<Local, Bits<16>>,
-}
-
-impl<const A: usize, const L: usize> Default for ReadQueue<A, L> {
-    fn default() -> Self {
-        assert!(A <= 16 && L <= 15, "ReadQueue: A <= 16, L <= 15");
-        Self {
-            clock: Default::default(),
-            s_rdreq: Default::default(),
-            m_rdreq: Default::default(),
-            q_va: Default::default(),
-            q_ids: Default::default(),
-            count: Default::default(),
-            full: Default::default(),
-            k_cap: Constant::new(Bits::<16>::from(1u64 << L)),
-            push: Default::default(),
-            pop: Default::default(),
-            count_next: Default::default(),
-        }
-    }
 }
 
 impl<const A: usize, const L: usize> Logic for ReadQueue<A, L> {

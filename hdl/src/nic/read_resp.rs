@@ -26,8 +26,9 @@
 use crate::roce::{ReadReqSink, TxDescSource};
 use nic_spec::roce::{op, syndrome};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct ReadResp<const A: usize> {
     pub clock: Signal<In, Clock>,
     pub cfg_mtu_log2: Signal<In, Bits<4>>,
@@ -46,52 +47,25 @@ pub struct ReadResp<const A: usize> {
     n_resps: DFF<Bits<32>>,
     /// The MTU in bytes, 2^clamp(cfg_mtu_log2, 8, 12), registered.
     mtu: DFF<Bits<32>>,
+    #[default(Constant::new(Bits::<4>::from(8u64)))]
     k_m8: Constant<Bits<4>>,
+    #[default(Constant::new(Bits::<4>::from(12u64)))]
     k_m12: Constant<Bits<4>>,
+    #[default(Constant::new(Bits::<32>::from(1u64)))]
     k_one: Constant<Bits<32>>,
+    #[default(Constant::new(Bits::<8>::from(op::READ_RESP_FIRST as u64)))]
     k_first: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(op::READ_RESP_MIDDLE as u64)))]
     k_middle: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(op::READ_RESP_LAST as u64)))]
     k_last: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(op::READ_RESP_ONLY as u64)))]
     k_only: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<32>::from((syndrome::ACK as u64) << 24)))]
     k_aeth: Constant<Bits<32>>,
     mlog: Signal<Local, Bits<4>>,
     last: Signal<Local, Bit>,
     send: Signal<Local, Bit>,
-}
-
-impl<const A: usize> Default for ReadResp<A> {
-    fn default() -> Self {
-        let k8 = |v: u8| Constant::new(Bits::<8>::from(v as u64));
-        Self {
-            clock: Default::default(),
-            cfg_mtu_log2: Default::default(),
-            s_rdreq: Default::default(),
-            m_desc: Default::default(),
-            reads: Default::default(),
-            resps: Default::default(),
-            busy: Default::default(),
-            first: Default::default(),
-            flow: Default::default(),
-            psn: Default::default(),
-            addr: Default::default(),
-            left: Default::default(),
-            msn: Default::default(),
-            n_reads: Default::default(),
-            n_resps: Default::default(),
-            mtu: Default::default(),
-            k_m8: Constant::new(Bits::<4>::from(8u64)),
-            k_m12: Constant::new(Bits::<4>::from(12u64)),
-            k_one: Constant::new(Bits::<32>::from(1u64)),
-            k_first: k8(op::READ_RESP_FIRST),
-            k_middle: k8(op::READ_RESP_MIDDLE),
-            k_last: k8(op::READ_RESP_LAST),
-            k_only: k8(op::READ_RESP_ONLY),
-            k_aeth: Constant::new(Bits::<32>::from((syndrome::ACK as u64) << 24)),
-            mlog: Default::default(),
-            last: Default::default(),
-            send: Default::default(),
-        }
-    }
 }
 
 impl<const A: usize> Logic for ReadResp<A> {

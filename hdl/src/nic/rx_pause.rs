@@ -44,8 +44,9 @@
 
 use nic_spec::roce::{RX_META_XOFF, RX_META_XON};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct RxPause {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -73,41 +74,10 @@ pub struct RxPause {
     n_xoff: DFF<Bits<32>>,
     n_xon: DFF<Bits<32>>,
     n_cycles: DFF<Bits<32>>,
+    #[default(Constant::new((RX_META_XOFF as u64).into()))]
     k_meta_xoff: Constant<Bits<8>>,
+    #[default(Constant::new((RX_META_XON as u64).into()))]
     k_meta_xon: Constant<Bits<8>>,
-}
-
-impl Default for RxPause {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            buf_fill: Default::default(),
-            meta_fill: Default::default(),
-            cfg_xoff: Default::default(),
-            cfg_xon: Default::default(),
-            cfg_quanta: Default::default(),
-            pause_req: Default::default(),
-            pause_quanta: Default::default(),
-            paused: Default::default(),
-            xoffs: Default::default(),
-            xons: Default::default(),
-            cycles: Default::default(),
-            above_xoff: Default::default(),
-            at_or_below_xon: Default::default(),
-            enabled: Default::default(),
-            refresh_period: Default::default(),
-            on: Default::default(),
-            refresh_timer: Default::default(),
-            req: Default::default(),
-            req_quanta: Default::default(),
-            n_xoff: Default::default(),
-            n_xon: Default::default(),
-            n_cycles: Default::default(),
-            k_meta_xoff: Constant::new((RX_META_XOFF as u64).into()),
-            k_meta_xon: Constant::new((RX_META_XON as u64).into()),
-        }
-    }
 }
 
 impl Logic for RxPause {

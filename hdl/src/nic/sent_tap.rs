@@ -57,8 +57,9 @@
 use crate::cc::RpEventSource;
 use crate::mem::Ram;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct SentTap<const A: usize> {
     pub clock: Signal<In, Clock>,
     pub cfg_on: Signal<In, Bit>,
@@ -86,47 +87,15 @@ pub struct SentTap<const A: usize> {
     pend_bytes: DFF<Bits<16>>,
     n_pkts: DFF<Bits<32>>,
     n_drops: DFF<Bits<32>>,
+    #[default(Constant::new(Bits::<2>::from(nic_spec::dcqcn::OP_CREATE as u64)))]
     k_create: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(nic_spec::dcqcn::OP_SENT as u64)))]
     k_sent: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<17>::from(0xFFFFu64)))]
     k_max: Constant<Bits<17>>,
     dcqcn_pkt: Signal<Local, Bit>,
     taken: Signal<Local, Bit>,
     sum: Signal<Local, Bits<17>>,
-}
-
-impl<const A: usize> Default for SentTap<A> {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            cfg_on: Default::default(),
-            ctl_taken: Default::default(),
-            ctl_op: Default::default(),
-            ctl_flow: Default::default(),
-            desc_taken: Default::default(),
-            desc_flow: Default::default(),
-            desc_len: Default::default(),
-            m_sent: Default::default(),
-            sent_pkts: Default::default(),
-            sent_drops: Default::default(),
-            is_dcqcn: Default::default(),
-            look_v: Default::default(),
-            look_flow: Default::default(),
-            look_len: Default::default(),
-            bypass_v: Default::default(),
-            bypass_bit: Default::default(),
-            pend_v: Default::default(),
-            pend_flow: Default::default(),
-            pend_bytes: Default::default(),
-            n_pkts: Default::default(),
-            n_drops: Default::default(),
-            k_create: Constant::new(Bits::<2>::from(nic_spec::dcqcn::OP_CREATE as u64)),
-            k_sent: Constant::new(Bits::<2>::from(nic_spec::dcqcn::OP_SENT as u64)),
-            k_max: Constant::new(Bits::<17>::from(0xFFFFu64)),
-            dcqcn_pkt: Default::default(),
-            taken: Default::default(),
-            sum: Default::default(),
-        }
-    }
 }
 
 impl<const A: usize> Logic for SentTap<A> {

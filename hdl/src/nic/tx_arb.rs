@@ -94,8 +94,9 @@
 use crate::cc::CnpReqSink;
 use crate::roce::{AckInfoSink, TxDesc, TxDescSink, TxDescSource};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct TxArb<const A: usize> {
     pub clock: Signal<In, Clock>,
     pub s_ack: AckInfoSink<A>,
@@ -128,7 +129,9 @@ pub struct TxArb<const A: usize> {
     /// the current share (0 when the share is 0).
     cost_tlm: DFF<Bits<12>>,
     cost_plain: DFF<Bits<12>>,
+    #[default(Constant::new(Bits::<12>::from(nic_spec::roce::CTL_WIRE_WORDS_TLM as u64)))]
     k_words_tlm: Constant<Bits<12>>,
+    #[default(Constant::new(Bits::<12>::from( nic_spec::roce::CTL_WIRE_WORDS_PLAIN as u64, )))]
     k_words_plain: Constant<Bits<12>>,
     /// 1: the READ responses go first when both wait.
     turn_r: DFF<Bit>,
@@ -139,8 +142,11 @@ pub struct TxArb<const A: usize> {
     /// the next cycle).
     held: DFF<Bit>,
     n_held: DFF<Bits<32>>,
+    #[default(Constant::new(Bits::<8>::from(nic_spec::roce::op::ACK as u64)))]
     k_ack: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(nic_spec::roce::op::ACK_TLM as u64)))]
     k_ack_tlm: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(nic_spec::roce::op::CNP as u64)))]
     k_cnp: Constant<Bits<8>>,
     /// This cycle's takes, one per source.
     take_ack: Signal<Local, Bit>,
@@ -160,61 +166,6 @@ pub struct TxArb<const A: usize> {
     cnp_v: Signal<Local, Bit>,
     notify_v: Signal<Local, Bit>,
     pick_r: Signal<Local, Bit>,
-}
-
-impl<const A: usize> Default for TxArb<A> {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            s_ack: Default::default(),
-            s_cnp: Default::default(),
-            s_notify: Default::default(),
-            s_rresp: Default::default(),
-            s_req: Default::default(),
-            m_desc: Default::default(),
-            acks: Default::default(),
-            ctl_held: Default::default(),
-            cfg_ctl_share: Default::default(),
-            ctl_open: Default::default(),
-            g_ack: Default::default(),
-            g_cnp: Default::default(),
-            g_notify: Default::default(),
-            g_rresp: Default::default(),
-            g_req: Default::default(),
-            out: Default::default(),
-            out_v: Default::default(),
-            open_q: Default::default(),
-            ctl_debt: Default::default(),
-            debt_nz: Default::default(),
-            cost_tlm: Default::default(),
-            cost_plain: Default::default(),
-            k_words_tlm: Constant::new(Bits::<12>::from(nic_spec::roce::CTL_WIRE_WORDS_TLM as u64)),
-            k_words_plain: Constant::new(Bits::<12>::from(
-                nic_spec::roce::CTL_WIRE_WORDS_PLAIN as u64,
-            )),
-            turn_r: Default::default(),
-            ack_taken: Default::default(),
-            n_acks: Default::default(),
-            held: Default::default(),
-            n_held: Default::default(),
-            k_ack: Constant::new(Bits::<8>::from(nic_spec::roce::op::ACK as u64)),
-            k_ack_tlm: Constant::new(Bits::<8>::from(nic_spec::roce::op::ACK_TLM as u64)),
-            k_cnp: Constant::new(Bits::<8>::from(nic_spec::roce::op::CNP as u64)),
-            take_ack: Default::default(),
-            take_cnp: Default::default(),
-            take_notify: Default::default(),
-            take_rresp: Default::default(),
-            take_req: Default::default(),
-            take: Default::default(),
-            data_wait: Default::default(),
-            open: Default::default(),
-            free: Default::default(),
-            ack_v: Default::default(),
-            cnp_v: Default::default(),
-            notify_v: Default::default(),
-            pick_r: Default::default(),
-        }
-    }
 }
 
 impl<const A: usize> Logic for TxArb<A> {

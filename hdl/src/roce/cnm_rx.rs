@@ -85,12 +85,13 @@ use crate::roce::{CnmInfoSource, CnmStatsSource};
 use crate::stream::AxisTap;
 use nic_spec::cnm as w;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
     Constant::new(Bits::<N>::from(v))
 }
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct CnmRx {
     pub clock: Signal<In, Clock>,
     pub s_axis_rx: AxisTap<64, 8, 1>,
@@ -186,21 +187,36 @@ pub struct CnmRx {
     c_bad_len: DFF<Bits<32>>,
     c_dropped: DFF<Bits<32>>,
     // ---- constants
+    #[default(k(w::ETHERTYPE_CNM as u64))]
     k_cnm: Constant<Bits<16>>,
+    #[default(k(w::ETHERTYPE_CN_TAG as u64))]
     k_cntag: Constant<Bits<16>>,
+    #[default(k(w::ETHERTYPE_C_TAG as u64))]
     k_ctag: Constant<Bits<16>>,
+    #[default(k(w::ETHERTYPE_S_TAG as u64))]
     k_stag: Constant<Bits<16>>,
+    #[default(k(w::ETHERTYPE_IPV4 as u64))]
     k_ipv4: Constant<Bits<16>>,
+    #[default(k(0x45))]
     k_vihl: Constant<Bits<8>>,
+    #[default(k(17))]
     k_udp: Constant<Bits<8>>,
+    #[default(k(nic_spec::roce::ROCE_PORT as u64))]
     k_port: Constant<Bits<16>>,
+    #[default(k(w::MAX_MSDU as u64))]
     k_max_msdu: Constant<Bits<16>>,
+    #[default(k(w::msdu::ROCE_MIN as u64))]
     k_roce_min: Constant<Bits<16>>,
     /// P and P + 24 by the number of tags.
+    #[default(std::array::from_fn(|i| k(w::PDU_OFFSETS[i] as u64)))]
     k_p: [Constant<Bits<8>>; 4],
+    #[default(std::array::from_fn(|i| k((w::PDU_OFFSETS[i] + w::pdu::FIXED_LEN) as u64)))]
     k_f: [Constant<Bits<8>>; 4],
+    #[default(std::array::from_fn(|i| k(i as u64)))]
     k_b: [Constant<Bits<4>>; 4],
+    #[default(std::array::from_fn(|i| k(i as u64)))]
     k_r: [Constant<Bits<4>>; 9],
+    #[default(std::array::from_fn(|i| k(i as u64)))]
     k_q: [Constant<Bits<2>>; 4],
     // ---- locals
     acc: Signal<Local, Bit>,
@@ -244,140 +260,6 @@ pub struct CnmRx {
     good: Signal<Local, Bit>,
     qpv: Signal<Local, Bit>,
     slot_free: Signal<Local, Bit>,
-}
-
-impl Default for CnmRx {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            s_axis_rx: Default::default(),
-            m_cnm: Default::default(),
-            m_stats: Default::default(),
-            bs: Default::default(),
-            beat: Default::default(),
-            prev: Default::default(),
-            ch_live: Default::default(),
-            ch_s: Default::default(),
-            ch_c: Default::default(),
-            ch_cn: Default::default(),
-            ch_cnm: Default::default(),
-            ch_q: Default::default(),
-            ch_s6: Default::default(),
-            ch_rpid: Default::default(),
-            f_vq: Default::default(),
-            f_cpid: Default::default(),
-            f_qoff: Default::default(),
-            f_qdelta: Default::default(),
-            f_eprio: Default::default(),
-            f_eda: Default::default(),
-            f_mlen: Default::default(),
-            f_et: Default::default(),
-            f_vihl: Default::default(),
-            f_proto: Default::default(),
-            f_dport: Default::default(),
-            f_qp: Default::default(),
-            r_pdu: Default::default(),
-            r_fix: Default::default(),
-            r_all: Default::default(),
-            r_len_bad: Default::default(),
-            r_mlen_roce: Default::default(),
-            d_v: Default::default(),
-            d_flen: Default::default(),
-            d_fcs: Default::default(),
-            v_good: Default::default(),
-            v_is_cnm: Default::default(),
-            v_fcs: Default::default(),
-            v_tr1: Default::default(),
-            v_ver: Default::default(),
-            v_len: Default::default(),
-            v_tr2: Default::default(),
-            v_cn_tag: Default::default(),
-            v_rpid: Default::default(),
-            v_version: Default::default(),
-            v_qntz: Default::default(),
-            v_cpid: Default::default(),
-            v_qoff: Default::default(),
-            v_qdelta: Default::default(),
-            v_eprio: Default::default(),
-            v_eda: Default::default(),
-            v_mlen: Default::default(),
-            v_qpv: Default::default(),
-            v_qp: Default::default(),
-            o_v: Default::default(),
-            o_cn_tag: Default::default(),
-            o_rpid: Default::default(),
-            o_version: Default::default(),
-            o_qntz: Default::default(),
-            o_cpid: Default::default(),
-            o_qoff: Default::default(),
-            o_qdelta: Default::default(),
-            o_eprio: Default::default(),
-            o_eda: Default::default(),
-            o_mlen: Default::default(),
-            o_qpv: Default::default(),
-            o_qp: Default::default(),
-            c_cnms: Default::default(),
-            c_roce: Default::default(),
-            c_bad_fcs: Default::default(),
-            c_trunc: Default::default(),
-            c_bad_version: Default::default(),
-            c_bad_len: Default::default(),
-            c_dropped: Default::default(),
-            k_cnm: k(w::ETHERTYPE_CNM as u64),
-            k_cntag: k(w::ETHERTYPE_CN_TAG as u64),
-            k_ctag: k(w::ETHERTYPE_C_TAG as u64),
-            k_stag: k(w::ETHERTYPE_S_TAG as u64),
-            k_ipv4: k(w::ETHERTYPE_IPV4 as u64),
-            k_vihl: k(0x45),
-            k_udp: k(17),
-            k_port: k(nic_spec::roce::ROCE_PORT as u64),
-            k_max_msdu: k(w::MAX_MSDU as u64),
-            k_roce_min: k(w::msdu::ROCE_MIN as u64),
-            k_p: std::array::from_fn(|i| k(w::PDU_OFFSETS[i] as u64)),
-            k_f: std::array::from_fn(|i| k((w::PDU_OFFSETS[i] + w::pdu::FIXED_LEN) as u64)),
-            k_b: std::array::from_fn(|i| k(i as u64)),
-            k_r: std::array::from_fn(|i| k(i as u64)),
-            k_q: std::array::from_fn(|i| k(i as u64)),
-            acc: Default::default(),
-            be: Default::default(),
-            t_lo: Default::default(),
-            t_hi: Default::default(),
-            isb: Default::default(),
-            lo_cnm: Default::default(),
-            lo_c: Default::default(),
-            lo_cn: Default::default(),
-            hi_cnm: Default::default(),
-            hi_s: Default::default(),
-            hi_c: Default::default(),
-            hi_cn: Default::default(),
-            m1_cnm: Default::default(),
-            m1_c: Default::default(),
-            m1_cn: Default::default(),
-            m1_live: Default::default(),
-            s1_c: Default::default(),
-            s1_cn: Default::default(),
-            m2_cnm: Default::default(),
-            m2_c: Default::default(),
-            m2_cn: Default::default(),
-            m2_live: Default::default(),
-            n_cnm: Default::default(),
-            n_q: Default::default(),
-            n_s6: Default::default(),
-            rel: Default::default(),
-            isr: Default::default(),
-            cap: Default::default(),
-            mlen_in: Default::default(),
-            nk: Default::default(),
-            is_cnm: Default::default(),
-            e_tr1: Default::default(),
-            e_ver: Default::default(),
-            e_len: Default::default(),
-            e_tr2: Default::default(),
-            good: Default::default(),
-            qpv: Default::default(),
-            slot_free: Default::default(),
-        }
-    }
 }
 
 impl Logic for CnmRx {

@@ -78,6 +78,7 @@ use crate::roce::op_decode::OpDecode;
 use crate::roce::{FlowPdSink, MrCheckStatsSource, MrWriteSink, RxMetaSink, RxMetaSource};
 use nic_spec::mr::{right, verdict, KEY_INDEX_SHIFT};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
 pub enum MrState {
@@ -90,8 +91,16 @@ pub enum MrState {
     Out,
 }
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct MrCheck<const A: usize, const R: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!(
+            (1..=16).contains(&A) && (1..=7).contains(&R),
+            "MrCheck: 1 <= A <= 16, 1 <= R <= 7",
+        );
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub s_mr: MrWriteSink,
@@ -112,6 +121,7 @@ pub struct MrCheck<const A: usize, const R: usize> {
     ram_end: Ram<Bits<65>, R>,
     /// The flows' domains; its read register's register (`e_flow_pd`)
     /// goes into the DP16KD's output register on the ECP5 (R3).
+    #[default(Ram::default().with_output_register())]
     ram_pd: Ram<Bits<16>, A>,
     st: DFF<MrState>,
     // The latched record.
@@ -189,13 +199,21 @@ pub struct MrCheck<const A: usize, const R: usize> {
     c_bad_right: DFF<Bits<32>>,
     c_bad_range: DFF<Bits<32>>,
     c_bad_mr: DFF<Bits<32>>,
+    #[default(Constant::new(Bits::<8>::from(1u64 << R)))]
     k_nreg: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<24>::from(1u64 << A)))]
     k_nflows: Constant<Bits<24>>,
+    #[default(Constant::new(Bits::<128>::from(1u64)))]
     k_bit0: Constant<Bits<128>>,
+    #[default(Constant::new(Bits::<2>::from(verdict::GRANTED as u64)))]
     k_granted: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(verdict::ACCESS as u64)))]
     k_access: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(verdict::INVALID as u64)))]
     k_invalid: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(right::REMOTE_WRITE as u64)))]
     k_rw: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from(right::REMOTE_READ as u64)))]
     k_rr: Constant<Bits<2>>,
     // Combinational.
     rd_index: Signal<Local, Bits<R>>,
@@ -211,109 +229,6 @@ pub struct MrCheck<const A: usize, const R: usize> {
     e_rights: Signal<Local, Bits<2>>,
     need: Signal<Local, Bits<2>>,
     out_v: Signal<Local, Bit>,
-}
-
-impl<const A: usize, const R: usize> Default for MrCheck<A, R> {
-    fn default() -> Self {
-        assert!(
-            (1..=16).contains(&A) && (1..=7).contains(&R),
-            "MrCheck: 1 <= A <= 16, 1 <= R <= 7"
-        );
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            s_mr: Default::default(),
-            s_pd: Default::default(),
-            s_meta: Default::default(),
-            m_meta: Default::default(),
-            m_stats: Default::default(),
-            ram_key: Default::default(),
-            vld: Default::default(),
-            rd_vld: Default::default(),
-            e_vld: Default::default(),
-            ram_base: Default::default(),
-            ram_end: Default::default(),
-            ram_pd: Ram::default().with_output_register(),
-            st: Default::default(),
-            m_opcode: Default::default(),
-            m_qp: Default::default(),
-            m_psn: Default::default(),
-            m_ackreq: Default::default(),
-            m_len: Default::default(),
-            m_va: Default::default(),
-            m_rkey: Default::default(),
-            m_dlen: Default::default(),
-            m_aeth: Default::default(),
-            m_ce: Default::default(),
-            m_tlm: Default::default(),
-            m_hdr: Default::default(),
-            m_hop0: Default::default(),
-            m_hop1: Default::default(),
-            m_hop2: Default::default(),
-            m_hop3: Default::default(),
-            m_hop4: Default::default(),
-            op_class: Default::default(),
-            w_v: Default::default(),
-            w_index: Default::default(),
-            w_valid: Default::default(),
-            w_clear: Default::default(),
-            w_rights: Default::default(),
-            w_pd: Default::default(),
-            w_rkey: Default::default(),
-            w_base: Default::default(),
-            w_end: Default::default(),
-            w_in_table: Default::default(),
-            w_past: Default::default(),
-            p_v: Default::default(),
-            p_flow: Default::default(),
-            p_pd: Default::default(),
-            e_key: Default::default(),
-            e_base: Default::default(),
-            e_end: Default::default(),
-            e_flow_pd: Default::default(),
-            d_checked: Default::default(),
-            d_write: Default::default(),
-            d_zero: Default::default(),
-            d_len_bad: Default::default(),
-            d_key_bad: Default::default(),
-            d_pd_bad: Default::default(),
-            d_right_bad: Default::default(),
-            d_vend: Default::default(),
-            d_lo_bad: Default::default(),
-            d_end_gt_hi: Default::default(),
-            d_end_eq_hi: Default::default(),
-            d_end_gt_lo: Default::default(),
-            mr_r: Default::default(),
-            why_r: Default::default(),
-            count_r: Default::default(),
-            c_granted: Default::default(),
-            c_bad_len: Default::default(),
-            c_bad_key: Default::default(),
-            c_bad_pd: Default::default(),
-            c_bad_right: Default::default(),
-            c_bad_range: Default::default(),
-            c_bad_mr: Default::default(),
-            k_nreg: Constant::new(Bits::<8>::from(1u64 << R)),
-            k_nflows: Constant::new(Bits::<24>::from(1u64 << A)),
-            k_bit0: Constant::new(Bits::<128>::from(1u64)),
-            k_granted: Constant::new(Bits::<2>::from(verdict::GRANTED as u64)),
-            k_access: Constant::new(Bits::<2>::from(verdict::ACCESS as u64)),
-            k_invalid: Constant::new(Bits::<2>::from(verdict::INVALID as u64)),
-            k_rw: Constant::new(Bits::<2>::from(right::REMOTE_WRITE as u64)),
-            k_rr: Constant::new(Bits::<2>::from(right::REMOTE_READ as u64)),
-            rd_index: Default::default(),
-            w_addr: Default::default(),
-            w_bit: Default::default(),
-            vld_at: Default::default(),
-            w_go: Default::default(),
-            w_sum: Default::default(),
-            w_wraps_to_zero: Default::default(),
-            collide: Default::default(),
-            e_rights: Default::default(),
-            need: Default::default(),
-            out_v: Default::default(),
-        }
-    }
 }
 
 const _: () = assert!(

@@ -20,11 +20,12 @@
 
 use nic_spec::roce::{self as spec, op};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 /// Opcodes in the table.
 const N: usize = op::ALL.len();
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct OpDecode {
     pub op: Signal<In, Bits<8>>,
     pub known: Signal<Out, Bit>,
@@ -43,62 +44,39 @@ pub struct OpDecode {
     pub cnp: Signal<Out, Bit>,
     /// `op` equals the table's opcode i.
     eq: [Signal<Local, Bit>; N],
+    #[default(std::array::from_fn(|i| Constant::new(Bits::<8>::from(op::ALL[i] as u64))))]
     k_opcode: [Constant<Bits<8>>; N],
+    #[default(class(spec::has_reth))]
     m_reth: [Constant<Bit>; N],
+    #[default(class(spec::has_aeth))]
     m_aeth: [Constant<Bit>; N],
+    #[default(class(spec::carries_payload))]
     m_pay: [Constant<Bit>; N],
+    #[default(class(spec::is_only))]
     m_only: [Constant<Bit>; N],
+    #[default(class(spec::is_write))]
     m_write: [Constant<Bit>; N],
+    #[default(class(|o| o == op::READ_REQ))]
     m_read_req: [Constant<Bit>; N],
+    #[default(class(spec::is_read_resp))]
     m_read_resp: [Constant<Bit>; N],
+    #[default(class(spec::ends_message))]
     m_ends_msg: [Constant<Bit>; N],
+    #[default(class(spec::is_ack))]
     m_ack: [Constant<Bit>; N],
+    #[default(class(|o| o == op::PROBE))]
     m_probe: [Constant<Bit>; N],
+    #[default(class(|o| o == op::NOTIFY))]
     m_notify: [Constant<Bit>; N],
+    #[default(class(spec::is_hpcc))]
     m_hpcc: [Constant<Bit>; N],
+    #[default(class(spec::is_cnp))]
     m_cnp: [Constant<Bit>; N],
 }
 
 /// For each opcode of the table, whether it is in the class `f`.
 fn class(f: fn(u8) -> bool) -> [Constant<Bit>; N] {
     std::array::from_fn(|i| Constant::new(f(op::ALL[i])))
-}
-
-impl Default for OpDecode {
-    fn default() -> Self {
-        Self {
-            op: Default::default(),
-            known: Default::default(),
-            reth: Default::default(),
-            aeth: Default::default(),
-            pay: Default::default(),
-            only: Default::default(),
-            write: Default::default(),
-            read_req: Default::default(),
-            read_resp: Default::default(),
-            ends_msg: Default::default(),
-            ack: Default::default(),
-            probe: Default::default(),
-            notify: Default::default(),
-            hpcc: Default::default(),
-            cnp: Default::default(),
-            eq: Default::default(),
-            k_opcode: std::array::from_fn(|i| Constant::new(Bits::<8>::from(op::ALL[i] as u64))),
-            m_reth: class(spec::has_reth),
-            m_aeth: class(spec::has_aeth),
-            m_pay: class(spec::carries_payload),
-            m_only: class(spec::is_only),
-            m_write: class(spec::is_write),
-            m_read_req: class(|o| o == op::READ_REQ),
-            m_read_resp: class(spec::is_read_resp),
-            m_ends_msg: class(spec::ends_message),
-            m_ack: class(spec::is_ack),
-            m_probe: class(|o| o == op::PROBE),
-            m_notify: class(|o| o == op::NOTIFY),
-            m_hpcc: class(spec::is_hpcc),
-            m_cnp: class(spec::is_cnp),
-        }
-    }
 }
 
 impl Logic for OpDecode {

@@ -145,6 +145,7 @@ use crate::roce::{
 use crate::sched::{PktSend, PktSendSink, SchedEventSource};
 use nic_spec::roce::{op, syndrome, wr, AETH_CLASS_ACK};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 /// The fresh telemetry header (`docs/roce.md` §2): ver 1, nhop 0, maxhop 5.
 pub const FRESH_HDR: u64 = 0x1000_0500_0000_0000;
@@ -198,8 +199,14 @@ pub enum ReqKind {
 
 /// The requester for 2^A flows with 2^Q work requests each; `AQ` = A + Q
 /// (the ring's address width).
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!((1..=8).contains(&Q), "Requester: 1 <= Q <= 8");
+        assert!(A + Q <= 16 && AQ == A + Q, "Requester: AQ = A + Q <= 16");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub cfg_mtu_log2: Signal<In, Bits<4>>,
     pub cfg_rto: Signal<In, Bits<32>>,
@@ -366,39 +373,74 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     c_retry_exceeded: DFF<Bits<32>>,
     c_flushed: DFF<Bits<32>>,
     // Constants.
+    #[default(Constant::new(Bits::<16>::from(A as u64)))]
     k_a: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<AQ>::from(Q as u64)))]
     k_q: Constant<Bits<AQ>>,
+    #[default(Constant::new(Bits::<9>::from((2u64 << Q) - 1)))]
     k_ix: Constant<Bits<9>>,
+    #[default(Constant::new(Bits::<9>::from((1u64 << Q) - 1)))]
     k_qmask: Constant<Bits<9>>,
+    #[default(Constant::new(Bits::<9>::from(1u64 << Q)))]
     k_full: Constant<Bits<9>>,
+    #[default(Constant::new(Bits::<16>::from((1u64 << A) - 1)))]
     k_amask: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<4>::from(8u64)))]
     k_m8: Constant<Bits<4>>,
+    #[default(Constant::new(Bits::<4>::from(12u64)))]
     k_m12: Constant<Bits<4>>,
+    #[default(Constant::new(Bits::<8>::from(wr::WRITE as u64)))]
     k_wr_write: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(wr::READ as u64)))]
     k_wr_read: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(op::PROBE as u64)))]
     k_op_probe: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(op::READ_REQ as u64)))]
     k_op_rreq: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<3>::from((AETH_CLASS_ACK as u8) as u64)))]
     k_class_ack: Constant<Bits<3>>,
+    #[default(Constant::new(Bits::<3>::from(nic_spec::sched::OP_INIT as u64)))]
     k_ev_init: Constant<Bits<3>>,
+    #[default(Constant::new(Bits::<3>::from(nic_spec::sched::OP_DOORBELL as u64)))]
     k_ev_db: Constant<Bits<3>>,
+    #[default(Constant::new(Bits::<3>::from(nic_spec::sched::OP_ACK as u64)))]
     k_ev_ack: Constant<Bits<3>>,
+    #[default(Constant::new(Bits::<3>::from(nic_spec::sched::OP_REWIND as u64)))]
     k_ev_rewind: Constant<Bits<3>>,
+    #[default(Constant::new(Bits::<3>::from(nic_spec::sched::OP_TRIM as u64)))]
     k_ev_trim: Constant<Bits<3>>,
+    #[default(Constant::new(Bits::<8>::from((wr::Status::Ok as u8) as u64)))]
     k_st_ok: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from((wr::Status::BadOpcode as u8) as u64)))]
     k_st_opcode: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from((wr::Status::BadLen as u8) as u64)))]
     k_st_len: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from((wr::Status::BadFlow as u8) as u64)))]
     k_st_flow: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from((wr::Status::Full as u8) as u64)))]
     k_st_full: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from((wr::Status::RemoteInvalid as u8) as u64)))]
     k_st_remote_invalid: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from((wr::Status::RemoteAccess as u8) as u64)))]
     k_st_remote_access: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from((wr::Status::RemoteOp as u8) as u64)))]
     k_st_remote_op: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from((wr::Status::RetryExceeded as u8) as u64)))]
     k_st_retry_exceeded: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from((wr::Status::Flushed as u8) as u64)))]
     k_st_flushed: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(syndrome::NAK_SEQ as u64)))]
     k_syn_seq: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(syndrome::NAK_INVALID as u64)))]
     k_syn_invalid: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(syndrome::NAK_ACCESS as u64)))]
     k_syn_access: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<64>::from(FRESH_HDR)))]
     k_fresh: Constant<Bits<64>>,
+    #[default(Constant::new(Bits::<32>::from(1u64)))]
     k_one: Constant<Bits<32>>,
+    // The CC module's EVENT operation (`nic_golden::cc::hpcc::op`).
+    #[default(Constant::new(Bits::<2>::from(0u64)))]
     k_cc_event: Constant<Bits<2>>,
     /// The inputs' stages (timing rule R1: each `s_*.ready` is a stage's
     /// flip-flop); `Idle` chooses among their heads.
@@ -520,275 +562,6 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     moved: Signal<Local, Bit>,
     t_push: Signal<Local, Bit>,
     w_addr: Signal<Local, Bits<AQ>>,
-}
-
-impl<const A: usize, const Q: usize, const AQ: usize> Default for Requester<A, Q, AQ> {
-    fn default() -> Self {
-        assert!((1..=8).contains(&Q), "Requester: 1 <= Q <= 8");
-        assert!(A + Q <= 16 && AQ == A + Q, "Requester: AQ = A + Q <= 16");
-        let k8 = |v: u8| Constant::new(Bits::<8>::from(v as u64));
-        let k3 = |v: u8| Constant::new(Bits::<3>::from(v as u64));
-        Self {
-            clock: Default::default(),
-            cfg_mtu_log2: Default::default(),
-            cfg_rto: Default::default(),
-            s_ctx: Default::default(),
-            s_wr: Default::default(),
-            s_send: Default::default(),
-            s_fb: Default::default(),
-            s_nak: Default::default(),
-            desc_full: Default::default(),
-            m_ev: Default::default(),
-            m_desc: Default::default(),
-            m_rd: Default::default(),
-            m_cmpl: Default::default(),
-            m_cc: Default::default(),
-            m_stats: Default::default(),
-            st_w0: Default::default(),
-            st_w1: Default::default(),
-            st_seq: Default::default(),
-            st_psn: Default::default(),
-            ring: Default::default(),
-            segment: Default::default(),
-            timer: Default::default(),
-            fb_class: Default::default(),
-            state: Default::default(),
-            kind: Default::default(),
-            flow: Default::default(),
-            in_range: Default::default(),
-            s_active: Default::default(),
-            s_tlm_data: Default::default(),
-            s_rd_open: Default::default(),
-            s_armed: Default::default(),
-            s_rd_post: Default::default(),
-            s_err: Default::default(),
-            s_retries: Default::default(),
-            s_retry_limit: Default::default(),
-            s_rd_k: Default::default(),
-            s_gen: Default::default(),
-            s_epoch: Default::default(),
-            s_head: Default::default(),
-            s_send_ix: Default::default(),
-            s_db: Default::default(),
-            s_tail: Default::default(),
-            s_seq_tail: Default::default(),
-            s_una: Default::default(),
-            s_seq_exp: Default::default(),
-            s_psn_tail: Default::default(),
-            s_psn_next: Default::default(),
-            s_psn_max: Default::default(),
-            slot: Default::default(),
-            wr_opcode: Default::default(),
-            wr_laddr: Default::default(),
-            wr_va: Default::default(),
-            wr_rkey: Default::default(),
-            wr_len: Default::default(),
-            wr_tag: Default::default(),
-            send_seq: Default::default(),
-            send_len: Default::default(),
-            send_probe: Default::default(),
-            send_epoch: Default::default(),
-            fb_psn: Default::default(),
-            fb_aeth: Default::default(),
-            fb_opcode: Default::default(),
-            fb_tlm: Default::default(),
-            fb_hdr: Default::default(),
-            fb_hop0: Default::default(),
-            fb_hop1: Default::default(),
-            fb_hop2: Default::default(),
-            fb_hop3: Default::default(),
-            fb_hop4: Default::default(),
-            ctx_active: Default::default(),
-            ctx_psn: Default::default(),
-            ctx_tlm_data: Default::default(),
-            ctx_retry_limit: Default::default(),
-            t_gen: Default::default(),
-            cur: Default::default(),
-            rem: Default::default(),
-            p: Default::default(),
-            seq_ack: Default::default(),
-            cmpl_final: Default::default(),
-            rd_done: Default::default(),
-            progress: Default::default(),
-            rewind: Default::default(),
-            cc_go: Default::default(),
-            retry: Default::default(),
-            fatal: Default::default(),
-            arm: Default::default(),
-            now: Default::default(),
-            r_ack_skip: Default::default(),
-            r_inside: Default::default(),
-            r_final: Default::default(),
-            r_d1: Default::default(),
-            r_seq_mid: Default::default(),
-            r_seq_end: Default::default(),
-            r_psn_rew: Default::default(),
-            ev_v: Default::default(),
-            ev_op: Default::default(),
-            ev_a: Default::default(),
-            ev_b: Default::default(),
-            desc_v: Default::default(),
-            desc_opcode: Default::default(),
-            desc_psn: Default::default(),
-            desc_ackreq: Default::default(),
-            desc_len: Default::default(),
-            desc_addr: Default::default(),
-            desc_va: Default::default(),
-            desc_rkey: Default::default(),
-            desc_dlen: Default::default(),
-            desc_tlm: Default::default(),
-            rd_v: Default::default(),
-            rd_addr: Default::default(),
-            rd_psn: Default::default(),
-            rd_idx: Default::default(),
-            rd_flow: Default::default(),
-            desc_flow: Default::default(),
-            cmpl_v: Default::default(),
-            cmpl_tag: Default::default(),
-            cmpl_status: Default::default(),
-            cmpl_bytes: Default::default(),
-            cc_v: Default::default(),
-            cc_seq: Default::default(),
-            cc_snd_nxt: Default::default(),
-            cc_nhops: Default::default(),
-            cc_hop0: Default::default(),
-            cc_hop1: Default::default(),
-            cc_hop2: Default::default(),
-            cc_hop3: Default::default(),
-            cc_hop4: Default::default(),
-            c_posted: Default::default(),
-            c_completed: Default::default(),
-            c_err_opcode: Default::default(),
-            c_err_len: Default::default(),
-            c_err_flow: Default::default(),
-            c_err_full: Default::default(),
-            c_stale: Default::default(),
-            c_trims: Default::default(),
-            c_timeouts: Default::default(),
-            c_naks: Default::default(),
-            c_ack_ahead: Default::default(),
-            c_bad_fb: Default::default(),
-            c_remote_err: Default::default(),
-            c_retry_exceeded: Default::default(),
-            c_flushed: Default::default(),
-            idle: Default::default(),
-            t_exp: Default::default(),
-            t_dt: Default::default(),
-            in_ctx: Default::default(),
-            in_wr: Default::default(),
-            in_send: Default::default(),
-            in_fb: Default::default(),
-            in_nak: Default::default(),
-            take_ctx: Default::default(),
-            take_fb: Default::default(),
-            take_nak: Default::default(),
-            take_t: Default::default(),
-            send_valid: Default::default(),
-            take_send: Default::default(),
-            take_wr: Default::default(),
-            flow_in: Default::default(),
-            ev_hs: Default::default(),
-            desc_hs: Default::default(),
-            cmpl_hs: Default::default(),
-            cc_hs: Default::default(),
-            mlog: Default::default(),
-            mtu: Default::default(),
-            live: Default::default(),
-            fl: Default::default(),
-            ring_slot: Default::default(),
-            pred_fatal: Default::default(),
-            wr_is_read: Default::default(),
-            wr_ext: Default::default(),
-            wr_n: Default::default(),
-            wr_used: Default::default(),
-            wr_out: Default::default(),
-            bad_opcode: Default::default(),
-            bad_len: Default::default(),
-            slot_busy: Default::default(),
-            ring_we: Default::default(),
-            is_full: Default::default(),
-            tail_inc: Default::default(),
-            wr_fence_ok: Default::default(),
-            wr_go: Default::default(),
-            db_ok: Default::default(),
-            rdk_eff: Default::default(),
-            w_read: Default::default(),
-            w_ext: Default::default(),
-            w_last_k: Default::default(),
-            w_len_m1: Default::default(),
-            max_d: Default::default(),
-            raise: Default::default(),
-            d_ack: Default::default(),
-            d1: Default::default(),
-            rresp: Default::default(),
-            head_inc: Default::default(),
-            psn_rew: Default::default(),
-            rew_k: Default::default(),
-            is_ack: Default::default(),
-            p_in: Default::default(),
-            p_in_r: Default::default(),
-            p_above: Default::default(),
-            ahead: Default::default(),
-            is_ahead: Default::default(),
-            seq_ack_post: Default::default(),
-            seq_end_w: Default::default(),
-            adv: Default::default(),
-            past: Default::default(),
-            adv_pos: Default::default(),
-            past_pos: Default::default(),
-            db_at_tail: Default::default(),
-            is_ack_q: Default::default(),
-            nak_status_q: Default::default(),
-            rresp_q: Default::default(),
-            do_cont: Default::default(),
-            set_rewind: Default::default(),
-            clr_rd_done: Default::default(),
-            eff_rd_done: Default::default(),
-            st_flags_w: Default::default(),
-            eff_rewind: Default::default(),
-            set_fatal: Default::default(),
-            eff_fatal: Default::default(),
-            nak_status: Default::default(),
-            moved: Default::default(),
-            t_push: Default::default(),
-            w_addr: Default::default(),
-            k_a: Constant::new(Bits::<16>::from(A as u64)),
-            k_q: Constant::new(Bits::<AQ>::from(Q as u64)),
-            k_ix: Constant::new(Bits::<9>::from((2u64 << Q) - 1)),
-            k_qmask: Constant::new(Bits::<9>::from((1u64 << Q) - 1)),
-            k_full: Constant::new(Bits::<9>::from(1u64 << Q)),
-            k_amask: Constant::new(Bits::<16>::from((1u64 << A) - 1)),
-            k_m8: Constant::new(Bits::<4>::from(8u64)),
-            k_m12: Constant::new(Bits::<4>::from(12u64)),
-            k_wr_write: k8(wr::WRITE),
-            k_wr_read: k8(wr::READ),
-            k_op_probe: k8(op::PROBE),
-            k_op_rreq: k8(op::READ_REQ),
-            k_class_ack: k3(AETH_CLASS_ACK as u8),
-            k_ev_init: k3(nic_spec::sched::OP_INIT),
-            k_ev_db: k3(nic_spec::sched::OP_DOORBELL),
-            k_ev_ack: k3(nic_spec::sched::OP_ACK),
-            k_ev_rewind: k3(nic_spec::sched::OP_REWIND),
-            k_ev_trim: k3(nic_spec::sched::OP_TRIM),
-            k_st_ok: k8(wr::Status::Ok as u8),
-            k_st_opcode: k8(wr::Status::BadOpcode as u8),
-            k_st_len: k8(wr::Status::BadLen as u8),
-            k_st_flow: k8(wr::Status::BadFlow as u8),
-            k_st_full: k8(wr::Status::Full as u8),
-            k_st_remote_invalid: k8(wr::Status::RemoteInvalid as u8),
-            k_st_remote_access: k8(wr::Status::RemoteAccess as u8),
-            k_st_remote_op: k8(wr::Status::RemoteOp as u8),
-            k_st_retry_exceeded: k8(wr::Status::RetryExceeded as u8),
-            k_st_flushed: k8(wr::Status::Flushed as u8),
-            k_syn_seq: k8(syndrome::NAK_SEQ),
-            k_syn_invalid: k8(syndrome::NAK_INVALID),
-            k_syn_access: k8(syndrome::NAK_ACCESS),
-            k_fresh: Constant::new(Bits::<64>::from(FRESH_HDR)),
-            k_one: Constant::new(Bits::<32>::from(1u64)),
-            // The CC module's EVENT operation (`nic_golden::cc::hpcc::op`).
-            k_cc_event: Constant::new(Bits::<2>::from(0u64)),
-        }
-    }
 }
 
 impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, AQ> {

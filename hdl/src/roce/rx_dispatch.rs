@@ -188,6 +188,7 @@ use crate::roce::{
 use crate::stream::AxisSink;
 use nic_spec::roce::{syndrome, AETH_CLASS_NAK};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
 pub enum RxdState {
@@ -199,8 +200,13 @@ pub enum RxdState {
     PayDrop,
 }
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct RoceRxDispatch<const A: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!((1..=23).contains(&A), "RoceRxDispatch: 1 <= A <= 23");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub cfg_mtu_log2: Signal<In, Bits<4>>,
@@ -223,6 +229,7 @@ pub struct RoceRxDispatch<const A: usize> {
     // The READ landing entries, 8 per flow (address = flow << 3 | index),
     // and a copy of each flow's landing index (`ram_fl` bits 6..4) in LUTs,
     // read in the cycle that addresses the entry.
+    #[default(Ram::with_depth_log2(A + 3))]
     ram_tab: Ram<Bits<89>, 16>,
     rd_ix: LutRam<Bits<3>, A>,
     /// A second copy of `rd_ix`, written alike, read at the incoming
@@ -265,7 +272,9 @@ pub struct RoceRxDispatch<const A: usize> {
     c_fl: DFF<Bits<8>>,
     // The landing entry at the flow's `rd_idx` (registered in `Look`).
     t_ent: DFF<Bits<89>>,
+    #[default(Constant::new(Bits::<8>::from(nic_spec::roce::op::READ_RESP_LAST as u64)))]
     k_op_rrlast: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(nic_spec::roce::op::READ_RESP_ONLY as u64)))]
     k_op_rronly: Constant<Bits<8>>,
     o_rrend: DFF<Bit>,
     rd_done_c: Signal<Local, Bit>,
@@ -354,32 +363,56 @@ pub struct RoceRxDispatch<const A: usize> {
     c_bad_va: DFF<Bits<32>>,
     c_bad_op: DFF<Bits<32>>,
     c_refused: DFF<Bits<32>>,
+    #[default(Constant::new(Bits::<24>::from(1u64 << A)))]
     k_nflows: Constant<Bits<24>>,
     /// The opcode table's classes of the latched opcode.
     op_class: OpDecode,
+    #[default(Constant::new(Bits::<32>::from((syndrome::ACK as u64) << 24)))]
     k_syn_ack: Constant<Bits<32>>,
+    #[default(Constant::new(Bits::<32>::from((syndrome::NAK_SEQ as u64) << 24)))]
     k_syn_nak: Constant<Bits<32>>,
+    #[default(Constant::new(Bits::<32>::from((syndrome::NAK_INVALID as u64) << 24)))]
     k_syn_inv: Constant<Bits<32>>,
+    #[default(Constant::new(Bits::<32>::from((syndrome::NAK_ACCESS as u64) << 24)))]
     k_syn_acc: Constant<Bits<32>>,
+    #[default(Constant::new(Bits::<2>::from(nic_spec::mr::verdict::ACCESS as u64)))]
     k_mr_access: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<4>::from(8u64)))]
     k_m8: Constant<Bits<4>>,
+    #[default(Constant::new(Bits::<4>::from(9u64)))]
     k_m9: Constant<Bits<4>>,
+    #[default(Constant::new(Bits::<4>::from(10u64)))]
     k_m10: Constant<Bits<4>>,
+    #[default(Constant::new(Bits::<4>::from(11u64)))]
     k_m11: Constant<Bits<4>>,
+    #[default(Constant::new(Bits::<4>::from(12u64)))]
     k_m12: Constant<Bits<4>>,
+    #[default(Constant::new(Bits::<33>::from(255u64)))]
     k_msk8: Constant<Bits<33>>,
+    #[default(Constant::new(Bits::<33>::from(511u64)))]
     k_msk9: Constant<Bits<33>>,
+    #[default(Constant::new(Bits::<33>::from(1023u64)))]
     k_msk10: Constant<Bits<33>>,
+    #[default(Constant::new(Bits::<33>::from(2047u64)))]
     k_msk11: Constant<Bits<33>>,
+    #[default(Constant::new(Bits::<33>::from(4095u64)))]
     k_msk12: Constant<Bits<33>>,
+    #[default(Constant::new(Bits::<3>::from(AETH_CLASS_NAK as u64)))]
     k_syn_nak3: Constant<Bits<3>>,
+    #[default(Constant::new(Bits::<8>::from(1u64)))]
     k_fl_valid: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(2u64)))]
     k_fl_nak: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(8u64)))]
     k_fl_rdd: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(7u64)))]
     k_fl_lo: Constant<Bits<8>>,
     /// Every flag but `nak_sent`.
+    #[default(Constant::new(Bits::<8>::from(0xFDu64)))]
     k_fl_keep: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(4u64)))]
     k_fl_ce: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<64>::from(8u64)))]
     k_eight: Constant<Bits<64>>,
     // Combinational.
     is_idle: Signal<Local, Bit>,
@@ -432,6 +465,7 @@ pub struct RoceRxDispatch<const A: usize> {
     ev_rdreq: Signal<Local, Bit>,
     ev_cnp: Signal<Local, Bit>,
     ev_ce: Signal<Local, Bit>,
+    #[default(Constant::new(Bits::<2>::from(nic_spec::dcqcn::OP_CNP as u64)))]
     k_op_cnp: Constant<Bits<2>>,
     len_nz: Signal<Local, Bit>,
     pay_write: Signal<Local, Bit>,
@@ -459,234 +493,6 @@ pub struct RoceRxDispatch<const A: usize> {
     cfg_fl: Signal<Local, Bits<8>>,
     tlm_ack: Signal<Local, Bit>,
     tlm_cc: Signal<Local, Bit>,
-}
-
-impl<const A: usize> Default for RoceRxDispatch<A> {
-    fn default() -> Self {
-        assert!((1..=23).contains(&A), "RoceRxDispatch: 1 <= A <= 23");
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            cfg_mtu_log2: Default::default(),
-            s_ctx: Default::default(),
-            s_meta: Default::default(),
-            s_axis_pay: Default::default(),
-            m_wr: Default::default(),
-            m_ack: Default::default(),
-            m_cc: Default::default(),
-            m_nak: Default::default(),
-            m_rdreq: Default::default(),
-            m_cnp: Default::default(),
-            m_ce: Default::default(),
-            m_stats: Default::default(),
-            ram_fl: Default::default(),
-            ram_epsn: Default::default(),
-            ram_msn: Default::default(),
-            ram_wva: Default::default(),
-            ram_wleft: Default::default(),
-            ram_radr: Default::default(),
-            ram_rpsn: Default::default(),
-            ram_tab: Ram::with_depth_log2(A + 3),
-            rd_ix: Default::default(),
-            rd_ix_in: Default::default(),
-            busy: Default::default(),
-            st: Default::default(),
-            stale: Default::default(),
-            m_opcode: Default::default(),
-            m_qp: Default::default(),
-            m_psn: Default::default(),
-            m_ackreq: Default::default(),
-            m_len: Default::default(),
-            m_va: Default::default(),
-            m_rkey: Default::default(),
-            m_dlen: Default::default(),
-            m_aeth: Default::default(),
-            m_tlm: Default::default(),
-            m_ce_in: Default::default(),
-            m_mr: Default::default(),
-            m_hdr: Default::default(),
-            m_hop0: Default::default(),
-            m_hop1: Default::default(),
-            m_hop2: Default::default(),
-            m_hop3: Default::default(),
-            m_hop4: Default::default(),
-            c_fl: Default::default(),
-            t_ent: Default::default(),
-            k_op_rrlast: Constant::new(Bits::<8>::from(nic_spec::roce::op::READ_RESP_LAST as u64)),
-            k_op_rronly: Constant::new(Bits::<8>::from(nic_spec::roce::op::READ_RESP_ONLY as u64)),
-            o_rrend: Default::default(),
-            rd_done_c: Default::default(),
-            rbase: Default::default(),
-            rd_new: Default::default(),
-            n_fl0: Default::default(),
-            tab_w: Default::default(),
-            c_epsn: Default::default(),
-            c_msn: Default::default(),
-            c_wva: Default::default(),
-            c_wleft: Default::default(),
-            c_radr: Default::default(),
-            c_rpsn: Default::default(),
-            o_bad: Default::default(),
-            o_qphi: Default::default(),
-            o_resp: Default::default(),
-            o_wr: Default::default(),
-            o_reth: Default::default(),
-            o_msn: Default::default(),
-            o_rreq: Default::default(),
-            o_rresp: Default::default(),
-            o_rrcc: Default::default(),
-            o_ack: Default::default(),
-            o_akcc: Default::default(),
-            o_probe: Default::default(),
-            o_notify: Default::default(),
-            o_cnp: Default::default(),
-            inc: Default::default(),
-            ack_v: Default::default(),
-            ack_psn_r: Default::default(),
-            ack_aeth_r: Default::default(),
-            arm_ack: Default::default(),
-            cc_v: Default::default(),
-            arm_cc: Default::default(),
-            nak_v: Default::default(),
-            rdreq_v: Default::default(),
-            rdreq_msn_r: Default::default(),
-            cnp_v: Default::default(),
-            ce_v: Default::default(),
-            ev_cnp: Default::default(),
-            ev_ce: Default::default(),
-            k_op_cnp: Constant::new(Bits::<2>::from(nic_spec::dcqcn::OP_CNP as u64)),
-            wr_v: Default::default(),
-            wr_addr_r: Default::default(),
-            wr_data_r: Default::default(),
-            wr_strb_r: Default::default(),
-            pa: Default::default(),
-            undo_v: Default::default(),
-            undo_pending: Default::default(),
-            undo_flow: Default::default(),
-            u_fl: Default::default(),
-            u_epsn: Default::default(),
-            u_msn: Default::default(),
-            u_wva: Default::default(),
-            u_wleft: Default::default(),
-            u_radr: Default::default(),
-            u_rpsn: Default::default(),
-            wr_last: Default::default(),
-            wr2_v: Default::default(),
-            wr2_addr: Default::default(),
-            wr2_data: Default::default(),
-            wr2_strb: Default::default(),
-            wr2_last: Default::default(),
-            reset_q: Default::default(),
-            wr_take: Default::default(),
-            last_taken: Default::default(),
-            undo_want: Default::default(),
-            undo_cancel: Default::default(),
-            undo_do: Default::default(),
-            c_unknown: Default::default(),
-            c_oos: Default::default(),
-            c_dup: Default::default(),
-            c_bad_psn: Default::default(),
-            c_accepted: Default::default(),
-            c_bad_va: Default::default(),
-            c_bad_op: Default::default(),
-            c_refused: Default::default(),
-            k_nflows: Constant::new(Bits::<24>::from(1u64 << A)),
-            op_class: Default::default(),
-            k_syn_ack: Constant::new(Bits::<32>::from((syndrome::ACK as u64) << 24)),
-            k_syn_nak: Constant::new(Bits::<32>::from((syndrome::NAK_SEQ as u64) << 24)),
-            k_syn_inv: Constant::new(Bits::<32>::from((syndrome::NAK_INVALID as u64) << 24)),
-            k_syn_acc: Constant::new(Bits::<32>::from((syndrome::NAK_ACCESS as u64) << 24)),
-            k_mr_access: Constant::new(Bits::<2>::from(nic_spec::mr::verdict::ACCESS as u64)),
-            k_m8: Constant::new(Bits::<4>::from(8u64)),
-            k_m9: Constant::new(Bits::<4>::from(9u64)),
-            k_m10: Constant::new(Bits::<4>::from(10u64)),
-            k_m11: Constant::new(Bits::<4>::from(11u64)),
-            k_m12: Constant::new(Bits::<4>::from(12u64)),
-            k_msk8: Constant::new(Bits::<33>::from(255u64)),
-            k_msk9: Constant::new(Bits::<33>::from(511u64)),
-            k_msk10: Constant::new(Bits::<33>::from(1023u64)),
-            k_msk11: Constant::new(Bits::<33>::from(2047u64)),
-            k_msk12: Constant::new(Bits::<33>::from(4095u64)),
-            k_syn_nak3: Constant::new(Bits::<3>::from(AETH_CLASS_NAK as u64)),
-            k_fl_valid: Constant::new(Bits::<8>::from(1u64)),
-            k_fl_nak: Constant::new(Bits::<8>::from(2u64)),
-            k_fl_rdd: Constant::new(Bits::<8>::from(8u64)),
-            k_fl_lo: Constant::new(Bits::<8>::from(7u64)),
-            k_fl_keep: Constant::new(Bits::<8>::from(0xFDu64)),
-            k_fl_ce: Constant::new(Bits::<8>::from(4u64)),
-            k_eight: Constant::new(Bits::<64>::from(8u64)),
-            is_idle: Default::default(),
-            is_look: Default::default(),
-            is_exec: Default::default(),
-            is_paywr: Default::default(),
-            is_paydrop: Default::default(),
-            ev_free: Default::default(),
-            mready: Default::default(),
-            accept: Default::default(),
-            ptready: Default::default(),
-            pay_hs: Default::default(),
-            pay_end: Default::default(),
-            flow: Default::default(),
-            syn3: Default::default(),
-            mlog: Default::default(),
-            msk: Default::default(),
-            sum33: Default::default(),
-            q33: Default::default(),
-            q24: Default::default(),
-            go: Default::default(),
-            unk: Default::default(),
-            okp: Default::default(),
-            dd: Default::default(),
-            d_zero: Default::default(),
-            d_ahead: Default::default(),
-            d_dup: Default::default(),
-            va_eff: Default::default(),
-            va_bad: Default::default(),
-            mr_bad: Default::default(),
-            refuse: Default::default(),
-            dat_nz: Default::default(),
-            ra_bad: Default::default(),
-            r_acc: Default::default(),
-            r_badva: Default::default(),
-            r_oos: Default::default(),
-            r_dup: Default::default(),
-            r_far: Default::default(),
-            rr_match: Default::default(),
-            rr_acc: Default::default(),
-            rr_badva: Default::default(),
-            rr_oos: Default::default(),
-            r_other: Default::default(),
-            ev_ack: Default::default(),
-            ev_cc: Default::default(),
-            ev_nak: Default::default(),
-            ev_rdreq: Default::default(),
-            len_nz: Default::default(),
-            pay_write: Default::default(),
-            len64: Default::default(),
-            va_new: Default::default(),
-            radr_new: Default::default(),
-            rpsn_new: Default::default(),
-            epsn_inc: Default::default(),
-            epsn_new: Default::default(),
-            epsn_m1: Default::default(),
-            msn_new: Default::default(),
-            msn_sel: Default::default(),
-            syn_sel: Default::default(),
-            psn_sel: Default::default(),
-            nak_new: Default::default(),
-            n_fl: Default::default(),
-            n_wleft: Default::default(),
-            len_over: Default::default(),
-            len32: Default::default(),
-            wen: Default::default(),
-            wen_acc: Default::default(),
-            wen_wva: Default::default(),
-            wen_rd: Default::default(),
-            cfg_fl: Default::default(),
-            tlm_ack: Default::default(),
-            tlm_cc: Default::default(),
-        }
-    }
 }
 
 impl<const A: usize> Logic for RoceRxDispatch<A> {

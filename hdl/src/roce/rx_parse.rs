@@ -114,6 +114,7 @@ use crate::roce::rx_verdict::RxVerdict;
 use crate::roce::{RxMetaSource, RxParseStatsSource};
 use crate::stream::{AxisSink, AxisSource};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 /// log2 of the metadata FIFO's entries.
 pub const META_A: usize = nic_spec::roce::RX_META_LOG2 as usize;
@@ -122,8 +123,13 @@ fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
     Constant::new(Bits::<N>::from(v))
 }
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct RoceRxParse<const B: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!((4..=15).contains(&B), "RoceRxParse: 4 <= B <= 15");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub s_axis_rx: AxisSink<64, 8, 1>,
@@ -212,31 +218,59 @@ pub struct RoceRxParse<const B: usize> {
     pend: DFF<Bits<16>>,
     cnt: [DFF<Bits<32>>; 11],
     // Constants.
+    #[default(k((1u64 << B) - 1))]
     k_cap1: Constant<Bits<16>>,
+    #[default(k(1u64 << META_A))]
     k_mcap: Constant<Bits<8>>,
+    #[default(std::array::from_fn(|i| k(i as u64)))]
     k_w: [Constant<Bits<16>>; 16],
+    #[default(std::array::from_fn(|i| k(i as u64)))]
     k_rsn: [Constant<Bits<4>>; 11],
+    #[default(std::array::from_fn(|i| k(0xFFu64 << (8 * i))))]
     k_lane: [Constant<Bits<64>>; 8],
+    #[default(std::array::from_fn(|i| k(i as u64)))]
     k_pos: [Constant<Bits<8>>; 8],
+    #[default(std::array::from_fn(|i| Constant::new(i < 2)))]
     k_f01: [Constant<Bit>; 8],
+    #[default(std::array::from_fn(|i| Constant::new(i == 6)))]
     k_f6: [Constant<Bit>; 8],
+    #[default(std::array::from_fn(|i| k(if i == 0 { 0xFF } else { (1u64 << i) - 1 })))]
     k_keep: [Constant<Bits<8>>; 8],
+    #[default(std::array::from_fn(|i| {
+        k(if i == 0 { u64::MAX } else { (1u64 << (8 * i)) - 1 })
+    }))]
     k_mask: [Constant<Bits<64>>; 8],
+    #[default(std::array::from_fn(|i| k(i as u64)))]
     k_l3: [Constant<Bits<3>>; 8],
+    #[default(k(0xFF00))]
     k_tos: Constant<Bits<64>>,
+    #[default(k((step(0xFFFF_FFFF, u64::MAX, 8)) as u64))]
     k_init: Constant<Bits<32>>,
+    #[default(k(2))]
     k_n2: Constant<Bits<4>>,
+    #[default(k(8))]
     k_n8: Constant<Bits<4>>,
+    #[default(k(8))]
     k_r8: Constant<Bits<16>>,
+    #[default(k(10))]
     k_r10: Constant<Bits<16>>,
+    #[default(k(70))]
     k_lo_r: Constant<Bits<8>>,
+    #[default(k(118))]
     k_hi_r: Constant<Bits<8>>,
+    #[default(k(58))]
     k_lo_a: Constant<Bits<8>>,
+    #[default(k(106))]
     k_hi_a: Constant<Bits<8>>,
+    #[default(k(54))]
     k_lo_n: Constant<Bits<8>>,
+    #[default(k(102))]
     k_hi_n: Constant<Bits<8>>,
+    #[default(k(1))]
     k_1: Constant<Bits<4>>,
+    #[default(k(7))]
     k_7: Constant<Bits<13>>,
+    #[default(k(0xFF))]
     k_ff: Constant<Bits<8>>,
     // Locals.
     acc: Signal<Local, Bit>,
@@ -267,155 +301,6 @@ pub struct RoceRxParse<const B: usize> {
     adv: Signal<Local, Bit>,
     word: Signal<Local, Bits<64>>,
     rdn: Signal<Local, Bits<16>>,
-}
-
-impl<const B: usize> Default for RoceRxParse<B> {
-    fn default() -> Self {
-        assert!((4..=15).contains(&B), "RoceRxParse: 4 <= B <= 15");
-        let init = step(0xFFFF_FFFF, u64::MAX, 8);
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            s_axis_rx: Default::default(),
-            m_meta: Default::default(),
-            m_axis_pay: Default::default(),
-            m_stats: Default::default(),
-            buf_fill: Default::default(),
-            meta_fill: Default::default(),
-            crc: Default::default(),
-            crc_dp: Default::default(),
-            dec_in: Default::default(),
-            verdict: Default::default(),
-            bs5: Default::default(),
-            bs6: Default::default(),
-            bs7: Default::default(),
-            bst: Default::default(),
-            bram: Default::default(),
-            meta: Default::default(),
-            q_ce: Default::default(),
-            ce_dropped: Default::default(),
-            wcnt: Default::default(),
-            hw: Default::default(),
-            e_flen: Default::default(),
-            e_fcs: Default::default(),
-            ck01: Default::default(),
-            ck23: Default::default(),
-            ck_first: Default::default(),
-            ck_v: Default::default(),
-            cks: Default::default(),
-            cks_first: Default::default(),
-            cks_v: Default::default(),
-            ipacc: Default::default(),
-            c_d: Default::default(),
-            c_n: Default::default(),
-            c_first: Default::default(),
-            crem: Default::default(),
-            crc_q: Default::default(),
-            tl_on: Default::default(),
-            tl_lo: Default::default(),
-            tl_hi: Default::default(),
-            dl_v: Default::default(),
-            dl_l: Default::default(),
-            dl_d: Default::default(),
-            wp: Default::default(),
-            fstart: Default::default(),
-            rp: Default::default(),
-            ovf: Default::default(),
-            room_q: Default::default(),
-            mfull_q: Default::default(),
-            fill_q: Default::default(),
-            mfill_q: Default::default(),
-            commit_q: Default::default(),
-            dec_q: Default::default(),
-            rsn_q: Default::default(),
-            q_len: Default::default(),
-            q_ps: Default::default(),
-            q_end: Default::default(),
-            q_sh: Default::default(),
-            q_nz: Default::default(),
-            rd1: Default::default(),
-            mr1: Default::default(),
-            dpart: Default::default(),
-            n2: Default::default(),
-            f2: Default::default(),
-            q_r: Default::default(),
-            q_a: Default::default(),
-            q_t: Default::default(),
-            mw: Default::default(),
-            mr: Default::default(),
-            mv: Default::default(),
-            busy: Default::default(),
-            primed: Default::default(),
-            rd: Default::default(),
-            hold: Default::default(),
-            pcnt: Default::default(),
-            psh: Default::default(),
-            pkeep: Default::default(),
-            pmask: Default::default(),
-            pend: Default::default(),
-            cnt: Default::default(),
-            k_cap1: k((1u64 << B) - 1),
-            k_mcap: k(1u64 << META_A),
-            k_w: std::array::from_fn(|i| k(i as u64)),
-            k_rsn: std::array::from_fn(|i| k(i as u64)),
-            k_lane: std::array::from_fn(|i| k(0xFFu64 << (8 * i))),
-            k_pos: std::array::from_fn(|i| k(i as u64)),
-            k_f01: std::array::from_fn(|i| Constant::new(i < 2)),
-            k_f6: std::array::from_fn(|i| Constant::new(i == 6)),
-            k_keep: std::array::from_fn(|i| k(if i == 0 { 0xFF } else { (1u64 << i) - 1 })),
-            k_mask: std::array::from_fn(|i| {
-                k(if i == 0 {
-                    u64::MAX
-                } else {
-                    (1u64 << (8 * i)) - 1
-                })
-            }),
-            k_l3: std::array::from_fn(|i| k(i as u64)),
-            k_tos: k(0xFF00),
-            k_init: k(init as u64),
-            k_n2: k(2),
-            k_n8: k(8),
-            k_r8: k(8),
-            k_r10: k(10),
-            k_lo_r: k(70),
-            k_hi_r: k(118),
-            k_lo_a: k(58),
-            k_hi_a: k(106),
-            k_lo_n: k(54),
-            k_hi_n: k(102),
-            k_1: k(1),
-            k_7: k(7),
-            k_ff: k(0xFF),
-            acc: Default::default(),
-            wc: Default::default(),
-            nb: Default::default(),
-            q: Default::default(),
-            iptot_live: Default::default(),
-            wsmall: Default::default(),
-            base: Default::default(),
-            pos: Default::default(),
-            lmw: Default::default(),
-            m64: Default::default(),
-            room: Default::default(),
-            wen: Default::default(),
-            dec: Default::default(),
-            mfull: Default::default(),
-            rsn: Default::default(),
-            commit: Default::default(),
-            wp1: Default::default(),
-            rr: Default::default(),
-            mval: Default::default(),
-            mhs: Default::default(),
-            mrn: Default::default(),
-            m_len: Default::default(),
-            pval: Default::default(),
-            phs: Default::default(),
-            plast: Default::default(),
-            adv: Default::default(),
-            word: Default::default(),
-            rdn: Default::default(),
-        }
-    }
 }
 
 impl<const B: usize> Logic for RoceRxParse<B> {

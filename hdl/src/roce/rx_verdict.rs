@@ -48,12 +48,13 @@ use crate::roce::op_decode::OpDecode;
 use nic_spec::mac::FCS_RESIDUE as RESIDUE;
 use nic_spec::roce::Drop;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
     Constant::new(Bits::<N>::from(v))
 }
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct RxVerdict {
     pub clock: Signal<In, Clock>,
     pub ipacc: Signal<In, Bits<20>>,
@@ -109,26 +110,47 @@ pub struct RxVerdict {
     c_r: DFF<Bit>,
     c_a: DFF<Bit>,
     c_t: DFF<Bit>,
+    #[default(std::array::from_fn(|i| { k(if i == 0 { 0 } else { Drop::ALL[i - 1] as u64 + 1 }) }))]
     k_rsn: [Constant<Bits<4>>; 10],
+    #[default(std::array::from_fn(|i| k(0xFFFF * (i as u64 + 1))))]
     k_cs: [Constant<Bits<20>>; 10],
+    #[default(k(RESIDUE as u64))]
     k_res: Constant<Bits<32>>,
+    #[default(k(54))]
     k_54: Constant<Bits<20>>,
+    #[default(k(16))]
     k_16: Constant<Bits<20>>,
+    #[default(k(14))]
     k_14: Constant<Bits<20>>,
+    #[default(k(0x0008))]
     k_eth: Constant<Bits<16>>,
+    #[default(k(0x45))]
     k_45: Constant<Bits<8>>,
+    #[default(k(0x3F))]
     k_3f: Constant<Bits<8>>,
+    #[default(k(17))]
     k_17: Constant<Bits<8>>,
+    #[default(k(nic_spec::roce::ROCE_PORT.swap_bytes() as u64))]
     k_port: Constant<Bits<16>>,
+    #[default(k(20))]
     k_20: Constant<Bits<16>>,
+    #[default(k(3))]
     k_3: Constant<Bits<16>>,
+    #[default(k(60))]
     k_h_r: Constant<Bits<16>>,
+    #[default(k(48))]
     k_h_a: Constant<Bits<16>>,
+    #[default(k(44))]
     k_h_n: Constant<Bits<16>>,
+    #[default(k(48))]
     k_48: Constant<Bits<16>>,
+    #[default(k(10))]
     k_10: Constant<Bits<16>>,
+    #[default(k(4096))]
     k_4096: Constant<Bits<16>>,
+    #[default(k(5))]
     k_5: Constant<Bits<8>>,
+    #[default(k(1))]
     k_1: Constant<Bits<4>>,
     ipsum_ok: Signal<Local, Bit>,
     iptot: Signal<Local, Bits<16>>,
@@ -146,110 +168,6 @@ pub struct RxVerdict {
     lenb: Signal<Local, Bit>,
     icrc_bad: Signal<Local, Bit>,
     pbyte: Signal<Local, Bits<16>>,
-}
-
-impl Default for RxVerdict {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            ipacc: Default::default(),
-            fcs_bad: Default::default(),
-            flen: Default::default(),
-            crc: Default::default(),
-            w1: Default::default(),
-            w2: Default::default(),
-            w4: Default::default(),
-            w5: Default::default(),
-            w6: Default::default(),
-            w7: Default::default(),
-            w8: Default::default(),
-            w9: Default::default(),
-            reason: Default::default(),
-            pay_len: Default::default(),
-            pay_w0: Default::default(),
-            pay_sh: Default::default(),
-            ce: Default::default(),
-            reth: Default::default(),
-            aeth: Default::default(),
-            tlm: Default::default(),
-            dec_a: Default::default(),
-            a_fcs: Default::default(),
-            a_trunc: Default::default(),
-            a_eth: Default::default(),
-            a_ip: Default::default(),
-            a_port: Default::default(),
-            a_opc: Default::default(),
-            a_lena: Default::default(),
-            a_tlm: Default::default(),
-            a_pp: Default::default(),
-            a_pad: Default::default(),
-            a_pay: Default::default(),
-            a_r: Default::default(),
-            a_a: Default::default(),
-            a_t: Default::default(),
-            a_p: Default::default(),
-            a_ce: Default::default(),
-            b_ce: Default::default(),
-            c_ce: Default::default(),
-            why: Default::default(),
-            b_len: Default::default(),
-            b_w0: Default::default(),
-            b_sh: Default::default(),
-            b_r: Default::default(),
-            b_a: Default::default(),
-            b_t: Default::default(),
-            why_c: Default::default(),
-            c_len: Default::default(),
-            c_w0: Default::default(),
-            c_sh: Default::default(),
-            c_r: Default::default(),
-            c_a: Default::default(),
-            c_t: Default::default(),
-            k_rsn: std::array::from_fn(|i| {
-                k(if i == 0 {
-                    0
-                } else {
-                    Drop::ALL[i - 1] as u64 + 1
-                })
-            }),
-            k_cs: std::array::from_fn(|i| k(0xFFFF * (i as u64 + 1))),
-            k_res: k(RESIDUE as u64),
-            k_54: k(54),
-            k_16: k(16),
-            k_14: k(14),
-            k_eth: k(0x0008),
-            k_45: k(0x45),
-            k_3f: k(0x3F),
-            k_17: k(17),
-            k_port: k(nic_spec::roce::ROCE_PORT.swap_bytes() as u64),
-            k_20: k(20),
-            k_3: k(3),
-            k_h_r: k(60),
-            k_h_a: k(48),
-            k_h_n: k(44),
-            k_48: k(48),
-            k_10: k(10),
-            k_4096: k(4096),
-            k_5: k(5),
-            k_1: k(1),
-            ipsum_ok: Default::default(),
-            iptot: Default::default(),
-            ipend: Default::default(),
-            udpl: Default::default(),
-            ipm20: Default::default(),
-            hdr1: Default::default(),
-            hdrs: Default::default(),
-            pp: Default::default(),
-            t_bit: Default::default(),
-            tb0: Default::default(),
-            tb1: Default::default(),
-            tb2: Default::default(),
-            plen: Default::default(),
-            lenb: Default::default(),
-            icrc_bad: Default::default(),
-            pbyte: Default::default(),
-        }
-    }
 }
 
 impl Logic for RxVerdict {

@@ -61,8 +61,9 @@
 
 use nic_spec::roce::segment_opcode;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct Segment {
     pub clock: Signal<In, Clock>,
     pub mlog: Signal<In, Bits<4>>,
@@ -105,9 +106,13 @@ pub struct Segment {
     r_psn_next: DFF<Bits<24>>,
     r_cur_new: DFF<Bits<32>>,
     r_rem_new: DFF<Bits<16>>,
+    #[default(Constant::new(Bits::<8>::from((segment_opcode(false, true, false)) as u64)))]
     k_op_first: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from((segment_opcode(false, false, false)) as u64)))]
     k_op_middle: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from((segment_opcode(false, false, true)) as u64)))]
     k_op_last: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from((segment_opcode(false, true, true)) as u64)))]
     k_op_only: Constant<Bits<8>>,
     /// The cursor's offset in the work request, and its packet's index.
     off: Signal<Local, Bits<32>>,
@@ -124,68 +129,6 @@ pub struct Segment {
     psn_first_p1: Signal<Local, Bits<24>>,
     /// The index of the packet after which `psn_next` follows.
     k_next: Signal<Local, Bits<24>>,
-}
-
-impl Default for Segment {
-    fn default() -> Self {
-        let k8 = |v: u8| Constant::new(Bits::<8>::from(v as u64));
-        Self {
-            clock: Default::default(),
-            mlog: Default::default(),
-            mtu: Default::default(),
-            cur: Default::default(),
-            rem: Default::default(),
-            read: Default::default(),
-            len: Default::default(),
-            ext: Default::default(),
-            last_k: Default::default(),
-            seq_first: Default::default(),
-            seq_end: Default::default(),
-            psn_first: Default::default(),
-            laddr: Default::default(),
-            va: Default::default(),
-            rd_k: Default::default(),
-            seg: Default::default(),
-            seg_eq_left: Default::default(),
-            trim: Default::default(),
-            opcode: Default::default(),
-            psn: Default::default(),
-            last: Default::default(),
-            wr_addr: Default::default(),
-            rd_va: Default::default(),
-            rd_dlen: Default::default(),
-            rd_psn: Default::default(),
-            psn_next: Default::default(),
-            cur_new: Default::default(),
-            rem_new: Default::default(),
-            r_seg: Default::default(),
-            r_seg_eq_left: Default::default(),
-            r_trim: Default::default(),
-            r_opcode: Default::default(),
-            r_psn: Default::default(),
-            r_last: Default::default(),
-            r_wr_addr: Default::default(),
-            r_rd_va: Default::default(),
-            r_rd_dlen: Default::default(),
-            r_rd_psn: Default::default(),
-            r_psn_next: Default::default(),
-            r_cur_new: Default::default(),
-            r_rem_new: Default::default(),
-            k_op_first: k8(segment_opcode(false, true, false)),
-            k_op_middle: k8(segment_opcode(false, false, false)),
-            k_op_last: k8(segment_opcode(false, false, true)),
-            k_op_only: k8(segment_opcode(false, true, true)),
-            off: Default::default(),
-            k_seg: Default::default(),
-            left: Default::default(),
-            left_lt_mtu: Default::default(),
-            cur_plus_mtu: Default::default(),
-            rem_at_end: Default::default(),
-            off_r: Default::default(),
-            psn_first_p1: Default::default(),
-            k_next: Default::default(),
-        }
-    }
 }
 
 impl Logic for Segment {

@@ -109,6 +109,7 @@ use crate::roce::{HostReadReqSource, TxDescSink, TxFlowCtxSink, TxStatsSource};
 use crate::stream::{AxisSink, AxisSource};
 use nic_spec::roce::{syndrome, ROCE_PORT};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 pub use crate::roce::tx_out::crc_after_lrh;
 
@@ -139,8 +140,13 @@ impl Logic for ByteExpand {
     }
 }
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct RoceTx<const A: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!((1..=16).contains(&A), "RoceTx: 1 <= A <= 16");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub s_ctx: TxFlowCtxSink<A>,
@@ -247,14 +253,20 @@ pub struct RoceTx<const A: usize> {
     g_err: DFF<Bit>,
     w_err: Signal<Local, Bit>,
     c_bad: DFF<Bits<32>>,
+    #[default(Constant::new(Bits::<8>::from(0xFFu64)))]
     k_ff: Constant<Bits<8>>,
     /// The opcode table's classes of `s_req.opcode`.
     req_class: OpDecode,
+    #[default(Constant::new(Bits::<8>::from(syndrome::ACK as u64)))]
     k_syn_ack: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(syndrome::NAK_SEQ as u64)))]
     k_syn_nak_seq: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(syndrome::NAK_INVALID as u64)))]
     k_syn_nak_invalid: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(syndrome::NAK_ACCESS as u64)))]
     k_syn_nak_access: Constant<Bits<8>>,
     /// The UDP destination port (4791) where it sits in header word 4.
+    #[default(Constant::new(Bits::<64>::from((ROCE_PORT as u64) << 16)))]
     k_dport_word: Constant<Bits<64>>,
     // Locals.
     busy: Signal<Local, Bit>,
@@ -299,144 +311,6 @@ pub struct RoceTx<const A: usize> {
     n_hl0: Signal<Local, Bit>,
     n_pl0: Signal<Local, Bit>,
     base_le: Signal<Local, Bits<64>>,
-}
-
-impl<const A: usize> Default for RoceTx<A> {
-    fn default() -> Self {
-        assert!((1..=16).contains(&A), "RoceTx: 1 <= A <= 16");
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            s_ctx: Default::default(),
-            s_req: Default::default(),
-            s_axis_rd: Default::default(),
-            m_rdq: Default::default(),
-            m_axis_tx: Default::default(),
-            m_stats: Default::default(),
-            ctx_ram: Default::default(),
-            out: Default::default(),
-            rdy_q: Default::default(),
-            bs_base: Default::default(),
-            bs_item: Default::default(),
-            ex_keep: Default::default(),
-            ex_mask: Default::default(),
-            p1v: Default::default(),
-            p2v: Default::default(),
-            p3v: Default::default(),
-            p4v: Default::default(),
-            p5v: Default::default(),
-            sv: Default::default(),
-            d_opcode: Default::default(),
-            d_psn: Default::default(),
-            d_ack: Default::default(),
-            d_tlm: Default::default(),
-            d_becn: Default::default(),
-            d_no_aeth: Default::default(),
-            d_reth: Default::default(),
-            d_pay_len: Default::default(),
-            d_len_pad4: Default::default(),
-            d_pay_words: Default::default(),
-            d_pad_cnt: Default::default(),
-            d_ip_len_base: Default::default(),
-            d_hdr_len: Default::default(),
-            d_hdr_items: Default::default(),
-            d_item1: Default::default(),
-            d_rd: Default::default(),
-            x: Default::default(),
-            n_b0: Default::default(),
-            n_b1: Default::default(),
-            n_b3: Default::default(),
-            n_b4: Default::default(),
-            n_b5: Default::default(),
-            n_item0: Default::default(),
-            ck_a: Default::default(),
-            ck_b: Default::default(),
-            ck_c: Default::default(),
-            iplen: Default::default(),
-            tprime: Default::default(),
-            hn: Default::default(),
-            ck_ab: Default::default(),
-            ck_ci: Default::default(),
-            udplen: Default::default(),
-            ck_x: Default::default(),
-            ck_f: Default::default(),
-            rdq_v: Default::default(),
-            rdq_a: Default::default(),
-            rdq_l: Default::default(),
-            g_act: Default::default(),
-            base: Default::default(),
-            item: Default::default(),
-            g_j: Default::default(),
-            g_hl: Default::default(),
-            g_pl: Default::default(),
-            g_rdat: Default::default(),
-            g_rcrc: Default::default(),
-            g_no_aeth: Default::default(),
-            g_tlm: Default::default(),
-            g_i0: Default::default(),
-            carry: Default::default(),
-            cmask: Default::default(),
-            f_ge5: Default::default(),
-            f_hl0: Default::default(),
-            f_pl0: Default::default(),
-            f_pl1: Default::default(),
-            f_last: Default::default(),
-            f_nrd: Default::default(),
-            f_ch: Default::default(),
-            n_act: Default::default(),
-            n_ge5: Default::default(),
-            n_hl0: Default::default(),
-            n_pl0: Default::default(),
-            base_le: Default::default(),
-            g_err: Default::default(),
-            w_err: Default::default(),
-            c_bad: Default::default(),
-            k_ff: Constant::new(Bits::<8>::from(0xFFu64)),
-            req_class: Default::default(),
-            k_syn_ack: Constant::new(Bits::<8>::from(syndrome::ACK as u64)),
-            k_syn_nak_seq: Constant::new(Bits::<8>::from(syndrome::NAK_SEQ as u64)),
-            k_syn_nak_invalid: Constant::new(Bits::<8>::from(syndrome::NAK_INVALID as u64)),
-            k_syn_nak_access: Constant::new(Bits::<8>::from(syndrome::NAK_ACCESS as u64)),
-            k_dport_word: Constant::new(Bits::<64>::from((ROCE_PORT as u64) << 16)),
-            busy: Default::default(),
-            rdy: Default::default(),
-            accept: Default::default(),
-            o_known: Default::default(),
-            o_pay: Default::default(),
-            o_need1: Default::default(),
-            o_reth: Default::default(),
-            o_aeth: Default::default(),
-            o_wreth: Default::default(),
-            o_rraeth: Default::default(),
-            o_ack: Default::default(),
-            o_probe: Default::default(),
-            len0: Default::default(),
-            len_big: Default::default(),
-            syn: Default::default(),
-            dlen_lt: Default::default(),
-            bad: Default::default(),
-            l7: Default::default(),
-            l3: Default::default(),
-            ext: Default::default(),
-            flags: Default::default(),
-            f2: Default::default(),
-            adv: Default::default(),
-            g_last: Default::default(),
-            in_items: Default::default(),
-            cons_h: Default::default(),
-            need_rd: Default::default(),
-            produce: Default::default(),
-            take: Default::default(),
-            item_le: Default::default(),
-            imask: Default::default(),
-            bmask: Default::default(),
-            keep8: Default::default(),
-            rneg: Default::default(),
-            raw: Default::default(),
-            word: Default::default(),
-            crcm: Default::default(),
-        }
-    }
 }
 
 impl<const A: usize> Logic for RoceTx<A> {

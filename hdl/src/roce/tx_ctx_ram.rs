@@ -31,8 +31,9 @@
 use crate::mem::Ram;
 use crate::roce::TxFlowCtxSink;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct TxCtxRam<const A: usize> {
     pub clock: Signal<In, Clock>,
     pub s_ctx: TxFlowCtxSink<A>,
@@ -55,33 +56,6 @@ pub struct TxCtxRam<const A: usize> {
     r_ctx1: DFF<Bits<64>>,
     r_ctx2: DFF<Bits<64>>,
     r_ctx3: DFF<Bits<32>>,
-}
-
-impl<const A: usize> Default for TxCtxRam<A> {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            s_ctx: Default::default(),
-            rd_flow: Default::default(),
-            load: Default::default(),
-            dmac: Default::default(),
-            smac: Default::default(),
-            sip: Default::default(),
-            dip: Default::default(),
-            sport: Default::default(),
-            pkey: Default::default(),
-            dqp: Default::default(),
-            tos: Default::default(),
-            ram0: Default::default(),
-            ram1: Default::default(),
-            ram2: Default::default(),
-            ram3: Default::default(),
-            r_ctx0: Default::default(),
-            r_ctx1: Default::default(),
-            r_ctx2: Default::default(),
-            r_ctx3: Default::default(),
-        }
-    }
 }
 
 impl<const A: usize> Logic for TxCtxRam<A> {

@@ -50,13 +50,14 @@
 use crate::roce::crc32::Crc32x64;
 use crate::stream::{AxisSkid, AxisSource};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 /// CRC register after the pseudo-LRH (8 bytes of 0xFF) from 0xFFFFFFFF.
 pub fn crc_after_lrh() -> u32 {
     crate::roce::crc32::step(0xFFFF_FFFF, u64::MAX, 8)
 }
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct TxOut {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -96,6 +97,7 @@ pub struct TxOut {
     out_open: DFF<Bit>,
     c_frames: DFF<Bits<32>>,
     c_aborted: DFF<Bits<32>>,
+    #[default(Constant::new(Bits::<32>::from(crc_after_lrh() as u64)))]
     k_crc0: Constant<Bits<32>>,
     // Locals.
     /// `out_open` after this cycle's handshake.
@@ -105,48 +107,6 @@ pub struct TxOut {
     icrc: Signal<Local, Bits<32>>,
     /// Stage B's word ends a frame (kind 1 or 3).
     b_last: Signal<Local, Bit>,
-}
-
-impl Default for TxOut {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            produce: Default::default(),
-            word: Default::default(),
-            crcm: Default::default(),
-            word_j: Default::default(),
-            rcrc: Default::default(),
-            err: Default::default(),
-            adv: Default::default(),
-            m_axis_tx: Default::default(),
-            frames: Default::default(),
-            aborted: Default::default(),
-            o_slice: Default::default(),
-            crc32: Default::default(),
-            a_v: Default::default(),
-            a_data: Default::default(),
-            a_crcd: Default::default(),
-            a_crcn: Default::default(),
-            a_first: Default::default(),
-            a_kind: Default::default(),
-            a_err: Default::default(),
-            b_v: Default::default(),
-            b_data: Default::default(),
-            b_kind: Default::default(),
-            b_err: Default::default(),
-            b_close: Default::default(),
-            crc: Default::default(),
-            out_open: Default::default(),
-            c_frames: Default::default(),
-            c_aborted: Default::default(),
-            k_crc0: Constant::new(Bits::<32>::from(crc_after_lrh() as u64)),
-            open_next: Default::default(),
-            cneg: Default::default(),
-            icrc: Default::default(),
-            b_last: Default::default(),
-        }
-    }
 }
 
 impl Logic for TxOut {

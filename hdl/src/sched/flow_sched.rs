@@ -128,14 +128,20 @@ use crate::sched::lazy_credit::LazyCredit;
 use crate::sched::sched_counters::SchedCounters;
 use crate::sched::{FlowStateRam, PktSendSource, SchedEventSink, SchedStatsSource};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 /// log2 of the PktSend queue's RAM words.
 pub const OUT_A: usize = 5;
 /// PktSend slots reserved by visits in flight or queued.
 pub const OUT_CAP: u64 = 1 << OUT_A;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct FlowSched<const A: usize> {
+    // The parameter check, when the block is built.
+    #[default({
+        assert!(A <= 15, "FlowSched: A <= 15");
+        Default::default()
+    })]
     pub clock: Signal<In, Clock>,
     pub cfg_mtu: Signal<In, Bits<16>>,
     pub cfg_cap: Signal<In, Bits<20>>,
@@ -226,25 +232,45 @@ pub struct FlowSched<const A: usize> {
     ep: [DFF<Bits<8>>; 11],
     ep_e: [DFF<Bits<8>>; 11],
     refund: [DFF<Bits<32>>; 11],
+    #[default(Constant::new(Bits::<8>::from((A as u64) as u64)))]
     k_a: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from((OUT_CAP) as u64)))]
     k_cap: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<3>::from(nic_spec::sched::OP_INIT as u64)))]
     op_init: Constant<Bits<3>>,
+    #[default(Constant::new(Bits::<3>::from(nic_spec::sched::OP_DOORBELL as u64)))]
     op_db: Constant<Bits<3>>,
+    #[default(Constant::new(Bits::<3>::from(nic_spec::sched::OP_UPDATE as u64)))]
     op_upd: Constant<Bits<3>>,
+    #[default(Constant::new(Bits::<3>::from(nic_spec::sched::OP_ACK as u64)))]
     op_ack: Constant<Bits<3>>,
+    #[default(Constant::new(Bits::<3>::from(nic_spec::sched::OP_REWIND as u64)))]
     op_rew: Constant<Bits<3>>,
+    #[default(Constant::new(Bits::<3>::from(nic_spec::sched::OP_TRIM as u64)))]
     op_trim: Constant<Bits<3>>,
+    #[default(Constant::new(Bits::<3>::from(nic_spec::sched::OP_ACK_DB as u64)))]
     op_ack_db: Constant<Bits<3>>,
+    #[default(Constant::new(Bits::<2>::from((0) as u64)))]
     k_ev: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from((1) as u64)))]
     k_sched: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from((2) as u64)))]
     k_probe: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from((3) as u64)))]
     k_kill: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<8>::from((32) as u64)))]
     k32: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from((48) as u64)))]
     k48: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<2>::from((1) as u64)))]
     fl1: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from((2) as u64)))]
     fl2: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<2>::from((3) as u64)))]
     fl3: Constant<Bits<2>>,
+    #[default(Constant::new(Bits::<72>::from((1u64 << 63) as u64)))]
     k_probe_bit: Constant<Bits<72>>,
+    #[default(Constant::new(Bits::<8>::from((64) as u64)))]
     k64: Constant<Bits<8>>,
     in_range: Signal<Local, Bit>,
     hit_ev: Signal<Local, Bit>,
@@ -272,135 +298,6 @@ pub struct FlowSched<const A: usize> {
     u1: Signal<Local, Bits<8>>,
     u2: Signal<Local, Bits<8>>,
     span: Signal<Local, Bits<32>>,
-}
-
-impl<const A: usize> Default for FlowSched<A> {
-    fn default() -> Self {
-        assert!(A <= 15, "FlowSched: A <= 15");
-        Self {
-            clock: Default::default(),
-            cfg_mtu: Default::default(),
-            cfg_cap: Default::default(),
-            cfg_probe_t: Default::default(),
-            s_ev: Default::default(),
-            m_send: Default::default(),
-            m_stats: Default::default(),
-            h_v: Default::default(),
-            h_op: Default::default(),
-            h_flow: Default::default(),
-            h_a: Default::default(),
-            h_b: Default::default(),
-            active: Default::default(),
-            probes: Default::default(),
-            out: Default::default(),
-            credit: Default::default(),
-            counters: Default::default(),
-            state: Default::default(),
-            now: Default::default(),
-            used: Default::default(),
-            last3: Default::default(),
-            dspan: Default::default(),
-            rew_ok: Default::default(),
-            p_exp: Default::default(),
-            visit_yield: Default::default(),
-            v: Default::default(),
-            kind: Default::default(),
-            flow: Default::default(),
-            tnow: Default::default(),
-            op: Default::default(),
-            a: Default::default(),
-            b: Default::default(),
-            dbb: Default::default(),
-            r: Default::default(),
-            w: Default::default(),
-            una: Default::default(),
-            nxt: Default::default(),
-            endq: Default::default(),
-            cr: Default::default(),
-            queued: Default::default(),
-            probing: Default::default(),
-            inflight: Default::default(),
-            pending: Default::default(),
-            dack: Default::default(),
-            dtot: Default::default(),
-            len: Default::default(),
-            ack_ok: Default::default(),
-            db_ok: Default::default(),
-            upd_ok: Default::default(),
-            ev_ok: Default::default(),
-            una_e: Default::default(),
-            nxt_e: Default::default(),
-            end_e: Default::default(),
-            r_e: Default::default(),
-            w_e: Default::default(),
-            inflight_s: Default::default(),
-            pending_s: Default::default(),
-            nxt_s: Default::default(),
-            fit: Default::default(),
-            inflight_e: Default::default(),
-            pending_e: Default::default(),
-            len_s: Default::default(),
-            len_e: Default::default(),
-            tot_s: Default::default(),
-            tot_e: Default::default(),
-            fit_s2: Default::default(),
-            act_e: Default::default(),
-            act_s: Default::default(),
-            act_ns: Default::default(),
-            sched10: Default::default(),
-            cs_pre10: Default::default(),
-            push_ev10: Default::default(),
-            ep: Default::default(),
-            ep_e: Default::default(),
-            refund: Default::default(),
-            in_range: Default::default(),
-            hit_ev: Default::default(),
-            hit_p: Default::default(),
-            hit_s: Default::default(),
-            accept: Default::default(),
-            room: Default::default(),
-            visit_can: Default::default(),
-            probe_go: Default::default(),
-            sched_go: Default::default(),
-            pop_go: Default::default(),
-            p_flow: Default::default(),
-            p_t0: Default::default(),
-            s_flow: Default::default(),
-            iss_flow: Default::default(),
-            can_send: Default::default(),
-            no_send: Default::default(),
-            handshake: Default::default(),
-            act: Default::default(),
-            probe_t_on: Default::default(),
-            pr_live: Default::default(),
-            q_new: Default::default(),
-            p_new: Default::default(),
-            wen: Default::default(),
-            u1: Default::default(),
-            u2: Default::default(),
-            span: Default::default(),
-            k_a: Constant::new(Bits::<8>::from((A as u64) as u64)),
-            k_cap: Constant::new(Bits::<8>::from((OUT_CAP) as u64)),
-            op_init: Constant::new(Bits::<3>::from(nic_spec::sched::OP_INIT as u64)),
-            op_db: Constant::new(Bits::<3>::from(nic_spec::sched::OP_DOORBELL as u64)),
-            op_upd: Constant::new(Bits::<3>::from(nic_spec::sched::OP_UPDATE as u64)),
-            op_ack: Constant::new(Bits::<3>::from(nic_spec::sched::OP_ACK as u64)),
-            op_rew: Constant::new(Bits::<3>::from(nic_spec::sched::OP_REWIND as u64)),
-            op_trim: Constant::new(Bits::<3>::from(nic_spec::sched::OP_TRIM as u64)),
-            op_ack_db: Constant::new(Bits::<3>::from(nic_spec::sched::OP_ACK_DB as u64)),
-            k_ev: Constant::new(Bits::<2>::from((0) as u64)),
-            k_sched: Constant::new(Bits::<2>::from((1) as u64)),
-            k_probe: Constant::new(Bits::<2>::from((2) as u64)),
-            k_kill: Constant::new(Bits::<2>::from((3) as u64)),
-            k32: Constant::new(Bits::<8>::from((32) as u64)),
-            k48: Constant::new(Bits::<8>::from((48) as u64)),
-            fl1: Constant::new(Bits::<2>::from((1) as u64)),
-            fl2: Constant::new(Bits::<2>::from((2) as u64)),
-            fl3: Constant::new(Bits::<2>::from((3) as u64)),
-            k_probe_bit: Constant::new(Bits::<72>::from((1u64 << 63) as u64)),
-            k64: Constant::new(Bits::<8>::from((64) as u64)),
-        }
-    }
 }
 
 impl<const A: usize> Logic for FlowSched<A> {

@@ -41,8 +41,9 @@
 
 use crate::arith::WideMul;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct LazyCredit {
     pub clock: Signal<In, Clock>,
     pub cfg_mtu: Signal<In, Bits<16>>,
@@ -71,40 +72,11 @@ pub struct LazyCredit {
     /// and whether the refund has more.
     trim10: DFF<Bits<45>>,
     refund_big10: DFF<Bit>,
+    #[default(Constant::new(Bits::<8>::from(24u64)))]
     k24: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<44>::from((1u64 << 44) - 1)))]
     ones44: Constant<Bits<44>>,
     psat: Signal<Local, Bits<44>>,
-}
-
-impl Default for LazyCredit {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            cfg_mtu: Default::default(),
-            cfg_cap: Default::default(),
-            r: Default::default(),
-            now: Default::default(),
-            last: Default::default(),
-            cr: Default::default(),
-            len: Default::default(),
-            refund: Default::default(),
-            cr_acc: Default::default(),
-            cr_short: Default::default(),
-            cr_sent: Default::default(),
-            cr_trim: Default::default(),
-            mul: Default::default(),
-            cap: Default::default(),
-            sum8: Default::default(),
-            cracc9: Default::default(),
-            cracc10: Default::default(),
-            diff10: Default::default(),
-            trim10: Default::default(),
-            refund_big10: Default::default(),
-            k24: Constant::new(Bits::<8>::from(24u64)),
-            ones44: Constant::new(Bits::<44>::from((1u64 << 44) - 1)),
-            psat: Default::default(),
-        }
-    }
 }
 
 impl Logic for LazyCredit {

@@ -29,12 +29,13 @@
 use crate::sched::SchedStatsSource;
 use nic_spec::sched::{OP_ACK, OP_ACK_DB, OP_DOORBELL, OP_REWIND, OP_TRIM, OP_UPDATE};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 fn op(v: u8) -> Constant<Bits<3>> {
     Constant::new(Bits::<3>::from(v as u64))
 }
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct SchedCounters {
     pub clock: Signal<In, Clock>,
     pub ev: Signal<In, Bit>,
@@ -56,45 +57,18 @@ pub struct SchedCounters {
     c_bad_rewind: DFF<Bits<32>>,
     c_bad_doorbell: DFF<Bits<32>>,
     c_bad_trim: DFF<Bits<32>>,
+    #[default(op(OP_DOORBELL))]
     op_db: Constant<Bits<3>>,
+    #[default(op(OP_UPDATE))]
     op_upd: Constant<Bits<3>>,
+    #[default(op(OP_ACK))]
     op_ack: Constant<Bits<3>>,
+    #[default(op(OP_REWIND))]
     op_rew: Constant<Bits<3>>,
+    #[default(op(OP_TRIM))]
     op_trim: Constant<Bits<3>>,
+    #[default(op(OP_ACK_DB))]
     op_ack_db: Constant<Bits<3>>,
-}
-
-impl Default for SchedCounters {
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            ev: Default::default(),
-            kill: Default::default(),
-            rejected: Default::default(),
-            op: Default::default(),
-            ack_ok: Default::default(),
-            db_ok: Default::default(),
-            sent: Default::default(),
-            probed: Default::default(),
-            m_stats: Default::default(),
-            c_events: Default::default(),
-            c_sends: Default::default(),
-            c_probes: Default::default(),
-            c_bad_flow: Default::default(),
-            c_bad_op: Default::default(),
-            c_bad_update: Default::default(),
-            c_bad_ack: Default::default(),
-            c_bad_rewind: Default::default(),
-            c_bad_doorbell: Default::default(),
-            c_bad_trim: Default::default(),
-            op_db: op(OP_DOORBELL),
-            op_upd: op(OP_UPDATE),
-            op_ack: op(OP_ACK),
-            op_rew: op(OP_REWIND),
-            op_trim: op(OP_TRIM),
-            op_ack_db: op(OP_ACK_DB),
-        }
-    }
 }
 
 impl Logic for SchedCounters {

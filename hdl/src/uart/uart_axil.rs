@@ -71,6 +71,7 @@ use crate::hostif::AxiLiteMaster;
 use crate::uart::{Crc8Step, UartBridgeStatsSource, UartRx, UartTx};
 use nic_spec::uart::{cmd, status, STATS_NAMES, SYNC};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
 pub enum BridgeState {
@@ -81,7 +82,7 @@ pub enum BridgeState {
     Resp,
 }
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct UartAxil {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -126,15 +127,24 @@ pub struct UartAxil {
     n_framing: DFF<Bits<32>>,
     n_stray: DFF<Bits<32>>,
     n_overrun: DFF<Bits<32>>,
+    #[default(Constant::new(Bits::<8>::from(SYNC as u64)))]
     k_sync: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(cmd::READ as u64)))]
     k_read: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(cmd::WRITE as u64)))]
     k_write: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(cmd::STATS as u64)))]
     k_stats: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(status::BAD_CRC as u64)))]
     k_bad_crc: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(status::DECERR as u64)))]
     k_decerr: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<8>::from(status::OKAY as u64)))]
     k_okay: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<16>::from(STATS_NAMES.len() as u64)))]
     k_n_stats: Constant<Bits<16>>,
     /// The first address past page 0 (`STATS`).
+    #[default(Constant::new(Bits::<16>::from(0x100u64)))]
     k_ext_base: Constant<Bits<16>>,
     /// A byte or a framing error from the receiver this cycle.
     rx_event: Signal<Local, Bit>,
@@ -142,65 +152,6 @@ pub struct UartAxil {
     timed_out: Signal<Local, Bit>,
     stat_sel: Signal<Local, Bits<32>>,
     tx_take: Signal<Local, Bit>,
-}
-
-impl Default for UartAxil {
-    fn default() -> Self {
-        let k8 = |v: u8| Constant::new(Bits::<8>::from(v as u64));
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            uart_rx: Default::default(),
-            uart_tx: Default::default(),
-            cfg_clks_per_bit: Default::default(),
-            cfg_timeout: Default::default(),
-            m_axil: Default::default(),
-            m_stats: Default::default(),
-            ext_stat_index: Default::default(),
-            ext_stat_data: Default::default(),
-            ext_stat_hit: Default::default(),
-            rx: Default::default(),
-            tx: Default::default(),
-            crc_rx: Default::default(),
-            crc_tx: Default::default(),
-            st: Default::default(),
-            nrecv: Default::default(),
-            need: Default::default(),
-            cmd: Default::default(),
-            addr: Default::default(),
-            wdata: Default::default(),
-            crc: Default::default(),
-            idle: Default::default(),
-            ar_done: Default::default(),
-            aw_done: Default::default(),
-            w_done: Default::default(),
-            resp_status: Default::default(),
-            resp_data: Default::default(),
-            resp_idx: Default::default(),
-            resp_crc: Default::default(),
-            n_requests: Default::default(),
-            n_bad_crc: Default::default(),
-            n_bad_cmd: Default::default(),
-            n_truncated: Default::default(),
-            n_framing: Default::default(),
-            n_stray: Default::default(),
-            n_overrun: Default::default(),
-            k_sync: k8(SYNC),
-            k_read: k8(cmd::READ),
-            k_write: k8(cmd::WRITE),
-            k_stats: k8(cmd::STATS),
-            k_bad_crc: k8(status::BAD_CRC),
-            k_decerr: k8(status::DECERR),
-            k_okay: k8(status::OKAY),
-            k_n_stats: Constant::new(Bits::<16>::from(STATS_NAMES.len() as u64)),
-            k_ext_base: Constant::new(Bits::<16>::from(0x100u64)),
-            rx_event: Default::default(),
-            last_byte: Default::default(),
-            timed_out: Default::default(),
-            stat_sel: Default::default(),
-            tx_take: Default::default(),
-        }
-    }
 }
 
 impl Logic for UartAxil {
