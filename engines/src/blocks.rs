@@ -4,6 +4,7 @@
 use crate::harness;
 use nic_golden as golden;
 use nic_hdl::arith::{Delay, DelayRam, Divider, MinMax, Normalize, SatAddSub, WideMul};
+use nic_hdl::cc::rp_counters::RpCounters;
 use nic_hdl::cc::{
     ComputeWind, DcqcnNp, DcqcnRp, Ewma, HopMax, HpccCc, IncreaseStep, MeasureInflight,
     Ns3HopParse, PeriodEpoch, Rate,
@@ -372,6 +373,21 @@ harness! {
             refund: refund
         }
         outputs { cr_acc: cr_acc, cr_short: cr_short, cr_sent: cr_sent, cr_trim: cr_trim }
+    }
+}
+
+harness! {
+    impl<> RpCounters {
+        type In = golden::cc::rp_counters::In;
+        type Out = golden::cc::rp_counters::Out;
+        clock = clock;
+        inputs {
+            ev: ev, coalesced: coalesced, cnp: cnp, sent: sent, visit: visit, cut: cut,
+            increase: increase, held: held, recovered: recovered, drop_flow: drop_flow,
+            late: late
+        }
+        outputs {}
+        records_out { stats: m_stats }
     }
 }
 

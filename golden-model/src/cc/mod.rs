@@ -21,6 +21,7 @@ pub mod measure_inflight;
 pub mod params;
 pub mod period_epoch;
 pub mod rate;
+pub mod rp_counters;
 
 // The records this area's blocks exchange, generated from their one
 // declaration in `nic_spec::records` (see `crate::record`).

@@ -60,7 +60,9 @@
 //!   `variant` 0. One per CNP, CREATE, DESTROY and dropped event; one per
 //!   SENT or visit that changed Rc (or recovered the flow). Every field
 //!   is 0 while `valid` is low.
-//! - `m_stats` (`DcqcnStats`): 32-bit wrapping counters.
+//! - `m_stats` (`DcqcnStats`): 32-bit wrapping counters, kept by
+//!   [`RpCounters`] (`rp_counters.rs`, a block with its own twin and
+//!   test) from S8's flags.
 //!
 //! # Timing
 //! - `s_event` enters the record's register slice (`RpEvent::Slice`,
@@ -78,7 +80,7 @@
 //!   the increase step's arithmetic ([`IncreaseStep`], a block with its
 //!   own twin: Rt and the step in at S4, Rc at S6, Rt' and Rc' out at S7);
 //!   S7 the cut and the new state; S8 write back,
-//!   timer-list push, update, counters.
+//!   timer-list push, update, counters ([`RpCounters`]).
 //!
 //! # Bad input (defined, counted, no other flow touched)
 //! - `flow` ≥ 2^A: accepted at once, no state read; DROP_FLOW update,
@@ -96,7 +98,7 @@
 
 use crate::arith::WideMul;
 use crate::cc::{CcUpdateSource, DcqcnCfgSink, DcqcnStatsSource, RpEvent, RpEventSink};
-use crate::cc::{IncreaseStep, PeriodEpoch};
+use crate::cc::{IncreaseStep, PeriodEpoch, RpCounters};
 use crate::mem::{Fifo, Ram};
 use rust_hdl::prelude::*;
 use smart_default::SmartDefault;
@@ -135,6 +137,8 @@ pub struct DcqcnRp<const A: usize> {
     epoch_i: PeriodEpoch,
     /// S4–S6: Rt' = min(Rt + add, R_line), Rc' = ⌈(Rc + Rt') / 2⌉.
     inc: IncreaseStep,
+    /// The counters (`m_stats`), from S8's flags.
+    counters: RpCounters,
     u_valid: DFF<Bit>,
     u_flow: DFF<Bits<16>>,
     u_status: DFF<Bits<3>>,
@@ -143,17 +147,6 @@ pub struct DcqcnRp<const A: usize> {
     u_r: DFF<Bits<24>>,
     u_u: DFF<Bits<32>>,
     u_inc: DFF<Bits<3>>,
-    c_events: DFF<Bits<32>>,
-    c_cnps: DFF<Bits<32>>,
-    c_sents: DFF<Bits<32>>,
-    c_visits: DFF<Bits<32>>,
-    c_cuts: DFF<Bits<32>>,
-    c_increases: DFF<Bits<32>>,
-    c_held: DFF<Bits<32>>,
-    c_recovered: DFF<Bits<32>>,
-    c_coalesced: DFF<Bits<32>>,
-    c_drop_flow: DFF<Bits<32>>,
-    c_timer_late: DFF<Bits<32>>,
     // Stage registers: index k holds the value registered into stage k.
     v: [DFF<Bit>; 9],
     kind: [DFF<Bits<2>>; 9],
@@ -326,33 +319,12 @@ impl<const A: usize> Logic for DcqcnRp<A> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self,
-            clock,
-            held,
-            merge,
-            skid_flow,
-            skid_op,
-            u_valid,
-            u_flow,
-            u_status,
-            u_flags,
-            u_w,
-            u_r,
-            u_u,
-            u_inc,
-            c_events,
-            c_cnps,
-            c_sents,
-            c_visits,
-            c_cuts,
-            c_increases,
-            c_held,
-            c_recovered,
-            c_coalesced,
-            c_drop_flow,
-            c_timer_late
+            self, clock, held, merge, skid_flow, skid_op, u_valid, u_flow, u_status, u_flags, u_w,
+            u_r, u_u, u_inc
         );
         self.timers.clock.next = self.clock.val();
+        self.counters.clock.next = self.clock.val();
+        DcqcnStatsSource::link(&mut self.m_stats, &mut self.counters.m_stats);
         self.mul.clock.next = self.clock.val();
         self.ram_rate.clock.next = self.clock.val();
         self.ram_ab.clock.next = self.clock.val();
@@ -562,17 +534,6 @@ impl<const A: usize> Logic for DcqcnRp<A> {
         self.m_update.inc_stage.next = self.u_inc.q.val();
         self.m_update.updated_wc.next = false;
         self.m_update.variant.next = false;
-        self.m_stats.events.next = self.c_events.q.val();
-        self.m_stats.cnps.next = self.c_cnps.q.val();
-        self.m_stats.sents.next = self.c_sents.q.val();
-        self.m_stats.visits.next = self.c_visits.q.val();
-        self.m_stats.cuts.next = self.c_cuts.q.val();
-        self.m_stats.increases.next = self.c_increases.q.val();
-        self.m_stats.held.next = self.c_held.q.val();
-        self.m_stats.recovered.next = self.c_recovered.q.val();
-        self.m_stats.coalesced.next = self.c_coalesced.q.val();
-        self.m_stats.drop_flow.next = self.c_drop_flow.q.val();
-        self.m_stats.timer_late.next = self.c_timer_late.q.val();
 
         // ---- the three timers and their epochs (`PeriodEpoch`)
         self.epoch_a.clock.next = self.clock.val();
@@ -1059,42 +1020,17 @@ impl<const A: usize> Logic for DcqcnRp<A> {
         }
 
         // Counters.
-        if (self.accept.val() && self.coalesce.val()) {
-            self.c_coalesced.d.next = (self.c_coalesced.q.val() + 1);
-            if (self.v[8].q.val() && (self.kind[8].q.val() != 1)) {
-                self.c_events.d.next = (self.c_events.q.val() + 2);
-            } else {
-                self.c_events.d.next = (self.c_events.q.val() + 1);
-            }
-        } else if (self.v[8].q.val() && (self.kind[8].q.val() != 1)) {
-            self.c_events.d.next = (self.c_events.q.val() + 1);
-        }
-        if self.cnp[8].q.val() {
-            self.c_cnps.d.next = (self.c_cnps.q.val() + 1);
-        }
-        if self.sent[8].q.val() {
-            self.c_sents.d.next = (self.c_sents.q.val() + 1);
-        }
-        if self.vis[8].q.val() {
-            self.c_visits.d.next = (self.c_visits.q.val() + 1);
-        }
-        if (self.cnp_cut[8].q.val() || self.vis_cut[8].q.val()) {
-            self.c_cuts.d.next = (self.c_cuts.q.val() + 1);
-        }
-        if self.inc_done[8].q.val() {
-            self.c_increases.d.next = (self.c_increases.q.val() + 1);
-        }
-        if self.cnp_held[8].q.val() {
-            self.c_held.d.next = (self.c_held.q.val() + 1);
-        }
-        if self.recovered.val() {
-            self.c_recovered.d.next = (self.c_recovered.q.val() + 1);
-        }
-        if ((self.v[8].q.val() && (self.kind[8].q.val() == 2)) || self.drop[8].q.val()) {
-            self.c_drop_flow.d.next = (self.c_drop_flow.q.val() + 1);
-        }
-        if self.late[8].q.val() {
-            self.c_timer_late.d.next = (self.c_timer_late.q.val() + 1);
-        }
+        self.counters.ev.next = (self.v[8].q.val() && (self.kind[8].q.val() != 1));
+        self.counters.coalesced.next = (self.accept.val() && self.coalesce.val());
+        self.counters.cnp.next = self.cnp[8].q.val();
+        self.counters.sent.next = self.sent[8].q.val();
+        self.counters.visit.next = self.vis[8].q.val();
+        self.counters.cut.next = (self.cnp_cut[8].q.val() || self.vis_cut[8].q.val());
+        self.counters.increase.next = self.inc_done[8].q.val();
+        self.counters.held.next = self.cnp_held[8].q.val();
+        self.counters.recovered.next = self.recovered.val();
+        self.counters.drop_flow.next =
+            ((self.v[8].q.val() && (self.kind[8].q.val() == 2)) || self.drop[8].q.val());
+        self.counters.late.next = self.late[8].q.val();
     }
 }

@@ -73,6 +73,7 @@ pub mod int_ns3;
 pub mod measure_inflight;
 pub mod period_epoch;
 pub mod rate;
+pub mod rp_counters;
 
 pub use compute_wind::ComputeWind;
 pub use dcqcn::DcqcnRp;
@@ -85,6 +86,7 @@ pub use int_ns3::Ns3HopParse;
 pub use measure_inflight::MeasureInflight;
 pub use period_epoch::PeriodEpoch;
 pub use rate::Rate;
+pub use rp_counters::RpCounters;
 
 // The records this area's blocks exchange, generated from their one
 // declaration in `nic_spec::records` (see `crate::record`).

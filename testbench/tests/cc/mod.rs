@@ -12,6 +12,7 @@ mod int_ns3;
 mod measure_inflight;
 mod period_epoch;
 mod rate;
+mod rp_counters;
 
 use crate::common::operand;
 use nic_golden::cc::params::{w_ai_rule_of_thumb, CcParams, CcRegs, Variant, RATE_GBPS};
