@@ -5,6 +5,7 @@ use crate::harness;
 use nic_golden as golden;
 use nic_hdl::arith::{Delay, DelayRam, Divider, MinMax, Normalize, SatAddSub, WideMul};
 use nic_hdl::cc::rp_counters::RpCounters;
+use nic_hdl::cc::rp_new_state::RpNewState;
 use nic_hdl::cc::{
     ComputeWind, DcqcnNp, DcqcnRp, Ewma, HopMax, HpccCc, IncreaseStep, MeasureInflight,
     Ns3HopParse, PeriodEpoch, Rate,
@@ -373,6 +374,27 @@ harness! {
             refund: refund
         }
         outputs { cr_acc: cr_acc, cr_short: cr_short, cr_sent: cr_sent, cr_trim: cr_trim }
+    }
+}
+
+harness! {
+    impl<> RpNewState {
+        type In = golden::cc::rp_new_state::In;
+        type Out = golden::cc::rp_new_state::Out;
+        clock = clock;
+        inputs {
+            rate: rate, ab: ab, meta: meta, create: create, destroy: destroy, cnp: cnp,
+            first: first, cnp_cut: cnp_cut, sent_acc: sent_acc, byte_pass: byte_pass,
+            vis_live: vis_live, vis_astep: vis_astep, vis_inc: vis_inc, vis_cut: vis_cut,
+            alpha_use: alpha_use, rc_base: rc_base, cut_d: cut_d, bc33: bc33, inc_rc: inc_rc,
+            inc_rt: inc_rt, cur_a: cur_a, cur_d: cur_d, cur_i: cur_i, r_line: r_line,
+            r_min: r_min
+        }
+        outputs {
+            rc: rc, rt: rt, alpha: alpha, bcount: bcount, t_stage: t_stage, b_stage: b_stage,
+            created: created, armed: armed, cnp_a: cnp_a, cnp_d: cnp_d, ep_a: ep_a, ep_d: ep_d,
+            ep_i: ep_i, stage_max: stage_max, increased: increased
+        }
     }
 }
 

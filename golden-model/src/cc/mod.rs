@@ -22,6 +22,7 @@ pub mod params;
 pub mod period_epoch;
 pub mod rate;
 pub mod rp_counters;
+pub mod rp_new_state;
 
 // The records this area's blocks exchange, generated from their one
 // declaration in `nic_spec::records` (see `crate::record`).

@@ -79,7 +79,8 @@
 //!   the cut's product Rc·α into a 32 × 32 multiplier (4 cycles); S4–S6
 //!   the increase step's arithmetic ([`IncreaseStep`], a block with its
 //!   own twin: Rt and the step in at S4, Rc at S6, Rt' and Rc' out at S7);
-//!   S7 the cut and the new state; S8 write back,
+//!   S7 the cut and the new state ([`RpNewState`], a block with its
+//!   own twin, registered into S8); S8 write back,
 //!   timer-list push, update, counters ([`RpCounters`]).
 //!
 //! # Bad input (defined, counted, no other flow touched)
@@ -98,7 +99,7 @@
 
 use crate::arith::WideMul;
 use crate::cc::{CcUpdateSource, DcqcnCfgSink, DcqcnStatsSource, RpEvent, RpEventSink};
-use crate::cc::{IncreaseStep, PeriodEpoch, RpCounters};
+use crate::cc::{IncreaseStep, PeriodEpoch, RpCounters, RpNewState};
 use crate::mem::{Fifo, Ram};
 use rust_hdl::prelude::*;
 use smart_default::SmartDefault;
@@ -139,6 +140,8 @@ pub struct DcqcnRp<const A: usize> {
     inc: IncreaseStep,
     /// The counters (`m_stats`), from S8's flags.
     counters: RpCounters,
+    /// S7: the new state, registered into S8.
+    new_state: RpNewState,
     u_valid: DFF<Bit>,
     u_flow: DFF<Bits<16>>,
     u_status: DFF<Bits<3>>,
@@ -180,21 +183,6 @@ pub struct DcqcnRp<const A: usize> {
     vis_inc: [DFF<Bit>; 9],
     late: [DFF<Bit>; 9],
     byte_pass: [DFF<Bit>; 9],
-    rc_f: [DFF<Bits<32>>; 9],
-    rt_f: [DFF<Bits<32>>; 9],
-    alpha_f: [DFF<Bits<21>>; 9],
-    bcount_f: [DFF<Bits<32>>; 9],
-    t_f: [DFF<Bits<4>>; 9],
-    b_f: [DFF<Bits<4>>; 9],
-    armed_f: [DFF<Bit>; 9],
-    created_f: [DFF<Bit>; 9],
-    cnp_a_f: [DFF<Bit>; 9],
-    cnp_d_f: [DFF<Bit>; 9],
-    ep_a_f: [DFF<Bits<16>>; 9],
-    ep_d_f: [DFF<Bits<16>>; 9],
-    ep_i_f: [DFF<Bits<16>>; 9],
-    stmax: [DFF<Bits<3>>; 9],
-    inc_done: [DFF<Bit>; 9],
     #[default(Constant::new(Bits::<8>::from(A as u64)))]
     k_a: Constant<Bits<8>>,
     #[default(Constant::new(Bits::<21>::from(1u64 << 20)))]
@@ -286,26 +274,6 @@ pub struct DcqcnRp<const A: usize> {
     hi3: Signal<Local, Bits<4>>,
     lo3: Signal<Local, Bits<4>>,
     f4: Signal<Local, Bits<4>>,
-    rc7: Signal<Local, Bits<32>>,
-    rt7: Signal<Local, Bits<32>>,
-    cutd: Signal<Local, Bits<32>>,
-    rc_cut_raw: Signal<Local, Bits<32>>,
-    rc_cut: Signal<Local, Bits<32>>,
-    l_rc: Signal<Local, Bits<32>>,
-    l_rt: Signal<Local, Bits<32>>,
-    l_al: Signal<Local, Bits<21>>,
-    l_bc: Signal<Local, Bits<32>>,
-    l_t: Signal<Local, Bits<4>>,
-    l_b: Signal<Local, Bits<4>>,
-    l_armed: Signal<Local, Bit>,
-    l_created: Signal<Local, Bit>,
-    l_cnpa: Signal<Local, Bit>,
-    l_cnpd: Signal<Local, Bit>,
-    l_epa: Signal<Local, Bits<16>>,
-    l_epd: Signal<Local, Bits<16>>,
-    l_epi: Signal<Local, Bits<16>>,
-    l_inc: Signal<Local, Bit>,
-    l_st: Signal<Local, Bits<4>>,
     queued8: Signal<Local, Bit>,
     recovered: Signal<Local, Bit>,
     rc_changed: Signal<Local, Bit>,
@@ -324,6 +292,7 @@ impl<const A: usize> Logic for DcqcnRp<A> {
         );
         self.timers.clock.next = self.clock.val();
         self.counters.clock.next = self.clock.val();
+        self.new_state.clock.next = self.clock.val();
         DcqcnStatsSource::link(&mut self.m_stats, &mut self.counters.m_stats);
         self.mul.clock.next = self.clock.val();
         self.ram_rate.clock.next = self.clock.val();
@@ -394,36 +363,6 @@ impl<const A: usize> Logic for DcqcnRp<A> {
             self.late[i].d.next = self.late[i].q.val();
             self.byte_pass[i].clock.next = self.clock.val();
             self.byte_pass[i].d.next = self.byte_pass[i].q.val();
-            self.rc_f[i].clock.next = self.clock.val();
-            self.rc_f[i].d.next = self.rc_f[i].q.val();
-            self.rt_f[i].clock.next = self.clock.val();
-            self.rt_f[i].d.next = self.rt_f[i].q.val();
-            self.alpha_f[i].clock.next = self.clock.val();
-            self.alpha_f[i].d.next = self.alpha_f[i].q.val();
-            self.bcount_f[i].clock.next = self.clock.val();
-            self.bcount_f[i].d.next = self.bcount_f[i].q.val();
-            self.t_f[i].clock.next = self.clock.val();
-            self.t_f[i].d.next = self.t_f[i].q.val();
-            self.b_f[i].clock.next = self.clock.val();
-            self.b_f[i].d.next = self.b_f[i].q.val();
-            self.armed_f[i].clock.next = self.clock.val();
-            self.armed_f[i].d.next = self.armed_f[i].q.val();
-            self.created_f[i].clock.next = self.clock.val();
-            self.created_f[i].d.next = self.created_f[i].q.val();
-            self.cnp_a_f[i].clock.next = self.clock.val();
-            self.cnp_a_f[i].d.next = self.cnp_a_f[i].q.val();
-            self.cnp_d_f[i].clock.next = self.clock.val();
-            self.cnp_d_f[i].d.next = self.cnp_d_f[i].q.val();
-            self.ep_a_f[i].clock.next = self.clock.val();
-            self.ep_a_f[i].d.next = self.ep_a_f[i].q.val();
-            self.ep_d_f[i].clock.next = self.clock.val();
-            self.ep_d_f[i].d.next = self.ep_d_f[i].q.val();
-            self.ep_i_f[i].clock.next = self.clock.val();
-            self.ep_i_f[i].d.next = self.ep_i_f[i].q.val();
-            self.stmax[i].clock.next = self.clock.val();
-            self.stmax[i].d.next = self.stmax[i].q.val();
-            self.inc_done[i].clock.next = self.clock.val();
-            self.inc_done[i].d.next = self.inc_done[i].q.val();
         }
         // Carry every stage value to the next stage.
         for i in 2..9 {
@@ -809,138 +748,41 @@ impl<const A: usize> Logic for DcqcnRp<A> {
         self.byte_pass[5].d.next =
             (self.bc33[4].q.val() >= bit_cast::<33, 32>(self.cfg.byte_reset.val()));
 
-        // ---- S7: the cut; the new state
-        self.cutd.next = self.mul.p.val().get_bits::<32>(21);
-        self.rc_cut_raw.next = (self.rc_base[7].q.val() - self.cutd.val());
-        if (self.rc_cut_raw.val() < self.cfg.r_min.val()) {
-            self.rc_cut.next = self.cfg.r_min.val();
-        } else {
-            self.rc_cut.next = self.rc_cut_raw.val();
-        }
-        self.rc7.next = self.rate[7].q.val().get_bits::<32>(0);
-        self.rt7.next = self.rate[7].q.val().get_bits::<32>(32);
-        self.l_rc.next = self.rc7.val();
-        self.l_rt.next = self.rt7.val();
-        self.l_al.next = self.alpha_use[7].q.val();
-        self.l_bc.next = self.ab[7].q.val().get_bits::<32>(21);
-        self.l_created.next = self.meta[7].q.val().get_bit(0);
-        self.l_armed.next = self.meta[7].q.val().get_bit(2);
-        self.l_cnpa.next = self.meta[7].q.val().get_bit(3);
-        self.l_cnpd.next = self.meta[7].q.val().get_bit(4);
-        self.l_t.next = self.meta[7].q.val().get_bits::<4>(5);
-        self.l_b.next = self.meta[7].q.val().get_bits::<4>(9);
-        self.l_epa.next = self.meta[7].q.val().get_bits::<16>(13);
-        self.l_epd.next = self.meta[7].q.val().get_bits::<16>(29);
-        self.l_epi.next = self.meta[7].q.val().get_bits::<16>(45);
-        self.l_inc.next = false;
-        if self.create[7].q.val() {
-            self.l_rc.next = self.cfg.r_line.val();
-            self.l_rt.next = self.cfg.r_line.val();
-            self.l_bc.next = 0.into();
-            self.l_t.next = 0.into();
-            self.l_b.next = 0.into();
-            self.l_created.next = true;
-            self.l_armed.next = false;
-            self.l_cnpa.next = false;
-            self.l_cnpd.next = false;
-            self.l_epa.next = self.cur_a[7].q.val();
-            self.l_epd.next = self.cur_d[7].q.val();
-            self.l_epi.next = self.cur_i[7].q.val();
-        } else if self.destroy[7].q.val() {
-            self.l_rc.next = 0.into();
-            self.l_rt.next = 0.into();
-            self.l_al.next = 0.into();
-            self.l_bc.next = 0.into();
-            self.l_t.next = 0.into();
-            self.l_b.next = 0.into();
-            self.l_created.next = false;
-            self.l_armed.next = false;
-            self.l_cnpa.next = false;
-            self.l_cnpd.next = false;
-            self.l_epa.next = 0.into();
-            self.l_epd.next = 0.into();
-            self.l_epi.next = 0.into();
-        } else if self.cnp[7].q.val() {
-            self.l_armed.next = true;
-            if self.first[7].q.val() {
-                self.l_cnpa.next = false;
-                self.l_epa.next = self.cur_a[7].q.val();
-            } else {
-                self.l_cnpa.next = true;
-            }
-            if !self.cnp_cut[7].q.val() {
-                self.l_cnpd.next = true;
-            }
-        } else if self.sent_acc[7].q.val() {
-            if self.byte_pass[7].q.val() {
-                self.l_rc.next = self.inc.rc_new.val();
-                self.l_rt.next = self.inc.rt_new.val();
-                self.l_bc.next = 0.into();
-                self.l_inc.next = true;
-                if (self.meta[7].q.val().get_bits::<4>(9) != 15) {
-                    self.l_b.next = (self.meta[7].q.val().get_bits::<4>(9) + 1);
-                }
-            } else {
-                self.l_bc.next = self.bc33[7].q.val().get_bits::<32>(0);
-            }
-        } else if self.vis_live[7].q.val() {
-            if self.vis_astep[7].q.val() {
-                self.l_cnpa.next = false;
-                self.l_epa.next = self.cur_a[7].q.val();
-            }
-            if self.vis_inc[7].q.val() {
-                self.l_rc.next = self.inc.rc_new.val();
-                self.l_rt.next = self.inc.rt_new.val();
-                self.l_epi.next = self.cur_i[7].q.val();
-                self.l_inc.next = true;
-                if (self.meta[7].q.val().get_bits::<4>(5) != 15) {
-                    self.l_t.next = (self.meta[7].q.val().get_bits::<4>(5) + 1);
-                }
-            }
-        }
-        // The cut, of a CNP or of a visit (after the branches above).
-        if (self.cnp_cut[7].q.val() || self.vis_cut[7].q.val()) {
-            self.l_rt.next = self.rc_base[7].q.val();
-            self.l_rc.next = self.rc_cut.val();
-            self.l_t.next = 0.into();
-            self.l_b.next = 0.into();
-            self.l_bc.next = 0.into();
-            self.l_epi.next = self.cur_i[7].q.val();
-            self.l_epd.next = self.cur_d[7].q.val();
-            self.l_cnpd.next = false;
-        }
-        if (self.l_b.val() > self.l_t.val()) {
-            self.l_st.next = self.l_b.val();
-        } else {
-            self.l_st.next = self.l_t.val();
-        }
-        if (self.l_st.val() > 7) {
-            self.stmax[8].d.next = 7.into();
-        } else {
-            self.stmax[8].d.next = self.l_st.val().get_bits::<3>(0);
-        }
-        self.rc_f[8].d.next = self.l_rc.val();
-        self.rt_f[8].d.next = self.l_rt.val();
-        self.alpha_f[8].d.next = self.l_al.val();
-        self.bcount_f[8].d.next = self.l_bc.val();
-        self.t_f[8].d.next = self.l_t.val();
-        self.b_f[8].d.next = self.l_b.val();
-        self.created_f[8].d.next = self.l_created.val();
-        self.armed_f[8].d.next = self.l_armed.val();
-        self.cnp_a_f[8].d.next = self.l_cnpa.val();
-        self.cnp_d_f[8].d.next = self.l_cnpd.val();
-        self.ep_a_f[8].d.next = self.l_epa.val();
-        self.ep_d_f[8].d.next = self.l_epd.val();
-        self.ep_i_f[8].d.next = self.l_epi.val();
-        self.inc_done[8].d.next = self.l_inc.val();
+        // ---- S7: the cut; the new state (`RpNewState`), registered
+        // into S8.
+        self.new_state.rate.next = self.rate[7].q.val();
+        self.new_state.ab.next = self.ab[7].q.val();
+        self.new_state.meta.next = self.meta[7].q.val();
+        self.new_state.create.next = self.create[7].q.val();
+        self.new_state.destroy.next = self.destroy[7].q.val();
+        self.new_state.cnp.next = self.cnp[7].q.val();
+        self.new_state.first.next = self.first[7].q.val();
+        self.new_state.cnp_cut.next = self.cnp_cut[7].q.val();
+        self.new_state.sent_acc.next = self.sent_acc[7].q.val();
+        self.new_state.byte_pass.next = self.byte_pass[7].q.val();
+        self.new_state.vis_live.next = self.vis_live[7].q.val();
+        self.new_state.vis_astep.next = self.vis_astep[7].q.val();
+        self.new_state.vis_inc.next = self.vis_inc[7].q.val();
+        self.new_state.vis_cut.next = self.vis_cut[7].q.val();
+        self.new_state.alpha_use.next = self.alpha_use[7].q.val();
+        self.new_state.rc_base.next = self.rc_base[7].q.val();
+        self.new_state.cut_d.next = self.mul.p.val().get_bits::<32>(21);
+        self.new_state.bc33.next = self.bc33[7].q.val();
+        self.new_state.inc_rc.next = self.inc.rc_new.val();
+        self.new_state.inc_rt.next = self.inc.rt_new.val();
+        self.new_state.cur_a.next = self.cur_a[7].q.val();
+        self.new_state.cur_d.next = self.cur_d[7].q.val();
+        self.new_state.cur_i.next = self.cur_i[7].q.val();
+        self.new_state.r_line.next = self.cfg.r_line.val();
+        self.new_state.r_min.next = self.cfg.r_min.val();
 
         // ---- S8: recovery, write back, timer list, update, counters
         self.queued8.next = self.meta[8].q.val().get_bit(1);
         self.recovered.next = (self.vis_live[8].q.val()
-            && (self.rc_f[8].q.val() >= self.cfg.r_line.val())
-            && !self.cnp_d_f[8].q.val());
-        self.rc_changed.next = (self.rc_f[8].q.val() != self.rate[8].q.val().get_bits::<32>(0));
-        self.armed_w.next = (self.armed_f[8].q.val() && !self.recovered.val());
+            && (self.new_state.rc.val() >= self.cfg.r_line.val())
+            && !self.new_state.cnp_d.val());
+        self.rc_changed.next = (self.new_state.rc.val() != self.rate[8].q.val().get_bits::<32>(0));
+        self.armed_w.next = (self.new_state.armed.val() && !self.recovered.val());
         self.queued_w.next = self.queued8.val();
         self.timers.push.next = false;
         if self.first[8].q.val() {
@@ -953,20 +795,20 @@ impl<const A: usize> Logic for DcqcnRp<A> {
             self.timers.push.next = !self.recovered.val();
         }
         self.timers.push_data.next = self.flow[8].q.val();
-        self.ram_rate.write_data.next = ((bit_cast::<64, 32>(self.rt_f[8].q.val()) << 32)
-            | bit_cast::<64, 32>(self.rc_f[8].q.val()));
-        self.ram_ab.write_data.next = ((bit_cast::<53, 32>(self.bcount_f[8].q.val()) << 21)
-            | bit_cast::<53, 21>(self.alpha_f[8].q.val()));
-        self.ram_meta.write_data.next = ((bit_cast::<61, 16>(self.ep_i_f[8].q.val()) << 45)
-            | (bit_cast::<61, 16>(self.ep_d_f[8].q.val()) << 29)
-            | (bit_cast::<61, 16>(self.ep_a_f[8].q.val()) << 13)
-            | (bit_cast::<61, 4>(self.b_f[8].q.val()) << 9)
-            | (bit_cast::<61, 4>(self.t_f[8].q.val()) << 5)
-            | (bit_cast::<61, 1>(self.cnp_d_f[8].q.val().into()) << 4)
-            | (bit_cast::<61, 1>(self.cnp_a_f[8].q.val().into()) << 3)
+        self.ram_rate.write_data.next = ((bit_cast::<64, 32>(self.new_state.rt.val()) << 32)
+            | bit_cast::<64, 32>(self.new_state.rc.val()));
+        self.ram_ab.write_data.next = ((bit_cast::<53, 32>(self.new_state.bcount.val()) << 21)
+            | bit_cast::<53, 21>(self.new_state.alpha.val()));
+        self.ram_meta.write_data.next = ((bit_cast::<61, 16>(self.new_state.ep_i.val()) << 45)
+            | (bit_cast::<61, 16>(self.new_state.ep_d.val()) << 29)
+            | (bit_cast::<61, 16>(self.new_state.ep_a.val()) << 13)
+            | (bit_cast::<61, 4>(self.new_state.b_stage.val()) << 9)
+            | (bit_cast::<61, 4>(self.new_state.t_stage.val()) << 5)
+            | (bit_cast::<61, 1>(self.new_state.cnp_d.val().into()) << 4)
+            | (bit_cast::<61, 1>(self.new_state.cnp_a.val().into()) << 3)
             | (bit_cast::<61, 1>(self.armed_w.val().into()) << 2)
             | (bit_cast::<61, 1>(self.queued_w.val().into()) << 1)
-            | bit_cast::<61, 1>(self.created_f[8].q.val().into()));
+            | bit_cast::<61, 1>(self.new_state.created.val().into()));
         self.ram_rate.write_enable.next = (self.v[8].q.val() && (self.kind[8].q.val() != 2));
         self.ram_ab.write_enable.next = (self.v[8].q.val() && (self.kind[8].q.val() != 2));
         self.ram_meta.write_enable.next = (self.v[8].q.val() && (self.kind[8].q.val() != 2));
@@ -1014,9 +856,9 @@ impl<const A: usize> Logic for DcqcnRp<A> {
                 | (bit_cast::<3, 1>(self.recovered.val().into()) << 1)
                 | bit_cast::<3, 1>(self.first[8].q.val().into()));
             self.u_w.d.next = self.cfg.window.val();
-            self.u_r.d.next = self.rc_f[8].q.val().get_bits::<24>(8);
-            self.u_u.d.next = bit_cast::<32, 21>(self.alpha_f[8].q.val());
-            self.u_inc.d.next = self.stmax[8].q.val();
+            self.u_r.d.next = self.new_state.rc.val().get_bits::<24>(8);
+            self.u_u.d.next = bit_cast::<32, 21>(self.new_state.alpha.val());
+            self.u_inc.d.next = self.new_state.stage_max.val();
         }
 
         // Counters.
@@ -1026,7 +868,7 @@ impl<const A: usize> Logic for DcqcnRp<A> {
         self.counters.sent.next = self.sent[8].q.val();
         self.counters.visit.next = self.vis[8].q.val();
         self.counters.cut.next = (self.cnp_cut[8].q.val() || self.vis_cut[8].q.val());
-        self.counters.increase.next = self.inc_done[8].q.val();
+        self.counters.increase.next = self.new_state.increased.val();
         self.counters.held.next = self.cnp_held[8].q.val();
         self.counters.recovered.next = self.recovered.val();
         self.counters.drop_flow.next =

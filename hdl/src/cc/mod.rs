@@ -74,6 +74,7 @@ pub mod measure_inflight;
 pub mod period_epoch;
 pub mod rate;
 pub mod rp_counters;
+pub mod rp_new_state;
 
 pub use compute_wind::ComputeWind;
 pub use dcqcn::DcqcnRp;
@@ -87,6 +88,7 @@ pub use measure_inflight::MeasureInflight;
 pub use period_epoch::PeriodEpoch;
 pub use rate::Rate;
 pub use rp_counters::RpCounters;
+pub use rp_new_state::RpNewState;
 
 // The records this area's blocks exchange, generated from their one
 // declaration in `nic_spec::records` (see `crate::record`).

@@ -13,6 +13,7 @@ mod measure_inflight;
 mod period_epoch;
 mod rate;
 mod rp_counters;
+mod rp_new_state;
 
 use crate::common::operand;
 use nic_golden::cc::params::{w_ai_rule_of_thumb, CcParams, CcRegs, Variant, RATE_GBPS};
