@@ -68,6 +68,14 @@ use crate::roce::crc32::{Crc32Advance, Crc32Data64, Crc32FcsTarget64};
 use crate::stream::AxisSource;
 use nic_spec::mac::{ctl, xgmii, MIN_FRAME};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
+
+/// The MAC control destination (`ctl::DST`) as it lies in the lanes of
+/// bytes 0 to 5 of a frame's first word (byte 0 in bits 7..0).
+const DST_LANES: u64 = {
+    let dst = ctl::DST.to_be_bytes();
+    u64::from_le_bytes([dst[2], dst[3], dst[4], dst[5], dst[6], dst[7], 0, 0])
+};
 
 /// Lane classification (combinational): `fc` = the first lane with its
 /// control bit set (8 if none), `term` = that lane holds `/T/`;
@@ -178,7 +186,7 @@ impl Logic for Be16x4 {
     }
 }
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct XgmiiRx {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -196,9 +204,13 @@ pub struct XgmiiRx {
     crc_data: Crc32Data64,
     crc_adv: Crc32Advance,
     crc_tgt: Crc32FcsTarget64,
+    #[default(DFFWithInit::new(Bits::<64>::from(xgmii::IDLE_WORD)))]
     in_d: DFFWithInit<Bits<64>>,
+    #[default(DFFWithInit::new(Bits::<8>::from(0xFFu64)))]
     in_c: DFFWithInit<Bits<8>>,
+    #[default(DFFWithInit::new(Bits::<64>::from(xgmii::IDLE_WORD)))]
     prev_d: DFFWithInit<Bits<64>>,
+    #[default(DFFWithInit::new(Bits::<8>::from(0xFFu64)))]
     prev_c: DFFWithInit<Bits<8>>,
     swap: DFF<Bit>,
     /// A plain `DFF`, not a `DFFWithInit`: Verilator 5.006 (Debian's)
@@ -206,6 +218,7 @@ pub struct XgmiiRx {
     /// `q = dff.q ^ init`), while Icarus and rust-hdl were right; its
     /// power-up value 0 is never seen (`b_c` powers up as control lanes).
     b_d: DFF<Bits<64>>,
+    #[default(DFFWithInit::new(Bits::<8>::from(0xFFu64)))]
     b_c: DFFWithInit<Bits<8>>,
     /// The lane classification of the word in `b_*` ([`RxLanes`] on the
     /// realigned word, registered with it: the FCS target's byte count
@@ -214,6 +227,7 @@ pub struct XgmiiRx {
     b_term: DFF<Bit>,
     b_keep_hi: DFF<Bits<8>>,
     b_keep_lo: DFF<Bits<8>>,
+    #[default(DFFWithInit::new(Bits::<64>::from(xgmii::IDLE_WORD)))]
     c_d: DFFWithInit<Bits<64>>,
     c_fc: DFF<Bits<4>>,
     c_term: DFF<Bit>,
@@ -291,16 +305,26 @@ pub struct XgmiiRx {
     n_bad_fcs: DFF<Bits<32>>,
     n_pause: DFF<Bits<32>>,
     n_ctl_other: DFF<Bits<32>>,
+    #[default(Constant::new(Bits::<32>::from(0xFFFF_FFFFu64)))]
     k_crc_init: Constant<Bits<32>>,
+    #[default(Constant::new(Bits::<8>::from(xgmii::START as u64)))]
     k_start: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<64>::from(xgmii::PREAMBLE_WORD)))]
     k_pre_word: Constant<Bits<64>>,
+    #[default(Constant::new(Bits::<8>::from(xgmii::PREAMBLE_CTRL as u64)))]
     k_pre_ctrl: Constant<Bits<8>>,
+    #[default(Constant::new(Bits::<64>::from(xgmii::IDLE_WORD)))]
     k_idle_word: Constant<Bits<64>>,
+    #[default(Constant::new(Bits::<16>::from(MIN_FRAME as u64)))]
     k_min: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<48>::from(DST_LANES)))]
     k_dst: Constant<Bits<48>>,
     /// The EtherType as lanes 4, 5 hold it (first byte in the low bits).
+    #[default(Constant::new(Bits::<16>::from( (ctl::ETHERTYPE as u16).swap_bytes() as u64, )))]
     k_ethertype_lanes: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(ctl::OP_PAUSE as u64)))]
     k_op_pause: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(ctl::OP_PFC as u64)))]
     k_op_pfc: Constant<Bits<16>>,
     a_d: Signal<Local, Bits<64>>,
     a_c: Signal<Local, Bits<8>>,
@@ -316,131 +340,6 @@ pub struct XgmiiRx {
     cnt_next: Signal<Local, Bits<16>>,
     ctl_now: Signal<Local, Bit>,
     pfc: Signal<Local, Bit>,
-}
-
-impl Default for XgmiiRx {
-    fn default() -> Self {
-        let dst = ctl::DST.to_be_bytes();
-        let dst_lanes = u64::from_le_bytes([dst[2], dst[3], dst[4], dst[5], dst[6], dst[7], 0, 0]);
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            xgmii_rxd: Default::default(),
-            xgmii_rxc: Default::default(),
-            cfg_max_len: Default::default(),
-            m_axis: Default::default(),
-            bad_frame: Default::default(),
-            bad_fcs: Default::default(),
-            pause_valid: Default::default(),
-            pause_quanta: Default::default(),
-            m_stats: Default::default(),
-            lanes_a: Default::default(),
-            be: Default::default(),
-            crc_data: Default::default(),
-            crc_adv: Default::default(),
-            crc_tgt: Default::default(),
-            in_d: DFFWithInit::new(Bits::<64>::from(xgmii::IDLE_WORD)),
-            in_c: DFFWithInit::new(Bits::<8>::from(0xFFu64)),
-            prev_d: DFFWithInit::new(Bits::<64>::from(xgmii::IDLE_WORD)),
-            prev_c: DFFWithInit::new(Bits::<8>::from(0xFFu64)),
-            swap: Default::default(),
-            b_d: Default::default(),
-            b_fc: Default::default(),
-            b_term: Default::default(),
-            b_keep_hi: Default::default(),
-            b_keep_lo: Default::default(),
-            b_c: DFFWithInit::new(Bits::<8>::from(0xFFu64)),
-            c_d: DFFWithInit::new(Bits::<64>::from(xgmii::IDLE_WORD)),
-            c_fc: Default::default(),
-            c_term: Default::default(),
-            c_keep_hi: Default::default(),
-            c_keep_lo: Default::default(),
-            c_start: Default::default(),
-            c_pre: Default::default(),
-            c_dst: Default::default(),
-            c_type_ctl: Default::default(),
-            c_full: Default::default(),
-            c_fc_ge5: Default::default(),
-            dpart: Default::default(),
-            c_target: Default::default(),
-            end_fcs_bad: Default::default(),
-            data: Default::default(),
-            cnt: Default::default(),
-            cnt_over8: Default::default(),
-            crc: Default::default(),
-            widx: Default::default(),
-            hold_v: Default::default(),
-            hold_d: Default::default(),
-            hold_k: Default::default(),
-            dst_ctl: Default::default(),
-            is_ctl: Default::default(),
-            op_pfc: Default::default(),
-            op_pause: Default::default(),
-            pfc_en: Default::default(),
-            time_p0: Default::default(),
-            time_p1: Default::default(),
-            time_p2: Default::default(),
-            time_p3: Default::default(),
-            time_p4: Default::default(),
-            time_p5: Default::default(),
-            time_p6: Default::default(),
-            time_p7: Default::default(),
-            max_p01: Default::default(),
-            max_p23: Default::default(),
-            max_p45: Default::default(),
-            max_p67: Default::default(),
-            max_p0123: Default::default(),
-            max_p4567: Default::default(),
-            max_all: Default::default(),
-            pend: Default::default(),
-            end_err: Default::default(),
-            end_over: Default::default(),
-            o_tdata: Default::default(),
-            o_tkeep: Default::default(),
-            o_tvalid: Default::default(),
-            o_tlast: Default::default(),
-            o_tuser: Default::default(),
-            o_bad_frame: Default::default(),
-            o_bad_fcs: Default::default(),
-            o_pause_valid: Default::default(),
-            o_pause_quanta: Default::default(),
-            n_frames: Default::default(),
-            n_bytes: Default::default(),
-            n_bad_preamble: Default::default(),
-            n_errors: Default::default(),
-            n_oversize: Default::default(),
-            n_runts: Default::default(),
-            n_bad_fcs: Default::default(),
-            n_pause: Default::default(),
-            n_ctl_other: Default::default(),
-            k_crc_init: Constant::new(Bits::<32>::from(0xFFFF_FFFFu64)),
-            k_start: Constant::new(Bits::<8>::from(xgmii::START as u64)),
-            k_pre_word: Constant::new(Bits::<64>::from(xgmii::PREAMBLE_WORD)),
-            k_pre_ctrl: Constant::new(Bits::<8>::from(xgmii::PREAMBLE_CTRL as u64)),
-            k_idle_word: Constant::new(Bits::<64>::from(xgmii::IDLE_WORD)),
-            k_min: Constant::new(Bits::<16>::from(MIN_FRAME as u64)),
-            k_dst: Constant::new(Bits::<48>::from(dst_lanes)),
-            k_ethertype_lanes: Constant::new(Bits::<16>::from(
-                (ctl::ETHERTYPE as u16).swap_bytes() as u64,
-            )),
-            k_op_pause: Constant::new(Bits::<16>::from(ctl::OP_PAUSE as u64)),
-            k_op_pfc: Constant::new(Bits::<16>::from(ctl::OP_PFC as u64)),
-            a_d: Default::default(),
-            a_c: Default::default(),
-            s0: Default::default(),
-            s4: Default::default(),
-            v_err: Default::default(),
-            v_over: Default::default(),
-            v_runt: Default::default(),
-            v_fcs: Default::default(),
-            cnt_n: Default::default(),
-            cnt_sat: Default::default(),
-            cfg_less16: Default::default(),
-            cnt_next: Default::default(),
-            ctl_now: Default::default(),
-            pfc: Default::default(),
-        }
-    }
 }
 
 impl Logic for XgmiiRx {

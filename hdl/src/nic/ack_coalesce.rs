@@ -54,8 +54,9 @@
 use crate::mem::{Fifo, Ram};
 use crate::roce::{AckInfoSink, AckInfoSource};
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct AckCoalesce<const A: usize> {
     pub clock: Signal<In, Clock>,
     pub s_ack: AckInfoSink<A>,
@@ -82,7 +83,12 @@ pub struct AckCoalesce<const A: usize> {
     // Slot table.
     queued: DFF<Bits<256>>,
     order: Fifo<A, A>,
+    // The slot RAMs' reads go into the output register with only a
+    // select after it: their read registers are packed into the block
+    // RAMs (`Ram::with_output_register`, rule R3).
+    #[default(Ram::default().with_output_register())]
     ram_pa: Ram<Bits<57>, A>,
+    #[default(std::array::from_fn(|_| Ram::default().with_output_register()))]
     ram_tlm: [Ram<Bits<64>, A>; 6],
     // Read in flight, output register.
     rd_v: DFF<Bit>,
@@ -97,46 +103,6 @@ pub struct AckCoalesce<const A: usize> {
     hit: Signal<Local, Bit>,
     pop: Signal<Local, Bit>,
     taken: Signal<Local, Bit>,
-}
-
-impl<const A: usize> Default for AckCoalesce<A> {
-    /// The slot RAMs' reads go into the output register with only a
-    /// select after it: their read registers are packed into the block
-    /// RAMs (`Ram::with_output_register`, rule R3).
-    fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            s_ack: Default::default(),
-            m_ack: Default::default(),
-            coalesced: Default::default(),
-            open: Default::default(),
-            i_v: Default::default(),
-            i_flow: Default::default(),
-            i_psn: Default::default(),
-            i_aeth: Default::default(),
-            i_tlm: Default::default(),
-            i_words: Default::default(),
-            i_sel: Default::default(),
-            i_fpush: Default::default(),
-            i_fpop: Default::default(),
-            queued: Default::default(),
-            order: Default::default(),
-            ram_pa: Ram::default().with_output_register(),
-            ram_tlm: std::array::from_fn(|_| Ram::default().with_output_register()),
-            rd_v: Default::default(),
-            rd_flow: Default::default(),
-            o_v: Default::default(),
-            o_flow: Default::default(),
-            o_pa: Default::default(),
-            o_words: Default::default(),
-            n_coal: Default::default(),
-            pa_word: Default::default(),
-            flags_set: Default::default(),
-            hit: Default::default(),
-            pop: Default::default(),
-            taken: Default::default(),
-        }
-    }
 }
 
 impl<const A: usize> Logic for AckCoalesce<A> {

@@ -31,6 +31,10 @@
 //! Golden twin: `nic_golden::uart::uart_rx`.
 
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
+
+/// The least clocks per bit (`nic_spec::uart`), as the counters' width.
+const MIN_CLKS: u64 = nic_spec::uart::MIN_CLKS_PER_BIT as u64;
 
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
 pub enum UartRxState {
@@ -40,7 +44,7 @@ pub enum UartRxState {
     Stop,
 }
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, SmartDefault)]
 pub struct UartRx {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -71,42 +75,12 @@ pub struct UartRx {
     sample: Signal<Local, Bit>,
     /// `nic_spec::uart::MIN_CLKS_PER_BIT`, and the bit time − 1 and half
     /// the bit time − 1 it gives.
+    #[default(Constant::new(Bits::<16>::from(MIN_CLKS)))]
     k_min_clks: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(MIN_CLKS - 1)))]
     k_min_bit_m1: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from((MIN_CLKS >> 1) - 1)))]
     k_min_half_m1: Constant<Bits<16>>,
-}
-
-impl Default for UartRx {
-    fn default() -> Self {
-        let min = nic_spec::uart::MIN_CLKS_PER_BIT as u64;
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            rx: Default::default(),
-            cfg_clks_per_bit: Default::default(),
-            data_valid: Default::default(),
-            data: Default::default(),
-            frame_err: Default::default(),
-            sync1_n: Default::default(),
-            sync2_n: Default::default(),
-            prev_n: Default::default(),
-            st: Default::default(),
-            count: Default::default(),
-            nbit: Default::default(),
-            shift: Default::default(),
-            out_valid: Default::default(),
-            out_byte: Default::default(),
-            out_err: Default::default(),
-            bit_m1: Default::default(),
-            half_m1: Default::default(),
-            line: Default::default(),
-            fall: Default::default(),
-            sample: Default::default(),
-            k_min_clks: Constant::new(Bits::<16>::from(min)),
-            k_min_bit_m1: Constant::new(Bits::<16>::from(min - 1)),
-            k_min_half_m1: Constant::new(Bits::<16>::from((min >> 1) - 1)),
-        }
-    }
 }
 
 impl Logic for UartRx {

@@ -26,8 +26,12 @@
 
 use crate::stream::AxisSink;
 use rust_hdl::prelude::*;
+use smart_default::SmartDefault;
 
-#[derive(LogicBlock)]
+/// The least clocks per bit (`nic_spec::uart`), as the counters' width.
+const MIN_CLKS: u64 = nic_spec::uart::MIN_CLKS_PER_BIT as u64;
+
+#[derive(LogicBlock, SmartDefault)]
 pub struct UartTx {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -43,28 +47,10 @@ pub struct UartTx {
     bit_m1: Signal<Local, Bits<16>>,
     bit_end: Signal<Local, Bit>,
     /// `nic_spec::uart::MIN_CLKS_PER_BIT`, and the bit time − 1 it gives.
+    #[default(Constant::new(Bits::<16>::from(MIN_CLKS)))]
     k_min_clks: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(MIN_CLKS - 1)))]
     k_min_bit_m1: Constant<Bits<16>>,
-}
-
-impl Default for UartTx {
-    fn default() -> Self {
-        let min = nic_spec::uart::MIN_CLKS_PER_BIT as u64;
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            cfg_clks_per_bit: Default::default(),
-            s_axis: Default::default(),
-            tx: Default::default(),
-            shift: Default::default(),
-            left: Default::default(),
-            count: Default::default(),
-            bit_m1: Default::default(),
-            bit_end: Default::default(),
-            k_min_clks: Constant::new(Bits::<16>::from(min)),
-            k_min_bit_m1: Constant::new(Bits::<16>::from(min - 1)),
-        }
-    }
 }
 
 impl Logic for UartTx {
