@@ -367,95 +367,39 @@ impl<const A: usize> Logic for DcqcnRp<A> {
         // Carry every stage value to the next stage.
         for i in 2..9 {
             self.v[i].d.next = self.v[i - 1].q.val();
-        }
-        for i in 2..9 {
             self.kind[i].d.next = self.kind[i - 1].q.val();
-        }
-        for i in 2..9 {
             self.flow[i].d.next = self.flow[i - 1].q.val();
-        }
-        for i in 2..9 {
             self.op[i].d.next = self.op[i - 1].q.val();
-        }
-        for i in 2..9 {
             self.bytes[i].d.next = self.bytes[i - 1].q.val();
-        }
-        for i in 2..9 {
             self.cur_a[i].d.next = self.cur_a[i - 1].q.val();
-        }
-        for i in 2..9 {
             self.cur_d[i].d.next = self.cur_d[i - 1].q.val();
-        }
-        for i in 2..9 {
             self.cur_i[i].d.next = self.cur_i[i - 1].q.val();
         }
         for i in 4..9 {
             self.rate[i].d.next = self.rate[i - 1].q.val();
-        }
-        for i in 4..9 {
             self.ab[i].d.next = self.ab[i - 1].q.val();
-        }
-        for i in 4..9 {
             self.meta[i].d.next = self.meta[i - 1].q.val();
         }
         for i in 5..9 {
             self.alpha_use[i].d.next = self.alpha_use[i - 1].q.val();
-        }
-        for i in 5..9 {
             self.rc_base[i].d.next = self.rc_base[i - 1].q.val();
-        }
-        for i in 5..9 {
             self.add[i].d.next = self.add[i - 1].q.val();
-        }
-        for i in 5..9 {
             self.bc33[i].d.next = self.bc33[i - 1].q.val();
-        }
-        for i in 5..9 {
             self.create[i].d.next = self.create[i - 1].q.val();
-        }
-        for i in 5..9 {
             self.destroy[i].d.next = self.destroy[i - 1].q.val();
-        }
-        for i in 5..9 {
             self.drop[i].d.next = self.drop[i - 1].q.val();
-        }
-        for i in 5..9 {
             self.cnp[i].d.next = self.cnp[i - 1].q.val();
-        }
-        for i in 5..9 {
             self.first[i].d.next = self.first[i - 1].q.val();
-        }
-        for i in 5..9 {
             self.cnp_cut[i].d.next = self.cnp_cut[i - 1].q.val();
-        }
-        for i in 5..9 {
             self.cnp_held[i].d.next = self.cnp_held[i - 1].q.val();
-        }
-        for i in 5..9 {
             self.sent[i].d.next = self.sent[i - 1].q.val();
-        }
-        for i in 5..9 {
             self.sent_acc[i].d.next = self.sent_acc[i - 1].q.val();
-        }
-        for i in 5..9 {
             self.vis[i].d.next = self.vis[i - 1].q.val();
-        }
-        for i in 5..9 {
             self.vis_live[i].d.next = self.vis_live[i - 1].q.val();
-        }
-        for i in 5..9 {
             self.vis_dead[i].d.next = self.vis_dead[i - 1].q.val();
-        }
-        for i in 5..9 {
             self.vis_astep[i].d.next = self.vis_astep[i - 1].q.val();
-        }
-        for i in 5..9 {
             self.vis_cut[i].d.next = self.vis_cut[i - 1].q.val();
-        }
-        for i in 5..9 {
             self.vis_inc[i].d.next = self.vis_inc[i - 1].q.val();
-        }
-        for i in 5..9 {
             self.late[i].d.next = self.late[i - 1].q.val();
         }
         for i in 6..9 {

@@ -427,125 +427,59 @@ impl<const A: usize> Logic for FlowSched<A> {
         // Carry every stage value to the next stage.
         for i in 2..11 {
             self.v[i].d.next = self.v[i - 1].q.val();
-        }
-        for i in 2..11 {
             self.kind[i].d.next = self.kind[i - 1].q.val();
-        }
-        for i in 2..11 {
             self.flow[i].d.next = self.flow[i - 1].q.val();
-        }
-        for i in 2..11 {
             self.tnow[i].d.next = self.tnow[i - 1].q.val();
-        }
-        for i in 2..11 {
             self.op[i].d.next = self.op[i - 1].q.val();
-        }
-        for i in 2..11 {
             self.a[i].d.next = self.a[i - 1].q.val();
-        }
-        for i in 2..11 {
             self.b[i].d.next = self.b[i - 1].q.val();
-        }
-        for i in 2..11 {
             self.dbb[i].d.next = self.dbb[i - 1].q.val();
         }
         for i in 4..11 {
             self.r[i].d.next = self.r[i - 1].q.val();
-        }
-        for i in 4..11 {
             self.w[i].d.next = self.w[i - 1].q.val();
-        }
-        for i in 4..11 {
             self.una[i].d.next = self.una[i - 1].q.val();
-        }
-        for i in 4..11 {
             self.nxt[i].d.next = self.nxt[i - 1].q.val();
-        }
-        for i in 4..11 {
             self.endq[i].d.next = self.endq[i - 1].q.val();
-        }
-        for i in 4..11 {
             self.cr[i].d.next = self.cr[i - 1].q.val();
-        }
-        for i in 4..11 {
             self.queued[i].d.next = self.queued[i - 1].q.val();
-        }
-        for i in 4..11 {
             self.probing[i].d.next = self.probing[i - 1].q.val();
         }
         for i in 5..11 {
             self.inflight[i].d.next = self.inflight[i - 1].q.val();
-        }
-        for i in 5..11 {
             self.pending[i].d.next = self.pending[i - 1].q.val();
-        }
-        for i in 5..11 {
             self.dack[i].d.next = self.dack[i - 1].q.val();
-        }
-        for i in 5..11 {
             self.dtot[i].d.next = self.dtot[i - 1].q.val();
         }
         for i in 6..11 {
             self.len[i].d.next = self.len[i - 1].q.val();
-        }
-        for i in 6..11 {
             self.ack_ok[i].d.next = self.ack_ok[i - 1].q.val();
-        }
-        for i in 6..11 {
             self.db_ok[i].d.next = self.db_ok[i - 1].q.val();
-        }
-        for i in 6..11 {
             self.upd_ok[i].d.next = self.upd_ok[i - 1].q.val();
         }
         for i in 7..11 {
             self.ev_ok[i].d.next = self.ev_ok[i - 1].q.val();
-        }
-        for i in 7..11 {
             self.una_e[i].d.next = self.una_e[i - 1].q.val();
-        }
-        for i in 7..11 {
             self.nxt_e[i].d.next = self.nxt_e[i - 1].q.val();
-        }
-        for i in 7..11 {
             self.end_e[i].d.next = self.end_e[i - 1].q.val();
-        }
-        for i in 7..11 {
             self.r_e[i].d.next = self.r_e[i - 1].q.val();
-        }
-        for i in 7..11 {
             self.w_e[i].d.next = self.w_e[i - 1].q.val();
-        }
-        for i in 7..11 {
             self.inflight_s[i].d.next = self.inflight_s[i - 1].q.val();
-        }
-        for i in 7..11 {
             self.pending_s[i].d.next = self.pending_s[i - 1].q.val();
-        }
-        for i in 7..11 {
             self.nxt_s[i].d.next = self.nxt_s[i - 1].q.val();
         }
         for i in 8..11 {
             self.fit[i].d.next = self.fit[i - 1].q.val();
-        }
-        for i in 8..11 {
             self.inflight_e[i].d.next = self.inflight_e[i - 1].q.val();
-        }
-        for i in 8..11 {
             self.pending_e[i].d.next = self.pending_e[i - 1].q.val();
-        }
-        for i in 8..11 {
             self.len_s[i].d.next = self.len_s[i - 1].q.val();
         }
         for i in 9..11 {
             self.len_e[i].d.next = self.len_e[i - 1].q.val();
-        }
-        for i in 9..11 {
             self.tot_s[i].d.next = self.tot_s[i - 1].q.val();
         }
         for i in 10..11 {
             self.tot_e[i].d.next = self.tot_e[i - 1].q.val();
-        }
-        for i in 10..11 {
             self.fit_s2[i].d.next = self.fit_s2[i - 1].q.val();
         }
         for i in 4..11 {
@@ -553,8 +487,6 @@ impl<const A: usize> Logic for FlowSched<A> {
         }
         for i in 7..11 {
             self.ep_e[i].d.next = self.ep_e[i - 1].q.val();
-        }
-        for i in 7..11 {
             self.refund[i].d.next = self.refund[i - 1].q.val();
         }
 
