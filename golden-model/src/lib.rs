@@ -31,6 +31,13 @@ pub trait Cycle {
     fn step(&mut self, input: &Self::In) -> Self::Out;
 }
 
+/// A 32-bit wrapping counter's step: +1 when `on` (the RTL's counters
+/// wrap at 2^32).
+#[inline]
+pub fn bump(c: &mut u32, on: bool) {
+    *c = c.wrapping_add(on as u32);
+}
+
 /// All-ones mask of `n` bits (`n` ≤ 128).
 #[inline]
 pub const fn mask(n: usize) -> u128 {

@@ -7,9 +7,13 @@ use nic_hdl::roce::crc32::Crc32x64;
 use nic_hdl::roce::op_decode::OpDecode;
 use rust_hdl::prelude::*;
 
+pub mod dispatch_counters;
+pub mod host_write_skid;
 pub mod mr_check;
 pub mod pipes;
+pub mod read_psns;
 pub mod requester;
+pub mod rx_ctx_store;
 pub mod rx_dispatch;
 pub mod rx_meta_ram;
 pub mod rx_parse;

@@ -3,7 +3,7 @@
 //! ports and what counts where).
 
 use crate::cc::DcqcnStats;
-use crate::Cycle;
+use crate::{bump, Cycle};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
@@ -28,10 +28,6 @@ pub struct Out {
 #[derive(Clone, Debug, Default)]
 pub struct RpCounters {
     c: DcqcnStats,
-}
-
-fn bump(c: &mut u32, on: bool) {
-    *c = c.wrapping_add(on as u32);
 }
 
 impl Cycle for RpCounters {

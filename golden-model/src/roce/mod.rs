@@ -5,10 +5,14 @@
 pub mod bswap;
 pub mod cnm_rx;
 pub mod crc32;
+pub mod dispatch_counters;
+pub mod host_write_skid;
 pub mod mr_check;
 pub mod op_decode;
 pub mod packet;
+pub mod read_psns;
 pub mod requester;
+pub mod rx_ctx_store;
 pub mod rx_dispatch;
 pub mod rx_meta_ram;
 pub mod rx_parse;

@@ -3,7 +3,7 @@
 //! ports and which op counts where).
 
 use crate::sched::SchedStats;
-use crate::Cycle;
+use crate::{bump, Cycle};
 use nic_spec::sched::{OP_ACK, OP_ACK_DB, OP_DOORBELL, OP_REWIND, OP_TRIM, OP_UPDATE};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -27,10 +27,6 @@ pub struct Out {
 #[derive(Clone, Debug, Default)]
 pub struct SchedCounters {
     c: SchedStats,
-}
-
-fn bump(c: &mut u32, on: bool) {
-    *c = c.wrapping_add(on as u32);
 }
 
 impl Cycle for SchedCounters {

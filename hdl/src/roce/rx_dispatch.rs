@@ -150,7 +150,7 @@
 //!   (the register must be empty, not taken this cycle). A record or a
 //!   payload word taken in a reset's first cycle is abandoned with the
 //!   packet.
-//! - The host write: a payload word goes to the write register (`m_wr`)
+//! - The host write ([`HostWriteSkid`]): a payload word goes to the write register (`m_wr`)
 //!   when it is empty or taken this cycle, else to a skid register, which
 //!   moves up when the write register's word is taken; a word comes only
 //!   while the skid is empty. So one word a cycle passes while
@@ -163,27 +163,24 @@
 //!   there.
 //! - Back-pressure: the dispatcher waits while an event or the host write
 //!   is not taken (which reaches the parser's buffer).
-//! - Memories: the per-flow context in block RAM, read in `Idle`. The
-//!   READ landing entries are one block RAM of 8 · 2^A words, read at
-//!   (flow, `rd_idx`) in the same cycle: the index comes from a copy of
-//!   it in LUT RAM (`rd_ix`, asynchronous read, written with `ram_fl`),
-//!   kept twice so one copy is read at the incoming record's flow and the
-//!   other at the latched flow, and the address select (a register of
-//!   the state, not its decode) follows them.
-//!   One entry is read, so no select follows the RAM. Eight RAMs of 2^A
-//!   words and an 8:1 select before: below 512 flows each took a whole
-//!   block RAM column set (24 DP16KD at 256 flows and at 128, now 10 and
-//!   5); at 1024 flows the narrow deep modes pack no better, and the
-//!   whole block went from 55 DP16KD to 57.
+//! - Memories: the per-flow context and the READ landing entries are
+//!   [`RxCtxStore`] (block RAM, read at the incoming record's flow in
+//!   `Idle`, its words registered twice and valid in `Exec`; the landing
+//!   entry at the flow's `rd_idx` through a LUT-RAM copy of the index).
+//!   The host's `s_ctx` writes go to it first, then an undo, then the
+//!   decision's writes (one enable per field).
 //!
 //! Golden twin: `nic_golden::roce::rx_dispatch`.
 
 use crate::cc::{CeMarkSource, RpEventSource};
-use crate::mem::{LutRam, Ram};
+use crate::roce::dispatch_counters::DispatchCounters;
+use crate::roce::host_write_skid::HostWriteSkid;
 use crate::roce::op_decode::OpDecode;
+use crate::roce::read_psns::ReadPsns;
+use crate::roce::rx_ctx_store::RxCtxStore;
 use crate::roce::{
     AckInfoSource, CcFeedbackSource, HostWriteSource, NakReqSource, ReadReqSource,
-    RxDispatchStatsSource, RxFlowCtxSink, RxMetaSink,
+    RxDispatchStatsSource, RxFlowCtxSink, RxMeta, RxMetaSink, TelemetrySink,
 };
 use crate::stream::AxisSink;
 use nic_spec::roce::{syndrome, AETH_CLASS_NAK};
@@ -221,57 +218,17 @@ pub struct RoceRxDispatch<const A: usize> {
     pub m_cnp: RpEventSource,
     pub m_ce: CeMarkSource,
     pub m_stats: RxDispatchStatsSource,
-    // Context RAMs: flags (bit 0 valid, bit 1 nak_sent, bit 2 cnp_on_ce,
-    // bit 3 rd_done, bits 7..4 rd_idx), epsn, msn, wr_va, rd_addr, rd_psn;
-    // the READ landing entries 0..7 ({lap, psn 24, addr 64}), written only
-    // by the requester's `rd_only` writes.
-    ram_fl: Ram<Bits<8>, A>,
-    // The READ landing entries, 8 per flow (address = flow << 3 | index),
-    // and a copy of each flow's landing index (`ram_fl` bits 6..4) in LUTs,
-    // read in the cycle that addresses the entry.
-    #[default(Ram::with_depth_log2(A + 3))]
-    ram_tab: Ram<Bits<89>, 16>,
-    rd_ix: LutRam<Bits<3>, A>,
-    /// A second copy of `rd_ix`, written alike, read at the incoming
-    /// record's flow while `rd_ix` is read at the latched one: the select
-    /// between them is after the LUT RAMs, in front of the block RAM.
-    rd_ix_in: LutRam<Bits<3>, A>,
+    /// The per-flow context and the READ landing entries (read in
+    /// `Idle`, registered twice: valid in `Exec`).
+    store: RxCtxStore<A>,
     /// The state is not `Idle`, registered from the next state: it
-    /// selects the RAMs' read address with no state decode before it.
+    /// selects the store's read address with no state decode before it.
     busy: DFF<Bit>,
-    ram_epsn: Ram<Bits<24>, A>,
-    ram_msn: Ram<Bits<24>, A>,
-    ram_wva: Ram<Bits<64>, A>,
-    /// The bytes the WRITE in progress may still carry (`wr_left`).
-    ram_wleft: Ram<Bits<32>, A>,
-    ram_radr: Ram<Bits<64>, A>,
-    ram_rpsn: Ram<Bits<24>, A>,
     st: DFF<RxdState>,
     stale: DFF<Bit>,
-    // The latched record.
-    m_opcode: DFF<Bits<8>>,
-    m_qp: DFF<Bits<24>>,
-    m_psn: DFF<Bits<24>>,
-    m_ackreq: DFF<Bit>,
-    m_len: DFF<Bits<13>>,
-    m_va: DFF<Bits<64>>,
-    m_rkey: DFF<Bits<32>>,
-    m_dlen: DFF<Bits<32>>,
-    m_aeth: DFF<Bits<32>>,
-    m_tlm: DFF<Bit>,
-    m_ce_in: DFF<Bit>,
-    /// The memory-region verdict (`nic_spec::mr::verdict`).
-    m_mr: DFF<Bits<2>>,
-    m_hdr: DFF<Bits<64>>,
-    m_hop0: DFF<Bits<64>>,
-    m_hop1: DFF<Bits<64>>,
-    m_hop2: DFF<Bits<64>>,
-    m_hop3: DFF<Bits<64>>,
-    m_hop4: DFF<Bits<64>>,
-    // The context as read (registered RAM outputs, valid in `Exec`).
-    c_fl: DFF<Bits<8>>,
-    // The landing entry at the flow's `rd_idx` (registered in `Look`).
-    t_ent: DFF<Bits<89>>,
+    /// The latched record (`mr` is the memory-region verdict,
+    /// `nic_spec::mr::verdict`), loaded as it is accepted.
+    meta: RxMeta::Hold,
     #[default(Constant::new(Bits::<8>::from(nic_spec::roce::op::READ_RESP_LAST as u64)))]
     k_op_rrlast: Constant<Bits<8>>,
     #[default(Constant::new(Bits::<8>::from(nic_spec::roce::op::READ_RESP_ONLY as u64)))]
@@ -281,13 +238,6 @@ pub struct RoceRxDispatch<const A: usize> {
     rbase: Signal<Local, Bits<64>>,
     rd_new: Signal<Local, Bits<5>>,
     n_fl0: Signal<Local, Bits<8>>,
-    tab_w: Signal<Local, Bits<89>>,
-    c_epsn: DFF<Bits<24>>,
-    c_msn: DFF<Bits<24>>,
-    c_wva: DFF<Bits<64>>,
-    c_wleft: DFF<Bits<32>>,
-    c_radr: DFF<Bits<64>>,
-    c_rpsn: DFF<Bits<24>>,
     // Decoded opcode and ceil(dlen/MTU), registered in `Look`.
     o_bad: DFF<Bit>,
     o_qphi: DFF<Bit>,
@@ -297,13 +247,15 @@ pub struct RoceRxDispatch<const A: usize> {
     o_msn: DFF<Bit>,
     o_rreq: DFF<Bit>,
     o_rresp: DFF<Bit>,
-    o_rrcc: DFF<Bit>,
     o_ack: DFF<Bit>,
     o_akcc: DFF<Bit>,
     o_probe: DFF<Bit>,
     o_notify: DFF<Bit>,
     o_cnp: DFF<Bit>,
-    inc: DFF<Bits<24>>,
+    /// The counters (`m_stats`), one per decision.
+    counters: DispatchCounters,
+    /// ⌈dlen / MTU⌉ (1 if 0), registered in `Look`.
+    read_psns: ReadPsns,
     // Events.
     ack_v: DFF<Bit>,
     ack_psn_r: DFF<Bits<24>>,
@@ -316,11 +268,9 @@ pub struct RoceRxDispatch<const A: usize> {
     rdreq_msn_r: DFF<Bits<24>>,
     cnp_v: DFF<Bit>,
     ce_v: DFF<Bit>,
-    // Host write register and the next payload address.
-    wr_v: DFF<Bit>,
-    wr_addr_r: DFF<Bits<64>>,
-    wr_data_r: DFF<Bits<64>>,
-    wr_strb_r: DFF<Bits<8>>,
+    /// The host write port: its register and skid register.
+    wr_out: HostWriteSkid,
+    /// The next payload word's host address.
     pa: DFF<Bits<64>>,
     /// The undo of the payload packet in flight (see `reset`): armed at
     /// its decision, disarmed when its last word is taken on `m_wr`.
@@ -328,24 +278,6 @@ pub struct RoceRxDispatch<const A: usize> {
     /// A reset came while armed; the write back waits for a cycle without
     /// an `s_ctx` write.
     undo_pending: DFF<Bit>,
-    undo_flow: DFF<Bits<A>>,
-    u_fl: DFF<Bits<8>>,
-    u_epsn: DFF<Bits<24>>,
-    u_msn: DFF<Bits<24>>,
-    u_wva: DFF<Bits<64>>,
-    u_wleft: DFF<Bits<32>>,
-    u_radr: DFF<Bits<64>>,
-    u_rpsn: DFF<Bits<24>>,
-    /// The word in the host write register is its packet's last.
-    wr_last: DFF<Bit>,
-    /// The host write's skid register: a payload word taken while the
-    /// write register waits on `m_wr.ready` (so `s_axis_pay.tready` is
-    /// a register's, not `m_wr.ready`).
-    wr2_v: DFF<Bit>,
-    wr2_addr: DFF<Bits<64>>,
-    wr2_data: DFF<Bits<64>>,
-    wr2_strb: DFF<Bits<8>>,
-    wr2_last: DFF<Bit>,
     /// `reset` last cycle: the readies follow it a cycle late, so no
     /// input reaches them in the same cycle.
     reset_q: DFF<Bit>,
@@ -355,14 +287,7 @@ pub struct RoceRxDispatch<const A: usize> {
     undo_want: Signal<Local, Bit>,
     undo_cancel: Signal<Local, Bit>,
     undo_do: Signal<Local, Bit>,
-    c_unknown: DFF<Bits<32>>,
-    c_oos: DFF<Bits<32>>,
-    c_dup: DFF<Bits<32>>,
-    c_bad_psn: DFF<Bits<32>>,
-    c_accepted: DFF<Bits<32>>,
-    c_bad_va: DFF<Bits<32>>,
-    c_bad_op: DFF<Bits<32>>,
-    c_refused: DFF<Bits<32>>,
+    undo_arm: Signal<Local, Bit>,
     #[default(Constant::new(Bits::<24>::from(1u64 << A)))]
     k_nflows: Constant<Bits<24>>,
     /// The opcode table's classes of the latched opcode.
@@ -377,41 +302,15 @@ pub struct RoceRxDispatch<const A: usize> {
     k_syn_acc: Constant<Bits<32>>,
     #[default(Constant::new(Bits::<2>::from(nic_spec::mr::verdict::ACCESS as u64)))]
     k_mr_access: Constant<Bits<2>>,
-    #[default(Constant::new(Bits::<4>::from(8u64)))]
-    k_m8: Constant<Bits<4>>,
-    #[default(Constant::new(Bits::<4>::from(9u64)))]
-    k_m9: Constant<Bits<4>>,
-    #[default(Constant::new(Bits::<4>::from(10u64)))]
-    k_m10: Constant<Bits<4>>,
-    #[default(Constant::new(Bits::<4>::from(11u64)))]
-    k_m11: Constant<Bits<4>>,
-    #[default(Constant::new(Bits::<4>::from(12u64)))]
-    k_m12: Constant<Bits<4>>,
-    #[default(Constant::new(Bits::<33>::from(255u64)))]
-    k_msk8: Constant<Bits<33>>,
-    #[default(Constant::new(Bits::<33>::from(511u64)))]
-    k_msk9: Constant<Bits<33>>,
-    #[default(Constant::new(Bits::<33>::from(1023u64)))]
-    k_msk10: Constant<Bits<33>>,
-    #[default(Constant::new(Bits::<33>::from(2047u64)))]
-    k_msk11: Constant<Bits<33>>,
-    #[default(Constant::new(Bits::<33>::from(4095u64)))]
-    k_msk12: Constant<Bits<33>>,
     #[default(Constant::new(Bits::<3>::from(AETH_CLASS_NAK as u64)))]
     k_syn_nak3: Constant<Bits<3>>,
-    #[default(Constant::new(Bits::<8>::from(1u64)))]
-    k_fl_valid: Constant<Bits<8>>,
     #[default(Constant::new(Bits::<8>::from(2u64)))]
     k_fl_nak: Constant<Bits<8>>,
-    #[default(Constant::new(Bits::<8>::from(8u64)))]
-    k_fl_rdd: Constant<Bits<8>>,
     #[default(Constant::new(Bits::<8>::from(7u64)))]
     k_fl_lo: Constant<Bits<8>>,
     /// Every flag but `nak_sent`.
     #[default(Constant::new(Bits::<8>::from(0xFDu64)))]
     k_fl_keep: Constant<Bits<8>>,
-    #[default(Constant::new(Bits::<8>::from(4u64)))]
-    k_fl_ce: Constant<Bits<8>>,
     #[default(Constant::new(Bits::<64>::from(8u64)))]
     k_eight: Constant<Bits<64>>,
     // Combinational.
@@ -428,11 +327,6 @@ pub struct RoceRxDispatch<const A: usize> {
     pay_end: Signal<Local, Bit>,
     flow: Signal<Local, Bits<A>>,
     syn3: Signal<Local, Bits<3>>,
-    mlog: Signal<Local, Bits<4>>,
-    msk: Signal<Local, Bits<33>>,
-    sum33: Signal<Local, Bits<33>>,
-    q33: Signal<Local, Bits<33>>,
-    q24: Signal<Local, Bits<24>>,
     go: Signal<Local, Bit>,
     unk: Signal<Local, Bit>,
     okp: Signal<Local, Bit>,
@@ -490,7 +384,6 @@ pub struct RoceRxDispatch<const A: usize> {
     wen_acc: Signal<Local, Bit>,
     wen_wva: Signal<Local, Bit>,
     wen_rd: Signal<Local, Bit>,
-    cfg_fl: Signal<Local, Bits<8>>,
     tlm_ack: Signal<Local, Bit>,
     tlm_cc: Signal<Local, Bit>,
 }
@@ -503,31 +396,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             clock,
             st,
             stale,
-            m_opcode,
-            m_qp,
-            m_psn,
-            m_ackreq,
-            m_len,
-            m_va,
-            m_rkey,
-            m_dlen,
-            m_aeth,
-            m_tlm,
-            m_hdr,
-            m_hop0,
-            m_hop1,
-            m_hop2,
-            m_hop3,
-            m_hop4,
-            c_fl,
-            t_ent,
             o_rrend,
-            c_epsn,
-            c_msn,
-            c_wva,
-            c_wleft,
-            c_radr,
-            c_rpsn,
             o_bad,
             o_qphi,
             o_resp,
@@ -536,17 +405,13 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             o_msn,
             o_rreq,
             o_rresp,
-            o_rrcc,
             o_ack,
             o_akcc,
             o_probe,
             o_notify,
             o_cnp,
-            m_ce_in,
-            m_mr,
             cnp_v,
             ce_v,
-            inc,
             ack_v,
             ack_psn_r,
             ack_aeth_r,
@@ -556,41 +421,12 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             nak_v,
             rdreq_v,
             rdreq_msn_r,
-            wr_v,
-            wr_addr_r,
-            wr_data_r,
-            wr_strb_r,
             pa,
             undo_v,
             undo_pending,
-            undo_flow,
-            u_fl,
-            u_epsn,
-            u_msn,
-            u_wva,
-            u_wleft,
-            u_radr,
-            u_rpsn,
-            wr_last,
-            wr2_v,
-            wr2_addr,
-            wr2_data,
-            wr2_strb,
-            wr2_last,
-            reset_q,
-            c_unknown,
-            c_oos,
-            c_dup,
-            c_bad_psn,
-            c_accepted,
-            c_bad_va,
-            c_bad_op,
-            c_refused
+            reset_q
         );
-        clock!(
-            self, clock, ram_fl, ram_epsn, ram_msn, ram_wva, ram_wleft, ram_radr, ram_rpsn,
-            ram_tab, rd_ix, rd_ix_in, busy
-        );
+        clock!(self, clock, meta, store, read_psns, counters, wr_out, busy);
 
         // ---- state decode, handshakes
         self.is_idle.next = (self.st.q.val() == RxdState::Idle);
@@ -608,8 +444,8 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             && !self.nak_v.q.val()
             && !self.rdreq_v.q.val()
             && !self.cnp_v.q.val());
-        self.wr_take.next = (self.wr_v.q.val() && self.m_wr.ready.val());
-        self.last_taken.next = (self.wr_take.val() && self.wr_last.q.val());
+        self.wr_take.next = (self.m_wr.valid.val() && self.m_wr.ready.val());
+        self.last_taken.next = (self.wr_take.val() && self.wr_out.wr_last.val());
         self.reset_q.d.next = self.reset.val();
         self.mready.next = (!self.reset_q.q.val()
             && self.is_idle.val()
@@ -618,89 +454,51 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             && !self.undo_pending.q.val());
         self.accept.next = (self.mready.val() && self.s_meta.valid.val());
         self.ptready.next = (!self.reset_q.q.val()
-            && (self.is_paydrop.val() || (self.is_paywr.val() && !self.wr2_v.q.val())));
+            && (self.is_paydrop.val() || (self.is_paywr.val() && self.wr_out.ready.val())));
         self.pay_hs.next = (self.ptready.val() && self.s_axis_pay.tvalid.val());
         self.pay_end.next = (self.pay_hs.val() && self.s_axis_pay.tlast.val());
         self.s_meta.ready.next = self.mready.val();
         self.s_axis_pay.tready.next = self.ptready.val();
-        self.flow.next = self.m_qp.q.val().get_bits::<A>(0);
+        self.flow.next = self.meta.q.qp.val().get_bits::<A>(0);
 
         // ---- Idle: latch the record
-        if self.accept.val() {
-            self.m_opcode.d.next = self.s_meta.opcode.val();
-            self.m_qp.d.next = self.s_meta.qp.val();
-            self.m_psn.d.next = self.s_meta.psn.val();
-            self.m_ackreq.d.next = self.s_meta.ackreq.val();
-            self.m_len.d.next = self.s_meta.len.val();
-            self.m_va.d.next = self.s_meta.va.val();
-            self.m_rkey.d.next = self.s_meta.rkey.val();
-            self.m_dlen.d.next = self.s_meta.dlen.val();
-            self.m_aeth.d.next = self.s_meta.aeth.val();
-            self.m_tlm.d.next = self.s_meta.tlm.present.val();
-            self.m_ce_in.d.next = self.s_meta.ce.val();
-            self.m_mr.d.next = self.s_meta.mr.val();
-            self.m_hdr.d.next = self.s_meta.tlm.hdr.val();
-            self.m_hop0.d.next = self.s_meta.tlm.hop0.val();
-            self.m_hop1.d.next = self.s_meta.tlm.hop1.val();
-            self.m_hop2.d.next = self.s_meta.tlm.hop2.val();
-            self.m_hop3.d.next = self.s_meta.tlm.hop3.val();
-            self.m_hop4.d.next = self.s_meta.tlm.hop4.val();
-        }
+        self.meta.load.next = self.accept.val();
+        self.meta.d.opcode.next = self.s_meta.opcode.val();
+        self.meta.d.qp.next = self.s_meta.qp.val();
+        self.meta.d.psn.next = self.s_meta.psn.val();
+        self.meta.d.ackreq.next = self.s_meta.ackreq.val();
+        self.meta.d.len.next = self.s_meta.len.val();
+        self.meta.d.va.next = self.s_meta.va.val();
+        self.meta.d.rkey.next = self.s_meta.rkey.val();
+        self.meta.d.dlen.next = self.s_meta.dlen.val();
+        self.meta.d.aeth.next = self.s_meta.aeth.val();
+        self.meta.d.ce.next = self.s_meta.ce.val();
+        self.meta.d.mr.next = self.s_meta.mr.val();
+        TelemetrySink::link(&mut self.s_meta.tlm, &mut self.meta.d.tlm);
         // A cfg write at or after the context read makes it stale.
         self.stale.d.next = (self.s_ctx.valid.val() || (self.is_look.val() && self.stale.q.val()));
 
-        // ---- context RAMs: read the incoming record's flow when idle,
-        // else the latched one; cfg writes have priority.
-        self.rd_ix_in.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
-        self.rd_ix.read_address.next = self.flow.val();
-        if !self.busy.q.val() {
-            self.ram_fl.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
-            self.ram_epsn.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
-            self.ram_msn.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
-            self.ram_wva.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
-            self.ram_wleft.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
-            self.ram_radr.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
-            self.ram_rpsn.read_address.next = self.s_meta.qp.val().get_bits::<A>(0);
-            self.ram_tab.read_address.next =
-                ((bit_cast::<16, A>(self.s_meta.qp.val().get_bits::<A>(0)) << 3)
-                    | bit_cast::<16, 3>(self.rd_ix_in.read_data.val()));
-        } else {
-            self.ram_fl.read_address.next = self.flow.val();
-            self.ram_epsn.read_address.next = self.flow.val();
-            self.ram_msn.read_address.next = self.flow.val();
-            self.ram_wva.read_address.next = self.flow.val();
-            self.ram_wleft.read_address.next = self.flow.val();
-            self.ram_radr.read_address.next = self.flow.val();
-            self.ram_rpsn.read_address.next = self.flow.val();
-            self.ram_tab.read_address.next = ((bit_cast::<16, A>(self.flow.val()) << 3)
-                | bit_cast::<16, 3>(self.rd_ix.read_data.val()));
-        }
-        self.c_fl.d.next = self.ram_fl.read_data.val();
-        self.c_epsn.d.next = self.ram_epsn.read_data.val();
-        self.c_msn.d.next = self.ram_msn.read_data.val();
-        self.c_wva.d.next = self.ram_wva.read_data.val();
-        self.c_wleft.d.next = self.ram_wleft.read_data.val();
-        self.c_radr.d.next = self.ram_radr.read_data.val();
-        self.c_rpsn.d.next = self.ram_rpsn.read_data.val();
-        // The landing entry at the flow's rd_idx, addressed by the LUT copy
-        // of the index in the cycle the flow's words were read.
-        self.t_ent.d.next = self.ram_tab.read_data.val();
+        // ---- the context: read the incoming record's flow when idle,
+        // else the latched one (the host's writes have priority).
+        RxFlowCtxSink::<A>::link(&mut self.s_ctx, &mut self.store.s_ctx);
+        self.store.busy.next = self.busy.q.val();
+        self.store.flow_new.next = self.s_meta.qp.val().get_bits::<A>(0);
+        self.store.flow.next = self.flow.val();
 
         // ---- Look: decode the opcode, ceil(dlen / MTU)
-        self.syn3.next = self.m_aeth.q.val().get_bits::<3>(29);
-        self.op_class.op.next = self.m_opcode.q.val();
+        self.syn3.next = self.meta.q.aeth.val().get_bits::<3>(29);
+        self.op_class.op.next = self.meta.q.opcode.val();
         self.o_wr.d.next = self.op_class.write.val();
         self.o_rreq.d.next = self.op_class.read_req.val();
         self.o_resp.d.next = (self.op_class.write.val() || self.op_class.read_req.val());
         self.o_reth.d.next = self.op_class.reth.val();
         self.o_msn.d.next = self.op_class.ends_msg.val();
         self.o_rresp.d.next = self.op_class.read_resp.val();
-        self.o_rrcc.d.next = self.op_class.read_resp.val();
-        self.o_rrend.d.next = ((self.m_opcode.q.val() == self.k_op_rrlast.val())
-            || (self.m_opcode.q.val() == self.k_op_rronly.val()));
+        self.o_rrend.d.next = ((self.meta.q.opcode.val() == self.k_op_rrlast.val())
+            || (self.meta.q.opcode.val() == self.k_op_rronly.val()));
         self.o_ack.d.next = self.op_class.ack.val();
         // qp ≥ 2^A, registered here (off the decision path).
-        self.o_qphi.d.next = (self.m_qp.q.val() >= self.k_nflows.val());
+        self.o_qphi.d.next = (self.meta.q.qp.val() >= self.k_nflows.val());
         self.o_akcc.d.next = !self.syn3.val().any();
         self.o_probe.d.next = self.op_class.probe.val();
         self.o_notify.d.next = self.op_class.notify.val();
@@ -711,32 +509,8 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.o_bad.d.next = !((self.op_class.known.val() && !self.op_class.ack.val())
             || (self.op_class.ack.val()
                 && (!self.syn3.val().any() || (self.syn3.val() == self.k_syn_nak3.val()))));
-        if (self.cfg_mtu_log2.val() < self.k_m8.val()) {
-            self.mlog.next = self.k_m8.val();
-        } else if (self.cfg_mtu_log2.val() > self.k_m12.val()) {
-            self.mlog.next = self.k_m12.val();
-        } else {
-            self.mlog.next = self.cfg_mtu_log2.val();
-        }
-        if (self.mlog.val() == self.k_m8.val()) {
-            self.msk.next = self.k_msk8.val();
-        } else if (self.mlog.val() == self.k_m9.val()) {
-            self.msk.next = self.k_msk9.val();
-        } else if (self.mlog.val() == self.k_m10.val()) {
-            self.msk.next = self.k_msk10.val();
-        } else if (self.mlog.val() == self.k_m11.val()) {
-            self.msk.next = self.k_msk11.val();
-        } else {
-            self.msk.next = self.k_msk12.val();
-        }
-        self.sum33.next = (bit_cast::<33, 32>(self.m_dlen.q.val()) + self.msk.val());
-        self.q33.next = (self.sum33.val() >> self.mlog.val());
-        self.q24.next = self.q33.val().get_bits::<24>(0);
-        if self.q24.val().any() {
-            self.inc.d.next = self.q24.val();
-        } else {
-            self.inc.d.next = 1.into();
-        }
+        self.read_psns.cfg_mtu_log2.next = self.cfg_mtu_log2.val();
+        self.read_psns.dlen.next = self.meta.q.dlen.val();
 
         // ---- Exec: the decision
         // A reset aborts the packet: nothing is written.
@@ -744,44 +518,45 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             && !self.stale.q.val()
             && !self.s_ctx.valid.val()
             && !self.reset.val());
-        self.unk.next = (self.o_qphi.q.val() || !self.c_fl.q.val().get_bit(0));
+        self.unk.next = (self.o_qphi.q.val() || !self.store.fl.val().get_bit(0));
         self.okp.next = (!self.o_bad.q.val() && !self.unk.val());
-        self.dd.next = (self.m_psn.q.val() - self.c_epsn.q.val());
+        self.dd.next = (self.meta.q.psn.val() - self.store.epsn.val());
         // R4: d = 0 is an equality (no carry chain), and the windows are
         // d's top twelve bits, never a compare of d.
-        self.d_zero.next = (self.m_psn.q.val() == self.c_epsn.q.val());
+        self.d_zero.next = (self.meta.q.psn.val() == self.store.epsn.val());
         self.d_ahead.next = (!self.d_zero.val() && !self.dd.val().get_bits::<12>(12).any());
         self.d_dup.next = self.dd.val().get_bits::<12>(12).all();
         if self.o_reth.q.val() {
-            self.va_eff.next = self.m_va.q.val();
+            self.va_eff.next = self.meta.q.va.val();
         } else {
-            self.va_eff.next = self.c_wva.q.val();
+            self.va_eff.next = self.store.wva.val();
         }
         // The address matters only if data moves (READ REQUEST: dlen).
-        self.len_nz.next = self.m_len.q.val().any();
+        self.len_nz.next = self.meta.q.len.val().any();
         if self.o_rreq.q.val() {
-            self.dat_nz.next = self.m_dlen.q.val().any();
+            self.dat_nz.next = self.meta.q.dlen.val().any();
         } else {
             self.dat_nz.next = self.len_nz.val();
         }
         self.va_bad.next = (self.va_eff.val().get_bits::<3>(0).any() && self.dat_nz.val());
-        self.mr_bad.next = self.m_mr.q.val().any();
+        self.mr_bad.next = self.meta.q.mr.val().any();
         // A MIDDLE or LAST may not carry more than its WRITE's DMA length
         // left: it would land past the range the FIRST was granted.
-        self.len32.next = bit_cast::<32, 13>(self.m_len.q.val());
+        self.len32.next = bit_cast::<32, 13>(self.meta.q.len.val());
         self.len_over.next = ((self.o_wr.q.val() && !self.o_reth.q.val())
-            && (self.len32.val() > self.c_wleft.q.val()));
+            && (self.len32.val() > self.store.wleft.val()));
         self.refuse.next = ((self.va_bad.val() || self.mr_bad.val()) || self.len_over.val());
         // READ RESPONSE: inside a READ the running position, between READs
         // the landing entry at rd_idx (its lap must be rd_idx bit 3).
-        self.rd_done_c.next = self.c_fl.q.val().get_bit(3);
+        self.rd_done_c.next = self.store.fl.val().get_bit(3);
         if self.rd_done_c.val() {
-            self.rbase.next = self.t_ent.q.val().get_bits::<64>(0);
-            self.rr_match.next = ((self.t_ent.q.val().get_bit(88) == self.c_fl.q.val().get_bit(7))
-                && (self.m_psn.q.val() == self.t_ent.q.val().get_bits::<24>(64)));
+            self.rbase.next = self.store.ent.val().get_bits::<64>(0);
+            self.rr_match.next = ((self.store.ent.val().get_bit(88)
+                == self.store.fl.val().get_bit(7))
+                && (self.meta.q.psn.val() == self.store.ent.val().get_bits::<24>(64)));
         } else {
-            self.rbase.next = self.c_radr.q.val();
-            self.rr_match.next = (self.m_psn.q.val() == self.c_rpsn.q.val());
+            self.rbase.next = self.store.radr.val();
+            self.rr_match.next = (self.meta.q.psn.val() == self.store.rpsn.val());
         }
         self.ra_bad.next = (self.rbase.val().get_bits::<3>(0).any() && self.len_nz.val());
         self.r_acc.next =
@@ -807,17 +582,17 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
                 || self.o_cnp.q.val()));
         self.ev_cnp.next = (self.okp.val() && self.o_cnp.q.val());
         self.ev_ce.next = (self.okp.val()
-            && self.m_ce_in.q.val()
-            && self.c_fl.q.val().get_bit(2)
+            && self.meta.q.ce.val()
+            && self.store.fl.val().get_bit(2)
             && !self.o_cnp.q.val());
         self.ev_ack.next = ((self.r_acc.val()
             && self.o_wr.q.val()
-            && (self.m_ackreq.q.val() || self.m_tlm.q.val()))
+            && (self.meta.q.ackreq.val() || self.meta.q.tlm.present.val()))
             || self.r_badva.val()
-            || (self.r_oos.val() && !self.c_fl.q.val().get_bit(1))
+            || (self.r_oos.val() && !self.store.fl.val().get_bit(1))
             || (self.r_dup.val() && !self.o_rreq.q.val())
             || (self.okp.val() && self.o_probe.q.val()));
-        self.ev_cc.next = ((self.rr_acc.val() && self.o_rrcc.q.val())
+        self.ev_cc.next = (self.rr_acc.val()
             || (self.okp.val() && self.o_ack.q.val() && self.o_akcc.q.val())
             || (self.okp.val() && self.o_notify.q.val()));
         self.ev_nak.next = (self.okp.val() && self.o_ack.q.val() && !self.o_akcc.q.val());
@@ -828,49 +603,50 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.pay_write.next =
             (((self.r_acc.val() && self.o_wr.q.val()) || self.rr_acc.val()) && self.len_nz.val());
         // New context values.
-        self.len64.next = bit_cast::<64, 13>(self.m_len.q.val());
+        self.len64.next = bit_cast::<64, 13>(self.meta.q.len.val());
         self.va_new.next = (self.va_eff.val() + self.len64.val());
         self.radr_new.next = (self.rbase.val() + self.len64.val());
-        self.rpsn_new.next = (self.m_psn.q.val() + 1);
+        self.rpsn_new.next = (self.meta.q.psn.val() + 1);
         // {rd_idx (+1 when a READ starts), rd_done = LAST or ONLY}.
         if self.rd_done_c.val() {
-            self.rd_new.next = ((bit_cast::<5, 4>((self.c_fl.q.val().get_bits::<4>(4) + 1)) << 1)
+            self.rd_new.next = ((bit_cast::<5, 4>((self.store.fl.val().get_bits::<4>(4) + 1))
+                << 1)
                 | bit_cast::<5, 1>(self.o_rrend.q.val().into()));
         } else {
-            self.rd_new.next = ((bit_cast::<5, 4>(self.c_fl.q.val().get_bits::<4>(4)) << 1)
+            self.rd_new.next = ((bit_cast::<5, 4>(self.store.fl.val().get_bits::<4>(4)) << 1)
                 | bit_cast::<5, 1>(self.o_rrend.q.val().into()));
         }
         if self.o_rreq.q.val() {
-            self.epsn_inc.next = self.inc.q.val();
+            self.epsn_inc.next = self.read_psns.psns.val();
         } else {
             self.epsn_inc.next = 1.into();
         }
-        self.epsn_new.next = (self.c_epsn.q.val() + self.epsn_inc.val());
-        self.epsn_m1.next = (self.c_epsn.q.val() - 1);
+        self.epsn_new.next = (self.store.epsn.val() + self.epsn_inc.val());
+        self.epsn_m1.next = (self.store.epsn.val() - 1);
         if self.o_msn.q.val() {
-            self.msn_new.next = (self.c_msn.q.val() + 1);
+            self.msn_new.next = (self.store.msn.val() + 1);
         } else {
-            self.msn_new.next = self.c_msn.q.val();
+            self.msn_new.next = self.store.msn.val();
         }
         // The ack request: psn and AETH.
         if self.r_acc.val() {
             self.syn_sel.next = self.k_syn_ack.val();
             self.msn_sel.next = self.msn_new.val();
-            self.psn_sel.next = self.m_psn.q.val();
+            self.psn_sel.next = self.meta.q.psn.val();
         } else if self.r_badva.val() {
             self.syn_sel.next = self.k_syn_inv.val();
-            if (self.m_mr.q.val() == self.k_mr_access.val()) {
+            if (self.meta.q.mr.val() == self.k_mr_access.val()) {
                 self.syn_sel.next = self.k_syn_acc.val();
             }
-            self.msn_sel.next = self.c_msn.q.val();
-            self.psn_sel.next = self.m_psn.q.val();
+            self.msn_sel.next = self.store.msn.val();
+            self.psn_sel.next = self.meta.q.psn.val();
         } else if self.r_oos.val() {
             self.syn_sel.next = self.k_syn_nak.val();
-            self.msn_sel.next = self.c_msn.q.val();
-            self.psn_sel.next = self.c_epsn.q.val();
+            self.msn_sel.next = self.store.msn.val();
+            self.psn_sel.next = self.store.epsn.val();
         } else {
             self.syn_sel.next = self.k_syn_ack.val();
-            self.msn_sel.next = self.c_msn.q.val();
+            self.msn_sel.next = self.store.msn.val();
             self.psn_sel.next = self.epsn_m1.val();
         }
         if self.r_acc.val() {
@@ -878,12 +654,12 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         } else if (self.r_badva.val() || self.r_oos.val()) {
             self.nak_new.next = true;
         } else {
-            self.nak_new.next = self.c_fl.q.val().get_bit(1);
+            self.nak_new.next = self.store.fl.val().get_bit(1);
         }
         if self.nak_new.val() {
-            self.n_fl0.next = (self.c_fl.q.val() | self.k_fl_nak.val());
+            self.n_fl0.next = (self.store.fl.val() | self.k_fl_nak.val());
         } else {
-            self.n_fl0.next = (self.c_fl.q.val() & self.k_fl_keep.val());
+            self.n_fl0.next = (self.store.fl.val() & self.k_fl_keep.val());
         }
         if self.rr_acc.val() {
             self.n_fl.next = ((self.n_fl0.val() & self.k_fl_lo.val())
@@ -894,17 +670,17 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
 
         // wr_left: a FIRST's DMA length less its payload (0 if shorter),
         // less each MIDDLE's; 0 after a LAST or ONLY.
-        self.n_wleft.next = self.c_wleft.q.val();
+        self.n_wleft.next = self.store.wleft.val();
         if (self.r_acc.val() && self.o_wr.q.val()) {
             if self.o_msn.q.val() {
                 self.n_wleft.next = 0.into();
             } else if self.o_reth.q.val() {
                 self.n_wleft.next = 0.into();
-                if (self.m_dlen.q.val() >= self.len32.val()) {
-                    self.n_wleft.next = (self.m_dlen.q.val() - self.len32.val());
+                if (self.meta.q.dlen.val() >= self.len32.val()) {
+                    self.n_wleft.next = (self.meta.q.dlen.val() - self.len32.val());
                 }
             } else {
-                self.n_wleft.next = (self.c_wleft.q.val() - self.len32.val());
+                self.n_wleft.next = (self.store.wleft.val() - self.len32.val());
             }
         }
         self.wen.next = (self.go.val() && self.okp.val());
@@ -914,127 +690,39 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.wen_acc.next = (self.wen.val() && self.r_acc.val());
         self.wen_wva.next = (self.wen_acc.val() && self.o_wr.q.val());
         self.wen_rd.next = (self.wen.val() && self.rr_acc.val());
-        // A flow set-up starts between READs at entry 0.
-        if (self.s_ctx.active.val() && self.s_ctx.cnp_on_ce.val()) {
-            self.cfg_fl.next = ((self.k_fl_valid.val() | self.k_fl_ce.val()) | self.k_fl_rdd.val());
-        } else if self.s_ctx.active.val() {
-            self.cfg_fl.next = (self.k_fl_valid.val() | self.k_fl_rdd.val());
-        } else {
-            self.cfg_fl.next = self.k_fl_rdd.val();
-        }
         // ---- undo (see `reset`): armed at a payload packet's decision
         // with the context it read, disarmed when its last word is taken.
         self.undo_want.next = ((self.undo_v.q.val() && !self.last_taken.val() && self.reset.val())
             || self.undo_pending.q.val());
         self.undo_cancel.next = (self.s_ctx.valid.val()
             && !self.s_ctx.rd_only.val()
-            && (self.s_ctx.flow.val() == self.undo_flow.q.val()));
+            && (self.s_ctx.flow.val() == self.store.undo_flow.val()));
         self.undo_do.next = (self.undo_want.val() && !self.s_ctx.valid.val());
         self.undo_pending.d.next =
             ((self.undo_want.val() && self.s_ctx.valid.val()) && !self.undo_cancel.val());
+        self.undo_arm.next =
+            (!self.reset.val() && ((self.wen.val() && self.pay_write.val()) && self.len_nz.val()));
         if self.reset.val() {
             self.undo_v.d.next = false;
-        } else if ((self.wen.val() && self.pay_write.val()) && self.len_nz.val()) {
+        } else if self.undo_arm.val() {
             self.undo_v.d.next = true;
-            self.undo_flow.d.next = self.flow.val();
-            self.u_fl.d.next = self.c_fl.q.val();
-            self.u_epsn.d.next = self.c_epsn.q.val();
-            self.u_msn.d.next = self.c_msn.q.val();
-            self.u_wva.d.next = self.c_wva.q.val();
-            self.u_wleft.d.next = self.c_wleft.q.val();
-            self.u_radr.d.next = self.c_radr.q.val();
-            self.u_rpsn.d.next = self.c_rpsn.q.val();
         } else if self.last_taken.val() {
             self.undo_v.d.next = false;
         }
-        // The requester's landing entry writes (`rd_only`), entry rd_idx mod 8.
-        self.tab_w.next = ((bit_cast::<89, 1>(self.s_ctx.rd_idx.val().get_bit(3).into()) << 88)
-            | (bit_cast::<89, 24>(self.s_ctx.rd_psn.val()) << 64)
-            | bit_cast::<89, 64>(self.s_ctx.rd_addr.val()));
-        self.ram_tab.write_address.next = ((bit_cast::<16, A>(self.s_ctx.flow.val()) << 3)
-            | bit_cast::<16, 3>(self.s_ctx.rd_idx.val().get_bits::<3>(0)));
-        self.ram_tab.write_data.next = self.tab_w.val();
-        self.ram_tab.write_enable.next = (self.s_ctx.valid.val() && self.s_ctx.rd_only.val());
-        if self.s_ctx.valid.val() {
-            self.ram_fl.write_enable.next = !self.s_ctx.rd_only.val();
-            self.ram_fl.write_address.next = self.s_ctx.flow.val();
-            self.ram_fl.write_data.next = self.cfg_fl.val();
-            self.rd_ix.write_enable.next = !self.s_ctx.rd_only.val();
-            self.rd_ix.write_address.next = self.s_ctx.flow.val();
-            self.rd_ix.write_data.next = self.cfg_fl.val().get_bits::<3>(4);
-            self.ram_epsn.write_enable.next = !self.s_ctx.rd_only.val();
-            self.ram_epsn.write_address.next = self.s_ctx.flow.val();
-            self.ram_epsn.write_data.next = self.s_ctx.epsn.val();
-            self.ram_msn.write_enable.next = !self.s_ctx.rd_only.val();
-            self.ram_msn.write_address.next = self.s_ctx.flow.val();
-            self.ram_msn.write_data.next = 0.into();
-            self.ram_wva.write_enable.next = !self.s_ctx.rd_only.val();
-            self.ram_wva.write_address.next = self.s_ctx.flow.val();
-            self.ram_wva.write_data.next = 0.into();
-            self.ram_wleft.write_enable.next = !self.s_ctx.rd_only.val();
-            self.ram_wleft.write_address.next = self.s_ctx.flow.val();
-            self.ram_wleft.write_data.next = 0.into();
-            self.ram_radr.write_enable.next = !self.s_ctx.rd_only.val();
-            self.ram_radr.write_address.next = self.s_ctx.flow.val();
-            self.ram_radr.write_data.next = self.s_ctx.rd_addr.val();
-            self.ram_rpsn.write_enable.next = !self.s_ctx.rd_only.val();
-            self.ram_rpsn.write_address.next = self.s_ctx.flow.val();
-            self.ram_rpsn.write_data.next = self.s_ctx.rd_psn.val();
-        } else if self.undo_do.val() {
-            self.ram_fl.write_enable.next = true;
-            self.ram_fl.write_address.next = self.undo_flow.q.val();
-            self.ram_fl.write_data.next = self.u_fl.q.val();
-            self.rd_ix.write_enable.next = true;
-            self.rd_ix.write_address.next = self.undo_flow.q.val();
-            self.rd_ix.write_data.next = self.u_fl.q.val().get_bits::<3>(4);
-            self.ram_epsn.write_enable.next = true;
-            self.ram_epsn.write_address.next = self.undo_flow.q.val();
-            self.ram_epsn.write_data.next = self.u_epsn.q.val();
-            self.ram_msn.write_enable.next = true;
-            self.ram_msn.write_address.next = self.undo_flow.q.val();
-            self.ram_msn.write_data.next = self.u_msn.q.val();
-            self.ram_wva.write_enable.next = true;
-            self.ram_wva.write_address.next = self.undo_flow.q.val();
-            self.ram_wva.write_data.next = self.u_wva.q.val();
-            self.ram_wleft.write_enable.next = true;
-            self.ram_wleft.write_address.next = self.undo_flow.q.val();
-            self.ram_wleft.write_data.next = self.u_wleft.q.val();
-            self.ram_radr.write_enable.next = true;
-            self.ram_radr.write_address.next = self.undo_flow.q.val();
-            self.ram_radr.write_data.next = self.u_radr.q.val();
-            self.ram_rpsn.write_enable.next = true;
-            self.ram_rpsn.write_address.next = self.undo_flow.q.val();
-            self.ram_rpsn.write_data.next = self.u_rpsn.q.val();
-        } else {
-            self.ram_fl.write_enable.next = self.wen.val();
-            self.ram_fl.write_address.next = self.flow.val();
-            self.ram_fl.write_data.next = self.n_fl.val();
-            self.rd_ix.write_enable.next = self.wen.val();
-            self.rd_ix.write_address.next = self.flow.val();
-            self.rd_ix.write_data.next = self.n_fl.val().get_bits::<3>(4);
-            self.ram_epsn.write_enable.next = self.wen_acc.val();
-            self.ram_epsn.write_address.next = self.flow.val();
-            self.ram_epsn.write_data.next = self.epsn_new.val();
-            self.ram_msn.write_enable.next = self.wen_acc.val();
-            self.ram_msn.write_address.next = self.flow.val();
-            self.ram_msn.write_data.next = self.msn_new.val();
-            self.ram_wva.write_enable.next = self.wen_wva.val();
-            self.ram_wva.write_address.next = self.flow.val();
-            self.ram_wva.write_data.next = self.va_new.val();
-            self.ram_wleft.write_enable.next = self.wen.val();
-            self.ram_wleft.write_address.next = self.flow.val();
-            self.ram_wleft.write_data.next = self.n_wleft.val();
-            self.ram_radr.write_enable.next = self.wen_rd.val();
-            self.ram_radr.write_address.next = self.flow.val();
-            self.ram_radr.write_data.next = self.radr_new.val();
-            self.ram_rpsn.write_enable.next = self.wen_rd.val();
-            self.ram_rpsn.write_address.next = self.flow.val();
-            self.ram_rpsn.write_data.next = self.rpsn_new.val();
-        }
-
-        self.rd_ix_in.write_enable.next = self.rd_ix.write_enable.val();
-        self.rd_ix_in.write_address.next = self.rd_ix.write_address.val();
-        self.rd_ix_in.write_data.next = self.rd_ix.write_data.val();
+        self.store.undo_arm.next = self.undo_arm.val();
+        self.store.undo_do.next = self.undo_do.val();
+        // The decision's writes.
+        self.store.we_fl.next = self.wen.val();
+        self.store.we_acc.next = self.wen_acc.val();
+        self.store.we_wva.next = self.wen_wva.val();
+        self.store.we_rd.next = self.wen_rd.val();
+        self.store.w_fl.next = self.n_fl.val();
+        self.store.w_epsn.next = self.epsn_new.val();
+        self.store.w_msn.next = self.msn_new.val();
+        self.store.w_wva.next = self.va_new.val();
+        self.store.w_wleft.next = self.n_wleft.val();
+        self.store.w_radr.next = self.radr_new.val();
+        self.store.w_rpsn.next = self.rpsn_new.val();
 
         // ---- state machine
         if self.reset.val() {
@@ -1141,88 +829,32 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         }
 
         // ---- host write register and its skid register: a word comes
-        // only while the skid is empty; it goes to the write register if
-        // that is empty or taken this cycle, else to the skid, which
-        // moves up when the write register's word is taken.
-        if self.reset.val() {
-            self.wr_v.d.next = false;
-            self.wr2_v.d.next = false;
-        } else if self.wr2_v.q.val() {
-            if self.wr_take.val() {
-                self.wr2_v.d.next = false;
-                self.wr_addr_r.d.next = self.wr2_addr.q.val();
-                self.wr_data_r.d.next = self.wr2_data.q.val();
-                self.wr_strb_r.d.next = self.wr2_strb.q.val();
-                self.wr_last.d.next = self.wr2_last.q.val();
-            }
-        } else if (self.is_paywr.val() && self.pay_hs.val()) {
-            if (!self.wr_v.q.val() || self.wr_take.val()) {
-                self.wr_v.d.next = true;
-                self.wr_addr_r.d.next = self.pa.q.val();
-                self.wr_data_r.d.next = self.s_axis_pay.tdata.val();
-                self.wr_strb_r.d.next = self.s_axis_pay.tkeep.val();
-                self.wr_last.d.next = self.s_axis_pay.tlast.val();
-            } else {
-                self.wr2_v.d.next = true;
-                self.wr2_addr.d.next = self.pa.q.val();
-                self.wr2_data.d.next = self.s_axis_pay.tdata.val();
-                self.wr2_strb.d.next = self.s_axis_pay.tkeep.val();
-                self.wr2_last.d.next = self.s_axis_pay.tlast.val();
-            }
-        } else if self.wr_take.val() {
-            self.wr_v.d.next = false;
-        }
+        // only while the skid is empty (`wr_out.ready`).
+        self.wr_out.reset.next = self.reset.val();
+        self.wr_out.push.next = (self.is_paywr.val() && self.pay_hs.val());
+        self.wr_out.addr.next = self.pa.q.val();
+        self.wr_out.data.next = self.s_axis_pay.tdata.val();
+        self.wr_out.strb.next = self.s_axis_pay.tkeep.val();
+        self.wr_out.last.next = self.s_axis_pay.tlast.val();
+        HostWriteSource::link(&mut self.m_wr, &mut self.wr_out.m_wr);
 
-        // ---- counters
-        if self.reset.val() {
-            self.c_unknown.d.next = 0.into();
-            self.c_oos.d.next = 0.into();
-            self.c_dup.d.next = 0.into();
-            self.c_bad_psn.d.next = 0.into();
-            self.c_accepted.d.next = 0.into();
-            self.c_bad_va.d.next = 0.into();
-            self.c_refused.d.next = 0.into();
-            self.c_bad_op.d.next = 0.into();
-        } else if self.go.val() {
-            if self.o_bad.q.val() {
-                self.c_bad_op.d.next = (self.c_bad_op.q.val() + 1);
-            }
-            if (!self.o_bad.q.val() && self.unk.val()) {
-                self.c_unknown.d.next = (self.c_unknown.q.val() + 1);
-            }
-            if (self.r_oos.val() || self.rr_oos.val()) {
-                self.c_oos.d.next = (self.c_oos.q.val() + 1);
-            }
-            if self.r_dup.val() {
-                self.c_dup.d.next = (self.c_dup.q.val() + 1);
-            }
-            if self.r_far.val() {
-                self.c_bad_psn.d.next = (self.c_bad_psn.q.val() + 1);
-            }
-            if ((self.r_badva.val() && !(self.mr_bad.val() || self.len_over.val()))
-                || self.rr_badva.val())
-            {
-                self.c_bad_va.d.next = (self.c_bad_va.q.val() + 1);
-            }
-            if (self.r_badva.val() && (self.mr_bad.val() || self.len_over.val())) {
-                self.c_refused.d.next = (self.c_refused.q.val() + 1);
-            }
-            if (self.r_acc.val() || self.rr_acc.val() || self.r_other.val()) {
-                self.c_accepted.d.next = (self.c_accepted.q.val() + 1);
-            }
-        }
+        // ---- counters: one per decision
+        self.counters.reset.next = self.reset.val();
+        self.counters.count.next = self.go.val();
+        self.counters.bad_op.next = self.o_bad.q.val();
+        self.counters.unknown_flow.next = (!self.o_bad.q.val() && self.unk.val());
+        self.counters.oos.next = (self.r_oos.val() || self.rr_oos.val());
+        self.counters.dup.next = self.r_dup.val();
+        self.counters.bad_psn.next = self.r_far.val();
+        self.counters.bad_va.next = ((self.r_badva.val()
+            && !(self.mr_bad.val() || self.len_over.val()))
+            || self.rr_badva.val());
+        self.counters.refused.next =
+            (self.r_badva.val() && (self.mr_bad.val() || self.len_over.val()));
+        self.counters.accepted.next = (self.r_acc.val() || self.rr_acc.val() || self.r_other.val());
+        RxDispatchStatsSource::link(&mut self.m_stats, &mut self.counters.m_stats);
 
         // ---- outputs (fields zero while not valid)
-        self.m_wr.valid.next = self.wr_v.q.val();
-        if self.wr_v.q.val() {
-            self.m_wr.addr.next = self.wr_addr_r.q.val();
-            self.m_wr.data.next = self.wr_data_r.q.val();
-            self.m_wr.strb.next = self.wr_strb_r.q.val();
-        } else {
-            self.m_wr.addr.next = 0.into();
-            self.m_wr.data.next = 0.into();
-            self.m_wr.strb.next = 0.into();
-        }
         self.m_ack.valid.next = self.ack_v.q.val();
         if self.ack_v.q.val() {
             self.m_ack.flow.next = self.flow.val();
@@ -1233,15 +865,15 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             self.m_ack.psn.next = 0.into();
             self.m_ack.aeth.next = 0.into();
         }
-        self.tlm_ack.next = (self.ack_v.q.val() && self.m_tlm.q.val());
+        self.tlm_ack.next = (self.ack_v.q.val() && self.meta.q.tlm.present.val());
         self.m_ack.tlm.present.next = self.tlm_ack.val();
         if self.tlm_ack.val() {
-            self.m_ack.tlm.hdr.next = self.m_hdr.q.val();
-            self.m_ack.tlm.hop0.next = self.m_hop0.q.val();
-            self.m_ack.tlm.hop1.next = self.m_hop1.q.val();
-            self.m_ack.tlm.hop2.next = self.m_hop2.q.val();
-            self.m_ack.tlm.hop3.next = self.m_hop3.q.val();
-            self.m_ack.tlm.hop4.next = self.m_hop4.q.val();
+            self.m_ack.tlm.hdr.next = self.meta.q.tlm.hdr.val();
+            self.m_ack.tlm.hop0.next = self.meta.q.tlm.hop0.val();
+            self.m_ack.tlm.hop1.next = self.meta.q.tlm.hop1.val();
+            self.m_ack.tlm.hop2.next = self.meta.q.tlm.hop2.val();
+            self.m_ack.tlm.hop3.next = self.meta.q.tlm.hop3.val();
+            self.m_ack.tlm.hop4.next = self.meta.q.tlm.hop4.val();
         } else {
             self.m_ack.tlm.hdr.next = 0.into();
             self.m_ack.tlm.hop0.next = 0.into();
@@ -1253,24 +885,24 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.m_cc.valid.next = self.cc_v.q.val();
         if self.cc_v.q.val() {
             self.m_cc.flow.next = self.flow.val();
-            self.m_cc.psn.next = self.m_psn.q.val();
-            self.m_cc.aeth.next = self.m_aeth.q.val();
-            self.m_cc.opcode.next = self.m_opcode.q.val();
+            self.m_cc.psn.next = self.meta.q.psn.val();
+            self.m_cc.aeth.next = self.meta.q.aeth.val();
+            self.m_cc.opcode.next = self.meta.q.opcode.val();
         } else {
             self.m_cc.flow.next = 0.into();
             self.m_cc.psn.next = 0.into();
             self.m_cc.aeth.next = 0.into();
             self.m_cc.opcode.next = 0.into();
         }
-        self.tlm_cc.next = (self.cc_v.q.val() && self.m_tlm.q.val());
+        self.tlm_cc.next = (self.cc_v.q.val() && self.meta.q.tlm.present.val());
         self.m_cc.tlm.present.next = self.tlm_cc.val();
         if self.tlm_cc.val() {
-            self.m_cc.tlm.hdr.next = self.m_hdr.q.val();
-            self.m_cc.tlm.hop0.next = self.m_hop0.q.val();
-            self.m_cc.tlm.hop1.next = self.m_hop1.q.val();
-            self.m_cc.tlm.hop2.next = self.m_hop2.q.val();
-            self.m_cc.tlm.hop3.next = self.m_hop3.q.val();
-            self.m_cc.tlm.hop4.next = self.m_hop4.q.val();
+            self.m_cc.tlm.hdr.next = self.meta.q.tlm.hdr.val();
+            self.m_cc.tlm.hop0.next = self.meta.q.tlm.hop0.val();
+            self.m_cc.tlm.hop1.next = self.meta.q.tlm.hop1.val();
+            self.m_cc.tlm.hop2.next = self.meta.q.tlm.hop2.val();
+            self.m_cc.tlm.hop3.next = self.meta.q.tlm.hop3.val();
+            self.m_cc.tlm.hop4.next = self.meta.q.tlm.hop4.val();
         } else {
             self.m_cc.tlm.hdr.next = 0.into();
             self.m_cc.tlm.hop0.next = 0.into();
@@ -1282,8 +914,8 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.m_nak.valid.next = self.nak_v.q.val();
         if self.nak_v.q.val() {
             self.m_nak.flow.next = self.flow.val();
-            self.m_nak.psn.next = self.m_psn.q.val();
-            self.m_nak.syndrome.next = self.m_aeth.q.val().get_bits::<8>(24);
+            self.m_nak.psn.next = self.meta.q.psn.val();
+            self.m_nak.syndrome.next = self.meta.q.aeth.val().get_bits::<8>(24);
         } else {
             self.m_nak.flow.next = 0.into();
             self.m_nak.psn.next = 0.into();
@@ -1292,10 +924,10 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.m_rdreq.valid.next = self.rdreq_v.q.val();
         if self.rdreq_v.q.val() {
             self.m_rdreq.flow.next = self.flow.val();
-            self.m_rdreq.psn.next = self.m_psn.q.val();
-            self.m_rdreq.va.next = self.m_va.q.val();
-            self.m_rdreq.rkey.next = self.m_rkey.q.val();
-            self.m_rdreq.len.next = self.m_dlen.q.val();
+            self.m_rdreq.psn.next = self.meta.q.psn.val();
+            self.m_rdreq.va.next = self.meta.q.va.val();
+            self.m_rdreq.rkey.next = self.meta.q.rkey.val();
+            self.m_rdreq.len.next = self.meta.q.dlen.val();
             self.m_rdreq.msn.next = self.rdreq_msn_r.q.val();
         } else {
             self.m_rdreq.flow.next = 0.into();
@@ -1320,13 +952,5 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         } else {
             self.m_ce.flow.next = 0.into();
         }
-        self.m_stats.unknown_flow.next = self.c_unknown.q.val();
-        self.m_stats.oos.next = self.c_oos.q.val();
-        self.m_stats.dup.next = self.c_dup.q.val();
-        self.m_stats.bad_psn.next = self.c_bad_psn.q.val();
-        self.m_stats.accepted.next = self.c_accepted.q.val();
-        self.m_stats.bad_va.next = self.c_bad_va.q.val();
-        self.m_stats.refused.next = self.c_refused.q.val();
-        self.m_stats.bad_op.next = self.c_bad_op.q.val();
     }
 }
