@@ -42,7 +42,7 @@ fn any_in() -> impl Strategy<Value = In> {
         (
             any::<[bool; 4]>(),
             any::<u8>(),
-            any::<[u32; 5]>(),
+            any::<[u32; 4]>(),
             any::<[u64; 2]>(),
         ),
         (chance(15), chance(15)),
@@ -53,20 +53,9 @@ fn any_in() -> impl Strategy<Value = In> {
                 ctx,
                 busy,
                 flow_new: fnew,
-                flow,
-                we_fl: we[0],
-                we_acc: we[1],
-                we_wva: we[2],
-                we_rd: we[3],
-                w_fl: fl,
-                w_epsn: w32[0],
-                w_msn: w32[1],
-                w_wleft: w32[2],
-                w_rpsn: w32[3],
-                w_wva: w64[0],
-                w_radr: w64[1],
                 undo_arm: arm,
                 undo_do: undo,
+                ..decide_in(flow, we, fl, w32, w64)
             },
         )
 }
