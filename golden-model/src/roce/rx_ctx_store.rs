@@ -27,8 +27,9 @@ pub struct In {
     pub w_wleft: u32,
     pub w_radr: u64,
     pub w_rpsn: u32,
+    pub reset: bool,
     pub undo_arm: bool,
-    pub undo_do: bool,
+    pub last_taken: bool,
 }
 
 /// A flow's words, in the RTL's layout (`fl`: valid 0, `nak_sent` 1,
@@ -46,7 +47,8 @@ pub struct Words {
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Out {
-    pub undo_flow: u32,
+    /// An undo armed or pending.
+    pub undo_held: bool,
     pub fl: u8,
     pub epsn: u32,
     pub msn: u32,
@@ -65,7 +67,10 @@ pub struct RxCtxStore<const A: usize> {
     /// The RAMs' read registers, then the outputs' registers.
     ram_q: (Words, u128),
     out: (Words, u128),
+    /// The undo registers: the flow and its words as read.
     undo: (u32, Words),
+    undo_v: bool,
+    undo_pending: bool,
 }
 
 impl<const A: usize> Default for RxCtxStore<A> {
@@ -76,6 +81,8 @@ impl<const A: usize> Default for RxCtxStore<A> {
             ram_q: Default::default(),
             out: Default::default(),
             undo: Default::default(),
+            undo_v: false,
+            undo_pending: false,
         }
     }
 }
@@ -110,7 +117,7 @@ impl<const A: usize> Cycle for RxCtxStore<A> {
         let fm = (1u32 << A) - 1;
         let (w, ent) = self.out;
         let o = Out {
-            undo_flow: self.undo.0,
+            undo_held: self.undo_v || self.undo_pending,
             fl: w.fl,
             epsn: w.epsn,
             msn: w.msn,
@@ -126,13 +133,26 @@ impl<const A: usize> Cycle for RxCtxStore<A> {
         let ix = ((rw.fl >> 4) & 7) as usize;
         self.out = self.ram_q;
         self.ram_q = (rw, self.tab[(rf << 3) | ix]);
-        // The writes: the host's, else the undo, else the decision's.
+        // The undo's control.
+        let arm = !i.reset && i.undo_arm;
+        let want = (self.undo_v && !i.last_taken && i.reset) || self.undo_pending;
         let cf = (i.ctx.flow & fm) as usize;
+        let cancel = i.ctx_valid && !i.ctx.rd_only && cf as u32 == self.undo.0;
+        let undo_do = want && !i.ctx_valid;
+        self.undo_pending = want && i.ctx_valid && !cancel;
+        if i.reset {
+            self.undo_v = false;
+        } else if arm {
+            self.undo_v = true;
+        } else if i.last_taken {
+            self.undo_v = false;
+        }
+        // The writes: the host's, else the undo, else the decision's.
         if i.ctx_valid && i.ctx.rd_only {
             self.tab[(cf << 3) | (i.ctx.rd_idx & 7) as usize] = Self::entry(&i.ctx);
         } else if i.ctx_valid {
             self.mem[cf] = Self::setup_words(&i.ctx);
-        } else if i.undo_do {
+        } else if undo_do {
             self.mem[self.undo.0 as usize] = self.undo.1;
         } else {
             let m = &mut self.mem[(i.flow & fm) as usize];
@@ -152,7 +172,7 @@ impl<const A: usize> Cycle for RxCtxStore<A> {
                 m.rpsn = i.w_rpsn & M24;
             }
         }
-        if i.undo_arm {
+        if arm {
             self.undo = (i.flow & fm, w);
         }
         o

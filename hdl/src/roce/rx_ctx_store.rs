@@ -1,7 +1,8 @@
 //! The dispatcher's per-flow context store: the receiving side's
 //! transport state of every flow and the READ landing entries, with the
 //! three writers that change it (the host's set-up, the dispatcher's
-//! decision, and the undo of a packet a reset cut). A block of
+//! decision, and the undo of a packet a reset cut), and the undo's
+//! control. A block of
 //! [`RoceRxDispatch`](super::rx_dispatch::RoceRxDispatch).
 //!
 //! # What it holds, per flow (2^A flows)
@@ -13,8 +14,8 @@
 //! - 8 READ landing entries `ent` (89: the lap [88], the first response
 //!   PSN [87:64], the local address [63:0]), at `flow << 3 | index`.
 //!
-//! # Ports (clock `clock`; no reset: every word starts at 0, as a
-//! block RAM does)
+//! # Ports (clock `clock`; `reset` starts an undo, below, and the words
+//! start at 0, as a block RAM does)
 //! - `s_ctx` ([`RxFlowCtxSink`], a strobe): the host's write, first in
 //!   priority. Without `rd_only`: the flow's words become `fl` = valid
 //!   (`active`) | `cnp_on_ce` | `rd_done`, `rd_idx` 0; `epsn` and `rpsn`,
@@ -28,10 +29,16 @@
 //!   `undo_do`: `we_fl` writes `w_fl` and `w_wleft`, `we_acc` `w_epsn`
 //!   and `w_msn`, `we_wva` `w_wva`, `we_rd` `w_radr` and `w_rpsn` (a
 //!   field the packet leaves as it was is not written: R4).
-//! - The undo: `undo_arm` copies the context as read (the outputs this
-//!   cycle) and `flow` into the undo registers; `undo_do` writes them
-//!   back at `undo_flow` (an output, for the parent's cancel compare),
-//!   second in priority.
+//! - The undo (the dispatcher's `reset`): `undo_arm` (a payload
+//!   packet's decision, ignored in a `reset` cycle) copies the context as
+//!   read (the outputs this cycle) and `flow` into the undo registers
+//!   and arms them; `last_taken` (the packet's last payload word taken
+//!   by the host) disarms them. A `reset` while armed, and not in the
+//!   cycle `last_taken` disarms, writes them back, second in priority:
+//!   in that cycle, or, if `s_ctx.valid`, in the first cycle without
+//!   one (pending until then). A whole-context `s_ctx` write of the
+//!   undo's flow in that time cancels it. `undo_held` (out): armed or
+//!   pending, from flip-flops.
 //! - Out, flip-flops: `fl`, `epsn`, `msn`, `wva`, `wleft`, `radr`,
 //!   `rpsn`, `ent`: the words at the read address of two cycles before
 //!   (the RAMs' read registers, then these).
@@ -81,9 +88,10 @@ pub struct RxCtxStore<const A: usize> {
     pub w_wleft: Signal<In, Bits<32>>,
     pub w_radr: Signal<In, Bits<64>>,
     pub w_rpsn: Signal<In, Bits<24>>,
+    pub reset: Signal<In, Bit>,
     pub undo_arm: Signal<In, Bit>,
-    pub undo_do: Signal<In, Bit>,
-    pub undo_flow: Signal<Out, Bits<A>>,
+    pub last_taken: Signal<In, Bit>,
+    pub undo_held: Signal<Out, Bit>,
     pub fl: Signal<Out, Bits<8>>,
     pub epsn: Signal<Out, Bits<24>>,
     pub msn: Signal<Out, Bits<24>>,
@@ -115,7 +123,10 @@ pub struct RxCtxStore<const A: usize> {
     c_radr: DFF<Bits<64>>,
     c_rpsn: DFF<Bits<24>>,
     c_ent: DFF<Bits<89>>,
-    // The undo registers.
+    // The undo registers, armed (`undo_v`) or pending (a reset came while
+    // an `s_ctx` write had the RAMs).
+    undo_v: DFF<Bit>,
+    undo_pending: DFF<Bit>,
     u_flow: DFF<Bits<A>>,
     u_fl: DFF<Bits<8>>,
     u_epsn: DFF<Bits<24>>,
@@ -133,14 +144,36 @@ pub struct RxCtxStore<const A: usize> {
     /// The `fl` word of a flow set-up: between READs at entry 0.
     cfg_fl: Signal<Local, Bits<8>>,
     tab_w: Signal<Local, Bits<89>>,
+    arm: Signal<Local, Bit>,
+    undo_want: Signal<Local, Bit>,
+    undo_cancel: Signal<Local, Bit>,
+    undo_do: Signal<Local, Bit>,
 }
 
 impl<const A: usize> Logic for RxCtxStore<A> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, c_fl, c_epsn, c_msn, c_wva, c_wleft, c_radr, c_rpsn, c_ent, u_flow, u_fl,
-            u_epsn, u_msn, u_wva, u_wleft, u_radr, u_rpsn
+            self,
+            clock,
+            c_fl,
+            c_epsn,
+            c_msn,
+            c_wva,
+            c_wleft,
+            c_radr,
+            c_rpsn,
+            c_ent,
+            undo_v,
+            undo_pending,
+            u_flow,
+            u_fl,
+            u_epsn,
+            u_msn,
+            u_wva,
+            u_wleft,
+            u_radr,
+            u_rpsn
         );
         clock!(
             self, clock, ram_fl, ram_epsn, ram_msn, ram_wva, ram_wleft, ram_radr, ram_rpsn,
@@ -269,8 +302,26 @@ impl<const A: usize> Logic for RxCtxStore<A> {
         self.rd_ix_in.write_enable.next = self.ram_fl.write_enable.val();
         self.rd_ix_in.write_address.next = self.ram_fl.write_address.val();
         self.rd_ix_in.write_data.next = self.ram_fl.write_data.val().get_bits::<3>(4);
-        // The undo registers: the context as read, with its flow.
-        if self.undo_arm.val() {
+        // ---- the undo: armed at a payload packet's decision with the
+        // context as read, disarmed when its last word is taken, written
+        // back after a reset that finds it armed.
+        self.arm.next = (!self.reset.val() && self.undo_arm.val());
+        self.undo_want.next = ((self.undo_v.q.val() && !self.last_taken.val() && self.reset.val())
+            || self.undo_pending.q.val());
+        self.undo_cancel.next = (self.s_ctx.valid.val()
+            && !self.s_ctx.rd_only.val()
+            && (self.s_ctx.flow.val() == self.u_flow.q.val()));
+        self.undo_do.next = (self.undo_want.val() && !self.s_ctx.valid.val());
+        self.undo_pending.d.next =
+            ((self.undo_want.val() && self.s_ctx.valid.val()) && !self.undo_cancel.val());
+        if self.reset.val() {
+            self.undo_v.d.next = false;
+        } else if self.arm.val() {
+            self.undo_v.d.next = true;
+        } else if self.last_taken.val() {
+            self.undo_v.d.next = false;
+        }
+        if self.arm.val() {
             self.u_flow.d.next = self.flow.val();
             self.u_fl.d.next = self.c_fl.q.val();
             self.u_epsn.d.next = self.c_epsn.q.val();
@@ -280,7 +331,7 @@ impl<const A: usize> Logic for RxCtxStore<A> {
             self.u_radr.d.next = self.c_radr.q.val();
             self.u_rpsn.d.next = self.c_rpsn.q.val();
         }
-        self.undo_flow.next = self.u_flow.q.val();
+        self.undo_held.next = (self.undo_v.q.val() || self.undo_pending.q.val());
         self.fl.next = self.c_fl.q.val();
         self.epsn.next = self.c_epsn.q.val();
         self.msn.next = self.c_msn.q.val();

@@ -168,7 +168,8 @@
 //!   `Idle`, its words registered twice and valid in `Exec`; the landing
 //!   entry at the flow's `rd_idx` through a LUT-RAM copy of the index).
 //!   The host's `s_ctx` writes go to it first, then an undo, then the
-//!   decision's writes (one enable per field).
+//!   decision's writes (one enable per field); the undo's registers and
+//!   control (see `reset`) are the store's too.
 //!
 //! Golden twin: `nic_golden::roce::rx_dispatch`.
 
@@ -272,22 +273,12 @@ pub struct RoceRxDispatch<const A: usize> {
     wr_out: HostWriteSkid,
     /// The next payload word's host address.
     pa: DFF<Bits<64>>,
-    /// The undo of the payload packet in flight (see `reset`): armed at
-    /// its decision, disarmed when its last word is taken on `m_wr`.
-    undo_v: DFF<Bit>,
-    /// A reset came while armed; the write back waits for a cycle without
-    /// an `s_ctx` write.
-    undo_pending: DFF<Bit>,
     /// `reset` last cycle: the readies follow it a cycle late, so no
     /// input reaches them in the same cycle.
     reset_q: DFF<Bit>,
     /// The host takes the write register's word this cycle.
     wr_take: Signal<Local, Bit>,
     last_taken: Signal<Local, Bit>,
-    undo_want: Signal<Local, Bit>,
-    undo_cancel: Signal<Local, Bit>,
-    undo_do: Signal<Local, Bit>,
-    undo_arm: Signal<Local, Bit>,
     #[default(Constant::new(Bits::<24>::from(1u64 << A)))]
     k_nflows: Constant<Bits<24>>,
     /// The opcode table's classes of the latched opcode.
@@ -422,8 +413,6 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             rdreq_v,
             rdreq_msn_r,
             pa,
-            undo_v,
-            undo_pending,
             reset_q
         );
         clock!(self, clock, meta, store, read_psns, counters, wr_out, busy);
@@ -450,8 +439,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.mready.next = (!self.reset_q.q.val()
             && self.is_idle.val()
             && self.ev_free.val()
-            && !self.undo_v.q.val()
-            && !self.undo_pending.q.val());
+            && !self.store.undo_held.val());
         self.accept.next = (self.mready.val() && self.s_meta.valid.val());
         self.ptready.next = (!self.reset_q.q.val()
             && (self.is_paydrop.val() || (self.is_paywr.val() && self.wr_out.ready.val())));
@@ -692,25 +680,9 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.wen_rd.next = (self.wen.val() && self.rr_acc.val());
         // ---- undo (see `reset`): armed at a payload packet's decision
         // with the context it read, disarmed when its last word is taken.
-        self.undo_want.next = ((self.undo_v.q.val() && !self.last_taken.val() && self.reset.val())
-            || self.undo_pending.q.val());
-        self.undo_cancel.next = (self.s_ctx.valid.val()
-            && !self.s_ctx.rd_only.val()
-            && (self.s_ctx.flow.val() == self.store.undo_flow.val()));
-        self.undo_do.next = (self.undo_want.val() && !self.s_ctx.valid.val());
-        self.undo_pending.d.next =
-            ((self.undo_want.val() && self.s_ctx.valid.val()) && !self.undo_cancel.val());
-        self.undo_arm.next =
-            (!self.reset.val() && ((self.wen.val() && self.pay_write.val()) && self.len_nz.val()));
-        if self.reset.val() {
-            self.undo_v.d.next = false;
-        } else if self.undo_arm.val() {
-            self.undo_v.d.next = true;
-        } else if self.last_taken.val() {
-            self.undo_v.d.next = false;
-        }
-        self.store.undo_arm.next = self.undo_arm.val();
-        self.store.undo_do.next = self.undo_do.val();
+        self.store.reset.next = self.reset.val();
+        self.store.undo_arm.next = ((self.wen.val() && self.pay_write.val()) && self.len_nz.val());
+        self.store.last_taken.next = self.last_taken.val();
         // The decision's writes.
         self.store.we_fl.next = self.wen.val();
         self.store.we_acc.next = self.wen_acc.val();
