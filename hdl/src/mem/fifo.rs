@@ -15,7 +15,11 @@
 //! head and skid registers' selects: the read, the pointers and the
 //! counts are decided from flip-flops (R4; with one skid the read had to
 //! wait for `pop`, which then fanned out to every count of a parent's
-//! FIFOs in lockstep).
+//! FIFOs in lockstep). Likewise the RAM is written at `wr` in every cycle
+//! it is not full, a push or not (the word there is not the FIFO's until
+//! a push moves `wr` past it), so its write enable is `!full`, a
+//! flip-flop, and `push` reaches only `wr` and the counts: a wide FIFO's
+//! many LUT-RAM write enables are not on the push's path.
 //!
 //! Timing: a word pushed into an empty FIFO in cycle t is at the head in
 //! cycle t + 3; a pop every cycle is sustained (II 1). The ports are the
@@ -142,10 +146,13 @@ impl<const D: usize, const A: usize> Logic for Fifo<D, A> {
         }
         self.ram.write_address.next = bit_cast::<A, 16>(self.wr.q.val());
         self.ram.write_data.next = self.push_data.val();
-        self.ram.write_enable.next = false;
+        // The word at `wr` is not the FIFO's until a push moves `wr` past
+        // it, so the RAM takes `push_data` there in every cycle it has
+        // room: its write enable is a flip-flop, and `push` reaches only
+        // the pointer and the counts, not the RAM's many write enables.
+        self.ram.write_enable.next = !self.full.q.val();
         self.push_ok.next = (self.push.val() && !self.full.q.val());
         if self.push_ok.val() {
-            self.ram.write_enable.next = true;
             self.wr.d.next = (self.wr.q.val() + 1);
         }
         if (self.push_ok.val() && !self.issue.val()) {

@@ -17,11 +17,17 @@
 //! - `desc_full`: the queue holds 2^L records (a register).
 //!
 //! # Structure and timing
-//! Six [`Fifo`]s in lockstep, each holding some of the record's fields
-//! (the same pushes and pops, so the same timing): a record pushed into
-//! an empty queue is at the head 3 cycles later; one pop a cycle is
-//! sustained. `desc_full` is a register of the count of records held
-//! (pushed and not yet taken).
+//! One [`Fifo`] of the record packed into a 672-bit word (`addr` 63..0,
+//! `va` 127..64, `rkey` 159..128, `dlen` 191..160, `aeth` 223..192,
+//! `psn` 247..224, `opcode` 255..248, `tlm.hdr` 319..256, `tlm.hop0..4`
+//! 639..320, `flow` 640 + A − 1..640, `len` 668..656, `ackreq` 669,
+//! `tlm.present` 670), so one set of pointers and counts serves every
+//! field and a push reaches one FIFO's control (the six FIFOs in lockstep
+//! that held the fields before had six, placed apart: the path was the
+//! push fanning out to their counts). A record pushed into an empty queue
+//! is at the head 3 cycles later; one pop a cycle is sustained.
+//! `desc_full` is a register of the count of records held (pushed and
+//! not yet taken).
 //!
 //! # Bad input
 //! None: a record offered while full is not taken (`ready` low).
@@ -44,36 +50,28 @@ pub struct DescQueue<const A: usize, const L: usize> {
     pub s_desc: TxDescSink<A>,
     pub m_desc: TxDescSource<A>,
     pub desc_full: Signal<Out, Bit>,
-    /// addr | va.
-    q_addr: Fifo<128, L>,
-    /// rkey | dlen | aeth | psn | opcode.
-    q_ids: Fifo<128, L>,
-    /// hdr | hop0, hop1 | hop2, hop3 | hop4.
-    q_tlm: [Fifo<128, L>; 3],
-    /// flow (16) | len (13) | ackreq | tlm.present.
-    q_flow: Fifo<32, L>,
+    /// The packed record (module comment).
+    q: Fifo<672, L>,
     count: DFF<Bits<16>>,
     full: DFF<Bit>,
-    #[default(Constant::new(Bits::<16>::from(1u64 << L)))]
-    k_cap: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from((1u64 << L) - 1)))]
+    k_cap_m1: Constant<Bits<16>>,
+    at_cap_m1: Signal<Local, Bit>,
     push: Signal<Local, Bit>,
     pop: Signal<Local, Bit>,
     count_next: Signal<Local, Bits<16>>,
-    flow_word: Signal<Local, Bits<32>>,
+    word: Signal<Local, Bits<672>>,
 }
 
 impl<const A: usize, const L: usize> Logic for DescQueue<A, L> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, count, full);
-        clock!(self, clock, q_addr, q_ids, q_flow);
-        for k in 0..3 {
-            self.q_tlm[k].clock.next = self.clock.val();
-        }
+        clock!(self, clock, q);
         self.s_desc.ready.next = !self.full.q.val();
         self.desc_full.next = self.full.q.val();
         self.push.next = (self.s_desc.valid.val() && !self.full.q.val());
-        self.pop.next = (self.q_flow.head_valid.val() && self.m_desc.ready.val());
+        self.pop.next = (self.q.head_valid.val() && self.m_desc.ready.val());
         self.count_next.next = self.count.q.val();
         if (self.push.val() && !self.pop.val()) {
             self.count_next.next = (self.count.q.val() + 1);
@@ -82,60 +80,56 @@ impl<const A: usize, const L: usize> Logic for DescQueue<A, L> {
             self.count_next.next = (self.count.q.val() - 1);
         }
         self.count.d.next = self.count_next.val();
-        self.full.d.next = (self.count_next.val() == self.k_cap.val());
-        // In: the record's fields into the six FIFOs.
-        self.q_addr.push_data.next = (bit_cast::<128, 64>(self.s_desc.addr.val())
-            | (bit_cast::<128, 64>(self.s_desc.va.val()) << 64));
-        self.q_ids.push_data.next = ((((bit_cast::<128, 32>(self.s_desc.rkey.val())
-            | (bit_cast::<128, 32>(self.s_desc.dlen.val()) << 32))
-            | (bit_cast::<128, 32>(self.s_desc.aeth.val()) << 64))
-            | (bit_cast::<128, 24>(self.s_desc.psn.val()) << 96))
-            | (bit_cast::<128, 8>(self.s_desc.opcode.val()) << 120));
-        self.q_tlm[0].push_data.next = (bit_cast::<128, 64>(self.s_desc.tlm.hdr.val())
-            | (bit_cast::<128, 64>(self.s_desc.tlm.hop0.val()) << 64));
-        self.q_tlm[1].push_data.next = (bit_cast::<128, 64>(self.s_desc.tlm.hop1.val())
-            | (bit_cast::<128, 64>(self.s_desc.tlm.hop2.val()) << 64));
-        self.q_tlm[2].push_data.next = (bit_cast::<128, 64>(self.s_desc.tlm.hop3.val())
-            | (bit_cast::<128, 64>(self.s_desc.tlm.hop4.val()) << 64));
-        self.flow_word.next = (bit_cast::<32, A>(self.s_desc.flow.val())
-            | (bit_cast::<32, 13>(self.s_desc.len.val()) << 16));
-        self.flow_word.next = self
-            .flow_word
+        // Full next: a push without a pop at 2^L − 1 records, or full and
+        // no pop (a full queue takes no push). The compare is on the count
+        // register, beside the push and the pop, not after their select.
+        self.at_cap_m1.next = (self.count.q.val() == self.k_cap_m1.val());
+        self.full.d.next = (((self.push.val() && !self.pop.val()) && self.at_cap_m1.val())
+            || (self.full.q.val() && !self.pop.val()));
+        // In: the record's fields packed into one word.
+        self.word.next = (((((bit_cast::<672, 64>(self.s_desc.addr.val())
+            | (bit_cast::<672, 64>(self.s_desc.va.val()) << 64))
+            | (bit_cast::<672, 32>(self.s_desc.rkey.val()) << 128))
+            | (bit_cast::<672, 32>(self.s_desc.dlen.val()) << 160))
+            | (bit_cast::<672, 32>(self.s_desc.aeth.val()) << 192))
+            | ((bit_cast::<672, 24>(self.s_desc.psn.val()) << 224)
+                | (bit_cast::<672, 8>(self.s_desc.opcode.val()) << 248)));
+        self.word.next = ((((self.word.val()
+            | (bit_cast::<672, 64>(self.s_desc.tlm.hdr.val()) << 256))
+            | (bit_cast::<672, 64>(self.s_desc.tlm.hop0.val()) << 320))
+            | (bit_cast::<672, 64>(self.s_desc.tlm.hop1.val()) << 384))
+            | (bit_cast::<672, 64>(self.s_desc.tlm.hop2.val()) << 448));
+        self.word.next = ((((self.word.val()
+            | (bit_cast::<672, 64>(self.s_desc.tlm.hop3.val()) << 512))
+            | (bit_cast::<672, 64>(self.s_desc.tlm.hop4.val()) << 576))
+            | (bit_cast::<672, A>(self.s_desc.flow.val()) << 640))
+            | (bit_cast::<672, 13>(self.s_desc.len.val()) << 656));
+        self.word.next = self.word.val().replace_bit(669, self.s_desc.ackreq.val());
+        self.word.next = self
+            .word
             .val()
-            .replace_bit(29, self.s_desc.ackreq.val());
-        self.flow_word.next = self
-            .flow_word
-            .val()
-            .replace_bit(30, self.s_desc.tlm.present.val());
-        self.q_flow.push_data.next = self.flow_word.val();
-        self.q_addr.push.next = self.push.val();
-        self.q_ids.push.next = self.push.val();
-        self.q_flow.push.next = self.push.val();
-        self.q_addr.pop.next = self.pop.val();
-        self.q_ids.pop.next = self.pop.val();
-        self.q_flow.pop.next = self.pop.val();
-        for k in 0..3 {
-            self.q_tlm[k].push.next = self.push.val();
-            self.q_tlm[k].pop.next = self.pop.val();
-        }
+            .replace_bit(670, self.s_desc.tlm.present.val());
+        self.q.push_data.next = self.word.val();
+        self.q.push.next = self.push.val();
+        self.q.pop.next = self.pop.val();
         // Out: the head's fields.
-        self.m_desc.valid.next = self.q_flow.head_valid.val();
-        self.m_desc.addr.next = self.q_addr.head_data.val().get_bits::<64>(0);
-        self.m_desc.va.next = self.q_addr.head_data.val().get_bits::<64>(64);
-        self.m_desc.rkey.next = self.q_ids.head_data.val().get_bits::<32>(0);
-        self.m_desc.dlen.next = self.q_ids.head_data.val().get_bits::<32>(32);
-        self.m_desc.aeth.next = self.q_ids.head_data.val().get_bits::<32>(64);
-        self.m_desc.psn.next = self.q_ids.head_data.val().get_bits::<24>(96);
-        self.m_desc.opcode.next = self.q_ids.head_data.val().get_bits::<8>(120);
-        self.m_desc.tlm.hdr.next = self.q_tlm[0].head_data.val().get_bits::<64>(0);
-        self.m_desc.tlm.hop0.next = self.q_tlm[0].head_data.val().get_bits::<64>(64);
-        self.m_desc.tlm.hop1.next = self.q_tlm[1].head_data.val().get_bits::<64>(0);
-        self.m_desc.tlm.hop2.next = self.q_tlm[1].head_data.val().get_bits::<64>(64);
-        self.m_desc.tlm.hop3.next = self.q_tlm[2].head_data.val().get_bits::<64>(0);
-        self.m_desc.tlm.hop4.next = self.q_tlm[2].head_data.val().get_bits::<64>(64);
-        self.m_desc.flow.next = self.q_flow.head_data.val().get_bits::<A>(0);
-        self.m_desc.len.next = self.q_flow.head_data.val().get_bits::<13>(16);
-        self.m_desc.ackreq.next = self.q_flow.head_data.val().get_bit(29);
-        self.m_desc.tlm.present.next = self.q_flow.head_data.val().get_bit(30);
+        self.m_desc.valid.next = self.q.head_valid.val();
+        self.m_desc.addr.next = self.q.head_data.val().get_bits::<64>(0);
+        self.m_desc.va.next = self.q.head_data.val().get_bits::<64>(64);
+        self.m_desc.rkey.next = self.q.head_data.val().get_bits::<32>(128);
+        self.m_desc.dlen.next = self.q.head_data.val().get_bits::<32>(160);
+        self.m_desc.aeth.next = self.q.head_data.val().get_bits::<32>(192);
+        self.m_desc.psn.next = self.q.head_data.val().get_bits::<24>(224);
+        self.m_desc.opcode.next = self.q.head_data.val().get_bits::<8>(248);
+        self.m_desc.tlm.hdr.next = self.q.head_data.val().get_bits::<64>(256);
+        self.m_desc.tlm.hop0.next = self.q.head_data.val().get_bits::<64>(320);
+        self.m_desc.tlm.hop1.next = self.q.head_data.val().get_bits::<64>(384);
+        self.m_desc.tlm.hop2.next = self.q.head_data.val().get_bits::<64>(448);
+        self.m_desc.tlm.hop3.next = self.q.head_data.val().get_bits::<64>(512);
+        self.m_desc.tlm.hop4.next = self.q.head_data.val().get_bits::<64>(576);
+        self.m_desc.flow.next = self.q.head_data.val().get_bits::<A>(640);
+        self.m_desc.len.next = self.q.head_data.val().get_bits::<13>(656);
+        self.m_desc.ackreq.next = self.q.head_data.val().get_bit(669);
+        self.m_desc.tlm.present.next = self.q.head_data.val().get_bit(670);
     }
 }
