@@ -195,8 +195,13 @@ pub struct RoceRxParse<const B: usize> {
     q_end: DFF<Bits<16>>,
     q_sh: DFF<Bit>,
     q_nz: DFF<Bit>,
-    rd1: DFF<Bits<16>>,
-    mr1: DFF<Bits<8>>,
+    /// `rd` + 1 (from its initial 1 on), so the next one is chosen
+    /// among sums made beside the choice, not after it (R4).
+    #[default(DFFWithInit::new(1.into()))]
+    rd1: DFFWithInit<Bits<16>>,
+    /// `mr` + 1 (from its initial 1 on), likewise.
+    #[default(DFFWithInit::new(1.into()))]
+    mr1: DFFWithInit<Bits<8>>,
     dpart: DFF<Bits<32>>,
     n2: DFF<Bits<4>>,
     f2: DFF<Bit>,
@@ -301,6 +306,11 @@ pub struct RoceRxParse<const B: usize> {
     adv: Signal<Local, Bit>,
     word: Signal<Local, Bits<64>>,
     rdn: Signal<Local, Bits<16>>,
+    /// `rd1` + 1 and the payload start + 1: the candidates of `rd1`'s next.
+    rd2: Signal<Local, Bits<16>>,
+    ps1: Signal<Local, Bits<16>>,
+    /// `mr1` + 1: `mr1`'s next after a record is taken.
+    mr2: Signal<Local, Bits<8>>,
 }
 
 impl<const B: usize> Logic for RoceRxParse<B> {
@@ -667,14 +677,19 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         // ---------------- Output: metadata record, then payload ----------------
         self.mval.next = (self.mv.q.val() && !self.busy.q.val());
         self.mhs.next = (self.mval.val() && self.m_meta.ready.val());
+        // The read pointer's next, + 1 and "an entry waits" each made on
+        // both candidates side by side, the handshake choosing after them.
+        self.mr2.next = (self.mr1.q.val() + 1);
         if self.mhs.val() {
             self.mrn.next = self.mr1.q.val();
+            self.mr1.d.next = self.mr2.val();
+            self.mv.d.next = (self.mw.q.val() != self.mr1.q.val());
         } else {
             self.mrn.next = self.mr.q.val();
+            self.mr1.d.next = self.mr1.q.val();
+            self.mv.d.next = (self.mw.q.val() != self.mr.q.val());
         }
         self.mr.d.next = self.mrn.val();
-        self.mr1.d.next = (self.mrn.val() + 1);
-        self.mv.d.next = (self.mw.q.val() != self.mrn.val());
         self.meta.read_address.next = bit_cast::<META_A, 8>(self.mrn.val());
         self.m_len.next = self.meta.len.val();
         self.m_meta.valid.next = self.mval.val();
@@ -724,16 +739,21 @@ impl<const B: usize> Logic for RoceRxParse<B> {
         self.adv.next = (self.busy.q.val() && (!self.primed.q.val() || self.phs.val()));
         // Buffer read address: few logic levels from the ready inputs (the
         // "has payload" bit comes from its own RAM, rd + 1 from a register).
+        // `rd1`'s next (`rdn` + 1) chosen among sums made beside the choice.
+        self.rd2.next = (self.rd1.q.val() + 1);
+        self.ps1.next = (self.meta.ps.val() + 1);
         if (self.mhs.val() && self.meta.nz.val()) {
             self.rdn.next = self.meta.ps.val();
+            self.rd1.d.next = self.ps1.val();
         } else if self.adv.val() {
             self.rdn.next = self.rd1.q.val();
+            self.rd1.d.next = self.rd2.val();
         } else {
             self.rdn.next = self.rd.q.val();
+            self.rd1.d.next = self.rd1.q.val();
         }
         self.bram.read_address.next = bit_cast::<B, 16>(self.rdn.val());
         self.rd.d.next = self.rdn.val();
-        self.rd1.d.next = (self.rdn.val() + 1);
         if self.adv.val() {
             self.hold.d.next = self.bram.read_data.val();
         }
