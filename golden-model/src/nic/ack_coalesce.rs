@@ -84,9 +84,11 @@ impl<const A: usize> Cycle for AckCoalesce<A> {
         };
         let head = self.order.head();
         let hit = self.input.is_some_and(|a| self.queued[a.flow as usize]);
-        let writes_head = matches!((self.input, head), (Some(a), Some(h)) if a.flow == h);
+        // A record in the input register writes a slot this cycle (maybe
+        // the head's, and the RAM has no read-during-write bypass): no pop.
+        let writes_slot = self.input.is_some();
         let pop =
-            head.is_some() && self.read.is_none() && !self.out_valid && !writes_head && i.open;
+            head.is_some() && self.read.is_none() && !self.out_valid && !writes_slot && i.open;
         // The RAM read (no read-during-write of the same slot: see `pop`).
         let read_next = head.filter(|_| pop).map(|h| AckInfo {
             flow: h,

@@ -36,10 +36,14 @@
 //!   order of the queued flows in a [`Fifo`] of 2^A entries (each flow is
 //!   in it at most once).
 //! - Out: the FIFO's head is popped when the output register is empty,
-//!   no read is in flight and `open` is high, unless the input register writes the same
-//!   flow's slot in that cycle (the RAM has no read-during-write
-//!   bypass); the slot's words, read from the RAM's registered output,
-//!   load the output register the cycle after.
+//!   no read is in flight, `open` is high and the input register is
+//!   empty: a record there writes its flow's slot in that cycle, which
+//!   may be the head's, and the RAM has no read-during-write bypass.
+//!   (Comparing the two flows instead put an A-bit compare before the
+//!   pop and the head's select: the block's path. Records come at most
+//!   one a packet, so the pop waits a cycle at most, now and then.) The
+//!   slot's words, read from the RAM's registered output, load the
+//!   output register the cycle after.
 //! - Latency: an ACK taken in cycle t is on `m_ack` in t + 6 when the
 //!   block is idle. Throughput: one ACK every 3 cycles with `m_ack.ready`
 //!   high (a Tx frame takes at least 8).
@@ -159,7 +163,7 @@ impl<const A: usize> Logic for AckCoalesce<A> {
             && !self.rd_v.q.val()
             && !self.o_v.q.val()
             && self.open.val()
-            && !(self.i_v.q.val() && (self.i_flow.q.val() == self.order.head_data.val())));
+            && !self.i_v.q.val());
         self.order.pop.next = self.pop.val();
         self.ram_pa.read_address.next = self.order.head_data.val();
         for k in 0..6 {
@@ -177,10 +181,12 @@ impl<const A: usize> Logic for AckCoalesce<A> {
         if self.pop.val() {
             self.rd_flow.d.next = self.order.head_data.val();
         }
-        // The flags: the pushed flow set, the popped one cleared (never the
-        // same flow in one cycle: a pop waits while its slot is written).
+        // The flags: the input's flow set (again, if it waits already: `hit`
+        // is its flag, so `hit` stays off these 2^A bits), the popped one
+        // cleared (never in one cycle: a pop waits while a record is in
+        // the input register).
         self.flags_set.next = self.queued.q.val();
-        if (self.i_v.q.val() && !self.hit.val()) {
+        if self.i_v.q.val() {
             self.flags_set.next = self
                 .queued
                 .q

@@ -106,10 +106,7 @@ impl<const A: usize, const L: usize> Logic for FbQueue<A, L> {
             | (bit_cast::<512, 64>(self.s_fb.tlm.hop2.val()) << 320))
             | (bit_cast::<512, 64>(self.s_fb.tlm.hop3.val()) << 384))
             | (bit_cast::<512, 64>(self.s_fb.tlm.hop4.val()) << 448));
-        self.q.push_data.next = self
-            .word
-            .val()
-            .replace_bit(80, self.s_fb.tlm.present.val());
+        self.q.push_data.next = self.word.val().replace_bit(80, self.s_fb.tlm.present.val());
         self.q.push.next = self.push.val();
         self.q.pop.next = self.pop.val();
         // Out: the head's fields.
