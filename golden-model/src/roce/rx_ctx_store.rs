@@ -1,6 +1,9 @@
 //! Twin of `hdl/src/roce/rx_ctx_store.rs`: the dispatcher's per-flow
 //! context store (2^A flows, 8 READ landing entries each), cycle-exact
-//! at the ports. See the RTL's docs for the words and the ports.
+//! at the ports. See the RTL's docs for the words and the ports: the
+//! words come 2 cycles after their read address, the landing entry 3
+//! (its index is read with the words, the entry a cycle later at
+//! `flow`).
 
 use crate::roce::RxFlowCtx;
 use crate::Cycle;
@@ -67,6 +70,9 @@ pub struct RxCtxStore<const A: usize> {
     /// The RAMs' read registers, then the outputs' registers.
     ram_q: (Words, u128),
     out: (Words, u128),
+    /// The landing index read with the words, registered (the entry is
+    /// read a cycle later at `flow`).
+    ix_q: usize,
     /// The undo registers: the flow and its words as read.
     undo: (u32, Words),
     undo_v: bool,
@@ -80,6 +86,7 @@ impl<const A: usize> Default for RxCtxStore<A> {
             tab: vec![0; 8 << A],
             ram_q: Default::default(),
             out: Default::default(),
+            ix_q: 0,
             undo: Default::default(),
             undo_v: false,
             undo_pending: false,
@@ -130,9 +137,10 @@ impl<const A: usize> Cycle for RxCtxStore<A> {
         // The read (before this edge's writes: read-old), registered twice.
         let rf = (if i.busy { i.flow } else { i.flow_new } & fm) as usize;
         let rw = self.mem[rf];
-        let ix = ((rw.fl >> 4) & 7) as usize;
+        let ent_read = self.tab[(((i.flow & fm) as usize) << 3) | self.ix_q];
+        self.ix_q = ((rw.fl >> 4) & 7) as usize;
         self.out = self.ram_q;
-        self.ram_q = (rw, self.tab[(rf << 3) | ix]);
+        self.ram_q = (rw, ent_read);
         // The undo's control.
         let arm = !i.reset && i.undo_arm;
         let want = (self.undo_v && !i.last_taken && i.reset) || self.undo_pending;

@@ -7,12 +7,14 @@
 //! |---|---|---|
 //! | `Idle` | 1 | `meta_ready` high (every event register empty, no undo armed, no reset last cycle: registers only); the record is latched, the flow's context read is issued |
 //! | `Look` | 1 | the context words arrive (registered by the RTL); opcode decoded, ceil(dlen/MTU) computed |
+//! | `Land` | 1 | READ RESPONSE only: its landing entry arrives (the RTL reads it a cycle after the words) |
 //! | `Exec` | 1 | decision: counters, one event, the context written back |
 //! | `PayWr` / `PayDrop` | 1 per word | payload to the host write port, or discarded, until `pay.tlast` |
 //! | `Retry` | 1 | re-issue the context read after a `cfg_*` write raced it |
 //!
-//! A packet takes 3 cycles plus one per payload word when every ready is
-//! high, plus one when it raised an event or wrote to the host (the next
+//! A packet takes 3 cycles (a READ RESPONSE 4) plus one per payload word
+//! when every ready is high, plus one when it raised an event or wrote
+//! to the host (the next
 //! record is accepted once the event register is empty, or the last
 //! payload word is taken on `wr`). The host write has a skid register, so
 //! `pay_tready` is a register's too.
@@ -20,10 +22,10 @@
 //! `cfg_*` writes go to the context RAM at once (priority over the state
 //! machine); with `cfg_rd_only` only the READ landing entry `rd_idx` is
 //! written (`txn::dispatch`'s module doc has the READ tracking).
-//! A cfg write in the cycle a packet is accepted, in its `Look`
-//! cycle or in its `Exec` cycle makes the packet's context read stale: the
-//! packet does nothing in `Exec` and goes through `Retry`, `Look`, `Exec`
-//! again (3 cycles). So a packet always sees every cfg write made before
+//! A cfg write in the cycle a packet is accepted, in its `Look` or
+//! `Land` cycle or in its `Exec` cycle makes the packet's context read
+//! stale: the packet does nothing in `Exec` and goes through `Retry`,
+//! `Look`, (`Land`,) `Exec` again (3 or 4 cycles). So a packet always sees every cfg write made before
 //! its (last) `Exec`, and a cfg write is never lost.
 //!
 //! Events (`ack`, `cc`, `nak`, `rdreq`, `cnp`): one per packet at most,
@@ -61,8 +63,12 @@ use nic_spec::roce::PSN_MASK;
 /// ready is high: `Idle`, `Look`, `Exec`, and the cycle in which the
 /// packet's event (or its last host write) is taken, since the next
 /// record waits for that register to be empty. (A packet that raises no
-/// event and writes nothing to the host takes one cycle less.)
+/// event and writes nothing to the host takes one cycle less.) A READ
+/// RESPONSE takes [`LAND`] more.
 pub const OVERHEAD: u64 = 4;
+
+/// The cycle a READ RESPONSE waits in `Land` for its landing entry.
+pub const LAND: u64 = 1;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct In {
@@ -127,6 +133,9 @@ pub enum State {
     #[default]
     Idle,
     Look,
+    /// A READ RESPONSE's wait for its landing entry (the RTL's store
+    /// reads it a cycle after the context words).
+    Land,
     Exec,
     Retry,
     PayWr,
@@ -363,7 +372,7 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
         // The next state (every register, from this cycle's values).
         self.reset_q = i.reset;
         let stale_in = self.stale;
-        self.stale = i.ctx_valid || (self.st == State::Look && stale_in);
+        self.stale = i.ctx_valid || (matches!(self.st, State::Look | State::Land) && stale_in);
         self.ce_v = false;
         if i.reset {
             self.st = State::Idle;
@@ -413,6 +422,14 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                 }
                 State::Retry => self.st = State::Look,
                 State::Look => {
+                    self.mtu_log2 = i.cfg_mtu_log2 & 0xF;
+                    self.st = if nic_spec::roce::is_read_resp(m.opcode) {
+                        State::Land
+                    } else {
+                        State::Exec
+                    };
+                }
+                State::Land => {
                     self.mtu_log2 = i.cfg_mtu_log2 & 0xF;
                     self.st = State::Exec;
                 }

@@ -23,8 +23,11 @@
 //!   only the landing entry `rd_idx` mod 8 ({`rd_idx` bit 3, `rd_psn`,
 //!   `rd_addr`}); the entry table is written by nothing else.
 //! - Read: `busy` low reads the flow `flow_new` (the incoming record's),
-//!   high the flow `flow` (the latched one). The landing entry read is
-//!   the flow's entry at its current `rd_idx` (the copy below).
+//!   high the flow `flow` (the latched one). The landing index (`rd_idx`
+//!   mod 8, the copy below) is read with the words and registered; the
+//!   landing entry is read a cycle later, at `flow` and that index. So
+//!   a caller that holds `flow` (with `busy` high) for the cycle after the
+//!   read sees the entry a cycle after the words.
 //! - The decision's write at `flow`, when neither `s_ctx.valid` nor
 //!   `undo_do`: `we_fl` writes `w_fl` and `w_wleft`, `we_acc` `w_epsn`
 //!   and `w_msn`, `we_wva` `w_wva`, `we_rd` `w_radr` and `w_rpsn` (a
@@ -40,15 +43,19 @@
 //!   undo's flow in that time cancels it. `undo_held` (out): armed or
 //!   pending, from flip-flops.
 //! - Out, flip-flops: `fl`, `epsn`, `msn`, `wva`, `wleft`, `radr`,
-//!   `rpsn`, `ent`: the words at the read address of two cycles before
-//!   (the RAMs' read registers, then these).
+//!   `rpsn`: the words at the read address of two cycles before (the
+//!   RAMs' read registers, then these); `ent`: the entry at `flow` of two
+//!   cycles before and the landing index read three cycles before.
 //!
 //! # Timing
-//! Latency 2 from the read address to the outputs; one write and one
-//! read a cycle. The landing entry's address is the flow and a copy of
-//! its `rd_idx` in LUT RAM (asynchronous read, written with `fl`), kept
-//! twice so one copy is read at `flow_new` and the other at `flow`; the
-//! select between them follows the LUT RAMs. One entry is read, so no
+//! Latency 2 from the read address to the words, 3 to the landing
+//! entry; one write and one read a cycle. The landing entry's address
+//! is the flow and a copy of its `rd_idx` in LUT RAM (asynchronous read,
+//! written with `fl`), kept twice so one copy is read at `flow_new` and
+//! the other at `flow`; the select between them and a register follow
+//! the LUT RAMs, so the 2^A:1 read of the LUT RAM and the block RAM's
+//! address are in different cycles (at 1024 flows that read alone was
+//! the dispatcher's critical path, 10.8 ns). One entry is read, so no
 //! select follows the block RAM (eight RAMs of 2^A words and an 8:1
 //! select took 24 DP16KD at 256 flows where one RAM takes 10). No
 //! combinational path from an input to an output.
@@ -123,6 +130,8 @@ pub struct RxCtxStore<const A: usize> {
     c_radr: DFF<Bits<64>>,
     c_rpsn: DFF<Bits<24>>,
     c_ent: DFF<Bits<89>>,
+    /// The landing index read with the words (at `flow_new` or `flow`).
+    ix_q: DFF<Bits<3>>,
     // The undo registers, armed (`undo_v`) or pending (a reset came while
     // an `s_ctx` write had the RAMs).
     undo_v: DFF<Bit>,
@@ -164,6 +173,7 @@ impl<const A: usize> Logic for RxCtxStore<A> {
             c_radr,
             c_rpsn,
             c_ent,
+            ix_q,
             undo_v,
             undo_pending,
             u_flow,
@@ -183,6 +193,15 @@ impl<const A: usize> Logic for RxCtxStore<A> {
         // the latched flow's, registered twice (the RAMs', then the outputs')
         self.rd_ix_in.read_address.next = self.flow_new.val();
         self.rd_ix.read_address.next = self.flow.val();
+        // The landing index as read at the same address as the words,
+        // registered: the entry is read a cycle later, at `flow` (R3).
+        if !self.busy.val() {
+            self.ix_q.d.next = self.rd_ix_in.read_data.val();
+        } else {
+            self.ix_q.d.next = self.rd_ix.read_data.val();
+        }
+        self.ram_tab.read_address.next =
+            ((bit_cast::<16, A>(self.flow.val()) << 3) | bit_cast::<16, 3>(self.ix_q.q.val()));
         if !self.busy.val() {
             self.ram_fl.read_address.next = self.flow_new.val();
             self.ram_epsn.read_address.next = self.flow_new.val();
@@ -191,8 +210,6 @@ impl<const A: usize> Logic for RxCtxStore<A> {
             self.ram_wleft.read_address.next = self.flow_new.val();
             self.ram_radr.read_address.next = self.flow_new.val();
             self.ram_rpsn.read_address.next = self.flow_new.val();
-            self.ram_tab.read_address.next = ((bit_cast::<16, A>(self.flow_new.val()) << 3)
-                | bit_cast::<16, 3>(self.rd_ix_in.read_data.val()));
         } else {
             self.ram_fl.read_address.next = self.flow.val();
             self.ram_epsn.read_address.next = self.flow.val();
@@ -201,8 +218,6 @@ impl<const A: usize> Logic for RxCtxStore<A> {
             self.ram_wleft.read_address.next = self.flow.val();
             self.ram_radr.read_address.next = self.flow.val();
             self.ram_rpsn.read_address.next = self.flow.val();
-            self.ram_tab.read_address.next = ((bit_cast::<16, A>(self.flow.val()) << 3)
-                | bit_cast::<16, 3>(self.rd_ix.read_data.val()));
         }
         self.c_fl.d.next = self.ram_fl.read_data.val();
         self.c_epsn.d.next = self.ram_epsn.read_data.val();

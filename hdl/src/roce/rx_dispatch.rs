@@ -135,11 +135,14 @@
 //! # Timing
 //! One packet at a time: `Idle` (record accepted, context read issued),
 //! `Look` (context words registered, opcode decoded, ceil(dlen/MTU)),
+//! for a READ RESPONSE `Land` (its landing entry read: the store reads
+//! it a cycle after the words, so the LUT-RAM read of the flow's landing
+//! index is registered before the block RAM's address, R3),
 //! `Exec` (decision, context written back), then one cycle per payload
 //! word (written or discarded). With every ready high a packet takes
-//! 3 cycles plus one per payload word, plus one after an event or a host
-//! write: 62-byte minimum frames (8 cycles on the 64-bit wire) are
-//! sustained with room to spare.
+//! 3 cycles (a READ RESPONSE 4) plus one per payload word, plus one after
+//! an event or a host write: 62-byte minimum frames (8 cycles on the
+//! 64-bit wire) are sustained with room to spare.
 //! - `s_meta.ready` = idle, every event register empty, no undo armed
 //!   and no reset last cycle; `pay_tready` = the host write's skid
 //!   register empty while writing, 1 while discarding, and no reset last
@@ -160,13 +163,14 @@
 //!   to the host (ACK of a WRITE, `cc` of a READ RESPONSE), which appears
 //!   with its last payload word on `wr_*`. The first payload word is on
 //!   `wr_*` 4 cycles after the record's acceptance when the payload is
-//!   there.
+//!   there (a READ RESPONSE's 5).
 //! - Back-pressure: the dispatcher waits while an event or the host write
 //!   is not taken (which reaches the parser's buffer).
 //! - Memories: the per-flow context and the READ landing entries are
 //!   [`RxCtxStore`] (block RAM, read at the incoming record's flow in
 //!   `Idle`, its words registered twice and valid in `Exec`; the landing
-//!   entry at the flow's `rd_idx` through a LUT-RAM copy of the index).
+//!   entry at the flow's `rd_idx` through a registered LUT-RAM copy of
+//!   the index, valid from `Land`'s next cycle).
 //!   The host's `s_ctx` writes go to it first, then an undo, then the
 //!   decision's writes (one enable per field); the undo's registers and
 //!   control (see `reset`) are the store's too.
@@ -192,6 +196,7 @@ use smart_default::SmartDefault;
 pub enum RxdState {
     Idle,
     Look,
+    Land,
     Exec,
     Retry,
     PayWr,
@@ -307,6 +312,7 @@ pub struct RoceRxDispatch<const A: usize> {
     // Combinational.
     is_idle: Signal<Local, Bit>,
     is_look: Signal<Local, Bit>,
+    is_land: Signal<Local, Bit>,
     is_exec: Signal<Local, Bit>,
     is_paywr: Signal<Local, Bit>,
     is_paydrop: Signal<Local, Bit>,
@@ -420,6 +426,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         // ---- state decode, handshakes
         self.is_idle.next = (self.st.q.val() == RxdState::Idle);
         self.is_look.next = (self.st.q.val() == RxdState::Look);
+        self.is_land.next = (self.st.q.val() == RxdState::Land);
         self.is_exec.next = (self.st.q.val() == RxdState::Exec);
         self.is_paywr.next = (self.st.q.val() == RxdState::PayWr);
         self.is_paydrop.next = (self.st.q.val() == RxdState::PayDrop);
@@ -464,7 +471,8 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.meta.d.mr.next = self.s_meta.mr.val();
         TelemetrySink::link(&mut self.s_meta.tlm, &mut self.meta.d.tlm);
         // A cfg write at or after the context read makes it stale.
-        self.stale.d.next = (self.s_ctx.valid.val() || (self.is_look.val() && self.stale.q.val()));
+        self.stale.d.next = (self.s_ctx.valid.val()
+            || ((self.is_look.val() || self.is_land.val()) && self.stale.q.val()));
 
         // ---- the context: read the incoming record's flow when idle,
         // else the latched one (the host's writes have priority).
@@ -707,6 +715,14 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
                     }
                 }
                 RxdState::Look => {
+                    // A READ RESPONSE waits a cycle for its landing entry.
+                    if self.op_class.read_resp.val() {
+                        self.st.d.next = RxdState::Land;
+                    } else {
+                        self.st.d.next = RxdState::Exec;
+                    }
+                }
+                RxdState::Land => {
                     self.st.d.next = RxdState::Exec;
                 }
                 RxdState::Retry => {

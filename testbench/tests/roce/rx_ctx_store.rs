@@ -183,8 +183,9 @@ fn shown(t: &Flow) -> Out {
 
 /// The stimulus for `ops`, and the cycles whose outputs must show a
 /// flow as the table holds it then. Every operation is followed by a
-/// read of its flow (by `flow_new` or `flow`) and the two cycles the
-/// read takes.
+/// read of its flow (by `flow_new` or `flow`), then two cycles holding
+/// the flow as the dispatcher does: the words arrive two cycles after
+/// the read, the landing entry three.
 fn plan(ops: &[Op]) -> (Vec<In>, Vec<(usize, Out)>) {
     let mut table = [Flow::default(); 8];
     let mut s = Vec::new();
@@ -197,7 +198,15 @@ fn plan(ops: &[Op]) -> (Vec<In>, Vec<(usize, Out)>) {
             flow: if by_new { 7 - f } else { f },
             ..In::default()
         });
-        s.push(In::default());
+        // The dispatcher's next cycles: the flow latched and read again
+        // (the landing entry is read at `flow` a cycle after the index).
+        let held = In {
+            busy: true,
+            flow: f,
+            ..In::default()
+        };
+        s.push(held);
+        s.push(held);
         checks.push((s.len(), shown(t)));
         s.push(In::default());
     };
