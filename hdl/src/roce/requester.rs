@@ -470,6 +470,9 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     live: Signal<Local, Bit>,
     fl: Signal<Local, Bits<A>>,
     ring_slot: Signal<Local, Bits<9>>,
+    /// The rings' read address, a register: the slot `ring_slot`
+    /// predicts for the next cycle, and the operation's flow.
+    ring_addr: DFF<Bits<AQ>>,
     pred_fatal: Signal<Local, Bit>,
     // Work request checks (Decide).
     /// The work request's own checks and derived values: registers,
@@ -571,6 +574,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             self,
             clock,
             adv_pos,
+            ring_addr,
             past_pos,
             db_at_tail,
             is_ack_q,
@@ -1741,9 +1745,12 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.m_stats.retry_exceeded.next = self.c_retry_exceeded.q.val();
         self.m_stats.flushed.next = self.c_flushed.q.val();
         // ---- The rings' read: the entry at the next cycle's slot,
-        // registered as it leaves the RAM. The flow is the operation's
-        // (`flow.q`: it changes only in `Idle`, whose next two states
-        // read no ring word).
+        // registered as it leaves the RAM. The read address is itself a
+        // flip-flop (`ring_addr`, R1): made here from the next values
+        // (`.d`) of the registers that choose it, so it holds in cycle
+        // t + 1 what a choice from the registers of t + 1 would give,
+        // and the long nets to the ring's block RAMs start at a register.
+        // The flow is the operation's (`flow`: it changes only in `Idle`).
         // Not `slot.d`, which waits on the whole decision, but the slot
         // each state reads next if it goes to a ring read (`*Rd`), from
         // registers and the few signals that choose it; where a state
@@ -1751,38 +1758,46 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         // (a PktSend its send index; feedback, a NAK or a timer the
         // head). The states that continue an operation (`do_cont`): the
         // doorbell index for a finished READ's doorbells, else the head
-        // (a flush, a REWIND). `DbEv`: the doorbell index. Every other
-        // state keeps its slot up to its ring read.
+        // (a flush, a REWIND). `DbChk` reads the head: it continues only
+        // once `rd_done` is cleared (the head then, as above), and
+        // otherwise goes to `DbEv`, which reads the doorbell index again
+        // before `DbRd`, so its own read is never used. `DbEv`: the
+        // doorbell index. Every other state keeps its slot up to its ring
+        // read.
         // `eff_fatal` as these states can set it: only `Post` does (a
         // NAK's go-back past the retry limit), not through the shared
-        // `set_fatal` (which `Decide`'s timer also drives).
-        self.pred_fatal.next = (self.fatal.q.val().any()
-            || ((self.state.q.val() == ReqState::Post)
-                && !self.moved.val()
-                && self.retry.q.val()
-                && (self.s_retries.q.val() >= self.s_retry_limit.q.val())));
-        self.ring_slot.next = self.slot.q.val();
-        if (self.state.q.val() == ReqState::Decide) {
-            if (self.kind.q.val() == ReqKind::Send) {
-                self.ring_slot.next = self.s_send_ix.q.val();
+        // `set_fatal` (which `Decide`'s timer also drives). `moved` of
+        // the next cycle is `adv_pos.d || progress.d`.
+        self.pred_fatal.next = (self.fatal.d.val().any()
+            || ((self.state.d.val() == ReqState::Post)
+                && !(self.adv_pos.d.val() || self.progress.d.val())
+                && self.retry.d.val()
+                && (self.s_retries.d.val() >= self.s_retry_limit.d.val())));
+        self.ring_slot.next = self.slot.d.val();
+        if (self.state.d.val() == ReqState::Decide) {
+            if (self.kind.d.val() == ReqKind::Send) {
+                self.ring_slot.next = self.s_send_ix.d.val();
             } else {
-                self.ring_slot.next = self.s_head.q.val();
+                self.ring_slot.next = self.s_head.d.val();
             }
-        } else if ((self.state.q.val() == ReqState::Post)
-            || (self.state.q.val() == ReqState::AckEv)
-            || (self.state.q.val() == ReqState::RewEv)
-            || (self.state.q.val() == ReqState::DbChk)
-            || (self.state.q.val() == ReqState::CcOut))
+        } else if (self.state.d.val() == ReqState::DbChk) {
+            self.ring_slot.next = self.s_head.d.val();
+        } else if ((self.state.d.val() == ReqState::Post)
+            || (self.state.d.val() == ReqState::AckEv)
+            || (self.state.d.val() == ReqState::RewEv)
+            || (self.state.d.val() == ReqState::CcOut))
         {
-            if (!self.pred_fatal.val() && self.eff_rd_done.val()) {
-                self.ring_slot.next = self.s_db.q.val();
+            if (!self.pred_fatal.val() && self.rd_done.d.val()) {
+                self.ring_slot.next = self.s_db.d.val();
             } else {
-                self.ring_slot.next = self.s_head.q.val();
+                self.ring_slot.next = self.s_head.d.val();
             }
-        } else if (self.state.q.val() == ReqState::DbEv) {
-            self.ring_slot.next = self.s_db.q.val();
+        } else if (self.state.d.val() == ReqState::DbEv) {
+            self.ring_slot.next = self.s_db.d.val();
         }
-        self.ring.read_address.next = ((bit_cast::<AQ, A>(self.fl.val()) << self.k_q.val())
+        self.ring_addr.d.next = ((bit_cast::<AQ, A>(self.flow.d.val().get_bits::<A>(0))
+            << self.k_q.val())
             | bit_cast::<AQ, 9>((self.ring_slot.val() & self.k_qmask.val())));
+        self.ring.read_address.next = self.ring_addr.q.val();
     }
 }
