@@ -13,9 +13,10 @@
 //! the RAM reads), `Look` (the words registered), `Calc` (their
 //! differences and minima registered: the room is a subtraction from the
 //! outstanding count beside bit tests, and min(room, avail, to the
-//! ring's end) three compares side by side, so no more than three carry
-//! chains follow each other; R4), `Exec` (the decision and the RAM
-//! writes). Priority: a COMMIT, a register access, then completions and
+//! ring's end, 16) three compares and three bit tests side by side, so
+//! no more than three carry chains follow each other; R4), `Exec` (the
+//! decision and the RAM writes: fi + n and the credits left made for
+//! both candidates of n = min(that, free credits) beside their compare). Priority: a COMMIT, a register access, then completions and
 //! fetches in turn.
 //! - COMMIT: the ring's configuration; indices 0 (`queued` kept: a
 //!   queued entry finds nothing to fetch and leaves).
@@ -122,7 +123,8 @@ pub struct SqEngine<const A: usize, const Q: usize, const W: usize> {
     c_d_new: DFF<Bits<16>>,
     c_d_old: DFF<Bits<16>>,
     c_slot: DFF<Bits<16>>,
-    c_n2: DFF<Bits<17>>,
+    /// min(pi − fi, room, to the ring's end, 16), 0 for an inactive ring.
+    c_n2m: DFF<Bits<17>>,
     ev: DFF<SqEvent>,
     ev_flow: DFF<Bits<A>>,
     ev_oor: DFF<Bit>,
@@ -199,7 +201,15 @@ pub struct SqEngine<const A: usize, const Q: usize, const W: usize> {
     slot: Signal<Local, Bits<16>>,
     to_end: Signal<Local, Bits<17>>,
     free: Signal<Local, Bits<17>>,
-    n1: Signal<Local, Bits<17>>,
+    room_c: Signal<Local, Bits<17>>,
+    avail_c: Signal<Local, Bits<17>>,
+    end_c: Signal<Local, Bits<17>>,
+    free_lt: Signal<Local, Bit>,
+    fi_plus_free: Signal<Local, Bits<16>>,
+    fi_plus_n2m: Signal<Local, Bits<16>>,
+    cr_minus_n2m: Signal<Local, Bits<8>>,
+    cr_after: Signal<Local, Bits<8>>,
+    cr_base: Signal<Local, Bits<8>>,
     /// `outst` < 2^Q (a bit test), and `outst` = 2^Q.
     outst_small: Signal<Local, Bit>,
     outst_full: Signal<Local, Bit>,
@@ -222,7 +232,6 @@ pub struct SqEngine<const A: usize, const Q: usize, const W: usize> {
     done_out: Signal<Local, Bits<16>>,
     queued_out: Signal<Local, Bit>,
     push: Signal<Local, Bit>,
-    taken_n: Signal<Local, Bits<8>>,
 }
 
 impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W> {
@@ -230,7 +239,7 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
     fn update(&mut self) {
         dff_setup!(
             self, clock, stage, lk_index, lk_ring, c_pi, c_fi, c_done, c_queued, c_active, c_size,
-            c_room, c_room_new, c_done_new, c_p_new, c_d_new, c_d_old, c_slot, c_n2, ev, ev_flow,
+            c_room, c_room_new, c_done_new, c_p_new, c_d_new, c_d_old, c_slot, c_n2m, ev, ev_flow,
             ev_oor, r_write, r_wdata, r_strb, c_pend, c_flow, c_word, turn_fetch, free_cr, f_v,
             f_flow, f_idx, f_count, f_addr, q_v, q_cq, q_flow, q_tag, q_status, q_bytes, rs_v,
             rs_data, rs_code, n_rings, n_refused, n_fetches
@@ -330,8 +339,8 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
             self.p_new.next = ((self.p_new.val() & self.k_lo_byte.val())
                 | (self.r_wdata.q.val() & self.k_hi_byte.val()));
         }
-        // Fetch: min(pi − fi, room, to the ring's end) here, then free
-        // credits and 16 in Exec.
+        // Fetch: min(pi − fi, room, to the ring's end, 16) here, then
+        // free credits in Exec.
         self.ring_mask.next = !(self.k_ones16.val() << bit_cast::<16, 4>(self.log_size.val()));
         self.slot.next = (self.fi.val() & self.ring_mask.val());
         self.to_end.next = (self.size.val() - bit_cast::<17, 16>(self.slot.val()));
@@ -341,20 +350,41 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
         self.room_lt_avail.next = (self.room.val() < self.avail17.val());
         self.end_lt_room.next = (self.to_end.val() < self.room.val());
         self.end_lt_avail.next = (self.to_end.val() < self.avail17.val());
+        // Each candidate is clamped to 16 (the most a fetch takes) by a
+        // bit test (x > 16: a bit above 4, or bit 4 and one below), beside
+        // the compares: min(x, y) clamped is the clamped x or y the same
+        // compare picks. So Exec starts from n2m, a register (R4).
+        self.room_c.next = self.room.val();
+        if (self.room.val().get_bits::<12>(5).any()
+            || (self.room.val().get_bit(4) && self.room.val().get_bits::<4>(0).any()))
+        {
+            self.room_c.next = self.k_max_fetch.val();
+        }
+        self.avail_c.next = self.avail17.val();
+        if (self.avail17.val().get_bits::<12>(5).any()
+            || (self.avail17.val().get_bit(4) && self.avail17.val().get_bits::<4>(0).any()))
+        {
+            self.avail_c.next = self.k_max_fetch.val();
+        }
+        self.end_c.next = self.to_end.val();
+        if (self.to_end.val().get_bits::<12>(5).any()
+            || (self.to_end.val().get_bit(4) && self.to_end.val().get_bits::<4>(0).any()))
+        {
+            self.end_c.next = self.k_max_fetch.val();
+        }
         if self.room_lt_avail.val() {
-            self.n1.next = self.room.val();
             if self.end_lt_room.val() {
-                self.n2.next = self.to_end.val();
+                self.n2.next = self.end_c.val();
             } else {
-                self.n2.next = self.room.val();
+                self.n2.next = self.room_c.val();
             }
+        } else if self.end_lt_avail.val() {
+            self.n2.next = self.end_c.val();
         } else {
-            self.n1.next = self.avail17.val();
-            if self.end_lt_avail.val() {
-                self.n2.next = self.to_end.val();
-            } else {
-                self.n2.next = self.avail17.val();
-            }
+            self.n2.next = self.avail_c.val();
+        }
+        if !self.active.val() {
+            self.n2.next = 0.into();
         }
         if (self.stage.q.val() == 2) {
             self.c_pi.d.next = self.pi.val();
@@ -370,7 +400,7 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
             self.c_d_new.d.next = (self.p_new.val() - self.fi.val());
             self.c_d_old.d.next = (self.pi.val() - self.fi.val());
             self.c_slot.d.next = self.slot.val();
-            self.c_n2.d.next = self.n2.val();
+            self.c_n2m.d.next = self.n2.val();
         }
         // ---- Exec: the decision, from Calc's registers.
         // n = min(n2, 16, free credits), 0 for an inactive ring. The
@@ -378,23 +408,29 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
         // candidates in parallel (n < pi − fi and room > n), so one
         // compare, not a chain of them, lies between the registers and
         // the RAM write (docs/architecture.md, the timing rules, R4).
+        // n2m (Calc's register) is min(n2, 16), 0 for an inactive ring;
+        // n's compare, fi + n and the credits left are made for both of
+        // n's candidates side by side and chosen by that compare.
         self.free.next = bit_cast::<17, 8>(self.free_cr.q.val());
-        self.n2m.next = self.c_n2.q.val();
-        if (self.k_max_fetch.val() < self.c_n2.q.val()) {
-            self.n2m.next = self.k_max_fetch.val();
-        }
-        if !self.c_active.q.val() {
-            self.n2m.next = 0.into();
-        }
+        self.n2m.next = self.c_n2m.q.val();
+        self.free_lt.next = (self.free.val() < self.n2m.val());
         self.n.next = self.n2m.val();
-        if (self.free.val() < self.n2m.val()) {
+        if self.free_lt.val() {
             self.n.next = self.free.val();
         }
+        self.fi_plus_free.next = (self.c_fi.q.val() + self.free.val().get_bits::<16>(0));
+        self.fi_plus_n2m.next = (self.c_fi.q.val() + self.n2m.val().get_bits::<16>(0));
+        self.cr_minus_n2m.next = (self.free_cr.q.val() - self.n2m.val().get_bits::<8>(0));
         self.n_lt_avail.next = ((self.n2m.val() < bit_cast::<17, 16>(self.c_d_old.q.val()))
             || (self.free.val() < bit_cast::<17, 16>(self.c_d_old.q.val())));
         self.room_gt_n.next =
             ((self.c_room.q.val() > self.n2m.val()) || (self.c_room.q.val() > self.free.val()));
-        self.fi_new.next = (self.c_fi.q.val() + self.n.val().get_bits::<16>(0));
+        self.fi_new.next = self.fi_plus_n2m.val();
+        self.cr_after.next = self.cr_minus_n2m.val();
+        if self.free_lt.val() {
+            self.fi_new.next = self.fi_plus_free.val();
+            self.cr_after.next = 0.into();
+        }
         // Defaults: nothing changes.
         self.pi_out.next = self.c_pi.q.val();
         self.fi_out.next = self.c_fi.q.val();
@@ -407,7 +443,7 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
         self.s_cmpl.ready.next = false;
         self.s_err.ready.next = false;
         self.rs_v.d.next = false;
-        self.taken_n.next = 0.into();
+        self.cr_base.next = self.free_cr.q.val();
         if (self.stage.q.val() == 3) {
             match self.ev.q.val() {
                 SqEvent::Commit => {
@@ -474,7 +510,7 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
                                 + bit_cast::<64, 16>(self.c_slot.q.val()))
                                 << 5);
                         self.fi_out.next = self.fi_new.val();
-                        self.taken_n.next = self.n.val().get_bits::<8>(0);
+                        self.cr_base.next = self.cr_after.val();
                         self.n_fetches.d.next = (self.n_fetches.q.val() + 1);
                         // pi != fi + n, and n <= pi − fi.
                         if (self.n_lt_avail.val() && self.room_gt_n.val()) {
@@ -522,10 +558,12 @@ impl<const A: usize, const Q: usize, const W: usize> Logic for SqEngine<A, Q, W>
                 | bit_cast::<72, 1>(self.s_commit.active.val().into()));
         }
         // ---- Credits: taken by a fetch, returned by the unpacker.
+        // (`cr_base` is free_cr less the n a fetch takes: n = min(n2m,
+        // free) leaves 0 or free − n2m.)
         if self.wqe_freed.val() {
-            self.free_cr.d.next = ((self.free_cr.q.val() - self.taken_n.val()) + 1);
+            self.free_cr.d.next = (self.cr_base.val() + 1);
         } else {
-            self.free_cr.d.next = (self.free_cr.q.val() - self.taken_n.val());
+            self.free_cr.d.next = self.cr_base.val();
         }
         // ---- Outputs.
         self.m_fetch.valid.next = self.f_v.q.val();
