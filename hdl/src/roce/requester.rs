@@ -92,7 +92,9 @@
 //! are registered as they leave the block RAM, read a cycle ahead at the
 //! slot each state predicts from registers (`ring_slot`), so no logic
 //! follows the RAM's output in the same cycle (`docs/architecture.md`
-//! §5i, R3). Each input passes its record's input stage
+//! §5i, R3). That read address is itself a flip-flop (`ring_addr`),
+//! made a cycle earlier from the next values of those registers, so the
+//! nets to the ring's many block RAMs start at a register (R1). Each input passes its record's input stage
 //! (`<Record>::Stage`, one register; timing rule R1): `s_*.ready` is the
 //! stage's empty flag, a flip-flop, and `Idle` chooses among the stages'
 //! heads, so no input reaches an output in the same cycle. A record
