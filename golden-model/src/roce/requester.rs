@@ -5,7 +5,7 @@
 //! and the scheduler's PktSends into Tx descriptors, and acknowledgements
 //! into completions (`docs/architecture.md` §5b). The RTL is one state
 //! machine that handles one operation at a time; each operation reads
-//! the flow's state words in `FLOW`, works on a copy in registers, and
+//! the flow's state words (`FLOW_RD`, then `FLOW`), works on a copy in registers, and
 //! writes it back in `WB`. This model has the same states, the same
 //! registers and the same output registers, so it is cycle-exact by
 //! construction; its per-flow state and work-request ring are plain
@@ -76,6 +76,9 @@ pub mod st {
     pub const FLUSH_CHK: u8 = 30;
     pub const FLUSH_CMPL: u8 = 31;
     pub const ERR_EV: u8 = 32;
+    /// The flow's state words leave the RAMs into their output registers
+    /// (`ReqStateRam`, timing rule R3); `FLOW` takes them.
+    pub const FLOW_RD: u8 = 33;
 }
 
 /// The operation being handled (the RTL's `kind` register).
@@ -295,6 +298,16 @@ fn fresh_tlm(on: bool) -> Telemetry {
     }
 }
 
+/// The inputs a cycle takes from the stages (at most one).
+struct Takes {
+    ctx: bool,
+    fb: bool,
+    nak: bool,
+    timer: bool,
+    send: bool,
+    wr: bool,
+}
+
 /// The requester for 2^A flows with 2^Q work requests each.
 #[derive(Clone)]
 pub struct Requester<const A: usize, const Q: usize> {
@@ -423,6 +436,53 @@ fn inc(c: &mut u32) {
 }
 
 impl<const A: usize, const Q: usize> Requester<A, Q> {
+    /// Take the next operation from the stages' heads (in `IDLE`, or in
+    /// `WB`, the last cycle of one): `FLOW_RD` if one is taken.
+    fn take(&mut self, t: &Takes, t_head: Option<u128>) -> u8 {
+        if t.ctx {
+            self.kind = kind::CTX;
+            self.ctx = self.in_ctx.reg;
+            self.ctx.flow &= (1 << A) - 1;
+            self.ctx.psn &= PSN_MASK;
+            self.flow = self.ctx.flow;
+        } else if t.fb {
+            self.kind = kind::FB;
+            self.fb = self.in_fb.reg;
+            self.fb.flow &= (1 << A) - 1;
+            self.fb.psn &= PSN_MASK;
+            self.flow = self.fb.flow;
+        } else if t.nak {
+            self.kind = kind::NAK;
+            self.fb = CcFeedback {
+                flow: self.in_nak.reg.flow & ((1 << A) - 1),
+                psn: self.in_nak.reg.psn & PSN_MASK,
+                aeth: (self.in_nak.reg.syndrome as u32) << 24,
+                ..CcFeedback::default()
+            };
+            self.flow = self.fb.flow;
+        } else if t.timer {
+            let h = t_head.unwrap();
+            self.kind = kind::TIMER;
+            self.flow = (h >> 40) as u32 & 0xFFFF;
+            self.t_gen = (h >> 32) as u8;
+        } else if t.send {
+            self.kind = kind::SEND;
+            self.send = self.in_send.reg;
+            self.send.flow &= 0xFFFF;
+            self.flow = self.send.flow;
+        } else if t.wr {
+            self.kind = kind::WR;
+            self.wr = self.in_wr.reg;
+            self.wr.flow &= 0xFFFF;
+            self.flow = self.wr.flow;
+        }
+        if t.ctx || t.fb || t.nak || t.timer || t.send || t.wr {
+            st::FLOW_RD
+        } else {
+            st::IDLE
+        }
+    }
+
     fn slot_addr(&self, flow: u32, slot: u32) -> usize {
         (((flow & ((1 << A) - 1)) << Q) | (slot & ((1 << Q) - 1))) as usize
     }
@@ -513,7 +573,10 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
     fn step(&mut self, i: &In) -> Out {
         let l = mtu_log2(i.cfg_mtu_log2);
         let m = ix_mask(Q);
-        let idle = self.state == st::IDLE;
+        // The next operation is taken in `IDLE` or already in `WB`, the
+        // last cycle of one (the RTL's `Flow` then takes its working copy,
+        // not the RAMs' words from before that write-back: `rd_same`).
+        let idle = self.state == st::IDLE || self.state == st::WB;
         let t_head = self.timer.head();
         let t_exp = t_head.is_some_and(|h| self.now.wrapping_sub(h as u32) < 1 << 31);
         // Priority: context, feedback, NAK, timer, PktSend, work request.
@@ -526,6 +589,14 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
         let take_send = idle && !take_ctx && !take_fb && !take_nak && !t_exp && send_valid;
         let take_wr =
             idle && !take_ctx && !take_fb && !take_nak && !t_exp && !send_valid && self.in_wr.full;
+        let takes = Takes {
+            ctx: take_ctx,
+            fb: take_fb,
+            nak: take_nak,
+            timer: take_t,
+            send: take_send,
+            wr: take_wr,
+        };
         let o = Out {
             ctx_ready: self.in_ctx.s_ready(),
             wr_ready: self.in_wr.s_ready(),
@@ -563,52 +634,11 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
         let mut t_push: Option<u128> = None;
 
         let next = match self.state {
-            st::IDLE => {
-                if take_ctx {
-                    self.kind = kind::CTX;
-                    self.ctx = self.in_ctx.reg;
-                    self.ctx.flow &= (1 << A) - 1;
-                    self.ctx.psn &= PSN_MASK;
-                    self.flow = self.ctx.flow;
-                } else if take_fb {
-                    self.kind = kind::FB;
-                    self.fb = self.in_fb.reg;
-                    self.fb.flow &= (1 << A) - 1;
-                    self.fb.psn &= PSN_MASK;
-                    self.flow = self.fb.flow;
-                } else if take_nak {
-                    self.kind = kind::NAK;
-                    self.fb = CcFeedback {
-                        flow: self.in_nak.reg.flow & ((1 << A) - 1),
-                        psn: self.in_nak.reg.psn & PSN_MASK,
-                        aeth: (self.in_nak.reg.syndrome as u32) << 24,
-                        ..CcFeedback::default()
-                    };
-                    self.flow = self.fb.flow;
-                } else if take_t {
-                    let h = t_head.unwrap();
-                    self.kind = kind::TIMER;
-                    self.flow = (h >> 40) as u32 & 0xFFFF;
-                    self.t_gen = (h >> 32) as u8;
-                } else if take_send {
-                    self.kind = kind::SEND;
-                    self.send = self.in_send.reg;
-                    self.send.flow &= 0xFFFF;
-                    self.flow = self.send.flow;
-                } else if take_wr {
-                    self.kind = kind::WR;
-                    self.wr = self.in_wr.reg;
-                    self.wr.flow &= 0xFFFF;
-                    self.flow = self.wr.flow;
-                }
-                if idle && (take_ctx || take_fb || take_nak || take_t || take_send || take_wr) {
-                    st::FLOW
-                } else {
-                    st::IDLE
-                }
-            }
+            st::IDLE => self.take(&takes, t_head),
+            st::FLOW_RD => st::FLOW,
             st::FLOW => {
-                // The flow's state words arrive from the RAM.
+                // The flow's state words arrive from the RAMs' output
+                // registers.
                 self.in_range = self.flow >> A == 0;
                 self.s = self.flows[(self.flow & ((1 << A) - 1)) as usize];
                 self.rd_done = false;
@@ -1103,7 +1133,7 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                             | deadline as u128,
                     );
                 }
-                st::IDLE
+                self.take(&takes, t_head)
             }
         };
         self.timer.step(&fifo::In {

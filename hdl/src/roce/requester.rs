@@ -3,9 +3,11 @@
 //! to completions, a retransmission timer per flow, READ tracking.
 //!
 //! # What it does
-//! One operation at a time. Each reads its flow's state words (`Flow`),
-//! acts on a copy in registers (`Decide` and the states after it) and
-//! writes it back (`Wb`). Inputs are taken in this order: context write,
+//! One operation at a time. Each reads its flow's state words
+//! (`FlowRd`, `Flow`), acts on a copy in registers (`Decide` and the
+//! states after it) and writes it back (`Wb`). The next operation is
+//! taken in `Idle`, or already in `Wb`. Inputs are taken in this order:
+//! context write,
 //! feedback (ACK or READ RESPONSE from the dispatcher), NAK, an expired
 //! timer, PktSend, work request.
 //! - **Work request** (`s_wr`): checked (opcode WRITE or READ, length
@@ -86,7 +88,19 @@
 //! bits, ring indices Q + 1 bits (kept in 9-bit registers).
 //!
 //! # Timing
-//! An operation takes `Flow`, `Decide`, its states, and `Wb`; every ring
+//! An operation takes `FlowRd`, `Flow`, `Decide`, its states, and `Wb`,
+//! and the next one is taken in that `Wb` (or in `Idle` after it), so
+//! operations follow each other without an `Idle` between them. The
+//! flow's state words are a block of their own, [`ReqStateRam`]
+//! (`req_state_ram.rs`, with its twin and test), read at the cycle an
+//! operation is taken and registered as they leave the block RAMs (R3),
+//! so `Flow` loads the working copy from flip-flops and nothing follows
+//! the RAMs' clock-to-out in the cycle they read. An operation taken in
+//! `Wb` on the entry that `Wb` writes back reads the words from before
+//! that write (the RAM reads the old word); `rd_same` marks it and `Flow`
+//! keeps the working copy, which is what was written. `Decide`'s room
+//! check (two chains) and window check are registers computed in `Flow`
+//! from the words as `Flow` takes them (R4). Every ring
 //! read takes two cycles (`*Rd`, `*Rd2`). The rings are a block of their
 //! own, [`WrRing`] (`wr_ring.rs`, with its twin and test), whose words
 //! are registered as they leave the block RAM, read a cycle ahead at the
@@ -96,8 +110,8 @@
 //! made a cycle earlier from the next values of those registers, so the
 //! nets to the ring's many block RAMs start at a register (R1). Each input passes its record's input stage
 //! (`<Record>::Stage`, one register; timing rule R1): `s_*.ready` is the
-//! stage's empty flag, a flip-flop, and `Idle` chooses among the stages'
-//! heads, so no input reaches an output in the same cycle. A record
+//! stage's empty flag, a flip-flop, and `Idle` (or `Wb`) chooses among
+//! the stages' heads, so no input reaches an output in the same cycle. A record
 //! offered to an empty stage is at its head a cycle later; a stage taken
 //! in cycle t holds the next record at t + 2, before the operation begins
 //! that could take it (every operation lasts three cycles or more), so the
@@ -107,9 +121,9 @@
 //! ring's slot at `tail` in `Decide` whenever that slot is free, whatever
 //! the checks say (`tail` moves only on acceptance), so the checks'
 //! carry chains end in registers, not in the rings' write enables (R4).
-//! Likewise `Post`'s two compares are registered a cycle ahead, on the
-//! value `seq_ack` has when `Post` begins; `Decide`'s feedback window
-//! check is one subtraction from a register made in `Flow`; and the
+//! Likewise `Post`'s two compares are registered a cycle ahead, each
+//! made for the three values `seq_ack` can have when `Post` begins and
+//! one result bit chosen; and the
 //! segmentation is a block of its own, [`Segment`] (`segment.rs`, with
 //! its twin and test), registered at the end of `SegRd2` and at most
 //! three carry chains deep (its trim test two compares side by side, its
@@ -136,8 +150,9 @@
 //! Golden twin: `nic_golden::roce::requester` (same states and registers).
 
 use crate::cc::CcEventSource;
-use crate::mem::{Fifo, Ram};
+use crate::mem::Fifo;
 use crate::roce::op_decode::OpDecode;
+use crate::roce::req_state_ram::ReqStateRam;
 use crate::roce::segment::Segment;
 use crate::roce::wr_ring::WrRing;
 use crate::roce::{
@@ -155,6 +170,7 @@ pub const FRESH_HDR: u64 = 0x1000_0500_0000_0000;
 #[derive(Copy, Clone, PartialEq, Debug, LogicState)]
 pub enum ReqState {
     Idle,
+    FlowRd,
     Flow,
     Decide,
     CtxEv,
@@ -225,17 +241,10 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     pub m_cmpl: WrCompletionSource,
     pub m_cc: CcEventSource,
     pub m_stats: ReqStatsSource,
-    // Flow state words, address = flow: four RAMs whose widths fill the
-    // 36-bit block-RAM columns (8 DP16KD where one RAM per field took 14).
-    // st_w0: flags (17..0), head (26..18), send_ix (35..27);
-    // st_w1: db (8..0), tail (17..9), gen (25..18), epoch (33..26);
-    // st_seq: seq_tail (31..0), una (63..32), seq_exp (95..64);
-    // st_psn: rd_k (23..0), psn_tail (47..24), psn_next (71..48),
-    // psn_max (95..72).
-    st_w0: Ram<Bits<36>, A>,
-    st_w1: Ram<Bits<34>, A>,
-    st_seq: Ram<Bits<96>, A>,
-    st_psn: Ram<Bits<96>, A>,
+    /// The flow state words, address = flow (`req_state_ram.rs`: four
+    /// block RAMs, the read registered as it leaves them, R3): read in
+    /// `Idle`, there in `Flow`; written in `Wb`.
+    st: ReqStateRam<A>,
     /// The work-request ring (address = flow << Q | slot; its words
     /// registered as they leave the block RAM, R3: read one cycle ahead,
     /// the address being the next cycle's slot).
@@ -491,7 +500,20 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     /// is full): an equality, so the ring's write enable needs no chain.
     slot_busy: Signal<Local, Bit>,
     ring_we: Signal<Local, Bit>,
-    is_full: Signal<Local, Bit>,
+    /// The operation was taken in `Wb` on the entry that `Wb` wrote
+    /// back: `Flow` keeps the working copy instead of the RAMs' (older)
+    /// words.
+    rd_same: DFF<Bit>,
+    /// The words `Flow` takes (the RAMs', or the working copy where
+    /// `rd_same`) that the registered checks below need.
+    fw_tail: Signal<Local, Bits<9>>,
+    fw_head: Signal<Local, Bits<9>>,
+    fw_seq_tail: Signal<Local, Bits<32>>,
+    fw_una: Signal<Local, Bits<32>>,
+    fw_psn_max: Signal<Local, Bits<24>>,
+    /// The ring is full or the stream window would pass 2^31: computed
+    /// in `Flow`, valid in `Decide`.
+    is_full: DFF<Bit>,
     tail_inc: Signal<Local, Bits<9>>,
     wr_fence_ok: Signal<Local, Bit>,
     wr_go: Signal<Local, Bit>,
@@ -523,15 +545,21 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     /// one subtraction.
     p_above: DFF<Bits<24>>,
     ahead: Signal<Local, Bits<24>>,
-    is_ahead: Signal<Local, Bit>,
-    // Post: its two compares, done a cycle ahead (R4) on the value
-    // `seq_ack` has when Post begins (`seq_ack_post`).
-    seq_ack_post: Signal<Local, Bits<32>>,
+    /// The feedback acknowledges past every PSN sent: computed in
+    /// `Flow`, valid in `Decide`.
+    is_ahead: DFF<Bit>,
+    // Post: its two compares, done a cycle ahead (R4) for each value
+    // `seq_ack` can have when Post begins (kept, `r_seq_mid`,
+    // `r_seq_end`).
+    adv_keep: Signal<Local, Bits<32>>,
+    adv_mid: Signal<Local, Bits<32>>,
+    adv_end: Signal<Local, Bits<32>>,
+    past_keep: Signal<Local, Bits<32>>,
+    past_mid: Signal<Local, Bits<32>>,
+    past_end: Signal<Local, Bits<32>>,
     // The entry's end in the stream: the segmentation's (`Segment`) and
     // AckChk's.
     seq_end_w: Signal<Local, Bits<32>>,
-    adv: Signal<Local, Bits<32>>,
-    past: Signal<Local, Bits<32>>,
     /// Post: `seq_ack` is past `s_una` (serial order), registered.
     adv_pos: DFF<Bit>,
     /// Post: `seq_ack` is past `s_seq_exp` (serial order), registered.
@@ -554,7 +582,6 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     set_rewind: Signal<Local, Bit>,
     clr_rd_done: Signal<Local, Bit>,
     eff_rd_done: Signal<Local, Bit>,
-    st_flags_w: Signal<Local, Bits<18>>,
     eff_rewind: Signal<Local, Bit>,
     /// Errors found in the cycle of `do_cont` (a timeout past the retry
     /// limit, a NAK sequence error past it in Post): flush first.
@@ -577,6 +604,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             clock,
             adv_pos,
             ring_addr,
+            is_full,
+            is_ahead,
+            rd_same,
             past_pos,
             db_at_tail,
             is_ack_q,
@@ -709,10 +739,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             r_seq_end,
             r_psn_rew
         );
-        clock!(
-            self, clock, st_w0, st_w1, st_seq, st_psn, ring, segment, timer, in_ctx, in_wr,
-            in_send, in_fb, in_nak
-        );
+        clock!(self, clock, st, ring, segment, timer, in_ctx, in_wr, in_send, in_fb, in_nak);
         ReqFlowCtxSink::<A>::link(&mut self.s_ctx, &mut self.in_ctx.s);
         WorkReqSink::link(&mut self.s_wr, &mut self.in_wr.s);
         PktSendSink::link(&mut self.s_send, &mut self.in_send.s);
@@ -733,7 +760,11 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
 
         // ---- Input choice (Idle only): context, feedback, NAK, timer,
         // PktSend, work request.
-        self.idle.next = (self.state.q.val() == ReqState::Idle);
+        // The next operation is taken in `Idle` or already in the last
+        // cycle of one, `Wb` (whose write-back `Flow` then reads past
+        // the RAM: `rd_same`).
+        self.idle.next =
+            ((self.state.q.val() == ReqState::Idle) || (self.state.q.val() == ReqState::Wb));
         self.t_dt.next = (self.now.q.val() - self.timer.head_data.val().get_bits::<32>(0));
         self.t_exp.next = (self.timer.head_valid.val() && !self.t_dt.val().get_bit(31));
         self.take_ctx.next = (self.idle.val() && self.in_ctx.m.valid.val());
@@ -800,13 +831,30 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         } else {
             self.wr_n.d.next = 1.into();
         }
-        self.wr_used.next = ((self.s_tail.q.val() - self.s_head.q.val()) & self.k_ix.val());
-        self.wr_out.next = (bit_cast::<33, 32>((self.s_seq_tail.q.val() - self.s_una.q.val()))
+        // The room check, registered a cycle ahead from the state words
+        // as they leave `st` (there in `Flow`, so `is_full` is valid in
+        // `Decide`; `wr_ext` holds from `Flow` on): its two chains end in
+        // a register, not in `Decide`'s decision (R4).
+        if self.rd_same.q.val() {
+            self.fw_tail.next = self.s_tail.q.val();
+            self.fw_head.next = self.s_head.q.val();
+            self.fw_seq_tail.next = self.s_seq_tail.q.val();
+            self.fw_una.next = self.s_una.q.val();
+            self.fw_psn_max.next = self.s_psn_max.q.val();
+        } else {
+            self.fw_tail.next = self.st.tail.val();
+            self.fw_head.next = self.st.head.val();
+            self.fw_seq_tail.next = self.st.seq_tail.val();
+            self.fw_una.next = self.st.una.val();
+            self.fw_psn_max.next = self.st.psn_max.val();
+        }
+        self.wr_used.next = ((self.fw_tail.val() - self.fw_head.val()) & self.k_ix.val());
+        self.wr_out.next = (bit_cast::<33, 32>((self.fw_seq_tail.val() - self.fw_una.val()))
             + bit_cast::<33, 32>(self.wr_ext.q.val()));
         self.bad_opcode.d.next = ((self.wr_opcode.q.val() != self.k_wr_write.val())
             && (self.wr_opcode.q.val() != self.k_wr_read.val()));
         self.bad_len.d.next = (!self.wr_len.q.val().any() || self.wr_len.q.val().get_bit(31));
-        self.is_full.next = ((self.wr_used.val() == self.k_full.val())
+        self.is_full.d.next = ((self.wr_used.val() == self.k_full.val())
             || self.wr_out.val().get_bit(31)
             || self.wr_out.val().get_bit(32));
         self.tail_inc.next = ((self.s_tail.q.val() + 1) & self.k_ix.val());
@@ -824,42 +872,30 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         // in Idle, there in Flow); the ring entry at `slot` (there one
         // cycle after `slot` is set); writes in Decide (ring) and Wb.
         self.fl.next = self.flow.q.val().get_bits::<A>(0);
-        self.st_w0.read_address.next = self.flow_in.val().get_bits::<A>(0);
-        self.st_w1.read_address.next = self.flow_in.val().get_bits::<A>(0);
-        self.st_seq.read_address.next = self.flow_in.val().get_bits::<A>(0);
-        self.st_psn.read_address.next = self.flow_in.val().get_bits::<A>(0);
-        self.st_w0.write_address.next = self.fl.val();
-        self.st_w1.write_address.next = self.fl.val();
-        self.st_seq.write_address.next = self.fl.val();
-        self.st_psn.write_address.next = self.fl.val();
-        // Flags: active, tlm_data, armed, rd_open (6..3), rd_post (10..7),
-        // err (11), retries (14..12), retry_limit (17..15).
-        self.st_flags_w.next = (bit_cast::<18, 1>(self.s_active.q.val().into())
-            | (bit_cast::<18, 1>(self.s_tlm_data.q.val().into()) << 1)
-            | (bit_cast::<18, 1>(self.s_armed.q.val().into()) << 2)
-            | (bit_cast::<18, 4>(self.s_rd_open.q.val()) << 3)
-            | (bit_cast::<18, 4>(self.s_rd_post.q.val()) << 7)
-            | (bit_cast::<18, 1>(self.s_err.q.val().into()) << 11)
-            | (bit_cast::<18, 3>(self.s_retries.q.val()) << 12)
-            | (bit_cast::<18, 3>(self.s_retry_limit.q.val()) << 15));
-        self.st_w0.write_data.next = (bit_cast::<36, 18>(self.st_flags_w.val())
-            | (bit_cast::<36, 9>(self.s_head.q.val()) << 18)
-            | (bit_cast::<36, 9>(self.s_send_ix.q.val()) << 27));
-        self.st_w1.write_data.next = (bit_cast::<34, 9>(self.s_db.q.val())
-            | (bit_cast::<34, 9>(self.s_tail.q.val()) << 9)
-            | (bit_cast::<34, 8>(self.s_gen.q.val()) << 18)
-            | (bit_cast::<34, 8>(self.s_epoch.q.val()) << 26));
-        self.st_seq.write_data.next = (bit_cast::<96, 32>(self.s_seq_tail.q.val())
-            | (bit_cast::<96, 32>(self.s_una.q.val()) << 32)
-            | (bit_cast::<96, 32>(self.s_seq_exp.q.val()) << 64));
-        self.st_psn.write_data.next = (bit_cast::<96, 24>(self.s_rd_k.q.val())
-            | (bit_cast::<96, 24>(self.s_psn_tail.q.val()) << 24)
-            | (bit_cast::<96, 24>(self.s_psn_next.q.val()) << 48)
-            | (bit_cast::<96, 24>(self.s_psn_max.q.val()) << 72));
-        self.st_w0.write_enable.next = false;
-        self.st_w1.write_enable.next = false;
-        self.st_seq.write_enable.next = false;
-        self.st_psn.write_enable.next = false;
+        self.st.read_address.next = self.flow_in.val().get_bits::<A>(0);
+        self.st.write_address.next = self.fl.val();
+        self.st.write_enable.next = false;
+        self.st.w_active.next = self.s_active.q.val();
+        self.st.w_tlm_data.next = self.s_tlm_data.q.val();
+        self.st.w_armed.next = self.s_armed.q.val();
+        self.st.w_rd_open.next = self.s_rd_open.q.val();
+        self.st.w_rd_post.next = self.s_rd_post.q.val();
+        self.st.w_err.next = self.s_err.q.val();
+        self.st.w_retries.next = self.s_retries.q.val();
+        self.st.w_retry_limit.next = self.s_retry_limit.q.val();
+        self.st.w_head.next = self.s_head.q.val();
+        self.st.w_send_ix.next = self.s_send_ix.q.val();
+        self.st.w_db.next = self.s_db.q.val();
+        self.st.w_tail.next = self.s_tail.q.val();
+        self.st.w_gen.next = self.s_gen.q.val();
+        self.st.w_epoch.next = self.s_epoch.q.val();
+        self.st.w_seq_tail.next = self.s_seq_tail.q.val();
+        self.st.w_una.next = self.s_una.q.val();
+        self.st.w_seq_exp.next = self.s_seq_exp.q.val();
+        self.st.w_rd_k.next = self.s_rd_k.q.val();
+        self.st.w_psn_tail.next = self.s_psn_tail.q.val();
+        self.st.w_psn_next.next = self.s_psn_next.q.val();
+        self.st.w_psn_max.next = self.s_psn_max.q.val();
 
         self.w_addr.next = ((bit_cast::<AQ, A>(self.fl.val()) << self.k_q.val())
             | bit_cast::<AQ, 9>((self.s_tail.q.val() & self.k_qmask.val())));
@@ -992,33 +1028,45 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         } else {
             self.p_above.d.next = (self.fb_psn.q.val() + 1);
         }
-        // p_in − (psn_max − 1), its zero test an equality beside the chain.
-        self.ahead.next = (self.p_above.q.val() - self.s_psn_max.q.val());
-        self.is_ahead.next =
-            ((self.p_above.q.val() != self.s_psn_max.q.val()) && !self.ahead.val().get_bit(23));
+        // p_in − (psn_max − 1), its zero test an equality beside the chain,
+        // registered a cycle ahead like the room check: `p_above` is
+        // valid from `Flow` on, `psn_max` leaves `st` in `Flow`.
+        self.ahead.next = (self.p_above.q.val() - self.fw_psn_max.val());
+        self.is_ahead.d.next =
+            ((self.p_above.q.val() != self.fw_psn_max.val()) && !self.ahead.val().get_bit(23));
 
         // ---- Post's compares, a cycle ahead. Post follows `AckChk` or
         // `AckCmpl`, neither of which moves `s_una` or `s_seq_exp`;
         // `AckChk` sets `seq_ack` as chosen here (its own branches, from
         // registers), `AckCmpl` keeps it. So the carry chains end in
         // `adv_pos` and `past_pos`, not in the ring's read address through
-        // `moved` (R4). Their value matters only in Post.
-        self.seq_ack_post.next = self.seq_ack.q.val();
-        if (self.state.q.val() == ReqState::AckChk) {
-            if self.r_ack_skip.q.val() {
-                self.seq_ack_post.next = self.seq_ack.q.val();
-            } else if self.r_inside.q.val() {
+        // `moved` (R4). Their value matters only in Post. Each compare is
+        // made for the three values `seq_ack` can take (kept, the packet's
+        // end `r_seq_mid`, the entry's end `r_seq_end`), side by side, and
+        // the choice picks one bit: the choice's select is not in front of
+        // a carry chain.
+        self.adv_keep.next = (self.seq_ack.q.val() - self.s_una.q.val());
+        self.adv_mid.next = (self.r_seq_mid.q.val() - self.s_una.q.val());
+        self.adv_end.next = (self.r_seq_end.q.val() - self.s_una.q.val());
+        self.past_keep.next = (self.seq_ack.q.val() - self.s_seq_exp.q.val());
+        self.past_mid.next = (self.r_seq_mid.q.val() - self.s_seq_exp.q.val());
+        self.past_end.next = (self.r_seq_end.q.val() - self.s_seq_exp.q.val());
+        self.adv_pos.d.next = (self.adv_keep.val().any() && !self.adv_keep.val().get_bit(31));
+        self.past_pos.d.next = (self.past_keep.val().any() && !self.past_keep.val().get_bit(31));
+        if ((self.state.q.val() == ReqState::AckChk) && !self.r_ack_skip.q.val()) {
+            if self.r_inside.q.val() {
                 if !self.w_read.val() {
-                    self.seq_ack_post.next = self.r_seq_mid.q.val();
+                    self.adv_pos.d.next =
+                        (self.adv_mid.val().any() && !self.adv_mid.val().get_bit(31));
+                    self.past_pos.d.next =
+                        (self.past_mid.val().any() && !self.past_mid.val().get_bit(31));
                 }
             } else {
-                self.seq_ack_post.next = self.r_seq_end.q.val();
+                self.adv_pos.d.next = (self.adv_end.val().any() && !self.adv_end.val().get_bit(31));
+                self.past_pos.d.next =
+                    (self.past_end.val().any() && !self.past_end.val().get_bit(31));
             }
         }
-        self.adv.next = (self.seq_ack_post.val() - self.s_una.q.val());
-        self.past.next = (self.seq_ack_post.val() - self.s_seq_exp.q.val());
-        self.adv_pos.d.next = (self.adv.val().any() && !self.adv.val().get_bit(31));
-        self.past_pos.d.next = (self.past.val().any() && !self.past.val().get_bit(31));
         self.db_at_tail.d.next = (self.s_db.q.val() == self.s_tail.q.val());
         self.moved.next = (self.adv_pos.q.val() || self.progress.q.val());
 
@@ -1029,95 +1077,42 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.t_push.next = false;
 
         match self.state.q.val() {
-            ReqState::Idle => {
-                if self.take_ctx.val() {
-                    self.kind.d.next = ReqKind::Ctx;
-                    self.ctx_active.d.next = self.in_ctx.m.active.val();
-                    self.ctx_psn.d.next = self.in_ctx.m.psn.val();
-                    self.ctx_tlm_data.d.next = self.in_ctx.m.tlm_data.val();
-                    self.ctx_retry_limit.d.next = self.in_ctx.m.retry_limit.val();
-                    self.state.d.next = ReqState::Flow;
-                } else if self.take_fb.val() {
-                    self.kind.d.next = ReqKind::Fb;
-                    self.fb_psn.d.next = self.in_fb.m.psn.val();
-                    self.fb_aeth.d.next = self.in_fb.m.aeth.val();
-                    self.fb_opcode.d.next = self.in_fb.m.opcode.val();
-                    self.fb_tlm.d.next = self.in_fb.m.tlm.present.val();
-                    self.fb_hdr.d.next = self.in_fb.m.tlm.hdr.val();
-                    self.fb_hop0.d.next = self.in_fb.m.tlm.hop0.val();
-                    self.fb_hop1.d.next = self.in_fb.m.tlm.hop1.val();
-                    self.fb_hop2.d.next = self.in_fb.m.tlm.hop2.val();
-                    self.fb_hop3.d.next = self.in_fb.m.tlm.hop3.val();
-                    self.fb_hop4.d.next = self.in_fb.m.tlm.hop4.val();
-                    self.state.d.next = ReqState::Flow;
-                } else if self.take_nak.val() {
-                    self.kind.d.next = ReqKind::Nak;
-                    self.fb_psn.d.next = self.in_nak.m.psn.val();
-                    self.fb_aeth.d.next = (bit_cast::<32, 8>(self.in_nak.m.syndrome.val()) << 24);
-                    self.fb_opcode.d.next = 0.into();
-                    self.fb_tlm.d.next = false;
-                    self.fb_hdr.d.next = 0.into();
-                    self.fb_hop0.d.next = 0.into();
-                    self.fb_hop1.d.next = 0.into();
-                    self.fb_hop2.d.next = 0.into();
-                    self.fb_hop3.d.next = 0.into();
-                    self.fb_hop4.d.next = 0.into();
-                    self.state.d.next = ReqState::Flow;
-                } else if self.take_t.val() {
-                    self.kind.d.next = ReqKind::Timer;
-                    self.t_gen.d.next = self.timer.head_data.val().get_bits::<8>(32);
-                    self.state.d.next = ReqState::Flow;
-                } else if self.take_send.val() {
-                    self.kind.d.next = ReqKind::Send;
-                    self.send_seq.d.next = self.in_send.m.seq.val();
-                    self.send_len.d.next = self.in_send.m.len.val();
-                    self.send_probe.d.next = self.in_send.m.probe.val();
-                    self.send_epoch.d.next = self.in_send.m.epoch.val();
-                    self.state.d.next = ReqState::Flow;
-                } else if self.take_wr.val() {
-                    self.kind.d.next = ReqKind::Wr;
-                    self.wr_opcode.d.next = self.in_wr.m.opcode.val();
-                    self.wr_laddr.d.next = self.in_wr.m.laddr.val();
-                    self.wr_va.d.next = self.in_wr.m.va.val();
-                    self.wr_rkey.d.next = self.in_wr.m.rkey.val();
-                    self.wr_len.d.next = self.in_wr.m.len.val();
-                    self.wr_tag.d.next = self.in_wr.m.tag.val();
-                    self.state.d.next = ReqState::Flow;
-                }
-                if (self.take_ctx.val()
-                    || self.take_fb.val()
-                    || self.take_nak.val()
-                    || self.take_t.val()
-                    || self.take_send.val()
-                    || self.take_wr.val())
-                {
-                    self.flow.d.next = self.flow_in.val();
-                }
+            ReqState::Idle => {}
+            ReqState::FlowRd => {
+                // The flow's state words leave the RAMs, into their
+                // output registers (R3).
+                self.state.d.next = ReqState::Flow;
             }
             ReqState::Flow => {
-                // The flow's state words arrive from the RAMs.
+                // The flow's state words arrive from the RAMs' output
+                // registers.
                 self.in_range.d.next = !(self.flow.q.val() >> self.k_a.val()).any();
-                self.s_active.d.next = self.st_w0.read_data.val().get_bit(0);
-                self.s_tlm_data.d.next = self.st_w0.read_data.val().get_bit(1);
-                self.s_armed.d.next = self.st_w0.read_data.val().get_bit(2);
-                self.s_rd_open.d.next = self.st_w0.read_data.val().get_bits::<4>(3);
-                self.s_rd_post.d.next = self.st_w0.read_data.val().get_bits::<4>(7);
-                self.s_err.d.next = self.st_w0.read_data.val().get_bit(11);
-                self.s_retries.d.next = self.st_w0.read_data.val().get_bits::<3>(12);
-                self.s_retry_limit.d.next = self.st_w0.read_data.val().get_bits::<3>(15);
-                self.s_rd_k.d.next = self.st_psn.read_data.val().get_bits::<24>(0);
-                self.s_gen.d.next = self.st_w1.read_data.val().get_bits::<8>(18);
-                self.s_epoch.d.next = self.st_w1.read_data.val().get_bits::<8>(26);
-                self.s_head.d.next = self.st_w0.read_data.val().get_bits::<9>(18);
-                self.s_send_ix.d.next = self.st_w0.read_data.val().get_bits::<9>(27);
-                self.s_db.d.next = self.st_w1.read_data.val().get_bits::<9>(0);
-                self.s_tail.d.next = self.st_w1.read_data.val().get_bits::<9>(9);
-                self.s_seq_tail.d.next = self.st_seq.read_data.val().get_bits::<32>(0);
-                self.s_una.d.next = self.st_seq.read_data.val().get_bits::<32>(32);
-                self.s_seq_exp.d.next = self.st_seq.read_data.val().get_bits::<32>(64);
-                self.s_psn_tail.d.next = self.st_psn.read_data.val().get_bits::<24>(24);
-                self.s_psn_next.d.next = self.st_psn.read_data.val().get_bits::<24>(48);
-                self.s_psn_max.d.next = self.st_psn.read_data.val().get_bits::<24>(72);
+                // Taken in `Wb` on the same entry, the RAMs read the
+                // words before that write-back: the working copy, which
+                // that `Wb` wrote and nothing has changed since, is them.
+                if !self.rd_same.q.val() {
+                    self.s_active.d.next = self.st.active.val();
+                    self.s_tlm_data.d.next = self.st.tlm_data.val();
+                    self.s_armed.d.next = self.st.armed.val();
+                    self.s_rd_open.d.next = self.st.rd_open.val();
+                    self.s_rd_post.d.next = self.st.rd_post.val();
+                    self.s_err.d.next = self.st.err.val();
+                    self.s_retries.d.next = self.st.retries.val();
+                    self.s_retry_limit.d.next = self.st.retry_limit.val();
+                    self.s_head.d.next = self.st.head.val();
+                    self.s_send_ix.d.next = self.st.send_ix.val();
+                    self.s_db.d.next = self.st.db.val();
+                    self.s_tail.d.next = self.st.tail.val();
+                    self.s_gen.d.next = self.st.gen.val();
+                    self.s_epoch.d.next = self.st.epoch.val();
+                    self.s_seq_tail.d.next = self.st.seq_tail.val();
+                    self.s_una.d.next = self.st.una.val();
+                    self.s_seq_exp.d.next = self.st.seq_exp.val();
+                    self.s_rd_k.d.next = self.st.rd_k.val();
+                    self.s_psn_tail.d.next = self.st.psn_tail.val();
+                    self.s_psn_next.d.next = self.st.psn_next.val();
+                    self.s_psn_max.d.next = self.st.psn_max.val();
+                }
                 self.rd_done.d.next = false;
                 self.progress.d.next = false;
                 self.rewind.d.next = false;
@@ -1162,7 +1157,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                             || self.bad_len.q.val()
                             || !self.live.val()
                             || self.s_err.q.val()
-                            || self.is_full.val())
+                            || self.is_full.q.val())
                         {
                             self.cmpl_bytes.d.next = 0.into();
                             self.cmpl_tag.d.next = self.wr_tag.q.val();
@@ -1187,7 +1182,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                             self.cmpl_v.d.next = true;
                             self.cmpl_status.d.next = self.k_st_flushed.val();
                             self.state.d.next = ReqState::WrCmpl;
-                        } else if self.is_full.val() {
+                        } else if self.is_full.q.val() {
                             self.c_err_full.d.next = (self.c_err_full.q.val() + 1);
                             self.cmpl_v.d.next = true;
                             self.cmpl_status.d.next = self.k_st_full.val();
@@ -1281,7 +1276,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         {
                             self.c_bad_fb.d.next = (self.c_bad_fb.q.val() + 1);
                             self.state.d.next = ReqState::Idle;
-                        } else if self.is_ahead.val() {
+                        } else if self.is_ahead.q.val() {
                             self.c_ack_ahead.d.next = (self.c_ack_ahead.q.val() + 1);
                             self.state.d.next = ReqState::Idle;
                         } else {
@@ -1620,13 +1615,78 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             }
             _ => {
                 // Wb: the state words back, and the timer armed.
-                self.st_w0.write_enable.next = true;
-                self.st_w1.write_enable.next = true;
-                self.st_seq.write_enable.next = true;
-                self.st_psn.write_enable.next = true;
+                self.st.write_enable.next = true;
                 self.t_push.next = self.arm.q.val();
                 self.state.d.next = ReqState::Idle;
             }
+        }
+
+        // ---- Taking the next operation (`Idle`, or `Wb`: `idle`), in this
+        // order: context, feedback, NAK, timer, PktSend, work request.
+        if self.take_ctx.val() {
+            self.kind.d.next = ReqKind::Ctx;
+            self.ctx_active.d.next = self.in_ctx.m.active.val();
+            self.ctx_psn.d.next = self.in_ctx.m.psn.val();
+            self.ctx_tlm_data.d.next = self.in_ctx.m.tlm_data.val();
+            self.ctx_retry_limit.d.next = self.in_ctx.m.retry_limit.val();
+            self.state.d.next = ReqState::FlowRd;
+        } else if self.take_fb.val() {
+            self.kind.d.next = ReqKind::Fb;
+            self.fb_psn.d.next = self.in_fb.m.psn.val();
+            self.fb_aeth.d.next = self.in_fb.m.aeth.val();
+            self.fb_opcode.d.next = self.in_fb.m.opcode.val();
+            self.fb_tlm.d.next = self.in_fb.m.tlm.present.val();
+            self.fb_hdr.d.next = self.in_fb.m.tlm.hdr.val();
+            self.fb_hop0.d.next = self.in_fb.m.tlm.hop0.val();
+            self.fb_hop1.d.next = self.in_fb.m.tlm.hop1.val();
+            self.fb_hop2.d.next = self.in_fb.m.tlm.hop2.val();
+            self.fb_hop3.d.next = self.in_fb.m.tlm.hop3.val();
+            self.fb_hop4.d.next = self.in_fb.m.tlm.hop4.val();
+            self.state.d.next = ReqState::FlowRd;
+        } else if self.take_nak.val() {
+            self.kind.d.next = ReqKind::Nak;
+            self.fb_psn.d.next = self.in_nak.m.psn.val();
+            self.fb_aeth.d.next = (bit_cast::<32, 8>(self.in_nak.m.syndrome.val()) << 24);
+            self.fb_opcode.d.next = 0.into();
+            self.fb_tlm.d.next = false;
+            self.fb_hdr.d.next = 0.into();
+            self.fb_hop0.d.next = 0.into();
+            self.fb_hop1.d.next = 0.into();
+            self.fb_hop2.d.next = 0.into();
+            self.fb_hop3.d.next = 0.into();
+            self.fb_hop4.d.next = 0.into();
+            self.state.d.next = ReqState::FlowRd;
+        } else if self.take_t.val() {
+            self.kind.d.next = ReqKind::Timer;
+            self.t_gen.d.next = self.timer.head_data.val().get_bits::<8>(32);
+            self.state.d.next = ReqState::FlowRd;
+        } else if self.take_send.val() {
+            self.kind.d.next = ReqKind::Send;
+            self.send_seq.d.next = self.in_send.m.seq.val();
+            self.send_len.d.next = self.in_send.m.len.val();
+            self.send_probe.d.next = self.in_send.m.probe.val();
+            self.send_epoch.d.next = self.in_send.m.epoch.val();
+            self.state.d.next = ReqState::FlowRd;
+        } else if self.take_wr.val() {
+            self.kind.d.next = ReqKind::Wr;
+            self.wr_opcode.d.next = self.in_wr.m.opcode.val();
+            self.wr_laddr.d.next = self.in_wr.m.laddr.val();
+            self.wr_va.d.next = self.in_wr.m.va.val();
+            self.wr_rkey.d.next = self.in_wr.m.rkey.val();
+            self.wr_len.d.next = self.in_wr.m.len.val();
+            self.wr_tag.d.next = self.in_wr.m.tag.val();
+            self.state.d.next = ReqState::FlowRd;
+        }
+        if (self.take_ctx.val()
+            || self.take_fb.val()
+            || self.take_nak.val()
+            || self.take_t.val()
+            || self.take_send.val()
+            || self.take_wr.val())
+        {
+            self.flow.d.next = self.flow_in.val();
+            self.rd_same.d.next = ((self.state.q.val() == ReqState::Wb)
+                && (self.flow_in.val().get_bits::<A>(0) == self.fl.val()));
         }
 
         // ---- The step after the acknowledgement part: the doorbells a
