@@ -130,8 +130,9 @@
 //! sums chosen between candidates).
 //! Measured by
 //! `bench_requester` (Verilator, MTU 1024, every ready high): a work
-//! request every 4.8 cycles, PktSend to first descriptor 7, a descriptor
-//! every 4, ACK to completion 7 and to the scheduler's ACK 9.
+//! request every 4.8 cycles, PktSend to first descriptor 8, a descriptor
+//! every 4, ACK to completion 8 and to the scheduler's ACK 10 (each a
+//! cycle more than before `FlowRd`; the pace the same).
 //!
 //! # Bad input (dropped or completed with an error, counted)
 //! - work request: bad opcode, length, flow, ring full → completion with
