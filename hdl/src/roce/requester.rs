@@ -244,7 +244,8 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     pub m_stats: ReqStatsSource,
     /// The flow state words, address = flow (`req_state_ram.rs`: four
     /// block RAMs, the read registered as it leaves them, R3): read in
-    /// `Idle`, there in `Flow`; written in `Wb`.
+    /// the cycle an operation is taken (`Idle` or `Wb`), there in `Flow`
+    /// after `FlowRd`; written in `Wb`.
     st: ReqStateRam<A>,
     /// The work-request ring (address = flow << Q | slot; its words
     /// registered as they leave the block RAM, R3: read one cycle ahead,
@@ -1078,7 +1079,10 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.t_push.next = false;
 
         match self.state.q.val() {
-            ReqState::Idle => {}
+            ReqState::Idle => {
+                // Operations are taken below ("Taking the next
+                // operation"), here and in `Wb`.
+            }
             ReqState::FlowRd => {
                 // The flow's state words leave the RAMs, into their
                 // output registers (R3).
