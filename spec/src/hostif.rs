@@ -67,6 +67,9 @@ pub mod full_reset {
         2 * crate::regs::FLOW_DMAC as u32,
         2 * crate::regs::COMMIT as u32 + 1,
     );
+    // The register decoder launches the sweep's second write from
+    // registers loaded with its first: there is a second staged word.
+    const _: () = assert!(STAGED_WORDS.0 < STAGED_WORDS.1);
     /// Words of the core window the sweep writes (64 registers × 2).
     pub const CORE_WORDS: u32 = 128;
     /// The writes to each completion queue: (register offset, value).

@@ -78,7 +78,8 @@
 //! register, the times above for the others (measured in
 //! `docs/driver.md` §8). The address is decoded on its way into
 //! `q_addr` (a request's, or the sweep's next write's, chosen by
-//! registers only), and the decode is registered with it by a block of
+//! registers only; the sweep's next write is itself held in registers,
+//! computed a write ahead), and the decode is registered with it by a block of
 //! its own, [`CsrDecode`] (`csr_decode.rs`, with its twin and test): the
 //! decisions read flags, not compares of the address (timing rule R4). The shadow
 //! word is registered as it is read in `Decode`, so `Shadow`'s merge
@@ -168,11 +169,18 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     scratch: DFF<Bits<32>>,
     /// Cycles of soft reset left.
     soft_left: DFF<Bits<4>>,
-    /// A full reset's sweep runs: `sweep_phase`, and the index within
-    /// it (core-window word, flow, or CQ · 8 + CQ_OPS entry).
+    /// A full reset's sweep runs. `sweep_phase` and `sweep_index` (the
+    /// core-window word, flow, or CQ · 8 + CQ_OPS entry) name the write
+    /// after the one in flight, and `sweep_addr_q`, `sweep_data_q` hold
+    /// its address and data, so the write launched from an answer comes
+    /// from registers (timing rule R4); `sweep_last`: the write in
+    /// flight is the sweep's last.
     sweep: DFF<Bit>,
     sweep_phase: DFF<SweepPhase>,
     sweep_index: DFF<Bits<16>>,
+    sweep_addr_q: DFF<Bits<16>>,
+    sweep_data_q: DFF<Bits<32>>,
+    sweep_last: DFF<Bit>,
     /// The decode of `q_addr`, registered with it: computed from the
     /// address it loads (`addr_next`), so no compare of the address sits
     /// between `q_addr` and a decision (timing rule R4). At most one of
@@ -246,6 +254,13 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
         (map::CORE + ((full_reset::STAGED_WORDS.0 as u16 ^ 1) << 2)) as u64
     )))]
     k_sweep_first: Constant<Bits<16>>,
+    /// The sweep's second write: the first staged register's low word.
+    #[default(Constant::new(Bits::<16>::from((full_reset::STAGED_WORDS.0 as u16 + 1) as u64)))]
+    k_staged_second: Constant<Bits<16>>,
+    #[default(Constant::new(Bits::<16>::from(
+        (map::CORE + (((full_reset::STAGED_WORDS.0 as u16 + 1) ^ 1) << 2)) as u64
+    )))]
+    k_sweep_second: Constant<Bits<16>>,
     #[default(Constant::new(Bits::<16>::from((full_reset::STAGED_WORDS.1 as u16) as u64)))]
     k_staged_last: Constant<Bits<16>>,
     #[default(Constant::new(Bits::<16>::from((1u64 << A) - 1)))]
@@ -316,7 +331,7 @@ pub struct Csr<const A: usize, const Q: usize, const C: usize, const H: usize = 
     clear_regs: Signal<Local, Bit>,
     resp_code: Signal<Local, Bits<2>>,
     resp_data: Signal<Local, Bits<32>>,
-    // The sweep's next write.
+    // The write after the sweep's next (`sweep_phase`, `sweep_index`).
     sweep_next_phase: Signal<Local, SweepPhase>,
     sweep_next_index: Signal<Local, Bits<16>>,
     sweep_done: Signal<Local, Bit>,
@@ -344,6 +359,9 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
             sweep,
             sweep_phase,
             sweep_index,
+            sweep_addr_q,
+            sweep_data_q,
+            sweep_last,
             sq_base_lo,
             sq_base_hi,
             sq_log,
@@ -374,7 +392,8 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
             self.q_strb.d.next = self.s_req.wstrb.val();
             self.state.d.next = CsrState::Decode;
         }
-        // ---- A full reset's sweep: the write after the one answered now.
+        // ---- A full reset's sweep: the write after its next one (the
+        // next's is registered), and whether its next one is its last.
         self.sweep_next_phase.next = self.sweep_phase.q.val();
         self.sweep_next_index.next = (self.sweep_index.q.val() + 1);
         self.sweep_done.next = false;
@@ -437,7 +456,7 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
         if (self.state.q.val() == CsrState::Idle) {
             self.addr_next.next = self.s_req.addr.val();
         } else if self.sweep.q.val() {
-            self.addr_next.next = self.sweep_addr.val();
+            self.addr_next.next = self.sweep_addr_q.q.val();
         }
         // The counters: one selector per page.
         self.sel_parse.sel.next = self.decode.stats_sel.val();
@@ -603,7 +622,10 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
                     self.respond.next = false;
                     self.sweep.d.next = true;
                     self.sweep_phase.d.next = SweepPhase::StagedWords;
-                    self.sweep_index.d.next = self.k_staged_first.val();
+                    self.sweep_index.d.next = self.k_staged_second.val();
+                    self.sweep_addr_q.d.next = self.k_sweep_second.val();
+                    self.sweep_data_q.d.next = 0.into();
+                    self.sweep_last.d.next = false;
                     self.q_addr.d.next = self.k_sweep_first.val();
                     self.addr_load.next = true;
                     self.q_wdata.d.next = 0.into();
@@ -707,16 +729,19 @@ impl<const A: usize, const Q: usize, const C: usize, const H: usize> Logic for C
                 }
             }
         }
-        if (self.sweep.q.val() && self.respond.val() && !self.sweep_done.val()) {
+        if (self.sweep.q.val() && self.respond.val() && !self.sweep_last.q.val()) {
             self.respond.next = false;
+            self.q_addr.d.next = self.sweep_addr_q.q.val();
+            self.addr_load.next = true;
+            self.q_wdata.d.next = self.sweep_data_q.q.val();
+            self.state.d.next = CsrState::Decode;
+            self.sweep_last.d.next = self.sweep_done.val();
             self.sweep_phase.d.next = self.sweep_next_phase.val();
             self.sweep_index.d.next = self.sweep_next_index.val();
-            self.q_addr.d.next = self.sweep_addr.val();
-            self.addr_load.next = true;
-            self.q_wdata.d.next = self.sweep_data.val();
-            self.state.d.next = CsrState::Decode;
+            self.sweep_addr_q.d.next = self.sweep_addr.val();
+            self.sweep_data_q.d.next = self.sweep_data.val();
         }
-        if (self.sweep.q.val() && self.respond.val() && self.sweep_done.val()) {
+        if (self.sweep.q.val() && self.respond.val() && self.sweep_last.q.val()) {
             // The CONTROL write's answer; the pipelines' reset from it.
             self.sweep.d.next = false;
             self.soft_left.d.next = self.k_soft_cycles.val();
