@@ -562,6 +562,93 @@ harness! {
     }
 }
 
+/// Test fixture: [`nic_hdl::mac::Mac1g`] with `rx_clk` and `tx_clk`
+/// tied to one clock, for the twin `nic_golden::mac::mac_1g`; both
+/// resets are inputs, every other port is `Mac1g`'s.
+#[derive(LogicBlock, Default)]
+pub struct Mac1gOneClock {
+    pub clock: Signal<In, Clock>,
+    pub rx_rst: Signal<In, Bit>,
+    pub tx_rst: Signal<In, Bit>,
+    pub tx_axis: nic_hdl::stream::AxisSink<64, 8, 1>,
+    pub rx_axis: nic_hdl::stream::AxisSource<64, 8, 1>,
+    pub gmii_rxd: Signal<In, Bits<8>>,
+    pub gmii_rx_dv: Signal<In, Bit>,
+    pub gmii_rx_er: Signal<In, Bit>,
+    pub gmii_txd: Signal<Out, Bits<8>>,
+    pub gmii_tx_en: Signal<Out, Bit>,
+    pub gmii_tx_er: Signal<Out, Bit>,
+    pub rx_error_bad_frame: Signal<Out, Bit>,
+    pub rx_error_bad_fcs: Signal<Out, Bit>,
+    pub rx_pause_valid: Signal<Out, Bit>,
+    pub rx_pause_quanta: Signal<Out, Bits<16>>,
+    pub tx_paused: Signal<Out, Bit>,
+    pub tx_pause_req: Signal<In, Bit>,
+    pub tx_pause_quanta: Signal<In, Bits<16>>,
+    pub tx_pause_cev: Signal<In, Bits<8>>,
+    pub cfg_src_mac: Signal<In, Bits<48>>,
+    pub m_stats_tx: nic_hdl::mac::MacTxStatsSource,
+    pub m_stats_rx: nic_hdl::mac::MacRxStatsSource,
+    pub m_stats_pause: nic_hdl::mac::MacPauseStatsSource,
+    mac: nic_hdl::mac::Mac1g,
+}
+
+impl Logic for Mac1gOneClock {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.mac.rx_clk.next = self.clock.val();
+        self.mac.tx_clk.next = self.clock.val();
+        self.mac.rx_rst.next = self.rx_rst.val();
+        self.mac.tx_rst.next = self.tx_rst.val();
+        nic_hdl::stream::AxisSink::<64, 8, 1>::link(&mut self.tx_axis, &mut self.mac.tx_axis);
+        nic_hdl::stream::AxisSource::<64, 8, 1>::link(&mut self.rx_axis, &mut self.mac.rx_axis);
+        self.mac.gmii_rxd.next = self.gmii_rxd.val();
+        self.mac.gmii_rx_dv.next = self.gmii_rx_dv.val();
+        self.mac.gmii_rx_er.next = self.gmii_rx_er.val();
+        self.gmii_txd.next = self.mac.gmii_txd.val();
+        self.gmii_tx_en.next = self.mac.gmii_tx_en.val();
+        self.gmii_tx_er.next = self.mac.gmii_tx_er.val();
+        self.rx_error_bad_frame.next = self.mac.rx_error_bad_frame.val();
+        self.rx_error_bad_fcs.next = self.mac.rx_error_bad_fcs.val();
+        self.rx_pause_valid.next = self.mac.rx_pause_valid.val();
+        self.rx_pause_quanta.next = self.mac.rx_pause_quanta.val();
+        self.tx_paused.next = self.mac.tx_paused.val();
+        self.mac.tx_pause_req.next = self.tx_pause_req.val();
+        self.mac.tx_pause_quanta.next = self.tx_pause_quanta.val();
+        self.mac.tx_pause_cev.next = self.tx_pause_cev.val();
+        self.mac.cfg_src_mac.next = self.cfg_src_mac.val();
+        nic_hdl::mac::MacTxStatsSource::link(&mut self.m_stats_tx, &mut self.mac.m_stats_tx);
+        nic_hdl::mac::MacRxStatsSource::link(&mut self.m_stats_rx, &mut self.mac.m_stats_rx);
+        nic_hdl::mac::MacPauseStatsSource::link(
+            &mut self.m_stats_pause,
+            &mut self.mac.m_stats_pause,
+        );
+    }
+}
+
+harness! {
+    impl<> Mac1gOneClock {
+        type In = golden::mac::mac_1g::In;
+        type Out = golden::mac::mac_1g::Out;
+        clock = clock;
+        inputs {
+            rx_rst: rx_rst, tx_rst: tx_rst, gmii_rxd: gmii_rxd, gmii_rx_dv: gmii_rx_dv,
+            gmii_rx_er: gmii_rx_er, tx_pause_req: tx_pause_req,
+            tx_pause_quanta: tx_pause_quanta, tx_pause_cev: tx_pause_cev,
+            cfg_src_mac: cfg_src_mac, rx_tready: rx_axis.tready
+        }
+        outputs {
+            tx_tready: tx_axis.tready, gmii_txd: gmii_txd, gmii_tx_en: gmii_tx_en,
+            gmii_tx_er: gmii_tx_er,
+            rx_error_bad_frame: rx_error_bad_frame, rx_error_bad_fcs: rx_error_bad_fcs,
+            rx_pause_valid: rx_pause_valid, rx_pause_quanta: rx_pause_quanta,
+            tx_paused: tx_paused
+        }
+        records_in { tx: tx_axis }
+        records_out { stats_tx: m_stats_tx, stats_rx: m_stats_rx, stats_pause: m_stats_pause, rx: rx_axis }
+    }
+}
+
 /// Test fixture: [`nic_hdl::mac::AxisAsyncFifo`] with `s_clk` and
 /// `m_clk` tied to one clock and one reset (as `hpcc_nic_10g`'s transmit
 /// FIFO), for the twin `nic_golden::mac::axis_async_fifo::OneClock`.

@@ -8,6 +8,7 @@ pub mod gmii;
 pub mod gmii_rx;
 pub mod gmii_tx;
 pub mod mac_10g;
+pub mod mac_1g;
 pub mod req_sync;
 pub mod tx_pause;
 pub mod xgmii;

@@ -11,8 +11,13 @@
 //!   store-and-forward FIFO in front, as in `mac_10g`): a beat missing
 //!   inside a frame aborts it;
 //! - `rx_axis_{tdata,tkeep,tvalid,tlast,tuser}` (`rx_clk`, 64 bits): a
-//!   received frame without FCS, `tuser` on the last beat = bad frame;
-//!   `rx_axis_tready` is ignored (a MAC cannot stall the wire);
+//!   received frame without FCS, `tuser` on the last beat = bad frame.
+//!   A MAC cannot stall the wire: `rx_axis_tready` low holds a beat in
+//!   the widener, which takes no byte while it holds one, and the bytes
+//!   the GMII receiver passes meanwhile are lost, uncounted, from a frame
+//!   that may still end good. Keep it high: the boards put a receive
+//!   FIFO in drop mode behind it (`AxisAsyncFifo<_, 1>`, always ready,
+//!   a frame that does not fit dropped whole and counted);
 //! - `gmii_rxd`, `gmii_rx_dv`, `gmii_rx_er` (`rx_clk`), `gmii_txd`,
 //!   `gmii_tx_en`, `gmii_tx_er` (`tx_clk`);
 //! - `rx_error_bad_frame`, `rx_error_bad_fcs` (`rx_clk`): one-cycle

@@ -5,6 +5,7 @@ mod axis_pad;
 mod gmii_rx;
 mod gmii_tx;
 mod mac_10g;
+mod mac_1g;
 mod req_sync;
 mod tx_pause;
 mod xgmii_rx;
