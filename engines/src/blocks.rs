@@ -649,6 +649,81 @@ harness! {
     }
 }
 
+/// Test fixture: [`nic_hdl::mac::VendorMacAdapter`] with `core_clk`,
+/// `tx_clk` and `rx_clk` tied to one clock, for the twin
+/// `nic_golden::mac::vendor_mac`; the three resets are inputs, every
+/// other port is the adapter's.
+#[derive(LogicBlock, Default)]
+pub struct VendorMacOneClock<const A: usize> {
+    pub clock: Signal<In, Clock>,
+    pub core_rst: Signal<In, Bit>,
+    pub tx_rst: Signal<In, Bit>,
+    pub rx_rst: Signal<In, Bit>,
+    pub s_axis_tx: nic_hdl::stream::AxisSink<64, 8, 1>,
+    pub m_axis_rx: nic_hdl::stream::AxisSource<64, 8, 1>,
+    pub m_axis_mac_tx: nic_hdl::stream::AxisSource<64, 8, 1>,
+    pub s_axis_mac_rx: nic_hdl::stream::AxisSink<64, 8, 1>,
+    pub m_stats_pad: nic_hdl::mac::TxPadStatsSource,
+    pub m_stats_tx_fifo: nic_hdl::mac::AsyncFifoStatsSource,
+    pub m_stats_rx_fifo: nic_hdl::mac::AsyncFifoStatsSource,
+    adapter: nic_hdl::mac::VendorMacAdapter<A>,
+}
+
+impl<const A: usize> Logic for VendorMacOneClock<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.adapter.core_clk.next = self.clock.val();
+        self.adapter.tx_clk.next = self.clock.val();
+        self.adapter.rx_clk.next = self.clock.val();
+        self.adapter.core_rst.next = self.core_rst.val();
+        self.adapter.tx_rst.next = self.tx_rst.val();
+        self.adapter.rx_rst.next = self.rx_rst.val();
+        nic_hdl::stream::AxisSink::<64, 8, 1>::link(
+            &mut self.s_axis_tx,
+            &mut self.adapter.s_axis_tx,
+        );
+        nic_hdl::stream::AxisSource::<64, 8, 1>::link(
+            &mut self.m_axis_rx,
+            &mut self.adapter.m_axis_rx,
+        );
+        nic_hdl::stream::AxisSource::<64, 8, 1>::link(
+            &mut self.m_axis_mac_tx,
+            &mut self.adapter.m_axis_mac_tx,
+        );
+        nic_hdl::stream::AxisSink::<64, 8, 1>::link(
+            &mut self.s_axis_mac_rx,
+            &mut self.adapter.s_axis_mac_rx,
+        );
+        nic_hdl::mac::TxPadStatsSource::link(&mut self.m_stats_pad, &mut self.adapter.m_stats_pad);
+        nic_hdl::mac::AsyncFifoStatsSource::link(
+            &mut self.m_stats_tx_fifo,
+            &mut self.adapter.m_stats_tx_fifo,
+        );
+        nic_hdl::mac::AsyncFifoStatsSource::link(
+            &mut self.m_stats_rx_fifo,
+            &mut self.adapter.m_stats_rx_fifo,
+        );
+    }
+}
+
+harness! {
+    impl<const A: usize> VendorMacOneClock<A> {
+        type In = golden::mac::vendor_mac::In;
+        type Out = golden::mac::vendor_mac::Out;
+        clock = clock;
+        inputs {
+            core_rst: core_rst, tx_rst: tx_rst, rx_rst: rx_rst,
+            mac_tx_tready: m_axis_mac_tx.tready, rx_tready: m_axis_rx.tready
+        }
+        outputs { tx_tready: s_axis_tx.tready, mac_rx_tready: s_axis_mac_rx.tready }
+        records_in { tx: s_axis_tx, mac_rx: s_axis_mac_rx }
+        records_out {
+            mac_tx: m_axis_mac_tx, rx: m_axis_rx, stats_pad: m_stats_pad,
+            stats_tx_fifo: m_stats_tx_fifo, stats_rx_fifo: m_stats_rx_fifo
+        }
+    }
+}
+
 /// Test fixture: [`nic_hdl::mac::AxisAsyncFifo`] with `s_clk` and
 /// `m_clk` tied to one clock and one reset (as `hpcc_nic_10g`'s transmit
 /// FIFO), for the twin `nic_golden::mac::axis_async_fifo::OneClock`.

@@ -11,6 +11,7 @@ pub mod mac_10g;
 pub mod mac_1g;
 pub mod req_sync;
 pub mod tx_pause;
+pub mod vendor_mac;
 pub mod xgmii;
 pub mod xgmii_rx;
 pub mod xgmii_tx;

@@ -55,12 +55,11 @@
 //! and counted) and [`AxisAsyncFifo`] (frames too long, or no room on
 //! receive, dropped whole and counted; resets of any side alone).
 //!
-//! Golden model: the twins of its parts ([`AxisPad`]:
-//! `nic_golden::mac::axis_pad`; [`AxisAsyncFifo`]:
-//! `nic_golden::mac::axis_async_fifo`); this block is wiring only. Its
-//! own check is cocotbext-axi's AXI4-Stream source and sink on the
-//! emitted Verilog at three unrelated clocks
-//! (`testbench/cocotb/test_vendor_mac.py`).
+//! Golden twin: `nic_golden::mac::vendor_mac`, with the three clocks tied
+//! to one (the twins of its parts, [`AxisPad`] and [`AxisAsyncFifo`],
+//! joined as here; the fixture `VendorMacOneClock`). At three unrelated
+//! clocks its check is cocotbext-axi's AXI4-Stream source and sink on the
+//! emitted Verilog (`testbench/cocotb/test_vendor_mac.py`).
 
 use super::{AsyncFifoStatsSource, AxisAsyncFifo, AxisPad, TxPadStatsSource};
 use crate::stream::{AxisSink, AxisSource};

@@ -8,6 +8,7 @@ mod mac_10g;
 mod mac_1g;
 mod req_sync;
 mod tx_pause;
+mod vendor_mac;
 mod xgmii_rx;
 mod xgmii_tx;
 
