@@ -20,9 +20,11 @@
 //!   (both engines).
 //! - `mac_10g_one_clock_no_x_in_four_state_simulation`: Icarus.
 
+use super::{beat, is_ctl};
 use crate::common::*;
 use nic_golden::mac::mac_10g::{In, Mac10g as Golden, Out};
 use nic_golden::mac::xgmii::decode;
+use nic_golden::stream::Axis;
 use nic_golden::Cycle;
 use nic_spec::mac::ctl;
 use nic_testbench::blocks::Mac10gOneClock;
@@ -70,7 +72,7 @@ fn loopback(seed: u64, n_frames: usize, resets: bool) -> Run {
             };
             let mut data: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
             // Never a MAC control EtherType by chance.
-            if len >= 14 && data[12..14] == ctl::ETHERTYPE.to_be_bytes() {
+            if is_ctl(&data) {
                 data[12] ^= 0x80;
             }
             Sent {
@@ -121,16 +123,10 @@ fn loopback(seed: u64, n_frames: usize, resets: bool) -> Run {
         }
         let frame = sent.get(f).cloned();
         if let Some(s) = &frame {
-            let beats = s.data.len().div_ceil(8);
-            let lo = 8 * b;
-            let hi = (lo + 8).min(s.data.len());
-            let mut w = [0u8; 8];
-            w[..hi - lo].copy_from_slice(&s.data[lo..hi]);
-            i.tx.tvalid = dry == 0;
-            i.tx.tdata = u64::from_le_bytes(w);
-            i.tx.tkeep = ((1u16 << (hi - lo)) - 1) as u8;
-            i.tx.tlast = b + 1 == beats;
-            i.tx.tuser = i.tx.tlast && s.abort;
+            i.tx = Axis {
+                tvalid: dry == 0,
+                ..beat(&s.data, b, s.abort)
+            };
         } else {
             tail += 1;
         }
@@ -189,10 +185,6 @@ fn frames_out(o: &[Out]) -> Vec<(Vec<u8>, bool)> {
         }
     }
     got
-}
-
-fn is_ctl(d: &[u8]) -> bool {
-    d.len() >= 14 && d[12..14] == ctl::ETHERTYPE.to_be_bytes()
 }
 
 proptest! {

@@ -23,11 +23,13 @@
 //! - `mac_1g_one_clock_resets`: resets of either side alone, anywhere,
 //!   with those stalls (both engines; in `make test-full`).
 
+use super::{beat, is_ctl};
 use crate::common::*;
 use nic_golden::mac::gmii::{decode, Sym};
 use nic_golden::mac::mac_1g::{In, Mac1g as Twin, Out};
+use nic_golden::stream::Axis;
 use nic_golden::Cycle;
-use nic_spec::mac::{ctl, MAX_FRAME};
+use nic_spec::mac::MAX_FRAME;
 use nic_testbench::blocks::Mac1gOneClock as Dut;
 use proptest::prelude::*;
 use rand::{rngs::StdRng, Rng, SeedableRng};
@@ -71,7 +73,7 @@ fn loopback(seed: u64, n_frames: usize, resets: bool, stalls: bool) -> Run {
             let len = frame_len(&mut rng);
             let mut data: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
             // Never a MAC control EtherType by chance.
-            if len >= 14 && data[12..14] == ctl::ETHERTYPE.to_be_bytes() {
+            if is_ctl(&data) {
                 data[12] ^= 0x80;
             }
             Sent {
@@ -131,16 +133,10 @@ fn loopback(seed: u64, n_frames: usize, resets: bool, stalls: bool) -> Run {
         }
         let frame = sent.get(f).cloned();
         if let Some(s) = &frame {
-            let beats = s.data.len().div_ceil(8);
-            let lo = 8 * b;
-            let hi = (lo + 8).min(s.data.len());
-            let mut w = [0u8; 8];
-            w[..hi - lo].copy_from_slice(&s.data[lo..hi]);
-            i.tx.tvalid = dry == 0;
-            i.tx.tdata = u64::from_le_bytes(w);
-            i.tx.tkeep = ((1u16 << (hi - lo)) - 1) as u8;
-            i.tx.tlast = b + 1 == beats;
-            i.tx.tuser = i.tx.tlast && s.abort;
+            i.tx = Axis {
+                tvalid: dry == 0,
+                ..beat(&s.data, b, s.abort)
+            };
         } else {
             tail += 1;
         }
@@ -200,8 +196,20 @@ fn frames_out(o: &[Out], stim: &[In]) -> Vec<(Vec<u8>, bool)> {
     got
 }
 
-fn is_ctl(d: &[u8]) -> bool {
-    d.len() >= 14 && d[12..14] == ctl::ETHERTYPE.to_be_bytes()
+/// The good frames out of the receiver, and the byte-level reference's
+/// good frames of the byte times it got (MAC control frames left out).
+fn rx_frames(o: &[Out], r: &Run) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
+    let want = decode(&r.rx_syms, MAX_FRAME)
+        .into_iter()
+        .filter(|f| f.good && !is_ctl(&f.data))
+        .map(|f| f.data)
+        .collect();
+    let got = frames_out(o, &r.stim)
+        .into_iter()
+        .filter(|f| !f.1)
+        .map(|f| f.0)
+        .collect();
+    (got, want)
 }
 
 proptest! {
@@ -233,16 +241,7 @@ proptest! {
         prop_assert!(pauses > 0 || r.pause_reqs == 0, "no PAUSE frame sent");
         // The receiver: the reference's good frames of what it got.
         let dec = decode(&r.rx_syms, MAX_FRAME);
-        let want: Vec<Vec<u8>> = dec
-            .iter()
-            .filter(|f| f.good && !is_ctl(&f.data))
-            .map(|f| f.data.clone())
-            .collect();
-        let got: Vec<Vec<u8>> = frames_out(&o, &r.stim)
-            .into_iter()
-            .filter(|f| !f.1)
-            .map(|f| f.0)
-            .collect();
+        let (got, want) = rx_frames(&o, &r);
         prop_assert_eq!(got, want);
         let good_pauses = dec.iter().filter(|f| f.good && is_ctl(&f.data)).count();
         let last = o.last().unwrap();
@@ -258,17 +257,7 @@ proptest! {
 fn mac_1g_one_clock_stalls_match_golden() {
     let r = loopback(7, 12, false, true);
     let o = both::<Dut, Twin>("mac_1g_one_clock_stalls", &r.stim).unwrap();
-    let dec = decode(&r.rx_syms, MAX_FRAME);
-    let want: Vec<Vec<u8>> = dec
-        .iter()
-        .filter(|f| f.good && !is_ctl(&f.data))
-        .map(|f| f.data.clone())
-        .collect();
-    let got: Vec<Vec<u8>> = frames_out(&o, &r.stim)
-        .into_iter()
-        .filter(|f| !f.1)
-        .map(|f| f.0)
-        .collect();
+    let (got, want) = rx_frames(&o, &r);
     assert_ne!(got, want, "a stall while a beat waits loses bytes");
 }
 

@@ -16,6 +16,7 @@
 //! - `vendor_mac_one_clock_resets`: resets of any side alone, anywhere
 //!   (both engines; in `make test-full`).
 
+use super::beat;
 use crate::common::*;
 use nic_golden::mac::vendor_mac::{In, Out, VendorMacAdapter as Twin};
 use nic_golden::stream::Axis;
@@ -30,21 +31,8 @@ type Dut = VendorMacOneClock<A>;
 
 /// A frame as beats: the bytes, 8 a beat, `tuser` on the last.
 fn beats(data: &[u8], user: bool) -> Vec<Axis> {
-    let n = data.len().div_ceil(8);
-    (0..n)
-        .map(|b| {
-            let lo = 8 * b;
-            let hi = (lo + 8).min(data.len());
-            let mut w = [0u8; 8];
-            w[..hi - lo].copy_from_slice(&data[lo..hi]);
-            Axis {
-                tdata: u64::from_le_bytes(w),
-                tkeep: ((1u16 << (hi - lo)) - 1) as u8,
-                tvalid: true,
-                tlast: b + 1 == n,
-                tuser: b + 1 == n && user,
-            }
-        })
+    (0..data.len().div_ceil(8))
+        .map(|b| beat(data, b, user))
         .collect()
 }
 
