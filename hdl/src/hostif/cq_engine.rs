@@ -54,7 +54,10 @@
 //! gives at most one every 4). No path runs from the queue select
 //! through the 64-bit entry-address add, nor from the register select
 //! through the CI check (the timing rules, R4: one wide carry chain a
-//! cycle). Selects by queue are an OR of the one match, a tree.
+//! cycle). Selects by queue are an OR of the one match, a tree; the held
+//! completion's queue is one-hot in flip-flops (`h_sel`), decoded as it
+//! is taken, and a queue's full check and slot mask its indices by a
+//! decode of its log2 entries instead of a compare or a subtraction.
 //!
 //! Golden twin: `nic_golden::hostif::cq_engine`.
 
@@ -106,6 +109,13 @@ pub struct CqEngine<const C: usize, const N: usize> {
     timer: [DFF<Bits<24>>; N],
     h_v: DFF<Bit>,
     h_cq: DFF<Bits<8>>,
+    /// The held completion's queue, one-hot (`h_sel[i]`: it names queue
+    /// i), and `h_oor` (it names a queue ≥ 2^C): decoded as `h_cq` loads,
+    /// so the queue selects below start at one flip-flop per queue, not
+    /// at `h_cq`'s compares and its fan-out to every queue (R1).
+    #[default(std::array::from_fn(|_| Default::default()))]
+    h_sel: [DFF<Bit>; N],
+    h_oor: DFF<Bit>,
     h_flow: DFF<Bits<16>>,
     h_tag: DFF<Bits<32>>,
     h_status: DFF<Bits<8>>,
@@ -153,8 +163,11 @@ pub struct CqEngine<const C: usize, const N: usize> {
     k_idx: [Constant<Bits<8>>; N],
     #[default(Constant::new(Bits::<8>::from(C as u64)))]
     k_c: Constant<Bits<8>>,
-    #[default(Constant::new(Bits::<16>::from(1u64)))]
-    k_one16: Constant<Bits<16>>,
+    /// All ones: shifted left by a queue's log2 entries it is the mask
+    /// of the bits at or above its size, a decode of the 4-bit log (no
+    /// carry chain).
+    #[default(Constant::new(Bits::<16>::from(0xFFFFu64)))]
+    k_ones16: Constant<Bits<16>>,
     #[default(Constant::new(Bits::<16>::from(0xFFFFu64)))]
     k_pend_max: Constant<Bits<16>>,
     #[default(Constant::new(Bits::<24>::from(0xFF_FFFFu64)))]
@@ -225,7 +238,7 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, h_v, h_cq, h_flow, h_tag, h_status, h_bytes, hs_ok, hs_oor, hs_en,
+            self, clock, h_v, h_cq, h_oor, h_flow, h_tag, h_status, h_bytes, hs_ok, hs_oor, hs_en,
             hs_full, hs_base, hs_off, hs_phase, w_v, w_addr, w_lo, w_hi, w_cq, ev_v, ev_cq, ra_v,
             ra_write, ra_cq, ra_reg, ra_wdata, ra_mask, ra_old, ra_ci_adv, ra_ci_room, rs_v, rs_d,
             rs_c, n_cqes, n_drops, n_events, n_ci
@@ -251,20 +264,29 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
             self.en[i].d.next = self.en[i].q.val();
             self.pend[i].d.next = self.pend[i].q.val();
             self.timer[i].d.next = self.timer[i].q.val();
+            self.h_sel[i].clock.next = self.clock.val();
+            self.h_sel[i].d.next = self.h_sel[i].q.val();
+            // pi − ci ≥ 2^log2 entries, as a bit of pi − ci at or above
+            // the size: one carry chain, no compare after it (R4).
             self.full[i].next = ((self.pi[i].q.val() - self.ci[i].q.val())
-                >= (self.k_one16.val() << self.log_size[i].q.val()));
+                & (self.k_ones16.val() << self.log_size[i].q.val()))
+            .any();
         }
         // ---- A completion: held, then the queue it names.
         self.s_cqe.ready.next = !self.h_v.q.val();
         if (self.s_cqe.valid.val() && !self.h_v.q.val()) {
             self.h_v.d.next = true;
             self.h_cq.d.next = self.s_cqe.cq.val();
+            self.h_oor.d.next = (self.s_cqe.cq.val() >> self.k_c.val()).any();
+            for i in 0..N {
+                self.h_sel[i].d.next = (self.s_cqe.cq.val() == self.k_idx[i].val());
+            }
             self.h_flow.d.next = self.s_cqe.flow.val();
             self.h_tag.d.next = self.s_cqe.tag.val();
             self.h_status.d.next = self.s_cqe.status.val();
             self.h_bytes.d.next = self.s_cqe.bytes.val();
         }
-        self.c_oor.next = (self.h_cq.q.val() >> self.k_c.val()).any();
+        self.c_oor.next = self.h_oor.q.val();
         self.c_en.next = false;
         self.c_full.next = false;
         self.c_base_lo.next = 0.into();
@@ -274,7 +296,7 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
         // The queue's registers: an OR of the (at most one) match, an OR
         // tree rather than a priority chain of N compares.
         for i in 0..N {
-            if (self.h_cq.q.val() == self.k_idx[i].val()) {
+            if self.h_sel[i].q.val() {
                 self.c_en.next = (self.c_en.val() | self.en[i].q.val());
                 self.c_full.next = (self.c_full.val() | self.full[i].val());
                 self.c_base_lo.next = (self.c_base_lo.val() | self.base_lo[i].q.val());
@@ -286,7 +308,7 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
         self.c_base.next = ((bit_cast::<64, 32>(self.c_base_hi.val()) << 32)
             | bit_cast::<64, 32>(self.c_base_lo.val()));
         self.c_slot.next =
-            (self.c_pi.val() & ((self.k_one16.val() << bit_cast::<16, 4>(self.c_log.val())) - 1));
+            (self.c_pi.val() & !(self.k_ones16.val() << bit_cast::<16, 4>(self.c_log.val())));
         self.c_pass.next = (self.c_pi.val() >> bit_cast::<16, 4>(self.c_log.val()));
         self.c_phase.next = !self.c_pass.val().get_bit(0);
         self.hs_oor.d.next = self.c_oor.val();
@@ -324,7 +346,7 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
                     | bit_cast::<64, 16>(self.h_flow.q.val()));
                 self.w_cq.d.next = self.h_cq.q.val();
                 for i in 0..N {
-                    if (self.h_cq.q.val() == self.k_idx[i].val()) {
+                    if self.h_sel[i].q.val() {
                         self.pi[i].d.next = (self.pi[i].q.val() + 1);
                     }
                 }
