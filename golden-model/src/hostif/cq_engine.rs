@@ -168,7 +168,8 @@ impl<const C: usize, const N: usize> Cycle for CqEngine<C, N> {
             phase: (sel.pi >> sel.log_size) & 1 == 0,
         };
         let v = s.hs;
-        let w_free = !s.w_v || i.write_ready;
+        // Free when empty, not when emptied this cycle (the RTL's R1).
+        let w_free = !s.w_v;
         let take = s.h_v && s.hs_ok && w_free && (v.oor || !v.en || !v.full);
         self.hs_ok = s.h_v && !take && !i.reg_valid && s.ra.is_none();
         let out = Out {

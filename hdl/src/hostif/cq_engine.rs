@@ -51,7 +51,9 @@
 //! event (if due) in t + 1; a register access taken in t → written at
 //! the edge of t + 1 → answered in t + 2, one every 2 cycles. Throughput:
 //! one completion every 3 cycles (its producer, the send-queue engine,
-//! gives at most one every 4). No path runs from the queue select
+//! gives at most one every 4). A completion is decided only while the
+//! entry register (`m_write`) is empty, so the packer's `ready` reaches
+//! no logic but that register's valid (R1). No path runs from the queue select
 //! through the 64-bit entry-address add, nor from the register select
 //! through the CI check (the timing rules, R4: one wide carry chain a
 //! cycle). Selects by queue are an OR of the one match, a tree; the held
@@ -318,7 +320,12 @@ impl<const C: usize, const N: usize> Logic for CqEngine<C, N> {
         self.hs_off.d.next = (bit_cast::<64, 16>(self.c_slot.val()) << 4);
         self.hs_phase.d.next = self.c_phase.val();
         // ---- The decision, from the registered view.
-        self.w_free.next = (!self.w_v.q.val() || self.m_write.ready.val());
+        // The entry register is free when it is empty: not when the
+        // packer takes its entry this cycle, so the packer's `ready` does
+        // not reach `take`, the queue's `pi` and the holding register
+        // (R1; a completion waits a cycle more only where the packer
+        // takes the entry in the cycle it is decided).
+        self.w_free.next = !self.w_v.q.val();
         self.take.next = (self.h_v.q.val()
             && self.hs_ok.q.val()
             && self.w_free.val()

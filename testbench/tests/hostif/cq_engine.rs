@@ -201,7 +201,9 @@ fn closed_loop(seed: u64, n: usize) -> (Vec<In>, [u32; 3]) {
             (n_entries, n_drops),
             "seed {seed} cycle {cycle}: completions decided (entries, drops)"
         );
-        let w_free = !o.write_valid || i.write_ready;
+        // The write register is free when empty (not when its entry
+        // leaves this cycle: the packer's `ready` reaches no decision).
+        let w_free = !o.write_valid;
         let was_held = held.is_some();
         if let Some(c) = held.filter(|_| view_ok) {
             let known = (c.cq as usize) < N && q[c.cq as usize].en;
