@@ -108,10 +108,13 @@
 //! follows the RAM's output in the same cycle (`docs/architecture.md`
 //! §5i, R3). That read address is itself a flip-flop (`ring_addr`),
 //! made a cycle earlier from the next values of those registers, so the
-//! nets to the ring's many block RAMs start at a register (R1). Each input passes its record's input stage
+//! nets to the ring's many block RAMs start at a register (R1). The
+//! inputs are a block of their own, [`ReqIntake`] (`req_intake.rs`,
+//! with its twin and test): each input passes its record's input stage
 //! (`<Record>::Stage`, one register; timing rule R1): `s_*.ready` is the
 //! stage's empty flag, a flip-flop, and `Idle` (or `Wb`) chooses among
-//! the stages' heads, so no input reaches an output in the same cycle. A record
+//! the stages' heads and latches the record taken, so no input reaches
+//! an output in the same cycle. A record
 //! offered to an empty stage is at its head a cycle later; a stage taken
 //! in cycle t holds the next record at t + 2, before the operation begins
 //! that could take it (every operation lasts three cycles or more), so the
@@ -153,14 +156,15 @@
 use crate::cc::CcEventSource;
 use crate::mem::Fifo;
 use crate::roce::op_decode::OpDecode;
+use crate::roce::req_intake::ReqIntake;
 use crate::roce::req_state_ram::ReqStateRam;
 use crate::roce::segment::Segment;
 use crate::roce::wr_ring::WrRing;
 use crate::roce::{
-    CcFeedback, CcFeedbackSink, NakReq, NakReqSink, ReqFlowCtx, ReqFlowCtxSink, ReqStatsSource,
-    RxFlowCtxSource, TxDescSource, WorkReq, WorkReqSink, WrCompletionSource,
+    CcFeedbackSink, NakReqSink, ReqFlowCtxSink, ReqStatsSource, RxFlowCtxSource, TxDescSource,
+    WorkReqSink, WrCompletionSource,
 };
-use crate::sched::{PktSend, PktSendSink, SchedEventSource};
+use crate::sched::{PktSendSink, SchedEventSource};
 use nic_spec::roce::{op, syndrome, wr, AETH_CLASS_ACK};
 use rust_hdl::prelude::*;
 use smart_default::SmartDefault;
@@ -259,7 +263,6 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     fb_class: OpDecode,
     state: DFF<ReqState>,
     kind: DFF<ReqKind>,
-    flow: DFF<Bits<16>>,
     in_range: DFF<Bit>,
     // The flow state being worked on.
     s_active: DFF<Bit>,
@@ -285,31 +288,6 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     s_psn_max: DFF<Bits<24>>,
     slot: DFF<Bits<9>>,
     // Latched inputs.
-    wr_opcode: DFF<Bits<8>>,
-    wr_laddr: DFF<Bits<64>>,
-    wr_va: DFF<Bits<64>>,
-    wr_rkey: DFF<Bits<32>>,
-    wr_len: DFF<Bits<32>>,
-    wr_tag: DFF<Bits<32>>,
-    send_seq: DFF<Bits<32>>,
-    send_len: DFF<Bits<16>>,
-    send_probe: DFF<Bit>,
-    send_epoch: DFF<Bits<8>>,
-    fb_psn: DFF<Bits<24>>,
-    fb_aeth: DFF<Bits<32>>,
-    fb_opcode: DFF<Bits<8>>,
-    fb_tlm: DFF<Bit>,
-    fb_hdr: DFF<Bits<64>>,
-    fb_hop0: DFF<Bits<64>>,
-    fb_hop1: DFF<Bits<64>>,
-    fb_hop2: DFF<Bits<64>>,
-    fb_hop3: DFF<Bits<64>>,
-    fb_hop4: DFF<Bits<64>>,
-    ctx_active: DFF<Bit>,
-    ctx_psn: DFF<Bits<24>>,
-    ctx_tlm_data: DFF<Bit>,
-    ctx_retry_limit: DFF<Bits<3>>,
-    t_gen: DFF<Bits<8>>,
     // Segmentation and acknowledgement.
     cur: DFF<Bits<32>>,
     rem: DFF<Bits<16>>,
@@ -455,25 +433,13 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     // The CC module's EVENT operation (`nic_golden::cc::hpcc::op`).
     #[default(Constant::new(Bits::<2>::from(0u64)))]
     k_cc_event: Constant<Bits<2>>,
-    /// The inputs' stages (timing rule R1: each `s_*.ready` is a stage's
-    /// flip-flop); `Idle` chooses among their heads.
-    in_ctx: ReqFlowCtx::Stage<A>,
-    in_wr: WorkReq::Stage,
-    in_send: PktSend::Stage,
-    in_fb: CcFeedback::Stage<A>,
-    in_nak: NakReq::Stage<A>,
+    /// The inputs' stages, the choice among their heads and the
+    /// operation taken, latched (`req_intake.rs`, with its twin and test).
+    intake: ReqIntake<A>,
     // Combinational.
     idle: Signal<Local, Bit>,
     t_exp: Signal<Local, Bit>,
     t_dt: Signal<Local, Bits<32>>,
-    take_ctx: Signal<Local, Bit>,
-    take_fb: Signal<Local, Bit>,
-    take_nak: Signal<Local, Bit>,
-    take_t: Signal<Local, Bit>,
-    take_send: Signal<Local, Bit>,
-    send_valid: Signal<Local, Bit>,
-    take_wr: Signal<Local, Bit>,
-    flow_in: Signal<Local, Bits<16>>,
     ev_hs: Signal<Local, Bit>,
     desc_hs: Signal<Local, Bit>,
     cmpl_hs: Signal<Local, Bit>,
@@ -618,7 +584,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             p_above,
             state,
             kind,
-            flow,
             in_range,
             s_active,
             s_tlm_data,
@@ -642,31 +607,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             s_psn_next,
             s_psn_max,
             slot,
-            wr_opcode,
-            wr_laddr,
-            wr_va,
-            wr_rkey,
-            wr_len,
-            wr_tag,
-            send_seq,
-            send_len,
-            send_probe,
-            send_epoch,
-            fb_psn,
-            fb_aeth,
-            fb_opcode,
-            fb_tlm,
-            fb_hdr,
-            fb_hop0,
-            fb_hop1,
-            fb_hop2,
-            fb_hop3,
-            fb_hop4,
-            ctx_active,
-            ctx_psn,
-            ctx_tlm_data,
-            ctx_retry_limit,
-            t_gen,
             cur,
             rem,
             p,
@@ -741,12 +681,12 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             r_seq_end,
             r_psn_rew
         );
-        clock!(self, clock, st, ring, segment, timer, in_ctx, in_wr, in_send, in_fb, in_nak);
-        ReqFlowCtxSink::<A>::link(&mut self.s_ctx, &mut self.in_ctx.s);
-        WorkReqSink::link(&mut self.s_wr, &mut self.in_wr.s);
-        PktSendSink::link(&mut self.s_send, &mut self.in_send.s);
-        CcFeedbackSink::<A>::link(&mut self.s_fb, &mut self.in_fb.s);
-        NakReqSink::<A>::link(&mut self.s_nak, &mut self.in_nak.s);
+        clock!(self, clock, st, ring, segment, timer, intake);
+        ReqFlowCtxSink::<A>::link(&mut self.s_ctx, &mut self.intake.s_ctx);
+        WorkReqSink::link(&mut self.s_wr, &mut self.intake.s_wr);
+        PktSendSink::link(&mut self.s_send, &mut self.intake.s_send);
+        CcFeedbackSink::<A>::link(&mut self.s_fb, &mut self.intake.s_fb);
+        NakReqSink::<A>::link(&mut self.s_nak, &mut self.intake.s_nak);
         self.now.d.next = (self.now.q.val() + 1);
         self.rd_v.d.next = false;
 
@@ -769,51 +709,11 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             ((self.state.q.val() == ReqState::Idle) || (self.state.q.val() == ReqState::Wb));
         self.t_dt.next = (self.now.q.val() - self.timer.head_data.val().get_bits::<32>(0));
         self.t_exp.next = (self.timer.head_valid.val() && !self.t_dt.val().get_bit(31));
-        self.take_ctx.next = (self.idle.val() && self.in_ctx.m.valid.val());
-        self.take_fb.next =
-            (self.idle.val() && !self.in_ctx.m.valid.val() && self.in_fb.m.valid.val());
-        self.take_nak.next = (self.idle.val()
-            && !self.in_ctx.m.valid.val()
-            && !self.in_fb.m.valid.val()
-            && self.in_nak.m.valid.val());
-        self.take_t.next = (self.idle.val()
-            && !self.in_ctx.m.valid.val()
-            && !self.in_fb.m.valid.val()
-            && !self.in_nak.m.valid.val()
-            && self.t_exp.val());
-        self.send_valid.next = (self.in_send.m.valid.val() && !self.desc_full.val());
-        self.take_send.next = (self.idle.val()
-            && !self.in_ctx.m.valid.val()
-            && !self.in_fb.m.valid.val()
-            && !self.in_nak.m.valid.val()
-            && !self.t_exp.val()
-            && self.send_valid.val());
-        self.take_wr.next = (self.idle.val()
-            && !self.in_ctx.m.valid.val()
-            && !self.in_fb.m.valid.val()
-            && !self.in_nak.m.valid.val()
-            && !self.t_exp.val()
-            && !self.send_valid.val()
-            && self.in_wr.m.valid.val());
-        self.in_ctx.m.ready.next = self.take_ctx.val();
-        self.in_fb.m.ready.next = self.take_fb.val();
-        self.in_nak.m.ready.next = self.take_nak.val();
-        self.in_send.m.ready.next = self.take_send.val();
-        self.in_wr.m.ready.next = self.take_wr.val();
-        self.timer.pop.next = self.take_t.val();
-        if self.in_ctx.m.valid.val() {
-            self.flow_in.next = bit_cast::<16, A>(self.in_ctx.m.flow.val());
-        } else if self.in_fb.m.valid.val() {
-            self.flow_in.next = bit_cast::<16, A>(self.in_fb.m.flow.val());
-        } else if self.in_nak.m.valid.val() {
-            self.flow_in.next = bit_cast::<16, A>(self.in_nak.m.flow.val());
-        } else if self.t_exp.val() {
-            self.flow_in.next = self.timer.head_data.val().get_bits::<16>(40);
-        } else if self.send_valid.val() {
-            self.flow_in.next = self.in_send.m.flow.val();
-        } else {
-            self.flow_in.next = self.in_wr.m.flow.val();
-        }
+        self.intake.idle.next = self.idle.val();
+        self.intake.desc_full.next = self.desc_full.val();
+        self.intake.t_exp.next = self.t_exp.val();
+        self.intake.t_head.next = self.timer.head_data.val();
+        self.timer.pop.next = self.intake.take_t.val();
 
         self.ev_hs.next = (self.ev_v.q.val() && self.m_ev.ready.val());
         self.desc_hs.next = (self.desc_v.q.val() && self.m_desc.ready.val());
@@ -822,14 +722,14 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
 
         // ---- Work request checks (Decide, kind Wr).
         self.live.next = (self.in_range.q.val() && self.s_active.q.val());
-        self.wr_is_read.d.next = (self.wr_opcode.q.val() == self.k_wr_read.val());
-        if (self.wr_opcode.q.val() == self.k_wr_read.val()) {
+        self.wr_is_read.d.next = (self.intake.wr_opcode.val() == self.k_wr_read.val());
+        if (self.intake.wr_opcode.val() == self.k_wr_read.val()) {
             self.wr_ext.d.next = 1.into();
         } else {
-            self.wr_ext.d.next = self.wr_len.q.val();
+            self.wr_ext.d.next = self.intake.wr_len.val();
         }
-        if self.wr_len.q.val().any() {
-            self.wr_n.d.next = (((self.wr_len.q.val() - 1) >> self.mlog.val()) + 1);
+        if self.intake.wr_len.val().any() {
+            self.wr_n.d.next = (((self.intake.wr_len.val() - 1) >> self.mlog.val()) + 1);
         } else {
             self.wr_n.d.next = 1.into();
         }
@@ -853,9 +753,10 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.wr_used.next = ((self.fw_tail.val() - self.fw_head.val()) & self.k_ix.val());
         self.wr_out.next = (bit_cast::<33, 32>((self.fw_seq_tail.val() - self.fw_una.val()))
             + bit_cast::<33, 32>(self.wr_ext.q.val()));
-        self.bad_opcode.d.next = ((self.wr_opcode.q.val() != self.k_wr_write.val())
-            && (self.wr_opcode.q.val() != self.k_wr_read.val()));
-        self.bad_len.d.next = (!self.wr_len.q.val().any() || self.wr_len.q.val().get_bit(31));
+        self.bad_opcode.d.next = ((self.intake.wr_opcode.val() != self.k_wr_write.val())
+            && (self.intake.wr_opcode.val() != self.k_wr_read.val()));
+        self.bad_len.d.next =
+            (!self.intake.wr_len.val().any() || self.intake.wr_len.val().get_bit(31));
         self.is_full.d.next = ((self.wr_used.val() == self.k_full.val())
             || self.wr_out.val().get_bit(31)
             || self.wr_out.val().get_bit(32));
@@ -873,8 +774,8 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         // ---- RAM addresses: the state words of the flow being taken (read
         // in Idle, there in Flow); the ring entry at `slot` (there one
         // cycle after `slot` is set); writes in Decide (ring) and Wb.
-        self.fl.next = self.flow.q.val().get_bits::<A>(0);
-        self.st.read_address.next = self.flow_in.val().get_bits::<A>(0);
+        self.fl.next = self.intake.flow.val().get_bits::<A>(0);
+        self.st.read_address.next = self.intake.flow_in.val().get_bits::<A>(0);
         self.st.write_address.next = self.fl.val();
         self.st.write_enable.next = false;
         self.st.w_active.next = self.s_active.q.val();
@@ -905,11 +806,11 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         // Bit 0: a READ; bits 4..1: its landing entry (`rd_post`).
         self.ring.w_read.next = ((bit_cast::<5, 4>(self.s_rd_post.q.val()) << 1)
             | bit_cast::<5, 1>(self.wr_is_read.q.val().into()));
-        self.ring.w_laddr.next = self.wr_laddr.q.val();
-        self.ring.w_va.next = self.wr_va.q.val();
-        self.ring.w_rkey.next = self.wr_rkey.q.val();
-        self.ring.w_len.next = self.wr_len.q.val();
-        self.ring.w_tag.next = self.wr_tag.q.val();
+        self.ring.w_laddr.next = self.intake.wr_laddr.val();
+        self.ring.w_va.next = self.intake.wr_va.val();
+        self.ring.w_rkey.next = self.intake.wr_rkey.val();
+        self.ring.w_len.next = self.intake.wr_len.val();
+        self.ring.w_tag.next = self.intake.wr_tag.val();
         self.ring.w_seq_first.next = self.s_seq_tail.q.val();
         self.ring.w_psn_first.next = self.s_psn_tail.q.val();
         // A work request's fields go into the ring's slot at `tail` in its
@@ -977,7 +878,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         // Acknowledgement (AckChk).
         self.d_ack.next = (self.p.q.val() - self.ring.psn_first.val());
         self.d1.next = (bit_cast::<32, 24>(self.d_ack.val()) + 1);
-        self.fb_class.op.next = self.fb_opcode.q.val();
+        self.fb_class.op.next = self.intake.fb_opcode.val();
         self.rresp.next = ((self.kind.q.val() == ReqKind::Fb) && self.fb_class.read_resp.val());
         self.rresp_q.d.next = self.rresp.val();
         self.head_inc.next = ((self.s_head.q.val() + 1) & self.k_ix.val());
@@ -1004,15 +905,15 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
 
         // ---- Feedback checks (Decide, kinds Fb and Nak).
         self.is_ack.next = ((self.fb_class.ack.val()
-            && (self.fb_aeth.q.val().get_bits::<3>(29) == self.k_class_ack.val()))
+            && (self.intake.fb_aeth.val().get_bits::<3>(29) == self.k_class_ack.val()))
             || self.fb_class.read_resp.val());
         // `wr::Status::of_nak`: the syndrome is in the latched AETH's top
         // byte.
-        if (self.fb_aeth.q.val().get_bits::<8>(24) == self.k_syn_seq.val()) {
+        if (self.intake.fb_aeth.val().get_bits::<8>(24) == self.k_syn_seq.val()) {
             self.nak_status.next = 0.into();
-        } else if (self.fb_aeth.q.val().get_bits::<8>(24) == self.k_syn_invalid.val()) {
+        } else if (self.intake.fb_aeth.val().get_bits::<8>(24) == self.k_syn_invalid.val()) {
             self.nak_status.next = self.k_st_remote_invalid.val();
-        } else if (self.fb_aeth.q.val().get_bits::<8>(24) == self.k_syn_access.val()) {
+        } else if (self.intake.fb_aeth.val().get_bits::<8>(24) == self.k_syn_access.val()) {
             self.nak_status.next = self.k_st_remote_access.val();
         } else {
             self.nak_status.next = self.k_st_remote_op.val();
@@ -1020,15 +921,15 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.is_ack_q.d.next = self.is_ack.val();
         self.nak_status_q.d.next = self.nak_status.val();
         if (self.kind.q.val() == ReqKind::Nak) {
-            self.p_in.next = (self.fb_psn.q.val() - 1);
+            self.p_in.next = (self.intake.fb_psn.val() - 1);
         } else {
-            self.p_in.next = self.fb_psn.q.val();
+            self.p_in.next = self.intake.fb_psn.val();
         }
         self.p_in_r.d.next = self.p_in.val();
         if (self.kind.q.val() == ReqKind::Nak) {
-            self.p_above.d.next = self.fb_psn.q.val();
+            self.p_above.d.next = self.intake.fb_psn.val();
         } else {
-            self.p_above.d.next = (self.fb_psn.q.val() + 1);
+            self.p_above.d.next = (self.intake.fb_psn.val() + 1);
         }
         // p_in − (psn_max − 1), its zero test an equality beside the chain,
         // registered a cycle ahead like the room check: `p_above` is
@@ -1091,7 +992,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             ReqState::Flow => {
                 // The flow's state words arrive from the RAMs' output
                 // registers.
-                self.in_range.d.next = !(self.flow.q.val() >> self.k_a.val()).any();
+                self.in_range.d.next = !(self.intake.flow.val() >> self.k_a.val()).any();
                 // Taken in `Wb` on the same entry, the RAMs read the
                 // words before that write-back: the working copy, which
                 // that `Wb` wrote and nothing has changed since, is them.
@@ -1131,13 +1032,13 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                 match self.kind.q.val() {
                     ReqKind::Ctx => {
                         // A fresh flow: the ring is discarded.
-                        self.s_active.d.next = self.ctx_active.q.val();
-                        self.s_tlm_data.d.next = self.ctx_tlm_data.q.val();
+                        self.s_active.d.next = self.intake.ctx_active.val();
+                        self.s_tlm_data.d.next = self.intake.ctx_tlm_data.val();
                         self.s_rd_open.d.next = 0.into();
                         self.s_rd_post.d.next = 0.into();
                         self.s_err.d.next = false;
                         self.s_retries.d.next = 0.into();
-                        self.s_retry_limit.d.next = self.ctx_retry_limit.q.val();
+                        self.s_retry_limit.d.next = self.intake.ctx_retry_limit.val();
                         self.s_rd_k.d.next = 0.into();
                         self.s_gen.d.next = (self.s_gen.q.val() + 1);
                         self.s_epoch.d.next = (self.s_epoch.q.val() + 1);
@@ -1148,9 +1049,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         self.s_seq_tail.d.next = 0.into();
                         self.s_una.d.next = 0.into();
                         self.s_seq_exp.d.next = 0.into();
-                        self.s_psn_tail.d.next = self.ctx_psn.q.val();
-                        self.s_psn_next.d.next = self.ctx_psn.q.val();
-                        self.s_psn_max.d.next = self.ctx_psn.q.val();
+                        self.s_psn_tail.d.next = self.intake.ctx_psn.val();
+                        self.s_psn_next.d.next = self.intake.ctx_psn.val();
+                        self.s_psn_max.d.next = self.intake.ctx_psn.val();
                         self.ev_v.d.next = true;
                         self.ev_op.d.next = self.k_ev_init.val();
                         self.ev_a.d.next = 0.into();
@@ -1165,7 +1066,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                             || self.is_full.q.val())
                         {
                             self.cmpl_bytes.d.next = 0.into();
-                            self.cmpl_tag.d.next = self.wr_tag.q.val();
+                            self.cmpl_tag.d.next = self.intake.wr_tag.val();
                         }
                         if self.bad_opcode.q.val() {
                             self.c_err_opcode.d.next = (self.c_err_opcode.q.val() + 1);
@@ -1221,11 +1122,11 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                     ReqKind::Send => {
                         if (!self.live.val()
                             || self.s_err.q.val()
-                            || (self.send_epoch.q.val() != self.s_epoch.q.val()))
+                            || (self.intake.send_epoch.val() != self.s_epoch.q.val()))
                         {
                             self.c_stale.d.next = (self.c_stale.q.val() + 1);
                             self.state.d.next = ReqState::Idle;
-                        } else if self.send_probe.q.val() {
+                        } else if self.intake.send_probe.val() {
                             self.desc_v.d.next = true;
                             self.desc_flow.d.next = self.fl.val();
                             self.desc_opcode.d.next = self.k_op_probe.val();
@@ -1238,14 +1139,14 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                             self.desc_dlen.d.next = 0.into();
                             self.desc_tlm.d.next = true;
                             self.state.d.next = ReqState::ProbeOut;
-                        } else if ((self.send_seq.q.val() != self.s_seq_exp.q.val())
-                            || !self.send_len.q.val().any())
+                        } else if ((self.intake.send_seq.val() != self.s_seq_exp.q.val())
+                            || !self.intake.send_len.val().any())
                         {
                             self.c_stale.d.next = (self.c_stale.q.val() + 1);
                             self.state.d.next = ReqState::Idle;
                         } else {
-                            self.cur.d.next = self.send_seq.q.val();
-                            self.rem.d.next = self.send_len.q.val();
+                            self.cur.d.next = self.intake.send_seq.val();
+                            self.rem.d.next = self.intake.send_len.val();
                             self.slot.d.next = self.s_send_ix.q.val();
                             self.state.d.next = ReqState::SegRd;
                         }
@@ -1254,7 +1155,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         if (self.s_active.q.val() && (self.s_una.q.val() != self.s_seq_exp.q.val()))
                         {
                             self.arm.d.next = true;
-                            if (self.t_gen.q.val() == self.s_gen.q.val()) {
+                            if (self.intake.t_gen.val() == self.s_gen.q.val()) {
                                 self.c_timeouts.d.next = (self.c_timeouts.q.val() + 1);
                                 if (self.s_retries.q.val() >= self.s_retry_limit.q.val()) {
                                     self.c_retry_exceeded.d.next =
@@ -1295,7 +1196,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                                     self.retry.d.next = true;
                                 }
                             } else {
-                                self.cc_go.d.next = self.fb_tlm.q.val();
+                                self.cc_go.d.next = self.intake.fb_tlm.val();
                             }
                             self.p.d.next = self.p_in_r.q.val();
                             self.seq_ack.d.next = self.s_una.q.val();
@@ -1628,70 +1529,23 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
 
         // ---- Taking the next operation (`Idle`, or `Wb`: `idle`), in this
         // order: context, feedback, NAK, timer, PktSend, work request.
-        if self.take_ctx.val() {
+        if self.intake.take_ctx.val() {
             self.kind.d.next = ReqKind::Ctx;
-            self.ctx_active.d.next = self.in_ctx.m.active.val();
-            self.ctx_psn.d.next = self.in_ctx.m.psn.val();
-            self.ctx_tlm_data.d.next = self.in_ctx.m.tlm_data.val();
-            self.ctx_retry_limit.d.next = self.in_ctx.m.retry_limit.val();
-            self.state.d.next = ReqState::FlowRd;
-        } else if self.take_fb.val() {
+        } else if self.intake.take_fb.val() {
             self.kind.d.next = ReqKind::Fb;
-            self.fb_psn.d.next = self.in_fb.m.psn.val();
-            self.fb_aeth.d.next = self.in_fb.m.aeth.val();
-            self.fb_opcode.d.next = self.in_fb.m.opcode.val();
-            self.fb_tlm.d.next = self.in_fb.m.tlm.present.val();
-            self.fb_hdr.d.next = self.in_fb.m.tlm.hdr.val();
-            self.fb_hop0.d.next = self.in_fb.m.tlm.hop0.val();
-            self.fb_hop1.d.next = self.in_fb.m.tlm.hop1.val();
-            self.fb_hop2.d.next = self.in_fb.m.tlm.hop2.val();
-            self.fb_hop3.d.next = self.in_fb.m.tlm.hop3.val();
-            self.fb_hop4.d.next = self.in_fb.m.tlm.hop4.val();
-            self.state.d.next = ReqState::FlowRd;
-        } else if self.take_nak.val() {
+        } else if self.intake.take_nak.val() {
             self.kind.d.next = ReqKind::Nak;
-            self.fb_psn.d.next = self.in_nak.m.psn.val();
-            self.fb_aeth.d.next = (bit_cast::<32, 8>(self.in_nak.m.syndrome.val()) << 24);
-            self.fb_opcode.d.next = 0.into();
-            self.fb_tlm.d.next = false;
-            self.fb_hdr.d.next = 0.into();
-            self.fb_hop0.d.next = 0.into();
-            self.fb_hop1.d.next = 0.into();
-            self.fb_hop2.d.next = 0.into();
-            self.fb_hop3.d.next = 0.into();
-            self.fb_hop4.d.next = 0.into();
-            self.state.d.next = ReqState::FlowRd;
-        } else if self.take_t.val() {
+        } else if self.intake.take_t.val() {
             self.kind.d.next = ReqKind::Timer;
-            self.t_gen.d.next = self.timer.head_data.val().get_bits::<8>(32);
-            self.state.d.next = ReqState::FlowRd;
-        } else if self.take_send.val() {
+        } else if self.intake.take_send.val() {
             self.kind.d.next = ReqKind::Send;
-            self.send_seq.d.next = self.in_send.m.seq.val();
-            self.send_len.d.next = self.in_send.m.len.val();
-            self.send_probe.d.next = self.in_send.m.probe.val();
-            self.send_epoch.d.next = self.in_send.m.epoch.val();
-            self.state.d.next = ReqState::FlowRd;
-        } else if self.take_wr.val() {
+        } else if self.intake.take_wr.val() {
             self.kind.d.next = ReqKind::Wr;
-            self.wr_opcode.d.next = self.in_wr.m.opcode.val();
-            self.wr_laddr.d.next = self.in_wr.m.laddr.val();
-            self.wr_va.d.next = self.in_wr.m.va.val();
-            self.wr_rkey.d.next = self.in_wr.m.rkey.val();
-            self.wr_len.d.next = self.in_wr.m.len.val();
-            self.wr_tag.d.next = self.in_wr.m.tag.val();
-            self.state.d.next = ReqState::FlowRd;
         }
-        if (self.take_ctx.val()
-            || self.take_fb.val()
-            || self.take_nak.val()
-            || self.take_t.val()
-            || self.take_send.val()
-            || self.take_wr.val())
-        {
-            self.flow.d.next = self.flow_in.val();
+        if self.intake.take.val() {
+            self.state.d.next = ReqState::FlowRd;
             self.rd_same.d.next = ((self.state.q.val() == ReqState::Wb)
-                && (self.flow_in.val().get_bits::<A>(0) == self.fl.val()));
+                && (self.intake.flow_in.val().get_bits::<A>(0) == self.fl.val()));
         }
 
         // ---- The step after the acknowledgement part: the doorbells a
@@ -1723,12 +1577,12 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                 self.cc_go.d.next = false;
                 self.cc_seq.d.next = self.s_una.q.val();
                 self.cc_snd_nxt.d.next = self.s_seq_exp.q.val();
-                self.cc_nhops.d.next = self.fb_hdr.q.val().get_bits::<4>(48);
-                self.cc_hop0.d.next = self.fb_hop0.q.val();
-                self.cc_hop1.d.next = self.fb_hop1.q.val();
-                self.cc_hop2.d.next = self.fb_hop2.q.val();
-                self.cc_hop3.d.next = self.fb_hop3.q.val();
-                self.cc_hop4.d.next = self.fb_hop4.q.val();
+                self.cc_nhops.d.next = self.intake.fb_hdr.val().get_bits::<4>(48);
+                self.cc_hop0.d.next = self.intake.fb_hop0.val();
+                self.cc_hop1.d.next = self.intake.fb_hop1.val();
+                self.cc_hop2.d.next = self.intake.fb_hop2.val();
+                self.cc_hop3.d.next = self.intake.fb_hop3.val();
+                self.cc_hop4.d.next = self.intake.fb_hop4.val();
                 self.state.d.next = ReqState::CcOut;
             } else {
                 self.state.d.next = ReqState::Wb;
@@ -1737,14 +1591,14 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
 
         // ---- Timer: one entry per arm, pushed in Wb.
         self.timer.push.next = self.t_push.val();
-        self.timer.push_data.next = ((bit_cast::<56, 16>(self.flow.q.val()) << 40)
+        self.timer.push_data.next = ((bit_cast::<56, 16>(self.intake.flow.val()) << 40)
             | (bit_cast::<56, 8>(self.s_gen.q.val()) << 32)
             | bit_cast::<56, 32>((self.now.q.val() + self.cfg_rto.val())));
 
         // ---- Outputs.
         self.m_ev.valid.next = self.ev_v.q.val();
         self.m_ev.op.next = self.ev_op.q.val();
-        self.m_ev.flow.next = self.flow.q.val();
+        self.m_ev.flow.next = self.intake.flow.val();
         self.m_ev.a.next = self.ev_a.q.val();
         self.m_ev.b.next = self.ev_b.q.val();
         self.m_desc.valid.next = self.desc_v.q.val();
@@ -1779,14 +1633,14 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.m_rd.rd_only.next = true;
         self.m_rd.cnp_on_ce.next = false;
         self.m_cmpl.valid.next = self.cmpl_v.q.val();
-        self.m_cmpl.flow.next = self.flow.q.val();
+        self.m_cmpl.flow.next = self.intake.flow.val();
         self.m_cmpl.tag.next = self.cmpl_tag.q.val();
         self.m_cmpl.status.next = self.cmpl_status.q.val();
         self.m_cmpl.bytes.next = self.cmpl_bytes.q.val();
         self.m_cc.valid.next = self.cc_v.q.val();
         self.m_cc.op.next = self.k_cc_event.val();
         self.m_cc.variant.next = false;
-        self.m_cc.flow.next = self.flow.q.val();
+        self.m_cc.flow.next = self.intake.flow.val();
         self.m_cc.seq.next = self.cc_seq.q.val();
         self.m_cc.snd_nxt.next = self.cc_snd_nxt.q.val();
         self.m_cc.now.next = 0.into();
@@ -1862,7 +1716,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         } else if (self.state.d.val() == ReqState::DbEv) {
             self.ring_slot.next = self.s_db.d.val();
         }
-        self.ring_addr.d.next = ((bit_cast::<AQ, A>(self.flow.d.val().get_bits::<A>(0))
+        self.ring_addr.d.next = ((bit_cast::<AQ, A>(self.intake.flow_next.val().get_bits::<A>(0))
             << self.k_q.val())
             | bit_cast::<AQ, 9>((self.ring_slot.val() & self.k_qmask.val())));
         self.ring.read_address.next = self.ring_addr.q.val();
