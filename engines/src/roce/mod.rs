@@ -12,6 +12,7 @@ pub mod host_write_skid;
 pub mod mr_check;
 pub mod pipes;
 pub mod read_psns;
+pub mod req_counters;
 pub mod req_intake;
 pub mod req_state_ram;
 pub mod requester;

@@ -11,6 +11,7 @@ pub mod mr_check;
 pub mod op_decode;
 pub mod packet;
 pub mod read_psns;
+pub mod req_counters;
 pub mod req_intake;
 pub mod req_state_ram;
 pub mod requester;

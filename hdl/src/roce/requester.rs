@@ -156,6 +156,7 @@
 use crate::cc::CcEventSource;
 use crate::mem::Fifo;
 use crate::roce::op_decode::OpDecode;
+use crate::roce::req_counters::ReqCounters;
 use crate::roce::req_intake::ReqIntake;
 use crate::roce::req_state_ram::ReqStateRam;
 use crate::roce::segment::Segment;
@@ -347,22 +348,8 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     cc_hop2: DFF<Bits<64>>,
     cc_hop3: DFF<Bits<64>>,
     cc_hop4: DFF<Bits<64>>,
-    // Counters.
-    c_posted: DFF<Bits<32>>,
-    c_completed: DFF<Bits<32>>,
-    c_err_opcode: DFF<Bits<32>>,
-    c_err_len: DFF<Bits<32>>,
-    c_err_flow: DFF<Bits<32>>,
-    c_err_full: DFF<Bits<32>>,
-    c_stale: DFF<Bits<32>>,
-    c_trims: DFF<Bits<32>>,
-    c_timeouts: DFF<Bits<32>>,
-    c_naks: DFF<Bits<32>>,
-    c_ack_ahead: DFF<Bits<32>>,
-    c_bad_fb: DFF<Bits<32>>,
-    c_remote_err: DFF<Bits<32>>,
-    c_retry_exceeded: DFF<Bits<32>>,
-    c_flushed: DFF<Bits<32>>,
+    /// The counters (`req_counters.rs`, with its twin and test).
+    counters: ReqCounters,
     // Constants.
     #[default(Constant::new(Bits::<16>::from(A as u64)))]
     k_a: Constant<Bits<16>>,
@@ -653,21 +640,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             cc_hop2,
             cc_hop3,
             cc_hop4,
-            c_posted,
-            c_completed,
-            c_err_opcode,
-            c_err_len,
-            c_err_flow,
-            c_err_full,
-            c_stale,
-            c_trims,
-            c_timeouts,
-            c_naks,
-            c_ack_ahead,
-            c_bad_fb,
-            c_remote_err,
-            c_retry_exceeded,
-            c_flushed,
             wr_is_read,
             wr_ext,
             wr_n,
@@ -681,7 +653,24 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             r_seq_end,
             r_psn_rew
         );
-        clock!(self, clock, st, ring, segment, timer, intake);
+        clock!(self, clock, st, ring, segment, timer, intake, counters);
+        ReqStatsSource::link(&mut self.m_stats, &mut self.counters.m_stats);
+        self.counters.posted.next = false;
+        self.counters.completed.next = false;
+        self.counters.err_opcode.next = false;
+        self.counters.err_len.next = false;
+        self.counters.err_flow.next = false;
+        self.counters.err_full.next = false;
+        self.counters.stale.next = false;
+        self.counters.trims.next = false;
+        self.counters.timeouts.next = false;
+        self.counters.naks.next = false;
+        self.counters.ack_ahead.next = false;
+        self.counters.bad_fb.next = false;
+        self.counters.remote_err.next = false;
+        self.counters.retry_exceeded.next = false;
+        self.counters.flushed.next = false;
+
         ReqFlowCtxSink::<A>::link(&mut self.s_ctx, &mut self.intake.s_ctx);
         WorkReqSink::link(&mut self.s_wr, &mut self.intake.s_wr);
         PktSendSink::link(&mut self.s_send, &mut self.intake.s_send);
@@ -1069,33 +1058,33 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                             self.cmpl_tag.d.next = self.intake.wr_tag.val();
                         }
                         if self.bad_opcode.q.val() {
-                            self.c_err_opcode.d.next = (self.c_err_opcode.q.val() + 1);
+                            self.counters.err_opcode.next = true;
                             self.cmpl_v.d.next = true;
                             self.cmpl_status.d.next = self.k_st_opcode.val();
                             self.state.d.next = ReqState::WrCmpl;
                         } else if self.bad_len.q.val() {
-                            self.c_err_len.d.next = (self.c_err_len.q.val() + 1);
+                            self.counters.err_len.next = true;
                             self.cmpl_v.d.next = true;
                             self.cmpl_status.d.next = self.k_st_len.val();
                             self.state.d.next = ReqState::WrCmpl;
                         } else if !self.live.val() {
-                            self.c_err_flow.d.next = (self.c_err_flow.q.val() + 1);
+                            self.counters.err_flow.next = true;
                             self.cmpl_v.d.next = true;
                             self.cmpl_status.d.next = self.k_st_flow.val();
                             self.state.d.next = ReqState::WrCmpl;
                         } else if self.s_err.q.val() {
-                            self.c_flushed.d.next = (self.c_flushed.q.val() + 1);
+                            self.counters.flushed.next = true;
                             self.cmpl_v.d.next = true;
                             self.cmpl_status.d.next = self.k_st_flushed.val();
                             self.state.d.next = ReqState::WrCmpl;
                         } else if self.is_full.q.val() {
-                            self.c_err_full.d.next = (self.c_err_full.q.val() + 1);
+                            self.counters.err_full.next = true;
                             self.cmpl_v.d.next = true;
                             self.cmpl_status.d.next = self.k_st_full.val();
                             self.state.d.next = ReqState::WrCmpl;
                         } else {
                             // Into the ring at `tail` (written above).
-                            self.c_posted.d.next = (self.c_posted.q.val() + 1);
+                            self.counters.posted.next = true;
                             self.s_seq_tail.d.next =
                                 (self.s_seq_tail.q.val() + self.wr_ext.q.val());
                             self.s_psn_tail.d.next =
@@ -1124,7 +1113,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                             || self.s_err.q.val()
                             || (self.intake.send_epoch.val() != self.s_epoch.q.val()))
                         {
-                            self.c_stale.d.next = (self.c_stale.q.val() + 1);
+                            self.counters.stale.next = true;
                             self.state.d.next = ReqState::Idle;
                         } else if self.intake.send_probe.val() {
                             self.desc_v.d.next = true;
@@ -1142,7 +1131,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         } else if ((self.intake.send_seq.val() != self.s_seq_exp.q.val())
                             || !self.intake.send_len.val().any())
                         {
-                            self.c_stale.d.next = (self.c_stale.q.val() + 1);
+                            self.counters.stale.next = true;
                             self.state.d.next = ReqState::Idle;
                         } else {
                             self.cur.d.next = self.intake.send_seq.val();
@@ -1156,10 +1145,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         {
                             self.arm.d.next = true;
                             if (self.intake.t_gen.val() == self.s_gen.q.val()) {
-                                self.c_timeouts.d.next = (self.c_timeouts.q.val() + 1);
+                                self.counters.timeouts.next = true;
                                 if (self.s_retries.q.val() >= self.s_retry_limit.q.val()) {
-                                    self.c_retry_exceeded.d.next =
-                                        (self.c_retry_exceeded.q.val() + 1);
+                                    self.counters.retry_exceeded.next = true;
                                     self.set_fatal.next = true;
                                 } else {
                                     self.s_retries.d.next = (self.s_retries.q.val() + 1);
@@ -1180,16 +1168,16 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                             || self.s_err.q.val()
                             || ((self.kind.q.val() == ReqKind::Fb) && !self.is_ack_q.q.val()))
                         {
-                            self.c_bad_fb.d.next = (self.c_bad_fb.q.val() + 1);
+                            self.counters.bad_fb.next = true;
                             self.state.d.next = ReqState::Idle;
                         } else if self.is_ahead.q.val() {
-                            self.c_ack_ahead.d.next = (self.c_ack_ahead.q.val() + 1);
+                            self.counters.ack_ahead.next = true;
                             self.state.d.next = ReqState::Idle;
                         } else {
                             if (self.kind.q.val() == ReqKind::Nak) {
-                                self.c_naks.d.next = (self.c_naks.q.val() + 1);
+                                self.counters.naks.next = true;
                                 if self.nak_status_q.q.val().any() {
-                                    self.c_remote_err.d.next = (self.c_remote_err.q.val() + 1);
+                                    self.counters.remote_err.next = true;
                                     self.fatal.d.next = self.nak_status_q.q.val();
                                 } else {
                                     self.rewind.d.next = true;
@@ -1249,7 +1237,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                     // here.
                     self.s_epoch.d.next = (self.s_epoch.q.val() + 1);
                     self.s_seq_exp.d.next = self.cur.q.val();
-                    self.c_trims.d.next = (self.c_trims.q.val() + 1);
+                    self.counters.trims.next = true;
                     self.ev_v.d.next = true;
                     self.ev_op.d.next = self.k_ev_trim.val();
                     self.ev_a.d.next = self.cur.q.val();
@@ -1341,7 +1329,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                     self.cmpl_tag.d.next = self.ring.tag.val();
                     self.cmpl_status.d.next = self.k_st_ok.val();
                     self.cmpl_bytes.d.next = self.ring.len.val();
-                    self.c_completed.d.next = (self.c_completed.q.val() + 1);
+                    self.counters.completed.next = true;
                     self.s_head.d.next = self.head_inc.val();
                     self.slot.d.next = self.head_inc.val();
                     if self.w_read.val() {
@@ -1369,7 +1357,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                     self.s_retries.d.next = 0.into();
                 } else if self.retry.q.val() {
                     if (self.s_retries.q.val() >= self.s_retry_limit.q.val()) {
-                        self.c_retry_exceeded.d.next = (self.c_retry_exceeded.q.val() + 1);
+                        self.counters.retry_exceeded.next = true;
                         self.set_fatal.next = true;
                     } else {
                         self.s_retries.d.next = (self.s_retries.q.val() + 1);
@@ -1495,7 +1483,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                     // The first completion carries the error, the rest
                     // `Flushed`.
                     if (self.fatal.q.val() == self.k_st_flushed.val()) {
-                        self.c_flushed.d.next = (self.c_flushed.q.val() + 1);
+                        self.counters.flushed.next = true;
                     }
                     self.cmpl_v.d.next = true;
                     self.cmpl_tag.d.next = self.ring.tag.val();
@@ -1650,21 +1638,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.m_cc.hop2.next = self.cc_hop2.q.val();
         self.m_cc.hop3.next = self.cc_hop3.q.val();
         self.m_cc.hop4.next = self.cc_hop4.q.val();
-        self.m_stats.posted.next = self.c_posted.q.val();
-        self.m_stats.completed.next = self.c_completed.q.val();
-        self.m_stats.err_opcode.next = self.c_err_opcode.q.val();
-        self.m_stats.err_len.next = self.c_err_len.q.val();
-        self.m_stats.err_flow.next = self.c_err_flow.q.val();
-        self.m_stats.err_full.next = self.c_err_full.q.val();
-        self.m_stats.stale.next = self.c_stale.q.val();
-        self.m_stats.trims.next = self.c_trims.q.val();
-        self.m_stats.timeouts.next = self.c_timeouts.q.val();
-        self.m_stats.naks.next = self.c_naks.q.val();
-        self.m_stats.ack_ahead.next = self.c_ack_ahead.q.val();
-        self.m_stats.bad_fb.next = self.c_bad_fb.q.val();
-        self.m_stats.remote_err.next = self.c_remote_err.q.val();
-        self.m_stats.retry_exceeded.next = self.c_retry_exceeded.q.val();
-        self.m_stats.flushed.next = self.c_flushed.q.val();
         // ---- The rings' read: the entry at the next cycle's slot,
         // registered as it leaves the RAM. The read address is itself a
         // flip-flop (`ring_addr`, R1): made here from the next values

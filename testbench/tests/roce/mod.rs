@@ -7,6 +7,7 @@ mod host_write_skid;
 mod mr_check;
 mod op_decode;
 mod read_psns;
+mod req_counters;
 mod req_intake;
 mod req_state_ram;
 mod requester;
