@@ -8,6 +8,7 @@ use nic_hdl::roce::op_decode::OpDecode;
 use rust_hdl::prelude::*;
 
 pub mod dispatch_counters;
+pub mod fb_check;
 pub mod host_write_skid;
 pub mod mr_check;
 pub mod pipes;

@@ -6,6 +6,7 @@ pub mod bswap;
 pub mod cnm_rx;
 pub mod crc32;
 pub mod dispatch_counters;
+pub mod fb_check;
 pub mod host_write_skid;
 pub mod mr_check;
 pub mod op_decode;

@@ -155,7 +155,7 @@
 
 use crate::cc::CcEventSource;
 use crate::mem::Fifo;
-use crate::roce::op_decode::OpDecode;
+use crate::roce::fb_check::FbCheck;
 use crate::roce::req_counters::ReqCounters;
 use crate::roce::req_intake::ReqIntake;
 use crate::roce::req_state_ram::ReqStateRam;
@@ -166,7 +166,7 @@ use crate::roce::{
     WorkReqSink, WrCompletionSource,
 };
 use crate::sched::{PktSendSink, SchedEventSource};
-use nic_spec::roce::{op, syndrome, wr, AETH_CLASS_ACK};
+use nic_spec::roce::{op, wr};
 use rust_hdl::prelude::*;
 use smart_default::SmartDefault;
 
@@ -260,8 +260,10 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     segment: Segment,
     /// Timer entries: flow << 40 | gen << 32 | deadline.
     timer: Fifo<56, A>,
-    /// Classes of the latched feedback opcode.
-    fb_class: OpDecode,
+    /// The feedback's checks, registered (`fb_check.rs`, with its twin
+    /// and test): its class, the status a NAK ends the flow with, the PSN
+    /// acknowledged and whether it lies past every PSN sent.
+    fb_check: FbCheck,
     state: DFF<ReqState>,
     kind: DFF<ReqKind>,
     in_range: DFF<Bit>,
@@ -375,8 +377,6 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     k_op_probe: Constant<Bits<8>>,
     #[default(Constant::new(Bits::<8>::from(op::READ_REQ as u64)))]
     k_op_rreq: Constant<Bits<8>>,
-    #[default(Constant::new(Bits::<3>::from((AETH_CLASS_ACK as u8) as u64)))]
-    k_class_ack: Constant<Bits<3>>,
     #[default(Constant::new(Bits::<3>::from(nic_spec::sched::OP_INIT as u64)))]
     k_ev_init: Constant<Bits<3>>,
     #[default(Constant::new(Bits::<3>::from(nic_spec::sched::OP_DOORBELL as u64)))]
@@ -397,22 +397,10 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     k_st_flow: Constant<Bits<8>>,
     #[default(Constant::new(Bits::<8>::from((wr::Status::Full as u8) as u64)))]
     k_st_full: Constant<Bits<8>>,
-    #[default(Constant::new(Bits::<8>::from((wr::Status::RemoteInvalid as u8) as u64)))]
-    k_st_remote_invalid: Constant<Bits<8>>,
-    #[default(Constant::new(Bits::<8>::from((wr::Status::RemoteAccess as u8) as u64)))]
-    k_st_remote_access: Constant<Bits<8>>,
-    #[default(Constant::new(Bits::<8>::from((wr::Status::RemoteOp as u8) as u64)))]
-    k_st_remote_op: Constant<Bits<8>>,
     #[default(Constant::new(Bits::<8>::from((wr::Status::RetryExceeded as u8) as u64)))]
     k_st_retry_exceeded: Constant<Bits<8>>,
     #[default(Constant::new(Bits::<8>::from((wr::Status::Flushed as u8) as u64)))]
     k_st_flushed: Constant<Bits<8>>,
-    #[default(Constant::new(Bits::<8>::from(syndrome::NAK_SEQ as u64)))]
-    k_syn_seq: Constant<Bits<8>>,
-    #[default(Constant::new(Bits::<8>::from(syndrome::NAK_INVALID as u64)))]
-    k_syn_invalid: Constant<Bits<8>>,
-    #[default(Constant::new(Bits::<8>::from(syndrome::NAK_ACCESS as u64)))]
-    k_syn_access: Constant<Bits<8>>,
     #[default(Constant::new(Bits::<64>::from(FRESH_HDR)))]
     k_fresh: Constant<Bits<64>>,
     #[default(Constant::new(Bits::<32>::from(1u64)))]
@@ -486,23 +474,9 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     raise: Signal<Local, Bit>,
     d_ack: Signal<Local, Bits<24>>,
     d1: Signal<Local, Bits<32>>,
-    rresp: Signal<Local, Bit>,
     head_inc: Signal<Local, Bits<9>>,
     psn_rew: Signal<Local, Bits<24>>,
     rew_k: Signal<Local, Bits<32>>,
-    // Feedback checks (Decide).
-    is_ack: Signal<Local, Bit>,
-    p_in: Signal<Local, Bits<24>>,
-    /// `p_in`, registered: `fb_psn` and `kind` hold from `Idle` on, so in
-    /// `Decide` it is the value computed in `Flow` (R4).
-    p_in_r: DFF<Bits<24>>,
-    /// `p_in` + 1, registered likewise: `Decide`'s window check is then
-    /// one subtraction.
-    p_above: DFF<Bits<24>>,
-    ahead: Signal<Local, Bits<24>>,
-    /// The feedback acknowledges past every PSN sent: computed in
-    /// `Flow`, valid in `Decide`.
-    is_ahead: DFF<Bit>,
     // Post: its two compares, done a cycle ahead (R4) for each value
     // `seq_ack` can have when Post begins (kept, `r_seq_mid`,
     // `r_seq_end`).
@@ -524,14 +498,6 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     /// into `DbChk`), so the doorbell's end reaches the ring's read
     /// address without a compare.
     db_at_tail: DFF<Bit>,
-    /// The feedback's class, decided from `fb_opcode` and `fb_aeth`
-    /// (loaded in `Idle` only) and registered every cycle, so `Decide`
-    /// (after `Flow`) and the ring checks read flip-flops, not the
-    /// opcode's decode (R4): an ACK or READ RESPONSE, the status a NAK
-    /// ends the flow with (0: a sequence NAK), a READ RESPONSE.
-    is_ack_q: DFF<Bit>,
-    nak_status_q: DFF<Bits<8>>,
-    rresp_q: DFF<Bit>,
     // The step after the acknowledgement part (`cont` in the twin).
     do_cont: Signal<Local, Bit>,
     set_rewind: Signal<Local, Bit>,
@@ -542,9 +508,6 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     /// limit, a NAK sequence error past it in Post): flush first.
     set_fatal: Signal<Local, Bit>,
     eff_fatal: Signal<Local, Bit>,
-    /// The status a latched NAK ends its work request with (0 = a PSN
-    /// sequence error: go back).
-    nak_status: Signal<Local, Bits<8>>,
     /// Post: this operation acknowledged bytes or a READ response.
     moved: Signal<Local, Bit>,
     t_push: Signal<Local, Bit>,
@@ -560,15 +523,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             adv_pos,
             ring_addr,
             is_full,
-            is_ahead,
             rd_same,
             past_pos,
             db_at_tail,
-            is_ack_q,
-            nak_status_q,
-            rresp_q,
-            p_in_r,
-            p_above,
             state,
             kind,
             in_range,
@@ -653,7 +610,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             r_seq_end,
             r_psn_rew
         );
-        clock!(self, clock, st, ring, segment, timer, intake, counters);
+        clock!(self, clock, st, ring, segment, timer, intake, counters, fb_check);
         ReqStatsSource::link(&mut self.m_stats, &mut self.counters.m_stats);
         self.counters.posted.next = false;
         self.counters.completed.next = false;
@@ -867,9 +824,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         // Acknowledgement (AckChk).
         self.d_ack.next = (self.p.q.val() - self.ring.psn_first.val());
         self.d1.next = (bit_cast::<32, 24>(self.d_ack.val()) + 1);
-        self.fb_class.op.next = self.intake.fb_opcode.val();
-        self.rresp.next = ((self.kind.q.val() == ReqKind::Fb) && self.fb_class.read_resp.val());
-        self.rresp_q.d.next = self.rresp.val();
         self.head_inc.next = ((self.s_head.q.val() + 1) & self.k_ix.val());
         // Rewind (RewChk).
         self.rew_k.next = ((self.s_una.q.val() - self.ring.seq_first.val()) >> self.mlog.val());
@@ -883,7 +837,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         // RAM address and the operands are stable in the *Rd2 state).
         self.r_ack_skip.d.next = ((self.slot.q.val() == self.s_tail.q.val())
             || self.d_ack.val().get_bit(23)
-            || (self.w_read.val() && !self.rresp_q.q.val()));
+            || (self.w_read.val() && !self.fb_check.rresp.val()));
         // d1 < npkts and d1 = npkts, as d_ack against npkts − 1.
         self.r_inside.d.next = (bit_cast::<32, 24>(self.d_ack.val()) < self.w_last_k.val());
         self.r_final.d.next = (bit_cast::<32, 24>(self.d_ack.val()) == self.w_last_k.val());
@@ -892,40 +846,14 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.r_seq_end.d.next = self.seq_end_w.val();
         self.r_psn_rew.d.next = self.psn_rew.val();
 
-        // ---- Feedback checks (Decide, kinds Fb and Nak).
-        self.is_ack.next = ((self.fb_class.ack.val()
-            && (self.intake.fb_aeth.val().get_bits::<3>(29) == self.k_class_ack.val()))
-            || self.fb_class.read_resp.val());
-        // `wr::Status::of_nak`: the syndrome is in the latched AETH's top
-        // byte.
-        if (self.intake.fb_aeth.val().get_bits::<8>(24) == self.k_syn_seq.val()) {
-            self.nak_status.next = 0.into();
-        } else if (self.intake.fb_aeth.val().get_bits::<8>(24) == self.k_syn_invalid.val()) {
-            self.nak_status.next = self.k_st_remote_invalid.val();
-        } else if (self.intake.fb_aeth.val().get_bits::<8>(24) == self.k_syn_access.val()) {
-            self.nak_status.next = self.k_st_remote_access.val();
-        } else {
-            self.nak_status.next = self.k_st_remote_op.val();
-        }
-        self.is_ack_q.d.next = self.is_ack.val();
-        self.nak_status_q.d.next = self.nak_status.val();
-        if (self.kind.q.val() == ReqKind::Nak) {
-            self.p_in.next = (self.intake.fb_psn.val() - 1);
-        } else {
-            self.p_in.next = self.intake.fb_psn.val();
-        }
-        self.p_in_r.d.next = self.p_in.val();
-        if (self.kind.q.val() == ReqKind::Nak) {
-            self.p_above.d.next = self.intake.fb_psn.val();
-        } else {
-            self.p_above.d.next = (self.intake.fb_psn.val() + 1);
-        }
-        // p_in − (psn_max − 1), its zero test an equality beside the chain,
-        // registered a cycle ahead like the room check: `p_above` is
-        // valid from `Flow` on, `psn_max` leaves `st` in `Flow`.
-        self.ahead.next = (self.p_above.q.val() - self.fw_psn_max.val());
-        self.is_ahead.d.next =
-            ((self.p_above.q.val() != self.fw_psn_max.val()) && !self.ahead.val().get_bit(23));
+        // ---- Feedback checks (Decide, kinds Fb and Nak): registered in
+        // their own block from the latched feedback (`fb_check.rs`).
+        self.fb_check.is_fb.next = (self.kind.q.val() == ReqKind::Fb);
+        self.fb_check.is_nak.next = (self.kind.q.val() == ReqKind::Nak);
+        self.fb_check.fb_opcode.next = self.intake.fb_opcode.val();
+        self.fb_check.fb_aeth.next = self.intake.fb_aeth.val();
+        self.fb_check.fb_psn.next = self.intake.fb_psn.val();
+        self.fb_check.psn_max.next = self.fw_psn_max.val();
 
         // ---- Post's compares, a cycle ahead. Post follows `AckChk` or
         // `AckCmpl`, neither of which moves `s_una` or `s_seq_exp`;
@@ -1166,19 +1094,19 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         // Fb, Nak.
                         if (!self.live.val()
                             || self.s_err.q.val()
-                            || ((self.kind.q.val() == ReqKind::Fb) && !self.is_ack_q.q.val()))
+                            || ((self.kind.q.val() == ReqKind::Fb) && !self.fb_check.is_ack.val()))
                         {
                             self.counters.bad_fb.next = true;
                             self.state.d.next = ReqState::Idle;
-                        } else if self.is_ahead.q.val() {
+                        } else if self.fb_check.is_ahead.val() {
                             self.counters.ack_ahead.next = true;
                             self.state.d.next = ReqState::Idle;
                         } else {
                             if (self.kind.q.val() == ReqKind::Nak) {
                                 self.counters.naks.next = true;
-                                if self.nak_status_q.q.val().any() {
+                                if self.fb_check.nak_status.val().any() {
                                     self.counters.remote_err.next = true;
-                                    self.fatal.d.next = self.nak_status_q.q.val();
+                                    self.fatal.d.next = self.fb_check.nak_status.val();
                                 } else {
                                     self.rewind.d.next = true;
                                     self.retry.d.next = true;
@@ -1186,7 +1114,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                             } else {
                                 self.cc_go.d.next = self.intake.fb_tlm.val();
                             }
-                            self.p.d.next = self.p_in_r.q.val();
+                            self.p.d.next = self.fb_check.p_in.val();
                             self.seq_ack.d.next = self.s_una.q.val();
                             self.slot.d.next = self.s_head.q.val();
                             self.state.d.next = ReqState::AckRd;

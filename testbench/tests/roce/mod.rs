@@ -3,6 +3,7 @@ mod bswap;
 pub(crate) mod cnm_rx;
 mod crc32;
 mod dispatch_counters;
+mod fb_check;
 mod host_write_skid;
 mod mr_check;
 mod op_decode;
