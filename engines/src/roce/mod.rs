@@ -26,6 +26,7 @@ pub mod segment;
 pub mod tx;
 pub mod tx_ctx_ram;
 pub mod tx_out;
+pub mod wr_check;
 pub mod wr_ring;
 
 /// The CRC block is combinational: a clock-less harness would need its

@@ -26,6 +26,7 @@ pub mod tx;
 pub mod tx_ctx_ram;
 pub mod tx_out;
 pub mod txn;
+pub mod wr_check;
 pub mod wr_ring;
 
 // The records this area's blocks exchange, generated from their one

@@ -160,6 +160,7 @@ use crate::roce::req_counters::ReqCounters;
 use crate::roce::req_intake::ReqIntake;
 use crate::roce::req_state_ram::ReqStateRam;
 use crate::roce::segment::Segment;
+use crate::roce::wr_check::WrCheck;
 use crate::roce::wr_ring::WrRing;
 use crate::roce::{
     CcFeedbackSink, NakReqSink, ReqFlowCtxSink, ReqStatsSource, RxFlowCtxSource, TxDescSource,
@@ -369,10 +370,6 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     k_m8: Constant<Bits<4>>,
     #[default(Constant::new(Bits::<4>::from(12u64)))]
     k_m12: Constant<Bits<4>>,
-    #[default(Constant::new(Bits::<8>::from(wr::WRITE as u64)))]
-    k_wr_write: Constant<Bits<8>>,
-    #[default(Constant::new(Bits::<8>::from(wr::READ as u64)))]
-    k_wr_read: Constant<Bits<8>>,
     #[default(Constant::new(Bits::<8>::from(op::PROBE as u64)))]
     k_op_probe: Constant<Bits<8>>,
     #[default(Constant::new(Bits::<8>::from(op::READ_REQ as u64)))]
@@ -428,17 +425,11 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     /// predicts for the next cycle, and the operation's flow.
     ring_addr: DFF<Bits<AQ>>,
     pred_fatal: Signal<Local, Bit>,
-    // Work request checks (Decide).
-    /// The work request's own checks and derived values: registers,
-    /// computed in `Flow` from the request taken in `Idle` (timing rule
-    /// R4: none of them is logic in front of `Decide`'s carry chains).
-    wr_is_read: DFF<Bit>,
-    wr_ext: DFF<Bits<32>>,
-    wr_n: DFF<Bits<32>>,
-    wr_used: Signal<Local, Bits<9>>,
-    wr_out: Signal<Local, Bits<33>>,
-    bad_opcode: DFF<Bit>,
-    bad_len: DFF<Bit>,
+    /// The work request's own checks and derived values (`wr_check.rs`,
+    /// with its twin and test): registers, computed in `Flow` from the
+    /// request taken in `Idle` (timing rule R4: none of them is logic in
+    /// front of `Decide`'s carry chains).
+    wr_check: WrCheck<Q>,
     /// The ring's slot at `tail` holds the oldest work request (the ring
     /// is full): an equality, so the ring's write enable needs no chain.
     slot_busy: Signal<Local, Bit>,
@@ -454,9 +445,6 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     fw_seq_tail: Signal<Local, Bits<32>>,
     fw_una: Signal<Local, Bits<32>>,
     fw_psn_max: Signal<Local, Bits<24>>,
-    /// The ring is full or the stream window would pass 2^31: computed
-    /// in `Flow`, valid in `Decide`.
-    is_full: DFF<Bit>,
     tail_inc: Signal<Local, Bits<9>>,
     wr_fence_ok: Signal<Local, Bit>,
     wr_go: Signal<Local, Bit>,
@@ -511,6 +499,10 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     /// Post: this operation acknowledged bytes or a READ response.
     moved: Signal<Local, Bit>,
     t_push: Signal<Local, Bit>,
+    /// `s_epoch` + 1 (8 bits).
+    epoch_inc: Signal<Local, Bits<8>>,
+    /// now + RTO (32 bits), the timer entry's deadline.
+    deadline: Signal<Local, Bits<32>>,
     w_addr: Signal<Local, Bits<AQ>>,
 }
 
@@ -522,7 +514,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             clock,
             adv_pos,
             ring_addr,
-            is_full,
             rd_same,
             past_pos,
             db_at_tail,
@@ -597,11 +588,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             cc_hop2,
             cc_hop3,
             cc_hop4,
-            wr_is_read,
-            wr_ext,
-            wr_n,
-            bad_opcode,
-            bad_len,
             r_ack_skip,
             r_inside,
             r_final,
@@ -610,7 +596,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             r_seq_end,
             r_psn_rew
         );
-        clock!(self, clock, st, ring, segment, timer, intake, counters, fb_check);
+        clock!(self, clock, st, ring, segment, timer, intake, counters, fb_check, wr_check);
         ReqStatsSource::link(&mut self.m_stats, &mut self.counters.m_stats);
         self.counters.posted.next = false;
         self.counters.completed.next = false;
@@ -634,6 +620,9 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         CcFeedbackSink::<A>::link(&mut self.s_fb, &mut self.intake.s_fb);
         NakReqSink::<A>::link(&mut self.s_nak, &mut self.intake.s_nak);
         self.now.d.next = (self.now.q.val() + 1);
+        // The next epoch, in a signal of 8 bits before any event widens it
+        // to 32 (Verilog would take the + 1 at 32 bits: 255 + 1 = 256).
+        self.epoch_inc.next = (self.s_epoch.q.val() + 1);
         self.rd_v.d.next = false;
 
         // ---- Configuration.
@@ -668,21 +657,11 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
 
         // ---- Work request checks (Decide, kind Wr).
         self.live.next = (self.in_range.q.val() && self.s_active.q.val());
-        self.wr_is_read.d.next = (self.intake.wr_opcode.val() == self.k_wr_read.val());
-        if (self.intake.wr_opcode.val() == self.k_wr_read.val()) {
-            self.wr_ext.d.next = 1.into();
-        } else {
-            self.wr_ext.d.next = self.intake.wr_len.val();
-        }
-        if self.intake.wr_len.val().any() {
-            self.wr_n.d.next = (((self.intake.wr_len.val() - 1) >> self.mlog.val()) + 1);
-        } else {
-            self.wr_n.d.next = 1.into();
-        }
-        // The room check, registered a cycle ahead from the state words
-        // as they leave `st` (there in `Flow`, so `is_full` is valid in
-        // `Decide`; `wr_ext` holds from `Flow` on): its two chains end in
-        // a register, not in `Decide`'s decision (R4).
+        // The work request's checks (`wr_check.rs`), the room check from
+        // the state words as they leave `st` (there in `Flow`, so
+        // `is_full` is valid in `Decide`; the extent holds from `Flow`
+        // on): its two chains end in a register, not in `Decide`'s
+        // decision (R4).
         if self.rd_same.q.val() {
             self.fw_tail.next = self.s_tail.q.val();
             self.fw_head.next = self.s_head.q.val();
@@ -696,21 +675,18 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             self.fw_una.next = self.st.una.val();
             self.fw_psn_max.next = self.st.psn_max.val();
         }
-        self.wr_used.next = ((self.fw_tail.val() - self.fw_head.val()) & self.k_ix.val());
-        self.wr_out.next = (bit_cast::<33, 32>((self.fw_seq_tail.val() - self.fw_una.val()))
-            + bit_cast::<33, 32>(self.wr_ext.q.val()));
-        self.bad_opcode.d.next = ((self.intake.wr_opcode.val() != self.k_wr_write.val())
-            && (self.intake.wr_opcode.val() != self.k_wr_read.val()));
-        self.bad_len.d.next =
-            (!self.intake.wr_len.val().any() || self.intake.wr_len.val().get_bit(31));
-        self.is_full.d.next = ((self.wr_used.val() == self.k_full.val())
-            || self.wr_out.val().get_bit(31)
-            || self.wr_out.val().get_bit(32));
+        self.wr_check.opcode.next = self.intake.wr_opcode.val();
+        self.wr_check.len.next = self.intake.wr_len.val();
+        self.wr_check.mlog.next = self.mlog.val();
+        self.wr_check.tail.next = self.fw_tail.val();
+        self.wr_check.head.next = self.fw_head.val();
+        self.wr_check.seq_tail.next = self.fw_seq_tail.val();
+        self.wr_check.una.next = self.fw_una.val();
         self.tail_inc.next = ((self.s_tail.q.val() + 1) & self.k_ix.val());
         // The fence (`nic_golden::roce::requester::db_allowed`): a new work
         // request is doorbelled when nothing waits ahead of it and a WRITE
         // finds no READ open, a READ fewer than 8.
-        if self.wr_is_read.q.val() {
+        if self.wr_check.is_read.val() {
             self.wr_fence_ok.next = !self.s_rd_open.q.val().get_bit(3);
         } else {
             self.wr_fence_ok.next = !self.s_rd_open.q.val().any();
@@ -751,7 +727,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.ring.write_address.next = self.w_addr.val();
         // Bit 0: a READ; bits 4..1: its landing entry (`rd_post`).
         self.ring.w_read.next = ((bit_cast::<5, 4>(self.s_rd_post.q.val()) << 1)
-            | bit_cast::<5, 1>(self.wr_is_read.q.val().into()));
+            | bit_cast::<5, 1>(self.wr_check.is_read.val().into()));
         self.ring.w_laddr.next = self.intake.wr_laddr.val();
         self.ring.w_va.next = self.intake.wr_va.val();
         self.ring.w_rkey.next = self.intake.wr_rkey.val();
@@ -972,25 +948,25 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                         self.ev_v.d.next = true;
                         self.ev_op.d.next = self.k_ev_init.val();
                         self.ev_a.d.next = 0.into();
-                        self.ev_b.d.next = bit_cast::<32, 8>((self.s_epoch.q.val() + 1));
+                        self.ev_b.d.next = bit_cast::<32, 8>(self.epoch_inc.val());
                         self.state.d.next = ReqState::CtxEv;
                     }
                     ReqKind::Wr => {
-                        if (self.bad_opcode.q.val()
-                            || self.bad_len.q.val()
+                        if (self.wr_check.bad_opcode.val()
+                            || self.wr_check.bad_len.val()
                             || !self.live.val()
                             || self.s_err.q.val()
-                            || self.is_full.q.val())
+                            || self.wr_check.is_full.val())
                         {
                             self.cmpl_bytes.d.next = 0.into();
                             self.cmpl_tag.d.next = self.intake.wr_tag.val();
                         }
-                        if self.bad_opcode.q.val() {
+                        if self.wr_check.bad_opcode.val() {
                             self.counters.err_opcode.next = true;
                             self.cmpl_v.d.next = true;
                             self.cmpl_status.d.next = self.k_st_opcode.val();
                             self.state.d.next = ReqState::WrCmpl;
-                        } else if self.bad_len.q.val() {
+                        } else if self.wr_check.bad_len.val() {
                             self.counters.err_len.next = true;
                             self.cmpl_v.d.next = true;
                             self.cmpl_status.d.next = self.k_st_len.val();
@@ -1005,7 +981,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                             self.cmpl_v.d.next = true;
                             self.cmpl_status.d.next = self.k_st_flushed.val();
                             self.state.d.next = ReqState::WrCmpl;
-                        } else if self.is_full.q.val() {
+                        } else if self.wr_check.is_full.val() {
                             self.counters.err_full.next = true;
                             self.cmpl_v.d.next = true;
                             self.cmpl_status.d.next = self.k_st_full.val();
@@ -1014,21 +990,21 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                             // Into the ring at `tail` (written above).
                             self.counters.posted.next = true;
                             self.s_seq_tail.d.next =
-                                (self.s_seq_tail.q.val() + self.wr_ext.q.val());
+                                (self.s_seq_tail.q.val() + self.wr_check.ext.val());
                             self.s_psn_tail.d.next =
-                                (self.s_psn_tail.q.val() + self.wr_n.q.val().get_bits::<24>(0));
+                                (self.s_psn_tail.q.val() + self.wr_check.n.val().get_bits::<24>(0));
                             self.s_tail.d.next = self.tail_inc.val();
-                            if self.wr_is_read.q.val() {
+                            if self.wr_check.is_read.val() {
                                 self.s_rd_post.d.next = (self.s_rd_post.q.val() + 1);
                             }
                             if self.wr_go.val() {
                                 self.s_db.d.next = self.tail_inc.val();
-                                if self.wr_is_read.q.val() {
+                                if self.wr_check.is_read.val() {
                                     self.s_rd_open.d.next = (self.s_rd_open.q.val() + 1);
                                 }
                                 self.ev_v.d.next = true;
                                 self.ev_op.d.next = self.k_ev_db.val();
-                                self.ev_a.d.next = self.wr_ext.q.val();
+                                self.ev_a.d.next = self.wr_check.ext.val();
                                 self.ev_b.d.next = 0.into();
                                 self.state.d.next = ReqState::WrDb;
                             } else {
@@ -1169,7 +1145,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                     self.ev_v.d.next = true;
                     self.ev_op.d.next = self.k_ev_trim.val();
                     self.ev_a.d.next = self.cur.q.val();
-                    self.ev_b.d.next = bit_cast::<32, 8>((self.s_epoch.q.val() + 1));
+                    self.ev_b.d.next = bit_cast::<32, 8>(self.epoch_inc.val());
                     self.state.d.next = ReqState::TrimEv;
                 } else {
                     self.desc_v.d.next = true;
@@ -1370,7 +1346,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                 self.ev_v.d.next = true;
                 self.ev_op.d.next = self.k_ev_rewind.val();
                 self.ev_a.d.next = self.s_una.q.val();
-                self.ev_b.d.next = bit_cast::<32, 8>((self.s_epoch.q.val() + 1));
+                self.ev_b.d.next = bit_cast::<32, 8>(self.epoch_inc.val());
                 self.state.d.next = ReqState::RewEv;
             }
             ReqState::CcOut => {
@@ -1405,7 +1381,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                     self.ev_v.d.next = true;
                     self.ev_op.d.next = self.k_ev_init.val();
                     self.ev_a.d.next = self.s_seq_tail.q.val();
-                    self.ev_b.d.next = bit_cast::<32, 8>((self.s_epoch.q.val() + 1));
+                    self.ev_b.d.next = bit_cast::<32, 8>(self.epoch_inc.val());
                     self.state.d.next = ReqState::ErrEv;
                 } else {
                     // The first completion carries the error, the rest
@@ -1505,11 +1481,15 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             }
         }
 
-        // ---- Timer: one entry per arm, pushed in Wb.
+        // ---- Timer: one entry per arm, pushed in Wb. The deadline in a
+        // signal of its own width first: inside the widening cast Verilog
+        // would take now + RTO at 56 bits, its carry in the generation's
+        // bit 0 (docs/architecture.md §6, the width traps).
+        self.deadline.next = (self.now.q.val() + self.cfg_rto.val());
         self.timer.push.next = self.t_push.val();
         self.timer.push_data.next = ((bit_cast::<56, 16>(self.intake.flow.val()) << 40)
             | (bit_cast::<56, 8>(self.s_gen.q.val()) << 32)
-            | bit_cast::<56, 32>((self.now.q.val() + self.cfg_rto.val())));
+            | bit_cast::<56, 32>(self.deadline.val()));
 
         // ---- Outputs.
         self.m_ev.valid.next = self.ev_v.q.val();

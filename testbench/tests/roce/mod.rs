@@ -21,4 +21,5 @@ mod segment;
 mod tx;
 mod tx_ctx_ram;
 mod tx_out;
+mod wr_check;
 mod wr_ring;

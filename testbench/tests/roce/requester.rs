@@ -910,3 +910,38 @@ fn bench_requester_alone() {
         println!("{k} {v}");
     }
 }
+
+/// A flow's epoch wraps at 256: 300 context writes on one flow, each an
+/// INIT whose `b` is the new epoch (8 bits), every `ready` high; the RTL
+/// against the twin on Verilator, where `s_epoch + 1` widened to 32 bits
+/// once gave 256 (the width trap of `docs/architecture.md` §6).
+#[test]
+fn requester_epoch_wraps_at_256() {
+    let mut s = Vec::new();
+    for k in 0..300u32 {
+        let ctx = ReqFlowCtx {
+            flow: 1,
+            active: true,
+            psn: k,
+            tlm_data: false,
+            retry_limit: 3,
+        };
+        for c in 0..8 {
+            s.push(requester::In {
+                cfg_mtu_log2: 10,
+                cfg_rto: 1000,
+                ctx_valid: c == 0,
+                ctx,
+                ev_ready: true,
+                desc_ready: true,
+                cmpl_ready: true,
+                cc_ready: true,
+                ..Default::default()
+            });
+        }
+    }
+    let out = verilator::<Rtl, Twin>("requester_epoch_wrap", &s).unwrap();
+    let epochs: Vec<u32> = out.iter().filter(|o| o.ev_valid).map(|o| o.ev.b).collect();
+    assert!(epochs.len() >= 290, "{} INITs", epochs.len());
+    assert!(epochs.contains(&0) && epochs.iter().all(|&b| b < 256));
+}
