@@ -61,6 +61,10 @@ python3 "$(dirname "$0")/../boards/ecp5-85f/dsp_regs.py" --self-test
 # self-test first (a broken link and a table without a command must fail).
 python3 "$(dirname "$0")/doc_check.py" --self-test
 python3 "$(dirname "$0")/doc_check.py"
+# The widening-cast width trap (docs/architecture.md §6): no
+# `bit_cast` to a wider type of a computed value, its self-test first.
+python3 "$(dirname "$0")/cast_widths.py" --self-test
+python3 "$(dirname "$0")/cast_widths.py" "$(dirname "$0")/../hdl/src"
 # No circle of imports between the files of a crate (issue 53), its
 # self-test first.
 python3 "$(dirname "$0")/import_cycles.py" --self-test

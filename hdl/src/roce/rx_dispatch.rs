@@ -243,6 +243,8 @@ pub struct RoceRxDispatch<const A: usize> {
     rd_done_c: Signal<Local, Bit>,
     rbase: Signal<Local, Bits<64>>,
     rd_new: Signal<Local, Bits<5>>,
+    /// The landing index + 1 (mod 16).
+    rd_idx_inc: Signal<Local, Bits<4>>,
     n_fl0: Signal<Local, Bits<8>>,
     // Decoded opcode and ceil(dlen/MTU), registered in `Look`.
     o_bad: DFF<Bit>,
@@ -604,9 +606,11 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.radr_new.next = (self.rbase.val() + self.len64.val());
         self.rpsn_new.next = (self.meta.q.psn.val() + 1);
         // {rd_idx (+1 when a READ starts), rd_done = LAST or ONLY}.
+        // rd_idx + 1 in a signal of 4 bits before the cast (the width
+        // traps, docs/architecture.md §6; scripts/cast_widths.py).
+        self.rd_idx_inc.next = (self.store.fl.val().get_bits::<4>(4) + 1);
         if self.rd_done_c.val() {
-            self.rd_new.next = ((bit_cast::<5, 4>((self.store.fl.val().get_bits::<4>(4) + 1))
-                << 1)
+            self.rd_new.next = ((bit_cast::<5, 4>(self.rd_idx_inc.val()) << 1)
                 | bit_cast::<5, 1>(self.o_rrend.q.val().into()));
         } else {
             self.rd_new.next = ((bit_cast::<5, 4>(self.store.fl.val().get_bits::<4>(4)) << 1)

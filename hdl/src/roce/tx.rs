@@ -291,6 +291,9 @@ pub struct RoceTx<const A: usize> {
     ext: Signal<Local, Bits<8>>,
     flags: Signal<Local, Bits<8>>,
     f2: Signal<Local, Bits<16>>,
+    /// !f2, 16 bits, before its cast (the width traps,
+    /// docs/architecture.md §6).
+    f2_inv: Signal<Local, Bits<16>>,
     adv: Signal<Local, Bit>,
     g_last: Signal<Local, Bit>,
     in_items: Signal<Local, Bit>,
@@ -586,6 +589,7 @@ impl<const A: usize> Logic for RoceTx<A> {
         }
         self.f2.next = (self.ck_f.q.val().get_bits::<16>(0)
             + bit_cast::<16, 1>(self.ck_f.q.val().get_bits::<1>(16)));
+        self.f2_inv.next = !self.f2.val();
 
         // ---- Generator -------------------------------------------------------
         self.adv.next = self.out.adv.val();
@@ -675,7 +679,8 @@ impl<const A: usize> Logic for RoceTx<A> {
             self.base[0].d.next = self.n_b0.q.val();
             self.base[1].d.next = self.n_b1.q.val();
             self.base[2].d.next = ((bit_cast::<64, 16>(self.iplen.q.val()) << 48) | 0x4000_4011);
-            self.base[3].d.next = (self.n_b3.q.val() | (bit_cast::<64, 16>(!self.f2.val()) << 48));
+            self.base[3].d.next =
+                (self.n_b3.q.val() | (bit_cast::<64, 16>(self.f2_inv.val()) << 48));
             self.base[4].d.next = (self.n_b4.q.val() | bit_cast::<64, 16>(self.udplen.q.val()));
             self.base[5].d.next = self.n_b5.q.val();
             self.item[0].d.next = self.n_item0.q.val();
