@@ -26,6 +26,8 @@ pub struct Out {
 #[derive(Clone, Debug, Default)]
 pub struct DispatchCounters {
     c: RxDispatchStats,
+    /// The strobes registered (count, reset low, and each flag).
+    s: In,
 }
 
 impl Cycle for DispatchCounters {
@@ -35,18 +37,23 @@ impl Cycle for DispatchCounters {
     fn step(&mut self, i: &In) -> Out {
         let out = Out { stats: self.c };
         let c = &mut self.c;
+        let s = self.s;
         if i.reset {
             *c = RxDispatchStats::default();
-        } else if i.count {
-            bump(&mut c.unknown_flow, i.unknown_flow);
-            bump(&mut c.oos, i.oos);
-            bump(&mut c.dup, i.dup);
-            bump(&mut c.bad_psn, i.bad_psn);
-            bump(&mut c.accepted, i.accepted);
-            bump(&mut c.bad_va, i.bad_va);
-            bump(&mut c.bad_op, i.bad_op);
-            bump(&mut c.refused, i.refused);
+        } else if s.count {
+            bump(&mut c.unknown_flow, s.unknown_flow);
+            bump(&mut c.oos, s.oos);
+            bump(&mut c.dup, s.dup);
+            bump(&mut c.bad_psn, s.bad_psn);
+            bump(&mut c.accepted, s.accepted);
+            bump(&mut c.bad_va, s.bad_va);
+            bump(&mut c.bad_op, s.bad_op);
+            bump(&mut c.refused, s.refused);
         }
+        self.s = In {
+            count: i.count && !i.reset,
+            ..*i
+        };
         out
     }
 }

@@ -180,7 +180,10 @@ impl<const A: usize> Cycle for RxCtxStore<A> {
                 m.rpsn = i.w_rpsn & M24;
             }
         }
-        if arm {
+        // The undo registers follow the words as read while no undo is
+        // held, so an arm finds its copy made (an arm while one is held
+        // keeps the held copy).
+        if !o.undo_held {
             self.undo = (i.flow & fm, w);
         }
         o

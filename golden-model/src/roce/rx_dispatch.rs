@@ -8,7 +8,7 @@
 //! | `Idle` | 1 | `meta_ready` high (every event register empty, no undo armed, no reset last cycle: registers only); the record is latched, the flow's context read is issued |
 //! | `Look` | 1 | the context words arrive (registered by the RTL); opcode decoded, ceil(dlen/MTU) computed |
 //! | `Land` | 1 | READ RESPONSE only: its landing entry arrives (the RTL reads it a cycle after the words) |
-//! | `Exec` | 1 | decision: counters, one event, the context written back |
+//! | `Exec` | 1 | decision: counters (on `stats` two cycles later), one event, the context written back (the RTL's store writes it a cycle later and forwards it to a read in between) |
 //! | `PayWr` / `PayDrop` | 1 per word | payload to the host write port, or discarded, until `pay.tlast` |
 //! | `Retry` | 1 | re-issue the context read after a `cfg_*` write raced it |
 //!
@@ -181,6 +181,10 @@ pub struct RoceRxDispatch<const A: usize> {
     /// `reset` last cycle (the readies follow it a cycle late).
     reset_q: bool,
     pub cnt: Counters,
+    /// The counters as `m_stats` shows them: the RTL registers each
+    /// decision's strobes before adding them, so a count shows two
+    /// cycles after its `Exec` (a `reset` still zeroes them at once).
+    shown: Counters,
 }
 
 impl<const A: usize> Default for RoceRxDispatch<A> {
@@ -213,6 +217,7 @@ impl<const A: usize> Default for RoceRxDispatch<A> {
             wr2: None,
             reset_q: false,
             cnt: Counters::default(),
+            shown: Counters::default(),
         }
     }
 }
@@ -339,15 +344,22 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                 CeMark::default()
             },
             stats: RxDispatchStats {
-                unknown_flow: self.cnt.unknown_flow as u32,
-                oos: self.cnt.oos as u32,
-                dup: self.cnt.dup as u32,
-                bad_psn: self.cnt.bad_psn as u32,
-                accepted: self.cnt.accepted as u32,
-                bad_va: self.cnt.bad_va as u32,
-                bad_op: self.cnt.bad_op as u32,
-                refused: self.cnt.refused as u32,
+                unknown_flow: self.shown.unknown_flow as u32,
+                oos: self.shown.oos as u32,
+                dup: self.shown.dup as u32,
+                bad_psn: self.shown.bad_psn as u32,
+                accepted: self.shown.accepted as u32,
+                bad_va: self.shown.bad_va as u32,
+                bad_op: self.shown.bad_op as u32,
+                refused: self.shown.refused as u32,
             },
+        };
+        // What the counters show next cycle: this cycle's start, a
+        // cycle behind the decisions (see `shown`).
+        self.shown = if i.reset {
+            Counters::default()
+        } else {
+            self.cnt
         };
 
         // The undo (see the module doc), from this cycle's values.

@@ -10,11 +10,15 @@
 //!   (`nic_spec::roce::RxDrop`'s dispatcher reasons, and accepted).
 //! - Out: `m_stats` ([`RxDispatchStatsSource`], 32-bit wrapping
 //!   counters, each a flip-flop): each counts the cycles with `count`
-//!   and its flag.
+//!   and its flag, `reset` low.
 //!
 //! # Timing
-//! A count is on `m_stats` the cycle after its decision; one 32-bit
-//! increment per counter a cycle.
+//! A count is on `m_stats` two cycles after its decision: the strobes
+//! (`count` and a flag) are registered, then added, so the decision
+//! reaches one flip-flop per counter, not a 32-bit enable (R1); one
+//! 32-bit increment per counter a cycle. A `reset` zeroes the counters
+//! and drops the strobes of its own cycle; a strobe registered the cycle
+//! before a `reset` is lost with the counters.
 //!
 //! # Bad input
 //! Any flags count as stated: the dispatcher raises one a decision, but
@@ -48,6 +52,16 @@ pub struct DispatchCounters {
     c_bad_va: DFF<Bits<32>>,
     c_bad_op: DFF<Bits<32>>,
     c_refused: DFF<Bits<32>>,
+    // The strobes, registered: each counter adds a flip-flop, so the
+    // dispatcher's decision ends at these (R1), not at 32-bit enables.
+    s_unknown: DFF<Bit>,
+    s_oos: DFF<Bit>,
+    s_dup: DFF<Bit>,
+    s_bad_psn: DFF<Bit>,
+    s_accepted: DFF<Bit>,
+    s_bad_va: DFF<Bit>,
+    s_bad_op: DFF<Bit>,
+    s_refused: DFF<Bit>,
 }
 
 impl Logic for DispatchCounters {
@@ -55,7 +69,8 @@ impl Logic for DispatchCounters {
     fn update(&mut self) {
         dff_setup!(
             self, clock, c_unknown, c_oos, c_dup, c_bad_psn, c_accepted, c_bad_va, c_bad_op,
-            c_refused
+            c_refused, s_unknown, s_oos, s_dup, s_bad_psn, s_accepted, s_bad_va, s_bad_op,
+            s_refused
         );
         if self.reset.val() {
             self.c_unknown.d.next = 0.into();
@@ -66,32 +81,42 @@ impl Logic for DispatchCounters {
             self.c_bad_va.d.next = 0.into();
             self.c_refused.d.next = 0.into();
             self.c_bad_op.d.next = 0.into();
-        } else if self.count.val() {
-            if self.bad_op.val() {
-                self.c_bad_op.d.next = (self.c_bad_op.q.val() + 1);
-            }
-            if self.unknown_flow.val() {
+        } else {
+            if self.s_unknown.q.val() {
                 self.c_unknown.d.next = (self.c_unknown.q.val() + 1);
             }
-            if self.oos.val() {
+            if self.s_oos.q.val() {
                 self.c_oos.d.next = (self.c_oos.q.val() + 1);
             }
-            if self.dup.val() {
+            if self.s_dup.q.val() {
                 self.c_dup.d.next = (self.c_dup.q.val() + 1);
             }
-            if self.bad_psn.val() {
+            if self.s_bad_psn.q.val() {
                 self.c_bad_psn.d.next = (self.c_bad_psn.q.val() + 1);
             }
-            if self.bad_va.val() {
-                self.c_bad_va.d.next = (self.c_bad_va.q.val() + 1);
-            }
-            if self.refused.val() {
-                self.c_refused.d.next = (self.c_refused.q.val() + 1);
-            }
-            if self.accepted.val() {
+            if self.s_accepted.q.val() {
                 self.c_accepted.d.next = (self.c_accepted.q.val() + 1);
             }
+            if self.s_bad_va.q.val() {
+                self.c_bad_va.d.next = (self.c_bad_va.q.val() + 1);
+            }
+            if self.s_bad_op.q.val() {
+                self.c_bad_op.d.next = (self.c_bad_op.q.val() + 1);
+            }
+            if self.s_refused.q.val() {
+                self.c_refused.d.next = (self.c_refused.q.val() + 1);
+            }
         }
+        // A decision in a reset cycle is not counted.
+        self.s_unknown.d.next =
+            ((!self.reset.val() && self.count.val()) && self.unknown_flow.val());
+        self.s_oos.d.next = ((!self.reset.val() && self.count.val()) && self.oos.val());
+        self.s_dup.d.next = ((!self.reset.val() && self.count.val()) && self.dup.val());
+        self.s_bad_psn.d.next = ((!self.reset.val() && self.count.val()) && self.bad_psn.val());
+        self.s_accepted.d.next = ((!self.reset.val() && self.count.val()) && self.accepted.val());
+        self.s_bad_va.d.next = ((!self.reset.val() && self.count.val()) && self.bad_va.val());
+        self.s_bad_op.d.next = ((!self.reset.val() && self.count.val()) && self.bad_op.val());
+        self.s_refused.d.next = ((!self.reset.val() && self.count.val()) && self.refused.val());
         self.m_stats.unknown_flow.next = self.c_unknown.q.val();
         self.m_stats.oos.next = self.c_oos.q.val();
         self.m_stats.dup.next = self.c_dup.q.val();

@@ -130,7 +130,8 @@
 //!   - `m_ce` (`CeMark`: `flow: 16`), a strobe with no ready.
 //! - Counters (32 bits, wrapping): `m_stats.unknown_flow`, `m_stats.oos`,
 //!   `m_stats.dup`, `m_stats.bad_psn`, `m_stats.accepted`, `m_stats.bad_va`, `m_stats.bad_op`,
-//!   `m_stats.refused`.
+//!   `m_stats.refused`, each counting two cycles after its `Exec`
+//!   ([`DispatchCounters`] registers the decision's strobes).
 //!
 //! # Timing
 //! One packet at a time: `Idle` (record accepted, context read issued),
@@ -172,8 +173,10 @@
 //!   entry at the flow's `rd_idx` through a registered LUT-RAM copy of
 //!   the index, valid from `Land`'s next cycle).
 //!   The host's `s_ctx` writes go to it first, then an undo, then the
-//!   decision's writes (one enable per field); the undo's registers and
-//!   control (see `reset`) are the store's too.
+//!   decision's writes (one enable per field), through the store's
+//!   write register (the decision ends at flip-flops; a read in the next
+//!   cycle gets the words forwarded, so no cycle depends on it); the
+//!   undo's registers and control (see `reset`) are the store's too.
 //!
 //! Golden twin: `nic_golden::roce::rx_dispatch`.
 
