@@ -20,8 +20,8 @@
 //! data is paced by the responder) and ceil(len/MTU) PSNs.
 
 use crate::cc::CcEvent;
-use crate::mem::fifo::{self, Fifo};
 use crate::record::Stage;
+use crate::roce::req_timer::{self, ReqTimer};
 use crate::roce::{
     CcFeedback, NakReq, ReqFlowCtx, ReqStats, RxFlowCtx, Telemetry, TxDesc, WorkReq, WrCompletion,
 };
@@ -313,7 +313,8 @@ struct Takes {
 pub struct Requester<const A: usize, const Q: usize> {
     pub flows: Vec<FlowState>,
     pub ring: Vec<WrEntry>,
-    timer: Fifo<56, A>,
+    /// The retransmission timer (its twin: the cycle count and the FIFO).
+    timer: ReqTimer<A>,
     state: u8,
     kind: u8,
     flow: u32,
@@ -366,7 +367,6 @@ pub struct Requester<const A: usize, const Q: usize> {
     cc_v: bool,
     cc: CcEvent,
     cnt: ReqStats,
-    now: u32,
 }
 
 impl<const A: usize, const Q: usize> Default for Requester<A, Q> {
@@ -376,7 +376,7 @@ impl<const A: usize, const Q: usize> Default for Requester<A, Q> {
         Self {
             flows: vec![FlowState::default(); 1 << A],
             ring: vec![WrEntry::default(); 1 << (A + Q)],
-            timer: Fifo::default(),
+            timer: ReqTimer::default(),
             state: st::IDLE,
             kind: 0,
             flow: 0,
@@ -421,7 +421,6 @@ impl<const A: usize, const Q: usize> Default for Requester<A, Q> {
             cc_v: false,
             cc: CcEvent::default(),
             cnt: ReqStats::default(),
-            now: 0,
         }
     }
 }
@@ -577,8 +576,8 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
         // last cycle of one (the RTL's `Flow` then takes its working copy,
         // not the RAMs' words from before that write-back: `rd_same`).
         let idle = self.state == st::IDLE || self.state == st::WB;
-        let t_head = self.timer.head();
-        let t_exp = t_head.is_some_and(|h| self.now.wrapping_sub(h as u32) < 1 << 31);
+        let (t_head, t_exp) = self.timer.peek();
+        let t_head = t_head.map(|h| h as u128);
         // Priority: context, feedback, NAK, timer, PktSend, work request.
         // The candidates are the stages' heads, never the ports.
         let take_ctx = idle && self.in_ctx.full;
@@ -631,7 +630,8 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
         let cmpl_hs = self.cmpl_v && i.cmpl_ready;
         let cc_hs = self.cc_v && i.cc_ready;
         self.rd_v = false;
-        let mut t_push: Option<u128> = None;
+        // A timer entry pushed in `WB`: the flow and its generation.
+        let mut t_push: Option<(u32, u8)> = None;
 
         let next = match self.state {
             st::IDLE => self.take(&takes, t_head),
@@ -1126,19 +1126,17 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
                 let f = (self.flow & ((1 << A) - 1)) as usize;
                 self.flows[f] = self.s;
                 if self.arm {
-                    let deadline = self.now.wrapping_add(i.cfg_rto);
-                    t_push = Some(
-                        ((self.flow as u128) << 40)
-                            | ((self.s.gen as u128) << 32)
-                            | deadline as u128,
-                    );
+                    t_push = Some((self.flow, self.s.gen));
                 }
                 self.take(&takes, t_head)
             }
         };
-        self.timer.step(&fifo::In {
+        let (t_flow, t_gen) = t_push.unwrap_or_default();
+        self.timer.step(&req_timer::In {
             push: t_push.is_some(),
-            push_data: t_push.unwrap_or(0),
+            flow: t_flow,
+            gen: t_gen,
+            cfg_rto: i.cfg_rto,
             pop: take_t,
         });
         self.took = [
@@ -1158,7 +1156,6 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
         self.in_fb.step(i.fb_valid.then_some(i.fb), take_fb);
         self.in_nak.step(i.nak_valid.then_some(i.nak), take_nak);
         self.state = next;
-        self.now = self.now.wrapping_add(1);
         o
     }
 }

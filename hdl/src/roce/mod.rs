@@ -14,6 +14,7 @@ pub mod read_psns;
 pub mod req_counters;
 pub mod req_intake;
 pub mod req_state_ram;
+pub mod req_timer;
 pub mod requester;
 pub mod rx_ctx_store;
 pub mod rx_dispatch;

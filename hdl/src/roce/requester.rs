@@ -45,7 +45,8 @@
 //!   (go-back-N). Any other syndrome is fatal (`wr::Status::of_nak`:
 //!   0x61 `RemoteInvalid`, 0x62 `RemoteAccess`, else `RemoteOp`): the
 //!   flush below.
-//! - **Timer**: a FIFO of (flow, generation, deadline) entries, one per
+//! - **Timer** ([`ReqTimer`], `req_timer.rs`, with its twin and test):
+//!   a FIFO of (flow, generation, deadline) entries, one per
 //!   flow at most (`armed`). Progress bumps the flow's generation. An
 //!   expired entry whose generation is current and with bytes in flight
 //!   is a timeout: REWIND to snd_una. Either way it is re-armed while
@@ -154,11 +155,11 @@
 //! Golden twin: `nic_golden::roce::requester` (same states and registers).
 
 use crate::cc::CcEventSource;
-use crate::mem::Fifo;
 use crate::roce::fb_check::FbCheck;
 use crate::roce::req_counters::ReqCounters;
 use crate::roce::req_intake::ReqIntake;
 use crate::roce::req_state_ram::ReqStateRam;
+use crate::roce::req_timer::ReqTimer;
 use crate::roce::segment::Segment;
 use crate::roce::wr_check::WrCheck;
 use crate::roce::wr_ring::WrRing;
@@ -259,8 +260,9 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     ring: WrRing<AQ>,
     /// The packet at the cursor (`Seg`), registered.
     segment: Segment,
-    /// Timer entries: flow << 40 | gen << 32 | deadline.
-    timer: Fifo<56, A>,
+    /// The retransmission timer (`req_timer.rs`, with its twin and test):
+    /// the cycle count and the (flow, gen, deadline) entries.
+    timer: ReqTimer<A>,
     /// The feedback's checks, registered (`fb_check.rs`, with its twin
     /// and test): its class, the status a NAK ends the flow with, the PSN
     /// acknowledged and whether it lies past every PSN sent.
@@ -308,7 +310,6 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     retry: DFF<Bit>,
     /// The status of the next flush completion; 0 (Ok) = no flush.
     fatal: DFF<Bits<8>>,
-    now: DFF<Bits<32>>,
     // What the ring entry gives, registered in the *Rd2 states.
     r_ack_skip: DFF<Bit>,
     r_inside: DFF<Bit>,
@@ -410,8 +411,6 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     intake: ReqIntake<A>,
     // Combinational.
     idle: Signal<Local, Bit>,
-    t_exp: Signal<Local, Bit>,
-    t_dt: Signal<Local, Bits<32>>,
     ev_hs: Signal<Local, Bit>,
     desc_hs: Signal<Local, Bit>,
     cmpl_hs: Signal<Local, Bit>,
@@ -501,8 +500,6 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     t_push: Signal<Local, Bit>,
     /// `s_epoch` + 1 (8 bits).
     epoch_inc: Signal<Local, Bits<8>>,
-    /// now + RTO (32 bits), the timer entry's deadline.
-    deadline: Signal<Local, Bits<32>>,
     w_addr: Signal<Local, Bits<AQ>>,
 }
 
@@ -554,7 +551,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             retry,
             fatal,
             arm,
-            now,
             ev_v,
             ev_op,
             ev_a,
@@ -619,7 +615,6 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         PktSendSink::link(&mut self.s_send, &mut self.intake.s_send);
         CcFeedbackSink::<A>::link(&mut self.s_fb, &mut self.intake.s_fb);
         NakReqSink::<A>::link(&mut self.s_nak, &mut self.intake.s_nak);
-        self.now.d.next = (self.now.q.val() + 1);
         // The next epoch, in a signal of 8 bits before any event widens it
         // to 32 (Verilog would take the + 1 at 32 bits: 255 + 1 = 256).
         self.epoch_inc.next = (self.s_epoch.q.val() + 1);
@@ -642,12 +637,10 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         // the RAM: `rd_same`).
         self.idle.next =
             ((self.state.q.val() == ReqState::Idle) || (self.state.q.val() == ReqState::Wb));
-        self.t_dt.next = (self.now.q.val() - self.timer.head_data.val().get_bits::<32>(0));
-        self.t_exp.next = (self.timer.head_valid.val() && !self.t_dt.val().get_bit(31));
         self.intake.idle.next = self.idle.val();
         self.intake.desc_full.next = self.desc_full.val();
-        self.intake.t_exp.next = self.t_exp.val();
-        self.intake.t_head.next = self.timer.head_data.val();
+        self.intake.t_exp.next = self.timer.expired.val();
+        self.intake.t_head.next = self.timer.head.val();
         self.timer.pop.next = self.intake.take_t.val();
 
         self.ev_hs.next = (self.ev_v.q.val() && self.m_ev.ready.val());
@@ -1481,15 +1474,11 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             }
         }
 
-        // ---- Timer: one entry per arm, pushed in Wb. The deadline in a
-        // signal of its own width first: inside the widening cast Verilog
-        // would take now + RTO at 56 bits, its carry in the generation's
-        // bit 0 (docs/architecture.md §6, the width traps).
-        self.deadline.next = (self.now.q.val() + self.cfg_rto.val());
+        // ---- Timer: one entry per arm, pushed in Wb.
         self.timer.push.next = self.t_push.val();
-        self.timer.push_data.next = ((bit_cast::<56, 16>(self.intake.flow.val()) << 40)
-            | (bit_cast::<56, 8>(self.s_gen.q.val()) << 32)
-            | bit_cast::<56, 32>(self.deadline.val()));
+        self.timer.flow.next = self.intake.flow.val();
+        self.timer.gen.next = self.s_gen.q.val();
+        self.timer.cfg_rto.next = self.cfg_rto.val();
 
         // ---- Outputs.
         self.m_ev.valid.next = self.ev_v.q.val();

@@ -11,6 +11,7 @@ mod read_psns;
 mod req_counters;
 mod req_intake;
 mod req_state_ram;
+mod req_timer;
 mod requester;
 mod rx_ctx_store;
 mod rx_dispatch;
