@@ -600,24 +600,27 @@ impl RxMonitor {
     pub fn observe(&mut self, v: &RxView) {
         self.parsed
             .extend(parse_verdicts(&self.last.parse, &v.parse));
-        // A packet is decided (its counter moves) in the cycle its first
-        // event can appear, so verdicts come before this cycle's events.
+        // A packet's counter moves two cycles after its decision, a cycle
+        // after its first event can appear (`DispatchCounters` registers
+        // the decision's strobes): so this cycle's verdicts come before
+        // last cycle's events and writes, which are taken from `last`.
         for d in dispatch_verdicts(&self.last.dispatch.stats, &v.dispatch.stats) {
             let ev = d.map(RxEvent::Drop).into_iter().collect();
             self.packets.push(ev);
         }
-        if v.dispatch_in.ctx_valid {
-            self.writes.push((self.packets.len(), v.dispatch_in.ctx));
+        let l = self.last;
+        if l.dispatch_in.ctx_valid {
+            self.writes.push((self.packets.len(), l.dispatch_in.ctx));
         }
-        if v.check_in.mr_valid {
-            self.mr_writes.push((self.packets.len(), v.check_in.mr));
+        if l.check_in.mr_valid {
+            self.mr_writes.push((self.packets.len(), l.check_in.mr));
         }
-        if v.check_in.pd_valid {
-            self.pd_writes.push((self.packets.len(), v.check_in.pd));
+        if l.check_in.pd_valid {
+            self.pd_writes.push((self.packets.len(), l.check_in.pd));
         }
-        self.mtu_log2 = v.dispatch_in.cfg_mtu_log2;
+        self.mtu_log2 = l.dispatch_in.cfg_mtu_log2;
         let mut ev = Vec::new();
-        dispatch_events(&v.dispatch_in, &v.dispatch, &mut ev);
+        dispatch_events(&l.dispatch_in, &l.dispatch, &mut ev);
         if !ev.is_empty() {
             match self.packets.last_mut() {
                 Some(p) => {
