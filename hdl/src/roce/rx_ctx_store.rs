@@ -37,8 +37,9 @@
 //!   read (the outputs this cycle) and `flow` into the undo registers
 //!   and arms them (the registers follow the outputs and `flow` every
 //!   cycle no undo is held, so an arm while one is held keeps the
-//!   held copy; the dispatcher takes no record while one is held); `last_taken` (the packet's last payload word taken
-//!   by the host) disarms them. A `reset` while armed, and not in the
+//!   held copy; the dispatcher takes no record while one is held);
+//!   `last_taken` (the packet's last payload word taken by the host)
+//!   disarms them. A `reset` while armed, and not in the
 //!   cycle `last_taken` disarms, writes them back, second in priority:
 //!   in that cycle, or, if `s_ctx.valid`, in the first cycle without
 //!   one (pending until then). A whole-context `s_ctx` write of the
@@ -61,8 +62,9 @@
 //! so the read takes them from the register instead (`pw_hit`, per
 //! group of words written, kept two cycles to meet the RAMs' words):
 //! at the ports, a write is seen by a read in the next cycle, as if it
-//! went to the RAMs at once (the twin does exactly that). The landing entry's address
-//! is the flow and a copy of its `rd_idx` in LUT RAM (asynchronous read,
+//! went to the RAMs at once (the twin does exactly that), and no read
+//! the caller sees ever meets a write in the same RAM cycle (which the
+//! ECP5 leaves undefined). The landing entry's address is the flow and a copy of its `rd_idx` in LUT RAM (asynchronous read,
 //! written with `fl`), kept twice so one copy is read at `flow_new` and
 //! the other at `flow`; the select between them and a register follow
 //! the LUT RAMs, so the 2^A:1 read of the LUT RAM and the block RAM's
