@@ -62,9 +62,10 @@
 //! so the read takes them from the register instead (`pw_hit`, per
 //! group of words written, kept two cycles to meet the RAMs' words):
 //! at the ports, a write is seen by a read in the next cycle, as if it
-//! went to the RAMs at once (the twin does exactly that), and no read
-//! the caller sees ever meets a write in the same RAM cycle (which the
-//! ECP5 leaves undefined). The landing entry's address is the flow and a copy of its `rd_idx` in LUT RAM (asynchronous read,
+//! went to the RAMs at once (the twin does exactly that), and no word
+//! the caller sees was read in a RAM cycle that wrote it (which the
+//! ECP5 leaves undefined; the landing entries' RAM, written by the host
+//! alone and at once, still can, and the dispatcher's `stale` re-reads). The landing entry's address is the flow and a copy of its `rd_idx` in LUT RAM (asynchronous read,
 //! written with `fl`), kept twice so one copy is read at `flow_new` and
 //! the other at `flow`; the select between them and a register follow
 //! the LUT RAMs, so the 2^A:1 read of the LUT RAM and the block RAM's
