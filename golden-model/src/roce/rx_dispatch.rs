@@ -8,11 +8,12 @@
 //! | `Idle` | 1 | `meta_ready` high (every event register empty, no undo armed, no reset last cycle: registers only); the record is latched, the flow's context read is issued |
 //! | `Look` | 1 | the context words arrive (registered by the RTL); opcode decoded, ceil(dlen/MTU) computed |
 //! | `Land` | 1 | READ RESPONSE only: its landing entry arrives (the RTL reads it a cycle after the words) |
+//! | `Chk` | 1 | the RTL compares the record with the words (PSN windows, the WRITE's room, the READ RESPONSE's match, the address checks) and registers the results for `Exec` |
 //! | `Exec` | 1 | decision: counters (on `stats` two cycles later), one event, the context written back (the RTL's store writes it a cycle later and forwards it to a read in between) |
 //! | `PayWr` / `PayDrop` | 1 per word | payload to the host write port, or discarded, until `pay.tlast` |
 //! | `Retry` | 1 | re-issue the context read after a `cfg_*` write raced it |
 //!
-//! A packet takes 3 cycles (a READ RESPONSE 4) plus one per payload word
+//! A packet takes 4 cycles (a READ RESPONSE 5) plus one per payload word
 //! when every ready is high, plus one when it raised an event or wrote
 //! to the host (the next
 //! record is accepted once the event register is empty, or the last
@@ -22,10 +23,10 @@
 //! `cfg_*` writes go to the context RAM at once (priority over the state
 //! machine); with `cfg_rd_only` only the READ landing entry `rd_idx` is
 //! written (`txn::dispatch`'s module doc has the READ tracking).
-//! A cfg write in the cycle a packet is accepted, in its `Look` or
-//! `Land` cycle or in its `Exec` cycle makes the packet's context read
+//! A cfg write in the cycle a packet is accepted, in its `Look`, `Land`
+//! or `Chk` cycle or in its `Exec` cycle makes the packet's context read
 //! stale: the packet does nothing in `Exec` and goes through `Retry`,
-//! `Look`, (`Land`,) `Exec` again (3 or 4 cycles). So a packet always sees every cfg write made before
+//! `Look`, (`Land`,) `Chk`, `Exec` again (4 or 5 cycles). So a packet always sees every cfg write made before
 //! its (last) `Exec`, and a cfg write is never lost.
 //!
 //! Events (`ack`, `cc`, `nak`, `rdreq`, `cnp`): one per packet at most,
@@ -60,12 +61,12 @@ use crate::roce::{
 use nic_spec::roce::PSN_MASK;
 
 /// Packets take `OVERHEAD` cycles plus one per payload word when every
-/// ready is high: `Idle`, `Look`, `Exec`, and the cycle in which the
+/// ready is high: `Idle`, `Look`, `Chk`, `Exec`, and the cycle in which the
 /// packet's event (or its last host write) is taken, since the next
 /// record waits for that register to be empty. (A packet that raises no
 /// event and writes nothing to the host takes one cycle less.) A READ
 /// RESPONSE takes [`LAND`] more.
-pub const OVERHEAD: u64 = 4;
+pub const OVERHEAD: u64 = 5;
 
 /// The cycle a READ RESPONSE waits in `Land` for its landing entry.
 pub const LAND: u64 = 1;
@@ -136,6 +137,8 @@ pub enum State {
     /// A READ RESPONSE's wait for its landing entry (the RTL's store
     /// reads it a cycle after the context words).
     Land,
+    /// The RTL registers the record's compares with its context words.
+    Chk,
     Exec,
     Retry,
     PayWr,
@@ -149,7 +152,8 @@ pub struct RoceRxDispatch<const A: usize> {
     pub st: State,
     pub m: RxMeta,
     stale: bool,
-    /// log2 MTU latched in `Look` (the RTL computes ceil(dlen/MTU) there).
+    /// log2 MTU latched in `Chk` (the RTL's ceil(dlen/MTU) register holds
+    /// it at `Exec`).
     mtu_log2: u8,
     ack_v: bool,
     ack_psn: u32,
@@ -384,7 +388,8 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
         // The next state (every register, from this cycle's values).
         self.reset_q = i.reset;
         let stale_in = self.stale;
-        self.stale = i.ctx_valid || (matches!(self.st, State::Look | State::Land) && stale_in);
+        self.stale =
+            i.ctx_valid || (matches!(self.st, State::Look | State::Land | State::Chk) && stale_in);
         self.ce_v = false;
         if i.reset {
             self.st = State::Idle;
@@ -434,14 +439,16 @@ impl<const A: usize> Cycle for RoceRxDispatch<A> {
                 }
                 State::Retry => self.st = State::Look,
                 State::Look => {
-                    self.mtu_log2 = i.cfg_mtu_log2 & 0xF;
                     self.st = if nic_spec::roce::is_read_resp(m.opcode) {
                         State::Land
                     } else {
-                        State::Exec
+                        State::Chk
                     };
                 }
-                State::Land => {
+                State::Land => self.st = State::Chk,
+                State::Chk => {
+                    // The RTL's ceil(dlen/MTU) register holds the last
+                    // cycle's MTU at `Exec`.
                     self.mtu_log2 = i.cfg_mtu_log2 & 0xF;
                     self.st = State::Exec;
                 }

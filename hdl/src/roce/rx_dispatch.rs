@@ -139,11 +139,14 @@
 //! for a READ RESPONSE `Land` (its landing entry read: the store reads
 //! it a cycle after the words, so the LUT-RAM read of the flow's landing
 //! index is registered before the block RAM's address, R3),
-//! `Exec` (decision, context written back), then one cycle per payload
+//! `Chk` (the record compared with its words: the PSN's windows, the
+//! WRITE's room, the READ RESPONSE's match, the address checks, the
+//! flags the decision reads; registered, R4), `Exec` (decision, context
+//! written back), then one cycle per payload
 //! word (written or discarded). With every ready high a packet takes
-//! 3 cycles (a READ RESPONSE 4) plus one per payload word, plus one after
+//! 4 cycles (a READ RESPONSE 5) plus one per payload word, plus one after
 //! an event or a host write: 62-byte minimum frames (8 cycles on the
-//! 64-bit wire) are sustained with room to spare.
+//! 64-bit wire, 10.5 with the preamble and gap) are sustained.
 //! - `s_meta.ready` = idle, every event register empty, no undo armed
 //!   and no reset last cycle; `pay_tready` = the host write's skid
 //!   register empty while writing, 1 while discarding, and no reset last
@@ -159,19 +162,20 @@
 //!   moves up when the write register's word is taken; a word comes only
 //!   while the skid is empty. So one word a cycle passes while
 //!   `m_wr.ready` stays high, and none is lost when it falls.
-//! - An event appears in the cycle after `Exec` (3 cycles after the
+//! - An event appears in the cycle after `Exec` (4 cycles after the
 //!   record's acceptance), except the event of a packet whose payload goes
 //!   to the host (ACK of a WRITE, `cc` of a READ RESPONSE), which appears
 //!   with its last payload word on `wr_*`. The first payload word is on
-//!   `wr_*` 4 cycles after the record's acceptance when the payload is
-//!   there (a READ RESPONSE's 5).
+//!   `wr_*` 5 cycles after the record's acceptance when the payload is
+//!   there (a READ RESPONSE's 6).
 //! - Back-pressure: the dispatcher waits while an event or the host write
 //!   is not taken (which reaches the parser's buffer).
 //! - Memories: the per-flow context and the READ landing entries are
 //!   [`RxCtxStore`] (block RAM, read at the incoming record's flow in
-//!   `Idle`, its words registered twice and valid in `Exec`; the landing
+//!   `Idle`, its words registered twice and valid from `Chk` (a
+//!   READ RESPONSE's from `Land`) to `Exec`; the landing
 //!   entry at the flow's `rd_idx` through a registered LUT-RAM copy of
-//!   the index, valid from `Land`'s next cycle).
+//!   the index, valid from `Land`'s next cycle, `Chk`).
 //!   The host's `s_ctx` writes go to it first, then an undo, then the
 //!   decision's writes (one enable per field), through the store's
 //!   write register (the decision ends at flip-flops; a read in the next
@@ -200,6 +204,7 @@ pub enum RxdState {
     Idle,
     Look,
     Land,
+    Chk,
     Exec,
     Retry,
     PayWr,
@@ -228,7 +233,7 @@ pub struct RoceRxDispatch<const A: usize> {
     pub m_ce: CeMarkSource,
     pub m_stats: RxDispatchStatsSource,
     /// The per-flow context and the READ landing entries (read in
-    /// `Idle`, registered twice: valid in `Exec`).
+    /// `Idle`, registered twice: valid from `Chk`).
     store: RxCtxStore<A>,
     /// The state is not `Idle`, registered from the next state: it
     /// selects the store's read address with no state decode before it.
@@ -318,6 +323,7 @@ pub struct RoceRxDispatch<const A: usize> {
     is_idle: Signal<Local, Bit>,
     is_look: Signal<Local, Bit>,
     is_land: Signal<Local, Bit>,
+    is_chk: Signal<Local, Bit>,
     is_exec: Signal<Local, Bit>,
     is_paywr: Signal<Local, Bit>,
     is_paydrop: Signal<Local, Bit>,
@@ -330,27 +336,31 @@ pub struct RoceRxDispatch<const A: usize> {
     flow: Signal<Local, Bits<A>>,
     syn3: Signal<Local, Bits<3>>,
     go: Signal<Local, Bit>,
-    unk: Signal<Local, Bit>,
+    /// The flow is unknown. This, `d_zero`, `d_ahead`, `d_dup`, `va_bad`,
+    /// `ra_bad`, `rr_match`, `len_over` and the two flags below are made
+    /// from the context words every cycle and registered: `Exec` decides
+    /// from those of `Chk`.
+    unk: DFF<Bit>,
     okp: Signal<Local, Bit>,
     dd: Signal<Local, Bits<24>>,
-    d_zero: Signal<Local, Bit>,
-    d_ahead: Signal<Local, Bit>,
-    d_dup: Signal<Local, Bit>,
+    d_zero: DFF<Bit>,
+    d_ahead: DFF<Bit>,
+    d_dup: DFF<Bit>,
     va_eff: Signal<Local, Bits<64>>,
-    va_bad: Signal<Local, Bit>,
+    va_bad: DFF<Bit>,
     /// The memory-region check refused the request (`s_meta.mr` ≠ 0).
     mr_bad: Signal<Local, Bit>,
     /// A WRITE or READ REQUEST that moves nothing and is answered with
     /// a NAK: refused by the check, or data to an unaligned address.
     refuse: Signal<Local, Bit>,
     dat_nz: Signal<Local, Bit>,
-    ra_bad: Signal<Local, Bit>,
+    ra_bad: DFF<Bit>,
     r_acc: Signal<Local, Bit>,
     r_badva: Signal<Local, Bit>,
     r_oos: Signal<Local, Bit>,
     r_dup: Signal<Local, Bit>,
     r_far: Signal<Local, Bit>,
-    rr_match: Signal<Local, Bit>,
+    rr_match: DFF<Bit>,
     rr_acc: Signal<Local, Bit>,
     rr_badva: Signal<Local, Bit>,
     rr_oos: Signal<Local, Bit>,
@@ -380,7 +390,11 @@ pub struct RoceRxDispatch<const A: usize> {
     n_fl: Signal<Local, Bits<8>>,
     n_wleft: Signal<Local, Bits<32>>,
     /// A WRITE MIDDLE or LAST longer than what its WRITE may still carry.
-    len_over: Signal<Local, Bit>,
+    len_over: DFF<Bit>,
+    /// The context's `nak_sent` and `cnp_on_ce` flags, registered in
+    /// `Chk` for the decision.
+    nak_sent: DFF<Bit>,
+    cnp_on_ce: DFF<Bit>,
     len32: Signal<Local, Bits<32>>,
     wen: Signal<Local, Bit>,
     wen_acc: Signal<Local, Bit>,
@@ -412,6 +426,16 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             o_probe,
             o_notify,
             o_cnp,
+            d_zero,
+            d_ahead,
+            d_dup,
+            unk,
+            va_bad,
+            ra_bad,
+            rr_match,
+            len_over,
+            nak_sent,
+            cnp_on_ce,
             cnp_v,
             ce_v,
             ack_v,
@@ -432,6 +456,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.is_idle.next = (self.st.q.val() == RxdState::Idle);
         self.is_look.next = (self.st.q.val() == RxdState::Look);
         self.is_land.next = (self.st.q.val() == RxdState::Land);
+        self.is_chk.next = (self.st.q.val() == RxdState::Chk);
         self.is_exec.next = (self.st.q.val() == RxdState::Exec);
         self.is_paywr.next = (self.st.q.val() == RxdState::PayWr);
         self.is_paydrop.next = (self.st.q.val() == RxdState::PayDrop);
@@ -477,7 +502,8 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         TelemetrySink::link(&mut self.s_meta.tlm, &mut self.meta.d.tlm);
         // A cfg write at or after the context read makes it stale.
         self.stale.d.next = (self.s_ctx.valid.val()
-            || ((self.is_look.val() || self.is_land.val()) && self.stale.q.val()));
+            || ((self.is_look.val() || self.is_land.val() || self.is_chk.val())
+                && self.stale.q.val()));
 
         // ---- the context: read the incoming record's flow when idle,
         // else the latched one (the host's writes have priority).
@@ -513,20 +539,22 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.read_psns.cfg_mtu_log2.next = self.cfg_mtu_log2.val();
         self.read_psns.dlen.next = self.meta.q.dlen.val();
 
-        // ---- Exec: the decision
-        // A reset aborts the packet: nothing is written.
-        self.go.next = (self.is_exec.val()
-            && !self.stale.q.val()
-            && !self.s_ctx.valid.val()
-            && !self.reset.val());
-        self.unk.next = (self.o_qphi.q.val() || !self.store.fl.val().get_bit(0));
-        self.okp.next = (!self.o_bad.q.val() && !self.unk.val());
+        // ---- Chk: the compares of the record with its context words,
+        // registered for `Exec` (R4: the words come through the store's
+        // forward select, so the compares and the decision would be one
+        // cycle's path). They are made every cycle; `Exec` uses those of
+        // `Chk`, whose words are the words of `Exec`: the store reads the
+        // latched flow every cycle, and a cfg write since `Idle` makes
+        // the packet stale.
+        self.unk.d.next = (self.o_qphi.q.val() || !self.store.fl.val().get_bit(0));
+        self.nak_sent.d.next = self.store.fl.val().get_bit(1);
+        self.cnp_on_ce.d.next = self.store.fl.val().get_bit(2);
         self.dd.next = (self.meta.q.psn.val() - self.store.epsn.val());
         // R4: d = 0 is an equality (no carry chain), and the windows are
         // d's top twelve bits, never a compare of d.
-        self.d_zero.next = (self.meta.q.psn.val() == self.store.epsn.val());
-        self.d_ahead.next = (!self.d_zero.val() && !self.dd.val().get_bits::<12>(12).any());
-        self.d_dup.next = self.dd.val().get_bits::<12>(12).all();
+        self.d_zero.d.next = (self.meta.q.psn.val() == self.store.epsn.val());
+        self.d_ahead.d.next = (!self.d_zero.d.val() && !self.dd.val().get_bits::<12>(12).any());
+        self.d_dup.d.next = self.dd.val().get_bits::<12>(12).all();
         if self.o_reth.q.val() {
             self.va_eff.next = self.meta.q.va.val();
         } else {
@@ -539,43 +567,55 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         } else {
             self.dat_nz.next = self.len_nz.val();
         }
-        self.va_bad.next = (self.va_eff.val().get_bits::<3>(0).any() && self.dat_nz.val());
+        self.va_bad.d.next = (self.va_eff.val().get_bits::<3>(0).any() && self.dat_nz.val());
         self.mr_bad.next = self.meta.q.mr.val().any();
         // A MIDDLE or LAST may not carry more than its WRITE's DMA length
         // left: it would land past the range the FIRST was granted.
         self.len32.next = bit_cast::<32, 13>(self.meta.q.len.val());
-        self.len_over.next = ((self.o_wr.q.val() && !self.o_reth.q.val())
+        self.len_over.d.next = ((self.o_wr.q.val() && !self.o_reth.q.val())
             && (self.len32.val() > self.store.wleft.val()));
-        self.refuse.next = ((self.va_bad.val() || self.mr_bad.val()) || self.len_over.val());
+        self.refuse.next = ((self.va_bad.q.val() || self.mr_bad.val()) || self.len_over.q.val());
         // READ RESPONSE: inside a READ the running position, between READs
         // the landing entry at rd_idx (its lap must be rd_idx bit 3).
         self.rd_done_c.next = self.store.fl.val().get_bit(3);
         if self.rd_done_c.val() {
             self.rbase.next = self.store.ent.val().get_bits::<64>(0);
-            self.rr_match.next = ((self.store.ent.val().get_bit(88)
+            self.rr_match.d.next = ((self.store.ent.val().get_bit(88)
                 == self.store.fl.val().get_bit(7))
                 && (self.meta.q.psn.val() == self.store.ent.val().get_bits::<24>(64)));
         } else {
             self.rbase.next = self.store.radr.val();
-            self.rr_match.next = (self.meta.q.psn.val() == self.store.rpsn.val());
+            self.rr_match.d.next = (self.meta.q.psn.val() == self.store.rpsn.val());
         }
-        self.ra_bad.next = (self.rbase.val().get_bits::<3>(0).any() && self.len_nz.val());
+        self.ra_bad.d.next = (self.rbase.val().get_bits::<3>(0).any() && self.len_nz.val());
+
+        // ---- Exec: the decision, from the registered compares
+        // A reset aborts the packet: nothing is written.
+        self.go.next = (self.is_exec.val()
+            && !self.stale.q.val()
+            && !self.s_ctx.valid.val()
+            && !self.reset.val());
+        self.okp.next = (!self.o_bad.q.val() && !self.unk.q.val());
         self.r_acc.next =
-            (self.okp.val() && self.o_resp.q.val() && self.d_zero.val() && !self.refuse.val());
+            (self.okp.val() && self.o_resp.q.val() && self.d_zero.q.val() && !self.refuse.val());
         self.r_badva.next =
-            (self.okp.val() && self.o_resp.q.val() && self.d_zero.val() && self.refuse.val());
-        self.r_oos.next = (self.okp.val() && self.o_resp.q.val() && self.d_ahead.val());
-        self.r_dup.next = (self.okp.val() && self.o_resp.q.val() && self.d_dup.val());
+            (self.okp.val() && self.o_resp.q.val() && self.d_zero.q.val() && self.refuse.val());
+        self.r_oos.next = (self.okp.val() && self.o_resp.q.val() && self.d_ahead.q.val());
+        self.r_dup.next = (self.okp.val() && self.o_resp.q.val() && self.d_dup.q.val());
         self.r_far.next = (self.okp.val()
             && self.o_resp.q.val()
-            && !self.d_zero.val()
-            && !self.d_ahead.val()
-            && !self.d_dup.val());
-        self.rr_acc.next =
-            (self.okp.val() && self.o_rresp.q.val() && self.rr_match.val() && !self.ra_bad.val());
-        self.rr_badva.next =
-            (self.okp.val() && self.o_rresp.q.val() && self.rr_match.val() && self.ra_bad.val());
-        self.rr_oos.next = (self.okp.val() && self.o_rresp.q.val() && !self.rr_match.val());
+            && !self.d_zero.q.val()
+            && !self.d_ahead.q.val()
+            && !self.d_dup.q.val());
+        self.rr_acc.next = (self.okp.val()
+            && self.o_rresp.q.val()
+            && self.rr_match.q.val()
+            && !self.ra_bad.q.val());
+        self.rr_badva.next = (self.okp.val()
+            && self.o_rresp.q.val()
+            && self.rr_match.q.val()
+            && self.ra_bad.q.val());
+        self.rr_oos.next = (self.okp.val() && self.o_rresp.q.val() && !self.rr_match.q.val());
         self.r_other.next = (self.okp.val()
             && (self.o_ack.q.val()
                 || self.o_notify.q.val()
@@ -584,13 +624,13 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.ev_cnp.next = (self.okp.val() && self.o_cnp.q.val());
         self.ev_ce.next = (self.okp.val()
             && self.meta.q.ce.val()
-            && self.store.fl.val().get_bit(2)
+            && self.cnp_on_ce.q.val()
             && !self.o_cnp.q.val());
         self.ev_ack.next = ((self.r_acc.val()
             && self.o_wr.q.val()
             && (self.meta.q.ackreq.val() || self.meta.q.tlm.present.val()))
             || self.r_badva.val()
-            || (self.r_oos.val() && !self.store.fl.val().get_bit(1))
+            || (self.r_oos.val() && !self.nak_sent.q.val())
             || (self.r_dup.val() && !self.o_rreq.q.val())
             || (self.okp.val() && self.o_probe.q.val()));
         self.ev_cc.next = (self.rr_acc.val()
@@ -726,10 +766,13 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
                     if self.op_class.read_resp.val() {
                         self.st.d.next = RxdState::Land;
                     } else {
-                        self.st.d.next = RxdState::Exec;
+                        self.st.d.next = RxdState::Chk;
                     }
                 }
                 RxdState::Land => {
+                    self.st.d.next = RxdState::Chk;
+                }
+                RxdState::Chk => {
                     self.st.d.next = RxdState::Exec;
                 }
                 RxdState::Retry => {
@@ -837,15 +880,15 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.counters.reset.next = self.reset.val();
         self.counters.count.next = self.go.val();
         self.counters.bad_op.next = self.o_bad.q.val();
-        self.counters.unknown_flow.next = (!self.o_bad.q.val() && self.unk.val());
+        self.counters.unknown_flow.next = (!self.o_bad.q.val() && self.unk.q.val());
         self.counters.oos.next = (self.r_oos.val() || self.rr_oos.val());
         self.counters.dup.next = self.r_dup.val();
         self.counters.bad_psn.next = self.r_far.val();
         self.counters.bad_va.next = ((self.r_badva.val()
-            && !(self.mr_bad.val() || self.len_over.val()))
+            && !(self.mr_bad.val() || self.len_over.q.val()))
             || self.rr_badva.val());
         self.counters.refused.next =
-            (self.r_badva.val() && (self.mr_bad.val() || self.len_over.val()));
+            (self.r_badva.val() && (self.mr_bad.val() || self.len_over.q.val()));
         self.counters.accepted.next = (self.r_acc.val() || self.rr_acc.val() || self.r_other.val());
         RxDispatchStatsSource::link(&mut self.m_stats, &mut self.counters.m_stats);
 
