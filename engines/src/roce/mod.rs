@@ -18,6 +18,7 @@ pub mod req_intake;
 pub mod req_state_ram;
 pub mod req_timer;
 pub mod requester;
+pub mod rx_check;
 pub mod rx_ctx_store;
 pub mod rx_dispatch;
 pub mod rx_meta_ram;

@@ -141,7 +141,8 @@
 //! index is registered before the block RAM's address, R3),
 //! `Chk` (the record compared with its words: the PSN's windows, the
 //! WRITE's room, the READ RESPONSE's match, the address checks, the
-//! flags the decision reads; registered, R4), `Exec` (decision, context
+//! flags the decision reads; registered, R4: [`RxCheck`], `rx_check.rs`,
+//! with its twin and test), `Exec` (decision, context
 //! written back), then one cycle per payload
 //! word (written or discarded). With every ready high a packet takes
 //! 4 cycles (a READ RESPONSE 5) plus one per payload word, plus one after
@@ -189,6 +190,7 @@ use crate::roce::dispatch_counters::DispatchCounters;
 use crate::roce::host_write_skid::HostWriteSkid;
 use crate::roce::op_decode::OpDecode;
 use crate::roce::read_psns::ReadPsns;
+use crate::roce::rx_check::RxCheck;
 use crate::roce::rx_ctx_store::RxCtxStore;
 use crate::roce::{
     AckInfoSource, CcFeedbackSource, HostWriteSource, NakReqSource, ReadReqSource,
@@ -272,6 +274,9 @@ pub struct RoceRxDispatch<const A: usize> {
     counters: DispatchCounters,
     /// ⌈dlen / MTU⌉ (1 if 0), registered in `Look`.
     read_psns: ReadPsns,
+    /// The record's compares with its context words, registered in
+    /// `Chk` (R4).
+    chk: RxCheck,
     // Events.
     ack_v: DFF<Bit>,
     ack_psn_r: DFF<Bits<24>>,
@@ -336,31 +341,18 @@ pub struct RoceRxDispatch<const A: usize> {
     flow: Signal<Local, Bits<A>>,
     syn3: Signal<Local, Bits<3>>,
     go: Signal<Local, Bit>,
-    /// The flow is unknown. This, `d_zero`, `d_ahead`, `d_dup`, `va_bad`,
-    /// `ra_bad`, `rr_match`, `len_over` and the two flags below are made
-    /// from the context words every cycle and registered: `Exec` decides
-    /// from those of `Chk`.
-    unk: DFF<Bit>,
     okp: Signal<Local, Bit>,
-    dd: Signal<Local, Bits<24>>,
-    d_zero: DFF<Bit>,
-    d_ahead: DFF<Bit>,
-    d_dup: DFF<Bit>,
     va_eff: Signal<Local, Bits<64>>,
-    va_bad: DFF<Bit>,
     /// The memory-region check refused the request (`s_meta.mr` ≠ 0).
     mr_bad: Signal<Local, Bit>,
     /// A WRITE or READ REQUEST that moves nothing and is answered with
     /// a NAK: refused by the check, or data to an unaligned address.
     refuse: Signal<Local, Bit>,
-    dat_nz: Signal<Local, Bit>,
-    ra_bad: DFF<Bit>,
     r_acc: Signal<Local, Bit>,
     r_badva: Signal<Local, Bit>,
     r_oos: Signal<Local, Bit>,
     r_dup: Signal<Local, Bit>,
     r_far: Signal<Local, Bit>,
-    rr_match: DFF<Bit>,
     rr_acc: Signal<Local, Bit>,
     rr_badva: Signal<Local, Bit>,
     rr_oos: Signal<Local, Bit>,
@@ -389,12 +381,6 @@ pub struct RoceRxDispatch<const A: usize> {
     nak_new: Signal<Local, Bit>,
     n_fl: Signal<Local, Bits<8>>,
     n_wleft: Signal<Local, Bits<32>>,
-    /// A WRITE MIDDLE or LAST longer than what its WRITE may still carry.
-    len_over: DFF<Bit>,
-    /// The context's `nak_sent` and `cnp_on_ce` flags, registered in
-    /// `Chk` for the decision.
-    nak_sent: DFF<Bit>,
-    cnp_on_ce: DFF<Bit>,
     len32: Signal<Local, Bits<32>>,
     wen: Signal<Local, Bit>,
     wen_acc: Signal<Local, Bit>,
@@ -426,16 +412,6 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             o_probe,
             o_notify,
             o_cnp,
-            d_zero,
-            d_ahead,
-            d_dup,
-            unk,
-            va_bad,
-            ra_bad,
-            rr_match,
-            len_over,
-            nak_sent,
-            cnp_on_ce,
             cnp_v,
             ce_v,
             ack_v,
@@ -450,7 +426,7 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             pa,
             reset_q
         );
-        clock!(self, clock, meta, store, read_psns, counters, wr_out, busy);
+        clock!(self, clock, meta, store, read_psns, chk, counters, wr_out, busy);
 
         // ---- state decode, handshakes
         self.is_idle.next = (self.st.q.val() == RxdState::Idle);
@@ -539,55 +515,46 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.read_psns.cfg_mtu_log2.next = self.cfg_mtu_log2.val();
         self.read_psns.dlen.next = self.meta.q.dlen.val();
 
-        // ---- Chk: the compares of the record with its context words,
-        // registered for `Exec` (R4: the words come through the store's
-        // forward select, so the compares and the decision would be one
-        // cycle's path). They are made every cycle; `Exec` uses those of
-        // `Chk`, whose words are the words of `Exec`: the store reads the
-        // latched flow every cycle, and a cfg write since `Idle` makes
-        // the packet stale.
-        self.unk.d.next = (self.o_qphi.q.val() || !self.store.fl.val().get_bit(0));
-        self.nak_sent.d.next = self.store.fl.val().get_bit(1);
-        self.cnp_on_ce.d.next = self.store.fl.val().get_bit(2);
-        self.dd.next = (self.meta.q.psn.val() - self.store.epsn.val());
-        // R4: d = 0 is an equality (no carry chain), and the windows are
-        // d's top twelve bits, never a compare of d.
-        self.d_zero.d.next = (self.meta.q.psn.val() == self.store.epsn.val());
-        self.d_ahead.d.next = (!self.d_zero.d.val() && !self.dd.val().get_bits::<12>(12).any());
-        self.d_dup.d.next = self.dd.val().get_bits::<12>(12).all();
+        // ---- Chk: the record compared with its context words
+        // ([`RxCheck`], `rx_check.rs`), registered for `Exec` (R4). Fed every cycle;
+        // `Exec` reads those made in `Chk`, whose words are `Exec`'s: the
+        // store reads the latched flow every cycle, and a cfg write since
+        // `Idle` makes the packet stale.
+        self.chk.qp_high.next = self.o_qphi.q.val();
+        self.chk.psn.next = self.meta.q.psn.val();
+        self.chk.len.next = self.meta.q.len.val();
+        self.chk.dlen.next = self.meta.q.dlen.val();
+        self.chk.va.next = self.meta.q.va.val();
+        self.chk.is_write.next = self.o_wr.q.val();
+        self.chk.has_reth.next = self.o_reth.q.val();
+        self.chk.is_read_req.next = self.o_rreq.q.val();
+        self.chk.fl.next = self.store.fl.val();
+        self.chk.epsn.next = self.store.epsn.val();
+        self.chk.wva.next = self.store.wva.val();
+        self.chk.wleft.next = self.store.wleft.val();
+        self.chk.radr.next = self.store.radr.val();
+        self.chk.rpsn.next = self.store.rpsn.val();
+        self.chk.ent.next = self.store.ent.val();
+        // The data the decision writes: the address the packet's data
+        // goes to, and where a READ RESPONSE lands.
         if self.o_reth.q.val() {
             self.va_eff.next = self.meta.q.va.val();
         } else {
             self.va_eff.next = self.store.wva.val();
         }
-        // The address matters only if data moves (READ REQUEST: dlen).
         self.len_nz.next = self.meta.q.len.val().any();
-        if self.o_rreq.q.val() {
-            self.dat_nz.next = self.meta.q.dlen.val().any();
-        } else {
-            self.dat_nz.next = self.len_nz.val();
-        }
-        self.va_bad.d.next = (self.va_eff.val().get_bits::<3>(0).any() && self.dat_nz.val());
         self.mr_bad.next = self.meta.q.mr.val().any();
-        // A MIDDLE or LAST may not carry more than its WRITE's DMA length
-        // left: it would land past the range the FIRST was granted.
         self.len32.next = bit_cast::<32, 13>(self.meta.q.len.val());
-        self.len_over.d.next = ((self.o_wr.q.val() && !self.o_reth.q.val())
-            && (self.len32.val() > self.store.wleft.val()));
-        self.refuse.next = ((self.va_bad.q.val() || self.mr_bad.val()) || self.len_over.q.val());
+        self.refuse.next =
+            ((self.chk.va_bad.val() || self.mr_bad.val()) || self.chk.len_over.val());
         // READ RESPONSE: inside a READ the running position, between READs
-        // the landing entry at rd_idx (its lap must be rd_idx bit 3).
+        // the landing entry at rd_idx.
         self.rd_done_c.next = self.store.fl.val().get_bit(3);
         if self.rd_done_c.val() {
             self.rbase.next = self.store.ent.val().get_bits::<64>(0);
-            self.rr_match.d.next = ((self.store.ent.val().get_bit(88)
-                == self.store.fl.val().get_bit(7))
-                && (self.meta.q.psn.val() == self.store.ent.val().get_bits::<24>(64)));
         } else {
             self.rbase.next = self.store.radr.val();
-            self.rr_match.d.next = (self.meta.q.psn.val() == self.store.rpsn.val());
         }
-        self.ra_bad.d.next = (self.rbase.val().get_bits::<3>(0).any() && self.len_nz.val());
 
         // ---- Exec: the decision, from the registered compares
         // A reset aborts the packet: nothing is written.
@@ -595,27 +562,27 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
             && !self.stale.q.val()
             && !self.s_ctx.valid.val()
             && !self.reset.val());
-        self.okp.next = (!self.o_bad.q.val() && !self.unk.q.val());
+        self.okp.next = (!self.o_bad.q.val() && !self.chk.unk.val());
         self.r_acc.next =
-            (self.okp.val() && self.o_resp.q.val() && self.d_zero.q.val() && !self.refuse.val());
+            (self.okp.val() && self.o_resp.q.val() && self.chk.d_zero.val() && !self.refuse.val());
         self.r_badva.next =
-            (self.okp.val() && self.o_resp.q.val() && self.d_zero.q.val() && self.refuse.val());
-        self.r_oos.next = (self.okp.val() && self.o_resp.q.val() && self.d_ahead.q.val());
-        self.r_dup.next = (self.okp.val() && self.o_resp.q.val() && self.d_dup.q.val());
+            (self.okp.val() && self.o_resp.q.val() && self.chk.d_zero.val() && self.refuse.val());
+        self.r_oos.next = (self.okp.val() && self.o_resp.q.val() && self.chk.d_ahead.val());
+        self.r_dup.next = (self.okp.val() && self.o_resp.q.val() && self.chk.d_dup.val());
         self.r_far.next = (self.okp.val()
             && self.o_resp.q.val()
-            && !self.d_zero.q.val()
-            && !self.d_ahead.q.val()
-            && !self.d_dup.q.val());
+            && !self.chk.d_zero.val()
+            && !self.chk.d_ahead.val()
+            && !self.chk.d_dup.val());
         self.rr_acc.next = (self.okp.val()
             && self.o_rresp.q.val()
-            && self.rr_match.q.val()
-            && !self.ra_bad.q.val());
+            && self.chk.rr_match.val()
+            && !self.chk.ra_bad.val());
         self.rr_badva.next = (self.okp.val()
             && self.o_rresp.q.val()
-            && self.rr_match.q.val()
-            && self.ra_bad.q.val());
-        self.rr_oos.next = (self.okp.val() && self.o_rresp.q.val() && !self.rr_match.q.val());
+            && self.chk.rr_match.val()
+            && self.chk.ra_bad.val());
+        self.rr_oos.next = (self.okp.val() && self.o_rresp.q.val() && !self.chk.rr_match.val());
         self.r_other.next = (self.okp.val()
             && (self.o_ack.q.val()
                 || self.o_notify.q.val()
@@ -624,13 +591,13 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.ev_cnp.next = (self.okp.val() && self.o_cnp.q.val());
         self.ev_ce.next = (self.okp.val()
             && self.meta.q.ce.val()
-            && self.cnp_on_ce.q.val()
+            && self.chk.cnp_on_ce.val()
             && !self.o_cnp.q.val());
         self.ev_ack.next = ((self.r_acc.val()
             && self.o_wr.q.val()
             && (self.meta.q.ackreq.val() || self.meta.q.tlm.present.val()))
             || self.r_badva.val()
-            || (self.r_oos.val() && !self.nak_sent.q.val())
+            || (self.r_oos.val() && !self.chk.nak_sent.val())
             || (self.r_dup.val() && !self.o_rreq.q.val())
             || (self.okp.val() && self.o_probe.q.val()));
         self.ev_cc.next = (self.rr_acc.val()
@@ -880,15 +847,15 @@ impl<const A: usize> Logic for RoceRxDispatch<A> {
         self.counters.reset.next = self.reset.val();
         self.counters.count.next = self.go.val();
         self.counters.bad_op.next = self.o_bad.q.val();
-        self.counters.unknown_flow.next = (!self.o_bad.q.val() && self.unk.q.val());
+        self.counters.unknown_flow.next = (!self.o_bad.q.val() && self.chk.unk.val());
         self.counters.oos.next = (self.r_oos.val() || self.rr_oos.val());
         self.counters.dup.next = self.r_dup.val();
         self.counters.bad_psn.next = self.r_far.val();
         self.counters.bad_va.next = ((self.r_badva.val()
-            && !(self.mr_bad.val() || self.len_over.q.val()))
+            && !(self.mr_bad.val() || self.chk.len_over.val()))
             || self.rr_badva.val());
         self.counters.refused.next =
-            (self.r_badva.val() && (self.mr_bad.val() || self.len_over.q.val()));
+            (self.r_badva.val() && (self.mr_bad.val() || self.chk.len_over.val()));
         self.counters.accepted.next = (self.r_acc.val() || self.rr_acc.val() || self.r_other.val());
         RxDispatchStatsSource::link(&mut self.m_stats, &mut self.counters.m_stats);
 

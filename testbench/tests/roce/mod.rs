@@ -13,6 +13,7 @@ mod req_intake;
 mod req_state_ram;
 mod req_timer;
 mod requester;
+mod rx_check;
 mod rx_ctx_store;
 mod rx_dispatch;
 mod rx_meta_ram;
