@@ -118,10 +118,11 @@ const FIELD_MUTATIONS: usize = 16;
 /// The cycles a good frame of `len` bytes with `pay` payload bytes may
 /// take from its first word to the receive path idle again: its words
 /// into the parser, the parser's verdict (7 cycles after the last word),
-/// the dispatcher (3 cycles, then one per payload word), and the 12 idle
-/// cycles that mark the end.
+/// the dispatcher (its `OVERHEAD`, then one per payload word), and the 12
+/// idle cycles that mark the end, with 8 to spare.
 pub fn recovery_bound(len: usize, pay: usize) -> u64 {
-    (len.div_ceil(8) + 7 + 3 + pay.div_ceil(8) + 1 + 12 + 8) as u64
+    (len.div_ceil(8) + 7 + pay.div_ceil(8) + 12 + 8) as u64
+        + nic_golden::roce::rx_dispatch::OVERHEAD
 }
 
 #[derive(Clone, Copy, Debug)]
