@@ -1182,6 +1182,22 @@ impl<const A: usize, const Q: usize> Requester<A, Q> {
         self.took
     }
 
+    /// The state ([`st`]) after the last step: for tests that check a
+    /// run passed a given sequence of states.
+    pub fn state(&self) -> u8 {
+        self.state
+    }
+
+    /// The working copy of the operation's flow state.
+    pub fn working(&self) -> &FlowState {
+        &self.s
+    }
+
+    /// The ring slot the state works on.
+    pub fn slot(&self) -> u32 {
+        self.slot
+    }
+
     /// The counters as they stand (the port shows them a cycle later).
     pub fn stats(&self) -> ReqStats {
         self.cnt

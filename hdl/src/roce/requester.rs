@@ -108,8 +108,10 @@
 //! slot each state predicts from registers (`ring_slot`), so no logic
 //! follows the RAM's output in the same cycle (`docs/architecture.md`
 //! §5i, R3). That read address is itself a flip-flop (`ring_addr`),
-//! made a cycle earlier from the next values of those registers, so the
-//! nets to the ring's many block RAMs start at a register (R1). The
+//! loaded a cycle earlier with the slot the next state reads, chosen
+//! from the current state and registers only (never from the decision's
+//! next values), so the nets to the ring's many block RAMs start at a
+//! register (R1) and no decision ends in them. The
 //! inputs are a block of their own, [`ReqIntake`] (`req_intake.rs`,
 //! with its twin and test): each input passes its record's input stage
 //! (`<Record>::Stage`, one register; timing rule R1): `s_*.ready` is the
@@ -423,7 +425,17 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     /// The rings' read address, a register: the slot `ring_slot`
     /// predicts for the next cycle, and the operation's flow.
     ring_addr: DFF<Bits<AQ>>,
-    pred_fatal: Signal<Local, Bit>,
+    /// `Post` flushes the flow this cycle (a NAK's go-back past the
+    /// retry limit), from its registers.
+    post_fatal: Signal<Local, Bit>,
+    /// The slot a continuing state (`do_cont`) reads next: the doorbell
+    /// index before a finished READ's doorbells, else the head.
+    cont_slot: Signal<Local, Bits<9>>,
+    /// `s_send_ix` + 1 in the ring's index width.
+    send_ix_inc: Signal<Local, Bits<9>>,
+    /// The send index `Flow` takes (the RAM's, or the working copy's
+    /// where `rd_same`).
+    fw_send_ix: Signal<Local, Bits<9>>,
     /// The work request's own checks and derived values (`wr_check.rs`,
     /// with its twin and test): registers, computed in `Flow` from the
     /// request taken in `Idle` (timing rule R4: none of them is logic in
@@ -1537,57 +1549,104 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.m_cc.hop4.next = self.cc_hop4.q.val();
         // ---- The rings' read: the entry at the next cycle's slot,
         // registered as it leaves the RAM. The read address is itself a
-        // flip-flop (`ring_addr`, R1): made here from the next values
-        // (`.d`) of the registers that choose it, so it holds in cycle
-        // t + 1 what a choice from the registers of t + 1 would give,
-        // and the long nets to the ring's block RAMs start at a register.
-        // The flow is the operation's (`flow`: it changes only in `Idle`).
-        // Not `slot.d`, which waits on the whole decision, but the slot
-        // each state reads next if it goes to a ring read (`*Rd`), from
-        // registers and the few signals that choose it; where a state
-        // goes to none, nothing uses the word read. `Decide`: by its kind
-        // (a PktSend its send index; feedback, a NAK or a timer the
-        // head). The states that continue an operation (`do_cont`): the
-        // doorbell index for a finished READ's doorbells, else the head
-        // (a flush, a REWIND). `DbChk` reads the head: it continues only
-        // once `rd_done` is cleared (the head then, as above), and
-        // otherwise goes to `DbEv`, which reads the doorbell index again
-        // before `DbRd`, so its own read is never used. `DbEv`: the
-        // doorbell index. Every other state keeps its slot up to its ring
-        // read.
-        // `eff_fatal` as these states can set it: only `Post` does (a
-        // NAK's go-back past the retry limit), not through the shared
-        // `set_fatal` (which `Decide`'s timer also drives). `moved` of
-        // the next cycle is `adv_pos.d || progress.d`.
-        self.pred_fatal.next = (self.fatal.d.val().any()
-            || ((self.state.d.val() == ReqState::Post)
-                && !(self.adv_pos.d.val() || self.progress.d.val())
-                && self.retry.d.val()
-                && (self.s_retries.d.val() >= self.s_retry_limit.d.val())));
-        self.ring_slot.next = self.slot.d.val();
-        if (self.state.d.val() == ReqState::Decide) {
-            if (self.kind.d.val() == ReqKind::Send) {
-                self.ring_slot.next = self.s_send_ix.d.val();
-            } else {
-                self.ring_slot.next = self.s_head.d.val();
-            }
-        } else if (self.state.d.val() == ReqState::DbChk) {
-            self.ring_slot.next = self.s_head.d.val();
-        } else if ((self.state.d.val() == ReqState::Post)
-            || (self.state.d.val() == ReqState::AckEv)
-            || (self.state.d.val() == ReqState::RewEv)
-            || (self.state.d.val() == ReqState::CcOut))
-        {
-            if (!self.pred_fatal.val() && self.rd_done.d.val()) {
-                self.ring_slot.next = self.s_db.d.val();
-            } else {
-                self.ring_slot.next = self.s_head.d.val();
-            }
-        } else if (self.state.d.val() == ReqState::DbEv) {
-            self.ring_slot.next = self.s_db.d.val();
+        // flip-flop (`ring_addr`, R1), loaded in cycle t with the slot
+        // the state of cycle t + 1 must present, chosen from this cycle's
+        // state and registers only (no `.d`: neither the next state nor
+        // the working copy's next values, which wait on the whole
+        // decision), so the long nets to the ring's block RAMs start at a
+        // register and the decision reaches no read address.
+        //
+        // A word is at the ring's outputs two cycles after its address.
+        // So where a state goes to a ring read (`*Rd`), both its own
+        // address (the words `*Rd2` registers: `r_*`, `Segment`) and the
+        // `*Rd` state's (the words `*Chk` and `Seg` read directly) must be
+        // the slot; every other address is never used:
+        // - `Flow` → `Decide`: by its kind, a PktSend its send index, else
+        //   (feedback, a NAK, a timer's go-back or flush) the head, from
+        //   the words `Flow` takes.
+        // - `Decide` → `SegRd`, `AckRd`, `RewRd`, `FlushRd`: the same
+        //   (`rd_done` is clear after `Flow`, so `Decide` never goes to
+        //   `DbRd`).
+        // - `Seg` → `SegOut`: the next slot where the segment ends its
+        //   work request (a trim goes to `TrimEv`, which reads nothing).
+        // - `AckChk` → `AckCmpl` (the next slot) or `Post` (the head).
+        // - The states that continue an operation (`do_cont`: `Post`,
+        //   `AckEv`, `RewEv`, `CcOut`): the doorbell index when a
+        //   finished READ's doorbells are next (`DbRd`, whose words are
+        //   read in `DbChk` from its own address), else the head
+        //   (`FlushRd`, read in `FlushChk` from its own address, and
+        //   `RewRd`, whose `RewRd2` registers the word at the address of
+        //   the state before it). `Post`'s own flush (a NAK's go-back
+        //   past the retry limit) from its registers. A state waiting on
+        //   a handshake repeats its choice.
+        // - `DbRd2` → `DbChk`: the head (`DbChk` goes on to `RewRd`, or
+        //   back through `DbEv`, whose own address is never used).
+        // - `DbEv` → `DbRd`: the doorbell index.
+        // - Every other state: its slot, which holds up to its ring read.
+        self.send_ix_inc.next = ((self.s_send_ix.q.val() + 1) & self.k_ix.val());
+        if self.rd_same.q.val() {
+            self.fw_send_ix.next = self.s_send_ix.q.val();
+        } else {
+            self.fw_send_ix.next = self.st.send_ix.val();
         }
-        self.ring_addr.d.next = ((bit_cast::<AQ, A>(self.intake.flow_next.val().get_bits::<A>(0))
-            << self.k_q.val())
+        self.post_fatal.next = ((self.state.q.val() == ReqState::Post)
+            && self.retry.q.val()
+            && !self.moved.val()
+            && (self.s_retries.q.val() >= self.s_retry_limit.q.val()));
+        if (self.rd_done.q.val() && !self.fatal.q.val().any() && !self.post_fatal.val()) {
+            self.cont_slot.next = self.s_db.q.val();
+        } else {
+            self.cont_slot.next = self.s_head.q.val();
+        }
+        self.ring_slot.next = self.slot.q.val();
+        match self.state.q.val() {
+            ReqState::Flow => {
+                if (self.kind.q.val() == ReqKind::Send) {
+                    self.ring_slot.next = self.fw_send_ix.val();
+                } else {
+                    self.ring_slot.next = self.fw_head.val();
+                }
+            }
+            ReqState::Decide => {
+                if (self.kind.q.val() == ReqKind::Send) {
+                    self.ring_slot.next = self.s_send_ix.q.val();
+                } else {
+                    self.ring_slot.next = self.s_head.q.val();
+                }
+            }
+            ReqState::Seg => {
+                if self.segment.seg_eq_left.val() {
+                    self.ring_slot.next = self.send_ix_inc.val();
+                }
+            }
+            ReqState::AckChk => {
+                if (self.r_ack_skip.q.val() || self.r_inside.q.val()) {
+                    self.ring_slot.next = self.s_head.q.val();
+                } else {
+                    self.ring_slot.next = self.head_inc.val();
+                }
+            }
+            ReqState::Post => {
+                self.ring_slot.next = self.cont_slot.val();
+            }
+            ReqState::AckEv => {
+                self.ring_slot.next = self.cont_slot.val();
+            }
+            ReqState::RewEv => {
+                self.ring_slot.next = self.cont_slot.val();
+            }
+            ReqState::CcOut => {
+                self.ring_slot.next = self.cont_slot.val();
+            }
+            ReqState::DbRd2 => {
+                self.ring_slot.next = self.s_head.q.val();
+            }
+            ReqState::DbEv => {
+                self.ring_slot.next = self.s_db.q.val();
+            }
+            _ => {}
+        }
+        self.ring_addr.d.next = ((bit_cast::<AQ, A>(self.fl.val()) << self.k_q.val())
             | bit_cast::<AQ, 9>((self.ring_slot.val() & self.k_qmask.val())));
         self.ring.read_address.next = self.ring_addr.q.val();
     }

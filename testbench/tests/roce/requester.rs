@@ -114,6 +114,9 @@ struct Outcome {
     errs: BTreeMap<u32, (u64, wr::Status)>,
     /// Good work requests refused with `Full` (posted again later).
     fulls: u32,
+    /// The twin's state changes seen, (from, to) → count: a test that
+    /// needs a rare sequence checks its run has it.
+    moves: BTreeMap<(u8, u8), u32>,
 }
 
 /// A packet or feedback on its way, due at a cycle.
@@ -148,6 +151,7 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<Outcome, String> {
     let mut max_open = 0u32;
     let mut errs: BTreeMap<u32, (u64, wr::Status)> = BTreeMap::new();
     let mut fulls = 0u32;
+    let mut moves: BTreeMap<(u8, u8), u32> = BTreeMap::new();
     let mut rec = Vec::new();
     let mut rng = SmallRng::seed_from_u64(c.seed);
     let mut sched = FlowSched::<A>::default();
@@ -375,7 +379,21 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<Outcome, String> {
             // the one being cut is cut there (TRIM).
             desc_full: rng.gen_range(0..100) < 10,
         };
+        let (was, slot_before) = (req.state(), req.slot());
         let ro = req.step(&ri);
+        if req.state() != was {
+            // A go-back with work requests left in the ring (the only
+            // case that reads an entry), from a state whose own slot is
+            // not the head, is marked with bit 7 of its target.
+            let (w, slot_was) = (req.working(), slot_before);
+            let busy =
+                if req.state() == requester::st::REW_RD && w.head != w.tail && slot_was != w.head {
+                    0x80
+                } else {
+                    0
+                };
+            *moves.entry((was, req.state() | busy)).or_default() += 1;
+        }
         rec.push(ri);
         if std::env::var("REQ_TRACE").is_ok() {
             if ro.ev_valid && ri.ev_ready {
@@ -551,6 +569,7 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<Outcome, String> {
                 max_open,
                 errs,
                 fulls,
+                moves,
             });
         }
     }
@@ -560,6 +579,7 @@ fn run_counting(c: &Cfg, cycles: u64, finish: bool) -> Result<Outcome, String> {
             max_open,
             errs,
             fulls,
+            moves,
         });
     }
     Err(format!(
@@ -944,4 +964,68 @@ fn requester_epoch_wraps_at_256() {
     let epochs: Vec<u32> = out.iter().filter(|o| o.ev_valid).map(|o| o.ev.b).collect();
     assert!(epochs.len() >= 290, "{} INITs", epochs.len());
     assert!(epochs.contains(&0) && epochs.iter().all(|&b| b < 256));
+}
+
+/// The rare continuations whose ring read the RTL's read-address choice
+/// (`ring_slot`) must get right, each in a run that is known to make it
+/// (found by `requester_rare_moves_seeds`), the RTL against the twin on
+/// Verilator over the whole run: a finished READ's doorbells, then the
+/// REWIND its ACK owed, with work requests left and the doorbell index
+/// not at the head (`DbChk` → `RewRd`), and a NAK's go-back past the
+/// retry limit flushing the flow from `Post` (`Post` → `FlushRd`).
+/// Not seen here: the entry `RewRd2` registers at `DbChk`'s address (the
+/// head) sets only the PSN of the flow's next PROBE (`psn_next`, which
+/// the next segment overwrites), and this loop sends no PROBE; reading
+/// the doorbell index there instead (a mutant) passes.
+#[test]
+fn requester_rare_continuations_read_their_slot() {
+    use requester::st;
+    for (seed, retry_limit, from, to) in [
+        (3u64, 1u8, st::DB_CHK, st::REW_RD | 0x80),
+        (0, 0, st::POST, st::FLUSH_RD),
+    ] {
+        let c = Cfg {
+            retry_limit,
+            ..Cfg::plain(2, 8, 30, 3000, 50, 0, 10, 300, false, 0, seed)
+        };
+        let o = run_counting(&c, 3_000_000, true).unwrap();
+        assert!(
+            o.moves.get(&(from, to)).copied().unwrap_or(0) > 0,
+            "seed {seed}: the run no longer goes from state {from} to {to}; \
+             find another with requester_rare_moves_seeds"
+        );
+        verilator::<Rtl, Twin>("requester_rare", &o.rec).unwrap();
+    }
+}
+
+/// The rare state changes the RTL's read-address choice (`ring_slot`)
+/// must get right, and how often a closed loop of READs and WRITEs with
+/// loss makes them, for seeds 0..200: to find a run for a directed test.
+/// `cargo nextest run --cargo-profile quick -p nic-testbench --run-ignored
+/// ignored-only -E 'test(requester_rare_moves_seeds)' --no-capture`
+#[test]
+#[ignore]
+fn requester_rare_moves_seeds() {
+    use requester::st;
+    for seed in 0..2000 {
+        let c = Cfg {
+            retry_limit: (seed % 2) as u8,
+            ..Cfg::plain(2, 8, 30, 3000, 50, 0, 10, 300, false, 0, seed)
+        };
+        let Ok(o) = run_counting(&c, 3_000_000, true) else {
+            continue;
+        };
+        let n = |a, b| o.moves.get(&(a, b)).copied().unwrap_or(0);
+        let (rew, flush, post) = (
+            n(st::DB_CHK, st::REW_RD | 0x80),
+            n(st::DB_CHK, st::FLUSH_RD),
+            n(st::POST, st::FLUSH_RD),
+        );
+        if rew + flush + post > 0 {
+            println!(
+                "seed {seed}: DbChk→RewRd {rew}, DbChk→FlushRd {flush}, Post→FlushRd {post}, {} cycles",
+                o.rec.len()
+            );
+        }
+    }
 }
