@@ -1,7 +1,9 @@
 //! Twin of `hdl/src/roce/req_intake.rs` (`ReqIntake`): the requester's
 //! five input stages, the choice among their heads (context, feedback,
-//! NAK, timer, PktSend, work request) and the operation taken, latched.
-//! See the RTL's docs for the ports.
+//! NAK, timer, PktSend, work request) and the operation taken, latched
+//! (its flow, a timer entry's generation, feedback's PSN and a work
+//! request's opcode and length at the take, the other fields a cycle
+//! later). See the RTL's docs for the ports.
 
 use crate::record::Stage;
 use crate::roce::{CcFeedback, NakReq, ReqFlowCtx, WorkReq};
@@ -94,6 +96,19 @@ pub struct ReqIntake<const A: usize> {
     in_fb: Stage<CcFeedback>,
     in_nak: Stage<NakReq>,
     pub r: Latched,
+    /// The record taken in the cycle before, latched from its stage in
+    /// this one (the RTL's `took_*`); the timer's is latched at its take.
+    took: Option<Took>,
+}
+
+/// Which stage's record the latch takes a cycle after its take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Took {
+    Ctx,
+    Fb,
+    Nak,
+    Send,
+    Wr,
 }
 
 impl<const A: usize> ReqIntake<A> {
@@ -147,25 +162,62 @@ impl<const A: usize> Cycle for ReqIntake<A> {
             self.in_wr.reg.flow
         };
         let mut r = self.r;
-        if take_ctx {
-            r.ctx = self.in_ctx.reg;
-        } else if take_fb {
-            r.fb = self.in_fb.reg;
-        } else if take_nak {
-            let n = self.in_nak.reg;
-            r.fb = CcFeedback {
-                flow: r.fb.flow,
-                psn: n.psn,
-                aeth: (n.syndrome as u32) << 24,
-                ..CcFeedback::default()
-            };
-        } else if take_t {
-            r.t_gen = (i.t_head >> 32) as u8;
-        } else if take_send {
-            r.send = self.in_send.reg;
-        } else if take_wr {
-            r.wr = self.in_wr.reg;
+        // The stage still holds the record taken in the cycle before.
+        match self.took {
+            Some(Took::Ctx) => r.ctx = self.in_ctx.reg,
+            Some(Took::Fb) => {
+                r.fb = CcFeedback {
+                    psn: r.fb.psn,
+                    ..self.in_fb.reg
+                }
+            }
+            Some(Took::Nak) => {
+                let n = self.in_nak.reg;
+                r.fb = CcFeedback {
+                    flow: r.fb.flow,
+                    psn: r.fb.psn,
+                    aeth: (n.syndrome as u32) << 24,
+                    ..CcFeedback::default()
+                };
+            }
+            Some(Took::Send) => r.send = self.in_send.reg,
+            Some(Took::Wr) => {
+                r.wr = WorkReq {
+                    opcode: r.wr.opcode,
+                    len: r.wr.len,
+                    ..self.in_wr.reg
+                }
+            }
+            None => {}
         }
+        if take_t {
+            r.t_gen = (i.t_head >> 32) as u8;
+        }
+        // The feedback's PSN at the take (`FbCheck` needs it two cycles
+        // before `Decide`).
+        // The work request's opcode and length likewise (`WrCheck`).
+        if take_wr {
+            r.wr.opcode = self.in_wr.reg.opcode;
+            r.wr.len = self.in_wr.reg.len;
+        }
+        if take_fb {
+            r.fb.psn = self.in_fb.reg.psn;
+        } else if take_nak {
+            r.fb.psn = self.in_nak.reg.psn;
+        }
+        self.took = if take_ctx {
+            Some(Took::Ctx)
+        } else if take_fb {
+            Some(Took::Fb)
+        } else if take_nak {
+            Some(Took::Nak)
+        } else if take_send {
+            Some(Took::Send)
+        } else if take_wr {
+            Some(Took::Wr)
+        } else {
+            None
+        };
         if take {
             r.flow = flow_in;
         }

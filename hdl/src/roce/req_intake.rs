@@ -10,7 +10,8 @@
 //! context write (`s_ctx`), feedback (`s_fb`), a NAK (`s_nak`), the
 //! timer's expired entry (`t_exp`, `t_head`), a PktSend (`s_send`, not
 //! while `desc_full`), a work request (`s_wr`). The taken record's
-//! fields are latched and held until the next take: a context write's
+//! fields are latched (a cycle after the take, see Timing) and held
+//! until the next take's: a context write's
 //! `ctx_*`, feedback's `fb_*` (a NAK's PSN in `fb_psn`, its syndrome in
 //! `fb_aeth`'s top byte, the rest 0), the timer entry's generation
 //! `t_gen`, a PktSend's `send_*`, a work request's `wr_*`; `flow` is the
@@ -36,10 +37,17 @@
 //!
 //! # Timing
 //! A record offered to an empty stage is at its head a cycle later; a
-//! head taken in cycle t is latched at the edge of t, and the stage takes
-//! the next record in t + 1 (at its head in t + 2). No input reaches a
-//! `ready`; the takes and `flow_in` follow the stages' valid flags and
-//! `idle` through a priority of six.
+//! head taken in cycle t has its `flow` (a timer entry its `t_gen`,
+//! feedback or a NAK its `fb_psn`, a work request its `wr_opcode` and
+//! `wr_len`: what `FbCheck` and `WrCheck` need two cycles before
+//! `Decide`) latched at the edge of t and its other fields at the edge of t + 1
+//! (at the outputs from t + 2: the requester reads them from `Flow` on),
+//! the latch enabled by a flip-flop (`took_*`) so the choice's priority
+//! ends in six flip-flops, not in the hundreds of the latch's enables;
+//! the stage holds the record through t + 1 and takes the next record in
+//! t + 1 (at its head in t + 2). No input reaches a `ready`; the takes
+//! and `flow_in` follow the stages' valid flags and `idle` through a
+//! priority of six.
 //!
 //! # Bad input
 //! None of its own: a record is latched as it is; the requester checks
@@ -134,6 +142,14 @@ pub struct ReqIntake<const A: usize> {
     r_fb_hop3: DFF<Bits<64>>,
     r_fb_hop4: DFF<Bits<64>>,
     r_t_gen: DFF<Bits<8>>,
+    /// The kind taken in the cycle before (`take_*`, registered): the
+    /// enable of its record's latch, a flip-flop, so the decision's
+    /// priority does not reach the latch's many enables (R1).
+    took_ctx: DFF<Bit>,
+    took_fb: DFF<Bit>,
+    took_nak: DFF<Bit>,
+    took_send: DFF<Bit>,
+    took_wr: DFF<Bit>,
     send_valid: Signal<Local, Bit>,
 }
 
@@ -168,7 +184,12 @@ impl<const A: usize> Logic for ReqIntake<A> {
             r_fb_hop2,
             r_fb_hop3,
             r_fb_hop4,
-            r_t_gen
+            r_t_gen,
+            took_ctx,
+            took_fb,
+            took_nak,
+            took_send,
+            took_wr
         );
         clock!(self, clock, in_ctx, in_wr, in_send, in_fb, in_nak);
         ReqFlowCtxSink::<A>::link(&mut self.s_ctx, &mut self.in_ctx.s);
@@ -230,15 +251,25 @@ impl<const A: usize> Logic for ReqIntake<A> {
             self.flow_in.next = self.in_wr.m.flow.val();
         }
 
-        // ---- The taken record, latched.
-        if self.take_ctx.val() {
+        // ---- The taken record, latched a cycle after its take, from the
+        // stage's register, which holds it until the stage accepts the
+        // next record at that same edge (the stage's `m` holds the last
+        // record). The flow (the state RAM's write address in `Wb`, the
+        // ring's), the timer's generation (the timer's head moves on at
+        // the take), the feedback's PSN and the work request's opcode and
+        // length (below) are latched at the take.
+        self.took_ctx.d.next = self.take_ctx.val();
+        self.took_fb.d.next = self.take_fb.val();
+        self.took_nak.d.next = self.take_nak.val();
+        self.took_send.d.next = self.take_send.val();
+        self.took_wr.d.next = self.take_wr.val();
+        if self.took_ctx.q.val() {
             self.r_ctx_active.d.next = self.in_ctx.m.active.val();
             self.r_ctx_psn.d.next = self.in_ctx.m.psn.val();
             self.r_ctx_tlm_data.d.next = self.in_ctx.m.tlm_data.val();
             self.r_ctx_retry_limit.d.next = self.in_ctx.m.retry_limit.val();
         }
-        if self.take_fb.val() {
-            self.r_fb_psn.d.next = self.in_fb.m.psn.val();
+        if self.took_fb.q.val() {
             self.r_fb_aeth.d.next = self.in_fb.m.aeth.val();
             self.r_fb_opcode.d.next = self.in_fb.m.opcode.val();
             self.r_fb_tlm.d.next = self.in_fb.m.tlm.present.val();
@@ -249,8 +280,7 @@ impl<const A: usize> Logic for ReqIntake<A> {
             self.r_fb_hop3.d.next = self.in_fb.m.tlm.hop3.val();
             self.r_fb_hop4.d.next = self.in_fb.m.tlm.hop4.val();
         }
-        if self.take_nak.val() {
-            self.r_fb_psn.d.next = self.in_nak.m.psn.val();
+        if self.took_nak.q.val() {
             self.r_fb_aeth.d.next = (bit_cast::<32, 8>(self.in_nak.m.syndrome.val()) << 24);
             self.r_fb_opcode.d.next = 0.into();
             self.r_fb_tlm.d.next = false;
@@ -261,21 +291,33 @@ impl<const A: usize> Logic for ReqIntake<A> {
             self.r_fb_hop3.d.next = 0.into();
             self.r_fb_hop4.d.next = 0.into();
         }
+        // The PSN at the take: `FbCheck`'s `is_ahead` takes two cycles
+        // from it (`FlowRd`, `Flow`).
+        if self.take_fb.val() {
+            self.r_fb_psn.d.next = self.in_fb.m.psn.val();
+        }
+        if self.take_nak.val() {
+            self.r_fb_psn.d.next = self.in_nak.m.psn.val();
+        }
+        // The work request's opcode and length at the take: `WrCheck`'s
+        // `is_full` takes two cycles from them.
+        if self.take_wr.val() {
+            self.r_wr_opcode.d.next = self.in_wr.m.opcode.val();
+            self.r_wr_len.d.next = self.in_wr.m.len.val();
+        }
         if self.take_t.val() {
             self.r_t_gen.d.next = self.t_head.val().get_bits::<8>(32);
         }
-        if self.take_send.val() {
+        if self.took_send.q.val() {
             self.r_send_seq.d.next = self.in_send.m.seq.val();
             self.r_send_len.d.next = self.in_send.m.len.val();
             self.r_send_probe.d.next = self.in_send.m.probe.val();
             self.r_send_epoch.d.next = self.in_send.m.epoch.val();
         }
-        if self.take_wr.val() {
-            self.r_wr_opcode.d.next = self.in_wr.m.opcode.val();
+        if self.took_wr.q.val() {
             self.r_wr_laddr.d.next = self.in_wr.m.laddr.val();
             self.r_wr_va.d.next = self.in_wr.m.va.val();
             self.r_wr_rkey.d.next = self.in_wr.m.rkey.val();
-            self.r_wr_len.d.next = self.in_wr.m.len.val();
             self.r_wr_tag.d.next = self.in_wr.m.tag.val();
         }
         if self.take.val() {

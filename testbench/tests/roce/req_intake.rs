@@ -3,7 +3,9 @@
 //! every port every cycle on both engines; and, read from the ports
 //! alone, every record a stage accepts is taken once, in its input's
 //! order, in the priority of the block's docs, and latched as it came
-//! (its fields at their widths).
+//! (its fields at their widths; the flow, a timer entry's generation,
+//! feedback's PSN and a work request's opcode and length a cycle after
+//! the take, the other fields two).
 
 use crate::common::*;
 use nic_golden::roce::req_intake::{In, Out, ReqIntake as Golden};
@@ -202,10 +204,30 @@ proptest! {
         // Per input (ctx, fb, nak, send, wr), the records accepted and not
         // yet taken; a stage holds one, at its head.
         let mut held: [VecDeque<In>; 5] = Default::default();
+        // A take's flow (a timer entry's generation, feedback's PSN, a
+        // work request's opcode and length) is latched at its edge, its
+        // record's other fields at the next: checked a cycle and two
+        // cycles after the take, with those seen at the first (another
+        // take may follow at once).
         let mut pending: Option<(usize, In)> = None;
+        let mut fields_next: Option<(usize, In, Out)> = None;
         for (c, (i, o)) in s.iter().zip(&out).enumerate() {
+            if let Some((k, want, first)) = fields_next.take() {
+                let o = Out {
+                    flow: first.flow,
+                    fb_psn: first.fb_psn,
+                    wr_opcode: first.wr_opcode,
+                    wr_len: first.wr_len,
+                    ..*o
+                };
+                check_latched(k, &o, &want, c)?;
+            }
             if let Some((k, want)) = pending.take() {
-                check_latched(k, o, &want, c)?;
+                if k == 3 {
+                    check_latched(k, o, &want, c)?;
+                } else {
+                    fields_next = Some((k, want, *o));
+                }
             }
             // A stage is ready when empty (a flip-flop), whatever is taken
             // this cycle.
