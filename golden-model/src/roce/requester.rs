@@ -504,26 +504,31 @@ impl<const A: usize, const Q: usize> Requester<A, Q> {
             self.slot = self.s.head;
             st::REW_RD
         } else if self.cc_go {
-            let t = &self.fb.tlm;
-            self.cc = CcEvent {
-                op: crate::cc::hpcc::op::EVENT,
-                variant: false,
-                flow: self.flow as u16,
-                seq: self.s.una,
-                snd_nxt: self.s.seq_exp,
-                now: 0,
-                nhops: ((t.hdr >> 48) & 0xF) as u8,
-                hop0: t.hop0,
-                hop1: t.hop1,
-                hop2: t.hop2,
-                hop3: t.hop3,
-                hop4: t.hop4,
-            };
+            self.cc = self.cc_fields();
             self.cc_v = true;
             self.cc_go = false;
             st::CC_OUT
         } else {
             st::WB
+        }
+    }
+
+    /// The CC event the working copy and the latched feedback give.
+    fn cc_fields(&self) -> CcEvent {
+        let t = &self.fb.tlm;
+        CcEvent {
+            op: crate::cc::hpcc::op::EVENT,
+            variant: false,
+            flow: self.flow as u16,
+            seq: self.s.una,
+            snd_nxt: self.s.seq_exp,
+            now: 0,
+            nhops: ((t.hdr >> 48) & 0xF) as u8,
+            hop0: t.hop0,
+            hop1: t.hop1,
+            hop2: t.hop2,
+            hop3: t.hop3,
+            hop4: t.hop4,
         }
     }
 
@@ -625,6 +630,11 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
             },
             stats: self.cnt,
         };
+        // The CC event's fields load every cycle while an event is owed
+        // and not yet offered (the RTL's enable: `cc_go` and not `cc_v`),
+        // from this cycle's registers; `cont` loads the same values as it
+        // offers it.
+        let cc_load = (self.cc_go && !self.cc_v).then(|| self.cc_fields());
         let ev_hs = self.ev_v && i.ev_ready;
         let desc_hs = self.desc_v && i.desc_ready;
         let cmpl_hs = self.cmpl_v && i.cmpl_ready;
@@ -1155,6 +1165,9 @@ impl<const A: usize, const Q: usize> Cycle for Requester<A, Q> {
         self.in_send.step(i.send_valid.then_some(i.send), take_send);
         self.in_fb.step(i.fb_valid.then_some(i.fb), take_fb);
         self.in_nak.step(i.nak_valid.then_some(i.nak), take_nak);
+        if let Some(c) = cc_load {
+            self.cc = c;
+        }
         self.state = next;
         o
     }

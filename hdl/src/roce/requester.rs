@@ -1472,18 +1472,26 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             } else if self.cc_go.q.val() {
                 self.cc_v.d.next = true;
                 self.cc_go.d.next = false;
-                self.cc_seq.d.next = self.s_una.q.val();
-                self.cc_snd_nxt.d.next = self.s_seq_exp.q.val();
-                self.cc_nhops.d.next = self.intake.fb_hdr.val().get_bits::<4>(48);
-                self.cc_hop0.d.next = self.intake.fb_hop0.val();
-                self.cc_hop1.d.next = self.intake.fb_hop1.val();
-                self.cc_hop2.d.next = self.intake.fb_hop2.val();
-                self.cc_hop3.d.next = self.intake.fb_hop3.val();
-                self.cc_hop4.d.next = self.intake.fb_hop4.val();
                 self.state.d.next = ReqState::CcOut;
             } else {
                 self.state.d.next = ReqState::Wb;
             }
+        }
+
+        // ---- The CC event's fields: loaded every cycle while an event is
+        // owed (`cc_go`) and not yet offered, so they hold in the cycle
+        // `cc_v` rises what that cycle's registers give, and the enable
+        // of their 388 flip-flops is two flip-flops, not the
+        // continuation's decision (R1). While loading they are not valid.
+        if (self.cc_go.q.val() && !self.cc_v.q.val()) {
+            self.cc_seq.d.next = self.s_una.q.val();
+            self.cc_snd_nxt.d.next = self.s_seq_exp.q.val();
+            self.cc_nhops.d.next = self.intake.fb_hdr.val().get_bits::<4>(48);
+            self.cc_hop0.d.next = self.intake.fb_hop0.val();
+            self.cc_hop1.d.next = self.intake.fb_hop1.val();
+            self.cc_hop2.d.next = self.intake.fb_hop2.val();
+            self.cc_hop3.d.next = self.intake.fb_hop3.val();
+            self.cc_hop4.d.next = self.intake.fb_hop4.val();
         }
 
         // ---- Timer: one entry per arm, pushed in Wb.
