@@ -83,7 +83,10 @@
 //!   TRIM), `m_desc` ([`TxDescSource`]), `m_rd` ([`RxFlowCtxSource`],
 //!   a strobe, `rd_only`), `m_cmpl` ([`WrCompletionSource`]), `m_cc`
 //!   ([`CcEventSource`]), `m_stats` ([`ReqStatsSource`]).
-//! - Output fields are registers, held while not valid.
+//! - Output fields are registers, held while not valid, except
+//!   `m_cc`'s, which load every cycle while a CC event is owed and not
+//!   yet offered (from `Decide` of an ACK with telemetry to its `CcOut`),
+//!   so their enable is two flip-flops (R1).
 //!
 //! Units: seq in bytes of the flow's stream (32 bits, serial), PSNs 24
 //! bits, ring indices Q + 1 bits (kept in 9-bit registers).
