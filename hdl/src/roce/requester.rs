@@ -320,6 +320,9 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     r_inside: DFF<Bit>,
     r_final: DFF<Bit>,
     r_d1: DFF<Bits<24>>,
+    /// `p` + 1 (mod 2^24), set with `p`: the packet after the one
+    /// acknowledged, so `d1` is one subtraction from the ring's word.
+    p1: DFF<Bits<24>>,
     r_seq_mid: DFF<Bits<32>>,
     r_seq_end: DFF<Bits<32>>,
     r_psn_rew: DFF<Bits<24>>,
@@ -476,6 +479,7 @@ pub struct Requester<const A: usize, const Q: usize, const AQ: usize> {
     raise: Signal<Local, Bit>,
     d_ack: Signal<Local, Bits<24>>,
     d1: Signal<Local, Bits<32>>,
+    d1_24: Signal<Local, Bits<24>>,
     head_inc: Signal<Local, Bits<9>>,
     psn_rew: Signal<Local, Bits<24>>,
     rew_k: Signal<Local, Bits<32>>,
@@ -603,6 +607,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
             r_inside,
             r_final,
             r_d1,
+            p1,
             r_seq_mid,
             r_seq_end,
             r_psn_rew
@@ -807,7 +812,12 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
         self.raise.next = (self.max_d.val().any() && !self.max_d.val().get_bit(23));
         // Acknowledgement (AckChk).
         self.d_ack.next = (self.p.q.val() - self.ring.psn_first.val());
-        self.d1.next = (bit_cast::<32, 24>(self.d_ack.val()) + 1);
+        // d_ack + 1 as p1 − the first PSN: one chain from the ring's word,
+        // not two. They differ only at d_ack = 2^24 − 1 (d1 = 2^24 against
+        // 0), where d_ack's bit 23 makes `AckChk` skip the entry, so
+        // neither `r_d1` nor `r_seq_mid` is used.
+        self.d1_24.next = (self.p1.q.val() - self.ring.psn_first.val());
+        self.d1.next = bit_cast::<32, 24>(self.d1_24.val());
         self.head_inc.next = ((self.s_head.q.val() + 1) & self.k_ix.val());
         // Rewind (RewChk).
         self.rew_k.next = ((self.s_una.q.val() - self.ring.seq_first.val()) >> self.mlog.val());
@@ -1099,6 +1109,7 @@ impl<const A: usize, const Q: usize, const AQ: usize> Logic for Requester<A, Q, 
                                 self.cc_go.d.next = self.intake.fb_tlm.val();
                             }
                             self.p.d.next = self.fb_check.p_in.val();
+                            self.p1.d.next = (self.fb_check.p_in.val() + 1);
                             self.seq_ack.d.next = self.s_una.q.val();
                             self.slot.d.next = self.s_head.q.val();
                             self.state.d.next = ReqState::AckRd;
